@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+// The command-line entry: the only module (with workers/job-worker.ts) that touches
+// `process`. Errors become exit codes here and nowhere else.
+import {hideBin} from 'yargs/helpers';
+import {buildCli} from './cli/build-cli.js';
+import {EXIT_CODES, type ExitCode, NudgeError} from './errors.js';
+
+// A reader that went away (`nudge logs JOB | head`) is not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
+const controller = new AbortController();
+process.once('SIGINT', () => controller.abort());
+process.once('SIGTERM', () => controller.abort());
+
+const result: {exitCode: ExitCode} = {exitCode: EXIT_CODES.ok};
+const ctx = {
+  env: process.env,
+  stdout: (text: string) => process.stdout.write(`${text}\n`),
+  stderr: (text: string) => process.stderr.write(`${text}\n`),
+  pid: process.pid,
+  signal: controller.signal,
+};
+
+try {
+  await buildCli(hideBin(process.argv), ctx, result).parseAsync();
+  process.exitCode = result.exitCode;
+} catch (error) {
+  if (error instanceof NudgeError) {
+    ctx.stderr(`nudge: ${error.message}`);
+    process.exitCode = error.exitCode;
+  } else {
+    const detail =
+      error instanceof Error
+        ? process.env.NUDGE_DEBUG
+          ? error.stack
+          : error.message
+        : String(error);
+    ctx.stderr(
+      `nudge: internal error: ${detail} (set NUDGE_DEBUG=1 for details, and please report it)`,
+    );
+    process.exitCode = EXIT_CODES.failure;
+  }
+}

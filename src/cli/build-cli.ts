@@ -1,0 +1,201 @@
+import yargs, {type Argv} from 'yargs';
+import {cancelJob} from '../commands/cancel.js';
+import type {CommandContext} from '../commands/context.js';
+import {listJobs, showStatus} from '../commands/jobs.js';
+import {showLogs} from '../commands/logs.js';
+import {SUBMIT_DEFAULTS, submit} from '../commands/submit.js';
+import {type ExitCode, UsageError} from '../errors.js';
+
+/** The server flags every tmux-facing command takes. */
+function serverOptions<T>(y: Argv<T>) {
+  return y
+    .option('socket-name', {
+      alias: 'L',
+      type: 'string',
+      describe: 'tmux server socket name (as tmux -L)',
+    })
+    .option('socket-path', {
+      alias: 'S',
+      type: 'string',
+      describe: 'tmux server socket path (as tmux -S)',
+    });
+}
+
+/**
+ * The yargs definition of the CLI. Each handler calls one command function with a typed
+ * options object and stores its exit code in `result`; errors propagate to the caller, which
+ * maps them to exit codes in one place.
+ */
+export function buildCli(argv: string[], ctx: CommandContext, result: {exitCode: ExitCode}) {
+  const run = (code: Promise<ExitCode>) =>
+    code.then((c) => {
+      result.exitCode = c;
+    });
+  return yargs(argv)
+    .scriptName('nudge')
+    .usage(
+      '$0 <command> [options]\n\nHand a job to a tmux pane without blocking; be woken when it is done.',
+    )
+    .command(
+      'submit [text..]',
+      'type text into a pane, wait until it is done, type a notice (returns at once)',
+      (y) =>
+        serverOptions(y)
+          .positional('text', {
+            type: 'string',
+            array: true,
+            describe: 'the text to type (put it after --)',
+          })
+          .option('pane', {
+            alias: 't',
+            type: 'string',
+            describe: 'target pane: %N or session:window.pane (default $TMUX_PANE)',
+          })
+          .option('delay', {
+            type: 'string',
+            default: SUBMIT_DEFAULTS.delay,
+            describe: 'wait before typing (let the caller settle)',
+          })
+          .option('type-delay', {
+            type: 'string',
+            default: SUBMIT_DEFAULTS.typeDelay,
+            describe: 'pause between typed characters',
+          })
+          .option('enter-delay', {
+            type: 'string',
+            default: SUBMIT_DEFAULTS.enterDelay,
+            describe: 'pause before each Enter',
+          })
+          .option('clear', {
+            type: 'boolean',
+            default: true,
+            describe: 'clear the input line first (--no-clear to skip)',
+          })
+          .option('enter', {
+            type: 'boolean',
+            default: true,
+            describe: 'press Enter after the text (--no-enter to skip)',
+          })
+          .option('interval', {
+            type: 'string',
+            default: SUBMIT_DEFAULTS.interval,
+            describe: 'time between screen captures',
+          })
+          .option('stable-checks', {
+            type: 'string',
+            default: String(SUBMIT_DEFAULTS.stableChecks),
+            describe: 'identical captures in a row that mean done',
+          })
+          .option('timeout', {
+            type: 'string',
+            default: SUBMIT_DEFAULTS.timeout,
+            describe: 'give up waiting after this long (the notice still goes out)',
+          })
+          .option('notice', {
+            type: 'string',
+            describe: 'notice template: {status} {elapsed} {job} (--no-notice for none)',
+          })
+          .option('lock-timeout', {
+            type: 'string',
+            default: SUBMIT_DEFAULTS.lockTimeout,
+            describe: 'how long to queue behind other jobs on the pane',
+          })
+          .option('wait', {
+            type: 'boolean',
+            default: false,
+            describe: 'run in the foreground; exit 0 done, 124 timeout, 1 failed',
+          })
+          .option('json', {type: 'boolean', default: false, describe: 'print one JSON line'})
+          .example(
+            "$0 submit --pane %3 -- 'npm test'",
+            'type "npm test" into pane %3, then notify it',
+          ),
+      (a) => {
+        const words = [...(a.text ?? []), ...((a['--'] as string[] | undefined) ?? [])].map(String);
+        return run(
+          submit(
+            {
+              text: words.join(' '),
+              pane: a.pane,
+              socketName: a.socketName,
+              socketPath: a.socketPath,
+              delay: a.delay,
+              typeDelay: a.typeDelay,
+              enterDelay: a.enterDelay,
+              interval: a.interval,
+              stableChecks: a.stableChecks,
+              timeout: a.timeout,
+              lockTimeout: a.lockTimeout,
+              clear: a.clear,
+              enter: a.enter,
+              notice:
+                a.notice === undefined
+                  ? undefined
+                  : (a.notice as unknown) === false
+                    ? false
+                    : String(a.notice),
+              wait: a.wait,
+              json: a.json,
+            },
+            ctx,
+          ),
+        );
+      },
+    )
+    .command(
+      'jobs',
+      'list jobs',
+      (y) => y.option('json', {type: 'boolean', default: false}),
+      (a) => run(listJobs({json: a.json}, ctx)),
+    )
+    .command(
+      'status <job>',
+      "show one job's state and events",
+      (y) =>
+        y
+          .positional('job', {type: 'string', demandOption: true})
+          .option('json', {type: 'boolean', default: false}),
+      (a) => run(showStatus({job: a.job, json: a.json}, ctx)),
+    )
+    .command(
+      'cancel <job>',
+      'stop a queued or running job and free its pane',
+      (y) =>
+        y
+          .positional('job', {type: 'string', demandOption: true})
+          .option('json', {type: 'boolean', default: false}),
+      (a) => run(cancelJob({job: a.job, json: a.json}, ctx)),
+    )
+    .command(
+      'logs <job>',
+      "print a job's worker log",
+      (y) =>
+        y
+          .positional('job', {type: 'string', demandOption: true})
+          .option('follow', {
+            alias: 'f',
+            type: 'boolean',
+            default: false,
+            describe: 'keep printing until the job ends',
+          })
+          .option('pretty', {
+            type: 'boolean',
+            default: false,
+            describe: 'format through pino-pretty',
+          }),
+      (a) => run(showLogs({job: a.job, follow: a.follow, pretty: a.pretty}, ctx)),
+    )
+    .parserConfiguration({'populate--': true})
+    .demandCommand(1, 'Give a command; see nudge --help.')
+    .strict()
+    .recommendCommands()
+    .help()
+    .version()
+    .wrap(Math.min(110, process.stdout.columns || 100))
+    .showHelpOnFail(false)
+    .exitProcess(false)
+    .fail((msg, error) => {
+      if (error) throw error;
+      throw new UsageError('bad-usage', `${msg} See nudge --help.`);
+    });
+}

@@ -1,0 +1,98 @@
+import {readFile} from 'node:fs/promises';
+import {setTimeout as sleep} from 'node:timers/promises';
+import {EXIT_CODES, type ExitCode} from '../errors.js';
+import {isTerminal, type JobHandle, type JobRecord, JobStore} from '../job-store.js';
+import {resolveStateDir} from '../paths.js';
+import {isProcessAlive} from '../util/fs.js';
+import {paneLockFor} from '../worker/execute-job.js';
+import type {CommandContext} from './context.js';
+
+/** How long a worker gets to record "cancelled" and release its lock after SIGTERM. */
+const CANCEL_GRACE_MS = 5_000;
+const CANCEL_POLL_MS = 50;
+
+/**
+ * Whether `pid` is still the process that runs `jobId`: never signal a process we did not
+ * start (pids are reused). On Linux /proc says; elsewhere we trust the pid.
+ */
+async function isJobProcess(pid: number, record: JobRecord): Promise<boolean> {
+  if (!isProcessAlive(pid)) return false;
+  try {
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8');
+    return record.mode === 'detached' ? cmdline.includes(record.id) : cmdline.includes('submit');
+  } catch {
+    return process.platform !== 'linux';
+  }
+}
+
+function signalJob(record: JobRecord, signal: NodeJS.Signals): void {
+  if (record.pid === undefined) return;
+  try {
+    // A detached worker leads its own process group (setsid): signal the group, so anything
+    // it started goes too. A --wait job runs in the caller's process: signal only that.
+    process.kill(record.mode === 'detached' ? -record.pid : record.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/** Wait until the job's record is terminal or its process is gone. */
+async function waitForEnd(handle: JobHandle, pid: number, ms: number): Promise<JobRecord> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const record = await handle.readState();
+    if (isTerminal(record.state) || !isProcessAlive(pid) || Date.now() >= deadline) return record;
+    await sleep(CANCEL_POLL_MS);
+  }
+}
+
+/**
+ * `nudge cancel JOB`: stop a queued or running job. The worker gets SIGTERM, records
+ * "cancelled" and releases the pane lock itself; if it does not within the grace period it
+ * is killed, and the record is written here. A job that already ended is left alone.
+ */
+export async function cancelJob(
+  o: {job: string; json?: boolean | undefined},
+  ctx: CommandContext,
+): Promise<ExitCode> {
+  const stateDir = resolveStateDir(ctx.env);
+  const handle = await new JobStore(stateDir).open(o.job);
+  let record = await handle.readState();
+  const say = (result: string, message: string) =>
+    ctx.stdout(o.json ? JSON.stringify({job: record.id, result, state: record.state}) : message);
+
+  if (isTerminal(record.state)) {
+    say('already-ended', `Job ${record.id} already ended (${record.state}); nothing to cancel.`);
+    return EXIT_CODES.ok;
+  }
+  const pid = record.pid;
+  if (pid !== undefined && (await isJobProcess(pid, record))) {
+    signalJob(record, 'SIGTERM');
+    record = await waitForEnd(handle, pid, CANCEL_GRACE_MS);
+    if (!isTerminal(record.state) && isProcessAlive(pid)) {
+      signalJob(record, 'SIGKILL');
+      record = await waitForEnd(handle, pid, 1_000);
+    }
+  }
+  if (isTerminal(record.state)) {
+    say(
+      record.state === 'cancelled' ? 'cancelled' : 'already-ended',
+      record.state === 'cancelled'
+        ? `Cancelled job ${record.id}.`
+        : `Job ${record.id} ended (${record.state}) before it could be cancelled.`,
+    );
+    return EXIT_CODES.ok;
+  }
+  // The worker is gone without recording an ending (killed, or never started): record it,
+  // and leave the pane's queue. Its lock, if it held one, goes stale within seconds.
+  const reason = 'Cancelled by "nudge cancel"; the worker did not stop by itself.';
+  record = await handle.updateState({
+    state: 'cancelled',
+    reason,
+    finishedAt: new Date().toISOString(),
+  });
+  await handle.appendEvent('cancelled', {state: 'cancelled', reason, by: 'nudge cancel'});
+  await paneLockFor(stateDir, record).dequeue(record.id);
+  say('cancelled', `Cancelled job ${record.id}.`);
+  return EXIT_CODES.ok;
+}

@@ -1,0 +1,245 @@
+import {Buffer} from 'node:buffer';
+import {formatDuration, parseDuration, parseInteger} from '../durations.js';
+import {EXIT_CODES, type ExitCode, NudgeError, UsageError} from '../errors.js';
+import {JobStore} from '../job-store.js';
+import {launchWorker} from '../launch-worker.js';
+import {validateNoticeTemplate} from '../notice.js';
+import {ensureStateDir, resolveStateDir} from '../paths.js';
+import {
+  encodeRequest,
+  type JobOptions,
+  type JobRequest,
+  MAX_TEXT_BYTES,
+  newJobId,
+  REQUEST_VERSION,
+} from '../request.js';
+import {createSpawnRunner, TmuxCommandError} from '../tmux/runner.js';
+import {describeServer, resolveServerSpec, type ServerSpec} from '../tmux/server.js';
+import {createTmux, type PaneInfo} from '../tmux/tmux.js';
+import {findUntypable} from '../typing.js';
+import {executeJob, paneLockFor} from '../worker/execute-job.js';
+import type {CommandContext} from './context.js';
+
+/** Options of `nudge submit`, as the CLI (or any front end) hands them over. Durations are
+ * strings such as "3s" or numbers of milliseconds. */
+export interface SubmitOptions {
+  text: string;
+  pane?: string | undefined;
+  socketName?: string | undefined;
+  socketPath?: string | undefined;
+  delay?: string | number | undefined;
+  typeDelay?: string | number | undefined;
+  enterDelay?: string | number | undefined;
+  interval?: string | number | undefined;
+  stableChecks?: string | number | undefined;
+  timeout?: string | number | undefined;
+  lockTimeout?: string | number | undefined;
+  clear?: boolean | undefined;
+  enter?: boolean | undefined;
+  /** A template, or false for --no-notice. */
+  notice?: string | false | undefined;
+  wait?: boolean | undefined;
+  json?: boolean | undefined;
+}
+
+/** Defaults of the contract (DESIGN.md, issue #2). */
+export const SUBMIT_DEFAULTS = {
+  delay: '3s',
+  typeDelay: '20ms',
+  enterDelay: '500ms',
+  interval: '1s',
+  stableChecks: 3,
+  timeout: '5m',
+  lockTimeout: '10m',
+} as const;
+
+/** Turn raw options into validated job options; throws UsageError (exit 2). */
+export function resolveJobOptions(o: SubmitOptions): JobOptions {
+  const duration = (v: string | number | undefined, d: string, flag: string) =>
+    parseDuration(v ?? d, flag);
+  const intervalMs = duration(o.interval, SUBMIT_DEFAULTS.interval, '--interval');
+  if (intervalMs < 10)
+    throw new UsageError(
+      'bad-duration',
+      `--interval must be at least 10ms, got ${JSON.stringify(o.interval)}.`,
+    );
+  const timeoutMs = duration(o.timeout, SUBMIT_DEFAULTS.timeout, '--timeout');
+  if (timeoutMs <= 0)
+    throw new UsageError(
+      'bad-duration',
+      `--timeout must be more than 0, got ${JSON.stringify(o.timeout)}.`,
+    );
+  if (typeof o.notice === 'string') validateNoticeTemplate(o.notice);
+  return {
+    delayMs: duration(o.delay, SUBMIT_DEFAULTS.delay, '--delay'),
+    typeDelayMs: duration(o.typeDelay, SUBMIT_DEFAULTS.typeDelay, '--type-delay'),
+    enterDelayMs: duration(o.enterDelay, SUBMIT_DEFAULTS.enterDelay, '--enter-delay'),
+    intervalMs,
+    stableChecks: parseInteger(
+      o.stableChecks ?? SUBMIT_DEFAULTS.stableChecks,
+      '--stable-checks',
+      1,
+      1000,
+    ),
+    timeoutMs,
+    lockTimeoutMs: duration(o.lockTimeout, SUBMIT_DEFAULTS.lockTimeout, '--lock-timeout'),
+    clear: o.clear ?? true,
+    enter: o.enter ?? true,
+    notify: o.notice !== false,
+    noticeTemplate: typeof o.notice === 'string' ? o.notice : null,
+  };
+}
+
+/** Check the text to type; throws UsageError (exit 2). */
+export function validateText(text: string): void {
+  if (text.trim() === '') {
+    throw new UsageError(
+      'empty-text',
+      'Nothing to type: give the text after "--", e.g. nudge submit -- \'npm test\'.',
+    );
+  }
+  const bad = findUntypable(text);
+  if (bad)
+    throw new UsageError(
+      'untypable-text',
+      `The text contains ${bad}, which tmux cannot type; remove it.`,
+    );
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > MAX_TEXT_BYTES) {
+    throw new UsageError(
+      'text-too-long',
+      `The text is ${bytes} bytes, more than the ${MAX_TEXT_BYTES}-byte limit; put it in a file and type a command that reads it.`,
+    );
+  }
+}
+
+/** Find the pane to work on, or throw a NudgeError saying exactly what is wrong. */
+export async function resolvePane(
+  spec: ServerSpec,
+  paneTarget: string | undefined,
+  env: Record<string, string | undefined>,
+): Promise<{info: PaneInfo; target: string}> {
+  // $TMUX_PANE names a pane of the server in $TMUX only; a -L/-S elsewhere needs --pane.
+  const tmuxSocket = env.TMUX?.split(',')[0];
+  const sameServer =
+    spec.kind === 'default' || (spec.kind === 'socket-path' && spec.path === tmuxSocket);
+  const target = paneTarget ?? (sameServer ? env.TMUX_PANE : undefined);
+  if (!target) {
+    throw new UsageError(
+      'no-pane',
+      'No target pane: pass --pane %N (or session:window.pane), or run nudge inside tmux so $TMUX_PANE is set.',
+    );
+  }
+  if (target.trim() === '' || /[\0\n]/.test(target)) {
+    throw new UsageError(
+      'bad-pane',
+      `--pane ${JSON.stringify(target)} is not a pane; use %N or session:window.pane.`,
+    );
+  }
+  const tmux = createTmux(createSpawnRunner(spec));
+  let info: PaneInfo | undefined;
+  try {
+    info = await tmux.describePane(target);
+  } catch (error) {
+    if (error instanceof TmuxCommandError) {
+      if (error.kind === 'no-tmux') {
+        throw new NudgeError(
+          'no-tmux',
+          'tmux is not installed or not on PATH; install it (e.g. apt-get install tmux) and try again.',
+        );
+      }
+      if (error.kind === 'no-server') {
+        throw new NudgeError(
+          'no-server',
+          `No tmux server is running at ${describeServer(spec).replace(/^the /, '')}; start tmux or point -L/-S/NUDGE_TMUX_SOCKET at the right server.`,
+        );
+      }
+    }
+    throw error;
+  }
+  if (!info) {
+    throw new UsageError(
+      'no-such-pane',
+      `Pane ${JSON.stringify(target)} was not found on ${describeServer(spec)}; list panes with "tmux list-panes -a".`,
+    );
+  }
+  return {info, target};
+}
+
+/**
+ * `nudge submit`: validate everything, record the job, hand it to a detached worker (or run
+ * it here with --wait), print the job id. Returns the exit code.
+ */
+export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<ExitCode> {
+  validateText(o.text);
+  const options = resolveJobOptions(o);
+  const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
+  const stateDir = resolveStateDir(ctx.env);
+  await ensureStateDir(stateDir);
+  const {info, target} = await resolvePane(spec, o.pane, ctx.env);
+
+  const now = Date.now();
+  const request: JobRequest = {
+    version: REQUEST_VERSION,
+    jobId: newJobId(now),
+    createdAt: new Date(now).toISOString(),
+    server: {socketPath: info.socketPath, pid: info.serverPid},
+    pane: info.paneId,
+    paneTarget: target,
+    text: o.text,
+    options,
+  };
+  const store = new JobStore(stateDir);
+  const handle = await store.create(request, o.wait ? 'foreground' : 'detached');
+  // Take the place in the pane's queue now, so jobs run in submission order even if their
+  // workers start in another order.
+  const lock = paneLockFor(stateDir, {
+    socketPath: info.socketPath,
+    serverPid: info.serverPid,
+    pane: info.paneId,
+  });
+  await lock.enqueue(request.jobId);
+
+  if (!o.wait) {
+    const pid = launchWorker({
+      jobId: request.jobId,
+      stateDir,
+      encodedRequest: encodeRequest(request),
+      logPath: handle.logPath,
+      env: ctx.env,
+    });
+    await handle.updateState({pid});
+    ctx.stdout(
+      o.json
+        ? JSON.stringify({
+            job: request.jobId,
+            state: 'queued',
+            pane: info.paneId,
+            pid,
+            log: handle.logPath,
+          })
+        : request.jobId,
+    );
+    return EXIT_CODES.ok;
+  }
+
+  const outcome = await executeJob(request, {stateDir, pid: ctx.pid, signal: ctx.signal});
+  if (o.json) {
+    ctx.stdout(JSON.stringify({job: request.jobId, pane: info.paneId, ...outcome}));
+  } else {
+    const waited =
+      outcome.waitedMs !== undefined ? ` after ${formatDuration(outcome.waitedMs)}` : '';
+    const why = outcome.reason ? `: ${outcome.reason}` : '';
+    ctx.stdout(
+      `${request.jobId} ${outcome.state}${waited}${outcome.notified ? ', notice sent' : ''}${why}`,
+    );
+  }
+  switch (outcome.state) {
+    case 'done':
+      return EXIT_CODES.ok;
+    case 'timeout':
+      return EXIT_CODES.timeout;
+    default:
+      return EXIT_CODES.failure;
+  }
+}

@@ -1,0 +1,56 @@
+import {UsageError} from './errors.js';
+
+const UNIT_MS: Record<string, number> = {ms: 1, s: 1000, m: 60_000, h: 3_600_000};
+
+/** The longest duration any option accepts (a week): anything longer is a typo. */
+export const MAX_DURATION_MS = 7 * 24 * 3_600_000;
+
+/**
+ * Parse `250ms`, `3s`, `1.5s`, `5m`, `1h` or plain milliseconds (`1500`) into milliseconds.
+ * `option` names the flag in the error message, e.g. `--timeout`.
+ */
+export function parseDuration(value: unknown, option: string): number {
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value : '';
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(text);
+  const amount = match ? Number(match[1]) : Number.NaN;
+  const ms = Math.round(amount * (UNIT_MS[match?.[2] ?? 'ms'] ?? 1));
+  if (!match || !Number.isFinite(ms)) {
+    throw new UsageError(
+      'bad-duration',
+      `${option} expects a duration such as 250ms, 3s, 5m, 1h or plain milliseconds, got ${JSON.stringify(value)}.`,
+    );
+  }
+  if (ms > MAX_DURATION_MS) {
+    throw new UsageError(
+      'bad-duration',
+      `${option} is ${JSON.stringify(value)}, longer than the 7-day maximum; use a shorter duration.`,
+    );
+  }
+  return ms;
+}
+
+/** Parse a whole number within [min, max] for `option`. */
+export function parseInteger(value: unknown, option: string, min: number, max: number): number {
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value : '';
+  const n = /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UsageError(
+      'bad-number',
+      `${option} expects a whole number from ${min} to ${max}, got ${JSON.stringify(value)}.`,
+    );
+  }
+  return n;
+}
+
+/** Render milliseconds for people: `850ms`, `12.3s`, `4m05s`, `1h02m`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  const totalSeconds = Math.round(ms / 1000);
+  if (totalSeconds < 3600) {
+    const m = Math.floor(totalSeconds / 60);
+    return `${m}m${String(totalSeconds % 60).padStart(2, '0')}s`;
+  }
+  const h = Math.floor(totalSeconds / 3600);
+  return `${h}h${String(Math.floor((totalSeconds % 3600) / 60)).padStart(2, '0')}m`;
+}

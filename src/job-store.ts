@@ -1,0 +1,225 @@
+import {mkdir, readdir, readFile} from 'node:fs/promises';
+import {join} from 'node:path';
+import {NudgeError, UsageError} from './errors.js';
+import {DIR_MODE, layout} from './paths.js';
+import {JOB_ID_PATTERN, type JobRequest} from './request.js';
+import {appendLine, isProcessAlive, writeFileAtomic} from './util/fs.js';
+
+/** The worker's states, in order; the last four are terminal. */
+export const JOB_STATES = [
+  'queued',
+  'locked',
+  'typing',
+  'waiting',
+  'notifying',
+  'done',
+  'timeout',
+  'failed',
+  'cancelled',
+] as const;
+export type JobState = (typeof JOB_STATES)[number];
+export type TerminalState = 'done' | 'timeout' | 'failed' | 'cancelled';
+
+/** Whether a job in `state` has ended. */
+export function isTerminal(state: JobState): state is TerminalState {
+  return state === 'done' || state === 'timeout' || state === 'failed' || state === 'cancelled';
+}
+
+/** The job's state record (state.json), replaced atomically on every transition. */
+export interface JobRecord {
+  version: 1;
+  id: string;
+  state: JobState;
+  pane: string;
+  paneTarget: string;
+  socketPath: string;
+  serverPid: number;
+  /** The process running the job (the detached worker, or the front end with --wait). */
+  pid?: number;
+  /** `detached` or `foreground` (--wait). */
+  mode: 'detached' | 'foreground';
+  createdAt: string;
+  updatedAt: string;
+  finishedAt?: string;
+  /** Milliseconds from Enter to the end of the wait (done/timeout). */
+  waitedMs?: number;
+  /** Why the job failed or was cancelled, one sentence. */
+  reason?: string;
+  /** Whether the notice was typed. */
+  notified?: boolean;
+  /** First 80 characters of the text, for listings. */
+  preview: string;
+}
+
+/** One line of events.jsonl. */
+export interface JobEvent {
+  t: string;
+  event: string;
+  [key: string]: unknown;
+}
+
+/** What `jobs`/`status` show: `lost` when a job never ended but its process is gone. */
+export type ShownState = JobState | 'lost';
+
+/** How long a queued job may wait for its worker to record its pid before it counts as lost. */
+const WORKER_START_GRACE_MS = 60_000;
+
+/** The state to show for a record: a non-terminal job whose process has died is `lost`. */
+export function shownState(record: JobRecord, nowMs: number, alive = isProcessAlive): ShownState {
+  if (isTerminal(record.state)) return record.state;
+  if (record.pid !== undefined) return alive(record.pid) ? record.state : 'lost';
+  return nowMs - Date.parse(record.createdAt) > WORKER_START_GRACE_MS ? 'lost' : record.state;
+}
+
+/** One job's files. */
+export class JobHandle {
+  readonly requestPath: string;
+  readonly statePath: string;
+  readonly eventsPath: string;
+  readonly logPath: string;
+
+  constructor(
+    readonly id: string,
+    readonly dir: string,
+  ) {
+    this.requestPath = join(dir, 'request.json');
+    this.statePath = join(dir, 'state.json');
+    this.eventsPath = join(dir, 'events.jsonl');
+    this.logPath = join(dir, 'worker.log');
+  }
+
+  /** Read the state record. */
+  async readState(): Promise<JobRecord> {
+    return JSON.parse(await readFile(this.statePath, 'utf8')) as JobRecord;
+  }
+
+  /** Merge `patch` into the state record and write it atomically. */
+  async updateState(
+    patch: Partial<JobRecord>,
+    nowIso = new Date().toISOString(),
+  ): Promise<JobRecord> {
+    const next = {...(await this.readState()), ...patch, updatedAt: nowIso};
+    await writeFileAtomic(this.statePath, `${JSON.stringify(next, null, 2)}\n`);
+    return next;
+  }
+
+  /** Append one event to events.jsonl. */
+  async appendEvent(
+    event: string,
+    data: Record<string, unknown> = {},
+    nowIso = new Date().toISOString(),
+  ): Promise<void> {
+    await appendLine(this.eventsPath, JSON.stringify({t: nowIso, event, ...data}));
+  }
+
+  /** All events so far (a torn last line, if any, is skipped). */
+  async readEvents(): Promise<JobEvent[]> {
+    let text: string;
+    try {
+      text = await readFile(this.eventsPath, 'utf8');
+    } catch {
+      return [];
+    }
+    const events: JobEvent[] = [];
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      try {
+        events.push(JSON.parse(line) as JobEvent);
+      } catch {
+        // a line being appended right now
+      }
+    }
+    return events;
+  }
+
+  /** The request as submitted. */
+  async readRequest(): Promise<JobRequest> {
+    return JSON.parse(await readFile(this.requestPath, 'utf8')) as JobRequest;
+  }
+}
+
+/** The job store under `<state dir>/jobs`. */
+export class JobStore {
+  readonly jobsDir: string;
+  constructor(readonly stateDir: string) {
+    this.jobsDir = layout.jobsDir(stateDir);
+  }
+
+  /** Record a new job: request.json, state.json (queued) and the `queued` event. */
+  async create(request: JobRequest, mode: JobRecord['mode']): Promise<JobHandle> {
+    const handle = new JobHandle(request.jobId, layout.jobDir(this.stateDir, request.jobId));
+    await mkdir(handle.dir, {mode: DIR_MODE});
+    await writeFileAtomic(handle.requestPath, `${JSON.stringify(request, null, 2)}\n`);
+    const record: JobRecord = {
+      version: 1,
+      id: request.jobId,
+      state: 'queued',
+      pane: request.pane,
+      paneTarget: request.paneTarget,
+      socketPath: request.server.socketPath,
+      serverPid: request.server.pid,
+      mode,
+      createdAt: request.createdAt,
+      updatedAt: request.createdAt,
+      preview: previewText(request.text),
+    };
+    await writeFileAtomic(handle.statePath, `${JSON.stringify(record, null, 2)}\n`);
+    await handle.appendEvent('queued', {state: 'queued', pane: request.pane}, request.createdAt);
+    return handle;
+  }
+
+  /** Open an existing job by id, or by a unique prefix of one. Throws exit-2 errors for ids
+   * that are malformed (never a path) or unknown. */
+  async open(idOrPrefix: string): Promise<JobHandle> {
+    if (!/^[0-9a-z-]{1,20}$/.test(idOrPrefix)) {
+      throw new UsageError(
+        'bad-job',
+        `${JSON.stringify(idOrPrefix)} is not a job id; run "nudge jobs" to list them.`,
+      );
+    }
+    const ids = await this.ids();
+    const matches = ids.filter((id) => id === idOrPrefix || id.startsWith(idOrPrefix));
+    const exact = matches.includes(idOrPrefix) ? idOrPrefix : undefined;
+    const id = exact ?? (matches.length === 1 ? matches[0] : undefined);
+    if (!id) {
+      throw new UsageError(
+        matches.length > 1 ? 'ambiguous-job' : 'no-such-job',
+        matches.length > 1
+          ? `Job id prefix "${idOrPrefix}" matches ${matches.length} jobs; give more characters.`
+          : `No job "${idOrPrefix}" in ${this.jobsDir}; run "nudge jobs" to list them.`,
+      );
+    }
+    return new JobHandle(id, layout.jobDir(this.stateDir, id));
+  }
+
+  /** All job ids, oldest first. */
+  async ids(): Promise<string[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.jobsDir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw new NudgeError('state-dir', `Cannot read ${this.jobsDir}; check its permissions.`);
+    }
+    return names.filter((n) => JOB_ID_PATTERN.test(n)).sort();
+  }
+
+  /** Every job's state record, oldest first; unreadable ones are skipped. */
+  async list(): Promise<JobRecord[]> {
+    const records: JobRecord[] = [];
+    for (const id of await this.ids()) {
+      try {
+        records.push(await new JobHandle(id, layout.jobDir(this.stateDir, id)).readState());
+      } catch {
+        // a job directory being created right now
+      }
+    }
+    return records;
+  }
+}
+
+/** The first line of `text`, at most 80 characters, for listings. */
+export function previewText(text: string): string {
+  const oneLine = text.replace(/\r\n|\r|\n/g, '⏎').replace(/[\x00-\x1f\x7f]/g, '·');
+  return oneLine.length > 80 ? `${oneLine.slice(0, 79)}…` : oneLine;
+}

@@ -1,0 +1,52 @@
+import {spawn} from 'node:child_process';
+import {closeSync, openSync} from 'node:fs';
+import {fileURLToPath} from 'node:url';
+import {NudgeError} from './errors.js';
+import {FILE_MODE} from './paths.js';
+
+/** Path of the compiled worker entry, next to this module's directory in dist/. */
+export const WORKER_ENTRY = fileURLToPath(new URL('../workers/job-worker.js', import.meta.url));
+
+/**
+ * Start the detached worker for a job and return its pid. This is the only place that
+ * spawns workers.
+ *
+ * - `detached: true` calls setsid(): the worker gets its own session and process group and
+ *   no controlling terminal, so the caller's exit, a SIGHUP to the caller's group and the
+ *   caller's pane closing do not reach it (research/tmux-facts.md §7).
+ * - stdio is /dev/null in and the job's log file out: no pipe to the caller stays open, so
+ *   an agent's Bash tool (which waits for its pipes to close) returns at once.
+ * - The request travels in the environment, not argv: /proc/<pid>/environ is readable only
+ *   by the same user, argv by everyone (`ps`).
+ * - node:child_process rather than execa: nothing here needs execa's piping, and the
+ *   detached fire-and-forget case is simplest (and fastest) with spawn + unref.
+ */
+export function launchWorker(opts: {
+  jobId: string;
+  stateDir: string;
+  encodedRequest: string;
+  logPath: string;
+  env: Record<string, string | undefined>;
+}): number {
+  const fd = openSync(opts.logPath, 'a', FILE_MODE);
+  try {
+    const child = spawn(process.execPath, [WORKER_ENTRY, '--job', opts.jobId], {
+      detached: true,
+      stdio: ['ignore', fd, fd],
+      cwd: opts.stateDir,
+      env: {...opts.env, NUDGE_REQUEST: opts.encodedRequest, NUDGE_HOME: opts.stateDir},
+    });
+    // Spawn errors arrive asynchronously; the worker's pid is what proves it started.
+    child.on('error', () => {});
+    if (child.pid === undefined) {
+      throw new NudgeError(
+        'spawn-failed',
+        `Could not start the worker (${process.execPath}); check that node can run.`,
+      );
+    }
+    child.unref();
+    return child.pid;
+  } finally {
+    closeSync(fd);
+  }
+}

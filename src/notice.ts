@@ -1,0 +1,60 @@
+import {UsageError} from './errors.js';
+
+/** The notice typed into the waiting pane when the work is done. */
+export const DEFAULT_NOTICE = '[SYSTEM COMMAND] Command complete. Resume.';
+
+/** The notice when the wait timed out: it still goes out, and it says so. */
+export const DEFAULT_TIMEOUT_NOTICE =
+  '[SYSTEM COMMAND] Timed out after {elapsed}; the command may still be running. Resume.';
+
+/** Placeholders a `--notice` template may use. */
+export const NOTICE_PLACEHOLDERS = ['status', 'elapsed', 'job'] as const;
+export type NoticeValues = Record<(typeof NOTICE_PLACEHOLDERS)[number], string>;
+
+/** The longest notice template accepted (characters). */
+export const MAX_NOTICE_LENGTH = 2000;
+
+const PLACEHOLDER = /\{([a-z_]+)\}/g;
+
+/** Reject templates with unknown placeholders, newlines, NULs or absurd length (exit 2). */
+export function validateNoticeTemplate(template: string): void {
+  if (template.trim() === '') {
+    throw new UsageError('bad-notice', '--notice is empty; give a template or use --no-notice.');
+  }
+  if (template.length > MAX_NOTICE_LENGTH) {
+    throw new UsageError(
+      'bad-notice',
+      `--notice is longer than ${MAX_NOTICE_LENGTH} characters; shorten it.`,
+    );
+  }
+  if (/[\0\r\n]/.test(template)) {
+    throw new UsageError('bad-notice', '--notice must be one line (no newline or NUL characters).');
+  }
+  for (const m of template.matchAll(PLACEHOLDER)) {
+    if (!(NOTICE_PLACEHOLDERS as readonly string[]).includes(m[1] ?? '')) {
+      throw new UsageError(
+        'bad-notice',
+        `--notice uses unknown placeholder {${m[1]}}; known ones are ${NOTICE_PLACEHOLDERS.map((p) => `{${p}}`).join(' ')}.`,
+      );
+    }
+  }
+}
+
+/**
+ * Fill in the notice for an outcome. With the default template a timeout gets its own
+ * wording; a custom template without `{status}` gets " (timed out after …)" appended on
+ * timeout, so the notice always says so.
+ */
+export function renderNotice(
+  template: string | undefined,
+  outcome: 'done' | 'timeout',
+  values: NoticeValues,
+): string {
+  let chosen = template ?? (outcome === 'timeout' ? DEFAULT_TIMEOUT_NOTICE : DEFAULT_NOTICE);
+  if (template !== undefined && outcome === 'timeout' && !template.includes('{status}')) {
+    chosen = `${template} (timed out after {elapsed})`;
+  }
+  return chosen.replace(PLACEHOLDER, (whole, name: string) =>
+    name in values ? values[name as keyof NoticeValues] : whole,
+  );
+}

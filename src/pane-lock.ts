@@ -1,0 +1,213 @@
+import {createHash} from 'node:crypto';
+import {mkdir, readdir, readFile, rm, stat, utimes} from 'node:fs/promises';
+import {join} from 'node:path';
+import lockfile from 'proper-lockfile';
+import type {Clock} from './clock.js';
+import {DIR_MODE} from './paths.js';
+import {isProcessAlive, writeFileAtomic} from './util/fs.js';
+import {err, ok, type Result} from './util/result.js';
+
+// proper-lockfile: the holder refreshes the lock's mtime every LOCK_UPDATE_MS; a lock not
+// refreshed for LOCK_STALE_MS is stale and may be taken over. A worker killed with -9 thus
+// frees the pane within ~8 s. A worker whose event loop stalls longer (laptop sleep,
+// SIGSTOP) finds its lock compromised and must stop typing (onCompromised below). Every
+// caller uses these same values: two different `stale` settings on one lock can yield two
+// holders (proper-lockfile README).
+export const LOCK_STALE_MS = 8_000;
+export const LOCK_UPDATE_MS = 2_000;
+
+/** How often a waiting worker looks at the queue. */
+const QUEUE_POLL_MS = 150;
+/** How often a queued or holding worker touches its queue entry to show it is alive. */
+const QUEUE_HEARTBEAT_MS = 2_000;
+/** An entry not touched for this long belongs to a dead worker (guards against pid reuse). */
+const QUEUE_ENTRY_STALE_MS = 15_000;
+/** An entry whose worker never started (front end died between enqueue and spawn). */
+const QUEUE_UNCLAIMED_STALE_MS = 60_000;
+
+/**
+ * The lock key of one pane on one tmux server. Pane ids restart at %0 when a server
+ * restarts, so the key holds the server's socket and pid as well as the pane id.
+ */
+export function paneLockKey(socketPath: string, serverPid: number, paneId: string): string {
+  const socket = createHash('sha256').update(socketPath).digest('hex').slice(0, 12);
+  return `${socket}-${serverPid}-${paneId.replace(/^%/, 'p')}`;
+}
+
+interface QueueEntry {
+  jobId: string;
+  pid?: number;
+  createdAt: string;
+}
+
+/** A held pane lock. */
+export interface PaneLease {
+  /** Aborts if the lock is compromised (another worker may have taken over): stop typing. */
+  readonly signal: AbortSignal;
+  /** Release the lock and leave the queue. Safe to call twice. */
+  release(): Promise<void>;
+}
+
+/** Why the lock was not taken. */
+export interface LockWaitTimeout {
+  reason: 'lock-timeout';
+  /** The job at the head of the queue when we gave up. */
+  holder: string | undefined;
+}
+
+/** The FIFO queue and the lock of one pane, under `<state>/locks`. */
+export class PaneLock {
+  readonly queueDir: string;
+  readonly lockTarget: string;
+  readonly lockPath: string;
+
+  constructor(
+    readonly locksDir: string,
+    readonly key: string,
+    private readonly clock: Clock,
+  ) {
+    this.queueDir = join(locksDir, `${key}.queue`);
+    this.lockTarget = join(locksDir, key);
+    this.lockPath = join(locksDir, `${key}.lock`);
+  }
+
+  /** Take a place in the queue (the front end does this before the worker exists, so the
+   * queue order is the submission order). */
+  async enqueue(jobId: string, pid?: number): Promise<void> {
+    await mkdir(this.queueDir, {recursive: true, mode: DIR_MODE});
+    const entry: QueueEntry = {jobId, createdAt: new Date(this.clock.now()).toISOString()};
+    if (pid !== undefined) entry.pid = pid;
+    await writeFileAtomic(this.entryPath(jobId), JSON.stringify(entry));
+  }
+
+  /** Leave the queue (after finishing, or when a job is cancelled). */
+  async dequeue(jobId: string): Promise<void> {
+    await rm(this.entryPath(jobId), {force: true});
+  }
+
+  /** The live entries in queue order (oldest job id first); dead ones are removed. */
+  async liveEntries(): Promise<string[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.queueDir);
+    } catch {
+      return [];
+    }
+    const live: string[] = [];
+    for (const name of names.filter((n) => n.endsWith('.json')).sort()) {
+      const path = join(this.queueDir, name);
+      try {
+        const [text, st] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
+        const entry = JSON.parse(text) as QueueEntry;
+        const age = this.clock.now() - st.mtimeMs;
+        const alive =
+          entry.pid === undefined
+            ? age < QUEUE_UNCLAIMED_STALE_MS
+            : isProcessAlive(entry.pid) && age < QUEUE_ENTRY_STALE_MS;
+        if (alive) live.push(entry.jobId);
+        else await rm(path, {force: true});
+      } catch {
+        // an entry being written or removed right now: look again next round
+      }
+    }
+    return live;
+  }
+
+  /**
+   * Wait for our turn (FIFO by job id), then take the lock. proper-lockfile gives waiters no
+   * order, so only the head of the queue ever tries it. Rejects with an AbortError when
+   * `signal` fires; resolves to an error value when `timeoutMs` passes.
+   */
+  async acquire(opts: {
+    jobId: string;
+    pid: number;
+    timeoutMs: number;
+    signal: AbortSignal;
+    onWaiting?: (ahead: string[]) => void;
+  }): Promise<Result<PaneLease, LockWaitTimeout>> {
+    const {jobId, pid, signal} = opts;
+    const started = this.clock.now();
+    await this.enqueue(jobId, pid);
+    let lastHeartbeat = this.clock.now();
+    let reportedAhead: string | undefined;
+    for (;;) {
+      signal.throwIfAborted();
+      const live = await this.liveEntries();
+      if (!live.includes(jobId)) {
+        // Our entry was lost (e.g. removed by hand): take our place again.
+        await this.enqueue(jobId, pid);
+        continue;
+      }
+      const ahead = live.slice(0, live.indexOf(jobId));
+      if (ahead.length === 0) {
+        const lease = await this.tryLock(jobId);
+        if (lease) return ok(lease);
+      }
+      // Report the wait once per change of the job ahead, not on every poll.
+      const head = ahead[0] ?? 'a stale lock';
+      if (head !== reportedAhead) {
+        reportedAhead = head;
+        opts.onWaiting?.(ahead);
+      }
+      if (this.clock.now() - started >= opts.timeoutMs) {
+        await this.dequeue(jobId);
+        return err({reason: 'lock-timeout', holder: ahead[0]});
+      }
+      if (this.clock.now() - lastHeartbeat >= QUEUE_HEARTBEAT_MS) {
+        await this.touch(jobId);
+        lastHeartbeat = this.clock.now();
+      }
+      await this.clock.sleep(QUEUE_POLL_MS, signal);
+    }
+  }
+
+  private async tryLock(jobId: string): Promise<PaneLease | undefined> {
+    await mkdir(this.locksDir, {recursive: true, mode: DIR_MODE});
+    const compromised = new AbortController();
+    let releaseLock: () => Promise<void>;
+    try {
+      releaseLock = await lockfile.lock(this.lockTarget, {
+        stale: LOCK_STALE_MS,
+        update: LOCK_UPDATE_MS,
+        realpath: false,
+        lockfilePath: this.lockPath,
+        retries: 0,
+        // The default throws inside a timer and kills the process; we abort the job instead.
+        onCompromised: (error) =>
+          compromised.abort(
+            Object.assign(new Error(`the pane lock was compromised: ${error.message}`), {
+              code: 'ECOMPROMISED',
+            }),
+          ),
+      });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ELOCKED') return undefined;
+      throw error;
+    }
+    // Keep our queue entry fresh while we hold the pane, so waiters see a live head.
+    const heartbeat = setInterval(() => void this.touch(jobId), QUEUE_HEARTBEAT_MS);
+    heartbeat.unref();
+    let released = false;
+    return {
+      signal: compromised.signal,
+      release: async () => {
+        if (released) return;
+        released = true;
+        clearInterval(heartbeat);
+        // After a compromise the lock may be someone else's: proper-lockfile then rejects
+        // with ERELEASED/ECOMPROMISED and leaves it alone, which is what we want.
+        await releaseLock().catch(() => {});
+        await this.dequeue(jobId);
+      },
+    };
+  }
+
+  private async touch(jobId: string): Promise<void> {
+    const now = new Date(this.clock.now());
+    await utimes(this.entryPath(jobId), now, now).catch(() => {});
+  }
+
+  private entryPath(jobId: string): string {
+    return join(this.queueDir, `${jobId}.json`);
+  }
+}

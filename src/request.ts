@@ -1,0 +1,123 @@
+import {Buffer} from 'node:buffer';
+import {err, ok, type Result} from './util/result.js';
+
+/** Version of the request format handed from the front end to the worker. */
+export const REQUEST_VERSION = 1;
+
+/** The largest text (UTF-8 bytes) one job may type. Kept well under the 128 KiB limit on one
+ * environment string (Linux MAX_ARG_STRLEN), which carries the base64 request to the worker. */
+export const MAX_TEXT_BYTES = 64 * 1024;
+
+/** Everything a worker needs to run one job; resolved and validated by the front end. */
+export interface JobRequest {
+  version: typeof REQUEST_VERSION;
+  jobId: string;
+  createdAt: string;
+  /** The tmux server, identified by its socket and its pid (pane ids restart at %0 when a
+   * server restarts, so the pid guards against typing into a stranger's pane). */
+  server: {socketPath: string; pid: number};
+  /** The pane id (`%N`) typed into and watched. */
+  pane: string;
+  /** What the user passed as the target, for messages. */
+  paneTarget: string;
+  text: string;
+  options: JobOptions;
+}
+
+/** Per-job behaviour, all durations in milliseconds. */
+export interface JobOptions {
+  delayMs: number;
+  typeDelayMs: number;
+  enterDelayMs: number;
+  clear: boolean;
+  enter: boolean;
+  intervalMs: number;
+  stableChecks: number;
+  timeoutMs: number;
+  /** Whether a notice is typed at the end (`--no-notice` turns it off). */
+  notify: boolean;
+  /** The `--notice` template, or null for the default wording. */
+  noticeTemplate: string | null;
+  lockTimeoutMs: number;
+}
+
+/** Encode a request for the worker: JSON, then base64. */
+export function encodeRequest(request: JobRequest): string {
+  return Buffer.from(JSON.stringify(request), 'utf8').toString('base64');
+}
+
+/** Decode and validate what the front end sent; garbage yields a one-sentence reason. */
+export function decodeRequest(encoded: string | undefined): Result<JobRequest, string> {
+  if (!encoded) return err('no request was handed to the worker (NUDGE_REQUEST is empty)');
+  if (encoded.length > MAX_TEXT_BYTES * 2 + 16_384) return err('the request is too large');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded)) return err('the request is not valid base64');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(encoded, 'base64').toString('utf8'));
+  } catch {
+    return err('the request is not valid JSON');
+  }
+  return validateRequest(parsed);
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isMs = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+
+/** Check every field of a parsed request; the worker trusts nothing it did not check. */
+export function validateRequest(value: unknown): Result<JobRequest, string> {
+  if (!isObject(value)) return err('the request is not an object');
+  if (value.version !== REQUEST_VERSION) {
+    return err(
+      `the request has version ${JSON.stringify(value.version)}, expected ${REQUEST_VERSION}`,
+    );
+  }
+  const {jobId, createdAt, server, pane, paneTarget, text, options} = value;
+  if (typeof jobId !== 'string' || !JOB_ID_PATTERN.test(jobId))
+    return err('the request has a bad job id');
+  if (typeof createdAt !== 'string') return err('the request has no creation time');
+  if (
+    !isObject(server) ||
+    typeof server.socketPath !== 'string' ||
+    !Number.isSafeInteger(server.pid)
+  ) {
+    return err('the request has no valid tmux server');
+  }
+  if (typeof pane !== 'string' || !/^%\d+$/.test(pane)) return err('the request has a bad pane id');
+  if (typeof paneTarget !== 'string') return err('the request has no pane target');
+  if (typeof text !== 'string' || text.length === 0) return err('the request has no text');
+  if (Buffer.byteLength(text, 'utf8') > MAX_TEXT_BYTES) return err('the request text is too long');
+  if (!isObject(options)) return err('the request has no options');
+  for (const key of [
+    'delayMs',
+    'typeDelayMs',
+    'enterDelayMs',
+    'intervalMs',
+    'timeoutMs',
+    'lockTimeoutMs',
+  ]) {
+    if (!isMs(options[key])) return err(`the request option ${key} is not a duration`);
+  }
+  if (!Number.isSafeInteger(options.stableChecks) || (options.stableChecks as number) < 1) {
+    return err('the request option stableChecks is not a positive whole number');
+  }
+  if (typeof options.clear !== 'boolean' || typeof options.enter !== 'boolean') {
+    return err('the request options clear/enter are not booleans');
+  }
+  if (typeof options.notify !== 'boolean') return err('the request option notify is not a boolean');
+  if (options.noticeTemplate !== null && typeof options.noticeTemplate !== 'string') {
+    return err('the request option noticeTemplate is not a string or null');
+  }
+  return ok(value as unknown as JobRequest);
+}
+
+/** Job ids: a base-36 millisecond timestamp (sorts by time) and four random characters. */
+export const JOB_ID_PATTERN = /^[0-9a-z]{8,12}-[0-9a-z]{4}$/;
+
+/** Make a new job id for `nowMs`; ids sort in creation order. */
+export function newJobId(nowMs: number, random: () => number = Math.random): string {
+  const time = nowMs.toString(36).padStart(9, '0');
+  let suffix = '';
+  for (let i = 0; i < 4; i++) suffix += Math.floor(random() * 36).toString(36);
+  return `${time}-${suffix}`;
+}

@@ -1,0 +1,72 @@
+import {UsageError} from '../errors.js';
+
+/** Which tmux server to talk to. */
+export type ServerSpec =
+  | {kind: 'socket-path'; path: string}
+  | {kind: 'socket-name'; name: string}
+  | {kind: 'default'};
+
+/** Where the server choice may come from, besides the flags. */
+export interface ServerEnv {
+  TMUX?: string | undefined;
+  NUDGE_TMUX_SOCKET?: string | undefined;
+}
+
+/**
+ * Pick the tmux server: `-S path`, else `-L name`, else `$NUDGE_TMUX_SOCKET` (a socket path;
+ * schedulers have no `$TMUX`), else the socket in `$TMUX` (we are inside tmux), else tmux's
+ * default socket.
+ */
+export function resolveServerSpec(
+  flags: {socketName?: string | undefined; socketPath?: string | undefined},
+  env: ServerEnv,
+): ServerSpec {
+  if (flags.socketName !== undefined && flags.socketPath !== undefined) {
+    throw new UsageError(
+      'bad-usage',
+      'Give either -L/--socket-name or -S/--socket-path, not both.',
+    );
+  }
+  if (flags.socketPath !== undefined) {
+    if (flags.socketPath === '') throw new UsageError('bad-usage', '-S/--socket-path is empty.');
+    return {kind: 'socket-path', path: flags.socketPath};
+  }
+  if (flags.socketName !== undefined) {
+    if (flags.socketName === '' || flags.socketName.includes('/')) {
+      throw new UsageError(
+        'bad-usage',
+        `-L/--socket-name must be a plain name without "/", got ${JSON.stringify(flags.socketName)}; use -S for a path.`,
+      );
+    }
+    return {kind: 'socket-name', name: flags.socketName};
+  }
+  if (env.NUDGE_TMUX_SOCKET) return {kind: 'socket-path', path: env.NUDGE_TMUX_SOCKET};
+  // $TMUX is "<socket path>,<server pid>,<session index>".
+  const fromTmux = env.TMUX?.split(',')[0];
+  if (fromTmux) return {kind: 'socket-path', path: fromTmux};
+  return {kind: 'default'};
+}
+
+/** The global tmux flags that select the server. */
+export function serverArgs(spec: ServerSpec): string[] {
+  switch (spec.kind) {
+    case 'socket-path':
+      return ['-S', spec.path];
+    case 'socket-name':
+      return ['-L', spec.name];
+    case 'default':
+      return [];
+  }
+}
+
+/** A human name for the server, for messages. */
+export function describeServer(spec: ServerSpec): string {
+  switch (spec.kind) {
+    case 'socket-path':
+      return `the tmux server at ${spec.path}`;
+    case 'socket-name':
+      return `the tmux server named "${spec.name}"`;
+    case 'default':
+      return 'the default tmux server';
+  }
+}

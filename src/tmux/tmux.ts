@@ -1,0 +1,181 @@
+import type {Snapshot} from '../screen.js';
+import {literalArgument} from '../typing.js';
+import {TmuxCommandError, type TmuxRunner} from './runner.js';
+
+/** What the worker checks about a pane before typing into it. */
+export interface PaneInfo {
+  paneId: string;
+  dead: boolean;
+  inMode: boolean;
+  mode: string;
+  inputOff: boolean;
+  synchronized: boolean;
+  panePid: number;
+  currentCommand: string;
+  alternateOn: boolean;
+  sessionId: string;
+  serverPid: number;
+  socketPath: string;
+  cursorX: number;
+  cursorY: number;
+}
+
+/** The tmux operations nudge needs, over some transport. */
+export interface Tmux {
+  /** Resolve `target` (`%N`, `session:window.pane`, ...) to a pane; undefined if none. */
+  describePane(target: string): Promise<PaneInfo | undefined>;
+  /** The visible screen and cursor of pane `paneId`. Throws TmuxCommandError('no-target')
+   * when the pane is gone. */
+  capture(paneId: string): Promise<Snapshot>;
+  /** Type `chars` literally, one key event per character, in one tmux call. */
+  typeLiteral(paneId: string, chars: string): Promise<void>;
+  /** Press keys by tmux key name (`Enter`, `Escape`, `C-u`). */
+  pressKeys(paneId: string, keys: readonly string[]): Promise<void>;
+  /** Leave copy mode or any other mode; a no-op when the pane is in none. */
+  leaveMode(paneId: string): Promise<void>;
+}
+
+// \x1f (unit separator) cannot appear in any of these fields.
+const SEP = '\x1f';
+const PANE_FORMAT = [
+  'pane_id',
+  'pane_dead',
+  'pane_in_mode',
+  'pane_mode',
+  'pane_input_off',
+  'pane_synchronized',
+  'pane_pid',
+  'alternate_on',
+  'session_id',
+  'pid',
+  'socket_path',
+  'cursor_x',
+  'cursor_y',
+  'pane_current_command',
+]
+  .map((f) => `#{${f}}`)
+  .join(SEP);
+
+/** Parse one line of PANE_FORMAT output. */
+export function parsePaneInfo(line: string): PaneInfo | undefined {
+  const f = line.split(SEP);
+  if (f.length < 14 || !/^%\d+$/.test(f[0] ?? '')) return undefined;
+  const n = (s: string | undefined) => Number.parseInt(s ?? '', 10);
+  return {
+    paneId: f[0]!,
+    dead: f[1] === '1',
+    inMode: f[2] === '1',
+    mode: f[3] ?? '',
+    inputOff: f[4] === '1',
+    synchronized: f[5] === '1',
+    panePid: n(f[6]),
+    alternateOn: f[7] === '1',
+    sessionId: f[8] ?? '',
+    serverPid: n(f[9]),
+    socketPath: f[10] ?? '',
+    cursorX: n(f[11]),
+    cursorY: n(f[12]),
+    currentCommand: f.slice(13).join(SEP),
+  };
+}
+
+/** Split chained output: everything before the last line, and the last line. */
+function splitLastLine(stdout: string): [string, string] {
+  const trimmed = stdout.endsWith('\n') ? stdout.slice(0, -1) : stdout;
+  const i = trimmed.lastIndexOf('\n');
+  return i < 0 ? ['', trimmed] : [trimmed.slice(0, i), trimmed.slice(i + 1)];
+}
+
+/** The largest argument we hand tmux in one call: the client packs argv into one 16 KiB
+ * message (tmux-facts.md §1), so stay far below it. */
+const MAX_LITERAL_BYTES = 8_000;
+
+/** Split `text` into chunks of at most MAX_LITERAL_BYTES UTF-8 bytes, on character bounds. */
+export function chunkForArgv(text: string, maxBytes = MAX_LITERAL_BYTES): string[] {
+  const chunks: string[] = [];
+  let current = '';
+  let bytes = 0;
+  for (const ch of text) {
+    const size = Buffer.byteLength(ch, 'utf8');
+    if (bytes + size > maxBytes && current) {
+      chunks.push(current);
+      current = '';
+      bytes = 0;
+    }
+    current += ch;
+    bytes += size;
+  }
+  if (current) chunks.push(current);
+  return chunks;
+}
+
+/** Build the Tmux operations over a runner. Every call names its pane explicitly with `-t`:
+ * a tmux command without -t from inside a pane targets the window's *active* pane. */
+export function createTmux(runner: TmuxRunner): Tmux {
+  return {
+    async describePane(target) {
+      // display-message never fails on a bad target (it falls back to another pane), so a
+      // capture of one line goes first: it fails properly, and tmux drops the rest of the
+      // chain when one command fails.
+      let stdout: string;
+      try {
+        stdout = await runner.run([
+          'capture-pane',
+          '-p',
+          '-t',
+          target,
+          '-S',
+          '0',
+          '-E',
+          '0',
+          ';',
+          'display-message',
+          '-p',
+          '-t',
+          target,
+          PANE_FORMAT,
+        ]);
+      } catch (error) {
+        if (error instanceof TmuxCommandError && error.kind === 'no-target') return undefined;
+        throw error;
+      }
+      return parsePaneInfo(splitLastLine(stdout)[1]);
+    },
+
+    async capture(paneId) {
+      const stdout = await runner.run([
+        'capture-pane',
+        '-p',
+        '-t',
+        paneId,
+        ';',
+        'display-message',
+        '-p',
+        '-t',
+        paneId,
+        '#{cursor_x},#{cursor_y}',
+      ]);
+      const [text, cursor] = splitLastLine(stdout);
+      const [x, y] = cursor.split(',').map((v) => Number.parseInt(v, 10));
+      return {text, cursorX: x ?? -1, cursorY: y ?? -1};
+    },
+
+    async typeLiteral(paneId, chars) {
+      // -l: no key-name lookup; --: a leading "-" is text. tmux still injects one key event
+      // per character (cmd-send-keys.c), so this is typing, not a paste.
+      for (const chunk of chunkForArgv(chars)) {
+        await runner.run(['send-keys', '-t', paneId, '-l', '--', literalArgument(chunk)]);
+      }
+    },
+
+    async pressKeys(paneId, keys) {
+      if (keys.length === 0) return;
+      await runner.run(['send-keys', '-t', paneId, ...keys]);
+    },
+
+    async leaveMode(paneId) {
+      // -q: exit 0 even when the pane is in no mode (tmux >= 3.2).
+      await runner.run(['copy-mode', '-q', '-t', paneId]);
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import {randomBytes} from 'node:crypto';
+import {appendFile, open, rename, rm} from 'node:fs/promises';
+import {FILE_MODE} from '../paths.js';
+
+/** Write `data` to `path` atomically (temp file + rename), mode 0600. Readers never see a
+ * half-written file. */
+export async function writeFileAtomic(path: string, data: string): Promise<void> {
+  const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+  const handle = await open(tmp, 'w', FILE_MODE);
+  try {
+    await handle.writeFile(data, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(tmp, path);
+  } catch (error) {
+    await rm(tmp, {force: true});
+    throw error;
+  }
+}
+
+/** Append one line (O_APPEND: concurrent appenders never interleave within a line). */
+export async function appendLine(path: string, line: string): Promise<void> {
+  await appendFile(path, `${line}\n`, {encoding: 'utf8', mode: FILE_MODE, flag: 'a'});
+}
+
+/** Whether process `pid` is alive (signal 0 probes without signalling). */
+export function isProcessAlive(pid: number | undefined): boolean {
+  if (!pid || !Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

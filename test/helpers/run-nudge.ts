@@ -1,0 +1,85 @@
+import {readFile} from 'node:fs/promises';
+import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {execa} from 'execa';
+import {cleanEnv} from './tmux-server.js';
+import {waitFor} from './wait-for.js';
+
+/** The built CLI entry. */
+export const CLI = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url));
+/** The test fixtures directory (small programs that play the program in a pane). */
+export const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
+
+export interface NudgeRun {
+  exitCode: number | undefined;
+  stdout: string;
+  stderr: string;
+  durationMs: number;
+}
+
+/** Run the built `nudge` with a clean environment plus `env`. Resolves when its stdout and
+ * stderr close (as an agent's Bash tool sees it). */
+export async function runNudge(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<NudgeRun> {
+  const started = Date.now();
+  const r = await execa(process.execPath, [CLI, ...args], {
+    env: cleanEnv(env),
+    extendEnv: false,
+    reject: false,
+    timeout: timeoutMs,
+    stdin: 'ignore',
+  });
+  return {
+    exitCode: r.exitCode,
+    stdout: r.stdout,
+    stderr: r.stderr,
+    durationMs: Date.now() - started,
+  };
+}
+
+/** Read a job's state.json straight from the state dir. */
+export async function readJobState(
+  home: string,
+  jobId: string,
+): Promise<Record<string, unknown> & {state: string}> {
+  return JSON.parse(await readFile(join(home, 'jobs', jobId, 'state.json'), 'utf8'));
+}
+
+/** Read a job's events. */
+export async function readJobEvents(
+  home: string,
+  jobId: string,
+): Promise<Array<{t: string; event: string; [k: string]: unknown}>> {
+  const text = await readFile(join(home, 'jobs', jobId, 'events.jsonl'), 'utf8').catch(() => '');
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+}
+
+/** Wait until a job reaches one of `states`; on timeout show its state and events. */
+export async function waitForJobState(
+  home: string,
+  jobId: string,
+  states: string[],
+  timeoutMs = 60_000,
+) {
+  let last = '';
+  return waitFor(
+    `job ${jobId} to reach ${states.join('|')}`,
+    async () => {
+      const s = await readJobState(home, jobId).catch(() => undefined);
+      last = JSON.stringify(s);
+      return s && states.includes(s.state) ? s : undefined;
+    },
+    {
+      timeoutMs,
+      intervalMs: 100,
+      describe: async () =>
+        `${last}\nevents:\n${(await readJobEvents(home, jobId)).map((e) => JSON.stringify(e)).join('\n')}`,
+    },
+  );
+}
