@@ -16,7 +16,7 @@ import type {JobRecorder} from './recorder.js';
 export interface JobDeps {
   tmux: Tmux;
   clock: Clock;
-  lock: PaneLock;
+  lock: Pick<PaneLock, 'acquire'>;
   recorder: JobRecorder;
   /** The process running the job (recorded in the queue so waiters can tell it is alive). */
   pid: number;

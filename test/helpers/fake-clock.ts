@@ -1,0 +1,16 @@
+import type {Clock} from '../../src/clock.js';
+
+/** Virtual time: sleep() advances the clock at once, so loops run instantly and in order. */
+export class FakeClock implements Clock {
+  constructor(public time = 1_700_000_000_000) {}
+  now(): number {
+    return this.time;
+  }
+  async sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    signal?.throwIfAborted();
+    this.time += Math.max(0, ms);
+    // Let other promise chains (e.g. a pending abort) run, as a real timer would.
+    await Promise.resolve();
+    signal?.throwIfAborted();
+  }
+}

@@ -1,0 +1,55 @@
+import {expect, test} from 'vitest';
+import {resolveServerSpec, serverArgs} from '../../src/tmux/server.js';
+import {parsePaneInfo} from '../../src/tmux/tmux.js';
+
+test('server precedence: -S, -L, NUDGE_TMUX_SOCKET, $TMUX, default', () => {
+  const env = {TMUX: '/tmp/tmux-0/work,123,4', NUDGE_TMUX_SOCKET: '/run/sock'};
+  expect(resolveServerSpec({socketPath: '/a'}, env)).toEqual({kind: 'socket-path', path: '/a'});
+  expect(resolveServerSpec({socketName: 'x'}, env)).toEqual({kind: 'socket-name', name: 'x'});
+  expect(resolveServerSpec({}, env)).toEqual({kind: 'socket-path', path: '/run/sock'});
+  expect(resolveServerSpec({}, {TMUX: env.TMUX})).toEqual({
+    kind: 'socket-path',
+    path: '/tmp/tmux-0/work',
+  });
+  expect(resolveServerSpec({}, {})).toEqual({kind: 'default'});
+  expect(serverArgs({kind: 'socket-name', name: 'x'})).toEqual(['-L', 'x']);
+});
+
+test('refuses -L with -S and a -L that is a path', () => {
+  expect(() => resolveServerSpec({socketName: 'a', socketPath: '/b'}, {})).toThrow(/not both/);
+  expect(() => resolveServerSpec({socketName: 'a/b'}, {})).toThrow(/without "\/"/);
+});
+
+test('parses the pane description, keeping a command name with separators intact', () => {
+  const line = [
+    '%7',
+    '0',
+    '1',
+    'copy-mode',
+    '0',
+    '1',
+    '4242',
+    '0',
+    '$2',
+    '999',
+    '/tmp/s',
+    '3',
+    '4',
+    'node',
+  ].join('\x1f');
+  expect(parsePaneInfo(line)).toMatchObject({
+    paneId: '%7',
+    dead: false,
+    inMode: true,
+    mode: 'copy-mode',
+    synchronized: true,
+    panePid: 4242,
+    serverPid: 999,
+    socketPath: '/tmp/s',
+    cursorX: 3,
+    cursorY: 4,
+    currentCommand: 'node',
+  });
+  expect(parsePaneInfo('')).toBeUndefined();
+  expect(parsePaneInfo(['', '0'].join('\x1f'))).toBeUndefined();
+});
