@@ -1,9 +1,8 @@
 import {createHash} from 'node:crypto';
 import {mkdir, readdir, readFile, rm, stat, utimes} from 'node:fs/promises';
 import {join} from 'node:path';
-import lockfile from 'proper-lockfile';
-import type {Clock} from './clock.js';
-import {DIR_MODE} from './paths.js';
+import {type Clock, realClock} from './clock.js';
+import {DIR_MODE, layout} from './paths.js';
 import {isProcessAlive, writeFileAtomic} from './util/fs.js';
 import {err, ok, type Result} from './util/result.js';
 
@@ -165,6 +164,8 @@ export class PaneLock {
     await mkdir(this.locksDir, {recursive: true, mode: DIR_MODE});
     const compromised = new AbortController();
     let releaseLock: () => Promise<void>;
+    // Loaded here, not at the top: the front end only enqueues and need not pay for it.
+    const {default: lockfile} = await import('proper-lockfile');
     try {
       releaseLock = await lockfile.lock(this.lockTarget, {
         stale: LOCK_STALE_MS,
@@ -210,4 +211,16 @@ export class PaneLock {
   private entryPath(jobId: string): string {
     return join(this.queueDir, `${jobId}.json`);
   }
+}
+
+/** The pane lock of a job's pane, as every process (front end, worker, cancel) computes it. */
+export function paneLockFor(
+  stateDir: string,
+  job: {socketPath: string; serverPid: number; pane: string},
+): PaneLock {
+  return new PaneLock(
+    layout.locksDir(stateDir),
+    paneLockKey(job.socketPath, job.serverPid, job.pane),
+    realClock,
+  );
 }

@@ -2,9 +2,9 @@ import {readFile} from 'node:fs/promises';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {EXIT_CODES, type ExitCode} from '../errors.js';
 import {isTerminal, type JobHandle, type JobRecord, JobStore} from '../job-store.js';
+import {paneLockFor} from '../pane-lock.js';
 import {resolveStateDir} from '../paths.js';
 import {isProcessAlive} from '../util/fs.js';
-import {paneLockFor} from '../worker/execute-job.js';
 import type {CommandContext} from './context.js';
 
 /** How long a worker gets to record "cancelled" and release its lock after SIGTERM. */

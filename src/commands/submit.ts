@@ -4,6 +4,7 @@ import {EXIT_CODES, type ExitCode, NudgeError, UsageError} from '../errors.js';
 import {JobStore} from '../job-store.js';
 import {launchWorker} from '../launch-worker.js';
 import {validateNoticeTemplate} from '../notice.js';
+import {paneLockFor} from '../pane-lock.js';
 import {ensureStateDir, resolveStateDir} from '../paths.js';
 import {
   encodeRequest,
@@ -17,7 +18,6 @@ import {createSpawnRunner, TmuxCommandError} from '../tmux/runner.js';
 import {describeServer, resolveServerSpec, type ServerSpec} from '../tmux/server.js';
 import {createTmux, type PaneInfo} from '../tmux/tmux.js';
 import {findUntypable} from '../typing.js';
-import {executeJob, paneLockFor} from '../worker/execute-job.js';
 import type {CommandContext} from './context.js';
 
 /** Options of `nudge submit`, as the CLI (or any front end) hands them over. Durations are
@@ -223,6 +223,8 @@ export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<Exi
     return EXIT_CODES.ok;
   }
 
+  // Loaded only for --wait: the detached path must stay light (pino, proper-lockfile).
+  const {executeJob} = await import('../worker/execute-job.js');
   const outcome = await executeJob(request, {stateDir, pid: ctx.pid, signal: ctx.signal});
   if (o.json) {
     ctx.stdout(JSON.stringify({job: request.jobId, pane: info.paneId, ...outcome}));

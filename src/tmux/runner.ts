@@ -1,4 +1,4 @@
-import {execa} from 'execa';
+import {execFile} from 'node:child_process';
 import {type ServerSpec, serverArgs} from './server.js';
 
 /** Why a tmux command failed, as far as callers need to tell cases apart. */
@@ -41,28 +41,37 @@ export function classifyTmuxFailure(stderr: string, code?: string): TmuxFailureK
 /**
  * The spawn-per-command transport: one `tmux` process per call, argv only (no shell ever
  * sees an argument). About 4-5 ms per call (research/tmux-facts.md §2).
+ *
+ * Plain execFile rather than execa: this runs in the front end, where importing execa costs
+ * ~120 ms on the 2-core CI machine (more than the whole front-end budget), and execFile
+ * already gives argv-only spawning, a timeout and separate stdout/stderr.
  */
 export function createSpawnRunner(spec: ServerSpec, tmuxBinary = 'tmux'): TmuxRunner {
   const prefix = serverArgs(spec);
-  // With an explicit server flag, $TMUX is irrelevant; without one, a stale $TMUX must not
-  // redirect us, since resolveServerSpec already read it.
-  const env = {TMUX: undefined};
+  // The environment is inherited. $TMUX cannot redirect us: resolveServerSpec only yields
+  // "default" (no flag) when $TMUX is unset, and otherwise we pass -S or -L.
   return {
-    async run(args) {
-      const result = await execa(tmuxBinary, [...prefix, ...args], {
-        reject: false,
-        timeout: TMUX_COMMAND_TIMEOUT_MS,
-        stdin: 'ignore',
-        env,
-        extendEnv: true,
-        stripFinalNewline: false,
+    run(args) {
+      return new Promise((resolve, reject) => {
+        execFile(
+          tmuxBinary,
+          [...prefix, ...args],
+          {timeout: TMUX_COMMAND_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8'},
+          (error, stdout, stderr) => {
+            if (!error) return resolve(stdout);
+            const code = (error as NodeJS.ErrnoException).code;
+            const kind = classifyTmuxFailure(stderr, typeof code === 'string' ? code : undefined);
+            const why =
+              kind === 'no-tmux'
+                ? `${tmuxBinary} was not found on PATH`
+                : stderr.trim() ||
+                  (error.killed ? `timed out after ${TMUX_COMMAND_TIMEOUT_MS} ms` : error.message);
+            reject(
+              new TmuxCommandError(kind, stderr.trim(), `tmux ${args[0] ?? ''} failed: ${why}`),
+            );
+          },
+        );
       });
-      if (!result.failed) return result.stdout;
-      const stderr = result.stderr.trim();
-      const kind = classifyTmuxFailure(stderr, result.code);
-      const why =
-        kind === 'no-tmux' ? `${tmuxBinary} was not found on PATH` : stderr || result.shortMessage;
-      throw new TmuxCommandError(kind, stderr, `tmux ${args[0] ?? ''} failed: ${why}`);
     },
   };
 }

@@ -1,25 +1,13 @@
 import {realClock} from '../clock.js';
 import {isTerminal, JobHandle} from '../job-store.js';
 import {createJobLogger} from '../log.js';
-import {PaneLock, paneLockKey} from '../pane-lock.js';
+import {paneLockFor} from '../pane-lock.js';
 import {layout} from '../paths.js';
 import type {JobRequest} from '../request.js';
 import {createSpawnRunner} from '../tmux/runner.js';
 import {createTmux} from '../tmux/tmux.js';
 import {createJobRecorder} from './recorder.js';
 import {type JobOutcome, runJob} from './run-job.js';
-
-/** The pane lock of a job's pane, as every process computes it. */
-export function paneLockFor(
-  stateDir: string,
-  job: {socketPath: string; serverPid: number; pane: string},
-): PaneLock {
-  return new PaneLock(
-    layout.locksDir(stateDir),
-    paneLockKey(job.socketPath, job.serverPid, job.pane),
-    realClock,
-  );
-}
 
 /**
  * Run a job with the real world wired in: tmux on the job's server socket, the pane lock
