@@ -196,6 +196,8 @@ export function buildCli(argv: string[], ctx: CommandContext, result: {exitCode:
     .exitProcess(false)
     .fail((msg, error) => {
       if (error) throw error;
-      throw new UsageError('bad-usage', `${msg} See nudge --help.`);
+      // recommendCommands() reports an unknown command only as "Did you mean …?".
+      const text = msg.startsWith('Did you mean') ? `Unknown command. ${msg}` : msg;
+      throw new UsageError('bad-usage', `${text} See nudge --help.`);
     });
 }
