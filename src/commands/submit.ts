@@ -113,6 +113,18 @@ export function validateText(text: string): void {
   }
 }
 
+/** Where a server was looked for, for messages. */
+function whereServer(spec: ServerSpec): string {
+  switch (spec.kind) {
+    case 'socket-path':
+      return `at ${spec.path}`;
+    case 'socket-name':
+      return `with socket name "${spec.name}"`;
+    case 'default':
+      return 'on the default socket';
+  }
+}
+
 /** Find the pane to work on, or throw a NudgeError saying exactly what is wrong. */
 export async function resolvePane(
   spec: ServerSpec,
@@ -151,7 +163,7 @@ export async function resolvePane(
       if (error.kind === 'no-server') {
         throw new NudgeError(
           'no-server',
-          `No tmux server is running at ${describeServer(spec).replace(/^the /, '')}; start tmux or point -L/-S/NUDGE_TMUX_SOCKET at the right server.`,
+          `No tmux server is running ${whereServer(spec)}; start tmux, or point -L/-S/NUDGE_TMUX_SOCKET at the right server.`,
         );
       }
     }
