@@ -1,4 +1,5 @@
 import {Buffer} from 'node:buffer';
+import type {UntilSpec} from './until.js';
 import {err, ok, type Result} from './util/result.js';
 
 /** Version of the request format handed from the front end to the worker. */
@@ -38,6 +39,14 @@ export interface JobOptions {
   notify: boolean;
   /** The `--notice` template, or null for the default wording. */
   noticeTemplate: string | null;
+  /** The pane (`%N`) the notice is typed into; null: the pane typed into. */
+  notifyPane: string | null;
+  /** The "done" condition. */
+  until: UntilSpec;
+  /** `--ignore` regexes (sources) masked before screens are compared. */
+  ignore: string[];
+  /** Lines of output searched by regex conditions. */
+  lines: number;
   lockTimeoutMs: number;
 }
 
@@ -107,6 +116,29 @@ export function validateRequest(value: unknown): Result<JobRequest, string> {
   if (typeof options.notify !== 'boolean') return err('the request option notify is not a boolean');
   if (options.noticeTemplate !== null && typeof options.noticeTemplate !== 'string') {
     return err('the request option noticeTemplate is not a string or null');
+  }
+  if (
+    options.notifyPane !== null &&
+    !(typeof options.notifyPane === 'string' && /^%\d+$/.test(options.notifyPane))
+  ) {
+    return err('the request option notifyPane is not a pane id or null');
+  }
+  if (
+    !isObject(options.until) ||
+    !['stable', 'exit', 'regex', 'prompt'].includes(String(options.until.kind))
+  ) {
+    return err('the request option until is not a condition');
+  }
+  for (const key of ['pattern', 'profile'] as const) {
+    const v = options.until[key];
+    if (v !== undefined && typeof v !== 'string')
+      return err(`the request option until.${key} is not a string`);
+  }
+  if (!Array.isArray(options.ignore) || !options.ignore.every((i) => typeof i === 'string')) {
+    return err('the request option ignore is not a list of strings');
+  }
+  if (!Number.isSafeInteger(options.lines) || (options.lines as number) < 1) {
+    return err('the request option lines is not a positive whole number');
   }
   return ok(value as unknown as JobRequest);
 }

@@ -136,6 +136,11 @@ export function buildCli(argv: string[], ctx: CommandContext, result: {exitCode:
                     : String(a.notice),
               wait: a.wait,
               json: a.json,
+              // yargs' inferred types give up on a chain this long; these are strings.
+              until: a.until as string | undefined,
+              ignore: (a.ignore as unknown[] | undefined)?.map(String),
+              lines: a.lines as string | undefined,
+              notifyPane: a.notifyPane as string | undefined,
             },
             ctx,
           ),

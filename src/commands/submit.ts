@@ -1,4 +1,5 @@
 import {Buffer} from 'node:buffer';
+import {promptTest} from '../conditions.js';
 import {formatDuration, parseDuration, parseInteger} from '../durations.js';
 import {EXIT_CODES, type ExitCode, NudgeError, UsageError} from '../errors.js';
 import {JobStore} from '../job-store.js';
@@ -6,6 +7,7 @@ import {launchWorker} from '../launch-worker.js';
 import {validateNoticeTemplate} from '../notice.js';
 import {paneLockFor} from '../pane-lock.js';
 import {ensureStateDir, resolveStateDir} from '../paths.js';
+import {isPosixShell} from '../profile.js';
 import {
   encodeRequest,
   type JobOptions,
@@ -18,6 +20,7 @@ import {createSpawnRunner, TmuxCommandError} from '../tmux/runner.js';
 import {describeServer, resolveServerSpec, type ServerSpec} from '../tmux/server.js';
 import {createTmux, type PaneInfo} from '../tmux/tmux.js';
 import {findUntypable} from '../typing.js';
+import {compileRegex, parseUntil} from '../until.js';
 import type {CommandContext} from './context.js';
 
 /** Options of `nudge submit`, as the CLI (or any front end) hands them over. Durations are
@@ -40,6 +43,14 @@ export interface SubmitOptions {
   notice?: string | false | undefined;
   wait?: boolean | undefined;
   json?: boolean | undefined;
+  /** The "done" condition: stable, exit, regex:PATTERN, prompt[:NAME|:REGEX]. */
+  until?: string | undefined;
+  /** Regexes masked before screens are compared (`--until stable`). */
+  ignore?: readonly string[] | undefined;
+  /** Lines of output searched by `--until regex:`. */
+  lines?: string | number | undefined;
+  /** Type the notice into this pane instead. */
+  notifyPane?: string | undefined;
 }
 
 /** Defaults of the contract (DESIGN.md, issue #2). */
@@ -51,6 +62,8 @@ export const SUBMIT_DEFAULTS = {
   stableChecks: 3,
   timeout: '5m',
   lockTimeout: '10m',
+  until: 'stable',
+  lines: 100,
 } as const;
 
 /** Turn raw options into validated job options; throws UsageError (exit 2). */
@@ -70,6 +83,16 @@ export function resolveJobOptions(o: SubmitOptions): JobOptions {
       `--timeout must be more than 0, got ${JSON.stringify(o.timeout)}.`,
     );
   if (typeof o.notice === 'string') validateNoticeTemplate(o.notice);
+  const until = parseUntil(o.until ?? SUBMIT_DEFAULTS.until);
+  const ignore = [...(o.ignore ?? [])];
+  for (const i of ignore) compileRegex(i, '--ignore');
+  const enter = o.enter ?? true;
+  if (until.kind === 'exit' && !enter) {
+    throw new UsageError(
+      'bad-usage',
+      '--until exit runs the command, so it cannot be combined with --no-enter.',
+    );
+  }
   return {
     delayMs: duration(o.delay, SUBMIT_DEFAULTS.delay, '--delay'),
     typeDelayMs: duration(o.typeDelay, SUBMIT_DEFAULTS.typeDelay, '--type-delay'),
@@ -84,9 +107,13 @@ export function resolveJobOptions(o: SubmitOptions): JobOptions {
     timeoutMs,
     lockTimeoutMs: duration(o.lockTimeout, SUBMIT_DEFAULTS.lockTimeout, '--lock-timeout'),
     clear: o.clear ?? true,
-    enter: o.enter ?? true,
+    enter,
     notify: o.notice !== false,
     noticeTemplate: typeof o.notice === 'string' ? o.notice : null,
+    notifyPane: null,
+    until,
+    ignore,
+    lines: parseInteger(o.lines ?? SUBMIT_DEFAULTS.lines, '--lines', 1, 100_000),
   };
 }
 
@@ -125,11 +152,27 @@ function whereServer(spec: ServerSpec): string {
   }
 }
 
+/** Refuse conditions that cannot work on this pane (exit 2), before anything is spawned. */
+export function checkUntilFits(options: JobOptions, info: PaneInfo): void {
+  const {until} = options;
+  if (until.kind === 'exit' && !isPosixShell(info.currentCommand)) {
+    throw new UsageError(
+      'bad-until',
+      `--until exit needs a shell (bash, zsh, sh, dash, ksh) in pane ${info.paneId}, but it runs ${info.currentCommand}; use --until stable or prompt.`,
+    );
+  }
+  if (until.kind === 'prompt') {
+    const test = promptTest(until, info.currentCommand);
+    if (typeof test === 'string') throw new UsageError('bad-until', `--until prompt: ${test}.`);
+  }
+}
+
 /** Find the pane to work on, or throw a NudgeError saying exactly what is wrong. */
 export async function resolvePane(
   spec: ServerSpec,
   paneTarget: string | undefined,
   env: Record<string, string | undefined>,
+  flag = '--pane',
 ): Promise<{info: PaneInfo; target: string}> {
   // $TMUX_PANE names a pane of the server in $TMUX only; a -L/-S elsewhere needs --pane.
   const tmuxSocket = env.TMUX?.split(',')[0];
@@ -189,6 +232,14 @@ export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<Exi
   const stateDir = resolveStateDir(ctx.env);
   await ensureStateDir(stateDir);
   const {info, target} = await resolvePane(spec, o.pane, ctx.env);
+  checkUntilFits(options, info);
+  if (o.notifyPane !== undefined) {
+    const notify = await resolvePane(spec, o.notifyPane, {}, '--notify-pane');
+    if (notify.info.serverPid !== info.serverPid) {
+      throw new UsageError('bad-pane', '--notify-pane must be on the same tmux server as --pane.');
+    }
+    if (notify.info.paneId !== info.paneId) options.notifyPane = notify.info.paneId;
+  }
 
   const now = Date.now();
   const request: JobRequest = {

@@ -1,3 +1,4 @@
+import type {PaneView} from '../pane-view.js';
 import type {Snapshot} from '../screen.js';
 import {literalArgument} from '../typing.js';
 import {TmuxCommandError, type TmuxRunner} from './runner.js';
@@ -27,6 +28,10 @@ export interface Tmux {
   /** The visible screen and cursor of pane `paneId`. Throws TmuxCommandError('no-target')
    * when the pane is gone. */
   capture(paneId: string): Promise<Snapshot>;
+  /** The pane's visible screen plus up to `historyRows` rows of scrollback above it, with
+   * the counters needed to number rows absolutely, taken in one tmux call. Throws
+   * TmuxCommandError('no-target') when the pane is gone. */
+  view(paneId: string, historyRows: number): Promise<PaneView>;
   /** Type `chars` literally, one key event per character, in one tmux call. */
   typeLiteral(paneId: string, chars: string): Promise<void>;
   /** Press keys by tmux key name (`Enter`, `Escape`, `C-u`). */
@@ -55,6 +60,45 @@ const PANE_FORMAT = [
 ]
   .map((f) => `#{${f}}`)
   .join(SEP);
+
+const VIEW_FORMAT = [
+  'history_size',
+  'history_limit',
+  'pane_height',
+  'pane_width',
+  'cursor_x',
+  'cursor_y',
+  'pane_dead',
+  'alternate_on',
+  'pane_current_command',
+]
+  .map((f) => `#{${f}}`)
+  .join(SEP);
+
+/** Parse the output of the view command: one VIEW_FORMAT line, then the captured rows. */
+export function parsePaneView(stdout: string): PaneView {
+  const body = stdout.endsWith('\n') ? stdout.slice(0, -1) : stdout;
+  const newline = body.indexOf('\n');
+  const head = newline < 0 ? body : body.slice(0, newline);
+  const rows = newline < 0 ? [] : body.slice(newline + 1).split('\n');
+  const f = head.split(SEP);
+  const n = (i: number) => Number.parseInt(f[i] ?? '', 10) || 0;
+  const historySize = n(0);
+  const height = n(2);
+  return {
+    rows,
+    firstRow: historySize - Math.max(0, rows.length - height),
+    historySize,
+    historyLimit: n(1),
+    height,
+    width: n(3),
+    cursorX: n(4),
+    cursorY: n(5),
+    dead: f[6] === '1',
+    alternateOn: f[7] === '1',
+    currentCommand: f.slice(8).join(SEP),
+  };
+}
 
 /** Parse one line of PANE_FORMAT output. */
 export function parsePaneInfo(line: string): PaneInfo | undefined {
@@ -158,6 +202,26 @@ export function createTmux(runner: TmuxRunner): Tmux {
       const [text, cursor] = splitLastLine(stdout);
       const [x, y] = cursor.split(',').map((v) => Number.parseInt(v, 10));
       return {text, cursorX: x ?? -1, cursorY: y ?? -1};
+    },
+
+    async view(paneId, historyRows) {
+      // display first, then the capture, in one chained call: tmux runs a command list
+      // without reading pane output in between, so the counters match the captured rows.
+      const stdout = await runner.run([
+        'display-message',
+        '-p',
+        '-t',
+        paneId,
+        VIEW_FORMAT,
+        ';',
+        'capture-pane',
+        '-p',
+        '-t',
+        paneId,
+        '-S',
+        String(-Math.max(0, Math.floor(historyRows))),
+      ]);
+      return parsePaneView(stdout);
     },
 
     async typeLiteral(paneId, chars) {

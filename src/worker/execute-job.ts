@@ -24,13 +24,14 @@ export async function executeJob(
   const tmux = createTmux(
     createSpawnRunner({kind: 'socket-path', path: request.server.socketPath}),
   );
-  const lock = paneLockFor(ctx.stateDir, {
-    socketPath: request.server.socketPath,
-    serverPid: request.server.pid,
-    pane: request.pane,
-  });
+  const lockFor = (pane: string) =>
+    paneLockFor(ctx.stateDir, {
+      socketPath: request.server.socketPath,
+      serverPid: request.server.pid,
+      pane,
+    });
   const outcome = await runJob(
-    {tmux, clock: realClock, lock, recorder: createJobRecorder(handle, log), pid: ctx.pid},
+    {tmux, clock: realClock, lockFor, recorder: createJobRecorder(handle, log), pid: ctx.pid},
     request,
     ctx.signal,
   );

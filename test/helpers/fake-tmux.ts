@@ -1,3 +1,4 @@
+import type {PaneView} from '../../src/pane-view.js';
 import type {Snapshot} from '../../src/screen.js';
 import {TmuxCommandError} from '../../src/tmux/runner.js';
 import type {PaneInfo, Tmux} from '../../src/tmux/tmux.js';
@@ -64,6 +65,23 @@ export class FakeTmux implements Tmux {
     }
     const text = this.screens[Math.min(this.captureCount - 1, this.screens.length - 1)] ?? '';
     return {text, cursorX: 0, cursorY: 0};
+  }
+  async view(): Promise<PaneView> {
+    const {text} = await this.capture();
+    const rows = text.split('\n');
+    return {
+      rows,
+      firstRow: 0,
+      historySize: 0,
+      historyLimit: 2000,
+      height: rows.length,
+      width: 80,
+      cursorX: 0,
+      cursorY: 0,
+      dead: false,
+      alternateOn: false,
+      currentCommand: this.info.currentCommand,
+    };
   }
   async typeLiteral(_pane: string, chars: string): Promise<void> {
     this.calls.push(['type', chars]);

@@ -24,6 +24,10 @@ const request = (jobId: string): JobRequest => ({
     timeoutMs: 1000,
     notify: true,
     noticeTemplate: null,
+    notifyPane: null,
+    until: {kind: 'stable'},
+    ignore: [],
+    lines: 100,
     lockTimeoutMs: 1000,
   },
 });

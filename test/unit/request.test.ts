@@ -27,6 +27,10 @@ const request: JobRequest = {
     timeoutMs: 300_000,
     notify: true,
     noticeTemplate: null,
+    notifyPane: null,
+    until: {kind: 'stable'},
+    ignore: [],
+    lines: 100,
     lockTimeoutMs: 600_000,
   },
 };

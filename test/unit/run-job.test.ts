@@ -57,6 +57,10 @@ function makeRequest(
       timeoutMs: 60_000,
       notify: true,
       noticeTemplate: null,
+      notifyPane: null,
+      until: {kind: 'stable'},
+      ignore: [],
+      lines: 100,
       lockTimeoutMs: 600_000,
       ...overrides,
     },
@@ -71,7 +75,7 @@ function setup(
   const clock = new FakeClock();
   const recorder = new MemoryRecorder();
   const lock = fakeLock(lockOpts);
-  return {tmux, clock, recorder, lock, deps: {tmux, clock, recorder, lock: lock.lock, pid: 1}};
+  return {tmux, clock, recorder, lock, deps: {tmux, clock, recorder, lockFor: () => lock.lock, pid: 1}};
 }
 
 describe('runJob', () => {
@@ -86,7 +90,7 @@ describe('runJob', () => {
       'typing',
       'typed',
       'waiting',
-      'stable',
+      'condition-met',
       'notifying',
       'notified',
       'done',

@@ -1,0 +1,166 @@
+/** What one look at a pane returns: rows of text plus the counters to number them. */
+export interface PaneView {
+  /** Captured rows: scrollback rows (oldest first), then the `height` visible rows. */
+  rows: string[];
+  /** Absolute number of rows[0]. Rows are numbered from the oldest line in the history (0);
+   * the visible row r is historySize + r. */
+  firstRow: number;
+  historySize: number;
+  historyLimit: number;
+  height: number;
+  width: number;
+  cursorX: number;
+  cursorY: number;
+  dead: boolean;
+  alternateOn: boolean;
+  /** The pane's foreground command (`bash`, `node`, `sleep`, ...). */
+  currentCommand: string;
+}
+
+/** The visible screen of a view, as `capture-pane -p` prints it. */
+export function visibleText(view: PaneView): string {
+  return view.rows.slice(Math.max(0, view.rows.length - view.height)).join('\n');
+}
+
+/** The text of the row the cursor is on. */
+export function cursorLine(view: PaneView): string {
+  return view.rows[view.rows.length - view.height + view.cursorY] ?? '';
+}
+
+/** The absolute row of the cursor. */
+export function cursorRow(view: PaneView): number {
+  return view.historySize + view.cursorY;
+}
+
+/** A place in a pane's output: absolute row and column. */
+export interface OutputMark {
+  row: number;
+  col: number;
+}
+
+/** One logical line of output (screen rows joined where the text wrapped). */
+export interface OutputLine {
+  /** Absolute row of its first screen row. */
+  row: number;
+  text: string;
+}
+
+/**
+ * Join screen rows into logical lines: a row filled to the pane's width most likely wrapped
+ * into the next (capture-pane trims trailing spaces, so a row that ended early is shorter).
+ * Without this a pattern could not match across a wrap.
+ */
+export function joinWrappedRows(
+  rows: readonly string[],
+  firstRow: number,
+  width: number,
+): OutputLine[] {
+  const lines: OutputLine[] = [];
+  let current: OutputLine | undefined;
+  for (const [i, text] of rows.entries()) {
+    if (current) current.text += text;
+    else current = {row: firstRow + i, text};
+    if (width <= 0 || [...text].length < width) {
+      lines.push(current);
+      current = undefined;
+    }
+  }
+  if (current) lines.push(current);
+  return lines;
+}
+
+/** How many rows at the end of a read are kept to re-find our place once the history is
+ * full (tmux then drops old rows, so absolute numbers stop meaning the same line). */
+const ANCHOR_ROWS = 4;
+
+/** What one read of new output found. */
+export interface OutputRead {
+  /** Logical lines at or after the mark, within the rows captured. */
+  lines: OutputLine[];
+  /** Rows written since the previous read that this view did not reach (capture more). */
+  gap: number;
+}
+
+/**
+ * Tracks "output written after a point": the mark is an absolute row/column; each read
+ * returns what lies after it in a view. While the history is not full, absolute row numbers
+ * are exact. Once it is full, each new row drops the oldest, so the reader re-finds the rows
+ * it saw last time (an anchor) and shifts the mark by how far they moved; if they are gone
+ * entirely, everything captured is newer than the mark.
+ */
+export class OutputReader {
+  #mark: OutputMark;
+  /** The first absolute row not yet covered by a read. */
+  #seenUntil: number;
+  #anchor: {row: number; rows: string[]} | undefined;
+
+  constructor(mark: OutputMark) {
+    this.#mark = {...mark};
+    this.#seenUntil = mark.row;
+  }
+
+  /** The current mark (after any shift). */
+  get mark(): OutputMark {
+    return {...this.#mark};
+  }
+
+  /**
+   * How many more scrollback rows than `view` holds are needed to cover everything since the
+   * previous read (the caller captures again with that many more). Once the history is full
+   * and our anchor is not in the view, only the whole history can tell.
+   */
+  missingRows(view: PaneView): number {
+    if (view.historySize >= view.historyLimit && this.#anchor) {
+      return this.#findAnchor(view) === undefined ? view.historyLimit : 0;
+    }
+    return Math.max(0, view.firstRow - this.#seenUntil);
+  }
+
+  /** New output in `view` (see OutputRead). */
+  read(view: PaneView): OutputRead {
+    if (view.historySize >= view.historyLimit && this.#anchor) this.#reanchor(view);
+    const gap = Math.max(0, view.firstRow - this.#seenUntil);
+    const lastRow = view.firstRow + view.rows.length;
+    const start = Math.max(this.#mark.row, view.firstRow);
+    const rows = view.rows.slice(start - view.firstRow);
+    if (start === this.#mark.row && rows.length > 0 && this.#mark.col > 0) {
+      rows[0] = [...(rows[0] ?? '')].slice(this.#mark.col).join('');
+    }
+    const lines = joinWrappedRows(rows, start, view.width);
+    // Only rows above the cursor are final; the cursor row may still grow.
+    this.#seenUntil = Math.max(this.#seenUntil, Math.min(lastRow, cursorRow(view)));
+    const anchorEnd = Math.min(view.rows.length, cursorRow(view) - view.firstRow + 1);
+    this.#anchor = {
+      row: view.firstRow + Math.max(0, anchorEnd - ANCHOR_ROWS),
+      rows: view.rows.slice(Math.max(0, anchorEnd - ANCHOR_ROWS), anchorEnd),
+    };
+    return {lines, gap};
+  }
+
+  /** Where the anchor rows now start (absolute), if they are in `view`. */
+  #findAnchor(view: PaneView): number | undefined {
+    const anchor = this.#anchor;
+    if (!anchor || anchor.rows.length === 0) return undefined;
+    // Rows only ever move up: search from the old position upwards.
+    const from = Math.min(anchor.row - view.firstRow, view.rows.length - anchor.rows.length);
+    for (let i = from; i >= 0; i--) {
+      if (anchor.rows.every((text, k) => view.rows[i + k] === text)) return view.firstRow + i;
+    }
+    return undefined;
+  }
+
+  #reanchor(view: PaneView): void {
+    const anchor = this.#anchor;
+    if (!anchor || anchor.rows.length === 0) return;
+    const found = this.#findAnchor(view);
+    if (found !== undefined) {
+      const shift = anchor.row - found;
+      this.#mark.row -= shift;
+      this.#seenUntil -= shift;
+      return;
+    }
+    // The anchor scrolled out of what we captured: all of it is new.
+    this.#mark = {row: Math.max(this.#mark.row, view.firstRow), col: 0};
+    this.#seenUntil = Math.max(this.#seenUntil, view.firstRow);
+  }
+}

@@ -1,0 +1,73 @@
+import {UsageError} from './errors.js';
+
+/** A "done" condition, as given with `--until`. */
+export type UntilSpec =
+  | {kind: 'stable'}
+  | {kind: 'exit'}
+  | {kind: 'regex'; pattern: string}
+  | {kind: 'prompt'; profile: string | undefined; pattern: string | undefined};
+
+/** Prompt profiles `--until prompt:NAME` knows (agent profiles join this list). */
+export const PROMPT_PROFILES = ['shell'] as const;
+
+/**
+ * Parse `--until`: `stable`, `exit`, `regex:PATTERN`, `prompt`, `prompt:NAME` (a profile) or
+ * `prompt:REGEX`. Regexes are checked here, so a bad one is exit 2 with the engine's message.
+ */
+export function parseUntil(text: string, option = '--until'): UntilSpec {
+  if (text === 'stable' || text === 'exit') return {kind: text};
+  if (text.startsWith('regex:')) {
+    const pattern = text.slice('regex:'.length);
+    if (pattern === '')
+      throw new UsageError(
+        'bad-until',
+        `${option} regex: needs a pattern, e.g. regex:'listening on'.`,
+      );
+    compileRegex(pattern, option);
+    return {kind: 'regex', pattern};
+  }
+  if (text === 'prompt') return {kind: 'prompt', profile: undefined, pattern: undefined};
+  if (text.startsWith('prompt:')) {
+    const rest = text.slice('prompt:'.length);
+    if ((PROMPT_PROFILES as readonly string[]).includes(rest))
+      return {kind: 'prompt', profile: rest, pattern: undefined};
+    if (rest === '')
+      throw new UsageError('bad-until', `${option} prompt: needs a profile name or a regex.`);
+    compileRegex(rest, option);
+    return {kind: 'prompt', profile: undefined, pattern: rest};
+  }
+  throw new UsageError(
+    'bad-until',
+    `${option} ${JSON.stringify(text)} is not a condition; use stable, exit, regex:PATTERN, prompt, prompt:NAME or prompt:REGEX.`,
+  );
+}
+
+/** The condition as text, for `{until}` and records. */
+export function describeUntil(spec: UntilSpec): string {
+  switch (spec.kind) {
+    case 'stable':
+    case 'exit':
+      return spec.kind;
+    case 'regex':
+      return `regex:${spec.pattern}`;
+    case 'prompt':
+      return spec.pattern !== undefined
+        ? `prompt:${spec.pattern}`
+        : spec.profile
+          ? `prompt:${spec.profile}`
+          : 'prompt';
+  }
+}
+
+/** Compile a user regex (JavaScript syntax, no flags); a bad one is exit 2 quoting the
+ * engine's own message. */
+export function compileRegex(pattern: string, option: string, flags = ''): RegExp {
+  try {
+    return new RegExp(pattern, flags);
+  } catch (error) {
+    throw new UsageError(
+      'bad-regex',
+      `${option} has an invalid regex ${JSON.stringify(pattern)}: ${(error as Error).message}.`,
+    );
+  }
+}
