@@ -1,9 +1,11 @@
 import yargs, {type Argv} from 'yargs';
 import {cancelJob} from '../commands/cancel.js';
 import type {CommandContext} from '../commands/context.js';
+import {EXPECT_ACTIONS, expectPattern} from '../commands/expect.js';
 import {listJobs, showStatus} from '../commands/jobs.js';
 import {showLogs} from '../commands/logs.js';
 import {SUBMIT_DEFAULTS, submit} from '../commands/submit.js';
+import {waitForIdle} from '../commands/wait.js';
 import {type ExitCode, UsageError} from '../errors.js';
 
 /** The server flags every tmux-facing command takes. */
@@ -146,6 +148,98 @@ export function buildCli(argv: string[], ctx: CommandContext, result: {exitCode:
           ),
         );
       },
+    )
+    .command(
+      'wait [pane]',
+      'block until a pane is idle (exit 0) or the timeout passes (exit 124)',
+      (y) =>
+        serverOptions(y)
+          .positional('pane', {
+            type: 'string',
+            describe: 'pane: %N or session:window.pane (default $TMUX_PANE)',
+          })
+          .option('until', {
+            type: 'string',
+            default: 'stable',
+            describe: 'stable | regex:PATTERN | prompt[:NAME|:REGEX]',
+          })
+          .option('timeout', {type: 'string', default: '10m'})
+          .option('interval', {type: 'string', default: '1s'})
+          .option('stable-checks', {type: 'string', default: '3'})
+          .option('ignore', {
+            type: 'string',
+            array: true,
+            describe: 'regex masked before comparing screens (repeatable)',
+          })
+          .option('lines', {type: 'string', default: '100'})
+          .option('json', {type: 'boolean', default: false})
+          .example('$0 wait %3 --timeout 2m', 'wait until pane %3 has settled'),
+      (a) =>
+        run(
+          waitForIdle(
+            {
+              pane: a.pane,
+              until: a.until,
+              timeout: a.timeout,
+              interval: a.interval,
+              stableChecks: a.stableChecks,
+              ignore: a.ignore?.map(String),
+              lines: a.lines,
+              socketName: a.socketName,
+              socketPath: a.socketPath,
+              json: a.json,
+            },
+            ctx,
+          ),
+        ),
+    )
+    .command(
+      'expect <pane> <regex>',
+      'block until REGEX shows in the output (JSON answer)',
+      (y) =>
+        serverOptions(y)
+          .positional('pane', {type: 'string', demandOption: true})
+          .positional('regex', {type: 'string', demandOption: true})
+          .option('timeout-ms', {type: 'string', default: '60000'})
+          .option('poll-interval-ms', {type: 'string', default: '200'})
+          .option('lines', {
+            type: 'string',
+            default: '100',
+            describe: 'lines from the end of the output searched',
+          })
+          .option('action', {type: 'string', default: 'notify', choices: EXPECT_ACTIONS})
+          .option('include-existing', {
+            type: 'boolean',
+            default: false,
+            describe: 'also match what is already there',
+          })
+          .option('fail-pattern', {
+            type: 'string',
+            array: true,
+            describe: 'end with status "failed" if this shows first (repeatable)',
+          })
+          .example(
+            "$0 expect %3 'listening on port \\d+' --fail-pattern 'Error'",
+            'wait for a server to start',
+          ),
+      (a) =>
+        run(
+          expectPattern(
+            {
+              pane: a.pane,
+              pattern: a.regex,
+              timeoutMs: a.timeoutMs,
+              pollIntervalMs: a.pollIntervalMs,
+              lines: a.lines,
+              action: a.action,
+              includeExisting: a.includeExisting,
+              failPattern: a.failPattern?.map(String),
+              socketName: a.socketName,
+              socketPath: a.socketPath,
+            },
+            ctx,
+          ),
+        ),
     )
     .command(
       'jobs',

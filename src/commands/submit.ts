@@ -20,7 +20,7 @@ import {createSpawnRunner, TmuxCommandError} from '../tmux/runner.js';
 import {describeServer, resolveServerSpec, type ServerSpec} from '../tmux/server.js';
 import {createTmux, type PaneInfo} from '../tmux/tmux.js';
 import {findUntypable} from '../typing.js';
-import {compileRegex, parseUntil} from '../until.js';
+import {compileRegex, parseUntil, type UntilSpec} from '../until.js';
 import type {CommandContext} from './context.js';
 
 /** Options of `nudge submit`, as the CLI (or any front end) hands them over. Durations are
@@ -153,8 +153,7 @@ function whereServer(spec: ServerSpec): string {
 }
 
 /** Refuse conditions that cannot work on this pane (exit 2), before anything is spawned. */
-export function checkUntilFits(options: JobOptions, info: PaneInfo): void {
-  const {until} = options;
+export function checkUntilFits(until: UntilSpec, info: PaneInfo): void {
   if (until.kind === 'exit' && !isPosixShell(info.currentCommand)) {
     throw new UsageError(
       'bad-until',
@@ -232,7 +231,7 @@ export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<Exi
   const stateDir = resolveStateDir(ctx.env);
   await ensureStateDir(stateDir);
   const {info, target} = await resolvePane(spec, o.pane, ctx.env);
-  checkUntilFits(options, info);
+  checkUntilFits(options.until, info);
   if (o.notifyPane !== undefined) {
     const notify = await resolvePane(spec, o.notifyPane, {}, '--notify-pane');
     if (notify.info.serverPid !== info.serverPid) {

@@ -38,6 +38,8 @@ export interface Tmux {
   pressKeys(paneId: string, keys: readonly string[]): Promise<void>;
   /** Leave copy mode or any other mode; a no-op when the pane is in none. */
   leaveMode(paneId: string): Promise<void>;
+  /** Close the pane (`expect --action close_pane`). */
+  killPane(paneId: string): Promise<void>;
 }
 
 // \x1f (unit separator) cannot appear in any of these fields.
@@ -235,6 +237,10 @@ export function createTmux(runner: TmuxRunner): Tmux {
     async pressKeys(paneId, keys) {
       if (keys.length === 0) return;
       await runner.run(['send-keys', '-t', paneId, ...keys]);
+    },
+
+    async killPane(paneId) {
+      await runner.run(['kill-pane', '-t', paneId]);
     },
 
     async leaveMode(paneId) {

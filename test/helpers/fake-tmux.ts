@@ -89,6 +89,9 @@ export class FakeTmux implements Tmux {
   async pressKeys(_pane: string, keys: readonly string[]): Promise<void> {
     this.calls.push(['keys', ...keys]);
   }
+  async killPane(): Promise<void> {
+    this.calls.push(['kill-pane']);
+  }
   async leaveMode(): Promise<void> {
     this.calls.push(['leave-mode']);
     this.info = {...this.info, inMode: false, mode: ''};

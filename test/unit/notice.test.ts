@@ -1,7 +1,14 @@
 import {describe, expect, test} from 'vitest';
 import {DEFAULT_NOTICE, renderNotice, validateNoticeTemplate} from '../../src/notice.js';
 
-const values = {status: 'done', elapsed: '4.2s', job: 'abc-1234', until: 'stable', exit: '', match: ''};
+const values = {
+  status: 'done',
+  elapsed: '4.2s',
+  job: 'abc-1234',
+  until: 'stable',
+  exit: '',
+  match: '',
+};
 
 describe('notice', () => {
   test('default wording for done and for a timeout', () => {

@@ -75,7 +75,13 @@ function setup(
   const clock = new FakeClock();
   const recorder = new MemoryRecorder();
   const lock = fakeLock(lockOpts);
-  return {tmux, clock, recorder, lock, deps: {tmux, clock, recorder, lockFor: () => lock.lock, pid: 1}};
+  return {
+    tmux,
+    clock,
+    recorder,
+    lock,
+    deps: {tmux, clock, recorder, lockFor: () => lock.lock, pid: 1},
+  };
 }
 
 describe('runJob', () => {

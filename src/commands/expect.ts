@@ -1,0 +1,144 @@
+import {realClock} from '../clock.js';
+import {parseDuration, parseInteger} from '../durations.js';
+import {EXIT_CODES, type ExitCode, NudgeError, UsageError} from '../errors.js';
+import {cursorRow, OutputReader} from '../pane-view.js';
+import {createSpawnRunner, TmuxCommandError} from '../tmux/runner.js';
+import {resolveServerSpec} from '../tmux/server.js';
+import {createTmux} from '../tmux/tmux.js';
+import {compileRegex} from '../until.js';
+import {waitUntil} from '../wait-until.js';
+import {RegexWatcher, type Verdict} from '../watch.js';
+import type {CommandContext} from './context.js';
+import {resolvePane} from './submit.js';
+
+/** What to do once the pattern matched. */
+export const EXPECT_ACTIONS = ['notify', 'close_pane', 'return_output'] as const;
+export type ExpectAction = (typeof EXPECT_ACTIONS)[number];
+
+/** Options of `nudge expect PANE REGEX`. */
+export interface ExpectOptions {
+  pane: string;
+  pattern: string;
+  timeoutMs?: string | number | undefined;
+  pollIntervalMs?: string | number | undefined;
+  lines?: string | number | undefined;
+  action?: string | undefined;
+  includeExisting?: boolean | undefined;
+  failPattern?: readonly string[] | undefined;
+  socketName?: string | undefined;
+  socketPath?: string | undefined;
+}
+
+/** The JSON answer of `nudge expect`. */
+export interface ExpectAnswer {
+  status: 'matched' | 'timeout' | 'failed';
+  pattern: string;
+  match: string | null;
+  line: string | null;
+  duration_ms: number;
+  output?: string;
+  matched_at_entry?: boolean;
+  fail_pattern?: string;
+  reason?: string;
+}
+
+/**
+ * `nudge expect PANE REGEX`: block until REGEX matches output written after the call started
+ * (or, with --include-existing, also what is on screen / in the last --lines lines), a fail
+ * pattern shows, the pane closes, or the timeout passes. Prints one JSON object.
+ */
+export async function expectPattern(o: ExpectOptions, ctx: CommandContext): Promise<ExitCode> {
+  const pattern = compileRegex(o.pattern, 'The pattern');
+  const failPatterns = (o.failPattern ?? []).map((p) => compileRegex(p, '--fail-pattern'));
+  const timeoutMs = parseDuration(o.timeoutMs ?? 60_000, '--timeout-ms');
+  const intervalMs = parseDuration(o.pollIntervalMs ?? 200, '--poll-interval-ms');
+  if (intervalMs < 10)
+    throw new UsageError(
+      'bad-duration',
+      `--poll-interval-ms must be at least 10, got ${JSON.stringify(o.pollIntervalMs)}.`,
+    );
+  const lines = parseInteger(o.lines ?? 100, '--lines', 1, 100_000);
+  const action = (o.action ?? 'notify') as ExpectAction;
+  if (!EXPECT_ACTIONS.includes(action)) {
+    throw new UsageError(
+      'bad-usage',
+      `--action must be one of ${EXPECT_ACTIONS.join(', ')}, got ${JSON.stringify(o.action)}.`,
+    );
+  }
+  const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
+  const {info} = await resolvePane(spec, o.pane, ctx.env, 'PANE');
+  const tmux = createTmux(createSpawnRunner(spec));
+  const started = Date.now();
+
+  const answer = (
+    verdict: Verdict,
+    status: ExpectAnswer['status'],
+    extra: Partial<ExpectAnswer> = {},
+  ): ExpectAnswer => ({
+    status,
+    pattern: o.pattern,
+    match: verdict.status === 'pending' ? null : (verdict.match ?? null),
+    line: verdict.status === 'pending' ? null : (verdict.line ?? null),
+    duration_ms: Date.now() - started,
+    ...extra,
+  });
+
+  let watcher: RegexWatcher | undefined;
+  let result: ExpectAnswer;
+  try {
+    const entry = await tmux.view(info.paneId, lines);
+    // By default only what is written after this moment counts: the mark is the cursor.
+    const mark = o.includeExisting
+      ? {row: entry.firstRow, col: 0}
+      : {row: cursorRow(entry), col: entry.cursorX};
+    watcher = new RegexWatcher(new OutputReader(mark), pattern, failPatterns, lines);
+    const atEntry = watcher.observe(entry);
+    if (atEntry.status !== 'pending') {
+      result = answer(atEntry, atEntry.status === 'done' ? 'matched' : 'failed', {
+        matched_at_entry: true,
+      });
+    } else {
+      const waited = await waitUntil(tmux, info.paneId, watcher, {
+        intervalMs,
+        timeoutMs,
+        clock: realClock,
+        signal: ctx.signal,
+      });
+      const v = waited.verdict;
+      result = answer(v, waited.status === 'done' ? 'matched' : waited.status);
+      if (o.includeExisting && result.status === 'matched') result.matched_at_entry = false;
+    }
+    if (result.status === 'failed' && atEntry.status === 'failed')
+      result.fail_pattern = atEntry.pattern;
+  } catch (error) {
+    if (
+      error instanceof TmuxCommandError &&
+      (error.kind === 'no-target' || error.kind === 'no-server')
+    ) {
+      result = answer({status: 'pending', why: ''}, 'failed', {
+        reason: `pane ${info.paneId} closed while waiting`,
+      });
+      ctx.stderr(`nudge: Pane ${info.paneId} closed while waiting for /${o.pattern}/.`);
+    } else if (error instanceof Error && error.name === 'AbortError') {
+      throw new NudgeError('interrupted', 'Interrupted before the pattern matched.');
+    } else {
+      throw error;
+    }
+  }
+  const last = watcher?.lastOutput;
+  if (result.status === 'failed' && result.fail_pattern === undefined && result.match !== null) {
+    result.fail_pattern = failPatterns.find((f) => f.test(result.line ?? ''))?.source ?? '';
+  }
+  if (action === 'return_output') result.output = (last ?? []).map((l) => l.text).join('\n');
+  if (action === 'close_pane' && result.status === 'matched')
+    await tmux.killPane(info.paneId).catch(() => {});
+  ctx.stdout(JSON.stringify(result));
+  switch (result.status) {
+    case 'matched':
+      return EXIT_CODES.ok;
+    case 'timeout':
+      return EXIT_CODES.timeout;
+    default:
+      return EXIT_CODES.failure;
+  }
+}
