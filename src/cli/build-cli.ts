@@ -93,9 +93,29 @@ export function buildCli(argv: string[], ctx: CommandContext, result: {exitCode:
             default: SUBMIT_DEFAULTS.timeout,
             describe: 'give up waiting after this long (the notice still goes out)',
           })
+          .option('until', {
+            type: 'string',
+            default: SUBMIT_DEFAULTS.until,
+            describe: 'done when: stable | exit | regex:PATTERN | prompt[:NAME|:REGEX]',
+          })
+          .option('ignore', {
+            type: 'string',
+            array: true,
+            describe: 'regex masked before comparing screens (repeatable)',
+          })
+          .option('lines', {
+            type: 'string',
+            default: String(SUBMIT_DEFAULTS.lines),
+            describe: 'lines of output searched by regex:',
+          })
+          .option('notify-pane', {
+            type: 'string',
+            describe: 'type the notice into this pane instead (default: --pane)',
+          })
           .option('notice', {
             type: 'string',
-            describe: 'notice template: {status} {elapsed} {job} (--no-notice for none)',
+            describe:
+              'notice template: {status} {elapsed} {job} {until} {exit} {match} (--no-notice for none)',
           })
           .option('lock-timeout', {
             type: 'string',

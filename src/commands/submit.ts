@@ -294,8 +294,9 @@ export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<Exi
     const waited =
       outcome.waitedMs !== undefined ? ` after ${formatDuration(outcome.waitedMs)}` : '';
     const why = outcome.reason ? `: ${outcome.reason}` : '';
+    const exit = outcome.exitCode !== undefined ? `, exit ${outcome.exitCode}` : '';
     ctx.stdout(
-      `${request.jobId} ${outcome.state}${waited}${outcome.notified ? ', notice sent' : ''}${why}`,
+      `${request.jobId} ${outcome.state}${waited}${exit}${outcome.notified ? ', notice sent' : ''}${why}`,
     );
   }
   switch (outcome.state) {
