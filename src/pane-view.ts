@@ -129,7 +129,8 @@ export class OutputReader {
     const lines = joinWrappedRows(rows, start, view.width);
     // Only rows above the cursor are final; the cursor row may still grow.
     this.#seenUntil = Math.max(this.#seenUntil, Math.min(lastRow, cursorRow(view)));
-    const anchorEnd = Math.min(view.rows.length, cursorRow(view) - view.firstRow + 1);
+    // The anchor is the rows just above the cursor: the cursor row itself may still change.
+    const anchorEnd = Math.max(0, Math.min(view.rows.length, cursorRow(view) - view.firstRow));
     this.#anchor = {
       row: view.firstRow + Math.max(0, anchorEnd - ANCHOR_ROWS),
       rows: view.rows.slice(Math.max(0, anchorEnd - ANCHOR_ROWS), anchorEnd),
@@ -160,7 +161,7 @@ export class OutputReader {
       return;
     }
     // The anchor scrolled out of what we captured: all of it is new.
-    this.#mark = {row: Math.max(this.#mark.row, view.firstRow), col: 0};
-    this.#seenUntil = Math.max(this.#seenUntil, view.firstRow);
+    this.#mark = {row: view.firstRow, col: 0};
+    this.#seenUntil = view.firstRow;
   }
 }
