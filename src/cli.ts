@@ -16,7 +16,29 @@ process.once('SIGINT', () => controller.abort());
 process.once('SIGTERM', () => controller.abort());
 
 const result: {exitCode: ExitCode} = {exitCode: EXIT_CODES.ok};
+/** All of stdin, at most 1 MiB, giving up after 2 s (a hook's stdin may never close). */
+function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) return Promise.resolve('');
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      clearTimeout(timer);
+      process.stdin.pause();
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const timer = setTimeout(done, 2_000);
+    process.stdin.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= 1024 * 1024) chunks.push(chunk);
+    });
+    process.stdin.once('end', done);
+    process.stdin.once('error', done);
+  });
+}
+
 const ctx = {
+  readStdin,
   env: process.env,
   stdout: (text: string) => process.stdout.write(`${text}\n`),
   stderr: (text: string) => process.stderr.write(`${text}\n`),

@@ -2,6 +2,7 @@ import yargs, {type Argv} from 'yargs';
 import {cancelJob} from '../commands/cancel.js';
 import type {CommandContext} from '../commands/context.js';
 import {EXPECT_ACTIONS, expectPattern} from '../commands/expect.js';
+import {HOOK_KINDS, runHook} from '../commands/hook.js';
 import {listJobs, showStatus} from '../commands/jobs.js';
 import {showLogs} from '../commands/logs.js';
 import {SUBMIT_DEFAULTS, submit} from '../commands/submit.js';
@@ -303,6 +304,15 @@ export function buildCli(argv: string[], ctx: CommandContext, result: {exitCode:
             describe: 'format through pino-pretty',
           }),
       (a) => run(showLogs({job: a.job, follow: a.follow, pretty: a.pretty}, ctx)),
+    )
+    .command(
+      'hook <kind> [payload]',
+      "record that this pane's agent finished a turn (Claude Code Stop hook, Codex notify)",
+      (y) =>
+        y
+          .positional('kind', {type: 'string', choices: HOOK_KINDS, demandOption: true})
+          .positional('payload', {type: 'string', describe: 'codex-notify: the JSON Codex passes'}),
+      (a) => run(runHook({kind: a.kind, payload: a.payload}, ctx)),
     )
     .parserConfiguration({'populate--': true})
     .demandCommand(1, 'Give a command; see nudge --help.')

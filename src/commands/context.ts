@@ -10,4 +10,6 @@ export interface CommandContext {
   pid: number;
   /** Fires on Ctrl-C / SIGTERM for foreground work. */
   signal: AbortSignal;
+  /** Read standard input to its end (hooks get their JSON there); '' when there is none. */
+  readStdin: () => Promise<string>;
 }

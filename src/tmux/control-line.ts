@@ -1,0 +1,164 @@
+/**
+ * From a runner's argv to one tmux control-mode command line.
+ *
+ * The contract: `run(args)` over control mode means exactly what `tmux <server flags>
+ * ...args` means. So the argv is first split into commands the way tmux splits an argv
+ * (cmd_parse_from_arguments), and then each argument is re-encoded for tmux's command-line
+ * parser (cmd-parse.y), which is what reads control-mode input. Callers keep writing argv for
+ * the spawn runner (`';'` elements as separators, a trailing `;` escaped as `\;` by
+ * literalArgument) and get the same commands over either transport.
+ */
+import {err, ok, type Result} from '../util/result.js';
+
+/**
+ * Split `args` into commands exactly as tmux 3.3a does for an argv: an argument that ends in
+ * `;` ends the command and loses the `;`, unless the character before it is `\`, in which
+ * case that `\;` is one literal `;`. Only the last character counts (`a\\;` is `a\;`).
+ * Commands without arguments (`;` alone, `; ;`) are dropped, as tmux drops them.
+ */
+export function splitArgvCommands(args: readonly string[]): string[][] {
+  const commands: string[][] = [];
+  let current: string[] = [];
+  for (const arg of args) {
+    let value = arg;
+    let ends = false;
+    if (value.endsWith(';')) {
+      value = value.slice(0, -1);
+      if (value.endsWith('\\')) value = `${value.slice(0, -1)};`;
+      else ends = true;
+    }
+    if (!ends || value !== '') current.push(value);
+    if (ends) {
+      if (current.length > 0) commands.push(current);
+      current = [];
+    }
+  }
+  if (current.length > 0) commands.push(current);
+  return commands;
+}
+
+/** C0 controls and DEL: never written raw into a control-mode line. LF ends the line (and
+ * an empty line makes the client exit); the others are kept out so the line stays plain
+ * text whatever the parser does with them. Tab is included for uniformity. */
+const UNSAFE_CHAR = /[\x00-\x1f\x7f]/;
+
+/**
+ * Quote one argument for tmux's command parser so it arrives as exactly these bytes.
+ *
+ * Printable text (including any UTF-8) goes inside single quotes, which the parser takes
+ * literally: no `$`, `~`, `#`, `;`, `{}` or `\` processing; a `'` is written `'\''`. Control
+ * characters go as three-digit octal escapes inside double quotes (`"\012"`), which is the
+ * only escape form that covers every byte 0x01-0x7f (cmd-parse.y, yylex_token_escape).
+ * Adjacent quoted pieces join into one token: `a<LF>b` becomes `'a'"\012"'b'`. NUL cannot
+ * be sent (tmux arguments are C strings): toControlLine refuses it.
+ */
+export function quoteControlArgument(arg: string): string {
+  if (!UNSAFE_CHAR.test(arg)) return singleQuote(arg);
+  let out = '';
+  let safe = '';
+  let escapes = '';
+  for (const ch of arg) {
+    if (UNSAFE_CHAR.test(ch)) {
+      if (safe) out += singleQuote(safe);
+      safe = '';
+      escapes += `\\${ch.charCodeAt(0).toString(8).padStart(3, '0')}`;
+    } else {
+      if (escapes) out += `"${escapes}"`;
+      escapes = '';
+      safe += ch;
+    }
+  }
+  if (safe) out += singleQuote(safe);
+  if (escapes) out += `"${escapes}"`;
+  return out;
+}
+
+function singleQuote(text: string): string {
+  return `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * Commands the control runner refuses, by full name and alias (abbreviations are not
+ * resolved: pass full names). Replies are matched to calls by order, so a command must
+ * produce exactly one %begin/%end block and must not stall the client's queue:
+ * - these queue further commands, whose blocks would be taken for later calls' replies:
+ *   if-shell, run-shell, source-file, confirm-before, command-prompt, display-menu,
+ *   display-popup, choose-*;
+ * - wait-for blocks every later command of this client until someone signals it;
+ * - these act on the control client itself: attach-session and switch-client would move it
+ *   to another session (and no %output would arrive for the pane), detach-client and
+ *   suspend-client would end it, and `refresh-client -C` would resize the user's windows
+ *   (tmux-facts.md §3).
+ * The spawn runner runs all of them.
+ */
+const REFUSED_COMMANDS = new Set([
+  'if-shell',
+  'if',
+  'run-shell',
+  'run',
+  'source-file',
+  'source',
+  'confirm-before',
+  'confirm',
+  'command-prompt',
+  'display-menu',
+  'menu',
+  'display-popup',
+  'popup',
+  'choose-tree',
+  'choose-client',
+  'choose-buffer',
+  'wait-for',
+  'wait',
+  'attach-session',
+  'attach',
+  'switch-client',
+  'switchc',
+  'detach-client',
+  'detach',
+  'suspend-client',
+  'suspendc',
+  'refresh-client',
+  'refresh',
+]);
+
+/** A command name as tmux spells them. Checked because the parser reads a first token
+ * containing `=` as an environment assignment (no command, so no reply at all). */
+const COMMAND_NAME = /^[a-z][a-z0-9-]*$/;
+
+/** One control-mode line and how many commands it holds (each gets one reply block, until
+ * the first that fails: tmux drops the rest of a failed line). */
+export interface ControlLine {
+  line: string;
+  commands: number;
+}
+
+/**
+ * Encode `args` (argv as the spawn runner takes it) as one control-mode line, or say why it
+ * cannot be. The line never contains LF, CR or other control characters and is never empty.
+ */
+export function toControlLine(args: readonly string[]): Result<ControlLine, string> {
+  const commands = splitArgvCommands(args);
+  if (commands.length === 0) return err('no tmux command was given');
+  if (args.some((arg) => arg.includes('\0'))) {
+    return err('an argument contains a NUL character, which tmux cannot receive');
+  }
+  const parts: string[] = [];
+  for (const [name, ...rest] of commands) {
+    if (name === undefined || !COMMAND_NAME.test(name)) {
+      return err(`${JSON.stringify(name)} is not a tmux command name`);
+    }
+    if (REFUSED_COMMANDS.has(name)) {
+      return err(
+        `${name} is not run over the control-mode transport (its replies cannot be matched, or it would change the control client); use the spawn runner`,
+      );
+    }
+    parts.push([name, ...rest.map(quoteControlArgument)].join(' '));
+  }
+  return ok({line: parts.join(' ; '), commands: commands.length});
+}
+
+/** Whether the control runner can run `args` (see toControlLine for the reasons it cannot). */
+export function canRunOverControl(args: readonly string[]): boolean {
+  return toControlLine(args).ok;
+}

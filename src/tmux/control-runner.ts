@@ -1,0 +1,451 @@
+import {type ChildProcessWithoutNullStreams, spawn} from 'node:child_process';
+import {toControlLine} from './control-line.js';
+import {type ControlBlock, ControlParser} from './control-parser.js';
+import {classifyTmuxFailure, TmuxCommandError, type TmuxRunner} from './runner.js';
+import {type ServerSpec, serverArgs} from './server.js';
+
+/** Called for each `%output` of a pane, with the time it was read (ms, from `now`). */
+export type OutputListener = (paneId: string, atMs: number) => void;
+
+/** Why a control client ended. */
+export interface ControlClosed {
+  /** `closed`: close() was called; `exit`: tmux sent %exit (server killed, session killed,
+   * client detached); `client-died`: the tmux client process ended without %exit (or never
+   * started); `unresponsive`: tmux did not answer a command in time and we killed the client. */
+  reason: 'closed' | 'exit' | 'client-died' | 'unresponsive';
+  /** One line for logs and the job record. */
+  detail: string;
+}
+
+/** A TmuxRunner over one long-lived control-mode client, plus what only it can tell: when
+ * each pane in the attached session last printed. */
+export interface ControlRunner extends TmuxRunner {
+  /** The session the client is attached to (`$N`). %output arrives only for its panes. */
+  readonly sessionId: string;
+  /** The tmux client process id. */
+  readonly pid: number | undefined;
+  /** True once the client has ended; run() then rejects at once. */
+  readonly isClosed: boolean;
+  /** Resolves (never rejects) when the client ends, saying why. */
+  readonly closed: Promise<ControlClosed>;
+  /** When `paneId` last printed (or was paused by tmux, which means it printed more than we
+   * read), in `now` milliseconds; undefined if it has not printed since the client started. */
+  lastOutputAt(paneId: string): number | undefined;
+  /** Call `listener` on each %output (of `paneId` only, if given). Returns an unsubscribe. */
+  onOutput(listener: OutputListener, paneId?: string): () => void;
+  /** End the client: stdin EOF (tmux detaches it; the session is untouched), then signals if
+   * it does not exit. Pending calls still get their replies if tmux sends them before it
+   * exits; the rest reject. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Options for createControlRunner. */
+export interface ControlRunnerOptions {
+  /** Session to attach to, as its id (`$N`; from `display -p -t %N '#{session_id}'`). Never a
+   * pane or window target: attaching to one makes it the session's current window and
+   * active pane (tmux-facts.md §3). */
+  sessionId: string;
+  tmuxBinary?: string;
+  /** Subscribed before the client starts, so no %output is missed. */
+  onOutput?: OutputListener;
+  /** Clock for output times; default Date.now. */
+  now?: () => number;
+  /** Attach with `pause-after=N`: when we fall N seconds behind on a pane's output, tmux
+   * pauses it and drops its output instead of disconnecting us after 5 minutes. A %pause
+   * counts as output (the pane printed more than we saw) and the pane is resumed at once.
+   * Default: off; we always drain stdout, so we never fall behind while the loop runs. */
+  pauseAfterSeconds?: number;
+  /** Environment for the tmux client; default inherited. */
+  env?: NodeJS.ProcessEnv;
+  /** How long attaching may take. */
+  startTimeoutMs?: number;
+  /** How long tmux may go without answering while commands are pending before we call it
+   * hung, kill the client and reject everything pending. */
+  replyTimeoutMs?: number;
+}
+
+const START_TIMEOUT_MS = 10_000;
+/** Same bound as the spawn runner's per-command timeout. */
+const REPLY_TIMEOUT_MS = 15_000;
+/** After stdin EOF, how long the client gets to exit before SIGTERM, then SIGKILL. */
+const CLOSE_GRACE_MS = 2_000;
+/** After the client process exits, how long we keep reading stdout for replies already
+ * written before failing what is pending. */
+const EXIT_DRAIN_MS = 200;
+/** Keep the client's last stderr for error messages. */
+const STDERR_KEEP_CHARS = 4_096;
+
+/** A call waiting for its reply blocks. */
+interface PendingCall {
+  /** How many blocks a fully successful reply has (one per command in the line). */
+  commands: number;
+  blocks: ControlBlock[];
+  /** args[0], for messages in the spawn runner's wording. */
+  label: string;
+  resolve(stdout: string): void;
+  reject(error: TmuxCommandError): void;
+}
+
+/**
+ * Start one `tmux <server flags> -N -C attach-session -E -t <$id> -f ignore-size` client and
+ * resolve to a runner over it once tmux has answered the attach; reject with a
+ * TmuxCommandError if it cannot attach (no tmux, no server, no such session).
+ *
+ * Flags, each for a reason: `-N` never starts a server (attach-session would otherwise start
+ * one, reading the user's config); `-E` does not apply update-environment, which would
+ * otherwise copy our DISPLAY, SSH_AUTH_SOCK, ... into the user's session or clear them there
+ * when we lack them (tested); `-t $id` leaves the active window and pane alone;
+ * `ignore-size` keeps the client out of window sizing. We never send `refresh-client -C`.
+ *
+ * The child is tied to us by its stdin: when this process ends, even by SIGKILL, the pipe
+ * closes and tmux ends the client. It does not keep Node's event loop alive while idle (a
+ * pending run() does), so a worker that forgets close() still exits.
+ */
+export async function createControlRunner(
+  spec: ServerSpec,
+  opts: ControlRunnerOptions,
+): Promise<ControlRunner> {
+  if (!/^\$\d+$/.test(opts.sessionId)) {
+    throw new TmuxCommandError(
+      'other',
+      '',
+      `a control client attaches by session id ($N), got ${JSON.stringify(opts.sessionId)}`,
+    );
+  }
+  const client = new ControlClient(spec, opts);
+  await client.attached;
+  return client;
+}
+
+class ControlClient implements ControlRunner {
+  readonly sessionId: string;
+  readonly closed: Promise<ControlClosed>;
+  /** Resolves when tmux has answered the attach; rejects if it never does. */
+  readonly attached: Promise<void>;
+
+  readonly #child: ChildProcessWithoutNullStreams;
+  readonly #parser: ControlParser;
+  readonly #now: () => number;
+  readonly #replyTimeoutMs: number;
+  readonly #pending: PendingCall[] = [];
+  readonly #lastOutput = new Map<string, number>();
+  readonly #listeners = new Set<OutputListener>();
+  readonly #paneListeners = new Map<string, Set<OutputListener>>();
+  readonly #exited: Promise<void>;
+
+  #isAttached = false;
+  #closedInfo: ControlClosed | undefined;
+  #closing = false;
+  #stderr = '';
+  /** Time of the stdout chunk being parsed, read at most once per chunk. */
+  #chunkTime: number | undefined;
+  #replyTimer: NodeJS.Timeout | undefined;
+  #startTimer: NodeJS.Timeout | undefined;
+  #resolveClosed!: (closed: ControlClosed) => void;
+  #resolveAttached!: () => void;
+  #rejectAttached!: (error: TmuxCommandError) => void;
+
+  constructor(spec: ServerSpec, opts: ControlRunnerOptions) {
+    this.sessionId = opts.sessionId;
+    this.#now = opts.now ?? Date.now;
+    this.#replyTimeoutMs = opts.replyTimeoutMs ?? REPLY_TIMEOUT_MS;
+    if (opts.onOutput) this.#listeners.add(opts.onOutput);
+    this.closed = new Promise((resolve) => {
+      this.#resolveClosed = resolve;
+    });
+    this.attached = new Promise((resolve, reject) => {
+      this.#resolveAttached = resolve;
+      this.#rejectAttached = reject;
+    });
+
+    const flags = ['ignore-size'];
+    if (opts.pauseAfterSeconds !== undefined) {
+      flags.push(`pause-after=${Math.max(1, Math.round(opts.pauseAfterSeconds))}`);
+    }
+    const tmuxBinary = opts.tmuxBinary ?? 'tmux';
+    const argv = [
+      ...serverArgs(spec),
+      '-N',
+      '-C',
+      'attach-session',
+      '-E',
+      '-t',
+      opts.sessionId,
+      '-f',
+      flags.join(','),
+    ];
+    this.#child = spawn(tmuxBinary, argv, {stdio: ['pipe', 'pipe', 'pipe'], env: opts.env});
+
+    this.#parser = new ControlParser({
+      block: (block) => this.#onBlock(block),
+      output: (paneId) => this.#onOutput(paneId),
+      pause: (paneId) => this.#onPause(paneId),
+      exit: (reason) =>
+        this.#finish({
+          reason: 'exit',
+          detail: reason
+            ? `tmux ended the control client: ${reason}`
+            : 'tmux ended the control client (server or session gone, or client detached)',
+        }),
+      notification: () => {},
+    });
+
+    const {stdin, stdout, stderr} = this.#child;
+    stdout.setEncoding('utf8');
+    stdout.on('data', (chunk: string) => {
+      this.#chunkTime = undefined;
+      this.#parser.push(chunk);
+    });
+    stderr.setEncoding('utf8');
+    stderr.on('data', (chunk: string) => {
+      this.#stderr = (this.#stderr + chunk).slice(-STDERR_KEEP_CHARS);
+    });
+    // EPIPE when the client is gone; its exit is reported through 'exit'/'end'.
+    stdin.on('error', () => {});
+
+    this.#exited = new Promise((resolve) => {
+      this.#child.on('error', (error: NodeJS.ErrnoException) => {
+        const kind = classifyTmuxFailure('', error.code);
+        const detail =
+          kind === 'no-tmux' ? `${tmuxBinary} was not found on PATH` : `${error.message}`;
+        this.#finish({reason: 'client-died', detail}, kind);
+        resolve();
+      });
+      let drain: NodeJS.Timeout | undefined;
+      const ended = (code: number | null, signal: NodeJS.Signals | null) => {
+        clearTimeout(drain);
+        const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+        this.#finish({reason: 'client-died', detail: this.#diedDetail(how)});
+        resolve();
+      };
+      // 'close' comes once the process has exited and its pipes are read to the end, so
+      // replies already written are parsed before anything pending is failed. The server
+      // holds our stdout too; should it keep it open, stop waiting after EXIT_DRAIN_MS.
+      this.#child.on('close', ended);
+      this.#child.on('exit', (code, signal) => {
+        drain = setTimeout(ended, EXIT_DRAIN_MS, code, signal);
+      });
+    });
+
+    this.#startTimer = setTimeout(() => {
+      this.#finish({
+        reason: 'unresponsive',
+        detail: `tmux did not answer the attach within ${opts.startTimeoutMs ?? START_TIMEOUT_MS} ms`,
+      });
+      this.#child.kill('SIGKILL');
+    }, opts.startTimeoutMs ?? START_TIMEOUT_MS);
+    this.#setKeepAlive(true);
+  }
+
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+
+  get isClosed(): boolean {
+    return this.#closedInfo !== undefined;
+  }
+
+  lastOutputAt(paneId: string): number | undefined {
+    return this.#lastOutput.get(paneId);
+  }
+
+  onOutput(listener: OutputListener, paneId?: string): () => void {
+    if (paneId === undefined) {
+      this.#listeners.add(listener);
+      return () => this.#listeners.delete(listener);
+    }
+    let set = this.#paneListeners.get(paneId);
+    if (!set) {
+      set = new Set();
+      this.#paneListeners.set(paneId, set);
+    }
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.#paneListeners.get(paneId) === set) {
+        this.#paneListeners.delete(paneId);
+      }
+    };
+  }
+
+  run(args: readonly string[]): Promise<string> {
+    const label = args[0] ?? '';
+    if (this.#closedInfo) {
+      return Promise.reject(this.#closedError(label, this.#closedInfo));
+    }
+    const encoded = toControlLine(args);
+    if (!encoded.ok) {
+      return Promise.reject(
+        new TmuxCommandError('other', encoded.error, `tmux ${label} failed: ${encoded.error}`),
+      );
+    }
+    return this.#send(encoded.value.line, encoded.value.commands, label);
+  }
+
+  async close(): Promise<void> {
+    if (!this.#closing) {
+      this.#closing = true;
+      // An empty line would also detach, but EOF is the one signal that cannot be
+      // mistaken for a command and that also comes when we die.
+      this.#child.stdin.end();
+    }
+    const exitedWithin = (ms: number) =>
+      Promise.race([
+        this.#exited.then(() => true),
+        new Promise<boolean>((resolve) => setTimeout(resolve, ms, false)),
+      ]);
+    if (!(await exitedWithin(CLOSE_GRACE_MS))) {
+      this.#child.kill('SIGTERM');
+      if (!(await exitedWithin(CLOSE_GRACE_MS))) this.#child.kill('SIGKILL');
+    }
+    await this.#exited;
+  }
+
+  /** Write one line and wait for its blocks. The line is never empty and never contains a
+   * newline (toControlLine guarantees both): an empty line would end the client. */
+  #send(line: string, commands: number, label: string): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      if (this.#pending.length === 0) this.#armReplyTimer();
+      this.#pending.push({commands, blocks: [], label, resolve, reject});
+      this.#setKeepAlive(true);
+      this.#child.stdin.write(`${line}\n`);
+    });
+  }
+
+  #onBlock(block: ControlBlock): void {
+    if (!block.fromClient) {
+      // Flags 0: the implicit attach (first), or commands tmux ran for us (hooks). Never a
+      // reply to a call of ours.
+      if (!this.#isAttached) this.#onAttachReply(block);
+      return;
+    }
+    const call = this.#pending[0];
+    if (!call) return; // not ours to match; toControlLine refuses the commands that do this
+    call.blocks.push(block);
+    if (!block.ok || call.blocks.length === call.commands) {
+      this.#pending.shift();
+      if (block.ok) call.resolve(stdoutOf(call.blocks));
+      else call.reject(errorOf(call.label, block));
+    }
+    if (this.#pending.length === 0) {
+      clearTimeout(this.#replyTimer);
+      this.#setKeepAlive(false);
+    } else {
+      this.#armReplyTimer();
+    }
+  }
+
+  #onAttachReply(block: ControlBlock): void {
+    clearTimeout(this.#startTimer);
+    if (block.ok) {
+      this.#isAttached = true;
+      this.#setKeepAlive(false);
+      this.#resolveAttached();
+      return;
+    }
+    // e.g. "can't find session: $9"; tmux sends %exit next.
+    const text = block.lines.join('\n').trim();
+    this.#finish({reason: 'exit', detail: text}, classifyTmuxFailure(text));
+  }
+
+  #onOutput(paneId: string): void {
+    this.#chunkTime ??= this.#now();
+    const at = this.#chunkTime;
+    this.#lastOutput.set(paneId, at);
+    for (const listener of this.#listeners) listener(paneId, at);
+    const forPane = this.#paneListeners.get(paneId);
+    if (forPane) for (const listener of forPane) listener(paneId, at);
+  }
+
+  #onPause(paneId: string): void {
+    // tmux now drops this pane's output: it printed more than we read, so it is busy.
+    this.#onOutput(paneId);
+    if (this.#closedInfo || this.#closing) return;
+    // Resume it. Sent as an ordinary call so its reply block is matched in order.
+    this.#send(`refresh-client -A ${quotePane(paneId)}`, 1, 'refresh-client').catch(() => {});
+  }
+
+  #armReplyTimer(): void {
+    clearTimeout(this.#replyTimer);
+    this.#replyTimer = setTimeout(() => {
+      this.#finish({
+        reason: 'unresponsive',
+        detail: `tmux did not answer within ${this.#replyTimeoutMs} ms`,
+      });
+      this.#child.kill('SIGKILL');
+    }, this.#replyTimeoutMs);
+  }
+
+  /** While a call or the attach is pending, the client keeps Node alive; otherwise not. */
+  #setKeepAlive(on: boolean): void {
+    for (const handle of [this.#child, this.#child.stdout, this.#child.stderr, this.#child.stdin]) {
+      const h = handle as {ref?: () => void; unref?: () => void};
+      if (on) h.ref?.();
+      else h.unref?.();
+    }
+  }
+
+  #diedDetail(how: string): string {
+    const stderr = this.#stderr.trim();
+    return stderr ? `the tmux control client ${how}: ${stderr}` : `the tmux control client ${how}`;
+  }
+
+  #closedError(label: string, closed: ControlClosed, kind?: TmuxCommandError['kind']) {
+    const resolved =
+      kind ??
+      (closed.reason === 'closed'
+        ? 'other'
+        : closed.reason === 'unresponsive'
+          ? 'other'
+          : classifyOr(this.#stderr, 'no-server'));
+    return new TmuxCommandError(
+      resolved,
+      this.#stderr.trim(),
+      `tmux ${label} failed: ${closed.detail}`,
+    );
+  }
+
+  /** The client is over: record why (first reason wins), fail everything pending. */
+  #finish(closed: ControlClosed, kind?: TmuxCommandError['kind']): void {
+    if (this.#closedInfo) return;
+    const info: ControlClosed = this.#closing
+      ? {reason: 'closed', detail: 'the control client was closed'}
+      : closed;
+    this.#closedInfo = info;
+    clearTimeout(this.#replyTimer);
+    clearTimeout(this.#startTimer);
+    for (const call of this.#pending.splice(0))
+      call.reject(this.#closedError(call.label, info, kind));
+    this.#rejectAttached(this.#closedError('attach-session', info, kind));
+    this.#setKeepAlive(false);
+    this.#resolveClosed(info);
+  }
+}
+
+/** Classify the client's stderr, or use `fallback` when it says nothing recognisable. */
+function classifyOr(stderr: string, fallback: TmuxCommandError['kind']): TmuxCommandError['kind'] {
+  const kind = classifyTmuxFailure(stderr);
+  return kind === 'other' ? fallback : kind;
+}
+
+/** What the spawn runner would have printed: each command's output lines, each ending in
+ * a newline (no output, no newline). */
+function stdoutOf(blocks: readonly ControlBlock[]): string {
+  let out = '';
+  for (const block of blocks) for (const line of block.lines) out += `${line}\n`;
+  return out;
+}
+
+/** The failure the spawn runner would have reported for the same stderr text. */
+function errorOf(label: string, block: ControlBlock): TmuxCommandError {
+  const text = block.lines.join('\n').trim();
+  return new TmuxCommandError(
+    classifyTmuxFailure(text),
+    text,
+    `tmux ${label} failed: ${text || 'error without a message'}`,
+  );
+}
+
+function quotePane(paneId: string): string {
+  return `'${paneId.replaceAll("'", "'\\''")}:continue'`;
+}
