@@ -42,5 +42,8 @@ export async function waitUntil(
     const remaining = deadline - clock.now();
     if (remaining <= 0) return {status: 'timeout', verdict, checks, lastScreen};
     await clock.sleep(Math.min(opts.intervalMs, remaining), signal);
+    // No check at the deadline: one taken less than an interval after the previous one
+    // would compare two screens a few ms apart and call a busy spinner "stable".
+    if (clock.now() >= deadline) return {status: 'timeout', verdict, checks, lastScreen};
   }
 }

@@ -48,6 +48,9 @@ export interface ControlRunnerOptions {
   tmuxBinary?: string;
   /** Subscribed before the client starts, so no %output is missed. */
   onOutput?: OutputListener;
+  /** Called with every other notification line (`%window-close @3`, `%layout-change ...`,
+   * `%continue %4`, ...), verbatim. */
+  onNotification?: (line: string) => void;
   /** Clock for output times; default Date.now. */
   now?: () => number;
   /** Attach with `pause-after=N`: when we fall N seconds behind on a pane's output, tmux
@@ -135,6 +138,7 @@ class ControlClient implements ControlRunner {
 
   #isAttached = false;
   #closedInfo: ControlClosed | undefined;
+  #closedKind: TmuxCommandError['kind'] = 'other';
   #closing = false;
   #stderr = '';
   /** Time of the stdout chunk being parsed, read at most once per chunk. */
@@ -181,13 +185,19 @@ class ControlClient implements ControlRunner {
       output: (paneId) => this.#onOutput(paneId),
       pause: (paneId) => this.#onPause(paneId),
       exit: (reason) =>
-        this.#finish({
-          reason: 'exit',
-          detail: reason
-            ? `tmux ended the control client: ${reason}`
-            : 'tmux ended the control client (server or session gone, or client detached)',
-        }),
-      notification: () => {},
+        // Plain %exit: the session was killed or the client detached; "server exited
+        // unexpectedly": the server died. Either way nothing more can run here (no-server).
+        // Other reasons ("too far behind") mean the server lives on.
+        this.#finish(
+          {
+            reason: 'exit',
+            detail: reason
+              ? `tmux ended the control client: ${reason}`
+              : 'tmux ended the control client (its session or server is gone, or it was detached)',
+          },
+          reason === '' || classifyTmuxFailure(reason) === 'no-server' ? 'no-server' : 'other',
+        ),
+      notification: opts.onNotification ?? (() => {}),
     });
 
     const {stdin, stdout, stderr} = this.#child;
@@ -271,7 +281,7 @@ class ControlClient implements ControlRunner {
   run(args: readonly string[]): Promise<string> {
     const label = args[0] ?? '';
     if (this.#closedInfo) {
-      return Promise.reject(this.#closedError(label, this.#closedInfo));
+      return Promise.reject(this.#closedError(label));
     }
     const encoded = toControlLine(args);
     if (!encoded.ok) {
@@ -289,11 +299,17 @@ class ControlClient implements ControlRunner {
       // mistaken for a command and that also comes when we die.
       this.#child.stdin.end();
     }
-    const exitedWithin = (ms: number) =>
-      Promise.race([
-        this.#exited.then(() => true),
-        new Promise<boolean>((resolve) => setTimeout(resolve, ms, false)),
-      ]);
+    const exitedWithin = async (ms: number) => {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<boolean>((resolve) => {
+        timer = setTimeout(resolve, ms, false);
+      });
+      try {
+        return await Promise.race([this.#exited.then(() => true), timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+    };
     if (!(await exitedWithin(CLOSE_GRACE_MS))) {
       this.#child.kill('SIGTERM');
       if (!(await exitedWithin(CLOSE_GRACE_MS))) this.#child.kill('SIGKILL');
@@ -390,35 +406,35 @@ class ControlClient implements ControlRunner {
     return stderr ? `the tmux control client ${how}: ${stderr}` : `the tmux control client ${how}`;
   }
 
-  #closedError(label: string, closed: ControlClosed, kind?: TmuxCommandError['kind']) {
-    const resolved =
-      kind ??
-      (closed.reason === 'closed'
-        ? 'other'
-        : closed.reason === 'unresponsive'
-          ? 'other'
-          : classifyOr(this.#stderr, 'no-server'));
+  #closedError(label: string): TmuxCommandError {
+    const detail = this.#closedInfo?.detail ?? 'the control client ended';
     return new TmuxCommandError(
-      resolved,
+      this.#closedKind,
       this.#stderr.trim(),
-      `tmux ${label} failed: ${closed.detail}`,
+      `tmux ${label} failed: ${detail}`,
     );
   }
 
   /** The client is over: record why (first reason wins), fail everything pending. */
   #finish(closed: ControlClosed, kind?: TmuxCommandError['kind']): void {
     if (this.#closedInfo) return;
-    const info: ControlClosed = this.#closing
-      ? {reason: 'closed', detail: 'the control client was closed'}
-      : closed;
-    this.#closedInfo = info;
+    if (this.#closing) {
+      this.#closedInfo = {reason: 'closed', detail: 'the control client was closed'};
+      this.#closedKind = 'other';
+    } else {
+      this.#closedInfo = closed;
+      // What callers learn from the kind: the server is unreachable (no-server), or this
+      // client is unusable while tmux may be fine (other: hung, lagging, closed).
+      this.#closedKind =
+        kind ??
+        (closed.reason === 'unresponsive' ? 'other' : classifyOr(this.#stderr, 'no-server'));
+    }
     clearTimeout(this.#replyTimer);
     clearTimeout(this.#startTimer);
-    for (const call of this.#pending.splice(0))
-      call.reject(this.#closedError(call.label, info, kind));
-    this.#rejectAttached(this.#closedError('attach-session', info, kind));
+    for (const call of this.#pending.splice(0)) call.reject(this.#closedError(call.label));
+    this.#rejectAttached(this.#closedError('attach-session'));
     this.#setKeepAlive(false);
-    this.#resolveClosed(info);
+    this.#resolveClosed(this.#closedInfo);
   }
 }
 

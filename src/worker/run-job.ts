@@ -272,7 +272,9 @@ class Job {
         notified: false,
       };
     }
-    if (isAbortError(error)) {
+    // `nudge cancel` signals the worker's whole process group, so a tmux call in flight can
+    // fail before the abort is seen: once cancelled, any error means "cancelled".
+    if (isAbortError(error) || this.signal.aborted) {
       if (phase === 'typing' && this.#typed > 0 && this.#o.clear && this.#profile) {
         // Do not leave half a command sitting in the input line.
         void this.#clear(this.request.pane, this.#profile, AbortSignal.timeout(5_000)).catch(

@@ -225,3 +225,19 @@ describe('runJob', () => {
     expect(tmux.typed()).toBe('a');
   });
 });
+
+test('a tmux call killed by the cancel signal still ends as cancelled', async () => {
+  const tmux = new FakeTmux();
+  const controller = new AbortController();
+  tmux.typeLiteral = async () => {
+    controller.abort();
+    throw new Error('tmux send-keys failed: Command failed (killed by SIGTERM)');
+  };
+  const {deps} = setup();
+  const outcome = await runJob(
+    {...deps, tmux},
+    makeRequest({clear: false}, 'abc'),
+    controller.signal,
+  );
+  expect(outcome.state).toBe('cancelled');
+});

@@ -1,0 +1,106 @@
+import {readdirSync, readFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {onTestFinished} from 'vitest';
+import {useTempDir} from './temp-dir.js';
+import {waitFor} from './wait-for.js';
+
+const TERMINAL = new Set(['done', 'timeout', 'failed', 'cancelled']);
+
+/**
+ * A fresh NUDGE_HOME for one test. When the test finishes, any worker of this home that is
+ * still running (a test that failed half-way) is killed, by its own pid, after checking that
+ * the pid still runs that job.
+ */
+export function useNudgeHome(): string {
+  const home = join(useTempDir('nudge-home-'), 'home');
+  // Registered after the temp dir's cleanup, so (vitest runs onTestFinished hooks as a
+  // stack) the workers are stopped before their state dir is removed.
+  onTestFinished(() => killLeftoverWorkers(home));
+  return home;
+}
+
+function killLeftoverWorkers(home: string): void {
+  let ids: string[];
+  try {
+    ids = readdirSync(join(home, 'jobs'));
+  } catch {
+    return;
+  }
+  for (const id of ids) {
+    try {
+      const state = JSON.parse(readFileSync(join(home, 'jobs', id, 'state.json'), 'utf8'));
+      if (TERMINAL.has(state.state) || typeof state.pid !== 'number') continue;
+      const cmdline = readFileSync(`/proc/${state.pid}/cmdline`, 'utf8');
+      if (cmdline.includes(id)) process.kill(state.pid, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  }
+}
+
+/** The job directories under `home` (job ids, sorted). */
+export function jobIds(home: string): string[] {
+  try {
+    return readdirSync(join(home, 'jobs')).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Wait until exactly one job exists under `home` (e.g. one started with --wait, which
+ * prints its id only at the end); resolves to its id. */
+export async function waitForOnlyJob(home: string, timeoutMs = 20_000): Promise<string> {
+  return waitFor(
+    `a job directory under ${home}/jobs`,
+    async () => {
+      const ids = jobIds(home);
+      return ids.length === 1 ? ids[0] : undefined;
+    },
+    {timeoutMs, describe: () => JSON.stringify(jobIds(home))},
+  );
+}
+
+/**
+ * Wait until job `id` has ended (a terminal state); fail at once, instead of at the
+ * deadline, if its worker process is gone while the job never recorded an ending.
+ */
+export async function waitForJobEnd(
+  home: string,
+  id: string,
+  timeoutMs = 30_000,
+): Promise<{state: string; [k: string]: unknown}> {
+  const read = () => {
+    try {
+      return JSON.parse(readFileSync(join(home, 'jobs', id, 'state.json'), 'utf8'));
+    } catch {
+      return undefined;
+    }
+  };
+  let last: {state: string; pid?: number} | undefined;
+  return waitFor(
+    `job ${id} to end`,
+    async () => {
+      last = read();
+      if (!last) return undefined;
+      if (TERMINAL.has(last.state)) return last;
+      if (typeof last.pid === 'number' && !isAlive(last.pid)) {
+        const again = read();
+        if (again && TERMINAL.has(again.state)) return again;
+        throw new Error(
+          `job ${id}'s worker (pid ${last.pid}) died without ending the job: ${JSON.stringify(again)}`,
+        );
+      }
+      return undefined;
+    },
+    {timeoutMs, intervalMs: 100, describe: () => JSON.stringify(last)},
+  );
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

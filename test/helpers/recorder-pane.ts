@@ -1,0 +1,49 @@
+import {readFile} from 'node:fs/promises';
+import {join} from 'node:path';
+import {FIXTURES} from './run-nudge.js';
+import type {TmuxTestServer} from './tmux-server.js';
+import {waitFor} from './wait-for.js';
+
+/** A pane running test/fixtures/recorder.mjs: every byte the pane's tty delivers is appended
+ * to `file`, exactly as received (raw mode, no echo). */
+export interface RecorderPane {
+  pane: string;
+  file: string;
+  /** Everything recorded so far. */
+  bytes(): Promise<Buffer>;
+  /** Wait until at least `length` bytes were recorded; resolves to all of them. On timeout
+   * the error shows what arrived (hex). */
+  waitForLength(length: number, timeoutMs?: number): Promise<Buffer>;
+}
+
+let counter = 0;
+
+/** Start a recorder in a new window of `server` and wait until its tty is in raw mode. */
+export async function startRecorder(server: TmuxTestServer): Promise<RecorderPane> {
+  const file = join(server.dir, `recorded-${++counter}.bin`);
+  const pane = await server.newPane([process.execPath, join(FIXTURES, 'recorder.mjs'), file]);
+  await server.waitForScreen(pane, /RECORDER READY/);
+  const bytes = () => readFile(file).catch(() => Buffer.alloc(0));
+  return {
+    pane,
+    file,
+    bytes,
+    async waitForLength(length, timeoutMs = 20_000) {
+      let last = Buffer.alloc(0);
+      return waitFor(
+        `${length} bytes in ${file}`,
+        async () => {
+          last = await bytes();
+          return last.length >= length ? last : undefined;
+        },
+        {timeoutMs, describe: () => `${last.length} bytes: ${hex(last)}`},
+      );
+    },
+  };
+}
+
+/** Bytes as space-separated hex pairs: readable in an assertion diff. */
+export function hex(bytes: Buffer | string): string {
+  const buf = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes;
+  return [...buf].map((b) => b.toString(16).padStart(2, '0')).join(' ');
+}

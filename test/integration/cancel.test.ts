@@ -1,0 +1,189 @@
+// `nudge cancel`: a queued job never types; a running one stops and frees the pane at once.
+import {describe, expect, it} from 'vitest';
+import {useNudgeHome} from '../helpers/nudge-home.js';
+import {hex, startRecorder} from '../helpers/recorder-pane.js';
+import {readJobEvents, readJobState, runNudge, waitForJobState} from '../helpers/run-nudge.js';
+import {startTmuxServer} from '../helpers/tmux-server.js';
+import {waitFor} from '../helpers/wait-for.js';
+
+const TERMINAL = ['done', 'timeout', 'failed', 'cancelled'];
+
+function jobArgs(socket: string, pane: string, extra: string[]): string[] {
+  return [
+    'submit',
+    '-S',
+    socket,
+    '--pane',
+    pane,
+    '--no-notice',
+    '--enter-delay',
+    '50ms',
+    '--interval',
+    '100ms',
+    '--stable-checks',
+    '2',
+    ...extra,
+  ];
+}
+
+async function submitOk(args: string[], home: string): Promise<string> {
+  const r = await runNudge(args, {NUDGE_HOME: home});
+  expect(r.exitCode, r.stderr).toBe(0);
+  return r.stdout.trim();
+}
+
+async function waitForEvent(home: string, id: string, event: string, timeoutMs = 20_000) {
+  return waitFor(
+    `job ${id} to record "${event}"`,
+    async () => (await readJobEvents(home, id)).find((e) => e.event === event),
+    {timeoutMs, describe: async () => JSON.stringify(await readJobEvents(home, id))},
+  );
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('nudge cancel', () => {
+  it('cancels a queued job (never typed) and a running one (the next job starts promptly)', async () => {
+    const server = await startTmuxServer();
+    const rec = await startRecorder(server);
+    const home = useNudgeHome();
+    const fast = ['--no-clear', '--type-delay', '1ms'];
+
+    // A holds the pane (a long --delay); B and C queue behind it.
+    const a = await submitOk(
+      jobArgs(server.socket, rec.pane, [...fast, '--delay', '20s', '--', 'A never typed']),
+      home,
+    );
+    await waitForJobState(home, a, ['locked']);
+    const b = await submitOk(
+      jobArgs(server.socket, rec.pane, [...fast, '--delay', '0', '--', 'B never typed']),
+      home,
+    );
+    await waitForEvent(home, b, 'waiting-for-lock');
+    const c = await submitOk(
+      jobArgs(server.socket, rec.pane, [...fast, '--delay', '0', '--', 'C typed']),
+      home,
+    );
+    await waitForEvent(home, c, 'waiting-for-lock');
+
+    // Cancel the queued one.
+    const cancelB = await runNudge(['cancel', b], {NUDGE_HOME: home});
+    expect(cancelB.exitCode, cancelB.stderr).toBe(0);
+    expect(cancelB.stdout).toContain(`Cancelled job ${b}`);
+    const stateB = await readJobState(home, b);
+    expect(stateB.state, JSON.stringify(stateB)).toBe('cancelled');
+    expect((await readJobEvents(home, b)).map((e) => e.event)).not.toContain('locked');
+    // A still holds the pane.
+    expect((await readJobState(home, a)).state).toBe('locked');
+
+    // Cancel the running one: C must get the pane well before the lock would go stale (8 s).
+    const cancelledAt = Date.now();
+    const cancelA = await runNudge(['cancel', a, '--json'], {NUDGE_HOME: home});
+    expect(cancelA.exitCode, cancelA.stderr).toBe(0);
+    expect(JSON.parse(cancelA.stdout)).toMatchObject({
+      job: a,
+      result: 'cancelled',
+      state: 'cancelled',
+    });
+    const stateA = await readJobState(home, a);
+    expect(stateA.state, JSON.stringify(stateA)).toBe('cancelled');
+    const lockedC = await waitForEvent(home, c, 'locked', 30_000);
+    expect(Date.parse(lockedC.t) - cancelledAt).toBeLessThan(6_000);
+
+    const finalC = await waitForJobState(home, c, TERMINAL, 30_000);
+    expect(finalC.state, JSON.stringify(finalC)).toBe('done');
+    // Only C's text ever reached the pane.
+    const expected = Buffer.from('C typed\r');
+    const got = await rec.waitForLength(expected.length, 5_000).catch(() => rec.bytes());
+    expect(hex(got), got.toString()).toBe(hex(expected));
+    expect(await readJobState(home, b)).toMatchObject({state: 'cancelled'});
+  });
+
+  it('cancels a job while it types: typing stops and the half-typed line is cleared', async () => {
+    const server = await startTmuxServer();
+    const rec = await startRecorder(server);
+    const home = useNudgeHome();
+    const text = `echo ${'x'.repeat(600)}`; // 3 s or more at 5 ms per character
+
+    const id = await submitOk(
+      jobArgs(server.socket, rec.pane, ['--delay', '0', '--type-delay', '5ms', '--', text]),
+      home,
+    );
+    // Escape, C-u, then the first characters of the text: the worker is typing.
+    await rec.waitForLength(2 + 8, 20_000);
+    const cancel = await runNudge(['cancel', id], {NUDGE_HOME: home});
+    const state = await readJobState(home, id);
+    const seen = `${cancel.stdout}${cancel.stderr}\n${JSON.stringify(state)}\n${(await readJobEvents(home, id)).map((e) => JSON.stringify(e)).join('\n')}`;
+    expect(cancel.exitCode, seen).toBe(0);
+    expect(cancel.stdout, seen).toContain(`Cancelled job ${id}`);
+    expect(state.state, JSON.stringify(state)).toBe('cancelled');
+    expect(state.reason).toMatch(/typing/);
+    await waitFor(
+      `worker ${state.pid} to exit`,
+      async () => (isAlive(state.pid as number) ? undefined : true),
+      {timeoutMs: 10_000},
+    );
+
+    // The worker is gone; once its last keys have landed, the recording is: clear keys, a
+    // strict prefix of the text, and the clear keys again (no half command left in the
+    // input line); no Enter.
+    const clear = Buffer.from([0x1b, 0x15]);
+    const got = await waitFor(
+      'the recording to end with the clear keys',
+      async () => {
+        const b = await rec.bytes();
+        return b.length > 2 && b.subarray(-2).equals(clear) ? b : undefined;
+      },
+      {timeoutMs: 5_000},
+    ).catch(() => rec.bytes());
+    expect(hex(got.subarray(0, 2))).toBe(hex(clear));
+    expect(hex(got.subarray(-2))).toBe(hex(clear));
+    const typed = got.subarray(2, -2).toString('utf8');
+    expect(typed.length).toBeGreaterThan(0);
+    expect(typed.length).toBeLessThan(text.length);
+    expect(text.startsWith(typed), JSON.stringify(typed)).toBe(true);
+  });
+
+  it('cancel of a job that already ended exits 0 and says so', async () => {
+    const server = await startTmuxServer();
+    const rec = await startRecorder(server);
+    const home = useNudgeHome();
+    const r = await runNudge(
+      jobArgs(server.socket, rec.pane, [
+        '--no-clear',
+        '--delay',
+        '0',
+        '--type-delay',
+        '0',
+        '--wait',
+        '--',
+        'quick',
+      ]),
+      {NUDGE_HOME: home},
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    const id = r.stdout.split(' ')[0] ?? '';
+    expect((await readJobState(home, id)).state).toBe('done');
+
+    const cancel = await runNudge(['cancel', id], {NUDGE_HOME: home});
+    expect(cancel.exitCode, cancel.stderr).toBe(0);
+    expect(cancel.stdout).toMatch(/already ended \(done\)/);
+    const json = await runNudge(['cancel', id, '--json'], {NUDGE_HOME: home});
+    expect(json.exitCode, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      job: id,
+      result: 'already-ended',
+      state: 'done',
+    });
+    // Still done: cancel changed nothing.
+    expect((await readJobState(home, id)).state).toBe('done');
+    expect((await readJobEvents(home, id)).map((e) => e.event)).not.toContain('cancelled');
+  });
+});

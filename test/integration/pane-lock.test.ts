@@ -1,0 +1,143 @@
+// Per-pane lock and queue: jobs on one pane run one at a time, in submission order, and
+// their keystrokes never interleave; a worker killed with SIGKILL does not wedge the pane.
+import {describe, expect, it} from 'vitest';
+import {useNudgeHome} from '../helpers/nudge-home.js';
+import {hex, startRecorder} from '../helpers/recorder-pane.js';
+import {readJobEvents, readJobState, runNudge, waitForJobState} from '../helpers/run-nudge.js';
+import {startTmuxServer} from '../helpers/tmux-server.js';
+import {waitFor} from '../helpers/wait-for.js';
+
+const TERMINAL = ['done', 'timeout', 'failed', 'cancelled'];
+
+function jobArgs(socket: string, pane: string, extra: string[]): string[] {
+  return [
+    'submit',
+    '-S',
+    socket,
+    '--pane',
+    pane,
+    '--no-clear',
+    '--enter-delay',
+    '50ms',
+    '--interval',
+    '100ms',
+    '--stable-checks',
+    '2',
+    ...extra,
+  ];
+}
+
+const eventTime = (events: Array<{t: string; event: string}>, name: string) => {
+  const e = events.find((x) => x.event === name);
+  return e ? Date.parse(e.t) : Number.NaN;
+};
+
+describe('per-pane lock', () => {
+  it('runs concurrent submits one at a time, in submission order, never interleaving keystrokes', async () => {
+    const server = await startTmuxServer();
+    const rec = await startRecorder(server);
+    const home = useNudgeHome();
+    const texts = [
+      `one ${'A1;'.repeat(60)}`, // 184 characters at 20 ms: the others queue behind it
+      `two ${'B2-'.repeat(8)}`,
+      `three ${'C3 '.repeat(8)}end`,
+      `four ${'D4$'.repeat(8)}`,
+    ];
+    const ids: string[] = [];
+    for (const text of texts) {
+      const r = await runNudge(
+        jobArgs(server.socket, rec.pane, [
+          '--delay',
+          '0',
+          '--type-delay',
+          '20ms',
+          '--notice',
+          'ok {job}',
+          '--',
+          text,
+        ]),
+        {NUDGE_HOME: home},
+      );
+      expect(r.exitCode, r.stderr).toBe(0);
+      ids.push(r.stdout.trim());
+    }
+    // Every submit returned while the first job was still at work.
+    const first = await readJobState(home, ids[0]!);
+    expect(TERMINAL, `job 1 when the last submit returned: ${JSON.stringify(first)}`).not.toContain(
+      first.state,
+    );
+
+    for (const id of ids) {
+      const s = await waitForJobState(home, id, TERMINAL, 60_000);
+      expect(s.state, JSON.stringify(s)).toBe('done');
+    }
+    // Each job's text + Enter, then its notice + Enter, job after job.
+    const expected = Buffer.from(ids.map((id, i) => `${texts[i]}\rok ${id}\r`).join(''));
+    const got = await rec.waitForLength(expected.length, 5_000).catch(() => rec.bytes());
+    expect(hex(got), got.toString()).toBe(hex(expected));
+
+    // The events agree: each job took the lock only after the one before it had ended.
+    const events = await Promise.all(ids.map((id) => readJobEvents(home, id)));
+    for (let i = 1; i < ids.length; i++) {
+      const previousEnd = eventTime(events[i - 1]!, 'done');
+      const locked = eventTime(events[i]!, 'locked');
+      expect(
+        locked >= previousEnd,
+        `job ${i + 1} locked at ${new Date(locked).toISOString()}, job ${i} ended at ${new Date(previousEnd).toISOString()}`,
+      ).toBe(true);
+      expect(events[i]!.map((e) => e.event)).toContain('waiting-for-lock');
+    }
+  });
+
+  it('a worker killed with SIGKILL while holding the lock: the next job proceeds, the dead one shows as lost', async () => {
+    const server = await startTmuxServer();
+    const rec = await startRecorder(server);
+    const home = useNudgeHome();
+    const fast = ['--no-notice', '--type-delay', '1ms'];
+
+    const a = await runNudge(
+      jobArgs(server.socket, rec.pane, [...fast, '--delay', '60s', '--', 'never typed']),
+      {NUDGE_HOME: home},
+    );
+    expect(a.exitCode, a.stderr).toBe(0);
+    const idA = a.stdout.trim();
+    const lockedA = await waitForJobState(home, idA, ['locked'], 20_000);
+
+    const b = await runNudge(
+      jobArgs(server.socket, rec.pane, [...fast, '--delay', '0', '--', 'after the kill']),
+      {NUDGE_HOME: home},
+    );
+    expect(b.exitCode, b.stderr).toBe(0);
+    const idB = b.stdout.trim();
+    // B's worker is queued behind A.
+    await waitFor(
+      `job ${idB} to wait for the lock`,
+      async () =>
+        (await readJobEvents(home, idB)).some((e) => e.event === 'waiting-for-lock') || undefined,
+      {timeoutMs: 20_000, describe: async () => JSON.stringify(await readJobEvents(home, idB))},
+    );
+
+    const pidA = lockedA.pid as number;
+    expect(typeof pidA).toBe('number');
+    process.kill(pidA, 'SIGKILL');
+
+    // The lock goes stale (~8 s) and B proceeds.
+    const finalB = await waitForJobState(home, idB, TERMINAL, 30_000);
+    expect(finalB.state, JSON.stringify(finalB)).toBe('done');
+    const expected = Buffer.from('after the kill\r');
+    const got = await rec.waitForLength(expected.length, 5_000).catch(() => rec.bytes());
+    expect(hex(got), got.toString()).toBe(hex(expected));
+
+    // The killed job never recorded an ending; status shows it as lost, not running.
+    const status = await runNudge(['status', idA, '--json'], {NUDGE_HOME: home});
+    expect(status.exitCode, status.stderr).toBe(0);
+    const shown = JSON.parse(status.stdout);
+    expect(shown).toMatchObject({id: idA, state: 'locked', shown: 'lost'});
+    const plain = await runNudge(['status', idA], {NUDGE_HOME: home});
+    expect(plain.stdout).toMatch(/state\s+lost/);
+    const jobs = await runNudge(['jobs', '--json'], {NUDGE_HOME: home});
+    const listed = JSON.parse(jobs.stdout) as Array<{id: string; shown: string}>;
+    expect(listed.find((j) => j.id === idA)?.shown).toBe('lost');
+    expect(listed.find((j) => j.id === idB)?.shown).toBe('done');
+  });
+});

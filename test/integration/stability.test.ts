@@ -1,0 +1,166 @@
+// "Done" detection by screen stability, the notice typed afterwards, and the timeout notice.
+import {join} from 'node:path';
+import {describe, expect, it} from 'vitest';
+import {useNudgeHome} from '../helpers/nudge-home.js';
+import {startRecorder} from '../helpers/recorder-pane.js';
+import {FIXTURES, readJobEvents, runNudge, waitForJobState} from '../helpers/run-nudge.js';
+import {startTmuxServer} from '../helpers/tmux-server.js';
+import {waitFor} from '../helpers/wait-for.js';
+
+const TERMINAL = ['done', 'timeout', 'failed', 'cancelled'];
+const DEFAULT_NOTICE = '[SYSTEM COMMAND] Command complete. Resume.';
+
+/** `submit` on the test server with quick timings; `overrides` replace the defaults here. */
+function submitArgs(
+  socket: string,
+  pane: string,
+  extra: string[],
+  overrides: Record<string, string> = {},
+): string[] {
+  const timings: Record<string, string> = {
+    '--delay': '0',
+    '--type-delay': '0',
+    '--enter-delay': '100ms',
+    '--interval': '200ms',
+    '--stable-checks': '3',
+    ...overrides,
+  };
+  return ['submit', '-S', socket, '--pane', pane, ...Object.entries(timings).flat(), ...extra];
+}
+
+describe('waiting until the pane is stable', () => {
+  it('types the notice only after a program that prints for a while has gone quiet', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    const pane = '%0'; // bash
+    await server.waitForScreen(pane, /^\$/m);
+
+    const r = await runNudge(
+      submitArgs(server.socket, pane, ['--', `node ${join(FIXTURES, 'chatty.mjs')} 2000`]),
+      {NUDGE_HOME: home},
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    const id = r.stdout.trim();
+
+    const final = await waitForJobState(home, id, TERMINAL, 40_000);
+    expect(final.state, JSON.stringify(final)).toBe('done');
+    expect(final.notified).toBe(true);
+    // bash got the notice as a command line: it shows on screen.
+    const screen = await server.waitForScreen(
+      pane,
+      /^(?=[\s\S]*CHATTY DONE)(?=[\s\S]*Command complete\. Resume\.)/,
+      10_000,
+    );
+    const doneAt = screen.indexOf('CHATTY DONE');
+    const noticeAt = screen.indexOf(DEFAULT_NOTICE);
+    expect(doneAt, screen).toBeGreaterThan(-1);
+    expect(screen).toMatch(/chatty line 1\b/);
+    // The first appearance of the notice comes after the program's last line: nothing was
+    // typed (and echoed) while it was still printing.
+    expect(noticeAt, screen).toBeGreaterThan(doneAt);
+
+    // The wait ended because the condition was met, not at the timeout; the notice came
+    // after it. (The name of the "condition met" event is not pinned here: it was "stable"
+    // and is "condition-met" since --until.)
+    const events = (await readJobEvents(home, id)).map((e) => e.event);
+    expect(events).toEqual(
+      expect.arrayContaining(['typed', 'waiting', 'notifying', 'notified', 'done']),
+    );
+    const waitEnd = events.indexOf('waiting') + 1;
+    expect(['stable', 'condition-met'], events.join(' ')).toContain(events[waitEnd]);
+    expect(waitEnd).toBeLessThan(events.indexOf('notified'));
+    expect(events).not.toContain('wait-timeout');
+  });
+
+  it('a program that never goes quiet: the job times out at --timeout and the timeout notice still goes out', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    const pane = '%0'; // bash
+    await server.waitForScreen(pane, /^\$/m);
+
+    const r = await runNudge(
+      submitArgs(server.socket, pane, [
+        '--timeout',
+        '2s',
+        '--',
+        `node ${join(FIXTURES, 'spinner.mjs')}`,
+      ]),
+      {NUDGE_HOME: home},
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    const id = r.stdout.trim();
+
+    const final = await waitForJobState(home, id, TERMINAL, 40_000);
+    expect(final.state, JSON.stringify(final)).toBe('timeout');
+    expect(final.notified).toBe(true);
+    expect(final.waitedMs as number).toBeGreaterThanOrEqual(2000);
+    // The spinner keeps running in the foreground; the tty echoes the notice typed at it.
+    const screen = await server.waitForScreen(pane, /Timed out after/, 10_000);
+    expect(screen).toMatch(/SPINNER START/);
+    expect(screen).not.toContain(DEFAULT_NOTICE);
+
+    const events = (await readJobEvents(home, id)).map((e) => e.event);
+    expect(events).toEqual(
+      expect.arrayContaining(['waiting', 'wait-timeout', 'notified', 'timeout']),
+    );
+    expect(events).not.toContain('stable');
+    expect(events).not.toContain('condition-met');
+  });
+
+  it('a spinner that is the pane program itself (no shell to say it is busy) never looks stable', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    // The spinner redraws every 100 ms; captures 200 ms apart must never look identical.
+    const pane = await server.newPane([process.execPath, join(FIXTURES, 'spinner.mjs')]);
+    await server.waitForScreen(pane, /SPINNER START/);
+
+    const r = await runNudge(
+      submitArgs(server.socket, pane, ['--timeout', '2s', '--', 'go'], {'--stable-checks': '2'}),
+      {NUDGE_HOME: home},
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    const id = r.stdout.trim();
+
+    const final = await waitForJobState(home, id, TERMINAL, 40_000);
+    const events = (await readJobEvents(home, id)).map(
+      (e) => `${e.event}${e.checks ? `(${e.checks} checks)` : ''}`,
+    );
+    expect(final.state, `${JSON.stringify(final)}\n${events.join(' ')}`).toBe('timeout');
+    expect(final.notified).toBe(true);
+    // The spinner does not read its input: the tty echoes the notice onto the screen.
+    await server.waitForScreen(pane, /Timed out after/, 10_000);
+  });
+
+  it('renders a custom --notice template with {job}, {status} and {elapsed}', async () => {
+    const server = await startTmuxServer();
+    const rec = await startRecorder(server);
+    const home = useNudgeHome();
+    const r = await runNudge(
+      submitArgs(
+        server.socket,
+        rec.pane,
+        ['--no-clear', '--notice', 'job {job} {status} in {elapsed};', '--', 'make it so'],
+        {'--interval': '100ms', '--stable-checks': '2'},
+      ),
+      {NUDGE_HOME: home},
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    const id = r.stdout.trim();
+    const final = await waitForJobState(home, id, TERMINAL, 30_000);
+    expect(final.state, JSON.stringify(final)).toBe('done');
+
+    // The job is done, so the notice has been sent; wait for its last byte to land.
+    let recorded = '';
+    await waitFor(
+      'the notice and its Enter in the recording',
+      async () => {
+        recorded = (await rec.bytes()).toString('utf8');
+        return recorded.endsWith(';\r') || undefined;
+      },
+      {timeoutMs: 5_000, describe: () => JSON.stringify(recorded)},
+    ).catch(() => {});
+    const match = /^make it so\rjob (\S+) done in (\d+(?:\.\d+)?(?:ms|s));\r$/.exec(recorded);
+    expect(match, JSON.stringify(recorded)).not.toBeNull();
+    expect(match?.[1]).toBe(id);
+  });
+});

@@ -1,0 +1,120 @@
+// Byte-for-byte typing fidelity: a raw-mode recorder in the pane appends every byte its tty
+// receives to a file; what nudge typed must be exactly what was asked, once, in order.
+import {describe, expect, it} from 'vitest';
+import {useNudgeHome} from '../helpers/nudge-home.js';
+import {hex, type RecorderPane, startRecorder} from '../helpers/recorder-pane.js';
+import {runNudge} from '../helpers/run-nudge.js';
+import {startTmuxServer} from '../helpers/tmux-server.js';
+
+const CR = Buffer.from([0x0d]);
+const CLEAR_GENERIC = Buffer.from([0x1b, 0x15]); // Escape, C-u
+
+/** All 95 printable ASCII characters, space to tilde. */
+const PRINTABLE_ASCII = Array.from({length: 95}, (_, i) => String.fromCharCode(0x20 + i)).join('');
+
+/** Compare what the recorder got with `expected`, as hex (readable diff). Waits a little
+ * for the bytes to land in the file; a short or long recording fails with both shown. */
+async function expectRecorded(rec: RecorderPane, expected: Buffer): Promise<void> {
+  const got = await rec.waitForLength(expected.length, 5_000).catch(() => rec.bytes());
+  expect(hex(got), `recorded ${JSON.stringify(got.toString('utf8'))}`).toBe(hex(expected));
+}
+
+/** Type `text` into a fresh recorder pane with `submit --wait`; resolve to the recorder. */
+async function typeIntoRecorder(
+  text: string,
+  opts: {typeDelay: string; enter?: boolean; clear?: boolean},
+): Promise<RecorderPane> {
+  const server = await startTmuxServer();
+  const rec = await startRecorder(server);
+  const home = useNudgeHome();
+  const r = await runNudge(
+    [
+      'submit',
+      '-S',
+      server.socket,
+      '--pane',
+      rec.pane,
+      ...(opts.clear ? [] : ['--no-clear']),
+      ...(opts.enter ? [] : ['--no-enter']),
+      '--no-notice',
+      '--delay',
+      '0',
+      '--enter-delay',
+      '50ms',
+      '--interval',
+      '100ms',
+      '--stable-checks',
+      '2',
+      '--type-delay',
+      opts.typeDelay,
+      '--wait',
+      '--',
+      text,
+    ],
+    {NUDGE_HOME: home},
+  );
+  expect(r.exitCode, `stdout: ${r.stdout}\nstderr: ${r.stderr}`).toBe(0);
+  expect(r.stdout).toMatch(/^\S+ done\b/);
+  return rec;
+}
+
+/** Texts that must arrive verbatim. Each is typed alone into its own recorder. */
+const TEXTS: Array<[name: string, text: string]> = [
+  ['all 95 printable ASCII characters', PRINTABLE_ASCII],
+  ['exactly ";"', ';'],
+  ['a text ending in ";"', 'echo one; echo two;'],
+  ['exactly "\\;"', '\\;'],
+  ['"a\\;" (one backslash before a final ;)', 'a\\;'],
+  ['"a\\\\;" (two backslashes before a final ;)', 'a\\\\;'],
+  ['a text starting with "-"', '-x --flag -- value'],
+  ['exactly "-"', '-'],
+  ['exactly "--"', '--'],
+  ['exactly "-l"', '-l'],
+  ['the key name "Enter"', 'Enter'],
+  ['the key name "C-u"', 'C-u'],
+  ['the key name "Escape"', 'Escape'],
+  ['the key name "F1"', 'F1'],
+  ['the key name "Space"', 'Space'],
+  ['the key name "BSpace"', 'BSpace'],
+  ['the key name "^A"', '^A'],
+  ['key names among words', 'press Enter then C-u and Escape'],
+  ['a tab', 'a\tb\tc'],
+  ['tmux formats, shell expansions and quotes', `#{pane_id} $HOME ~ '" \`whoami\` $(id) \\n %%`],
+  ['two-, three- and four-byte UTF-8', 'é€😀'],
+  ['CJK', '漢字テスト'],
+  ['an emoji ZWJ sequence and a flag', '👩‍👩‍👧‍👦 🇫🇷 e\u0301'],
+];
+
+describe.each([
+  ['1ms', 'one character per tmux call'],
+  ['0', 'the whole line in one tmux call'],
+])('--type-delay %s (%s)', (typeDelay) => {
+  it.each(TEXTS)('types %s verbatim', async (_name, text) => {
+    const rec = await typeIntoRecorder(text, {typeDelay});
+    await expectRecorded(rec, Buffer.from(text, 'utf8'));
+  });
+
+  it('presses Enter (0x0d) after the text unless --no-enter', async () => {
+    const rec = await typeIntoRecorder(PRINTABLE_ASCII, {typeDelay, enter: true});
+    await expectRecorded(rec, Buffer.concat([Buffer.from(PRINTABLE_ASCII), CR]));
+  });
+
+  it('turns a newline in the text into Enter (0x0d) between the lines', async () => {
+    const rec = await typeIntoRecorder('echo one\necho two', {typeDelay});
+    await expectRecorded(rec, Buffer.from('echo one\recho two'));
+  });
+});
+
+describe('newlines and Enter', () => {
+  it('types a CRLF as one Enter, and still presses the final Enter', async () => {
+    const rec = await typeIntoRecorder('first\r\nsecond;', {typeDelay: '1ms', enter: true});
+    await expectRecorded(rec, Buffer.from('first\rsecond;\r'));
+  });
+});
+
+describe('clearing the input line', () => {
+  it('sends Escape then C-u (1b 15) before the text when --no-clear is not given', async () => {
+    const rec = await typeIntoRecorder('ls -la;', {typeDelay: '1ms', enter: true, clear: true});
+    await expectRecorded(rec, Buffer.concat([CLEAR_GENERIC, Buffer.from('ls -la;'), CR]));
+  });
+});

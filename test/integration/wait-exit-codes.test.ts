@@ -1,0 +1,93 @@
+// `submit --wait` runs the job in the foreground: exit 0 done, 124 timeout, 1 failed.
+import {join} from 'node:path';
+import {describe, expect, it} from 'vitest';
+import {useNudgeHome, waitForOnlyJob} from '../helpers/nudge-home.js';
+import {startRecorder} from '../helpers/recorder-pane.js';
+import {
+  FIXTURES,
+  readJobEvents,
+  readJobState,
+  runNudge,
+  waitForJobState,
+} from '../helpers/run-nudge.js';
+import {startTmuxServer} from '../helpers/tmux-server.js';
+
+function waitArgs(socket: string, pane: string, extra: string[]): string[] {
+  return [
+    'submit',
+    '-S',
+    socket,
+    '--pane',
+    pane,
+    '--wait',
+    '--no-clear',
+    '--delay',
+    '0',
+    '--type-delay',
+    '0',
+    '--enter-delay',
+    '50ms',
+    '--interval',
+    '100ms',
+    '--stable-checks',
+    '2',
+    ...extra,
+  ];
+}
+
+describe('submit --wait exit codes', () => {
+  it('exits 0 when the job is done', async () => {
+    const server = await startTmuxServer();
+    const rec = await startRecorder(server);
+    const home = useNudgeHome();
+    const r = await runNudge(
+      waitArgs(server.socket, rec.pane, ['--no-notice', '--', 'done please']),
+      {
+        NUDGE_HOME: home,
+      },
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    const [id, state] = r.stdout.split(' ');
+    expect(state).toBe('done');
+    expect((await readJobState(home, id ?? '')).state).toBe('done');
+    expect((await rec.waitForLength(12)).toString()).toBe('done please\r');
+  });
+
+  it('exits 124 when the wait times out, after sending the timeout notice', async () => {
+    const server = await startTmuxServer();
+    const pane = await server.newPane([process.execPath, join(FIXTURES, 'spinner.mjs')]);
+    await server.waitForScreen(pane, /SPINNER START/);
+    const home = useNudgeHome();
+    const r = await runNudge(waitArgs(server.socket, pane, ['--timeout', '1s', '--', 'go']), {
+      NUDGE_HOME: home,
+    });
+    expect(r.exitCode, `stdout: ${r.stdout}\nstderr: ${r.stderr}`).toBe(124);
+    const [id, state] = r.stdout.split(' ');
+    expect(state).toBe('timeout');
+    const record = await readJobState(home, id ?? '');
+    expect(record).toMatchObject({state: 'timeout', notified: true});
+    expect((await readJobEvents(home, id ?? '')).map((e) => e.event)).toContain('wait-timeout');
+  });
+
+  it('exits 1 when the pane is killed during the wait; the job failed, naming the pane', async () => {
+    const server = await startTmuxServer();
+    const pane = await server.newPane([process.execPath, join(FIXTURES, 'spinner.mjs')]);
+    await server.waitForScreen(pane, /SPINNER START/);
+    const home = useNudgeHome();
+    const running = runNudge(
+      waitArgs(server.socket, pane, ['--no-notice', '--timeout', '60s', '--', 'go']),
+      {NUDGE_HOME: home},
+    );
+    const id = await waitForOnlyJob(home);
+    await waitForJobState(home, id, ['waiting'], 20_000);
+    await server.tmux('kill-pane', '-t', pane);
+
+    const r = await running;
+    expect(r.exitCode, `stdout: ${r.stdout}\nstderr: ${r.stderr}`).toBe(1);
+    expect(r.stdout).toMatch(new RegExp(`^${id} failed`));
+    const record = await readJobState(home, id);
+    expect(record.state, JSON.stringify(record)).toBe('failed');
+    expect(record.reason).toContain(pane);
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+  });
+});
