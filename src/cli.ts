@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 // The command-line entry: the only module (with workers/job-worker.ts) that touches
 // `process`. Errors become exit codes here and nowhere else.
-import {hideBin} from 'yargs/helpers';
-import {buildCli} from './cli/build-cli.js';
+import {parseSubmitFast} from './cli/submit-flags.js';
 import {EXIT_CODES, type ExitCode, NudgeError} from './errors.js';
 
 // A reader that went away (`nudge logs JOB | head`) is not an error.
@@ -47,7 +46,18 @@ const ctx = {
 };
 
 try {
-  await buildCli(hideBin(process.argv), ctx, result).parseAsync();
+  // Like yargs' hideBin: drop the node binary and the script path.
+  const argv = process.argv.slice(2);
+  // `submit` is what agents call on every turn: parse it without loading yargs when the
+  // command line is plain; anything else (help, errors, other commands) goes to yargs.
+  const fast = parseSubmitFast(argv);
+  if (fast) {
+    const {submit} = await import('./commands/submit.js');
+    result.exitCode = await submit(fast, ctx);
+  } else {
+    const {buildCli} = await import('./cli/build-cli.js');
+    await buildCli(argv, ctx, result).parseAsync();
+  }
   process.exitCode = result.exitCode;
 } catch (error) {
   if (error instanceof NudgeError) {

@@ -5,9 +5,10 @@ import {EXPECT_ACTIONS, expectPattern} from '../commands/expect.js';
 import {HOOK_KINDS, runHook} from '../commands/hook.js';
 import {listJobs, showStatus} from '../commands/jobs.js';
 import {showLogs} from '../commands/logs.js';
-import {SUBMIT_DEFAULTS, submit} from '../commands/submit.js';
+import {submit} from '../commands/submit.js';
 import {waitForIdle} from '../commands/wait.js';
 import {type ExitCode, UsageError} from '../errors.js';
+import {SUBMIT_FLAGS, toSubmitOptions} from './submit-flags.js';
 
 /** The server flags every tmux-facing command takes. */
 function serverOptions<T>(y: Argv<T>) {
@@ -29,7 +30,12 @@ function serverOptions<T>(y: Argv<T>) {
  * options object and stores its exit code in `result`; errors propagate to the caller, which
  * maps them to exit codes in one place.
  */
-export function buildCli(argv: string[], ctx: CommandContext, result: {exitCode: ExitCode}) {
+export function buildCli(
+  argv: string[],
+  ctx: CommandContext,
+  result: {exitCode: ExitCode},
+  commands: {submit: typeof submit} = {submit},
+) {
   const run = (code: Promise<ExitCode>) =>
     code.then((c) => {
       result.exitCode = c;
@@ -42,132 +48,37 @@ export function buildCli(argv: string[], ctx: CommandContext, result: {exitCode:
     .command(
       'submit [text..]',
       'type text into a pane, wait until it is done, type a notice (returns at once)',
-      (y) =>
-        serverOptions(y)
-          .positional('text', {
-            type: 'string',
-            array: true,
-            describe: 'the text to type (put it after --)',
-          })
-          .option('pane', {
-            alias: 't',
-            type: 'string',
-            describe: 'target pane: %N or session:window.pane (default $TMUX_PANE)',
-          })
-          .option('delay', {
-            type: 'string',
-            default: SUBMIT_DEFAULTS.delay,
-            describe: 'wait before typing (let the caller settle)',
-          })
-          .option('type-delay', {
-            type: 'string',
-            default: SUBMIT_DEFAULTS.typeDelay,
-            describe: 'pause between typed characters',
-          })
-          .option('enter-delay', {
-            type: 'string',
-            default: SUBMIT_DEFAULTS.enterDelay,
-            describe: 'pause before each Enter',
-          })
-          .option('clear', {
-            type: 'boolean',
-            default: true,
-            describe: 'clear the input line first (--no-clear to skip)',
-          })
-          .option('enter', {
-            type: 'boolean',
-            default: true,
-            describe: 'press Enter after the text (--no-enter to skip)',
-          })
-          .option('interval', {
-            type: 'string',
-            default: SUBMIT_DEFAULTS.interval,
-            describe: 'time between screen captures',
-          })
-          .option('stable-checks', {
-            type: 'string',
-            default: String(SUBMIT_DEFAULTS.stableChecks),
-            describe: 'identical captures in a row that mean done',
-          })
-          .option('timeout', {
-            type: 'string',
-            default: SUBMIT_DEFAULTS.timeout,
-            describe: 'give up waiting after this long (the notice still goes out)',
-          })
-          .option('until', {
-            type: 'string',
-            default: SUBMIT_DEFAULTS.until,
-            describe: 'done when: stable | exit | regex:PATTERN | prompt[:NAME|:REGEX]',
-          })
-          .option('ignore', {
-            type: 'string',
-            array: true,
-            describe: 'regex masked before comparing screens (repeatable)',
-          })
-          .option('lines', {
-            type: 'string',
-            default: String(SUBMIT_DEFAULTS.lines),
-            describe: 'lines of output searched by regex:',
-          })
-          .option('notify-pane', {
-            type: 'string',
-            describe: 'type the notice into this pane instead (default: --pane)',
-          })
-          .option('notice', {
-            type: 'string',
-            describe:
-              'notice template: {status} {elapsed} {job} {until} {exit} {match} (--no-notice for none)',
-          })
-          .option('lock-timeout', {
-            type: 'string',
-            default: SUBMIT_DEFAULTS.lockTimeout,
-            describe: 'how long to queue behind other jobs on the pane',
-          })
-          .option('wait', {
-            type: 'boolean',
-            default: false,
-            describe: 'run in the foreground; exit 0 done, 124 timeout, 1 failed',
-          })
-          .option('json', {type: 'boolean', default: false, describe: 'print one JSON line'})
+      (y) => {
+        let b = y.positional('text', {
+          type: 'string',
+          array: true,
+          describe: 'the text to type (put it after --)',
+        });
+        for (const [name, f] of Object.entries(SUBMIT_FLAGS)) {
+          b = b.option(name, {
+            type: f.type,
+            describe: f.describe,
+            ...(f.short ? {alias: f.short} : {}),
+            ...(f.default !== undefined ? {default: f.default} : {}),
+            ...(f.multiple ? {array: true} : {}),
+          });
+        }
+        return b
           .example(
             "$0 submit --pane %3 -- 'npm test'",
             'type "npm test" into pane %3, then notify it',
-          ),
+          )
+          .example(
+            "$0 submit --pane %4 --notify-pane %1 --until exit -- 'make'",
+            'build in %4, wake %1 with the exit status',
+          );
+      },
       (a) => {
-        const words = [...(a.text ?? []), ...((a['--'] as string[] | undefined) ?? [])].map(String);
-        return run(
-          submit(
-            {
-              text: words.join(' '),
-              pane: a.pane,
-              socketName: a.socketName,
-              socketPath: a.socketPath,
-              delay: a.delay,
-              typeDelay: a.typeDelay,
-              enterDelay: a.enterDelay,
-              interval: a.interval,
-              stableChecks: a.stableChecks,
-              timeout: a.timeout,
-              lockTimeout: a.lockTimeout,
-              clear: a.clear,
-              enter: a.enter,
-              notice:
-                a.notice === undefined
-                  ? undefined
-                  : (a.notice as unknown) === false
-                    ? false
-                    : String(a.notice),
-              wait: a.wait,
-              json: a.json,
-              // yargs' inferred types give up on a chain this long; these are strings.
-              until: a.until as string | undefined,
-              ignore: (a.ignore as unknown[] | undefined)?.map(String),
-              lines: a.lines as string | undefined,
-              notifyPane: a.notifyPane as string | undefined,
-            },
-            ctx,
-          ),
-        );
+        const words = [
+          ...((a.text as unknown[] | undefined) ?? []),
+          ...((a['--'] as unknown[] | undefined) ?? []),
+        ];
+        return run(commands.submit(toSubmitOptions(a as Record<string, unknown>, words), ctx));
       },
     )
     .command(

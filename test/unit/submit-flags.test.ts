@@ -1,0 +1,141 @@
+import {describe, expect, test} from 'vitest';
+import {buildCli} from '../../src/cli/build-cli.js';
+import {parseSubmitFast} from '../../src/cli/submit-flags.js';
+import type {SubmitOptions} from '../../src/commands/submit.js';
+import {EXIT_CODES} from '../../src/errors.js';
+
+/** What yargs hands to submit for `argv`. */
+async function viaYargs(argv: string[]): Promise<SubmitOptions> {
+  let got: SubmitOptions | undefined;
+  const ctx = {
+    env: {},
+    stdout: () => {},
+    stderr: () => {},
+    pid: 1,
+    signal: new AbortController().signal,
+    readStdin: async () => '',
+  };
+  await buildCli(
+    argv,
+    ctx,
+    {exitCode: EXIT_CODES.ok},
+    {
+      submit: async (o) => {
+        got = o;
+        return EXIT_CODES.ok;
+      },
+    },
+  ).parseAsync();
+  if (!got) throw new Error('submit was not called');
+  return got;
+}
+
+/** Drop undefined values, so "not given" compares equal to "absent". */
+const defined = (o: SubmitOptions) =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+
+describe('the fast submit parser agrees with yargs', () => {
+  test.each([
+    [['submit', '--pane', '%3', '--', 'npm test']],
+    [
+      [
+        'submit',
+        '-t',
+        '%3',
+        '-S',
+        '/tmp/s',
+        '--delay',
+        '0',
+        '--type-delay=0',
+        '--',
+        '-x',
+        ';',
+        'Enter',
+      ],
+    ],
+    [['submit', '-L', 'name', '--no-clear', '--no-enter', '--no-notice', '--', 'a']],
+    [
+      [
+        'submit',
+        '--notice',
+        'done {status}',
+        '--until',
+        'regex:a b',
+        '--ignore',
+        'x',
+        '--ignore',
+        'y',
+        '--',
+        'echo',
+      ],
+    ],
+    [
+      [
+        'submit',
+        '--wait',
+        '--json',
+        '--timeout',
+        '5m',
+        '--stable-checks',
+        '4',
+        '--lines',
+        '20',
+        '--notify-pane',
+        '%1',
+        '--',
+        'x',
+      ],
+    ],
+    [['submit', 'two', 'words']],
+  ])('%j', async (argv) => {
+    const fast = parseSubmitFast(argv);
+    expect(fast).toBeDefined();
+    const slow = await viaYargs(argv);
+    // yargs fills in the defaults; submit applies the same ones when a value is absent.
+    const {
+      delay,
+      typeDelay,
+      enterDelay,
+      interval,
+      stableChecks,
+      timeout,
+      lockTimeout,
+      until,
+      lines,
+      clear,
+      enter,
+      wait,
+      json,
+      ...rest
+    } = defined(slow);
+    const fastDefined = defined(fast!);
+    expect(fastDefined).toMatchObject(rest);
+    for (const [k, v] of Object.entries({
+      delay,
+      typeDelay,
+      enterDelay,
+      interval,
+      stableChecks,
+      timeout,
+      lockTimeout,
+      until,
+      lines,
+      clear,
+      enter,
+      wait,
+      json,
+    })) {
+      if (k in fastDefined) expect(fastDefined[k]).toEqual(v);
+    }
+  });
+
+  test.each([
+    [['submit', '--help']],
+    [['submit', '--bogus', 'x']],
+    [['submit', '--delay', '1s', '--delay', '2s', '--', 'x']],
+    [['submit', '--typeDelay', '0', '--', 'x']],
+    [['jobs']],
+  ])('%j goes to yargs', (argv) => {
+    expect(parseSubmitFast(argv)).toBeUndefined();
+  });
+});
