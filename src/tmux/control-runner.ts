@@ -1,4 +1,4 @@
-import {type ChildProcessWithoutNullStreams, spawn} from 'node:child_process';
+import {type ChildProcess, type ChildProcessWithoutNullStreams, spawn} from 'node:child_process';
 import {toControlLine} from './control-line.js';
 import {type ControlBlock, ControlParser} from './control-parser.js';
 import {classifyTmuxFailure, TmuxCommandError, type TmuxRunner} from './runner.js';
@@ -48,8 +48,9 @@ export interface ControlRunnerOptions {
   tmuxBinary?: string;
   /** Subscribed before the client starts, so no %output is missed. */
   onOutput?: OutputListener;
-  /** Called with every other notification line (`%window-close @3`, `%layout-change ...`,
-   * `%continue %4`, ...), verbatim. */
+  /** Called with each notification line other than %output (`%pause %4`, `%window-close
+   * @3`, `%layout-change ...`), verbatim. Lines a command prints inside its own reply block
+   * (refresh-client -A prints `%continue %4` there) are part of that reply, not notifications. */
   onNotification?: (line: string) => void;
   /** Clock for output times; default Date.now. */
   now?: () => number;
@@ -100,9 +101,10 @@ interface PendingCall {
  * when we lack them (tested); `-t $id` leaves the active window and pane alone;
  * `ignore-size` keeps the client out of window sizing. We never send `refresh-client -C`.
  *
- * The child is tied to us by its stdin: when this process ends, even by SIGKILL, the pipe
- * closes and tmux ends the client. It does not keep Node's event loop alive while idle (a
- * pending run() does), so a worker that forgets close() still exits.
+ * The client never outlives this process: when it ends, even by SIGKILL, the client's stdin
+ * closes (which ends an idle client) and a guard process kills the client (which ends one
+ * that tmux still has output queued for; see startGuard). It does not keep Node's event loop
+ * alive while idle (a pending run() does), so a worker that forgets close() still exits.
  */
 export async function createControlRunner(
   spec: ServerSpec,
@@ -127,6 +129,7 @@ class ControlClient implements ControlRunner {
   readonly attached: Promise<void>;
 
   readonly #child: ChildProcessWithoutNullStreams;
+  readonly #guard: ChildProcess | undefined;
   readonly #parser: ControlParser;
   readonly #now: () => number;
   readonly #replyTimeoutMs: number;
@@ -135,6 +138,7 @@ class ControlClient implements ControlRunner {
   readonly #listeners = new Set<OutputListener>();
   readonly #paneListeners = new Map<string, Set<OutputListener>>();
   readonly #exited: Promise<void>;
+  readonly #onNotification: ((line: string) => void) | undefined;
 
   #isAttached = false;
   #closedInfo: ControlClosed | undefined;
@@ -154,6 +158,7 @@ class ControlClient implements ControlRunner {
     this.#now = opts.now ?? Date.now;
     this.#replyTimeoutMs = opts.replyTimeoutMs ?? REPLY_TIMEOUT_MS;
     if (opts.onOutput) this.#listeners.add(opts.onOutput);
+    this.#onNotification = opts.onNotification;
     this.closed = new Promise((resolve) => {
       this.#resolveClosed = resolve;
     });
@@ -179,6 +184,7 @@ class ControlClient implements ControlRunner {
       flags.join(','),
     ];
     this.#child = spawn(tmuxBinary, argv, {stdio: ['pipe', 'pipe', 'pipe'], env: opts.env});
+    this.#guard = this.#child.pid === undefined ? undefined : startGuard(this.#child.pid);
 
     this.#parser = new ControlParser({
       block: (block) => this.#onBlock(block),
@@ -197,7 +203,7 @@ class ControlClient implements ControlRunner {
           },
           reason === '' || classifyTmuxFailure(reason) === 'no-server' ? 'no-server' : 'other',
         ),
-      notification: opts.onNotification ?? (() => {}),
+      notification: (line) => this.#onNotification?.(line),
     });
 
     const {stdin, stdout, stderr} = this.#child;
@@ -224,6 +230,7 @@ class ControlClient implements ControlRunner {
       let drain: NodeJS.Timeout | undefined;
       const ended = (code: number | null, signal: NodeJS.Signals | null) => {
         clearTimeout(drain);
+        this.#guard?.kill('SIGKILL');
         const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
         this.#finish({reason: 'client-died', detail: this.#diedDetail(how)});
         resolve();
@@ -280,7 +287,7 @@ class ControlClient implements ControlRunner {
 
   run(args: readonly string[]): Promise<string> {
     const label = args[0] ?? '';
-    if (this.#closedInfo) {
+    if (this.#closedInfo || this.#closing) {
       return Promise.reject(this.#closedError(label));
     }
     const encoded = toControlLine(args);
@@ -374,6 +381,7 @@ class ControlClient implements ControlRunner {
   }
 
   #onPause(paneId: string): void {
+    this.#onNotification?.(`%pause ${paneId}`);
     // tmux now drops this pane's output: it printed more than we read, so it is busy.
     this.#onOutput(paneId);
     if (this.#closedInfo || this.#closing) return;
@@ -407,7 +415,7 @@ class ControlClient implements ControlRunner {
   }
 
   #closedError(label: string): TmuxCommandError {
-    const detail = this.#closedInfo?.detail ?? 'the control client ended';
+    const detail = this.#closedInfo?.detail ?? 'the control client was closed';
     return new TmuxCommandError(
       this.#closedKind,
       this.#stderr.trim(),
@@ -464,4 +472,36 @@ function errorOf(label: string, block: ControlBlock): TmuxCommandError {
 
 function quotePane(paneId: string): string {
   return `'${paneId.replaceAll("'", "'\\''")}:continue'`;
+}
+
+/** The guard's whole program: wait for EOF on stdin (our end closes however we die), then
+ * kill the tmux client. Only a pid is passed, as "$1"; no text of ours reaches the shell. */
+const GUARD_SCRIPT = 'read ignored; kill -KILL "$1" 2>/dev/null';
+
+/**
+ * Start a tiny `sh` that kills the tmux client `clientPid` when this process dies without
+ * closing it.
+ *
+ * Why: stdin EOF is not enough. tmux 3.3a only lets a control client go once everything it
+ * queued for it has been written (server_client_check_exit waits for control_all_done). If
+ * we die while pane output is queued for us, nobody can read it, so the client never exits:
+ * it stays attached, and when it is the only client on the server tmux stops reading the
+ * busy pane (server_client_check_pane_buffer), freezing the program in it; kill-server then
+ * hangs too, and nothing in tmux times this out. Tested: after SIGKILL of a worker, a `seq`
+ * in the pane stopped and the client stayed. Killing the client process ends it all (the
+ * server drops a client whose process is gone).
+ *
+ * The guard is killed as soon as the client exits, so it never signals a reused pid in
+ * practice. If /bin/sh cannot start, we run without a guard.
+ */
+function startGuard(clientPid: number): ChildProcess {
+  const guard = spawn('/bin/sh', ['-c', GUARD_SCRIPT, 'nudge-control-guard', String(clientPid)], {
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
+  guard.on('error', () => {});
+  guard.stdin?.on('error', () => {});
+  // Never keeps Node alive by itself.
+  guard.unref();
+  (guard.stdin as {unref?: () => void} | null)?.unref?.();
+  return guard;
 }

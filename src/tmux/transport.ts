@@ -28,6 +28,8 @@ export interface OpenTransportOptions {
   tmuxBinary?: string;
   /** Passed to the control client: subscribed before it attaches. */
   onOutput?: OutputListener;
+  /** Passed to the control client: other notification lines (`%window-close @3`, ...). */
+  onNotification?: (line: string) => void;
   /** Clock for output times; default Date.now. */
   now?: () => number;
 }
@@ -77,6 +79,7 @@ export async function openTransport(
       sessionId,
       tmuxBinary: opts.tmuxBinary,
       onOutput: opts.onOutput,
+      onNotification: opts.onNotification,
       now: opts.now,
     });
   } catch (error) {
