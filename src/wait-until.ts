@@ -3,6 +3,14 @@ import {type PaneView, visibleText} from './pane-view.js';
 import type {Tmux} from './tmux/tmux.js';
 import type {Verdict, Watcher} from './watch.js';
 
+/** Push signals about a pane's output (the control-mode transport provides them). */
+export interface PaneActivity {
+  /** When pane `paneId` last printed anything (ms, the same clock as the wait), if known. */
+  lastOutputAt(paneId: string): number | undefined;
+  /** Resolves at the pane's next output, or rejects with an AbortError when `signal` fires. */
+  nextOutput(paneId: string, signal: AbortSignal): Promise<void>;
+}
+
 /** How a wait ended. */
 export interface WaitResult {
   status: 'done' | 'timeout' | 'failed';
@@ -24,7 +32,16 @@ export async function waitUntil(
   tmux: Tmux,
   paneId: string,
   watcher: Watcher,
-  opts: {intervalMs: number; timeoutMs: number; clock: Clock; signal: AbortSignal},
+  opts: {
+    intervalMs: number;
+    timeoutMs: number;
+    clock: Clock;
+    signal: AbortSignal;
+    /** Output events of the pane, when the transport has them (else: plain polling). */
+    activity?: PaneActivity | undefined;
+    /** When we last sent keys to the pane (our own echo is output too). */
+    typedAt?: number | undefined;
+  },
 ): Promise<WaitResult> {
   const {clock, signal} = opts;
   const deadline = clock.now() + opts.timeoutMs;

@@ -12,7 +12,7 @@ import {TmuxCommandError} from '../tmux/runner.js';
 import type {PaneInfo, Tmux} from '../tmux/tmux.js';
 import {planTyping} from '../typing.js';
 import {describeUntil} from '../until.js';
-import {waitUntil} from '../wait-until.js';
+import {type PaneActivity, waitUntil} from '../wait-until.js';
 import {exitSentinel, viewKey} from '../watch.js';
 import type {JobRecorder} from './recorder.js';
 
@@ -25,6 +25,8 @@ export interface JobDeps {
   recorder: JobRecorder;
   /** The process running the job (recorded in the queue so waiters can tell it is alive). */
   pid: number;
+  /** Output events of panes, when the transport provides them (control mode). */
+  activity?: PaneActivity | undefined;
 }
 
 /** How a job ended. */
@@ -207,7 +209,7 @@ class Job {
       lines: o.lines,
       exitPattern: sentinel.pattern,
     });
-    const waited = await waitUntil(tmux, pane, watcher, {...o, clock, signal});
+    const waited = await waitUntil(tmux, pane, watcher, {...o, clock, signal, activity: this.deps.activity, typedAt: waitStart});
     const waitedMs = clock.now() - waitStart;
     const v = waited.verdict;
     const found: Record<string, unknown> = {waitedMs, checks: waited.checks};
