@@ -1,5 +1,5 @@
 import {type OutputMark, OutputReader, type PaneView} from './pane-view.js';
-import {isShellCommand} from './profile.js';
+import {isBusy, isIdle, isShellCommand, PROFILES, type Profile} from './profile.js';
 import {compileRegex, type UntilSpec} from './until.js';
 import {
   anyVisibleLine,
@@ -22,6 +22,13 @@ export interface WatcherSetup {
   graceChecks: number;
   /** The pane's foreground command when we started. */
   paneCommand: string;
+  /** The pane is a shell's pane (default: its command is a shell): stable and prompt are
+   * not done while another command runs in its foreground. */
+  shellPane?: boolean | undefined;
+  /** The program's profile (prompt: its idle composer and busy markers). */
+  profile?: Profile | undefined;
+  /** Whether an agent hook reported the end of a turn since Enter (idle evidence). */
+  freshHookMark?: (() => boolean) | undefined;
   /** Where new output starts (regex and exit conditions). */
   mark: OutputMark;
   /** Lines of output searched by regex conditions. */
@@ -31,17 +38,25 @@ export interface WatcherSetup {
   failPatterns?: readonly RegExp[];
 }
 
-/** The idle-prompt test for `--until prompt[:NAME]` on a pane running `command`, or why
- * there is none. */
+/** The idle-prompt test for `--until prompt[:NAME]` on a pane running `command` (with the
+ * detected `profile`), or why there is none. An agent is idle when its composer is on screen
+ * and no busy marker is, or when its hook reported the end of the turn and nothing on screen
+ * says busy (the screen is the backstop when a hook never arrives). */
 export function promptTest(
   spec: Extract<UntilSpec, {kind: 'prompt'}>,
   command: string,
+  profile?: Profile,
+  freshHookMark?: () => boolean,
 ): ((view: PaneView) => boolean) | string {
   if (spec.pattern !== undefined)
     return anyVisibleLine(compileRegex(spec.pattern, '--until prompt:'));
-  const profile = spec.profile ?? (isShellCommand(command) ? 'shell' : undefined);
-  if (profile === 'shell') return shellPromptVisible;
-  return `no prompt profile knows "${command}"; use --until prompt:REGEX`;
+  const name = spec.profile ?? profile?.name ?? (isShellCommand(command) ? 'shell' : undefined);
+  if (name === 'shell') return shellPromptVisible;
+  const agent =
+    name === 'claude' || name === 'gemini' || name === 'codex' ? PROFILES[name] : undefined;
+  if (agent)
+    return (view) => isIdle(agent, view) || (freshHookMark?.() === true && !isBusy(agent, view));
+  return `no prompt profile knows "${command}"; use --until prompt:REGEX or --profile`;
 }
 
 /** Build the watcher for `spec`. Throws (UsageError) on a bad regex or a prompt with no
@@ -51,13 +66,13 @@ export function createWatcher(spec: UntilSpec, s: WatcherSetup): Watcher {
     baselineKey: s.baselineKey,
     graceChecks: s.graceChecks,
     ignore: s.ignore.map((i) => compileRegex(i, '--ignore')),
-    shellPane: isShellCommand(s.paneCommand),
+    shellPane: s.shellPane ?? isShellCommand(s.paneCommand),
   };
   switch (spec.kind) {
     case 'stable':
       return new StableWatcher(s.stableChecks, screen);
     case 'prompt': {
-      const test = promptTest(spec, s.paneCommand);
+      const test = promptTest(spec, s.paneCommand, s.profile, s.freshHookMark);
       if (typeof test === 'string') throw new Error(test);
       return new PromptWatcher(test, screen);
     }

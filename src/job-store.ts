@@ -49,6 +49,17 @@ export interface JobRecord {
   notified?: boolean;
   /** First 80 characters of the text, for listings. */
   preview: string;
+  /** The program profile used, and why (auto-detection). */
+  profile?: string;
+  profileReason?: string;
+  /** Whether the text, and the notice, were submitted (read back from the screen). */
+  delivery?: string;
+  noticeDelivery?: string;
+  /** `--until exit`: the command's exit status; `--until regex:`: the match. */
+  exitCode?: number;
+  match?: string;
+  /** Which tmux transport the worker used (control or spawn), and why. */
+  transport?: string;
 }
 
 /** One line of events.jsonl. */

@@ -8,7 +8,15 @@ export const DEFAULT_TIMEOUT_NOTICE =
   '[SYSTEM COMMAND] Timed out after {elapsed}; the command may still be running. Resume.';
 
 /** Placeholders a `--notice` template may use. */
-export const NOTICE_PLACEHOLDERS = ['status', 'elapsed', 'job', 'until', 'exit', 'match'] as const;
+export const NOTICE_PLACEHOLDERS = [
+  'status',
+  'elapsed',
+  'job',
+  'until',
+  'exit',
+  'match',
+  'delivery',
+] as const;
 export type NoticeValues = Record<(typeof NOTICE_PLACEHOLDERS)[number], string>;
 
 /** The longest notice template accepted (characters). */

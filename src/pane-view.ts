@@ -43,6 +43,8 @@ export interface OutputLine {
   /** Absolute row of its first screen row. */
   row: number;
   text: string;
+  /** The whole line, when `text` is only the part after the mark (the mark's own row). */
+  full?: string;
 }
 
 /**
@@ -127,6 +129,10 @@ export class OutputReader {
       rows[0] = [...(rows[0] ?? '')].slice(this.#mark.col).join('');
     }
     const lines = joinWrappedRows(rows, start, view.width);
+    if (start === this.#mark.row && this.#mark.col > 0 && lines[0]) {
+      const whole = joinWrappedRows(view.rows.slice(start - view.firstRow), start, view.width)[0];
+      if (whole) lines[0].full = whole.text;
+    }
     // Only rows above the cursor are final; the cursor row may still grow.
     this.#seenUntil = Math.max(this.#seenUntil, Math.min(lastRow, cursorRow(view)));
     // The anchor is the rows just above the cursor: the cursor row itself may still change.

@@ -1,12 +1,115 @@
+import type {PaneView} from './pane-view.js';
+import {cursorLine, visibleText} from './pane-view.js';
+
 /**
- * How to treat the program in a pane. Kept as data; the agent profiles (Claude Code, Gemini
- * CLI, Codex) grow here.
+ * What is specific to the program in a pane, kept as data in one place: how to empty its
+ * input line, the typing cadence and pause before Enter it needs, text that must travel as
+ * a bracketed paste, what its idle composer looks like, and what "busy" looks like. When a
+ * CLI changes its screen, this file is what changes. The facts behind each entry are in
+ * docs/agent-screens.md, measured on the versions named there.
  */
+export const PROFILE_NAMES = ['claude', 'gemini', 'codex', 'shell', 'raw'] as const;
+export type ProfileName = (typeof PROFILE_NAMES)[number];
+
 export interface Profile {
-  name: 'shell' | 'generic';
-  /** Keys that empty the input line before typing. */
-  clearKeys: readonly string[][];
+  name: ProfileName;
+  /** Keys that empty the input line; each inner list is one tmux call, 60 ms apart. */
+  clearKeys: readonly (readonly string[])[];
+  /** The least pause between the text and Enter: a faster Enter is taken as part of a
+   * paste (a newline) by this program. `--enter-delay` below this is raised to it. */
+  minEnterDelayMs: number;
+  /** Text that must travel as one bracketed paste instead of typed keys: a picker would
+   * open mid-word and change the text or eat the Enter. Multi-line text always does. */
+  pasteWhen?: RegExp;
+  /** The composer's input line; group 1 is what is in it. */
+  composerLine?: RegExp;
+  /** Placeholder texts the composer shows when it is empty. */
+  placeholders?: readonly RegExp[];
+  /** A rule line drawn above the composer (within three rows: Gemini puts hint lines
+   * between). */
+  ruleLine?: RegExp;
+  /** Busy markers: any of these on the visible screen means the program is working. */
+  busy: readonly RegExp[];
+  /** Shown when a submitted message was queued behind the running turn. */
+  queued?: RegExp;
+  /** How to recognise the program when the pane's command name does not say (`node`). */
+  screen?: RegExp;
+  /** The pane's foreground command names of this program. */
+  commands?: RegExp;
 }
+
+const RULE = /^\s*─{20,}\s*$/;
+
+/** The profiles, in detection order. */
+export const PROFILES: Record<ProfileName, Profile> = {
+  claude: {
+    name: 'claude',
+    // One Escape closes a picker and only shows "Esc again to clear"; C-u empties the
+    // composer. (Two Escapes within ~1 s clear it too, or open the history with text.)
+    clearKeys: [['Escape'], ['C-u']],
+    // Text and Enter in one burst is a paste: the Enter becomes a newline.
+    minEnterDelayMs: 300,
+    // "@" opens the file picker, which completes the word and takes the Enter.
+    pasteWhen: /@/,
+    composerLine: /^[❯>!] ?(.*)$/,
+    placeholders: [/^Press up to edit queued messages$/, /^Try ".*"$/],
+    ruleLine: RULE,
+    busy: [/esc to interrupt/, /· Retrying in \d+s/],
+    queued: /Press up to edit queued messages/,
+    screen: /Claude Code v\d|\? for shortcuts · ← for agents/,
+    commands: /^claude$/,
+  },
+  gemini: {
+    name: 'gemini',
+    clearKeys: [['Escape'], ['C-u']],
+    minEnterDelayMs: 200,
+    pasteWhen: /@/,
+    composerLine: /^ [>!] {1,3}(.*)$/,
+    placeholders: [/^Type your message or @path\/to\/file$/, /^Type your shell command$/],
+    ruleLine: RULE,
+    busy: [/esc to cancel/],
+    queued: /Queued \(press ↑ to edit\)/,
+    screen:
+      /Type your message or @path\/to\/file|Type your shell command|Shift\+Tab to accept edits/,
+    commands: /^gemini$/,
+  },
+  codex: {
+    name: 'codex',
+    clearKeys: [['Escape'], ['C-u']],
+    // Codex treats Enter within 120 ms of a fast burst of keys as a newline.
+    minEnterDelayMs: 300,
+    pasteWhen: /@/,
+    composerLine: /^› (.*)$/,
+    placeholders: [
+      /^Ask Codex to do anything$/,
+      /^Find and fix a bug in @filename$/,
+      /^Improve documentation in @filename$/,
+      /^Summarize recent commits$/,
+      /^Implement \{feature\}$/,
+      /^Explain this codebase$/,
+      /^Write tests for @filename$/,
+      /^Run \/review on my current changes$/,
+      /^Use \/skills to list available skills$/,
+    ],
+    busy: [/esc to interrupt/],
+    queued: /Queued follow-up inputs/,
+    screen: /OpenAI Codex|Ask Codex to do anything|\? for shortcuts/,
+    commands: /^codex/,
+  },
+  shell: {
+    name: 'shell',
+    // readline reads Escape followed quickly by C-u as the unbound M-C-u: no Escape.
+    clearKeys: [['C-e', 'C-u']],
+    minEnterDelayMs: 0,
+    busy: [],
+  },
+  raw: {
+    name: 'raw',
+    clearKeys: [['Escape'], ['C-u']],
+    minEnterDelayMs: 0,
+    busy: [],
+  },
+};
 
 const SHELLS = new Set([
   'bash',
@@ -28,18 +131,116 @@ export function isShellCommand(command: string): boolean {
 }
 
 /**
- * The profile for a pane's foreground command. Shells get C-e C-u (end of line, then kill to
- * its start): readline reads an Escape followed quickly by C-u as the unbound M-C-u, so the
- * Escape that TUIs want would leave a shell's line uncleared. Other programs get Escape
- * (close a menu, leave a mode), then C-u, as separate tmux calls.
+ * Whether a pane is a shell's pane, even while another command runs in its foreground: it
+ * runs a shell now, or it was started with one (an empty start command is tmux's default
+ * shell). A quiet command in such a pane is still running, not done.
  */
-export function profileFor(currentCommand: string): Profile {
-  if (isShellCommand(currentCommand)) return {name: 'shell', clearKeys: [['C-e', 'C-u']]};
-  return {name: 'generic', clearKeys: [['Escape'], ['C-u']]};
+export function isShellPane(info: {currentCommand: string; startCommand: string}): boolean {
+  if (isShellCommand(info.currentCommand)) return true;
+  const first =
+    info.startCommand
+      .trim()
+      .replace(/^["']/, '')
+      .split(/[\s"']/)[0] ?? '';
+  return info.startCommand.trim() === '' || isShellCommand(first);
 }
 
 /** Shells whose syntax `--until exit`'s `{ …\n} ; printf … "$?"` wrapper is valid in. */
 export function isPosixShell(command: string): boolean {
   const base = command.replace(/^-/, '').split('/').pop() ?? '';
   return ['bash', 'zsh', 'sh', 'dash', 'ksh', 'mksh', 'ash'].includes(base);
+}
+
+/** Which profile `--profile auto` picked, and why. */
+export interface Detection {
+  profile: Profile;
+  reason: string;
+}
+
+/**
+ * `--profile auto`: the pane's foreground command first (`claude`, `codex`, a shell), then
+ * what the screen shows (Gemini CLI runs as `node`), else `raw`.
+ */
+export function detectProfile(command: string, screenText: string): Detection {
+  for (const p of [PROFILES.claude, PROFILES.codex, PROFILES.gemini]) {
+    if (p.commands?.test(command)) return {profile: p, reason: `the pane runs ${command}`};
+  }
+  if (isShellCommand(command))
+    return {profile: PROFILES.shell, reason: `the pane runs the shell ${command}`};
+  for (const p of [PROFILES.claude, PROFILES.gemini, PROFILES.codex]) {
+    if (p.screen?.test(screenText))
+      return {profile: p, reason: `the screen of ${command} shows ${p.name}'s composer`};
+  }
+  return {profile: PROFILES.raw, reason: `nothing known about ${command || 'the program'}`};
+}
+
+/** The profile for a name, or detected. */
+export function chooseProfile(
+  name: ProfileName | 'auto',
+  command: string,
+  screenText: string,
+): Detection {
+  if (name === 'auto') return detectProfile(command, screenText);
+  return {profile: PROFILES[name], reason: '--profile'};
+}
+
+/** Kept for the shell/raw decision of older callers. */
+export function profileFor(command: string): Profile {
+  return isShellCommand(command) ? PROFILES.shell : PROFILES.raw;
+}
+
+/**
+ * What is in the program's input line: undefined when no composer is on screen, '' when it
+ * is empty (placeholders count as empty), else the draft (continuation rows joined by \n).
+ * For a shell: the text after the prompt on the cursor's row.
+ */
+export function readComposer(profile: Profile, view: PaneView): string | undefined {
+  if (profile.name === 'shell') return readShellLine(view);
+  if (!profile.composerLine) return undefined;
+  const rows = visibleText(view)
+    .split('\n')
+    .map((r) => r.trimEnd());
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const m = profile.composerLine.exec(rows[i] ?? '');
+    if (!m) continue;
+    if (
+      profile.ruleLine &&
+      ![rows[i - 1], rows[i - 2], rows[i - 3]].some(
+        (r) => r !== undefined && profile.ruleLine!.test(r),
+      )
+    )
+      continue;
+    const parts = [(m[1] ?? '').trim()];
+    // Continuation rows of a multi-line draft, up to the closing rule (Claude).
+    for (
+      let k = i + 1;
+      k < rows.length && profile.ruleLine && !profile.ruleLine.test(rows[k] ?? '');
+      k++
+    ) {
+      if (!/^ {2}\S/.test(rows[k] ?? '')) break;
+      parts.push((rows[k] ?? '').trim());
+    }
+    const text = parts.join('\n').trim();
+    return profile.placeholders?.some((p) => p.test(text)) ? '' : text;
+  }
+  return undefined;
+}
+
+/** A shell's input line: the text after the last prompt character on the cursor's row. */
+function readShellLine(view: PaneView): string | undefined {
+  const line = cursorLine(view);
+  const m = /^(.*?[$#%>❯»] )(.*)$/.exec(line);
+  if (!m) return undefined;
+  return (m[2] ?? '').trim();
+}
+
+/** Whether the screen shows the program working. */
+export function isBusy(profile: Profile, view: PaneView): boolean {
+  const text = visibleText(view);
+  return profile.busy.some((b) => b.test(text));
+}
+
+/** Idle: the composer is on screen and nothing says busy. */
+export function isIdle(profile: Profile, view: PaneView): boolean {
+  return readComposer(profile, view) !== undefined && !isBusy(profile, view);
 }

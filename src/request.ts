@@ -1,4 +1,5 @@
 import {Buffer} from 'node:buffer';
+import {PROFILE_NAMES, type ProfileName} from './profile.js';
 import type {UntilSpec} from './until.js';
 import {err, ok, type Result} from './util/result.js';
 
@@ -47,6 +48,16 @@ export interface JobOptions {
   ignore: string[];
   /** Lines of output searched by regex conditions. */
   lines: number;
+  /** The program profile, or auto-detection. */
+  profile: ProfileName | 'auto';
+  /** Wait until the pane is idle (per its profile) before typing. */
+  whenIdle: boolean;
+  /** How long --when-idle waits. */
+  idleTimeoutMs: number;
+  /** Clear a draft someone left in the input line instead of waiting for it. */
+  clearDraft: boolean;
+  /** How long to wait for a draft to be sent or cleared before failing. */
+  draftWaitMs: number;
   lockTimeoutMs: number;
 }
 
@@ -139,6 +150,18 @@ export function validateRequest(value: unknown): Result<JobRequest, string> {
   }
   if (!Number.isSafeInteger(options.lines) || (options.lines as number) < 1) {
     return err('the request option lines is not a positive whole number');
+  }
+  if (
+    options.profile !== 'auto' &&
+    !(PROFILE_NAMES as readonly unknown[]).includes(options.profile)
+  ) {
+    return err('the request option profile is not a known profile');
+  }
+  if (typeof options.whenIdle !== 'boolean' || typeof options.clearDraft !== 'boolean') {
+    return err('the request options whenIdle/clearDraft are not booleans');
+  }
+  if (!isMs(options.idleTimeoutMs) || !isMs(options.draftWaitMs)) {
+    return err('the request options idleTimeoutMs/draftWaitMs are not durations');
   }
   return ok(value as unknown as JobRequest);
 }

@@ -8,7 +8,7 @@ export type UntilSpec =
   | {kind: 'prompt'; profile: string | undefined; pattern: string | undefined};
 
 /** Prompt profiles `--until prompt:NAME` knows (agent profiles join this list). */
-export const PROMPT_PROFILES = ['shell'] as const;
+export const PROMPT_PROFILES = ['shell', 'claude', 'gemini', 'codex'] as const;
 
 /**
  * Parse `--until`: `stable`, `exit`, `regex:PATTERN`, `prompt`, `prompt:NAME` (a profile) or

@@ -145,7 +145,7 @@ export function findMatch(
 ): {match: string; line: string} | undefined {
   for (const l of lines) {
     const m = pattern.exec(l.text);
-    if (m) return {match: m[0], line: l.text};
+    if (m) return {match: m[0], line: l.full ?? l.text};
   }
   return undefined;
 }
@@ -183,10 +183,10 @@ export class RegexWatcher implements Watcher {
     for (const l of lines) {
       for (const fail of this.failPatterns) {
         const m = fail.exec(l.text);
-        if (m) return {status: 'failed', match: m[0], line: l.text, pattern: fail.source};
+        if (m) return {status: 'failed', match: m[0], line: l.full ?? l.text, pattern: fail.source};
       }
       const m = this.pattern.exec(l.text);
-      if (m) return {status: 'done', match: m[0], line: l.text};
+      if (m) return {status: 'done', match: m[0], line: l.full ?? l.text};
     }
     return {status: 'pending', why: 'no match yet'};
   }

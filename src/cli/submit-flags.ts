@@ -86,7 +86,7 @@ export const SUBMIT_FLAGS: Record<string, FlagSpec> = {
   notice: {
     type: 'string',
     describe:
-      'notice template: {status} {elapsed} {job} {until} {exit} {match} (--no-notice for none)',
+      'notice template: {status} {elapsed} {job} {until} {exit} {match} {delivery} (--no-notice for none)',
   },
   'lock-timeout': {
     type: 'string',
@@ -135,6 +135,11 @@ export function toSubmitOptions(
         : [String(list)],
     lines: str('lines'),
     notifyPane: str('notify-pane'),
+    profile: str('profile'),
+    whenIdle: bool('when-idle'),
+    idleTimeout: str('idle-timeout'),
+    clearDraft: bool('clear-draft'),
+    draftWait: str('draft-wait'),
   };
 }
 

@@ -6,8 +6,15 @@ import {JobStore} from '../job-store.js';
 import {launchWorker} from '../launch-worker.js';
 import {validateNoticeTemplate} from '../notice.js';
 import {paneLockFor} from '../pane-lock.js';
+import {visibleText} from '../pane-view.js';
 import {ensureStateDir, resolveStateDir} from '../paths.js';
-import {isPosixShell} from '../profile.js';
+import {
+  chooseProfile,
+  isPosixShell,
+  PROFILE_NAMES,
+  type Profile,
+  type ProfileName,
+} from '../profile.js';
 import {
   encodeRequest,
   type JobOptions,
@@ -51,6 +58,14 @@ export interface SubmitOptions {
   lines?: string | number | undefined;
   /** Type the notice into this pane instead. */
   notifyPane?: string | undefined;
+  /** auto | claude | gemini | codex | shell | raw. */
+  profile?: string | undefined;
+  /** Wait until the pane is idle before typing. */
+  whenIdle?: boolean | undefined;
+  idleTimeout?: string | number | undefined;
+  /** Clear a draft left in the input line instead of waiting for it. */
+  clearDraft?: boolean | undefined;
+  draftWait?: string | number | undefined;
 }
 
 /** Defaults of the contract (DESIGN.md, issue #2). */
@@ -64,6 +79,9 @@ export const SUBMIT_DEFAULTS = {
   lockTimeout: '10m',
   until: 'stable',
   lines: 100,
+  profile: 'auto',
+  idleTimeout: '10m',
+  draftWait: '30s',
 } as const;
 
 /** Turn raw options into validated job options; throws UsageError (exit 2). */
@@ -114,7 +132,22 @@ export function resolveJobOptions(o: SubmitOptions): JobOptions {
     until,
     ignore,
     lines: parseInteger(o.lines ?? SUBMIT_DEFAULTS.lines, '--lines', 1, 100_000),
+    profile: parseProfile(o.profile ?? SUBMIT_DEFAULTS.profile),
+    whenIdle: o.whenIdle ?? false,
+    idleTimeoutMs: duration(o.idleTimeout, SUBMIT_DEFAULTS.idleTimeout, '--idle-timeout'),
+    clearDraft: o.clearDraft ?? false,
+    draftWaitMs: duration(o.draftWait, SUBMIT_DEFAULTS.draftWait, '--draft-wait'),
   };
+}
+
+/** Check `--profile`; throws UsageError (exit 2). */
+export function parseProfile(value: string): ProfileName | 'auto' {
+  if (value === 'auto' || (PROFILE_NAMES as readonly string[]).includes(value))
+    return value as ProfileName | 'auto';
+  throw new UsageError(
+    'bad-profile',
+    `--profile must be auto, ${PROFILE_NAMES.join(', ')}; got ${JSON.stringify(value)}.`,
+  );
 }
 
 /** Check the text to type; throws UsageError (exit 2). */
@@ -153,7 +186,7 @@ function whereServer(spec: ServerSpec): string {
 }
 
 /** Refuse conditions that cannot work on this pane (exit 2), before anything is spawned. */
-export function checkUntilFits(until: UntilSpec, info: PaneInfo): void {
+export function checkUntilFits(until: UntilSpec, info: PaneInfo, profile?: Profile): void {
   if (until.kind === 'exit' && !isPosixShell(info.currentCommand)) {
     throw new UsageError(
       'bad-until',
@@ -161,7 +194,7 @@ export function checkUntilFits(until: UntilSpec, info: PaneInfo): void {
     );
   }
   if (until.kind === 'prompt') {
-    const test = promptTest(until, info.currentCommand);
+    const test = promptTest(until, info.currentCommand, profile);
     if (typeof test === 'string') throw new UsageError('bad-until', `--until prompt: ${test}.`);
   }
 }
@@ -231,7 +264,18 @@ export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<Exi
   const stateDir = resolveStateDir(ctx.env);
   await ensureStateDir(stateDir);
   const {info, target} = await resolvePane(spec, o.pane, ctx.env);
-  checkUntilFits(options.until, info);
+  if (options.until.kind === 'prompt') {
+    // Which program is it? The worker decides again when it types; here it only has to
+    // know whether a prompt can be recognised at all.
+    const screen = visibleText(await createTmux(createSpawnRunner(spec)).view(info.paneId, 0));
+    checkUntilFits(
+      options.until,
+      info,
+      chooseProfile(options.profile, info.currentCommand, screen).profile,
+    );
+  } else {
+    checkUntilFits(options.until, info);
+  }
   if (o.notifyPane !== undefined) {
     const notify = await resolvePane(spec, o.notifyPane, {}, '--notify-pane');
     if (notify.info.serverPid !== info.serverPid) {

@@ -3,6 +3,7 @@ import {createWatcher} from '../conditions.js';
 import {parseDuration, parseInteger} from '../durations.js';
 import {EXIT_CODES, type ExitCode, NudgeError, UsageError} from '../errors.js';
 import {cursorRow} from '../pane-view.js';
+import {isShellPane, PROFILES} from '../profile.js';
 import {createSpawnRunner, TmuxCommandError} from '../tmux/runner.js';
 import {resolveServerSpec} from '../tmux/server.js';
 import {createTmux} from '../tmux/tmux.js';
@@ -57,7 +58,9 @@ export async function waitForIdle(o: WaitOptions, ctx: CommandContext): Promise<
 
   const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
   const {info} = await resolvePane(spec, o.pane, ctx.env, 'PANE');
-  checkUntilFits(until, info);
+  // A shell's pane stays a shell's pane while a command runs in it (liveness, prompt).
+  const shellPane = isShellPane(info);
+  checkUntilFits(until, info, shellPane ? PROFILES.shell : undefined);
   const tmux = createTmux(createSpawnRunner(spec));
   const started = Date.now();
   try {
@@ -68,6 +71,8 @@ export async function waitForIdle(o: WaitOptions, ctx: CommandContext): Promise<
       baselineKey: undefined,
       graceChecks: 0,
       paneCommand: info.currentCommand,
+      shellPane,
+      profile: shellPane ? PROFILES.shell : undefined,
       mark: {row: cursorRow(entry), col: entry.cursorX},
       lines,
     });

@@ -1,3 +1,4 @@
+import {randomBytes} from 'node:crypto';
 import type {PaneView} from '../pane-view.js';
 import type {Snapshot} from '../screen.js';
 import {literalArgument} from '../typing.js';
@@ -19,6 +20,8 @@ export interface PaneInfo {
   socketPath: string;
   cursorX: number;
   cursorY: number;
+  /** The command the pane was started with ('' for the default shell). */
+  startCommand: string;
 }
 
 /** The tmux operations nudge needs, over some transport. */
@@ -34,6 +37,9 @@ export interface Tmux {
   view(paneId: string, historyRows: number): Promise<PaneView>;
   /** Type `chars` literally, one key event per character, in one tmux call. */
   typeLiteral(paneId: string, chars: string): Promise<void>;
+  /** Paste `text` as one bracketed paste (if the program asked for bracketed pastes), LF
+   * kept as LF: a picker cannot open mid-word and newlines do not submit. */
+  paste(paneId: string, text: string): Promise<void>;
   /** Press keys by tmux key name (`Enter`, `Escape`, `C-u`). */
   pressKeys(paneId: string, keys: readonly string[]): Promise<void>;
   /** Leave copy mode or any other mode; a no-op when the pane is in none. */
@@ -59,6 +65,8 @@ const PANE_FORMAT = [
   'cursor_x',
   'cursor_y',
   'pane_current_command',
+  // Last: the only field that could hold anything (the command the pane started with).
+  'pane_start_command',
 ]
   .map((f) => `#{${f}}`)
   .join(SEP);
@@ -121,7 +129,8 @@ export function parsePaneInfo(line: string): PaneInfo | undefined {
     socketPath: f[10] ?? '',
     cursorX: n(f[11]),
     cursorY: n(f[12]),
-    currentCommand: f.slice(13).join(SEP),
+    currentCommand: f[13] ?? '',
+    startCommand: f.slice(14).join(SEP),
   };
 }
 
@@ -232,6 +241,28 @@ export function createTmux(runner: TmuxRunner): Tmux {
       for (const chunk of chunkForArgv(chars)) {
         await runner.run(['send-keys', '-t', paneId, '-l', '--', literalArgument(chunk)]);
       }
+    },
+
+    async paste(paneId, text) {
+      // A named buffer of our own, deleted by the paste (-d): the user's buffers stay as
+      // they were. -p: bracketed paste; -r: keep LF (no LF→CR, which would submit lines).
+      const buffer = `nudge-${randomBytes(6).toString('hex')}`;
+      await runner.run([
+        'set-buffer',
+        '-b',
+        buffer,
+        '--',
+        literalArgument(text),
+        ';',
+        'paste-buffer',
+        '-p',
+        '-r',
+        '-d',
+        '-b',
+        buffer,
+        '-t',
+        paneId,
+      ]);
     },
 
     async pressKeys(paneId, keys) {

@@ -2,18 +2,27 @@ import type {Clock} from '../clock.js';
 import {createWatcher} from '../conditions.js';
 import {formatDuration} from '../durations.js';
 import {describeError, isAbortError} from '../errors.js';
+import type {HookMark} from '../hook-marks.js';
 import type {JobRecord, TerminalState} from '../job-store.js';
 import {renderNotice} from '../notice.js';
 import type {PaneLease, PaneLock} from '../pane-lock.js';
-import {cursorRow} from '../pane-view.js';
-import {isPosixShell, type Profile, profileFor} from '../profile.js';
+import {cursorLine, cursorRow, type PaneView, visibleText} from '../pane-view.js';
+import {
+  chooseProfile,
+  type Detection,
+  isBusy,
+  isPosixShell,
+  isShellCommand,
+  type Profile,
+  readComposer,
+} from '../profile.js';
 import type {JobRequest} from '../request.js';
 import {TmuxCommandError} from '../tmux/runner.js';
 import type {PaneInfo, Tmux} from '../tmux/tmux.js';
 import {planTyping} from '../typing.js';
 import {describeUntil} from '../until.js';
 import {type PaneActivity, waitUntil} from '../wait-until.js';
-import {exitSentinel, viewKey} from '../watch.js';
+import {exitSentinel, shellPromptVisible, viewKey} from '../watch.js';
 import type {JobRecorder} from './recorder.js';
 
 /** What a job needs from the outside world. */
@@ -27,7 +36,18 @@ export interface JobDeps {
   pid: number;
   /** Output events of panes, when the transport provides them (control mode). */
   activity?: PaneActivity | undefined;
+  /** The newest "agent finished a turn" mark of a pane (Claude Stop / Codex notify hooks). */
+  readHookMark?: ((pane: string) => Promise<HookMark | undefined>) | undefined;
 }
+
+/** Whether the program took what was typed: read back from its screen after Enter. */
+export type Delivery =
+  | 'submitted'
+  | 'submitted-after-retry'
+  | 'queued'
+  | 'not-submitted'
+  | 'unconfirmed'
+  | 'no-enter';
 
 /** How a job ended. */
 export interface JobOutcome {
@@ -39,6 +59,10 @@ export interface JobOutcome {
   exitCode?: number;
   /** `--until regex:`: the matched text. */
   match?: string;
+  /** Whether the text was submitted (confirmed on screen). */
+  delivery?: Delivery;
+  /** Whether the notice was submitted. */
+  noticeDelivery?: Delivery;
 }
 
 /** A failure with a sentence for the job record (pane gone, pane dead, ...). */
@@ -53,6 +77,12 @@ type Phase = 'queued' | 'locked' | 'typing' | 'waiting' | 'notifying';
 const CLEAR_KEY_GAP_MS = 60;
 /** The reaction gate opens after this many checks without any change (see ReactionGate). */
 const GRACE_CHECKS = 2;
+/** How long to look for signs that an Enter took, and how many Enters in all. */
+const DELIVERY_WAIT_MS = 1_500;
+const DELIVERY_POLL_MS = 100;
+const MAX_ENTERS = 3;
+/** How often a draft, or a busy pane (--when-idle), is looked at again. */
+const RECHECK_MS = 500;
 
 /**
  * Run one job: the worker's state machine.
@@ -82,7 +112,14 @@ async function finish({recorder, clock}: JobDeps, outcome: JobOutcome): Promise<
     notified: outcome.notified,
   };
   const data: Record<string, unknown> = {notified: outcome.notified};
-  for (const key of ['reason', 'waitedMs', 'exitCode', 'match'] as const) {
+  for (const key of [
+    'reason',
+    'waitedMs',
+    'exitCode',
+    'match',
+    'delivery',
+    'noticeDelivery',
+  ] as const) {
     if (outcome[key] !== undefined) {
       (patch as Record<string, unknown>)[key] = outcome[key];
       data[key] = outcome[key];
@@ -95,6 +132,8 @@ class Job {
   #phase: Phase = 'queued';
   #typed = 0;
   #profile: Profile | undefined;
+  #delivery: Delivery | undefined;
+  readonly #stopTimers: Array<() => void> = [];
   readonly #o: JobRequest['options'];
   readonly #notifyPane: string;
 
@@ -113,6 +152,7 @@ class Job {
     let lease: PaneLease | undefined;
     try {
       await recorder.event('worker-started', {pid: this.deps.pid});
+      if (this.#o.whenIdle) await this.#waitForIdle(pane, this.signal);
       lease = await this.#lock(pane, this.signal);
       const jobSignal = AbortSignal.any([this.signal, lease.signal]);
       const waited = await this.#typeAndWait(jobSignal);
@@ -124,11 +164,15 @@ class Job {
         await lease.release();
         lease = await this.#lock(this.#notifyPane, this.signal);
       }
-      await this.#notify(AbortSignal.any([this.signal, lease.signal]), waited);
-      return {...waited, notified: true};
+      const noticeDelivery = await this.#notify(
+        AbortSignal.any([this.signal, lease.signal]),
+        waited,
+      );
+      return {...waited, notified: true, noticeDelivery};
     } catch (error) {
       return this.#outcomeOf(error, lease);
     } finally {
+      for (const stop of this.#stopTimers) stop();
       await lease?.release();
     }
   }
@@ -176,25 +220,29 @@ class Job {
         `--until exit needs a POSIX shell in pane ${pane}, but it runs ${info.currentCommand}; nothing was typed.`,
       );
     }
-    this.#profile = profileFor(info.currentCommand);
+    const detected = await this.#detect(pane, info);
+    this.#profile = detected.profile;
     this.#phase = 'typing';
     const sentinel = exitSentinel(this.request.jobId.replace(/-/g, ''));
     // --until exit: run the text in a { } group, then print a sentinel with its status.
     const text =
       o.until.kind === 'exit' ? `{ ${this.request.text}\n${sentinel.command}` : this.request.text;
-    await recorder.transition('typing', {
-      profile: this.#profile.name,
-      chars: [...text].length,
-      until: describeUntil(o.until),
+    await recorder.transition(
+      'typing',
+      {
+        profile: detected.profile.name,
+        profileReason: detected.reason,
+        chars: [...text].length,
+        until: describeUntil(o.until),
+      },
+      {profile: detected.profile.name, profileReason: detected.reason},
+    );
+    const {delivery, before} = await this.#deliver(pane, text, detected.profile, signal, {
+      enter: o.enter,
+      progress: true,
     });
-    if (o.clear) await this.#clear(pane, this.#profile, signal);
-    await this.#type(pane, text, signal, true);
-    await clock.sleep(o.enterDelayMs, signal);
-    // The screen just before Enter: the reaction gate's baseline, and new output starts on
-    // the row after the cursor (so the echo of the typed command never matches a regex).
-    const before = await tmux.view(pane, 0);
-    if (o.enter) await tmux.pressKeys(pane, ['Enter']);
-    await recorder.event('typed', {chars: [...text].length, enter: o.enter});
+    await recorder.event('typed', {chars: [...text].length, enter: o.enter, delivery});
+    this.#delivery = delivery;
 
     this.#phase = 'waiting';
     const waitStart = clock.now();
@@ -205,11 +253,19 @@ class Job {
       baselineKey: viewKey(before, []),
       graceChecks: GRACE_CHECKS,
       paneCommand: info.currentCommand,
+      profile: detected.profile,
+      freshHookMark: this.#hookMarkWatch(pane, waitStart, signal),
       mark: {row: cursorRow(before) + 1, col: 0},
       lines: o.lines,
       exitPattern: sentinel.pattern,
     });
-    const waited = await waitUntil(tmux, pane, watcher, {...o, clock, signal, activity: this.deps.activity, typedAt: waitStart});
+    const waited = await waitUntil(tmux, pane, watcher, {
+      ...o,
+      clock,
+      signal,
+      activity: this.deps.activity,
+      typedAt: waitStart,
+    });
     const waitedMs = clock.now() - waitStart;
     const v = waited.verdict;
     const found: Record<string, unknown> = {waitedMs, checks: waited.checks};
@@ -227,6 +283,7 @@ class Job {
       return {
         state: 'failed',
         waitedMs,
+        delivery,
         match: v.match,
         reason: `The fail pattern /${v.pattern}/ matched: ${v.line.trim()}`,
       };
@@ -234,6 +291,7 @@ class Job {
     const outcome: Omit<JobOutcome, 'notified'> & {waitedMs: number} = {
       state: waited.status === 'done' ? 'done' : 'timeout',
       waitedMs,
+      delivery,
     };
     if (v.status === 'done' && v.exitCode !== undefined) outcome.exitCode = v.exitCode;
     if (v.status === 'done' && v.match !== undefined) outcome.match = v.match;
@@ -243,8 +301,8 @@ class Job {
   async #notify(
     signal: AbortSignal,
     waited: Omit<JobOutcome, 'notified'> & {waitedMs: number},
-  ): Promise<void> {
-    const {recorder, clock, tmux} = this.deps;
+  ): Promise<Delivery> {
+    const {recorder} = this.deps;
     const pane = this.#notifyPane;
     this.#phase = 'notifying';
     await recorder.transition('notifying', {pane});
@@ -256,13 +314,212 @@ class Job {
       until: describeUntil(this.#o.until),
       exit: waited.exitCode !== undefined ? String(waited.exitCode) : '',
       match: waited.match ?? '',
+      delivery: waited.delivery ?? 'unconfirmed',
     });
     const target = await this.#preflight(pane);
-    if (this.#o.clear) await this.#clear(pane, profileFor(target.currentCommand), signal);
-    await this.#type(pane, notice, signal, false);
-    await clock.sleep(this.#o.enterDelayMs, signal);
-    await tmux.pressKeys(pane, ['Enter']);
-    await recorder.event('notified', {pane, chars: [...notice].length});
+    const profile =
+      pane === this.request.pane && this.#profile
+        ? this.#profile
+        : (await this.#detect(pane, target)).profile;
+    const {delivery} = await this.#deliver(pane, notice, profile, signal, {
+      enter: true,
+      progress: false,
+    });
+    await recorder.event('notified', {pane, chars: [...notice].length, delivery});
+    return delivery;
+  }
+
+  /** The pane's profile: --profile, or detected from its command and screen. */
+  async #detect(pane: string, info: PaneInfo): Promise<Detection> {
+    const view = await this.deps.tmux.view(pane, 0);
+    return chooseProfile(this.#o.profile, info.currentCommand, visibleText(view));
+  }
+
+  /**
+   * Put `text` into the pane's input line and submit it: guard a person's draft (wait for
+   * it, or clear it with --clear-draft), type it — or paste it where typing would open a
+   * picker or submit early — pause, press Enter, and read the screen back to confirm the
+   * submission took, pressing Enter again (never retyping) a bounded number of times.
+   */
+  async #deliver(
+    pane: string,
+    text: string,
+    profile: Profile,
+    signal: AbortSignal,
+    o: {enter: boolean; progress: boolean},
+  ): Promise<{delivery: Delivery; before: PaneView}> {
+    const {tmux, clock, recorder} = this.deps;
+    await this.#guardDraft(pane, profile, signal);
+    const agent =
+      profile.name === 'claude' || profile.name === 'gemini' || profile.name === 'codex';
+    if (agent && (/[\r\n]/.test(text) || profile.pasteWhen?.test(text))) {
+      signal.throwIfAborted();
+      await tmux.paste(pane, text);
+      if (o.progress) this.#typed = [...text].length;
+      const shown = readComposer(profile, await tmux.view(pane, 0));
+      await recorder.event('pasted', {
+        pane,
+        chars: [...text].length,
+        verified: shown === text.trim(),
+      });
+    } else {
+      await this.#type(pane, text, signal, o.progress);
+    }
+    await clock.sleep(Math.max(this.#o.enterDelayMs, profile.minEnterDelayMs), signal);
+    // The screen just before Enter: the reaction gate's baseline, and new output starts on
+    // the row after the cursor (so the echo of the typed command never matches a regex).
+    const before = await tmux.view(pane, 0);
+    if (!o.enter) return {delivery: 'no-enter', before};
+    for (let enters = 1; ; enters++) {
+      await tmux.pressKeys(pane, ['Enter']);
+      const took = await this.#submitted(pane, profile, text, before, signal);
+      if (took !== 'not-yet') {
+        const delivery: Delivery =
+          took === 'queued'
+            ? 'queued'
+            : took === 'unconfirmed'
+              ? 'unconfirmed'
+              : enters === 1
+                ? 'submitted'
+                : 'submitted-after-retry';
+        return {delivery, before};
+      }
+      if (enters >= MAX_ENTERS) {
+        await recorder.event('not-submitted', {pane, enters});
+        return {delivery: 'not-submitted', before};
+      }
+      await recorder.event('enter-retry', {pane, enters});
+    }
+  }
+
+  /** Look for signs that an Enter took: the input line no longer holds the text, the
+   * program went busy or shows the message queued; for a shell, the cursor left the line. */
+  async #submitted(
+    pane: string,
+    profile: Profile,
+    text: string,
+    before: PaneView,
+    signal: AbortSignal,
+  ): Promise<'yes' | 'queued' | 'unconfirmed' | 'not-yet'> {
+    const {tmux, clock} = this.deps;
+    if (profile.name === 'raw') return 'unconfirmed';
+    const tail = lastLine(text).slice(-24);
+    const deadline = clock.now() + DELIVERY_WAIT_MS;
+    for (;;) {
+      await clock.sleep(DELIVERY_POLL_MS, signal);
+      const view = await tmux.view(pane, 0);
+      if (profile.name === 'shell') {
+        if (cursorRow(view) !== cursorRow(before) || cursorLine(view) !== cursorLine(before))
+          return 'yes';
+      } else {
+        if (profile.queued?.test(visibleText(view))) return 'queued';
+        const composer = readComposer(profile, view);
+        if (isBusy(profile, view)) return 'yes';
+        if (
+          composer !== undefined &&
+          !composer.includes('[Pasted text') &&
+          (tail === '' || !composer.replace(/\s+/g, ' ').includes(tail.replace(/\s+/g, ' ')))
+        ) {
+          return 'yes';
+        }
+      }
+      if (clock.now() >= deadline) return 'not-yet';
+    }
+  }
+
+  /**
+   * Never destroy what a person half typed: when the input line holds a draft, wait (up to
+   * --draft-wait) for it to be sent or cleared, then fail the job, typing nothing. With
+   * --clear-draft the draft is cleared instead. A line we cannot read (raw programs) is
+   * cleared as before unless --no-clear.
+   */
+  async #guardDraft(pane: string, profile: Profile, signal: AbortSignal): Promise<void> {
+    const {tmux, clock, recorder} = this.deps;
+    let draft = readComposer(profile, await tmux.view(pane, 0));
+    if (draft === undefined) {
+      if (this.#o.clear) await this.#clear(pane, profile, signal);
+      return;
+    }
+    if (draft === '') return;
+    if (this.#o.clearDraft) {
+      await recorder.event('draft-cleared', {pane, chars: [...draft].length});
+      await this.#clear(pane, profile, signal);
+      return;
+    }
+    await recorder.event('waiting-for-draft', {pane, chars: [...draft].length});
+    const deadline = clock.now() + this.#o.draftWaitMs;
+    while (draft && clock.now() < deadline) {
+      await clock.sleep(RECHECK_MS, signal);
+      draft = readComposer(profile, await tmux.view(pane, 0));
+    }
+    if (draft) {
+      throw new JobFailure(
+        `Pane ${pane} has a draft in its input line (${JSON.stringify(preview(draft))}) that was not sent or cleared within ${formatDuration(this.#o.draftWaitMs)}; nothing was typed (use --clear-draft to clear it).`,
+      );
+    }
+  }
+
+  /** --when-idle: before queueing for the lock, wait until the pane is idle per its profile
+   * (two checks in a row, or a fresh hook mark with nothing busy on screen). */
+  async #waitForIdle(pane: string, signal: AbortSignal): Promise<void> {
+    const {tmux, clock, recorder} = this.deps;
+    const started = clock.now();
+    const deadline = started + this.#o.idleTimeoutMs;
+    let inARow = 0;
+    let lastKey: string | undefined;
+    let announced = false;
+    for (;;) {
+      signal.throwIfAborted();
+      const info = await tmux.describePane(pane);
+      if (!info) throw new JobFailure(`Pane ${pane} is gone; nothing was typed.`);
+      const view = await tmux.view(pane, 0);
+      const {profile} = chooseProfile(this.#o.profile, info.currentCommand, visibleText(view));
+      const mark = await this.deps.readHookMark?.(pane);
+      const key = viewKey(view, []);
+      let idle: boolean;
+      if (profile.name === 'shell')
+        idle = isShellCommand(view.currentCommand) && shellPromptVisible(view);
+      else if (profile.name === 'raw') idle = key === lastKey;
+      else
+        idle =
+          !isBusy(profile, view) &&
+          (readComposer(profile, view) !== undefined ||
+            (mark !== undefined && mark.atMs >= started));
+      lastKey = key;
+      inARow = idle ? inARow + 1 : 0;
+      if (inARow >= 2) {
+        if (announced) await recorder.event('idle', {pane, waitedMs: clock.now() - started});
+        return;
+      }
+      if (!announced) {
+        announced = true;
+        await recorder.event('waiting-for-idle', {pane, profile: profile.name});
+      }
+      if (clock.now() >= deadline) {
+        throw new JobFailure(
+          `Pane ${pane} stayed busy for ${formatDuration(this.#o.idleTimeoutMs)} (--idle-timeout); nothing was typed.`,
+        );
+      }
+      await clock.sleep(Math.min(RECHECK_MS, Math.max(0, deadline - clock.now())), signal);
+    }
+  }
+
+  /** For `--until prompt`: whether a hook reported the end of a turn after `since`. The
+   * mark file is read in the background at most every RECHECK_MS; the watcher reads the
+   * latest answer synchronously. */
+  #hookMarkWatch(pane: string, since: number, signal: AbortSignal): (() => boolean) | undefined {
+    const read = this.deps.readHookMark;
+    if (!read || this.#o.until.kind !== 'prompt') return undefined;
+    let fresh = false;
+    const timer = setInterval(() => {
+      void read(pane).then((m) => {
+        fresh = m !== undefined && m.atMs >= since;
+      });
+    }, RECHECK_MS);
+    timer.unref();
+    signal.addEventListener('abort', () => clearInterval(timer), {once: true});
+    this.#stopTimers.push(() => clearInterval(timer));
+    return () => fresh;
   }
 
   #outcomeOf(error: unknown, lease: PaneLease | undefined): JobOutcome {
@@ -277,7 +534,7 @@ class Job {
     // `nudge cancel` signals the worker's whole process group, so a tmux call in flight can
     // fail before the abort is seen: once cancelled, any error means "cancelled".
     if (isAbortError(error) || this.signal.aborted) {
-      if (phase === 'typing' && this.#typed > 0 && this.#o.clear && this.#profile) {
+      if (phase === 'typing' && this.#typed > 0 && this.#profile) {
         // Do not leave half a command sitting in the input line.
         void this.#clear(this.request.pane, this.#profile, AbortSignal.timeout(5_000)).catch(
           () => {},
@@ -399,4 +656,14 @@ class Job {
       }
     }
   }
+}
+
+/** The last line of a text (what stays visible in a one-line input). */
+function lastLine(text: string): string {
+  return (text.split(/\r\n|\n|\r/).pop() ?? '').trim();
+}
+
+/** At most 40 characters of a draft, for messages. */
+function preview(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 }

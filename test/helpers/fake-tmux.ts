@@ -3,16 +3,25 @@ import type {Snapshot} from '../../src/screen.js';
 import {TmuxCommandError} from '../../src/tmux/runner.js';
 import type {PaneInfo, Tmux} from '../../src/tmux/tmux.js';
 
-/** A pane that exists only in memory: records what was typed and plays back screens. */
+/**
+ * A pane that exists only in memory, playing a one-line editor: typed text goes into the
+ * input line (shown after `prompt`), C-u empties it, Enter submits it. After the first
+ * Enter, screens come from `screens` (one per look, the last one repeats), as if the program
+ * printed them. Records every call.
+ */
 export class FakeTmux implements Tmux {
-  /** Every call, in order: ['type', text] | ['keys', ...keys] | ['leave-mode'] | ['capture']. */
+  /** Every call, in order: ['type', text] | ['paste', text] | ['keys', ...keys] | ['leave-mode'] | ['view']. */
   readonly calls: string[][] = [];
   info: PaneInfo;
-  /** Screens returned by successive captures; the last one repeats. */
+  prompt = '$ ';
+  /** What is in the input line. */
+  input = '';
+  /** Screens shown after the first Enter, one per look. */
   screens: string[] = ['$ '];
-  /** When set, capture() fails as if the pane were gone after this many captures. */
+  /** When set, views fail as if the pane were gone after this many looks after Enter. */
   goneAfterCaptures: number | undefined;
-  private captureCount = 0;
+  private submitted = false;
+  private looksAfterEnter = 0;
 
   constructor(info: Partial<PaneInfo> = {}) {
     this.info = {
@@ -30,45 +39,55 @@ export class FakeTmux implements Tmux {
       socketPath: '/tmp/fake.sock',
       cursorX: 0,
       cursorY: 0,
+      startCommand: '',
       ...info,
-    };
+    } as PaneInfo;
   }
 
-  /** Everything typed (literal text and Enter as \r), as the pane would have received it. */
+  /** Everything sent (text, pastes, Enter as \r, other keys as <Key>), in order. */
   typed(): string {
     return this.calls
-      .map((c) =>
-        c[0] === 'type'
-          ? c[1]
-          : c[0] === 'keys'
-            ? c
-                .slice(1)
-                .map((k) => (k === 'Enter' ? '\r' : `<${k}>`))
-                .join('')
-            : '',
-      )
+      .map((c) => {
+        if (c[0] === 'type' || c[0] === 'paste') return c[1];
+        if (c[0] === 'keys')
+          return c
+            .slice(1)
+            .map((k) => (k === 'Enter' ? '\r' : `<${k}>`))
+            .join('');
+        return '';
+      })
       .join('');
   }
 
   async describePane(target: string): Promise<PaneInfo | undefined> {
     return target === this.info.paneId ? {...this.info} : undefined;
   }
+
   async capture(): Promise<Snapshot> {
-    this.calls.push(['capture']);
-    this.captureCount++;
-    if (this.goneAfterCaptures !== undefined && this.captureCount > this.goneAfterCaptures) {
-      throw new TmuxCommandError(
-        'no-target',
-        "can't find pane: %1",
-        "tmux capture-pane failed: can't find pane: %1",
-      );
-    }
-    const text = this.screens[Math.min(this.captureCount - 1, this.screens.length - 1)] ?? '';
-    return {text, cursorX: 0, cursorY: 0};
+    const v = await this.view();
+    return {text: v.rows.join('\n'), cursorX: v.cursorX, cursorY: v.cursorY};
   }
+
   async view(): Promise<PaneView> {
-    const {text} = await this.capture();
+    this.calls.push(['view']);
+    let text: string;
+    if (!this.submitted) {
+      text = `${this.prompt}${this.input}`;
+    } else {
+      this.looksAfterEnter++;
+      if (this.goneAfterCaptures !== undefined && this.looksAfterEnter > this.goneAfterCaptures) {
+        throw new TmuxCommandError(
+          'no-target',
+          "can't find pane: %1",
+          "tmux capture-pane failed: can't find pane: %1",
+        );
+      }
+      text = this.screens[Math.min(this.looksAfterEnter - 1, this.screens.length - 1)] ?? '';
+      // Typing after the first Enter (the notice) shows at the end of the screen.
+      text += this.input;
+    }
     const rows = text.split('\n');
+    const last = rows[rows.length - 1] ?? '';
     return {
       rows,
       firstRow: 0,
@@ -76,18 +95,31 @@ export class FakeTmux implements Tmux {
       historyLimit: 2000,
       height: rows.length,
       width: 80,
-      cursorX: 0,
-      cursorY: 0,
+      cursorX: [...last].length,
+      cursorY: rows.length - 1,
       dead: false,
       alternateOn: false,
       currentCommand: this.info.currentCommand,
     };
   }
+
+  async paste(_pane: string, text: string): Promise<void> {
+    this.calls.push(['paste', text]);
+    this.input += text;
+  }
   async typeLiteral(_pane: string, chars: string): Promise<void> {
     this.calls.push(['type', chars]);
+    this.input += chars;
   }
   async pressKeys(_pane: string, keys: readonly string[]): Promise<void> {
     this.calls.push(['keys', ...keys]);
+    for (const k of keys) {
+      if (k === 'C-u') this.input = '';
+      if (k === 'Enter') {
+        this.submitted = true;
+        this.input = '';
+      }
+    }
   }
   async killPane(): Promise<void> {
     this.calls.push(['kill-pane']);

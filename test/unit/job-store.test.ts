@@ -28,6 +28,11 @@ const request = (jobId: string): JobRequest => ({
     until: {kind: 'stable'},
     ignore: [],
     lines: 100,
+    profile: 'auto',
+    whenIdle: false,
+    idleTimeoutMs: 600_000,
+    clearDraft: false,
+    draftWaitMs: 30_000,
     lockTimeoutMs: 1000,
   },
 });

@@ -8,6 +8,7 @@ const values = {
   until: 'stable',
   exit: '',
   match: '',
+  delivery: 'submitted',
 };
 
 describe('notice', () => {

@@ -31,6 +31,11 @@ const request: JobRequest = {
     until: {kind: 'stable'},
     ignore: [],
     lines: 100,
+    profile: 'auto',
+    whenIdle: false,
+    idleTimeoutMs: 600_000,
+    clearDraft: false,
+    draftWaitMs: 30_000,
     lockTimeoutMs: 600_000,
   },
 };

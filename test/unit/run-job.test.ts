@@ -61,6 +61,11 @@ function makeRequest(
       until: {kind: 'stable'},
       ignore: [],
       lines: 100,
+      profile: 'auto' as const,
+      whenIdle: false,
+      idleTimeoutMs: 600_000,
+      clearDraft: false,
+      draftWaitMs: 30_000,
       lockTimeoutMs: 600_000,
       ...overrides,
     },
@@ -101,10 +106,9 @@ describe('runJob', () => {
       'notified',
       'done',
     ]);
-    // shell profile: C-e C-u, the text, Enter; then the same for the notice
-    expect(tmux.typed()).toBe(
-      '<C-e><C-u>npm test\r<C-e><C-u>[SYSTEM COMMAND] Command complete. Resume.\r',
-    );
+    // shell profile: the input line was empty, so the text goes in as is, then Enter; the
+    // notice's line is not a prompt line nudge can read, so it is cleared (C-e C-u) first.
+    expect(tmux.typed()).toBe('npm test\r<C-e><C-u>[SYSTEM COMMAND] Command complete. Resume.\r');
     expect(lock.released()).toBe(1);
   });
 
@@ -205,7 +209,8 @@ describe('runJob', () => {
     const outcome = await runJob(deps, makeRequest({}, 'abcdefgh'), controller.signal);
     expect(outcome.state).toBe('cancelled');
     expect(outcome.reason).toBe('Cancelled while typing after typing 3 of 8 characters.');
-    expect(tmux.typed()).toBe('<C-e><C-u>abc<C-e><C-u>');
+    // The shell's input line was empty, so nothing was cleared before typing.
+    expect(tmux.typed()).toBe('abc<C-e><C-u>');
   });
 
   test('a compromised lock stops the job instead of typing on', async () => {

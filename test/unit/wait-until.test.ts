@@ -41,6 +41,7 @@ test('a spinner times out at the deadline, never "stable" from a last-moment che
 test('a quiet pane is done after the stable checks', async () => {
   const tmux = new FakeTmux();
   tmux.screens = ['a', 'b', 'b', 'b'];
+  await tmux.pressKeys('%1', ['Enter']); // the scripted screens play after an Enter
   const clock = new FakeClock();
   const result = await waitUntil(tmux, '%1', new StableWatcher(3, opts), {
     intervalMs: 100,

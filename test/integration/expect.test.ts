@@ -1,0 +1,304 @@
+// `nudge expect PANE REGEX`: real programs print into real panes while expect polls; the
+// JSON answer and exit code follow the contract (0 matched, 124 timeout, 1 failed or pane
+// closed, 2 invalid regex or no such pane).
+import {join} from 'node:path';
+import {describe, expect, it} from 'vitest';
+import {useNudgeHome} from '../helpers/nudge-home.js';
+import {FIXTURES, type NudgeRun, runNudge} from '../helpers/run-nudge.js';
+import {useTmuxCallLog} from '../helpers/tmux-call-log.js';
+import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
+import {waitFor} from '../helpers/wait-for.js';
+
+const node = process.execPath;
+const fixture = (name: string) => join(FIXTURES, name);
+const BASH = ['bash', '--norc', '--noprofile'];
+
+interface ExpectAnswer {
+  status: string;
+  pattern: string;
+  match: string | null;
+  line: string | null;
+  duration_ms: number;
+  output?: string;
+  matched_at_entry?: boolean;
+  fail_pattern?: string;
+  reason?: string;
+}
+
+/** The JSON answer on stdout; the assertion shows everything the run printed. */
+function answerOf(r: NudgeRun): ExpectAnswer {
+  const shown = `exit ${r.exitCode}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`;
+  expect(r.stdout.trim().split('\n'), shown).toHaveLength(1);
+  return JSON.parse(r.stdout);
+}
+
+/** Type a command line into a shell pane and press Enter. */
+async function typeLine(server: TmuxTestServer, pane: string, line: string): Promise<void> {
+  await server.tmux('send-keys', '-t', pane, '-l', line);
+  await server.tmux('send-keys', '-t', pane, 'Enter');
+}
+
+/**
+ * Start `nudge expect` on the test server in the background. `polling()` resolves once it has
+ * looked at the pane (the pane check, the look at entry, the first poll: three captures), so
+ * what the test does next happens after the call started.
+ */
+async function startExpect(server: TmuxTestServer, args: string[]) {
+  const log = await useTmuxCallLog(server.dir);
+  const result = runNudge(['expect', '-S', server.socket, ...args], {
+    ...log.env,
+    NUDGE_HOME: useNudgeHome(),
+  });
+  return {result, polling: () => log.waitForCaptures(3)};
+}
+
+/** The engine's own message for an invalid regex. */
+function engineMessage(pattern: string): string {
+  try {
+    new RegExp(pattern);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error(`${pattern} is a valid regex`);
+}
+
+describe('nudge expect', () => {
+  it('matches "Server listening on port 8080" printed by a server a while after the call', async () => {
+    const server = await startTmuxServer();
+    await server.waitForScreen('%0', /^\$/m);
+    const call = await startExpect(server, [
+      '%0',
+      'listening on port (\\d+)',
+      '--timeout-ms',
+      '30000',
+    ]);
+    await call.polling();
+    await typeLine(server, '%0', `${node} ${fixture('server.mjs')} 1000`);
+
+    const r = await call.result;
+    expect(r.exitCode, r.stderr).toBe(0);
+    const answer = answerOf(r);
+    expect(answer).toMatchObject({
+      status: 'matched',
+      pattern: 'listening on port (\\d+)',
+      match: 'listening on port 8080',
+      line: 'Server listening on port 8080',
+    });
+    // Exactly the contract's fields (no output without --action return_output).
+    expect(Object.keys(answer).sort()).toEqual(
+      ['duration_ms', 'line', 'match', 'pattern', 'status'].sort(),
+    );
+    expect(answer.duration_ms).toBeTypeOf('number');
+    // It waited for the server: its start-up lines are on screen above the match, and the
+    // default action leaves the pane alone.
+    const screen = await server.capture('%0');
+    expect(screen.indexOf('bundling chunk'), screen).toBeGreaterThan(-1);
+    expect(screen.indexOf('bundling chunk')).toBeLessThan(screen.indexOf('Server listening'));
+    expect(r.stderr).toBe('');
+  });
+
+  it('a build that prints for a while and then fails: the fail pattern ends the wait (exit 1)', async () => {
+    const server = await startTmuxServer();
+    await server.waitForScreen('%0', /^\$/m);
+    const call = await startExpect(server, [
+      '%0',
+      'Build succeeded',
+      '--fail-pattern',
+      'FATAL',
+      '--fail-pattern',
+      'error TS\\d+',
+      '--timeout-ms',
+      '30000',
+    ]);
+    await call.polling();
+    await typeLine(server, '%0', `${node} ${fixture('build.mjs')} 1000`);
+
+    const r = await call.result;
+    const answer = answerOf(r);
+    expect(r.exitCode, r.stdout).toBe(1);
+    expect(answer).toMatchObject({
+      status: 'failed',
+      pattern: 'Build succeeded',
+      match: 'error TS2304',
+      line: "src/app.ts(12,5): error TS2304: Cannot find name 'fooBar'.",
+      fail_pattern: 'error TS\\d+',
+    });
+    const screen = await server.capture('%0');
+    expect(screen, screen).toMatch(/compiling src\/module-\d+\.ts\n[\s\S]*error TS2304/);
+  });
+
+  it('still matches when hundreds of lines scroll past between two polls, the pattern early in the burst', async () => {
+    const server = await startTmuxServer();
+    await server.waitForScreen('%0', /^\$/m);
+    const call = await startExpect(server, [
+      '%0',
+      'BURST MARKER (\\d+)',
+      '--poll-interval-ms',
+      '1000',
+      '--timeout-ms',
+      '20000',
+    ]);
+    // Right after a poll: the next one is a second away, and 800 lines arrive in one write.
+    await call.polling();
+    await typeLine(server, '%0', `${node} ${fixture('burst.mjs')} 800 5`);
+
+    const r = await call.result;
+    expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(0);
+    expect(answerOf(r)).toMatchObject({
+      status: 'matched',
+      match: 'BURST MARKER 4242',
+      line: 'BURST MARKER 4242 (line 5 of 800)',
+    });
+    // The marker had scrolled far out of the visible screen (and out of the last 100 lines).
+    const screen = await server.waitForScreen('%0', /BURST END/);
+    expect(screen).not.toContain('BURST MARKER');
+  });
+
+  it('a match already on screen before the call does not count, unless --include-existing', async () => {
+    const server = await startTmuxServer();
+    const pane = await server.newPane([node, fixture('server.mjs'), '0']);
+    await server.waitForScreen(pane, /Server listening on port 8080/);
+    const home = useNudgeHome();
+
+    const old = await runNudge(
+      ['expect', '-S', server.socket, pane, 'listening on port \\d+', '--timeout-ms', '1500'],
+      {NUDGE_HOME: home},
+    );
+    expect(old.exitCode, `${old.stdout}\n${old.stderr}`).toBe(124);
+    expect(answerOf(old)).toMatchObject({
+      status: 'timeout',
+      pattern: 'listening on port \\d+',
+      match: null,
+      line: null,
+    });
+
+    const existing = await runNudge(
+      [
+        'expect',
+        '-S',
+        server.socket,
+        pane,
+        'listening on port \\d+',
+        '--timeout-ms',
+        '1500',
+        '--include-existing',
+      ],
+      {NUDGE_HOME: home},
+    );
+    expect(existing.exitCode, `${existing.stdout}\n${existing.stderr}`).toBe(0);
+    expect(answerOf(existing)).toMatchObject({
+      status: 'matched',
+      match: 'listening on port 8080',
+      line: 'Server listening on port 8080',
+      matched_at_entry: true,
+    });
+  });
+
+  it('the pane killed mid-wait: status failed with a reason, one sentence on stderr, exit 1', async () => {
+    const server = await startTmuxServer();
+    const pane = await server.newPane(BASH);
+    await server.waitForScreen(pane, /^\$/m);
+    const call = await startExpect(server, [pane, 'never printed', '--timeout-ms', '30000']);
+    await call.polling();
+    await server.tmux('kill-pane', '-t', pane);
+
+    const r = await call.result;
+    expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(1);
+    const answer = answerOf(r);
+    expect(answer.status).toBe('failed');
+    expect(answer.reason).toContain(pane);
+    const stderr = r.stderr.trim().split('\n');
+    expect(stderr, r.stderr).toHaveLength(1);
+    expect(stderr[0]).toContain(pane);
+    expect(stderr[0]).toMatch(/closed/);
+  });
+
+  it('an invalid regex (pattern or --fail-pattern) is exit 2 with the engine message on one stderr line', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    for (const [args, bad] of [
+      [['%0', 'listening on (port'], 'listening on (port'],
+      [['%0', 'listening', '--fail-pattern', 'error [TS'], 'error [TS'],
+    ] as const) {
+      const r = await runNudge(['expect', '-S', server.socket, ...args, '--timeout-ms', '2000'], {
+        NUDGE_HOME: home,
+      });
+      const shown = `${args.join(' ')}: exit ${r.exitCode}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`;
+      expect(r.exitCode, shown).toBe(2);
+      expect(r.stdout, shown).toBe('');
+      const lines = r.stderr.trim().split('\n');
+      expect(lines, shown).toHaveLength(1);
+      expect(lines[0], shown).toContain(engineMessage(bad));
+    }
+  });
+
+  it('no such pane is exit 2 with one sentence naming it', async () => {
+    const server = await startTmuxServer();
+    const r = await runNudge(
+      ['expect', '-S', server.socket, '%99', 'listening', '--timeout-ms', '2000'],
+      {NUDGE_HOME: useNudgeHome()},
+    );
+    expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(2);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trim().split('\n');
+    expect(lines, r.stderr).toHaveLength(1);
+    expect(lines[0]).toContain('%99');
+  });
+
+  it('--action return_output adds the output searched, which holds only what came after the call', async () => {
+    const server = await startTmuxServer();
+    await server.waitForScreen('%0', /^\$/m);
+    await typeLine(server, '%0', 'echo OLD-$((6*7))-LINE');
+    await server.waitForScreen('%0', /^OLD-42-LINE$/m);
+    const call = await startExpect(server, [
+      '%0',
+      'listening on port \\d+',
+      '--action',
+      'return_output',
+      '--timeout-ms',
+      '30000',
+    ]);
+    await call.polling();
+    await typeLine(server, '%0', `${node} ${fixture('server.mjs')} 300`);
+
+    const r = await call.result;
+    expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(0);
+    const answer = answerOf(r);
+    expect(answer).toMatchObject({status: 'matched', line: 'Server listening on port 8080'});
+    expect(answer.output).toBeTypeOf('string');
+    expect(answer.output).toMatch(/^starting dev server\.\.\.$/m);
+    expect(answer.output).toMatch(/^Server listening on port 8080$/m);
+    expect(answer.output).not.toContain('OLD-42-LINE');
+  });
+
+  it('--action close_pane closes the pane after the match', async () => {
+    const server = await startTmuxServer();
+    const pane = await server.newPane(BASH);
+    await server.waitForScreen(pane, /^\$/m);
+    const call = await startExpect(server, [
+      pane,
+      'listening on port \\d+',
+      '--action',
+      'close_pane',
+      '--timeout-ms',
+      '30000',
+    ]);
+    await call.polling();
+    await typeLine(server, pane, `${node} ${fixture('server.mjs')} 300`);
+
+    const r = await call.result;
+    expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(0);
+    expect(answerOf(r)).toMatchObject({status: 'matched', match: 'listening on port 8080'});
+    let panes = '';
+    await waitFor(
+      `pane ${pane} to be closed`,
+      async () => {
+        panes = await server.tmux('list-panes', '-a', '-F', '#{pane_id}');
+        return panes.split('\n').includes(pane) ? undefined : true;
+      },
+      {timeoutMs: 10_000, describe: () => panes},
+    );
+    // Only that pane: the first window's shell is still there.
+    expect(panes.split('\n')).toContain('%0');
+  });
+});

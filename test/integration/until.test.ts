@@ -1,0 +1,423 @@
+// `nudge submit --until …`: each "done" condition against real programs in real panes —
+// exit status through the sentinel, regex on new output only, the shell prompt, screen
+// stability with --ignore and process liveness — and --notify-pane.
+import {join} from 'node:path';
+import {describe, expect, it} from 'vitest';
+import {jobIds, useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
+import {startRecorder} from '../helpers/recorder-pane.js';
+import {
+  FIXTURES,
+  readJobEvents,
+  readJobState,
+  runNudge,
+  waitForJobState,
+} from '../helpers/run-nudge.js';
+import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
+import {waitFor} from '../helpers/wait-for.js';
+
+const node = process.execPath;
+const fixture = (name: string) => join(FIXTURES, name);
+const CLOCK_MASK = 'clock \\d\\d:\\d\\d:\\d\\d';
+
+/** `submit` on the test server with quick timings; `overrides` replace the defaults here. */
+function submitArgs(
+  socket: string,
+  pane: string,
+  extra: string[],
+  overrides: Record<string, string> = {},
+): string[] {
+  const timings: Record<string, string> = {
+    '--delay': '0',
+    '--type-delay': '0',
+    '--enter-delay': '100ms',
+    '--interval': '200ms',
+    '--stable-checks': '3',
+    ...overrides,
+  };
+  return ['submit', '-S', socket, '--pane', pane, ...Object.entries(timings).flat(), ...extra];
+}
+
+/** Submit (detached) and return the job id. */
+async function submit(home: string, args: string[]): Promise<string> {
+  const r = await runNudge(args, {NUDGE_HOME: home});
+  expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(0);
+  return r.stdout.trim();
+}
+
+/** Events of a job, one per line, for assertion messages. */
+async function eventLog(home: string, id: string): Promise<string> {
+  return (await readJobEvents(home, id)).map((e) => JSON.stringify(e)).join('\n');
+}
+
+/**
+ * Wait until `pane` shows both `output` (the program's line) and `notice`, and check that
+ * the notice first appears after the output: nothing was typed (and echoed by the tty)
+ * while the work was still going on.
+ */
+async function expectNoticeAfter(
+  server: TmuxTestServer,
+  pane: string,
+  output: RegExp,
+  notice: string,
+): Promise<string> {
+  let screen = '';
+  await waitFor(
+    `${output} and then "${notice}" on ${pane}`,
+    async () => {
+      screen = await server.capture(pane);
+      return output.test(screen) && screen.includes(notice) ? true : undefined;
+    },
+    {timeoutMs: 10_000, describe: () => screen},
+  );
+  const outputAt = screen.search(output);
+  expect(screen.indexOf(notice), `the notice came before ${output}:\n${screen}`).toBeGreaterThan(
+    outputAt,
+  );
+  return screen;
+}
+
+describe('submit --until exit', () => {
+  it("reports a non-zero exit status in the --wait line, status --json and the notice's {exit}", async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    await server.waitForScreen('%0', /^\$/m);
+
+    const r = await runNudge(
+      submitArgs(server.socket, '%0', [
+        '--wait',
+        '--until',
+        'exit',
+        // A comment line for bash: the notice shows on screen and runs nothing.
+        '--notice',
+        '# nudge notice: exit={exit} until={until} status={status}',
+        '--',
+        "sleep 0.5; sh -c 'exit 3'",
+      ]),
+      {NUDGE_HOME: home},
+    );
+    // The job itself succeeded (exit 0): the command's status is reported, not inherited.
+    expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(0);
+    const line = /^(\S+) done after \S+, exit 3, notice sent$/.exec(r.stdout.trim());
+    expect(line, r.stdout).not.toBeNull();
+    const id = line?.[1] ?? '';
+
+    const status = await runNudge(['status', id, '--json'], {NUDGE_HOME: home});
+    expect(status.exitCode, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({id, state: 'done', exitCode: 3});
+    const met = (await readJobEvents(home, id)).find((e) => e.event === 'condition-met');
+    expect(met, await eventLog(home, id)).toMatchObject({exitCode: 3});
+
+    await expectNoticeAfter(
+      server,
+      '%0',
+      /^__NUDGE_\w+_EXIT_3__$/m,
+      '# nudge notice: exit=3 until=exit status=done',
+    );
+  });
+
+  it('reports exit status 0 for a command that succeeds', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    await server.waitForScreen('%0', /^\$/m);
+
+    const id = await submit(
+      home,
+      submitArgs(server.socket, '%0', [
+        '--until',
+        'exit',
+        '--notice',
+        '# zero notice: exit={exit}',
+        '--',
+        'true && echo zero-$((20+3))-ok',
+      ]),
+    );
+    const final = await waitForJobEnd(home, id);
+    expect(final, await eventLog(home, id)).toMatchObject({
+      state: 'done',
+      exitCode: 0,
+      notified: true,
+    });
+    const status = await runNudge(['status', id, '--json'], {NUDGE_HOME: home});
+    expect(JSON.parse(status.stdout)).toMatchObject({exitCode: 0});
+    await expectNoticeAfter(server, '%0', /^zero-23-ok$/m, '# zero notice: exit=0');
+  });
+
+  it('is refused (exit 2, nothing typed) on a pane that runs no shell; so is prompt with no profile', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    const rec = await startRecorder(server);
+    const agent = await server.newPane([node, fixture('toy-agent.mjs'), '500']);
+    await server.waitForScreen(agent, /toy-agent ready/);
+
+    for (const [pane, until, message] of [
+      [rec.pane, 'exit', /--until exit needs a shell/],
+      [agent, 'exit', /--until exit needs a shell/],
+      [rec.pane, 'prompt', /no prompt profile knows/],
+    ] as const) {
+      const r = await runNudge(
+        submitArgs(server.socket, pane, ['--until', until, '--', 'echo hi']),
+        {NUDGE_HOME: home},
+      );
+      const shown = `${pane} --until ${until}: exit ${r.exitCode}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`;
+      expect(r.exitCode, shown).toBe(2);
+      expect(r.stdout, shown).toBe('');
+      const lines = r.stderr.trim().split('\n');
+      expect(lines, shown).toHaveLength(1);
+      expect(lines[0], shown).toMatch(message);
+      if (until === 'exit') expect(lines[0], shown).toContain(pane);
+    }
+    expect(jobIds(home)).toEqual([]);
+    expect((await rec.bytes()).toString()).toBe('');
+  });
+});
+
+describe('submit --until regex:', () => {
+  it('is done on output written after the job started; old screen text and the typed echo do not count', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    await server.waitForScreen('%0', /^\$/m);
+    await server.tmux('send-keys', '-t', '%0', '-l', 'echo RESULT=old');
+    await server.tmux('send-keys', '-t', '%0', 'Enter');
+    await server.waitForScreen('%0', /^RESULT=old$/m);
+
+    // The typed line's own first match is RESULT=echoed; the output's is RESULT=printed.
+    const id = await submit(
+      home,
+      submitArgs(server.socket, '%0', [
+        '--until',
+        'regex:RESULT=\\w+',
+        '--notice',
+        '# regex notice: {match} via {until}',
+        '--',
+        'sleep 1; true || echo RESULT=echoed; echo RESULT=printed',
+      ]),
+    );
+    const final = await waitForJobEnd(home, id);
+    expect(final, await eventLog(home, id)).toMatchObject({
+      state: 'done',
+      match: 'RESULT=printed',
+      notified: true,
+    });
+    const met = (await readJobEvents(home, id)).find((e) => e.event === 'condition-met');
+    expect(met, await eventLog(home, id)).toMatchObject({match: 'RESULT=printed'});
+    await expectNoticeAfter(
+      server,
+      '%0',
+      /^RESULT=printed$/m,
+      '# regex notice: RESULT=printed via regex:RESULT=\\w+',
+    );
+  });
+});
+
+describe('submit --until prompt', () => {
+  it('prompt:shell is done when the shell prompt is back, not while a command runs under a prompt-like line', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    await server.waitForScreen('%0', /^\$/m);
+
+    // While sleep runs, the cursor sits right after "Continue? $ ", which looks like a prompt.
+    const id = await submit(
+      home,
+      submitArgs(server.socket, '%0', [
+        '--until',
+        'prompt:shell',
+        '--notice',
+        '# prompt notice: {until} {status}',
+        '--',
+        "printf 'Continue? $ '; sleep 2; echo; echo slept",
+      ]),
+    );
+    const final = await waitForJobEnd(home, id);
+    expect(final.state, await eventLog(home, id)).toBe('done');
+    await expectNoticeAfter(server, '%0', /^slept$/m, '# prompt notice: prompt:shell done');
+  });
+
+  it('prompt picks the shell profile for a shell pane', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    await server.waitForScreen('%0', /^\$/m);
+    const id = await submit(
+      home,
+      submitArgs(server.socket, '%0', [
+        '--until',
+        'prompt',
+        '--notice',
+        '# auto prompt notice: {until}',
+        '--',
+        'sleep 1; echo napped',
+      ]),
+    );
+    const final = await waitForJobEnd(home, id);
+    expect(final.state, await eventLog(home, id)).toBe('done');
+    await expectNoticeAfter(server, '%0', /^napped$/m, '# auto prompt notice: prompt');
+  });
+
+  it('prompt:REGEX waits for a TUI prompt matching the regex', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    const agent = await server.newPane([node, fixture('toy-agent.mjs'), '1500']);
+    await server.waitForScreen(agent, /^> ?$/m);
+    const id = await submit(
+      home,
+      submitArgs(server.socket, agent, [
+        '--until',
+        'prompt:^>\\s*$',
+        '--notice',
+        'regex prompt notice',
+        '--',
+        'build the thing',
+      ]),
+    );
+    const final = await waitForJobEnd(home, id);
+    expect(final.state, await eventLog(home, id)).toBe('done');
+    await expectNoticeAfter(server, agent, /^done\.$/m, 'regex prompt notice');
+  });
+});
+
+describe('submit --until stable', () => {
+  it('a spinner that never stops times out (an --ignore for something else does not hide it); the timeout notice goes out', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    const pane = await server.newPane([node, fixture('spinner.mjs')]);
+    await server.waitForScreen(pane, /SPINNER START/);
+
+    const r = await runNudge(
+      submitArgs(server.socket, pane, [
+        '--wait',
+        '--timeout',
+        '1500ms',
+        '--ignore',
+        CLOCK_MASK,
+        '--notice',
+        'spinner notice {status} {until}',
+        '--',
+        'go',
+      ]),
+      {NUDGE_HOME: home},
+    );
+    expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(124);
+    const id = r.stdout.split(' ')[0] ?? '';
+    expect(r.stdout).toMatch(/^\S+ timeout after \S+, notice sent$/);
+    const events = (await readJobEvents(home, id)).map((e) => e.event);
+    expect(events).toContain('wait-timeout');
+    expect(events).not.toContain('condition-met');
+    // The spinner does not read its input: the tty echoes the notice.
+    await server.waitForScreen(pane, /spinner notice timeout stable/, 10_000);
+  });
+
+  it('a clock that changes while idle never settles without --ignore, and settles with it', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    const plain = await server.newPane([node, fixture('clock.mjs'), '100', '1000']);
+    const masked = await server.newPane([node, fixture('clock.mjs'), '100', '1000']);
+    await server.waitForScreen(plain, /^> ?$/m);
+    await server.waitForScreen(masked, /^> ?$/m);
+
+    const notice = ['--notice', '# clock notice {status}'];
+    const plainId = await submit(
+      home,
+      submitArgs(server.socket, plain, [...notice, '--timeout', '3s', '--', 'task alpha']),
+    );
+    const maskedId = await submit(
+      home,
+      submitArgs(server.socket, masked, [
+        ...notice,
+        '--timeout',
+        '20s',
+        '--ignore',
+        CLOCK_MASK,
+        '--',
+        'task beta',
+      ]),
+    );
+
+    const maskedFinal = await waitForJobEnd(home, maskedId);
+    expect(maskedFinal.state, await eventLog(home, maskedId)).toBe('done');
+    await expectNoticeAfter(server, masked, /^finished beta$/m, '# clock notice done');
+
+    const plainFinal = await waitForJobEnd(home, plainId);
+    expect(plainFinal.state, await eventLog(home, plainId)).toBe('timeout');
+    expect(plainFinal.notified).toBe(true);
+    // Its work had finished long before: only the clock kept the screen changing.
+    await expectNoticeAfter(server, plain, /^finished alpha$/m, '# clock notice timeout');
+  });
+
+  it('a quiet command in a shell pane is not done until it has finished (process liveness)', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    await server.waitForScreen('%0', /^\$/m);
+    // Silent for 3 s: the screen is identical for far more than 3 checks 200 ms apart.
+    const id = await submit(
+      home,
+      submitArgs(
+        server.socket,
+        '%0',
+        ['--notice', '# quiet notice {status}', '--', 'sleep 3; echo finished'],
+        {
+          '--interval': '200ms',
+          '--stable-checks': '3',
+        },
+      ),
+    );
+    const final = await waitForJobEnd(home, id);
+    expect(final.state, await eventLog(home, id)).toBe('done');
+    await expectNoticeAfter(server, '%0', /^finished$/m, '# quiet notice done');
+  });
+});
+
+describe('submit --notify-pane', () => {
+  it('types into pane B, notifies pane A; jobs queued on A are not blocked while B is watched', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    const shell = '%0'; // pane B
+    await server.waitForScreen(shell, /^\$/m);
+    const rec = await startRecorder(server); // pane A
+
+    const first = await submit(
+      home,
+      submitArgs(server.socket, shell, [
+        '--no-clear',
+        '--notify-pane',
+        rec.pane,
+        '--until',
+        'exit',
+        '--notice',
+        'B finished with exit {exit}',
+        '--',
+        "sleep 3; sh -c 'exit 4'",
+      ]),
+    );
+    await waitForJobState(home, first, ['waiting'], 20_000);
+
+    // While the first job watches B, a job on A runs to its end.
+    const second = await submit(
+      home,
+      submitArgs(
+        server.socket,
+        rec.pane,
+        ['--no-clear', '--notice', 'second done', '--', 'second job'],
+        {'--interval': '100ms', '--stable-checks': '2'},
+      ),
+    );
+    const secondFinal = await waitForJobEnd(home, second);
+    expect(secondFinal.state, await eventLog(home, second)).toBe('done');
+    const firstFinal = await waitForJobEnd(home, first);
+    expect(firstFinal, await eventLog(home, first)).toMatchObject({
+      state: 'done',
+      exitCode: 4,
+      notified: true,
+    });
+
+    // A got the second job and its notice, then the first job's notice; nothing else.
+    const expected = 'second job\rsecond done\rB finished with exit 4\r';
+    const got = await rec.waitForLength(expected.length, 5_000).catch(() => rec.bytes());
+    expect(got.toString()).toBe(expected);
+    // B got the command, not the notice.
+    const screenB = await server.capture(shell);
+    expect(screenB).toMatch(/^__NUDGE_\w+_EXIT_4__$/m);
+    expect(screenB).not.toContain('B finished');
+    const notifying = (await readJobEvents(home, first)).find((e) => e.event === 'notifying');
+    expect(notifying, await eventLog(home, first)).toMatchObject({pane: rec.pane});
+    expect((await readJobState(home, second)).state).toBe('done');
+  });
+});
