@@ -33,6 +33,9 @@ export interface WatcherSetup {
   mark: OutputMark;
   /** Lines of output searched by regex conditions. */
   lines: number;
+  /** Lines already on screen at the start that never count as new output (agent TUIs
+   * redraw their transcript above the cursor, so rows alone cannot tell). */
+  seenLines?: ReadonlySet<string> | undefined;
   /** The exit sentinel pattern (`--until exit`). */
   exitPattern?: RegExp;
   failPatterns?: readonly RegExp[];
@@ -82,6 +85,7 @@ export function createWatcher(spec: UntilSpec, s: WatcherSetup): Watcher {
         compileRegex(spec.pattern, '--until regex:'),
         s.failPatterns ?? [],
         s.lines,
+        s.seenLines,
       );
     case 'exit':
       if (!s.exitPattern) throw new Error('Internal error: --until exit without a sentinel');

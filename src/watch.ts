@@ -20,6 +20,29 @@ export interface Watcher {
   /** Rows beyond `historyRows` the view must include to miss nothing (see OutputReader). */
   missingRows?(view: PaneView): number;
   observe(view: PaneView): Verdict;
+  /** Event-driven waiting (the transport reports the pane's output): judge a view with what
+   * the output events tell about it. Watchers without it are fed `observe` instead. */
+  observeEvents?(view: PaneView, facts: EventFacts): Verdict;
+  /** Set when silence alone can say when to look: the condition can only hold once the pane
+   * has printed nothing for this long, so the wait reads the screen only then (to confirm).
+   * Undefined: the wait reads the screen after output and at every interval. */
+  quietWindowMs?(intervalMs: number): number | undefined;
+}
+
+/** What output events tell about a view taken during an event-driven wait. All times are
+ * on the wait's clock, in ms. */
+export interface EventFacts {
+  /** When the view was taken. */
+  at: number;
+  /** The screen cannot have changed since: the pane's last output before the view was
+   * taken, or when we typed, if later. */
+  quietSince: number;
+  /** When we last typed into the pane (Enter): reactions count from here. */
+  typedAt: number;
+  /** Whether the pane printed anything after `typedAt`. */
+  printedSinceTyped: boolean;
+  /** The wait's interval: stability windows and grace periods are whole intervals. */
+  intervalMs: number;
 }
 
 /** Apply `--ignore` masks: each match is blanked before screens are compared. */
@@ -57,6 +80,20 @@ export class ReactionGate {
       this.#seen = true;
     return this.#seen;
   }
+  /** The same gate when output events are known: the pane reacted if the view differs from
+   * the baseline or the pane printed after Enter; the grace period is the time the grace
+   * checks would have taken (`graceChecks` intervals after Enter). */
+  passedOnEvents(key: string, f: EventFacts): boolean {
+    this.#checks++;
+    if (
+      !this.#seen &&
+      (key !== this.baselineKey ||
+        f.printedSinceTyped ||
+        f.at - f.typedAt >= this.graceChecks * f.intervalMs)
+    )
+      this.#seen = true;
+    return this.#seen;
+  }
 }
 
 /** Shared options of the screen-state watchers. */
@@ -76,12 +113,26 @@ function busyShell(view: PaneView, o: ScreenWatchOptions): string | undefined {
     : undefined;
 }
 
-/** Done after `stableChecks` identical (masked) views in a row. */
+/**
+ * Done after `stableChecks` identical (masked) views in a row, `--interval` apart: the screen
+ * did not change for (stableChecks - 1) intervals.
+ *
+ * With output events (observeEvents) the same rule is read as a time window: done once the
+ * (masked) screen has not changed for `windowMs` = (stableChecks - 1) intervals, at least one.
+ * Without masks, only output changes the screen, so the window is exact from the pane's last
+ * output and one view at its end confirms the rest (the reaction gate, process liveness).
+ * With masks, output may change only masked text: the views taken after output tell whether
+ * the masked screen changed, and the window runs from the last output before the view that
+ * first showed the current screen.
+ */
 export class StableWatcher implements Watcher {
   readonly historyRows = 0;
   #gate: ReactionGate;
   #lastKey: string | undefined;
   #identical = 0;
+  /** Event-driven state: the masked key of the last view, and since when it is unchanged. */
+  #eventKey: string | undefined;
+  #unchangedSince = Number.NEGATIVE_INFINITY;
   constructor(
     private readonly stableChecks: number,
     private readonly o: ScreenWatchOptions,
@@ -95,6 +146,31 @@ export class StableWatcher implements Watcher {
     this.#lastKey = key;
     if (this.#identical < this.stableChecks)
       return {status: 'pending', why: `${this.#identical} identical`};
+    const busy = busyShell(view, this.o);
+    return busy ? {status: 'pending', why: busy} : {status: 'done'};
+  }
+  /** The stability window: (stableChecks - 1) intervals, at least one. */
+  windowMs(intervalMs: number): number {
+    return intervalMs * Math.max(1, this.stableChecks - 1);
+  }
+  quietWindowMs(intervalMs: number): number | undefined {
+    // Masked text (a clock) prints while the screen we compare stays the same: silence
+    // cannot be required, the views decide.
+    return this.o.ignore.length === 0 ? this.windowMs(intervalMs) : undefined;
+  }
+  observeEvents(view: PaneView, f: EventFacts): Verdict {
+    // Counting identical views (observe) starts afresh should the wait fall back to polling.
+    this.#identical = 0;
+    this.#lastKey = undefined;
+    const key = viewKey(view, this.o.ignore);
+    if (this.o.ignore.length === 0 || key !== this.#eventKey) this.#unchangedSince = f.quietSince;
+    this.#eventKey = key;
+    if (!this.#gate.passedOnEvents(key, f))
+      return {status: 'pending', why: 'waiting for the pane to react'};
+    const window = this.windowMs(f.intervalMs);
+    const unchanged = f.at - this.#unchangedSince;
+    if (unchanged < window)
+      return {status: 'pending', why: `unchanged for ${unchanged} of ${window} ms`};
     const busy = busyShell(view, this.o);
     return busy ? {status: 'pending', why: busy} : {status: 'done'};
   }
@@ -122,6 +198,16 @@ export class PromptWatcher implements Watcher {
   observe(view: PaneView): Verdict {
     if (!this.#gate.passed(viewKey(view, this.o.ignore)))
       return {status: 'pending', why: 'waiting for the pane to react'};
+    return this.#count(view);
+  }
+  /** Views come after output settles and at each quiet interval; the gate also opens on
+   * output after Enter, and its grace is time. */
+  observeEvents(view: PaneView, f: EventFacts): Verdict {
+    if (!this.#gate.passedOnEvents(viewKey(view, this.o.ignore), f))
+      return {status: 'pending', why: 'waiting for the pane to react'};
+    return this.#count(view);
+  }
+  #count(view: PaneView): Verdict {
     const idle = this.matches(view) && busyShell(view, this.o) === undefined;
     this.#inARow = idle ? this.#inARow + 1 : 0;
     return this.#inARow >= this.required
@@ -164,6 +250,9 @@ export class RegexWatcher implements Watcher {
     private readonly pattern: RegExp,
     private readonly failPatterns: readonly RegExp[],
     private readonly lines: number,
+    /** Lines (trimmed) that were already on screen at the start: a full-screen program
+     * redraws them in new places, so for it "new output" means lines not seen before. */
+    private readonly seen: ReadonlySet<string> = new Set(),
   ) {
     this.#reader = reader;
     this.#historyRows = lines;
@@ -181,6 +270,7 @@ export class RegexWatcher implements Watcher {
     this.lastOutput = lines;
     this.#historyRows = this.lines;
     for (const l of lines) {
+      if (this.seen.has(l.text.trim())) continue;
       for (const fail of this.failPatterns) {
         const m = fail.exec(l.text);
         if (m) return {status: 'failed', match: m[0], line: l.full ?? l.text, pattern: fail.source};

@@ -83,6 +83,31 @@ export const SUBMIT_FLAGS: Record<string, FlagSpec> = {
     type: 'string',
     describe: 'type the notice into this pane instead (default: --pane)',
   },
+  profile: {
+    type: 'string',
+    default: SUBMIT_DEFAULTS.profile,
+    describe: 'auto | claude | gemini | codex | shell | raw',
+  },
+  'when-idle': {
+    type: 'boolean',
+    default: false,
+    describe: 'wait until the pane is idle (per its profile) before typing',
+  },
+  'idle-timeout': {
+    type: 'string',
+    default: SUBMIT_DEFAULTS.idleTimeout,
+    describe: 'how long --when-idle waits',
+  },
+  'clear-draft': {
+    type: 'boolean',
+    default: false,
+    describe: 'clear a draft left in the input line instead of waiting for it',
+  },
+  'draft-wait': {
+    type: 'string',
+    default: SUBMIT_DEFAULTS.draftWait,
+    describe: 'how long to wait for a draft to be sent or cleared',
+  },
   notice: {
     type: 'string',
     describe:

@@ -245,6 +245,7 @@ class Job {
     this.#delivery = delivery;
 
     this.#phase = 'waiting';
+    const agentTui = isAgent(detected.profile);
     const waitStart = clock.now();
     await recorder.transition('waiting', {until: describeUntil(o.until), intervalMs: o.intervalMs});
     const watcher = createWatcher(o.until, {
@@ -255,7 +256,10 @@ class Job {
       paneCommand: info.currentCommand,
       profile: detected.profile,
       freshHookMark: this.#hookMarkWatch(pane, waitStart, signal),
-      mark: {row: cursorRow(before) + 1, col: 0},
+      // A shell prints below the command line; an agent's TUI redraws its transcript above
+      // the cursor, so there new output is any line of the screen not on it before Enter.
+      mark: agentTui ? {row: before.historySize, col: 0} : {row: cursorRow(before) + 1, col: 0},
+      seenLines: agentTui ? new Set(before.rows.map((r) => r.trim()).filter(Boolean)) : undefined,
       lines: o.lines,
       exitPattern: sentinel.pattern,
     });
@@ -350,9 +354,7 @@ class Job {
   ): Promise<{delivery: Delivery; before: PaneView}> {
     const {tmux, clock, recorder} = this.deps;
     await this.#guardDraft(pane, profile, signal);
-    const agent =
-      profile.name === 'claude' || profile.name === 'gemini' || profile.name === 'codex';
-    if (agent && (/[\r\n]/.test(text) || profile.pasteWhen?.test(text))) {
+    if (isAgent(profile) && (/[\r\n]/.test(text) || profile.pasteWhen?.test(text))) {
       signal.throwIfAborted();
       await tmux.paste(pane, text);
       if (o.progress) this.#typed = [...text].length;
@@ -441,6 +443,13 @@ class Job {
       return;
     }
     if (draft === '') return;
+    // An agent that gives up on a turn (or is interrupted) puts the prompt back into its
+    // composer: that "draft" is this job's own text, not a person's, and is cleared.
+    if (sameText(draft, this.request.text)) {
+      await recorder.event('own-text-cleared', {pane});
+      await this.#clear(pane, profile, signal);
+      return;
+    }
     if (this.#o.clearDraft) {
       await recorder.event('draft-cleared', {pane, chars: [...draft].length});
       await this.#clear(pane, profile, signal);
@@ -666,4 +675,15 @@ function lastLine(text: string): string {
 /** At most 40 characters of a draft, for messages. */
 function preview(text: string): string {
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+}
+
+/** Whether a profile is one of the agent TUIs. */
+function isAgent(profile: Profile): boolean {
+  return profile.name === 'claude' || profile.name === 'gemini' || profile.name === 'codex';
+}
+
+/** The same text, ignoring how whitespace and line breaks were drawn. */
+function sameText(a: string, b: string): boolean {
+  const norm = (t: string) => t.replace(/\s+/g, ' ').trim();
+  return norm(a) === norm(b);
 }

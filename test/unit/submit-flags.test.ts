@@ -30,6 +30,28 @@ async function viaYargs(argv: string[]): Promise<SubmitOptions> {
   return got;
 }
 
+/** SubmitOptions fields whose flag has a default (yargs fills it in). */
+const DEFAULTED = [
+  'delay',
+  'typeDelay',
+  'enterDelay',
+  'interval',
+  'stableChecks',
+  'timeout',
+  'lockTimeout',
+  'until',
+  'lines',
+  'clear',
+  'enter',
+  'wait',
+  'json',
+  'profile',
+  'whenIdle',
+  'idleTimeout',
+  'clearDraft',
+  'draftWait',
+];
+
 /** Drop undefined values, so "not given" compares equal to "absent". */
 const defined = (o: SubmitOptions) =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
@@ -90,43 +112,15 @@ describe('the fast submit parser agrees with yargs', () => {
   ])('%j', async (argv) => {
     const fast = parseSubmitFast(argv);
     expect(fast).toBeDefined();
-    const slow = await viaYargs(argv);
-    // yargs fills in the defaults; submit applies the same ones when a value is absent.
-    const {
-      delay,
-      typeDelay,
-      enterDelay,
-      interval,
-      stableChecks,
-      timeout,
-      lockTimeout,
-      until,
-      lines,
-      clear,
-      enter,
-      wait,
-      json,
-      ...rest
-    } = defined(slow);
+    const slow = defined(await viaYargs(argv));
     const fastDefined = defined(fast!);
-    expect(fastDefined).toMatchObject(rest);
-    for (const [k, v] of Object.entries({
-      delay,
-      typeDelay,
-      enterDelay,
-      interval,
-      stableChecks,
-      timeout,
-      lockTimeout,
-      until,
-      lines,
-      clear,
-      enter,
-      wait,
-      json,
-    })) {
-      if (k in fastDefined) expect(fastDefined[k]).toEqual(v);
+    // Whatever the fast path read equals what yargs read; what it left out, yargs filled in
+    // with the flag's default (submit applies the same default when a value is absent).
+    for (const [key, value] of Object.entries(slow)) {
+      if (key in fastDefined) expect(fastDefined[key], key).toEqual(value);
+      else expect(DEFAULTED, key).toContain(key);
     }
+    for (const key of Object.keys(fastDefined)) expect(slow, key).toHaveProperty(key);
   });
 
   test.each([
@@ -137,5 +131,28 @@ describe('the fast submit parser agrees with yargs', () => {
     [['jobs']],
   ])('%j goes to yargs', (argv) => {
     expect(parseSubmitFast(argv)).toBeUndefined();
+  });
+});
+
+test('every SubmitOptions field has a flag: --profile, --when-idle, --idle-timeout, --clear-draft, --draft-wait', () => {
+  const o = parseSubmitFast([
+    'submit',
+    '--profile',
+    'claude',
+    '--when-idle',
+    '--idle-timeout',
+    '2m',
+    '--clear-draft',
+    '--draft-wait',
+    '5s',
+    '--',
+    'x',
+  ]);
+  expect(o).toMatchObject({
+    profile: 'claude',
+    whenIdle: true,
+    idleTimeout: '2m',
+    clearDraft: true,
+    draftWait: '5s',
   });
 });

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Install the real agent CLIs that the real-agent tests drive (Gemini CLI, Claude Code,
+# Codex CLI) into a cache folder — never as dependencies of this package.
+#
+#   bash scripts/install-agents.sh              # all three
+#   bash scripts/install-agents.sh claude codex # only these
+#
+# Where:   ${NUDGE_AGENTS_DIR:-$HOME/.cache/tmux-nudge-agents}/<agent>/node_modules/.bin/<bin>
+# Which:   the versions pinned below; override one with e.g. NUDGE_CLAUDE_VERSION=2.1.330.
+# Again:   safe to run again; an agent already installed at the wanted version is skipped.
+# Failure: one CLI that fails to install is reported and the others are still installed;
+#          the exit status is 1 only when none of the requested agents is usable.
+#
+# Each agent gets its own npm prefix so that installing (or failing to install) one never
+# prunes or breaks another. Only the npm registry is needed.
+set -uo pipefail
+
+# Versions known to run offline in a private tmux on Node 20 (see docs/agent-screens.md).
+# Claude Code newer than 2.1.2xx declares engines.node >= 22; 2.1.197 runs on Node 20.
+GEMINI_VERSION=${NUDGE_GEMINI_VERSION:-0.61.0}
+CLAUDE_VERSION=${NUDGE_CLAUDE_VERSION:-2.1.197}
+CODEX_VERSION=${NUDGE_CODEX_VERSION:-0.169.0}
+
+AGENTS_DIR=${NUDGE_AGENTS_DIR:-${HOME}/.cache/tmux-nudge-agents}
+
+say() { printf 'install-agents: %s\n' "$*"; }
+die() {
+  printf 'install-agents: %s\n' "$*" >&2
+  exit 2
+}
+
+command -v npm >/dev/null 2>&1 || die "npm is not on PATH; install Node.js 20.19 or newer first."
+command -v node >/dev/null 2>&1 || die "node is not on PATH; install Node.js 20.19 or newer first."
+
+# agent -> package, version, bin name
+spec() {
+  case $1 in
+    gemini) echo "@google/gemini-cli $GEMINI_VERSION gemini" ;;
+    claude) echo "@anthropic-ai/claude-code $CLAUDE_VERSION claude" ;;
+    codex) echo "@openai/codex $CODEX_VERSION codex" ;;
+    *) return 1 ;;
+  esac
+}
+
+# The version recorded in an installed package's package.json, or nothing.
+installed_version() {
+  local manifest=$1/node_modules/$2/package.json
+  [[ -f $manifest ]] || return 0
+  node -e 'try { console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).version ?? "") } catch {}' "$manifest"
+}
+
+# The CLI's own answer to --version, with a short bound; it must run offline.
+probe_version() {
+  local bin=$1
+  timeout 60 env DISABLE_AUTOUPDATER=1 NO_UPDATE_NOTIFIER=1 "$bin" --version 2>/dev/null | head -n 1
+}
+
+agents=("$@")
+((${#agents[@]} > 0)) || agents=(gemini claude codex)
+
+mkdir -p "$AGENTS_DIR" || die "cannot create $AGENTS_DIR; set NUDGE_AGENTS_DIR to a writable folder."
+say "cache folder: $AGENTS_DIR"
+
+ok=()
+failed=()
+for agent in "${agents[@]}"; do
+  spec "$agent" >/dev/null || die "unknown agent '$agent'; choose from gemini, claude, codex."
+done
+for agent in "${agents[@]}"; do
+  read -r pkg version bin <<<"$(spec "$agent")"
+  prefix=$AGENTS_DIR/$agent
+  bin_path=$prefix/node_modules/.bin/$bin
+  have=$(installed_version "$prefix" "$pkg")
+  if [[ $have == "$version" && -x $bin_path ]]; then
+    say "$agent: $pkg@$version already installed, skipping"
+  else
+    say "$agent: installing $pkg@$version${have:+ (found $have)}"
+    mkdir -p "$prefix"
+    started=$SECONDS
+    # --prefix with --no-save: no package.json is written in the cache folder and nothing
+    # touches this repository's package.json or lockfile.
+    if ! npm install --prefix "$prefix" --no-save --no-audit --no-fund --no-update-notifier \
+      --loglevel=error "$pkg@$version" </dev/null; then
+      say "$agent: npm install $pkg@$version FAILED (the other agents are unaffected)"
+      failed+=("$agent")
+      continue
+    fi
+    say "$agent: installed in $((SECONDS - started))s"
+  fi
+  if [[ ! -x $bin_path ]]; then
+    say "$agent: $bin_path is missing after the install"
+    failed+=("$agent")
+    continue
+  fi
+  reported=$(probe_version "$bin_path")
+  if [[ -z $reported ]]; then
+    say "$agent: '$bin_path --version' printed nothing; the CLI may not run on this machine"
+    failed+=("$agent")
+    continue
+  fi
+  ok+=("$agent")
+  printf '%-7s %-28s %-18s %s\n' "$agent" "$pkg@$version" "$reported" "$bin_path"
+done
+
+if ((${#failed[@]} > 0)); then
+  say "not usable: ${failed[*]} (tests for them are skipped)"
+fi
+if ((${#ok[@]} == 0)); then
+  say "no agent CLI is usable"
+  exit 1
+fi
+say "usable: ${ok[*]}"

@@ -1,0 +1,494 @@
+/**
+ * The real agent CLIs (Claude Code, Gemini CLI, Codex CLI) in a pane of a private tmux
+ * server, offline, with a throwaway HOME — for tests that must prove nudge against the real
+ * programs. `bash scripts/install-agents.sh` installs them into a cache folder; tests for an
+ * agent that is not installed are skipped:
+ *
+ *     describe.skipIf(!agentAvailable('claude'))('claude', () => {
+ *       it('…', async () => {
+ *         const server = await startTmuxServer();
+ *         const agent = await startAgent(server, 'claude');
+ *         await server.tmux('send-keys', '-t', agent.pane, '-l', 'hello');
+ *       });
+ *     });
+ *
+ * What each CLI's screen looks like, and why each seed file and variable below is there:
+ * docs/agent-screens.md.
+ *
+ * Offline means: every API endpoint points at a closed port on 127.0.0.1, so an agent given
+ * a prompt fails to connect at once and keeps retrying — the same long, real "busy" phase
+ * on a laptop without network, in CI with network, and here. Proxies, real credentials and
+ * config-directory overrides from the caller's environment are removed.
+ */
+import {execFileSync} from 'node:child_process';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import {homedir, tmpdir} from 'node:os';
+import {dirname, join, relative, resolve} from 'node:path';
+import {setTimeout as sleep} from 'node:timers/promises';
+import {onTestFinished} from 'vitest';
+import type {TmuxTestServer} from './tmux-server.js';
+import {waitFor} from './wait-for.js';
+
+export type AgentName = 'claude' | 'gemini' | 'codex';
+export const AGENT_NAMES: readonly AgentName[] = ['claude', 'gemini', 'codex'];
+
+interface AgentPackage {
+  pkg: string;
+  bin: string;
+}
+
+const PACKAGES: Record<AgentName, AgentPackage> = {
+  claude: {pkg: '@anthropic-ai/claude-code', bin: 'claude'},
+  gemini: {pkg: '@google/gemini-cli', bin: 'gemini'},
+  codex: {pkg: '@openai/codex', bin: 'codex'},
+};
+
+/** A port nothing listens on: connections are refused at once. */
+const DEAD_ENDPOINT = 'http://127.0.0.1:9';
+
+/**
+ * What the tests need to recognise on each CLI's screen (plain `capture-pane -p` text).
+ * Measured on the versions in scripts/install-agents.sh; docs/agent-screens.md has the
+ * details. These are for test set-up; nudge's own profiles live in src/.
+ */
+export const AGENT_SCREENS: Record<AgentName, {emptyComposer: RegExp; busy: RegExp}> = {
+  // `❯` + U+00A0 on a line of its own, between two rules. The same glyph starts every
+  // submitted prompt in the transcript, so "empty" means nothing after it — or the dim
+  // placeholder it shows while messages are queued.
+  claude: {
+    emptyComposer: /^─{20,}\n❯[\u00a0 ]*(Press up to edit queued messages)?\n─{20,}$/m,
+    busy: /esc to interrupt/,
+  },
+  // The placeholder (grey) is shown only while the composer is empty.
+  gemini: {emptyComposer: /^ > {3}Type your message or @path\/to\/file/m, busy: /esc to cancel/},
+  // The placeholder is dim text — a person who typed the same words looks the same in a
+  // plain capture, so the cursor column (2 when empty) is the tie-breaker; see docs.
+  codex: {emptyComposer: /^› Ask Codex to do anything\s*$/m, busy: /esc to interrupt/},
+};
+
+/** The cache folder scripts/install-agents.sh installs into. */
+export function agentsDir(): string {
+  return process.env.NUDGE_AGENTS_DIR || join(homedir(), '.cache', 'tmux-nudge-agents');
+}
+
+/** The executable of `name` in the cache folder (it may not exist). */
+export function agentBin(name: AgentName): string {
+  return join(agentsDir(), name, 'node_modules', '.bin', PACKAGES[name].bin);
+}
+
+/** The installed package version of `name`, or undefined when it is not installed. */
+export function agentVersion(name: AgentName): string | undefined {
+  const manifest = join(agentsDir(), name, 'node_modules', PACKAGES[name].pkg, 'package.json');
+  try {
+    const version = (JSON.parse(readFileSync(manifest, 'utf8')) as {version?: unknown}).version;
+    return typeof version === 'string' ? version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const availability = new Map<AgentName, boolean>();
+
+/**
+ * Whether `name` is installed (scripts/install-agents.sh) and tmux is on PATH. Set
+ * NUDGE_SKIP_REAL_AGENTS=1 to skip every real-agent test.
+ */
+export function agentAvailable(name: AgentName): boolean {
+  const known = availability.get(name);
+  if (known !== undefined) return known;
+  let ok = process.env.NUDGE_SKIP_REAL_AGENTS !== '1';
+  if (ok) {
+    try {
+      accessSync(agentBin(name), constants.X_OK);
+      execFileSync('tmux', ['-V'], {stdio: 'ignore'});
+    } catch {
+      ok = false;
+    }
+  }
+  availability.set(name, ok);
+  return ok;
+}
+
+export interface AgentHome {
+  /** The folder holding both, removed after the test. */
+  root: string;
+  /** The throwaway HOME, preseeded so that no first-run dialog appears. */
+  home: string;
+  /** The agent's working directory (trusted), with a few files for `@` pickers to find. */
+  workdir: string;
+}
+
+export interface AgentOptions {
+  /**
+   * How many times the agent retries the unreachable API before it gives up (Claude Code
+   * CLAUDE_CODE_MAX_RETRIES, Gemini general.maxAttempts; Codex request/stream retries).
+   * Default: the CLI's own default — a busy phase of minutes (Codex: until cancelled).
+   */
+  maxRetries?: number;
+  /** Files to create in the working directory, path → content (default: a small tree). */
+  files?: Record<string, string>;
+  /** Extra arguments for the CLI. */
+  args?: string[];
+  /** Extra environment for the CLI. */
+  env?: Record<string, string>;
+  /** How long to wait for the idle composer (default 60 s). */
+  readyTimeoutMs?: number;
+  /** Preseed trust for the working directory (default true). With false the CLI opens on its
+   * trust dialog; combine with `wait: false`. */
+  trusted?: boolean;
+  /** Wait for the idle composer before resolving (default true). */
+  wait?: boolean;
+  /** Keep the home folder after the test (also NUDGE_KEEP_AGENT_HOMES=1), for a post-mortem. */
+  keepHome?: boolean;
+}
+
+const DEFAULT_FILES: Record<string, string> = {
+  'notes.txt': 'hello from the test workdir\n',
+  'README.md': '# scratch project\n',
+  'src/main.ts': 'export const answer = 42;\n',
+};
+
+/**
+ * Where throwaway homes go: `$NUDGE_AGENTS_DIR/homes`. Not under the system temp dir, because
+ * Codex refuses to create its helper binaries below it (and says so on screen).
+ */
+export function agentHomesDir(): string {
+  const dir = process.env.NUDGE_AGENT_HOMES || join(agentsDir(), 'homes');
+  const rel = relative(resolve(tmpdir()), resolve(dir));
+  if (!rel.startsWith('..') && !rel.startsWith('/')) {
+    throw new Error(`${dir} is under the system temp dir ${tmpdir()}; Codex refuses to run there`);
+  }
+  return dir;
+}
+
+/** Create a home + workdir for `name` with the seed files that skip every first-run dialog
+ * (trust, onboarding, API-key approval, auth choice). Needs no vitest; the caller removes it
+ * (or use startAgent, which does). */
+export function createAgentHome(name: AgentName, opts: AgentOptions = {}): AgentHome {
+  const parent = agentHomesDir();
+  mkdirSync(parent, {recursive: true});
+  const root = mkdtempSync(join(parent, `${name}-`));
+  const home = join(root, 'home');
+  const workdir = join(root, 'work');
+  mkdirSync(home, {recursive: true});
+  mkdirSync(workdir, {recursive: true});
+  for (const [path, content] of Object.entries(opts.files ?? DEFAULT_FILES)) {
+    const file = join(workdir, path);
+    mkdirSync(dirname(file), {recursive: true});
+    writeFileSync(file, content);
+  }
+  const write = (path: string, content: string) => {
+    const file = join(home, path);
+    mkdirSync(dirname(file), {recursive: true});
+    writeFileSync(file, content);
+  };
+  switch (name) {
+    case 'claude':
+      write(
+        '.claude.json',
+        JSON.stringify({
+          hasCompletedOnboarding: true,
+          theme: 'dark',
+          customApiKeyResponses: {approved: [FAKE_KEYS.claude.slice(-20)], rejected: []},
+          projects: {[workdir]: {hasTrustDialogAccepted: opts.trusted !== false}},
+        }),
+      );
+      break;
+    case 'gemini':
+      write(
+        '.gemini/settings.json',
+        JSON.stringify({
+          security: {auth: {selectedType: 'gemini-api-key'}},
+          general: {
+            enableAutoUpdate: false,
+            enableAutoUpdateNotification: false,
+            ...(opts.maxRetries === undefined ? {} : {maxAttempts: opts.maxRetries + 1}),
+          },
+          privacy: {usageStatisticsEnabled: false},
+        }),
+      );
+      if (opts.trusted !== false) {
+        write('.gemini/trustedFolders.json', JSON.stringify({[workdir]: 'TRUST_FOLDER'}));
+      } else {
+        // Gemini asks about folder trust only when the feature is on
+        write('.gemini/trustedFolders.json', '{}');
+      }
+      break;
+    case 'codex': {
+      write(
+        '.codex/auth.json',
+        JSON.stringify({auth_mode: 'apikey', OPENAI_API_KEY: FAKE_KEYS.codex}),
+      );
+      const retries =
+        opts.maxRetries === undefined
+          ? []
+          : [
+              `[model_providers.offline]`,
+              `name = "offline"`,
+              `base_url = "${DEAD_ENDPOINT}/v1"`,
+              `env_key = "OPENAI_API_KEY"`,
+              `request_max_retries = ${opts.maxRetries}`,
+              `stream_max_retries = ${opts.maxRetries}`,
+              '',
+            ];
+      write(
+        '.codex/config.toml',
+        [
+          `openai_base_url = "${DEAD_ENDPOINT}/v1"`,
+          ...(opts.maxRetries === undefined ? [] : ['model_provider = "offline"']),
+          'check_for_update_on_startup = false',
+          '',
+          '[analytics]',
+          'enabled = false',
+          '',
+          '[features]',
+          // 0.169 starts an app-server daemon (setsid, outlives the pane) by default.
+          'daemon_auto_start = false',
+          ...(opts.maxRetries === undefined ? [] : ['unbounded_connection_retries = false']),
+          '',
+          ...retries,
+          ...(opts.trusted === false
+            ? []
+            : [`[projects.${JSON.stringify(workdir)}]`, 'trust_level = "trusted"', '']),
+        ].join('\n'),
+      );
+      break;
+    }
+  }
+  return {root, home, workdir};
+}
+
+const FAKE_KEYS: Record<AgentName, string> = {
+  claude: 'sk-ant-api03-fake-key-for-offline-tests-0000000000000000',
+  gemini: 'fake-gemini-key-for-offline-tests',
+  codex: 'sk-fake-key-for-offline-tests',
+};
+
+/** Variables of the caller that could reach a real account, a real config, or route the
+ * loopback endpoint through a proxy. */
+const UNSET = [
+  'ANTHROPIC_API_KEY',
+  'ANTHROPIC_AUTH_TOKEN',
+  'ANTHROPIC_BASE_URL',
+  'ANTHROPIC_MODEL',
+  'CLAUDE_CODE_OAUTH_TOKEN',
+  'CLAUDE_CONFIG_DIR',
+  'CLAUDE_CODE_USE_BEDROCK',
+  'CLAUDE_CODE_USE_VERTEX',
+  'CLAUDECODE',
+  'GEMINI_API_KEY',
+  'GEMINI_MODEL',
+  'GOOGLE_API_KEY',
+  'GOOGLE_APPLICATION_CREDENTIALS',
+  'GOOGLE_CLOUD_PROJECT',
+  'GOOGLE_CLOUD_LOCATION',
+  'GOOGLE_GENAI_USE_VERTEXAI',
+  'GOOGLE_GENAI_USE_GCA',
+  'GOOGLE_GEMINI_BASE_URL',
+  'GEMINI_SANDBOX',
+  'OPENAI_API_KEY',
+  'OPENAI_BASE_URL',
+  'CODEX_HOME',
+  'XDG_CONFIG_HOME',
+  'XDG_DATA_HOME',
+  'XDG_STATE_HOME',
+  'XDG_CACHE_HOME',
+  'NODE_OPTIONS',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'ALL_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'all_proxy',
+];
+
+/** The environment the agent runs with (on top of the tmux server's, minus UNSET). */
+export function agentEnv(
+  name: AgentName,
+  where: AgentHome,
+  opts: AgentOptions = {},
+): Record<string, string> {
+  const common = {HOME: where.home, NO_UPDATE_NOTIFIER: '1', NO_PROXY: '127.0.0.1,localhost'};
+  switch (name) {
+    case 'claude':
+      return {
+        ...common,
+        ANTHROPIC_API_KEY: FAKE_KEYS.claude,
+        ANTHROPIC_BASE_URL: DEAD_ENDPOINT,
+        DISABLE_AUTOUPDATER: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        DISABLE_TELEMETRY: '1',
+        DISABLE_ERROR_REPORTING: '1',
+        ...(opts.maxRetries === undefined
+          ? {}
+          : {CLAUDE_CODE_MAX_RETRIES: String(opts.maxRetries)}),
+        ...opts.env,
+      };
+    case 'gemini':
+      return {
+        ...common,
+        GEMINI_API_KEY: FAKE_KEYS.gemini,
+        GOOGLE_GEMINI_BASE_URL: DEAD_ENDPOINT,
+        GEMINI_TELEMETRY_ENABLED: 'false',
+        ...opts.env,
+      };
+    case 'codex':
+      return {...common, OPENAI_API_KEY: FAKE_KEYS.codex, ...opts.env};
+  }
+}
+
+/** The argv that starts `name` in a pane: `env -u …` drops the caller's risky variables
+ * (tmux's `-e` can set but not unset), sets `env`, then runs the CLI. */
+export function agentArgv(
+  name: AgentName,
+  env: Record<string, string>,
+  opts: AgentOptions = {},
+): string[] {
+  return [
+    'env',
+    ...UNSET.flatMap((v) => ['-u', v]),
+    ...Object.entries(env).map(([k, v]) => `${k}=${v}`),
+    agentBin(name),
+    ...(opts.args ?? []),
+  ];
+}
+
+export interface RealAgent extends AgentHome {
+  name: AgentName;
+  version: string;
+  server: TmuxTestServer;
+  /** The pane the CLI runs in (`%N`). */
+  pane: string;
+  /** The visible screen of the pane. */
+  capture(): Promise<string>;
+  /** The cursor position in the pane, 0-based. */
+  cursor(): Promise<{x: number; y: number}>;
+  /** Wait until the idle composer is on screen (empty, no busy marker, screen settled). */
+  waitForIdle(timeoutMs?: number): Promise<string>;
+}
+
+/**
+ * Start the real `name` CLI in a new window of `server` and wait for its idle composer.
+ * After the test: every process started with this home is killed (Gemini CLI outlives a
+ * killed tmux server, Codex may leave a daemon) and the home is removed.
+ */
+export async function startAgent(
+  server: TmuxTestServer,
+  name: AgentName,
+  opts: AgentOptions = {},
+): Promise<RealAgent> {
+  const version = agentVersion(name);
+  if (!version || !agentAvailable(name)) {
+    throw new Error(`${name} is not installed: run "bash scripts/install-agents.sh ${name}"`);
+  }
+  const where = createAgentHome(name, opts);
+  const keep = opts.keepHome || process.env.NUDGE_KEEP_AGENT_HOMES === '1';
+  onTestFinished(async () => {
+    await killProcessesOfHome(where.home);
+    if (!keep) rmSync(where.root, {recursive: true, force: true, maxRetries: 3});
+  });
+  const env = agentEnv(name, where, opts);
+  const pane = (
+    await server.tmux(
+      'new-window',
+      '-d',
+      '-P',
+      '-F',
+      '#{pane_id}',
+      '-c',
+      where.workdir,
+      ...agentArgv(name, env, opts),
+    )
+  ).trim();
+  const capture = () => server.capture(pane);
+  const agent: RealAgent = {
+    ...where,
+    name,
+    version,
+    server,
+    pane,
+    capture,
+    async cursor() {
+      const out = await server.tmux('display-message', '-p', '-t', pane, '#{cursor_x} #{cursor_y}');
+      const [x, y] = out.trim().split(' ').map(Number);
+      return {x: x ?? 0, y: y ?? 0};
+    },
+    waitForIdle: (timeoutMs = opts.readyTimeoutMs ?? 60_000) =>
+      waitForIdleComposer(server, pane, name, timeoutMs),
+  };
+  if (opts.wait !== false) await agent.waitForIdle();
+  return agent;
+}
+
+/**
+ * Wait until `pane` shows `name`'s empty composer and no busy marker on two captures 700 ms
+ * apart with the same text (the CLIs keep drawing for a few seconds after the composer first
+ * appears: Gemini adds its banner, Codex finishes its logo).
+ */
+export async function waitForIdleComposer(
+  server: TmuxTestServer,
+  pane: string,
+  name: AgentName,
+  timeoutMs = 60_000,
+): Promise<string> {
+  const {emptyComposer, busy} = AGENT_SCREENS[name];
+  let last = '';
+  let previous: string | undefined;
+  return waitFor(
+    `${name} in ${pane} to show its idle composer`,
+    async () => {
+      last = await server.capture(pane).catch((e: Error) => `(capture failed: ${e.message})`);
+      const idle = emptyComposer.test(last) && !busy.test(last);
+      const settled = idle && last === previous;
+      previous = idle ? last : undefined;
+      return settled ? last : undefined;
+    },
+    {timeoutMs, intervalMs: 700, describe: () => last},
+  );
+}
+
+/**
+ * Stop every process whose environment says HOME=<home> — only agents started by this
+ * helper have that (unique, freshly made) HOME: the CLI, its relaunched child, Codex's
+ * daemons, shells run from `!` mode. SIGTERM, then SIGKILL for whatever is left.
+ */
+export async function killProcessesOfHome(home: string): Promise<void> {
+  const marker = `HOME=${home}\0`;
+  const find = () => {
+    const pids: number[] = [];
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+      try {
+        if (readFileSync(`/proc/${entry}/environ`, 'latin1').includes(marker)) {
+          pids.push(Number(entry));
+        }
+      } catch {
+        // gone, or not ours
+      }
+    }
+    return pids;
+  };
+  if (!existsSync('/proc/self/environ')) return;
+  for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+    const pids = find();
+    if (pids.length === 0) return;
+    for (const pid of pids) {
+      try {
+        process.kill(pid, signal);
+      } catch {
+        // already gone
+      }
+    }
+    await sleep(signal === 'SIGTERM' ? 1_000 : 200);
+  }
+}
