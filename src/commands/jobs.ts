@@ -75,8 +75,18 @@ export async function showStatus(
     `pane    ${s.pane}${s.paneTarget !== s.pane ? ` (${s.paneTarget})` : ''} on ${s.socketPath}`,
   );
   ctx.stdout(`text    ${s.preview}`);
+  if (s.profile)
+    ctx.stdout(`profile ${s.profile}${s.profileReason ? ` (${s.profileReason})` : ''}`);
+  if (s.transport) ctx.stdout(`via     ${s.transport}`);
+  if (s.delivery) ctx.stdout(`delivery ${s.delivery}`);
   if (s.waitedMs !== undefined) ctx.stdout(`waited  ${formatDuration(s.waitedMs)}`);
-  if (s.notified !== undefined) ctx.stdout(`notice  ${s.notified ? 'sent' : 'not sent'}`);
+  if (s.exitCode !== undefined) ctx.stdout(`exit    ${s.exitCode}`);
+  if (s.match !== undefined) ctx.stdout(`match   ${s.match}`);
+  if (s.notified !== undefined) {
+    ctx.stdout(
+      `notice  ${s.notified ? `sent${s.noticeDelivery ? ` (${s.noticeDelivery})` : ''}` : 'not sent'}`,
+    );
+  }
   ctx.stdout(`log     ${s.logPath}`);
   ctx.stdout('events');
   const start = Date.parse(s.createdAt);
