@@ -132,7 +132,8 @@ export interface AgentOptions {
   /**
    * How many times the agent retries the unreachable API before it gives up (Claude Code
    * CLAUDE_CODE_MAX_RETRIES, Gemini general.maxAttempts; Codex request/stream retries).
-   * Default: the CLI's own default — a busy phase of minutes (Codex: until cancelled).
+   * 0: the error shows at once; 1: ~1 s (Gemini ~80 s). Default: the CLI's own — busy for
+   * ~3 min (Claude), ~4.5 min (Gemini), until Escape (Codex).
    */
   maxRetries?: number;
   /** Files to create in the working directory, path → content (default: a small tree). */
@@ -212,7 +213,11 @@ export function createAgentHome(name: AgentName, opts: AgentOptions = {}): Agent
           general: {
             enableAutoUpdate: false,
             enableAutoUpdateNotification: false,
-            ...(opts.maxRetries === undefined ? {} : {maxAttempts: opts.maxRetries + 1}),
+            // maxAttempts alone still leaves ~70 s of fetch retries; retryFetchErrors: false
+            // makes a refused connection fail at once
+            ...(opts.maxRetries === undefined
+              ? {}
+              : {maxAttempts: opts.maxRetries + 1, retryFetchErrors: opts.maxRetries > 0}),
           },
           privacy: {usageStatisticsEnabled: false},
         }),
