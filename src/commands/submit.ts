@@ -220,7 +220,7 @@ export async function resolvePane(
   if (target.trim() === '' || /[\0\n]/.test(target)) {
     throw new UsageError(
       'bad-pane',
-      `--pane ${JSON.stringify(target)} is not a pane; use %N or session:window.pane.`,
+      `${flag} ${JSON.stringify(target)} is not a pane; use %N or session:window.pane.`,
     );
   }
   const tmux = createTmux(createSpawnRunner(spec));
@@ -247,7 +247,7 @@ export async function resolvePane(
   if (!info) {
     throw new UsageError(
       'no-such-pane',
-      `Pane ${JSON.stringify(target)} was not found on ${describeServer(spec)}; list panes with "tmux list-panes -a".`,
+      `Pane ${JSON.stringify(target)} (${flag}) was not found on ${describeServer(spec)}; list panes with "tmux list-panes -a".`,
     );
   }
   return {info, target};

@@ -19,7 +19,8 @@ import {waitFor} from '../helpers/wait-for.js';
 
 const deliveries: Record<string, Record<string, number>> = {};
 function count(agent: AgentName, delivery: unknown): void {
-  const byResult = (deliveries[agent] ??= {});
+  deliveries[agent] ??= {};
+  const byResult = deliveries[agent];
   const key = String(delivery);
   byResult[key] = (byResult[key] ?? 0) + 1;
 }
