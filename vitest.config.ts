@@ -25,6 +25,20 @@ export default defineConfig({
           globalSetup: ['test/helpers/global-setup.ts'],
         },
       },
+      {
+        // `npm run test:faults` (not part of `npm test`): kills, stalls, collisions, load and
+        // hostile input against the built CLI, real workers and private tmux servers.
+        test: {
+          name: 'faults',
+          include: ['test/faults/**/*.test.ts'],
+          pool: 'forks',
+          fileParallelism: false,
+          // Lock recovery waits out the 8 s stale time; load tests run a hundred workers.
+          testTimeout: 240_000,
+          hookTimeout: 60_000,
+          globalSetup: ['test/helpers/global-setup.ts'],
+        },
+      },
     ],
   },
 });

@@ -1,9 +1,10 @@
-import {mkdir, readdir, readFile} from 'node:fs/promises';
+import {readFileSync} from 'node:fs';
+import {mkdir, readdir, readFile, rm} from 'node:fs/promises';
 import {join} from 'node:path';
 import {NudgeError, UsageError} from './errors.js';
 import {DIR_MODE, layout} from './paths.js';
 import {JOB_ID_PATTERN, type JobRequest} from './request.js';
-import {appendLine, isProcessAlive, writeFileAtomic} from './util/fs.js';
+import {appendLine, isProcessAlive, stateWriteError, writeFileAtomic} from './util/fs.js';
 
 /** The worker's states, in order; the last four are terminal. */
 export const JOB_STATES = [
@@ -75,8 +76,28 @@ export type ShownState = JobState | 'lost';
 /** How long a queued job may wait for its worker to record its pid before it counts as lost. */
 const WORKER_START_GRACE_MS = 60_000;
 
+/**
+ * Whether `record.pid` is still the process running that job. Pids are reused (quickly after
+ * a reboot), so on Linux the process must also be the job's: a detached worker has the job id
+ * in its argv, a `--wait` job runs in `nudge submit`. Elsewhere a live pid is trusted.
+ */
+export function isJobProcessAlive(record: Pick<JobRecord, 'id' | 'pid' | 'mode'>): boolean {
+  if (!isProcessAlive(record.pid)) return false;
+  try {
+    const cmdline = readFileSync(`/proc/${record.pid}/cmdline`, 'utf8');
+    return record.mode === 'detached' ? cmdline.includes(record.id) : cmdline.includes('submit');
+  } catch {
+    // Not Linux: trust the pid. On Linux the process just exited.
+    return process.platform !== 'linux';
+  }
+}
+
 /** The state to show for a record: a non-terminal job whose process has died is `lost`. */
-export function shownState(record: JobRecord, nowMs: number, alive = isProcessAlive): ShownState {
+export function shownState(
+  record: JobRecord,
+  nowMs: number,
+  alive: (pid: number) => boolean = (pid) => isJobProcessAlive({...record, pid}),
+): ShownState {
   if (isTerminal(record.state)) return record.state;
   if (record.pid !== undefined) return alive(record.pid) ? record.state : 'lost';
   return nowMs - Date.parse(record.createdAt) > WORKER_START_GRACE_MS ? 'lost' : record.state;
@@ -156,9 +177,24 @@ export class JobStore {
     this.jobsDir = layout.jobsDir(stateDir);
   }
 
-  /** Record a new job: request.json, state.json (queued) and the `queued` event. */
+  /** Record a new job: request.json, state.json (queued) and the `queued` event. A job that
+   * cannot be recorded whole (disk full, ...) is removed again and throws a NudgeError, so no
+   * half-made job is left and no worker is started for it. */
   async create(request: JobRequest, mode: JobRecord['mode']): Promise<JobHandle> {
     const handle = new JobHandle(request.jobId, layout.jobDir(this.stateDir, request.jobId));
+    try {
+      return await this.#write(handle, request, mode);
+    } catch (error) {
+      await rm(handle.dir, {recursive: true, force: true}).catch(() => {});
+      throw stateWriteError(this.stateDir, error);
+    }
+  }
+
+  async #write(
+    handle: JobHandle,
+    request: JobRequest,
+    mode: JobRecord['mode'],
+  ): Promise<JobHandle> {
     await mkdir(handle.dir, {mode: DIR_MODE});
     await writeFileAtomic(handle.requestPath, `${JSON.stringify(request, null, 2)}\n`);
     const record: JobRecord = {

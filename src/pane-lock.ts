@@ -1,9 +1,10 @@
 import {createHash} from 'node:crypto';
+import * as fs from 'node:fs';
 import {mkdir, readdir, readFile, rm, stat, utimes} from 'node:fs/promises';
-import {join} from 'node:path';
+import {dirname, join} from 'node:path';
 import {type Clock, realClock} from './clock.js';
 import {DIR_MODE, layout} from './paths.js';
-import {isProcessAlive, writeFileAtomic} from './util/fs.js';
+import {isProcessAlive, stateWriteError, writeFileAtomic} from './util/fs.js';
 import {err, ok, type Result} from './util/result.js';
 
 // proper-lockfile: the holder refreshes the lock's mtime every LOCK_UPDATE_MS; a lock not
@@ -14,6 +15,15 @@ import {err, ok, type Result} from './util/result.js';
 // holders (proper-lockfile README).
 export const LOCK_STALE_MS = 8_000;
 export const LOCK_UPDATE_MS = 2_000;
+
+// proper-lockfile notices a takeover only at its next refresh, which after a stall (SIGSTOP,
+// a suspended laptop) comes *after* timers that were due earlier, such as the next keystroke.
+// So a lease also knows when the lock's mtime was last confirmed ours: older than
+// LEASE_SAFE_AGE_MS, another worker may be about to take the lock (it may once the mtime is
+// LOCK_STALE_MS old), and the holder must not send another key (assertHeld) — a second's
+// margin is left for a key in flight to land. A watchdog aborts the lease's signal as well.
+export const LEASE_SAFE_AGE_MS = LOCK_STALE_MS - 1_000;
+const LEASE_WATCH_MS = 250;
 
 /** How often a waiting worker looks at the queue. */
 const QUEUE_POLL_MS = 150;
@@ -43,7 +53,12 @@ interface QueueEntry {
 export interface PaneLease {
   /** Aborts if the lock is compromised (another worker may have taken over): stop typing. */
   readonly signal: AbortSignal;
-  /** Release the lock and leave the queue. Safe to call twice. */
+  /** Throw (and abort `signal`) unless the lock is certainly still ours: call it right
+   * before each key sent. Synchronous, so no timer that was due during a stall can slip a
+   * keystroke in before the check. (Optional so that test fakes need not implement it.) */
+  assertHeld?(): void;
+  /** Release the lock and leave the queue. Safe to call twice. After a compromise or a
+   * stall the lock directory is left alone: it may be another worker's now. */
   release(): Promise<void>;
 }
 
@@ -73,10 +88,14 @@ export class PaneLock {
   /** Take a place in the queue (the front end does this before the worker exists, so the
    * queue order is the submission order). */
   async enqueue(jobId: string, pid?: number): Promise<void> {
-    await mkdir(this.queueDir, {recursive: true, mode: DIR_MODE});
     const entry: QueueEntry = {jobId, createdAt: new Date(this.clock.now()).toISOString()};
     if (pid !== undefined) entry.pid = pid;
-    await writeFileAtomic(this.entryPath(jobId), JSON.stringify(entry));
+    try {
+      await mkdir(this.queueDir, {recursive: true, mode: DIR_MODE});
+      await writeFileAtomic(this.entryPath(jobId), JSON.stringify(entry));
+    } catch (error) {
+      throw stateWriteError(dirname(this.locksDir), error);
+    }
   }
 
   /** Leave the queue (after finishing, or when a job is cancelled). */
@@ -163,6 +182,16 @@ export class PaneLock {
   private async tryLock(jobId: string): Promise<PaneLease | undefined> {
     await mkdir(this.locksDir, {recursive: true, mode: DIR_MODE});
     const compromised = new AbortController();
+    const compromise = (message: string) => {
+      if (!compromised.signal.aborted) {
+        compromised.abort(
+          Object.assign(new Error(`the pane lock was compromised: ${message}`), {
+            code: 'ECOMPROMISED',
+          }),
+        );
+      }
+    };
+    const ours = new LockOwnership(this.lockPath);
     let releaseLock: () => Promise<void>;
     // Loaded here, not at the top: the front end only enqueues and need not pay for it.
     const {default: lockfile} = await import('proper-lockfile');
@@ -173,30 +202,48 @@ export class PaneLock {
         realpath: false,
         lockfilePath: this.lockPath,
         retries: 0,
+        fs: ours.fs,
         // The default throws inside a timer and kills the process; we abort the job instead.
-        onCompromised: (error) =>
-          compromised.abort(
-            Object.assign(new Error(`the pane lock was compromised: ${error.message}`), {
-              code: 'ECOMPROMISED',
-            }),
-          ),
+        onCompromised: (error) => compromise(error.message),
       });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ELOCKED') return undefined;
       throw error;
     }
+    const assertHeld = () => {
+      const age = Date.now() - ours.confirmedAt;
+      if (age > LEASE_SAFE_AGE_MS) {
+        compromise(
+          `its refresh is ${age} ms old (the worker stalled), so another job may take it over`,
+        );
+      }
+      compromised.signal.throwIfAborted();
+    };
     // Keep our queue entry fresh while we hold the pane, so waiters see a live head.
     const heartbeat = setInterval(() => void this.touch(jobId), QUEUE_HEARTBEAT_MS);
     heartbeat.unref();
+    const watchdog = setInterval(() => {
+      try {
+        assertHeld();
+      } catch {
+        clearInterval(watchdog);
+      }
+    }, LEASE_WATCH_MS);
+    watchdog.unref();
     let released = false;
     return {
       signal: compromised.signal,
+      assertHeld,
       release: async () => {
         if (released) return;
         released = true;
         clearInterval(heartbeat);
-        // After a compromise the lock may be someone else's: proper-lockfile then rejects
-        // with ERELEASED/ECOMPROMISED and leaves it alone, which is what we want.
+        clearInterval(watchdog);
+        // proper-lockfile's unlock removes the lock directory whoever holds it now. After a
+        // compromise or a stall it may be another job's: leave it (if it is a leftover of
+        // ours, it goes stale by itself).
+        ours.removeOnRelease = !compromised.signal.aborted && (await ours.stillOurs());
+        // Called either way, so that proper-lockfile stops refreshing the lock.
         await releaseLock().catch(() => {});
         await this.dequeue(jobId);
       },
@@ -223,4 +270,69 @@ export function paneLockFor(
     paneLockKey(job.socketPath, job.serverPid, job.pane),
     realClock,
   );
+}
+
+/**
+ * Watches proper-lockfile's file operations on one lock (through its `fs` option): the lock
+ * directory is created 0700 like the rest of the state dir (proper-lockfile would use the
+ * umask), and every successful refresh of its mtime is noted, so the holder knows when the
+ * lock was last confirmed its own.
+ */
+class LockOwnership {
+  /** When the lock's mtime was last set by us (ms since the epoch). */
+  confirmedAt = Date.now();
+  /** The mtime we last set. */
+  #mtimeMs: number | undefined;
+  /** Whether proper-lockfile's unlock may remove the lock directory (see release). */
+  removeOnRelease = true;
+  readonly fs: typeof fs;
+
+  constructor(private readonly lockPath: string) {
+    const mkdirOwn = (path: fs.PathLike, cb: (err: NodeJS.ErrnoException | null) => void) =>
+      fs.mkdir(path, {mode: DIR_MODE}, (err) => cb(err));
+    const utimesNoted = (
+      path: fs.PathLike,
+      atime: fs.TimeLike,
+      mtime: fs.TimeLike,
+      cb: (err: NodeJS.ErrnoException | null) => void,
+    ) =>
+      fs.utimes(path, atime, mtime, (err) => {
+        if (!err && String(path) === this.lockPath) {
+          this.confirmedAt = Date.now();
+          this.#mtimeMs = mtime instanceof Date ? mtime.getTime() : Number(mtime) * 1000;
+        }
+        cb(err);
+      });
+    // A fresh object per lock: proper-lockfile caches the mtime precision on it, and a probe
+    // (which sets the mtime) is how we learn the first mtime.
+    const rmdirUnlessKept = (
+      path: fs.PathLike,
+      cb: (err: NodeJS.ErrnoException | null) => void,
+    ) => {
+      if (String(path) === this.lockPath && !this.removeOnRelease) return cb(null);
+      fs.rmdir(path, (err) => cb(err));
+    };
+    this.fs = {
+      ...fs,
+      mkdir: mkdirOwn,
+      utimes: utimesNoted,
+      rmdir: rmdirUnlessKept,
+    } as unknown as typeof fs;
+  }
+
+  /** Whether the lock directory still carries our latest mtime, fresh enough that nobody can
+   * be taking it over as stale right now. */
+  async stillOurs(): Promise<boolean> {
+    if (this.#mtimeMs === undefined) return false;
+    try {
+      const st = await stat(this.lockPath);
+      // Within a second: filesystems with second precision round the mtime we set.
+      return (
+        Math.abs(st.mtimeMs - this.#mtimeMs) < 1_000 &&
+        Date.now() - this.#mtimeMs < LEASE_SAFE_AGE_MS
+      );
+    } catch {
+      return false;
+    }
+  }
 }

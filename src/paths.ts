@@ -2,7 +2,7 @@ import {constants} from 'node:fs';
 import {access, lstat, mkdir} from 'node:fs/promises';
 import {homedir} from 'node:os';
 import {join} from 'node:path';
-import {NudgeError} from './errors.js';
+import {EXIT_CODES, NudgeError} from './errors.js';
 
 /** Environment variables that choose the state directory. */
 export interface StateEnv {
@@ -23,10 +23,24 @@ export function resolveStateDir(env: StateEnv): string {
 export const DIR_MODE = 0o700;
 export const FILE_MODE = 0o600;
 
+/** Job ids: a base-36 millisecond timestamp (sorts by time) and four random characters. */
+export const JOB_ID_PATTERN = /^[0-9a-z]{8,12}-[0-9a-z]{4}$/;
+
 /** The layout under the state directory. */
 export const layout = {
   jobsDir: (stateDir: string) => join(stateDir, 'jobs'),
-  jobDir: (stateDir: string, jobId: string) => join(stateDir, 'jobs', jobId),
+  /** A job's directory. Throws for anything but a well-formed job id: an id comes from argv
+   * or the environment, and `../x` must never name a path outside jobs/. */
+  jobDir: (stateDir: string, jobId: string) => {
+    if (!JOB_ID_PATTERN.test(jobId)) {
+      throw new NudgeError(
+        'bad-job',
+        `${JSON.stringify(jobId)} is not a job id; run "nudge jobs" to list them.`,
+        EXIT_CODES.usage,
+      );
+    }
+    return join(stateDir, 'jobs', jobId);
+  },
   locksDir: (stateDir: string) => join(stateDir, 'locks'),
 };
 
@@ -50,9 +64,25 @@ export async function ensureStateDir(stateDir: string): Promise<void> {
         `The state directory ${stateDir} belongs to another user; set NUDGE_HOME to a directory of your own.`,
       );
     }
+    // Others who can write here could plant symlinks (jobs/ → anywhere) or fake queue
+    // entries: refuse, as ssh does for ~/.ssh.
+    if ((st.mode & 0o022) !== 0) {
+      throw new NudgeError(
+        'state-dir',
+        `The state directory ${stateDir} is writable by others (mode ${(st.mode & 0o777).toString(8)}); run "chmod 700 ${stateDir}" or set NUDGE_HOME to a private directory.`,
+      );
+    }
     await access(stateDir, constants.W_OK);
-    await mkdir(layout.jobsDir(stateDir), {recursive: true, mode: DIR_MODE});
-    await mkdir(layout.locksDir(stateDir), {recursive: true, mode: DIR_MODE});
+    for (const dir of [layout.jobsDir(stateDir), layout.locksDir(stateDir)]) {
+      await mkdir(dir, {recursive: true, mode: DIR_MODE});
+      const sub = await lstat(dir);
+      if (sub.isSymbolicLink() || !sub.isDirectory()) {
+        throw new NudgeError(
+          'state-dir',
+          `${dir} in the state directory is not a plain directory (a symlink or a file); remove it and try again.`,
+        );
+      }
+    }
   } catch (error) {
     if (error instanceof NudgeError) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? 'error';

@@ -1,4 +1,6 @@
 import {Buffer} from 'node:buffer';
+import {MAX_NOTICE_LENGTH} from './notice.js';
+import {JOB_ID_PATTERN} from './paths.js';
 import {PROFILE_NAMES, type ProfileName} from './profile.js';
 import type {UntilSpec} from './until.js';
 import {err, ok, type Result} from './util/result.js';
@@ -80,6 +82,19 @@ export function decodeRequest(encoded: string | undefined): Result<JobRequest, s
   return validateRequest(parsed);
 }
 
+/** Half of a UTF-16 surrogate pair without the other half: not a character, not UTF-8. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Whether `pattern` is a regex the watchers can compile (no flags, as compileRegex). */
+function compiles(pattern: string): boolean {
+  try {
+    new RegExp(pattern);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 const isMs = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
@@ -95,18 +110,26 @@ export function validateRequest(value: unknown): Result<JobRequest, string> {
   const {jobId, createdAt, server, pane, paneTarget, text, options} = value;
   if (typeof jobId !== 'string' || !JOB_ID_PATTERN.test(jobId))
     return err('the request has a bad job id');
-  if (typeof createdAt !== 'string') return err('the request has no creation time');
+  if (typeof createdAt !== 'string' || Number.isNaN(Date.parse(createdAt)))
+    return err('the request has no valid creation time');
   if (
     !isObject(server) ||
     typeof server.socketPath !== 'string' ||
-    !Number.isSafeInteger(server.pid)
+    server.socketPath === '' ||
+    server.socketPath.includes('\0') ||
+    !Number.isSafeInteger(server.pid) ||
+    (server.pid as number) <= 0
   ) {
     return err('the request has no valid tmux server');
   }
   if (typeof pane !== 'string' || !/^%\d+$/.test(pane)) return err('the request has a bad pane id');
-  if (typeof paneTarget !== 'string') return err('the request has no pane target');
+  if (typeof paneTarget !== 'string' || paneTarget.includes('\0'))
+    return err('the request has no valid pane target');
   if (typeof text !== 'string' || text.length === 0) return err('the request has no text');
   if (Buffer.byteLength(text, 'utf8') > MAX_TEXT_BYTES) return err('the request text is too long');
+  // The front end refuses these; a request that has them was not made by it.
+  if (text.includes('\0')) return err('the request text has a NUL character');
+  if (LONE_SURROGATE.test(text)) return err('the request text is not valid Unicode');
   if (!isObject(options)) return err('the request has no options');
   for (const key of [
     'delayMs',
@@ -125,8 +148,15 @@ export function validateRequest(value: unknown): Result<JobRequest, string> {
     return err('the request options clear/enter are not booleans');
   }
   if (typeof options.notify !== 'boolean') return err('the request option notify is not a boolean');
-  if (options.noticeTemplate !== null && typeof options.noticeTemplate !== 'string') {
-    return err('the request option noticeTemplate is not a string or null');
+  if (
+    options.noticeTemplate !== null &&
+    !(
+      typeof options.noticeTemplate === 'string' &&
+      options.noticeTemplate.length <= MAX_NOTICE_LENGTH &&
+      !/[\0\r\n]/.test(options.noticeTemplate)
+    )
+  ) {
+    return err('the request option noticeTemplate is not a one-line template or null');
   }
   if (
     options.notifyPane !== null &&
@@ -144,9 +174,17 @@ export function validateRequest(value: unknown): Result<JobRequest, string> {
     const v = options.until[key];
     if (v !== undefined && typeof v !== 'string')
       return err(`the request option until.${key} is not a string`);
+    if (key === 'pattern' && typeof v === 'string' && !compiles(v))
+      return err('the request option until.pattern is not a valid regex');
   }
-  if (!Array.isArray(options.ignore) || !options.ignore.every((i) => typeof i === 'string')) {
-    return err('the request option ignore is not a list of strings');
+  if (options.until.kind === 'regex' && typeof options.until.pattern !== 'string') {
+    return err('the request option until is regex without a pattern');
+  }
+  if (
+    !Array.isArray(options.ignore) ||
+    !options.ignore.every((i) => typeof i === 'string' && compiles(i))
+  ) {
+    return err('the request option ignore is not a list of valid regexes');
   }
   if (!Number.isSafeInteger(options.lines) || (options.lines as number) < 1) {
     return err('the request option lines is not a positive whole number');
@@ -166,8 +204,8 @@ export function validateRequest(value: unknown): Result<JobRequest, string> {
   return ok(value as unknown as JobRequest);
 }
 
-/** Job ids: a base-36 millisecond timestamp (sorts by time) and four random characters. */
-export const JOB_ID_PATTERN = /^[0-9a-z]{8,12}-[0-9a-z]{4}$/;
+/** Job ids: a base-36 millisecond timestamp and four random characters (see paths.ts). */
+export {JOB_ID_PATTERN} from './paths.js';
 
 /** Make a new job id for `nowMs`; ids sort in creation order. */
 export function newJobId(nowMs: number, random: () => number = Math.random): string {

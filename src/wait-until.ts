@@ -1,66 +1,270 @@
 import type {Clock} from './clock.js';
+import type {PaneActivity} from './pane-activity.js';
 import {type PaneView, visibleText} from './pane-view.js';
 import type {Tmux} from './tmux/tmux.js';
-import type {Verdict, Watcher} from './watch.js';
+import type {EventFacts, Verdict, Watcher} from './watch.js';
 
-/** Push signals about a pane's output (the control-mode transport provides them). */
-export interface PaneActivity {
-  /** When pane `paneId` last printed anything (ms, the same clock as the wait), if known. */
-  lastOutputAt(paneId: string): number | undefined;
-  /** Resolves at the pane's next output, or rejects with an AbortError when `signal` fires. */
-  nextOutput(paneId: string, signal: AbortSignal): Promise<void>;
-}
+export type {PaneActivity} from './pane-activity.js';
 
 /** How a wait ended. */
 export interface WaitResult {
   status: 'done' | 'timeout' | 'failed';
   /** The watcher's final verdict (match, line, exit code, fail pattern). */
   verdict: Verdict;
-  /** Number of checks taken. */
+  /** Number of checks (screen reads) taken. */
   checks: number;
   /** The last visible screen seen. */
   lastScreen: string;
+  /** How the pane was watched: by output events, or by polling (no events, the pane out of
+   * their reach, or the event source ended during the wait). */
+  watchedBy: 'events' | 'polling';
 }
 
+/** Options of waitUntil. */
+export interface WaitOptions {
+  intervalMs: number;
+  timeoutMs: number;
+  clock: Clock;
+  signal: AbortSignal;
+  /** Output events of the pane, when the transport has them (else: plain polling). */
+  activity?: PaneActivity | undefined;
+  /** When we last sent keys to the pane (our own echo is output too). Default: now. */
+  typedAt?: number | undefined;
+}
+
+/** After output, a read waits until the pane has been quiet this long (the rest of a burst
+ * lands in the same read)... */
+export const READ_DEBOUNCE_MS = 50;
+// ...but while output keeps flowing, a read still comes one interval after it began.
+
 /**
- * Look at pane `paneId` every `intervalMs` and feed each view to `watcher` until it says
- * done or failed, or `timeoutMs` passes. The watcher decides; this loop owns time and
- * cancellation. Throws TmuxCommandError if the pane or server goes away, AbortError when
- * `signal` fires.
+ * Watch pane `paneId` and feed views to `watcher` until it says done or failed, or
+ * `timeoutMs` passes. The watcher decides; this loop owns time and cancellation. Throws
+ * TmuxCommandError if the pane or server goes away, AbortError when `signal` fires.
+ *
+ * Without `activity`: a view every `intervalMs`. With it (the control-mode transport), views
+ * are taken when output events say they can tell something (see waitOnEvents); the loop falls
+ * back to polling when the pane is out of the events' reach or the event source ends.
  */
 export async function waitUntil(
   tmux: Tmux,
   paneId: string,
   watcher: Watcher,
-  opts: {
-    intervalMs: number;
-    timeoutMs: number;
-    clock: Clock;
-    signal: AbortSignal;
-    /** Output events of the pane, when the transport has them (else: plain polling). */
-    activity?: PaneActivity | undefined;
-    /** When we last sent keys to the pane (our own echo is output too). */
-    typedAt?: number | undefined;
-  },
+  opts: WaitOptions,
+): Promise<WaitResult> {
+  const deadline = opts.clock.now() + opts.timeoutMs;
+  const state: LoopState = {checks: 0, verdict: PENDING, lastScreen: ''};
+  const activity = opts.activity;
+  if (activity && (await activity.covers(paneId))) {
+    const ended = await waitOnEvents(tmux, paneId, watcher, opts, activity, deadline, state);
+    if (ended) return ended;
+  }
+  return pollUntil(tmux, paneId, watcher, opts, deadline, state);
+}
+
+const PENDING: Verdict = {status: 'pending', why: 'not checked yet'};
+
+/** What the loops share, so a wait that falls back to polling carries on counting. */
+interface LoopState {
+  checks: number;
+  verdict: Verdict;
+  lastScreen: string;
+}
+
+/** Take one view (reaching back further when output scrolled past) and count it. */
+async function takeView(
+  tmux: Tmux,
+  paneId: string,
+  watcher: Watcher,
+  state: LoopState,
+): Promise<PaneView> {
+  let view: PaneView = await tmux.view(paneId, watcher.historyRows);
+  // Output can scroll far between two checks: capture again, reaching back further.
+  const missing = watcher.missingRows?.(view) ?? 0;
+  if (missing > 0) view = await tmux.view(paneId, watcher.historyRows + missing);
+  state.checks++;
+  state.lastScreen = visibleText(view);
+  return view;
+}
+
+function ending(
+  status: WaitResult['status'],
+  state: LoopState,
+  watchedBy: WaitResult['watchedBy'],
+): WaitResult {
+  return {
+    status,
+    verdict: state.verdict,
+    checks: state.checks,
+    lastScreen: state.lastScreen,
+    watchedBy,
+  };
+}
+
+/** The polling loop: a view every interval until the watcher decides or the deadline. */
+async function pollUntil(
+  tmux: Tmux,
+  paneId: string,
+  watcher: Watcher,
+  opts: WaitOptions,
+  deadline: number,
+  state: LoopState,
 ): Promise<WaitResult> {
   const {clock, signal} = opts;
-  const deadline = clock.now() + opts.timeoutMs;
-  let checks = 0;
   for (;;) {
     signal.throwIfAborted();
-    let view: PaneView = await tmux.view(paneId, watcher.historyRows);
-    // Output can scroll far between two checks: capture again, reaching back further.
-    const missing = watcher.missingRows?.(view) ?? 0;
-    if (missing > 0) view = await tmux.view(paneId, watcher.historyRows + missing);
-    checks++;
-    const verdict = watcher.observe(view);
-    const lastScreen = visibleText(view);
-    if (verdict.status !== 'pending') return {status: verdict.status, verdict, checks, lastScreen};
+    const view = await takeView(tmux, paneId, watcher, state);
+    state.verdict = watcher.observe(view);
+    if (state.verdict.status !== 'pending') return ending(state.verdict.status, state, 'polling');
     const remaining = deadline - clock.now();
-    if (remaining <= 0) return {status: 'timeout', verdict, checks, lastScreen};
+    if (remaining <= 0) return ending('timeout', state, 'polling');
     await clock.sleep(Math.min(opts.intervalMs, remaining), signal);
     // No check at the deadline: one taken less than an interval after the previous one
     // would compare two screens a few ms apart and call a busy spinner "stable".
-    if (clock.now() >= deadline) return {status: 'timeout', verdict, checks, lastScreen};
+    if (clock.now() >= deadline) return ending('timeout', state, 'polling');
+  }
+}
+
+/**
+ * The event-driven loop. Resolves to the wait's result, or to undefined when the events
+ * stopped (the control client ended) or the pane left their reach: the caller then polls
+ * for the rest of the time, with the watcher's state as it is.
+ *
+ * Two ways to decide when to look:
+ * - The watcher has a quiet window (`--until stable` without masks): only output changes
+ *   the screen, so "nothing printed for the window" is known from output times to the
+ *   millisecond. The loop sleeps until the window after the last output (or after our
+ *   keys) ends, then takes one view to confirm (reaction gate, process liveness). No views
+ *   at all while output keeps flowing. If the confirmation says not yet (a quiet command
+ *   still in the foreground), it looks again at each interval or after the next output.
+ * - Otherwise (regex, exit, prompt, masked stable): a view once the pane has been quiet for
+ *   READ_DEBOUNCE_MS after output (or one interval after the output began, if it keeps
+ *   flowing), and one every interval while the pane is quiet.
+ *
+ * As when polling, nothing is looked at on or after the deadline.
+ */
+async function waitOnEvents(
+  tmux: Tmux,
+  paneId: string,
+  watcher: Watcher,
+  opts: WaitOptions,
+  activity: PaneActivity,
+  deadline: number,
+  state: LoopState,
+): Promise<WaitResult | undefined> {
+  const {clock, signal, intervalMs} = opts;
+  const typedAt = opts.typedAt ?? clock.now();
+  const quietWindowMs = watcher.quietWindowMs?.(intervalMs);
+
+  /** Sleep until `at` (capped at the deadline); wake early when `wake` resolves. */
+  const sleepUntil = async (
+    at: number,
+    wake: (s: AbortSignal) => Promise<void>,
+  ): Promise<'slept' | 'woken'> => {
+    signal.throwIfAborted();
+    // One controller ends the loser of the race, and both when the wait is cancelled. (Not
+    // AbortSignal.any: a wait makes one of these per window or read, for hours.)
+    const stop = new AbortController();
+    const cancel = () => stop.abort(signal.reason);
+    signal.addEventListener('abort', cancel, {once: true});
+    try {
+      return await Promise.race([
+        clock.sleep(Math.min(at, deadline) - clock.now(), stop.signal).then(() => 'slept' as const),
+        wake(stop.signal).then(() => 'woken' as const),
+      ]);
+    } finally {
+      signal.removeEventListener('abort', cancel);
+      stop.abort();
+    }
+  };
+  const untilEnded = (s: AbortSignal) => activity.ended(s);
+  const untilOutput = (s: AbortSignal) => activity.nextOutput(paneId, s);
+
+  /** Look at the pane; the result if the watcher has decided. */
+  const look = async (): Promise<WaitResult | undefined> => {
+    const view = await takeView(tmux, paneId, watcher, state);
+    // Read after the view: output while it was taken may or may not be in it, so the
+    // screen is only known to be unchanged since the latest output.
+    const lastOutput = activity.lastOutputAt(paneId);
+    const facts: EventFacts = {
+      at: clock.now(),
+      quietSince: Math.max(lastOutput ?? Number.NEGATIVE_INFINITY, typedAt),
+      typedAt,
+      printedSinceTyped: lastOutput !== undefined && lastOutput > typedAt,
+      intervalMs,
+    };
+    state.verdict = watcher.observeEvents?.(view, facts) ?? watcher.observe(view);
+    return state.verdict.status === 'pending'
+      ? undefined
+      : ending(state.verdict.status, state, 'events');
+  };
+
+  if (quietWindowMs !== undefined) {
+    for (;;) {
+      signal.throwIfAborted();
+      if (activity.isEnded) return undefined;
+      const lastOutput = activity.lastOutputAt(paneId);
+      const quietEnd = Math.max(lastOutput ?? Number.NEGATIVE_INFINITY, typedAt) + quietWindowMs;
+      if (quietEnd >= deadline) {
+        // Not quiet long enough before the deadline (later output only moves quietEnd on).
+        if ((await sleepUntil(deadline, untilEnded)) === 'woken') return undefined;
+        return ending('timeout', state, 'events');
+      }
+      if (quietEnd > clock.now()) {
+        // One wake-up per window, however much the pane prints meanwhile.
+        if ((await sleepUntil(quietEnd, untilEnded)) === 'woken') return undefined;
+        continue;
+      }
+      // Quiet for the window. Trust it only while the pane is in reach (its window may have
+      // moved to another session, whose output we do not hear).
+      if (!(await activity.covers(paneId))) return undefined;
+      const decided = await look();
+      if (decided) return decided;
+      // It printed while we looked: a new window.
+      if (activity.lastOutputAt(paneId) !== lastOutput) continue;
+      // Quiet, but not done (no reaction yet, or a command still in the foreground): look
+      // again an interval on, or after the next output's window.
+      const again = clock.now() + intervalMs;
+      if (again >= deadline) {
+        if ((await sleepUntil(deadline, untilOutput)) === 'woken') continue;
+        return ending('timeout', state, 'events');
+      }
+      await sleepUntil(again, untilOutput);
+    }
+  }
+
+  let unreadSince: number | undefined;
+  for (;;) {
+    signal.throwIfAborted();
+    if (activity.isEnded) return undefined;
+    const readFrom = activity.lastOutputAt(paneId);
+    const decided = await look();
+    if (decided) return decided;
+    const lookedAt = clock.now();
+    unreadSince = undefined;
+    // When to look next: after output settles, or an interval on if the pane stays quiet.
+    for (;;) {
+      if (activity.isEnded) return undefined;
+      const lastOutput = activity.lastOutputAt(paneId);
+      const unread = lastOutput !== undefined && (readFrom === undefined || lastOutput > readFrom);
+      const now = clock.now();
+      let next: number;
+      if (unread) {
+        unreadSince ??= now;
+        next = Math.min(lastOutput + READ_DEBOUNCE_MS, unreadSince + intervalMs);
+      } else {
+        next = lookedAt + intervalMs;
+      }
+      if (next >= deadline) {
+        // No look on or after the deadline; but output before it may still bring one on.
+        const woke = await sleepUntil(deadline, unread ? untilEnded : untilOutput);
+        if (woke === 'woken') continue;
+        return ending('timeout', state, 'events');
+      }
+      if (next <= now) break;
+      const woke = await sleepUntil(next, unread ? untilEnded : untilOutput);
+      if (woke === 'slept' && !unread) break; // quiet for an interval: look
+      // Woken by output (or by the end of events), or the debounce ran out: reconsider.
+    }
   }
 }

@@ -1,14 +1,38 @@
 // The detached worker: runs one job, then exits. Started only by src/launch-worker.ts.
 // This file and src/cli.ts are the only ones that touch `process`.
+import {readFileSync} from 'node:fs';
 import {describeError} from '../src/errors.js';
 import {decodeRequest} from '../src/request.js';
-import {executeJob, recordWorkerFailure} from '../src/worker/execute-job.js';
+import {parseTransportChoice} from '../src/tmux/transport.js';
+import {executeJob, recordWorkerFailure, type WorkerUsage} from '../src/worker/execute-job.js';
 
 const jobId = process.argv[process.argv.indexOf('--job') + 1] ?? '';
 const stateDir = process.env.NUDGE_HOME ?? '';
 const decoded = decodeRequest(process.env.NUDGE_REQUEST);
 // Children we start (tmux) need not see the request.
 delete process.env.NUDGE_REQUEST;
+// NUDGE_TRANSPORT=spawn|control|auto picks how tmux is reached (tests run both).
+const transport = parseTransportChoice(process.env.NUDGE_TRANSPORT);
+
+/** CPU and peak memory of this process, and CPU of its exited children (the tmux control
+ * client) where /proc tells it (Linux: cutime + cstime, in clock ticks of 10 ms). */
+function usage(): WorkerUsage {
+  const own = process.resourceUsage();
+  let childrenCpuMs: number | undefined;
+  try {
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    childrenCpuMs = (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    // not Linux
+  }
+  return {
+    cpuMs: Math.round((own.userCPUTime + own.systemCPUTime) / 1000),
+    childrenCpuMs,
+    maxRssKb: own.maxRSS,
+  };
+}
 
 async function fail(reason: string): Promise<void> {
   process.stderr.write(`nudge worker: ${reason}\n`);
@@ -35,11 +59,14 @@ if (!decoded.ok) await fail(decoded.error);
 else if (decoded.value.jobId !== jobId)
   await fail(`the request is for job ${decoded.value.jobId}, not ${jobId}`);
 else if (!stateDir) await fail('NUDGE_HOME is not set');
+else if (!transport.ok) await fail(transport.error);
 else {
   const outcome = await executeJob(decoded.value, {
     stateDir,
     pid: process.pid,
     signal: controller.signal,
+    transport: transport.value,
+    usage,
   });
   process.exitCode = outcome.state === 'done' ? 0 : outcome.state === 'timeout' ? 124 : 1;
 }

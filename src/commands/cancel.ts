@@ -1,29 +1,26 @@
-import {readFile} from 'node:fs/promises';
+import {writeFile} from 'node:fs/promises';
+import {join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {EXIT_CODES, type ExitCode} from '../errors.js';
-import {isTerminal, type JobHandle, type JobRecord, JobStore} from '../job-store.js';
+import {
+  isJobProcessAlive,
+  isTerminal,
+  type JobHandle,
+  type JobRecord,
+  JobStore,
+} from '../job-store.js';
 import {paneLockFor} from '../pane-lock.js';
-import {resolveStateDir} from '../paths.js';
+import {FILE_MODE, resolveStateDir} from '../paths.js';
 import {isProcessAlive} from '../util/fs.js';
 import type {CommandContext} from './context.js';
 
 /** How long a worker gets to record "cancelled" and release its lock after SIGTERM. */
 const CANCEL_GRACE_MS = 5_000;
 const CANCEL_POLL_MS = 50;
-
-/**
- * Whether `pid` is still the process that runs `jobId`: never signal a process we did not
- * start (pids are reused). On Linux /proc says; elsewhere we trust the pid.
- */
-async function isJobProcess(pid: number, record: JobRecord): Promise<boolean> {
-  if (!isProcessAlive(pid)) return false;
-  try {
-    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8');
-    return record.mode === 'detached' ? cmdline.includes(record.id) : cmdline.includes('submit');
-  } catch {
-    return process.platform !== 'linux';
-  }
-}
+/** The marker of the one cancel that records the ending of a job whose worker is gone, and
+ * how long another cancel waits for that record (if it never comes, it records it itself). */
+const CLAIM_FILE = 'cancel.claim';
+const CLAIM_WAIT_MS = 3_000;
 
 function signalJob(record: JobRecord, signal: NodeJS.Signals): void {
   if (record.pid === undefined) return;
@@ -42,6 +39,30 @@ async function waitForEnd(handle: JobHandle, pid: number, ms: number): Promise<J
   for (;;) {
     const record = await handle.readState();
     if (isTerminal(record.state) || !isProcessAlive(pid) || Date.now() >= deadline) return record;
+    await sleep(CANCEL_POLL_MS);
+  }
+}
+
+/** Claim the right to record a job's ending (exclusive create of a marker file). */
+async function claimEnding(handle: JobHandle): Promise<boolean> {
+  try {
+    await writeFile(join(handle.dir, CLAIM_FILE), `${process.pid}\n`, {
+      flag: 'wx',
+      mode: FILE_MODE,
+    });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+/** Wait until the record is terminal (another cancel is writing it), at most `ms`. */
+async function waitForRecord(handle: JobHandle, ms: number): Promise<JobRecord> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const record = await handle.readState();
+    if (isTerminal(record.state) || Date.now() >= deadline) return record;
     await sleep(CANCEL_POLL_MS);
   }
 }
@@ -66,13 +87,21 @@ export async function cancelJob(
     return EXIT_CODES.ok;
   }
   const pid = record.pid;
-  if (pid !== undefined && (await isJobProcess(pid, record))) {
+  // Never signal a process we did not start: pids are reused.
+  if (pid !== undefined && isJobProcessAlive(record)) {
     signalJob(record, 'SIGTERM');
     record = await waitForEnd(handle, pid, CANCEL_GRACE_MS);
     if (!isTerminal(record.state) && isProcessAlive(pid)) {
       signalJob(record, 'SIGKILL');
       record = await waitForEnd(handle, pid, 1_000);
     }
+  }
+  // The worker is gone without recording an ending (killed, or never started): record it,
+  // and leave the pane's queue. Its lock, if it held one, goes stale within seconds. Two
+  // cancels at once must not both record it: the first to claim the job does; the other
+  // reports what it recorded.
+  if (!isTerminal(record.state) && !(await claimEnding(handle))) {
+    record = await waitForRecord(handle, CLAIM_WAIT_MS);
   }
   if (isTerminal(record.state)) {
     say(
@@ -83,8 +112,6 @@ export async function cancelJob(
     );
     return EXIT_CODES.ok;
   }
-  // The worker is gone without recording an ending (killed, or never started): record it,
-  // and leave the pane's queue. Its lock, if it held one, goes stale within seconds.
   const reason = 'Cancelled by "nudge cancel"; the worker did not stop by itself.';
   record = await handle.updateState({
     state: 'cancelled',

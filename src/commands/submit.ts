@@ -314,7 +314,9 @@ export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<Exi
       logPath: handle.logPath,
       env: ctx.env,
     });
-    await handle.updateState({pid});
+    // The worker records its own pid as its first step; writing it here too would race the
+    // worker's first state changes (the record is rewritten whole). A worker that dies before
+    // that shows as lost after the start-up grace period.
     ctx.stdout(
       o.json
         ? JSON.stringify({
@@ -331,7 +333,13 @@ export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<Exi
 
   // Loaded only for --wait: the detached path must stay light (pino, proper-lockfile).
   const {executeJob} = await import('../worker/execute-job.js');
-  const outcome = await executeJob(request, {stateDir, pid: ctx.pid, signal: ctx.signal});
+  const transport = ctx.env.NUDGE_TRANSPORT;
+  const outcome = await executeJob(request, {
+    stateDir,
+    pid: ctx.pid,
+    signal: ctx.signal,
+    transport: transport === 'spawn' || transport === 'control' ? transport : 'auto',
+  });
   if (o.json) {
     ctx.stdout(JSON.stringify({job: request.jobId, pane: info.paneId, ...outcome}));
   } else {

@@ -66,7 +66,20 @@ export interface ControlRunnerOptions {
   /** How long tmux may go without answering while commands are pending before we call it
    * hung, kill the client and reject everything pending. */
   replyTimeoutMs?: number;
+  /** Runs the client's start (until attached) and its close (until gone) one at a time with
+   * other processes' control clients on the same server (see src/control-mutex.ts: tmux 3.3a
+   * crashes when a control client comes or goes while another is still starting). */
+  mutex?: SectionMutex;
 }
+
+/** Runs a section exclusively (across processes); may reject without running it. */
+export interface SectionMutex {
+  run<T>(section: () => Promise<T>): Promise<T>;
+}
+
+const UNSERIALIZED: SectionMutex = {run: (section) => section()};
+/** After a failed start, how long the section waits for the client to be gone. */
+const START_FAILED_EXIT_MS = 5_000;
 
 const START_TIMEOUT_MS = 10_000;
 /** Same bound as the spawn runner's per-command timeout. */
@@ -102,9 +115,11 @@ interface PendingCall {
  * `ignore-size` keeps the client out of window sizing. We never send `refresh-client -C`.
  *
  * The client never outlives this process: when it ends, even by SIGKILL, the client's stdin
- * closes (which ends an idle client) and a guard process kills the client (which ends one
- * that tmux still has output queued for; see startGuard). It does not keep Node's event loop
- * alive while idle (a pending run() does), so a worker that forgets close() still exits.
+ * closes (which ends an idle client) and, once the client has attached, a guard process
+ * kills it (which ends one that tmux still has output queued for; see startGuard). Nothing
+ * signals the client before it has attached: that can crash tmux 3.3a (#signalClient).
+ * It does not keep Node's event loop alive while idle (a pending run() does), so a worker
+ * that forgets close() still exits.
  */
 export async function createControlRunner(
   spec: ServerSpec,
@@ -117,9 +132,18 @@ export async function createControlRunner(
       `a control client attaches by session id ($N), got ${JSON.stringify(opts.sessionId)}`,
     );
   }
-  const client = new ControlClient(spec, opts);
-  await client.attached;
-  return client;
+  return (opts.mutex ?? UNSERIALIZED).run(async () => {
+    const client = new ControlClient(spec, opts);
+    try {
+      await client.attached;
+    } catch (error) {
+      // Leave the section only once the client is gone: a client that timed out may still
+      // be starting, and must not meet another one's arrival (see `mutex`).
+      await client.exitedWithin(START_FAILED_EXIT_MS);
+      throw error;
+    }
+    return client;
+  });
 }
 
 class ControlClient implements ControlRunner {
@@ -129,7 +153,7 @@ class ControlClient implements ControlRunner {
   readonly attached: Promise<void>;
 
   readonly #child: ChildProcessWithoutNullStreams;
-  readonly #guard: ChildProcess | undefined;
+  #guard: ChildProcess | undefined;
   readonly #parser: ControlParser;
   readonly #now: () => number;
   readonly #replyTimeoutMs: number;
@@ -141,6 +165,8 @@ class ControlClient implements ControlRunner {
   readonly #onNotification: ((line: string) => void) | undefined;
 
   #isAttached = false;
+  readonly #mutex: SectionMutex;
+  #closeDone: Promise<void> | undefined;
   #closedInfo: ControlClosed | undefined;
   #closedKind: TmuxCommandError['kind'] = 'other';
   #closing = false;
@@ -155,6 +181,7 @@ class ControlClient implements ControlRunner {
 
   constructor(spec: ServerSpec, opts: ControlRunnerOptions) {
     this.sessionId = opts.sessionId;
+    this.#mutex = opts.mutex ?? UNSERIALIZED;
     this.#now = opts.now ?? Date.now;
     this.#replyTimeoutMs = opts.replyTimeoutMs ?? REPLY_TIMEOUT_MS;
     if (opts.onOutput) this.#listeners.add(opts.onOutput);
@@ -183,8 +210,14 @@ class ControlClient implements ControlRunner {
       '-f',
       flags.join(','),
     ];
-    this.#child = spawn(tmuxBinary, argv, {stdio: ['pipe', 'pipe', 'pipe'], env: opts.env});
-    this.#guard = this.#child.pid === undefined ? undefined : startGuard(this.#child.pid);
+    // detached: its own process group, so a signal to ours (`nudge cancel` signals the
+    // worker's group, Ctrl-C the terminal's) never reaches the client while it is still
+    // introducing itself to the server (see #signalClient); we end it ourselves.
+    this.#child = spawn(tmuxBinary, argv, {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: opts.env,
+      detached: true,
+    });
 
     this.#parser = new ControlParser({
       block: (block) => this.#onBlock(block),
@@ -249,7 +282,8 @@ class ControlClient implements ControlRunner {
         reason: 'unresponsive',
         detail: `tmux did not answer the attach within ${opts.startTimeoutMs ?? START_TIMEOUT_MS} ms`,
       });
-      this.#child.kill('SIGKILL');
+      // Not a signal (see #signalClient): EOF makes it leave once tmux gets to it.
+      this.#child.stdin.end();
     }, opts.startTimeoutMs ?? START_TIMEOUT_MS);
     this.#setKeepAlive(true);
   }
@@ -300,27 +334,40 @@ class ControlClient implements ControlRunner {
   }
 
   async close(): Promise<void> {
+    if (this.#closeDone) return this.#closeDone;
+    const closeNow = () => this.#closeNow();
+    this.#closeDone = this.#mutex.run(closeNow).catch(() => closeNow());
+    return this.#closeDone;
+  }
+
+  /** Resolves true once the client process has exited, false after `ms`. */
+  async exitedWithin(ms: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<boolean>((resolve) => {
+      timer = setTimeout(resolve, ms, false);
+    });
+    try {
+      return await Promise.race([this.#exited.then(() => true), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async #closeNow(): Promise<void> {
     if (!this.#closing) {
       this.#closing = true;
       // An empty line would also detach, but EOF is the one signal that cannot be
       // mistaken for a command and that also comes when we die.
       this.#child.stdin.end();
     }
-    const exitedWithin = async (ms: number) => {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<boolean>((resolve) => {
-        timer = setTimeout(resolve, ms, false);
-      });
-      try {
-        return await Promise.race([this.#exited.then(() => true), timeout]);
-      } finally {
-        clearTimeout(timer);
-      }
-    };
-    if (!(await exitedWithin(CLOSE_GRACE_MS))) {
-      this.#child.kill('SIGTERM');
-      if (!(await exitedWithin(CLOSE_GRACE_MS))) this.#child.kill('SIGKILL');
+    if (await this.exitedWithin(CLOSE_GRACE_MS)) return;
+    if (!this.#signalClient('SIGTERM')) {
+      // Never attached: no signal may end it (#signalClient); it leaves on the EOF once
+      // tmux answers it. We are done with it either way.
+      this.#finish({reason: 'closed', detail: 'the control client was closed'});
+      return;
     }
+    if (!(await this.exitedWithin(CLOSE_GRACE_MS))) this.#signalClient('SIGKILL');
     await this.#exited;
   }
 
@@ -362,6 +409,10 @@ class ControlClient implements ControlRunner {
     clearTimeout(this.#startTimer);
     if (block.ok) {
       this.#isAttached = true;
+      // Only now: the guard kills the client, which is safe only once attached.
+      if (this.#child.pid !== undefined && !this.#closedInfo) {
+        this.#guard = startGuard(this.#child.pid);
+      }
       this.#setKeepAlive(false);
       this.#resolveAttached();
       return;
@@ -396,7 +447,7 @@ class ControlClient implements ControlRunner {
         reason: 'unresponsive',
         detail: `tmux did not answer within ${this.#replyTimeoutMs} ms`,
       });
-      this.#child.kill('SIGKILL');
+      this.#signalClient('SIGKILL');
     }, this.#replyTimeoutMs);
   }
 
@@ -407,6 +458,23 @@ class ControlClient implements ControlRunner {
       if (on) h.ref?.();
       else h.unref?.();
     }
+  }
+
+  /**
+   * Signal the tmux client, but only once it has attached; true if signalled.
+   *
+   * Why: tmux 3.3a crashes (the whole server, every session with it) when a control client
+   * disconnects after announcing itself as one and before its handshake is done
+   * (server_client_lost calls control_stop on a client whose control state does not exist
+   * yet; tmux/tmux#5004). Reproduced here: SIGKILL to `tmux -C attach` clients a few ms after
+   * they start brought the server down within 200 tries; after the attach, never in 60.
+   * Before the attach, the client is only ever ended by stdin EOF, which it acts on after
+   * the handshake.
+   */
+  #signalClient(signal: NodeJS.Signals): boolean {
+    if (!this.#isAttached) return false;
+    this.#child.kill(signal);
+    return true;
   }
 
   #diedDetail(how: string): string {

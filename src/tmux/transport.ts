@@ -1,8 +1,28 @@
+import type {PaneActivity} from '../pane-activity.js';
+import {err, ok, type Result} from '../util/result.js';
+import {createControlActivity} from './control-activity.js';
 import {canRunOverControl} from './control-line.js';
-import {type ControlRunner, createControlRunner, type OutputListener} from './control-runner.js';
+import {
+  type ControlRunner,
+  createControlRunner,
+  type OutputListener,
+  type SectionMutex,
+} from './control-runner.js';
 import {createSpawnRunner, TmuxCommandError, type TmuxRunner} from './runner.js';
 import type {ServerSpec} from './server.js';
 import {createTmux, type Tmux} from './tmux.js';
+
+/** Which transport a worker uses: `auto` and `control` open a control-mode client and fall
+ * back to spawning when that cannot work (the job record says which was used and why);
+ * `spawn` never opens one. */
+export type TransportChoice = 'auto' | 'control' | 'spawn';
+
+/** Read a transport choice (e.g. from `NUDGE_TRANSPORT`); unset means `auto`. */
+export function parseTransportChoice(value: string | undefined): Result<TransportChoice, string> {
+  if (value === undefined || value === '') return ok('auto');
+  if (value === 'auto' || value === 'control' || value === 'spawn') return ok(value);
+  return err(`NUDGE_TRANSPORT must be auto, control or spawn, got ${JSON.stringify(value)}`);
+}
 
 /** How a worker talks to tmux, and what it needs to record about it. */
 export interface Transport {
@@ -17,6 +37,8 @@ export interface Transport {
    * `control.sessionId`, and `control.closed` to learn when it ended and why. After it ends,
    * `runner` carries on over spawned processes. */
   control: ControlRunner | undefined;
+  /** Output events of the control client's panes (kind 'control'), for waiting. */
+  activity: PaneActivity | undefined;
   /** End the control client, if any. Idempotent. */
   close(): Promise<void>;
 }
@@ -32,6 +54,12 @@ export interface OpenTransportOptions {
   onNotification?: (line: string) => void;
   /** Clock for output times; default Date.now. */
   now?: () => number;
+  /** Passed to the control client (see ControlRunnerOptions.pauseAfterSeconds). */
+  pauseAfterSeconds?: number;
+  /** Serializes control clients coming and going, and the commands that make tmux notify
+   * every control client, with other processes (see ControlRunnerOptions.mutex). When it
+   * cannot be taken in time, the transport spawns instead. */
+  mutex?: SectionMutex;
 }
 
 /**
@@ -52,13 +80,21 @@ export async function openTransport(
   paneId: string,
   opts: OpenTransportOptions = {},
 ): Promise<Transport> {
-  const spawnRunner = createSpawnRunner(spec, opts.tmuxBinary);
+  const plainSpawnRunner = createSpawnRunner(spec, opts.tmuxBinary);
+  const mutex = opts.mutex;
+  const spawnRunner: TmuxRunner = {
+    run: (args) =>
+      mutex && notifiesControlClients(args)
+        ? mutex.run(() => plainSpawnRunner.run(args))
+        : plainSpawnRunner.run(args),
+  };
   const spawned = (fallbackReason: string): Transport => ({
     tmux: createTmux(spawnRunner),
     runner: spawnRunner,
     kind: 'spawn',
     fallbackReason,
     control: undefined,
+    activity: undefined,
     close: async () => {},
   });
   if (opts.prefer === 'spawn') return spawned('the spawn transport was asked for');
@@ -81,17 +117,34 @@ export async function openTransport(
       onOutput: opts.onOutput,
       onNotification: opts.onNotification,
       now: opts.now,
+      pauseAfterSeconds: opts.pauseAfterSeconds,
+      mutex,
     });
   } catch (error) {
     if (error instanceof TmuxCommandError) {
       return spawned(`control mode could not attach to session ${sessionId}: ${error.message}`);
     }
+    if (error instanceof Error && error.name === 'ControlMutexTimeout') {
+      return spawned(`control mode was not tried: ${error.message}`);
+    }
     throw error;
   }
 
+  const overControl = (args: readonly string[]) =>
+    mutex && notifiesControlClients(args) ? mutex.run(() => control.run(args)) : control.run(args);
   const runner: TmuxRunner = {
-    run: (args) =>
-      control.isClosed || !canRunOverControl(args) ? spawnRunner.run(args) : control.run(args),
+    async run(args) {
+      if (control.isClosed || !canRunOverControl(args)) return spawnRunner.run(args);
+      try {
+        return await overControl(args);
+      } catch (error) {
+        // The client ended with this call in flight. A command that only reads is safe to
+        // run again (a wait's capture must not fail the job because the client went away);
+        // one that acts may have run already, so it is not repeated.
+        if (control.isClosed && isReadOnly(args)) return spawnRunner.run(args);
+        throw error;
+      }
+    },
   };
   return {
     tmux: createTmux(runner),
@@ -99,6 +152,109 @@ export async function openTransport(
     kind: 'control',
     fallbackReason: undefined,
     control,
+    activity: createControlActivity(control),
     close: () => control.close(),
   };
+}
+
+/** Commands after which tmux 3.3a notifies every control client, also one still starting
+ * (see src/control-mutex.ts): a pane entering or leaving a mode, paste buffers changing. */
+const NOTIFYING_COMMANDS = new Set([
+  'copy-mode',
+  'set-buffer',
+  'paste-buffer',
+  'delete-buffer',
+  'load-buffer',
+]);
+
+function notifiesControlClients(args: readonly string[]): boolean {
+  return commandNames(args).some((name) => NOTIFYING_COMMANDS.has(name));
+}
+
+/** The command names of an argv command line (the first argument, and each one after an
+ * argument ending in an unescaped ";", as splitArgvCommands splits them). */
+function commandNames(args: readonly string[]): string[] {
+  const names: string[] = [];
+  let commandStart = true;
+  for (const arg of args) {
+    if (commandStart) names.push(arg);
+    commandStart = arg.endsWith(';') && !arg.endsWith('\\;');
+  }
+  return names;
+}
+
+/** Commands that only read, by full name; a chained line counts only if all of it does. */
+const READ_ONLY_COMMANDS = new Set([
+  'capture-pane',
+  'display-message',
+  'list-panes',
+  'list-windows',
+  'list-sessions',
+  'list-clients',
+  'show-options',
+]);
+
+function isReadOnly(args: readonly string[]): boolean {
+  return commandNames(args).every((name) => READ_ONLY_COMMANDS.has(name));
+}
+
+/** A transport opened on first use: no control client while a job only queues for its lock. */
+export interface LazyTransport {
+  /** The operations; the first call opens the transport. */
+  tmux: Tmux;
+  /** Output events once a control-mode transport is open; before that (and with spawn), no
+   * pane is covered, so a wait polls. */
+  activity: PaneActivity;
+  /** The transport, once opened. */
+  readonly opened: Transport | undefined;
+  /** Close the transport if it was opened (waiting for an opening in progress). */
+  close(): Promise<void>;
+}
+
+/** Wrap `open` so that it runs on the first tmux call; `onOpen` hears about it (to record
+ * which transport was used). */
+export function openTransportLazily(
+  open: () => Promise<Transport>,
+  onOpen: (transport: Transport) => Promise<void> | void = () => {},
+): LazyTransport {
+  let opening: Promise<Transport> | undefined;
+  let opened: Transport | undefined;
+  const ready = () => {
+    opening ??= open().then(async (transport) => {
+      opened = transport;
+      await onOpen(transport);
+      return transport;
+    });
+    return opening;
+  };
+  const activity: PaneActivity = {
+    get isEnded() {
+      return opened?.activity?.isEnded ?? false;
+    },
+    covers: async (paneId) => (opened?.activity ? opened.activity.covers(paneId) : false),
+    lastOutputAt: (paneId) => opened?.activity?.lastOutputAt(paneId),
+    nextOutput: (paneId, signal) =>
+      opened?.activity ? opened.activity.nextOutput(paneId, signal) : never(signal),
+    ended: (signal) => (opened?.activity ? opened.activity.ended(signal) : never(signal)),
+  };
+  return {
+    tmux: createTmux({run: async (args) => (await ready()).runner.run(args)}),
+    activity,
+    get opened() {
+      return opened;
+    },
+    async close() {
+      if (!opening) return;
+      const transport = await opening.catch(() => undefined);
+      await transport?.close();
+    },
+  };
+}
+
+/** A wait for something that never comes, ended only by `signal`. */
+function never(signal: AbortSignal): Promise<void> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), {once: true});
+  });
 }

@@ -1,5 +1,6 @@
 import {randomBytes} from 'node:crypto';
 import {appendFile, open, rename, rm} from 'node:fs/promises';
+import {NudgeError} from '../errors.js';
 import {FILE_MODE} from '../paths.js';
 
 /** Write `data` to `path` atomically (temp file + rename), mode 0600. Readers never see a
@@ -36,4 +37,22 @@ export function isProcessAlive(pid: number | undefined): boolean {
     // EPERM: it exists but belongs to someone else.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** A failed write under the state dir as a one-sentence NudgeError (exit 1). */
+export function stateWriteError(stateDir: string, error: unknown): NudgeError {
+  if (error instanceof NudgeError) return error;
+  const code = (error as NodeJS.ErrnoException).code ?? 'error';
+  const why =
+    code === 'ENOSPC' || code === 'EDQUOT'
+      ? 'the disk is full'
+      : code === 'EROFS'
+        ? 'the file system is read-only'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : code;
+  return new NudgeError(
+    'state-dir',
+    `Cannot write to the state directory ${stateDir} (${why}); free some space or fix it, or set NUDGE_HOME to a writable directory.`,
+  );
 }

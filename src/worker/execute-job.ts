@@ -1,28 +1,125 @@
 import {realClock} from '../clock.js';
-import {isTerminal, JobHandle} from '../job-store.js';
+import {controlMutexFor} from '../control-mutex.js';
+import {describeError} from '../errors.js';
+import {isTerminal, JobHandle, type JobRecord} from '../job-store.js';
 import {createJobLogger} from '../log.js';
 import {paneLockFor} from '../pane-lock.js';
 import {layout} from '../paths.js';
 import type {JobRequest} from '../request.js';
-import {createSpawnRunner} from '../tmux/runner.js';
-import {createTmux} from '../tmux/tmux.js';
-import {createJobRecorder} from './recorder.js';
+import type {ServerSpec} from '../tmux/server.js';
+import {
+  openTransport,
+  openTransportLazily,
+  type Transport,
+  type TransportChoice,
+} from '../tmux/transport.js';
+import {createJobRecorder, type JobRecorder} from './recorder.js';
 import {type JobOutcome, runJob} from './run-job.js';
+
+/** What the worker process used, for its exit log line. */
+export interface WorkerUsage {
+  /** CPU time of the process itself (user + system). */
+  cpuMs: number;
+  /** CPU time of its children that have exited (the tmux control client), if known. */
+  childrenCpuMs?: number | undefined;
+  /** Peak resident set size. */
+  maxRssKb: number;
+}
+
+/** Where a job runs and how. Built by the worker entry (or `submit --wait`). */
+export interface ExecuteContext {
+  stateDir: string;
+  pid: number;
+  signal: AbortSignal;
+  /** The tmux transport to use (default `auto`: control mode, else spawning). */
+  transport?: TransportChoice | undefined;
+  /** Read the process's resource usage, logged when the job ends. */
+  usage?: (() => WorkerUsage) | undefined;
+}
+
+/** When tmux has fallen this many seconds behind in sending us a pane's output, it pauses
+ * that pane for us (and we resume it at once, counting it as output) rather than holding the
+ * program in the pane back to our reading speed. */
+const CONTROL_PAUSE_AFTER_SECONDS = 2;
 
 /**
  * Run a job with the real world wired in: tmux on the job's server socket, the pane lock
  * under the state dir, the job's files and pino log. Used by the detached worker and by
  * `submit --wait`.
+ *
+ * tmux is reached over a control-mode client attached to the pane's session (commands over
+ * one pipe, and `%output` events that drive the wait), opened at the first tmux call — after
+ * the lock is taken, so a job queued behind others holds no client — and closed at the end.
+ * When control mode cannot be used, or with `transport: 'spawn'`, one tmux process runs per
+ * call. The `transport` event and the record's `transport` field say which, and why; if the
+ * control client ends during the job, a `transport-lost` event says so and the job carries on
+ * over spawned processes (waiting by polling).
  */
-export async function executeJob(
-  request: JobRequest,
-  ctx: {stateDir: string; pid: number; signal: AbortSignal},
-): Promise<JobOutcome> {
+export async function executeJob(request: JobRequest, ctx: ExecuteContext): Promise<JobOutcome> {
   const handle = new JobHandle(request.jobId, layout.jobDir(ctx.stateDir, request.jobId));
   const log = createJobLogger(handle.logPath, {job: request.jobId, pane: request.pane});
+  // `nudge cancel` may have ended the job before this worker started (and before it could
+  // record its pid): then there is nothing to do.
+  const before = await handle.readState();
+  if (isTerminal(before.state)) {
+    log.info(
+      {event: 'worker-exit', state: before.state},
+      'job already ended before the worker started',
+    );
+    await paneLockFor(ctx.stateDir, {
+      socketPath: request.server.socketPath,
+      serverPid: request.server.pid,
+      pane: request.pane,
+    }).dequeue(request.jobId);
+    return {
+      state: before.state,
+      notified: false,
+      reason: before.reason ?? 'Ended before the worker started.',
+    };
+  }
   await handle.updateState({pid: ctx.pid});
-  const tmux = createTmux(
-    createSpawnRunner({kind: 'socket-path', path: request.server.socketPath}),
+  const spec: ServerSpec = {kind: 'socket-path', path: request.server.socketPath};
+  let lost: string | undefined;
+  let transportRecord: string | undefined;
+  // Every state change carries the transport once it is known: the state record is
+  // rewritten whole by several writers (the front end records the worker's pid after
+  // spawning it, concurrently with the worker's first steps), so a field written once could
+  // be lost; the next transition restores it, and the final state has it.
+  const recorder = withPatch(createJobRecorder(handle, log), () =>
+    transportRecord === undefined ? {} : {transport: transportRecord},
+  );
+
+  const transport = openTransportLazily(
+    () =>
+      openTransport(spec, request.pane, {
+        prefer: ctx.transport === 'spawn' ? 'spawn' : 'control',
+        pauseAfterSeconds: CONTROL_PAUSE_AFTER_SECONDS,
+        mutex: controlMutexFor(
+          ctx.stateDir,
+          {socketPath: request.server.socketPath, serverPid: request.server.pid},
+          {pid: ctx.pid},
+        ),
+      }),
+    async (opened) => {
+      transportRecord = describeTransport(opened);
+      watchForLoss(opened, (detail) => {
+        lost = detail;
+        transportRecord = `${describeTransport(opened)}, lost: ${detail}`;
+        // An event only: the state record is rewritten by the job itself right now, and
+        // two writers of it could lose a transition. The record gets it at the end.
+        void recorder.event('transport-lost', {detail}).catch(() => {});
+      });
+      try {
+        await handle.updateState({transport: transportRecord});
+        await recorder.event('transport', {
+          kind: opened.kind,
+          ...(opened.control ? {session: opened.control.sessionId} : {}),
+          ...(opened.fallbackReason ? {reason: opened.fallbackReason} : {}),
+        });
+      } catch (error) {
+        log.warn({error: describeError(error)}, 'could not record the transport');
+      }
+    },
   );
   const lockFor = (pane: string) =>
     paneLockFor(ctx.stateDir, {
@@ -30,13 +127,62 @@ export async function executeJob(
       serverPid: request.server.pid,
       pane,
     });
-  const outcome = await runJob(
-    {tmux, clock: realClock, lockFor, recorder: createJobRecorder(handle, log), pid: ctx.pid},
-    request,
-    ctx.signal,
+
+  let outcome: JobOutcome;
+  try {
+    outcome = await runJob(
+      {
+        tmux: transport.tmux,
+        activity: transport.activity,
+        clock: realClock,
+        lockFor,
+        recorder,
+        pid: ctx.pid,
+      },
+      request,
+      ctx.signal,
+    );
+  } finally {
+    await transport.close();
+  }
+  if (lost !== undefined && transportRecord !== undefined) {
+    // Lost after the last transition (e.g. while closing).
+    const record = await handle.readState().catch(() => undefined);
+    if (record && record.transport !== transportRecord) {
+      await handle.updateState({transport: transportRecord}).catch(() => {});
+    }
+  }
+  log.info(
+    {
+      event: 'worker-exit',
+      state: outcome.state,
+      transport: transport.opened?.kind ?? 'none',
+      ...ctx.usage?.(),
+    },
+    'worker exiting',
   );
-  log.info({event: 'worker-exit', state: outcome.state}, 'worker exiting');
   return outcome;
+}
+
+/** `recorder`, with `patch()` merged into every state change. */
+function withPatch(recorder: JobRecorder, patch: () => Partial<JobRecord>): JobRecorder {
+  return {
+    transition: (state, data, extra) => recorder.transition(state, data, {...patch(), ...extra}),
+    event: (name, data) => recorder.event(name, data),
+  };
+}
+
+/** The record's one-line `transport`: `control ($3)` or `spawn (why)`. */
+function describeTransport(t: Transport): string {
+  if (t.kind === 'control') return `control (${t.control?.sessionId ?? '?'})`;
+  return `spawn (${t.fallbackReason ?? 'no reason given'})`;
+}
+
+/** Call `onLost` if the control client ends before we close it. */
+function watchForLoss(t: Transport, onLost: (detail: string) => void): void {
+  void t.control?.closed.then((closed) => {
+    if (closed.reason !== 'closed') onLost(closed.detail);
+  });
 }
 
 /**

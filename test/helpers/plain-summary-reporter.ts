@@ -1,9 +1,18 @@
 import {writeFileSync} from 'node:fs';
-import type {Reporter, TestModule} from 'vitest/node';
+import type {Reporter, TestModule, Vitest} from 'vitest/node';
 
 /** Prints the plain closing line CI reads: "N passed, N failed, N skipped". Also writes it to
- * .vitest-summary so .ci/run can repeat it as the very last line. */
+ * .vitest-summary (the latest run) and to .vitest-summary.<projects> (one file per set of
+ * projects run, e.g. .vitest-summary.integration+unit and .vitest-summary.faults), so .ci/run
+ * can add up `npm test` and `npm run test:faults`. */
 export default class PlainSummaryReporter implements Reporter {
+  #label = 'all';
+
+  onInit(vitest: Vitest): void {
+    const names = vitest.projects.map((p) => p.name).filter(Boolean);
+    if (names.length > 0) this.#label = [...new Set(names)].sort().join('+');
+  }
+
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
     let passed = 0;
     let failed = 0;
@@ -21,5 +30,6 @@ export default class PlainSummaryReporter implements Reporter {
     const line = `${passed} passed, ${failed} failed, ${skipped} skipped`;
     process.stdout.write(`\n${line}\n`);
     writeFileSync('.vitest-summary', `${line}\n`);
+    writeFileSync(`.vitest-summary.${this.#label}`, `${line}\n`);
   }
 }

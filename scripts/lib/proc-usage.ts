@@ -1,0 +1,64 @@
+/**
+ * CPU time of a process tree from /proc (Linux), for the benchmark: a process, every live
+ * descendant, and the children they have already reaped (cutime/cstime), so a worker's tmux
+ * client and a poller's short-lived capture processes all count. Clock ticks are 10 ms.
+ */
+import {readdirSync, readFileSync} from 'node:fs';
+
+const TICK_MS = 10;
+
+interface ProcStat {
+  /** utime + stime + cutime + cstime, in ms. */
+  cpuMs: number;
+  /** utime + stime: the process alone. */
+  ownCpuMs: number;
+}
+
+function readStat(pid: number): ProcStat | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const tick = (i: number) => Number(f[i] ?? 0) * TICK_MS;
+    return {ownCpuMs: tick(11) + tick(12), cpuMs: tick(11) + tick(12) + tick(13) + tick(14)};
+  } catch {
+    return undefined;
+  }
+}
+
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const text = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+      if (text) out.push(...text.split(' ').map(Number));
+    }
+  } catch {
+    // gone
+  }
+  return out;
+}
+
+/** CPU ms used so far by `pid` and its descendants (live ones, and reaped ones through
+ * their parents); undefined if `pid` is gone. */
+export function treeCpuMs(pid: number): number | undefined {
+  const root = readStat(pid);
+  if (!root) return undefined;
+  let total = root.cpuMs;
+  const seen = new Set([pid]);
+  const queue = childrenOf(pid);
+  while (queue.length > 0) {
+    const child = queue.shift()!;
+    if (seen.has(child)) continue;
+    seen.add(child);
+    total += readStat(child)?.cpuMs ?? 0;
+    queue.push(...childrenOf(child));
+  }
+  return total;
+}
+
+/** CPU ms used so far by `pid` alone, without its children (a tmux server: its children
+ * are the programs in its panes); undefined if gone. */
+export function processCpuMs(pid: number): number | undefined {
+  return readStat(pid)?.ownCpuMs;
+}

@@ -1,0 +1,121 @@
+import {mkdir, readFile, rm, stat, writeFile} from 'node:fs/promises';
+import {join} from 'node:path';
+import {type Clock, realClock} from './clock.js';
+import {paneLockKey} from './pane-lock.js';
+import {DIR_MODE, FILE_MODE, layout} from './paths.js';
+import {isProcessAlive} from './util/fs.js';
+
+/**
+ * One tmux server's "control clients come and go one at a time" mutex, across workers.
+ *
+ * Why: tmux 3.3a sends some notifications (`%client-session-changed` when a client attaches,
+ * `%client-detached` when one leaves, `%pane-mode-changed`, `%paste-buffer-changed`, ...)
+ * to every control client, including one that is still introducing itself to the server and
+ * has no control state yet, and crashes on it (control-notify.c; newer tmux checks
+ * `control_state != NULL`). The whole server goes, with every session. Reproduced here: 20 to
+ * 100 control clients attaching and leaving at once brought a 3.3a server down in most runs;
+ * so did the benchmark's 50 concurrent jobs, once in three runs. Our workers therefore start
+ * (until attached) and stop (until gone) their control clients one at a time per server, and
+ * run the commands that make tmux broadcast under the same mutex. What other programs do at
+ * that moment (a terminal client detaching while our client starts) we cannot order.
+ *
+ * The mutex is a directory created atomically under the state dir's locks/, holding the
+ * owner's pid; a holder that died (or never wrote its pid) is detected and cleared.
+ */
+export interface ControlMutex {
+  /** Run `section` holding the mutex; fails (without running it) after `waitMs`. */
+  run<T>(section: () => Promise<T>): Promise<T>;
+}
+
+/** How long a worker waits for its turn before giving up (the caller then spawns instead). */
+const WAIT_MS = 15_000;
+/** Polling between tries: the sections last milliseconds, so start short, then back off
+ * (fifty workers starting at once would otherwise spend their CPU asking). */
+const POLL_FIRST_MS = 5;
+const POLL_MAX_MS = 50;
+/** A mutex directory without an owner file this old is a leftover of a crashed creator. */
+const OWNERLESS_STALE_MS = 2_000;
+/** No section holds it this long (an attach times out after 10 s); older means stuck. */
+const HELD_STALE_MS = 30_000;
+
+/** The mutex could not be taken in time. */
+export class ControlMutexTimeout extends Error {
+  override name = 'ControlMutexTimeout';
+}
+
+/** Where the control mutex of one tmux server lives (keyed like pane locks). */
+export function controlMutexPath(
+  stateDir: string,
+  server: {socketPath: string; serverPid: number},
+): string {
+  return join(
+    layout.locksDir(stateDir),
+    `${paneLockKey(server.socketPath, server.serverPid, 'control')}.control`,
+  );
+}
+
+/** The control mutex of one tmux server (its socket path and pid, like pane locks). */
+export function controlMutexFor(
+  stateDir: string,
+  server: {socketPath: string; serverPid: number},
+  deps: {pid: number; clock?: Clock; waitMs?: number},
+): ControlMutex {
+  const dir = controlMutexPath(stateDir, server);
+  const ownerFile = join(dir, 'owner');
+  const clock = deps.clock ?? realClock;
+  const waitMs = deps.waitMs ?? WAIT_MS;
+
+  /** Whether the current holder is gone (dead pid, no owner file for long, held too long). */
+  const isStale = async (): Promise<boolean> => {
+    try {
+      const [text, st] = await Promise.all([readFile(ownerFile, 'utf8'), stat(dir)]);
+      const pid = Number.parseInt(text, 10);
+      if (pid === deps.pid) return false;
+      return !isProcessAlive(pid) || clock.now() - st.mtimeMs > HELD_STALE_MS;
+    } catch {
+      try {
+        return clock.now() - (await stat(dir)).mtimeMs > OWNERLESS_STALE_MS;
+      } catch {
+        return false; // gone: the next mkdir will tell
+      }
+    }
+  };
+
+  const acquire = async (): Promise<void> => {
+    const deadline = clock.now() + waitMs;
+    let pollMs = POLL_FIRST_MS;
+    await mkdir(layout.locksDir(stateDir), {recursive: true, mode: DIR_MODE});
+    for (;;) {
+      try {
+        await mkdir(dir, {mode: DIR_MODE});
+        await writeFile(ownerFile, String(deps.pid), {mode: FILE_MODE});
+        return;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      if (await isStale()) {
+        await rm(dir, {recursive: true, force: true});
+        continue;
+      }
+      if (clock.now() >= deadline) {
+        throw new ControlMutexTimeout(
+          `another worker held the control-client mutex ${dir} for ${waitMs} ms`,
+        );
+      }
+      // Jittered, so waiters that started together do not keep colliding.
+      await clock.sleep(pollMs * (0.5 + Math.random()));
+      pollMs = Math.min(POLL_MAX_MS, pollMs * 2);
+    }
+  };
+
+  return {
+    async run(section) {
+      await acquire();
+      try {
+        return await section();
+      } finally {
+        await rm(dir, {recursive: true, force: true});
+      }
+    },
+  };
+}

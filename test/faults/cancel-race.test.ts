@@ -1,0 +1,147 @@
+// `nudge cancel` racing the job's own ending, and two cancels at once: exactly one ending is
+// recorded, cancel's answer agrees with it, the worker is gone and the pane is free.
+import {setTimeout as sleep} from 'node:timers/promises';
+import {describe, expect, it} from 'vitest';
+import {
+  jobArgs,
+  lockSnapshot,
+  recordFigure,
+  submitJob,
+  TERMINAL,
+  terminalEvents,
+  waitForEvent,
+  waitForGroupGone,
+  waitForLocksFree,
+  workerPid,
+} from '../helpers/faults.js';
+import {useNudgeHome} from '../helpers/nudge-home.js';
+import {startRecorder} from '../helpers/recorder-pane.js';
+import {readJobEvents, readJobState, runNudge, waitForJobState} from '../helpers/run-nudge.js';
+import {startTmuxServer} from '../helpers/tmux-server.js';
+
+/** Check one job after the cancels: one ending, agreeing with state.json and the answers. */
+async function expectOneEnding(home: string, id: string, answers: string[]): Promise<string> {
+  const state = await readJobState(home, id);
+  const endings = await terminalEvents(home, id);
+  const seen = `${JSON.stringify(state)}\n${(await readJobEvents(home, id)).map((e) => JSON.stringify(e)).join('\n')}\nanswers:\n${answers.join('\n')}`;
+  expect(TERMINAL, seen).toContain(state.state);
+  expect(
+    endings.map((e) => e.event),
+    seen,
+  ).toEqual([state.state]);
+  for (const answer of answers) {
+    if (state.state === 'cancelled') {
+      expect(answer, seen).toMatch(/Cancelled job|already ended \(cancelled\)/);
+    } else {
+      expect(answer, seen).toMatch(new RegExp(`\\(${state.state}\\)`));
+    }
+  }
+  return state.state;
+}
+
+describe('cancel races', () => {
+  it('cancel racing the job finishing: one ending, and cancel says which', async () => {
+    const server = await startTmuxServer();
+    const rec = await startRecorder(server);
+    const home = useNudgeHome();
+    const outcomes: Record<string, number> = {};
+    const offsets = [0, 150, 300, 450, 600, 750, 900, 1_100, 1_400, 1_800];
+    for (const offset of offsets) {
+      const id = await submitJob(
+        home,
+        jobArgs(server.socket, rec.pane, [
+          '--delay',
+          '0',
+          '--type-delay',
+          '0',
+          '--no-notice',
+          '--',
+          `race ${offset}`,
+        ]),
+      );
+      const pid = await workerPid(home, id);
+      await sleep(offset);
+      const cancel = await runNudge(['cancel', id], {NUDGE_HOME: home});
+      expect(cancel.exitCode, cancel.stderr).toBe(0);
+      await waitForJobState(home, id, TERMINAL, 20_000);
+      const state = await expectOneEnding(home, id, [cancel.stdout]);
+      outcomes[state] = (outcomes[state] ?? 0) + 1;
+      await waitForGroupGone(pid);
+      await waitForLocksFree(home);
+    }
+    recordFigure({
+      scenario: 'cancel racing the job finishing',
+      jobs: offsets.length,
+      accounted: Object.values(outcomes).reduce((a, b) => a + b, 0),
+      outcomes,
+    });
+  });
+
+  it('two cancels at once of a running job: one ending, both exit 0, the pane frees at once', async () => {
+    const server = await startTmuxServer();
+    const rec = await startRecorder(server);
+    const home = useNudgeHome();
+    const id = await submitJob(
+      home,
+      jobArgs(server.socket, rec.pane, ['--delay', '30s', '--no-notice', '--', 'never typed']),
+    );
+    const pid = await workerPid(home, id);
+    await waitForEvent(home, id, 'locked');
+    const [a, b] = await Promise.all([
+      runNudge(['cancel', id], {NUDGE_HOME: home}),
+      runNudge(['cancel', id], {NUDGE_HOME: home}),
+    ]);
+    expect(a.exitCode, a.stderr).toBe(0);
+    expect(b.exitCode, b.stderr).toBe(0);
+    expect(await expectOneEnding(home, id, [a.stdout, b.stdout])).toBe('cancelled');
+    await waitForGroupGone(pid);
+    const freeMs = await waitForLocksFree(home, 5_000);
+    expect((await rec.bytes()).length).toBe(0);
+    recordFigure({
+      scenario: 'two cancels at once (running job)',
+      jobs: 1,
+      accounted: 1,
+      recoveryMs: freeMs,
+    });
+  });
+
+  it('two cancels at once of a lost job (worker killed -9): exactly one cancelled record', async () => {
+    const server = await startTmuxServer();
+    const rec = await startRecorder(server);
+    const home = useNudgeHome();
+    const runs = 5;
+    for (let i = 0; i < runs; i++) {
+      // A pane of its own each time: a dead holder's lock takes the stale time to free.
+      const pane = i === 0 ? rec.pane : (await startRecorder(server)).pane;
+      const id = await submitJob(
+        home,
+        jobArgs(server.socket, pane, ['--delay', '30s', '--no-notice', '--', 'never typed']),
+      );
+      const pid = await workerPid(home, id);
+      await waitForEvent(home, id, 'locked');
+      process.kill(pid, 'SIGKILL');
+      await waitForGroupGone(pid);
+      const answers = await Promise.all([
+        runNudge(['cancel', id], {NUDGE_HOME: home}),
+        runNudge(['cancel', id], {NUDGE_HOME: home}),
+      ]);
+      for (const r of answers) expect(r.exitCode, r.stderr).toBe(0);
+      expect(
+        await expectOneEnding(
+          home,
+          id,
+          answers.map((r) => r.stdout),
+        ),
+      ).toBe('cancelled');
+      // Cancel took the job out of the pane's queue.
+      expect(lockSnapshot(home).queued).toEqual([]);
+    }
+    // The dead workers' lock goes stale: the next job gets the pane.
+    const next = await submitJob(
+      home,
+      jobArgs(server.socket, rec.pane, ['--delay', '0', '--no-notice', '--', 'next']),
+    );
+    expect((await waitForJobState(home, next, TERMINAL, 30_000)).state).toBe('done');
+    recordFigure({scenario: 'two cancels at once (lost job)', jobs: runs + 1, accounted: runs + 1});
+  });
+});

@@ -1,0 +1,105 @@
+// A worker stalls longer than the lock's stale time (SIGSTOP, as a suspended laptop would):
+// the next job takes the pane over; when the stalled worker resumes, it must find its lock
+// compromised and stop — not one more of its characters may land after the other job's.
+import {describe, expect, it} from 'vitest';
+import {
+  jobArgs,
+  LOCK_STALE_MS,
+  recordFigure,
+  submitJob,
+  TERMINAL,
+  TRANSPORTS,
+  terminalEvents,
+  waitForEvent,
+  waitForGroupGone,
+  waitForLocksFree,
+  workerPid,
+} from '../helpers/faults.js';
+import {useNudgeHome} from '../helpers/nudge-home.js';
+import {startRecorder} from '../helpers/recorder-pane.js';
+import {waitForJobState} from '../helpers/run-nudge.js';
+import {startTmuxServer} from '../helpers/tmux-server.js';
+
+describe.each(TRANSPORTS)('a worker stalled past the stale time (%s transport)', (transport) => {
+  it('stops typing when it resumes; the job that took over is never collided with', async () => {
+    const server = await startTmuxServer();
+    const rec = await startRecorder(server);
+    const home = useNudgeHome();
+    const env = {NUDGE_TRANSPORT: transport};
+    const plain = ['--no-clear', '--no-notice'];
+    // 300 characters at 50 ms: 15 s of typing, stalled early on.
+    const stalledText = 'a'.repeat(300);
+    const stalled = await submitJob(
+      home,
+      jobArgs(server.socket, rec.pane, [
+        ...plain,
+        '--delay',
+        '0',
+        '--type-delay',
+        '50ms',
+        '--',
+        stalledText,
+      ]),
+      env,
+    );
+    const stalledPid = await workerPid(home, stalled);
+    await rec.waitForLength(10);
+    const otherText = 'B'.repeat(40);
+    const other = await submitJob(
+      home,
+      jobArgs(server.socket, rec.pane, [
+        ...plain,
+        '--delay',
+        '0',
+        '--type-delay',
+        '0',
+        '--',
+        otherText,
+      ]),
+      env,
+    );
+    await waitForEvent(home, other, 'waiting-for-lock');
+
+    const stoppedAt = Date.now();
+    process.kill(stalledPid, 'SIGSTOP');
+    let resumed = false;
+    try {
+      const locked = await waitForEvent(home, other, 'locked', LOCK_STALE_MS + 20_000);
+      const takeoverMs = Date.parse(locked.t) - stoppedAt;
+      const otherFinal = await waitForJobState(home, other, TERMINAL, 30_000);
+      expect(otherFinal.state, JSON.stringify(otherFinal)).toBe('done');
+      process.kill(stalledPid, 'SIGCONT');
+      resumed = true;
+
+      const final = await waitForJobState(home, stalled, TERMINAL, 30_000);
+      expect(final.state, JSON.stringify(final)).toBe('failed');
+      expect(final.reason).toMatch(/lock was lost/);
+      expect(await terminalEvents(home, stalled)).toHaveLength(1);
+      await waitForGroupGone(stalledPid);
+      await waitForLocksFree(home);
+
+      // What arrived: a prefix of a's, then B's text and Enter — and nothing of a's after.
+      const got = (await rec.bytes()).toString('latin1');
+      const firstB = got.indexOf('B');
+      expect(firstB, got).toBeGreaterThan(0);
+      const before = got.slice(0, firstB);
+      const after = got.slice(firstB);
+      const strays = (after.match(/a/g) ?? []).length;
+      expect(/^a+$/.test(before), JSON.stringify(before)).toBe(true);
+      expect(after, `${strays} of the stalled job's characters came after the other job's`).toBe(
+        `${otherText}\r`,
+      );
+      recordFigure({
+        scenario: 'worker stalled (SIGSTOP) past the stale time',
+        transport,
+        jobs: 2,
+        accounted: 2,
+        recoveryMs: takeoverMs,
+        bytesVerified: got.length,
+        strayBytes: strays,
+      });
+    } finally {
+      if (!resumed) process.kill(stalledPid, 'SIGCONT');
+    }
+  });
+});

@@ -1,0 +1,361 @@
+// The state directory under attack or out of space: symlinks, another owner, loose
+// permissions, path traversal through job and pane arguments, read-only and full disks.
+// Every refusal is one sentence with exit 1 or 2 and nothing spawned; every file nudge
+// writes is 0600 in 0700 directories; the request never shows in any process's argv.
+import {execFileSync} from 'node:child_process';
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import {join} from 'node:path';
+import {execa} from 'execa';
+import {describe, expect, it, onTestFinished} from 'vitest';
+import {
+  childrenOf,
+  jobArgs,
+  recordFigure,
+  submitJob,
+  TERMINAL,
+  TRANSPORTS,
+  waitForEvent,
+  waitForGroupGone,
+  workerPid,
+} from '../helpers/faults.js';
+import {jobIds, useNudgeHome} from '../helpers/nudge-home.js';
+import {startRecorder} from '../helpers/recorder-pane.js';
+import {CLI, runNudge, waitForJobState} from '../helpers/run-nudge.js';
+import {useTempDir} from '../helpers/temp-dir.js';
+import {cleanEnv, startTmuxServer} from '../helpers/tmux-server.js';
+
+/** Mount a tmpfs of `size` at a new directory in a temp dir; undefined if mounting is not
+ * allowed here. Unmounted (lazily: a killed worker may still hold a file) after the test. */
+function useTmpfs(size: string): string | undefined {
+  const dir = join(useTempDir('nudge-tmpfs-'), 'fs');
+  mkdirSync(dir);
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0700`, 'tmpfs', dir], {
+      stdio: 'ignore',
+    });
+  } catch {
+    return undefined;
+  }
+  onTestFinished(() => {
+    try {
+      execFileSync('umount', ['-l', dir], {stdio: 'ignore'});
+    } catch {
+      // already gone
+    }
+  });
+  return dir;
+}
+
+/** Fill the filesystem holding `dir` until writes fail with ENOSPC. */
+function fillDisk(dir: string): string {
+  const filler = join(dir, 'filler');
+  const chunk = Buffer.alloc(64 * 1024, 0x66);
+  const fd = openSync(filler, 'w');
+  try {
+    for (;;) writeSync(fd, chunk);
+  } catch {
+    // full to the last 64 KiB; then in small writes
+    try {
+      for (;;) writeSync(fd, Buffer.alloc(512, 0x66));
+    } catch {
+      // truly full
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return filler;
+}
+
+/** The refusal contract: exit code, one plain line naming the problem, no stack, no job. */
+function expectRefused(
+  r: {exitCode: number | undefined; stdout: string; stderr: string},
+  code: number,
+  says: RegExp,
+) {
+  const shown = `exit ${r.exitCode}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`;
+  expect(r.exitCode, shown).toBe(code);
+  expect(r.stderr.trimEnd().split('\n'), shown).toHaveLength(1);
+  expect(r.stderr, shown).toMatch(says);
+  expect(r.stderr, shown).not.toMatch(/internal error|^\s+at /im);
+}
+
+describe('an unsafe state directory is refused', () => {
+  const cases: Array<[string, (base: string) => string, RegExp]> = [
+    [
+      'a symlink to a directory',
+      (base) => {
+        mkdirSync(join(base, 'real'), {mode: 0o700});
+        symlinkSync(join(base, 'real'), join(base, 'home'));
+        return join(base, 'home');
+      },
+      /symlink/,
+    ],
+    [
+      'owned by another user',
+      (base) => {
+        mkdirSync(join(base, 'home'), {mode: 0o700});
+        chownSync(join(base, 'home'), 12345, 12345);
+        return join(base, 'home');
+      },
+      /belongs to another user/,
+    ],
+    [
+      'writable by others (0777)',
+      (base) => {
+        mkdirSync(join(base, 'home'));
+        chmodSync(join(base, 'home'), 0o777);
+        return join(base, 'home');
+      },
+      /writable by others|chmod/,
+    ],
+    [
+      'with jobs/ a symlink to elsewhere',
+      (base) => {
+        mkdirSync(join(base, 'home'), {mode: 0o700});
+        mkdirSync(join(base, 'elsewhere'), {mode: 0o700});
+        symlinkSync(join(base, 'elsewhere'), join(base, 'home', 'jobs'));
+        return join(base, 'home');
+      },
+      /jobs.*(symlink|plain directory)/,
+    ],
+    [
+      'under a regular file',
+      (base) => {
+        writeFileSync(join(base, 'file'), 'x');
+        return join(base, 'file', 'home');
+      },
+      /state directory/,
+    ],
+  ];
+  it.each(cases)('%s → exit 1, nothing written through it', async (_name, make, says) => {
+    const server = await startTmuxServer();
+    const rec = await startRecorder(server);
+    const base = useTempDir('nudge-unsafe-');
+    const home = make(base);
+    const r = await runNudge(jobArgs(server.socket, rec.pane, ['--delay', '0', '--', 'x']), {
+      NUDGE_HOME: home,
+    });
+    expectRefused(r, 1, says);
+    expect(existsSync(join(base, 'elsewhere', 'x'))).toBe(false);
+    if (existsSync(join(base, 'elsewhere')))
+      expect(readdirSync(join(base, 'elsewhere'))).toEqual([]);
+    expect((await rec.bytes()).length).toBe(0);
+    recordFigure({scenario: 'unsafe state dir refused', jobs: 0, accounted: 0});
+  });
+
+  it('a read-only state directory (tmpfs remounted ro) → exit 1, nothing spawned', async () => {
+    const fs = useTmpfs('1m');
+    if (!fs) return; // mounting is not allowed here (the README says so)
+    const server = await startTmuxServer();
+    const rec = await startRecorder(server);
+    const home = join(fs, 'home');
+    mkdirSync(home, {mode: 0o700});
+    execFileSync('mount', ['-o', 'remount,ro', fs]);
+    const r = await runNudge(jobArgs(server.socket, rec.pane, ['--delay', '0', '--', 'x']), {
+      NUDGE_HOME: home,
+    });
+    expectRefused(r, 1, /state directory/);
+    expect(jobIds(home)).toEqual([]);
+    recordFigure({scenario: 'read-only state dir at submit', jobs: 0, accounted: 0});
+  });
+});
+
+describe('a full disk', () => {
+  it('at submit: exit 1 with one sentence, no worker, no half-made job left', async () => {
+    const fs = useTmpfs('256k');
+    if (!fs) return;
+    const server = await startTmuxServer();
+    const rec = await startRecorder(server);
+    const home = join(fs, 'home');
+    // A first job works and leaves the state dir in place.
+    await submitJob(
+      home,
+      jobArgs(server.socket, rec.pane, ['--delay', '0', '--no-notice', '--wait', '--', 'first']),
+    );
+    fillDisk(fs);
+    const r = await runNudge(
+      jobArgs(server.socket, rec.pane, ['--delay', '0', '--no-notice', '--', 'second']),
+      {NUDGE_HOME: home},
+    );
+    expectRefused(r, 1, /space|ENOSPC|full/i);
+    expect(jobIds(home)).toHaveLength(1);
+    recordFigure({scenario: 'disk full at submit', jobs: 1, accounted: 1});
+  });
+
+  it.each(TRANSPORTS)(
+    'during a job (%s transport): nothing typed blind, the pane is free once space returns',
+    async (transport) => {
+      const fs = useTmpfs('256k');
+      if (!fs) return;
+      const server = await startTmuxServer();
+      const rec = await startRecorder(server);
+      const home = join(fs, 'home');
+      const env = {NUDGE_TRANSPORT: transport};
+      const id = await submitJob(
+        home,
+        jobArgs(server.socket, rec.pane, ['--delay', '2s', '--no-notice', '--', 'while full']),
+        env,
+      );
+      const pid = await workerPid(home, id);
+      await waitForEvent(home, id, 'locked');
+      const filler = fillDisk(fs);
+      await waitForGroupGone(pid, 30_000);
+      // The worker could write nothing, or only some of its events; either way its
+      // outcome is not hidden: a recorded ending, or `lost`.
+      const status = await runNudge(['status', id, '--json'], {NUDGE_HOME: home});
+      expect(status.exitCode, status.stderr).toBe(0);
+      const shown = JSON.parse(status.stdout) as {shown: string; state: string};
+      expect(['failed', 'lost']).toContain(shown.shown);
+      const typed = (await rec.bytes()).toString();
+      // Nothing typed without a record of typing.
+      if (shown.state === 'locked') expect(typed).toBe('');
+      // Space comes back: the next job runs.
+      execFileSync('rm', ['-f', filler]);
+      const next = await submitJob(
+        home,
+        jobArgs(server.socket, rec.pane, ['--delay', '0', '--no-notice', '--', 'after']),
+        env,
+      );
+      const final = await waitForJobState(home, next, TERMINAL, 30_000);
+      expect(final.state, JSON.stringify(final)).toBe('done');
+      recordFigure({
+        scenario: 'disk full mid-job',
+        transport,
+        jobs: 2,
+        accounted: 2,
+        killedShown: shown.shown,
+      });
+    },
+  );
+});
+
+describe('path traversal through arguments', () => {
+  it('job ids like ../../x are refused by status, cancel and logs (exit 2)', async () => {
+    const home = useNudgeHome();
+    mkdirSync(join(home, 'jobs'), {recursive: true, mode: 0o700});
+    for (const command of ['status', 'cancel', 'logs']) {
+      for (const id of ['../../x', '..', 'a/b', '/etc/passwd', '0mwr37p8o-u853/../../x']) {
+        const r = await runNudge([command, id], {NUDGE_HOME: home});
+        expectRefused(r, 2, /not a job id/);
+      }
+    }
+    recordFigure({scenario: 'job id path traversal refused', jobs: 0, accounted: 0});
+  });
+
+  it('a pane argument like ../../x is no pane (exit 2), and nothing is created for it', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    for (const pane of ['../../x', '%0/../../x', 'main:0.0/x', '%0;kill-server']) {
+      const r = await runNudge(['submit', '-S', server.socket, '--pane', pane, '--', 'x'], {
+        NUDGE_HOME: home,
+      });
+      expectRefused(r, 2, /was not found|not a pane/);
+    }
+    expect(jobIds(home)).toEqual([]);
+    // The server is still there (no command was smuggled in through the pane name).
+    await server.tmux('has-session', '-t', 'main');
+  });
+
+  it('a worker started with --job ../../victim writes nothing outside the jobs dir', async () => {
+    const home = useNudgeHome();
+    mkdirSync(join(home, 'jobs'), {recursive: true, mode: 0o700});
+    // What the traversal would hit: <home>/../victim/state.json
+    const victim = join(home, '..', 'victim');
+    mkdirSync(victim);
+    const decoy = JSON.stringify({state: 'queued', id: 'victim'});
+    writeFileSync(join(victim, 'state.json'), decoy);
+    const worker = join(CLI, '..', '..', 'workers', 'job-worker.js');
+    const r = await execa(process.execPath, [worker, '--job', '../../victim'], {
+      env: cleanEnv({NUDGE_HOME: home, NUDGE_REQUEST: 'garbage!'}),
+      extendEnv: false,
+      reject: false,
+      timeout: 20_000,
+    });
+    expect(r.exitCode).toBe(1);
+    expect(readFileSync(join(victim, 'state.json'), 'utf8')).toBe(decoy);
+    expect(readdirSync(victim)).toEqual(['state.json']);
+    recordFigure({scenario: 'worker --job ../../victim', jobs: 0, accounted: 0});
+  });
+});
+
+/** Every path under `dir` with its mode. */
+function modes(dir: string): Array<[string, 'dir' | 'file', number]> {
+  const out: Array<[string, 'dir' | 'file', number]> = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    const st = lstatSync(path);
+    out.push([path, st.isDirectory() ? 'dir' : 'file', st.mode & 0o777]);
+    if (st.isDirectory()) out.push(...modes(path));
+  }
+  return out;
+}
+
+describe('privacy of the state and of the request', () => {
+  it.each(TRANSPORTS)(
+    'files 0600, dirs 0700, and no argv ever holds the request (%s transport)',
+    async (transport) => {
+      const server = await startTmuxServer();
+      const rec = await startRecorder(server);
+      const home = useNudgeHome();
+      const env = {NUDGE_TRANSPORT: transport};
+      const secret = `s3cret-${Date.now()}-token`;
+      const encoded = Buffer.from(secret).toString('base64').slice(0, 12);
+      // A job that waits: a quiet pane needing 1000 identical captures.
+      const id = await submitJob(
+        home,
+        jobArgs(server.socket, rec.pane, [
+          '--delay',
+          '0',
+          '--type-delay',
+          '0',
+          '--stable-checks',
+          '1000',
+          '--',
+          `echo ${secret}`,
+        ]),
+        env,
+      );
+      const pid = await workerPid(home, id);
+      await waitForEvent(home, id, 'waiting');
+      // A second job queued behind it holds the lock queue too.
+      await submitJob(
+        home,
+        jobArgs(server.socket, rec.pane, ['--delay', '0', '--', `second ${secret}`]),
+        env,
+      );
+      const ps = execFileSync('ps', ['-eo', 'pid,args'], {encoding: 'utf8'});
+      const leaks = ps.split('\n').filter((l) => l.includes(secret) || l.includes(encoded));
+      expect(leaks, ps).toEqual([]);
+      // Nor in the environment of anything the worker started (the tmux client).
+      for (const child of childrenOf(pid)) {
+        let environ = '';
+        try {
+          environ = readFileSync(`/proc/${child}/environ`, 'latin1');
+        } catch {
+          continue; // a tmux call that just ended
+        }
+        expect(environ).not.toContain('NUDGE_REQUEST');
+      }
+      for (const [path, kind, mode] of modes(home)) {
+        expect(`${path} ${mode.toString(8)}`).toBe(
+          `${path} ${(kind === 'dir' ? 0o700 : 0o600).toString(8)}`,
+        );
+      }
+      expect(lstatSync(home).mode & 0o777).toBe(0o700);
+      recordFigure({scenario: 'state modes and argv privacy', transport, jobs: 2, accounted: 2});
+    },
+  );
+});

@@ -1,0 +1,210 @@
+// Shared pieces of the fault-injection suite (test/faults): quick job arguments, waiting on
+// job events, lock and process inspection, and the figures the README's Reliability table is
+// built from (scripts/faults-table.ts).
+import {appendFileSync, mkdirSync, readdirSync, readFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {expect} from 'vitest';
+import {readJobEvents, readJobState, runNudge} from './run-nudge.js';
+import {waitFor} from './wait-for.js';
+
+/** The worker transports every fault runs against (NUDGE_TRANSPORT). */
+export const TRANSPORTS = ['spawn', 'control'] as const;
+export type TransportName = (typeof TRANSPORTS)[number];
+
+export const TERMINAL = ['done', 'timeout', 'failed', 'cancelled'];
+
+/** proper-lockfile's stale time in src/pane-lock.ts. */
+export const LOCK_STALE_MS = 8_000;
+
+/** `submit` with quick, test-friendly timings; `extra` overrides or adds. */
+export function jobArgs(socket: string, pane: string, extra: string[]): string[] {
+  const defaults: Array<[string, string]> = [
+    ['--enter-delay', '50ms'],
+    ['--interval', '100ms'],
+    ['--stable-checks', '2'],
+  ];
+  const options = extra.slice(0, extra.includes('--') ? extra.indexOf('--') : extra.length);
+  return [
+    'submit',
+    '-S',
+    socket,
+    '--pane',
+    pane,
+    ...defaults.filter(([flag]) => !options.includes(flag)).flat(),
+    ...extra,
+  ];
+}
+
+/** Submit a detached job and return its id; fails the test if submit fails. */
+export async function submitJob(
+  home: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<string> {
+  const r = await runNudge(args, {...env, NUDGE_HOME: home});
+  expect(r.exitCode, `submit ${args.join(' ')}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`).toBe(0);
+  return r.stdout.trim();
+}
+
+type JobEvent = {t: string; event: string; [k: string]: unknown};
+
+/** Wait until job `id` records `event` (or one matching `pred`); on timeout show its events. */
+export async function waitForEvent(
+  home: string,
+  id: string,
+  event: string,
+  timeoutMs = 30_000,
+  pred: (e: JobEvent) => boolean = () => true,
+): Promise<JobEvent> {
+  return waitFor(
+    `job ${id} to record "${event}"`,
+    async () => (await readJobEvents(home, id)).find((e) => e.event === event && pred(e)),
+    {
+      timeoutMs,
+      intervalMs: 25,
+      describe: async () =>
+        (await readJobEvents(home, id)).map((e) => JSON.stringify(e)).join('\n'),
+    },
+  );
+}
+
+/** The time of the first `event` of a job, in ms since the epoch (NaN if none). */
+export function eventTime(events: JobEvent[], event: string): number {
+  const e = events.find((x) => x.event === event);
+  return e ? Date.parse(e.t) : Number.NaN;
+}
+
+/** The terminal events of a job (exactly one is expected). */
+export async function terminalEvents(home: string, id: string): Promise<JobEvent[]> {
+  return (await readJobEvents(home, id)).filter((e) => TERMINAL.includes(e.event));
+}
+
+/** A job's pid from its state record (the worker records it when it starts). */
+export async function workerPid(home: string, id: string): Promise<number> {
+  const pid = await waitFor(
+    `job ${id} to record its worker's pid`,
+    async () => {
+      const s = await readJobState(home, id).catch(() => undefined);
+      return typeof s?.pid === 'number' ? s.pid : undefined;
+    },
+    {timeoutMs: 20_000},
+  );
+  return pid;
+}
+
+/** `nudge status --json` of a job. */
+export async function statusOf(home: string, id: string): Promise<Record<string, unknown>> {
+  const r = await runNudge(['status', id, '--json'], {NUDGE_HOME: home});
+  expect(r.exitCode, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as Record<string, unknown>;
+}
+
+/** Pids of live processes in process group `pgid` (Linux /proc). */
+export function processGroupMembers(pgid: number): number[] {
+  const members: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // fields[0] is the state, [2] the process group; zombies are gone for our purposes.
+      if (Number(fields[2]) === pgid && fields[0] !== 'Z') members.push(Number(name));
+    } catch {
+      // exited while we looked
+    }
+  }
+  return members;
+}
+
+/** Pids of the live children of `pid` (Linux /proc). */
+export function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) === pid && fields[0] !== 'Z') children.push(Number(name));
+    } catch {
+      // exited while we looked
+    }
+  }
+  return children;
+}
+
+/** Wait until no process of group `pgid` (a worker and anything it started) is left. */
+export async function waitForGroupGone(pgid: number, timeoutMs = 20_000): Promise<void> {
+  await waitFor(
+    `process group ${pgid} to be gone`,
+    async () => (processGroupMembers(pgid).length === 0 ? true : undefined),
+    {
+      timeoutMs,
+      describe: () =>
+        processGroupMembers(pgid)
+          .map((p) => {
+            try {
+              return `${p}: ${readFileSync(`/proc/${p}/cmdline`, 'utf8').replaceAll('\0', ' ')}`;
+            } catch {
+              return `${p}: ?`;
+            }
+          })
+          .join('\n'),
+    },
+  );
+}
+
+/** What is under `<home>/locks`: lock directories held and queue entries, by pane key. */
+export function lockSnapshot(home: string): {locks: string[]; queued: string[]} {
+  const dir = join(home, 'locks');
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return {locks: [], queued: []};
+  }
+  const locks = names.filter((n) => n.endsWith('.lock'));
+  const queued: string[] = [];
+  for (const q of names.filter((n) => n.endsWith('.queue'))) {
+    for (const entry of readdirSync(join(dir, q))) if (entry.endsWith('.json')) queued.push(entry);
+  }
+  return {locks, queued};
+}
+
+/** Wait until no pane lock is held and no queue entry is left. */
+export async function waitForLocksFree(home: string, timeoutMs = 20_000): Promise<number> {
+  const started = Date.now();
+  await waitFor(
+    'every pane lock and queue entry to be released',
+    async () => {
+      const s = lockSnapshot(home);
+      return s.locks.length === 0 && s.queued.length === 0 ? true : undefined;
+    },
+    {timeoutMs, describe: () => JSON.stringify(lockSnapshot(home))},
+  );
+  return Date.now() - started;
+}
+
+/** One row of figures for the README's Reliability table. */
+export interface Figure {
+  /** The scenario, as the table names it. */
+  scenario: string;
+  transport?: TransportName | 'n/a';
+  /** Jobs started, and jobs whose ending was recorded or shown as lost as expected. */
+  jobs: number;
+  accounted: number;
+  /** How long the pane took to be usable again (kill → next job locked), ms. */
+  recoveryMs?: number;
+  /** Bytes compared byte for byte with what was expected. */
+  bytesVerified?: number;
+  /** Anything else worth a number (stray bytes after a takeover, runs of a property, ...). */
+  [extra: string]: unknown;
+}
+
+const FIGURES = fileURLToPath(new URL('../../.faults/figures.jsonl', import.meta.url));
+
+/** Append a figure (after the test's assertions held) for scripts/faults-table.ts. */
+export function recordFigure(figure: Figure): void {
+  mkdirSync(join(FIGURES, '..'), {recursive: true});
+  appendFileSync(FIGURES, `${JSON.stringify({at: new Date().toISOString(), ...figure})}\n`);
+}

@@ -1,0 +1,344 @@
+// The worker over both tmux transports, by the same tests: NUDGE_TRANSPORT=spawn (a tmux
+// process per call, polling) and NUDGE_TRANSPORT=control (one control-mode client, waits
+// driven by %output). Typing byte-exact, stability and timeout, --until exit and regex,
+// --notify-pane into another session, and long inputs; then what only the control transport
+// has to survive: its client going away mid-wait.
+import {readFile} from 'node:fs/promises';
+import {join} from 'node:path';
+import {describe, expect, it} from 'vitest';
+import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
+import {hex, type RecorderPane, startRecorder} from '../helpers/recorder-pane.js';
+import {
+  FIXTURES,
+  readJobEvents,
+  readJobState,
+  runNudge,
+  waitForJobState,
+} from '../helpers/run-nudge.js';
+import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
+import {waitFor} from '../helpers/wait-for.js';
+
+const TRANSPORTS = ['spawn', 'control'] as const;
+type TransportName = (typeof TRANSPORTS)[number];
+
+/** What the job record says for each transport. */
+const RECORDED: Record<TransportName, RegExp> = {
+  spawn: /^spawn \(the spawn transport was asked for\)$/,
+  control: /^control \(\$\d+\)$/,
+};
+
+const PRINTABLE_ASCII = Array.from({length: 95}, (_, i) => String.fromCharCode(0x20 + i)).join('');
+
+/** Texts typed into recorders, each alone: the hard cases of typing-fidelity.test.ts. */
+const TEXTS: Array<[name: string, text: string]> = [
+  ['all printable ASCII, ending in ";"', `${PRINTABLE_ASCII};`],
+  ['exactly "-l"', '-l'],
+  ['key names as words', 'Enter C-u Escape F1 Space ^A M-x'],
+  ['UTF-8, emoji, a tab, quotes and formats', 'é€😀 漢字 👩‍👩‍👧‍👦\t\'" $HOME #{pane_id} a\\;'],
+];
+
+/** `submit` with quick timings; `overrides` replace the defaults here. */
+function submitArgs(
+  socket: string,
+  pane: string,
+  extra: string[],
+  overrides: Record<string, string> = {},
+): string[] {
+  const timings: Record<string, string> = {
+    '--delay': '0',
+    '--type-delay': '0',
+    '--enter-delay': '100ms',
+    '--interval': '200ms',
+    '--stable-checks': '3',
+    ...overrides,
+  };
+  return ['submit', '-S', socket, '--pane', pane, ...Object.entries(timings).flat(), ...extra];
+}
+
+async function eventLog(home: string, id: string): Promise<string> {
+  return (await readJobEvents(home, id)).map((e) => JSON.stringify(e)).join('\n');
+}
+
+/** Compare what the recorder got with `expected`, as hex (a readable diff). */
+async function expectRecorded(rec: RecorderPane, expected: Buffer): Promise<void> {
+  const got = await rec.waitForLength(expected.length, 10_000).catch(() => rec.bytes());
+  if (got.equals(expected)) return;
+  expect(hex(got), `recorded ${JSON.stringify(got.toString('utf8').slice(0, 500))}`).toBe(
+    hex(expected),
+  );
+}
+
+/** Wait until `pane` shows `output` and then `notice` (nothing typed while work went on). */
+async function expectNoticeAfter(
+  server: TmuxTestServer,
+  pane: string,
+  output: RegExp,
+  notice: string,
+): Promise<void> {
+  let screen = '';
+  await waitFor(
+    `${output} and then "${notice}" on ${pane}`,
+    async () => {
+      screen = await server.capture(pane);
+      return output.test(screen) && screen.includes(notice) ? true : undefined;
+    },
+    {timeoutMs: 10_000, describe: () => screen},
+  );
+  expect(screen.indexOf(notice), `the notice came first:\n${screen}`).toBeGreaterThan(
+    screen.search(output),
+  );
+}
+
+describe.each(TRANSPORTS)('the worker over the %s transport', (transport) => {
+  const envFor = (home: string) => ({NUDGE_HOME: home, NUDGE_TRANSPORT: transport});
+
+  /** Submit detached; the job id. */
+  async function submit(home: string, args: string[]): Promise<string> {
+    const r = await runNudge(args, envFor(home));
+    expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(0);
+    return r.stdout.trim();
+  }
+
+  /** The job ended `state`, on the transport asked for (event and record). */
+  async function expectEnded(home: string, id: string, state: string) {
+    const final = await waitForJobEnd(home, id, 40_000);
+    const log = await eventLog(home, id);
+    expect(final.state, log).toBe(state);
+    expect(final.transport, log).toMatch(RECORDED[transport]);
+    const used = (await readJobEvents(home, id)).find((e) => e.event === 'transport');
+    expect(used, log).toMatchObject({kind: transport});
+    return final;
+  }
+
+  it.each(['0', '1ms'])('types the hard texts byte-exact at --type-delay %s', async (typeDelay) => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    const recorders = await Promise.all(TEXTS.map(() => startRecorder(server)));
+    // One pane each, so the jobs run side by side.
+    const ids = await Promise.all(
+      TEXTS.map(([, text], i) =>
+        submit(
+          home,
+          submitArgs(
+            server.socket,
+            recorders[i]?.pane ?? '',
+            ['--no-clear', '--no-notice', '--no-enter', '--', text],
+            {'--type-delay': typeDelay, '--interval': '100ms', '--stable-checks': '2'},
+          ),
+        ),
+      ),
+    );
+    for (const [i, [, text]] of TEXTS.entries()) {
+      await expectEnded(home, ids[i] ?? '', 'done');
+      await expectRecorded(recorders[i] as RecorderPane, Buffer.from(text, 'utf8'));
+    }
+  });
+
+  it("types 50,000 characters (over tmux's 16 KB argument limit) byte-exact", async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    const rec = await startRecorder(server);
+    const text = longText(50_000);
+    const id = await submit(
+      home,
+      submitArgs(server.socket, rec.pane, ['--no-clear', '--no-notice', '--no-enter', '--', text], {
+        '--interval': '100ms',
+        '--stable-checks': '2',
+      }),
+    );
+    await expectEnded(home, id, 'done');
+    await expectRecorded(rec, Buffer.from(text, 'utf8'));
+  });
+
+  it('a program that prints for a while: done once it is quiet, the notice after its output', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    await server.waitForScreen('%0', /^\$/m);
+    const id = await submit(
+      home,
+      submitArgs(server.socket, '%0', [
+        '--notice',
+        '# chatty notice {status}',
+        '--',
+        `node ${join(FIXTURES, 'chatty.mjs')} 1500`,
+      ]),
+    );
+    const final = await expectEnded(home, id, 'done');
+    expect(final.notified).toBe(true);
+    await expectNoticeAfter(server, '%0', /^CHATTY DONE$/m, '# chatty notice done');
+  });
+
+  it('a spinner that never stops: timeout at --timeout, and the timeout notice goes out', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    const pane = await server.newPane([process.execPath, join(FIXTURES, 'spinner.mjs')]);
+    await server.waitForScreen(pane, /SPINNER START/);
+    const id = await submit(
+      home,
+      submitArgs(server.socket, pane, ['--timeout', '2s', '--notice', 'spin {status}', '--', 'go']),
+    );
+    const final = await expectEnded(home, id, 'timeout');
+    expect(final.notified).toBe(true);
+    expect(final.waitedMs as number).toBeGreaterThanOrEqual(2_000);
+    const events = (await readJobEvents(home, id)).map((e) => e.event);
+    expect(events).toContain('wait-timeout');
+    expect(events).not.toContain('condition-met');
+    // (Not read back from the screen: the spinner's redraws overwrite the notice's echo.)
+    expect(events).toContain('notified');
+  });
+
+  it('--until exit reports the exit status through the sentinel', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    await server.waitForScreen('%0', /^\$/m);
+    const id = await submit(
+      home,
+      submitArgs(server.socket, '%0', [
+        '--until',
+        'exit',
+        '--notice',
+        '# exit notice {exit}',
+        '--',
+        "sleep 0.5; sh -c 'exit 7'",
+      ]),
+    );
+    const final = await expectEnded(home, id, 'done');
+    expect(final.exitCode).toBe(7);
+    await expectNoticeAfter(server, '%0', /^__NUDGE_\w+_EXIT_7__$/m, '# exit notice 7');
+  });
+
+  it('--until regex: matches output written after Enter', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    await server.waitForScreen('%0', /^\$/m);
+    const id = await submit(
+      home,
+      submitArgs(server.socket, '%0', [
+        '--until',
+        'regex:READY=\\d+',
+        '--notice',
+        '# regex notice {match}',
+        '--',
+        'sleep 0.5; true || echo READY=0; echo READY=$((40+2))',
+      ]),
+    );
+    const final = await expectEnded(home, id, 'done');
+    expect(final.match).toBe('READY=42');
+    await expectNoticeAfter(server, '%0', /^READY=42$/m, '# regex notice READY=42');
+  });
+
+  it('--notify-pane in another session: the notice reaches it, once', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    await server.waitForScreen('%0', /^\$/m);
+    // A second session: the control client, attached to %0's session, hears none of its
+    // output, and must still type into it.
+    const file = join(server.dir, 'other-session.bin');
+    const other = (
+      await server.tmux(
+        'new-session',
+        '-d',
+        '-s',
+        'other',
+        '-P',
+        '-F',
+        '#{pane_id}',
+        process.execPath,
+        join(FIXTURES, 'recorder.mjs'),
+        file,
+      )
+    ).trim();
+    await server.waitForScreen(other, /RECORDER READY/);
+    const id = await submit(
+      home,
+      submitArgs(server.socket, '%0', [
+        '--notify-pane',
+        other,
+        '--no-clear',
+        '--notice',
+        'other session notified',
+        '--',
+        'sleep 0.5; echo slept',
+      ]),
+    );
+    const final = await expectEnded(home, id, 'done');
+    expect(final.notified).toBe(true);
+    let got = '';
+    await waitFor(
+      'the notice in the other session',
+      async () => {
+        got = await readFileText(file);
+        return got.endsWith('\r') || undefined;
+      },
+      {timeoutMs: 10_000, describe: () => JSON.stringify(got)},
+    );
+    expect(got).toBe('other session notified\r');
+  });
+});
+
+describe('the control transport', () => {
+  it('submit --wait types 50,000 characters byte-exact through control mode', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    const rec = await startRecorder(server);
+    const text = longText(50_000);
+    const r = await runNudge(
+      submitArgs(
+        server.socket,
+        rec.pane,
+        ['--no-clear', '--no-notice', '--no-enter', '--wait', '--', text],
+        {'--interval': '100ms', '--stable-checks': '2'},
+      ),
+      {NUDGE_HOME: home},
+    );
+    expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(0);
+    const id = r.stdout.split(' ')[0] ?? '';
+    expect((await readJobState(home, id)).transport).toMatch(RECORDED.control);
+    await expectRecorded(rec, Buffer.from(text, 'utf8'));
+  });
+
+  it('its client killed mid-wait: the job carries on by polling, finishes, and says so', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    await server.waitForScreen('%0', /^\$/m);
+    const r = await runNudge(
+      submitArgs(server.socket, '%0', [
+        '--notice',
+        '# survived {status}',
+        '--',
+        'sleep 2; echo finished sleeping',
+      ]),
+      {NUDGE_HOME: home, NUDGE_TRANSPORT: 'control'},
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    const id = r.stdout.trim();
+    await waitForJobState(home, id, ['waiting'], 20_000);
+    // The worker's control client is the only control-mode client on this server.
+    const clients = await server.tmux('list-clients', '-F', '#{client_control_mode} #{client_pid}');
+    const pid = Number(/^1 (\d+)$/m.exec(clients)?.[1]);
+    expect(pid, clients).toBeGreaterThan(0);
+    process.kill(pid, 'SIGKILL');
+
+    const final = await waitForJobEnd(home, id, 40_000);
+    const log = await eventLog(home, id);
+    expect(final.state, log).toBe('done');
+    expect(final.transport, log).toMatch(/^control \(\$\d+\), lost: /);
+    expect(log).toContain('"event":"transport-lost"');
+    await expectNoticeAfter(server, '%0', /^finished sleeping$/m, '# survived done');
+  });
+});
+
+/** A deterministic text of `length` characters: printable ASCII with some UTF-8, ending in
+ * ";" (the one character tmux's argv parsing eats at the end of an argument). */
+function longText(length: number): string {
+  const chars: string[] = [];
+  for (let i = 0; i < length - 1; i++) {
+    chars.push(i % 97 === 0 ? 'é' : String.fromCharCode(0x20 + ((i * 7) % 95)));
+  }
+  chars.push(';');
+  return chars.join('');
+}
+
+async function readFileText(path: string): Promise<string> {
+  return readFile(path, 'utf8').catch(() => '');
+}
