@@ -314,9 +314,10 @@ export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<Exi
       logPath: handle.logPath,
       env: ctx.env,
     });
-    // The worker records its own pid as its first step; writing it here too would race the
-    // worker's first state changes (the record is rewritten whole). A worker that dies before
-    // that shows as lost after the start-up grace period.
+    // Record the worker's pid at once, so `status` can tell a dead worker (lost) and `cancel`
+    // can reach it even before the worker writes anything. The worker rewrites the record as
+    // it goes and repeats what this write could race with (see executeJob).
+    await handle.updateState({pid});
     ctx.stdout(
       o.json
         ? JSON.stringify({
