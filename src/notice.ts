@@ -22,7 +22,8 @@ export type NoticeValues = Record<(typeof NOTICE_PLACEHOLDERS)[number], string>;
 /** The longest notice template accepted (characters). */
 export const MAX_NOTICE_LENGTH = 2000;
 
-const PLACEHOLDER = /\{([a-z_]+)\}/g;
+// Any {word}, in any case: {STATUS} is refused as unknown rather than typed literally.
+const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /** Reject templates with unknown placeholders, newlines, NULs or absurd length (exit 2). */
 export function validateNoticeTemplate(template: string): void {

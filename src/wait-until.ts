@@ -1,6 +1,7 @@
 import type {Clock} from './clock.js';
 import type {PaneActivity} from './pane-activity.js';
 import {type PaneView, visibleText} from './pane-view.js';
+import {TmuxCommandError} from './tmux/runner.js';
 import type {Tmux} from './tmux/tmux.js';
 import type {EventFacts, Verdict, Watcher} from './watch.js';
 
@@ -35,6 +36,8 @@ export interface WaitOptions {
 /** After output, a read waits until the pane has been quiet this long (the rest of a burst
  * lands in the same read)... */
 export const READ_DEBOUNCE_MS = 50;
+/** While waiting out a long quiet window, check this often that the pane still exists. */
+const PANE_CHECK_MS = 1_000;
 // ...but while output keeps flowing, a read still comes one interval after it began.
 
 /**
@@ -178,6 +181,19 @@ async function waitOnEvents(
     }
   };
   const untilEnded = (s: AbortSignal) => activity.ended(s);
+  /** Sleep until `at` (or the end of events), but make sure at least every
+   * PANE_CHECK_MS that the pane still exists: a pane closed while quiet prints nothing, so
+   * no event would ever say so. */
+  const sleepWatchingPane = async (at: number): Promise<'slept' | 'woken'> => {
+    for (;;) {
+      const until = Math.min(at, clock.now() + Math.max(intervalMs, PANE_CHECK_MS));
+      if ((await sleepUntil(until, untilEnded)) === 'woken') return 'woken';
+      if (clock.now() >= Math.min(at, deadline)) return 'slept';
+      if (!(await tmux.describePane(paneId))) {
+        throw new TmuxCommandError('no-target', '', `pane ${paneId} is gone`);
+      }
+    }
+  };
   const untilOutput = (s: AbortSignal) => activity.nextOutput(paneId, s);
 
   /** Look at the pane; the result if the watcher has decided. */
@@ -207,12 +223,12 @@ async function waitOnEvents(
       const quietEnd = Math.max(lastOutput ?? Number.NEGATIVE_INFINITY, typedAt) + quietWindowMs;
       if (quietEnd >= deadline) {
         // Not quiet long enough before the deadline (later output only moves quietEnd on).
-        if ((await sleepUntil(deadline, untilEnded)) === 'woken') return undefined;
+        if ((await sleepWatchingPane(deadline)) === 'woken') return undefined;
         return ending('timeout', state, 'events');
       }
       if (quietEnd > clock.now()) {
         // One wake-up per window, however much the pane prints meanwhile.
-        if ((await sleepUntil(quietEnd, untilEnded)) === 'woken') return undefined;
+        if ((await sleepWatchingPane(quietEnd)) === 'woken') return undefined;
         continue;
       }
       // Quiet for the window. Trust it only while the pane is in reach (its window may have

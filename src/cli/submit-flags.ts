@@ -188,7 +188,7 @@ export function parseSubmitFast(argv: readonly string[]): SubmitOptions | undefi
   options['no-notice'] = {type: 'boolean'};
   try {
     const {values, positionals, tokens} = parseArgs({
-      args: argv.slice(1),
+      args: attachDashValues(argv.slice(1)),
       options,
       strict: true,
       allowPositionals: true,
@@ -206,4 +206,37 @@ export function parseSubmitFast(argv: readonly string[]): SubmitOptions | undefi
   } catch {
     return undefined;
   }
+}
+
+/**
+ * `--lock-timeout -5s`: a value that starts with "-" is still the value of a string flag
+ * (so the flag's own validation can say what is wrong with it), unless it is itself a flag
+ * of ours or the `--` that starts the text.
+ */
+function attachDashValues(args: readonly string[]): string[] {
+  const out: string[] = [];
+  const known = new Set(Object.keys(SUBMIT_FLAGS).flatMap((n) => [`--${n}`, `--no-${n}`]));
+  for (const spec of Object.values(SUBMIT_FLAGS)) if (spec.short) known.add(`-${spec.short}`);
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (arg === '--') {
+      out.push(...args.slice(i));
+      break;
+    }
+    const name = arg.startsWith('--') ? arg.slice(2) : undefined;
+    const next = args[i + 1];
+    if (
+      name &&
+      SUBMIT_FLAGS[name]?.type === 'string' &&
+      next?.startsWith('-') &&
+      next !== '--' &&
+      !known.has(next)
+    ) {
+      out.push(`${arg}=${next}`);
+      i++;
+      continue;
+    }
+    out.push(arg);
+  }
+  return out;
 }

@@ -133,6 +133,8 @@ class Job {
   #typed = 0;
   #profile: Profile | undefined;
   #delivery: Delivery | undefined;
+  /** The pane lock held now: checked right before every key sent (see #keysAllowed). */
+  #lease: PaneLease | undefined;
   readonly #stopTimers: Array<() => void> = [];
   readonly #o: JobRequest['options'];
   readonly #notifyPane: string;
@@ -154,6 +156,7 @@ class Job {
       await recorder.event('worker-started', {pid: this.deps.pid});
       if (this.#o.whenIdle) await this.#waitForIdle(pane, this.signal);
       lease = await this.#lock(pane, this.signal);
+      this.#lease = lease;
       const jobSignal = AbortSignal.any([this.signal, lease.signal]);
       const waited = await this.#typeAndWait(jobSignal);
       if (waited.state === 'failed' || !this.#o.notify) return {...waited, notified: false};
@@ -163,6 +166,7 @@ class Job {
       if (this.#notifyPane !== pane) {
         await lease.release();
         lease = await this.#lock(this.#notifyPane, this.signal);
+        this.#lease = lease;
       }
       const noticeDelivery = await this.#notify(
         AbortSignal.any([this.signal, lease.signal]),
@@ -354,8 +358,11 @@ class Job {
   ): Promise<{delivery: Delivery; before: PaneView}> {
     const {tmux, clock, recorder} = this.deps;
     await this.#guardDraft(pane, profile, signal);
-    if (isAgent(profile) && (/[\r\n]/.test(text) || profile.pasteWhen?.test(text))) {
+    const pasted =
+      isAgent(profile) && (/[\r\n]/.test(text) || profile.pasteWhen?.test(text) === true);
+    if (pasted) {
       signal.throwIfAborted();
+      this.#keysAllowed();
       await tmux.paste(pane, text);
       if (o.progress) this.#typed = [...text].length;
       const shown = readComposer(profile, await tmux.view(pane, 0));
@@ -371,8 +378,18 @@ class Job {
     // The screen just before Enter: the reaction gate's baseline, and new output starts on
     // the row after the cursor (so the echo of the typed command never matches a regex).
     const before = await tmux.view(pane, 0);
+    // A person typing into the pane meanwhile mixes their keys into the line: then pressing
+    // Enter would run what they typed (and a half of ours). Where the line can be read, it
+    // must still hold only the text; otherwise leave it as it is, for them.
+    const line = pasted ? undefined : readComposer(profile, before);
+    if (line !== undefined && !holdsOnly(line, text)) {
+      throw new JobFailure(
+        `Someone typed into pane ${pane} while the job typed (its input line reads ${JSON.stringify(preview(line))}); Enter was not pressed and the line was left as it is.`,
+      );
+    }
     if (!o.enter) return {delivery: 'no-enter', before};
     for (let enters = 1; ; enters++) {
+      this.#keysAllowed();
       await tmux.pressKeys(pane, ['Enter']);
       const took = await this.#submitted(pane, profile, text, before, signal);
       if (took !== 'not-yet') {
@@ -616,12 +633,20 @@ class Job {
     return info;
   }
 
+  /** Throw unless the pane lock is certainly still ours: after a stall (SIGSTOP, a suspended
+   * machine) the next timer to fire may be a keystroke's, before proper-lockfile notices the
+   * takeover, so every key is preceded by this synchronous check. */
+  #keysAllowed(): void {
+    this.#lease?.assertHeld?.();
+  }
+
   /** Empty the input line with the profile's keys; each group is one tmux call, with a
    * short pause between so a program that waits to tell Escape from Alt-key sees them apart. */
   async #clear(pane: string, profile: Profile, signal: AbortSignal): Promise<void> {
     const {tmux, clock} = this.deps;
     for (const [i, keys] of profile.clearKeys.entries()) {
       if (i > 0) await clock.sleep(CLEAR_KEY_GAP_MS, signal);
+      this.#keysAllowed();
       await tmux.pressKeys(pane, keys);
     }
     await clock.sleep(CLEAR_KEY_GAP_MS, signal);
@@ -646,12 +671,14 @@ class Job {
     for (const step of planTyping(text)) {
       if (step.kind === 'enter') {
         await clock.sleep(o.enterDelayMs, signal);
+        this.#keysAllowed();
         await tmux.pressKeys(pane, ['Enter']);
         progress(1);
         continue;
       }
       if (o.typeDelayMs === 0) {
         signal.throwIfAborted();
+        this.#keysAllowed();
         await tmux.typeLiteral(pane, step.chars.join(''));
         progress(step.chars.length);
         continue;
@@ -660,6 +687,7 @@ class Job {
       for (const [i, ch] of step.chars.entries()) {
         if (i > 0) await clock.sleep(start + i * o.typeDelayMs - clock.now(), signal);
         else signal.throwIfAborted();
+        this.#keysAllowed();
         await tmux.typeLiteral(pane, ch);
         progress(1);
       }
@@ -670,6 +698,13 @@ class Job {
 /** The last line of a text (what stays visible in a one-line input). */
 function lastLine(text: string): string {
   return (text.split(/\r\n|\n|\r/).pop() ?? '').trim();
+}
+
+/** Whether an input line read back after typing holds only (the visible end of) `text`:
+ * whitespace is ignored, as the line may wrap or the program may reflow it. */
+function holdsOnly(line: string, text: string): boolean {
+  const squash = (s: string) => s.replace(/\s+/g, '');
+  return squash(text).endsWith(squash(line));
 }
 
 /** At most 40 characters of a draft, for messages. */
