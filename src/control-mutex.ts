@@ -34,7 +34,9 @@ const WAIT_MS = 15_000;
 const POLL_FIRST_MS = 5;
 const POLL_MAX_MS = 50;
 /** A mutex directory without an owner file this old is a leftover of a crashed creator. */
-const OWNERLESS_STALE_MS = 2_000;
+// Generous: under load (a hundred workers starting on two cores) the creator can take
+// seconds between its mkdir and writing its pid.
+const OWNERLESS_STALE_MS = 10_000;
 /** No section holds it this long (an attach times out after 10 s); older means stuck. */
 const HELD_STALE_MS = 30_000;
 
@@ -91,7 +93,11 @@ export function controlMutexFor(
         await writeFile(ownerFile, String(deps.pid), {mode: FILE_MODE});
         return;
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        const code = (error as NodeJS.ErrnoException).code;
+        // ENOENT: another worker judged our fresh directory stale and removed it before we
+        // wrote our pid: we do not hold it; try again.
+        if (code === 'ENOENT') continue;
+        if (code !== 'EEXIST') throw error;
       }
       if (await isStale()) {
         await rm(dir, {recursive: true, force: true});
