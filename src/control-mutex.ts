@@ -96,8 +96,7 @@ export function controlMutexFor(
         const code = (error as NodeJS.ErrnoException).code;
         // ENOENT: another worker judged our fresh directory stale and removed it before we
         // wrote our pid: we do not hold it; try again.
-        if (code === 'ENOENT') continue;
-        if (code !== 'EEXIST') throw error;
+        if (code !== 'EEXIST' && code !== 'ENOENT') throw error;
       }
       if (await isStale()) {
         await rm(dir, {recursive: true, force: true});
