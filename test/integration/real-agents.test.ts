@@ -46,9 +46,10 @@ async function setup(name: AgentName): Promise<{
 /** The job id printed by `submit --wait` (first word) or plain submit. */
 const jobIdOf = (stdout: string) => stdout.trim().split(/\s+/)[0] ?? '';
 
-/** Cancel the agent's busy turn like a person would (Escape). Claude Code and others put
- * the interrupted prompt back into the composer: empty it (C-u), then wait until idle. */
-async function cancelTurn(agent: RealAgent): Promise<void> {
+/** Cancel the agent's busy turn like a person would (Escape), wait until it ended, and
+ * empty the composer (C-u): Claude Code puts the interrupted prompt back into it, and nudge
+ * treats text it did not type as a person's draft. */
+async function endTurn(agent: RealAgent): Promise<void> {
   await agent.server.tmux('send-keys', '-t', agent.pane, 'Escape');
   await waitFor(
     'the turn to end',
@@ -56,6 +57,11 @@ async function cancelTurn(agent: RealAgent): Promise<void> {
     {timeoutMs: 60_000},
   );
   await agent.server.tmux('send-keys', '-t', agent.pane, 'C-u');
+}
+
+/** End the turn, then wait until the idle composer is back. */
+async function cancelTurn(agent: RealAgent): Promise<void> {
+  await endTurn(agent);
   await agent.waitForIdle(120_000);
 }
 
@@ -238,15 +244,8 @@ describe.each(AGENT_NAMES.filter((n) => agentAvailable(n)))('%s', (name) => {
       {timeoutMs: 30_000},
     );
     expect((await readJobState(home, id)).state).toBe('queued');
-    // The person cancels the turn and empties the composer (Claude Code puts an interrupted
-    // prompt back into it, and nudge treats text it did not type as a person's draft).
-    await agent.server.tmux('send-keys', '-t', agent.pane, 'Escape');
-    await waitFor(
-      'the turn to end',
-      async () => (/esc to (interrupt|cancel)/.test(await agent.capture()) ? undefined : true),
-      {timeoutMs: 60_000},
-    );
-    await agent.server.tmux('send-keys', '-t', agent.pane, 'C-u');
+    // The person cancels the turn and empties the composer.
+    await endTurn(agent);
     const end = await waitForJobState(home, id, ['done', 'timeout', 'failed'], 150_000);
     count(name, end.delivery);
     expect(String(end.delivery), JSON.stringify(await readJobEvents(home, id))).toMatch(
