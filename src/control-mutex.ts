@@ -69,18 +69,25 @@ export function controlMutexFor(
 
   /** Whether the current holder is gone (dead pid, no owner file for long, held too long). */
   const isStale = async (): Promise<boolean> => {
+    let st: Awaited<ReturnType<typeof stat>>;
+    let text: string | undefined;
     try {
-      const [text, st] = await Promise.all([readFile(ownerFile, 'utf8'), stat(dir)]);
-      const pid = Number.parseInt(text, 10);
-      if (pid === deps.pid) return false;
-      return !isProcessAlive(pid) || clock.now() - st.mtimeMs > HELD_STALE_MS;
+      [text, st] = await Promise.all([
+        readFile(ownerFile, 'utf8').catch(() => undefined),
+        stat(dir),
+      ]);
     } catch {
-      try {
-        return clock.now() - (await stat(dir)).mtimeMs > OWNERLESS_STALE_MS;
-      } catch {
-        return false; // gone: the next mkdir will tell
-      }
+      return false; // gone: the next mkdir will tell
     }
+    const age = clock.now() - st.mtimeMs;
+    // No owner file yet, or one read between its creation and the write of the pid (empty):
+    // the creator is between its two steps. Only time tells whether it died there. (Taking
+    // an empty file for a dead owner let two workers hold the mutex at once, and brought a
+    // tmux 3.3a server down under load.)
+    const pid = text === undefined ? Number.NaN : Number.parseInt(text, 10);
+    if (!Number.isSafeInteger(pid)) return age > OWNERLESS_STALE_MS;
+    if (pid === deps.pid) return false;
+    return !isProcessAlive(pid) || age > HELD_STALE_MS;
   };
 
   const acquire = async (): Promise<void> => {

@@ -109,6 +109,8 @@ export class JobHandle {
   readonly statePath: string;
   readonly eventsPath: string;
   readonly logPath: string;
+  /** The detached worker's pid as its launcher saw it (see recordWorkerPid). */
+  readonly pidPath: string;
 
   constructor(
     readonly id: string,
@@ -118,11 +120,30 @@ export class JobHandle {
     this.statePath = join(dir, 'state.json');
     this.eventsPath = join(dir, 'events.jsonl');
     this.logPath = join(dir, 'worker.log');
+    this.pidPath = join(dir, 'worker.pid');
   }
 
-  /** Read the state record. */
+  /** Read the state record; until the worker has recorded its own pid, the launcher's
+   * worker.pid stands in for it. */
   async readState(): Promise<JobRecord> {
-    return JSON.parse(await readFile(this.statePath, 'utf8')) as JobRecord;
+    const record = JSON.parse(await readFile(this.statePath, 'utf8')) as JobRecord;
+    if (record.pid === undefined) {
+      const pid = Number.parseInt(await readFile(this.pidPath, 'utf8').catch(() => ''), 10);
+      if (Number.isSafeInteger(pid) && pid > 0) record.pid = pid;
+    }
+    return record;
+  }
+
+  /**
+   * Record the pid of the worker just launched for this job, so `status` can tell a worker
+   * that died before writing anything (lost) and `cancel` can reach it.
+   *
+   * A file of its own, written once by the launcher: state.json has one writer at a time
+   * (the worker, or cancel), and a launcher rewriting it too could, on a busy machine, land
+   * its stale copy after the worker had finished and bring a done job back to "queued".
+   */
+  async recordWorkerPid(pid: number): Promise<void> {
+    await writeFileAtomic(this.pidPath, `${pid}\n`);
   }
 
   /** Merge `patch` into the state record and write it atomically. */

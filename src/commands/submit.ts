@@ -315,9 +315,8 @@ export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<Exi
       env: ctx.env,
     });
     // Record the worker's pid at once, so `status` can tell a dead worker (lost) and `cancel`
-    // can reach it even before the worker writes anything. The worker rewrites the record as
-    // it goes and repeats what this write could race with (see executeJob).
-    await handle.updateState({pid});
+    // can reach it even before the worker writes anything.
+    await handle.recordWorkerPid(pid);
     ctx.stdout(
       o.json
         ? JSON.stringify({

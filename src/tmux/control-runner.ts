@@ -84,6 +84,8 @@ const START_FAILED_EXIT_MS = 5_000;
 const START_TIMEOUT_MS = 10_000;
 /** Same bound as the spawn runner's per-command timeout. */
 const REPLY_TIMEOUT_MS = 15_000;
+/** How many times a closing client waits out a busy mutex before leaving unserialized. */
+const CLOSE_MUTEX_TRIES = 4;
 /** After stdin EOF, how long the client gets to exit before SIGTERM, then SIGKILL. */
 const CLOSE_GRACE_MS = 2_000;
 /** After the client process exits, how long we keep reading stdout for replies already
@@ -336,7 +338,18 @@ class ControlClient implements ControlRunner {
   async close(): Promise<void> {
     if (this.#closeDone) return this.#closeDone;
     const closeNow = () => this.#closeNow();
-    this.#closeDone = this.#mutex.run(closeNow).catch(() => closeNow());
+    this.#closeDone = (async () => {
+      // Our client's leaving must not meet another one's arrival (see `mutex`), so a busy
+      // mutex is waited for again; only after CLOSE_MUTEX_TRIES waits do we leave anyway.
+      for (let tries = 1; ; tries++) {
+        try {
+          return await this.#mutex.run(closeNow);
+        } catch (error) {
+          const busy = error instanceof Error && error.name === 'ControlMutexTimeout';
+          if (!busy || tries >= CLOSE_MUTEX_TRIES) return closeNow();
+        }
+      }
+    })();
     return this.#closeDone;
   }
 

@@ -81,10 +81,8 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
   const spec: ServerSpec = {kind: 'socket-path', path: request.server.socketPath};
   let lost: string | undefined;
   let transportRecord: string | undefined;
-  // Every state change carries the transport once it is known: the state record is
-  // rewritten whole by several writers (the front end records the worker's pid after
-  // spawning it, concurrently with the worker's first steps), so a field written once could
-  // be lost; the next transition restores it, and the final state has it.
+  // Every state change carries the transport once it is known, so the final state has it
+  // whatever happened to an earlier write.
   const recorder = withPatch(createJobRecorder(handle, log), () =>
     transportRecord === undefined ? {} : {transport: transportRecord},
   );

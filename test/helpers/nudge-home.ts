@@ -28,10 +28,14 @@ function killLeftoverWorkers(home: string): void {
   }
   for (const id of ids) {
     try {
-      const state = JSON.parse(readFileSync(join(home, 'jobs', id, 'state.json'), 'utf8'));
-      if (TERMINAL.has(state.state) || typeof state.pid !== 'number') continue;
-      const cmdline = readFileSync(`/proc/${state.pid}/cmdline`, 'utf8');
-      if (cmdline.includes(id)) process.kill(state.pid, 'SIGKILL');
+      const dir = join(home, 'jobs', id);
+      const state = JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8'));
+      if (TERMINAL.has(state.state)) continue;
+      const pid: unknown =
+        state.pid ?? Number.parseInt(readFileSync(join(dir, 'worker.pid'), 'utf8'), 10);
+      if (typeof pid !== 'number' || !(pid > 0)) continue;
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (cmdline.includes(id)) process.kill(pid, 'SIGKILL');
     } catch {
       // gone already
     }

@@ -40,12 +40,22 @@ export async function runNudge(
   };
 }
 
-/** Read a job's state.json straight from the state dir. */
+/** Read a job's state.json straight from the state dir; like the product, the launcher's
+ * worker.pid stands in for a pid the worker has not recorded yet. */
 export async function readJobState(
   home: string,
   jobId: string,
 ): Promise<Record<string, unknown> & {state: string}> {
-  return JSON.parse(await readFile(join(home, 'jobs', jobId, 'state.json'), 'utf8'));
+  const dir = join(home, 'jobs', jobId);
+  const record = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8'));
+  if (record.pid === undefined) {
+    const pid = Number.parseInt(
+      await readFile(join(dir, 'worker.pid'), 'utf8').catch(() => ''),
+      10,
+    );
+    if (pid > 0) record.pid = pid;
+  }
+  return record;
 }
 
 /** Read a job's events. */

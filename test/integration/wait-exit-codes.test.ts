@@ -58,9 +58,19 @@ describe('submit --wait exit codes', () => {
     const pane = await server.newPane([process.execPath, join(FIXTURES, 'spinner.mjs')]);
     await server.waitForScreen(pane, /SPINNER START/);
     const home = useNudgeHome();
-    const r = await runNudge(waitArgs(server.socket, pane, ['--timeout', '1s', '--', 'go']), {
-      NUDGE_HOME: home,
-    });
+    // A pattern the spinner never prints: the wait can only end by timing out (a spinner
+    // starved of CPU on a loaded machine could otherwise look stable).
+    const r = await runNudge(
+      waitArgs(server.socket, pane, [
+        '--timeout',
+        '1s',
+        '--until',
+        'regex:^NEVER PRINTED$',
+        '--',
+        'go',
+      ]),
+      {NUDGE_HOME: home},
+    );
     expect(r.exitCode, `stdout: ${r.stdout}\nstderr: ${r.stderr}`).toBe(124);
     const [id, state] = r.stdout.split(' ');
     expect(state).toBe('timeout');

@@ -1,5 +1,5 @@
 import {spawnSync} from 'node:child_process';
-import {mkdir, readdir, writeFile} from 'node:fs/promises';
+import {mkdir, readdir, rm, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {ControlMutexTimeout, controlMutexFor, controlMutexPath} from '../../src/control-mutex.js';
@@ -57,5 +57,23 @@ describe('controlMutexFor', () => {
     await holdBy(process.ppid);
     const impatient = controlMutexFor(state, server, {pid: process.pid, waitMs: 50});
     await expect(impatient.run(async () => 'never')).rejects.toBeInstanceOf(ControlMutexTimeout);
+  });
+
+  test('a holder caught between creating its owner file and writing its pid is waited for', async () => {
+    const state = useTempDir('nudge-mutex-');
+    const dir = controlMutexPath(state, server);
+    const dead = String(deadPid());
+    for (const owner of [undefined, '', dead]) {
+      await rm(dir, {recursive: true, force: true});
+      await mkdir(dir, {recursive: true});
+      if (owner !== undefined) await writeFile(join(dir, 'owner'), owner);
+      const mutex = controlMutexFor(state, server, {pid: process.pid, waitMs: 100});
+      if (owner === dead) {
+        // A complete pid (of a process that is not running here) is a dead holder.
+        await expect(mutex.run(async () => 'taken')).resolves.toBe('taken');
+      } else {
+        await expect(mutex.run(async () => 'never')).rejects.toBeInstanceOf(ControlMutexTimeout);
+      }
+    }
   });
 });
