@@ -317,6 +317,18 @@ const UNSET = [
   'all_proxy',
 ];
 
+/**
+ * The caller's variables that make Ink-based CLIs (Gemini CLI, Claude Code) think they run
+ * in CI, where they do not start their interactive screen at all (the `is-in-ci` rule: `CI`,
+ * `CONTINUOUS_INTEGRATION`, or any `CI_*`). `.ci/run` runs with CI=true, and the tmux server
+ * passes its environment on to the panes.
+ */
+function ciVariables(): string[] {
+  return Object.keys(process.env).filter(
+    (k) => k === 'CI' || k === 'CONTINUOUS_INTEGRATION' || k.startsWith('CI_'),
+  );
+}
+
 /** The environment the agent runs with (on top of the tmux server's, minus UNSET). */
 export function agentEnv(
   name: AgentName,
@@ -361,7 +373,7 @@ export function agentArgv(
 ): string[] {
   return [
     'env',
-    ...UNSET.flatMap((v) => ['-u', v]),
+    ...[...UNSET, ...ciVariables()].flatMap((v) => ['-u', v]),
     ...Object.entries(env).map(([k, v]) => `${k}=${v}`),
     agentBin(name),
     ...(opts.args ?? []),
