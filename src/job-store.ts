@@ -206,9 +206,14 @@ export class JobStore {
     try {
       return await this.#write(handle, request, mode);
     } catch (error) {
-      await rm(handle.dir, {recursive: true, force: true}).catch(() => {});
+      await this.discard(handle);
       throw stateWriteError(this.stateDir, error);
     }
+  }
+
+  /** Remove a job that never got a worker (its submit failed after it was recorded). */
+  async discard(handle: JobHandle): Promise<void> {
+    await rm(handle.dir, {recursive: true, force: true}).catch(() => {});
   }
 
   async #write(

@@ -304,19 +304,32 @@ export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<Exi
     serverPid: info.serverPid,
     pane: info.paneId,
   });
-  await lock.enqueue(request.jobId);
+  // Until a worker runs, a failure leaves no job behind (it would only show as "lost" later):
+  // the user gets one sentence and exit 1, and nothing was typed.
+  const abandon = async (error: unknown): Promise<never> => {
+    await lock.dequeue(request.jobId).catch(() => {});
+    await store.discard(handle);
+    throw error;
+  };
+  await lock.enqueue(request.jobId).catch(abandon);
 
   if (!o.wait) {
-    const pid = launchWorker({
-      jobId: request.jobId,
-      stateDir,
-      encodedRequest: encodeRequest(request),
-      logPath: handle.logPath,
-      env: ctx.env,
-    });
+    let pid: number;
+    try {
+      pid = launchWorker({
+        jobId: request.jobId,
+        stateDir,
+        encodedRequest: encodeRequest(request),
+        logPath: handle.logPath,
+        env: ctx.env,
+      });
+    } catch (error) {
+      return abandon(error);
+    }
     // Record the worker's pid at once, so `status` can tell a dead worker (lost) and `cancel`
-    // can reach it even before the worker writes anything.
-    await handle.recordWorkerPid(pid);
+    // can reach it even before the worker writes anything. The worker is running by now and
+    // records its own pid when it starts, so a failure here does not fail the submit.
+    await handle.recordWorkerPid(pid).catch(() => {});
     ctx.stdout(
       o.json
         ? JSON.stringify({

@@ -13,6 +13,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
   writeSync,
@@ -20,6 +21,7 @@ import {
 import {join} from 'node:path';
 import {execa} from 'execa';
 import {describe, expect, it, onTestFinished} from 'vitest';
+import {paneLockKey} from '../../src/pane-lock.js';
 import {
   childrenOf,
   jobArgs,
@@ -193,6 +195,34 @@ describe('a full disk', () => {
     expectRefused(r, 1, /space|ENOSPC|full/i);
     expect(jobIds(home)).toHaveLength(1);
     recordFigure({scenario: 'disk full at submit', jobs: 1, accounted: 1});
+  });
+
+  it("at submit, the pane's queue cannot be written: exit 1, no job left behind", async () => {
+    const server = await startTmuxServer();
+    const rec = await startRecorder(server);
+    const home = useNudgeHome();
+    await submitJob(
+      home,
+      jobArgs(server.socket, rec.pane, ['--delay', '0', '--no-notice', '--wait', '--', 'first']),
+    );
+    // The job is recorded first; then joining the pane's queue fails (a file stands where
+    // the queue directory goes).
+    const serverPid = Number((await server.tmux('display-message', '-p', '#{pid}')).trim());
+    const queueDir = join(
+      home,
+      'locks',
+      `${paneLockKey(server.socket, serverPid, rec.pane)}.queue`,
+    );
+    rmSync(queueDir, {recursive: true, force: true});
+    writeFileSync(queueDir, '');
+    const r = await runNudge(
+      jobArgs(server.socket, rec.pane, ['--delay', '0', '--no-notice', '--', 'second']),
+      {NUDGE_HOME: home},
+    );
+    expectRefused(r, 1, /locks|write|state/i);
+    expect(jobIds(home)).toHaveLength(1);
+    expect((await rec.bytes()).toString()).not.toContain('second');
+    recordFigure({scenario: 'queue unwritable at submit', jobs: 1, accounted: 1});
   });
 
   it.each(TRANSPORTS)(
