@@ -93,3 +93,21 @@ export async function waitForJobState(
     },
   );
 }
+
+/** `submit` on a test server with quick timings; `overrides` replace the defaults here. */
+export function submitArgs(
+  socket: string,
+  pane: string,
+  extra: string[],
+  overrides: Record<string, string> = {},
+): string[] {
+  const timings: Record<string, string> = {
+    '--delay': '0',
+    '--type-delay': '0',
+    '--enter-delay': '100ms',
+    '--interval': '200ms',
+    '--stable-checks': '3',
+    ...overrides,
+  };
+  return ['submit', '-S', socket, '--pane', pane, ...Object.entries(timings).flat(), ...extra];
+}

@@ -3,30 +3,18 @@ import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {FIXTURES, readJobEvents, runNudge, waitForJobState} from '../helpers/run-nudge.js';
+import {
+  FIXTURES,
+  readJobEvents,
+  runNudge,
+  submitArgs,
+  waitForJobState,
+} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 const TERMINAL = ['done', 'timeout', 'failed', 'cancelled'];
 const DEFAULT_NOTICE = '[SYSTEM COMMAND] Command complete. Resume.';
-
-/** `submit` on the test server with quick timings; `overrides` replace the defaults here. */
-function submitArgs(
-  socket: string,
-  pane: string,
-  extra: string[],
-  overrides: Record<string, string> = {},
-): string[] {
-  const timings: Record<string, string> = {
-    '--delay': '0',
-    '--type-delay': '0',
-    '--enter-delay': '100ms',
-    '--interval': '200ms',
-    '--stable-checks': '3',
-    ...overrides,
-  };
-  return ['submit', '-S', socket, '--pane', pane, ...Object.entries(timings).flat(), ...extra];
-}
 
 describe('waiting until the pane is stable', () => {
   it('types the notice only after a program that prints for a while has gone quiet', async () => {

@@ -13,6 +13,7 @@ import {
   readJobEvents,
   readJobState,
   runNudge,
+  submitArgs,
   waitForJobState,
 } from '../helpers/run-nudge.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
@@ -36,24 +37,6 @@ const TEXTS: Array<[name: string, text: string]> = [
   ['key names as words', 'Enter C-u Escape F1 Space ^A M-x'],
   ['UTF-8, emoji, a tab, quotes and formats', 'é€😀 漢字 👩‍👩‍👧‍👦\t\'" $HOME #{pane_id} a\\;'],
 ];
-
-/** `submit` with quick timings; `overrides` replace the defaults here. */
-function submitArgs(
-  socket: string,
-  pane: string,
-  extra: string[],
-  overrides: Record<string, string> = {},
-): string[] {
-  const timings: Record<string, string> = {
-    '--delay': '0',
-    '--type-delay': '0',
-    '--enter-delay': '100ms',
-    '--interval': '200ms',
-    '--stable-checks': '3',
-    ...overrides,
-  };
-  return ['submit', '-S', socket, '--pane', pane, ...Object.entries(timings).flat(), ...extra];
-}
 
 async function eventLog(home: string, id: string): Promise<string> {
   return (await readJobEvents(home, id)).map((e) => JSON.stringify(e)).join('\n');

@@ -10,6 +10,7 @@ import {
   readJobEvents,
   readJobState,
   runNudge,
+  submitArgs,
   waitForJobState,
 } from '../helpers/run-nudge.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
@@ -18,24 +19,6 @@ import {waitFor} from '../helpers/wait-for.js';
 const node = process.execPath;
 const fixture = (name: string) => join(FIXTURES, name);
 const CLOCK_MASK = 'clock \\d\\d:\\d\\d:\\d\\d';
-
-/** `submit` on the test server with quick timings; `overrides` replace the defaults here. */
-function submitArgs(
-  socket: string,
-  pane: string,
-  extra: string[],
-  overrides: Record<string, string> = {},
-): string[] {
-  const timings: Record<string, string> = {
-    '--delay': '0',
-    '--type-delay': '0',
-    '--enter-delay': '100ms',
-    '--interval': '200ms',
-    '--stable-checks': '3',
-    ...overrides,
-  };
-  return ['submit', '-S', socket, '--pane', pane, ...Object.entries(timings).flat(), ...extra];
-}
 
 /** Submit (detached) and return the job id. */
 async function submit(home: string, args: string[]): Promise<string> {
