@@ -48,6 +48,15 @@ export function paneLockKey(socketPath: string, serverPid: number, paneId: strin
   return `${socket}-${serverPid}-${paneId.replace(/^%/, 'p')}`;
 }
 
+/** What a worker waiting for its pane's lock says about itself. */
+interface AcquireOptions {
+  jobId: string;
+  pid: number;
+  timeoutMs: number;
+  signal: AbortSignal;
+  onWaiting?: (ahead: string[]) => void;
+}
+
 interface QueueEntry {
   jobId: string;
   pid?: number;
@@ -141,13 +150,7 @@ export class PaneLock {
    * order, so only the head of the queue ever tries it. Rejects with an AbortError when
    * `signal` fires; resolves to an error value when `timeoutMs` passes.
    */
-  async acquire(opts: {
-    jobId: string;
-    pid: number;
-    timeoutMs: number;
-    signal: AbortSignal;
-    onWaiting?: (ahead: string[]) => void;
-  }): Promise<Result<PaneLease, LockWaitTimeout>> {
+  async acquire(opts: AcquireOptions): Promise<Result<PaneLease, LockWaitTimeout>> {
     const {jobId, pid} = opts;
     const started = this.clock.now();
     await this.enqueue(jobId, pid);
@@ -160,13 +163,7 @@ export class PaneLock {
   }
 
   async #waitForTurn(
-    opts: {
-      jobId: string;
-      pid: number;
-      timeoutMs: number;
-      signal: AbortSignal;
-      onWaiting?: (ahead: string[]) => void;
-    },
+    opts: AcquireOptions,
     started: number,
     changes: QueueWatch | undefined,
   ): Promise<Result<PaneLease, LockWaitTimeout>> {
