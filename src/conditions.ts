@@ -57,9 +57,13 @@ export function promptTest(
   if (name === 'shell') return shellPromptVisible;
   const agent =
     name === 'claude' || name === 'gemini' || name === 'codex' ? PROFILES[name] : undefined;
-  if (agent)
-    return (view) => isIdle(agent, view) || (freshHookMark?.() === true && !isBusy(agent, view));
+  if (agent) return (view) => isIdle(agent, view) || hookSaysIdle(agent, view, freshHookMark);
   return `no prompt profile knows "${command}"; use --until prompt:REGEX or --profile`;
+}
+
+/** A fresh turn-end mark and nothing busy on screen. */
+function hookSaysIdle(agent: Profile, view: PaneView, freshHookMark?: () => boolean): boolean {
+  return freshHookMark?.() === true && !isBusy(agent, view);
 }
 
 /** Build the watcher for `spec`. Throws (UsageError) on a bad regex or a prompt with no
@@ -77,7 +81,16 @@ export function createWatcher(spec: UntilSpec, s: WatcherSetup): Watcher {
     case 'prompt': {
       const test = promptTest(spec, s.paneCommand, s.profile, s.freshHookMark);
       if (typeof test === 'string') throw new Error(test);
-      return new PromptWatcher(test, screen);
+      const agent =
+        spec.pattern === undefined && s.freshHookMark && s.profile && s.profile.busy.length > 0
+          ? s.profile
+          : undefined;
+      return new PromptWatcher(
+        test,
+        screen,
+        2,
+        agent ? (view) => hookSaysIdle(agent, view, s.freshHookMark) : undefined,
+      );
     }
     case 'regex':
       return new RegexWatcher(

@@ -1,3 +1,4 @@
+import {watch} from 'node:fs';
 import {mkdir, readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {paneLockKey} from './pane-lock.js';
@@ -58,4 +59,52 @@ export async function readHookMark(
   } catch {
     return undefined;
   }
+}
+
+/** Where a job reads the turn-end marks of its server's panes. */
+export interface HookMarkSource {
+  /** The newest mark of a pane, if any. */
+  read(pane: string): Promise<HookMark | undefined>;
+  /** Resolves when a mark may have changed (a file event in the marks folder), or after
+   * `backstopMs` at the latest; rejects when `signal` fires. */
+  changed(signal: AbortSignal, backstopMs: number): Promise<void>;
+}
+
+/** The marks of the panes of one tmux server, under `stateDir`. */
+export function hookMarkSource(
+  stateDir: string,
+  server: {socketPath: string; serverPid: number},
+): HookMarkSource {
+  const dir = join(stateDir, 'marks');
+  return {
+    read: (pane) => readHookMark(stateDir, {...server, pane}),
+    async changed(signal, backstopMs) {
+      signal.throwIfAborted();
+      await mkdir(dir, {recursive: true, mode: DIR_MODE}).catch(() => {});
+      await new Promise<void>((resolve, reject) => {
+        const stop = new AbortController();
+        const cleanup = () => {
+          stop.abort();
+          clearTimeout(timer);
+          signal.removeEventListener('abort', cancelled);
+        };
+        const done = () => {
+          cleanup();
+          resolve();
+        };
+        const cancelled = () => {
+          cleanup();
+          reject(signal.reason);
+        };
+        const timer = setTimeout(done, backstopMs);
+        signal.addEventListener('abort', cancelled, {once: true});
+        try {
+          // A mark is written to a temp file and renamed into place: one event or more.
+          watch(dir, {signal: stop.signal}, done).on('error', () => {});
+        } catch {
+          // cannot watch (no inotify): the backstop polls
+        }
+      });
+    },
+  };
 }

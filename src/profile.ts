@@ -21,8 +21,21 @@ export interface Profile {
   /** Text that must travel as one bracketed paste instead of typed keys: a picker would
    * open mid-word and change the text or eat the Enter. Multi-line text always does. */
   pasteWhen?: RegExp;
-  /** The composer's input line; group 1 is what is in it. */
+  /** The composer's input line: group 1 is its prompt character (which says the input
+   * mode), group 2 what is in it. */
   composerLine?: RegExp;
+  /** Input modes, by the composer's prompt character: what the mode is, and the keys that
+   * leave it from an empty composer (sent only while the agent is not busy). Text typed in
+   * one of these is not a prompt to the model. */
+  inputModes?: Readonly<Record<string, InputMode>>;
+  /** The character that, typed first into an empty composer, enters its shell mode (text that
+   * starts with it is meant for that mode). */
+  shellPrefix?: string;
+  /** How a submitted prompt shows in the transcript: group 1 is its first row's text;
+   * continuation rows are indented. */
+  promptEcho?: RegExp;
+  /** How a command run from the shell mode shows in the transcript (group 1: the command). */
+  shellEcho?: RegExp;
   /** Placeholder texts the composer shows when it is empty. */
   placeholders?: readonly RegExp[];
   /** A rule line drawn above the composer (within three rows: Gemini puts hint lines
@@ -30,12 +43,22 @@ export interface Profile {
   ruleLine?: RegExp;
   /** Busy markers: any of these on the visible screen means the program is working. */
   busy: readonly RegExp[];
+  /** Rows that never come below the composer (a transcript row followed by the agent's
+   * answer is not the composer). */
+  notBelowComposer?: RegExp;
   /** Shown when a submitted message was queued behind the running turn. */
   queued?: RegExp;
   /** How to recognise the program when the pane's command name does not say (`node`). */
   screen?: RegExp;
   /** The pane's foreground command names of this program. */
   commands?: RegExp;
+}
+
+/** An input mode of an agent's composer (shell mode, bash mode). */
+export interface InputMode {
+  name: string;
+  /** Key groups that leave the mode from an empty composer, each one tmux call. */
+  leaveKeys: readonly (readonly string[])[];
 }
 
 const RULE = /^\s*─{20,}\s*$/;
@@ -52,7 +75,13 @@ export const PROFILES: Record<ProfileName, Profile> = {
     minEnterDelayMs: 150,
     // "@" opens the file picker, which completes the word and takes the Enter.
     pasteWhen: /@/,
-    composerLine: /^[❯>!] ?(.*)$/,
+    composerLine: /^([❯>!]) ?(.*)$/,
+    // `!` at the start enters bash mode (composer `! `, footer `! for shell mode`); Backspace
+    // on the empty composer leaves it (measured: C-u keeps it).
+    inputModes: {'!': {name: 'bash mode', leaveKeys: [['BSpace']]}},
+    shellPrefix: '!',
+    promptEcho: /^❯ (.*)$/,
+    shellEcho: /^! (.*)$/,
     placeholders: [/^Press up to edit queued messages$/, /^Try ".*"$/],
     ruleLine: RULE,
     busy: [/esc to interrupt/, /· Retrying in \d+s/],
@@ -67,13 +96,19 @@ export const PROFILES: Record<ProfileName, Profile> = {
     // text); 100 ms 6/6. After a paste: 100 ms 4/6, 150 ms and more 6/6.
     minEnterDelayMs: 250,
     pasteWhen: /@/,
-    composerLine: /^ [>!] {1,3}(.*)$/,
+    // ` > ` normally and in auto-edit and plan modes, ` * ` in YOLO mode, ` ! ` in shell mode.
+    composerLine: /^ ([>!*]) {1,3}(.*)$/,
+    // Shell mode stays on after a command ran; Escape leaves it (Backspace does not).
+    inputModes: {'!': {name: 'shell mode', leaveKeys: [['Escape']]}},
+    shellPrefix: '!',
+    promptEcho: /^ [>*] (.*)$/,
+    shellEcho: /^ \$ (.*)$/,
     placeholders: [/^Type your message or @path\/to\/file$/, /^Type your shell command$/],
     ruleLine: RULE,
     busy: [/esc to cancel/],
     queued: /Queued \(press ↑ to edit\)/,
     screen:
-      /Type your message or @path\/to\/file|Type your shell command|Shift\+Tab to accept edits/,
+      /Type your message or @path\/to\/file|Type your shell command|Shift\+Tab to accept edits|shell mode enabled \(esc to disable\)/,
     commands: /^gemini$/,
   },
   codex: {
@@ -83,7 +118,14 @@ export const PROFILES: Record<ProfileName, Profile> = {
     // Enter at 0 ms after one send-keys call submitted 1/6; 100 ms and more 6/6.
     minEnterDelayMs: 200,
     pasteWhen: /@/,
-    composerLine: /^› (.*)$/,
+    // `›` normally; `!` in shell mode (footer `Shell mode`), which Backspace on the empty
+    // composer leaves.
+    composerLine: /^([›!])(?: (.*))?$/,
+    inputModes: {'!': {name: 'shell mode', leaveKeys: [['BSpace']]}},
+    shellPrefix: '!',
+    promptEcho: /^› (.*)$/,
+    shellEcho: /^• (?:You ran|Running) (.*)$/,
+    notBelowComposer: /^[•◦└] /,
     placeholders: [
       /^Ask Codex to do anything$/,
       /^Find and fix a bug in @filename$/,
@@ -96,8 +138,9 @@ export const PROFILES: Record<ProfileName, Profile> = {
       /^Use \/skills to list available skills$/,
     ],
     busy: [/esc to interrupt/],
-    queued: /Queued follow-up inputs/,
-    screen: /OpenAI Codex|Ask Codex to do anything|\? for shortcuts/,
+    queued: /Queued follow-up inputs|Messages to be submitted after next tool call/,
+    screen:
+      /OpenAI Codex|Ask Codex to do anything|\? for shortcuts|tab to queue message|Shell mode/,
     commands: /^codex/,
   },
   shell: {
@@ -165,7 +208,15 @@ export interface Detection {
  * `--profile auto`: the pane's foreground command first (`claude`, `codex`, a shell), then
  * what the screen shows (Gemini CLI runs as `node`), else `raw`.
  */
-export function detectProfile(command: string, screenText: string): Detection {
+export function detectProfile(
+  command: string,
+  screenText: string,
+  program?: 'claude' | 'gemini' | 'codex',
+): Detection {
+  // The foreground program's command line (Linux /proc) names the agent whatever its screen
+  // shows at the moment (a Codex composer holding a draft shows none of its markers).
+  if (program)
+    return {profile: PROFILES[program], reason: `the pane's foreground program is ${program}`};
   for (const p of [PROFILES.claude, PROFILES.codex, PROFILES.gemini]) {
     if (p.commands?.test(command)) return {profile: p, reason: `the pane runs ${command}`};
   }
@@ -183,27 +234,37 @@ export function chooseProfile(
   name: ProfileName | 'auto',
   command: string,
   screenText: string,
+  program?: 'claude' | 'gemini' | 'codex',
 ): Detection {
-  if (name === 'auto') return detectProfile(command, screenText);
+  if (name === 'auto') return detectProfile(command, screenText, program);
   return {profile: PROFILES[name], reason: '--profile'};
 }
 
-/** Kept for the shell/raw decision of older callers. */
-export function profileFor(command: string): Profile {
-  return isShellCommand(command) ? PROFILES.shell : PROFILES.raw;
+/** What the composer shows: its text, the input mode its prompt character says, and where. */
+export interface ComposerState {
+  /** What is in it: '' when empty (placeholders count as empty), else the draft
+   * (continuation rows joined by \n). */
+  text: string;
+  /** The input mode it is in (shell mode, bash mode), if any. */
+  mode?: InputMode | undefined;
+  /** Index in `view.rows` of its first row. */
+  index: number;
 }
 
 /**
- * What is in the program's input line: undefined when no composer is on screen, '' when it
- * is empty (placeholders count as empty), else the draft (continuation rows joined by \n).
- * For a shell: the text after the prompt on the cursor's row.
+ * The program's composer, read from the screen: undefined when none is on screen. For a
+ * shell: the text after the prompt on the cursor's row.
  */
-export function readComposer(profile: Profile, view: PaneView): string | undefined {
-  if (profile.name === 'shell') return readShellLine(view);
+export function readComposerState(profile: Profile, view: PaneView): ComposerState | undefined {
+  if (profile.name === 'shell') {
+    const text = readShellLine(view);
+    return text === undefined
+      ? undefined
+      : {text, index: view.rows.length - view.height + view.cursorY};
+  }
   if (!profile.composerLine) return undefined;
-  const rows = visibleText(view)
-    .split('\n')
-    .map((r) => r.trimEnd());
+  const offset = Math.max(0, view.rows.length - view.height);
+  const rows = view.rows.slice(offset).map((r) => r.trimEnd());
   for (let i = rows.length - 1; i >= 0; i--) {
     const m = profile.composerLine.exec(rows[i] ?? '');
     if (!m) continue;
@@ -214,7 +275,13 @@ export function readComposer(profile: Profile, view: PaneView): string | undefin
       )
     )
       continue;
-    const parts = [(m[1] ?? '').trim()];
+    // A transcript row is followed by the agent's answer; the composer never is.
+    if (
+      profile.notBelowComposer &&
+      rows.slice(i + 1).some((r) => profile.notBelowComposer!.test(r))
+    )
+      return undefined;
+    const parts = [(m[2] ?? '').trim()];
     // Continuation rows of a multi-line draft, up to the closing rule (Claude).
     for (
       let k = i + 1;
@@ -225,9 +292,73 @@ export function readComposer(profile: Profile, view: PaneView): string | undefin
       parts.push((rows[k] ?? '').trim());
     }
     const text = parts.join('\n').trim();
-    return profile.placeholders?.some((p) => p.test(text)) ? '' : text;
+    return {
+      text: profile.placeholders?.some((p) => p.test(text)) ? '' : text,
+      mode: profile.inputModes?.[m[1] ?? ''],
+      index: offset + i,
+    };
   }
   return undefined;
+}
+
+/**
+ * What is in the program's input line: undefined when no composer is on screen, '' when it
+ * is empty (placeholders count as empty), else the draft (continuation rows joined by \n).
+ * For a shell: the text after the prompt on the cursor's row.
+ */
+export function readComposer(profile: Profile, view: PaneView): string | undefined {
+  return readComposerState(profile, view)?.text;
+}
+
+/** What a submitted text is meant to be: a prompt to the model, or (text starting with the
+ * profile's shell prefix) a command for its shell mode. */
+export type EchoKind = 'prompt' | 'shell';
+
+/** Whether `text` is meant for the profile's shell mode. */
+export function echoKindOf(profile: Profile, text: string): EchoKind {
+  return profile.shellPrefix !== undefined && text.startsWith(profile.shellPrefix)
+    ? 'shell'
+    : 'prompt';
+}
+
+/**
+ * How many times `text` shows in the transcript (every row of `view` above the composer) as a
+ * submitted prompt (`prompt`) or as a command run from the shell mode (`shell`). Rows that
+ * wrapped are joined; whitespace is ignored. undefined when the profile cannot tell.
+ */
+export function countEchoes(
+  profile: Profile,
+  view: PaneView,
+  text: string,
+  kind: EchoKind,
+): number | undefined {
+  const echo = kind === 'prompt' ? profile.promptEcho : profile.shellEcho;
+  if (!echo) return undefined;
+  const body =
+    kind === 'shell' && profile.shellPrefix && text.startsWith(profile.shellPrefix)
+      ? text.slice(profile.shellPrefix.length)
+      : text;
+  const target = squash(body);
+  if (target === '') return undefined;
+  const end = readComposerState(profile, view)?.index ?? view.rows.length;
+  let count = 0;
+  for (let i = 0; i < end; i++) {
+    const m = echo.exec((view.rows[i] ?? '').trimEnd());
+    if (!m) continue;
+    let seen = squash(m[1] ?? '');
+    // Continuation rows (indented) while what was read is still the start of the text.
+    for (let k = i + 1; seen !== target && target.startsWith(seen) && k < end; k++) {
+      const row = view.rows[k] ?? '';
+      if (!/^\s+\S/.test(row)) break;
+      seen += squash(row);
+    }
+    if (seen === target) count++;
+  }
+  return count;
+}
+
+function squash(text: string): string {
+  return text.replace(/\s+/g, '');
 }
 
 /** A shell's input line: the text after the last prompt character on the cursor's row. */

@@ -31,6 +31,9 @@ export interface WaitOptions {
   activity?: PaneActivity | undefined;
   /** When we last sent keys to the pane (our own echo is output too). Default: now. */
   typedAt?: number | undefined;
+  /** Resolves when news from outside the screen (an agent's turn-end hook) makes a look
+   * worthwhile now rather than at the next interval. */
+  wake?: ((signal: AbortSignal) => Promise<void>) | undefined;
 }
 
 /** After output, a read waits until the pane has been quiet this long (the rest of a burst
@@ -121,7 +124,7 @@ async function pollUntil(
     if (state.verdict.status !== 'pending') return ending(state.verdict.status, state, 'polling');
     const remaining = deadline - clock.now();
     if (remaining <= 0) return ending('timeout', state, 'polling');
-    await clock.sleep(Math.min(opts.intervalMs, remaining), signal);
+    await sleepOrWake(clock, Math.min(opts.intervalMs, remaining), signal, opts.wake);
     // No check at the deadline: one taken less than an interval after the previous one
     // would compare two screens a few ms apart and call a busy spinner "stable".
     if (clock.now() >= deadline) return ending('timeout', state, 'polling');
@@ -159,11 +162,12 @@ async function waitOnEvents(
   const typedAt = opts.typedAt ?? clock.now();
   const quietWindowMs = watcher.quietWindowMs?.(intervalMs);
 
-  /** Sleep until `at` (capped at the deadline); wake early when `wake` resolves. */
+  /** Sleep until `at` (capped at the deadline); wake early when `wake` resolves, or when
+   * `opts.wake` does ('nudged': look now). */
   const sleepUntil = async (
     at: number,
     wake: (s: AbortSignal) => Promise<void>,
-  ): Promise<'slept' | 'woken'> => {
+  ): Promise<'slept' | 'woken' | 'nudged'> => {
     signal.throwIfAborted();
     // One controller ends the loser of the race, and both when the wait is cancelled. (Not
     // AbortSignal.any: a wait makes one of these per window or read, for hours.)
@@ -174,6 +178,7 @@ async function waitOnEvents(
       return await Promise.race([
         clock.sleep(Math.min(at, deadline) - clock.now(), stop.signal).then(() => 'slept' as const),
         wake(stop.signal).then(() => 'woken' as const),
+        ...(opts.wake ? [opts.wake(stop.signal).then(() => 'nudged' as const)] : []),
       ]);
     } finally {
       signal.removeEventListener('abort', cancel);
@@ -187,7 +192,9 @@ async function waitOnEvents(
   const sleepWatchingPane = async (at: number): Promise<'slept' | 'woken'> => {
     for (;;) {
       const until = Math.min(at, clock.now() + Math.max(intervalMs, PANE_CHECK_MS));
-      if ((await sleepUntil(until, untilEnded)) === 'woken') return 'woken';
+      const woke = await sleepUntil(until, untilEnded);
+      if (woke === 'woken') return 'woken';
+      if (woke === 'nudged') continue;
       if (clock.now() >= Math.min(at, deadline)) return 'slept';
       if (!(await tmux.describePane(paneId))) {
         throw new TmuxCommandError('no-target', '', `pane ${paneId} is gone`);
@@ -274,13 +281,35 @@ async function waitOnEvents(
       if (next >= deadline) {
         // No look on or after the deadline; but output before it may still bring one on.
         const woke = await sleepUntil(deadline, unread ? untilEnded : untilOutput);
+        if (woke === 'nudged') break;
         if (woke === 'woken') continue;
         return ending('timeout', state, 'events');
       }
       if (next <= now) break;
       const woke = await sleepUntil(next, unread ? untilEnded : untilOutput);
+      if (woke === 'nudged') break; // news from a hook: look now
       if (woke === 'slept' && !unread) break; // quiet for an interval: look
       // Woken by output (or by the end of events), or the debounce ran out: reconsider.
     }
   }
+}
+
+/** Sleep `ms`, or less when `wake` resolves first. */
+async function sleepOrWake(
+  clock: Clock,
+  ms: number,
+  signal: AbortSignal,
+  wake: ((signal: AbortSignal) => Promise<void>) | undefined,
+): Promise<void> {
+  if (!wake) return clock.sleep(ms, signal);
+  const stop = new AbortController();
+  const cancel = () => stop.abort(signal.reason);
+  signal.addEventListener('abort', cancel, {once: true});
+  try {
+    await Promise.race([clock.sleep(ms, stop.signal), wake(stop.signal)]);
+  } finally {
+    signal.removeEventListener('abort', cancel);
+    stop.abort();
+  }
+  signal.throwIfAborted();
 }

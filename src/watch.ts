@@ -192,10 +192,14 @@ export class PromptWatcher implements Watcher {
     private readonly matches: (view: PaneView) => boolean,
     private readonly o: ScreenWatchOptions,
     private readonly required = 2,
+    /** Evidence that settles it at once (a turn-end hook mark since Enter, nothing busy on
+     * screen): no reaction gate and no second look. */
+    private readonly decisive?: (view: PaneView) => boolean,
   ) {
     this.#gate = new ReactionGate(o.baselineKey, o.graceChecks);
   }
   observe(view: PaneView): Verdict {
+    if (this.decisive?.(view)) return {status: 'done'};
     if (!this.#gate.passed(viewKey(view, this.o.ignore)))
       return {status: 'pending', why: 'waiting for the pane to react'};
     return this.#count(view);
@@ -203,6 +207,7 @@ export class PromptWatcher implements Watcher {
   /** Views come after output settles and at each quiet interval; the gate also opens on
    * output after Enter, and its grace is time. */
   observeEvents(view: PaneView, f: EventFacts): Verdict {
+    if (this.decisive?.(view)) return {status: 'done'};
     if (!this.#gate.passedOnEvents(viewKey(view, this.o.ignore), f))
       return {status: 'pending', why: 'waiting for the pane to react'};
     return this.#count(view);

@@ -13,7 +13,7 @@ export async function listJobs(
   const now = Date.now();
   const records = await store.list();
   if (o.json) {
-    ctx.stdout(JSON.stringify(records.map((r) => ({...r, shown: shownState(r, now)}))));
+    ctx.stdout(JSON.stringify(records.map((r) => believable(r, shownState(r, now)))));
     return EXIT_CODES.ok;
   }
   if (records.length === 0) {
@@ -35,6 +35,22 @@ export async function listJobs(
     );
   }
   return EXIT_CODES.ok;
+}
+
+/**
+ * A record as `--json` prints it: `state` is the state a user should believe (`lost` for a job
+ * whose worker died before it ended); the state the record holds stays as `recordedState`,
+ * and `shown` (the earlier name) is kept for scripts that read it.
+ */
+function believable<T extends JobRecord>(
+  record: T,
+  shown: ReturnType<typeof shownState>,
+): Omit<T, 'state'> & {
+  state: ReturnType<typeof shownState>;
+  recordedState: JobRecord['state'];
+  shown: ReturnType<typeof shownState>;
+} {
+  return {...record, state: shown, recordedState: record.state, shown};
 }
 
 /** A job's record plus its events, as `status --json` prints it. */
@@ -63,7 +79,7 @@ export async function showStatus(
   const handle = await new JobStore(resolveStateDir(ctx.env)).open(o.job);
   const s = await readStatus(handle);
   if (o.json) {
-    ctx.stdout(JSON.stringify(s));
+    ctx.stdout(JSON.stringify(believable(s, s.shown)));
     return EXIT_CODES.ok;
   }
   const lostNote =

@@ -1,10 +1,12 @@
 import {realClock} from '../clock.js';
 import {controlMutexFor} from '../control-mutex.js';
 import {describeError} from '../errors.js';
+import {hookMarkSource} from '../hook-marks.js';
 import {isTerminal, JobHandle, type JobRecord} from '../job-store.js';
 import {createJobLogger} from '../log.js';
 import {paneLockFor} from '../pane-lock.js';
 import {layout} from '../paths.js';
+import {foregroundCommandLine} from '../proc.js';
 import type {JobRequest} from '../request.js';
 import type {ServerSpec} from '../tmux/server.js';
 import {
@@ -136,6 +138,11 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
         lockFor,
         recorder,
         pid: ctx.pid,
+        hookMarks: hookMarkSource(ctx.stateDir, {
+          socketPath: request.server.socketPath,
+          serverPid: request.server.pid,
+        }),
+        foregroundCommandLine,
       },
       request,
       ctx.signal,

@@ -2,19 +2,24 @@ import type {Clock} from '../clock.js';
 import {createWatcher} from '../conditions.js';
 import {formatDuration} from '../durations.js';
 import {describeError, isAbortError} from '../errors.js';
-import type {HookMark} from '../hook-marks.js';
+import type {HookMarkSource} from '../hook-marks.js';
 import type {JobRecord, TerminalState} from '../job-store.js';
 import {renderNotice} from '../notice.js';
 import type {PaneLease, PaneLock} from '../pane-lock.js';
 import {cursorLine, cursorRow, type PaneView, visibleText} from '../pane-view.js';
+import {agentOfCommandLine} from '../proc.js';
 import {
   chooseProfile,
+  countEchoes,
   type Detection,
+  type EchoKind,
+  echoKindOf,
   isBusy,
   isPosixShell,
   isShellCommand,
   type Profile,
   readComposer,
+  readComposerState,
 } from '../profile.js';
 import type {JobRequest} from '../request.js';
 import {TmuxCommandError} from '../tmux/runner.js';
@@ -34,10 +39,14 @@ export interface JobDeps {
   recorder: JobRecorder;
   /** The process running the job (recorded in the queue so waiters can tell it is alive). */
   pid: number;
-  /** Output events of panes, when the transport provides them (control mode). */
-  activity?: PaneActivity | undefined;
-  /** The newest "agent finished a turn" mark of a pane (Claude Stop / Codex notify hooks). */
-  readHookMark?: ((pane: string) => Promise<HookMark | undefined>) | undefined;
+  /** Output events of panes, when the transport provides them (control mode): undefined
+   * when the transport has none. */
+  activity: PaneActivity | undefined;
+  /** "This pane's agent finished a turn" marks (Claude Stop / Codex notify hooks). */
+  hookMarks: HookMarkSource;
+  /** The command line of the program in the foreground of a pane's terminal (by the pane's
+   * pid), where the system can tell: it names an agent whose screen does not. */
+  foregroundCommandLine: (panePid: number) => Promise<readonly string[] | undefined>;
 }
 
 /** Whether the program took what was typed: read back from its screen after Enter. */
@@ -70,6 +79,18 @@ class JobFailure extends Error {
   override name = 'JobFailure';
 }
 
+/** Text that was typed but did not reach the program as meant (stayed in the composer, or
+ * ran as a shell command): the job fails with this sentence. */
+class NotDelivered extends JobFailure {
+  override name = 'NotDelivered';
+  constructor(
+    message: string,
+    readonly delivery: Delivery,
+  ) {
+    super(message);
+  }
+}
+
 /** Where the job is, for messages ("Cancelled while waiting"). */
 type Phase = 'queued' | 'locked' | 'typing' | 'waiting' | 'notifying';
 
@@ -78,7 +99,13 @@ const CLEAR_KEY_GAP_MS = 60;
 /** The reaction gate opens after this many checks without any change (see ReactionGate). */
 const GRACE_CHECKS = 2;
 /** How long to look for signs that an Enter took, and how many Enters in all. */
-const DELIVERY_WAIT_MS = 1_500;
+const DELIVERY_WAIT_MS = 2_000;
+/** Scrollback read with the screen when counting a prompt's echoes in the transcript. */
+const ECHO_HISTORY_ROWS = 300;
+/** How many times the keys that leave an input mode are tried. */
+const MAX_MODE_LEAVES = 3;
+/** How often a pane's hook mark is looked at when no file event comes (the backstop). */
+const HOOK_MARK_BACKSTOP_MS = 1_000;
 const DELIVERY_POLL_MS = 100;
 const MAX_ENTERS = 3;
 /** How often a draft, or a busy pane (--when-idle), is looked at again. */
@@ -168,11 +195,23 @@ class Job {
         lease = await this.#lock(this.#notifyPane, this.signal);
         this.#lease = lease;
       }
-      const noticeDelivery = await this.#notify(
-        AbortSignal.any([this.signal, lease.signal]),
-        waited,
-      );
-      return {...waited, notified: true, noticeDelivery};
+      try {
+        const noticeDelivery = await this.#notify(
+          AbortSignal.any([this.signal, lease.signal]),
+          waited,
+        );
+        return {...waited, notified: true, noticeDelivery};
+      } catch (error) {
+        // The work is done but the notice did not reach the agent: never `done`.
+        if (!(error instanceof NotDelivered)) throw error;
+        return {
+          ...waited,
+          state: 'failed',
+          reason: `The work ended (${waited.state}), but the notice did not reach the agent: ${error.message}`,
+          notified: false,
+          noticeDelivery: error.delivery,
+        };
+      }
     } catch (error) {
       return this.#outcomeOf(error, lease);
     } finally {
@@ -251,6 +290,7 @@ class Job {
     this.#phase = 'waiting';
     const agentTui = isAgent(detected.profile);
     const waitStart = clock.now();
+    const hookWatch = agentTui ? this.#hookMarkWatch(pane, waitStart, signal) : undefined;
     await recorder.transition('waiting', {until: describeUntil(o.until), intervalMs: o.intervalMs});
     const watcher = createWatcher(o.until, {
       stableChecks: o.stableChecks,
@@ -259,7 +299,7 @@ class Job {
       graceChecks: GRACE_CHECKS,
       paneCommand: info.currentCommand,
       profile: detected.profile,
-      freshHookMark: this.#hookMarkWatch(pane, waitStart, signal),
+      freshHookMark: hookWatch?.fresh,
       // A shell prints below the command line; an agent's TUI redraws its transcript above
       // the cursor, so there new output is any line of the screen not on it before Enter.
       mark: agentTui ? {row: before.historySize, col: 0} : {row: cursorRow(before) + 1, col: 0},
@@ -273,6 +313,7 @@ class Job {
       signal,
       activity: this.deps.activity,
       typedAt: waitStart,
+      wake: hookWatch?.wake,
     });
     const waitedMs = clock.now() - waitStart;
     const v = waited.verdict;
@@ -337,17 +378,23 @@ class Job {
     return delivery;
   }
 
-  /** The pane's profile: --profile, or detected from its command and screen. */
+  /** The pane's profile: --profile, or detected from its foreground program (where the
+   * system can tell), its command and its screen. */
   async #detect(pane: string, info: PaneInfo): Promise<Detection> {
     const view = await this.deps.tmux.view(pane, 0);
-    return chooseProfile(this.#o.profile, info.currentCommand, visibleText(view));
+    const argv = await this.deps.foregroundCommandLine(info.panePid);
+    const program = argv ? agentOfCommandLine(argv) : undefined;
+    return chooseProfile(this.#o.profile, info.currentCommand, visibleText(view), program);
   }
 
   /**
-   * Put `text` into the pane's input line and submit it: guard a person's draft (wait for
-   * it, or clear it with --clear-draft), type it — or paste it where typing would open a
-   * picker or submit early — pause, press Enter, and read the screen back to confirm the
-   * submission took, pressing Enter again (never retyping) a bounded number of times.
+   * Put `text` into the pane's input line and submit it: make the composer ready (a person's
+   * draft waited for or, with --clear-draft, cleared; an input mode left), type it — or paste
+   * it where typing would open a picker or submit early — pause, press Enter, and read the
+   * screen back to confirm it arrived as meant: as a prompt in the agent's transcript (or its
+   * queued-message marker), or, for text that starts with the shell prefix, as a command of
+   * its shell mode. Enter is pressed again (never the text retyped) a bounded number of
+   * times. Text that cannot be confirmed so throws NotDelivered.
    */
   async #deliver(
     pane: string,
@@ -357,7 +404,8 @@ class Job {
     o: {enter: boolean; progress: boolean},
   ): Promise<{delivery: Delivery; before: PaneView}> {
     const {tmux, clock, recorder} = this.deps;
-    await this.#guardDraft(pane, profile, signal);
+    await this.#prepareComposer(pane, profile, signal);
+    const kind = echoKindOf(profile, text);
     const pasted =
       isAgent(profile) && (/[\r\n]/.test(text) || profile.pasteWhen?.test(text) === true);
     if (pasted) {
@@ -381,17 +429,32 @@ class Job {
     // A person typing into the pane meanwhile mixes their keys into the line: then pressing
     // Enter would run what they typed (and a half of ours). Where the line can be read, it
     // must still hold only the text; otherwise leave it as it is, for them.
-    const line = pasted ? undefined : readComposer(profile, before);
-    if (line !== undefined && !holdsOnly(line, text)) {
+    const composer = pasted ? undefined : readComposerState(profile, before);
+    if (composer !== undefined && !holdsOnly(composer.text, text)) {
       throw new JobFailure(
-        `Someone typed into pane ${pane} while the job typed (its input line reads ${JSON.stringify(preview(line))}); Enter was not pressed and the line was left as it is.`,
+        `Someone typed into pane ${pane} while the job typed (its input line reads ${JSON.stringify(preview(composer.text))}); Enter was not pressed and the line was left as it is.`,
+      );
+    }
+    // A prompt must not be sent from an input mode (it would run as a shell command).
+    if (kind === 'prompt' && composer?.mode) {
+      throw new NotDelivered(
+        `Pane ${pane}'s input line is in ${composer.mode.name} after typing, so the text would run as a shell command; Enter was not pressed.`,
+        'not-submitted',
       );
     }
     if (!o.enter) return {delivery: 'no-enter', before};
+    const echoesBefore = isAgent(profile) ? await this.#echoes(pane, profile, text) : undefined;
     for (let enters = 1; ; enters++) {
       this.#keysAllowed();
       await tmux.pressKeys(pane, ['Enter']);
-      const took = await this.#submitted(pane, profile, text, before, signal);
+      const took = await this.#submitted(pane, profile, text, kind, before, echoesBefore, signal);
+      if (took === 'wrong-mode') {
+        await recorder.event('not-submitted', {pane, enters, why: 'ran-as-shell-command'});
+        throw new NotDelivered(
+          `The text sent to pane ${pane} ran as a shell command in the agent's shell mode instead of reaching the model as a prompt.`,
+          'not-submitted',
+        );
+      }
       if (took !== 'not-yet') {
         const delivery: Delivery =
           took === 'queued'
@@ -405,83 +468,165 @@ class Job {
       }
       if (enters >= MAX_ENTERS) {
         await recorder.event('not-submitted', {pane, enters});
-        return {delivery: 'not-submitted', before};
+        throw new NotDelivered(
+          `The text typed into pane ${pane} was not submitted: after ${enters} Enters it ${
+            isAgent(profile)
+              ? 'did not show in the transcript as a prompt'
+              : 'stayed in the input line'
+          }.`,
+          'not-submitted',
+        );
       }
       await recorder.event('enter-retry', {pane, enters});
     }
   }
 
-  /** Look for signs that an Enter took: the input line no longer holds the text, the
-   * program went busy or shows the message queued; for a shell, the cursor left the line. */
+  /** How often `text` shows in the transcript as a prompt and as a shell command. */
+  async #echoes(
+    pane: string,
+    profile: Profile,
+    text: string,
+  ): Promise<{prompt: number | undefined; shell: number | undefined}> {
+    const view = await this.deps.tmux.view(pane, ECHO_HISTORY_ROWS);
+    return {
+      prompt: countEchoes(profile, view, text, 'prompt'),
+      shell: countEchoes(profile, view, text, 'shell'),
+    };
+  }
+
+  /**
+   * Look for signs that an Enter took. An agent: the text shows once more in its transcript
+   * as what it was meant to be (a prompt, or a shell-mode command), or its queued-message
+   * marker shows; the other kind of echo means it went to the wrong mode. Where the profile
+   * cannot read echoes, the old signs count: the input line no longer holds the text, or the
+   * agent went busy. A shell: the cursor left the line.
+   */
   async #submitted(
     pane: string,
     profile: Profile,
     text: string,
+    kind: EchoKind,
     before: PaneView,
+    echoesBefore: {prompt: number | undefined; shell: number | undefined} | undefined,
     signal: AbortSignal,
-  ): Promise<'yes' | 'queued' | 'unconfirmed' | 'not-yet'> {
+  ): Promise<'yes' | 'queued' | 'unconfirmed' | 'not-yet' | 'wrong-mode'> {
     const {tmux, clock} = this.deps;
     if (profile.name === 'raw') return 'unconfirmed';
     const tail = lastLine(text).slice(-24);
     const deadline = clock.now() + DELIVERY_WAIT_MS;
+    const wrongKind: EchoKind = kind === 'prompt' ? 'shell' : 'prompt';
     for (;;) {
       await clock.sleep(DELIVERY_POLL_MS, signal);
-      const view = await tmux.view(pane, 0);
       if (profile.name === 'shell') {
+        const view = await tmux.view(pane, 0);
         if (cursorRow(view) !== cursorRow(before) || cursorLine(view) !== cursorLine(before))
           return 'yes';
       } else {
+        const view = await tmux.view(pane, ECHO_HISTORY_ROWS);
+        const now = {
+          prompt: countEchoes(profile, view, text, 'prompt'),
+          shell: countEchoes(profile, view, text, 'shell'),
+        };
+        const was = echoesBefore ?? {prompt: undefined, shell: undefined};
+        const grew = (k: EchoKind) =>
+          now[k] !== undefined && was[k] !== undefined && now[k] > (was[k] ?? 0);
+        if (grew(kind)) return 'yes';
+        if (kind === 'prompt' && grew(wrongKind)) return 'wrong-mode';
         if (profile.queued?.test(visibleText(view))) return 'queued';
         const composer = readComposer(profile, view);
-        if (isBusy(profile, view)) return 'yes';
-        if (
+        const cleared =
           composer !== undefined &&
           !composer.includes('[Pasted text') &&
-          (tail === '' || !composer.replace(/\s+/g, ' ').includes(tail.replace(/\s+/g, ' ')))
-        ) {
-          return 'yes';
+          (tail === '' || !composer.replace(/\s+/g, ' ').includes(tail.replace(/\s+/g, ' ')));
+        // A shell-mode command may print nothing the profile knows before it ends; a pasted
+        // text is drawn as "[Pasted text]"; a profile without echoes cannot tell.
+        const echoUnknown = now[kind] === undefined || was[kind] === undefined;
+        if ((kind === 'shell' || echoUnknown) && (cleared || isBusy(profile, view))) return 'yes';
+        if (clock.now() >= deadline) {
+          // The input line emptied but no echo showed (scrolled away, drawn differently).
+          return cleared ? 'unconfirmed' : 'not-yet';
         }
+        continue;
       }
       if (clock.now() >= deadline) return 'not-yet';
     }
   }
 
   /**
-   * Never destroy what a person half typed: when the input line holds a draft, wait (up to
-   * --draft-wait) for it to be sent or cleared, then fail the job, typing nothing. With
-   * --clear-draft the draft is cleared instead. A line we cannot read (raw programs) is
-   * cleared as before unless --no-clear.
+   * Make the input line ready for new text without destroying anything nudge cannot read:
+   * - a person's draft is waited for (up to --draft-wait) to be sent or cleared, then the job
+   *   fails having typed nothing; --clear-draft clears it instead;
+   * - a prompt the agent put back after an interruption (this job's own text) is cleared;
+   * - an input mode (shell mode, bash mode) is left with the profile's keys, once the agent is
+   *   not busy;
+   * - an agent's screen that shows no input line nudge can read (a dialog, a menu) is waited
+   *   for like a draft, never cleared blindly.
+   * A shell's line that cannot be read, or a program nudge knows nothing about, is cleared
+   * as before (unless --no-clear).
    */
-  async #guardDraft(pane: string, profile: Profile, signal: AbortSignal): Promise<void> {
+  async #prepareComposer(pane: string, profile: Profile, signal: AbortSignal): Promise<void> {
     const {tmux, clock, recorder} = this.deps;
-    let draft = readComposer(profile, await tmux.view(pane, 0));
-    if (draft === undefined) {
-      if (this.#o.clear) await this.#clear(pane, profile, signal);
-      return;
-    }
-    if (draft === '') return;
-    // An agent that gives up on a turn (or is interrupted) puts the prompt back into its
-    // composer: that "draft" is this job's own text, not a person's, and is cleared.
-    if (sameText(draft, this.request.text)) {
-      await recorder.event('own-text-cleared', {pane});
-      await this.#clear(pane, profile, signal);
-      return;
-    }
-    if (this.#o.clearDraft) {
-      await recorder.event('draft-cleared', {pane, chars: [...draft].length});
-      await this.#clear(pane, profile, signal);
-      return;
-    }
-    await recorder.event('waiting-for-draft', {pane, chars: [...draft].length});
     const deadline = clock.now() + this.#o.draftWaitMs;
-    while (draft && clock.now() < deadline) {
-      await clock.sleep(RECHECK_MS, signal);
-      draft = readComposer(profile, await tmux.view(pane, 0));
-    }
-    if (draft) {
-      throw new JobFailure(
-        `Pane ${pane} has a draft in its input line (${JSON.stringify(preview(draft))}) that was not sent or cleared within ${formatDuration(this.#o.draftWaitMs)}; nothing was typed (use --clear-draft to clear it).`,
-      );
+    const announced = new Set<string>();
+    const announce = async (event: string, data: Record<string, unknown>) => {
+      if (announced.has(event)) return;
+      announced.add(event);
+      await recorder.event(event, {pane, ...data});
+    };
+    let leaves = 0;
+    for (;;) {
+      const view = await tmux.view(pane, 0);
+      const state = readComposerState(profile, view);
+      const busy = isBusy(profile, view);
+      let waitingFor: string;
+      if (state === undefined) {
+        if (!isAgent(profile)) {
+          if (this.#o.clear) await this.#clear(pane, profile, signal, busy);
+          return;
+        }
+        await announce('waiting-for-composer', {profile: profile.name});
+        waitingFor = `shows no input line nudge can read (its screen ends ${JSON.stringify(preview(lastRows(view)))})`;
+      } else if (state.text !== '') {
+        if (sameText(state.text, this.request.text)) {
+          // An agent that gives up on a turn (or is interrupted) puts the prompt back into
+          // its composer: that "draft" is this job's own text, not a person's.
+          await recorder.event('own-text-cleared', {pane});
+          await this.#clear(pane, profile, signal, busy);
+          continue;
+        }
+        if (this.#o.clearDraft) {
+          await recorder.event('draft-cleared', {pane, chars: [...state.text].length});
+          await this.#clear(pane, profile, signal, busy);
+          continue;
+        }
+        await announce('waiting-for-draft', {chars: [...state.text].length});
+        waitingFor = `has a draft in its input line (${JSON.stringify(preview(state.text))}) that was not sent or cleared`;
+      } else if (state.mode) {
+        if (!busy && leaves < MAX_MODE_LEAVES) {
+          leaves++;
+          await recorder.event('left-input-mode', {pane, mode: state.mode.name});
+          await this.#pressGroups(pane, state.mode.leaveKeys, signal);
+          continue;
+        }
+        if (!busy) {
+          throw new JobFailure(
+            `Pane ${pane}'s input line stays in ${state.mode.name} after ${MAX_MODE_LEAVES} tries to leave it; nothing was typed.`,
+          );
+        }
+        // Keys that leave a mode may cancel a running turn: wait until it ends.
+        await announce('waiting-to-leave-mode', {mode: state.mode.name});
+        waitingFor = `is in ${state.mode.name} while the agent works`;
+      } else {
+        return;
+      }
+      if (clock.now() >= deadline) {
+        throw new JobFailure(
+          `Pane ${pane} ${waitingFor} within ${formatDuration(this.#o.draftWaitMs)}; nothing was typed${
+            waitingFor.includes('draft') ? ' (use --clear-draft to clear it)' : ''
+          }.`,
+        );
+      }
+      await clock.sleep(Math.min(RECHECK_MS, Math.max(0, deadline - clock.now())), signal);
     }
   }
 
@@ -499,8 +644,8 @@ class Job {
       const info = await tmux.describePane(pane);
       if (!info) throw new JobFailure(`Pane ${pane} is gone; nothing was typed.`);
       const view = await tmux.view(pane, 0);
-      const {profile} = chooseProfile(this.#o.profile, info.currentCommand, visibleText(view));
-      const mark = await this.deps.readHookMark?.(pane);
+      const {profile} = await this.#detect(pane, info);
+      const mark = await this.deps.hookMarks.read(pane);
       const key = viewKey(view, []);
       let idle: boolean;
       if (profile.name === 'shell')
@@ -530,22 +675,53 @@ class Job {
     }
   }
 
-  /** For `--until prompt`: whether a hook reported the end of a turn after `since`. The
-   * mark file is read in the background at most every RECHECK_MS; the watcher reads the
-   * latest answer synchronously. */
-  #hookMarkWatch(pane: string, since: number, signal: AbortSignal): (() => boolean) | undefined {
-    const read = this.deps.readHookMark;
-    if (!read || this.#o.until.kind !== 'prompt') return undefined;
+  /**
+   * For `--until prompt` on an agent: follow the pane's turn-end hook mark (file events on
+   * the marks folder, with a backstop) and say whether one came after `since`. `fresh` is
+   * read synchronously by the watcher; `wake` resolves when a fresh mark arrives, so the wait
+   * looks at once instead of at its next interval.
+   */
+  #hookMarkWatch(
+    pane: string,
+    since: number,
+    signal: AbortSignal,
+  ): {fresh: () => boolean; wake: (s: AbortSignal) => Promise<void>} | undefined {
+    if (this.#o.until.kind !== 'prompt') return undefined;
+    const {hookMarks, recorder} = this.deps;
     let fresh = false;
-    const timer = setInterval(() => {
-      void read(pane).then((m) => {
-        fresh = m !== undefined && m.atMs >= since;
-      });
-    }, RECHECK_MS);
-    timer.unref();
-    signal.addEventListener('abort', () => clearInterval(timer), {once: true});
-    this.#stopTimers.push(() => clearInterval(timer));
-    return () => fresh;
+    const waiters = new Set<() => void>();
+    const stop = new AbortController();
+    const onAbort = () => stop.abort();
+    signal.addEventListener('abort', onAbort, {once: true});
+    this.#stopTimers.push(() => {
+      signal.removeEventListener('abort', onAbort);
+      stop.abort();
+    });
+    void (async () => {
+      while (!stop.signal.aborted && !fresh) {
+        const mark = await hookMarks.read(pane);
+        if (mark !== undefined && mark.atMs >= since) {
+          fresh = true;
+          void recorder.event('hook-mark', {pane, source: mark.source, atMs: mark.atMs});
+          for (const wake of waiters) wake();
+          return;
+        }
+        await hookMarks.changed(stop.signal, HOOK_MARK_BACKSTOP_MS).catch(() => {});
+      }
+    })();
+    return {
+      fresh: () => fresh,
+      wake: (s) =>
+        new Promise<void>((resolve) => {
+          if (fresh || s.aborted) return;
+          const wake = () => {
+            waiters.delete(wake);
+            resolve();
+          };
+          waiters.add(wake);
+          s.addEventListener('abort', () => waiters.delete(wake), {once: true});
+        }),
+    };
   }
 
   #outcomeOf(error: unknown, lease: PaneLease | undefined): JobOutcome {
@@ -562,9 +738,12 @@ class Job {
     if (isAbortError(error) || this.signal.aborted) {
       if (phase === 'typing' && this.#typed > 0 && this.#profile) {
         // Do not leave half a command sitting in the input line.
-        void this.#clear(this.request.pane, this.#profile, AbortSignal.timeout(5_000)).catch(
-          () => {},
-        );
+        void this.#clear(
+          this.request.pane,
+          this.#profile,
+          AbortSignal.timeout(5_000),
+          isAgent(this.#profile),
+        ).catch(() => {});
       }
       const progress =
         phase === 'typing'
@@ -572,7 +751,13 @@ class Job {
           : '';
       return {state: 'cancelled', reason: `Cancelled while ${phase}${progress}.`, notified: false};
     }
-    return {state: 'failed', reason: this.#failureReason(error), notified: false};
+    const failed: JobOutcome = {
+      state: 'failed',
+      reason: this.#failureReason(error),
+      notified: false,
+    };
+    if (error instanceof NotDelivered) failed.delivery = error.delivery;
+    return failed;
   }
 
   #failureReason(error: unknown): string {
@@ -640,11 +825,24 @@ class Job {
     this.#lease?.assertHeld?.();
   }
 
-  /** Empty the input line with the profile's keys; each group is one tmux call, with a
-   * short pause between so a program that waits to tell Escape from Alt-key sees them apart. */
-  async #clear(pane: string, profile: Profile, signal: AbortSignal): Promise<void> {
+  /** Empty the input line with the profile's keys. While the agent is busy, keys that would
+   * cancel its turn (Escape) are left out. */
+  async #clear(pane: string, profile: Profile, signal: AbortSignal, busy: boolean): Promise<void> {
+    const groups = busy
+      ? profile.clearKeys.filter((g) => !g.includes('Escape'))
+      : profile.clearKeys;
+    await this.#pressGroups(pane, groups, signal);
+  }
+
+  /** Press key groups, each one tmux call, with a short pause between so a program that
+   * waits to tell Escape from Alt-key sees them apart. */
+  async #pressGroups(
+    pane: string,
+    groups: readonly (readonly string[])[],
+    signal: AbortSignal,
+  ): Promise<void> {
     const {tmux, clock} = this.deps;
-    for (const [i, keys] of profile.clearKeys.entries()) {
+    for (const [i, keys] of groups.entries()) {
       if (i > 0) await clock.sleep(CLEAR_KEY_GAP_MS, signal);
       this.#keysAllowed();
       await tmux.pressKeys(pane, keys);
@@ -705,6 +903,16 @@ function lastLine(text: string): string {
 function holdsOnly(line: string, text: string): boolean {
   const squash = (s: string) => s.replace(/\s+/g, '');
   return squash(text).endsWith(squash(line));
+}
+
+/** The last non-empty rows of a screen, joined by " / " (what a dialog or menu shows). */
+function lastRows(view: PaneView): string {
+  return visibleText(view)
+    .split('\n')
+    .map((r) => r.trim())
+    .filter(Boolean)
+    .slice(-2)
+    .join(' / ');
 }
 
 /** At most 40 characters of a draft, for messages. */

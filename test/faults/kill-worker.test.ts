@@ -185,8 +185,10 @@ describe.each(TRANSPORTS)('kill -9 of a worker (%s transport)', (transport) => {
     // The victim never recorded an ending, and shows as lost.
     expect(await terminalEvents(home, victim)).toEqual([]);
     const shown = await statusOf(home, victim);
-    expect(shown.shown, JSON.stringify(shown)).toBe('lost');
-    expect(shown.state).toBe(state);
+    // `state` is what a script should believe; the record's own state stays beside it.
+    expect(shown.state, JSON.stringify(shown)).toBe('lost');
+    expect(shown.shown).toBe('lost');
+    expect(shown.recordedState).toBe(state);
     if (holder) expect((await statusOf(home, holder)).shown).toBe('done');
     await waitForLocksFree(home);
 
@@ -221,7 +223,7 @@ describe('a dead worker whose pid was reused (as after a reboot)', () => {
     const record = JSON.parse(readFileSync(statePath, 'utf8'));
     writeFileSync(statePath, JSON.stringify({...record, pid: stranger.pid}));
 
-    expect((await statusOf(home, id)).shown).toBe('lost');
+    expect((await statusOf(home, id)).state).toBe('lost');
     const cancel = await runNudge(['cancel', id], {NUDGE_HOME: home});
     expect(cancel.exitCode, cancel.stderr).toBe(0);
     expect(stranger.exitCode).toBe(null);

@@ -151,6 +151,21 @@ export interface AgentOptions {
   wait?: boolean;
   /** Keep the home folder after the test (also NUDGE_KEEP_AGENT_HOMES=1), for a post-mortem. */
   keepHome?: boolean;
+  /** The model API to talk to (a scripted model server, `http://127.0.0.1:PORT`); default a
+   * closed port (offline). With a server, retries default to 0. */
+  modelUrl?: string;
+  /**
+   * How tool calls are approved. `default`: the CLI's own approval mode, with the `nudge`
+   * command allowed the way `nudge install` allows it (Claude `Bash(nudge:*)`, Gemini
+   * `run_shell_command(nudge)`, Codex `on-request`); `all`: the "approve everything" mode
+   * users run (Claude Bash allowed, Gemini `--yolo`, Codex `approval_policy = "never"`).
+   */
+  approvals?: 'default' | 'all';
+  /** Folders put in front of PATH (a `nudge` wrapper for the model's shell calls). */
+  path?: string[];
+  /** Configure the turn-end hooks as a user would: Claude Code's Stop hook runs
+   * `<nudge> hook claude-stop`, Codex's `notify` runs `<nudge> hook codex-notify`. */
+  hookCommand?: string[];
 }
 
 const DEFAULT_FILES: Record<string, string> = {
@@ -193,8 +208,35 @@ export function createAgentHome(name: AgentName, opts: AgentOptions = {}): Agent
     mkdirSync(dirname(file), {recursive: true});
     writeFileSync(file, content);
   };
+  const endpoint = opts.modelUrl ?? DEAD_ENDPOINT;
+  const retriesOf = opts.maxRetries ?? (opts.modelUrl ? 0 : undefined);
+  const all = opts.approvals === 'all';
   switch (name) {
     case 'claude':
+      write(
+        '.claude/settings.json',
+        JSON.stringify({
+          permissions: {allow: [all ? 'Bash' : 'Bash(nudge:*)']},
+          ...(opts.hookCommand
+            ? {
+                hooks: {
+                  Stop: [
+                    {
+                      hooks: [
+                        {
+                          type: 'command',
+                          command: [...opts.hookCommand, 'hook', 'claude-stop']
+                            .map(shellQuote)
+                            .join(' '),
+                        },
+                      ],
+                    },
+                  ],
+                },
+              }
+            : {}),
+        }),
+      );
       write(
         '.claude.json',
         JSON.stringify({
@@ -215,11 +257,12 @@ export function createAgentHome(name: AgentName, opts: AgentOptions = {}): Agent
             enableAutoUpdateNotification: false,
             // maxAttempts alone still leaves ~70 s of fetch retries; retryFetchErrors: false
             // makes a refused connection fail at once
-            ...(opts.maxRetries === undefined
+            ...(retriesOf === undefined
               ? {}
-              : {maxAttempts: opts.maxRetries + 1, retryFetchErrors: opts.maxRetries > 0}),
+              : {maxAttempts: retriesOf + 1, retryFetchErrors: retriesOf > 0}),
           },
           privacy: {usageStatisticsEnabled: false},
+          ...(all ? {} : {tools: {allowed: ['run_shell_command(nudge)']}}),
         }),
       );
       if (opts.trusted !== false) {
@@ -235,22 +278,31 @@ export function createAgentHome(name: AgentName, opts: AgentOptions = {}): Agent
         JSON.stringify({auth_mode: 'apikey', OPENAI_API_KEY: FAKE_KEYS.codex}),
       );
       const retries =
-        opts.maxRetries === undefined
+        retriesOf === undefined
           ? []
           : [
               `[model_providers.offline]`,
               `name = "offline"`,
-              `base_url = "${DEAD_ENDPOINT}/v1"`,
+              `base_url = "${endpoint}/v1"`,
               `env_key = "OPENAI_API_KEY"`,
-              `request_max_retries = ${opts.maxRetries}`,
-              `stream_max_retries = ${opts.maxRetries}`,
+              'wire_api = "responses"',
+              `request_max_retries = ${retriesOf}`,
+              `stream_max_retries = ${retriesOf}`,
               '',
             ];
       write(
         '.codex/config.toml',
         [
-          `openai_base_url = "${DEAD_ENDPOINT}/v1"`,
-          ...(opts.maxRetries === undefined ? [] : ['model_provider = "offline"']),
+          `openai_base_url = "${endpoint}/v1"`,
+          ...(retriesOf === undefined ? [] : ['model_provider = "offline"']),
+          ...(opts.modelUrl
+            ? all
+              ? ['approval_policy = "never"', 'sandbox_mode = "danger-full-access"']
+              : ['approval_policy = "on-request"']
+            : []),
+          ...(opts.hookCommand
+            ? [`notify = ${JSON.stringify([...opts.hookCommand, 'hook', 'codex-notify'])}`]
+            : []),
           'check_for_update_on_startup = false',
           '',
           '[analytics]',
@@ -259,7 +311,7 @@ export function createAgentHome(name: AgentName, opts: AgentOptions = {}): Agent
           '[features]',
           // 0.169 starts an app-server daemon (setsid, outlives the pane) by default.
           'daemon_auto_start = false',
-          ...(opts.maxRetries === undefined ? [] : ['unbounded_connection_retries = false']),
+          ...(retriesOf === undefined ? [] : ['unbounded_connection_retries = false']),
           '',
           ...retries,
           ...(opts.trusted === false
@@ -271,6 +323,11 @@ export function createAgentHome(name: AgentName, opts: AgentOptions = {}): Agent
     }
   }
   return {root, home, workdir};
+}
+
+/** A word for a POSIX shell command line (hook commands are run by a shell). */
+function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 const FAKE_KEYS: Record<AgentName, string> = {
@@ -335,27 +392,32 @@ export function agentEnv(
   where: AgentHome,
   opts: AgentOptions = {},
 ): Record<string, string> {
-  const common = {HOME: where.home, NO_UPDATE_NOTIFIER: '1', NO_PROXY: '127.0.0.1,localhost'};
+  const endpoint = opts.modelUrl ?? DEAD_ENDPOINT;
+  const retries = opts.maxRetries ?? (opts.modelUrl ? 0 : undefined);
+  const common = {
+    HOME: where.home,
+    NO_UPDATE_NOTIFIER: '1',
+    NO_PROXY: '127.0.0.1,localhost',
+    ...(opts.path?.length ? {PATH: [...opts.path, process.env.PATH ?? ''].join(':')} : {}),
+  };
   switch (name) {
     case 'claude':
       return {
         ...common,
         ANTHROPIC_API_KEY: FAKE_KEYS.claude,
-        ANTHROPIC_BASE_URL: DEAD_ENDPOINT,
+        ANTHROPIC_BASE_URL: endpoint,
         DISABLE_AUTOUPDATER: '1',
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
         DISABLE_TELEMETRY: '1',
         DISABLE_ERROR_REPORTING: '1',
-        ...(opts.maxRetries === undefined
-          ? {}
-          : {CLAUDE_CODE_MAX_RETRIES: String(opts.maxRetries)}),
+        ...(retries === undefined ? {} : {CLAUDE_CODE_MAX_RETRIES: String(retries)}),
         ...opts.env,
       };
     case 'gemini':
       return {
         ...common,
         GEMINI_API_KEY: FAKE_KEYS.gemini,
-        GOOGLE_GEMINI_BASE_URL: DEAD_ENDPOINT,
+        GOOGLE_GEMINI_BASE_URL: endpoint,
         GEMINI_TELEMETRY_ENABLED: 'false',
         ...opts.env,
       };
@@ -376,6 +438,7 @@ export function agentArgv(
     ...[...UNSET, ...ciVariables()].flatMap((v) => ['-u', v]),
     ...Object.entries(env).map(([k, v]) => `${k}=${v}`),
     agentBin(name),
+    ...(name === 'gemini' && opts.approvals === 'all' ? ['--yolo'] : []),
     ...(opts.args ?? []),
   ];
 }

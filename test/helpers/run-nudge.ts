@@ -1,3 +1,4 @@
+import {mkdirSync, writeFileSync} from 'node:fs';
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -110,4 +111,15 @@ export function submitArgs(
     ...overrides,
   };
   return ['submit', '-S', socket, '--pane', pane, ...Object.entries(timings).flat(), ...extra];
+}
+
+/** A folder holding a `nudge` executable that runs the built CLI with this node, for
+ * programs that call `nudge` by name (an agent's shell tool, a hook). */
+export function nudgeBinDir(dir: string): string {
+  const bin = join(dir, 'bin');
+  mkdirSync(bin, {recursive: true});
+  writeFileSync(join(bin, 'nudge'), `#!/bin/sh\nexec '${process.execPath}' '${CLI}' "$@"\n`, {
+    mode: 0o755,
+  });
+  return bin;
 }

@@ -1,4 +1,5 @@
 import {describe, expect, test} from 'vitest';
+import type {HookMarkSource} from '../../src/hook-marks.js';
 import type {JobState} from '../../src/job-store.js';
 import type {PaneLock} from '../../src/pane-lock.js';
 import type {JobRequest} from '../../src/request.js';
@@ -85,9 +86,31 @@ function setup(
     clock,
     recorder,
     lock,
-    deps: {tmux, clock, recorder, lockFor: () => lock.lock, pid: 1},
+    deps: {
+      tmux,
+      clock,
+      recorder,
+      lockFor: () => lock.lock,
+      pid: 1,
+      activity: undefined,
+      hookMarks: noHookMarks,
+      foregroundCommandLine: async () => undefined,
+    },
   };
 }
+
+/** No hook ever reports (and no file events): the backstop only. */
+const noHookMarks: HookMarkSource = {
+  read: async () => undefined,
+  changed: (signal, backstopMs) =>
+    new Promise((resolve, reject) => {
+      const t = setTimeout(resolve, backstopMs);
+      signal.addEventListener('abort', () => {
+        clearTimeout(t);
+        reject(signal.reason);
+      });
+    }),
+};
 
 describe('runJob', () => {
   test('walks queued → locked → typing → waiting → notifying → done', async () => {

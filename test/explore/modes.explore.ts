@@ -1,0 +1,62 @@
+import {setTimeout as sleep} from 'node:timers/promises';
+import {test} from 'vitest';
+import {startModelServer} from '../helpers/model-server.js';
+import {type AgentName, startAgent} from '../helpers/real-agents.js';
+import {startTmuxServer} from '../helpers/tmux-server.js';
+
+const agents = (process.env.AGENTS ?? 'claude,gemini,codex').split(',') as AgentName[];
+for (const name of agents) {
+  test(`modes ${name}`, async () => {
+    const model = await startModelServer();
+    const server = await startTmuxServer();
+    const agent = await startAgent(server, name, {
+      modelUrl: model.url,
+      approvals: (process.env.APPROVALS as 'all') ?? 'default',
+    });
+    const show = async (label: string) => {
+      const cmd = await server.tmux(
+        'display-message',
+        '-p',
+        '-t',
+        agent.pane,
+        '#{pane_current_command} #{pane_pid} #{cursor_x},#{cursor_y}',
+      );
+      console.log(
+        `=== ${name} ${label} [${cmd.trim()}]\n${(await agent.capture()).trimEnd().split('\n').slice(-12).join('\n')}`,
+      );
+    };
+    const keys = async (...k: string[]) => {
+      await server.tmux('send-keys', '-t', agent.pane, ...k);
+      await sleep(800);
+    };
+    await show('idle');
+    await keys('-l', 'a draft here');
+    await show('draft');
+    await keys('C-u');
+    await keys('-l', '!');
+    await show('bang');
+    await keys('-l', 'ls');
+    await show('bang ls');
+    await keys('C-u');
+    await show('bang C-u');
+    await keys('BSpace');
+    await show('bang BSpace');
+    await keys('Escape');
+    await show('Escape');
+    await keys('BTab');
+    await show('BTab 1');
+    await keys('BTab');
+    await show('BTab 2');
+    await keys('BTab');
+    await show('BTab 3');
+    model.script({holdMs: 6000, reply: {text: 'fine'}});
+    await keys('-l', 'hold on');
+    await keys('Enter');
+    await sleep(1500);
+    await show('busy');
+    await keys('-l', 'typed while busy');
+    await show('busy draft');
+    await sleep(8000);
+    await show('after');
+  }, 120_000);
+}
