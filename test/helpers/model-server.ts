@@ -57,6 +57,10 @@ export interface JournalEntry {
   prompts: string[];
   /** The reply given (turn requests). */
   reply?: Reply;
+  /** When the reply's last byte was written. */
+  endedAt?: number;
+  /** The client closed the connection before the reply ended (a cancelled turn). */
+  cutShort?: boolean;
 }
 
 /** A user prompt as the model first received it. */
@@ -83,6 +87,8 @@ export interface ModelServer {
     pattern: RegExp,
     opts?: {timeoutMs?: number; since?: number},
   ): Promise<ReceivedPrompt>;
+  /** Turn requests whose connection the CLI closed before the reply ended (cancelled). */
+  cutShort(): JournalEntry[];
   /** Wait until `n` turn requests have arrived in all. */
   waitForTurns(n: number, timeoutMs?: number): Promise<JournalEntry>;
   /** When the most recent turn reply ended (its last byte written), ms since the epoch. */
@@ -138,14 +144,19 @@ export async function startModelServer(opts: {register?: boolean} = {}): Promise
       return;
     }
     open.add(res);
-    res.on('close', () => open.delete(res));
+    res.on('close', () => {
+      open.delete(res);
+      if (!res.writableEnded && !stopped) entry.cutShort = true;
+    });
     if (schema !== undefined) {
       await answer(format, b, url, res, {text: JSON.stringify(fillSchema(schema))}, false);
+      entry.endedAt = Date.now();
       return;
     }
     const reply = queue.shift() ?? {text: 'OK.'};
     entry.reply = reply;
     await answer(format, b, url, res, reply, true);
+    entry.endedAt = Date.now();
   }
 
   async function answer(
@@ -175,6 +186,9 @@ export async function startModelServer(opts: {register?: boolean} = {}): Promise
     if ('delayMs' in r && r.delayMs) await sleep(r.delayMs);
     if (stopped || res.destroyed) return;
     const out = render(format, r, nextId);
+    // Mark the end before the last write: the client may close the moment it has it.
+    const endedAt = Date.now();
+    if (turn) turnEndedAt = endedAt;
     if (stream) {
       writeOpening(format, res);
       for (const event of out.events) res.write(event);
@@ -183,7 +197,6 @@ export async function startModelServer(opts: {register?: boolean} = {}): Promise
       res.writeHead(200, {'content-type': 'application/json'});
       res.end(JSON.stringify(out.json));
     }
-    if (turn) turnEndedAt = Date.now();
   }
 
   /** The first event of a stream, sent before a hold so the CLI shows a running turn. */
@@ -409,6 +422,7 @@ export async function startModelServer(opts: {register?: boolean} = {}): Promise
         {timeoutMs, intervalMs: 100, describe: () => describePrompts(prompts())},
       ),
     lastTurnEndedAt: () => turnEndedAt,
+    cutShort: () => entries.filter((e) => e.cutShort && !e.side),
     async stop() {
       if (stopped) return;
       stopped = true;

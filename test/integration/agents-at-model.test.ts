@@ -1,0 +1,341 @@
+/**
+ * Delivery proven at the model: the real agent CLIs (Claude Code, Gemini CLI, Codex) in a
+ * private tmux server, talking to a scripted model server on 127.0.0.1. What each test
+ * asserts is what the model *received* — the prompts, in order, each once — and the screen
+ * only for what the model cannot see. Every scenario runs in each agent's default approval
+ * mode (the `nudge` command allowed as `nudge install` allows it) and in its "approve
+ * everything" mode (Claude Code with Bash allowed, Gemini `--yolo`, Codex
+ * `approval_policy = "never"`). Wake-up latencies are printed at the end of the file (the
+ * closing note's table); `npm run bench` measures them against a baseline.
+ */
+import {readdirSync, readFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {afterAll, describe, expect, test} from 'vitest';
+import {describePrompts, type ModelServer, startModelServer} from '../helpers/model-server.js';
+import {
+  AGENT_NAMES,
+  type AgentName,
+  type AgentOptions,
+  agentAvailable,
+  type RealAgent,
+  startAgent,
+} from '../helpers/real-agents.js';
+import {
+  nudgeBinDir,
+  readJobEvents,
+  readJobState,
+  runNudge,
+  waitForJobState,
+} from '../helpers/run-nudge.js';
+import {useTempDir} from '../helpers/temp-dir.js';
+import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
+import {waitFor} from '../helpers/wait-for.js';
+
+const NOTICE = '[SYSTEM COMMAND] Command complete. Resume.';
+type Mode = NonNullable<AgentOptions['approvals']>;
+
+/** Figures for the closing note: scenario × agent × mode → what was seen. */
+const results: string[] = [];
+afterAll(() => {
+  if (results.length) process.stdout.write(`\nagents at the model:\n${results.join('\n')}\n`);
+});
+
+interface World {
+  model: ModelServer;
+  server: TmuxTestServer;
+  agent: RealAgent;
+  /** NUDGE_HOME of this test (the agent's shell calls use it too). */
+  home: string;
+  /** Run the built CLI as the test (a person or script outside the agent). */
+  nudge(args: string[]): ReturnType<typeof runNudge>;
+}
+
+/** A model server, a tmux server and the agent talking to the one in a pane of the other;
+ * with `hooks`, its turn-end hook configured as a user would (Claude Code's Stop hook, Codex's
+ * `notify`), calling `nudge hook …`. */
+async function setup(name: AgentName, mode: Mode, o: {hooks?: boolean} = {}): Promise<World> {
+  const model = await startModelServer();
+  const server = await startTmuxServer();
+  const home = useTempDir('nudge-home-');
+  const bin = nudgeBinDir(server.dir);
+  const agent = await startAgent(server, name, {
+    modelUrl: model.url,
+    approvals: mode,
+    path: [bin],
+    env: {NUDGE_HOME: home},
+    ...(o.hooks ? {hookCommand: [join(bin, 'nudge')]} : {}),
+  });
+  return {
+    model,
+    server,
+    agent,
+    home,
+    nudge: (args) => runNudge(args, {NUDGE_HOME: home}, 180_000),
+  };
+}
+
+/** Type a prompt into the agent as a person would, and wait until the model has it. */
+async function say(w: World, text: string): Promise<void> {
+  await w.server.tmux('send-keys', '-t', w.agent.pane, '-l', text);
+  // A pause before Enter, as a person leaves (the CLIs take a fast Enter as a newline).
+  await new Promise((r) => setTimeout(r, 400));
+  await w.server.tmux('send-keys', '-t', w.agent.pane, 'Enter');
+  await w.model.waitForPrompt(new RegExp(`^${escapeRegex(text)}$`), {timeoutMs: 60_000});
+}
+
+/** The only job in the test's state dir (the one the model's shell call queued). */
+async function theJob(home: string, timeoutMs = 60_000): Promise<string> {
+  return waitFor(
+    'the job the model queued',
+    async () => {
+      const ids = (() => {
+        try {
+          return readdirSync(join(home, 'jobs'));
+        } catch {
+          return [];
+        }
+      })();
+      return ids.length === 1 ? ids[0] : undefined;
+    },
+    {timeoutMs},
+  );
+}
+
+/** How many prompts the model received that are exactly `text`. */
+function received(model: ModelServer, text: string): number {
+  return model.prompts().filter((p) => p.text === text).length;
+}
+
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A single-quoted word for the POSIX shell the agent's tool runs. */
+function sq(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Wait until the job ended, then check it ended `done` with the notice delivered. */
+async function expectDone(w: World, id: string): Promise<Record<string, unknown>> {
+  const end = await waitForJobState(
+    w.home,
+    id,
+    ['done', 'timeout', 'failed', 'cancelled'],
+    120_000,
+  );
+  const events = await readJobEvents(w.home, id);
+  expect(end.state, `${JSON.stringify(end)}\n${JSON.stringify(events)}`).toBe('done');
+  return end;
+}
+
+const agents = AGENT_NAMES.filter((n) => agentAvailable(n));
+const cases = agents.flatMap((name) =>
+  (['default', 'all'] as const).map((mode) => [name, mode] as const),
+);
+
+describe.each(cases)('%s (%s approvals)', (name, mode) => {
+  test("self-execution: the model runs `nudge submit -- '!cmd'`; the command runs once; the notice reaches the model once, as a prompt", async () => {
+    const w = await setup(name, mode);
+    const marker = join(w.agent.workdir, 'ran.log');
+    w.model.script(
+      {shell: `nudge submit -- ${sq(`!echo ran >> ${marker}; sleep 2; echo build-output-42`)}`},
+      {text: 'Started it; I will wait for the notice.'},
+    );
+    await say(w, 'run the build in the background');
+    const id = await theJob(w.home);
+    // The tool returned at once: its result reached the model before the worker typed.
+    const toolReturned = await waitFor(
+      'the tool result at the model',
+      async () => w.model.journal().filter((e) => !e.side && e.format !== 'unknown')[1]?.at,
+      {timeoutMs: 60_000},
+    );
+    const end = await expectDone(w, id);
+    const events = await readJobEvents(w.home, id);
+    const typing = events.find((e) => e.event === 'typing');
+    expect(toolReturned).toBeLessThan(Date.parse(String(typing?.t)));
+    // The command ran exactly once.
+    expect(readFileSync(marker, 'utf8')).toBe('ran\n');
+    // The notice reached the model exactly once, as a prompt.
+    const notice = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
+      timeoutMs: 60_000,
+    });
+    expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
+    expect(notice.queued).toBe(false);
+    expect(String(end.noticeDelivery)).toMatch(/^submitted/);
+    const finished = events.find((e) => e.event === 'condition-met');
+    results.push(
+      `self !cmd      | ${name} ${mode} | pass | condition-met → notice at model ${notice.at - Date.parse(String(finished?.t))} ms | ${end.state}, notice ${end.noticeDelivery}`,
+    );
+  }, 300_000);
+
+  test('a build in another pane: the model receives its exit status', async () => {
+    const w = await setup(name, mode);
+    const build = await w.server.newPane(['bash', '--norc', '--noprofile']);
+    const notice = 'Build finished: exit {exit}. Resume.';
+    w.model.script(
+      {
+        shell: `nudge submit --pane ${build} --notify-pane "$TMUX_PANE" --until exit --notice ${sq(notice)} -- ${sq("sh -c 'sleep 1; exit 3'")}`,
+      },
+      {text: 'The build is running.'},
+    );
+    await say(w, 'build it in the other pane');
+    const id = await theJob(w.home);
+    const end = await expectDone(w, id);
+    expect(end.exitCode).toBe(3);
+    const got = await w.model.waitForPrompt(/^Build finished: exit 3\. Resume\.$/, {
+      timeoutMs: 60_000,
+    });
+    expect(received(w.model, got.text), describePrompts(w.model.prompts())).toBe(1);
+    const met = (await readJobEvents(w.home, id)).find((e) => e.event === 'condition-met');
+    results.push(
+      `build in %B    | ${name} ${mode} | pass | exit → notice at model ${got.at - Date.parse(String(met?.t))} ms | ${end.state}, notice ${end.noticeDelivery}`,
+    );
+  }, 300_000);
+
+  test('the notice comes due while the agent is busy: it arrives once, and the turn is not cancelled', async () => {
+    const w = await setup(name, mode);
+    const build = await w.server.newPane(['bash', '--norc', '--noprofile']);
+    w.model.script(
+      {
+        shell: `nudge submit --delay 0 --pane ${build} --notify-pane "$TMUX_PANE" --until exit -- ${sq('sleep 1')}`,
+      },
+      // The turn goes on (the model "thinks") well past the build's end.
+      {holdMs: 20_000, reply: {text: 'Here is my long answer.'}},
+    );
+    await say(w, 'build it, and meanwhile explain the plan');
+    const id = await theJob(w.home);
+    const end = await expectDone(w, id);
+    const held = w.model.journal().find((e) => e.reply && 'holdMs' in e.reply);
+    // The notice was typed while the turn was still held open.
+    const notifiedAt = Date.parse(
+      String((await readJobEvents(w.home, id)).find((e) => e.event === 'notified')?.t),
+    );
+    expect(held?.endedAt === undefined || notifiedAt < held.endedAt).toBe(true);
+    const got = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
+      timeoutMs: 90_000,
+    });
+    // Let the agent send anything else it might (a second copy must not come).
+    await w.agent.waitForIdle(90_000);
+    expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
+    expect(w.model.cutShort(), 'a turn was cancelled').toEqual([]);
+    expect(held?.endedAt, 'the held turn ended normally').toBeDefined();
+    expect(String(end.noticeDelivery)).toMatch(/^(submitted|queued)/);
+    results.push(
+      `mid-turn       | ${name} ${mode} | pass | turn end → notice at model ${got.at - (held?.endedAt ?? 0)} ms | ${end.state}, notice ${end.noticeDelivery}`,
+    );
+  }, 300_000);
+
+  test("a person's unsent draft survives; the notice arrives after it is sent", async () => {
+    const w = await setup(name, mode);
+    const build = await w.server.newPane(['bash', '--norc', '--noprofile']);
+    w.model.script(
+      {
+        shell: `nudge submit --delay 0 --pane ${build} --notify-pane "$TMUX_PANE" --until exit -- ${sq('sleep 4')}`,
+      },
+      {text: 'Building.'},
+    );
+    await say(w, 'build it please');
+    const id = await theJob(w.home);
+    await w.agent.waitForIdle(60_000);
+    // A person starts typing a message and has not sent it when the build ends.
+    const draft = 'my half written thought about the parser';
+    await w.server.tmux('send-keys', '-t', w.agent.pane, '-l', draft);
+    await waitFor(
+      'the job to wait for the draft',
+      async () =>
+        (await readJobEvents(w.home, id)).find((e) => e.event === 'waiting-for-draft') ?? undefined,
+      {timeoutMs: 60_000, describe: async () => JSON.stringify(await readJobEvents(w.home, id))},
+    );
+    expect(await w.agent.capture()).toContain(draft);
+    // The person sends it.
+    await w.server.tmux('send-keys', '-t', w.agent.pane, 'Enter');
+    const sent = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(draft)}$`), {
+      timeoutMs: 60_000,
+    });
+    const end = await expectDone(w, id);
+    const got = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
+      timeoutMs: 90_000,
+    });
+    expect(got.at).toBeGreaterThanOrEqual(sent.at);
+    expect(received(w.model, draft), describePrompts(w.model.prompts())).toBe(1);
+    expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
+    results.push(
+      `draft          | ${name} ${mode} | pass | draft sent → notice at model ${got.at - sent.at} ms | ${end.state}, notice ${end.noticeDelivery}`,
+    );
+  }, 300_000);
+
+  test('--until prompt on a real turn: condition-met soon after the turn ends (screen)', async () => {
+    const w = await setup(name, mode);
+    w.model.script({holdMs: 5_000, reply: {text: 'Here is the haiku.'}});
+    const r = await w.nudge([
+      'submit',
+      '-S',
+      w.server.socket,
+      '--pane',
+      w.agent.pane,
+      '--delay',
+      '0',
+      '--interval',
+      '500ms',
+      '--until',
+      'prompt',
+      '--no-notice',
+      '--',
+      'write a haiku about tmux',
+    ]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const id = r.stdout.trim().split(/\s+/)[0] ?? '';
+    const end = await expectDone(w, id);
+    expect(received(w.model, 'write a haiku about tmux')).toBe(1);
+    const met = Date.parse(
+      String((await readJobEvents(w.home, id)).find((e) => e.event === 'condition-met')?.t),
+    );
+    const turnEnd = w.model.lastTurnEndedAt() ?? 0;
+    const latency = met - turnEnd;
+    // Never before the turn ended; how soon after is a benchmark figure (npm run bench),
+    // bounded here only against a hang.
+    expect(latency).toBeGreaterThanOrEqual(0);
+    expect(latency).toBeLessThan(10_000);
+    results.push(
+      `until prompt   | ${name} ${mode} | pass | turn end → condition-met ${latency} ms (screen) | ${end.state}, ${end.delivery}`,
+    );
+  }, 300_000);
+
+  test.skipIf(name === 'gemini')(
+    '--until prompt with the turn-end hook configured: the hook mark decides',
+    async () => {
+      const w = await setup(name, mode, {hooks: true});
+      w.model.script({holdMs: 5_000, reply: {text: 'Here is the haiku.'}});
+      const r = await w.nudge([
+        'submit',
+        '-S',
+        w.server.socket,
+        '--pane',
+        w.agent.pane,
+        '--delay',
+        '0',
+        '--until',
+        'prompt',
+        '--no-notice',
+        '--',
+        'write a haiku about hooks',
+      ]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      const id = r.stdout.trim().split(/\s+/)[0] ?? '';
+      const end = await expectDone(w, id);
+      const events = await readJobEvents(w.home, id);
+      const mark = events.find((e) => e.event === 'hook-mark');
+      const met = events.find((e) => e.event === 'condition-met');
+      expect(mark, JSON.stringify(events)).toBeDefined();
+      expect(Date.parse(String(met?.t))).toBeGreaterThanOrEqual(Date.parse(String(mark?.t)));
+      const state = await readJobState(w.home, id);
+      const latency = Date.parse(String(met?.t)) - (w.model.lastTurnEndedAt() ?? 0);
+      expect(latency).toBeGreaterThanOrEqual(0);
+      expect(latency).toBeLessThan(10_000);
+      results.push(
+        `until + hook   | ${name} ${mode} | pass | turn end → condition-met ${latency} ms (hook ${String(mark?.source)}) | ${state.state}, ${end.delivery}`,
+      );
+    },
+    300_000,
+  );
+});
