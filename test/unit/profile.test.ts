@@ -2,13 +2,17 @@ import {readFileSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
 import {describe, expect, test} from 'vitest';
 import type {PaneView} from '../../src/pane-view.js';
+import {agentOfCommandLine} from '../../src/proc.js';
 import {
+  countEchoes,
   detectProfile,
+  echoKindOf,
   isBusy,
   isIdle,
   PROFILES,
   type ProfileName,
   readComposer,
+  readComposerState,
 } from '../../src/profile.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/screens/', import.meta.url));
@@ -90,4 +94,102 @@ test('a shell input line is read after the prompt', () => {
   expect(readComposer(PROFILES.shell, v('user@host:~/src$ '))).toBe('');
   expect(readComposer(PROFILES.shell, v('user@host:~/src$ git comm'))).toBe('git comm');
   expect(readComposer(PROFILES.shell, v('no prompt here'))).toBeUndefined();
+});
+
+describe.each(AGENTS)('%s input modes and transcript echoes', (agent) => {
+  const p = PROFILES[agent];
+  const command = '!echo nudge-$((6*7))';
+  test('shell mode is read from the composer, with what is typed in it', () => {
+    const typed = readComposerState(p, screen(`${agent}-shell-typed`));
+    expect(typed?.mode?.name).toMatch(/shell mode|bash mode/);
+    expect(typed?.text).toBe('echo nudge-$((6*7))');
+    expect(echoKindOf(p, command)).toBe('shell');
+    expect(echoKindOf(p, 'fix the bug')).toBe('prompt');
+  });
+  test('after the command: only Gemini stays in shell mode', () => {
+    const done = readComposerState(p, screen(`${agent}-shell-done`));
+    expect(done?.text).toBe('');
+    expect(done?.mode !== undefined).toBe(agent === 'gemini');
+  });
+  test('the command that ran shows once as a shell echo and never as a prompt', () => {
+    const v = screen(`${agent}-shell-done`);
+    if (agent !== 'gemini') expect(countEchoes(p, v, command, 'shell')).toBe(1);
+    expect(countEchoes(p, v, command, 'prompt')).toBe(0);
+  });
+});
+
+test('echoes are counted above the composer only, joined across wrapped rows', () => {
+  const rows = [
+    '❯ fix the parser and then run all of the',
+    '  tests again please',
+    '● Done.',
+    '❯ fix the parser',
+    '● Done.',
+    '─'.repeat(40),
+    '❯ fix the parser and then run all of the tests again please',
+    '─'.repeat(40),
+  ];
+  const v: PaneView = {
+    rows,
+    firstRow: 0,
+    historySize: 0,
+    historyLimit: 2000,
+    height: rows.length,
+    width: 120,
+    cursorX: 0,
+    cursorY: 6,
+    dead: false,
+    alternateOn: false,
+    currentCommand: 'claude',
+  };
+  const p = PROFILES.claude;
+  expect(
+    countEchoes(p, v, 'fix the parser and then run all of the tests again please', 'prompt'),
+  ).toBe(1);
+  expect(countEchoes(p, v, 'fix the parser', 'prompt')).toBe(1);
+  expect(countEchoes(p, v, 'fix', 'prompt')).toBe(0);
+});
+
+test("Gemini's YOLO composer is read (` * `), not taken for an unknown screen", () => {
+  const rows = [
+    '─'.repeat(40),
+    ' YOLO mode (ctrl + y to toggle)',
+    ' *   Type your message or @path/to/file',
+    ' workspace (/directory)        sandbox        /model',
+  ];
+  const v: PaneView = {
+    rows,
+    firstRow: 0,
+    historySize: 0,
+    historyLimit: 2000,
+    height: rows.length,
+    width: 120,
+    cursorX: 5,
+    cursorY: 2,
+    dead: false,
+    alternateOn: false,
+    currentCommand: 'node',
+  };
+  expect(readComposerState(PROFILES.gemini, v)).toMatchObject({text: '', mode: undefined});
+  rows[2] = ' * my draft';
+  expect(readComposer(PROFILES.gemini, v)).toBe('my draft');
+});
+
+test('a Codex composer holding a draft shows no marker, but the foreground program names it', () => {
+  const v = screen('codex-draft');
+  expect(detectProfile('node', v.rows.slice(3).join('\n')).profile.name).toBe('raw');
+  expect(detectProfile('node', '', 'codex').profile.name).toBe('codex');
+  expect(readComposer(PROFILES.codex, v)).toBe('refactor the parser please');
+});
+
+test('agents are named by their command line', () => {
+  expect(agentOfCommandLine(['node', '/x/node_modules/.bin/codex'])).toBe('codex');
+  expect(agentOfCommandLine(['node', '/x/node_modules/@google/gemini-cli/dist/index.js'])).toBe(
+    'gemini',
+  );
+  expect(agentOfCommandLine(['node', '--max-old-space-size=8192', '/x/bin/gemini'])).toBe('gemini');
+  expect(agentOfCommandLine(['/x/@anthropic-ai/claude-code/bin/claude.exe'])).toBe('claude');
+  expect(agentOfCommandLine(['claude'])).toBe('claude');
+  expect(agentOfCommandLine(['bash'])).toBeUndefined();
+  expect(agentOfCommandLine(['node', 'server.js'])).toBeUndefined();
 });

@@ -1,6 +1,7 @@
 import {expect, test} from 'vitest';
+import {realClock} from '../../src/clock.js';
 import {waitUntil} from '../../src/wait-until.js';
-import {StableWatcher} from '../../src/watch.js';
+import {PromptWatcher, StableWatcher} from '../../src/watch.js';
 import {FakeClock} from '../helpers/fake-clock.js';
 import {FakeTmux} from '../helpers/fake-tmux.js';
 
@@ -50,4 +51,35 @@ test('a quiet pane is done after the stable checks', async () => {
     signal: new AbortController().signal,
   });
   expect(result).toMatchObject({status: 'done', checks: 4});
+});
+
+test('a turn-end hook decides at once: the wake cuts the interval short and one look is enough', async () => {
+  const tmux = new FakeTmux();
+  tmux.screens = ['working', 'working'];
+  await tmux.pressKeys('%1', ['Enter']);
+  let fresh = false;
+  const watcher = new PromptWatcher(
+    () => false, // the screen never shows the idle prompt
+    opts,
+    2,
+    () => fresh,
+  );
+  const started = Date.now();
+  const result = await waitUntil(tmux, '%1', watcher, {
+    intervalMs: 60_000,
+    timeoutMs: 600_000,
+    clock: realClock,
+    signal: AbortSignal.timeout(30_000),
+    // The hook reports 50 ms into the first minute-long sleep.
+    wake: (signal) =>
+      new Promise<void>((resolve) => {
+        const t = setTimeout(() => {
+          fresh = true;
+          resolve();
+        }, 50);
+        signal.addEventListener('abort', () => clearTimeout(t));
+      }),
+  });
+  expect(result).toMatchObject({status: 'done', checks: 2});
+  expect(Date.now() - started).toBeLessThan(30_000);
 });
