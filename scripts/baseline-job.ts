@@ -24,6 +24,10 @@ export interface BaselineJob {
   intervalMs: number;
   stableChecks: number;
   timeoutMs: number;
+  /** The seed's cadence: a pause between the characters' send-keys processes (default 0). */
+  typeDelayMs?: number;
+  /** The seed's clearing keys, pressed (one process each) before typing (default none). */
+  clearKeys?: string[];
 }
 
 function tmux(socket: string, args: string[]): Promise<string> {
@@ -35,14 +39,25 @@ function tmux(socket: string, args: string[]): Promise<string> {
   });
 }
 
-/** One `send-keys -l` process per character; a lone ";" is escaped (tmux's separator). */
-async function typePerChar(socket: string, pane: string, text: string): Promise<void> {
+/** One `send-keys -l` process per character (`delayMs` apart); a lone ";" is escaped
+ * (tmux's separator). */
+async function typePerChar(
+  socket: string,
+  pane: string,
+  text: string,
+  delayMs = 0,
+  clearKeys: string[] = [],
+): Promise<void> {
+  for (const key of clearKeys) await tmux(socket, ['send-keys', '-t', pane, key]);
   for (const ch of text) {
     await tmux(socket, ['send-keys', '-t', pane, '-l', '--', ch === ';' ? '\\;' : ch]);
+    if (delayMs > 0) await sleep(delayMs);
   }
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
 
 function line(data: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify(data)}\n`);
@@ -67,7 +82,7 @@ function usage() {
 }
 
 async function main(job: BaselineJob): Promise<void> {
-  await typePerChar(job.socket, job.pane, job.text);
+  await typePerChar(job.socket, job.pane, job.text, job.typeDelayMs, job.clearKeys);
   if (job.enter) await tmux(job.socket, ['send-keys', '-t', job.pane, 'Enter']);
   const started = Date.now();
   line({event: 'waiting', t: started});
@@ -91,7 +106,7 @@ async function main(job: BaselineJob): Promise<void> {
   const waitedMs = Date.now() - started;
   if (job.notice !== undefined) {
     const pane = job.notifyPane ?? job.pane;
-    await typePerChar(job.socket, pane, job.notice);
+    await typePerChar(job.socket, pane, job.notice, job.typeDelayMs, job.clearKeys);
     await tmux(job.socket, ['send-keys', '-t', pane, 'Enter']);
   }
   line({event: 'end', status, waitedMs, ...usage()});

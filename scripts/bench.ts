@@ -34,6 +34,7 @@ import {cpuWaiting} from './lib/figure-cpu.js';
 import {detection} from './lib/figure-detection.js';
 import {frontEnd} from './lib/figure-front-end.js';
 import {typing} from './lib/figure-typing.js';
+import {wakeup} from './lib/figure-wakeup.js';
 import {
   checkPrerequisites,
   cleanEnv,
@@ -45,7 +46,7 @@ import {
 } from './lib/private-tmux.js';
 
 /** Every figure, in the order they run. Add new figures here. */
-const FIGURES: Figure[] = [frontEnd, typing, detection, cpuWaiting, concurrency];
+const FIGURES: Figure[] = [frontEnd, typing, detection, cpuWaiting, concurrency, wakeup];
 
 interface Options {
   only?: string[];

@@ -370,9 +370,14 @@ class Job {
       pane === this.request.pane && this.#profile
         ? this.#profile
         : (await this.#detect(pane, target)).profile;
+    // The notice is nudge's own one-line text (no picker character, nothing a person typed):
+    // to an agent it goes as one burst followed by the profile's measured least pause before
+    // Enter, so an agent waits for its wake-up no longer than it must.
+    const burst = isAgent(profile) && !/[\r\n]/.test(notice);
     const {delivery} = await this.#deliver(pane, notice, profile, signal, {
       enter: true,
       progress: false,
+      ...(burst ? {typeDelayMs: 0, enterDelayMs: profile.minEnterDelayMs} : {}),
     });
     await recorder.event('notified', {pane, chars: [...notice].length, delivery});
     return delivery;
@@ -401,7 +406,7 @@ class Job {
     text: string,
     profile: Profile,
     signal: AbortSignal,
-    o: {enter: boolean; progress: boolean},
+    o: {enter: boolean; progress: boolean; typeDelayMs?: number; enterDelayMs?: number},
   ): Promise<{delivery: Delivery; before: PaneView}> {
     const {tmux, clock, recorder} = this.deps;
     await this.#prepareComposer(pane, profile, signal);
@@ -420,9 +425,12 @@ class Job {
         verified: shown === text.trim(),
       });
     } else {
-      await this.#type(pane, text, signal, o.progress);
+      await this.#type(pane, text, signal, o.progress, o.typeDelayMs ?? this.#o.typeDelayMs);
     }
-    await clock.sleep(Math.max(this.#o.enterDelayMs, profile.minEnterDelayMs), signal);
+    await clock.sleep(
+      Math.max(o.enterDelayMs ?? this.#o.enterDelayMs, profile.minEnterDelayMs),
+      signal,
+    );
     // The screen just before Enter: the reaction gate's baseline, and new output starts on
     // the row after the cursor (so the echo of the typed command never matches a regex).
     const before = await tmux.view(pane, 0);
@@ -851,7 +859,7 @@ class Job {
   }
 
   /**
-   * Type `text`: one key event per character, paced at --type-delay from a fixed schedule
+   * Type `text`: one key event per character, paced at `typeDelayMs` (--type-delay) from a fixed schedule
    * (the cost of each tmux call is absorbed, not added); with a type delay of 0 each line
    * goes out in one call. A newline presses Enter after the enter delay.
    */
@@ -860,6 +868,7 @@ class Job {
     text: string,
     signal: AbortSignal,
     countProgress: boolean,
+    typeDelayMs: number,
   ): Promise<void> {
     const {tmux, clock} = this.deps;
     const o = this.#o;
@@ -874,7 +883,7 @@ class Job {
         progress(1);
         continue;
       }
-      if (o.typeDelayMs === 0) {
+      if (typeDelayMs === 0) {
         signal.throwIfAborted();
         this.#keysAllowed();
         await tmux.typeLiteral(pane, step.chars.join(''));
@@ -883,7 +892,7 @@ class Job {
       }
       const start = clock.now();
       for (const [i, ch] of step.chars.entries()) {
-        if (i > 0) await clock.sleep(start + i * o.typeDelayMs - clock.now(), signal);
+        if (i > 0) await clock.sleep(start + i * typeDelayMs - clock.now(), signal);
         else signal.throwIfAborted();
         this.#keysAllowed();
         await tmux.typeLiteral(pane, ch);

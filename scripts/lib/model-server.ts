@@ -1,0 +1,589 @@
+/**
+ * A scripted model server for tests: the real agent CLIs (Claude Code, Gemini CLI, Codex) talk
+ * to it on 127.0.0.1 as if it were their vendor's API, so a test can assert what an agent
+ * *received* — the prompts that reached the model, in order, with their arrival times — not
+ * only what its screen shows. Wire formats, and what each CLI sends: shared
+ * research/model-server.md.
+ *
+ *     const model = await startModelServer();           // port 0 (test/helpers: stopped after the test)
+ *     model.script({shell: 'nudge submit -- "!sleep 2"'}, {text: 'Started it.'});
+ *     … start the agent with agentEnv(…, {modelUrl: model.url}) and type a prompt …
+ *     const notice = await model.waitForPrompt(/Command complete/);
+ *
+ * Routes:
+ * - Anthropic Messages (`POST /v1/messages`, SSE or JSON) — Claude Code;
+ * - Gemini `generateContent` / `streamGenerateContent?alt=sse` — Gemini CLI;
+ * - OpenAI Responses (`POST /v1/responses`, SSE) — Codex;
+ * - OpenAI Chat Completions (`POST /v1/chat/completions`, JSON) — an assessor endpoint.
+ *
+ * Side calls (titles, Gemini's routing and next-speaker checks: any request asking for a
+ * JSON-schema answer) get an object filled in from the schema and never consume the script.
+ * Every other ("turn") request takes the next scripted reply, or `{text: 'OK.'}` when the
+ * script is empty. Hand-written rather than @copilotkit/aimock: its journal cuts bodies at
+ * 64 KB (Claude Code's are ~80 KB), it missed Claude's title call, and it was never tried
+ * with Gemini or Codex; this one has no dependencies beyond node:http.
+ */
+import {once} from 'node:events';
+import {createServer, type IncomingMessage, type ServerResponse} from 'node:http';
+import type {AddressInfo} from 'node:net';
+import {setTimeout as sleep} from 'node:timers/promises';
+import {waitFor} from './wait-for.js';
+
+/** One scripted answer to a turn request. */
+export type Reply =
+  /** Answer with text and end the turn. */
+  | {text: string; delayMs?: number}
+  /** Call the CLI's shell tool with `command` (the turn goes on with the tool's result). */
+  | {shell: string; delayMs?: number}
+  /** Hold the turn open — the stream started, nothing more — for `ms`, then answer `reply`. */
+  | {holdMs: number; reply?: Reply}
+  /** Answer a chat-completions request with this JSON as the message content. */
+  | {json: unknown};
+
+export type WireFormat = 'anthropic' | 'gemini' | 'responses' | 'chat';
+
+/** A request as it arrived. */
+export interface JournalEntry {
+  /** Arrival time (ms since the epoch). */
+  at: number;
+  method: string;
+  path: string;
+  format: WireFormat | 'unknown';
+  /** A side call (schema answer) rather than a turn. */
+  side: boolean;
+  body: unknown;
+  /** The user prompts the conversation in this request holds, oldest first. */
+  prompts: string[];
+  /** The reply given (turn requests). */
+  reply?: Reply;
+  /** When the reply's last byte was written. */
+  endedAt?: number;
+  /** The client closed the connection before the reply ended (a cancelled turn). */
+  cutShort?: boolean;
+}
+
+/** A user prompt as the model first received it. */
+export interface ReceivedPrompt {
+  text: string;
+  /** Arrival time of the first request that carried it. */
+  at: number;
+  /** Sent as "a message while you were working" (Claude Code's queued messages). */
+  queued: boolean;
+}
+
+export interface ModelServer {
+  /** `http://127.0.0.1:PORT` */
+  url: string;
+  port: number;
+  /** Append replies for the next turn requests, in order. */
+  script(...replies: Reply[]): void;
+  /** Every request so far. */
+  journal(): readonly JournalEntry[];
+  /** The user prompts the model received, in order of first arrival; each once. */
+  prompts(): ReceivedPrompt[];
+  /** Wait for a received prompt matching `pattern` (after `since`, if given). */
+  waitForPrompt(
+    pattern: RegExp,
+    opts?: {timeoutMs?: number; since?: number},
+  ): Promise<ReceivedPrompt>;
+  /** Turn requests whose connection the CLI closed before the reply ended (cancelled). */
+  cutShort(): JournalEntry[];
+  /** Wait until `n` turn requests have arrived in all. */
+  waitForTurns(n: number, timeoutMs?: number): Promise<JournalEntry>;
+  /** When the most recent turn reply ended (its last byte written), ms since the epoch. */
+  lastTurnEndedAt(): number | undefined;
+  stop(): Promise<void>;
+}
+
+/** Start a model server on 127.0.0.1, port 0. The caller stops it (the tests' helper does
+ * so when the test finishes). */
+export async function startModelServer(): Promise<ModelServer> {
+  const queue: Reply[] = [];
+  const entries: JournalEntry[] = [];
+  const open = new Set<ServerResponse>();
+  let turnEndedAt: number | undefined;
+  let stopped = false;
+  let ids = 0;
+  const nextId = (prefix: string) => `${prefix}_${Date.now().toString(36)}${++ids}`;
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((error: Error) => {
+      if (!res.headersSent) res.writeHead(500, {'content-type': 'application/json'});
+      res.end(JSON.stringify({error: {message: error.message}}));
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const at = Date.now();
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    let body: unknown;
+    try {
+      body = raw ? JSON.parse(raw) : undefined;
+    } catch {
+      body = raw;
+    }
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const format = formatOf(req.method ?? 'GET', url.pathname);
+    const b = (body ?? {}) as Record<string, unknown>;
+    const schema = format === 'unknown' ? undefined : schemaOf(format, b);
+    const entry: JournalEntry = {
+      at,
+      method: req.method ?? 'GET',
+      path: url.pathname + url.search,
+      format,
+      side: schema !== undefined,
+      body,
+      prompts: format === 'unknown' ? [] : promptsOf(format, b),
+    };
+    entries.push(entry);
+    if (format === 'unknown') {
+      res.writeHead(404, {'content-type': 'application/json'});
+      res.end(JSON.stringify({error: {message: `no route for ${req.method} ${url.pathname}`}}));
+      return;
+    }
+    open.add(res);
+    res.on('close', () => {
+      open.delete(res);
+      if (!res.writableEnded && !stopped) entry.cutShort = true;
+    });
+    if (schema !== undefined) {
+      await answer(format, b, url, res, {text: JSON.stringify(fillSchema(schema))}, false);
+      entry.endedAt = Date.now();
+      return;
+    }
+    const reply = queue.shift() ?? {text: 'OK.'};
+    entry.reply = reply;
+    await answer(format, b, url, res, reply, true);
+    entry.endedAt = Date.now();
+  }
+
+  async function answer(
+    format: WireFormat,
+    body: Record<string, unknown>,
+    url: URL,
+    res: ServerResponse,
+    reply: Reply,
+    turn: boolean,
+  ): Promise<void> {
+    const stream =
+      format === 'gemini' ? url.pathname.includes(':streamGenerateContent') : body.stream === true;
+    let r = reply;
+    if (stream) {
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+      });
+      res.flushHeaders();
+    }
+    while ('holdMs' in r) {
+      if (stream) writeOpening(format, res);
+      await sleep(r.holdMs);
+      r = r.reply ?? {text: 'OK.'};
+    }
+    if ('delayMs' in r && r.delayMs) await sleep(r.delayMs);
+    if (stopped || res.destroyed) return;
+    const out = render(format, r, nextId);
+    // Mark the end before the last write: the client may close the moment it has it.
+    const endedAt = Date.now();
+    if (turn) turnEndedAt = endedAt;
+    if (stream) {
+      writeOpening(format, res);
+      for (const event of out.events) res.write(event);
+      res.end();
+    } else {
+      res.writeHead(200, {'content-type': 'application/json'});
+      res.end(JSON.stringify(out.json));
+    }
+  }
+
+  /** The first event of a stream, sent before a hold so the CLI shows a running turn. */
+  function writeOpening(format: WireFormat, res: ServerResponse): void {
+    if (res.destroyed || (res as ServerResponse & {openingSent?: boolean}).openingSent) return;
+    (res as ServerResponse & {openingSent?: boolean}).openingSent = true;
+    if (format === 'anthropic') res.write(sse('message_start', anthropicStart(nextId('msg'))));
+    if (format === 'responses')
+      res.write(
+        sse('response.created', {
+          type: 'response.created',
+          response: responseObject('in_progress', []),
+        }),
+      );
+  }
+
+  function responseObject(status: string, output: unknown[]) {
+    return {
+      id: 'resp_scripted',
+      object: 'response',
+      created_at: Math.floor(Date.now() / 1000),
+      status,
+      model: 'scripted',
+      output,
+      usage: {
+        input_tokens: 10,
+        input_tokens_details: {cached_tokens: 0},
+        output_tokens: 5,
+        output_tokens_details: {reasoning_tokens: 0},
+        total_tokens: 15,
+      },
+    };
+  }
+
+  function render(
+    format: WireFormat,
+    reply: Exclude<Reply, {holdMs: number}>,
+    id: (p: string) => string,
+  ): {events: string[]; json: unknown} {
+    const text = 'text' in reply ? reply.text : 'json' in reply ? JSON.stringify(reply.json) : '';
+    const command = 'shell' in reply ? reply.shell : undefined;
+    switch (format) {
+      case 'anthropic': {
+        const msgId = id('msg');
+        if (command !== undefined) {
+          const toolId = id('toolu');
+          const input = JSON.stringify({command, description: 'Run the command'});
+          return {
+            events: [
+              sse('content_block_start', {
+                type: 'content_block_start',
+                index: 0,
+                content_block: {type: 'tool_use', id: toolId, name: 'Bash', input: {}},
+              }),
+              sse('content_block_delta', {
+                type: 'content_block_delta',
+                index: 0,
+                delta: {type: 'input_json_delta', partial_json: input},
+              }),
+              sse('content_block_stop', {type: 'content_block_stop', index: 0}),
+              sse('message_delta', {
+                type: 'message_delta',
+                delta: {stop_reason: 'tool_use', stop_sequence: null},
+                usage: {output_tokens: 5},
+              }),
+              sse('message_stop', {type: 'message_stop'}),
+            ],
+            json: {
+              ...anthropicStart(msgId).message,
+              content: [{type: 'tool_use', id: toolId, name: 'Bash', input: {command}}],
+              stop_reason: 'tool_use',
+            },
+          };
+        }
+        return {
+          events: [
+            sse('content_block_start', {
+              type: 'content_block_start',
+              index: 0,
+              content_block: {type: 'text', text: ''},
+            }),
+            sse('content_block_delta', {
+              type: 'content_block_delta',
+              index: 0,
+              delta: {type: 'text_delta', text},
+            }),
+            sse('content_block_stop', {type: 'content_block_stop', index: 0}),
+            sse('message_delta', {
+              type: 'message_delta',
+              delta: {stop_reason: 'end_turn', stop_sequence: null},
+              usage: {output_tokens: 5},
+            }),
+            sse('message_stop', {type: 'message_stop'}),
+          ],
+          json: {
+            ...anthropicStart(msgId).message,
+            content: [{type: 'text', text}],
+            stop_reason: 'end_turn',
+          },
+        };
+      }
+      case 'gemini': {
+        const part =
+          command !== undefined
+            ? {functionCall: {name: 'run_shell_command', args: {command, description: 'Run it'}}}
+            : {text};
+        const json = {
+          candidates: [{content: {role: 'model', parts: [part]}, finishReason: 'STOP', index: 0}],
+          usageMetadata: {promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15},
+          modelVersion: 'scripted',
+        };
+        return {events: [`data: ${JSON.stringify(json)}\n\n`], json};
+      }
+      case 'responses': {
+        const item =
+          command !== undefined
+            ? {
+                type: 'function_call',
+                id: id('fc'),
+                call_id: id('call'),
+                name: 'exec_command',
+                arguments: JSON.stringify({cmd: command}),
+                status: 'completed',
+              }
+            : {
+                type: 'message',
+                id: id('msg'),
+                role: 'assistant',
+                status: 'completed',
+                content: [{type: 'output_text', text, annotations: []}],
+              };
+        const events = [
+          sse('response.output_item.added', {
+            type: 'response.output_item.added',
+            output_index: 0,
+            item,
+          }),
+        ];
+        if (command === undefined) {
+          events.push(
+            sse('response.output_text.delta', {
+              type: 'response.output_text.delta',
+              item_id: item.id,
+              output_index: 0,
+              content_index: 0,
+              delta: text,
+            }),
+          );
+        }
+        events.push(
+          sse('response.output_item.done', {
+            type: 'response.output_item.done',
+            output_index: 0,
+            item,
+          }),
+          sse('response.completed', {
+            type: 'response.completed',
+            response: responseObject('completed', [item]),
+          }),
+        );
+        return {events, json: responseObject('completed', [item])};
+      }
+      case 'chat':
+        return {
+          events: [],
+          json: {
+            id: id('chatcmpl'),
+            object: 'chat.completion',
+            created: Math.floor(Date.now() / 1000),
+            model: 'scripted',
+            choices: [
+              {index: 0, message: {role: 'assistant', content: text}, finish_reason: 'stop'},
+            ],
+            usage: {prompt_tokens: 10, completion_tokens: 5, total_tokens: 15},
+          },
+        };
+    }
+  }
+
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const port = (server.address() as AddressInfo).port;
+
+  const prompts = (): ReceivedPrompt[] => {
+    const seen = new Map<string, ReceivedPrompt>();
+    for (const e of entries) {
+      if (e.side) continue;
+      e.prompts.forEach((text, i) => {
+        const key = `${i}\u0000${text}`;
+        if (!seen.has(key)) {
+          const queued = text.startsWith(QUEUED_PREFIX);
+          seen.set(key, {
+            text: queued ? text.slice(QUEUED_PREFIX.length).trim() : text,
+            at: e.at,
+            queued,
+          });
+        }
+      });
+    }
+    return [...seen.values()];
+  };
+
+  const model: ModelServer = {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    script: (...replies) => void queue.push(...replies),
+    journal: () => entries,
+    prompts,
+    waitForPrompt: (pattern, o = {}) =>
+      waitFor(
+        `the model to receive a prompt matching ${pattern}`,
+        async () => prompts().find((p) => pattern.test(p.text) && p.at >= (o.since ?? 0)),
+        {
+          timeoutMs: o.timeoutMs ?? 60_000,
+          intervalMs: 100,
+          describe: () => describePrompts(prompts()),
+        },
+      ),
+    waitForTurns: (n, timeoutMs = 60_000) =>
+      waitFor(
+        `${n} turn requests at the model`,
+        async () => entries.filter((e) => !e.side && e.format !== 'unknown')[n - 1],
+        {timeoutMs, intervalMs: 100, describe: () => describePrompts(prompts())},
+      ),
+    lastTurnEndedAt: () => turnEndedAt,
+    cutShort: () => entries.filter((e) => e.cutShort && !e.side),
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      for (const res of open) res.destroy();
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+  return model;
+}
+
+/** The received prompts, one per line, for failure messages. */
+export function describePrompts(prompts: ReceivedPrompt[]): string {
+  if (prompts.length === 0) return '(no prompt reached the model)';
+  return prompts
+    .map(
+      (p) =>
+        `${new Date(p.at).toISOString()}${p.queued ? ' (queued)' : ''} ${JSON.stringify(p.text)}`,
+    )
+    .join('\n');
+}
+
+/** How Claude Code passes a message typed while a tool ran (as `role: "system"` content). */
+const QUEUED_PREFIX = 'The user sent a new message while you were working:';
+
+function formatOf(method: string, path: string): WireFormat | 'unknown' {
+  if (method !== 'POST') return 'unknown';
+  if (/\/v1\/messages$/.test(path)) return 'anthropic';
+  if (/:(stream)?[gG]enerateContent$/.test(path)) return 'gemini';
+  if (/\/responses$/.test(path)) return 'responses';
+  if (/\/chat\/completions$/.test(path)) return 'chat';
+  return 'unknown';
+}
+
+/** The JSON schema a side call asks its answer to follow, if it is a side call. */
+function schemaOf(format: WireFormat, b: Record<string, unknown>): unknown {
+  const get = (o: unknown, ...keys: string[]): unknown =>
+    keys.reduce<unknown>(
+      (v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined),
+      o,
+    );
+  switch (format) {
+    case 'anthropic': {
+      const f = get(b, 'output_config', 'format');
+      return get(f, 'schema') ?? (f && typeof f === 'object' ? f : undefined);
+    }
+    case 'gemini':
+      return (
+        get(b, 'generationConfig', 'responseJsonSchema') ??
+        get(b, 'generationConfig', 'responseSchema')
+      );
+    case 'responses':
+      return get(b, 'text', 'format', 'schema');
+    case 'chat':
+      return undefined;
+  }
+}
+
+/** An answer that satisfies a JSON schema well enough for a CLI's side call. */
+export function fillSchema(schema: unknown): unknown {
+  const s = (schema ?? {}) as Record<string, unknown>;
+  if (Array.isArray(s.enum)) return s.enum[0];
+  const type = Array.isArray(s.type) ? s.type[0] : s.type;
+  switch (String(type ?? (s.properties ? 'object' : 'string')).toLowerCase()) {
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries((s.properties ?? {}) as Record<string, unknown>)) {
+        out[k] = k === 'title' ? 'Scripted session' : fillSchema(v);
+      }
+      return out;
+    }
+    case 'array':
+      return [];
+    case 'number':
+    case 'integer':
+      return 1;
+    case 'boolean':
+      return false;
+    default:
+      return 'scripted';
+  }
+}
+
+/** Text a CLI adds to the conversation on its own (context, reminders, instructions). */
+function isInjected(text: string): boolean {
+  const t = text.trimStart();
+  return (
+    t.startsWith('<') ||
+    t.startsWith('This is the Gemini CLI') ||
+    t.startsWith('# AGENTS.md') ||
+    t.startsWith('Caveat:')
+  );
+}
+
+/** The user prompts in a request's conversation, oldest first: typed text, not tool results
+ * or context the CLI adds. */
+function promptsOf(format: WireFormat, b: Record<string, unknown>): string[] {
+  const texts: string[] = [];
+  const add = (t: unknown) => {
+    if (typeof t === 'string' && t.trim() && !isInjected(t)) texts.push(t.trim());
+  };
+  switch (format) {
+    case 'anthropic':
+      for (const m of (b.messages ?? []) as Array<{role: string; content: unknown}>) {
+        if (m.role === 'user' || m.role === 'system') {
+          if (typeof m.content === 'string') {
+            if (m.role === 'user' || m.content.includes(QUEUED_PREFIX)) add(m.content);
+            continue;
+          }
+          for (const part of (m.content ?? []) as Array<{type: string; text?: string}>) {
+            if (part.type !== 'text') continue;
+            if (m.role === 'user' || part.text?.includes(QUEUED_PREFIX)) add(part.text);
+          }
+        }
+      }
+      break;
+    case 'gemini':
+      for (const c of (b.contents ?? []) as Array<{role: string; parts?: Array<{text?: string}>}>) {
+        if (c.role !== 'user') continue;
+        for (const part of c.parts ?? []) add(part.text);
+      }
+      break;
+    case 'responses':
+      for (const item of (Array.isArray(b.input) ? b.input : []) as Array<{
+        type?: string;
+        role?: string;
+        content?: unknown;
+      }>) {
+        if (item.role !== 'user' || (item.type && item.type !== 'message')) continue;
+        if (typeof item.content === 'string') add(item.content);
+        else
+          for (const part of (item.content ?? []) as Array<{type: string; text?: string}>) {
+            if (part.type === 'input_text') add(part.text);
+          }
+      }
+      break;
+    case 'chat':
+      for (const m of (b.messages ?? []) as Array<{role: string; content: unknown}>) {
+        if (m.role === 'user') add(typeof m.content === 'string' ? m.content : '');
+      }
+      break;
+  }
+  return texts;
+}
+
+function sse(event: string, data: unknown): string {
+  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+function anthropicStart(id: string) {
+  return {
+    type: 'message_start',
+    message: {
+      id,
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-scripted',
+      content: [] as unknown[],
+      stop_reason: null as string | null,
+      stop_sequence: null,
+      usage: {input_tokens: 10, output_tokens: 1, cache_read_input_tokens: 0},
+    },
+  };
+}
