@@ -43,6 +43,9 @@ export interface Profile {
   ruleLine?: RegExp;
   /** Busy markers: any of these on the visible screen means the program is working. */
   busy: readonly RegExp[];
+  /** The key that queues a message behind the running turn, where Enter would do something
+   * else to it (Codex: Enter steers — it cuts the running request short and resends). */
+  queueKey?: string;
   /** Rows that never come below the composer (a transcript row followed by the agent's
    * answer is not the composer). */
   notBelowComposer?: RegExp;
@@ -126,6 +129,9 @@ export const PROFILES: Record<ProfileName, Profile> = {
     promptEcho: /^› (.*)$/,
     shellEcho: /^• (?:You ran|Running) (.*)$/,
     notBelowComposer: /^[•◦└] /,
+    // Measured (model server): Enter while a turn runs steers it — the request in flight is
+    // cut short and sent again with the message; Tab queues it for after the turn.
+    queueKey: 'Tab',
     placeholders: [
       /^Ask Codex to do anything$/,
       /^Find and fix a bug in @filename$/,

@@ -54,7 +54,7 @@ export const AGENT_SCREENS: Record<AgentName, {emptyComposer: RegExp; busy: RegE
     busy: /esc to interrupt/,
   },
   // The placeholder (grey) is shown only while the composer is empty.
-  gemini: {emptyComposer: /^ > {3}Type your message or @path\/to\/file/m, busy: /esc to cancel/},
+  gemini: {emptyComposer: /^ [>*] {3}Type your message or @path\/to\/file/m, busy: /esc to cancel/},
   // The placeholder is dim text — a person who typed the same words looks the same in a
   // plain capture, so the cursor column (2 when empty) is the tie-breaker; see docs.
   codex: {emptyComposer: /^› Ask Codex to do anything\s*$/m, busy: /esc to interrupt/},
@@ -262,6 +262,10 @@ export function createAgentHome(name: AgentName, opts: AgentOptions = {}): Agent
       }
       break;
     case 'codex': {
+      // Default approvals: nudge runs outside the sandbox without asking (Codex's default
+      // sandbox denies connecting to the tmux socket), as `nudge install codex` sets it up.
+      if (!all)
+        write('.codex/rules/nudge.rules', 'prefix_rule(pattern = ["nudge"], decision = "allow")\n');
       write(
         '.codex/auth.json',
         JSON.stringify({auth_mode: 'apikey', OPENAI_API_KEY: FAKE_KEYS.codex}),

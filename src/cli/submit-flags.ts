@@ -18,7 +18,7 @@ export const SUBMIT_FLAGS: Record<string, FlagSpec> = {
   pane: {
     type: 'string',
     short: 't',
-    describe: 'target pane: %N or session:window.pane (default $TMUX_PANE)',
+    describe: 'target pane: %N, session:window.pane or self (default $TMUX_PANE)',
   },
   'socket-name': {type: 'string', short: 'L', describe: 'tmux server socket name (as tmux -L)'},
   'socket-path': {type: 'string', short: 'S', describe: 'tmux server socket path (as tmux -S)'},
@@ -81,7 +81,8 @@ export const SUBMIT_FLAGS: Record<string, FlagSpec> = {
   },
   'notify-pane': {
     type: 'string',
-    describe: 'type the notice into this pane instead (default: --pane)',
+    describe:
+      'type the notice into this pane instead (default: --pane); self: the pane nudge runs in',
   },
   profile: {
     type: 'string',

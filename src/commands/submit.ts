@@ -210,7 +210,18 @@ export async function resolvePane(
   const tmuxSocket = env.TMUX?.split(',')[0];
   const sameServer =
     spec.kind === 'default' || (spec.kind === 'socket-path' && spec.path === tmuxSocket);
-  const target = paneTarget ?? (sameServer ? env.TMUX_PANE : undefined);
+  // `self`: the pane nudge runs in, as a literal word (an agent's command-approval rules
+  // match plain commands, not ones that expand "$TMUX_PANE").
+  if (paneTarget === 'self' && !(sameServer && env.TMUX_PANE)) {
+    throw new UsageError(
+      'no-pane',
+      `${flag} self means the pane nudge runs in, but ${env.TMUX_PANE ? 'that pane is on another tmux server than -L/-S names' : 'nudge is not running inside tmux ($TMUX_PANE is not set)'}; pass the pane as %N.`,
+    );
+  }
+  const target =
+    paneTarget === 'self'
+      ? env.TMUX_PANE
+      : (paneTarget ?? (sameServer ? env.TMUX_PANE : undefined));
   if (!target) {
     throw new UsageError(
       'no-pane',
@@ -233,6 +244,12 @@ export async function resolvePane(
         throw new NudgeError(
           'no-tmux',
           'tmux is not installed or not on PATH; install it (e.g. apt-get install tmux) and try again.',
+        );
+      }
+      if (error.kind === 'no-access') {
+        throw new NudgeError(
+          'no-access',
+          `nudge may not connect to the tmux server ${whereServer(spec)} (${/\(([^)]*)\)\s*$/.exec(error.stderr.trim())?.[1] ?? 'access denied'}); if it runs inside an agent's sandbox, let the agent run nudge outside it (Codex: a rule prefix_rule(pattern = ["nudge"], decision = "allow") in ~/.codex/rules/nudge.rules).`,
         );
       }
       if (error.kind === 'no-server') {
@@ -277,7 +294,7 @@ export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<Exi
     checkUntilFits(options.until, info);
   }
   if (o.notifyPane !== undefined) {
-    const notify = await resolvePane(spec, o.notifyPane, {}, '--notify-pane');
+    const notify = await resolvePane(spec, o.notifyPane, ctx.env, '--notify-pane');
     if (notify.info.serverPid !== info.serverPid) {
       throw new UsageError('bad-pane', '--notify-pane must be on the same tmux server as --pane.');
     }

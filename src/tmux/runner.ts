@@ -2,7 +2,13 @@ import {execFile} from 'node:child_process';
 import {type ServerSpec, serverArgs} from './server.js';
 
 /** Why a tmux command failed, as far as callers need to tell cases apart. */
-export type TmuxFailureKind = 'no-tmux' | 'no-server' | 'no-target' | 'too-long' | 'other';
+export type TmuxFailureKind =
+  | 'no-tmux'
+  | 'no-server'
+  | 'no-access'
+  | 'no-target'
+  | 'too-long'
+  | 'other';
 
 /** A tmux command that did not succeed. */
 export class TmuxCommandError extends Error {
@@ -29,6 +35,11 @@ const TMUX_COMMAND_TIMEOUT_MS = 15_000;
 /** Classify tmux's stderr (tmux 3.3a wording). */
 export function classifyTmuxFailure(stderr: string, code?: string): TmuxFailureKind {
   if (code === 'ENOENT') return 'no-tmux';
+  // The socket is there but connecting is refused: another user's server, or a sandbox
+  // (Codex's default sandbox denies the connect: "Operation not permitted").
+  if (/error connecting to .*\((Operation not permitted|Permission denied)\)/.test(stderr)) {
+    return 'no-access';
+  }
   if (/no server running|error connecting to|server exited unexpectedly/.test(stderr)) {
     return 'no-server';
   }

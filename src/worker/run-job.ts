@@ -452,9 +452,13 @@ class Job {
     }
     if (!o.enter) return {delivery: 'no-enter', before};
     const echoesBefore = isAgent(profile) ? await this.#echoes(pane, profile, text) : undefined;
+    // Where Enter would break into a running turn, the profile's queue key sends the line
+    // after it instead (never for a retry: a queued line is no longer in the composer).
+    const queueKey = profile.queueKey && isBusy(profile, before) ? profile.queueKey : undefined;
+    if (queueKey) await recorder.event('queueing', {pane, key: queueKey});
     for (let enters = 1; ; enters++) {
       this.#keysAllowed();
-      await tmux.pressKeys(pane, ['Enter']);
+      await tmux.pressKeys(pane, [enters === 1 && queueKey ? queueKey : 'Enter']);
       const took = await this.#submitted(pane, profile, text, kind, before, echoesBefore, signal);
       if (took === 'wrong-mode') {
         await recorder.event('not-submitted', {pane, enters, why: 'ran-as-shell-command'});

@@ -128,6 +128,15 @@ async function expectDone(w: World, id: string): Promise<Record<string, unknown>
   return end;
 }
 
+/**
+ * How the model names its own pane: `"$TMUX_PANE"`, or in the default approval mode the
+ * literal `self` (Codex's command rules match plain commands only, and a variable expansion
+ * makes the call an unmatched one, which its sandbox then blocks).
+ */
+function caller(mode: Mode): string {
+  return mode === 'default' ? 'self' : '"$TMUX_PANE"';
+}
+
 const agents = AGENT_NAMES.filter((n) => agentAvailable(n));
 const cases = agents.flatMap((name) =>
   (['default', 'all'] as const).map((mode) => [name, mode] as const),
@@ -174,7 +183,7 @@ describe.each(cases)('%s (%s approvals)', (name, mode) => {
     const notice = 'Build finished: exit {exit}. Resume.';
     w.model.script(
       {
-        shell: `nudge submit --pane ${build} --notify-pane "$TMUX_PANE" --until exit --notice ${sq(notice)} -- ${sq("sh -c 'sleep 1; exit 3'")}`,
+        shell: `nudge submit --pane ${build} --notify-pane ${caller(mode)} --until exit --notice ${sq(notice)} -- ${sq("sh -c 'sleep 1; exit 3'")}`,
       },
       {text: 'The build is running.'},
     );
@@ -197,7 +206,7 @@ describe.each(cases)('%s (%s approvals)', (name, mode) => {
     const build = await w.server.newPane(['bash', '--norc', '--noprofile']);
     w.model.script(
       {
-        shell: `nudge submit --delay 0 --pane ${build} --notify-pane "$TMUX_PANE" --until exit -- ${sq('sleep 1')}`,
+        shell: `nudge submit --delay 0 --pane ${build} --notify-pane ${caller(mode)} --until exit -- ${sq('sleep 1')}`,
       },
       // The turn goes on (the model "thinks") well past the build's end.
       {holdMs: 20_000, reply: {text: 'Here is my long answer.'}},
@@ -230,7 +239,7 @@ describe.each(cases)('%s (%s approvals)', (name, mode) => {
     const build = await w.server.newPane(['bash', '--norc', '--noprofile']);
     w.model.script(
       {
-        shell: `nudge submit --delay 0 --pane ${build} --notify-pane "$TMUX_PANE" --until exit -- ${sq('sleep 4')}`,
+        shell: `nudge submit --delay 0 --pane ${build} --notify-pane ${caller(mode)} --until exit -- ${sq('sleep 4')}`,
       },
       {text: 'Building.'},
     );

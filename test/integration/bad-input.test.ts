@@ -50,6 +50,12 @@ const CASES: Case[] = [
     says: /server/,
   },
   {
+    name: '--notify-pane self outside tmux',
+    args: (s) => [...ok(s), '--notify-pane', 'self', '--', 'echo hi'],
+    code: 2,
+    says: /self means the pane nudge runs in.*\$TMUX_PANE is not set/,
+  },
+  {
     name: 'no such pane (%99)',
     args: (s) => ['-S', s.socket, '--pane', '%99', ...QUICK, '--', 'echo hi'],
     code: 2,

@@ -1,4 +1,5 @@
 import {expect, test} from 'vitest';
+import {classifyTmuxFailure} from '../../src/tmux/runner.js';
 import {resolveServerSpec, serverArgs} from '../../src/tmux/server.js';
 import {parsePaneInfo} from '../../src/tmux/tmux.js';
 
@@ -52,4 +53,17 @@ test('parses the pane description, keeping a command name with separators intact
   });
   expect(parsePaneInfo('')).toBeUndefined();
   expect(parsePaneInfo(['', '0'].join('\x1f'))).toBeUndefined();
+});
+
+test('a socket that refuses the connection (a sandbox, another user) is not "no server"', () => {
+  expect(classifyTmuxFailure('error connecting to /tmp/t/sock (Operation not permitted)\n')).toBe(
+    'no-access',
+  );
+  expect(classifyTmuxFailure('error connecting to /tmp/t/sock (Permission denied)\n')).toBe(
+    'no-access',
+  );
+  expect(classifyTmuxFailure('error connecting to /tmp/t/sock (No such file or directory)\n')).toBe(
+    'no-server',
+  );
+  expect(classifyTmuxFailure('no server running on /tmp/t/sock\n')).toBe('no-server');
 });
