@@ -65,27 +65,52 @@ export async function readHookMark(
 export interface HookMarkSource {
   /** The newest mark of a pane, if any. */
   read(pane: string): Promise<HookMark | undefined>;
-  /** Resolves when a mark may have changed (a file event in the marks folder), or after
-   * `backstopMs` at the latest; rejects when `signal` fires. */
-  changed(signal: AbortSignal, backstopMs: number): Promise<void>;
+  /** A counter of file events in the marks folder: take it before `read`, and pass it to
+   * `changed`, so an event between the two is not missed. */
+  version(): number;
+  /** Resolves once the marks folder changed after `since` (at once if it already has), or
+   * after `backstopMs` at the latest; rejects when `signal` fires. */
+  changed(signal: AbortSignal, backstopMs: number, since: number): Promise<void>;
 }
 
-/** The marks of the panes of one tmux server, under `stateDir`. */
+/** The marks of the panes of one tmux server, under `stateDir`. One watcher on the marks
+ * folder (made on first use, never keeping the process alive) counts its events. */
 export function hookMarkSource(
   stateDir: string,
   server: {socketPath: string; serverPid: number},
 ): HookMarkSource {
   const dir = join(stateDir, 'marks');
+  let events = 0;
+  let watching = false;
+  const waiters = new Set<() => void>();
+  const startWatching = async () => {
+    if (watching) return;
+    watching = true;
+    await mkdir(dir, {recursive: true, mode: DIR_MODE}).catch(() => {});
+    try {
+      // A mark is written to a temp file and renamed into place: one event or more.
+      const watcher = watch(dir, () => {
+        events++;
+        for (const wake of waiters) wake();
+      });
+      watcher.on('error', () => watcher.close());
+      watcher.unref();
+    } catch {
+      // cannot watch (no inotify): the backstop polls
+    }
+  };
   return {
     read: (pane) => readHookMark(stateDir, {...server, pane}),
-    async changed(signal, backstopMs) {
+    version: () => events,
+    async changed(signal, backstopMs, since) {
       signal.throwIfAborted();
-      await mkdir(dir, {recursive: true, mode: DIR_MODE}).catch(() => {});
+      await startWatching();
+      signal.throwIfAborted();
+      if (events !== since) return;
       await new Promise<void>((resolve, reject) => {
-        const stop = new AbortController();
         const cleanup = () => {
-          stop.abort();
           clearTimeout(timer);
+          waiters.delete(done);
           signal.removeEventListener('abort', cancelled);
         };
         const done = () => {
@@ -97,13 +122,8 @@ export function hookMarkSource(
           reject(signal.reason);
         };
         const timer = setTimeout(done, backstopMs);
+        waiters.add(done);
         signal.addEventListener('abort', cancelled, {once: true});
-        try {
-          // A mark is written to a temp file and renamed into place: one event or more.
-          watch(dir, {signal: stop.signal}, done).on('error', () => {});
-        } catch {
-          // cannot watch (no inotify): the backstop polls
-        }
       });
     },
   };

@@ -711,6 +711,7 @@ class Job {
     });
     void (async () => {
       while (!stop.signal.aborted && !fresh) {
+        const seen = hookMarks.version();
         const mark = await hookMarks.read(pane);
         if (mark !== undefined && mark.atMs >= since) {
           fresh = true;
@@ -718,7 +719,7 @@ class Job {
           for (const wake of waiters) wake();
           return;
         }
-        await hookMarks.changed(stop.signal, HOOK_MARK_BACKSTOP_MS).catch(() => {});
+        await hookMarks.changed(stop.signal, HOOK_MARK_BACKSTOP_MS, seen).catch(() => {});
       }
     })();
     return {

@@ -83,8 +83,10 @@ async function say(w: World, text: string): Promise<void> {
   await w.model.waitForPrompt(new RegExp(`^${escapeRegex(text)}$`), {timeoutMs: 60_000});
 }
 
-/** The only job in the test's state dir (the one the model's shell call queued). */
-async function theJob(home: string, timeoutMs = 60_000): Promise<string> {
+/** The only job in the test's state dir (the one the model's shell call queued); on timeout
+ * the agent's screen says why (the tool call failed, was refused, waits for approval). */
+async function theJob(w: World, timeoutMs = 60_000): Promise<string> {
+  const {home} = w;
   return waitFor(
     'the job the model queued',
     async () => {
@@ -97,7 +99,7 @@ async function theJob(home: string, timeoutMs = 60_000): Promise<string> {
       })();
       return ids.length === 1 ? ids[0] : undefined;
     },
-    {timeoutMs},
+    {timeoutMs, describe: () => w.agent.capture()},
   );
 }
 
@@ -151,7 +153,7 @@ describe.each(cases)('%s (%s approvals)', (name, mode) => {
       {text: 'Started it; I will wait for the notice.'},
     );
     await say(w, 'run the build in the background');
-    const id = await theJob(w.home);
+    const id = await theJob(w);
     // The tool returned at once: its result reached the model before the worker typed.
     const toolReturned = await waitFor(
       'the tool result at the model',
@@ -183,12 +185,12 @@ describe.each(cases)('%s (%s approvals)', (name, mode) => {
     const notice = 'Build finished: exit {exit}. Resume.';
     w.model.script(
       {
-        shell: `nudge submit --pane ${build} --notify-pane ${caller(mode)} --until exit --notice ${sq(notice)} -- ${sq("sh -c 'sleep 1; exit 3'")}`,
+        shell: `nudge submit --pane ${build} --notify-pane ${caller(mode)} --until exit --notice ${sq(notice)} -- "sh -c 'sleep 1; exit 3'"`,
       },
       {text: 'The build is running.'},
     );
     await say(w, 'build it in the other pane');
-    const id = await theJob(w.home);
+    const id = await theJob(w);
     const end = await expectDone(w, id);
     expect(end.exitCode).toBe(3);
     const got = await w.model.waitForPrompt(/^Build finished: exit 3\. Resume\.$/, {
@@ -212,7 +214,7 @@ describe.each(cases)('%s (%s approvals)', (name, mode) => {
       {holdMs: 20_000, reply: {text: 'Here is my long answer.'}},
     );
     await say(w, 'build it, and meanwhile explain the plan');
-    const id = await theJob(w.home);
+    const id = await theJob(w);
     const end = await expectDone(w, id);
     const held = w.model.journal().find((e) => e.reply && 'holdMs' in e.reply);
     // The notice was typed while the turn was still held open.
@@ -244,7 +246,7 @@ describe.each(cases)('%s (%s approvals)', (name, mode) => {
       {text: 'Building.'},
     );
     await say(w, 'build it please');
-    const id = await theJob(w.home);
+    const id = await theJob(w);
     await w.agent.waitForIdle(60_000);
     // A person starts typing a message and has not sent it when the build ends.
     const draft = 'my half written thought about the parser';

@@ -102,6 +102,7 @@ function setup(
 /** No hook ever reports (and no file events): the backstop only. */
 const noHookMarks: HookMarkSource = {
   read: async () => undefined,
+  version: () => 0,
   changed: (signal, backstopMs) =>
     new Promise((resolve, reject) => {
       const t = setTimeout(resolve, backstopMs);
