@@ -471,3 +471,22 @@ export async function killProcessesOfHome(home: string): Promise<void> {
     await sleep(signal === 'SIGTERM' ? 1_000 : 200);
   }
 }
+
+/** The `tmux new-window` arguments that start `name` in a new window of a server, detached,
+ * in its working directory, printing the new pane's id. */
+export function agentWindowArgs(
+  name: AgentName,
+  where: AgentHome,
+  opts: AgentOptions = {},
+): string[] {
+  return [
+    'new-window',
+    '-d',
+    '-P',
+    '-F',
+    '#{pane_id}',
+    '-c',
+    where.workdir,
+    ...agentArgv(name, agentEnv(name, where, opts), opts),
+  ];
+}

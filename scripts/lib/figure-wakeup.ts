@@ -1,12 +1,12 @@
 import {mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
+import type {BaselineJob} from '../baseline-job.js';
 import {
   AGENT_NAMES,
   AGENT_SCREENS,
   type AgentName,
-  agentArgv,
   agentAvailable,
-  agentEnv,
+  agentWindowArgs,
   createAgentHome,
   killProcessesOfHome,
 } from './agents.js';
@@ -85,18 +85,7 @@ async function measure(ctx: BenchContext, name: AgentName): Promise<FigureResult
     path: [bin],
     env: {NUDGE_HOME: ctx.stateDir},
   };
-  const agent = (
-    await ctx.server.tmux(
-      'new-window',
-      '-d',
-      '-P',
-      '-F',
-      '#{pane_id}',
-      '-c',
-      where.workdir,
-      ...agentArgv(name, agentEnv(name, where, opts), opts),
-    )
-  ).trim();
+  const agent = (await ctx.server.tmux(...agentWindowArgs(name, where, opts))).trim();
   const idle = () => ctx.server.waitForScreen(agent, AGENT_SCREENS[name].emptyComposer, 120_000);
   await idle();
   await sleep(2_000); // the CLIs keep drawing for a moment after the composer appears
@@ -135,22 +124,7 @@ async function measure(ctx: BenchContext, name: AgentName): Promise<FigureResult
     async (i) => {
       const endFile = join(ctx.dir, `end-b-${i}`);
       const since = Date.now();
-      await runBaseline(
-        {
-          socket: ctx.server.socket,
-          pane: work,
-          notifyPane: agent,
-          text: command(i, endFile),
-          notice: NOTICE,
-          enter: true,
-          intervalMs: 1_000,
-          stableChecks: 3,
-          timeoutMs: 60_000,
-          typeDelayMs: 20,
-          clearKeys: ['Escape', 'C-u'],
-        },
-        ctx.env,
-      );
+      await runBaseline(seedJob(ctx.server.socket, work, command(i, endFile), agent), ctx.env);
       return (await noticeAfter(since)) - workEnd(endFile);
     },
   );
@@ -186,21 +160,7 @@ async function measure(ctx: BenchContext, name: AgentName): Promise<FigureResult
     async (i) => {
       model.script({holdMs: TURN_MS, reply: {text: 'Done.'}});
       const since = Date.now();
-      await runBaseline(
-        {
-          socket: ctx.server.socket,
-          pane: agent,
-          text: `task b${i}`,
-          notice: NOTICE,
-          enter: true,
-          intervalMs: 1_000,
-          stableChecks: 3,
-          timeoutMs: 60_000,
-          typeDelayMs: 20,
-          clearKeys: ['Escape', 'C-u'],
-        },
-        ctx.env,
-      );
+      await runBaseline(seedJob(ctx.server.socket, agent, `task b${i}`), ctx.env);
       return (await noticeAfter(since)) - turnEnd(since);
     },
   );
@@ -231,6 +191,24 @@ async function measure(ctx: BenchContext, name: AgentName): Promise<FigureResult
     ),
     row(`wakeup-hook-${name}`, `${name}, hook`, hook, HOOK_GOAL_MS, `≤ ${HOOK_GOAL_MS} ms`),
   ];
+}
+
+/** The seed's algorithm on `pane` (scripts/baseline-job.ts): 1 s polls, 3 stable captures,
+ * Escape + C-u, one send-keys process per character at 20 ms. */
+function seedJob(socket: string, pane: string, text: string, notifyPane?: string): BaselineJob {
+  return {
+    socket,
+    pane,
+    ...(notifyPane ? {notifyPane} : {}),
+    text,
+    notice: NOTICE,
+    enter: true,
+    intervalMs: 1_000,
+    stableChecks: 3,
+    timeoutMs: 60_000,
+    typeDelayMs: 20,
+    clearKeys: ['Escape', 'C-u'],
+  };
 }
 
 /** The arrival time of the next notice prompt at the model after `since`. */

@@ -2,6 +2,7 @@ import type {PaneView} from '../../src/pane-view.js';
 import type {Snapshot} from '../../src/screen.js';
 import {TmuxCommandError} from '../../src/tmux/runner.js';
 import type {PaneInfo, Tmux} from '../../src/tmux/tmux.js';
+import {paneViewOf} from './pane-views.js';
 
 /**
  * A pane that exists only in memory, playing a one-line editor: typed text goes into the
@@ -86,21 +87,7 @@ export class FakeTmux implements Tmux {
       // Typing after the first Enter (the notice) shows at the end of the screen.
       text += this.input;
     }
-    const rows = text.split('\n');
-    const last = rows[rows.length - 1] ?? '';
-    return {
-      rows,
-      firstRow: 0,
-      historySize: 0,
-      historyLimit: 2000,
-      height: rows.length,
-      width: 80,
-      cursorX: [...last].length,
-      cursorY: rows.length - 1,
-      dead: false,
-      alternateOn: false,
-      currentCommand: this.info.currentCommand,
-    };
+    return paneViewOf(text.split('\n'), {currentCommand: this.info.currentCommand});
   }
 
   async paste(_pane: string, text: string): Promise<void> {

@@ -27,10 +27,9 @@ import {
   type AgentHome,
   type AgentName,
   type AgentOptions,
-  agentArgv,
   agentAvailable,
-  agentEnv,
   agentVersion,
+  agentWindowArgs,
   createAgentHome,
   killProcessesOfHome,
 } from '../../scripts/lib/agents.js';
@@ -73,19 +72,7 @@ export async function startAgent(
     await killProcessesOfHome(where.home);
     if (!keep) rmSync(where.root, {recursive: true, force: true, maxRetries: 3});
   });
-  const env = agentEnv(name, where, opts);
-  const pane = (
-    await server.tmux(
-      'new-window',
-      '-d',
-      '-P',
-      '-F',
-      '#{pane_id}',
-      '-c',
-      where.workdir,
-      ...agentArgv(name, env, opts),
-    )
-  ).trim();
+  const pane = (await server.tmux(...agentWindowArgs(name, where, opts))).trim();
   const capture = () => server.capture(pane);
   const agent: RealAgent = {
     ...where,

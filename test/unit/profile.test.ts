@@ -14,6 +14,7 @@ import {
   readComposer,
   readComposerState,
 } from '../../src/profile.js';
+import {paneViewOf} from '../helpers/pane-views.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/screens/', import.meta.url));
 const index = JSON.parse(readFileSync(`${DIR}index.json`, 'utf8')) as Record<
@@ -25,19 +26,17 @@ const index = JSON.parse(readFileSync(`${DIR}index.json`, 'utf8')) as Record<
 function screen(name: string): PaneView {
   const rows = readFileSync(`${DIR}${name}.txt`, 'utf8').replace(/\n$/, '').split('\n');
   const cursor = index[name]?.cursor ?? {x: 0, y: 0};
-  return {
-    rows,
-    firstRow: 0,
-    historySize: 0,
-    historyLimit: 2000,
-    height: rows.length,
-    width: 120,
+  return paneViewOf(rows, {
     cursorX: cursor.x,
     cursorY: cursor.y,
-    dead: false,
-    alternateOn: false,
+    width: 120,
     currentCommand: 'node',
-  };
+  });
+}
+
+/** A made-up screen: `rows`, the cursor on row `cursorY`. */
+function viewOf(rows: string[], cursorY: number, currentCommand = 'node'): PaneView {
+  return paneViewOf(rows, {cursorY, cursorX: 0, width: 120, currentCommand});
 }
 
 const AGENTS: ProfileName[] = ['claude', 'gemini', 'codex'];
@@ -129,19 +128,7 @@ test('echoes are counted above the composer only, joined across wrapped rows', (
     '❯ fix the parser and then run all of the tests again please',
     '─'.repeat(40),
   ];
-  const v: PaneView = {
-    rows,
-    firstRow: 0,
-    historySize: 0,
-    historyLimit: 2000,
-    height: rows.length,
-    width: 120,
-    cursorX: 0,
-    cursorY: 6,
-    dead: false,
-    alternateOn: false,
-    currentCommand: 'claude',
-  };
+  const v = viewOf(rows, 6, 'claude');
   const p = PROFILES.claude;
   expect(
     countEchoes(p, v, 'fix the parser and then run all of the tests again please', 'prompt'),
@@ -157,19 +144,7 @@ test("Gemini's YOLO composer is read (` * `), not taken for an unknown screen", 
     ' *   Type your message or @path/to/file',
     ' workspace (/directory)        sandbox        /model',
   ];
-  const v: PaneView = {
-    rows,
-    firstRow: 0,
-    historySize: 0,
-    historyLimit: 2000,
-    height: rows.length,
-    width: 120,
-    cursorX: 5,
-    cursorY: 2,
-    dead: false,
-    alternateOn: false,
-    currentCommand: 'node',
-  };
+  const v = viewOf(rows, 2);
   expect(readComposerState(PROFILES.gemini, v)).toMatchObject({text: '', mode: undefined});
   rows[2] = ' * my draft';
   expect(readComposer(PROFILES.gemini, v)).toBe('my draft');

@@ -9,24 +9,10 @@ import {
   StableWatcher,
   viewKey,
 } from '../../src/watch.js';
+import {paneViewOf} from '../helpers/pane-views.js';
 
 function screen(text: string, o: Partial<PaneView> = {}): PaneView {
-  const rows = text.split('\n');
-  const cursorY = rows.length - 1;
-  return {
-    rows,
-    firstRow: 0,
-    historySize: 0,
-    historyLimit: 2000,
-    height: rows.length,
-    width: 80,
-    cursorX: (rows[cursorY] ?? '').length,
-    cursorY,
-    dead: false,
-    alternateOn: false,
-    currentCommand: 'bash',
-    ...o,
-  };
+  return paneViewOf(text.split('\n'), o);
 }
 
 /** Facts for a view at `at` ms after Enter, quiet since `quietSince` (default: Enter). */

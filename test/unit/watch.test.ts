@@ -10,24 +10,10 @@ import {
   shellPromptVisible,
   viewKey,
 } from '../../src/watch.js';
+import {paneViewOf} from '../helpers/pane-views.js';
 
 function screen(text: string, o: Partial<PaneView> = {}): PaneView {
-  const rows = text.split('\n');
-  const cursorY = o.cursorY ?? rows.length - 1;
-  return {
-    rows,
-    firstRow: 0,
-    historySize: 0,
-    historyLimit: 2000,
-    height: rows.length,
-    width: 80,
-    cursorX: o.cursorX ?? (rows[cursorY] ?? '').length,
-    cursorY,
-    dead: false,
-    alternateOn: false,
-    currentCommand: 'bash',
-    ...o,
-  };
+  return paneViewOf(text.split('\n'), o);
 }
 
 const opts = {baselineKey: undefined, graceChecks: 2, ignore: [], shellPane: false};
