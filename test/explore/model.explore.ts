@@ -15,7 +15,7 @@ for (const name of agents) {
       modelUrl: model.url,
       approvals: (process.env.APPROVALS as 'all') ?? 'default',
       path: [bin],
-      env: {NUDGE_HOME: server.dir + '/nh'},
+      env: {NUDGE_HOME: `${server.dir}/nh`},
       keepHome: true,
     });
     model.script({shell: 'echo hi-from-tool'}, {text: 'All done here.'});

@@ -20,13 +20,7 @@ import {
   type RealAgent,
   startAgent,
 } from '../helpers/real-agents.js';
-import {
-  nudgeBinDir,
-  readJobEvents,
-  readJobState,
-  runNudge,
-  waitForJobState,
-} from '../helpers/run-nudge.js';
+import {nudgeBinDir, readJobEvents, runNudge, waitForJobState} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
