@@ -5,6 +5,7 @@ import {hookMarkSource} from '../hook-marks.js';
 import {isTerminal, JobHandle, type JobRecord} from '../job-store.js';
 import {createJobLogger} from '../log.js';
 import {paneLockFor} from '../pane-lock.js';
+import {paneMemory} from '../pane-memory.js';
 import {layout} from '../paths.js';
 import {foregroundCommandLine} from '../proc.js';
 import type {JobRequest} from '../request.js';
@@ -143,6 +144,10 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
           serverPid: request.server.pid,
         }),
         foregroundCommandLine,
+        paneMemory: paneMemory(ctx.stateDir, {
+          socketPath: request.server.socketPath,
+          serverPid: request.server.pid,
+        }),
       },
       request,
       ctx.signal,

@@ -6,6 +6,7 @@ import type {HookMarkSource} from '../hook-marks.js';
 import type {JobRecord, TerminalState} from '../job-store.js';
 import {renderNotice} from '../notice.js';
 import type {PaneLease, PaneLock} from '../pane-lock.js';
+import type {PaneMemory} from '../pane-memory.js';
 import {cursorLine, cursorRow, type PaneView, visibleText} from '../pane-view.js';
 import {agentOfCommandLine} from '../proc.js';
 import {
@@ -17,6 +18,7 @@ import {
   isBusy,
   isPosixShell,
   isShellCommand,
+  PROFILES,
   type Profile,
   readComposer,
   readComposerState,
@@ -47,6 +49,8 @@ export interface JobDeps {
   /** The command line of the program in the foreground of a pane's terminal (by the pane's
    * pid), where the system can tell: it names an agent whose screen does not. */
   foregroundCommandLine: (panePid: number) => Promise<readonly string[] | undefined>;
+  /** Which agent each pane was last recognised as (kept when its screen shows no marker). */
+  paneMemory: PaneMemory;
 }
 
 /** Whether the program took what was typed: read back from its screen after Enter. */
@@ -389,7 +393,25 @@ class Job {
     const view = await this.deps.tmux.view(pane, 0);
     const argv = await this.deps.foregroundCommandLine(info.panePid);
     const program = argv ? agentOfCommandLine(argv) : undefined;
-    return chooseProfile(this.#o.profile, info.currentCommand, visibleText(view), program);
+    const found = chooseProfile(this.#o.profile, info.currentCommand, visibleText(view), program);
+    if (this.#o.profile !== 'auto') return found;
+    const {paneMemory} = this.deps;
+    if (isAgent(found.profile)) {
+      await paneMemory.remember(pane, info.panePid, found.profile.name);
+      return found;
+    }
+    // An agent recognised earlier whose screen shows none of its markers now (not a shell:
+    // the agent has exited back to one).
+    const earlier = isShellCommand(info.currentCommand)
+      ? undefined
+      : await paneMemory.recall(pane, info.panePid);
+    if (earlier && earlier !== found.profile.name) {
+      return {
+        profile: PROFILES[earlier],
+        reason: `recognised as ${earlier} earlier; its screen shows no marker of it now`,
+      };
+    }
+    return found;
   }
 
   /**

@@ -95,6 +95,7 @@ function setup(
       activity: undefined,
       hookMarks: noHookMarks,
       foregroundCommandLine: async () => undefined,
+      paneMemory: {recall: async () => undefined, remember: async () => {}},
     },
   };
 }
@@ -269,4 +270,25 @@ test('a tmux call killed by the cancel signal still ends as cancelled', async ()
     controller.signal,
   );
   expect(outcome.state).toBe('cancelled');
+});
+
+describe('an agent recognised earlier', () => {
+  test('keeps its profile when its screen shows no marker, and an unreadable composer is never cleared', async () => {
+    const {deps, recorder, tmux} = setup({currentCommand: 'node'});
+    // Nothing on screen ("$ ") says which agent this is, or where its input line is.
+    const remembered: string[] = [];
+    deps.paneMemory = {
+      recall: async () => 'codex',
+      remember: async (_pane, _pid, profile) => void remembered.push(profile),
+    };
+    const outcome = await runJob(deps, makeRequest(), new AbortController().signal);
+    const typing = recorder.events.find((e) => e.event === 'typing');
+    expect(typing?.data).toMatchObject({profile: 'codex'});
+    expect(String(typing?.data.profileReason)).toMatch(/recognised as codex earlier/);
+    expect(outcome.state).toBe('failed');
+    expect(outcome.reason).toMatch(/shows no input line nudge can read/);
+    // Nothing was pressed or typed into what it could not read.
+    expect(tmux.typed()).toBe('');
+    expect(recorder.names()).toContain('waiting-for-composer');
+  });
 });
