@@ -136,7 +136,7 @@ describe('per-pane lock', () => {
     const status = await runNudge(['status', idA, '--json'], {NUDGE_HOME: home});
     expect(status.exitCode, status.stderr).toBe(0);
     const shown = JSON.parse(status.stdout);
-    expect(shown).toMatchObject({id: idA, state: 'locked', shown: 'lost'});
+    expect(shown).toMatchObject({id: idA, state: 'lost', recordedState: 'locked', shown: 'lost'});
     const plain = await runNudge(['status', idA], {NUDGE_HOME: home});
     expect(plain.stdout).toMatch(/state\s+lost/);
     const jobs = await runNudge(['jobs', '--json'], {NUDGE_HOME: home});
