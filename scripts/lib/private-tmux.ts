@@ -83,7 +83,8 @@ export function onCleanup(label: string, run: () => void): void {
 /** A temp directory removed at cleanup. */
 export function makeTempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  onCleanup(`remove ${dir}`, () => rmSync(dir, {recursive: true, force: true}));
+  // Retries: a process ending with the cleanup (a pane's shell) may still write into it.
+  onCleanup(`remove ${dir}`, () => rmSync(dir, {recursive: true, force: true, maxRetries: 3}));
   return dir;
 }
 

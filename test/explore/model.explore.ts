@@ -16,7 +16,6 @@ for (const name of agents) {
       approvals: (process.env.APPROVALS as 'all') ?? 'default',
       path: [bin],
       env: {NUDGE_HOME: `${server.dir}/nh`},
-      keepHome: true,
     });
     model.script({shell: 'echo hi-from-tool'}, {text: 'All done here.'});
     await server.tmux('send-keys', '-t', agent.pane, '-l', 'please run it');
