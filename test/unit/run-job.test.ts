@@ -2,6 +2,7 @@ import {describe, expect, test} from 'vitest';
 import type {HookMarkSource} from '../../src/hook-marks.js';
 import type {JobState} from '../../src/job-store.js';
 import type {PaneLock} from '../../src/pane-lock.js';
+import type {PaneMemory} from '../../src/pane-memory.js';
 import type {JobRequest} from '../../src/request.js';
 import type {JobRecorder} from '../../src/worker/recorder.js';
 import {runJob} from '../../src/worker/run-job.js';
@@ -95,7 +96,7 @@ function setup(
       activity: undefined,
       hookMarks: noHookMarks,
       foregroundCommandLine: async () => undefined,
-      paneMemory: {recall: async () => undefined, remember: async () => {}},
+      paneMemory: {recall: async () => undefined, remember: async () => {}} as PaneMemory,
     },
   };
 }
