@@ -106,8 +106,9 @@ const GRACE_CHECKS = 2;
 const DELIVERY_WAIT_MS = 2_000;
 /** Scrollback read with the screen when counting a prompt's echoes in the transcript. */
 const ECHO_HISTORY_ROWS = 300;
-/** How many times the keys that leave an input mode are tried. */
+/** How many times the keys that leave an input mode, or clear the input line, are tried. */
 const MAX_MODE_LEAVES = 3;
+const MAX_CLEARS = 3;
 /** How often a pane's hook mark is looked at when no file event comes (the backstop). */
 const HOOK_MARK_BACKSTOP_MS = 1_000;
 const DELIVERY_POLL_MS = 100;
@@ -608,6 +609,7 @@ class Job {
       await recorder.event(event, {pane, ...data});
     };
     let leaves = 0;
+    let clears = 0;
     for (;;) {
       const view = await tmux.view(pane, 0);
       const state = readComposerState(profile, view);
@@ -621,15 +623,16 @@ class Job {
         await announce('waiting-for-composer', {profile: profile.name});
         waitingFor = `shows no input line nudge can read (its screen ends ${JSON.stringify(preview(lastRows(view)))})`;
       } else if (state.text !== '') {
-        if (sameText(state.text, this.request.text)) {
-          // An agent that gives up on a turn (or is interrupted) puts the prompt back into
-          // its composer: that "draft" is this job's own text, not a person's.
-          await recorder.event('own-text-cleared', {pane});
-          await this.#clear(pane, profile, signal, busy);
-          continue;
-        }
-        if (this.#o.clearDraft) {
-          await recorder.event('draft-cleared', {pane, chars: [...state.text].length});
+        // An agent that gives up on a turn (or is interrupted) puts the prompt back into its
+        // composer: that "draft" is this job's own text, not a person's. Cleared a bounded
+        // number of times (keys that do not clear it must not spin here).
+        const own = sameText(state.text, this.request.text);
+        if ((own || this.#o.clearDraft) && clears < MAX_CLEARS) {
+          clears++;
+          await recorder.event(own ? 'own-text-cleared' : 'draft-cleared', {
+            pane,
+            chars: [...state.text].length,
+          });
           await this.#clear(pane, profile, signal, busy);
           continue;
         }
