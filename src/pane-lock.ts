@@ -396,19 +396,33 @@ class LockOwnership {
   constructor(private readonly lockPath: string) {
     const mkdirOwn = (path: fs.PathLike, cb: (err: NodeJS.ErrnoException | null) => void) =>
       fs.mkdir(path, {mode: DIR_MODE}, (err) => cb(err));
+    // A refresh is proper-lockfile's stat (is the mtime still ours?) followed by a utimes. The
+    // lock is known ours only as of the moment that stat was *issued*: a worker stopped after
+    // it (SIGSTOP, a suspended machine) may resume to complete the utimes on another worker's
+    // lock, which proper-lockfile takes for success. So the confirmation is dated from the
+    // stat's issue, never from the utimes' completion, and a stall anywhere in the refresh
+    // leaves it old (assertHeld then refuses the next key).
+    let statIssuedAt = Date.now();
+    const statNoted = (path: fs.PathLike, ...rest: unknown[]) => {
+      if (String(path) === this.lockPath) statIssuedAt = Date.now();
+      return (fs.stat as (...a: unknown[]) => void)(path, ...rest);
+    };
     const utimesNoted = (
       path: fs.PathLike,
       atime: fs.TimeLike,
       mtime: fs.TimeLike,
       cb: (err: NodeJS.ErrnoException | null) => void,
-    ) =>
+    ) => {
+      const issuedAt = Date.now();
+      const checkedAt = statIssuedAt;
       fs.utimes(path, atime, mtime, (err) => {
         if (!err && String(path) === this.lockPath) {
-          this.confirmedAt = Date.now();
+          this.confirmedAt = Math.min(checkedAt, issuedAt);
           this.#mtimeMs = mtime instanceof Date ? mtime.getTime() : Number(mtime) * 1000;
         }
         cb(err);
       });
+    };
     // A fresh object per lock: proper-lockfile caches the mtime precision on it, and a probe
     // (which sets the mtime) is how we learn the first mtime.
     const rmdirUnlessKept = (
@@ -421,6 +435,7 @@ class LockOwnership {
     this.fs = {
       ...fs,
       mkdir: mkdirOwn,
+      stat: statNoted,
       utimes: utimesNoted,
       rmdir: rmdirUnlessKept,
     } as unknown as typeof fs;
