@@ -167,6 +167,7 @@ async function measure(ctx: BenchContext, name: AgentName): Promise<FigureResult
     },
   );
   await killProcessesOfHome(where.home);
+  rmSync(where.root, {recursive: true, force: true, maxRetries: 3});
   await model.stop();
 
   const row = (
