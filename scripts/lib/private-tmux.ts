@@ -113,7 +113,9 @@ export async function startPrivateTmux(
   size = {width: 100, height: 24},
 ): Promise<{server: PrivateTmux; pane: string}> {
   const socket = join(dir, 'sock');
-  const env = cleanEnv({HOME: dir, PS1: '$ '});
+  // HISTFILE empty: a bash killed with the server must not write ~/.bash_history into `dir`
+  // while the cleanup removes it (ENOTEMPTY).
+  const env = cleanEnv({HOME: dir, PS1: '$ ', HISTFILE: ''});
   let killed = false;
   const kill = () => {
     if (killed) return;
