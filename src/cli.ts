@@ -1,8 +1,8 @@
 #!/usr/bin/env node
+import {EXIT_CODES, type ExitCode, NudgeError} from './base/errors.js';
 // The command-line entry: the only module (with workers/job-worker.ts) that touches
 // `process`. Errors become exit codes here and nowhere else.
 import {parseSubmitFast} from './cli/submit-flags.js';
-import {EXIT_CODES, type ExitCode, NudgeError} from './errors.js';
 
 // A reader that went away (`nudge logs JOB | head`) is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

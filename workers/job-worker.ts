@@ -1,10 +1,10 @@
 // The detached worker: runs one job, then exits. Started only by src/launch-worker.ts.
 // This file and src/cli.ts are the only ones that touch `process`.
 import {readFileSync} from 'node:fs';
-import {describeError} from '../src/errors.js';
-import {decodeRequest} from '../src/request.js';
+import {describeError} from '../src/base/errors.js';
+import {executeJob, recordWorkerFailure, type WorkerUsage} from '../src/jobs/execute.js';
+import {decodeRequest} from '../src/jobs/request.js';
 import {parseTransportChoice} from '../src/tmux/transport.js';
-import {executeJob, recordWorkerFailure, type WorkerUsage} from '../src/worker/execute-job.js';
 
 const jobId = process.argv[process.argv.indexOf('--job') + 1] ?? '';
 const stateDir = process.env.NUDGE_HOME ?? '';

@@ -6,7 +6,7 @@
 import {type ChildProcess, spawn} from 'node:child_process';
 import {readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
-import {isTerminal, JobStore} from '../../src/job-store.js';
+import {isTerminal, JobStore} from '../../src/jobs/store.js';
 import type {BaselineJob} from '../baseline-job.js';
 import {FIXTURES, type PrivateTmux, REPO_ROOT, runCli, sleep} from './private-tmux.js';
 

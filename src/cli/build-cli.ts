@@ -1,4 +1,5 @@
 import yargs, {type Argv} from 'yargs';
+import {type ExitCode, NudgeError} from '../base/errors.js';
 import {cancelJob} from '../commands/cancel.js';
 import type {CommandContext} from '../commands/context.js';
 import {EXPECT_ACTIONS, expectPattern} from '../commands/expect.js';
@@ -7,7 +8,6 @@ import {listJobs, showStatus} from '../commands/jobs.js';
 import {showLogs} from '../commands/logs.js';
 import {submit} from '../commands/submit.js';
 import {waitForIdle} from '../commands/wait.js';
-import {type ExitCode, UsageError} from '../errors.js';
 import {SUBMIT_FLAGS, toSubmitOptions} from './submit-flags.js';
 
 /** The server flags every tmux-facing command takes. */
@@ -238,6 +238,6 @@ export function buildCli(
       if (error) throw error;
       // recommendCommands() reports an unknown command only as "Did you mean …?".
       const text = msg.startsWith('Did you mean') ? `Unknown command. ${msg}` : msg;
-      throw new UsageError('bad-usage', `${text} See nudge --help.`);
+      throw new NudgeError('bad-usage', `${text} See nudge --help.`);
     });
 }

@@ -1,17 +1,17 @@
 import {writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
-import {EXIT_CODES, type ExitCode} from '../errors.js';
+import {EXIT_CODES, type ExitCode} from '../base/errors.js';
+import {isProcessAlive} from '../base/fs.js';
+import {FILE_MODE, resolveStateDir} from '../base/paths.js';
 import {
   isJobProcessAlive,
   isTerminal,
   type JobHandle,
   type JobRecord,
   JobStore,
-} from '../job-store.js';
-import {paneLockFor} from '../pane-lock.js';
-import {FILE_MODE, resolveStateDir} from '../paths.js';
-import {isProcessAlive} from '../util/fs.js';
+} from '../jobs/store.js';
+import {paneLockFor} from '../locks/pane-lock.js';
 import type {CommandContext} from './context.js';
 
 /** How long a worker gets to record "cancelled" and release its lock after SIGTERM. */

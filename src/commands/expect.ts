@@ -1,13 +1,13 @@
-import {realClock} from '../clock.js';
-import {parseDuration, parseInteger} from '../durations.js';
-import {EXIT_CODES, type ExitCode, NudgeError, UsageError} from '../errors.js';
-import {cursorRow, OutputReader} from '../pane-view.js';
+import {realClock} from '../base/clock.js';
+import {parseDuration, parseInteger} from '../base/durations.js';
+import {EXIT_CODES, type ExitCode, NudgeError} from '../base/errors.js';
+import {compileRegex} from '../detect/until.js';
+import {waitUntil} from '../detect/wait-until.js';
+import {RegexWatcher, type Verdict} from '../detect/watchers.js';
 import {createSpawnRunner, TmuxCommandError} from '../tmux/runner.js';
 import {resolveServerSpec} from '../tmux/server.js';
 import {createTmux} from '../tmux/tmux.js';
-import {compileRegex} from '../until.js';
-import {waitUntil} from '../wait-until.js';
-import {RegexWatcher, type Verdict} from '../watch.js';
+import {cursorRow, OutputReader} from '../tmux/view.js';
 import type {CommandContext} from './context.js';
 import {resolvePane} from './submit.js';
 
@@ -53,14 +53,14 @@ export async function expectPattern(o: ExpectOptions, ctx: CommandContext): Prom
   const timeoutMs = parseDuration(o.timeoutMs ?? 60_000, '--timeout-ms');
   const intervalMs = parseDuration(o.pollIntervalMs ?? 200, '--poll-interval-ms');
   if (intervalMs < 10)
-    throw new UsageError(
+    throw new NudgeError(
       'bad-duration',
       `--poll-interval-ms must be at least 10, got ${JSON.stringify(o.pollIntervalMs)}.`,
     );
   const lines = parseInteger(o.lines ?? 100, '--lines', 1, 100_000);
   const action = (o.action ?? 'notify') as ExpectAction;
   if (!EXPECT_ACTIONS.includes(action)) {
-    throw new UsageError(
+    throw new NudgeError(
       'bad-usage',
       `--action must be one of ${EXPECT_ACTIONS.join(', ')}, got ${JSON.stringify(o.action)}.`,
     );

@@ -1,6 +1,6 @@
-import {EXIT_CODES, type ExitCode, UsageError} from '../errors.js';
-import {type HookMark, hookPaneFromEnv, recordHookMark} from '../hook-marks.js';
-import {ensureStateDir, resolveStateDir} from '../paths.js';
+import {type HookMark, hookPaneFromEnv, recordHookMark} from '../agents/hook-marks.js';
+import {EXIT_CODES, type ExitCode, NudgeError} from '../base/errors.js';
+import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import type {CommandContext} from './context.js';
 
 /** The hooks nudge understands. */
@@ -30,7 +30,7 @@ export async function runHook(
   ctx: CommandContext,
 ): Promise<ExitCode> {
   if (!(HOOK_KINDS as readonly string[]).includes(o.kind)) {
-    throw new UsageError(
+    throw new NudgeError(
       'bad-usage',
       `Unknown hook ${JSON.stringify(o.kind)}; use ${HOOK_KINDS.join(' or ')}.`,
     );

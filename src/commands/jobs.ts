@@ -1,7 +1,13 @@
-import {formatDuration} from '../durations.js';
-import {EXIT_CODES, type ExitCode} from '../errors.js';
-import {type JobEvent, type JobHandle, type JobRecord, JobStore, shownState} from '../job-store.js';
-import {resolveStateDir} from '../paths.js';
+import {formatDuration} from '../base/durations.js';
+import {EXIT_CODES, type ExitCode} from '../base/errors.js';
+import {resolveStateDir} from '../base/paths.js';
+import {
+  type JobEvent,
+  type JobHandle,
+  type JobRecord,
+  JobStore,
+  shownState,
+} from '../jobs/store.js';
 import type {CommandContext} from './context.js';
 
 /** `nudge jobs`: every job, oldest first. */

@@ -1,8 +1,8 @@
 import {open} from 'node:fs/promises';
 import {setTimeout as sleep} from 'node:timers/promises';
-import {EXIT_CODES, type ExitCode} from '../errors.js';
-import {isTerminal, JobStore} from '../job-store.js';
-import {resolveStateDir} from '../paths.js';
+import {EXIT_CODES, type ExitCode} from '../base/errors.js';
+import {resolveStateDir} from '../base/paths.js';
+import {isTerminal, JobStore} from '../jobs/store.js';
 import type {CommandContext} from './context.js';
 
 const FOLLOW_POLL_MS = 200;

@@ -1,20 +1,17 @@
 import {Buffer} from 'node:buffer';
-import {promptTest} from '../conditions.js';
-import {formatDuration, parseDuration, parseInteger} from '../durations.js';
-import {EXIT_CODES, type ExitCode, NudgeError, UsageError} from '../errors.js';
-import {JobStore} from '../job-store.js';
-import {launchWorker} from '../launch-worker.js';
-import {validateNoticeTemplate} from '../notice.js';
-import {paneLockFor} from '../pane-lock.js';
-import {visibleText} from '../pane-view.js';
-import {ensureStateDir, resolveStateDir} from '../paths.js';
 import {
   chooseProfile,
   isPosixShell,
   PROFILE_NAMES,
   type Profile,
   type ProfileName,
-} from '../profile.js';
+} from '../agents/profile.js';
+import {formatDuration, parseDuration, parseInteger} from '../base/durations.js';
+import {EXIT_CODES, type ExitCode, NudgeError} from '../base/errors.js';
+import {ensureStateDir, resolveStateDir} from '../base/paths.js';
+import {promptTest} from '../detect/conditions.js';
+import {compileRegex, parseUntil, type UntilSpec} from '../detect/until.js';
+import {validateNoticeTemplate} from '../jobs/notice.js';
 import {
   encodeRequest,
   type JobOptions,
@@ -22,12 +19,15 @@ import {
   MAX_TEXT_BYTES,
   newJobId,
   REQUEST_VERSION,
-} from '../request.js';
+} from '../jobs/request.js';
+import {JobStore} from '../jobs/store.js';
+import {paneLockFor} from '../locks/pane-lock.js';
+import {launchWorker} from '../process/launch-worker.js';
 import {createSpawnRunner, TmuxCommandError} from '../tmux/runner.js';
 import {describeServer, resolveServerSpec, type ServerSpec} from '../tmux/server.js';
 import {createTmux, type PaneInfo} from '../tmux/tmux.js';
-import {findUntypable} from '../typing.js';
-import {compileRegex, parseUntil, type UntilSpec} from '../until.js';
+import {findUntypable} from '../tmux/typing.js';
+import {visibleText} from '../tmux/view.js';
 import type {CommandContext} from './context.js';
 
 /** Options of `nudge submit`, as the CLI (or any front end) hands them over. Durations are
@@ -84,19 +84,19 @@ export const SUBMIT_DEFAULTS = {
   draftWait: '30s',
 } as const;
 
-/** Turn raw options into validated job options; throws UsageError (exit 2). */
+/** Turn raw options into validated job options; throws NudgeError (exit 2). */
 export function resolveJobOptions(o: SubmitOptions): JobOptions {
   const duration = (v: string | number | undefined, d: string, flag: string) =>
     parseDuration(v ?? d, flag);
   const intervalMs = duration(o.interval, SUBMIT_DEFAULTS.interval, '--interval');
   if (intervalMs < 10)
-    throw new UsageError(
+    throw new NudgeError(
       'bad-duration',
       `--interval must be at least 10ms, got ${JSON.stringify(o.interval)}.`,
     );
   const timeoutMs = duration(o.timeout, SUBMIT_DEFAULTS.timeout, '--timeout');
   if (timeoutMs <= 0)
-    throw new UsageError(
+    throw new NudgeError(
       'bad-duration',
       `--timeout must be more than 0, got ${JSON.stringify(o.timeout)}.`,
     );
@@ -106,7 +106,7 @@ export function resolveJobOptions(o: SubmitOptions): JobOptions {
   for (const i of ignore) compileRegex(i, '--ignore');
   const enter = o.enter ?? true;
   if (until.kind === 'exit' && !enter) {
-    throw new UsageError(
+    throw new NudgeError(
       'bad-usage',
       '--until exit runs the command, so it cannot be combined with --no-enter.',
     );
@@ -140,33 +140,33 @@ export function resolveJobOptions(o: SubmitOptions): JobOptions {
   };
 }
 
-/** Check `--profile`; throws UsageError (exit 2). */
+/** Check `--profile`; throws NudgeError (exit 2). */
 export function parseProfile(value: string): ProfileName | 'auto' {
   if (value === 'auto' || (PROFILE_NAMES as readonly string[]).includes(value))
     return value as ProfileName | 'auto';
-  throw new UsageError(
+  throw new NudgeError(
     'bad-profile',
     `--profile must be auto, ${PROFILE_NAMES.join(', ')}; got ${JSON.stringify(value)}.`,
   );
 }
 
-/** Check the text to type; throws UsageError (exit 2). */
+/** Check the text to type; throws NudgeError (exit 2). */
 export function validateText(text: string): void {
   if (text.trim() === '') {
-    throw new UsageError(
+    throw new NudgeError(
       'empty-text',
       'Nothing to type: give the text after "--", e.g. nudge submit -- \'npm test\'.',
     );
   }
   const bad = findUntypable(text);
   if (bad)
-    throw new UsageError(
+    throw new NudgeError(
       'untypable-text',
       `The text contains ${bad}, which tmux cannot type; remove it.`,
     );
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > MAX_TEXT_BYTES) {
-    throw new UsageError(
+    throw new NudgeError(
       'text-too-long',
       `The text is ${bytes} bytes, more than the ${MAX_TEXT_BYTES}-byte limit; put it in a file and type a command that reads it.`,
     );
@@ -188,14 +188,14 @@ function whereServer(spec: ServerSpec): string {
 /** Refuse conditions that cannot work on this pane (exit 2), before anything is spawned. */
 export function checkUntilFits(until: UntilSpec, info: PaneInfo, profile?: Profile): void {
   if (until.kind === 'exit' && !isPosixShell(info.currentCommand)) {
-    throw new UsageError(
+    throw new NudgeError(
       'bad-until',
       `--until exit needs a shell (bash, zsh, sh, dash, ksh) in pane ${info.paneId}, but it runs ${info.currentCommand}; use --until stable or prompt.`,
     );
   }
   if (until.kind === 'prompt') {
     const test = promptTest(until, info.currentCommand, profile);
-    if (typeof test === 'string') throw new UsageError('bad-until', `--until prompt: ${test}.`);
+    if (typeof test === 'string') throw new NudgeError('bad-until', `--until prompt: ${test}.`);
   }
 }
 
@@ -213,7 +213,7 @@ export async function resolvePane(
   // `self`: the pane nudge runs in, as a literal word (an agent's command-approval rules
   // match plain commands, not ones that expand "$TMUX_PANE").
   if (paneTarget === 'self' && !(sameServer && env.TMUX_PANE)) {
-    throw new UsageError(
+    throw new NudgeError(
       'no-pane',
       `${flag} self means the pane nudge runs in, but ${env.TMUX_PANE ? 'that pane is on another tmux server than -L/-S names' : 'nudge is not running inside tmux ($TMUX_PANE is not set)'}; pass the pane as %N.`,
     );
@@ -223,13 +223,13 @@ export async function resolvePane(
       ? env.TMUX_PANE
       : (paneTarget ?? (sameServer ? env.TMUX_PANE : undefined));
   if (!target) {
-    throw new UsageError(
+    throw new NudgeError(
       'no-pane',
       'No target pane: pass --pane %N (or session:window.pane), or run nudge inside tmux so $TMUX_PANE is set.',
     );
   }
   if (target.trim() === '' || /[\0\n]/.test(target)) {
-    throw new UsageError(
+    throw new NudgeError(
       'bad-pane',
       `${flag} ${JSON.stringify(target)} is not a pane; use %N or session:window.pane.`,
     );
@@ -262,7 +262,7 @@ export async function resolvePane(
     throw error;
   }
   if (!info) {
-    throw new UsageError(
+    throw new NudgeError(
       'no-such-pane',
       `Pane ${JSON.stringify(target)} (${flag}) was not found on ${describeServer(spec)}; list panes with "tmux list-panes -a".`,
     );
@@ -296,7 +296,7 @@ export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<Exi
   if (o.notifyPane !== undefined) {
     const notify = await resolvePane(spec, o.notifyPane, ctx.env, '--notify-pane');
     if (notify.info.serverPid !== info.serverPid) {
-      throw new UsageError('bad-pane', '--notify-pane must be on the same tmux server as --pane.');
+      throw new NudgeError('bad-pane', '--notify-pane must be on the same tmux server as --pane.');
     }
     if (notify.info.paneId !== info.paneId) options.notifyPane = notify.info.paneId;
   }
@@ -362,7 +362,7 @@ export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<Exi
   }
 
   // Loaded only for --wait: the detached path must stay light (pino, proper-lockfile).
-  const {executeJob} = await import('../worker/execute-job.js');
+  const {executeJob} = await import('../jobs/execute.js');
   const transport = ctx.env.NUDGE_TRANSPORT;
   const outcome = await executeJob(request, {
     stateDir,

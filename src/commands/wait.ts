@@ -1,14 +1,14 @@
-import {realClock} from '../clock.js';
-import {createWatcher} from '../conditions.js';
-import {parseDuration, parseInteger} from '../durations.js';
-import {EXIT_CODES, type ExitCode, NudgeError, UsageError} from '../errors.js';
-import {cursorRow} from '../pane-view.js';
-import {isShellPane, PROFILES} from '../profile.js';
+import {isShellPane, PROFILES} from '../agents/profile.js';
+import {realClock} from '../base/clock.js';
+import {parseDuration, parseInteger} from '../base/durations.js';
+import {EXIT_CODES, type ExitCode, NudgeError} from '../base/errors.js';
+import {createWatcher} from '../detect/conditions.js';
+import {compileRegex, describeUntil, parseUntil} from '../detect/until.js';
+import {waitUntil} from '../detect/wait-until.js';
 import {createSpawnRunner, TmuxCommandError} from '../tmux/runner.js';
 import {resolveServerSpec} from '../tmux/server.js';
 import {createTmux} from '../tmux/tmux.js';
-import {compileRegex, describeUntil, parseUntil} from '../until.js';
-import {waitUntil} from '../wait-until.js';
+import {cursorRow} from '../tmux/view.js';
 import type {CommandContext} from './context.js';
 import {checkUntilFits, resolvePane} from './submit.js';
 
@@ -39,7 +39,7 @@ function seconds(ms: number): string {
 export async function waitForIdle(o: WaitOptions, ctx: CommandContext): Promise<ExitCode> {
   const until = parseUntil(o.until ?? 'stable');
   if (until.kind === 'exit') {
-    throw new UsageError(
+    throw new NudgeError(
       'bad-until',
       '--until exit needs a command typed by nudge submit; nudge wait can use stable, regex: or prompt.',
     );
@@ -47,7 +47,7 @@ export async function waitForIdle(o: WaitOptions, ctx: CommandContext): Promise<
   const timeoutMs = parseDuration(o.timeout ?? '10m', '--timeout');
   const intervalMs = parseDuration(o.interval ?? '1s', '--interval');
   if (intervalMs < 10)
-    throw new UsageError(
+    throw new NudgeError(
       'bad-duration',
       `--interval must be at least 10ms, got ${JSON.stringify(o.interval)}.`,
     );

@@ -1,4 +1,4 @@
-import {type PaneActivity, untilAborted} from '../pane-activity.js';
+import {type PaneActivity, untilAborted} from './activity.js';
 import type {ControlRunner} from './control-runner.js';
 
 /**

@@ -8,7 +8,7 @@
  * the spawn runner (`';'` elements as separators, a trailing `;` escaped as `\;` by
  * literalArgument) and get the same commands over either transport.
  */
-import {err, ok, type Result} from '../util/result.js';
+import {err, ok, type Result} from '../base/result.js';
 
 /**
  * Split `args` into commands exactly as tmux 3.3a does for an argv: an argument that ends in

@@ -1,4 +1,4 @@
-import {UsageError} from '../errors.js';
+import {NudgeError} from '../base/errors.js';
 
 /** Which tmux server to talk to. */
 export type ServerSpec =
@@ -22,18 +22,18 @@ export function resolveServerSpec(
   env: ServerEnv,
 ): ServerSpec {
   if (flags.socketName !== undefined && flags.socketPath !== undefined) {
-    throw new UsageError(
+    throw new NudgeError(
       'bad-usage',
       'Give either -L/--socket-name or -S/--socket-path, not both.',
     );
   }
   if (flags.socketPath !== undefined) {
-    if (flags.socketPath === '') throw new UsageError('bad-usage', '-S/--socket-path is empty.');
+    if (flags.socketPath === '') throw new NudgeError('bad-usage', '-S/--socket-path is empty.');
     return {kind: 'socket-path', path: flags.socketPath};
   }
   if (flags.socketName !== undefined) {
     if (flags.socketName === '' || flags.socketName.includes('/')) {
-      throw new UsageError(
+      throw new NudgeError(
         'bad-usage',
         `-L/--socket-name must be a plain name without "/", got ${JSON.stringify(flags.socketName)}; use -S for a path.`,
       );

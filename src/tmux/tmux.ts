@@ -1,8 +1,7 @@
 import {randomBytes} from 'node:crypto';
-import type {PaneView} from '../pane-view.js';
-import type {Snapshot} from '../screen.js';
-import {literalArgument} from '../typing.js';
 import {TmuxCommandError, type TmuxRunner} from './runner.js';
+import {literalArgument} from './typing.js';
+import type {PaneView} from './view.js';
 
 /** What the worker checks about a pane before typing into it. */
 export interface PaneInfo {
@@ -28,9 +27,6 @@ export interface PaneInfo {
 export interface Tmux {
   /** Resolve `target` (`%N`, `session:window.pane`, ...) to a pane; undefined if none. */
   describePane(target: string): Promise<PaneInfo | undefined>;
-  /** The visible screen and cursor of pane `paneId`. Throws TmuxCommandError('no-target')
-   * when the pane is gone. */
-  capture(paneId: string): Promise<Snapshot>;
   /** The pane's visible screen plus up to `historyRows` rows of scrollback above it, with
    * the counters needed to number rows absolutely, taken in one tmux call. Throws
    * TmuxCommandError('no-target') when the pane is gone. */
@@ -195,24 +191,6 @@ export function createTmux(runner: TmuxRunner): Tmux {
         throw error;
       }
       return parsePaneInfo(splitLastLine(stdout)[1]);
-    },
-
-    async capture(paneId) {
-      const stdout = await runner.run([
-        'capture-pane',
-        '-p',
-        '-t',
-        paneId,
-        ';',
-        'display-message',
-        '-p',
-        '-t',
-        paneId,
-        '#{cursor_x},#{cursor_y}',
-      ]);
-      const [text, cursor] = splitLastLine(stdout);
-      const [x, y] = cursor.split(',').map((v) => Number.parseInt(v, 10));
-      return {text, cursorX: x ?? -1, cursorY: y ?? -1};
     },
 
     async view(paneId, historyRows) {

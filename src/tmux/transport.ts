@@ -1,5 +1,5 @@
-import type {PaneActivity} from '../pane-activity.js';
-import {err, ok, type Result} from '../util/result.js';
+import {err, ok, type Result} from '../base/result.js';
+import type {PaneActivity} from './activity.js';
 import {createControlActivity} from './control-activity.js';
 import {canRunOverControl} from './control-line.js';
 import {

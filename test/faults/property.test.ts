@@ -4,8 +4,13 @@
 // on both transports.
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {PROFILE_NAMES} from '../../src/profile.js';
-import {decodeRequest, encodeRequest, type JobRequest, MAX_TEXT_BYTES} from '../../src/request.js';
+import {PROFILE_NAMES} from '../../src/agents/profile.js';
+import {
+  decodeRequest,
+  encodeRequest,
+  type JobRequest,
+  MAX_TEXT_BYTES,
+} from '../../src/jobs/request.js';
 import {
   jobArgs,
   recordFigure,

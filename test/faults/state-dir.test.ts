@@ -21,7 +21,7 @@ import {
 import {join} from 'node:path';
 import {execa} from 'execa';
 import {describe, expect, it, onTestFinished} from 'vitest';
-import {paneLockKey} from '../../src/pane-lock.js';
+import {paneLockKey} from '../../src/locks/pane-lock.js';
 import {
   childrenOf,
   jobArgs,

@@ -1,4 +1,4 @@
-import type {Clock} from '../../src/clock.js';
+import type {Clock} from '../../src/base/clock.js';
 
 /** Virtual time: sleep() advances the clock at once, so loops run instantly and in order. */
 export class FakeClock implements Clock {

@@ -1,7 +1,6 @@
-import type {PaneView} from '../../src/pane-view.js';
-import type {Snapshot} from '../../src/screen.js';
 import {TmuxCommandError} from '../../src/tmux/runner.js';
 import type {PaneInfo, Tmux} from '../../src/tmux/tmux.js';
+import type {PaneView} from '../../src/tmux/view.js';
 import {paneViewOf} from './pane-views.js';
 
 /**
@@ -62,11 +61,6 @@ export class FakeTmux implements Tmux {
 
   async describePane(target: string): Promise<PaneInfo | undefined> {
     return target === this.info.paneId ? {...this.info} : undefined;
-  }
-
-  async capture(): Promise<Snapshot> {
-    const v = await this.view();
-    return {text: v.rows.join('\n'), cursorX: v.cursorX, cursorY: v.cursorY};
   }
 
   async view(): Promise<PaneView> {

@@ -1,4 +1,4 @@
-import type {PaneView} from '../../src/pane-view.js';
+import type {PaneView} from '../../src/tmux/view.js';
 
 /**
  * A made-up pane view for pure tests: `rows` all visible (no scrollback), the cursor at the end

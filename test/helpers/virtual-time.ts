@@ -1,7 +1,7 @@
-import type {Clock} from '../../src/clock.js';
-import {type PaneActivity, untilAborted} from '../../src/pane-activity.js';
-import type {PaneView} from '../../src/pane-view.js';
+import type {Clock} from '../../src/base/clock.js';
+import {type PaneActivity, untilAborted} from '../../src/tmux/activity.js';
 import type {Tmux} from '../../src/tmux/tmux.js';
+import type {PaneView} from '../../src/tmux/view.js';
 
 interface Timer {
   at: number;

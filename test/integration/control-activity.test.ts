@@ -2,10 +2,10 @@
 // they reach, the next output, and the end of the client; and a wait driven by them.
 import {join} from 'node:path';
 import {describe, expect, it, onTestFinished} from 'vitest';
-import {realClock} from '../../src/clock.js';
+import {realClock} from '../../src/base/clock.js';
+import {waitUntil} from '../../src/detect/wait-until.js';
+import {StableWatcher} from '../../src/detect/watchers.js';
 import {openTransport} from '../../src/tmux/transport.js';
-import {waitUntil} from '../../src/wait-until.js';
-import {StableWatcher} from '../../src/watch.js';
 import {FIXTURES} from '../helpers/run-nudge.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 

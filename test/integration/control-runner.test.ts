@@ -116,10 +116,10 @@ describe.each(RUNNERS)('the %s runner', (_name, makeRunner) => {
     expect(await tmux.describePane('%99')).toBeUndefined();
   });
 
-  it('capture of a missing pane rejects with kind no-target', async () => {
+  it('a view of a missing pane rejects with kind no-target', async () => {
     const server = await startTmuxServer();
     const tmux = createTmux(await makeRunner(server, '%0'));
-    const error = await rejectionOf(tmux.capture('%99'));
+    const error = await rejectionOf(tmux.view('%99', 0));
     expect(error).toBeInstanceOf(TmuxCommandError);
     expect(error).toMatchObject({kind: 'no-target', stderr: "can't find pane: %99"});
   });
@@ -154,17 +154,15 @@ async function startAwkwardPane(server: TmuxTestServer): Promise<string> {
 }
 
 describe('the control runner', () => {
-  it('captures and views exactly what the spawn runner does', async () => {
+  it('views exactly what the spawn runner does', async () => {
     const server = await startTmuxServer();
     const pane = await startAwkwardPane(server);
     const viaSpawn = createTmux(createSpawnRunner(specOf(server)));
     const viaControl = createTmux(await openControl(server, pane));
 
-    const spawnCapture = await viaSpawn.capture(pane);
-    expect(spawnCapture.text).toContain('%end 1 2 1');
-    expect(await viaControl.capture(pane)).toEqual(spawnCapture);
     const spawnView = await viaSpawn.view(pane, 100);
     expect(spawnView.rows.length).toBeGreaterThan(60);
+    expect(spawnView.rows.join('\n')).toContain('%end 1 2 1');
     expect(await viaControl.view(pane, 100)).toEqual(spawnView);
     expect(await viaControl.describePane(pane)).toEqual(await viaSpawn.describePane(pane));
   });
@@ -396,7 +394,7 @@ describe('the control runner', () => {
     const control = await createControlRunner(specOf(server), {sessionId: '$0', env});
     const tmux = createTmux(control);
     await tmux.typeLiteral(other, 'echo typed');
-    await tmux.capture(split);
+    await tmux.view(split, 0);
     await tmux.view(other, 10);
     await tmux.describePane(other);
     expect(await state()).toEqual(before);
@@ -477,12 +475,12 @@ describe('openTransport', () => {
     expect(transport.kind).toBe('control');
     expect(transport.fallbackReason).toBeUndefined();
     expect(transport.control?.sessionId).toBe('$0');
-    const capture = await transport.tmux.capture(pane);
-    expect(capture.text).toContain('AWKWARD DONE');
+    const capture = await transport.tmux.view(pane, 0);
+    expect(capture.rows.join('\n')).toContain('AWKWARD DONE');
 
     process.kill(transport.control!.pid!, 'SIGKILL');
     expect((await transport.control!.closed).reason).toBe('client-died');
-    expect(await transport.tmux.capture(pane)).toEqual(capture);
+    expect(await transport.tmux.view(pane, 0)).toEqual(capture);
   });
 
   it('falls back to spawn, saying why, for a missing pane, a missing server, or on request', async () => {

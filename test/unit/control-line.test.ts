@@ -5,7 +5,7 @@ import {
   splitArgvCommands,
   toControlLine,
 } from '../../src/tmux/control-line.js';
-import {literalArgument} from '../../src/typing.js';
+import {literalArgument} from '../../src/tmux/typing.js';
 
 /**
  * Read one token the way tmux's parser (cmd-parse.y, yylex_token) reads the subset our

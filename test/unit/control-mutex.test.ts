@@ -2,8 +2,12 @@ import {spawnSync} from 'node:child_process';
 import {mkdir, readdir, rm, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
-import {ControlMutexTimeout, controlMutexFor, controlMutexPath} from '../../src/control-mutex.js';
-import {layout} from '../../src/paths.js';
+import {layout} from '../../src/base/paths.js';
+import {
+  ControlMutexTimeout,
+  controlMutexFor,
+  controlMutexPath,
+} from '../../src/locks/control-mutex.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 
 const server = {socketPath: '/tmp/nudge-test.sock', serverPid: 4242};

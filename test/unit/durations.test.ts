@@ -1,6 +1,5 @@
 import {describe, expect, test} from 'vitest';
-import {formatDuration, parseDuration, parseInteger} from '../../src/durations.js';
-import {UsageError} from '../../src/errors.js';
+import {formatDuration, parseDuration, parseInteger} from '../../src/base/durations.js';
 
 describe('parseDuration', () => {
   test.each([
@@ -21,7 +20,7 @@ describe('parseDuration', () => {
     '%j is refused with exit 2',
     (input) => {
       const attempt = () => parseDuration(input, '--delay');
-      expect(attempt).toThrow(UsageError);
+      expect(attempt).toThrow(expect.objectContaining({name: 'NudgeError', exitCode: 2}));
       expect(attempt).toThrow(/--delay expects a duration/);
     },
   );

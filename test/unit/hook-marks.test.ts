@@ -2,7 +2,7 @@ import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {expect, onTestFinished, test} from 'vitest';
-import {hookMarkSource, recordHookMark} from '../../src/hook-marks.js';
+import {hookMarkSource, recordHookMark} from '../../src/agents/hook-marks.js';
 
 const server = {socketPath: '/tmp/t/sock', serverPid: 42};
 

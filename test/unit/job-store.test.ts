@@ -1,8 +1,8 @@
 import {statSync} from 'node:fs';
 import {describe, expect, test} from 'vitest';
-import {JobStore, previewText, shownState} from '../../src/job-store.js';
-import {ensureStateDir, resolveStateDir} from '../../src/paths.js';
-import type {JobRequest} from '../../src/request.js';
+import {ensureStateDir, resolveStateDir} from '../../src/base/paths.js';
+import type {JobRequest} from '../../src/jobs/request.js';
+import {JobStore, previewText, shownState} from '../../src/jobs/store.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 
 const request = (jobId: string): JobRequest => ({

@@ -1,5 +1,5 @@
 import {describe, expect, test} from 'vitest';
-import {DEFAULT_NOTICE, renderNotice, validateNoticeTemplate} from '../../src/notice.js';
+import {DEFAULT_NOTICE, renderNotice, validateNoticeTemplate} from '../../src/jobs/notice.js';
 
 const values = {
   status: 'done',

@@ -2,8 +2,8 @@
 // the lock before every key, and releasing never removes a lock another worker took over.
 import {mkdirSync, rmdirSync, statSync, utimesSync} from 'node:fs';
 import {describe, expect, test} from 'vitest';
-import {realClock} from '../../src/clock.js';
-import {PaneLock} from '../../src/pane-lock.js';
+import {realClock} from '../../src/base/clock.js';
+import {PaneLock} from '../../src/locks/pane-lock.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 
 async function take(lock: PaneLock, jobId: string) {

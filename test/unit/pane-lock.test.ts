@@ -1,6 +1,6 @@
 import {describe, expect, test} from 'vitest';
-import {realClock} from '../../src/clock.js';
-import {PaneLock, paneLockKey} from '../../src/pane-lock.js';
+import {realClock} from '../../src/base/clock.js';
+import {PaneLock, paneLockKey} from '../../src/locks/pane-lock.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 
 describe('PaneLock', () => {

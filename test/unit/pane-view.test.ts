@@ -1,5 +1,5 @@
 import {describe, expect, test} from 'vitest';
-import {cursorRow, joinWrappedRows, OutputReader, type PaneView} from '../../src/pane-view.js';
+import {cursorRow, joinWrappedRows, OutputReader, type PaneView} from '../../src/tmux/view.js';
 
 /** A view of a pane whose whole output so far is `all` (one row per entry), `height` rows
  * visible, `history` rows of scrollback captured, history limited to `limit` rows. */

@@ -1,8 +1,6 @@
 import {readFileSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
 import {describe, expect, test} from 'vitest';
-import type {PaneView} from '../../src/pane-view.js';
-import {agentOfCommandLine} from '../../src/proc.js';
 import {
   countEchoes,
   detectProfile,
@@ -13,7 +11,9 @@ import {
   type ProfileName,
   readComposer,
   readComposerState,
-} from '../../src/profile.js';
+} from '../../src/agents/profile.js';
+import {agentOfCommandLine} from '../../src/process/foreground.js';
+import type {PaneView} from '../../src/tmux/view.js';
 import {paneViewOf} from '../helpers/pane-views.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/screens/', import.meta.url));

@@ -6,7 +6,7 @@ import {
   JOB_ID_PATTERN,
   type JobRequest,
   newJobId,
-} from '../../src/request.js';
+} from '../../src/jobs/request.js';
 
 const request: JobRequest = {
   version: 1,

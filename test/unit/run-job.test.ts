@@ -1,11 +1,11 @@
 import {describe, expect, test} from 'vitest';
-import type {HookMarkSource} from '../../src/hook-marks.js';
-import type {JobState} from '../../src/job-store.js';
-import type {PaneLock} from '../../src/pane-lock.js';
-import type {PaneMemory} from '../../src/pane-memory.js';
-import type {JobRequest} from '../../src/request.js';
-import type {JobRecorder} from '../../src/worker/recorder.js';
-import {runJob} from '../../src/worker/run-job.js';
+import type {HookMarkSource} from '../../src/agents/hook-marks.js';
+import {runJob} from '../../src/jobs/job.js';
+import type {JobRecorder} from '../../src/jobs/recorder.js';
+import type {JobRequest} from '../../src/jobs/request.js';
+import type {JobState} from '../../src/jobs/store.js';
+import type {PaneLock} from '../../src/locks/pane-lock.js';
+import type {PaneMemory} from '../../src/pane/memory.js';
 import {FakeClock} from '../helpers/fake-clock.js';
 import {FakeTmux} from '../helpers/fake-tmux.js';
 

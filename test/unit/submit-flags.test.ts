@@ -1,8 +1,8 @@
 import {describe, expect, test} from 'vitest';
+import {EXIT_CODES} from '../../src/base/errors.js';
 import {buildCli} from '../../src/cli/build-cli.js';
 import {parseSubmitFast} from '../../src/cli/submit-flags.js';
 import type {SubmitOptions} from '../../src/commands/submit.js';
-import {EXIT_CODES} from '../../src/errors.js';
 
 /** What yargs hands to submit for `argv`. */
 async function viaYargs(argv: string[]): Promise<SubmitOptions> {

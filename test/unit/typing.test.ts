@@ -1,6 +1,6 @@
 import {describe, expect, test} from 'vitest';
 import {chunkForArgv} from '../../src/tmux/tmux.js';
-import {findUntypable, literalArgument, planTyping} from '../../src/typing.js';
+import {findUntypable, literalArgument, planTyping} from '../../src/tmux/typing.js';
 
 describe('planTyping', () => {
   test('one line is one run of characters', () => {

@@ -1,6 +1,5 @@
 import {describe, expect, test} from 'vitest';
-import {UsageError} from '../../src/errors.js';
-import {describeUntil, parseUntil} from '../../src/until.js';
+import {describeUntil, parseUntil} from '../../src/detect/until.js';
 
 describe('parseUntil', () => {
   test.each([
@@ -22,7 +21,9 @@ describe('parseUntil', () => {
     ['prompt:', /needs a profile name or a regex/],
     ['prompt:[', /invalid regex/],
   ])('refuses %j with exit 2', (text, message) => {
-    expect(() => parseUntil(text)).toThrow(UsageError);
+    expect(() => parseUntil(text)).toThrow(
+      expect.objectContaining({name: 'NudgeError', exitCode: 2}),
+    );
     expect(() => parseUntil(text)).toThrow(message);
   });
 });

@@ -1,8 +1,7 @@
 // The event-driven wait (output events from the control-mode transport), in virtual time:
 // when it looks at the pane, when it decides, and how it falls back to polling.
 import {describe, expect, test} from 'vitest';
-import {OutputReader} from '../../src/pane-view.js';
-import {READ_DEBOUNCE_MS, type WaitOptions, waitUntil} from '../../src/wait-until.js';
+import {READ_DEBOUNCE_MS, type WaitOptions, waitUntil} from '../../src/detect/wait-until.js';
 import {
   PromptWatcher,
   RegexWatcher,
@@ -10,7 +9,8 @@ import {
   StableWatcher,
   viewKey,
   type Watcher,
-} from '../../src/watch.js';
+} from '../../src/detect/watchers.js';
+import {OutputReader} from '../../src/tmux/view.js';
 import {ScriptedPane, VirtualClock} from '../helpers/virtual-time.js';
 
 const noGate: ScreenWatchOptions = {

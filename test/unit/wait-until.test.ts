@@ -1,7 +1,7 @@
 import {expect, test} from 'vitest';
-import {realClock} from '../../src/clock.js';
-import {waitUntil} from '../../src/wait-until.js';
-import {PromptWatcher, StableWatcher} from '../../src/watch.js';
+import {realClock} from '../../src/base/clock.js';
+import {waitUntil} from '../../src/detect/wait-until.js';
+import {PromptWatcher, StableWatcher} from '../../src/detect/watchers.js';
 import {FakeClock} from '../helpers/fake-clock.js';
 import {FakeTmux} from '../helpers/fake-tmux.js';
 

@@ -1,14 +1,14 @@
 // The watchers' event-driven form (observeEvents): the same conditions as observe(), with
 // stability read as a time window and the reaction gate opened by output.
 import {describe, expect, test} from 'vitest';
-import type {PaneView} from '../../src/pane-view.js';
 import {
   type EventFacts,
   PromptWatcher,
   ReactionGate,
   StableWatcher,
   viewKey,
-} from '../../src/watch.js';
+} from '../../src/detect/watchers.js';
+import type {PaneView} from '../../src/tmux/view.js';
 import {paneViewOf} from '../helpers/pane-views.js';
 
 function screen(text: string, o: Partial<PaneView> = {}): PaneView {

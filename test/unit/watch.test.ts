@@ -1,5 +1,4 @@
 import {describe, expect, test} from 'vitest';
-import {OutputReader, type PaneView} from '../../src/pane-view.js';
 import {
   ExitWatcher,
   exitSentinel,
@@ -9,7 +8,8 @@ import {
   StableWatcher,
   shellPromptVisible,
   viewKey,
-} from '../../src/watch.js';
+} from '../../src/detect/watchers.js';
+import {OutputReader, type PaneView} from '../../src/tmux/view.js';
 import {paneViewOf} from '../helpers/pane-views.js';
 
 function screen(text: string, o: Partial<PaneView> = {}): PaneView {

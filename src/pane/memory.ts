@@ -1,9 +1,9 @@
 import {mkdir, readFile} from 'node:fs/promises';
 import {join} from 'node:path';
-import {paneLockKey} from './pane-lock.js';
-import {DIR_MODE} from './paths.js';
-import type {ProfileName} from './profile.js';
-import {writeFileAtomic} from './util/fs.js';
+import type {ProfileName} from '../agents/profile.js';
+import {writeFileAtomic} from '../base/fs.js';
+import {DIR_MODE} from '../base/paths.js';
+import {paneLockKey} from '../locks/pane-lock.js';
 
 /**
  * Which agent a pane was last recognised as, so that a screen that momentarily shows none of

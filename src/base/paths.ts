@@ -2,7 +2,7 @@ import {constants} from 'node:fs';
 import {access, lstat, mkdir} from 'node:fs/promises';
 import {homedir} from 'node:os';
 import {join} from 'node:path';
-import {EXIT_CODES, NudgeError} from './errors.js';
+import {NudgeError} from './errors.js';
 
 /** Environment variables that choose the state directory. */
 export interface StateEnv {
@@ -36,7 +36,6 @@ export const layout = {
       throw new NudgeError(
         'bad-job',
         `${JSON.stringify(jobId)} is not a job id; run "nudge jobs" to list them.`,
-        EXIT_CODES.usage,
       );
     }
     return join(stateDir, 'jobs', jobId);

@@ -1,14 +1,4 @@
-import type {Clock} from '../clock.js';
-import {createWatcher} from '../conditions.js';
-import {formatDuration} from '../durations.js';
-import {describeError, isAbortError} from '../errors.js';
-import type {HookMarkSource} from '../hook-marks.js';
-import type {JobRecord, TerminalState} from '../job-store.js';
-import {renderNotice} from '../notice.js';
-import type {PaneLease, PaneLock} from '../pane-lock.js';
-import type {PaneMemory} from '../pane-memory.js';
-import {cursorLine, cursorRow, type PaneView, visibleText} from '../pane-view.js';
-import {agentOfCommandLine} from '../proc.js';
+import type {HookMarkSource} from '../agents/hook-marks.js';
 import {
   chooseProfile,
   countEchoes,
@@ -22,15 +12,25 @@ import {
   type Profile,
   readComposer,
   readComposerState,
-} from '../profile.js';
-import type {JobRequest} from '../request.js';
+} from '../agents/profile.js';
+import type {Clock} from '../base/clock.js';
+import {formatDuration} from '../base/durations.js';
+import {describeError, isAbortError} from '../base/errors.js';
+import {createWatcher} from '../detect/conditions.js';
+import {describeUntil} from '../detect/until.js';
+import {type PaneActivity, waitUntil} from '../detect/wait-until.js';
+import {exitSentinel, shellPromptVisible, viewKey} from '../detect/watchers.js';
+import type {PaneLease, PaneLock} from '../locks/pane-lock.js';
+import type {PaneMemory} from '../pane/memory.js';
+import {agentOfCommandLine} from '../process/foreground.js';
 import {TmuxCommandError} from '../tmux/runner.js';
 import type {PaneInfo, Tmux} from '../tmux/tmux.js';
-import {planTyping} from '../typing.js';
-import {describeUntil} from '../until.js';
-import {type PaneActivity, waitUntil} from '../wait-until.js';
-import {exitSentinel, shellPromptVisible, viewKey} from '../watch.js';
+import {planTyping} from '../tmux/typing.js';
+import {cursorLine, cursorRow, type PaneView, visibleText} from '../tmux/view.js';
+import {renderNotice} from './notice.js';
 import type {JobRecorder} from './recorder.js';
+import type {JobRequest} from './request.js';
+import type {JobRecord, TerminalState} from './store.js';
 
 /** What a job needs from the outside world. */
 export interface JobDeps {

@@ -1,4 +1,4 @@
-import {UsageError} from './errors.js';
+import {NudgeError} from './errors.js';
 
 const UNIT_MS: Record<string, number> = {ms: 1, s: 1000, m: 60_000, h: 3_600_000};
 
@@ -15,13 +15,13 @@ export function parseDuration(value: unknown, option: string): number {
   const amount = match ? Number(match[1]) : Number.NaN;
   const ms = Math.round(amount * (UNIT_MS[match?.[2] ?? 'ms'] ?? 1));
   if (!match || !Number.isFinite(ms)) {
-    throw new UsageError(
+    throw new NudgeError(
       'bad-duration',
       `${option} expects a duration such as 250ms, 3s, 5m, 1h or plain milliseconds, got ${JSON.stringify(value)}.`,
     );
   }
   if (ms > MAX_DURATION_MS) {
-    throw new UsageError(
+    throw new NudgeError(
       'bad-duration',
       `${option} is ${JSON.stringify(value)}, longer than the 7-day maximum; use a shorter duration.`,
     );
@@ -34,7 +34,7 @@ export function parseInteger(value: unknown, option: string, min: number, max: n
   const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value : '';
   const n = /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isSafeInteger(n) || n < min || n > max) {
-    throw new UsageError(
+    throw new NudgeError(
       'bad-number',
       `${option} expects a whole number from ${min} to ${max}, got ${JSON.stringify(value)}.`,
     );

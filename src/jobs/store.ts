@@ -1,10 +1,10 @@
 import {readFileSync} from 'node:fs';
 import {mkdir, readdir, readFile, rm} from 'node:fs/promises';
 import {join} from 'node:path';
-import {NudgeError, UsageError} from './errors.js';
-import {DIR_MODE, layout} from './paths.js';
+import {NudgeError} from '../base/errors.js';
+import {appendLine, isProcessAlive, stateWriteError, writeFileAtomic} from '../base/fs.js';
+import {DIR_MODE, layout} from '../base/paths.js';
 import {JOB_ID_PATTERN, type JobRequest} from './request.js';
-import {appendLine, isProcessAlive, stateWriteError, writeFileAtomic} from './util/fs.js';
 
 /** The worker's states, in order; the last four are terminal. */
 export const JOB_STATES = [
@@ -245,7 +245,7 @@ export class JobStore {
    * that are malformed (never a path) or unknown. */
   async open(idOrPrefix: string): Promise<JobHandle> {
     if (!/^[0-9a-z-]{1,20}$/.test(idOrPrefix)) {
-      throw new UsageError(
+      throw new NudgeError(
         'bad-job',
         `${JSON.stringify(idOrPrefix)} is not a job id; run "nudge jobs" to list them.`,
       );
@@ -255,7 +255,7 @@ export class JobStore {
     const exact = matches.includes(idOrPrefix) ? idOrPrefix : undefined;
     const id = exact ?? (matches.length === 1 ? matches[0] : undefined);
     if (!id) {
-      throw new UsageError(
+      throw new NudgeError(
         matches.length > 1 ? 'ambiguous-job' : 'no-such-job',
         matches.length > 1
           ? `Job id prefix "${idOrPrefix}" matches ${matches.length} jobs; give more characters.`

@@ -1,11 +1,11 @@
-import type {Clock} from './clock.js';
-import type {PaneActivity} from './pane-activity.js';
-import {type PaneView, visibleText} from './pane-view.js';
-import {TmuxCommandError} from './tmux/runner.js';
-import type {Tmux} from './tmux/tmux.js';
-import type {EventFacts, Verdict, Watcher} from './watch.js';
+import type {Clock} from '../base/clock.js';
+import type {PaneActivity} from '../tmux/activity.js';
+import {TmuxCommandError} from '../tmux/runner.js';
+import type {Tmux} from '../tmux/tmux.js';
+import {type PaneView, visibleText} from '../tmux/view.js';
+import type {EventFacts, Verdict, Watcher} from './watchers.js';
 
-export type {PaneActivity} from './pane-activity.js';
+export type {PaneActivity} from '../tmux/activity.js';
 
 /** How a wait ended. */
 export interface WaitResult {

@@ -1,5 +1,5 @@
-import {type OutputMark, OutputReader, type PaneView} from './pane-view.js';
-import {isBusy, isIdle, isShellCommand, PROFILES, type Profile} from './profile.js';
+import {isBusy, isIdle, isShellCommand, PROFILES, type Profile} from '../agents/profile.js';
+import {type OutputMark, OutputReader, type PaneView} from '../tmux/view.js';
 import {compileRegex, type UntilSpec} from './until.js';
 import {
   anyVisibleLine,
@@ -10,7 +10,7 @@ import {
   StableWatcher,
   shellPromptVisible,
   type Watcher,
-} from './watch.js';
+} from './watchers.js';
 
 /** Everything needed to build the watcher for a condition. */
 export interface WatcherSetup {
@@ -66,7 +66,7 @@ function hookSaysIdle(agent: Profile, view: PaneView, freshHookMark?: () => bool
   return freshHookMark?.() === true && !isBusy(agent, view);
 }
 
-/** Build the watcher for `spec`. Throws (UsageError) on a bad regex or a prompt with no
+/** Build the watcher for `spec`. Throws (NudgeError) on a bad regex or a prompt with no
  * profile for the pane's program. */
 export function createWatcher(spec: UntilSpec, s: WatcherSetup): Watcher {
   const screen: ScreenWatchOptions = {

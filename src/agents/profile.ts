@@ -1,5 +1,5 @@
-import type {PaneView} from './pane-view.js';
-import {cursorLine, visibleText} from './pane-view.js';
+import type {PaneView} from '../tmux/view.js';
+import {cursorLine, visibleText} from '../tmux/view.js';
 
 /**
  * What is specific to the program in a pane, kept as data in one place: how to empty its

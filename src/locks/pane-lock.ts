@@ -2,10 +2,10 @@ import {createHash} from 'node:crypto';
 import * as fs from 'node:fs';
 import {mkdir, readdir, readFile, rm, stat, utimes} from 'node:fs/promises';
 import {dirname, join} from 'node:path';
-import {type Clock, realClock} from './clock.js';
-import {DIR_MODE, layout} from './paths.js';
-import {isProcessAlive, stateWriteError, writeFileAtomic} from './util/fs.js';
-import {err, ok, type Result} from './util/result.js';
+import {type Clock, realClock} from '../base/clock.js';
+import {isProcessAlive, stateWriteError, writeFileAtomic} from '../base/fs.js';
+import {DIR_MODE, layout} from '../base/paths.js';
+import {err, ok, type Result} from '../base/result.js';
 
 // proper-lockfile: the holder refreshes the lock's mtime every LOCK_UPDATE_MS; a lock not
 // refreshed for LOCK_STALE_MS is stale and may be taken over. A worker killed with -9 thus

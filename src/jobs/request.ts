@@ -1,9 +1,9 @@
 import {Buffer} from 'node:buffer';
+import {PROFILE_NAMES, type ProfileName} from '../agents/profile.js';
+import {JOB_ID_PATTERN} from '../base/paths.js';
+import {err, ok, type Result} from '../base/result.js';
+import type {UntilSpec} from '../detect/until.js';
 import {MAX_NOTICE_LENGTH} from './notice.js';
-import {JOB_ID_PATTERN} from './paths.js';
-import {PROFILE_NAMES, type ProfileName} from './profile.js';
-import type {UntilSpec} from './until.js';
-import {err, ok, type Result} from './util/result.js';
 
 /** Version of the request format handed from the front end to the worker. */
 export const REQUEST_VERSION = 1;
@@ -205,7 +205,7 @@ export function validateRequest(value: unknown): Result<JobRequest, string> {
 }
 
 /** Job ids: a base-36 millisecond timestamp and four random characters (see paths.ts). */
-export {JOB_ID_PATTERN} from './paths.js';
+export {JOB_ID_PATTERN} from '../base/paths.js';
 
 /** Make a new job id for `nowMs`; ids sort in creation order. */
 export function newJobId(nowMs: number, random: () => number = Math.random): string {

@@ -1,4 +1,4 @@
-import {UsageError} from './errors.js';
+import {NudgeError} from '../base/errors.js';
 
 /** A "done" condition, as given with `--until`. */
 export type UntilSpec =
@@ -19,7 +19,7 @@ export function parseUntil(text: string, option = '--until'): UntilSpec {
   if (text.startsWith('regex:')) {
     const pattern = text.slice('regex:'.length);
     if (pattern === '')
-      throw new UsageError(
+      throw new NudgeError(
         'bad-until',
         `${option} regex: needs a pattern, e.g. regex:'listening on'.`,
       );
@@ -32,11 +32,11 @@ export function parseUntil(text: string, option = '--until'): UntilSpec {
     if ((PROMPT_PROFILES as readonly string[]).includes(rest))
       return {kind: 'prompt', profile: rest, pattern: undefined};
     if (rest === '')
-      throw new UsageError('bad-until', `${option} prompt: needs a profile name or a regex.`);
+      throw new NudgeError('bad-until', `${option} prompt: needs a profile name or a regex.`);
     compileRegex(rest, option);
     return {kind: 'prompt', profile: undefined, pattern: rest};
   }
-  throw new UsageError(
+  throw new NudgeError(
     'bad-until',
     `${option} ${JSON.stringify(text)} is not a condition; use stable, exit, regex:PATTERN, prompt, prompt:NAME or prompt:REGEX.`,
   );
@@ -65,7 +65,7 @@ export function compileRegex(pattern: string, option: string, flags = ''): RegEx
   try {
     return new RegExp(pattern, flags);
   } catch (error) {
-    throw new UsageError(
+    throw new NudgeError(
       'bad-regex',
       `${option} has an invalid regex ${JSON.stringify(pattern)}: ${(error as Error).message}.`,
     );

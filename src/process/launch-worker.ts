@@ -1,8 +1,8 @@
 import {spawn} from 'node:child_process';
 import {closeSync, openSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
-import {NudgeError} from './errors.js';
-import {FILE_MODE} from './paths.js';
+import {NudgeError} from '../base/errors.js';
+import {FILE_MODE} from '../base/paths.js';
 
 /** Path of the compiled worker entry, next to this module's directory in dist/. */
 export const WORKER_ENTRY = fileURLToPath(new URL('../workers/job-worker.js', import.meta.url));

@@ -1,11 +1,11 @@
+import {isShellCommand} from '../agents/profile.js';
 import {
   cursorLine,
   type OutputLine,
   type OutputReader,
   type PaneView,
   visibleText,
-} from './pane-view.js';
-import {isShellCommand} from './profile.js';
+} from '../tmux/view.js';
 
 /** What a watcher concludes from one look at the pane. */
 export type Verdict =

@@ -1,14 +1,12 @@
-import {realClock} from '../clock.js';
-import {controlMutexFor} from '../control-mutex.js';
-import {describeError} from '../errors.js';
-import {hookMarkSource} from '../hook-marks.js';
-import {isTerminal, JobHandle, type JobRecord} from '../job-store.js';
-import {createJobLogger} from '../log.js';
-import {paneLockFor} from '../pane-lock.js';
-import {paneMemory} from '../pane-memory.js';
-import {layout} from '../paths.js';
-import {foregroundCommandLine} from '../proc.js';
-import type {JobRequest} from '../request.js';
+import {hookMarkSource} from '../agents/hook-marks.js';
+import {realClock} from '../base/clock.js';
+import {describeError} from '../base/errors.js';
+import {createJobLogger} from '../base/log.js';
+import {layout} from '../base/paths.js';
+import {controlMutexFor} from '../locks/control-mutex.js';
+import {paneLockFor} from '../locks/pane-lock.js';
+import {paneMemory} from '../pane/memory.js';
+import {foregroundCommandLine} from '../process/foreground.js';
 import type {ServerSpec} from '../tmux/server.js';
 import {
   openTransport,
@@ -16,8 +14,10 @@ import {
   type Transport,
   type TransportChoice,
 } from '../tmux/transport.js';
+import {type JobOutcome, runJob} from './job.js';
 import {createJobRecorder, type JobRecorder} from './recorder.js';
-import {type JobOutcome, runJob} from './run-job.js';
+import type {JobRequest} from './request.js';
+import {isTerminal, JobHandle, type JobRecord} from './store.js';
 
 /** What the worker process used, for its exit log line. */
 export interface WorkerUsage {

@@ -1,5 +1,5 @@
-import type {JobHandle, JobRecord, JobState} from '../job-store.js';
-import type {Logger} from '../log.js';
+import type {Logger} from '../base/log.js';
+import type {JobHandle, JobRecord, JobState} from './store.js';
 
 /** Where the worker records what it does: the job's state record, its events.jsonl and its
  * pino log, in one call per step. Tests use a fake that keeps events in memory. */

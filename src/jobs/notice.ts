@@ -1,4 +1,4 @@
-import {UsageError} from './errors.js';
+import {NudgeError} from '../base/errors.js';
 
 /** The notice typed into the waiting pane when the work is done. */
 export const DEFAULT_NOTICE = '[SYSTEM COMMAND] Command complete. Resume.';
@@ -28,20 +28,20 @@ const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 /** Reject templates with unknown placeholders, newlines, NULs or absurd length (exit 2). */
 export function validateNoticeTemplate(template: string): void {
   if (template.trim() === '') {
-    throw new UsageError('bad-notice', '--notice is empty; give a template or use --no-notice.');
+    throw new NudgeError('bad-notice', '--notice is empty; give a template or use --no-notice.');
   }
   if (template.length > MAX_NOTICE_LENGTH) {
-    throw new UsageError(
+    throw new NudgeError(
       'bad-notice',
       `--notice is longer than ${MAX_NOTICE_LENGTH} characters; shorten it.`,
     );
   }
   if (/[\0\r\n]/.test(template)) {
-    throw new UsageError('bad-notice', '--notice must be one line (no newline or NUL characters).');
+    throw new NudgeError('bad-notice', '--notice must be one line (no newline or NUL characters).');
   }
   for (const m of template.matchAll(PLACEHOLDER)) {
     if (!(NOTICE_PLACEHOLDERS as readonly string[]).includes(m[1] ?? '')) {
-      throw new UsageError(
+      throw new NudgeError(
         'bad-notice',
         `--notice uses unknown placeholder {${m[1]}}; known ones are ${NOTICE_PLACEHOLDERS.map((p) => `{${p}}`).join(' ')}.`,
       );

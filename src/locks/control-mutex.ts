@@ -1,9 +1,9 @@
 import {mkdir, readFile, rm, stat, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
-import {type Clock, realClock} from './clock.js';
+import {type Clock, realClock} from '../base/clock.js';
+import {isProcessAlive} from '../base/fs.js';
+import {DIR_MODE, FILE_MODE, layout} from '../base/paths.js';
 import {paneLockKey} from './pane-lock.js';
-import {DIR_MODE, FILE_MODE, layout} from './paths.js';
-import {isProcessAlive} from './util/fs.js';
 
 /**
  * One tmux server's "control clients come and go one at a time" mutex, across workers.

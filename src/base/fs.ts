@@ -1,7 +1,7 @@
 import {randomBytes} from 'node:crypto';
 import {appendFile, open, rename, rm} from 'node:fs/promises';
-import {NudgeError} from '../errors.js';
-import {FILE_MODE} from '../paths.js';
+import {NudgeError} from './errors.js';
+import {FILE_MODE} from './paths.js';
 
 /** Write `data` to `path` atomically (temp file + rename), mode 0600. Readers never see a
  * half-written file. */

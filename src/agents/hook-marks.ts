@@ -1,9 +1,9 @@
 import {watch} from 'node:fs';
 import {mkdir, readFile} from 'node:fs/promises';
 import {join} from 'node:path';
-import {paneLockKey} from './pane-lock.js';
-import {DIR_MODE} from './paths.js';
-import {writeFileAtomic} from './util/fs.js';
+import {writeFileAtomic} from '../base/fs.js';
+import {DIR_MODE} from '../base/paths.js';
+import {paneLockKey} from '../locks/pane-lock.js';
 
 /** "This pane's agent finished a turn", as an agent's hook reported it. */
 export interface HookMark {

@@ -1,0 +1,73 @@
+/** Exit codes, the one table every front end maps outcomes to. */
+export const EXIT_CODES = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  timeout: 124,
+} as const;
+
+export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
+
+/**
+ * Every error a user can cause or act on, by its stable code, with the exit code it maps to.
+ * This table is the only place an error becomes an exit code: the CLI exits with it, the MCP
+ * server reports the code.
+ */
+const EXIT_OF = {
+  // bad usage or input (2): nothing was done
+  'bad-usage': EXIT_CODES.usage,
+  'bad-duration': EXIT_CODES.usage,
+  'bad-number': EXIT_CODES.usage,
+  'bad-regex': EXIT_CODES.usage,
+  'bad-until': EXIT_CODES.usage,
+  'bad-notice': EXIT_CODES.usage,
+  'bad-profile': EXIT_CODES.usage,
+  'bad-pane': EXIT_CODES.usage,
+  'bad-job': EXIT_CODES.usage,
+  'no-pane': EXIT_CODES.usage,
+  'no-such-pane': EXIT_CODES.usage,
+  'no-such-job': EXIT_CODES.usage,
+  'ambiguous-job': EXIT_CODES.usage,
+  'empty-text': EXIT_CODES.usage,
+  'untypable-text': EXIT_CODES.usage,
+  'text-too-long': EXIT_CODES.usage,
+  // the world is not as it must be (1)
+  'no-tmux': EXIT_CODES.failure,
+  'no-server': EXIT_CODES.failure,
+  'no-access': EXIT_CODES.failure,
+  'pane-gone': EXIT_CODES.failure,
+  'state-dir': EXIT_CODES.failure,
+  'spawn-failed': EXIT_CODES.failure,
+  interrupted: EXIT_CODES.failure,
+} as const satisfies Record<string, ExitCode>;
+
+/** The stable codes of NudgeError, for scripts, tests and MCP tool errors. */
+export type ErrorCode = keyof typeof EXIT_OF;
+
+/**
+ * An error a user can cause or act on. The message is one plain sentence that says what was
+ * wrong and what to do; `code` is stable; `exitCode` follows from it. No stack trace is ever
+ * shown for these.
+ */
+export class NudgeError extends Error {
+  override name = 'NudgeError';
+  readonly exitCode: ExitCode;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.exitCode = EXIT_OF[code];
+  }
+}
+
+/** Whether `err` is an abort (AbortSignal fired) rather than a real failure. */
+export function isAbortError(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError');
+}
+
+/** A short, single-line description of any thrown value, for logs and job records. */
+export function describeError(err: unknown): string {
+  if (err instanceof Error) return err.message.split('\n')[0] ?? err.name;
+  return String(err);
+}
