@@ -4,10 +4,11 @@ import {join} from 'node:path';
 import {writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE} from '../base/paths.js';
 import {paneLockKey} from '../locks/pane-lock.js';
+import type {HookKind} from './registry.js';
 
 /** "This pane's agent finished a turn", as an agent's hook reported it. */
 export interface HookMark {
-  source: 'claude-stop' | 'codex-notify';
+  source: HookKind;
   /** Milliseconds since the epoch when the hook ran. */
   atMs: number;
   pane: string;

@@ -2,14 +2,18 @@ import type {PaneView} from '../tmux/view.js';
 import {cursorLine, visibleText} from '../tmux/view.js';
 
 /**
- * What is specific to the program in a pane, kept as data in one place: how to empty its
- * input line, the typing cadence and pause before Enter it needs, text that must travel as
- * a bracketed paste, what its idle composer looks like, and what "busy" looks like. When a
- * CLI changes its screen, this file is what changes. The facts behind each entry are in
- * docs/agent-screens.md, measured on the versions named there.
+ * What is specific to the program in a pane, kept as data: how to empty its input line, the
+ * typing cadence and pause before Enter it needs, text that must travel as a bracketed paste,
+ * what its idle composer looks like, and what "busy" looks like. Each program's data is in its
+ * own file (claude.ts, gemini.ts, codex.ts, shell.ts); this file is the shape of that data and
+ * how a screen is read with it. The facts behind each entry are in docs/agent-screens.md,
+ * measured on the versions named there.
  */
 export const PROFILE_NAMES = ['claude', 'gemini', 'codex', 'shell', 'raw'] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
+/** The agent CLIs nudge knows (the profiles that are not a shell or raw). */
+export const AGENT_NAMES = ['claude', 'gemini', 'codex'] as const;
+export type AgentName = (typeof AGENT_NAMES)[number];
 
 export interface Profile {
   name: ProfileName;
@@ -64,187 +68,19 @@ export interface InputMode {
   leaveKeys: readonly (readonly string[])[];
 }
 
-const RULE = /^\s*─{20,}\s*$/;
-
-/** The profiles, in detection order. */
-export const PROFILES: Record<ProfileName, Profile> = {
-  claude: {
-    name: 'claude',
-    // One Escape closes a picker and only shows "Esc again to clear"; C-u empties the
-    // composer. (Two Escapes within ~1 s clear it too, or open the history with text.)
-    clearKeys: [['Escape'], ['C-u']],
-    // Measured (docs/agent-screens.md): Enter submitted 6/6 even at 0 ms after typed or
-    // pasted text, in every cadence tried; a small margin all the same.
-    minEnterDelayMs: 150,
-    // "@" opens the file picker, which completes the word and takes the Enter.
-    pasteWhen: /@/,
-    composerLine: /^([❯>!]) ?(.*)$/,
-    // `!` at the start enters bash mode (composer `! `, footer `! for shell mode`); Backspace
-    // on the empty composer leaves it (measured: C-u keeps it).
-    inputModes: {'!': {name: 'bash mode', leaveKeys: [['BSpace']]}},
-    shellPrefix: '!',
-    promptEcho: /^❯ (.*)$/,
-    shellEcho: /^! (.*)$/,
-    placeholders: [/^Press up to edit queued messages$/, /^Try ".*"$/],
-    ruleLine: RULE,
-    busy: [/esc to interrupt/, /· Retrying in \d+s/],
-    queued: /Press up to edit queued messages/,
-    screen: /Claude Code v\d|\? for shortcuts · ← for agents/,
-    commands: /^claude$/,
-  },
-  gemini: {
-    name: 'gemini',
-    clearKeys: [['Escape'], ['C-u']],
-    // Measured: Enter at 0 ms after typing submitted 1/6 (the rest became part of the
-    // text); 100 ms 6/6. After a paste: 100 ms 4/6, 150 ms and more 6/6.
-    minEnterDelayMs: 250,
-    pasteWhen: /@/,
-    // ` > ` normally and in auto-edit and plan modes, ` * ` in YOLO mode, ` ! ` in shell mode.
-    composerLine: /^ ([>!*]) {1,3}(.*)$/,
-    // Shell mode stays on after a command ran; Escape leaves it (Backspace does not).
-    inputModes: {'!': {name: 'shell mode', leaveKeys: [['Escape']]}},
-    shellPrefix: '!',
-    promptEcho: /^ [>*] (.*)$/,
-    shellEcho: /^ \$ (.*)$/,
-    placeholders: [/^Type your message or @path\/to\/file$/, /^Type your shell command$/],
-    ruleLine: RULE,
-    busy: [/esc to cancel/],
-    queued: /Queued \(press ↑ to edit\)/,
-    screen:
-      /Type your message or @path\/to\/file|Type your shell command|Shift\+Tab to accept edits|shell mode enabled \(esc to disable\)/,
-    commands: /^gemini$/,
-  },
-  codex: {
-    name: 'codex',
-    clearKeys: [['Escape'], ['C-u']],
-    // Codex treats Enter within 120 ms of a fast burst of keys as a newline. Measured:
-    // Enter at 0 ms after one send-keys call submitted 1/6; 100 ms and more 6/6.
-    minEnterDelayMs: 200,
-    pasteWhen: /@/,
-    // `›` normally; `!` in shell mode (footer `Shell mode`), which Backspace on the empty
-    // composer leaves.
-    composerLine: /^([›!])(?: (.*))?$/,
-    inputModes: {'!': {name: 'shell mode', leaveKeys: [['BSpace']]}},
-    shellPrefix: '!',
-    promptEcho: /^› (.*)$/,
-    shellEcho: /^• (?:You ran|Running) (.*)$/,
-    notBelowComposer: /^[•◦└] /,
-    // Measured (model server): Enter while a turn runs steers it — the request in flight is
-    // cut short and sent again with the message; Tab queues it for after the turn.
-    queueKey: 'Tab',
-    placeholders: [
-      /^Ask Codex to do anything$/,
-      /^Find and fix a bug in @filename$/,
-      /^Improve documentation in @filename$/,
-      /^Summarize recent commits$/,
-      /^Implement \{feature\}$/,
-      /^Explain this codebase$/,
-      /^Write tests for @filename$/,
-      /^Run \/review on my current changes$/,
-      /^Use \/skills to list available skills$/,
-    ],
-    busy: [/esc to interrupt/],
-    queued: /Queued follow-up inputs|Messages to be submitted after next tool call/,
-    screen:
-      /OpenAI Codex|Ask Codex to do anything|\? for shortcuts|tab to queue message|Shell mode/,
-    commands: /^codex/,
-  },
-  shell: {
-    name: 'shell',
-    // readline reads Escape followed quickly by C-u as the unbound M-C-u: no Escape.
-    clearKeys: [['C-e', 'C-u']],
-    minEnterDelayMs: 0,
-    busy: [],
-  },
-  raw: {
-    name: 'raw',
-    clearKeys: [['Escape'], ['C-u']],
-    minEnterDelayMs: 0,
-    busy: [],
-  },
-};
-
-const SHELLS = new Set([
-  'bash',
-  'zsh',
-  'sh',
-  'dash',
-  'fish',
-  'ksh',
-  'mksh',
-  'tcsh',
-  'csh',
-  'ash',
-  'nu',
-]);
-
-/** Whether `command` (a pane's foreground command) is an interactive shell. */
-export function isShellCommand(command: string): boolean {
-  return SHELLS.has(command.replace(/^-/, '').split('/').pop() ?? '');
+/** A command's base name: `-bash` (a login shell) and `/bin/bash` are `bash`. */
+export function baseName(command: string): string {
+  return command.replace(/^-/, '').split('/').pop() ?? '';
 }
 
-/**
- * Whether a pane is a shell's pane, even while another command runs in its foreground: it
- * runs a shell now, or it was started with one (an empty start command is tmux's default
- * shell). A quiet command in such a pane is still running, not done.
- */
-export function isShellPane(info: {currentCommand: string; startCommand: string}): boolean {
-  if (isShellCommand(info.currentCommand)) return true;
-  const first =
-    info.startCommand
-      .trim()
-      .replace(/^["']/, '')
-      .split(/[\s"']/)[0] ?? '';
-  return info.startCommand.trim() === '' || isShellCommand(first);
+/** An agent's "I finished a turn" hook call, as read from its payload. */
+export interface TurnEnd {
+  /** The agent's session (thread) id, when the payload names it. */
+  session?: string;
 }
 
-/** Shells whose syntax `--until exit`'s `{ …\n} ; printf … "$?"` wrapper is valid in. */
-export function isPosixShell(command: string): boolean {
-  const base = command.replace(/^-/, '').split('/').pop() ?? '';
-  return ['bash', 'zsh', 'sh', 'dash', 'ksh', 'mksh', 'ash'].includes(base);
-}
-
-/** Which profile `--profile auto` picked, and why. */
-export interface Detection {
-  profile: Profile;
-  reason: string;
-}
-
-/**
- * `--profile auto`: the pane's foreground command first (`claude`, `codex`, a shell), then
- * what the screen shows (Gemini CLI runs as `node`), else `raw`.
- */
-export function detectProfile(
-  command: string,
-  screenText: string,
-  program?: 'claude' | 'gemini' | 'codex',
-): Detection {
-  // The foreground program's command line (Linux /proc) names the agent whatever its screen
-  // shows at the moment (a Codex composer holding a draft shows none of its markers).
-  if (program)
-    return {profile: PROFILES[program], reason: `the pane's foreground program is ${program}`};
-  for (const p of [PROFILES.claude, PROFILES.codex, PROFILES.gemini]) {
-    if (p.commands?.test(command)) return {profile: p, reason: `the pane runs ${command}`};
-  }
-  if (isShellCommand(command))
-    return {profile: PROFILES.shell, reason: `the pane runs the shell ${command}`};
-  for (const p of [PROFILES.claude, PROFILES.gemini, PROFILES.codex]) {
-    if (p.screen?.test(screenText))
-      return {profile: p, reason: `the screen of ${command} shows ${p.name}'s composer`};
-  }
-  return {profile: PROFILES.raw, reason: `nothing known about ${command || 'the program'}`};
-}
-
-/** The profile for a name, or detected. */
-export function chooseProfile(
-  name: ProfileName | 'auto',
-  command: string,
-  screenText: string,
-  program?: 'claude' | 'gemini' | 'codex',
-): Detection {
-  if (name === 'auto') return detectProfile(command, screenText, program);
-  return {profile: PROFILES[name], reason: '--profile'};
-}
+/** The rule line agents draw above their composer. */
+export const RULE_LINE = /^\s*─{20,}\s*$/;
 
 /** What the composer shows: its text, the input mode its prompt character says, and where. */
 export interface ComposerState {

@@ -1,9 +1,10 @@
 import yargs, {type Argv} from 'yargs';
+import {HOOK_KINDS} from '../agents/registry.js';
 import {type ExitCode, NudgeError} from '../base/errors.js';
 import {cancelJob} from '../commands/cancel.js';
 import type {CommandContext} from '../commands/context.js';
 import {EXPECT_ACTIONS, expectPattern} from '../commands/expect.js';
-import {HOOK_KINDS, runHook} from '../commands/hook.js';
+import {runHook} from '../commands/hook.js';
 import {listJobs, showStatus} from '../commands/jobs.js';
 import {showLogs} from '../commands/logs.js';
 import {submit} from '../commands/submit.js';

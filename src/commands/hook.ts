@@ -1,11 +1,8 @@
 import {type HookMark, hookPaneFromEnv, recordHookMark} from '../agents/hook-marks.js';
+import {HOOK_KINDS, type HookKind, TURN_END_HOOKS} from '../agents/registry.js';
 import {EXIT_CODES, type ExitCode, NudgeError} from '../base/errors.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import type {CommandContext} from './context.js';
-
-/** The hooks nudge understands. */
-export const HOOK_KINDS = ['claude-stop', 'codex-notify'] as const;
-export type HookKind = (typeof HOOK_KINDS)[number];
 
 function parseJson(text: string): Record<string, unknown> | undefined {
   try {
@@ -38,18 +35,11 @@ export async function runHook(
   const where = hookPaneFromEnv(ctx.env);
   if (!where) return EXIT_CODES.ok; // not inside tmux: nothing to mark
   const kind = o.kind as HookKind;
-  let mark: HookMark | undefined;
-  if (kind === 'claude-stop') {
-    const input = parseJson(await ctx.readStdin());
-    mark = {source: kind, atMs: Date.now(), pane: where.pane};
-    if (typeof input?.session_id === 'string') mark.session = input.session_id;
-  } else {
-    const input = parseJson(o.payload ?? '');
-    // Codex sends one JSON argument per event; only a finished turn is idle evidence.
-    if (input?.type !== 'agent-turn-complete') return EXIT_CODES.ok;
-    mark = {source: kind, atMs: Date.now(), pane: where.pane};
-    if (typeof input['thread-id'] === 'string') mark.session = input['thread-id'];
-  }
+  // Claude Code passes its JSON on stdin, Codex as the last argument.
+  const input = parseJson(kind === 'claude-stop' ? await ctx.readStdin() : (o.payload ?? ''));
+  const turn = TURN_END_HOOKS[kind](input);
+  if (!turn) return EXIT_CODES.ok;
+  const mark: HookMark = {source: kind, atMs: Date.now(), pane: where.pane, ...turn};
   try {
     const stateDir = resolveStateDir(ctx.env);
     await ensureStateDir(stateDir);

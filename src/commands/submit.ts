@@ -1,11 +1,7 @@
 import {Buffer} from 'node:buffer';
-import {
-  chooseProfile,
-  isPosixShell,
-  PROFILE_NAMES,
-  type Profile,
-  type ProfileName,
-} from '../agents/profile.js';
+import {PROFILE_NAMES, type Profile, type ProfileName} from '../agents/profile.js';
+import {chooseProfile} from '../agents/registry.js';
+import {isPosixShell} from '../agents/shell.js';
 import {formatDuration, parseDuration, parseInteger} from '../base/durations.js';
 import {EXIT_CODES, type ExitCode, NudgeError} from '../base/errors.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';

@@ -1,4 +1,5 @@
-import {isShellPane, PROFILES} from '../agents/profile.js';
+import {PROFILES} from '../agents/registry.js';
+import {isShellPane} from '../agents/shell.js';
 import {realClock} from '../base/clock.js';
 import {parseDuration, parseInteger} from '../base/durations.js';
 import {EXIT_CODES, type ExitCode, NudgeError} from '../base/errors.js';

@@ -1,4 +1,6 @@
-import {isBusy, isIdle, isShellCommand, PROFILES, type Profile} from '../agents/profile.js';
+import {isBusy, isIdle, type Profile} from '../agents/profile.js';
+import {isAgentName, PROFILES} from '../agents/registry.js';
+import {isShellCommand} from '../agents/shell.js';
 import {type OutputMark, OutputReader, type PaneView} from '../tmux/view.js';
 import {compileRegex, type UntilSpec} from './until.js';
 import {
@@ -55,8 +57,7 @@ export function promptTest(
     return anyVisibleLine(compileRegex(spec.pattern, '--until prompt:'));
   const name = spec.profile ?? profile?.name ?? (isShellCommand(command) ? 'shell' : undefined);
   if (name === 'shell') return shellPromptVisible;
-  const agent =
-    name === 'claude' || name === 'gemini' || name === 'codex' ? PROFILES[name] : undefined;
+  const agent = name !== undefined && isAgentName(name) ? PROFILES[name] : undefined;
   if (agent) return (view) => isIdle(agent, view) || hookSaysIdle(agent, view, freshHookMark);
   return `no prompt profile knows "${command}"; use --until prompt:REGEX or --profile`;
 }

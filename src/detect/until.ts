@@ -1,3 +1,4 @@
+import {AGENT_NAMES} from '../agents/profile.js';
 import {NudgeError} from '../base/errors.js';
 
 /** A "done" condition, as given with `--until`. */
@@ -8,7 +9,7 @@ export type UntilSpec =
   | {kind: 'prompt'; profile: string | undefined; pattern: string | undefined};
 
 /** Prompt profiles `--until prompt:NAME` knows (agent profiles join this list). */
-export const PROMPT_PROFILES = ['shell', 'claude', 'gemini', 'codex'] as const;
+export const PROMPT_PROFILES = ['shell', ...AGENT_NAMES] as const;
 
 /**
  * Parse `--until`: `stable`, `exit`, `regex:PATTERN`, `prompt`, `prompt:NAME` (a profile) or

@@ -1,4 +1,4 @@
-import {isShellCommand} from '../agents/profile.js';
+import {isShellCommand} from '../agents/shell.js';
 import {
   cursorLine,
   type OutputLine,

@@ -1,18 +1,21 @@
 import type {HookMarkSource} from '../agents/hook-marks.js';
 import {
-  chooseProfile,
   countEchoes,
-  type Detection,
   type EchoKind,
   echoKindOf,
   isBusy,
-  isPosixShell,
-  isShellCommand,
-  PROFILES,
   type Profile,
   readComposer,
   readComposerState,
 } from '../agents/profile.js';
+import {
+  agentOfCommandLine,
+  chooseProfile,
+  type Detection,
+  isAgent,
+  PROFILES,
+} from '../agents/registry.js';
+import {isPosixShell, isShellCommand} from '../agents/shell.js';
 import type {Clock} from '../base/clock.js';
 import {formatDuration} from '../base/durations.js';
 import {describeError, isAbortError} from '../base/errors.js';
@@ -22,7 +25,6 @@ import {type PaneActivity, waitUntil} from '../detect/wait-until.js';
 import {exitSentinel, shellPromptVisible, viewKey} from '../detect/watchers.js';
 import type {PaneLease, PaneLock} from '../locks/pane-lock.js';
 import type {PaneMemory} from '../pane/memory.js';
-import {agentOfCommandLine} from '../process/foreground.js';
 import {TmuxCommandError} from '../tmux/runner.js';
 import type {PaneInfo, Tmux} from '../tmux/tmux.js';
 import {planTyping} from '../tmux/typing.js';
@@ -957,11 +959,6 @@ function lastRows(view: PaneView): string {
 /** At most 40 characters of a draft, for messages. */
 function preview(text: string): string {
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
-}
-
-/** Whether a profile is one of the agent TUIs. */
-function isAgent(profile: Profile): boolean {
-  return profile.name === 'claude' || profile.name === 'gemini' || profile.name === 'codex';
 }
 
 /** The same text, ignoring how whitespace and line breaks were drawn. */

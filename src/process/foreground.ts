@@ -23,21 +23,3 @@ export async function foregroundCommandLine(panePid: number): Promise<string[] |
     return undefined;
   }
 }
-
-/** The agent CLI a command line runs, by its executable or script path (`node
- * …/bin/codex`, `…/@google/gemini-cli/dist/index.js`, `claude`), if any. */
-export function agentOfCommandLine(
-  argv: readonly string[],
-): 'claude' | 'gemini' | 'codex' | undefined {
-  // The interpreter, then its script (skipping interpreter options such as
-  // --max-old-space-size=…).
-  const words = argv.slice(0, 4).filter((w, i) => i === 0 || !w.startsWith('-'));
-  for (const word of words.slice(0, 2)) {
-    const base = word.split('/').pop() ?? '';
-    if (/^claude(\.exe)?$/.test(base) || word.includes('/@anthropic-ai/claude-code/'))
-      return 'claude';
-    if (/^codex(\.js)?$/.test(base) || word.includes('/@openai/codex/')) return 'codex';
-    if (/^gemini(\.js)?$/.test(base) || word.includes('/@google/gemini-cli/')) return 'gemini';
-  }
-  return undefined;
-}

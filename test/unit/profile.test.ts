@@ -3,16 +3,14 @@ import {fileURLToPath} from 'node:url';
 import {describe, expect, test} from 'vitest';
 import {
   countEchoes,
-  detectProfile,
   echoKindOf,
   isBusy,
   isIdle,
-  PROFILES,
   type ProfileName,
   readComposer,
   readComposerState,
 } from '../../src/agents/profile.js';
-import {agentOfCommandLine} from '../../src/process/foreground.js';
+import {agentOfCommandLine, detectProfile, PROFILES} from '../../src/agents/registry.js';
 import type {PaneView} from '../../src/tmux/view.js';
 import {paneViewOf} from '../helpers/pane-views.js';
 

@@ -1,0 +1,37 @@
+import {baseName, type Profile, RULE_LINE, type TurnEnd} from './profile.js';
+
+/** Claude Code's screen, as measured (docs/agent-screens.md). */
+export const claude: Profile = {
+  name: 'claude',
+  // One Escape closes a picker and only shows "Esc again to clear"; C-u empties the
+  // composer. (Two Escapes within ~1 s clear it too, or open the history with text.)
+  clearKeys: [['Escape'], ['C-u']],
+  // Measured (docs/agent-screens.md): Enter submitted 6/6 even at 0 ms after typed or
+  // pasted text, in every cadence tried; a small margin all the same.
+  minEnterDelayMs: 150,
+  // "@" opens the file picker, which completes the word and takes the Enter.
+  pasteWhen: /@/,
+  composerLine: /^([❯>!]) ?(.*)$/,
+  // `!` at the start enters bash mode (composer `! `, footer `! for shell mode`); Backspace
+  // on the empty composer leaves it (measured: C-u keeps it).
+  inputModes: {'!': {name: 'bash mode', leaveKeys: [['BSpace']]}},
+  shellPrefix: '!',
+  promptEcho: /^❯ (.*)$/,
+  shellEcho: /^! (.*)$/,
+  placeholders: [/^Press up to edit queued messages$/, /^Try ".*"$/],
+  ruleLine: RULE_LINE,
+  busy: [/esc to interrupt/, /· Retrying in \d+s/],
+  queued: /Press up to edit queued messages/,
+  screen: /Claude Code v\d|\? for shortcuts · ← for agents/,
+  commands: /^claude$/,
+};
+
+/** Whether a word of a command line is Claude Code's executable or package script. */
+export function isClaudeProgram(word: string): boolean {
+  return /^claude(\.exe)?$/.test(baseName(word)) || word.includes('/@anthropic-ai/claude-code/');
+}
+
+/** Claude Code's Stop hook (JSON on stdin) as a finished turn: every call is one. */
+export function claudeStopTurn(input: Record<string, unknown> | undefined): TurnEnd {
+  return typeof input?.session_id === 'string' ? {session: input.session_id} : {};
+}

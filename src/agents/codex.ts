@@ -1,0 +1,48 @@
+import {baseName, type Profile, RULE_LINE, type TurnEnd} from './profile.js';
+
+/** Codex CLI's screen, as measured (docs/agent-screens.md). */
+export const codex: Profile = {
+  name: 'codex',
+  clearKeys: [['Escape'], ['C-u']],
+  // Codex treats Enter within 120 ms of a fast burst of keys as a newline. Measured:
+  // Enter at 0 ms after one send-keys call submitted 1/6; 100 ms and more 6/6.
+  minEnterDelayMs: 200,
+  pasteWhen: /@/,
+  // `›` normally; `!` in shell mode (footer `Shell mode`), which Backspace on the empty
+  // composer leaves.
+  composerLine: /^([›!])(?: (.*))?$/,
+  inputModes: {'!': {name: 'shell mode', leaveKeys: [['BSpace']]}},
+  shellPrefix: '!',
+  promptEcho: /^› (.*)$/,
+  shellEcho: /^• (?:You ran|Running) (.*)$/,
+  notBelowComposer: /^[•◦└] /,
+  // Measured (model server): Enter while a turn runs steers it — the request in flight is
+  // cut short and sent again with the message; Tab queues it for after the turn.
+  queueKey: 'Tab',
+  placeholders: [
+    /^Ask Codex to do anything$/,
+    /^Find and fix a bug in @filename$/,
+    /^Improve documentation in @filename$/,
+    /^Summarize recent commits$/,
+    /^Implement \{feature\}$/,
+    /^Explain this codebase$/,
+    /^Write tests for @filename$/,
+    /^Run \/review on my current changes$/,
+    /^Use \/skills to list available skills$/,
+  ],
+  busy: [/esc to interrupt/],
+  queued: /Queued follow-up inputs|Messages to be submitted after next tool call/,
+  screen: /OpenAI Codex|Ask Codex to do anything|\? for shortcuts|tab to queue message|Shell mode/,
+  commands: /^codex/,
+};
+
+/** Whether a word of a command line is Codex's executable or package script. */
+export function isCodexProgram(word: string): boolean {
+  return /^codex(\.js)?$/.test(baseName(word)) || word.includes('/@openai/codex/');
+}
+
+/** Codex's `notify` program gets one JSON argument per event; only a finished turn counts. */
+export function codexNotifyTurn(input: Record<string, unknown> | undefined): TurnEnd | undefined {
+  if (input?.type !== 'agent-turn-complete') return undefined;
+  return typeof input['thread-id'] === 'string' ? {session: input['thread-id']} : {};
+}

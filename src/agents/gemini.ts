@@ -1,0 +1,30 @@
+import {baseName, type Profile, RULE_LINE} from './profile.js';
+
+/** Gemini CLI's screen, as measured (docs/agent-screens.md). */
+export const gemini: Profile = {
+  name: 'gemini',
+  clearKeys: [['Escape'], ['C-u']],
+  // Measured: Enter at 0 ms after typing submitted 1/6 (the rest became part of the
+  // text); 100 ms 6/6. After a paste: 100 ms 4/6, 150 ms and more 6/6.
+  minEnterDelayMs: 250,
+  pasteWhen: /@/,
+  // ` > ` normally and in auto-edit and plan modes, ` * ` in YOLO mode, ` ! ` in shell mode.
+  composerLine: /^ ([>!*]) {1,3}(.*)$/,
+  // Shell mode stays on after a command ran; Escape leaves it (Backspace does not).
+  inputModes: {'!': {name: 'shell mode', leaveKeys: [['Escape']]}},
+  shellPrefix: '!',
+  promptEcho: /^ [>*] (.*)$/,
+  shellEcho: /^ \$ (.*)$/,
+  placeholders: [/^Type your message or @path\/to\/file$/, /^Type your shell command$/],
+  ruleLine: RULE_LINE,
+  busy: [/esc to cancel/],
+  queued: /Queued \(press ↑ to edit\)/,
+  screen:
+    /Type your message or @path\/to\/file|Type your shell command|Shift\+Tab to accept edits|shell mode enabled \(esc to disable\)/,
+  commands: /^gemini$/,
+};
+
+/** Whether a word of a command line is Gemini CLI's executable or package script. */
+export function isGeminiProgram(word: string): boolean {
+  return /^gemini(\.js)?$/.test(baseName(word)) || word.includes('/@google/gemini-cli/');
+}

@@ -1,0 +1,59 @@
+import {baseName, type Profile} from './profile.js';
+
+/** An interactive shell's input line. */
+export const shell: Profile = {
+  name: 'shell',
+  // readline reads Escape followed quickly by C-u as the unbound M-C-u: no Escape.
+  clearKeys: [['C-e', 'C-u']],
+  minEnterDelayMs: 0,
+  busy: [],
+};
+
+/** A program nudge knows nothing about: keys are typed as they are, nothing is read back. */
+export const raw: Profile = {
+  name: 'raw',
+  clearKeys: [['Escape'], ['C-u']],
+  minEnterDelayMs: 0,
+  busy: [],
+};
+
+/** Interactive shells, and whether `--until exit`'s `{ …\n} ; printf … "$?"` wrapper is valid
+ * in their syntax (POSIX). */
+const SHELLS: Readonly<Record<string, {posix: boolean}>> = {
+  bash: {posix: true},
+  zsh: {posix: true},
+  sh: {posix: true},
+  dash: {posix: true},
+  ksh: {posix: true},
+  mksh: {posix: true},
+  ash: {posix: true},
+  fish: {posix: false},
+  tcsh: {posix: false},
+  csh: {posix: false},
+  nu: {posix: false},
+};
+
+/** Whether `command` (a pane's foreground command) is an interactive shell. */
+export function isShellCommand(command: string): boolean {
+  return Object.hasOwn(SHELLS, baseName(command));
+}
+
+/** Shells whose syntax `--until exit`'s wrapper is valid in. */
+export function isPosixShell(command: string): boolean {
+  return SHELLS[baseName(command)]?.posix === true;
+}
+
+/**
+ * Whether a pane is a shell's pane, even while another command runs in its foreground: it
+ * runs a shell now, or it was started with one (an empty start command is tmux's default
+ * shell). A quiet command in such a pane is still running, not done.
+ */
+export function isShellPane(info: {currentCommand: string; startCommand: string}): boolean {
+  if (isShellCommand(info.currentCommand)) return true;
+  const first =
+    info.startCommand
+      .trim()
+      .replace(/^["']/, '')
+      .split(/[\s"']/)[0] ?? '';
+  return info.startCommand.trim() === '' || isShellCommand(first);
+}
