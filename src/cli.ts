@@ -1,8 +1,14 @@
 #!/usr/bin/env node
-import {EXIT_CODES, type ExitCode, NudgeError} from './base/errors.js';
 // The command-line entry: the only module (with workers/job-worker.ts) that touches
 // `process`. Errors become exit codes here and nowhere else.
+import {fileURLToPath} from 'node:url';
+import {realClock} from './base/clock.js';
+import {EXIT_CODES, type ExitCode, NudgeError} from './base/errors.js';
+import type {Output} from './cli/render.js';
 import {parseSubmitFast} from './cli/submit-flags.js';
+import type {CommandContext} from './commands/context.js';
+import {createSpawnRunner} from './tmux/runner.js';
+import {createTmux} from './tmux/tmux.js';
 
 // A reader that went away (`nudge logs JOB | head`) is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -36,13 +42,19 @@ function readStdin(): Promise<string> {
   });
 }
 
-const ctx = {
+const ctx: CommandContext = {
   readStdin,
   env: process.env,
-  stdout: (text: string) => process.stdout.write(`${text}\n`),
-  stderr: (text: string) => process.stderr.write(`${text}\n`),
   pid: process.pid,
   signal: controller.signal,
+  clock: realClock,
+  tmux: (spec) => createTmux(createSpawnRunner(spec)),
+  // This file is dist/src/cli.js, bundled or not; the worker entry is dist/workers/.
+  workerEntry: fileURLToPath(new URL('../workers/job-worker.js', import.meta.url)),
+};
+const out: Output = {
+  stdout: (text) => process.stdout.write(`${text}\n`),
+  stderr: (text) => process.stderr.write(`${text}\n`),
 };
 
 try {
@@ -52,16 +64,20 @@ try {
   // command line is plain; anything else (help, errors, other commands) goes to yargs.
   const fast = parseSubmitFast(argv);
   if (fast) {
-    const {submit} = await import('./commands/submit.js');
-    result.exitCode = await submit(fast, ctx);
+    const [{submit}, {renderSubmit}] = await Promise.all([
+      import('./commands/submit.js'),
+      import('./cli/render.js'),
+    ]);
+    const {json, ...options} = fast;
+    result.exitCode = renderSubmit(await submit(options, ctx), json ?? false, out);
   } else {
     const {buildCli} = await import('./cli/build-cli.js');
-    await buildCli(argv, ctx, result).parseAsync();
+    await buildCli(argv, ctx, out, result).parseAsync();
   }
   process.exitCode = result.exitCode;
 } catch (error) {
   if (error instanceof NudgeError) {
-    ctx.stderr(`nudge: ${error.message}`);
+    out.stderr(`nudge: ${error.message}`);
     process.exitCode = error.exitCode;
   } else {
     const detail =
@@ -70,7 +86,7 @@ try {
           ? error.stack
           : error.message
         : String(error);
-    ctx.stderr(
+    out.stderr(
       `nudge: internal error: ${detail} (set NUDGE_DEBUG=1 for details, and please report it)`,
     );
     process.exitCode = EXIT_CODES.failure;

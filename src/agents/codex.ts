@@ -1,4 +1,4 @@
-import {baseName, type Profile, RULE_LINE, type TurnEnd} from './profile.js';
+import {baseName, type Profile, type TurnEnd} from './profile.js';
 
 /** Codex CLI's screen, as measured (docs/agent-screens.md). */
 export const codex: Profile = {

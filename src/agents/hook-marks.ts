@@ -3,7 +3,8 @@ import {mkdir, readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE} from '../base/paths.js';
-import {paneLockKey} from '../locks/pane-lock.js';
+import {paneKey} from '../locks/key.js';
+import type {PaneRef, ServerRef} from '../tmux/server.js';
 import type {HookKind} from './registry.js';
 
 /** "This pane's agent finished a turn", as an agent's hook reported it. */
@@ -18,9 +19,7 @@ export interface HookMark {
 
 /** The pane a hook runs in, from the environment tmux gives every pane: `$TMUX` is
  * "<socket>,<server pid>,<session>", `$TMUX_PANE` the pane id. */
-export function hookPaneFromEnv(
-  env: Record<string, string | undefined>,
-): {socketPath: string; serverPid: number; pane: string} | undefined {
+export function hookPaneFromEnv(env: Record<string, string | undefined>): PaneRef | undefined {
   const [socketPath, pid] = env.TMUX?.split(',') ?? [];
   const pane = env.TMUX_PANE;
   const serverPid = Number(pid);
@@ -29,21 +28,14 @@ export function hookPaneFromEnv(
   return {socketPath, serverPid, pane};
 }
 
-function markPath(
-  stateDir: string,
-  where: {socketPath: string; serverPid: number; pane: string},
-): string {
-  return join(
-    stateDir,
-    'marks',
-    `${paneLockKey(where.socketPath, where.serverPid, where.pane)}.json`,
-  );
+function markPath(stateDir: string, where: PaneRef): string {
+  return join(stateDir, 'marks', `${paneKey(where)}.json`);
 }
 
 /** Record a mark for a pane (the newest replaces the previous one). */
 export async function recordHookMark(
   stateDir: string,
-  where: {socketPath: string; serverPid: number; pane: string},
+  where: PaneRef,
   mark: HookMark,
 ): Promise<void> {
   await mkdir(join(stateDir, 'marks'), {recursive: true, mode: DIR_MODE});
@@ -53,7 +45,7 @@ export async function recordHookMark(
 /** The newest mark of a pane, if any. */
 export async function readHookMark(
   stateDir: string,
-  where: {socketPath: string; serverPid: number; pane: string},
+  where: PaneRef,
 ): Promise<HookMark | undefined> {
   try {
     return JSON.parse(await readFile(markPath(stateDir, where), 'utf8')) as HookMark;
@@ -76,10 +68,7 @@ export interface HookMarkSource {
 
 /** The marks of the panes of one tmux server, under `stateDir`. One watcher on the marks
  * folder (made on first use, never keeping the process alive) counts its events. */
-export function hookMarkSource(
-  stateDir: string,
-  server: {socketPath: string; serverPid: number},
-): HookMarkSource {
+export function hookMarkSource(stateDir: string, server: ServerRef): HookMarkSource {
   const dir = join(stateDir, 'marks');
   let events = 0;
   let watching = false;

@@ -27,18 +27,6 @@ export async function appendLine(path: string, line: string): Promise<void> {
   await appendFile(path, `${line}\n`, {encoding: 'utf8', mode: FILE_MODE, flag: 'a'});
 }
 
-/** Whether process `pid` is alive (signal 0 probes without signalling). */
-export function isProcessAlive(pid: number | undefined): boolean {
-  if (!pid || !Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** A failed write under the state dir as a one-sentence NudgeError (exit 1). */
 export function stateWriteError(stateDir: string, error: unknown): NudgeError {
   if (error instanceof NudgeError) return error;

@@ -8,7 +8,18 @@ import {runHook} from '../commands/hook.js';
 import {listJobs, showStatus} from '../commands/jobs.js';
 import {showLogs} from '../commands/logs.js';
 import {submit} from '../commands/submit.js';
-import {waitForIdle} from '../commands/wait.js';
+import {WAIT_DEFAULTS, waitForIdle} from '../commands/wait.js';
+import {
+  type Output,
+  renderCancel,
+  renderExpect,
+  renderHook,
+  renderJobs,
+  renderLogs,
+  renderStatus,
+  renderSubmit,
+  renderWait,
+} from './render.js';
 import {SUBMIT_FLAGS, toSubmitOptions} from './submit-flags.js';
 
 /** The server flags every tmux-facing command takes. */
@@ -34,13 +45,16 @@ function serverOptions<T>(y: Argv<T>) {
 export function buildCli(
   argv: string[],
   ctx: CommandContext,
+  out: Output,
   result: {exitCode: ExitCode},
   commands: {submit: typeof submit} = {submit},
 ) {
-  const run = (code: Promise<ExitCode>) =>
-    code.then((c) => {
-      result.exitCode = c;
-    });
+  const run = async <R>(
+    command: Promise<R>,
+    render: (r: R, out: Output) => ExitCode | Promise<ExitCode>,
+  ) => {
+    result.exitCode = await render(await command, out);
+  };
   return yargs(argv)
     .scriptName('nudge')
     .usage(
@@ -79,7 +93,8 @@ export function buildCli(
           ...((a.text as unknown[] | undefined) ?? []),
           ...((a['--'] as unknown[] | undefined) ?? []),
         ];
-        return run(commands.submit(toSubmitOptions(a as Record<string, unknown>, words), ctx));
+        const {json, ...options} = toSubmitOptions(a as Record<string, unknown>, words);
+        return run(commands.submit(options, ctx), (r, o) => renderSubmit(r, json ?? false, o));
       },
     )
     .command(
@@ -93,18 +108,18 @@ export function buildCli(
           })
           .option('until', {
             type: 'string',
-            default: 'stable',
+            default: WAIT_DEFAULTS.until,
             describe: 'stable | regex:PATTERN | prompt[:NAME|:REGEX]',
           })
-          .option('timeout', {type: 'string', default: '10m'})
-          .option('interval', {type: 'string', default: '1s'})
-          .option('stable-checks', {type: 'string', default: '3'})
+          .option('timeout', {type: 'string', default: WAIT_DEFAULTS.timeout})
+          .option('interval', {type: 'string', default: WAIT_DEFAULTS.interval})
+          .option('stable-checks', {type: 'string', default: WAIT_DEFAULTS.stableChecks})
           .option('ignore', {
             type: 'string',
             array: true,
             describe: 'regex masked before comparing screens (repeatable)',
           })
-          .option('lines', {type: 'string', default: '100'})
+          .option('lines', {type: 'string', default: WAIT_DEFAULTS.lines})
           .option('json', {type: 'boolean', default: false})
           .example('$0 wait %3 --timeout 2m', 'wait until pane %3 has settled'),
       (a) =>
@@ -120,10 +135,10 @@ export function buildCli(
               lines: a.lines,
               socketName: a.socketName,
               socketPath: a.socketPath,
-              json: a.json,
             },
             ctx,
           ),
+          (r, o) => renderWait(r, a.json, o),
         ),
     )
     .command(
@@ -172,13 +187,14 @@ export function buildCli(
             },
             ctx,
           ),
+          renderExpect,
         ),
     )
     .command(
       'jobs',
       'list jobs',
       (y) => y.option('json', {type: 'boolean', default: false}),
-      (a) => run(listJobs({json: a.json}, ctx)),
+      (a) => run(listJobs({}, ctx), (r, o) => renderJobs(r, a.json, o)),
     )
     .command(
       'status <job>',
@@ -187,7 +203,7 @@ export function buildCli(
         y
           .positional('job', {type: 'string', demandOption: true})
           .option('json', {type: 'boolean', default: false}),
-      (a) => run(showStatus({job: a.job, json: a.json}, ctx)),
+      (a) => run(showStatus({job: a.job}, ctx), (r, o) => renderStatus(r, a.json, o)),
     )
     .command(
       'cancel <job>',
@@ -196,7 +212,7 @@ export function buildCli(
         y
           .positional('job', {type: 'string', demandOption: true})
           .option('json', {type: 'boolean', default: false}),
-      (a) => run(cancelJob({job: a.job, json: a.json}, ctx)),
+      (a) => run(cancelJob({job: a.job}, ctx), (r, o) => renderCancel(r, a.json, o)),
     )
     .command(
       'logs <job>',
@@ -215,7 +231,7 @@ export function buildCli(
             default: false,
             describe: 'format through pino-pretty',
           }),
-      (a) => run(showLogs({job: a.job, follow: a.follow, pretty: a.pretty}, ctx)),
+      (a) => run(showLogs({job: a.job, follow: a.follow, pretty: a.pretty}, ctx), renderLogs),
     )
     .command(
       'hook <kind> [payload]',
@@ -224,7 +240,7 @@ export function buildCli(
         y
           .positional('kind', {type: 'string', choices: HOOK_KINDS, demandOption: true})
           .positional('payload', {type: 'string', describe: 'codex-notify: the JSON Codex passes'}),
-      (a) => run(runHook({kind: a.kind, payload: a.payload}, ctx)),
+      (a) => run(runHook({kind: a.kind, payload: a.payload}, ctx), renderHook),
     )
     .parserConfiguration({'populate--': true})
     .demandCommand(1, 'Give a command; see nudge --help.')

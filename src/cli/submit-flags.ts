@@ -131,7 +131,7 @@ export const SUBMIT_FLAGS: Record<string, FlagSpec> = {
 export function toSubmitOptions(
   values: Record<string, unknown>,
   words: readonly unknown[],
-): SubmitOptions {
+): SubmitOptions & {json: boolean | undefined} {
   const str = (k: string) => (values[k] === undefined ? undefined : String(values[k]));
   const bool = (k: string) => (values[k] === undefined ? undefined : Boolean(values[k]));
   const notice = values.notice === false || values['no-notice'] === true ? false : str('notice');
@@ -176,7 +176,9 @@ export function toSubmitOptions(
  * --help, camelCase spellings): the caller then hands the command line to yargs, which
  * prints help or the error message.
  */
-export function parseSubmitFast(argv: readonly string[]): SubmitOptions | undefined {
+export function parseSubmitFast(
+  argv: readonly string[],
+): (SubmitOptions & {json: boolean | undefined}) | undefined {
   if (argv[0] !== 'submit') return undefined;
   const options: Record<string, {type: 'string' | 'boolean'; short?: string; multiple?: boolean}> =
     {};

@@ -1,15 +1,22 @@
-/** What a command gets from its front end (CLI, MCP, tests) instead of touching `process`. */
+import type {Clock} from '../base/clock.js';
+import type {ServerSpec} from '../tmux/server.js';
+import type {Tmux} from '../tmux/tmux.js';
+
+/** What a command gets from its front end (CLI, MCP, tests) instead of touching `process`:
+ * every member is required. Commands print nothing; they return a typed result that the
+ * front end renders (the CLI as text or JSON, the MCP server as a tool result). */
 export interface CommandContext {
   /** The environment to read (TMUX, TMUX_PANE, NUDGE_HOME, ...). */
   env: Record<string, string | undefined>;
-  /** Write one line (or more) to standard output. */
-  stdout: (text: string) => void;
-  /** Write to standard error. */
-  stderr: (text: string) => void;
   /** This process's pid (the job owner for --wait). */
   pid: number;
   /** Fires on Ctrl-C / SIGTERM for foreground work. */
   signal: AbortSignal;
   /** Read standard input to its end (hooks get their JSON there); '' when there is none. */
   readStdin: () => Promise<string>;
+  clock: Clock;
+  /** How commands reach a tmux server (one tmux process per call). */
+  tmux: (spec: ServerSpec) => Tmux;
+  /** The worker script a detached job runs in (dist/workers/job-worker.js). */
+  workerEntry: string;
 }

@@ -1,15 +1,13 @@
-import {realClock} from '../base/clock.js';
 import {parseDuration, parseInteger} from '../base/durations.js';
-import {EXIT_CODES, type ExitCode, NudgeError} from '../base/errors.js';
+import {NudgeError} from '../base/errors.js';
 import {compileRegex} from '../detect/until.js';
 import {waitUntil} from '../detect/wait-until.js';
 import {RegexWatcher, type Verdict} from '../detect/watchers.js';
-import {createSpawnRunner, TmuxCommandError} from '../tmux/runner.js';
+import {resolvePane} from '../pane/target.js';
+import {TmuxCommandError} from '../tmux/runner.js';
 import {resolveServerSpec} from '../tmux/server.js';
-import {createTmux} from '../tmux/tmux.js';
 import {cursorRow, OutputReader} from '../tmux/view.js';
 import type {CommandContext} from './context.js';
-import {resolvePane} from './submit.js';
 
 /** What to do once the pattern matched. */
 export const EXPECT_ACTIONS = ['notify', 'close_pane', 'return_output'] as const;
@@ -42,12 +40,19 @@ export interface ExpectAnswer {
   reason?: string;
 }
 
+/** What `nudge expect` found: its JSON answer, and a sentence for a person when the pane
+ * closed under it. */
+export interface ExpectResult {
+  answer: ExpectAnswer;
+  warning?: string;
+}
+
 /**
  * `nudge expect PANE REGEX`: block until REGEX matches output written after the call started
  * (or, with --include-existing, also what is on screen / in the last --lines lines), a fail
- * pattern shows, the pane closes, or the timeout passes. Prints one JSON object.
+ * pattern shows, the pane closes, or the timeout passes.
  */
-export async function expectPattern(o: ExpectOptions, ctx: CommandContext): Promise<ExitCode> {
+export async function expectPattern(o: ExpectOptions, ctx: CommandContext): Promise<ExpectResult> {
   const pattern = compileRegex(o.pattern, 'The pattern');
   const failPatterns = (o.failPattern ?? []).map((p) => compileRegex(p, '--fail-pattern'));
   const timeoutMs = parseDuration(o.timeoutMs ?? 60_000, '--timeout-ms');
@@ -66,9 +71,10 @@ export async function expectPattern(o: ExpectOptions, ctx: CommandContext): Prom
     );
   }
   const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
-  const {info} = await resolvePane(spec, o.pane, ctx.env, 'PANE');
-  const tmux = createTmux(createSpawnRunner(spec));
-  const started = Date.now();
+  const tmux = ctx.tmux(spec);
+  const {info} = await resolvePane(tmux, spec, o.pane, ctx.env, 'PANE');
+  const started = ctx.clock.now();
+  let warning: string | undefined;
 
   const answer = (
     verdict: Verdict,
@@ -79,7 +85,7 @@ export async function expectPattern(o: ExpectOptions, ctx: CommandContext): Prom
     pattern: o.pattern,
     match: verdict.status === 'pending' ? null : (verdict.match ?? null),
     line: verdict.status === 'pending' ? null : (verdict.line ?? null),
-    duration_ms: Date.now() - started,
+    duration_ms: ctx.clock.now() - started,
     ...extra,
   });
 
@@ -101,7 +107,7 @@ export async function expectPattern(o: ExpectOptions, ctx: CommandContext): Prom
       const waited = await waitUntil(tmux, info.paneId, watcher, {
         intervalMs,
         timeoutMs,
-        clock: realClock,
+        clock: ctx.clock,
         signal: ctx.signal,
       });
       const v = waited.verdict;
@@ -118,7 +124,7 @@ export async function expectPattern(o: ExpectOptions, ctx: CommandContext): Prom
       result = answer({status: 'pending', why: ''}, 'failed', {
         reason: `pane ${info.paneId} closed while waiting`,
       });
-      ctx.stderr(`nudge: Pane ${info.paneId} closed while waiting for /${o.pattern}/.`);
+      warning = `Pane ${info.paneId} closed while waiting for /${o.pattern}/.`;
     } else if (error instanceof Error && error.name === 'AbortError') {
       throw new NudgeError('interrupted', 'Interrupted before the pattern matched.');
     } else {
@@ -132,13 +138,5 @@ export async function expectPattern(o: ExpectOptions, ctx: CommandContext): Prom
   if (action === 'return_output') result.output = (last ?? []).map((l) => l.text).join('\n');
   if (action === 'close_pane' && result.status === 'matched')
     await tmux.killPane(info.paneId).catch(() => {});
-  ctx.stdout(JSON.stringify(result));
-  switch (result.status) {
-    case 'matched':
-      return EXIT_CODES.ok;
-    case 'timeout':
-      return EXIT_CODES.timeout;
-    default:
-      return EXIT_CODES.failure;
-  }
+  return warning === undefined ? {answer: result} : {answer: result, warning};
 }

@@ -1,6 +1,6 @@
 import {type HookMark, hookPaneFromEnv, recordHookMark} from '../agents/hook-marks.js';
 import {HOOK_KINDS, type HookKind, TURN_END_HOOKS} from '../agents/registry.js';
-import {EXIT_CODES, type ExitCode, NudgeError} from '../base/errors.js';
+import {NudgeError} from '../base/errors.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import type {CommandContext} from './context.js';
 
@@ -15,17 +15,23 @@ function parseJson(text: string): Record<string, unknown> | undefined {
   }
 }
 
+/** What `nudge hook` did: it never fails (a failing Stop hook would block the agent). */
+export interface HookResult {
+  recorded: boolean;
+  /** Why a mark that should have been recorded was not. */
+  warning?: string;
+}
+
 /**
  * `nudge hook claude-stop` (Claude Code's Stop hook: JSON on stdin) and `nudge hook
  * codex-notify JSON` (Codex's `notify` program: JSON as the last argument) record "this pane's
  * agent finished a turn" for the pane the hook runs in. They print nothing on stdout (Claude
- * reads a hook's stdout as JSON) and exit 0 even when there is nothing to record: a failing
- * Stop hook would block the agent.
+ * reads a hook's stdout as JSON) and exit 0 even when there is nothing to record.
  */
 export async function runHook(
   o: {kind: string; payload?: string | undefined},
   ctx: CommandContext,
-): Promise<ExitCode> {
+): Promise<HookResult> {
   if (!(HOOK_KINDS as readonly string[]).includes(o.kind)) {
     throw new NudgeError(
       'bad-usage',
@@ -33,19 +39,19 @@ export async function runHook(
     );
   }
   const where = hookPaneFromEnv(ctx.env);
-  if (!where) return EXIT_CODES.ok; // not inside tmux: nothing to mark
+  if (!where) return {recorded: false}; // not inside tmux: nothing to mark
   const kind = o.kind as HookKind;
   // Claude Code passes its JSON on stdin, Codex as the last argument.
   const input = parseJson(kind === 'claude-stop' ? await ctx.readStdin() : (o.payload ?? ''));
   const turn = TURN_END_HOOKS[kind](input);
-  if (!turn) return EXIT_CODES.ok;
-  const mark: HookMark = {source: kind, atMs: Date.now(), pane: where.pane, ...turn};
+  if (!turn) return {recorded: false};
+  const mark: HookMark = {source: kind, atMs: ctx.clock.now(), pane: where.pane, ...turn};
   try {
     const stateDir = resolveStateDir(ctx.env);
     await ensureStateDir(stateDir);
     await recordHookMark(stateDir, where, mark);
+    return {recorded: true};
   } catch (error) {
-    ctx.stderr(`nudge hook: could not record the mark (${(error as Error).message})`);
+    return {recorded: false, warning: `could not record the mark (${(error as Error).message})`};
   }
-  return EXIT_CODES.ok;
 }

@@ -1,6 +1,4 @@
 import {open} from 'node:fs/promises';
-import {setTimeout as sleep} from 'node:timers/promises';
-import {EXIT_CODES, type ExitCode} from '../base/errors.js';
 import {resolveStateDir} from '../base/paths.js';
 import {isTerminal, JobStore} from '../jobs/store.js';
 import type {CommandContext} from './context.js';
@@ -20,26 +18,33 @@ async function lineFormatter(pretty: boolean): Promise<(line: string) => string>
   return (line) => format(line).replace(/\n$/, '');
 }
 
+/** The lines of a job's worker log, as they come (with --follow, until the job ends). */
+export interface LogLines {
+  lines: AsyncIterable<string>;
+}
+
 /**
- * `nudge logs JOB [-f] [--pretty]`: print the worker's log; with -f keep printing new lines
- * until the job ends (or Ctrl-C).
+ * `nudge logs JOB [-f] [--pretty]`: the worker's log; with -f new lines keep coming until the
+ * job ends (or Ctrl-C).
  */
 export async function showLogs(
   o: {job: string; follow?: boolean | undefined; pretty?: boolean | undefined},
   ctx: CommandContext,
-): Promise<ExitCode> {
+): Promise<LogLines> {
   const handle = await new JobStore(resolveStateDir(ctx.env)).open(o.job);
   const format = await lineFormatter(o.pretty ?? false);
   let position = 0;
   let pending = '';
-  const drain = async (): Promise<number> => {
+  /** Read what was appended since the last call: the complete lines, and how many bytes. */
+  const drain = async (): Promise<{lines: string[]; read: number}> => {
     let file: Awaited<ReturnType<typeof open>>;
     try {
       file = await open(handle.logPath, 'r');
     } catch {
-      return 0;
+      return {lines: [], read: 0};
     }
     try {
+      const lines: string[] = [];
       let read = 0;
       for (;;) {
         const {bytesRead, buffer} = await file.read({buffer: Buffer.alloc(64 * 1024), position});
@@ -47,24 +52,27 @@ export async function showLogs(
         position += bytesRead;
         read += bytesRead;
         pending += buffer.subarray(0, bytesRead).toString('utf8');
-        const lines = pending.split('\n');
-        pending = lines.pop() ?? '';
-        for (const line of lines) ctx.stdout(format(line));
+        const parts = pending.split('\n');
+        pending = parts.pop() ?? '';
+        lines.push(...parts.map(format));
       }
-      return read;
+      return {lines, read};
     } finally {
       await file.close();
     }
   };
-  await drain();
-  if (o.follow) {
-    while (!ctx.signal.aborted) {
-      const ended = isTerminal((await handle.readState()).state);
-      const read = await drain();
-      if (ended && read === 0) break;
-      await sleep(FOLLOW_POLL_MS, undefined, {signal: ctx.signal}).catch(() => {});
+  async function* lines(): AsyncGenerator<string> {
+    yield* (await drain()).lines;
+    if (o.follow) {
+      while (!ctx.signal.aborted) {
+        const ended = isTerminal((await handle.readState()).state);
+        const next = await drain();
+        yield* next.lines;
+        if (ended && next.read === 0) break;
+        await ctx.clock.sleep(FOLLOW_POLL_MS, ctx.signal).catch(() => {});
+      }
     }
+    if (pending) yield format(pending);
   }
-  if (pending) ctx.stdout(format(pending));
-  return EXIT_CODES.ok;
+  return {lines: lines()};
 }

@@ -1,12 +1,12 @@
 import {Buffer} from 'node:buffer';
-import {PROFILE_NAMES, type Profile, type ProfileName} from '../agents/profile.js';
+import {PROFILE_NAMES, type ProfileName} from '../agents/profile.js';
 import {chooseProfile} from '../agents/registry.js';
-import {isPosixShell} from '../agents/shell.js';
-import {formatDuration, parseDuration, parseInteger} from '../base/durations.js';
-import {EXIT_CODES, type ExitCode, NudgeError} from '../base/errors.js';
+import {parseDuration, parseInteger} from '../base/durations.js';
+import {NudgeError} from '../base/errors.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
-import {promptTest} from '../detect/conditions.js';
-import {compileRegex, parseUntil, type UntilSpec} from '../detect/until.js';
+import {checkUntilFits} from '../detect/conditions.js';
+import {compileRegex, parseUntil} from '../detect/until.js';
+import type {JobOutcome} from '../jobs/events.js';
 import {validateNoticeTemplate} from '../jobs/notice.js';
 import {
   encodeRequest,
@@ -18,10 +18,10 @@ import {
 } from '../jobs/request.js';
 import {JobStore} from '../jobs/store.js';
 import {paneLockFor} from '../locks/pane-lock.js';
+import {paneRefOf, resolvePane} from '../pane/target.js';
+import type {ProcessId} from '../process/identity.js';
 import {launchWorker} from '../process/launch-worker.js';
-import {createSpawnRunner, TmuxCommandError} from '../tmux/runner.js';
-import {describeServer, resolveServerSpec, type ServerSpec} from '../tmux/server.js';
-import {createTmux, type PaneInfo} from '../tmux/tmux.js';
+import {resolveServerSpec} from '../tmux/server.js';
 import {findUntypable} from '../tmux/typing.js';
 import {visibleText} from '../tmux/view.js';
 import type {CommandContext} from './context.js';
@@ -45,7 +45,6 @@ export interface SubmitOptions {
   /** A template, or false for --no-notice. */
   notice?: string | false | undefined;
   wait?: boolean | undefined;
-  json?: boolean | undefined;
   /** The "done" condition: stable, exit, regex:PATTERN, prompt[:NAME|:REGEX]. */
   until?: string | undefined;
   /** Regexes masked before screens are compared (`--until stable`). */
@@ -169,118 +168,27 @@ export function validateText(text: string): void {
   }
 }
 
-/** Where a server was looked for, for messages. */
-function whereServer(spec: ServerSpec): string {
-  switch (spec.kind) {
-    case 'socket-path':
-      return `at ${spec.path}`;
-    case 'socket-name':
-      return `with socket name "${spec.name}"`;
-    case 'default':
-      return 'on the default socket';
-  }
-}
-
-/** Refuse conditions that cannot work on this pane (exit 2), before anything is spawned. */
-export function checkUntilFits(until: UntilSpec, info: PaneInfo, profile?: Profile): void {
-  if (until.kind === 'exit' && !isPosixShell(info.currentCommand)) {
-    throw new NudgeError(
-      'bad-until',
-      `--until exit needs a shell (bash, zsh, sh, dash, ksh) in pane ${info.paneId}, but it runs ${info.currentCommand}; use --until stable or prompt.`,
-    );
-  }
-  if (until.kind === 'prompt') {
-    const test = promptTest(until, info.currentCommand, profile);
-    if (typeof test === 'string') throw new NudgeError('bad-until', `--until prompt: ${test}.`);
-  }
-}
-
-/** Find the pane to work on, or throw a NudgeError saying exactly what is wrong. */
-export async function resolvePane(
-  spec: ServerSpec,
-  paneTarget: string | undefined,
-  env: Record<string, string | undefined>,
-  flag = '--pane',
-): Promise<{info: PaneInfo; target: string}> {
-  // $TMUX_PANE names a pane of the server in $TMUX only; a -L/-S elsewhere needs --pane.
-  const tmuxSocket = env.TMUX?.split(',')[0];
-  const sameServer =
-    spec.kind === 'default' || (spec.kind === 'socket-path' && spec.path === tmuxSocket);
-  // `self`: the pane nudge runs in, as a literal word (an agent's command-approval rules
-  // match plain commands, not ones that expand "$TMUX_PANE").
-  if (paneTarget === 'self' && !(sameServer && env.TMUX_PANE)) {
-    throw new NudgeError(
-      'no-pane',
-      `${flag} self means the pane nudge runs in, but ${env.TMUX_PANE ? 'that pane is on another tmux server than -L/-S names' : 'nudge is not running inside tmux ($TMUX_PANE is not set)'}; pass the pane as %N.`,
-    );
-  }
-  const target =
-    paneTarget === 'self'
-      ? env.TMUX_PANE
-      : (paneTarget ?? (sameServer ? env.TMUX_PANE : undefined));
-  if (!target) {
-    throw new NudgeError(
-      'no-pane',
-      'No target pane: pass --pane %N (or session:window.pane), or run nudge inside tmux so $TMUX_PANE is set.',
-    );
-  }
-  if (target.trim() === '' || /[\0\n]/.test(target)) {
-    throw new NudgeError(
-      'bad-pane',
-      `${flag} ${JSON.stringify(target)} is not a pane; use %N or session:window.pane.`,
-    );
-  }
-  const tmux = createTmux(createSpawnRunner(spec));
-  let info: PaneInfo | undefined;
-  try {
-    info = await tmux.describePane(target);
-  } catch (error) {
-    if (error instanceof TmuxCommandError) {
-      if (error.kind === 'no-tmux') {
-        throw new NudgeError(
-          'no-tmux',
-          'tmux is not installed or not on PATH; install it (e.g. apt-get install tmux) and try again.',
-        );
-      }
-      if (error.kind === 'no-access') {
-        throw new NudgeError(
-          'no-access',
-          `nudge may not connect to the tmux server ${whereServer(spec)} (${/\(([^)]*)\)\s*$/.exec(error.stderr.trim())?.[1] ?? 'access denied'}); if it runs inside an agent's sandbox, let the agent run nudge outside it (Codex: a rule prefix_rule(pattern = ["nudge"], decision = "allow") in ~/.codex/rules/nudge.rules).`,
-        );
-      }
-      if (error.kind === 'no-server') {
-        throw new NudgeError(
-          'no-server',
-          `No tmux server is running ${whereServer(spec)}; start tmux, or point -L/-S/NUDGE_TMUX_SOCKET at the right server.`,
-        );
-      }
-    }
-    throw error;
-  }
-  if (!info) {
-    throw new NudgeError(
-      'no-such-pane',
-      `Pane ${JSON.stringify(target)} (${flag}) was not found on ${describeServer(spec)}; list panes with "tmux list-panes -a".`,
-    );
-  }
-  return {info, target};
-}
+/** What `nudge submit` did: handed the job to a detached worker, or (--wait) ran it. */
+export type SubmitResult =
+  | {kind: 'queued'; job: string; pane: string; pid: number; log: string}
+  | {kind: 'ran'; job: string; pane: string; outcome: JobOutcome};
 
 /**
  * `nudge submit`: validate everything, record the job, hand it to a detached worker (or run
- * it here with --wait), print the job id. Returns the exit code.
+ * it here with --wait).
  */
-export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<ExitCode> {
+export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<SubmitResult> {
   validateText(o.text);
   const options = resolveJobOptions(o);
   const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
   const stateDir = resolveStateDir(ctx.env);
   await ensureStateDir(stateDir);
-  const {info, target} = await resolvePane(spec, o.pane, ctx.env);
+  const tmux = ctx.tmux(spec);
+  const {info, target} = await resolvePane(tmux, spec, o.pane, ctx.env);
   if (options.until.kind === 'prompt') {
     // Which program is it? The worker decides again when it types; here it only has to
     // know whether a prompt can be recognised at all.
-    const screen = visibleText(await createTmux(createSpawnRunner(spec)).view(info.paneId, 0));
+    const screen = visibleText(await tmux.view(info.paneId, 0));
     checkUntilFits(
       options.until,
       info,
@@ -290,14 +198,14 @@ export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<Exi
     checkUntilFits(options.until, info);
   }
   if (o.notifyPane !== undefined) {
-    const notify = await resolvePane(spec, o.notifyPane, ctx.env, '--notify-pane');
+    const notify = await resolvePane(tmux, spec, o.notifyPane, ctx.env, '--notify-pane');
     if (notify.info.serverPid !== info.serverPid) {
       throw new NudgeError('bad-pane', '--notify-pane must be on the same tmux server as --pane.');
     }
     if (notify.info.paneId !== info.paneId) options.notifyPane = notify.info.paneId;
   }
 
-  const now = Date.now();
+  const now = ctx.clock.now();
   const request: JobRequest = {
     version: REQUEST_VERSION,
     jobId: newJobId(now),
@@ -312,11 +220,7 @@ export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<Exi
   const handle = await store.create(request, o.wait ? 'foreground' : 'detached');
   // Take the place in the pane's queue now, so jobs run in submission order even if their
   // workers start in another order.
-  const lock = paneLockFor(stateDir, {
-    socketPath: info.socketPath,
-    serverPid: info.serverPid,
-    pane: info.paneId,
-  });
+  const lock = paneLockFor(stateDir, paneRefOf(info));
   // Until a worker runs, a failure leaves no job behind (it would only show as "lost" later):
   // the user gets one sentence and exit 1, and nothing was typed.
   const abandon = async (error: unknown): Promise<never> => {
@@ -327,9 +231,10 @@ export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<Exi
   await lock.enqueue(request.jobId).catch(abandon);
 
   if (!o.wait) {
-    let pid: number;
+    let worker: ProcessId;
     try {
-      pid = launchWorker({
+      worker = launchWorker({
+        entry: ctx.workerEntry,
         jobId: request.jobId,
         stateDir,
         encodedRequest: encodeRequest(request),
@@ -339,22 +244,17 @@ export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<Exi
     } catch (error) {
       return abandon(error);
     }
-    // Record the worker's pid at once, so `status` can tell a dead worker (lost) and `cancel`
-    // can reach it even before the worker writes anything. The worker is running by now and
-    // records its own pid when it starts, so a failure here does not fail the submit.
-    await handle.recordWorkerPid(pid).catch(() => {});
-    ctx.stdout(
-      o.json
-        ? JSON.stringify({
-            job: request.jobId,
-            state: 'queued',
-            pane: info.paneId,
-            pid,
-            log: handle.logPath,
-          })
-        : request.jobId,
-    );
-    return EXIT_CODES.ok;
+    // Record the worker at once, so `status` can tell a dead worker (lost) and `cancel` can
+    // reach it even before the worker writes anything. The worker is running by now and
+    // records itself when it starts, so a failure here does not fail the submit.
+    await handle.recordWorkerPid(worker).catch(() => {});
+    return {
+      kind: 'queued',
+      job: request.jobId,
+      pane: info.paneId,
+      pid: worker.pid,
+      log: handle.logPath,
+    };
   }
 
   // Loaded only for --wait: the detached path must stay light (pino, proper-lockfile).
@@ -366,23 +266,5 @@ export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<Exi
     signal: ctx.signal,
     transport: transport === 'spawn' || transport === 'control' ? transport : 'auto',
   });
-  if (o.json) {
-    ctx.stdout(JSON.stringify({job: request.jobId, pane: info.paneId, ...outcome}));
-  } else {
-    const waited =
-      outcome.waitedMs !== undefined ? ` after ${formatDuration(outcome.waitedMs)}` : '';
-    const why = outcome.reason ? `: ${outcome.reason}` : '';
-    const exit = outcome.exitCode !== undefined ? `, exit ${outcome.exitCode}` : '';
-    ctx.stdout(
-      `${request.jobId} ${outcome.state}${waited}${exit}${outcome.notified ? ', notice sent' : ''}${why}`,
-    );
-  }
-  switch (outcome.state) {
-    case 'done':
-      return EXIT_CODES.ok;
-    case 'timeout':
-      return EXIT_CODES.timeout;
-    default:
-      return EXIT_CODES.failure;
-  }
+  return {kind: 'ran', job: request.jobId, pane: info.paneId, outcome};
 }

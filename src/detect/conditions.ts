@@ -1,7 +1,9 @@
 import {isBusy, isIdle, type Profile} from '../agents/profile.js';
 import {isAgentName, PROFILES} from '../agents/registry.js';
-import {isShellCommand} from '../agents/shell.js';
-import {type OutputMark, OutputReader, type PaneView} from '../tmux/view.js';
+import {isPosixShell, isShellCommand} from '../agents/shell.js';
+import {NudgeError} from '../base/errors.js';
+import type {PaneInfo} from '../tmux/tmux.js';
+import {cursorRow, type OutputMark, OutputReader, type PaneView} from '../tmux/view.js';
 import {compileRegex, type UntilSpec} from './until.js';
 import {
   anyVisibleLine,
@@ -11,6 +13,7 @@ import {
   type ScreenWatchOptions,
   StableWatcher,
   shellPromptVisible,
+  viewKey,
   type Watcher,
 } from './watchers.js';
 
@@ -105,4 +108,51 @@ export function createWatcher(spec: UntilSpec, s: WatcherSetup): Watcher {
       if (!s.exitPattern) throw new Error('Internal error: --until exit without a sentinel');
       return new ExitWatcher(new OutputReader(s.mark), s.exitPattern, [], s.lines);
   }
+}
+
+/** Refuse conditions that cannot work on this pane (exit 2), before anything is spawned. */
+export function checkUntilFits(until: UntilSpec, info: PaneInfo, profile?: Profile): void {
+  if (until.kind === 'exit' && !isPosixShell(info.currentCommand)) {
+    throw new NudgeError(
+      'bad-until',
+      `--until exit needs a shell (bash, zsh, sh, dash, ksh) in pane ${info.paneId}, but it runs ${info.currentCommand}; use --until stable or prompt.`,
+    );
+  }
+  if (until.kind === 'prompt') {
+    const test = promptTest(until, info.currentCommand, profile);
+    if (typeof test === 'string') throw new NudgeError('bad-until', `--until prompt: ${test}.`);
+  }
+}
+
+/** Checks without any change after which the reaction gate opens anyway (text was typed). */
+const GRACE_CHECKS = 2;
+
+/**
+ * The watcher for text just typed and submitted: the condition judged against the screen as it
+ * was just before Enter. A shell prints below the command line; an agent's TUI redraws its
+ * transcript above the cursor, so there new output is any line not on screen before Enter.
+ */
+export function watcherAfterEnter(
+  spec: UntilSpec,
+  s: Pick<WatcherSetup, 'stableChecks' | 'ignore' | 'lines' | 'paneCommand' | 'freshHookMark'> & {
+    profile: Profile;
+    before: PaneView;
+    agent: boolean;
+    exitPattern: RegExp;
+  },
+): Watcher {
+  const {before, agent} = s;
+  return createWatcher(spec, {
+    stableChecks: s.stableChecks,
+    ignore: s.ignore,
+    lines: s.lines,
+    paneCommand: s.paneCommand,
+    profile: s.profile,
+    freshHookMark: s.freshHookMark,
+    exitPattern: s.exitPattern,
+    baselineKey: viewKey(before, []),
+    graceChecks: GRACE_CHECKS,
+    mark: agent ? {row: before.historySize, col: 0} : {row: cursorRow(before) + 1, col: 0},
+    seenLines: agent ? new Set(before.rows.map((r) => r.trim()).filter(Boolean)) : undefined,
+  });
 }

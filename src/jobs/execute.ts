@@ -7,14 +7,16 @@ import {controlMutexFor} from '../locks/control-mutex.js';
 import {paneLockFor} from '../locks/pane-lock.js';
 import {paneMemory} from '../pane/memory.js';
 import {foregroundCommandLine} from '../process/foreground.js';
-import type {ServerSpec} from '../tmux/server.js';
+import {processId} from '../process/identity.js';
+import type {ServerRef, ServerSpec} from '../tmux/server.js';
 import {
   openTransport,
   openTransportLazily,
   type Transport,
   type TransportChoice,
 } from '../tmux/transport.js';
-import {type JobOutcome, runJob} from './job.js';
+import type {JobOutcome} from './events.js';
+import {runJob} from './job.js';
 import {createJobRecorder, type JobRecorder} from './recorder.js';
 import type {JobRequest} from './request.js';
 import {isTerminal, JobHandle, type JobRecord} from './store.js';
@@ -60,6 +62,7 @@ const CONTROL_PAUSE_AFTER_SECONDS = 2;
  */
 export async function executeJob(request: JobRequest, ctx: ExecuteContext): Promise<JobOutcome> {
   const handle = new JobHandle(request.jobId, layout.jobDir(ctx.stateDir, request.jobId));
+  const server: ServerRef = {socketPath: request.server.socketPath, serverPid: request.server.pid};
   const log = createJobLogger(handle.logPath, {job: request.jobId, pane: request.pane});
   // `nudge cancel` may have ended the job before this worker started (and before it could
   // record its pid): then there is nothing to do.
@@ -69,18 +72,15 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
       {event: 'worker-exit', state: before.state},
       'job already ended before the worker started',
     );
-    await paneLockFor(ctx.stateDir, {
-      socketPath: request.server.socketPath,
-      serverPid: request.server.pid,
-      pane: request.pane,
-    }).dequeue(request.jobId);
+    await paneLockFor(ctx.stateDir, {...server, pane: request.pane}).dequeue(request.jobId);
     return {
       state: before.state,
       notified: false,
       reason: before.reason ?? 'Ended before the worker started.',
     };
   }
-  await handle.updateState({pid: ctx.pid});
+  const self = processId(ctx.pid);
+  await handle.updateState({pid: self.pid, pidStart: self.start});
   const spec: ServerSpec = {kind: 'socket-path', path: request.server.socketPath};
   let lost: string | undefined;
   let transportRecord: string | undefined;
@@ -95,11 +95,7 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
       openTransport(spec, request.pane, {
         prefer: ctx.transport === 'spawn' ? 'spawn' : 'control',
         pauseAfterSeconds: CONTROL_PAUSE_AFTER_SECONDS,
-        mutex: controlMutexFor(
-          ctx.stateDir,
-          {socketPath: request.server.socketPath, serverPid: request.server.pid},
-          {pid: ctx.pid},
-        ),
+        mutex: controlMutexFor(ctx.stateDir, server, {pid: ctx.pid}),
       }),
     async (opened) => {
       transportRecord = describeTransport(opened);
@@ -122,12 +118,7 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
       }
     },
   );
-  const lockFor = (pane: string) =>
-    paneLockFor(ctx.stateDir, {
-      socketPath: request.server.socketPath,
-      serverPid: request.server.pid,
-      pane,
-    });
+  const lockFor = (pane: string) => paneLockFor(ctx.stateDir, {...server, pane});
 
   let outcome: JobOutcome;
   try {
@@ -139,15 +130,9 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
         lockFor,
         recorder,
         pid: ctx.pid,
-        hookMarks: hookMarkSource(ctx.stateDir, {
-          socketPath: request.server.socketPath,
-          serverPid: request.server.pid,
-        }),
+        hookMarks: hookMarkSource(ctx.stateDir, server),
         foregroundCommandLine,
-        paneMemory: paneMemory(ctx.stateDir, {
-          socketPath: request.server.socketPath,
-          serverPid: request.server.pid,
-        }),
+        paneMemory: paneMemory(ctx.stateDir, server),
       },
       request,
       ctx.signal,
@@ -179,6 +164,7 @@ function withPatch(recorder: JobRecorder, patch: () => Partial<JobRecord>): JobR
   return {
     transition: (state, data, extra) => recorder.transition(state, data, {...patch(), ...extra}),
     event: (name, data) => recorder.event(name, data),
+    end: (outcome, extra) => recorder.end(outcome, {...patch(), ...extra}),
   };
 }
 
@@ -204,12 +190,11 @@ export async function recordWorkerFailure(
   jobId: string,
   reason: string,
 ): Promise<void> {
-  const handle = new JobHandle(jobId, layout.jobDir(stateDir, jobId));
   try {
+    const handle = new JobHandle(jobId, layout.jobDir(stateDir, jobId));
     const record = await handle.readState();
     if (isTerminal(record.state)) return;
-    await handle.updateState({state: 'failed', reason, finishedAt: new Date().toISOString()});
-    await handle.appendEvent('failed', {state: 'failed', reason});
+    await handle.end('failed', {reason, notified: false});
   } catch {
     // nothing to record into; the message also went to the worker's stderr (its log file)
   }

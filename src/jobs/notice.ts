@@ -1,4 +1,7 @@
+import {formatDuration} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
+import {describeUntil} from '../detect/until.js';
+import type {JobRequest} from './request.js';
 
 /** The notice typed into the waiting pane when the work is done. */
 export const DEFAULT_NOTICE = '[SYSTEM COMMAND] Command complete. Resume.';
@@ -66,4 +69,27 @@ export function renderNotice(
   return chosen.replace(PLACEHOLDER, (whole, name: string) =>
     name in values ? values[name as keyof NoticeValues] : whole,
   );
+}
+
+/** The notice of a job whose wait ended so. */
+export function noticeFor(
+  request: Pick<JobRequest, 'jobId' | 'options'>,
+  waited: {
+    state: string;
+    waitedMs: number;
+    exitCode?: number | undefined;
+    match?: string | undefined;
+    delivery?: string | undefined;
+  },
+): string {
+  const status = waited.state === 'timeout' ? 'timeout' : 'done';
+  return renderNotice(request.options.noticeTemplate ?? undefined, status, {
+    status,
+    elapsed: formatDuration(waited.waitedMs),
+    job: request.jobId,
+    until: describeUntil(request.options.until),
+    exit: waited.exitCode !== undefined ? String(waited.exitCode) : '',
+    match: waited.match ?? '',
+    delivery: waited.delivery ?? 'unconfirmed',
+  });
 }

@@ -3,6 +3,8 @@ import {PROFILE_NAMES, type ProfileName} from '../agents/profile.js';
 import {JOB_ID_PATTERN} from '../base/paths.js';
 import {err, ok, type Result} from '../base/result.js';
 import type {UntilSpec} from '../detect/until.js';
+import {exitSentinel} from '../detect/watchers.js';
+import type {DeliverOptions} from '../pane/deliver.js';
 import {MAX_NOTICE_LENGTH} from './notice.js';
 
 /** Version of the request format handed from the front end to the worker. */
@@ -213,4 +215,33 @@ export function newJobId(nowMs: number, random: () => number = Math.random): str
   let suffix = '';
   for (let i = 0; i < 4; i++) suffix += Math.floor(random() * 36).toString(36);
   return `${time}-${suffix}`;
+}
+
+/** The `--until exit` sentinel of a job: unique per job, and its own echo cannot match. */
+export function sentinelOf(request: Pick<JobRequest, 'jobId'>): {command: string; pattern: RegExp} {
+  return exitSentinel(request.jobId.replace(/-/g, ''));
+}
+
+/** What a job types: its text, or under `--until exit` the text in a { } group followed by
+ * the sentinel that prints its status. */
+export function textToType(request: Pick<JobRequest, 'jobId' | 'text' | 'options'>): string {
+  const {text} = request;
+  return request.options.until.kind === 'exit' ? `{ ${text}\n${sentinelOf(request).command}` : text;
+}
+
+/** A job's options for delivering one line (its text or its notice). */
+export function deliverOptionsOf(
+  request: Pick<JobRequest, 'text' | 'options'>,
+  line: Partial<DeliverOptions> & {enter: boolean},
+): DeliverOptions {
+  const o = request.options;
+  return {
+    typeDelayMs: o.typeDelayMs,
+    enterDelayMs: o.enterDelayMs,
+    clear: o.clear,
+    clearDraft: o.clearDraft,
+    draftWaitMs: o.draftWaitMs,
+    ownText: request.text,
+    ...line,
+  };
 }

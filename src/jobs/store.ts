@@ -1,9 +1,9 @@
-import {readFileSync} from 'node:fs';
-import {mkdir, readdir, readFile, rm} from 'node:fs/promises';
+import {mkdir, readdir, readFile, rm, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {NudgeError} from '../base/errors.js';
-import {appendLine, isProcessAlive, stateWriteError, writeFileAtomic} from '../base/fs.js';
-import {DIR_MODE, layout} from '../base/paths.js';
+import {appendLine, stateWriteError, writeFileAtomic} from '../base/fs.js';
+import {DIR_MODE, FILE_MODE, layout} from '../base/paths.js';
+import {isRunning, type ProcessId} from '../process/identity.js';
 import {JOB_ID_PATTERN, type JobRequest} from './request.js';
 
 /** The worker's states, in order; the last four are terminal. */
@@ -35,8 +35,10 @@ export interface JobRecord {
   paneTarget: string;
   socketPath: string;
   serverPid: number;
-  /** The process running the job (the detached worker, or the front end with --wait). */
+  /** The process running the job (the detached worker, or the front end with --wait), and
+   * its start time where the system tells it: together they say whether it still runs. */
   pid?: number;
+  pidStart?: string;
   /** `detached` or `foreground` (--wait). */
   mode: 'detached' | 'foreground';
   createdAt: string;
@@ -76,32 +78,43 @@ export type ShownState = JobState | 'lost';
 /** How long a queued job may wait for its worker to record its pid before it counts as lost. */
 const WORKER_START_GRACE_MS = 60_000;
 
-/**
- * Whether `record.pid` is still the process running that job. Pids are reused (quickly after
- * a reboot), so on Linux the process must also be the job's: a detached worker has the job id
- * in its argv, a `--wait` job runs in `nudge submit`. Elsewhere a live pid is trusted.
- */
-export function isJobProcessAlive(record: Pick<JobRecord, 'id' | 'pid' | 'mode'>): boolean {
-  if (!isProcessAlive(record.pid)) return false;
-  try {
-    const cmdline = readFileSync(`/proc/${record.pid}/cmdline`, 'utf8');
-    return record.mode === 'detached' ? cmdline.includes(record.id) : cmdline.includes('submit');
-  } catch {
-    // Not Linux: trust the pid. On Linux the process just exited.
-    return process.platform !== 'linux';
-  }
+/** Whether the process the record names (the one the worker or `submit --wait` recorded:
+ * pid and start time) still runs. */
+export function isJobProcessAlive(record: Pick<JobRecord, 'pid' | 'pidStart'>): boolean {
+  return record.pid !== undefined && isRunning(workerOf(record as JobRecord & {pid: number}));
+}
+
+/** The job's process as a ProcessId. */
+export function workerOf(record: Pick<JobRecord, 'pid' | 'pidStart'> & {pid: number}): ProcessId {
+  return {pid: record.pid, start: record.pidStart};
 }
 
 /** The state to show for a record: a non-terminal job whose process has died is `lost`. */
 export function shownState(
   record: JobRecord,
   nowMs: number,
-  alive: (pid: number) => boolean = (pid) => isJobProcessAlive({...record, pid}),
+  alive: (record: JobRecord) => boolean = isJobProcessAlive,
 ): ShownState {
   if (isTerminal(record.state)) return record.state;
-  if (record.pid !== undefined) return alive(record.pid) ? record.state : 'lost';
+  if (record.pid !== undefined) return alive(record) ? record.state : 'lost';
   return nowMs - Date.parse(record.createdAt) > WORKER_START_GRACE_MS ? 'lost' : record.state;
 }
+
+/** How a job ended, as its record keeps it (with the terminal state). */
+export interface JobEnding {
+  reason?: string | undefined;
+  notified?: boolean | undefined;
+  waitedMs?: number | undefined;
+  exitCode?: number | undefined;
+  match?: string | undefined;
+  delivery?: string | undefined;
+  noticeDelivery?: string | undefined;
+  /** Who recorded it, when not the job's own worker (`nudge cancel`). */
+  by?: string | undefined;
+}
+
+/** The marker that the ending was claimed (see JobHandle.end). */
+const ENDED_CLAIM = 'ended';
 
 /** One job's files. */
 export class JobHandle {
@@ -124,12 +137,18 @@ export class JobHandle {
   }
 
   /** Read the state record; until the worker has recorded its own pid, the launcher's
-   * worker.pid stands in for it. */
+   * worker.pid ("PID START") stands in for it. */
   async readState(): Promise<JobRecord> {
     const record = JSON.parse(await readFile(this.statePath, 'utf8')) as JobRecord;
     if (record.pid === undefined) {
-      const pid = Number.parseInt(await readFile(this.pidPath, 'utf8').catch(() => ''), 10);
-      if (Number.isSafeInteger(pid) && pid > 0) record.pid = pid;
+      const [pidText, start] = (await readFile(this.pidPath, 'utf8').catch(() => ''))
+        .trim()
+        .split(' ');
+      const pid = Number.parseInt(pidText ?? '', 10);
+      if (Number.isSafeInteger(pid) && pid > 0) {
+        record.pid = pid;
+        if (start) record.pidStart = start;
+      }
     }
     return record;
   }
@@ -142,8 +161,36 @@ export class JobHandle {
    * (the worker, or cancel), and a launcher rewriting it too could, on a busy machine, land
    * its stale copy after the worker had finished and bring a done job back to "queued".
    */
-  async recordWorkerPid(pid: number): Promise<void> {
-    await writeFileAtomic(this.pidPath, `${pid}\n`);
+  async recordWorkerPid(worker: ProcessId): Promise<void> {
+    await writeFileAtomic(this.pidPath, `${worker.pid}${worker.start ? ` ${worker.start}` : ''}\n`);
+  }
+
+  /**
+   * Record how the job ended: the only writer of a terminal state. Whoever ends a job — its
+   * worker, `nudge cancel` for a worker that is gone, a worker that could not start — comes
+   * here, and only the first to claim the ending (an exclusive create of `ended`) writes it.
+   * Returns the record as it stands, and whether this call wrote the ending.
+   */
+  async end(
+    state: TerminalState,
+    ending: JobEnding,
+    nowIso = new Date().toISOString(),
+  ): Promise<{record: JobRecord; wrote: boolean}> {
+    try {
+      await writeFile(join(this.dir, ENDED_CLAIM), `${process.pid}\n`, {
+        flag: 'wx',
+        mode: FILE_MODE,
+      });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+        return {record: await this.readState(), wrote: false};
+      throw error;
+    }
+    const {by, ...given} = ending;
+    const fields = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
+    const record = await this.updateState({...fields, state, finishedAt: nowIso}, nowIso);
+    await this.appendEvent(state, {state, ...fields, ...(by ? {by} : {})}, nowIso);
+    return {record, wrote: true};
   }
 
   /** Merge `patch` into the state record and write it atomically. */

@@ -1,9 +1,10 @@
 import {mkdir, readFile, rm, stat, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {type Clock, realClock} from '../base/clock.js';
-import {isProcessAlive} from '../base/fs.js';
 import {DIR_MODE, FILE_MODE, layout} from '../base/paths.js';
-import {paneLockKey} from './pane-lock.js';
+import {isPidAlive as isProcessAlive} from '../process/identity.js';
+import type {ServerRef} from '../tmux/server.js';
+import {paneKey} from './key.js';
 
 /**
  * One tmux server's "control clients come and go one at a time" mutex, across workers.
@@ -46,20 +47,14 @@ export class ControlMutexTimeout extends Error {
 }
 
 /** Where the control mutex of one tmux server lives (keyed like pane locks). */
-export function controlMutexPath(
-  stateDir: string,
-  server: {socketPath: string; serverPid: number},
-): string {
-  return join(
-    layout.locksDir(stateDir),
-    `${paneLockKey(server.socketPath, server.serverPid, 'control')}.control`,
-  );
+export function controlMutexPath(stateDir: string, server: ServerRef): string {
+  return join(layout.locksDir(stateDir), `${paneKey({...server, pane: 'control'})}.control`);
 }
 
 /** The control mutex of one tmux server (its socket path and pid, like pane locks). */
 export function controlMutexFor(
   stateDir: string,
-  server: {socketPath: string; serverPid: number},
+  server: ServerRef,
   deps: {pid: number; clock?: Clock; waitMs?: number},
 ): ControlMutex {
   const dir = controlMutexPath(stateDir, server);

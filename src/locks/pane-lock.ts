@@ -1,11 +1,13 @@
-import {createHash} from 'node:crypto';
 import * as fs from 'node:fs';
 import {mkdir, readdir, readFile, rm, stat, utimes} from 'node:fs/promises';
 import {dirname, join} from 'node:path';
 import {type Clock, realClock} from '../base/clock.js';
-import {isProcessAlive, stateWriteError, writeFileAtomic} from '../base/fs.js';
+import {stateWriteError, writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE, layout} from '../base/paths.js';
 import {err, ok, type Result} from '../base/result.js';
+import {isPidAlive as isProcessAlive} from '../process/identity.js';
+import type {PaneRef} from '../tmux/server.js';
+import {paneKey} from './key.js';
 
 // proper-lockfile: the holder refreshes the lock's mtime every LOCK_UPDATE_MS; a lock not
 // refreshed for LOCK_STALE_MS is stale and may be taken over. A worker killed with -9 thus
@@ -39,15 +41,6 @@ const QUEUE_ENTRY_STALE_MS = 15_000;
 /** An entry whose worker never started (front end died between enqueue and spawn). */
 const QUEUE_UNCLAIMED_STALE_MS = 60_000;
 
-/**
- * The lock key of one pane on one tmux server. Pane ids restart at %0 when a server
- * restarts, so the key holds the server's socket and pid as well as the pane id.
- */
-export function paneLockKey(socketPath: string, serverPid: number, paneId: string): string {
-  const socket = createHash('sha256').update(socketPath).digest('hex').slice(0, 12);
-  return `${socket}-${serverPid}-${paneId.replace(/^%/, 'p')}`;
-}
-
 /** What a worker waiting for its pane's lock says about itself. */
 interface AcquireOptions {
   jobId: string;
@@ -69,8 +62,8 @@ export interface PaneLease {
   readonly signal: AbortSignal;
   /** Throw (and abort `signal`) unless the lock is certainly still ours: call it right
    * before each key sent. Synchronous, so no timer that was due during a stall can slip a
-   * keystroke in before the check. (Optional so that test fakes need not implement it.) */
-  assertHeld?(): void;
+   * keystroke in before the check. */
+  assertHeld(): void;
   /** Release the lock and leave the queue. Safe to call twice. After a compromise or a
    * stall the lock directory is left alone: it may be another worker's now. */
   release(): Promise<void>;
@@ -367,15 +360,8 @@ function watchQueue(queueDir: string): QueueWatch | undefined {
 }
 
 /** The pane lock of a job's pane, as every process (front end, worker, cancel) computes it. */
-export function paneLockFor(
-  stateDir: string,
-  job: {socketPath: string; serverPid: number; pane: string},
-): PaneLock {
-  return new PaneLock(
-    layout.locksDir(stateDir),
-    paneLockKey(job.socketPath, job.serverPid, job.pane),
-    realClock,
-  );
+export function paneLockFor(stateDir: string, job: PaneRef): PaneLock {
+  return new PaneLock(layout.locksDir(stateDir), paneKey(job), realClock);
 }
 
 /**

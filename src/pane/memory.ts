@@ -3,7 +3,8 @@ import {join} from 'node:path';
 import type {ProfileName} from '../agents/profile.js';
 import {writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE} from '../base/paths.js';
-import {paneLockKey} from '../locks/pane-lock.js';
+import {paneKey} from '../locks/key.js';
+import type {ServerRef} from '../tmux/server.js';
 
 /**
  * Which agent a pane was last recognised as, so that a screen that momentarily shows none of
@@ -24,13 +25,9 @@ interface Remembered {
 }
 
 /** The memory of the panes of one tmux server, under `stateDir`. */
-export function paneMemory(
-  stateDir: string,
-  server: {socketPath: string; serverPid: number},
-): PaneMemory {
+export function paneMemory(stateDir: string, server: ServerRef): PaneMemory {
   const dir = join(stateDir, 'panes');
-  const file = (pane: string) =>
-    join(dir, `${paneLockKey(server.socketPath, server.serverPid, pane)}.json`);
+  const file = (pane: string) => join(dir, `${paneKey({...server, pane})}.json`);
   return {
     async recall(pane, panePid) {
       try {

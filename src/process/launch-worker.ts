@@ -1,14 +1,11 @@
-import {spawn} from 'node:child_process';
 import {closeSync, openSync} from 'node:fs';
-import {fileURLToPath} from 'node:url';
 import {NudgeError} from '../base/errors.js';
 import {FILE_MODE} from '../base/paths.js';
-
-/** Path of the compiled worker entry, next to this module's directory in dist/. */
-export const WORKER_ENTRY = fileURLToPath(new URL('../workers/job-worker.js', import.meta.url));
+import {type ProcessId, processId} from './identity.js';
+import {startProcess} from './spawn.js';
 
 /**
- * Start the detached worker for a job and return its pid. This is the only place that
+ * Start the detached worker for a job and return its identity (pid and start time). This is the only place that
  * spawns workers.
  *
  * - `detached: true` calls setsid(): the worker gets its own session and process group and
@@ -18,19 +15,21 @@ export const WORKER_ENTRY = fileURLToPath(new URL('../workers/job-worker.js', im
  *   an agent's Bash tool (which waits for its pipes to close) returns at once.
  * - The request travels in the environment, not argv: /proc/<pid>/environ is readable only
  *   by the same user, argv by everyone (`ps`).
- * - node:child_process rather than execa: nothing here needs execa's piping, and the
+ * - plain spawn (startProcess) rather than execa: nothing here needs execa's piping, and the
  *   detached fire-and-forget case is simplest (and fastest) with spawn + unref.
  */
 export function launchWorker(opts: {
+  /** The worker script (dist/workers/job-worker.js). */
+  entry: string;
   jobId: string;
   stateDir: string;
   encodedRequest: string;
   logPath: string;
   env: Record<string, string | undefined>;
-}): number {
+}): ProcessId {
   const fd = openSync(opts.logPath, 'a', FILE_MODE);
   try {
-    const child = spawn(process.execPath, [WORKER_ENTRY, '--job', opts.jobId], {
+    const child = startProcess(process.execPath, [opts.entry, '--job', opts.jobId], {
       detached: true,
       stdio: ['ignore', fd, fd],
       cwd: opts.stateDir,
@@ -45,7 +44,7 @@ export function launchWorker(opts: {
       );
     }
     child.unref();
-    return child.pid;
+    return processId(child.pid);
   } finally {
     closeSync(fd);
   }

@@ -1,4 +1,5 @@
-import {type ChildProcess, type ChildProcessWithoutNullStreams, spawn} from 'node:child_process';
+import type {ChildProcess, ChildProcessWithoutNullStreams} from 'node:child_process';
+import {startProcess} from '../process/spawn.js';
 import {toControlLine} from './control-line.js';
 import {type ControlBlock, ControlParser} from './control-parser.js';
 import {classifyTmuxFailure, TmuxCommandError, type TmuxRunner} from './runner.js';
@@ -215,11 +216,12 @@ class ControlClient implements ControlRunner {
     // detached: its own process group, so a signal to ours (`nudge cancel` signals the
     // worker's group, Ctrl-C the terminal's) never reaches the client while it is still
     // introducing itself to the server (see #signalClient); we end it ourselves.
-    this.#child = spawn(tmuxBinary, argv, {
+    // All three streams are pipes, so none of them is null.
+    this.#child = startProcess(tmuxBinary, argv, {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: opts.env,
       detached: true,
-    });
+    }) as ChildProcessWithoutNullStreams;
 
     this.#parser = new ControlParser({
       block: (block) => this.#onBlock(block),
@@ -576,9 +578,13 @@ const GUARD_SCRIPT = 'read ignored; kill -KILL "$1" 2>/dev/null';
  * practice. If /bin/sh cannot start, we run without a guard.
  */
 function startGuard(clientPid: number): ChildProcess {
-  const guard = spawn('/bin/sh', ['-c', GUARD_SCRIPT, 'nudge-control-guard', String(clientPid)], {
-    stdio: ['pipe', 'ignore', 'ignore'],
-  });
+  const guard = startProcess(
+    '/bin/sh',
+    ['-c', GUARD_SCRIPT, 'nudge-control-guard', String(clientPid)],
+    {
+      stdio: ['pipe', 'ignore', 'ignore'],
+    },
+  );
   guard.on('error', () => {});
   guard.stdin?.on('error', () => {});
   // Never keeps Node alive by itself.

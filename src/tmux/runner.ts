@@ -1,4 +1,4 @@
-import {execFile} from 'node:child_process';
+import {runFile} from '../process/spawn.js';
 import {type ServerSpec, serverArgs} from './server.js';
 
 /** Why a tmux command failed, as far as callers need to tell cases apart. */
@@ -53,36 +53,26 @@ export function classifyTmuxFailure(stderr: string, code?: string): TmuxFailureK
  * The spawn-per-command transport: one `tmux` process per call, argv only (no shell ever
  * sees an argument). About 4-5 ms per call (research/tmux-facts.md §2).
  *
- * Plain execFile rather than execa: this runs in the front end, where importing execa costs
- * ~120 ms on the 2-core CI machine (more than the whole front-end budget), and execFile
- * already gives argv-only spawning, a timeout and separate stdout/stderr.
+ * Through the process module's plain runFile (not execa: this runs in the front end).
  */
 export function createSpawnRunner(spec: ServerSpec, tmuxBinary = 'tmux'): TmuxRunner {
   const prefix = serverArgs(spec);
   // The environment is inherited. $TMUX cannot redirect us: resolveServerSpec only yields
   // "default" (no flag) when $TMUX is unset, and otherwise we pass -S or -L.
   return {
-    run(args) {
-      return new Promise((resolve, reject) => {
-        execFile(
-          tmuxBinary,
-          [...prefix, ...args],
-          {timeout: TMUX_COMMAND_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8'},
-          (error, stdout, stderr) => {
-            if (!error) return resolve(stdout);
-            const code = (error as NodeJS.ErrnoException).code;
-            const kind = classifyTmuxFailure(stderr, typeof code === 'string' ? code : undefined);
-            const why =
-              kind === 'no-tmux'
-                ? `${tmuxBinary} was not found on PATH`
-                : stderr.trim() ||
-                  (error.killed ? `timed out after ${TMUX_COMMAND_TIMEOUT_MS} ms` : error.message);
-            reject(
-              new TmuxCommandError(kind, stderr.trim(), `tmux ${args[0] ?? ''} failed: ${why}`),
-            );
-          },
-        );
+    async run(args) {
+      const r = await runFile(tmuxBinary, [...prefix, ...args], {
+        timeoutMs: TMUX_COMMAND_TIMEOUT_MS,
+        maxBuffer: 64 * 1024 * 1024,
       });
+      if (r.ok) return r.stdout;
+      const kind = classifyTmuxFailure(r.stderr, r.code);
+      const why =
+        kind === 'no-tmux'
+          ? `${tmuxBinary} was not found on PATH`
+          : r.stderr.trim() ||
+            (r.killed ? `timed out after ${TMUX_COMMAND_TIMEOUT_MS} ms` : r.message);
+      throw new TmuxCommandError(kind, r.stderr.trim(), `tmux ${args[0] ?? ''} failed: ${why}`);
     },
   };
 }

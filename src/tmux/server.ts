@@ -12,6 +12,18 @@ export interface ServerEnv {
   NUDGE_TMUX_SOCKET?: string | undefined;
 }
 
+/** A tmux server as nudge identifies it: its socket, and its pid (pane ids restart at %0
+ * when a server restarts, so a socket alone does not say which panes are meant). */
+export interface ServerRef {
+  socketPath: string;
+  serverPid: number;
+}
+
+/** One pane of one tmux server. */
+export interface PaneRef extends ServerRef {
+  pane: string;
+}
+
 /**
  * Pick the tmux server: `-S path`, else `-L name`, else `$NUDGE_TMUX_SOCKET` (a socket path;
  * schedulers have no `$TMUX`), else the socket in `$TMUX` (we are inside tmux), else tmux's

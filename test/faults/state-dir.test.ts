@@ -21,7 +21,7 @@ import {
 import {join} from 'node:path';
 import {execa} from 'execa';
 import {describe, expect, it, onTestFinished} from 'vitest';
-import {paneLockKey} from '../../src/locks/pane-lock.js';
+import {paneKey} from '../../src/locks/key.js';
 import {
   childrenOf,
   jobArgs,
@@ -211,7 +211,7 @@ describe('a full disk', () => {
     const queueDir = join(
       home,
       'locks',
-      `${paneLockKey(server.socket, serverPid, rec.pane)}.queue`,
+      `${paneKey({socketPath: server.socket, serverPid: serverPid, pane: rec.pane})}.queue`,
     );
     rmSync(queueDir, {recursive: true, force: true});
     writeFileSync(queueDir, '');

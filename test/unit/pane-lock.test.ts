@@ -1,15 +1,16 @@
 import {describe, expect, test} from 'vitest';
 import {realClock} from '../../src/base/clock.js';
-import {PaneLock, paneLockKey} from '../../src/locks/pane-lock.js';
+import {paneKey} from '../../src/locks/key.js';
+import {PaneLock} from '../../src/locks/pane-lock.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 
 describe('PaneLock', () => {
   test('keys differ per server socket, server pid and pane', () => {
-    const k = paneLockKey('/tmp/a', 10, '%1');
+    const k = paneKey({socketPath: '/tmp/a', serverPid: 10, pane: '%1'});
     expect(k).toMatch(/^[0-9a-f]{12}-10-p1$/);
-    expect(paneLockKey('/tmp/b', 10, '%1')).not.toBe(k);
-    expect(paneLockKey('/tmp/a', 11, '%1')).not.toBe(k);
-    expect(paneLockKey('/tmp/a', 10, '%2')).not.toBe(k);
+    expect(paneKey({socketPath: '/tmp/b', serverPid: 10, pane: '%1'})).not.toBe(k);
+    expect(paneKey({socketPath: '/tmp/a', serverPid: 11, pane: '%1'})).not.toBe(k);
+    expect(paneKey({socketPath: '/tmp/a', serverPid: 10, pane: '%2'})).not.toBe(k);
   });
 
   test('waiters take the pane in queue order, one at a time', async () => {

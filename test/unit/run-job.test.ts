@@ -1,9 +1,9 @@
 import {describe, expect, test} from 'vitest';
 import type {HookMarkSource} from '../../src/agents/hook-marks.js';
+import type {JobEvents, JobOutcome, RunningState} from '../../src/jobs/events.js';
 import {runJob} from '../../src/jobs/job.js';
 import type {JobRecorder} from '../../src/jobs/recorder.js';
 import type {JobRequest} from '../../src/jobs/request.js';
-import type {JobState} from '../../src/jobs/store.js';
 import type {PaneLock} from '../../src/locks/pane-lock.js';
 import type {PaneMemory} from '../../src/pane/memory.js';
 import {FakeClock} from '../helpers/fake-clock.js';
@@ -12,11 +12,14 @@ import {FakeTmux} from '../helpers/fake-tmux.js';
 /** Keeps events in memory. */
 class MemoryRecorder implements JobRecorder {
   readonly events: Array<{event: string; data: Record<string, unknown>}> = [];
-  async transition(state: JobState, data: Record<string, unknown> = {}): Promise<void> {
-    this.events.push({event: state, data});
+  async transition(state: RunningState, data: object): Promise<void> {
+    this.events.push({event: state, data: {...data}});
   }
-  async event(name: string, data: Record<string, unknown> = {}): Promise<void> {
-    this.events.push({event: name, data});
+  async event(name: keyof JobEvents, data: object): Promise<void> {
+    this.events.push({event: name, data: {...data}});
+  }
+  async end({state, ...data}: JobOutcome): Promise<void> {
+    this.events.push({event: state, data});
   }
   names(): string[] {
     return this.events.map((e) => e.event);
@@ -30,7 +33,14 @@ function fakeLock(opts: {timeout?: boolean} = {}) {
   const lock: Pick<PaneLock, 'acquire'> = {
     async acquire() {
       if (opts.timeout) return {ok: false, error: {reason: 'lock-timeout', holder: 'other-job'}};
-      return {ok: true, value: {signal: compromise.signal, release: async () => void released++}};
+      return {
+        ok: true,
+        value: {
+          signal: compromise.signal,
+          assertHeld: () => compromise.signal.throwIfAborted(),
+          release: async () => void released++,
+        },
+      };
     },
   };
   return {lock, compromise, released: () => released};

@@ -2,32 +2,46 @@ import {describe, expect, test} from 'vitest';
 import {EXIT_CODES} from '../../src/base/errors.js';
 import {buildCli} from '../../src/cli/build-cli.js';
 import {parseSubmitFast} from '../../src/cli/submit-flags.js';
+import type {CommandContext} from '../../src/commands/context.js';
 import type {SubmitOptions} from '../../src/commands/submit.js';
+import {FakeClock} from '../helpers/fake-clock.js';
 
 /** What yargs hands to submit for `argv`. */
-async function viaYargs(argv: string[]): Promise<SubmitOptions> {
+async function viaYargs(argv: string[]): Promise<SubmitOptions & {json: boolean}> {
   let got: SubmitOptions | undefined;
-  const ctx = {
+  const ctx: CommandContext = {
     env: {},
-    stdout: () => {},
-    stderr: () => {},
     pid: 1,
     signal: new AbortController().signal,
     readStdin: async () => '',
+    clock: new FakeClock(),
+    tmux: () => {
+      throw new Error('submit is faked here: no tmux');
+    },
+    workerEntry: '/nonexistent/job-worker.js',
+  };
+  // How the result was printed says whether yargs read --json.
+  let printed = '';
+  const out = {
+    stdout: (line: string) => {
+      printed += line;
+    },
+    stderr: () => {},
   };
   await buildCli(
     argv,
     ctx,
+    out,
     {exitCode: EXIT_CODES.ok},
     {
       submit: async (o) => {
         got = o;
-        return EXIT_CODES.ok;
+        return {kind: 'queued', job: 'j', pane: '%0', pid: 1, log: '/dev/null'};
       },
     },
   ).parseAsync();
   if (!got) throw new Error('submit was not called');
-  return got;
+  return {...got, json: printed.startsWith('{')};
 }
 
 /** SubmitOptions fields whose flag has a default (yargs fills it in). */

@@ -1,0 +1,165 @@
+import {formatDuration} from '../base/durations.js';
+import {EXIT_CODES, type ExitCode} from '../base/errors.js';
+import type {CancelResult} from '../commands/cancel.js';
+import type {ExpectResult} from '../commands/expect.js';
+import type {HookResult} from '../commands/hook.js';
+import type {JobList, JobStatus} from '../commands/jobs.js';
+import type {LogLines} from '../commands/logs.js';
+import type {SubmitResult} from '../commands/submit.js';
+import type {WaitResult} from '../commands/wait.js';
+import type {JobOutcome} from '../jobs/events.js';
+
+/**
+ * The one place a command's typed result becomes what the CLI prints and the code it exits
+ * with. (The MCP server returns the same results as they are.)
+ */
+export interface Output {
+  stdout: (line: string) => void;
+  stderr: (line: string) => void;
+}
+
+/** The exit code of a job's ending: done 0, timeout 124, else 1. */
+export function exitCodeOfOutcome(state: JobOutcome['state']): ExitCode {
+  if (state === 'done') return EXIT_CODES.ok;
+  return state === 'timeout' ? EXIT_CODES.timeout : EXIT_CODES.failure;
+}
+
+export function renderSubmit(r: SubmitResult, json: boolean, out: Output): ExitCode {
+  if (r.kind === 'queued') {
+    const {job, pane, pid, log} = r;
+    out.stdout(json ? JSON.stringify({job, state: 'queued', pane, pid, log}) : job);
+    return EXIT_CODES.ok;
+  }
+  const o = r.outcome;
+  if (json) {
+    out.stdout(JSON.stringify({job: r.job, pane: r.pane, ...o}));
+  } else {
+    const waited = o.waitedMs !== undefined ? ` after ${formatDuration(o.waitedMs)}` : '';
+    const why = o.reason ? `: ${o.reason}` : '';
+    const exit = o.exitCode !== undefined ? `, exit ${o.exitCode}` : '';
+    out.stdout(`${r.job} ${o.state}${waited}${exit}${o.notified ? ', notice sent' : ''}${why}`);
+  }
+  return exitCodeOfOutcome(o.state);
+}
+
+/** Seconds for people: `2.4s` under ten seconds, whole seconds above. */
+function seconds(ms: number): string {
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.round(ms / 1000)}s`;
+}
+
+export function renderWait(r: WaitResult, json: boolean, out: Output): ExitCode {
+  const idle = r.status === 'idle';
+  if (json) {
+    const {durationMs, ...rest} = r;
+    out.stdout(JSON.stringify({...rest, duration_ms: durationMs}));
+  } else {
+    out.stdout(
+      idle
+        ? `idle after ${seconds(r.durationMs)}`
+        : `Timeout: ${r.pane} still active after ${seconds(r.durationMs)}`,
+    );
+  }
+  return idle ? EXIT_CODES.ok : EXIT_CODES.timeout;
+}
+
+export function renderExpect(r: ExpectResult, out: Output): ExitCode {
+  if (r.warning) out.stderr(`nudge: ${r.warning}`);
+  out.stdout(JSON.stringify(r.answer));
+  switch (r.answer.status) {
+    case 'matched':
+      return EXIT_CODES.ok;
+    case 'timeout':
+      return EXIT_CODES.timeout;
+    default:
+      return EXIT_CODES.failure;
+  }
+}
+
+export function renderJobs(r: JobList, json: boolean, out: Output): ExitCode {
+  if (json) {
+    out.stdout(JSON.stringify(r.jobs));
+    return EXIT_CODES.ok;
+  }
+  if (r.jobs.length === 0) {
+    out.stdout(`No jobs in ${r.jobsDir}.`);
+    return EXIT_CODES.ok;
+  }
+  const rows = r.jobs.map((j) => [
+    j.id,
+    j.state,
+    j.pane,
+    formatDuration(r.nowMs - Date.parse(j.createdAt)),
+    j.preview,
+  ]);
+  const header = ['JOB', 'STATE', 'PANE', 'AGE', 'TEXT'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  for (const row of [header, ...rows]) {
+    out.stdout(
+      row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '),
+    );
+  }
+  return EXIT_CODES.ok;
+}
+
+export function renderStatus(s: JobStatus, json: boolean, out: Output): ExitCode {
+  if (json) {
+    out.stdout(JSON.stringify(s));
+    return EXIT_CODES.ok;
+  }
+  const line = out.stdout;
+  const lostNote =
+    s.state === 'lost' ? ` (its process ${s.pid ?? '?'} is gone; it never finished)` : '';
+  line(`job     ${s.id}`);
+  line(`state   ${s.state}${lostNote}`);
+  if (s.reason) line(`reason  ${s.reason}`);
+  line(
+    `pane    ${s.pane}${s.paneTarget !== s.pane ? ` (${s.paneTarget})` : ''} on ${s.socketPath}`,
+  );
+  line(`text    ${s.preview}`);
+  if (s.profile) line(`profile ${s.profile}${s.profileReason ? ` (${s.profileReason})` : ''}`);
+  if (s.transport) line(`via     ${s.transport}`);
+  if (s.delivery) line(`delivery ${s.delivery}`);
+  if (s.waitedMs !== undefined) line(`waited  ${formatDuration(s.waitedMs)}`);
+  if (s.exitCode !== undefined) line(`exit    ${s.exitCode}`);
+  if (s.match !== undefined) line(`match   ${s.match}`);
+  if (s.notified !== undefined) {
+    line(
+      `notice  ${s.notified ? `sent${s.noticeDelivery ? ` (${s.noticeDelivery})` : ''}` : 'not sent'}`,
+    );
+  }
+  line(`log     ${s.logPath}`);
+  line('events');
+  const start = Date.parse(s.createdAt);
+  for (const e of s.events) {
+    const {t, event, ...rest} = e;
+    delete rest.state;
+    const extra = Object.keys(rest).length ? ` ${JSON.stringify(rest)}` : '';
+    line(`  +${formatDuration(Date.parse(t) - start).padEnd(7)} ${event}${extra}`);
+  }
+  return EXIT_CODES.ok;
+}
+
+export function renderCancel(r: CancelResult, json: boolean, out: Output): ExitCode {
+  if (json) {
+    out.stdout(JSON.stringify({job: r.job, result: r.result, state: r.state}));
+  } else if (r.result === 'cancelled') {
+    out.stdout(`Cancelled job ${r.job}.`);
+  } else {
+    out.stdout(
+      r.endedBefore
+        ? `Job ${r.job} already ended (${r.state}); nothing to cancel.`
+        : `Job ${r.job} ended (${r.state}) before it could be cancelled.`,
+    );
+  }
+  return EXIT_CODES.ok;
+}
+
+export async function renderLogs(r: LogLines, out: Output): Promise<ExitCode> {
+  for await (const line of r.lines) out.stdout(line);
+  return EXIT_CODES.ok;
+}
+
+export function renderHook(r: HookResult, out: Output): ExitCode {
+  if (r.warning) out.stderr(`nudge hook: ${r.warning}`);
+  return EXIT_CODES.ok;
+}

@@ -1,0 +1,63 @@
+import type {HookMark, HookMarkSource} from '../agents/hook-marks.js';
+
+/** How often a pane's hook mark is looked at when no file event comes (the backstop). */
+const HOOK_MARK_BACKSTOP_MS = 1_000;
+
+/** A pane's turn-end hook mark, followed from a moment on. */
+export interface HookWatch {
+  /** Whether a mark newer than `since` came (read synchronously by a watcher). */
+  fresh: () => boolean;
+  /** Resolves when a fresh mark arrives (at once never: only on arrival), so a wait looks at
+   * once instead of at its next interval. */
+  wake: (signal: AbortSignal) => Promise<void>;
+  /** Stop following. */
+  stop: () => void;
+}
+
+/**
+ * Follow `pane`'s turn-end hook mark (file events on the marks folder, with a backstop) and
+ * say whether one came after `since`; `onFresh` is told once when it does.
+ */
+export function watchHookMark(
+  hookMarks: HookMarkSource,
+  pane: string,
+  since: number,
+  signal: AbortSignal,
+  onFresh: (mark: HookMark) => void,
+): HookWatch {
+  let fresh = false;
+  const waiters = new Set<() => void>();
+  const stopper = new AbortController();
+  const onAbort = () => stopper.abort();
+  signal.addEventListener('abort', onAbort, {once: true});
+  void (async () => {
+    while (!stopper.signal.aborted && !fresh) {
+      const seen = hookMarks.version();
+      const mark = await hookMarks.read(pane);
+      if (mark !== undefined && mark.atMs >= since) {
+        fresh = true;
+        onFresh(mark);
+        for (const wake of waiters) wake();
+        return;
+      }
+      await hookMarks.changed(stopper.signal, HOOK_MARK_BACKSTOP_MS, seen).catch(() => {});
+    }
+  })();
+  return {
+    fresh: () => fresh,
+    wake: (s) =>
+      new Promise<void>((resolve) => {
+        if (fresh || s.aborted) return;
+        const wake = () => {
+          waiters.delete(wake);
+          resolve();
+        };
+        waiters.add(wake);
+        s.addEventListener('abort', () => waiters.delete(wake), {once: true});
+      }),
+    stop: () => {
+      signal.removeEventListener('abort', onAbort);
+      stopper.abort();
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import {describeError, isAbortError} from '../base/errors.js';
+import {NotDelivered, PaneFailure} from '../pane/failures.js';
+import {TmuxCommandError} from '../tmux/runner.js';
+import type {JobOutcome} from './events.js';
+
+/** Where a job stood when it stopped on an error. */
+export interface Stopped {
+  /** The state it was in (for messages: "Cancelled while waiting"). */
+  phase: string;
+  /** The pane lock held was lost (a stall longer than its stale time). */
+  leaseLost: boolean;
+  /** The job was cancelled (SIGTERM from `nudge cancel`). */
+  cancelled: boolean;
+  /** Characters typed of the text, and its length. */
+  typed: number;
+  length: number;
+  /** The pane the job was at, and its server's socket (for messages). */
+  pane: string;
+  socketPath: string;
+}
+
+/** The ending of a job stopped by `error`: lost lock, cancelled, or failed with one sentence. */
+export function endingOf(error: unknown, at: Stopped): JobOutcome {
+  const {phase} = at;
+  if (at.leaseLost) {
+    return {
+      state: 'failed',
+      reason: `Stopped while ${phase}: the pane lock was lost (the worker stalled longer than the lock's stale time, e.g. a suspended machine), so another job may own the pane now.`,
+      notified: false,
+    };
+  }
+  // `nudge cancel` signals the worker's whole process group, so a tmux call in flight can fail
+  // before the abort is seen: once cancelled, any error means "cancelled".
+  if (isAbortError(error) || at.cancelled) {
+    const progress =
+      phase === 'typing' ? ` after typing ${at.typed} of ${at.length} characters` : '';
+    return {state: 'cancelled', reason: `Cancelled while ${phase}${progress}.`, notified: false};
+  }
+  const failed: JobOutcome = {state: 'failed', reason: failureReason(error, at), notified: false};
+  if (error instanceof NotDelivered) failed.delivery = error.delivery;
+  return failed;
+}
+
+function failureReason(error: unknown, {phase, pane, socketPath}: Stopped): string {
+  if (error instanceof PaneFailure) return error.message;
+  if (error instanceof TmuxCommandError) {
+    switch (error.kind) {
+      case 'no-target':
+        return `Pane ${pane} is gone (closed while ${phase}).`;
+      case 'no-server':
+        return `The tmux server at ${socketPath} stopped while ${phase}.`;
+      case 'no-tmux':
+        return 'tmux is no longer on PATH.';
+      default:
+        return `tmux failed while ${phase}: ${error.message}`;
+    }
+  }
+  return `Internal error while ${phase}: ${describeError(error)}`;
+}

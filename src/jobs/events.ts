@@ -1,0 +1,43 @@
+import type {HookKind} from '../agents/registry.js';
+import type {PaneEvents} from '../pane/events.js';
+import type {Delivery} from '../pane/failures.js';
+import type {JobEnding, TerminalState} from './store.js';
+
+/** What the end of a wait found. */
+export interface WaitFound {
+  waitedMs: number;
+  checks: number;
+  exitCode?: number;
+  match?: string;
+}
+
+/**
+ * Every event a job records in its events.jsonl (and log) besides its state changes, by
+ * name: the pane services' events and the job's own. One typed event per step.
+ */
+export interface JobEvents extends PaneEvents {
+  'worker-started': {pid: number};
+  'waiting-for-lock': {pane: string; ahead: number; head: string | null};
+  typed: {chars: number; enter: boolean; delivery: Delivery};
+  'condition-met': WaitFound;
+  'wait-timeout': WaitFound;
+  'fail-pattern': WaitFound;
+  notified: {pane: string; chars: number; delivery: Delivery};
+  'hook-mark': {pane: string; source: HookKind; atMs: number};
+  transport: {kind: string; session?: string; reason?: string};
+  'transport-lost': {detail: string};
+}
+
+/** What each state change records with it (`queued` is written when the job is created). */
+export interface JobTransitions {
+  locked: {notifyPane?: string};
+  typing: {profile: string; profileReason: string; chars: number; until: string};
+  waiting: {until: string; intervalMs: number};
+  notifying: {pane: string};
+}
+
+/** The states a job moves through before it ends. */
+export type RunningState = keyof JobTransitions;
+
+/** How a job ended: its terminal state and what its record keeps. */
+export type JobOutcome = JobEnding & {state: TerminalState; notified: boolean};

@@ -1,0 +1,92 @@
+import type {HookMark, HookMarkSource} from '../agents/hook-marks.js';
+import type {Profile} from '../agents/profile.js';
+import {isAgent} from '../agents/registry.js';
+import type {Clock} from '../base/clock.js';
+import {watcherAfterEnter} from '../detect/conditions.js';
+import {watchHookMark} from '../detect/hook-watch.js';
+import type {UntilSpec} from '../detect/until.js';
+import {type PaneActivity, waitUntil} from '../detect/wait-until.js';
+import type {Tmux} from '../tmux/tmux.js';
+import type {PaneView} from '../tmux/view.js';
+
+/** What waiting for work to be done needs. */
+export interface AwaitDeps {
+  tmux: Tmux;
+  clock: Clock;
+  /** Output events of the pane, when the transport has them (else polling). */
+  activity: PaneActivity | undefined;
+  hookMarks: HookMarkSource;
+}
+
+/** How the "done" condition is judged. */
+export interface AwaitOptions {
+  until: UntilSpec;
+  intervalMs: number;
+  timeoutMs: number;
+  stableChecks: number;
+  ignore: readonly string[];
+  lines: number;
+  /** The pane's program and its foreground command when the text was typed. */
+  profile: Profile;
+  paneCommand: string;
+  /** The screen just before Enter. */
+  before: PaneView;
+  /** `--until exit`'s sentinel. */
+  exitPattern: RegExp;
+  /** Told once when the agent's turn-end hook reports (under `--until prompt`). */
+  onHookMark: (mark: HookMark) => void;
+}
+
+/** How the wait ended. */
+export interface Awaited {
+  status: 'done' | 'timeout' | 'failed';
+  waitedMs: number;
+  checks: number;
+  /** `--until exit`: the command's status. */
+  exitCode?: number | undefined;
+  /** `--until regex:` (or a fail pattern): what matched. */
+  match?: string | undefined;
+  /** A fail pattern matched: which, on what line. */
+  failed?: {pattern: string; line: string};
+}
+
+/**
+ * Wait until the condition holds for what was just typed and submitted, a fail pattern shows,
+ * or the timeout passes. An agent under `--until prompt` is also woken by its turn-end hook.
+ */
+export async function awaitDone(
+  deps: AwaitDeps,
+  pane: string,
+  o: AwaitOptions,
+  signal: AbortSignal,
+): Promise<Awaited> {
+  const agent = isAgent(o.profile);
+  const start = deps.clock.now();
+  const hook =
+    agent && o.until.kind === 'prompt'
+      ? watchHookMark(deps.hookMarks, pane, start, signal, o.onHookMark)
+      : undefined;
+  try {
+    const watcher = watcherAfterEnter(o.until, {...o, agent, freshHookMark: hook?.fresh});
+    const waited = await waitUntil(deps.tmux, pane, watcher, {
+      intervalMs: o.intervalMs,
+      timeoutMs: o.timeoutMs,
+      clock: deps.clock,
+      signal,
+      activity: deps.activity,
+      typedAt: start,
+      wake: hook?.wake,
+    });
+    const v = waited.verdict;
+    return {
+      status: waited.status,
+      waitedMs: deps.clock.now() - start,
+      checks: waited.checks,
+      exitCode: v.status === 'done' ? v.exitCode : undefined,
+      match: v.status !== 'pending' ? v.match : undefined,
+      ...(v.status === 'failed' ? {failed: {pattern: v.pattern, line: v.line}} : {}),
+    };
+  } finally {
+    hook?.stop();
+  }
+}

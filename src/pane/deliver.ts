@@ -1,0 +1,209 @@
+import {
+  countEchoes,
+  type EchoKind,
+  echoKindOf,
+  isBusy,
+  type Profile,
+  readComposer,
+  readComposerState,
+} from '../agents/profile.js';
+import {isAgent} from '../agents/registry.js';
+import {cursorLine, cursorRow, type PaneView, visibleText} from '../tmux/view.js';
+import {type ComposerPolicy, prepareComposer, preview} from './composer.js';
+import {type Delivery, NotDelivered, PaneFailure} from './failures.js';
+import {type PaneIo, typeText} from './keys.js';
+
+/** How one line is delivered. */
+export interface DeliverOptions extends ComposerPolicy {
+  /** Press Enter after the text (false: --no-enter, the text is left in the line). */
+  enter: boolean;
+  typeDelayMs: number;
+  enterDelayMs: number;
+  /** Counts the characters as they go out (for "cancelled after typing N of M"). */
+  typed?: (n: number) => void;
+}
+
+/** How a delivery went, and the screen just before Enter (the baseline of what follows). */
+export interface Delivered {
+  delivery: Delivery;
+  before: PaneView;
+}
+
+/** How long to look for signs that an Enter took, and how many Enters in all. */
+const DELIVERY_WAIT_MS = 2_000;
+const DELIVERY_POLL_MS = 100;
+const MAX_ENTERS = 3;
+/** Scrollback read with the screen when counting a prompt's echoes in the transcript. */
+const ECHO_HISTORY_ROWS = 300;
+
+type Echoes = {prompt: number | undefined; shell: number | undefined};
+
+/**
+ * Put `text` into the pane's input line and submit it: make the composer ready (see
+ * prepareComposer), type it — or paste it where typing would open a picker or submit early —
+ * pause, press Enter, and read the screen back to confirm it arrived as meant: as a prompt in
+ * the agent's transcript (or its queued-message marker), or, for text that starts with the
+ * shell prefix, as a command of its shell mode. Enter is pressed again (never the text
+ * retyped) a bounded number of times. Text that cannot be confirmed so throws NotDelivered;
+ * a line someone else typed into throws PaneFailure with Enter not pressed.
+ */
+export async function deliver(
+  io: PaneIo,
+  pane: string,
+  text: string,
+  profile: Profile,
+  o: DeliverOptions,
+  signal: AbortSignal,
+): Promise<Delivered> {
+  const {tmux, clock} = io;
+  await prepareComposer(io, pane, profile, o, signal);
+  const kind = echoKindOf(profile, text);
+  const pasted =
+    isAgent(profile) && (/[\r\n]/.test(text) || profile.pasteWhen?.test(text) === true);
+  if (pasted) {
+    signal.throwIfAborted();
+    io.guard();
+    await tmux.paste(pane, text);
+    o.typed?.([...text].length);
+    const shown = readComposer(profile, await tmux.view(pane, 0));
+    await io.note('pasted', {pane, chars: [...text].length, verified: shown === text.trim()});
+  } else {
+    await typeText(io, pane, text, o, signal);
+  }
+  await clock.sleep(Math.max(o.enterDelayMs, profile.minEnterDelayMs), signal);
+  // The screen just before Enter: the reaction gate's baseline, and new output starts on the
+  // row after the cursor (so the echo of the typed command never matches a regex).
+  const before = await tmux.view(pane, 0);
+  // A person typing into the pane meanwhile mixes their keys into the line: then pressing
+  // Enter would run what they typed (and a half of ours). Where the line can be read, it must
+  // still hold only the text; otherwise leave it as it is, for them.
+  const composer = pasted ? undefined : readComposerState(profile, before);
+  if (composer !== undefined && !holdsOnly(composer.text, text)) {
+    throw new PaneFailure(
+      `Someone typed into pane ${pane} while the job typed (its input line reads ${JSON.stringify(preview(composer.text))}); Enter was not pressed and the line was left as it is.`,
+    );
+  }
+  // A prompt must not be sent from an input mode (it would run as a shell command).
+  if (kind === 'prompt' && composer?.mode) {
+    throw new NotDelivered(
+      `Pane ${pane}'s input line is in ${composer.mode.name} after typing, so the text would run as a shell command; Enter was not pressed.`,
+      'not-submitted',
+    );
+  }
+  if (!o.enter) return {delivery: 'no-enter', before};
+  const echoesBefore = isAgent(profile) ? await echoes(io, pane, profile, text) : undefined;
+  // Where Enter would break into a running turn, the profile's queue key sends the line after
+  // it instead (never for a retry: a queued line is no longer in the composer).
+  const queueKey = profile.queueKey && isBusy(profile, before) ? profile.queueKey : undefined;
+  if (queueKey) await io.note('queueing', {pane, key: queueKey});
+  for (let enters = 1; ; enters++) {
+    io.guard();
+    await tmux.pressKeys(pane, [enters === 1 && queueKey ? queueKey : 'Enter']);
+    const took = await submitted(io, pane, profile, text, kind, before, echoesBefore, signal);
+    if (took === 'wrong-mode') {
+      await io.note('not-submitted', {pane, enters, why: 'ran-as-shell-command'});
+      throw new NotDelivered(
+        `The text sent to pane ${pane} ran as a shell command in the agent's shell mode instead of reaching the model as a prompt.`,
+        'not-submitted',
+      );
+    }
+    if (took !== 'not-yet') {
+      const delivery: Delivery =
+        took === 'queued' || took === 'unconfirmed'
+          ? took
+          : enters === 1
+            ? 'submitted'
+            : 'submitted-after-retry';
+      return {delivery, before};
+    }
+    if (enters >= MAX_ENTERS) {
+      await io.note('not-submitted', {pane, enters});
+      throw new NotDelivered(
+        `The text typed into pane ${pane} was not submitted: after ${enters} Enters it ${
+          isAgent(profile)
+            ? 'did not show in the transcript as a prompt'
+            : 'stayed in the input line'
+        }.`,
+        'not-submitted',
+      );
+    }
+    await io.note('enter-retry', {pane, enters});
+  }
+}
+
+/** How often `text` shows in the transcript as a prompt and as a shell command. */
+async function echoes(io: PaneIo, pane: string, profile: Profile, text: string): Promise<Echoes> {
+  const view = await io.tmux.view(pane, ECHO_HISTORY_ROWS);
+  return {
+    prompt: countEchoes(profile, view, text, 'prompt'),
+    shell: countEchoes(profile, view, text, 'shell'),
+  };
+}
+
+/**
+ * Look for signs that an Enter took. An agent: the text shows once more in its transcript as
+ * what it was meant to be (a prompt, or a shell-mode command), or its queued-message marker
+ * shows; the other kind of echo means it went to the wrong mode. Where the profile cannot read
+ * echoes, the old signs count: the input line no longer holds the text, or the agent went
+ * busy. A shell: the cursor left the line.
+ */
+async function submitted(
+  io: PaneIo,
+  pane: string,
+  profile: Profile,
+  text: string,
+  kind: EchoKind,
+  before: PaneView,
+  echoesBefore: Echoes | undefined,
+  signal: AbortSignal,
+): Promise<'yes' | 'queued' | 'unconfirmed' | 'not-yet' | 'wrong-mode'> {
+  const {tmux, clock} = io;
+  if (profile.name === 'raw') return 'unconfirmed';
+  const tail = lastLine(text).slice(-24);
+  const deadline = clock.now() + DELIVERY_WAIT_MS;
+  const wrongKind: EchoKind = kind === 'prompt' ? 'shell' : 'prompt';
+  for (;;) {
+    await clock.sleep(DELIVERY_POLL_MS, signal);
+    if (profile.name === 'shell') {
+      const view = await tmux.view(pane, 0);
+      if (cursorRow(view) !== cursorRow(before) || cursorLine(view) !== cursorLine(before))
+        return 'yes';
+      if (clock.now() >= deadline) return 'not-yet';
+      continue;
+    }
+    const view = await tmux.view(pane, ECHO_HISTORY_ROWS);
+    const now: Echoes = {
+      prompt: countEchoes(profile, view, text, 'prompt'),
+      shell: countEchoes(profile, view, text, 'shell'),
+    };
+    const was = echoesBefore ?? {prompt: undefined, shell: undefined};
+    const grew = (k: EchoKind) =>
+      now[k] !== undefined && was[k] !== undefined && now[k] > (was[k] ?? 0);
+    if (grew(kind)) return 'yes';
+    if (kind === 'prompt' && grew(wrongKind)) return 'wrong-mode';
+    if (profile.queued?.test(visibleText(view))) return 'queued';
+    const composer = readComposer(profile, view);
+    const cleared =
+      composer !== undefined &&
+      !composer.includes('[Pasted text') &&
+      (tail === '' || !composer.replace(/\s+/g, ' ').includes(tail.replace(/\s+/g, ' ')));
+    // A shell-mode command may print nothing the profile knows before it ends; a pasted text
+    // is drawn as "[Pasted text]"; a profile without echoes cannot tell.
+    const echoUnknown = now[kind] === undefined || was[kind] === undefined;
+    if ((kind === 'shell' || echoUnknown) && (cleared || isBusy(profile, view))) return 'yes';
+    // The input line emptied but no echo showed (scrolled away, drawn differently).
+    if (clock.now() >= deadline) return cleared ? 'unconfirmed' : 'not-yet';
+  }
+}
+
+/** The last line of a text (what stays visible in a one-line input). */
+function lastLine(text: string): string {
+  return (text.split(/\r\n|\n|\r/).pop() ?? '').trim();
+}
+
+/** Whether an input line read back after typing holds only (the visible end of) `text`:
+ * whitespace is ignored, as the line may wrap or the program may reflow it. */
+function holdsOnly(line: string, text: string): boolean {
+  const squash = (s: string) => s.replace(/\s+/g, '');
+  return squash(text).endsWith(squash(line));
+}

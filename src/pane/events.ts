@@ -1,0 +1,30 @@
+/**
+ * What the pane services report as they work, by event name. A job records them in its
+ * events.jsonl and log; another front end (the watcher) in its transcript. Each is one typed
+ * event: `note('left-input-mode', {pane, mode})`.
+ */
+export interface PaneEvents {
+  /** A tmux mode (copy mode, ...) was left before typing. */
+  'left-mode': {pane: string; mode: string};
+  /** An agent's input mode (shell mode, bash mode) was left before typing. */
+  'left-input-mode': {pane: string; mode: string};
+  /** The job's own text, put back in the composer by an interrupted turn, was cleared. */
+  'own-text-cleared': {pane: string; chars: number};
+  /** A person's draft was cleared (--clear-draft). */
+  'draft-cleared': {pane: string; chars: number};
+  'waiting-for-composer': {pane: string; profile: string};
+  'waiting-for-draft': {pane: string; chars: number};
+  'waiting-to-leave-mode': {pane: string; mode: string};
+  /** The text went as one bracketed paste; `verified`: the composer showed it whole. */
+  pasted: {pane: string; chars: number; verified: boolean};
+  /** The agent was busy: the line goes with its queue key instead of Enter. */
+  queueing: {pane: string; key: string};
+  'not-submitted': {pane: string; enters: number; why?: string};
+  'enter-retry': {pane: string; enters: number};
+  /** --when-idle. */
+  'waiting-for-idle': {pane: string; profile: string};
+  idle: {pane: string; waitedMs: number};
+}
+
+/** Record one pane event. */
+export type Note = <K extends keyof PaneEvents>(event: K, data: PaneEvents[K]) => Promise<void>;

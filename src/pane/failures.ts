@@ -1,0 +1,26 @@
+/** Why work on a pane stopped, in one sentence for the record (pane gone, pane dead, a
+ * person's draft in the way, ...). Nothing more was typed. */
+export class PaneFailure extends Error {
+  override name = 'PaneFailure';
+}
+
+/** Whether the program took what was typed: read back from its screen after Enter. */
+export type Delivery =
+  | 'submitted'
+  | 'submitted-after-retry'
+  | 'queued'
+  | 'not-submitted'
+  | 'unconfirmed'
+  | 'no-enter';
+
+/** Text that was typed but did not reach the program as meant (stayed in the composer, or
+ * ran as a shell command). */
+export class NotDelivered extends PaneFailure {
+  override name = 'NotDelivered';
+  constructor(
+    message: string,
+    readonly delivery: Delivery,
+  ) {
+    super(message);
+  }
+}

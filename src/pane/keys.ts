@@ -1,0 +1,88 @@
+import type {Profile} from '../agents/profile.js';
+import type {Clock} from '../base/clock.js';
+import type {Tmux} from '../tmux/tmux.js';
+import {planTyping} from '../tmux/typing.js';
+import type {Note} from './events.js';
+
+/** What every pane service works with. */
+export interface PaneIo {
+  tmux: Tmux;
+  clock: Clock;
+  /** Record what was done (the job's events, the watcher's transcript). */
+  note: Note;
+  /** Throws unless keys may still go to the pane (its lease is certainly held): called
+   * synchronously right before every key, so no timer due during a stall slips one in. */
+  guard: () => void;
+}
+
+/** Pause between the groups of clearing keys (longer than a typical ESC-sequence wait). */
+const KEY_GROUP_GAP_MS = 60;
+
+/** Press key groups, each one tmux call, with a short pause between so a program that waits
+ * to tell Escape from Alt-key sees them apart. */
+export async function pressGroups(
+  io: PaneIo,
+  pane: string,
+  groups: readonly (readonly string[])[],
+  signal: AbortSignal,
+): Promise<void> {
+  for (const [i, keys] of groups.entries()) {
+    if (i > 0) await io.clock.sleep(KEY_GROUP_GAP_MS, signal);
+    io.guard();
+    await io.tmux.pressKeys(pane, keys);
+  }
+  await io.clock.sleep(KEY_GROUP_GAP_MS, signal);
+}
+
+/** Empty the input line with the profile's keys. While the agent is busy, keys that would
+ * cancel its turn (Escape) are left out. */
+export async function clearLine(
+  io: PaneIo,
+  pane: string,
+  profile: Profile,
+  signal: AbortSignal,
+  busy: boolean,
+): Promise<void> {
+  const groups = busy ? profile.clearKeys.filter((g) => !g.includes('Escape')) : profile.clearKeys;
+  await pressGroups(io, pane, groups, signal);
+}
+
+/**
+ * Type `text`: one key event per character, paced at `typeDelayMs` from a fixed schedule (the
+ * cost of each tmux call is absorbed, not added); with a type delay of 0 each line goes out in
+ * one call. A newline presses Enter after `enterDelayMs`. `typed(n)` counts what went out.
+ */
+export async function typeText(
+  io: PaneIo,
+  pane: string,
+  text: string,
+  o: {typeDelayMs: number; enterDelayMs: number; typed?: (n: number) => void},
+  signal: AbortSignal,
+): Promise<void> {
+  const {tmux, clock} = io;
+  const typed = o.typed ?? (() => {});
+  for (const step of planTyping(text)) {
+    if (step.kind === 'enter') {
+      await clock.sleep(o.enterDelayMs, signal);
+      io.guard();
+      await tmux.pressKeys(pane, ['Enter']);
+      typed(1);
+      continue;
+    }
+    if (o.typeDelayMs === 0) {
+      signal.throwIfAborted();
+      io.guard();
+      await tmux.typeLiteral(pane, step.chars.join(''));
+      typed(step.chars.length);
+      continue;
+    }
+    const start = clock.now();
+    for (const [i, ch] of step.chars.entries()) {
+      if (i > 0) await clock.sleep(start + i * o.typeDelayMs - clock.now(), signal);
+      else signal.throwIfAborted();
+      io.guard();
+      await tmux.typeLiteral(pane, ch);
+      typed(1);
+    }
+  }
+}

@@ -1,0 +1,54 @@
+import type {AgentName, ProfileName} from '../agents/profile.js';
+import {
+  agentOfCommandLine,
+  chooseProfile,
+  type Detection,
+  isAgent,
+  PROFILES,
+} from '../agents/registry.js';
+import {isShellCommand} from '../agents/shell.js';
+import type {PaneInfo, Tmux} from '../tmux/tmux.js';
+import {visibleText} from '../tmux/view.js';
+import type {PaneMemory} from './memory.js';
+
+/** What recognising a pane's program needs. */
+export interface RecognizeDeps {
+  tmux: Tmux;
+  /** The command line of the program in the foreground of a pane's terminal (by the pane's
+   * pid), where the system can tell: it names an agent whose screen does not. */
+  foregroundCommandLine: (panePid: number) => Promise<readonly string[] | undefined>;
+  /** Which agent each pane was last recognised as (kept when its screen shows no marker). */
+  paneMemory: PaneMemory;
+}
+
+/** The pane's profile: `choice` (--profile), or recognised from its foreground program
+ * (where the system can tell), its command and its screen — and, for an agent whose screen
+ * shows no marker right now, what it was recognised as earlier. */
+export async function recognize(
+  deps: RecognizeDeps,
+  pane: string,
+  info: PaneInfo,
+  choice: ProfileName | 'auto',
+): Promise<Detection> {
+  const view = await deps.tmux.view(pane, 0);
+  const argv = await deps.foregroundCommandLine(info.panePid);
+  const program: AgentName | undefined = argv ? agentOfCommandLine(argv) : undefined;
+  const found = chooseProfile(choice, info.currentCommand, visibleText(view), program);
+  if (choice !== 'auto') return found;
+  if (isAgent(found.profile)) {
+    await deps.paneMemory.remember(pane, info.panePid, found.profile.name);
+    return found;
+  }
+  // An agent recognised earlier whose screen shows none of its markers now (not a shell:
+  // the agent has exited back to one).
+  const earlier = isShellCommand(info.currentCommand)
+    ? undefined
+    : await deps.paneMemory.recall(pane, info.panePid);
+  if (earlier && earlier !== found.profile.name) {
+    return {
+      profile: PROFILES[earlier],
+      reason: `recognised as ${earlier} earlier; its screen shows no marker of it now`,
+    };
+  }
+  return found;
+}

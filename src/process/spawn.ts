@@ -1,0 +1,62 @@
+import {type ChildProcess, execFile, type SpawnOptions, spawn} from 'node:child_process';
+
+/**
+ * The one place nudge starts processes. Every start takes an argv array: no shell ever sees
+ * user text. (Only `startProcess('/bin/sh', ['-c', FIXED_SCRIPT, …])` runs a shell, with a
+ * fixed script and arguments passed as "$1".)
+ *
+ * Plain node:child_process rather than execa for these: they run in the front end and in
+ * every worker, where importing execa costs ~120 ms on the 2-core CI machine (more than the
+ * whole front-end budget), and they need nothing execa adds (see the README's Benchmarks).
+ */
+
+/** How a program run to its end went. */
+export type FileResult =
+  | {ok: true; stdout: string}
+  | {
+      ok: false;
+      stdout: string;
+      stderr: string;
+      /** The spawn error code (`ENOENT`: not on PATH), or undefined for an exit status. */
+      code: string | undefined;
+      /** Killed by the timeout. */
+      killed: boolean;
+      message: string;
+    };
+
+/** Run `file` with `args` to its end, capturing stdout and stderr (UTF-8), killed after
+ * `timeoutMs`. Never rejects: a failure is a result. */
+export function runFile(
+  file: string,
+  args: readonly string[],
+  o: {timeoutMs: number; maxBuffer: number},
+): Promise<FileResult> {
+  return new Promise((resolve) => {
+    execFile(
+      file,
+      args,
+      {timeout: o.timeoutMs, maxBuffer: o.maxBuffer, encoding: 'utf8'},
+      (error, stdout, stderr) => {
+        if (!error) return resolve({ok: true, stdout});
+        const code = (error as NodeJS.ErrnoException).code;
+        resolve({
+          ok: false,
+          stdout,
+          stderr,
+          code: typeof code === 'string' ? code : undefined,
+          killed: error.killed === true,
+          message: error.message,
+        });
+      },
+    );
+  });
+}
+
+/** Start a long-lived child (a tmux control client, a detached worker, a guard). */
+export function startProcess(
+  file: string,
+  args: readonly string[],
+  options: SpawnOptions,
+): ChildProcess {
+  return spawn(file, args, options);
+}
