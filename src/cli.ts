@@ -4,9 +4,10 @@
 import {fileURLToPath} from 'node:url';
 import {realClock} from './base/clock.js';
 import {EXIT_CODES, type ExitCode, NudgeError} from './base/errors.js';
-import type {Output} from './cli/render.js';
+import {type Output, renderSubmit} from './cli/render.js';
 import {parseSubmitFast} from './cli/submit-flags.js';
 import type {CommandContext} from './commands/context.js';
+import {submit} from './commands/submit.js';
 import {createSpawnRunner} from './tmux/runner.js';
 import {createTmux} from './tmux/tmux.js';
 
@@ -64,10 +65,6 @@ try {
   // command line is plain; anything else (help, errors, other commands) goes to yargs.
   const fast = parseSubmitFast(argv);
   if (fast) {
-    const [{submit}, {renderSubmit}] = await Promise.all([
-      import('./commands/submit.js'),
-      import('./cli/render.js'),
-    ]);
     const {json, ...options} = fast;
     result.exitCode = renderSubmit(await submit(options, ctx), json ?? false, out);
   } else {

@@ -182,9 +182,12 @@ export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<Sub
   const options = resolveJobOptions(o);
   const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
   const stateDir = resolveStateDir(ctx.env);
-  await ensureStateDir(stateDir);
   const tmux = ctx.tmux(spec);
-  const {info, target} = await resolvePane(tmux, spec, o.pane, ctx.env);
+  // tmux answers while the state directory is checked.
+  const [{info, target}] = await Promise.all([
+    resolvePane(tmux, spec, o.pane, ctx.env),
+    ensureStateDir(stateDir),
+  ]);
   if (options.until.kind === 'prompt') {
     // Which program is it? The worker decides again when it types; here it only has to
     // know whether a prompt can be recognised at all.
@@ -217,18 +220,23 @@ export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<Sub
     options,
   };
   const store = new JobStore(stateDir);
-  const handle = await store.create(request, o.wait ? 'foreground' : 'detached');
-  // Take the place in the pane's queue now, so jobs run in submission order even if their
-  // workers start in another order.
+  // Record the job and take its place in the pane's queue (so jobs run in submission order
+  // even if their workers start in another order), both at once. Until a worker runs, a
+  // failure leaves no job behind (it would only show as "lost" later): the user gets one
+  // sentence and exit 1, and nothing was typed.
   const lock = paneLockFor(stateDir, paneRefOf(info));
-  // Until a worker runs, a failure leaves no job behind (it would only show as "lost" later):
-  // the user gets one sentence and exit 1, and nothing was typed.
+  const [created, queued] = await Promise.allSettled([
+    store.create(request, o.wait ? 'foreground' : 'detached'),
+    lock.enqueue(request.jobId),
+  ]);
   const abandon = async (error: unknown): Promise<never> => {
     await lock.dequeue(request.jobId).catch(() => {});
-    await store.discard(handle);
+    if (created.status === 'fulfilled') await store.discard(created.value);
     throw error;
   };
-  await lock.enqueue(request.jobId).catch(abandon);
+  if (created.status === 'rejected') return abandon(created.reason);
+  if (queued.status === 'rejected') return abandon(queued.reason);
+  const handle = created.value;
 
   if (!o.wait) {
     let worker: ProcessId;

@@ -162,7 +162,13 @@ export class JobHandle {
    * its stale copy after the worker had finished and bring a done job back to "queued".
    */
   async recordWorkerPid(worker: ProcessId): Promise<void> {
-    await writeFileAtomic(this.pidPath, `${worker.pid}${worker.start ? ` ${worker.start}` : ''}\n`);
+    await writeFileAtomic(
+      this.pidPath,
+      `${worker.pid}${worker.start ? ` ${worker.start}` : ''}\n`,
+      {
+        durable: false,
+      },
+    );
   }
 
   /**
@@ -269,7 +275,6 @@ export class JobStore {
     mode: JobRecord['mode'],
   ): Promise<JobHandle> {
     await mkdir(handle.dir, {mode: DIR_MODE});
-    await writeFileAtomic(handle.requestPath, `${JSON.stringify(request, null, 2)}\n`);
     const record: JobRecord = {
       version: 1,
       id: request.jobId,
@@ -283,8 +288,12 @@ export class JobStore {
       updatedAt: request.createdAt,
       preview: previewText(request.text),
     };
-    await writeFileAtomic(handle.statePath, `${JSON.stringify(record, null, 2)}\n`);
-    await handle.appendEvent('queued', {state: 'queued', pane: request.pane}, request.createdAt);
+    // Three files at once: their fsyncs share the file system's commits.
+    await Promise.all([
+      writeFileAtomic(handle.requestPath, `${JSON.stringify(request, null, 2)}\n`),
+      writeFileAtomic(handle.statePath, `${JSON.stringify(record, null, 2)}\n`),
+      handle.appendEvent('queued', {state: 'queued', pane: request.pane}, request.createdAt),
+    ]);
     return handle;
   }
 

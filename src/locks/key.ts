@@ -1,4 +1,4 @@
-import {createHash} from 'node:crypto';
+import {Buffer} from 'node:buffer';
 import type {PaneRef} from '../tmux/server.js';
 
 /**
@@ -8,6 +8,17 @@ import type {PaneRef} from '../tmux/server.js';
  * own files (the control mutex) use the pane name `control`.
  */
 export function paneKey(ref: PaneRef): string {
-  const socket = createHash('sha256').update(ref.socketPath).digest('hex').slice(0, 12);
+  const socket = fnv1a64(ref.socketPath).slice(0, 12);
   return `${socket}-${ref.serverPid}-${ref.pane.replace(/^%/, 'p')}`;
+}
+
+/** The 64-bit FNV-1a hash of a string's UTF-8 bytes, as 16 hex digits. Not cryptographic: it
+ * only names files, and loading node:crypto would cost every `nudge submit` ~8 ms. */
+export function fnv1a64(text: string): string {
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of Buffer.from(text, 'utf8')) {
+    hash ^= BigInt(byte);
+    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return hash.toString(16).padStart(16, '0');
 }

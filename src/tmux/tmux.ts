@@ -1,4 +1,4 @@
-import {randomBytes} from 'node:crypto';
+import {uniqueSuffix} from '../base/fs.js';
 import {TmuxCommandError, type TmuxRunner} from './runner.js';
 import {literalArgument} from './typing.js';
 import type {PaneView} from './view.js';
@@ -224,7 +224,7 @@ export function createTmux(runner: TmuxRunner): Tmux {
     async paste(paneId, text) {
       // A named buffer of our own, deleted by the paste (-d): the user's buffers stay as
       // they were. -p: bracketed paste; -r: keep LF (no LF→CR, which would submit lines).
-      const buffer = `nudge-${randomBytes(6).toString('hex')}`;
+      const buffer = `nudge-${uniqueSuffix()}`;
       await runner.run([
         'set-buffer',
         '-b',
