@@ -8,8 +8,8 @@
  *   worker code (`submit --wait`) stay in chunks loaded by dynamic import.
  * - npm packages stay external (imported at run time from node_modules), so a lazily loaded
  *   package is still loaded lazily.
- * - Chunks go next to cli.js in dist/src, named `cli-*.js`: code that finds files relative to
- *   its own module (launch-worker's `../workers/job-worker.js`) resolves as it does unbundled.
+ * - Chunks go next to cli.js in dist/src, named `cli-*.js`. cli.js finds the worker entry
+ *   (`../workers/job-worker.js`) relative to itself, which holds bundled or not.
  *   The worker entry (dist/workers/job-worker.js) and the other modules stay as tsc built them.
  */
 import {readdirSync, rmSync} from 'node:fs';

@@ -69,7 +69,7 @@ export async function cancelJob(o: {job: string}, ctx: CommandContext): Promise<
   });
   if (!ended.wrote) {
     // Someone else is recording the ending: report what they record.
-    return result(await waitForEnd(ctx, handle, () => false, RECORD_WAIT_MS), false);
+    return result(await waitForEnd(ctx, handle, () => true, RECORD_WAIT_MS), false);
   }
   await paneLockFor(stateDir, ended.record).dequeue(ended.record.id);
   return result(ended.record, true);

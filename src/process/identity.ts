@@ -11,16 +11,21 @@ export interface ProcessId {
   start?: string | undefined;
 }
 
-/** The start time of `pid`, where /proc says it. */
-function startOf(pid: number): string | undefined {
+/** The state (field 3) and start time (field 22) of `pid`, where /proc says them. */
+function statOf(pid: number): {state: string; start: string} | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name, which is in parentheses and may hold spaces or ")":
-    // they start at field 3, so field 22 (starttime) is the 20th.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    // they start at field 3 (state), so field 22 (starttime) is the 20th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return {state: fields[0] ?? '', start: fields[19] ?? ''};
   } catch {
     return undefined;
   }
+}
+
+function startOf(pid: number): string | undefined {
+  return statOf(pid)?.start;
 }
 
 /** The identity of the running process `pid` (this process, or a child just started). */
@@ -41,15 +46,18 @@ export function isPidAlive(pid: number | undefined): boolean {
   }
 }
 
-/** Whether the process `id` names is still running: its pid is alive and, where its start
- * time was recorded and can be read, started then. Without a recorded start time a live pid
- * is trusted (records from other systems). */
+/** Whether the process `id` names is still running: its pid is alive, not a zombie and,
+ * where its start time was recorded and can be read, started then. Without a recorded start
+ * time a live pid is trusted (records from other systems). */
 export function isRunning(id: ProcessId): boolean {
   if (!isPidAlive(id.pid)) return false;
-  if (id.start === undefined) return true;
-  const now = startOf(id.pid);
+  const now = statOf(id.pid);
   // A live pid whose /proc cannot be read: not Linux, or it just exited.
-  return now === undefined ? process.platform !== 'linux' : now === id.start;
+  if (now === undefined) return process.platform !== 'linux';
+  // An exited process not yet reaped (a detached worker's parent is gone, and not every
+  // init reaps at once) still answers signal 0: it is not running.
+  if (now.state === 'Z' || now.state === 'X') return false;
+  return id.start === undefined || now.start === id.start;
 }
 
 /**

@@ -14,7 +14,7 @@ export type TransportName = (typeof TRANSPORTS)[number];
 
 export const TERMINAL = ['done', 'timeout', 'failed', 'cancelled'];
 
-/** proper-lockfile's stale time in src/pane-lock.ts. */
+/** proper-lockfile's stale time in src/locks/pane-lock.ts. */
 export const LOCK_STALE_MS = 8_000;
 
 /** `submit` with quick, test-friendly timings; `extra` overrides or adds. */
