@@ -183,7 +183,7 @@ class Job {
       this.request.pane,
       text,
       profile,
-      deliverOptionsOf(this.request, {enter: this.#o.enter, typed: (n) => void (this.#typed += n)}),
+      deliverOptionsOf(this.request, {enter: this.#o.enter, typed: (n) => this.#count(n)}),
       this.#jobSignal(),
     );
     const typed = {chars: [...text].length, enter: this.#o.enter, delivery: delivered.delivery};
@@ -272,6 +272,11 @@ class Job {
 
   #ended(outcome: Omit<JobOutcome, 'notified'> & {notified?: boolean}): Step {
     return {at: 'ended', outcome: {...outcome, notified: outcome.notified ?? false}};
+  }
+
+  /** Characters of the text typed so far (for "cancelled after typing N of M"). */
+  #count(n: number): void {
+    this.#typed += n;
   }
 
   /** Cancellation, or the loss of the lock held. */
