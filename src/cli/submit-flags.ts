@@ -1,5 +1,5 @@
 import {parseArgs} from 'node:util';
-import {SUBMIT_DEFAULTS, type SubmitOptions} from '../commands/submit.js';
+import {SUBMIT_DEFAULTS, type SubmitOptions} from '../jobs/options.js';
 
 /** One flag of `nudge submit`. Both parsers (yargs for help and errors, node's parseArgs
  * for the fast path) are built from this one table, so they cannot drift apart. */
