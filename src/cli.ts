@@ -8,6 +8,7 @@ import {type Output, renderSubmit} from './cli/render.js';
 import {parseSubmitFast} from './cli/submit-flags.js';
 import type {CommandContext} from './commands/context.js';
 import {submit} from './commands/submit.js';
+import {procForeground} from './process/foreground.js';
 import {createSpawnRunner} from './tmux/runner.js';
 import {createTmux} from './tmux/tmux.js';
 
@@ -50,6 +51,7 @@ const ctx: CommandContext = {
   signal: controller.signal,
   clock: realClock,
   tmux: (spec) => createTmux(createSpawnRunner(spec)),
+  foreground: procForeground,
   // This file is dist/src/cli.js, bundled or not; the worker entry is dist/workers/.
   workerEntry: fileURLToPath(new URL('../workers/job-worker.js', import.meta.url)),
 };

@@ -53,10 +53,11 @@ export function renderWait(r: WaitResult, json: boolean, out: Output): ExitCode 
     const {durationMs, ...rest} = r;
     out.stdout(JSON.stringify({...rest, duration_ms: durationMs}));
   } else {
+    const why = r.reason.replace(/^idle(: )?/, '');
     out.stdout(
       idle
-        ? `idle after ${seconds(r.durationMs)}`
-        : `Timeout: ${r.pane} still active after ${seconds(r.durationMs)}`,
+        ? `idle after ${seconds(r.durationMs)}${why ? ` (${why})` : ''}`
+        : `Timeout: ${r.pane} still active after ${seconds(r.durationMs)} (${r.reason})`,
     );
   }
   return idle ? EXIT_CODES.ok : EXIT_CODES.timeout;
@@ -122,11 +123,13 @@ export function renderStatus(s: JobStatus, json: boolean, out: Output): ExitCode
   if (s.waitedMs !== undefined) line(`waited  ${formatDuration(s.waitedMs)}`);
   if (s.exitCode !== undefined) line(`exit    ${s.exitCode}`);
   if (s.match !== undefined) line(`match   ${s.match}`);
+  if (s.verdict !== undefined) line(`verdict ${s.verdict}`);
   if (s.notified !== undefined) {
     line(
       `notice  ${s.notified ? `sent${s.noticeDelivery ? ` (${s.noticeDelivery})` : ''}` : 'not sent'}`,
     );
   }
+  if (s.noticeHeld !== undefined) line(`held    ${s.noticeHeld}`);
   line(`log     ${s.logPath}`);
   line('events');
   const start = Date.parse(s.createdAt);

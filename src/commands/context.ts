@@ -1,4 +1,5 @@
 import type {Clock} from '../base/clock.js';
+import type {Foreground} from '../process/foreground.js';
 import type {ServerSpec} from '../tmux/server.js';
 import type {Tmux} from '../tmux/tmux.js';
 
@@ -17,6 +18,8 @@ export interface CommandContext {
   clock: Clock;
   /** How commands reach a tmux server (one tmux process per call). */
   tmux: (spec: ServerSpec) => Tmux;
+  /** What runs in the foreground of a pane's terminal (Linux /proc). */
+  foreground: Foreground;
   /** The worker script a detached job runs in (dist/workers/job-worker.js). */
   workerEntry: string;
 }

@@ -5,6 +5,7 @@ import {NudgeError} from '../base/errors.js';
 import {checkUntilFits, createWatcher} from '../detect/conditions.js';
 import {compileRegex, describeUntil, parseUntil} from '../detect/until.js';
 import {waitUntil} from '../detect/wait-until.js';
+import {ForegroundWatch} from '../detect/watchers.js';
 import {resolvePane, watchError} from '../pane/target.js';
 import {resolveServerSpec} from '../tmux/server.js';
 import {cursorRow} from '../tmux/view.js';
@@ -38,6 +39,12 @@ export interface WaitResult {
   pane: string;
   until: string;
   durationMs: number;
+  /** Why it is idle (`idle`, `idle: waiting for input (python3)`), or, on a timeout, why
+   * not (`still running: sleep`, `the screen is still changing`). */
+  reason: string;
+  /** Set when /proc cannot say whether the foreground waits for input (liveness then
+   * decides as before). */
+  inputState?: string;
   /** `--until regex:`: what matched, on which line. */
   match?: string;
   line?: string;
@@ -80,6 +87,13 @@ export async function waitForIdle(o: WaitOptions, ctx: CommandContext): Promise<
   const shellPane = isShellPane(info);
   checkUntilFits(until, info, shellPane ? PROFILES.shell : undefined);
   const started = ctx.clock.now();
+  let unknown: string | undefined;
+  const foreground = new ForegroundWatch(
+    () => ctx.foreground.inputState(info.panePid),
+    (why) => {
+      unknown = why;
+    },
+  );
   try {
     const entry = await tmux.view(info.paneId, 0);
     const watcher = createWatcher(until, {
@@ -92,12 +106,14 @@ export async function waitForIdle(o: WaitOptions, ctx: CommandContext): Promise<
       profile: shellPane ? PROFILES.shell : undefined,
       mark: {row: cursorRow(entry), col: entry.cursorX},
       lines,
+      input: () => foreground.state,
     });
     const waited = await waitUntil(tmux, info.paneId, watcher, {
       intervalMs,
       timeoutMs,
       clock: ctx.clock,
       signal: ctx.signal,
+      foreground,
     });
     const v = waited.verdict;
     return {
@@ -105,6 +121,8 @@ export async function waitForIdle(o: WaitOptions, ctx: CommandContext): Promise<
       pane: info.paneId,
       until: describeUntil(until),
       durationMs: ctx.clock.now() - started,
+      reason: v.status === 'pending' ? v.why : v.status === 'done' ? (v.why ?? 'idle') : 'failed',
+      ...(unknown === undefined ? {} : {inputState: `unknown: ${unknown}`}),
       ...(v.status === 'done' && v.match !== undefined ? {match: v.match, line: v.line} : {}),
     };
   } catch (error) {

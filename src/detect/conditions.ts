@@ -2,6 +2,7 @@ import {isBusy, isIdle, type Profile} from '../agents/profile.js';
 import {isAgentName, PROFILES} from '../agents/registry.js';
 import {isPosixShell, isShellCommand} from '../agents/shell.js';
 import {NudgeError} from '../base/errors.js';
+import type {InputState} from '../process/foreground.js';
 import type {PaneInfo} from '../tmux/tmux.js';
 import {cursorRow, type OutputMark, OutputReader, type PaneView} from '../tmux/view.js';
 import {compileRegex, type UntilSpec} from './until.js';
@@ -32,6 +33,8 @@ export interface WatcherSetup {
   shellPane?: boolean | undefined;
   /** The program's profile (prompt: its idle composer and busy markers). */
   profile?: Profile | undefined;
+  /** What the pane's foreground is doing, as last read (see ForegroundWatch). */
+  input?: (() => InputState | undefined) | undefined;
   /** Whether an agent hook reported the end of a turn since Enter (idle evidence). */
   freshHookMark?: (() => boolean) | undefined;
   /** Where new output starts (regex and exit conditions). */
@@ -78,6 +81,7 @@ export function createWatcher(spec: UntilSpec, s: WatcherSetup): Watcher {
     graceChecks: s.graceChecks,
     ignore: s.ignore.map((i) => compileRegex(i, '--ignore')),
     shellPane: s.shellPane ?? isShellCommand(s.paneCommand),
+    input: s.input,
   };
   switch (spec.kind) {
     case 'stable':
@@ -134,7 +138,10 @@ const GRACE_CHECKS = 2;
  */
 export function watcherAfterEnter(
   spec: UntilSpec,
-  s: Pick<WatcherSetup, 'stableChecks' | 'ignore' | 'lines' | 'paneCommand' | 'freshHookMark'> & {
+  s: Pick<
+    WatcherSetup,
+    'stableChecks' | 'ignore' | 'lines' | 'paneCommand' | 'freshHookMark' | 'input'
+  > & {
     profile: Profile;
     before: PaneView;
     agent: boolean;
@@ -149,6 +156,7 @@ export function watcherAfterEnter(
     paneCommand: s.paneCommand,
     profile: s.profile,
     freshHookMark: s.freshHookMark,
+    input: s.input,
     exitPattern: s.exitPattern,
     baselineKey: viewKey(before, []),
     graceChecks: GRACE_CHECKS,

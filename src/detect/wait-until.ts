@@ -3,7 +3,7 @@ import type {PaneActivity} from '../tmux/activity.js';
 import {TmuxCommandError} from '../tmux/runner.js';
 import type {Tmux} from '../tmux/tmux.js';
 import {type PaneView, visibleText} from '../tmux/view.js';
-import type {EventFacts, Verdict, Watcher} from './watchers.js';
+import type {EventFacts, ForegroundWatch, Verdict, Watcher} from './watchers.js';
 
 export type {PaneActivity} from '../tmux/activity.js';
 
@@ -27,6 +27,9 @@ export interface WaitOptions {
   timeoutMs: number;
   clock: Clock;
   signal: AbortSignal;
+  /** Read again before each look: what the pane's foreground is doing (the watcher's
+   * liveness reads it). */
+  foreground?: ForegroundWatch | undefined;
   /** Output events of the pane, when the transport has them (else: plain polling). */
   activity?: PaneActivity | undefined;
   /** When we last sent keys to the pane (our own echo is output too). Default: now. */
@@ -83,7 +86,9 @@ async function takeView(
   paneId: string,
   watcher: Watcher,
   state: LoopState,
+  foreground: ForegroundWatch | undefined,
 ): Promise<PaneView> {
+  await foreground?.refresh();
   let view: PaneView = await tmux.view(paneId, watcher.historyRows);
   // Output can scroll far between two checks: capture again, reaching back further.
   const missing = watcher.missingRows?.(view) ?? 0;
@@ -119,7 +124,7 @@ async function pollUntil(
   const {clock, signal} = opts;
   for (;;) {
     signal.throwIfAborted();
-    const view = await takeView(tmux, paneId, watcher, state);
+    const view = await takeView(tmux, paneId, watcher, state, opts.foreground);
     state.verdict = watcher.observe(view);
     if (state.verdict.status !== 'pending') return ending(state.verdict.status, state, 'polling');
     const remaining = deadline - clock.now();
@@ -205,7 +210,7 @@ async function waitOnEvents(
 
   /** Look at the pane; the result if the watcher has decided. */
   const look = async (): Promise<WaitResult | undefined> => {
-    const view = await takeView(tmux, paneId, watcher, state);
+    const view = await takeView(tmux, paneId, watcher, state, opts.foreground);
     // Read after the view: output while it was taken may or may not be in it, so the
     // screen is only known to be unchanged since the latest output.
     const lastOutput = activity.lastOutputAt(paneId);

@@ -1,4 +1,5 @@
 import {isShellCommand} from '../agents/shell.js';
+import type {InputState} from '../process/foreground.js';
 import {
   cursorLine,
   type OutputLine,
@@ -10,7 +11,7 @@ import {
 /** What a watcher concludes from one look at the pane. */
 export type Verdict =
   | {status: 'pending'; why: string}
-  | {status: 'done'; match?: string; line?: string; exitCode?: number}
+  | {status: 'done'; match?: string; line?: string; exitCode?: number; why?: string}
   | {status: 'failed'; match: string; line: string; pattern: string};
 
 /** A "done" test fed one PaneView per check. Pure: no tmux, no clock. */
@@ -103,22 +104,52 @@ export interface ScreenWatchOptions {
   graceChecks: number;
   ignore: readonly RegExp[];
   /** The pane ran a shell when we typed: not done while another command is in the
-   * foreground (process liveness as a second opinion). */
+   * foreground (process liveness as a second opinion), unless that command waits for input. */
   shellPane: boolean;
-}
-
-function busyShell(view: PaneView, o: ScreenWatchOptions): string | undefined {
-  return o.shellPane && !isShellCommand(view.currentCommand)
-    ? `${view.currentCommand} is still running in the foreground`
-    : undefined;
+  /** What the pane's foreground is doing, as last read (the wait refreshes it before each
+   * look); undefined where nobody reads it. */
+  input?: (() => InputState | undefined) | undefined;
 }
 
 /**
- * Done after `stableChecks` identical (masked) views in a row, `--interval` apart: the screen
- * did not change for (stableChecks - 1) intervals.
+ * Process liveness, the second opinion on a shell's pane: a command in the foreground keeps
+ * the pane busy (`still running: sleep`) unless it waits for input (`idle: waiting for input
+ * (python3)`); the shell itself is idle at its prompt (`idle`), or waiting for input in a
+ * `read` of its own. Where the foreground cannot be read, any command in it is busy, as before.
+ */
+export function liveness(view: PaneView, o: ScreenWatchOptions): {busy: string} | {idle: string} {
+  if (!o.shellPane) return {idle: 'idle'};
+  const input = o.input?.();
+  if (input?.kind === 'waiting-for-input') {
+    return isShellCommand(input.program) && shellPromptVisible(view)
+      ? {idle: 'idle'}
+      : {idle: `idle: waiting for input (${input.program})`};
+  }
+  if (input?.kind === 'running') return {busy: `still running: ${input.program}`};
+  return isShellCommand(view.currentCommand)
+    ? {idle: 'idle'}
+    : {busy: `still running: ${view.currentCommand}`};
+}
+
+/** The verdict once the screen has settled: done, or busy by liveness. */
+function settled(view: PaneView, o: ScreenWatchOptions): Verdict {
+  const l = liveness(view, o);
+  return 'busy' in l ? {status: 'pending', why: l.busy} : {status: 'done', why: l.idle};
+}
+
+/** Why a prompt watcher is done on a turn-end hook. */
+const HOOK_IDLE = "idle: the agent's turn-end hook reported";
+
+/** Why a stable condition is not met while the screen changes. */
+const CHANGING = 'the screen is still changing';
+
+/**
+ * Done after `stableChecks` stable checks in a row, `--interval` apart, where a check is
+ * stable when its (masked) view equals the previous one (the seed's count): the screen did
+ * not change for `stableChecks` intervals, so 3 checks at 1 s mean 3 s of stillness.
  *
  * With output events (observeEvents) the same rule is read as a time window: done once the
- * (masked) screen has not changed for `windowMs` = (stableChecks - 1) intervals, at least one.
+ * (masked) screen has not changed for `windowMs` = `stableChecks` intervals.
  * Without masks, only output changes the screen, so the window is exact from the pane's last
  * output and one view at its end confirms the rest (the reaction gate, process liveness).
  * With masks, output may change only masked text: the views taken after output tell whether
@@ -129,7 +160,7 @@ export class StableWatcher implements Watcher {
   readonly historyRows = 0;
   #gate: ReactionGate;
   #lastKey: string | undefined;
-  #identical = 0;
+  #stable = 0;
   /** Event-driven state: the masked key of the last view, and since when it is unchanged. */
   #eventKey: string | undefined;
   #unchangedSince = Number.NEGATIVE_INFINITY;
@@ -142,16 +173,20 @@ export class StableWatcher implements Watcher {
   observe(view: PaneView): Verdict {
     const key = viewKey(view, this.o.ignore);
     if (!this.#gate.passed(key)) return {status: 'pending', why: 'waiting for the pane to react'};
-    this.#identical = key === this.#lastKey ? this.#identical + 1 : 1;
+    this.#stable = key === this.#lastKey ? this.#stable + 1 : 0;
     this.#lastKey = key;
-    if (this.#identical < this.stableChecks)
-      return {status: 'pending', why: `${this.#identical} identical`};
-    const busy = busyShell(view, this.o);
-    return busy ? {status: 'pending', why: busy} : {status: 'done'};
+    if (this.#stable < this.stableChecks) {
+      // Busy by liveness says more than "changing" while the screen is still.
+      const now = settled(view, this.o);
+      return now.status === 'pending' && this.#stable > 0
+        ? now
+        : {status: 'pending', why: CHANGING};
+    }
+    return settled(view, this.o);
   }
-  /** The stability window: (stableChecks - 1) intervals, at least one. */
+  /** The stability window: `stableChecks` intervals. */
   windowMs(intervalMs: number): number {
-    return intervalMs * Math.max(1, this.stableChecks - 1);
+    return intervalMs * Math.max(1, this.stableChecks);
   }
   quietWindowMs(intervalMs: number): number | undefined {
     // Masked text (a clock) prints while the screen we compare stays the same: silence
@@ -159,8 +194,8 @@ export class StableWatcher implements Watcher {
     return this.o.ignore.length === 0 ? this.windowMs(intervalMs) : undefined;
   }
   observeEvents(view: PaneView, f: EventFacts): Verdict {
-    // Counting identical views (observe) starts afresh should the wait fall back to polling.
-    this.#identical = 0;
+    // Counting stable views (observe) starts afresh should the wait fall back to polling.
+    this.#stable = 0;
     this.#lastKey = undefined;
     const key = viewKey(view, this.o.ignore);
     if (this.o.ignore.length === 0 || key !== this.#eventKey) this.#unchangedSince = f.quietSince;
@@ -169,10 +204,11 @@ export class StableWatcher implements Watcher {
       return {status: 'pending', why: 'waiting for the pane to react'};
     const window = this.windowMs(f.intervalMs);
     const unchanged = f.at - this.#unchangedSince;
-    if (unchanged < window)
-      return {status: 'pending', why: `unchanged for ${unchanged} of ${window} ms`};
-    const busy = busyShell(view, this.o);
-    return busy ? {status: 'pending', why: busy} : {status: 'done'};
+    if (unchanged < window) {
+      const now = settled(view, this.o);
+      return now.status === 'pending' && unchanged > 0 ? now : {status: 'pending', why: CHANGING};
+    }
+    return settled(view, this.o);
   }
 }
 
@@ -199,7 +235,7 @@ export class PromptWatcher implements Watcher {
     this.#gate = new ReactionGate(o.baselineKey, o.graceChecks);
   }
   observe(view: PaneView): Verdict {
-    if (this.decisive?.(view)) return {status: 'done'};
+    if (this.decisive?.(view)) return {status: 'done', why: HOOK_IDLE};
     if (!this.#gate.passed(viewKey(view, this.o.ignore)))
       return {status: 'pending', why: 'waiting for the pane to react'};
     return this.#count(view);
@@ -207,17 +243,17 @@ export class PromptWatcher implements Watcher {
   /** Views come after output settles and at each quiet interval; the gate also opens on
    * output after Enter, and its grace is time. */
   observeEvents(view: PaneView, f: EventFacts): Verdict {
-    if (this.decisive?.(view)) return {status: 'done'};
+    if (this.decisive?.(view)) return {status: 'done', why: HOOK_IDLE};
     if (!this.#gate.passedOnEvents(viewKey(view, this.o.ignore), f))
       return {status: 'pending', why: 'waiting for the pane to react'};
     return this.#count(view);
   }
   #count(view: PaneView): Verdict {
-    const idle = this.matches(view) && busyShell(view, this.o) === undefined;
+    const now = settled(view, this.o);
+    const idle = this.matches(view) && now.status === 'done';
     this.#inARow = idle ? this.#inARow + 1 : 0;
-    return this.#inARow >= this.required
-      ? {status: 'done'}
-      : {status: 'pending', why: `prompt seen ${this.#inARow}x`};
+    if (this.#inARow >= this.required) return {status: 'done', why: 'idle: at its prompt'};
+    return now.status === 'pending' ? now : {status: 'pending', why: 'no idle prompt yet'};
   }
 }
 
@@ -303,5 +339,26 @@ export class ExitWatcher extends RegexWatcher {
     if (verdict.status !== 'done') return verdict;
     const code = /_EXIT_(\d+)__/.exec(verdict.match ?? '')?.[1];
     return {status: 'done', exitCode: Number(code)};
+  }
+}
+
+/**
+ * What a pane's foreground is doing, read again before each look of a wait: the watcher's
+ * liveness reads `state`. Where /proc cannot tell, `onUnknown` hears why once (the job
+ * records it), and liveness decides as it did before.
+ */
+export class ForegroundWatch {
+  state: InputState | undefined;
+  #told = false;
+  constructor(
+    private readonly probe: () => Promise<InputState>,
+    private readonly onUnknown: (why: string) => void = () => {},
+  ) {}
+  async refresh(): Promise<void> {
+    this.state = await this.probe();
+    if (this.state.kind === 'unknown' && !this.#told) {
+      this.#told = true;
+      this.onUnknown(this.state.why);
+    }
   }
 }

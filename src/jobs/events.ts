@@ -9,6 +9,8 @@ export interface WaitFound {
   checks: number;
   exitCode?: number;
   match?: string;
+  /** Why the wait ended: `idle`, `idle: waiting for input (python3)`, `still running: sleep`. */
+  verdict?: string;
 }
 
 /**
@@ -25,6 +27,10 @@ export interface JobEvents extends PaneEvents {
   notified: {pane: string; chars: number; delivery: Delivery};
   'hook-mark': {pane: string; source: HookKind; atMs: number};
   transport: {kind: string; session?: string; reason?: string};
+  /** /proc cannot say whether the foreground waits for input: liveness as before. */
+  'input-state-unknown': {pane: string; why: string};
+  /** The notice was not typed: another program holds the pane and it would answer it. */
+  'notice-held': {pane: string; why: string};
   'transport-lost': {detail: string};
 }
 

@@ -6,7 +6,7 @@ import {layout} from '../base/paths.js';
 import {controlMutexFor} from '../locks/control-mutex.js';
 import {paneLockFor} from '../locks/pane-lock.js';
 import {paneMemory} from '../pane/memory.js';
-import {foregroundCommandLine} from '../process/foreground.js';
+import {procForeground} from '../process/foreground.js';
 import {processId} from '../process/identity.js';
 import type {ServerRef, ServerSpec} from '../tmux/server.js';
 import {
@@ -131,7 +131,7 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
         recorder,
         pid: ctx.pid,
         hookMarks: hookMarkSource(ctx.stateDir, server),
-        foregroundCommandLine,
+        foreground: procForeground,
         paneMemory: paneMemory(ctx.stateDir, server),
       },
       request,

@@ -15,6 +15,7 @@ import {waitUntilPaneIdle} from '../pane/idle.js';
 import {clearLine, type PaneIo} from '../pane/keys.js';
 import {preflight} from '../pane/preflight.js';
 import {type RecognizeDeps, recognize} from '../pane/profile.js';
+import type {PaneInfo} from '../tmux/tmux.js';
 import {endingOf} from './ending.js';
 import type {JobEvents, JobOutcome} from './events.js';
 import {noticeFor} from './notice.js';
@@ -44,8 +45,8 @@ type Waited = Omit<JobOutcome, 'notified'> & {waitedMs: number};
 type Step =
   | {at: 'queued'}
   | {at: 'locked'}
-  | {at: 'typing'; detected: Detection; paneCommand: string}
-  | {at: 'waiting'; profile: Profile; paneCommand: string; delivered: Delivered}
+  | {at: 'typing'; detected: Detection; paneCommand: string; panePid: number}
+  | {at: 'waiting'; profile: Profile; paneCommand: string; panePid: number; delivered: Delivered}
   | {at: 'notifying'; waited: Waited}
   | {at: 'ended'; outcome: JobOutcome};
 
@@ -77,6 +78,8 @@ class Job {
   #phase: Phase = 'queued';
   #typed = 0;
   #profile: Profile | undefined;
+  /** The pane's foreground when the job began to type: its command and process group. */
+  #began: {command: string; group: number | undefined} | undefined;
   /** The pane lock held now: checked right before every key sent (PaneIo.guard). */
   #lease: PaneLease | undefined;
   readonly #o: JobRequest['options'];
@@ -161,11 +164,15 @@ class Job {
     }
     const detected = await recognize(this.deps, pane, info, this.#o.profile);
     this.#profile = detected.profile;
-    return {at: 'typing', detected, paneCommand: info.currentCommand};
+    this.#began = {
+      command: info.currentCommand,
+      group: await this.deps.foreground.group(info.panePid),
+    };
+    return {at: 'typing', detected, paneCommand: info.currentCommand, panePid: info.panePid};
   }
 
   /** Type the text (under `--until exit`, wrapped to print its exit status) and submit it. */
-  async #typing({detected, paneCommand}: Extract<Step, {at: 'typing'}>): Promise<Step> {
+  async #typing({detected, paneCommand, panePid}: Extract<Step, {at: 'typing'}>): Promise<Step> {
     const text = textToType(this.request);
     const {profile, reason} = detected;
     await this.deps.recorder.transition(
@@ -188,7 +195,7 @@ class Job {
     );
     const typed = {chars: [...text].length, enter: this.#o.enter, delivery: delivered.delivery};
     await this.deps.recorder.event('typed', typed);
-    return {at: 'waiting', profile, paneCommand, delivered};
+    return {at: 'waiting', profile, paneCommand, panePid, delivered};
   }
 
   /** Wait until the --until condition holds, the fail pattern shows, or --timeout. */
@@ -200,20 +207,33 @@ class Job {
     await recorder.transition('waiting', {until: describeUntil(o.until), intervalMs: o.intervalMs});
     const onHookMark = (mark: HookMark) =>
       void recorder.event('hook-mark', {pane, source: mark.source, atMs: mark.atMs});
+    const onInputUnknown = (why: string) => void recorder.event('input-state-unknown', {pane, why});
     const done = await awaitDone(
       this.deps,
       pane,
-      {...o, ...step, before, exitPattern: sentinelOf(this.request).pattern, onHookMark},
+      {
+        ...o,
+        ...step,
+        before,
+        exitPattern: sentinelOf(this.request).pattern,
+        onHookMark,
+        onInputUnknown,
+      },
       this.#jobSignal(),
     );
-    const {status, waitedMs, checks, exitCode, match, failed} = done;
+    const {status, waitedMs, checks, exitCode, match, failed, why: verdict} = done;
     const kind = {done: 'condition-met', timeout: 'wait-timeout', failed: 'fail-pattern'} as const;
-    await recorder.event(kind[status], {waitedMs, checks, exitCode, match});
+    await recorder.event(kind[status], {waitedMs, checks, exitCode, match, verdict});
     if (failed) {
       const reason = `The fail pattern /${failed.pattern}/ matched: ${failed.line.trim()}`;
       return this.#ended({state: 'failed', waitedMs, delivery, match, reason});
     }
-    const result: Waited = {state: status === 'done' ? 'done' : 'timeout', waitedMs, delivery};
+    const result: Waited = {
+      state: status === 'done' ? 'done' : 'timeout',
+      waitedMs,
+      delivery,
+      verdict,
+    };
     Object.assign(
       result,
       exitCode === undefined ? {} : {exitCode},
@@ -237,6 +257,11 @@ class Job {
     await this.deps.recorder.transition('notifying', {pane});
     const notice = noticeFor(this.request, waited);
     const info = await preflight(this.#io, pane, this.request.server.pid);
+    const held = pane === this.request.pane ? await this.#someoneElses(info) : undefined;
+    if (held) {
+      await this.deps.recorder.event('notice-held', {pane, why: held});
+      return this.#ended({...waited, noticeHeld: held});
+    }
     const profile =
       pane === this.request.pane && this.#profile
         ? this.#profile
@@ -272,6 +297,25 @@ class Job {
 
   #ended(outcome: Omit<JobOutcome, 'notified'> & {notified?: boolean}): Step {
     return {at: 'ended', outcome: {...outcome, notified: outcome.notified ?? false}};
+  }
+
+  /**
+   * Whether another program than the one there when the job began (the shell, the agent)
+   * holds the pane's terminal now — a question the work ended up asking: typing the notice
+   * would answer it. Compared by foreground process group where the system tells it, else by
+   * command name.
+   */
+  async #someoneElses(info: PaneInfo): Promise<string | undefined> {
+    const began = this.#began;
+    if (!began) return undefined;
+    const group = await this.deps.foreground.group(info.panePid);
+    const changed =
+      began.group !== undefined && group !== undefined
+        ? group !== began.group
+        : info.currentCommand !== began.command;
+    return changed
+      ? `the notice was held back: ${info.currentCommand} holds pane ${info.paneId} now, not ${began.command} as when the job began, and the notice would answer it`
+      : undefined;
   }
 
   /** Characters of the text typed so far (for "cancelled after typing N of M"). */

@@ -19,6 +19,7 @@ export const NOTICE_PLACEHOLDERS = [
   'exit',
   'match',
   'delivery',
+  'reason',
 ] as const;
 export type NoticeValues = Record<(typeof NOTICE_PLACEHOLDERS)[number], string>;
 
@@ -80,6 +81,7 @@ export function noticeFor(
     exitCode?: number | undefined;
     match?: string | undefined;
     delivery?: string | undefined;
+    verdict?: string | undefined;
   },
 ): string {
   const status = waited.state === 'timeout' ? 'timeout' : 'done';
@@ -91,5 +93,6 @@ export function noticeFor(
     exit: waited.exitCode !== undefined ? String(waited.exitCode) : '',
     match: waited.match ?? '',
     delivery: waited.delivery ?? 'unconfirmed',
+    reason: waited.verdict ?? waited.state,
   });
 }

@@ -61,6 +61,9 @@ export interface JobRecord {
   /** `--until exit`: the command's exit status; `--until regex:`: the match. */
   exitCode?: number;
   match?: string;
+  /** Why the wait ended so, and why the notice was held back (if it was). */
+  verdict?: string;
+  noticeHeld?: string;
   /** Which tmux transport the worker used (control or spawn), and why. */
   transport?: string;
 }
@@ -109,6 +112,10 @@ export interface JobEnding {
   match?: string | undefined;
   delivery?: string | undefined;
   noticeDelivery?: string | undefined;
+  /** Why the wait ended so (`idle: waiting for input (python3)`, `still running: sleep`). */
+  verdict?: string | undefined;
+  /** Why the notice was not typed, when it was held back. */
+  noticeHeld?: string | undefined;
   /** Who recorded it, when not the job's own worker (`nudge cancel`). */
   by?: string | undefined;
 }

@@ -6,6 +6,8 @@ import {watcherAfterEnter} from '../detect/conditions.js';
 import {watchHookMark} from '../detect/hook-watch.js';
 import type {UntilSpec} from '../detect/until.js';
 import {type PaneActivity, waitUntil} from '../detect/wait-until.js';
+import {ForegroundWatch} from '../detect/watchers.js';
+import type {Foreground} from '../process/foreground.js';
 import type {Tmux} from '../tmux/tmux.js';
 import type {PaneView} from '../tmux/view.js';
 
@@ -16,6 +18,7 @@ export interface AwaitDeps {
   /** Output events of the pane, when the transport has them (else polling). */
   activity: PaneActivity | undefined;
   hookMarks: HookMarkSource;
+  foreground: Foreground;
 }
 
 /** How the "done" condition is judged. */
@@ -29,6 +32,10 @@ export interface AwaitOptions {
   /** The pane's program and its foreground command when the text was typed. */
   profile: Profile;
   paneCommand: string;
+  /** The pane's first process (its shell): whose terminal's foreground is read. */
+  panePid: number;
+  /** Told once when /proc cannot say what the foreground does (liveness falls back). */
+  onInputUnknown: (why: string) => void;
   /** The screen just before Enter. */
   before: PaneView;
   /** `--until exit`'s sentinel. */
@@ -48,6 +55,9 @@ export interface Awaited {
   match?: string | undefined;
   /** A fail pattern matched: which, on what line. */
   failed?: {pattern: string; line: string};
+  /** Why it is done (`idle`, `idle: waiting for input (python3)`), or, on a timeout, why it
+   * was not (`still running: sleep`, `the screen is still changing`). */
+  why: string;
 }
 
 /**
@@ -67,7 +77,12 @@ export async function awaitDone(
       ? watchHookMark(deps.hookMarks, pane, start, signal, o.onHookMark)
       : undefined;
   try {
-    const watcher = watcherAfterEnter(o.until, {...o, agent, freshHookMark: hook?.fresh});
+    const foreground = new ForegroundWatch(
+      () => deps.foreground.inputState(o.panePid),
+      o.onInputUnknown,
+    );
+    const input = () => foreground.state;
+    const watcher = watcherAfterEnter(o.until, {...o, agent, freshHookMark: hook?.fresh, input});
     const waited = await waitUntil(deps.tmux, pane, watcher, {
       intervalMs: o.intervalMs,
       timeoutMs: o.timeoutMs,
@@ -76,6 +91,7 @@ export async function awaitDone(
       activity: deps.activity,
       typedAt: start,
       wake: hook?.wake,
+      foreground,
     });
     const v = waited.verdict;
     return {
@@ -84,6 +100,7 @@ export async function awaitDone(
       checks: waited.checks,
       exitCode: v.status === 'done' ? v.exitCode : undefined,
       match: v.status !== 'pending' ? v.match : undefined,
+      why: v.status === 'pending' ? v.why : v.status === 'done' ? (v.why ?? 'done') : 'failed',
       ...(v.status === 'failed' ? {failed: {pattern: v.pattern, line: v.line}} : {}),
     };
   } finally {

@@ -7,6 +7,7 @@ import {
   PROFILES,
 } from '../agents/registry.js';
 import {isShellCommand} from '../agents/shell.js';
+import type {Foreground} from '../process/foreground.js';
 import type {PaneInfo, Tmux} from '../tmux/tmux.js';
 import {visibleText} from '../tmux/view.js';
 import type {PaneMemory} from './memory.js';
@@ -14,9 +15,9 @@ import type {PaneMemory} from './memory.js';
 /** What recognising a pane's program needs. */
 export interface RecognizeDeps {
   tmux: Tmux;
-  /** The command line of the program in the foreground of a pane's terminal (by the pane's
-   * pid), where the system can tell: it names an agent whose screen does not. */
-  foregroundCommandLine: (panePid: number) => Promise<readonly string[] | undefined>;
+  /** What runs in the foreground of a pane's terminal (by the pane's pid), where the system
+   * can tell: its command line names an agent whose screen does not. */
+  foreground: Foreground;
   /** Which agent each pane was last recognised as (kept when its screen shows no marker). */
   paneMemory: PaneMemory;
 }
@@ -31,7 +32,7 @@ export async function recognize(
   choice: ProfileName | 'auto',
 ): Promise<Detection> {
   const view = await deps.tmux.view(pane, 0);
-  const argv = await deps.foregroundCommandLine(info.panePid);
+  const argv = await deps.foreground.commandLine(info.panePid);
   const program: AgentName | undefined = argv ? agentOfCommandLine(argv) : undefined;
   const found = chooseProfile(choice, info.currentCommand, visibleText(view), program);
   if (choice !== 'auto') return found;

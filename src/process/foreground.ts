@@ -1,4 +1,41 @@
-import {readFile} from 'node:fs/promises';
+import {readdir, readFile, readlink} from 'node:fs/promises';
+
+/** What nudge asks about the program in the foreground of a pane's terminal (Linux /proc;
+ * elsewhere each answer is "cannot tell"). */
+export interface Foreground {
+  /** The foreground program's command line: it names an agent whose screen does not. */
+  commandLine(panePid: number): Promise<readonly string[] | undefined>;
+  /** The terminal's foreground process group: another group than before means another
+   * program took the terminal. */
+  group(panePid: number): Promise<number | undefined>;
+  /** Whether the foreground waits for its user's input. */
+  inputState(panePid: number): Promise<InputState>;
+}
+
+/** The real answers, from /proc. */
+export const procForeground: Foreground = {
+  commandLine: foregroundCommandLine,
+  group: foregroundGroup,
+  inputState: foregroundInputState,
+};
+
+/** The fields of /proc/PID/stat after the command name, which is in parentheses and may hold
+ * spaces or ")": they start at field 3 (state), so field N is index N - 3. */
+async function statFields(path: string): Promise<string[]> {
+  const stat = await readFile(path, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** The foreground process group of the terminal of `panePid` (`tpgid`, field 8). */
+async function foregroundGroup(panePid: number): Promise<number | undefined> {
+  if (!Number.isSafeInteger(panePid) || panePid <= 0) return undefined;
+  try {
+    const tpgid = Number((await statFields(`/proc/${panePid}/stat`))[5]);
+    return Number.isSafeInteger(tpgid) && tpgid > 0 ? tpgid : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * What runs in the foreground of a pane's terminal, read from Linux's /proc: the terminal's
@@ -7,19 +44,168 @@ import {readFile} from 'node:fs/promises';
  * start from a Node launcher); the command line says which program it is. undefined where
  * /proc cannot tell (macOS, another user's process, a process that just ended).
  */
-export async function foregroundCommandLine(panePid: number): Promise<string[] | undefined> {
+async function foregroundCommandLine(panePid: number): Promise<string[] | undefined> {
   if (!Number.isSafeInteger(panePid) || panePid <= 0) return undefined;
   try {
-    const stat = await readFile(`/proc/${panePid}/stat`, 'utf8');
-    // The command name (field 2) is in parentheses and may hold spaces or ")": fields after
-    // the last ")" are fixed. They start at field 3 (state), so tpgid (field 8) is the 6th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const tpgid = Number.parseInt(fields[5] ?? '', 10);
-    const leader = Number.isSafeInteger(tpgid) && tpgid > 0 ? tpgid : panePid;
+    const leader = (await foregroundGroup(panePid)) ?? panePid;
     const cmdline = await readFile(`/proc/${leader}/cmdline`, 'utf8');
     const argv = cmdline.split('\0').filter(Boolean);
     return argv.length > 0 ? argv : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Whether the program in the foreground of a pane's terminal is waiting for its user, read
+ * from Linux's /proc without attaching to anything:
+ *
+ * - the terminal's foreground process group is field 8 (`tpgid`) of /proc/<pane pid>/stat;
+ * - each member's threads say where they sleep in /proc/PID/task/TID/wchan (a read of a
+ *   terminal sleeps in `wait_woken`, `poll`/`select` in `poll_schedule_timeout`, `epoll` in
+ *   `do_epoll_wait`, `sleep` in `hrtimer_nanosleep`, a parent waiting for its child in
+ *   `do_wait`);
+ * - what a process could be reading is its open descriptors, /proc/PID/fd/N: the pane's
+ *   terminal, or other sources (sockets, pipes, inotify, eventfd, timers); an epoll set's
+ *   members are the `tfd:` lines of /proc/PID/fdinfo/N.
+ *
+ * A member blocked in a read, poll or select with only the terminal to read from, or in an
+ * epoll whose set holds the terminal, waits for input; a member waiting for its child is
+ * neutral; anything else (sleeping on a timer, reading a socket, running) is still running.
+ * wchan, fd and fdinfo need only read access to the process (not ptrace attach, which
+ * /proc/PID/syscall needs and a hardened kernel denies), so this works for the user's own
+ * panes. Where /proc cannot tell (not Linux, another user's process, a kernel that hides
+ * wchan), the answer is `unknown` and nudge decides as it did before.
+ */
+export type InputState =
+  | {kind: 'waiting-for-input'; program: string}
+  | {kind: 'running'; program: string}
+  | {kind: 'unknown'; why: string};
+
+/** What one process of the foreground group is doing. */
+type MemberState = 'waiting' | 'neutral' | 'running' | 'unknown';
+
+const TTY_READ = /^(wait_woken|n_tty_read|tty_read)/;
+const POLL = /^(poll_schedule_timeout|do_select|do_sys_poll|core_sys_select)/;
+const EPOLL = /^(do_epoll_wait|ep_poll)/;
+const CHILD_WAIT = /^(do_wait|kernel_wait4|wait_consider_task)/;
+/** Descriptors that can wake a poll other than the terminal. */
+const OTHER_SOURCE =
+  /^(socket:|pipe:|anon_inode:(\[eventfd\]|inotify|\[signalfd\]|\[timerfd\]|\[eventpoll\]|\[pidfd\]))/;
+
+async function comm(pid: number): Promise<string> {
+  return (await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '?')).trim();
+}
+
+/** The pane's terminal: what the pane's first process has open as fd 0. */
+async function terminalOf(panePid: number): Promise<string> {
+  return readlink(`/proc/${panePid}/fd/0`);
+}
+
+/** The members of process group `pgid` among `root` and its descendants (found through
+ * /proc/PID/task/TID/children; a scan of all of /proc where the kernel lacks that file), the
+ * leader first. */
+async function groupMembers(root: number, pgid: number): Promise<number[]> {
+  const all = await descendants(root).catch(async () =>
+    (await readdir('/proc')).map(Number).filter((pid) => Number.isSafeInteger(pid)),
+  );
+  const members: number[] = [];
+  for (const pid of all) {
+    try {
+      if (Number((await statFields(`/proc/${pid}/stat`))[2]) === pgid) members.push(pid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return members.sort((a, b) => (a === pgid ? -1 : b === pgid ? 1 : a - b));
+}
+
+/** `root` and every process below it. */
+async function descendants(root: number): Promise<number[]> {
+  const found = [root];
+  for (let i = 0; i < found.length && found.length < 10_000; i++) {
+    const pid = found[i] ?? 0;
+    for (const tid of await readdir(`/proc/${pid}/task`).catch(() => [])) {
+      const children = await readFile(`/proc/${pid}/task/${tid}/children`, 'utf8');
+      for (const child of children.split(' ')) if (child.trim()) found.push(Number(child));
+    }
+  }
+  return found;
+}
+
+/** A process's descriptors: which are the terminal, which are other input sources. */
+async function descriptors(
+  pid: number,
+  terminal: string,
+): Promise<{tty: Set<string>; others: number; epolls: string[]}> {
+  const tty = new Set<string>();
+  let others = 0;
+  const epolls: string[] = [];
+  for (const fd of await readdir(`/proc/${pid}/fd`)) {
+    const target = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '');
+    if (target === terminal || target === '/dev/tty') tty.add(fd);
+    else if (target === 'anon_inode:[eventpoll]') epolls.push(fd);
+    else if (OTHER_SOURCE.test(target)) others++;
+  }
+  return {tty, others, epolls};
+}
+
+/** Whether one of the process's epoll sets watches the terminal. */
+async function epollWatchesTerminal(pid: number, epolls: string[], tty: Set<string>) {
+  for (const fd of epolls) {
+    const info = await readFile(`/proc/${pid}/fdinfo/${fd}`, 'utf8').catch(() => '');
+    for (const m of info.matchAll(/^tfd:\s*(\d+)/gm)) if (tty.has(m[1] ?? '')) return true;
+  }
+  return false;
+}
+
+/** What one member of the foreground group is doing. */
+async function memberState(pid: number, terminal: string): Promise<MemberState> {
+  const [state] = await statFields(`/proc/${pid}/stat`);
+  if (state === 'Z' || state === 'X') return 'neutral';
+  if (state !== 'S') return 'running';
+  // Another thread at work (a REPL's worker threads sleep in futexes) means running.
+  for (const tid of await readdir(`/proc/${pid}/task`)) {
+    if (tid === String(pid)) continue;
+    const [t] = await statFields(`/proc/${pid}/task/${tid}/stat`).catch(() => ['S']);
+    if (t === 'R' || t === 'D') return 'running';
+  }
+  const wchan = (await readFile(`/proc/${pid}/wchan`, 'utf8')).trim();
+  if (wchan === '' || wchan === '0') return 'unknown';
+  if (CHILD_WAIT.test(wchan)) return 'neutral';
+  const reads = TTY_READ.test(wchan) || POLL.test(wchan);
+  const epoll = EPOLL.test(wchan);
+  if (!reads && !epoll) return 'running';
+  const fds = await descriptors(pid, terminal);
+  if (fds.tty.size === 0) return 'running';
+  if (epoll) return (await epollWatchesTerminal(pid, fds.epolls, fds.tty)) ? 'waiting' : 'running';
+  // A read, poll or select with nothing but the terminal to read from.
+  return fds.others === 0 && fds.epolls.length === 0 ? 'waiting' : 'running';
+}
+
+/** Whether the foreground of the pane whose first process is `panePid` waits for input. */
+async function foregroundInputState(panePid: number): Promise<InputState> {
+  if (process.platform !== 'linux') return {kind: 'unknown', why: 'not Linux (no /proc)'};
+  try {
+    const terminal = await terminalOf(panePid);
+    const tpgid = await foregroundGroup(panePid);
+    if (tpgid === undefined)
+      return {kind: 'unknown', why: 'the pane has no foreground process group'};
+    const members = await groupMembers(panePid, tpgid);
+    let waiting: number | undefined;
+    for (const pid of members) {
+      const s = await memberState(pid, terminal).catch((): MemberState => 'unknown');
+      if (s === 'running') return {kind: 'running', program: await comm(pid)};
+      if (s === 'unknown')
+        return {kind: 'unknown', why: `/proc does not say where ${await comm(pid)} waits`};
+      if (s === 'waiting' && waiting === undefined) waiting = pid;
+    }
+    if (waiting !== undefined) return {kind: 'waiting-for-input', program: await comm(waiting)};
+    const leader = members[0];
+    return leader === undefined
+      ? {kind: 'unknown', why: 'the foreground process group is empty'}
+      : {kind: 'running', program: await comm(leader)};
+  } catch (error) {
+    return {kind: 'unknown', why: `/proc could not be read (${(error as Error).message})`};
   }
 }

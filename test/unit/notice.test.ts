@@ -9,6 +9,7 @@ const values = {
   exit: '',
   match: '',
   delivery: 'submitted',
+  reason: 'idle: waiting for input (python3)',
 };
 
 describe('notice', () => {
@@ -42,4 +43,10 @@ describe('notice', () => {
   ])('refuses %j', (template, message) => {
     expect(() => validateNoticeTemplate(template)).toThrow(message);
   });
+});
+
+test('{reason} says why the wait ended', () => {
+  expect(renderNotice('Done ({reason}).', 'done', values)).toBe(
+    'Done (idle: waiting for input (python3)).',
+  );
 });

@@ -65,7 +65,7 @@ function makeRequest(
       clear: true,
       enter: true,
       intervalMs: 1000,
-      stableChecks: 3,
+      stableChecks: 2,
       timeoutMs: 60_000,
       notify: true,
       noticeTemplate: null,
@@ -105,7 +105,11 @@ function setup(
       pid: 1,
       activity: undefined,
       hookMarks: noHookMarks,
-      foregroundCommandLine: async () => undefined,
+      foreground: {
+        commandLine: async () => undefined,
+        group: async () => undefined,
+        inputState: async () => ({kind: 'unknown' as const, why: 'a fake pane'}),
+      },
       paneMemory: {recall: async () => undefined, remember: async () => {}} as PaneMemory,
     },
   };
@@ -137,6 +141,8 @@ describe('runJob', () => {
       'typing',
       'typed',
       'waiting',
+      // The fake pane has no /proc: the job says liveness decides as before.
+      'input-state-unknown',
       'condition-met',
       'notifying',
       'notified',

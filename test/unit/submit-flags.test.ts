@@ -18,6 +18,11 @@ async function viaYargs(argv: string[]): Promise<SubmitOptions & {json: boolean}
     tmux: () => {
       throw new Error('submit is faked here: no tmux');
     },
+    foreground: {
+      commandLine: async () => undefined,
+      group: async () => undefined,
+      inputState: async () => ({kind: 'unknown' as const, why: 'submit is faked here'}),
+    },
     workerEntry: '/nonexistent/job-worker.js',
   };
   // How the result was printed says whether yargs read --json.

@@ -43,7 +43,7 @@ describe('--until stable without masks: silence decides, one view confirms', () 
     pane.printAt(300, 'two');
     pane.printAt(733, 'three');
     // 3 stable checks at 1 s: the window is 2 s.
-    const result = await wait(pane, new StableWatcher(3, noGate));
+    const result = await wait(pane, new StableWatcher(2, noGate));
     expect(result).toMatchObject({status: 'done', checks: 1, watchedBy: 'events'});
     expect(pane.viewsAt).toEqual([2_733]);
     expect(pane.clock.elapsed()).toBe(2_733);
@@ -52,14 +52,14 @@ describe('--until stable without masks: silence decides, one view confirms', () 
   test('output keeps resetting the window; no views while it flows', async () => {
     const pane = new ScriptedPane(new VirtualClock());
     pane.printEvery(100, 0, 5_000, (i) => `working ${i}`);
-    const result = await wait(pane, new StableWatcher(3, noGate));
+    const result = await wait(pane, new StableWatcher(2, noGate));
     expect(result.status).toBe('done');
     expect(pane.viewsAt).toEqual([7_000]);
   });
 
   test('the window counts from our own keys when the pane has not printed since', async () => {
     const pane = new ScriptedPane(new VirtualClock());
-    const result = await wait(pane, new StableWatcher(2, noGate));
+    const result = await wait(pane, new StableWatcher(1, noGate));
     expect(result.status).toBe('done');
     // 2 checks: one interval, from Enter.
     expect(pane.viewsAt).toEqual([1_000]);
@@ -68,7 +68,7 @@ describe('--until stable without masks: silence decides, one view confirms', () 
   test('a busy pane times out at the deadline without a single view', async () => {
     const pane = new ScriptedPane(new VirtualClock());
     pane.printEvery(100, 0, 20_000, (i) => `spinner ${'|/-\\'[i % 4]}`);
-    const result = await wait(pane, new StableWatcher(3, noGate), {timeoutMs: 10_000});
+    const result = await wait(pane, new StableWatcher(2, noGate), {timeoutMs: 10_000});
     expect(result).toMatchObject({status: 'timeout', checks: 0, watchedBy: 'events'});
     expect(pane.clock.elapsed()).toBe(10_000);
   });
@@ -76,7 +76,7 @@ describe('--until stable without masks: silence decides, one view confirms', () 
   test('quiet only after the deadline: timeout, no last-moment view', async () => {
     const pane = new ScriptedPane(new VirtualClock());
     pane.printEvery(100, 0, 8_500, (i) => `busy ${i}`);
-    const result = await wait(pane, new StableWatcher(3, noGate), {timeoutMs: 10_000});
+    const result = await wait(pane, new StableWatcher(2, noGate), {timeoutMs: 10_000});
     expect(result.status).toBe('timeout');
     expect(pane.viewsAt).toEqual([]);
     expect(pane.clock.elapsed()).toBe(10_000);
@@ -86,7 +86,7 @@ describe('--until stable without masks: silence decides, one view confirms', () 
     const pane = new ScriptedPane(new VirtualClock());
     const baselineKey = viewKey(pane.view(), []);
     // Window 1 s, grace 2 intervals: the first confirmation (1 s) is too early.
-    const result = await wait(pane, new StableWatcher(2, {...noGate, baselineKey}));
+    const result = await wait(pane, new StableWatcher(1, {...noGate, baselineKey}));
     expect(result.status).toBe('done');
     expect(pane.viewsAt).toEqual([1_000, 2_000]);
   });
@@ -95,7 +95,7 @@ describe('--until stable without masks: silence decides, one view confirms', () 
     const pane = new ScriptedPane(new VirtualClock());
     const baselineKey = viewKey(pane.view(), []);
     pane.printAt(5, 'echo');
-    const result = await wait(pane, new StableWatcher(2, {...noGate, baselineKey}));
+    const result = await wait(pane, new StableWatcher(1, {...noGate, baselineKey}));
     expect(result.status).toBe('done');
     expect(pane.viewsAt).toEqual([1_005]);
   });
@@ -108,7 +108,7 @@ describe('--until stable without masks: silence decides, one view confirms', () 
       pane.currentCommand = 'bash';
       pane.print('$ ');
     });
-    const result = await wait(pane, new StableWatcher(2, {...noGate, shellPane: true}));
+    const result = await wait(pane, new StableWatcher(1, {...noGate, shellPane: true}));
     expect(result.status).toBe('done');
     // Quiet at 1050 but sleep runs; again at 2050; the prompt at 3000 starts a new window.
     expect(pane.viewsAt).toEqual([1_050, 2_050, 4_000]);
@@ -129,7 +129,7 @@ describe('--until stable without masks: silence decides, one view confirms', () 
       return v;
     };
     const result = await clock.run(
-      waitUntil(tmux, pane.id, new StableWatcher(2, noGate), {
+      waitUntil(tmux, pane.id, new StableWatcher(1, noGate), {
         intervalMs: 1_000,
         timeoutMs: 60_000,
         clock,
@@ -147,7 +147,7 @@ describe('conditions that read the screen', () => {
   test('--until stable with masks: views after output settles, the window from the last real change', async () => {
     const pane = new ScriptedPane(new VirtualClock(), ['clock 00:00:00', '$ ']);
     const ignore = [/clock \d\d:\d\d:\d\d/];
-    const watcher = new StableWatcher(3, {...noGate, ignore});
+    const watcher = new StableWatcher(2, {...noGate, ignore});
     expect(watcher.quietWindowMs(1_000)).toBeUndefined();
     pane.printAt(100, 'working');
     pane.printAt(200, 'finished');
@@ -227,7 +227,7 @@ describe('falling back to polling', () => {
     const pane = new ScriptedPane(new VirtualClock());
     pane.printEvery(100, 0, 1_000, (i) => `busy ${i}`);
     pane.clock.at(1_500, () => pane.end());
-    const result = await wait(pane, new StableWatcher(3, noGate));
+    const result = await wait(pane, new StableWatcher(2, noGate));
     expect(result).toMatchObject({status: 'done', watchedBy: 'polling'});
     // No views before the end; then three identical polls an interval apart.
     expect(pane.viewsAt).toEqual([1_500, 2_500, 3_500]);
@@ -236,7 +236,7 @@ describe('falling back to polling', () => {
   test('a pane out of reach of the events (another session) is polled from the start', async () => {
     const pane = new ScriptedPane(new VirtualClock());
     pane.inReach = false;
-    const result = await wait(pane, new StableWatcher(3, noGate));
+    const result = await wait(pane, new StableWatcher(2, noGate));
     expect(result).toMatchObject({status: 'done', watchedBy: 'polling'});
     expect(pane.viewsAt).toEqual([0, 1_000, 2_000]);
   });
@@ -247,14 +247,14 @@ describe('falling back to polling', () => {
     pane.clock.at(200, () => {
       pane.inReach = false;
     });
-    const result = await wait(pane, new StableWatcher(3, noGate));
+    const result = await wait(pane, new StableWatcher(2, noGate));
     expect(result).toMatchObject({status: 'done', watchedBy: 'polling'});
     expect(pane.viewsAt).toEqual([2_100, 3_100, 4_100]);
   });
 
   test('without activity the loop polls as before', async () => {
     const pane = new ScriptedPane(new VirtualClock());
-    const result = await wait(pane, new StableWatcher(2, noGate), {activity: undefined});
+    const result = await wait(pane, new StableWatcher(1, noGate), {activity: undefined});
     expect(result).toMatchObject({status: 'done', watchedBy: 'polling'});
     expect(pane.viewsAt).toEqual([0, 1_000]);
   });
@@ -266,7 +266,7 @@ test('cancelling rejects with the abort reason, at once', async () => {
   const controller = new AbortController();
   pane.clock.at(5_000, () => controller.abort(new Error('cancelled')));
   await expect(
-    wait(pane, new StableWatcher(3, noGate), {signal: controller.signal}),
+    wait(pane, new StableWatcher(2, noGate), {signal: controller.signal}),
   ).rejects.toThrow('cancelled');
   expect(pane.clock.elapsed()).toBe(5_000);
 });

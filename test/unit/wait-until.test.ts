@@ -29,7 +29,7 @@ test('a spinner times out at the deadline, never "stable" from a last-moment che
       currentCommand: 'node',
     };
   };
-  const result = await waitUntil(tmux, '%1', new StableWatcher(2, opts), {
+  const result = await waitUntil(tmux, '%1', new StableWatcher(1, opts), {
     intervalMs: 100,
     timeoutMs: 1_050,
     clock,
@@ -44,7 +44,7 @@ test('a quiet pane is done after the stable checks', async () => {
   tmux.screens = ['a', 'b', 'b', 'b'];
   await tmux.pressKeys('%1', ['Enter']); // the scripted screens play after an Enter
   const clock = new FakeClock();
-  const result = await waitUntil(tmux, '%1', new StableWatcher(3, opts), {
+  const result = await waitUntil(tmux, '%1', new StableWatcher(2, opts), {
     intervalMs: 100,
     timeoutMs: 10_000,
     clock,

@@ -30,16 +30,16 @@ function facts(at: number, o: Partial<EventFacts> = {}): EventFacts {
 const opts = {baselineKey: undefined, graceChecks: 2, ignore: [], shellPane: false};
 
 describe('StableWatcher.observeEvents', () => {
-  test('the window is (stable-checks - 1) intervals, at least one', () => {
-    expect(new StableWatcher(3, opts).quietWindowMs(1_000)).toBe(2_000);
-    expect(new StableWatcher(2, opts).quietWindowMs(250)).toBe(250);
+  test('the window is stable-checks intervals: 3 checks at 1 s are 3 s of stillness', () => {
+    expect(new StableWatcher(3, opts).quietWindowMs(1_000)).toBe(3_000);
+    expect(new StableWatcher(2, opts).quietWindowMs(1_000)).toBe(2_000);
     expect(new StableWatcher(1, opts).quietWindowMs(250)).toBe(250);
     // Masks: silence cannot be required (masked text prints while idle).
-    expect(new StableWatcher(3, {...opts, ignore: [/\d+s/]}).quietWindowMs(1_000)).toBe(undefined);
+    expect(new StableWatcher(2, {...opts, ignore: [/\d+s/]}).quietWindowMs(1_000)).toBe(undefined);
   });
 
   test('done once quiet for the window, to the millisecond', () => {
-    const w = new StableWatcher(3, opts);
+    const w = new StableWatcher(2, opts);
     const v = screen('$ make\nok\n$ ');
     expect(w.observeEvents(v, facts(2_499, {quietSince: 500})).status).toBe('pending');
     expect(w.observeEvents(v, facts(2_500, {quietSince: 500})).status).toBe('done');
@@ -47,19 +47,19 @@ describe('StableWatcher.observeEvents', () => {
 
   test('the reaction gate: closed on an unchanged, silent screen until the grace period', () => {
     const before = screen('$ sleep 5');
-    const w = new StableWatcher(2, {...opts, baselineKey: viewKey(before, [])});
+    const w = new StableWatcher(1, {...opts, baselineKey: viewKey(before, [])});
     expect(w.observeEvents(before, facts(1_999)).status).toBe('pending');
     expect(w.observeEvents(before, facts(2_000)).status).toBe('done');
   });
 
   test('the reaction gate opens on output after Enter even if the screen looks the same', () => {
     const before = screen('$ x');
-    const w = new StableWatcher(2, {...opts, baselineKey: viewKey(before, [])});
+    const w = new StableWatcher(1, {...opts, baselineKey: viewKey(before, [])});
     expect(w.observeEvents(before, facts(1_010, {quietSince: 10})).status).toBe('done');
   });
 
   test('process liveness: a shell pane with another command in front is not done', () => {
-    const w = new StableWatcher(2, {...opts, shellPane: true});
+    const w = new StableWatcher(1, {...opts, shellPane: true});
     const running = screen('$ sleep 9', {currentCommand: 'sleep'});
     expect(w.observeEvents(running, facts(5_000))).toMatchObject({
       status: 'pending',
@@ -69,7 +69,7 @@ describe('StableWatcher.observeEvents', () => {
   });
 
   test('with masks, the window runs from the last output that changed the masked screen', () => {
-    const w = new StableWatcher(3, {...opts, ignore: [/\d\d:\d\d/]});
+    const w = new StableWatcher(2, {...opts, ignore: [/\d\d:\d\d/]});
     // Real change at 200; clock ticks (masked) at 1000 and 2000 leave the key as it was.
     expect(w.observeEvents(screen('12:00 working'), facts(150, {quietSince: 100})).status).toBe(
       'pending',
@@ -89,7 +89,7 @@ describe('StableWatcher.observeEvents', () => {
   });
 
   test('switching to polling afterwards counts identical views from scratch', () => {
-    const w = new StableWatcher(2, opts);
+    const w = new StableWatcher(1, opts);
     const v = screen('$ ');
     expect(w.observeEvents(v, facts(500)).status).toBe('pending');
     // One poll right after: one view is not two identical ones.

@@ -22,7 +22,7 @@ const run = (w: {observe(v: PaneView): {status: string}}, views: PaneView[]) =>
 
 describe('StableWatcher', () => {
   test('done after N identical views', () => {
-    const w = new StableWatcher(3, opts);
+    const w = new StableWatcher(2, opts);
     expect(run(w, [screen('a'), screen('b'), screen('b'), screen('b')])).toEqual([
       'pending',
       'pending',
@@ -33,7 +33,7 @@ describe('StableWatcher', () => {
 
   test('waits for the pane to react to Enter before counting', () => {
     const before = screen('$ sleep 5');
-    const w = new StableWatcher(2, {...opts, baselineKey: viewKey(before, [])});
+    const w = new StableWatcher(1, {...opts, baselineKey: viewKey(before, [])});
     // Unchanged screen: gated for the grace checks, then counted.
     expect(run(w, [before, before, before, before])).toEqual([
       'pending',
@@ -41,7 +41,7 @@ describe('StableWatcher', () => {
       'pending',
       'done',
     ]);
-    const w2 = new StableWatcher(2, {...opts, baselineKey: viewKey(before, [])});
+    const w2 = new StableWatcher(1, {...opts, baselineKey: viewKey(before, [])});
     expect(run(w2, [before, screen('$ sleep 5\n'), screen('$ sleep 5\n')])).toEqual([
       'pending',
       'pending',
@@ -53,18 +53,18 @@ describe('StableWatcher', () => {
     const clock = ['clock 10:00:01', 'clock 10:00:02', 'clock 10:00:03'].map((t) =>
       screen(`$ \n${t}`, {cursorY: 0, cursorX: 2}),
     );
-    expect(run(new StableWatcher(3, opts), clock)).toEqual(['pending', 'pending', 'pending']);
-    expect(run(new StableWatcher(3, {...opts, ignore: [/clock \d\d:\d\d:\d\d/]}), clock)).toEqual([
+    expect(run(new StableWatcher(2, opts), clock)).toEqual(['pending', 'pending', 'pending']);
+    expect(run(new StableWatcher(2, {...opts, ignore: [/clock \d\d:\d\d:\d\d/]}), clock)).toEqual([
       'pending',
       'pending',
       'done',
     ]);
     const spinner = ['|', '/', '-', '\\', '|'].map((f) => screen(`${f} working`));
-    expect(run(new StableWatcher(2, {...opts, ignore: [/clock/]}), spinner)).not.toContain('done');
+    expect(run(new StableWatcher(1, {...opts, ignore: [/clock/]}), spinner)).not.toContain('done');
   });
 
   test('a shell pane is not done while another command is in the foreground', () => {
-    const w = new StableWatcher(2, {...opts, shellPane: true});
+    const w = new StableWatcher(1, {...opts, shellPane: true});
     const busy = screen('$ make', {currentCommand: 'make'});
     const idle = screen('$ make', {currentCommand: 'bash'});
     expect(run(w, [busy, busy, busy, idle])).toEqual(['pending', 'pending', 'pending', 'done']);

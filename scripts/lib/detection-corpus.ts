@@ -1,0 +1,176 @@
+/**
+ * The detection corpus: real programs in real panes, each with the verdict nudge must reach
+ * — what a person at the screen would say — and why. The tests (test/integration/
+ * detection-corpus.test.ts) and the bench (figure-corpus) run the same list.
+ */
+export interface CorpusCase {
+  /** The row's name in the README's table. */
+  name: string;
+  /** The pane's shell (default bash). */
+  shell?: 'bash' | 'zsh';
+  /** Typed into the shell and run; none: the idle shell itself. `{dir}` is a temp folder,
+   * `{fixtures}` the tests' fixture programs. */
+  line?: string;
+  /** The program is at the moment under test once the screen shows this (as capture-pane
+   * prints it: trailing spaces trimmed), or once this command is in the pane's foreground. */
+  ready: RegExp | {command: string};
+  /** The check interval, where the case needs the default cadence rather than the tests'
+   * quick one. */
+  intervalMs?: number;
+  /** idle: `nudge wait` ends 0; busy: it times out (124). */
+  verdict: 'idle' | 'busy';
+  /** The reason nudge must give. */
+  reason: RegExp;
+  /** Why that is the right verdict, for the README. */
+  why: string;
+}
+
+const node = process.execPath;
+
+export const CORPUS: readonly CorpusCase[] = [
+  {
+    name: 'bash at its prompt',
+    ready: /^\$$/m,
+    verdict: 'idle',
+    reason: /^idle$/,
+    why: 'the shell waits for a command',
+  },
+  {
+    name: 'zsh at its prompt',
+    shell: 'zsh',
+    ready: /[%#$>]$/m,
+    verdict: 'idle',
+    reason: /^idle$/,
+    why: 'the shell waits for a command',
+  },
+  {
+    name: 'Python REPL (`python3`)',
+    line: 'python3 -q',
+    ready: /^>>>$/m,
+    verdict: 'idle',
+    reason: /^idle: waiting for input \(python3\)$/,
+    why: 'the REPL waits at `>>>` (select on the terminal)',
+  },
+  {
+    name: 'Node REPL (`node`)',
+    line: node,
+    ready: /^>$/m,
+    verdict: 'idle',
+    reason: /^idle: waiting for input \(node\)$/,
+    why: 'the REPL waits at `>` (the terminal is in its epoll set)',
+  },
+  {
+    name: "`read -p 'name? '` (bash builtin)",
+    line: "read -p 'name? ' answer",
+    ready: /name\?$/m,
+    verdict: 'idle',
+    reason: /^idle: waiting for input \(bash\)$/,
+    why: 'the shell itself reads the terminal, not at its prompt',
+  },
+  {
+    name: "a program's question (`input()`)",
+    line: `python3 -c 'input("Overwrite? [y/N] ")'`,
+    ready: /Overwrite\? \[y\/N\]$/m,
+    verdict: 'idle',
+    reason: /^idle: waiting for input \(python3\)$/,
+    why: 'it asks and reads the terminal: the person (or agent) must answer',
+  },
+  {
+    name: 'a password prompt (`getpass`)',
+    line: `python3 -c 'import getpass; getpass.getpass("Password: ")'`,
+    ready: /Password:$/m,
+    verdict: 'idle',
+    reason: /^idle: waiting for input \(python3\)$/,
+    why: 'it reads /dev/tty, which is the pane',
+  },
+  {
+    name: '`cat` waiting on stdin',
+    line: 'cat',
+    ready: {command: 'cat'},
+    verdict: 'idle',
+    reason: /^idle: waiting for input \(cat\)$/,
+    why: 'it reads the terminal',
+  },
+  {
+    name: '`less` on a file',
+    line: 'seq 1 500 > {dir}/numbers.txt; less {dir}/numbers.txt',
+    ready: {command: 'less'},
+    verdict: 'idle',
+    reason: /^idle: waiting for input \(less\)$/,
+    why: 'the pager waits for a key',
+  },
+  {
+    name: '`vim`',
+    line: 'vim -u NONE -N -i NONE {dir}/notes.txt',
+    ready: /^~/m,
+    verdict: 'idle',
+    reason: /^idle: waiting for input \(vim\)$/,
+    why: 'the editor waits for a key',
+  },
+  {
+    name: '`sleep 30`',
+    line: 'sleep 30',
+    ready: {command: 'sleep'},
+    verdict: 'busy',
+    reason: /^still running: sleep$/,
+    why: 'quiet, but it is working (a timer, not the terminal)',
+  },
+  {
+    name: 'a build with a 6 s silent phase',
+    line: "sh -c 'echo compiling; sleep 6; echo linking; sleep 1; echo built'",
+    ready: /^compiling$/m,
+    verdict: 'busy',
+    reason: /^still running: sleep$/,
+    why: 'quiet between bursts of output, but not done',
+  },
+  {
+    name: 'a server: "listening", then quiet',
+    line: `${node} -e "require('http').createServer().listen(0, '127.0.0.1', () => console.log('listening'))"`,
+    ready: /^listening$/m,
+    verdict: 'busy',
+    reason: /^still running: node$/,
+    why: 'it serves (epoll on its socket), it does not wait for the person',
+  },
+  {
+    name: 'a `\\r` progress bar',
+    line: 'sh -c \'i=0; while [ $i -lt 3000 ]; do i=$((i+1)); printf "\\r%d%%" $i; sleep 0.1; done\'',
+    ready: /\d+%/,
+    verdict: 'busy',
+    reason: /^(the screen is still changing|still running: (sh|sleep))$/,
+    why: 'the line keeps changing',
+  },
+  {
+    name: 'a spinner',
+    line: `${node} {fixtures}/spinner.mjs`,
+    ready: /working/,
+    verdict: 'busy',
+    reason: /^(the screen is still changing|still running: node)$/,
+    why: 'the screen never settles',
+  },
+  {
+    name: '`watch -n 1 date`',
+    line: 'watch -n 1 date',
+    ready: /Every 1/,
+    verdict: 'busy',
+    reason: /^(the screen is still changing|still running: watch)$/,
+    why: 'it redraws every second: never still',
+  },
+  {
+    name: '`top -d 1`',
+    line: 'top -d 1',
+    ready: /load average/,
+    // The default cadence (3 checks 1 s apart): top redraws its clock every second.
+    intervalMs: 1_000,
+    verdict: 'busy',
+    reason: /^the screen is still changing$/,
+    why: 'it waits for a key, but redraws every second: never still for the window',
+  },
+  {
+    name: '`tail -f` on a quiet file',
+    line: ': > {dir}/quiet.log; tail -f {dir}/quiet.log',
+    ready: {command: 'tail'},
+    verdict: 'busy',
+    reason: /^still running: tail$/,
+    why: 'it follows a file (inotify), nothing to answer',
+  },
+];
