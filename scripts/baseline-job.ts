@@ -2,7 +2,9 @@
  * The benchmark's baseline: the straightforward design of what a nudge job does, as its own
  * process. It types the text with one `tmux send-keys` process per character, presses Enter,
  * polls with one `tmux capture-pane` process per check until `stableChecks` captures in a row
- * are identical (or the timeout), then types the notice the same way into the notify pane.
+ * each equal the one before (the seed's `if current == last: stable_checks++`, so 3 checks at
+ * 1 s are 3 s of stillness), or the timeout, then types the notice the same way into the
+ * notify pane.
  *
  * Usage: node dist/scripts/baseline-job.js '<json BaselineJob>'
  * Prints JSON lines: {"event":"waiting","t":ms} when polling starts, then
@@ -88,13 +90,13 @@ async function main(job: BaselineJob): Promise<void> {
   line({event: 'waiting', t: started});
   const deadline = started + job.timeoutMs;
   let last: string | undefined;
-  let identical = 0;
+  let stable = 0;
   let status: 'done' | 'timeout' = 'timeout';
   for (;;) {
     const screen = await tmux(job.socket, ['capture-pane', '-p', '-t', job.pane]);
-    identical = screen === last ? identical + 1 : 1;
+    stable = screen === last ? stable + 1 : 0;
     last = screen;
-    if (identical >= job.stableChecks) {
+    if (stable >= job.stableChecks) {
       status = 'done';
       break;
     }

@@ -30,6 +30,7 @@ import {
   type Side,
 } from './lib/bench-kit.js';
 import {concurrency} from './lib/figure-concurrency.js';
+import {corpus} from './lib/figure-corpus.js';
 import {cpuWaiting} from './lib/figure-cpu.js';
 import {detection} from './lib/figure-detection.js';
 import {frontEnd} from './lib/figure-front-end.js';
@@ -46,7 +47,7 @@ import {
 } from './lib/private-tmux.js';
 
 /** Every figure, in the order they run. Add new figures here. */
-const FIGURES: Figure[] = [frontEnd, typing, detection, cpuWaiting, concurrency, wakeup];
+const FIGURES: Figure[] = [frontEnd, typing, detection, corpus, cpuWaiting, concurrency, wakeup];
 
 interface Options {
   only?: string[];

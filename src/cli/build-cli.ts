@@ -113,7 +113,11 @@ export function buildCli(
           })
           .option('timeout', {type: 'string', default: WAIT_DEFAULTS.timeout})
           .option('interval', {type: 'string', default: WAIT_DEFAULTS.interval})
-          .option('stable-checks', {type: 'string', default: WAIT_DEFAULTS.stableChecks})
+          .option('stable-checks', {
+            type: 'string',
+            default: WAIT_DEFAULTS.stableChecks,
+            describe: 'captures in a row equal to the one before: N × --interval of stillness',
+          })
           .option('ignore', {
             type: 'string',
             array: true,

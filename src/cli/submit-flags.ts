@@ -57,7 +57,8 @@ export const SUBMIT_FLAGS: Record<string, FlagSpec> = {
   'stable-checks': {
     type: 'string',
     default: String(SUBMIT_DEFAULTS.stableChecks),
-    describe: 'identical captures in a row that mean done',
+    describe:
+      'captures in a row equal to the one before that mean done: N checks = N × --interval of stillness (3 at 1s = 3s)',
   },
   timeout: {
     type: 'string',

@@ -1,7 +1,7 @@
 import type {HookMarkSource} from '../agents/hook-marks.js';
 import type {ProfileName} from '../agents/profile.js';
 import {isBusy, readComposer} from '../agents/profile.js';
-import {isShellCommand} from '../agents/shell.js';
+import {isShellCommand, isShellPane} from '../agents/shell.js';
 import {formatDuration} from '../base/durations.js';
 import {shellPromptVisible, viewKey} from '../detect/watchers.js';
 import {PaneFailure} from './failures.js';
@@ -27,6 +27,8 @@ export async function waitUntilPaneIdle(
   const started = clock.now();
   const deadline = started + o.timeoutMs;
   let inARow = 0;
+  /** Why the pane is not idle, where liveness says (for the failure's sentence). */
+  let why: string | undefined;
   let lastKey: string | undefined;
   let announced = false;
   for (;;) {
@@ -40,8 +42,13 @@ export async function waitUntilPaneIdle(
     let idle: boolean;
     if (profile.name === 'shell')
       idle = isShellCommand(view.currentCommand) && shellPromptVisible(view);
-    else if (profile.name === 'raw') idle = key === lastKey;
-    else
+    else if (profile.name === 'raw') {
+      // Another program in a shell's pane: the verdicts of `nudge wait` — a quiet command
+      // that is still running is not idle; one waiting for input is, once its screen holds.
+      const input = isShellPane(info) ? await io.foreground.inputState(info.panePid) : undefined;
+      why = input?.kind === 'running' ? `still running: ${input.program}` : undefined;
+      idle = why === undefined && key === lastKey;
+    } else
       idle =
         !isBusy(profile, view) &&
         (readComposer(profile, view) !== undefined || (mark !== undefined && mark.atMs >= started));
@@ -57,7 +64,7 @@ export async function waitUntilPaneIdle(
     }
     if (clock.now() >= deadline) {
       throw new PaneFailure(
-        `Pane ${pane} stayed busy for ${formatDuration(o.timeoutMs)} (--idle-timeout); nothing was typed.`,
+        `Pane ${pane} stayed busy for ${formatDuration(o.timeoutMs)} (--idle-timeout${why ? `; ${why}` : ''}); nothing was typed.`,
       );
     }
     await clock.sleep(Math.min(RECHECK_MS, Math.max(0, deadline - clock.now())), signal);

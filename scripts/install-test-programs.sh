@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The programs the detection corpus runs in its panes (test/integration/detection-corpus.test.ts):
+# zsh, vim, less, top and watch (procps), python3. Installs what is missing with apt-get, as
+# root (CI) or through sudo; on a machine without apt-get it says what is missing and stops.
+set -euo pipefail
+declare -A package=([zsh]=zsh [vim]=vim [less]=less [top]=procps [watch]=procps [python3]=python3)
+missing=()
+for program in "${!package[@]}"; do
+  command -v "$program" >/dev/null 2>&1 || missing+=("${package[$program]}")
+done
+((${#missing[@]} == 0)) && exit 0
+readarray -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "install-test-programs: missing ${missing[*]}; install them with your package manager." >&2
+  exit 1
+fi
+as_root=()
+[[ $(id -u) -eq 0 ]] || as_root=(sudo)
+echo "install-test-programs: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${as_root[@]}" apt-get update -qq
+"${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
