@@ -63,7 +63,9 @@ describe('nudge wait', () => {
     });
     expect(r.exitCode, shown(r)).toBe(124);
     expect(r.stdout.trim(), shown(r)).toMatch(
-      new RegExp(`^Timeout: ${pane} still active after \\d+(\\.\\d)?s \\(the screen is still changing\\)$`),
+      new RegExp(
+        `^Timeout: ${pane} still active after \\d+(\\.\\d)?s \\(the screen is still changing\\)$`,
+      ),
     );
   });
 
