@@ -3,7 +3,13 @@ import type {PaneActivity} from '../tmux/activity.js';
 import {TmuxCommandError} from '../tmux/runner.js';
 import type {Tmux} from '../tmux/tmux.js';
 import {type PaneView, visibleText} from '../tmux/view.js';
-import type {EventFacts, ForegroundWatch, Verdict, Watcher} from './watchers.js';
+import {
+  CHANGING,
+  type EventFacts,
+  type ForegroundWatch,
+  type Verdict,
+  type Watcher,
+} from './watchers.js';
 
 export type {PaneActivity} from '../tmux/activity.js';
 
@@ -236,6 +242,14 @@ async function waitOnEvents(
       if (quietEnd >= deadline) {
         // Not quiet long enough before the deadline (later output only moves quietEnd on).
         if ((await sleepWatchingPane(deadline)) === 'woken') return undefined;
+        const printed = activity.lastOutputAt(paneId);
+        state.verdict = {
+          status: 'pending',
+          why:
+            printed !== undefined && printed > typedAt
+              ? CHANGING
+              : 'the timeout came before one whole stability window',
+        };
         return ending('timeout', state, 'events');
       }
       if (quietEnd > clock.now()) {

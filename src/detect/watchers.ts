@@ -141,7 +141,7 @@ function settled(view: PaneView, o: ScreenWatchOptions): Verdict {
 const HOOK_IDLE = "idle: the agent's turn-end hook reported";
 
 /** Why a stable condition is not met while the screen changes. */
-const CHANGING = 'the screen is still changing';
+export const CHANGING = 'the screen is still changing';
 
 /**
  * Done after `stableChecks` stable checks in a row, `--interval` apart, where a check is

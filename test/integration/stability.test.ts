@@ -60,7 +60,7 @@ describe('waiting until the pane is stable', () => {
     expect(events).not.toContain('wait-timeout');
   });
 
-  it('a program that never goes quiet: the job times out at --timeout and the timeout notice still goes out', async () => {
+  it('a program that never goes quiet: the job times out at --timeout; the notice is held back while it holds the pane', async () => {
     const server = await startTmuxServer();
     const home = useNudgeHome();
     const pane = '%0'; // bash
@@ -80,19 +80,50 @@ describe('waiting until the pane is stable', () => {
 
     const final = await waitForJobState(home, id, TERMINAL, 40_000);
     expect(final.state, JSON.stringify(final)).toBe('timeout');
-    expect(final.notified).toBe(true);
     expect(final.waitedMs as number).toBeGreaterThanOrEqual(2000);
-    // The spinner keeps running in the foreground; the tty echoes the notice typed at it.
-    const screen = await server.waitForScreen(pane, /Timed out after/, 10_000);
+    // The spinner holds the pane's terminal, not the shell the job typed into: the notice
+    // would go to the spinner, so it is held back, and the record says why.
+    expect(final.notified, JSON.stringify(final)).toBe(false);
+    expect(String(final.noticeHeld)).toMatch(/held back: node holds pane %0 now, not bash/);
+    expect(final.verdict).toBe('the screen is still changing');
+    const screen = await server.capture(pane);
     expect(screen).toMatch(/SPINNER START/);
-    expect(screen).not.toContain(DEFAULT_NOTICE);
+    expect(screen).not.toMatch(/Timed out after|Command complete/);
 
     const events = (await readJobEvents(home, id)).map((e) => e.event);
     expect(events).toEqual(
-      expect.arrayContaining(['waiting', 'wait-timeout', 'notified', 'timeout']),
+      expect.arrayContaining(['waiting', 'wait-timeout', 'notice-held', 'timeout']),
     );
-    expect(events).not.toContain('stable');
+    expect(events).not.toContain('notified');
     expect(events).not.toContain('condition-met');
+  });
+
+  it('a program that never goes quiet, with --notify-pane: the timeout notice still goes out, there', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    const pane = '%0'; // bash
+    await server.waitForScreen(pane, /^\$/m);
+    const rec = await startRecorder(server);
+
+    const r = await runNudge(
+      submitArgs(server.socket, pane, [
+        '--timeout',
+        '2s',
+        '--notify-pane',
+        rec.pane,
+        '--',
+        `node ${join(FIXTURES, 'spinner.mjs')}`,
+      ]),
+      {NUDGE_HOME: home},
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    const final = await waitForJobState(home, r.stdout.trim(), TERMINAL, 40_000);
+    expect(final.state, JSON.stringify(final)).toBe('timeout');
+    expect(final.notified, JSON.stringify(final)).toBe(true);
+    await waitFor(
+      'the timeout notice at the notify pane',
+      async () => (await rec.bytes()).toString().includes('Timed out after') || undefined,
+    );
   });
 
   it('a spinner that is the pane program itself (no shell to say it is busy) never looks stable', async () => {
