@@ -45,7 +45,8 @@ export const CORPUS: readonly CorpusCase[] = [
   },
   {
     name: 'Python REPL (`python3`)',
-    line: 'python3 -q',
+    // -I: no ~/.python_history written into the test's home when the pane is killed.
+    line: 'python3 -q -I',
     ready: /^>>>$/m,
     verdict: 'idle',
     reason: /^idle: waiting for input \(python3\)$/,

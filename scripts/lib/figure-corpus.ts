@@ -15,8 +15,9 @@ const OVERHEAD_GOAL_MS = 150;
 const INTERVAL_MS = 1_000;
 const STABLE_CHECKS = 3;
 const WINDOW_MS = INTERVAL_MS * STABLE_CHECKS;
-/** A busy program must still be busy after this long. */
-const BUSY_TIMEOUT_MS = 2 * WINDOW_MS;
+/** A busy program must still be busy after this long: the window and two more seconds
+ * (inside the build's 6 s silent phase). */
+const BUSY_TIMEOUT_MS = WINDOW_MS + 2_000;
 
 const SHELLS = {bash: ['bash', '--norc', '--noprofile'], zsh: ['zsh', '-f']} as const;
 

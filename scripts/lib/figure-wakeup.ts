@@ -24,10 +24,9 @@ import {type ModelServer, startModelServer} from './model-server.js';
 import {CLI, onCleanup, sleep} from './private-tmux.js';
 
 const NOTICE = '[SYSTEM COMMAND] Command complete. Resume.';
-/** The stability window of the defaults as nudge implements it today: 3 checks 1 s apart,
- * counted as interval × (checks − 1) = 2 s (the seed counts 3 s; see the open issue on
- * stability). */
-const WINDOW_MS = 2_000;
+/** The stability window of the defaults: 3 stable checks 1 s apart = 3 s (as the seed
+ * counts). */
+const WINDOW_MS = 3_000;
 /** The issue's goals. */
 const SCREEN_GOAL_MS = WINDOW_MS + 1_000;
 const HOOK_GOAL_MS = 1_000;

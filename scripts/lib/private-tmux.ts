@@ -115,7 +115,7 @@ export async function startPrivateTmux(
   const socket = join(dir, 'sock');
   // HISTFILE empty: a bash killed with the server must not write ~/.bash_history into `dir`
   // while the cleanup removes it (ENOTEMPTY).
-  const env = cleanEnv({HOME: dir, PS1: '$ ', HISTFILE: ''});
+  const env = cleanEnv({HOME: dir, PS1: '$ ', HISTFILE: '', LESSHISTFILE: '-'});
   let killed = false;
   const kill = () => {
     if (killed) return;

@@ -36,9 +36,9 @@ export async function startTmuxServer(
 ): Promise<TmuxTestServer> {
   const dir = useTempDir('nudge-tmux-');
   const socket = join(dir, 'sock');
-  // HISTFILE empty: a bash killed with the server must not write ~/.bash_history into `dir`
-  // while it is being removed (ENOTEMPTY).
-  const env = cleanEnv({PS1: '$ ', HOME: dir, HISTFILE: ''});
+  // No history files: a bash (or less) killed with the server must not write ~/.bash_history
+  // (~/.lesshst) into `dir` while it is being removed (ENOTEMPTY).
+  const env = cleanEnv({PS1: '$ ', HOME: dir, HISTFILE: '', LESSHISTFILE: '-'});
   const tmux = async (...args: string[]) => {
     const r = await execa('tmux', ['-S', socket, '-f', '/dev/null', ...args], {
       env,
