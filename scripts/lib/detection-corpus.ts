@@ -175,3 +175,46 @@ export const CORPUS: readonly CorpusCase[] = [
     why: 'it follows a file (inotify), nothing to answer',
   },
 ];
+
+/** The shells the corpus's panes start with. */
+export const CORPUS_SHELLS = {bash: ['bash', '--norc', '--noprofile'], zsh: ['zsh', '-f']} as const;
+
+/** What starting a case needs of a tmux server (the tests' and the bench's both fit). */
+export interface CorpusServer {
+  tmux(...args: string[]): Promise<string>;
+  waitForScreen(pane: string, pattern: RegExp, timeoutMs?: number): Promise<string>;
+}
+
+/** Run the case's line in `pane` (a fresh shell from CORPUS_SHELLS) and wait until the
+ * program is at the moment under test. */
+export async function startCase(
+  server: CorpusServer,
+  pane: string,
+  c: CorpusCase,
+  places: {dir: string; fixtures: string},
+): Promise<void> {
+  await server.waitForScreen(pane, /[$%#>]$/m);
+  if (c.line) {
+    const line = c.line
+      .replaceAll('{dir}', places.dir)
+      .replaceAll('{fixtures}', places.fixtures.replace(/\/$/, ''));
+    await server.tmux('send-keys', '-t', pane, '-l', line);
+    await server.tmux('send-keys', '-t', pane, 'Enter');
+  }
+  const ready = c.ready;
+  if (ready instanceof RegExp) {
+    await server.waitForScreen(pane, ready);
+    return;
+  }
+  let current = '';
+  for (let i = 0; i < 150 && current !== ready.command; i++) {
+    if (i > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    current = (
+      await server.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')
+    ).trim();
+  }
+  if (current !== ready.command)
+    throw new Error(
+      `${ready.command} never came to the foreground of ${pane} (it runs ${current})`,
+    );
+}

@@ -6,8 +6,8 @@ import {ForegroundWatch, StableWatcher} from '../../src/detect/watchers.js';
 import {procForeground} from '../../src/process/foreground.js';
 import {openTransport} from '../../src/tmux/transport.js';
 import {type Figure, median} from './bench-kit.js';
-import {CORPUS, type CorpusCase} from './detection-corpus.js';
-import {FIXTURES, type PrivateTmux, sleep} from './private-tmux.js';
+import {CORPUS, CORPUS_SHELLS, type CorpusCase, startCase} from './detection-corpus.js';
+import {FIXTURES, type PrivateTmux} from './private-tmux.js';
 
 /** The goals: every verdict right; at most this beyond the window, on control mode. */
 const OVERHEAD_GOAL_MS = 150;
@@ -19,34 +19,10 @@ const WINDOW_MS = INTERVAL_MS * STABLE_CHECKS;
  * (inside the build's 6 s silent phase). */
 const BUSY_TIMEOUT_MS = WINDOW_MS + 2_000;
 
-const SHELLS = {bash: ['bash', '--norc', '--noprofile'], zsh: ['zsh', '-f']} as const;
-
 /** Start the case's program in a new pane and wait until it is at the moment under test. */
 async function prepare(server: PrivateTmux, dir: string, c: CorpusCase): Promise<string> {
-  const pane = await server.newPane([...SHELLS[c.shell ?? 'bash']]);
-  await server.waitForScreen(pane, /[$%#>]$/m);
-  if (c.line) {
-    const line = c.line
-      .replaceAll('{dir}', dir)
-      .replaceAll('{fixtures}', FIXTURES.replace(/\/$/, ''));
-    await server.tmux('send-keys', '-t', pane, '-l', line);
-    await server.tmux('send-keys', '-t', pane, 'Enter');
-  }
-  const ready = c.ready;
-  if (ready instanceof RegExp) await server.waitForScreen(pane, ready);
-  else {
-    for (let i = 0; i < 150; i++) {
-      const current = await server.tmux(
-        'display-message',
-        '-p',
-        '-t',
-        pane,
-        '#{pane_current_command}',
-      );
-      if (current.trim() === ready.command) break;
-      await sleep(100);
-    }
-  }
+  const pane = await server.newPane([...CORPUS_SHELLS[c.shell ?? 'bash']]);
+  await startCase(server, pane, c, {dir, fixtures: FIXTURES});
   return pane;
 }
 

@@ -2,11 +2,15 @@
 // verdict `nudge wait` must reach for each — idle, and why, or still busy at the timeout, and
 // why — within the stability window plus a margin.
 import {describe, expect, it} from 'vitest';
-import {CORPUS, type CorpusCase} from '../../scripts/lib/detection-corpus.js';
+import {
+  CORPUS,
+  CORPUS_SHELLS,
+  type CorpusCase,
+  startCase,
+} from '../../scripts/lib/detection-corpus.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {FIXTURES, runNudge} from '../helpers/run-nudge.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
-import {waitFor} from '../helpers/wait-for.js';
 
 /** Quick checks: 3 stable checks 250 ms apart are a 750 ms window. */
 const INTERVAL_MS = 250;
@@ -16,37 +20,11 @@ const BUSY_TIMEOUT_MS = 4_000;
 /** What an idle verdict may take beyond the window on a shared 2-core machine. */
 const IDLE_MARGIN_MS = 3_000;
 
-const SHELLS = {bash: ['bash', '--norc', '--noprofile'], zsh: ['zsh', '-f']} as const;
-
 /** A pane with the case's program at the moment under test. */
 async function prepare(c: CorpusCase): Promise<{server: TmuxTestServer; pane: string}> {
-  const server = await startTmuxServer([...SHELLS[c.shell ?? 'bash']]);
-  const pane = '%0';
-  await server.waitForScreen(pane, /[$%#>]$/m);
-  if (c.line) {
-    const line = c.line
-      .replaceAll('{dir}', server.dir)
-      .replaceAll('{fixtures}', FIXTURES.replace(/\/$/, ''));
-    await server.tmux('send-keys', '-t', pane, '-l', line);
-    await server.tmux('send-keys', '-t', pane, 'Enter');
-  }
-  const ready = c.ready;
-  if (ready instanceof RegExp) {
-    await server.waitForScreen(pane, ready);
-  } else {
-    let current = '';
-    await waitFor(
-      `${ready.command} in the foreground`,
-      async () => {
-        current = (
-          await server.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')
-        ).trim();
-        return current === ready.command || undefined;
-      },
-      {timeoutMs: 15_000, describe: () => `foreground: ${current}\n${''}`},
-    );
-  }
-  return {server, pane};
+  const server = await startTmuxServer([...CORPUS_SHELLS[c.shell ?? 'bash']]);
+  await startCase(server, '%0', c, {dir: server.dir, fixtures: FIXTURES});
+  return {server, pane: '%0'};
 }
 
 describe('the detection corpus: nudge wait reaches the verdict a person would', () => {
