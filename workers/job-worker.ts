@@ -4,6 +4,7 @@ import {readFileSync} from 'node:fs';
 import {describeError} from '../src/base/errors.js';
 import {executeJob, recordWorkerFailure, type WorkerUsage} from '../src/jobs/execute.js';
 import {decodeRequest} from '../src/jobs/request.js';
+import {statFields} from '../src/process/proc-stat.js';
 import {parseTransportChoice} from '../src/tmux/transport.js';
 
 const jobId = process.argv[process.argv.indexOf('--job') + 1] ?? '';
@@ -20,9 +21,8 @@ function usage(): WorkerUsage {
   const own = process.resourceUsage();
   let childrenCpuMs: number | undefined;
   try {
-    // Fields after the command name, which is in parentheses and may hold spaces.
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // cutime and cstime: fields 16 and 17.
+    const fields = statFields(readFileSync('/proc/self/stat', 'utf8'));
     childrenCpuMs = (Number(fields[13]) + Number(fields[14])) * 10;
   } catch {
     // not Linux

@@ -4,6 +4,7 @@
  * client and a poller's short-lived capture processes all count. Clock ticks are 10 ms.
  */
 import {readdirSync, readFileSync} from 'node:fs';
+import {statFields} from '../../src/process/proc-stat.js';
 
 const TICK_MS = 10;
 
@@ -16,9 +17,7 @@ interface ProcStat {
 
 function readStat(pid: number): ProcStat | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which is in parentheses and may hold spaces.
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const f = statFields(readFileSync(`/proc/${pid}/stat`, 'utf8'));
     const tick = (i: number) => Number(f[i] ?? 0) * TICK_MS;
     return {ownCpuMs: tick(11) + tick(12), cpuMs: tick(11) + tick(12) + tick(13) + tick(14)};
   } catch {

@@ -2,7 +2,7 @@ import {mkdir, readFile, rm, stat, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {type Clock, realClock} from '../base/clock.js';
 import {DIR_MODE, FILE_MODE, layout} from '../base/paths.js';
-import {isPidAlive as isProcessAlive} from '../process/identity.js';
+import {isPidAlive} from '../process/identity.js';
 import type {ServerRef} from '../tmux/server.js';
 import {paneKey} from './key.js';
 
@@ -82,7 +82,7 @@ export function controlMutexFor(
     const pid = text === undefined ? Number.NaN : Number.parseInt(text, 10);
     if (!Number.isSafeInteger(pid)) return age > OWNERLESS_STALE_MS;
     if (pid === deps.pid) return false;
-    return !isProcessAlive(pid) || age > HELD_STALE_MS;
+    return !isPidAlive(pid) || age > HELD_STALE_MS;
   };
 
   const acquire = async (): Promise<void> => {

@@ -5,7 +5,7 @@ import {type Clock, realClock} from '../base/clock.js';
 import {stateWriteError, writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE, layout} from '../base/paths.js';
 import {err, ok, type Result} from '../base/result.js';
-import {isPidAlive as isProcessAlive} from '../process/identity.js';
+import {isPidAlive} from '../process/identity.js';
 import type {PaneRef} from '../tmux/server.js';
 import {paneKey} from './key.js';
 
@@ -128,7 +128,7 @@ export class PaneLock {
         const alive =
           entry.pid === undefined
             ? age < QUEUE_UNCLAIMED_STALE_MS
-            : isProcessAlive(entry.pid) && age < QUEUE_ENTRY_STALE_MS;
+            : isPidAlive(entry.pid) && age < QUEUE_ENTRY_STALE_MS;
         if (alive) live.push(entry.jobId);
         else await rm(path, {force: true});
       } catch {

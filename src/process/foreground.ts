@@ -1,4 +1,5 @@
 import {readdir, readFile, readlink} from 'node:fs/promises';
+import {statFields} from './proc-stat.js';
 
 /** What nudge asks about the program in the foreground of a pane's terminal (Linux /proc;
  * elsewhere each answer is "cannot tell"). */
@@ -19,18 +20,16 @@ export const procForeground: Foreground = {
   inputState: foregroundInputState,
 };
 
-/** The fields of /proc/PID/stat after the command name, which is in parentheses and may hold
- * spaces or ")": they start at field 3 (state), so field N is index N - 3. */
-async function statFields(path: string): Promise<string[]> {
-  const stat = await readFile(path, 'utf8');
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+/** The fields of /proc/PID/stat after the command name (see proc-stat.ts). */
+async function readStat(path: string): Promise<string[]> {
+  return statFields(await readFile(path, 'utf8'));
 }
 
 /** The foreground process group of the terminal of `panePid` (`tpgid`, field 8). */
 async function foregroundGroup(panePid: number): Promise<number | undefined> {
   if (!Number.isSafeInteger(panePid) || panePid <= 0) return undefined;
   try {
-    const tpgid = Number((await statFields(`/proc/${panePid}/stat`))[5]);
+    const tpgid = Number((await readStat(`/proc/${panePid}/stat`))[5]);
     return Number.isSafeInteger(tpgid) && tpgid > 0 ? tpgid : undefined;
   } catch {
     return undefined;
@@ -112,7 +111,7 @@ async function groupMembers(root: number, pgid: number): Promise<number[]> {
   const members: number[] = [];
   for (const pid of all) {
     try {
-      if (Number((await statFields(`/proc/${pid}/stat`))[2]) === pgid) members.push(pid);
+      if (Number((await readStat(`/proc/${pid}/stat`))[2]) === pgid) members.push(pid);
     } catch {
       // gone meanwhile
     }
@@ -161,13 +160,13 @@ async function epollWatchesTerminal(pid: number, epolls: string[], tty: Set<stri
 
 /** What one member of the foreground group is doing. */
 async function memberState(pid: number, terminal: string): Promise<MemberState> {
-  const [state] = await statFields(`/proc/${pid}/stat`);
+  const [state] = await readStat(`/proc/${pid}/stat`);
   if (state === 'Z' || state === 'X') return 'neutral';
   if (state !== 'S') return 'running';
   // Another thread at work (a REPL's worker threads sleep in futexes) means running.
   for (const tid of await readdir(`/proc/${pid}/task`)) {
     if (tid === String(pid)) continue;
-    const [t] = await statFields(`/proc/${pid}/task/${tid}/stat`).catch(() => ['S']);
+    const [t] = await readStat(`/proc/${pid}/task/${tid}/stat`).catch(() => ['S']);
     if (t === 'R' || t === 'D') return 'running';
   }
   const wchan = (await readFile(`/proc/${pid}/wchan`, 'utf8')).trim();

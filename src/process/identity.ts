@@ -1,4 +1,5 @@
 import {readFileSync} from 'node:fs';
+import {statFields} from './proc-stat.js';
 
 /**
  * A process as nudge records it: its pid and, where the system tells it (Linux /proc), its
@@ -14,10 +15,7 @@ export interface ProcessId {
 /** The state (field 3) and start time (field 22) of `pid`, where /proc says them. */
 function statOf(pid: number): {state: string; start: string} | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which is in parentheses and may hold spaces or ")":
-    // they start at field 3 (state), so field 22 (starttime) is the 20th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const fields = statFields(readFileSync(`/proc/${pid}/stat`, 'utf8'));
     return {state: fields[0] ?? '', start: fields[19] ?? ''};
   } catch {
     return undefined;
