@@ -47,6 +47,7 @@ function readStdin(): Promise<string> {
 const ctx: CommandContext = {
   readStdin,
   env: process.env,
+  cwd: process.cwd(),
   pid: process.pid,
   signal: controller.signal,
   clock: realClock,
@@ -54,6 +55,7 @@ const ctx: CommandContext = {
   foreground: procForeground,
   // This file is dist/src/cli.js, bundled or not; the worker entry is dist/workers/.
   workerEntry: fileURLToPath(new URL('../workers/job-worker.js', import.meta.url)),
+  watchWorkerEntry: fileURLToPath(new URL('../workers/watch-worker.js', import.meta.url)),
 };
 const out: Output = {
   stdout: (text) => process.stdout.write(`${text}\n`),
@@ -71,7 +73,10 @@ try {
     result.exitCode = renderSubmit(await submit(options, ctx), json ?? false, out);
   } else {
     const {buildCli} = await import('./cli/build-cli.js');
-    await buildCli(argv, ctx, out, result).parseAsync();
+    await buildCli(argv, ctx, out, result, undefined, {
+      stdin: process.stdin,
+      stdout: process.stdout,
+    }).parseAsync();
   }
   process.exitCode = result.exitCode;
 } catch (error) {

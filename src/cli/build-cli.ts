@@ -10,6 +10,15 @@ import {showLogs} from '../commands/logs.js';
 import {submit} from '../commands/submit.js';
 import {WAIT_DEFAULTS, waitForIdle} from '../commands/wait.js';
 import {
+  clearWatcher,
+  listWatchers,
+  pauseWatcher,
+  reportWatcher,
+  showWatcher,
+  startWatcher,
+} from '../commands/watch.js';
+import {WATCH_DEFAULTS} from '../watch/record.js';
+import {
   type Output,
   renderCancel,
   renderExpect,
@@ -19,6 +28,12 @@ import {
   renderStatus,
   renderSubmit,
   renderWait,
+  renderWatchClear,
+  renderWatchList,
+  renderWatchPause,
+  renderWatchReport,
+  renderWatchShow,
+  renderWatchStart,
 } from './render.js';
 import {SUBMIT_FLAGS, toSubmitOptions} from './submit-flags.js';
 
@@ -48,6 +63,7 @@ export function buildCli(
   out: Output,
   result: {exitCode: ExitCode},
   commands: {submit: typeof submit} = {submit},
+  stdio: McpStdio = {stdin: undefined, stdout: undefined},
 ) {
   const run = async <R>(
     command: Promise<R>,
@@ -238,6 +254,37 @@ export function buildCli(
       (a) => run(showLogs({job: a.job, follow: a.follow, pretty: a.pretty}, ctx), renderLogs),
     )
     .command(
+      'watch <command>',
+      'the watcher loop: each report waits, lets the pane go idle, asks an assessor, injects the next line or pauses',
+      (y) => watchCommands(y, ctx, run),
+    )
+    .command(
+      'mcp',
+      'serve the nudge tools over MCP on stdin/stdout (register it in Claude Code, Gemini CLI, Codex)',
+      (y) =>
+        y
+          .option('assess-cmd', {
+            type: 'string',
+            describe: 'default assessor of watch_me (see watch start)',
+          })
+          .option('assess-url', {type: 'string', describe: 'default assessor endpoint of watch_me'})
+          .option('assess-model', {type: 'string'})
+          .option('assess-key-env', {type: 'string'})
+          .example(
+            'claude mcp add -s user nudge -- nudge mcp --assess-url http://127.0.0.1:11434/v1 --assess-model qwen3',
+            'register it in Claude Code',
+          ),
+      async (a) => {
+        const {serveMcp} = await import('../mcp/server.js');
+        await serveMcp(ctx, stdio, {
+          assessCmd: a.assessCmd,
+          assessUrl: a.assessUrl,
+          assessModel: a.assessModel,
+          assessKeyEnv: a.assessKeyEnv,
+        });
+      },
+    )
+    .command(
       'hook <kind> [payload]',
       "record that this pane's agent finished a turn (Claude Code Stop hook, Codex notify)",
       (y) =>
@@ -261,4 +308,151 @@ export function buildCli(
       const text = msg.startsWith('Did you mean') ? `Unknown command. ${msg}` : msg;
       throw new NudgeError('bad-usage', `${text} See nudge --help.`);
     });
+}
+
+/** The streams `nudge mcp` speaks the protocol on (the entry passes process.stdin/stdout). */
+export interface McpStdio {
+  stdin: NodeJS.ReadableStream | undefined;
+  stdout: NodeJS.WritableStream | undefined;
+}
+
+type Run = <R>(
+  command: Promise<R>,
+  render: (r: R, out: Output) => ExitCode | Promise<ExitCode>,
+) => Promise<void>;
+
+/** `nudge watch start|report|pause|clear|show|list`. */
+function watchCommands<T>(y: Argv<T>, ctx: CommandContext, run: Run) {
+  const json = {type: 'boolean', default: false, describe: 'print JSON'} as const;
+  return y
+    .command(
+      'start <name>',
+      'create a watcher (prints "watching") or change one ("updated")',
+      (b) =>
+        serverOptions(b)
+          .positional('name', {type: 'string', demandOption: true})
+          .option('pane', {
+            type: 'string',
+            describe: 'the pane watched: %N or session:window.pane (default $TMUX_PANE)',
+          })
+          .option('plan', {type: 'string', describe: 'the plan: TEXT or @FILE'})
+          .option('assess-cmd', {
+            type: 'string',
+            describe:
+              'assessor command: words or a JSON array, no shell (prompt JSON on stdin, answer JSON on stdout)',
+          })
+          .option('assess-url', {
+            type: 'string',
+            describe: 'assessor: an OpenAI-compatible endpoint (…/v1 or …/v1/chat/completions)',
+          })
+          .option('assess-model', {type: 'string', describe: 'the model --assess-url serves'})
+          .option('assess-key-env', {
+            type: 'string',
+            describe: 'environment variable holding the API key',
+          })
+          .option('idle-threshold', {
+            type: 'string',
+            describe: `the pane must be still this long before assessing (default ${WATCH_DEFAULTS.idleThreshold})`,
+          })
+          .option('idle-timeout', {
+            type: 'string',
+            describe: `pause if the pane is not idle within this (default ${WATCH_DEFAULTS.idleTimeout})`,
+          })
+          .option('default-wait', {
+            type: 'string',
+            describe: `sleep this long when a report has no --bash-wait (default ${WATCH_DEFAULTS.defaultWait})`,
+          })
+          .option('wait-timeout', {
+            type: 'string',
+            describe: `stop a --bash-wait command after this (default ${WATCH_DEFAULTS.waitTimeout})`,
+          })
+          .option('assess-timeout', {
+            type: 'string',
+            describe: `give up on the assessor after this (default ${WATCH_DEFAULTS.assessTimeout})`,
+          })
+          .option('transcript-cap', {
+            type: 'string',
+            describe: `transcript entries kept, oldest dropped (default ${WATCH_DEFAULTS.transcriptCap})`,
+          })
+          .option('enter', {
+            type: 'boolean',
+            describe: 'press Enter after an injected line (--no-enter: leave it typed)',
+          })
+          .option('json', json)
+          .example(
+            "$0 watch start tests --pane %3 --plan 'make every test pass' --assess-cmd 'python3 assess.py'",
+            'watch pane %3',
+          ),
+      (a) =>
+        run(
+          startWatcher(
+            {
+              name: a.name,
+              pane: a.pane,
+              plan: a.plan,
+              assessCmd: a.assessCmd,
+              assessUrl: a.assessUrl,
+              assessModel: a.assessModel,
+              assessKeyEnv: a.assessKeyEnv,
+              idleThreshold: a.idleThreshold,
+              idleTimeout: a.idleTimeout,
+              defaultWait: a.defaultWait,
+              waitTimeout: a.waitTimeout,
+              assessTimeout: a.assessTimeout,
+              transcriptCap: a.transcriptCap,
+              enter: a.enter,
+              socketName: a.socketName,
+              socketPath: a.socketPath,
+            },
+            ctx,
+          ),
+          (r, o) => renderWatchStart(r, a.json, o),
+        ),
+    )
+    .command(
+      'report <name> <status>',
+      'report progress (look_ma): prints "recorded+waiting" at once; a cycle waits, lets the pane go idle, asks the assessor',
+      (b) =>
+        b
+          .positional('name', {type: 'string', demandOption: true})
+          .positional('status', {type: 'string', demandOption: true})
+          .option('bash-wait', {
+            type: 'string',
+            describe: 'wait by running this under bash -lc (output goes to the assessor)',
+          })
+          .option('json', json)
+          .example(
+            "$0 watch report tests 'fixed the parser' --bash-wait 'npm test'",
+            'report, then run the tests as the wait',
+          ),
+      (a) =>
+        run(reportWatcher({name: a.name, status: a.status, bashWait: a.bashWait}, ctx), (r, o) =>
+          renderWatchReport(r, a.json, o),
+        ),
+    )
+    .command(
+      'pause <name>',
+      'pause a watcher (nothing more is typed) and print the next step the assessor suggests',
+      (b) => b.positional('name', {type: 'string', demandOption: true}).option('json', json),
+      (a) => run(pauseWatcher({name: a.name}, ctx), (r, o) => renderWatchPause(r, a.json, o)),
+    )
+    .command(
+      'clear <name>',
+      'stop a running cycle and remove the watcher',
+      (b) => b.positional('name', {type: 'string', demandOption: true}).option('json', json),
+      (a) => run(clearWatcher({name: a.name}, ctx), (r, o) => renderWatchClear(r, a.json, o)),
+    )
+    .command(
+      'show <name>',
+      "a watcher's state, pane, plan, assessor and transcript",
+      (b) => b.positional('name', {type: 'string', demandOption: true}).option('json', json),
+      (a) => run(showWatcher({name: a.name}, ctx), (r, o) => renderWatchShow(r, a.json, o)),
+    )
+    .command(
+      'list',
+      'the watchers',
+      (b) => b.option('json', json),
+      (a) => run(listWatchers({}, ctx), (r, o) => renderWatchList(r, a.json, o)),
+    )
+    .demandCommand(1, 'Give a watch command: start, report, pause, clear, show or list.');
 }

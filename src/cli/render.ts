@@ -7,6 +7,14 @@ import type {JobList, JobStatus} from '../commands/jobs.js';
 import type {LogLines} from '../commands/logs.js';
 import type {SubmitResult} from '../commands/submit.js';
 import type {WaitResult} from '../commands/wait.js';
+import type {
+  WatchClearResult,
+  WatcherView,
+  WatchListResult,
+  WatchPauseResult,
+  WatchReportResult,
+  WatchStartResult,
+} from '../commands/watch.js';
 import type {JobOutcome} from '../jobs/events.js';
 
 /**
@@ -92,13 +100,7 @@ export function renderJobs(r: JobList, json: boolean, out: Output): ExitCode {
     formatDuration(r.nowMs - Date.parse(j.createdAt)),
     j.preview,
   ]);
-  const header = ['JOB', 'STATE', 'PANE', 'AGE', 'TEXT'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  for (const row of [header, ...rows]) {
-    out.stdout(
-      row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '),
-    );
-  }
+  printTable(['JOB', 'STATE', 'PANE', 'AGE', 'TEXT'], rows, out);
   return EXIT_CODES.ok;
 }
 
@@ -165,4 +167,83 @@ export async function renderLogs(r: LogLines, out: Output): Promise<ExitCode> {
 export function renderHook(r: HookResult, out: Output): ExitCode {
   if (r.warning) out.stderr(`nudge hook: ${r.warning}`);
   return EXIT_CODES.ok;
+}
+
+export function renderWatchStart(r: WatchStartResult, json: boolean, out: Output): ExitCode {
+  out.stdout(json ? JSON.stringify(r) : r.result);
+  return EXIT_CODES.ok;
+}
+
+export function renderWatchReport(r: WatchReportResult, json: boolean, out: Output): ExitCode {
+  out.stdout(json ? JSON.stringify(r) : r.result);
+  return EXIT_CODES.ok;
+}
+
+export function renderWatchPause(r: WatchPauseResult, json: boolean, out: Output): ExitCode {
+  if (json) {
+    out.stdout(JSON.stringify(r));
+    return EXIT_CODES.ok;
+  }
+  out.stdout('paused');
+  if (r.error) out.stderr(`nudge: no next step suggested: ${r.error}`);
+  else out.stdout(`next step: ${r.suggestion ?? '(none: the assessor says the plan is done)'}`);
+  return EXIT_CODES.ok;
+}
+
+export function renderWatchClear(r: WatchClearResult, json: boolean, out: Output): ExitCode {
+  out.stdout(
+    json ? JSON.stringify(r) : `cleared${r.stoppedCycle ? ' (a running cycle was stopped)' : ''}`,
+  );
+  return EXIT_CODES.ok;
+}
+
+export function renderWatchShow(w: WatcherView, json: boolean, out: Output): ExitCode {
+  if (json) {
+    out.stdout(JSON.stringify(w));
+    return EXIT_CODES.ok;
+  }
+  const line = out.stdout;
+  line(`watcher  ${w.name}`);
+  line(`state    ${w.state}${w.cycle ? ` (cycle ${w.cycle} running)` : ''}`);
+  if (w.pausedReason) line(`reason   ${w.pausedReason}`);
+  line(
+    `pane     ${w.pane}${w.paneTarget !== w.pane ? ` (${w.paneTarget})` : ''} on ${w.socketPath}`,
+  );
+  line(`assessor ${w.assessor}`);
+  if (w.pending) line(`queued   ${w.pending} report(s)`);
+  line('plan');
+  for (const l of w.plan.split('\n')) line(`  ${l}`);
+  line('transcript');
+  const start = Date.parse(w.createdAt);
+  for (const e of w.transcript) {
+    const first = `  +${formatDuration(Date.parse(e.t) - start).padEnd(7)} ${e.role.padEnd(11)} `;
+    const [head, ...rest] = e.text.split('\n');
+    line(`${first}${head ?? ''}`);
+    for (const l of rest) line(`${' '.repeat(first.length)}${l}`);
+  }
+  return EXIT_CODES.ok;
+}
+
+export function renderWatchList(r: WatchListResult, json: boolean, out: Output): ExitCode {
+  if (json) {
+    out.stdout(JSON.stringify(r.watchers));
+    return EXIT_CODES.ok;
+  }
+  if (r.watchers.length === 0) {
+    out.stdout('No watchers.');
+    return EXIT_CODES.ok;
+  }
+  const rows = r.watchers.map((w) => [w.name, w.state, w.pane, w.plan.split('\n')[0] ?? '']);
+  printTable(['WATCHER', 'STATE', 'PANE', 'PLAN'], rows, out);
+  return EXIT_CODES.ok;
+}
+
+/** Columns padded to their widest cell; the last one as it is. */
+function printTable(header: string[], rows: string[][], out: Output): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  for (const row of [header, ...rows]) {
+    out.stdout(
+      row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '),
+    );
+  }
 }

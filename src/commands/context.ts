@@ -9,6 +9,8 @@ import type {Tmux} from '../tmux/tmux.js';
 export interface CommandContext {
   /** The environment to read (TMUX, TMUX_PANE, NUDGE_HOME, ...). */
   env: Record<string, string | undefined>;
+  /** The working directory (relative paths, `@FILE` plans, where a `--bash-wait` runs). */
+  cwd: string;
   /** This process's pid (the job owner for --wait). */
   pid: number;
   /** Fires on Ctrl-C / SIGTERM for foreground work. */
@@ -22,4 +24,6 @@ export interface CommandContext {
   foreground: Foreground;
   /** The worker script a detached job runs in (dist/workers/job-worker.js). */
   workerEntry: string;
+  /** The worker script a watcher's cycle runs in (dist/workers/watch-worker.js). */
+  watchWorkerEntry: string;
 }

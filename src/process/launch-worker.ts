@@ -27,13 +27,31 @@ export function launchWorker(opts: {
   logPath: string;
   env: Record<string, string | undefined>;
 }): ProcessId {
+  return launchDetached({
+    entry: opts.entry,
+    args: ['--job', opts.jobId],
+    cwd: opts.stateDir,
+    logPath: opts.logPath,
+    env: {...opts.env, NUDGE_REQUEST: opts.encodedRequest, NUDGE_HOME: opts.stateDir},
+  });
+}
+
+/** Start a detached node worker (`entry` with `args`) as launchWorker does: its own session,
+ * /dev/null in, `logPath` out, `env` as given. Used for job workers and watcher cycles. */
+export function launchDetached(opts: {
+  entry: string;
+  args: readonly string[];
+  cwd: string;
+  logPath: string;
+  env: Record<string, string | undefined>;
+}): ProcessId {
   const fd = openSync(opts.logPath, 'a', FILE_MODE);
   try {
-    const child = startProcess(process.execPath, [opts.entry, '--job', opts.jobId], {
+    const child = startProcess(process.execPath, [opts.entry, ...opts.args], {
       detached: true,
       stdio: ['ignore', fd, fd],
-      cwd: opts.stateDir,
-      env: {...opts.env, NUDGE_REQUEST: opts.encodedRequest, NUDGE_HOME: opts.stateDir},
+      cwd: opts.cwd,
+      env: opts.env,
     });
     // Spawn errors arrive asynchronously; the worker's pid is what proves it started.
     child.on('error', () => {});

@@ -16,8 +16,10 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   detect: ['base', 'tmux', 'agents', 'process'],
   pane: ['base', 'tmux', 'agents', 'detect', 'locks', 'process'],
   jobs: ['base', 'tmux', 'agents', 'detect', 'pane', 'locks', 'process'],
-  commands: ['base', 'tmux', 'agents', 'detect', 'pane', 'jobs', 'locks', 'process'],
-  cli: ['base', 'tmux', 'agents', 'commands', 'jobs'],
+  watch: ['base', 'tmux', 'agents', 'detect', 'pane', 'jobs', 'locks', 'process'],
+  commands: ['base', 'tmux', 'agents', 'detect', 'pane', 'jobs', 'locks', 'process', 'watch'],
+  mcp: ['base', 'commands'],
+  cli: ['base', 'tmux', 'agents', 'commands', 'jobs', 'watch', 'mcp'],
 };
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));

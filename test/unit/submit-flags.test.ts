@@ -11,6 +11,7 @@ async function viaYargs(argv: string[]): Promise<SubmitOptions & {json: boolean}
   let got: SubmitOptions | undefined;
   const ctx: CommandContext = {
     env: {},
+    cwd: '/',
     pid: 1,
     signal: new AbortController().signal,
     readStdin: async () => '',
@@ -23,6 +24,7 @@ async function viaYargs(argv: string[]): Promise<SubmitOptions & {json: boolean}
       group: async () => undefined,
       inputState: async () => ({kind: 'unknown' as const, why: 'submit is faked here'}),
     },
+    watchWorkerEntry: '/nonexistent/watch-worker.js',
     workerEntry: '/nonexistent/job-worker.js',
   };
   // How the result was printed says whether yargs read --json.

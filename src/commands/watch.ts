@@ -1,0 +1,557 @@
+import {readFile} from 'node:fs/promises';
+import {join, resolve} from 'node:path';
+import {parseDuration, parseInteger} from '../base/durations.js';
+import {NudgeError} from '../base/errors.js';
+import {ensureStateDir, resolveStateDir} from '../base/paths.js';
+import {resolvePane} from '../pane/target.js';
+import {isRunning, type ProcessId, signalProcess} from '../process/identity.js';
+import {launchDetached} from '../process/launch-worker.js';
+import {runCommand} from '../process/run-command.js';
+import {resolveServerSpec} from '../tmux/server.js';
+import {visibleText} from '../tmux/view.js';
+import {createAssessor, describeAssessor} from '../watch/assessor.js';
+import {assessRequest} from '../watch/cycle.js';
+import {
+  type AssessorSpec,
+  appendCapped,
+  type TranscriptEntry,
+  validateWatcherName,
+  WATCH_DEFAULTS,
+  type WatcherOptions,
+  type WatcherRecord,
+  type WatcherState,
+} from '../watch/record.js';
+import {WatcherStore} from '../watch/store.js';
+import type {CommandContext} from './context.js';
+
+/** Options of `nudge watch start NAME`. Durations are strings ("3s") or milliseconds. */
+export interface WatchStartOptions {
+  name: string;
+  pane?: string | undefined;
+  /** The plan's text, or `@FILE` to read it from a file. Required for a new watcher. */
+  plan?: string | undefined;
+  /** The assessor command: an argument array, a JSON array, or words split as a shell would
+   * (quotes, backslashes; no expansion, no shell). */
+  assessCmd?: string | readonly string[] | undefined;
+  assessUrl?: string | undefined;
+  assessModel?: string | undefined;
+  assessKeyEnv?: string | undefined;
+  idleThreshold?: string | number | undefined;
+  idleTimeout?: string | number | undefined;
+  defaultWait?: string | number | undefined;
+  waitTimeout?: string | number | undefined;
+  assessTimeout?: string | number | undefined;
+  /** false: --no-enter (the injected line is left in the input line). */
+  enter?: boolean | undefined;
+  transcriptCap?: string | number | undefined;
+  socketName?: string | undefined;
+  socketPath?: string | undefined;
+}
+
+/** A watcher as the commands show it: its record, and whether a cycle runs now. */
+export interface WatcherView {
+  name: string;
+  state: WatcherState;
+  pane: string;
+  paneTarget: string;
+  socketPath: string;
+  plan: string;
+  assessor: string;
+  options: WatcherOptions;
+  pausedReason?: string | undefined;
+  pending: number;
+  /** The cycle worker's pid while one runs. */
+  cycle?: number | undefined;
+  createdAt: string;
+  updatedAt: string;
+  transcript: TranscriptEntry[];
+}
+
+/** What `watch start` did: `watching` (new) or `updated` (plan or options changed). */
+export interface WatchStartResult {
+  result: 'watching' | 'updated';
+  watcher: WatcherView;
+}
+
+/** What `watch report` did: the report is recorded, and a cycle runs for it (or the watcher
+ * is paused and no cycle runs). */
+export interface WatchReportResult {
+  result: 'recorded+waiting' | 'recorded+paused';
+  name: string;
+  /** Reports ahead of this one (a cycle was running). */
+  queued: number;
+  cycle?: number | undefined;
+}
+
+/** What `watch pause` did, and the assessor's suggested next step for a person (never
+ * injected). */
+export interface WatchPauseResult {
+  result: 'paused';
+  name: string;
+  /** The next step the assessor suggests, or null when it says the plan is done. */
+  suggestion: string | null;
+  /** Why there is no suggestion, when the assessor failed. */
+  error?: string | undefined;
+}
+
+/** What `watch clear` did. */
+export interface WatchClearResult {
+  result: 'cleared';
+  name: string;
+  /** Whether a running cycle was stopped. */
+  stoppedCycle: boolean;
+}
+
+/** `watch list`. */
+export interface WatchListResult {
+  watchers: Array<Omit<WatcherView, 'transcript' | 'plan'> & {plan: string}>;
+}
+
+/** How long a cycle gets to stop after SIGTERM (an injection under way finishes first). */
+const STOP_GRACE_MS = 15_000;
+const STOP_POLL_MS = 50;
+
+/**
+ * `nudge watch start NAME --pane P --plan TEXT|@FILE [assessor options]`: create a watcher
+ * (`watching`) or change one (`updated`; options not given keep their values). A paused
+ * watcher becomes active again.
+ */
+export async function startWatcher(
+  o: WatchStartOptions,
+  ctx: CommandContext,
+): Promise<WatchStartResult> {
+  const name = validateWatcherName(o.name);
+  const stateDir = resolveStateDir(ctx.env);
+  const store = new WatcherStore(stateDir);
+  const plan = o.plan === undefined ? undefined : await readPlan(o.plan, ctx.cwd);
+  const assessor = assessorOf(o);
+  const durations = {
+    idleThresholdMs: optionalDuration(o.idleThreshold, '--idle-threshold'),
+    idleTimeoutMs: optionalDuration(o.idleTimeout, '--idle-timeout'),
+    defaultWaitMs: optionalDuration(o.defaultWait, '--default-wait'),
+    waitTimeoutMs: optionalDuration(o.waitTimeout, '--wait-timeout'),
+    assessTimeoutMs: optionalDuration(o.assessTimeout, '--assess-timeout'),
+  };
+  const cap =
+    o.transcriptCap === undefined
+      ? undefined
+      : parseInteger(o.transcriptCap, '--transcript-cap', 10, 100_000);
+  await ensureStateDir(stateDir);
+  const existing = await store.read(name);
+  // The pane: as given, else (new watcher) this pane, else the watcher's own.
+  let paneFields: Pick<WatcherRecord, 'pane' | 'paneTarget' | 'socketPath' | 'serverPid'>;
+  if (o.pane !== undefined || !existing) {
+    const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
+    const {info, target} = await resolvePane(ctx.tmux(spec), spec, o.pane, ctx.env);
+    paneFields = {
+      pane: info.paneId,
+      paneTarget: target,
+      socketPath: info.socketPath,
+      serverPid: info.serverPid,
+    };
+  } else {
+    paneFields = existing;
+  }
+  if (!existing) {
+    if (plan === undefined)
+      throw new NudgeError(
+        'bad-usage',
+        `Watcher ${name} is new: give it a plan with --plan TEXT or --plan @FILE.`,
+      );
+    if (assessor === undefined)
+      throw new NudgeError(
+        'bad-assessor',
+        `Watcher ${name} is new: give it an assessor with --assess-cmd CMD or --assess-url URL --assess-model M.`,
+      );
+  }
+  const now = new Date(ctx.clock.now()).toISOString();
+  const defaults: WatcherOptions = {
+    idleThresholdMs: parseDuration(WATCH_DEFAULTS.idleThreshold, '--idle-threshold'),
+    idleTimeoutMs: parseDuration(WATCH_DEFAULTS.idleTimeout, '--idle-timeout'),
+    defaultWaitMs: parseDuration(WATCH_DEFAULTS.defaultWait, '--default-wait'),
+    waitTimeoutMs: parseDuration(WATCH_DEFAULTS.waitTimeout, '--wait-timeout'),
+    assessTimeoutMs: parseDuration(WATCH_DEFAULTS.assessTimeout, '--assess-timeout'),
+    enter: true,
+    transcriptCap: WATCH_DEFAULTS.transcriptCap,
+  };
+  const given: Partial<WatcherOptions> = Object.fromEntries(
+    Object.entries({...durations, enter: o.enter, transcriptCap: cap}).filter(
+      ([, v]) => v !== undefined,
+    ),
+  );
+  return store.update<WatchStartResult>(name, (r) => {
+    const base = r ?? undefined;
+    const options: WatcherOptions = {...defaults, ...base?.options, ...given};
+    const cycleRuns = base?.cycle !== undefined && isRunning(processOf(base.cycle));
+    const record: WatcherRecord = {
+      version: 1,
+      name,
+      state: base && cycleRuns ? base.state : base?.state === 'standby' ? 'standby' : 'active',
+      ...paneFields,
+      plan: plan ?? base?.plan ?? '',
+      assessor: assessor ?? (base?.assessor as AssessorSpec),
+      options,
+      createdAt: base?.createdAt ?? now,
+      updatedAt: now,
+      pausedReason: undefined,
+      pending: base?.pending ?? [],
+      cycle: cycleRuns ? base?.cycle : undefined,
+      transcript: (base?.transcript ?? []).slice(-options.transcriptCap),
+    };
+    return {record, result: {result: base ? 'updated' : 'watching', watcher: viewOf(record)}};
+  });
+}
+
+/**
+ * `nudge watch report NAME STATUS [--bash-wait CMD]` (look_ma): record the status and start a
+ * detached cycle worker for it — or, while one runs, queue the report for it. Returns at once.
+ * Without NAME: the watcher of this pane, or the only watcher.
+ */
+export async function reportWatcher(
+  o: {name?: string | undefined; status: string; bashWait?: string | undefined},
+  ctx: CommandContext,
+): Promise<WatchReportResult> {
+  const stateDir = resolveStateDir(ctx.env);
+  const store = new WatcherStore(stateDir);
+  const name = await nameOf(store, o.name, ctx);
+  if (typeof o.status !== 'string' || o.status.trim() === '')
+    throw new NudgeError('bad-usage', 'The status report is empty; say what was done.');
+  if (o.bashWait !== undefined && o.bashWait.trim() === '')
+    throw new NudgeError('bad-usage', '--bash-wait is empty; give a command or leave it out.');
+  const now = new Date(ctx.clock.now()).toISOString();
+  return store.update<WatchReportResult>(name, (r) => {
+    if (!r) throw noSuchWatcher(name);
+    const transcript = appendCapped(
+      r.transcript,
+      {t: now, role: 'status', text: o.status.trim()},
+      r.options.transcriptCap,
+    );
+    if (r.state === 'paused') {
+      return {
+        record: {...r, transcript, updatedAt: now},
+        result: {result: 'recorded+paused', name, queued: 0},
+      };
+    }
+    const pending = [
+      ...r.pending,
+      {at: now, status: o.status.trim(), bashWait: o.bashWait, cwd: ctx.cwd},
+    ];
+    if (r.cycle !== undefined && isRunning(processOf(r.cycle))) {
+      return {
+        record: {...r, transcript, pending, updatedAt: now},
+        result: {
+          result: 'recorded+waiting',
+          name,
+          queued: pending.length - 1,
+          cycle: r.cycle.pid,
+        },
+      };
+    }
+    // Started under the record's lock: the worker's first look at the record waits for it,
+    // and finds itself named as the cycle.
+    const worker = launchDetached({
+      entry: ctx.watchWorkerEntry,
+      args: ['--watcher', name],
+      cwd: stateDir,
+      logPath: store.logPath(name),
+      env: {...ctx.env, NUDGE_HOME: stateDir},
+    });
+    return {
+      record: {
+        ...r,
+        transcript,
+        pending,
+        cycle: {pid: worker.pid, pidStart: worker.start, startedAt: now},
+        updatedAt: now,
+      },
+      result: {result: 'recorded+waiting', name, queued: 0, cycle: worker.pid},
+    };
+  });
+}
+
+/**
+ * `nudge watch pause NAME`: pause the watcher (a running cycle is stopped; nothing more is
+ * typed), then ask the assessor for the next step a person could take, and return it. The
+ * suggestion is never injected.
+ */
+export async function pauseWatcher(
+  o: {name: string},
+  ctx: CommandContext,
+): Promise<WatchPauseResult> {
+  const name = validateWatcherName(o.name);
+  const store = new WatcherStore(resolveStateDir(ctx.env));
+  const now = new Date(ctx.clock.now()).toISOString();
+  const cycle = await store.update(name, (r) => {
+    if (!r) throw noSuchWatcher(name);
+    const reason = 'Paused by "nudge watch pause".';
+    return {
+      record: {...r, state: 'paused', pausedReason: reason, pending: [], updatedAt: now},
+      result: r.cycle,
+    };
+  });
+  if (cycle) await stopCycle(processOf(cycle), ctx);
+  const record = await store.read(name);
+  if (!record) throw noSuchWatcher(name);
+  const spec = resolveServerSpec({socketPath: record.socketPath}, ctx.env);
+  const tmux = ctx.tmux(spec);
+  const asked = await assessRequest(
+    {
+      records: store,
+      clock: ctx.clock,
+      pane: {
+        exists: async () => true,
+        waitIdle: () => Promise.reject(new Error('not used')),
+        inject: () => Promise.reject(new Error('not used')),
+        tail: async () => visibleText(await tmux.view(record.pane, 0)).trimEnd(),
+      },
+    },
+    name,
+    'manual',
+    '',
+  );
+  if (!asked) throw noSuchWatcher(name);
+  const assessor = createAssessor(asked.record.assessor, {
+    runCommand,
+    fetch: globalThis.fetch,
+    env: ctx.env,
+    timeoutMs: asked.record.options.assessTimeoutMs,
+  });
+  const decided = await assessor.assess(asked.request, ctx.signal);
+  const entry = decided.ok
+    ? `manual next step: ${decided.value.injection_prompt ?? '(stop: the plan is done)'}`
+    : decided.error;
+  await store.update(name, (r) => {
+    if (!r) return {record: 'keep', result: undefined};
+    const t = new Date(ctx.clock.now()).toISOString();
+    const transcript = appendCapped(
+      r.transcript,
+      {t, role: decided.ok ? 'decision' : 'error', text: entry},
+      r.options.transcriptCap,
+    );
+    return {record: {...r, transcript, updatedAt: t}, result: undefined};
+  });
+  return decided.ok
+    ? {result: 'paused', name, suggestion: decided.value.injection_prompt}
+    : {result: 'paused', name, suggestion: null, error: decided.error};
+}
+
+/** `nudge watch clear NAME`: stop a running cycle (its process group) and remove the
+ * watcher. */
+export async function clearWatcher(
+  o: {name: string},
+  ctx: CommandContext,
+): Promise<WatchClearResult> {
+  const name = validateWatcherName(o.name);
+  const store = new WatcherStore(resolveStateDir(ctx.env));
+  // Removed first (under the lock): a cycle that is told to stop finds no record to write,
+  // and no report can start a new one.
+  const cycle = await store.update(name, (r) => {
+    if (!r) throw noSuchWatcher(name);
+    return {record: 'remove', result: r.cycle};
+  });
+  const stoppedCycle = cycle ? await stopCycle(processOf(cycle), ctx) : false;
+  return {result: 'cleared', name, stoppedCycle};
+}
+
+/** `nudge watch show NAME`. */
+export async function showWatcher(o: {name: string}, ctx: CommandContext): Promise<WatcherView> {
+  const name = validateWatcherName(o.name);
+  const record = await new WatcherStore(resolveStateDir(ctx.env)).read(name);
+  if (!record) throw noSuchWatcher(name);
+  return viewOf(record);
+}
+
+/** `nudge watch list`. */
+export async function listWatchers(_o: object, ctx: CommandContext): Promise<WatchListResult> {
+  const records = await new WatcherStore(resolveStateDir(ctx.env)).list();
+  return {
+    watchers: records.map((r) => {
+      const {transcript: _t, ...rest} = viewOf(r);
+      return rest;
+    }),
+  };
+}
+
+/** The record as shown: a cycle only while its process runs. */
+function viewOf(r: WatcherRecord): WatcherView {
+  const running = r.cycle !== undefined && isRunning(processOf(r.cycle));
+  return {
+    name: r.name,
+    state: r.state,
+    pane: r.pane,
+    paneTarget: r.paneTarget,
+    socketPath: r.socketPath,
+    plan: r.plan,
+    assessor: describeAssessor(r.assessor),
+    options: r.options,
+    ...(r.pausedReason ? {pausedReason: r.pausedReason} : {}),
+    pending: r.pending.length,
+    ...(running ? {cycle: r.cycle?.pid} : {}),
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    transcript: r.transcript,
+  };
+}
+
+function processOf(cycle: NonNullable<WatcherRecord['cycle']>): ProcessId {
+  return {pid: cycle.pid, start: cycle.pidStart};
+}
+
+/** Stop a cycle worker and what it started (its process group): SIGTERM, then SIGKILL after
+ * the grace period. Whether one was running. */
+async function stopCycle(worker: ProcessId, ctx: CommandContext): Promise<boolean> {
+  if (!signalProcess(worker, 'SIGTERM', true)) return false;
+  const deadline = ctx.clock.now() + STOP_GRACE_MS;
+  while (isRunning(worker) && ctx.clock.now() < deadline) await ctx.clock.sleep(STOP_POLL_MS);
+  if (isRunning(worker)) signalProcess(worker, 'SIGKILL', true);
+  return true;
+}
+
+/** The watcher a report is for: NAME, else the one watching this pane, else the only one. */
+async function nameOf(
+  store: WatcherStore,
+  given: string | undefined,
+  ctx: CommandContext,
+): Promise<string> {
+  if (given !== undefined) return validateWatcherName(given);
+  const all = await store.list();
+  const here = all.filter(
+    (w) => w.pane === ctx.env.TMUX_PANE && w.socketPath === ctx.env.TMUX?.split(',')[0],
+  );
+  const pick = here.length === 1 ? here : all.length === 1 ? all : [];
+  if (pick[0]) return pick[0].name;
+  throw new NudgeError(
+    all.length === 0 ? 'no-such-watcher' : 'ambiguous-watcher',
+    all.length === 0
+      ? 'There is no watcher; start one with "nudge watch start NAME --pane P --plan TEXT".'
+      : `Name the watcher; there are ${all.length} (${all.map((w) => w.name).join(', ')}).`,
+  );
+}
+
+function noSuchWatcher(name: string): NudgeError {
+  return new NudgeError(
+    'no-such-watcher',
+    `There is no watcher named ${JSON.stringify(name)}; run "nudge watch list" to see them.`,
+  );
+}
+
+function optionalDuration(v: string | number | undefined, flag: string): number | undefined {
+  if (v === undefined) return undefined;
+  const ms = parseDuration(v, flag);
+  if (ms <= 0)
+    throw new NudgeError('bad-duration', `${flag} must be more than 0, got ${JSON.stringify(v)}.`);
+  return ms;
+}
+
+/** The plan: TEXT, or `@FILE` read from a file (relative to the working directory). */
+async function readPlan(plan: string, cwd: string): Promise<string> {
+  let text = plan;
+  if (plan.startsWith('@')) {
+    const path = resolve(cwd, plan.slice(1));
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'error';
+      throw new NudgeError(
+        'bad-usage',
+        `Cannot read the plan file ${path} (${code}); check the path after "@".`,
+      );
+    }
+  }
+  if (text.trim() === '')
+    throw new NudgeError('bad-usage', 'The plan is empty; say what the agent should get done.');
+  return text.trim();
+}
+
+/** The assessor the options name, checked; undefined when none is given. */
+function assessorOf(o: WatchStartOptions): AssessorSpec | undefined {
+  const urlGiven =
+    o.assessUrl !== undefined || o.assessModel !== undefined || o.assessKeyEnv !== undefined;
+  if (o.assessCmd !== undefined && urlGiven)
+    throw new NudgeError('bad-assessor', 'Give either --assess-cmd or --assess-url, not both.');
+  if (o.assessCmd !== undefined) {
+    const argv = typeof o.assessCmd === 'string' ? splitCommand(o.assessCmd) : [...o.assessCmd];
+    if (argv.length === 0 || argv[0] === '')
+      throw new NudgeError('bad-assessor', '--assess-cmd is empty; give the command to run.');
+    return {kind: 'cmd', argv};
+  }
+  if (!urlGiven) return undefined;
+  if (o.assessUrl === undefined)
+    throw new NudgeError('bad-assessor', '--assess-model and --assess-key-env need --assess-url.');
+  let url: URL;
+  try {
+    url = new URL(o.assessUrl);
+  } catch {
+    throw new NudgeError(
+      'bad-assessor',
+      `--assess-url ${JSON.stringify(o.assessUrl)} is not a URL; use e.g. http://127.0.0.1:11434/v1.`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new NudgeError('bad-assessor', `--assess-url must be http or https, got ${url.protocol}`);
+  if (!o.assessModel)
+    throw new NudgeError(
+      'bad-assessor',
+      '--assess-url needs --assess-model (the model name the endpoint serves).',
+    );
+  if (o.assessKeyEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(o.assessKeyEnv))
+    throw new NudgeError(
+      'bad-assessor',
+      `--assess-key-env takes the name of an environment variable, got ${JSON.stringify(o.assessKeyEnv)}.`,
+    );
+  return {kind: 'url', url: o.assessUrl, model: o.assessModel, keyEnv: o.assessKeyEnv};
+}
+
+/**
+ * A command line as an argument array: a JSON array (`["python3","a b.py"]`), or words split
+ * as a shell splits them — single and double quotes, backslash escapes — with nothing
+ * expanded and no shell run.
+ */
+export function splitCommand(line: string): string[] {
+  const trimmed = line.trim();
+  if (trimmed.startsWith('[')) {
+    try {
+      const v = JSON.parse(trimmed) as unknown;
+      if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v as string[];
+    } catch {
+      // not JSON: split as words
+    }
+  }
+  const words: string[] = [];
+  let word = '';
+  let inWord = false;
+  let quote: '"' | "'" | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i] as string;
+    if (quote === "'") {
+      if (c === "'") quote = undefined;
+      else word += c;
+    } else if (quote === '"') {
+      if (c === '"') quote = undefined;
+      else if (c === '\\' && i + 1 < line.length && '"\\$`'.includes(line[i + 1] as string))
+        word += line[++i];
+      else word += c;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      inWord = true;
+    } else if (c === '\\' && i + 1 < line.length) {
+      word += line[++i];
+      inWord = true;
+    } else if (/\s/.test(c)) {
+      if (inWord) words.push(word);
+      word = '';
+      inWord = false;
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  if (quote) throw new NudgeError('bad-assessor', `--assess-cmd has an unclosed ${quote} quote.`);
+  if (inWord) words.push(word);
+  return words;
+}
+
+/** Where a watcher's files are, for messages. */
+export function watcherDir(stateDir: string, name: string): string {
+  return join(stateDir, 'watchers', validateWatcherName(name));
+}

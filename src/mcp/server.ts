@@ -1,0 +1,331 @@
+import {join} from 'node:path';
+import type {Readable, Writable} from 'node:stream';
+import {McpServer} from '@modelcontextprotocol/sdk/server/mcp.js';
+import {StdioServerTransport} from '@modelcontextprotocol/sdk/server/stdio.js';
+import {z} from 'zod';
+import {describeError, NudgeError} from '../base/errors.js';
+import {createJobLogger, type Logger} from '../base/log.js';
+import {ensureStateDir, resolveStateDir} from '../base/paths.js';
+import {cancelJob} from '../commands/cancel.js';
+import type {CommandContext} from '../commands/context.js';
+import {EXPECT_ACTIONS, expectPattern} from '../commands/expect.js';
+import {listJobs, showStatus} from '../commands/jobs.js';
+import {submit} from '../commands/submit.js';
+import {waitForIdle} from '../commands/wait.js';
+import {
+  clearWatcher,
+  pauseWatcher,
+  reportWatcher,
+  startWatcher,
+  type WatchStartOptions,
+} from '../commands/watch.js';
+
+/** The assessor `watch_me` gives a new watcher (from `nudge mcp`'s flags or environment). */
+export interface McpAssessorDefaults {
+  assessCmd?: string | undefined;
+  assessUrl?: string | undefined;
+  assessModel?: string | undefined;
+  assessKeyEnv?: string | undefined;
+}
+
+/** A tool's answer: the command's typed result as JSON (and as structured content), or for
+ * the watcher tools the seed's return string. */
+type ToolResult = {
+  content: Array<{type: 'text'; text: string}>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
+
+const duration = z
+  .union([z.string(), z.number()])
+  .describe('a duration: "30s", "5m", "1h30m", or milliseconds');
+
+/**
+ * The nudge tools as an MCP server. Each tool calls the same command function as the CLI and
+ * returns its typed result; a NudgeError (bad input, no such pane) becomes a tool error with
+ * its sentence. `defaults` supply the assessor of watchers made by `watch_me`.
+ */
+export function createMcpServer(
+  ctx: CommandContext,
+  defaults: McpAssessorDefaults,
+  log: Logger,
+): McpServer {
+  const server = new McpServer(
+    {name: 'nudge', version: '0.1.0'},
+    {
+      instructions:
+        'nudge hands work to tmux panes without blocking and wakes you when it is done. The pane defaults to your own ($TMUX_PANE).',
+    },
+  );
+  /** Run one tool call: its own abort signal (the client's cancellation, or the server's
+   * end), errors as tool errors, every call logged. */
+  const call =
+    <A>(tool: string, body: (args: A, c: CommandContext) => Promise<ToolResult>) =>
+    async (args: A, extra: {signal: AbortSignal}): Promise<ToolResult> => {
+      const started = ctx.clock.now();
+      const c: CommandContext = {...ctx, signal: AbortSignal.any([ctx.signal, extra.signal])};
+      try {
+        const result = await body(args, c);
+        log.info(
+          {event: 'tool', tool, ms: ctx.clock.now() - started, isError: result.isError ?? false},
+          tool,
+        );
+        return result;
+      } catch (error) {
+        const message =
+          error instanceof NudgeError
+            ? error.message
+            : extra.signal.aborted
+              ? 'Cancelled by the client.'
+              : `nudge failed: ${describeError(error)}`;
+        log.info({event: 'tool', tool, ms: ctx.clock.now() - started, error: message}, tool);
+        return {content: [{type: 'text', text: message}], isError: true};
+      }
+    };
+  const json = (value: object): ToolResult => ({
+    content: [{type: 'text', text: JSON.stringify(value)}],
+    structuredContent: value as Record<string, unknown>,
+  });
+  const said = (text: string, value: object): ToolResult => ({
+    content: [{type: 'text', text}],
+    structuredContent: value as Record<string, unknown>,
+  });
+
+  server.registerTool(
+    'submit',
+    {
+      title: 'Hand text to a pane',
+      description:
+        'Type text into a tmux pane (yours by default), watch until the work is done, then type a notice into the notify pane. Returns the job id at once; the notice wakes you later.',
+      inputSchema: {
+        text: z
+          .string()
+          .describe('what to type (a command for a shell; "!cmd" runs it in your shell mode)'),
+        pane: z.string().optional().describe('%N or session:window.pane; default: your pane'),
+        until: z
+          .string()
+          .optional()
+          .describe('stable (default) | exit | regex:PATTERN | prompt[:NAME]'),
+        notice: z
+          .string()
+          .optional()
+          .describe('the notice template ({status} {elapsed} {job} {exit} {match} {reason})'),
+        no_notice: z.boolean().optional().describe('type no notice'),
+        notify_pane: z.string().optional().describe('type the notice into this pane instead'),
+        timeout: duration.optional().describe('bound on the wait (default 5m)'),
+        profile: z.string().optional().describe('auto | claude | gemini | codex | shell | raw'),
+        interval: duration.optional(),
+        stable_checks: z.number().int().optional(),
+        delay: duration.optional().describe('pause before typing (default 3s)'),
+        when_idle: z.boolean().optional().describe('wait until the pane is idle before typing'),
+        wait: z.boolean().optional().describe('run in the foreground and return the outcome'),
+      },
+    },
+    call('submit', async (a, c) =>
+      json(
+        await submit(
+          {
+            text: a.text,
+            pane: a.pane,
+            until: a.until,
+            notice: a.no_notice ? false : a.notice,
+            notifyPane: a.notify_pane,
+            timeout: a.timeout,
+            profile: a.profile,
+            interval: a.interval,
+            stableChecks: a.stable_checks,
+            delay: a.delay,
+            whenIdle: a.when_idle,
+            wait: a.wait,
+          },
+          c,
+        ),
+      ),
+    ),
+  );
+
+  server.registerTool(
+    'expect',
+    {
+      title: 'Wait for a pattern in a pane',
+      description:
+        'Block until a regular expression matches output written to the pane after the call, or the timeout. Answers {status: matched|timeout, pattern, match, line, duration_ms, output?}.',
+      inputSchema: {
+        pane_id: z.string().describe('%N or session:window.pane'),
+        pattern: z.string().describe('a JavaScript regular expression'),
+        timeout_ms: z.number().int().positive().default(60_000),
+        action: z.enum(EXPECT_ACTIONS).default('notify'),
+        poll_interval_ms: z.number().int().positive().default(200),
+        lines: z.number().int().positive().default(100),
+      },
+    },
+    call('expect', async (a, c) => {
+      const r = await expectPattern(
+        {
+          pane: a.pane_id,
+          pattern: a.pattern,
+          timeoutMs: a.timeout_ms,
+          action: a.action,
+          pollIntervalMs: a.poll_interval_ms,
+          lines: a.lines,
+        },
+        c,
+      );
+      // The pane closed while waiting: a tool error with the sentence (and the answer).
+      if (r.warning)
+        return {...json(r.answer), content: [{type: 'text', text: r.warning}], isError: true};
+      return json(r.answer);
+    }),
+  );
+
+  server.registerTool(
+    'wait',
+    {
+      title: 'Wait until a pane is idle',
+      description:
+        'Block until the pane is idle (stable screen; a running command keeps a shell busy, a program waiting for input is idle) or the timeout. Answers the verdict and why.',
+      inputSchema: {
+        pane: z.string().optional().describe('%N; default: your pane'),
+        until: z.string().optional().describe('stable (default) | regex:PATTERN | prompt[:NAME]'),
+        timeout: duration.optional().describe('default 10m'),
+      },
+    },
+    call('wait', async (a, c) =>
+      json(await waitForIdle({pane: a.pane, until: a.until, timeout: a.timeout}, c)),
+    ),
+  );
+
+  server.registerTool(
+    'status',
+    {
+      title: "A job's state",
+      description: "A job's state, outcome and events.",
+      inputSchema: {job: z.string()},
+    },
+    call('status', async (a, c) => json(await showStatus({job: a.job}, c))),
+  );
+  server.registerTool(
+    'jobs',
+    {title: 'The jobs', description: 'Every job, newest last.', inputSchema: {}},
+    call('jobs', async (_a: Record<string, never>, c) =>
+      json({jobs: (await listJobs({}, c)).jobs}),
+    ),
+  );
+  server.registerTool(
+    'cancel',
+    {
+      title: 'Cancel a job',
+      description: 'Stop a queued or running job and free its pane.',
+      inputSchema: {job: z.string()},
+    },
+    call('cancel', async (a, c) => json(await cancelJob({job: a.job}, c))),
+  );
+
+  server.registerTool(
+    'watch_me',
+    {
+      title: 'Start a watcher on a plan',
+      description:
+        'Start (or update) a watcher for your pane: each time you report with look_ma it waits, lets the pane go idle, asks an assessor whether the plan is done, and either pauses or types the next single instruction into your pane. Answers "watching" (new) or "updated".',
+      inputSchema: {
+        name: z.string(),
+        plan: z.string().describe('what is to be done, and how to tell it is done'),
+        pane: z.string().optional().describe('default: your pane'),
+        idle_threshold: duration.optional().describe('default 3s'),
+        default_wait: duration.optional().describe('default 10s'),
+      },
+    },
+    call('watch_me', async (a, c) => {
+      const assessor: Partial<WatchStartOptions> = {
+        assessCmd: defaults.assessCmd,
+        assessUrl: defaults.assessUrl,
+        assessModel: defaults.assessModel,
+        assessKeyEnv: defaults.assessKeyEnv,
+      };
+      const r = await startWatcher(
+        {
+          name: a.name,
+          plan: a.plan,
+          pane: a.pane,
+          idleThreshold: a.idle_threshold,
+          defaultWait: a.default_wait,
+          ...assessor,
+        },
+        c,
+      );
+      return said(r.result, r);
+    }),
+  );
+  server.registerTool(
+    'look_ma',
+    {
+      title: 'Report progress to the watcher',
+      description:
+        'Report what you did. Answers "recorded+waiting" at once; then the watcher waits (bash_wait runs under bash -lc, else a sleep), lets your pane go idle, and asks its assessor: the next instruction arrives in your pane as a new prompt, or the watcher pauses.',
+      inputSchema: {
+        status_report: z.string(),
+        name: z.string().optional().describe("default: your pane's watcher"),
+        bash_wait: z
+          .string()
+          .optional()
+          .describe('a command to run as the wait (its output goes to the assessor)'),
+      },
+    },
+    call('look_ma', async (a, c) => {
+      const r = await reportWatcher(
+        {name: a.name, status: a.status_report, bashWait: a.bash_wait},
+        c,
+      );
+      return said(r.result, r);
+    }),
+  );
+  server.registerTool(
+    'pause',
+    {
+      title: 'Pause a watcher',
+      description:
+        'Pause the watcher (nothing more is typed) and answer the next step its assessor suggests.',
+      inputSchema: {name: z.string()},
+    },
+    call('pause', async (a, c) => json(await pauseWatcher({name: a.name}, c))),
+  );
+  server.registerTool(
+    'clear',
+    {
+      title: 'Remove a watcher',
+      description: 'Stop its running cycle and remove it.',
+      inputSchema: {name: z.string()},
+    },
+    call('clear', async (a, c) => json(await clearWatcher({name: a.name}, c))),
+  );
+  return server;
+}
+
+/**
+ * `nudge mcp`: serve the tools on stdin/stdout until the client closes stdin. stdout carries
+ * only the protocol; the server's log is `mcp.log` in the state directory.
+ */
+export async function serveMcp(
+  ctx: CommandContext,
+  stdio: {stdin: NodeJS.ReadableStream | undefined; stdout: NodeJS.WritableStream | undefined},
+  defaults: McpAssessorDefaults,
+): Promise<void> {
+  const stateDir = resolveStateDir(ctx.env);
+  await ensureStateDir(stateDir);
+  const log = createJobLogger(join(stateDir, 'mcp.log'), {mcp: true});
+  const server = createMcpServer(ctx, defaults, log);
+  const transport = new StdioServerTransport(
+    stdio.stdin as Readable | undefined,
+    stdio.stdout as Writable | undefined,
+  );
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    stdio.stdin?.once('end', () => resolve());
+    ctx.signal.addEventListener('abort', () => resolve(), {once: true});
+  });
+  await server.connect(transport);
+  log.info({event: 'mcp-started', pane: ctx.env.TMUX_PANE ?? null}, 'nudge mcp started');
+  await closed;
+  await server.close().catch(() => {});
+  log.info({event: 'mcp-exit'}, 'nudge mcp exiting');
+}

@@ -1,0 +1,87 @@
+import {isAgent} from '../agents/registry.js';
+import {formatDuration} from '../base/durations.js';
+import type {PaneLock} from '../locks/pane-lock.js';
+import {deliver} from './deliver.js';
+import {type Delivery, PaneFailure} from './failures.js';
+import type {PaneIo} from './keys.js';
+import {preflight} from './preflight.js';
+import {type RecognizeDeps, recognize} from './profile.js';
+
+/** What typing one line into a pane needs. */
+export interface InjectDeps extends RecognizeDeps, Omit<PaneIo, 'guard' | 'tmux'> {
+  /** The pane's lock (its FIFO queue is shared with jobs). */
+  lock: Pick<PaneLock, 'acquire'>;
+  pid: number;
+}
+
+/** How the line goes. */
+export interface InjectOptions {
+  /** A queue ticket: sorts by time like job ids (a job id made now). */
+  ticket: string;
+  serverPid: number;
+  /** Press Enter (false: leave the line in the input line). */
+  enter: boolean;
+  lockTimeoutMs: number;
+  draftWaitMs: number;
+}
+
+/** How long typing one line (with a draft wait) may take once the lock is held. */
+const INJECT_BOUND_MS = 2 * 60_000;
+
+/**
+ * Type one line of nudge's own into a pane and confirm it arrived, as a job's notice goes:
+ * queue for the pane's lock (holding it only while typing), check the pane, recognise its
+ * program, leave its input modes, wait for a person's draft, type the line (to an agent as one
+ * burst, then the profile's least pause before Enter) and read the screen back. Throws
+ * PaneFailure (NotDelivered when the line did not reach the program as a prompt).
+ */
+export async function injectLine(
+  deps: InjectDeps,
+  pane: string,
+  line: string,
+  o: InjectOptions,
+  signal: AbortSignal,
+): Promise<Delivery> {
+  const acquired = await deps.lock.acquire({
+    jobId: o.ticket,
+    pid: deps.pid,
+    timeoutMs: o.lockTimeoutMs,
+    signal,
+  });
+  if (!acquired.ok) {
+    const holder = acquired.error.holder ? ` (job ${acquired.error.holder} holds it)` : '';
+    throw new PaneFailure(
+      `Waited ${formatDuration(o.lockTimeoutMs)} for pane ${pane}'s lock${holder}; nothing was typed.`,
+    );
+  }
+  const lease = acquired.value;
+  try {
+    const io: PaneIo = {...deps, guard: () => lease.assertHeld()};
+    // Once the lock is held the line goes out whole: `signal` (a `watch pause` or `clear`)
+    // stops only the wait for the lock, so a stop never leaves half a line in the input line.
+    // The lease's loss (a stall) still stops it, and a bound keeps a stuck pane from holding it.
+    const held = AbortSignal.any([lease.signal, AbortSignal.timeout(INJECT_BOUND_MS)]);
+    const info = await preflight(io, pane, o.serverPid);
+    const {profile} = await recognize(deps, pane, info, 'auto');
+    const burst = isAgent(profile);
+    const {delivery} = await deliver(
+      io,
+      pane,
+      line,
+      profile,
+      {
+        enter: o.enter,
+        typeDelayMs: burst ? 0 : 20,
+        enterDelayMs: burst ? profile.minEnterDelayMs : 500,
+        clear: !isAgent(profile),
+        clearDraft: false,
+        draftWaitMs: o.draftWaitMs,
+        ownText: line,
+      },
+      held,
+    );
+    return delivery;
+  } finally {
+    await lease.release();
+  }
+}

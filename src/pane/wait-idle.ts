@@ -1,0 +1,101 @@
+import {PROFILES} from '../agents/registry.js';
+import {isShellPane} from '../agents/shell.js';
+import type {Clock} from '../base/clock.js';
+import {checkUntilFits, createWatcher} from '../detect/conditions.js';
+import {describeUntil, type UntilSpec} from '../detect/until.js';
+import {waitUntil} from '../detect/wait-until.js';
+import {ForegroundWatch} from '../detect/watchers.js';
+import type {Foreground} from '../process/foreground.js';
+import type {PaneInfo, Tmux} from '../tmux/tmux.js';
+import {cursorRow} from '../tmux/view.js';
+
+/** What waiting for a pane to be idle needs. */
+export interface WaitIdleDeps {
+  tmux: Tmux;
+  clock: Clock;
+  foreground: Foreground;
+}
+
+/** How idle is judged (`nudge wait`'s options, resolved). */
+export interface WaitIdleOptions {
+  until: Exclude<UntilSpec, {kind: 'exit'}>;
+  intervalMs: number;
+  timeoutMs: number;
+  /** Captures in a row equal to the one before: stableChecks × intervalMs of stillness. */
+  stableChecks: number;
+  ignore: readonly string[];
+  lines: number;
+}
+
+/** What the wait found. */
+export interface PaneIdleResult {
+  status: 'idle' | 'timeout';
+  pane: string;
+  until: string;
+  durationMs: number;
+  /** Why it is idle (`idle`, `idle: waiting for input (python3)`), or, on a timeout, why
+   * not (`still running: sleep`, `the screen is still changing`). */
+  reason: string;
+  /** Set when /proc cannot say whether the foreground waits for input (liveness then
+   * decides as before). */
+  inputState?: string;
+  /** `--until regex:`: what matched, on which line. */
+  match?: string;
+  line?: string;
+}
+
+/**
+ * Block until the pane is idle by `until` or the timeout passes: the verdicts of `nudge wait`
+ * (a quiet command still running keeps a shell's pane busy; a program waiting for input is
+ * idle once its screen holds). Nothing is typed, so there is no reaction to wait for: a pane
+ * that is already idle is idle after the first few checks. Shared by `nudge wait`, the MCP
+ * `wait` tool and the watcher's IDLE_SPIN.
+ */
+export async function waitPaneIdle(
+  deps: WaitIdleDeps,
+  info: PaneInfo,
+  o: WaitIdleOptions,
+  signal: AbortSignal,
+): Promise<PaneIdleResult> {
+  // A shell's pane stays a shell's pane while a command runs in it (liveness, prompt).
+  const shellPane = isShellPane(info);
+  checkUntilFits(o.until, info, shellPane ? PROFILES.shell : undefined);
+  const started = deps.clock.now();
+  let unknown: string | undefined;
+  const foreground = new ForegroundWatch(
+    () => deps.foreground.inputState(info.panePid),
+    (why) => {
+      unknown = why;
+    },
+  );
+  const entry = await deps.tmux.view(info.paneId, 0);
+  const watcher = createWatcher(o.until, {
+    stableChecks: o.stableChecks,
+    ignore: o.ignore,
+    baselineKey: undefined,
+    graceChecks: 0,
+    paneCommand: info.currentCommand,
+    shellPane,
+    profile: shellPane ? PROFILES.shell : undefined,
+    mark: {row: cursorRow(entry), col: entry.cursorX},
+    lines: o.lines,
+    input: () => foreground.state,
+  });
+  const waited = await waitUntil(deps.tmux, info.paneId, watcher, {
+    intervalMs: o.intervalMs,
+    timeoutMs: o.timeoutMs,
+    clock: deps.clock,
+    signal,
+    foreground,
+  });
+  const v = waited.verdict;
+  return {
+    status: waited.status === 'done' ? 'idle' : 'timeout',
+    pane: info.paneId,
+    until: describeUntil(o.until),
+    durationMs: deps.clock.now() - started,
+    reason: v.status === 'pending' ? v.why : v.status === 'done' ? (v.why ?? 'idle') : 'failed',
+    ...(unknown === undefined ? {} : {inputState: `unknown: ${unknown}`}),
+    ...(v.status === 'done' && v.match !== undefined ? {match: v.match, line: v.line} : {}),
+  };
+}

@@ -1,0 +1,123 @@
+import {execa} from 'execa';
+
+/**
+ * Running other people's commands — the watcher's `--bash-wait` and `--assess-cmd`, later
+ * `nudge run` and doctor checks — captured and bounded. execa here (and not on the front
+ * end's path, where importing it costs more than the whole budget: README, Benchmarks)
+ * because these need what it does well: a timeout that ends the child, cancellation by
+ * AbortSignal, stdout and stderr interleaved in one `all` stream, a size bound, and a result
+ * rather than an exception (`reject: false`).
+ */
+
+/** How to run one command. */
+export interface RunCommandOptions {
+  /** Written to the command's stdin, which is then closed ('' or undefined: nothing). */
+  input?: string | undefined;
+  /** Killed (SIGTERM, then SIGKILL after 2 s) after this long. */
+  timeoutMs: number;
+  /** Output beyond this many bytes is dropped (the command is stopped). */
+  maxBytes: number;
+  /** Stop the command (SIGTERM) when this fires. */
+  signal: AbortSignal;
+  env?: Record<string, string | undefined> | undefined;
+  cwd?: string | undefined;
+}
+
+/** How a command run to its end went. Never thrown: every end is a value. */
+export interface CommandRun {
+  /** The exit status, when it exited (undefined when killed by a signal or never started). */
+  exitCode: number | undefined;
+  /** The signal that ended it, if one did. */
+  signal: string | undefined;
+  timedOut: boolean;
+  cancelled: boolean;
+  /** The command could not be started (not found, not executable): why, in one line. */
+  startError: string | undefined;
+  /** stdout (and with `merged`, stderr interleaved), as text. */
+  output: string;
+  /** stderr on its own (empty when `merged`). */
+  stderr: string;
+  /** The output was cut at `maxBytes`. */
+  truncated: boolean;
+  durationMs: number;
+}
+
+/**
+ * Run `file` with `args` (an argument array: no shell sees them) to its end. `merged`: stdout
+ * and stderr as one stream in the order written (a `--bash-wait` transcript); otherwise
+ * stdout is the answer and stderr kept apart (an assessor's JSON).
+ */
+export async function runCommand(
+  file: string,
+  args: readonly string[],
+  o: RunCommandOptions & {merged: boolean},
+): Promise<CommandRun> {
+  const started = Date.now();
+  // Merged output is a transcript: a long build may print far more than is kept, and must not
+  // be stopped for it, so only its last `maxBytes` are kept. An answer (not merged) over
+  // `maxBytes` is wrong anyway: the command is stopped.
+  const subprocess = execa(file, args, {
+    input: o.input ?? '',
+    timeout: o.timeoutMs,
+    cancelSignal: o.signal,
+    reject: false,
+    stripFinalNewline: false,
+    forceKillAfterDelay: 2_000,
+    ...(o.merged ? {all: true, buffer: false} : {maxBuffer: o.maxBytes}),
+    ...(o.env ? {env: o.env, extendEnv: false} : {}),
+    ...(o.cwd ? {cwd: o.cwd} : {}),
+  });
+  const tail = o.merged ? keepTail(subprocess.all, o.maxBytes) : undefined;
+  const r = await subprocess;
+  const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  const notFound = r.failed && r.exitCode === undefined && !r.signal && !r.timedOut;
+  const kept = tail?.text() ?? '';
+  return {
+    exitCode: r.exitCode,
+    signal: r.signal,
+    timedOut: r.timedOut,
+    cancelled: r.isCanceled,
+    startError:
+      notFound && !r.isCanceled && !r.isMaxBuffer ? firstLine(r.shortMessage ?? '') : undefined,
+    output: o.merged ? kept : text(r.stdout),
+    stderr: o.merged ? '' : text(r.stderr),
+    truncated: o.merged ? (tail?.dropped() ?? false) : r.isMaxBuffer,
+    durationMs: Date.now() - started,
+  };
+}
+
+/** Keep the last `maxBytes` of a stream. */
+function keepTail(
+  stream: NodeJS.ReadableStream | null | undefined,
+  maxBytes: number,
+): {text: () => string; dropped: () => boolean} {
+  let chunks: Buffer[] = [];
+  let size = 0;
+  let dropped = false;
+  stream?.on('data', (chunk: Buffer | string) => {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    chunks.push(b);
+    size += b.length;
+    if (size > 2 * maxBytes) {
+      const all = Buffer.concat(chunks);
+      chunks = [all.subarray(all.length - maxBytes)];
+      size = maxBytes;
+      dropped = true;
+    }
+  });
+  return {
+    text: () => {
+      const all = Buffer.concat(chunks);
+      if (all.length > maxBytes) dropped = true;
+      // Cut at a character boundary: drop continuation bytes at the start.
+      let cut = all.subarray(Math.max(0, all.length - maxBytes));
+      while (cut.length > 0 && ((cut[0] ?? 0) & 0xc0) === 0x80) cut = cut.subarray(1);
+      return cut.toString('utf8');
+    },
+    dropped: () => dropped,
+  };
+}
+
+function firstLine(s: string): string {
+  return s.split('\n')[0] ?? s;
+}

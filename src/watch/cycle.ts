@@ -1,0 +1,354 @@
+import type {Clock} from '../base/clock.js';
+import {describeError, isAbortError} from '../base/errors.js';
+import {PaneFailure} from '../pane/failures.js';
+import type {PaneIdleResult} from '../pane/wait-idle.js';
+import type {CommandRun} from '../process/run-command.js';
+import type {Assessor, AssessRequest} from './assessor.js';
+import {
+  appendCapped,
+  MAX_INJECTION_CHARS,
+  type PendingReport,
+  type TranscriptRole,
+  transcriptTail,
+  type WatcherRecord,
+  type WatcherState,
+} from './record.js';
+import type {WatcherChange} from './store.js';
+
+/** The watcher's record, as a cycle reads and changes it. */
+export interface WatcherRecords {
+  update<T>(
+    name: string,
+    change: (
+      record: WatcherRecord | undefined,
+    ) => {record: WatcherChange; result: T} | Promise<{record: WatcherChange; result: T}>,
+  ): Promise<T>;
+}
+
+/** What a cycle does to the pane. Every member is required (tests pass a fake pane). */
+export interface CyclePane {
+  /** Whether the pane is still there (the same server). */
+  exists(): Promise<boolean>;
+  /** Block until the pane has been idle for `thresholdMs` (the verdicts of `nudge wait`). */
+  waitIdle(thresholdMs: number, timeoutMs: number, signal: AbortSignal): Promise<PaneIdleResult>;
+  /** The last lines of the pane's screen. */
+  tail(): Promise<string>;
+  /** Type the line and confirm it (holding the pane's lock only meanwhile): the delivery. */
+  inject(line: string, enter: boolean, signal: AbortSignal): Promise<string>;
+}
+
+/** What a cycle needs: every member required. */
+export interface CycleDeps {
+  records: WatcherRecords;
+  clock: Clock;
+  pane: CyclePane;
+  /** The assessor the record names (read again for each assessment: `watch start` may
+   * change it between cycles). */
+  assessorFor: (record: WatcherRecord) => Assessor;
+  /** Run `--bash-wait` (under `bash -lc` in `cwd`, output merged, bounded). */
+  runWait: (
+    command: string,
+    cwd: string | undefined,
+    timeoutMs: number,
+    signal: AbortSignal,
+  ) => Promise<CommandRun>;
+  /** This process: a cycle takes reports only while the record names it. */
+  pid: number;
+}
+
+/** Characters of the wait's output kept in the transcript and given to the assessor. */
+export const WAIT_OUTPUT_CHARS = 4_000;
+
+/** The cycle's steps; each returns the next. */
+type Step =
+  | {at: 'wait'; report: PendingReport}
+  | {at: 'idle_spin'; waitOutput: string}
+  | {at: 'assess'; waitOutput: string}
+  | {at: 'inject'; line: string}
+  | {at: 'standby'}
+  | {at: 'paused'; reason: string}
+  | {at: 'gone'};
+
+/** How a cycle worker's run ended. */
+export type CyclesEnd = 'idle' | 'removed' | 'not-ours';
+
+/**
+ * The cycle worker: take the reports queued for watcher `name`, oldest first, and run one
+ * cycle for each (WAIT → IDLE_SPIN → ASSESS → STANDBY | PAUSED) until none is left or the
+ * watcher pauses. The record says which process is the cycle; taking the last report and
+ * letting go of the record happen under one lock, so a report that comes meanwhile either
+ * is taken here or starts a new cycle worker — never neither.
+ */
+export async function runCycles(
+  deps: CycleDeps,
+  name: string,
+  signal: AbortSignal,
+): Promise<CyclesEnd> {
+  for (;;) {
+    const taken = await deps.records.update<CyclesEnd | PendingReport>(name, (r) => {
+      if (!r) return {record: 'keep', result: 'removed' as const};
+      if (r.cycle?.pid !== deps.pid) return {record: 'keep', result: 'not-ours' as const};
+      const [next, ...rest] = r.pending;
+      if (r.state === 'paused' || next === undefined) {
+        return {
+          record: {...r, cycle: undefined, pending: [], updatedAt: iso(deps.clock)},
+          result: 'idle' as const,
+        };
+      }
+      return {
+        record: {...r, state: 'wait', pending: rest, updatedAt: iso(deps.clock)},
+        result: next,
+      };
+    });
+    if (typeof taken === 'string') return taken;
+    const ended = await runCycle(deps, name, taken, signal);
+    if (ended === 'gone') return 'removed';
+  }
+}
+
+/** One cycle for one report. Never throws: a failure pauses the watcher with the reason. */
+export async function runCycle(
+  deps: CycleDeps,
+  name: string,
+  report: PendingReport,
+  signal: AbortSignal,
+): Promise<'standby' | 'paused' | 'gone'> {
+  const note = (state: WatcherState | undefined, ...entries: Array<[TranscriptRole, string]>) =>
+    record(deps, name, state, entries);
+  let step: Step = {at: 'wait', report};
+  for (;;) {
+    try {
+      switch (step.at) {
+        case 'wait':
+          step = await waitStep(deps, name, step.report, signal, note);
+          break;
+        case 'idle_spin':
+          step = await idleStep(deps, name, step.waitOutput, signal, note);
+          break;
+        case 'assess':
+          step = await assessStep(deps, name, step.waitOutput, signal, note);
+          break;
+        case 'inject': {
+          const delivery = await deps.pane.inject(step.line, await enterOf(deps, name), signal);
+          step = (await note('standby', ['injection', `${step.line} (${delivery})`]))
+            ? {at: 'standby'}
+            : {at: 'gone'};
+          break;
+        }
+        case 'standby':
+          return 'standby';
+        case 'paused':
+          return (await pause(deps, name, step.reason)) ? 'paused' : 'gone';
+        case 'gone':
+          return 'gone';
+        default:
+          return step satisfies never;
+      }
+    } catch (error) {
+      if (signal.aborted || isAbortError(error)) {
+        step = {at: 'paused', reason: 'The cycle was stopped before it finished.'};
+        continue;
+      }
+      const reason =
+        error instanceof PaneFailure ? error.message : `The cycle failed: ${describeError(error)}.`;
+      step = {at: 'paused', reason};
+    }
+  }
+}
+
+type Note = (
+  state: WatcherState | undefined,
+  ...entries: Array<[TranscriptRole, string]>
+) => Promise<boolean>;
+
+/** WAIT: the report's bash command, or a sleep of --default-wait. */
+async function waitStep(
+  deps: CycleDeps,
+  name: string,
+  report: PendingReport,
+  signal: AbortSignal,
+  note: Note,
+): Promise<Step> {
+  const options = await optionsOf(deps, name);
+  if (!options) return {at: 'gone'};
+  if (report.bashWait === undefined) {
+    await deps.clock.sleep(options.defaultWaitMs, signal);
+    const seconds = (options.defaultWaitMs / 1000).toFixed(2);
+    return (await note('idle_spin', ['wait', `[sleep] ${seconds}s`]))
+      ? {at: 'idle_spin', waitOutput: ''}
+      : {at: 'gone'};
+  }
+  const run = await deps.runWait(report.bashWait, report.cwd, options.waitTimeoutMs, signal);
+  signal.throwIfAborted();
+  const seconds = (run.durationMs / 1000).toFixed(2);
+  const how = run.startError
+    ? `could not start (${run.startError})`
+    : run.timedOut
+      ? `stopped after ${seconds}s (--wait-timeout)`
+      : run.signal
+        ? `killed by ${run.signal} after ${seconds}s`
+        : `exit ${run.exitCode} after ${seconds}s`;
+  const output = tailChars(run.output, WAIT_OUTPUT_CHARS);
+  const cut = run.truncated || output.length < run.output.length ? '[…earlier output cut]\n' : '';
+  const waitOutput = cut + output;
+  const written = await note(
+    'idle_spin',
+    ['wait', `[bash] ${how}: ${report.bashWait}`],
+    ['wait_output', waitOutput || '(no output)'],
+  );
+  return written ? {at: 'idle_spin', waitOutput} : {at: 'gone'};
+}
+
+/** IDLE_SPIN: until the pane has been idle for --idle-threshold. */
+async function idleStep(
+  deps: CycleDeps,
+  name: string,
+  waitOutput: string,
+  signal: AbortSignal,
+  note: Note,
+): Promise<Step> {
+  const options = await optionsOf(deps, name);
+  if (!options) return {at: 'gone'};
+  if (!(await deps.pane.exists())) return {at: 'paused', reason: await paneGone(deps, name)};
+  const idle = await deps.pane.waitIdle(options.idleThresholdMs, options.idleTimeoutMs, signal);
+  const seconds = (idle.durationMs / 1000).toFixed(2);
+  if (idle.status !== 'idle') {
+    return {
+      at: 'paused',
+      reason: `The pane did not go idle within the idle timeout (${idle.reason}); nothing was typed.`,
+    };
+  }
+  const written = await note('assess', ['idle_spin', `idle after ${seconds}s (${idle.reason})`]);
+  return written ? {at: 'assess', waitOutput} : {at: 'gone'};
+}
+
+/** ASSESS: ask the assessor; stop → paused, continue → inject the line. */
+async function assessStep(
+  deps: CycleDeps,
+  name: string,
+  waitOutput: string,
+  signal: AbortSignal,
+  note: Note,
+): Promise<Step> {
+  const asked = await assessRequest(deps, name, 'cycle', waitOutput);
+  if (!asked) return {at: 'gone'};
+  const decided = await deps.assessorFor(asked.record).assess(asked.request, signal);
+  signal.throwIfAborted();
+  if (!decided.ok) return {at: 'paused', reason: decided.error};
+  const {action, injection_prompt: line} = decided.value;
+  if (action === 'stop' || line === null) {
+    const written = await note(undefined, ['decision', 'stop']);
+    return written ? {at: 'paused', reason: 'The assessor said stop.'} : {at: 'gone'};
+  }
+  const written = await note(undefined, ['decision', `continue: ${line}`]);
+  return written ? {at: 'inject', line} : {at: 'gone'};
+}
+
+/** What the assessor is asked, from the record as it is now, and that record (undefined:
+ * the watcher was removed). */
+export async function assessRequest(
+  deps: Pick<CycleDeps, 'records' | 'clock' | 'pane'>,
+  name: string,
+  mode: AssessRequest['mode'],
+  waitOutput: string,
+): Promise<{request: AssessRequest; record: WatcherRecord} | undefined> {
+  const r = await read(deps, name);
+  if (!r) return undefined;
+  const paneTail = await deps.pane.tail().catch(() => '');
+  const request: AssessRequest = {
+    watcher: r.name,
+    pane: r.pane,
+    mode,
+    plan: r.plan,
+    transcript: transcriptTail(r.transcript, deps.clock.now()),
+    wait_output: waitOutput,
+    pane_tail: paneTail,
+    max_injection_chars: MAX_INJECTION_CHARS,
+  };
+  return {request, record: r};
+}
+
+/** Pause the watcher with `reason` (an `error` entry unless the assessor said stop). Queued
+ * reports are dropped (they are in the transcript): a paused watcher runs no cycle. */
+async function pause(deps: CycleDeps, name: string, reason: string): Promise<boolean> {
+  const stop = reason === 'The assessor said stop.';
+  return deps.records.update(name, (r) => {
+    if (!r) return {record: 'keep', result: false};
+    // Paused already (`watch pause` stopped this cycle): its reason stands.
+    if (r.state === 'paused') return {record: 'keep', result: true};
+    let transcript = r.transcript;
+    const add = (role: TranscriptRole, text: string) => {
+      transcript = appendCapped(
+        transcript,
+        {t: iso(deps.clock), role, text},
+        r.options.transcriptCap,
+      );
+    };
+    if (!stop) add('error', reason);
+    if (r.pending.length > 0)
+      add(
+        'error',
+        `${r.pending.length} queued report(s) not assessed: the watcher paused. Start it again to resume.`,
+      );
+    return {
+      record: {
+        ...r,
+        state: 'paused',
+        pausedReason: reason,
+        pending: [],
+        transcript,
+        updatedAt: iso(deps.clock),
+      },
+      result: true,
+    };
+  });
+}
+
+async function paneGone(deps: CycleDeps, name: string): Promise<string> {
+  const r = await read(deps, name);
+  return `Pane ${r?.pane ?? '?'} is gone; the watcher paused.`;
+}
+
+/** Append transcript entries (and move to `state`); false when the watcher was removed. */
+function record(
+  deps: CycleDeps,
+  name: string,
+  state: WatcherState | undefined,
+  entries: Array<[TranscriptRole, string]>,
+): Promise<boolean> {
+  return deps.records.update(name, (r) => {
+    if (!r) return {record: 'keep', result: false};
+    const t = iso(deps.clock);
+    let transcript = r.transcript;
+    for (const [role, text] of entries)
+      transcript = appendCapped(transcript, {t, role, text}, r.options.transcriptCap);
+    return {
+      record: {...r, ...(state ? {state} : {}), transcript, updatedAt: t},
+      result: true,
+    };
+  });
+}
+
+function read(deps: Pick<CycleDeps, 'records'>, name: string): Promise<WatcherRecord | undefined> {
+  return deps.records.update(name, (r) => ({record: 'keep', result: r}));
+}
+
+async function optionsOf(
+  deps: CycleDeps,
+  name: string,
+): Promise<WatcherRecord['options'] | undefined> {
+  return (await read(deps, name))?.options;
+}
+
+async function enterOf(deps: CycleDeps, name: string): Promise<boolean> {
+  return (await read(deps, name))?.options.enter ?? true;
+}
+
+function iso(clock: Clock): string {
+  return new Date(clock.now()).toISOString();
+}
+
+/** The last `max` characters of `text`. */
+function tailChars(text: string, max: number): string {
+  return text.length <= max ? text : text.slice(text.length - max);
+}

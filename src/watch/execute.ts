@@ -1,0 +1,147 @@
+import {realClock} from '../base/clock.js';
+import {createJobLogger} from '../base/log.js';
+import {newJobId} from '../jobs/request.js';
+import {paneLockFor} from '../locks/pane-lock.js';
+import {PaneFailure} from '../pane/failures.js';
+import {injectLine} from '../pane/inject.js';
+import {paneMemory} from '../pane/memory.js';
+import {waitPaneIdle} from '../pane/wait-idle.js';
+import {procForeground} from '../process/foreground.js';
+import {runCommand} from '../process/run-command.js';
+import {createSpawnRunner, TmuxCommandError} from '../tmux/runner.js';
+import type {ServerRef} from '../tmux/server.js';
+import {createTmux, type Tmux} from '../tmux/tmux.js';
+import {visibleText} from '../tmux/view.js';
+import {createAssessor} from './assessor.js';
+import {type CycleDeps, type CyclePane, type CyclesEnd, runCycles} from './cycle.js';
+import type {WatcherRecord} from './record.js';
+import {WatcherStore} from './store.js';
+
+/** Bytes of a `--bash-wait` command's output kept (its last ones). */
+const WAIT_OUTPUT_BYTES = 64 * 1024;
+/** How long an injection waits for the pane's lock, and for a person's draft. */
+const INJECT_LOCK_TIMEOUT_MS = 10 * 60_000;
+const INJECT_DRAFT_WAIT_MS = 30_000;
+/** Lines of the pane's screen the assessor reads. */
+const PANE_TAIL_LINES = 40;
+
+/** Where the cycle worker runs. */
+export interface CycleContext {
+  stateDir: string;
+  pid: number;
+  signal: AbortSignal;
+  /** The environment of whoever reported (the assessor's key is read from it). */
+  env: Record<string, string | undefined>;
+}
+
+/**
+ * Run watcher `name`'s queued reports with the real world wired in: tmux over spawned
+ * processes on the watcher's server (a cycle mostly waits; nothing here needs output
+ * events), `bash -lc` for waits, the assessor the record names, and the pane's lock while a
+ * line is typed. Used by the cycle worker (workers/watch-worker.ts).
+ */
+export async function executeCycles(name: string, ctx: CycleContext): Promise<CyclesEnd> {
+  const store = new WatcherStore(ctx.stateDir);
+  const record = await store.read(name);
+  if (!record) return 'removed';
+  const log = createJobLogger(store.logPath(name), {watcher: name, pane: record.pane});
+  const tmux = createTmux(createSpawnRunner({kind: 'socket-path', path: record.socketPath}));
+  const server: ServerRef = {socketPath: record.socketPath, serverPid: record.serverPid};
+  const deps: CycleDeps = {
+    records: store,
+    clock: realClock,
+    pid: ctx.pid,
+    pane: realPane(tmux, record, server, ctx, (event, data) => {
+      log.info({event, ...data}, event);
+      return Promise.resolve();
+    }),
+    assessorFor: (r) =>
+      createAssessor(r.assessor, {
+        runCommand,
+        fetch: globalThis.fetch,
+        env: ctx.env,
+        timeoutMs: r.options.assessTimeoutMs,
+      }),
+    runWait: (command, cwd, timeoutMs, signal) =>
+      runCommand('bash', ['-lc', command], {
+        merged: true,
+        timeoutMs,
+        maxBytes: WAIT_OUTPUT_BYTES,
+        signal,
+        cwd,
+      }),
+  };
+  log.info({event: 'cycle-worker-started'}, 'cycle worker started');
+  const ended = await runCycles(deps, name, ctx.signal);
+  log.info({event: 'cycle-worker-exit', ended}, 'cycle worker exiting');
+  return ended;
+}
+
+/** The pane services of a cycle, on a real tmux server. */
+function realPane(
+  tmux: Tmux,
+  record: WatcherRecord,
+  server: ServerRef,
+  ctx: CycleContext,
+  note: (event: string, data: Record<string, unknown>) => Promise<void>,
+): CyclePane {
+  const {pane} = record;
+  const describe = async () => {
+    try {
+      const info = await tmux.describePane(pane);
+      return info && info.serverPid === record.serverPid ? info : undefined;
+    } catch (error) {
+      if (error instanceof TmuxCommandError) return undefined;
+      throw error;
+    }
+  };
+  const gone = () => new PaneFailure(`Pane ${pane} is gone; the watcher paused.`);
+  return {
+    exists: async () => (await describe()) !== undefined,
+    async waitIdle(thresholdMs, timeoutMs, signal) {
+      const info = await describe();
+      if (!info) throw gone();
+      // The threshold as `nudge wait` counts it: N checks in a row, N × interval of stillness.
+      const intervalMs = Math.min(1_000, Math.max(10, thresholdMs));
+      const stableChecks = Math.max(1, Math.round(thresholdMs / intervalMs));
+      try {
+        return await waitPaneIdle(
+          {tmux, clock: realClock, foreground: procForeground},
+          info,
+          {until: {kind: 'stable'}, intervalMs, timeoutMs, stableChecks, ignore: [], lines: 100},
+          signal,
+        );
+      } catch (error) {
+        if (error instanceof TmuxCommandError) throw gone();
+        throw error;
+      }
+    },
+    async tail() {
+      const lines = visibleText(await tmux.view(pane, 0)).split('\n');
+      while (lines.length > 0 && lines[lines.length - 1]?.trim() === '') lines.pop();
+      return lines.slice(-PANE_TAIL_LINES).join('\n');
+    },
+    inject: (line, enter, signal) =>
+      injectLine(
+        {
+          tmux,
+          clock: realClock,
+          note: (event, data) => note(event, data as Record<string, unknown>),
+          foreground: procForeground,
+          paneMemory: paneMemory(ctx.stateDir, server),
+          lock: paneLockFor(ctx.stateDir, {...server, pane}),
+          pid: ctx.pid,
+        },
+        pane,
+        line,
+        {
+          ticket: newJobId(Date.now()),
+          serverPid: record.serverPid,
+          enter,
+          lockTimeoutMs: INJECT_LOCK_TIMEOUT_MS,
+          draftWaitMs: INJECT_DRAFT_WAIT_MS,
+        },
+        signal,
+      ),
+  };
+}

@@ -1,0 +1,35 @@
+// The watcher's cycle worker: runs the queued reports of one watcher, then exits. Started
+// only by `nudge watch report` (src/commands/watch.ts, through src/process/launch-worker.ts).
+// This file, workers/job-worker.ts and src/cli.ts are the only ones that touch `process`.
+import {describeError} from '../src/base/errors.js';
+import {executeCycles} from '../src/watch/execute.js';
+
+const name = process.argv[process.argv.indexOf('--watcher') + 1] ?? '';
+const stateDir = process.env.NUDGE_HOME ?? '';
+
+const controller = new AbortController();
+// SIGTERM/SIGINT come from `nudge watch clear` / `pause`: stop the cycle (its wait command
+// goes with the process group).
+process.on('SIGTERM', () => controller.abort());
+process.on('SIGINT', () => controller.abort());
+// Detached (setsid): a hangup of the reporter's terminal must not end the cycle.
+process.on('SIGHUP', () => {});
+
+if (!stateDir) {
+  process.stderr.write('nudge watch worker: NUDGE_HOME is not set\n');
+  process.exitCode = 1;
+} else {
+  try {
+    const ended = await executeCycles(name, {
+      stateDir,
+      pid: process.pid,
+      signal: controller.signal,
+      env: process.env,
+    });
+    process.exitCode = ended === 'not-ours' ? 1 : 0;
+  } catch (error) {
+    // runCycles records its own failures in the watcher; this is the store failing.
+    process.stderr.write(`nudge watch worker: ${describeError(error)}\n`);
+    process.exitCode = 1;
+  }
+}
