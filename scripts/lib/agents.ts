@@ -147,6 +147,9 @@ export interface AgentOptions {
   approvals?: 'default' | 'all';
   /** Folders put in front of PATH (a `nudge` wrapper for the model's shell calls). */
   path?: string[];
+  /** Register an MCP server named `nudge` as a user would (`claude mcp add -s user`,
+   * `gemini mcp add -s user`, `codex mcp add`), its tools allowed in the agent's settings. */
+  mcpServer?: {command: string; args: string[]; env?: Record<string, string>};
   /** Configure the turn-end hooks as a user would: Claude Code's Stop hook runs
    * `<nudge> hook claude-stop`, Codex's `notify` runs `<nudge> hook codex-notify`. */
   hookCommand?: string[];
@@ -205,7 +208,9 @@ export function createAgentHome(name: AgentName, opts: AgentOptions = {}): Agent
       write(
         '.claude/settings.json',
         JSON.stringify({
-          permissions: {allow: [all ? 'Bash' : 'Bash(nudge:*)']},
+          permissions: {
+            allow: [all ? 'Bash' : 'Bash(nudge:*)', ...(opts.mcpServer ? ['mcp__nudge'] : [])],
+          },
           ...(opts.hookCommand
             ? {
                 hooks: {
@@ -233,6 +238,9 @@ export function createAgentHome(name: AgentName, opts: AgentOptions = {}): Agent
           theme: 'dark',
           customApiKeyResponses: {approved: [FAKE_KEYS.claude.slice(-20)], rejected: []},
           projects: {[workdir]: {hasTrustDialogAccepted: opts.trusted !== false}},
+          ...(opts.mcpServer
+            ? {mcpServers: {nudge: {type: 'stdio', env: {}, ...opts.mcpServer}}}
+            : {}),
         }),
       );
       break;
@@ -252,6 +260,8 @@ export function createAgentHome(name: AgentName, opts: AgentOptions = {}): Agent
           },
           privacy: {usageStatisticsEnabled: false},
           ...(all ? {} : {tools: {allowed: ['run_shell_command(nudge)']}}),
+          // `trust`: its tools run without a confirmation (as `gemini mcp add --trust`).
+          ...(opts.mcpServer ? {mcpServers: {nudge: {...opts.mcpServer, trust: true}}} : {}),
         }),
       );
       if (opts.trusted !== false) {
@@ -310,6 +320,21 @@ export function createAgentHome(name: AgentName, opts: AgentOptions = {}): Agent
           ...(opts.trusted === false
             ? []
             : [`[projects.${JSON.stringify(workdir)}]`, 'trust_level = "trusted"', '']),
+          ...(opts.mcpServer
+            ? [
+                '[mcp_servers.nudge]',
+                `command = ${JSON.stringify(opts.mcpServer.command)}`,
+                `args = ${JSON.stringify(opts.mcpServer.args)}`,
+                ...(opts.mcpServer.env
+                  ? [
+                      `env = { ${Object.entries(opts.mcpServer.env)
+                        .map(([k, v]) => `${k} = ${JSON.stringify(v)}`)
+                        .join(', ')} }`,
+                    ]
+                  : []),
+                '',
+              ]
+            : []),
         ].join('\n'),
       );
       break;

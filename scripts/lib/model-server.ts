@@ -35,6 +35,9 @@ export type Reply =
   | {text: string; delayMs?: number}
   /** Call the CLI's shell tool with `command` (the turn goes on with the tool's result). */
   | {shell: string; delayMs?: number}
+  /** Call the tool `name` (an MCP tool as the CLI names it: Claude Code
+   * `mcp__nudge__watch_me`, Gemini CLI `watch_me`) with `input`. */
+  | {tool: string; input: Record<string, unknown>; delayMs?: number}
   /** Hold the turn open — the stream started, nothing more — for `ms`, then answer `reply`. */
   | {holdMs: number; reply?: Reply}
   /** Answer a chat-completions request with this JSON as the message content. */
@@ -77,6 +80,9 @@ export interface ModelServer {
   port: number;
   /** Append replies for the next turn requests, in order. */
   script(...replies: Reply[]): void;
+  /** Append replies for the next chat-completions requests (an assessor), in order: they
+   * never take the agents' script, and the agents' turns never take these. */
+  scriptChat(...replies: Reply[]): void;
   /** Every request so far. */
   journal(): readonly JournalEntry[];
   /** The user prompts the model received, in order of first arrival; each once. */
@@ -99,6 +105,7 @@ export interface ModelServer {
  * so when the test finishes). */
 export async function startModelServer(): Promise<ModelServer> {
   const queue: Reply[] = [];
+  const chatQueue: Reply[] = [];
   const entries: JournalEntry[] = [];
   const open = new Set<ServerResponse>();
   let turnEndedAt: number | undefined;
@@ -153,7 +160,7 @@ export async function startModelServer(): Promise<ModelServer> {
       entry.endedAt = Date.now();
       return;
     }
-    const reply = queue.shift() ?? {text: 'OK.'};
+    const reply = (format === 'chat' ? chatQueue.shift() : queue.shift()) ?? {text: 'OK.'};
     entry.reply = reply;
     await answer(format, b, url, res, reply, true);
     entry.endedAt = Date.now();
@@ -238,18 +245,26 @@ export async function startModelServer(): Promise<ModelServer> {
   ): {events: string[]; json: unknown} {
     const text = 'text' in reply ? reply.text : 'json' in reply ? JSON.stringify(reply.json) : '';
     const command = 'shell' in reply ? reply.shell : undefined;
+    const call =
+      'tool' in reply
+        ? {name: reply.tool, input: reply.input}
+        : command !== undefined
+          ? {name: undefined, input: undefined}
+          : undefined;
     switch (format) {
       case 'anthropic': {
         const msgId = id('msg');
-        if (command !== undefined) {
+        if (call !== undefined) {
           const toolId = id('toolu');
-          const input = JSON.stringify({command, description: 'Run the command'});
+          const name = call.name ?? 'Bash';
+          const args = call.input ?? {command, description: 'Run the command'};
+          const input = JSON.stringify(args);
           return {
             events: [
               sse('content_block_start', {
                 type: 'content_block_start',
                 index: 0,
-                content_block: {type: 'tool_use', id: toolId, name: 'Bash', input: {}},
+                content_block: {type: 'tool_use', id: toolId, name, input: {}},
               }),
               sse('content_block_delta', {
                 type: 'content_block_delta',
@@ -266,7 +281,7 @@ export async function startModelServer(): Promise<ModelServer> {
             ],
             json: {
               ...anthropicStart(msgId).message,
-              content: [{type: 'tool_use', id: toolId, name: 'Bash', input: {command}}],
+              content: [{type: 'tool_use', id: toolId, name, input: args}],
               stop_reason: 'tool_use',
             },
           };
@@ -300,8 +315,13 @@ export async function startModelServer(): Promise<ModelServer> {
       }
       case 'gemini': {
         const part =
-          command !== undefined
-            ? {functionCall: {name: 'run_shell_command', args: {command, description: 'Run it'}}}
+          call !== undefined
+            ? {
+                functionCall: {
+                  name: call.name ?? 'run_shell_command',
+                  args: call.input ?? {command, description: 'Run it'},
+                },
+              }
             : {text};
         const json = {
           candidates: [{content: {role: 'model', parts: [part]}, finishReason: 'STOP', index: 0}],
@@ -312,13 +332,13 @@ export async function startModelServer(): Promise<ModelServer> {
       }
       case 'responses': {
         const item =
-          command !== undefined
+          call !== undefined
             ? {
                 type: 'function_call',
                 id: id('fc'),
                 call_id: id('call'),
-                name: 'exec_command',
-                arguments: JSON.stringify({cmd: command}),
+                name: call.name ?? 'exec_command',
+                arguments: JSON.stringify(call.input ?? {cmd: command}),
                 status: 'completed',
               }
             : {
@@ -335,7 +355,7 @@ export async function startModelServer(): Promise<ModelServer> {
             item,
           }),
         ];
-        if (command === undefined) {
+        if (call === undefined) {
           events.push(
             sse('response.output_text.delta', {
               type: 'response.output_text.delta',
@@ -403,6 +423,7 @@ export async function startModelServer(): Promise<ModelServer> {
     url: `http://127.0.0.1:${port}`,
     port,
     script: (...replies) => void queue.push(...replies),
+    scriptChat: (...replies) => void chatQueue.push(...replies),
     journal: () => entries,
     prompts,
     waitForPrompt: (pattern, o = {}) =>

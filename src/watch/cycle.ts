@@ -188,8 +188,9 @@ async function waitStep(
       : run.signal
         ? `killed by ${run.signal} after ${seconds}s`
         : `exit ${run.exitCode} after ${seconds}s`;
-  const output = tailChars(run.output, WAIT_OUTPUT_CHARS);
-  const cut = run.truncated || output.length < run.output.length ? '[…earlier output cut]\n' : '';
+  const all = run.output.trimEnd();
+  const output = tailChars(all, WAIT_OUTPUT_CHARS);
+  const cut = run.truncated || output.length < all.length ? '[…earlier output cut]\n' : '';
   const waitOutput = cut + output;
   const written = await note(
     'idle_spin',
