@@ -18,9 +18,10 @@ test('listens on 127.0.0.1 only, on a port of its own', async () => {
   expect(model.port).toBeGreaterThan(0);
 });
 
-test('chat completions: the scripted JSON answer, as an assessor endpoint gets it', async () => {
+test('chat completions: the scripted JSON answer, as an assessor endpoint gets it (its own script: the agents\' turns never take it)', async () => {
   const model = await startModelServer();
-  model.script({json: {action: 'continue', injection_prompt: 'run the tests'}});
+  model.script({text: 'for an agent'});
+  model.scriptChat({json: {action: 'continue', injection_prompt: 'run the tests'}});
   const r = await post(`${model.url}/v1/chat/completions`, {
     model: 'm',
     messages: [
@@ -111,4 +112,24 @@ test('a held turn ends after the hold; a message sent while the model worked is 
     {text: 'think long', queued: false},
     {text: 'also this', queued: true},
   ]);
+});
+
+test('a named tool call (an MCP tool) streams as tool_use with its input (Anthropic) and as a functionCall (Gemini)', async () => {
+  const model = await startModelServer();
+  model.script(
+    {tool: 'mcp__nudge__watch_me', input: {name: 'w', plan: 'p'}},
+    {tool: 'mcp_nudge_look_ma', input: {status_report: 'done'}},
+  );
+  const claude = await post(`${model.url}/v1/messages?beta=true`, {
+    stream: true,
+    messages: [{role: 'user', content: 'go'}],
+  });
+  expect(claude.text).toContain('"name":"mcp__nudge__watch_me"');
+  expect(claude.text).toContain('"partial_json":"{\\"name\\":\\"w\\",\\"plan\\":\\"p\\"}"');
+  const gemini = await post(`${model.url}/v1beta/models/m:generateContent`, {
+    contents: [{role: 'user', parts: [{text: 'go'}]}],
+  });
+  expect(JSON.parse(gemini.text).candidates[0].content.parts[0]).toEqual({
+    functionCall: {name: 'mcp_nudge_look_ma', args: {status_report: 'done'}},
+  });
 });
