@@ -78,8 +78,8 @@ export interface WatchStartResult {
 export interface WatchReportResult {
   result: 'recorded+waiting' | 'recorded+paused';
   name: string;
-  /** Reports ahead of this one (a cycle was running). */
-  queued: number;
+  /** Reports ahead of this one: the one a running cycle works on, and those queued before. */
+  ahead: number;
   cycle?: number | undefined;
 }
 
@@ -229,7 +229,7 @@ export async function reportWatcher(
     if (r.state === 'paused') {
       return {
         record: {...r, transcript, updatedAt: now},
-        result: {result: 'recorded+paused', name, queued: 0},
+        result: {result: 'recorded+paused', name, ahead: 0},
       };
     }
     const pending = [
@@ -242,7 +242,7 @@ export async function reportWatcher(
         result: {
           result: 'recorded+waiting',
           name,
-          queued: pending.length - 1,
+          ahead: pending.length,
           cycle: r.cycle.pid,
         },
       };
@@ -264,7 +264,7 @@ export async function reportWatcher(
         cycle: {pid: worker.pid, pidStart: worker.start, startedAt: now},
         updatedAt: now,
       },
-      result: {result: 'recorded+waiting', name, queued: 0, cycle: worker.pid},
+      result: {result: 'recorded+waiting', name, ahead: 0, cycle: worker.pid},
     };
   });
 }

@@ -97,7 +97,7 @@ export function createAssessor(spec: AssessorSpec, deps: AssessorDeps): Assessor
           return err(
             `The assessor command ${name} ${
               run.signal ? `was killed by ${run.signal}` : `exited with status ${run.exitCode}`
-            }${why ? `: ${why}` : ''}.`,
+            }${why ? `: ${stop(why)}` : '.'}`,
           );
         }
         return parseDecision(run.output, `The assessor command ${name}`, request.mode);
@@ -137,7 +137,7 @@ export function createAssessor(spec: AssessorSpec, deps: AssessorDeps): Assessor
       const text = await response.text().catch(() => '');
       if (!response.ok) {
         return err(
-          `The assessor at ${endpoint} answered HTTP ${response.status}${apiMessage(text) ? `: ${apiMessage(text)}` : ''}.`,
+          `The assessor at ${endpoint} answered HTTP ${response.status}${apiMessage(text) ? `: ${stop(apiMessage(text))}` : '.'}`,
         );
       }
       let content: unknown;
@@ -147,7 +147,7 @@ export function createAssessor(spec: AssessorSpec, deps: AssessorDeps): Assessor
         };
         const message = body.choices?.[0]?.message;
         if (typeof message?.refusal === 'string' && message.refusal)
-          return err(`The assessor at ${endpoint} refused: ${clipLine(message.refusal)}.`);
+          return err(`The assessor at ${endpoint} refused: ${stop(clipLine(message.refusal))}`);
         content = message?.content;
       } catch {
         return err(
@@ -179,7 +179,9 @@ export function parseDecision(
   try {
     value = JSON.parse(body);
   } catch {
-    return err(`${who} answered something that is not JSON: ${clipLine(text) || '(nothing)'}.`);
+    return err(
+      `${who} answered something that is not JSON: ${stop(clipLine(text) || '(nothing)')}`,
+    );
   }
   const v = (value ?? {}) as {action?: unknown; injection_prompt?: unknown};
   if (v.action !== 'stop' && v.action !== 'continue')
@@ -267,4 +269,9 @@ function firstLine(s: string): string {
 function clipLine(s: string): string {
   const one = s.replace(/\s+/g, ' ').trim();
   return one.length > 160 ? `${one.slice(0, 159)}…` : one;
+}
+
+/** `s` ending in exactly one full stop (a quoted message may bring its own). */
+function stop(s: string): string {
+  return /[.!?…]$/.test(s) ? s : `${s}.`;
 }

@@ -20,6 +20,7 @@ export function useNudgeHome(): string {
 }
 
 function killLeftoverWorkers(home: string): void {
+  killLeftoverCycles(home);
   let ids: string[];
   try {
     ids = readdirSync(join(home, 'jobs'));
@@ -36,6 +37,30 @@ function killLeftoverWorkers(home: string): void {
       if (typeof pid !== 'number' || !(pid > 0)) continue;
       const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       if (cmdline.includes(id)) process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  }
+}
+
+/** A watcher's cycle worker still running (a test that failed half-way): killed with its
+ * process group (its wait command), after checking that the pid still runs that watcher. */
+function killLeftoverCycles(home: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(join(home, 'watchers'), {withFileTypes: true})
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    try {
+      const record = JSON.parse(readFileSync(join(home, 'watchers', name, 'watcher.json'), 'utf8'));
+      const pid: unknown = record.cycle?.pid;
+      if (typeof pid !== 'number' || !(pid > 0)) continue;
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (cmdline.includes('watch-worker') && cmdline.includes(name)) process.kill(-pid, 'SIGKILL');
     } catch {
       // gone already
     }

@@ -120,6 +120,9 @@ describe.each(agents)('%s with nudge mcp registered', (name) => {
       'injection',
     ]);
     expect(show.transcript.at(-1)?.text).toMatch(/^Now add a test .* \((submitted|queued)/);
-    expect(model.prompts().filter((p) => p.text === NEXT), describePrompts(model.prompts())).toHaveLength(1);
+    expect(
+      model.prompts().filter((p) => p.text === NEXT),
+      describePrompts(model.prompts()),
+    ).toHaveLength(1);
   }, 240_000);
 });

@@ -18,7 +18,7 @@ test('listens on 127.0.0.1 only, on a port of its own', async () => {
   expect(model.port).toBeGreaterThan(0);
 });
 
-test('chat completions: the scripted JSON answer, as an assessor endpoint gets it (its own script: the agents\' turns never take it)', async () => {
+test("chat completions: the scripted JSON answer, as an assessor endpoint gets it (its own script: the agents' turns never take it)", async () => {
   const model = await startModelServer();
   model.script({text: 'for an agent'});
   model.scriptChat({json: {action: 'continue', injection_prompt: 'run the tests'}});

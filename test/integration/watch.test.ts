@@ -1,0 +1,419 @@
+// `nudge watch` through the built CLI, with real panes on a private tmux server and the
+// detached cycle worker: an assessor command (test/fixtures/assessor.mjs) and the scripted
+// model server's /v1/chat/completions as assessors; what reached the pane is read from a
+// byte recorder or from the shell that ran it.
+import {once} from 'node:events';
+import {existsSync, readFileSync, writeFileSync} from 'node:fs';
+import {createServer} from 'node:http';
+import type {AddressInfo} from 'node:net';
+import {join} from 'node:path';
+import {describe, expect, it, onTestFinished} from 'vitest';
+import {startModelServer} from '../helpers/model-server.js';
+import {useNudgeHome} from '../helpers/nudge-home.js';
+import {hex, startRecorder} from '../helpers/recorder-pane.js';
+import {FIXTURES, type NudgeRun, runNudge} from '../helpers/run-nudge.js';
+import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
+import {waitFor} from '../helpers/wait-for.js';
+
+const shown = (r: NudgeRun) => `exit ${r.exitCode}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`;
+
+interface Watcher {
+  state: string;
+  pausedReason?: string;
+  pending: number;
+  cycle?: number;
+  pane: string;
+  transcript: Array<{role: string; text: string}>;
+}
+
+/** A test's world: a tmux server, a NUDGE_HOME and the CLI run against both. */
+function world(server: TmuxTestServer) {
+  const home = useNudgeHome();
+  const nudge = (args: string[], env: Record<string, string> = {}) =>
+    runNudge(args, {NUDGE_HOME: home, ...env});
+  const show = async (name: string): Promise<Watcher> => {
+    const r = await nudge(['watch', 'show', name, '--json']);
+    if (r.exitCode !== 0) throw new Error(shown(r));
+    return JSON.parse(r.stdout) as Watcher;
+  };
+  /** Wait until the watcher is in `state` with no cycle running (its cycle ended). */
+  const settled = (name: string, state: string, timeoutMs = 30_000) => {
+    let last: Watcher | undefined;
+    return waitFor(
+      `watcher ${name} to settle in ${state}`,
+      async () => {
+        last = await show(name);
+        return last.state === state && last.cycle === undefined && last.pending === 0
+          ? last
+          : undefined;
+      },
+      {timeoutMs, describe: () => JSON.stringify(last, null, 1)},
+    );
+  };
+  const assessor = (...answers: string[]) => {
+    const log = join(server.dir, `assessor-${Math.random().toString(36).slice(2)}.log`);
+    return {
+      log,
+      argv: JSON.stringify([process.execPath, join(FIXTURES, 'assessor.mjs'), log, ...answers]),
+      asked: (): Array<Record<string, unknown>> =>
+        existsSync(log)
+          ? readFileSync(log, 'utf8')
+              .split('\n')
+              .filter(Boolean)
+              .map((l) => JSON.parse(l))
+          : [],
+    };
+  };
+  const start = (name: string, pane: string, extra: string[]) =>
+    nudge([
+      'watch',
+      'start',
+      name,
+      '-S',
+      server.socket,
+      '--pane',
+      pane,
+      '--idle-threshold',
+      '500ms',
+      '--default-wait',
+      '200ms',
+      ...extra,
+    ]);
+  return {home, nudge, show, settled, assessor, start};
+}
+
+const answer = (line: string) => JSON.stringify({action: 'continue', injection_prompt: line});
+
+describe('nudge watch', () => {
+  it('start → "watching", report → "recorded+waiting"; the cycle runs the bash wait, asks the assessor command, and the line reaches the pane once, byte for byte', async () => {
+    const server = await startTmuxServer();
+    const rec = await startRecorder(server);
+    const w = world(server);
+    const line = `run: it's "$HOME" ; ok ✓`;
+    const a = w.assessor(answer(line));
+    const started = await w.start('demo', rec.pane, [
+      '--plan',
+      'finish the parser',
+      '--assess-cmd',
+      a.argv,
+    ]);
+    expect(started.stdout, shown(started)).toBe('watching');
+    const again = await w.start('demo', rec.pane, ['--plan', 'finish the parser, then docs']);
+    expect(again.stdout, shown(again)).toBe('updated');
+
+    const reported = await w.nudge([
+      'watch',
+      'report',
+      'demo',
+      'parser done',
+      '--bash-wait',
+      'echo from-the-wait; echo to-stderr >&2; exit 3',
+    ]);
+    expect(reported.stdout, shown(reported)).toBe('recorded+waiting');
+    const end = await w.settled('demo', 'standby');
+    expect(end.transcript.map((e) => e.role)).toEqual([
+      'status',
+      'wait',
+      'wait_output',
+      'idle_spin',
+      'decision',
+      'injection',
+    ]);
+    expect(end.transcript[1]?.text).toMatch(
+      /^\[bash\] exit 3 after \d+\.\d\ds: echo from-the-wait/,
+    );
+    expect(end.transcript[2]?.text).toBe('from-the-wait\nto-stderr');
+    // Exactly the line, once, then Enter (after whatever cleared the line before typing).
+    const bytes = (await rec.waitForLength(Buffer.byteLength(line) + 1)).toString('utf8');
+    expect(bytes.endsWith(`${line}\r`), hex(bytes)).toBe(true);
+    expect(bytes.split(line).length - 1, hex(bytes)).toBe(1);
+
+    // What the assessor was asked: the (updated) plan, the transcript newest first, the wait.
+    const [asked] = a.asked();
+    expect(asked).toMatchObject({
+      watcher: 'demo',
+      pane: rec.pane,
+      mode: 'cycle',
+      plan: 'finish the parser, then docs',
+      wait_output: 'from-the-wait\nto-stderr',
+      max_injection_chars: 160,
+    });
+    const tail = asked?.transcript as string[];
+    expect(tail[0]).toMatch(/^\[-00:00:0\d idle_spin\] idle after/);
+    expect(tail.at(-1)).toMatch(/^\[-00:00:0\d status\] parser done$/);
+    // The files are private.
+    const {statSync} = await import('node:fs');
+    expect(statSync(join(w.home, 'watchers', 'demo')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(w.home, 'watchers', 'demo', 'watcher.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it('the line runs in a shell pane as a command (the shell saw it, not a composer)', async () => {
+    const server = await startTmuxServer();
+    await server.waitForScreen('%0', /^\$/m);
+    const w = world(server);
+    const a = w.assessor(answer('echo injected-$((6*7))'));
+    await w.start('sh', '%0', ['--plan', 'p', '--assess-cmd', a.argv]);
+    await w.nudge(['watch', 'report', 'sh', 'go']);
+    await w.settled('sh', 'standby');
+    await server.waitForScreen('%0', /^injected-42$/m);
+  });
+
+  it('the scripted model server as an --assess-url endpoint: JSON-schema request with the key; its line is injected', async () => {
+    const server = await startTmuxServer();
+    const rec = await startRecorder(server);
+    const model = await startModelServer();
+    model.scriptChat({json: {action: 'continue', injection_prompt: 'next: write the docs'}});
+    const w = world(server);
+    const started = await w.start('api', rec.pane, [
+      '--plan',
+      'ship it',
+      '--assess-url',
+      `${model.url}/v1`,
+      '--assess-model',
+      'judge-1',
+      '--assess-key-env',
+      'JUDGE_KEY',
+    ]);
+    expect(started.exitCode, shown(started)).toBe(0);
+    await w.nudge(['watch', 'report', 'api', 'tests pass'], {JUDGE_KEY: 'sk-test-1'});
+    await w.settled('api', 'standby');
+    const bytes = (await rec.waitForLength(21)).toString('utf8');
+    expect(bytes.endsWith('next: write the docs\r'), hex(bytes)).toBe(true);
+    const request = model.journal().find((e) => e.format === 'chat');
+    const body = request?.body as {
+      model: string;
+      messages: Array<{role: string; content: string}>;
+      response_format: {type: string; json_schema: {schema: {required: string[]}}};
+    };
+    expect(body.model).toBe('judge-1');
+    expect(body.response_format.type).toBe('json_schema');
+    expect(body.response_format.json_schema.schema.required).toEqual([
+      'action',
+      'injection_prompt',
+    ]);
+    expect(body.messages.find((m) => m.role === 'user')?.content).toContain('Plan:\nship it');
+  });
+
+  it('a bad assessor (exit 3) and an HTTP error: an error with one sentence, paused, nothing typed', async () => {
+    const server = await startTmuxServer();
+    const rec = await startRecorder(server);
+    const w = world(server);
+    const a = w.assessor('exit:3');
+    await w.start('bad', rec.pane, ['--plan', 'p', '--assess-cmd', a.argv]);
+    await w.nudge(['watch', 'report', 'bad', 'x']);
+    const paused = await w.settled('bad', 'paused');
+    expect(paused.transcript.at(-1)).toEqual(
+      expect.objectContaining({
+        role: 'error',
+        text: `The assessor command ${JSON.stringify(process.execPath)} exited with status 3: assessor failed.`,
+      }),
+    );
+    // An endpoint that answers HTTP 503.
+    const busy = createServer((_req, res) => {
+      res.writeHead(503, {'content-type': 'application/json'});
+      res.end('{"error":{"message":"the model is overloaded"}}');
+    });
+    busy.listen(0, '127.0.0.1');
+    await once(busy, 'listening');
+    onTestFinished(() => void busy.close());
+    const url = `http://127.0.0.1:${(busy.address() as AddressInfo).port}/v1`;
+    await w.start('http', rec.pane, ['--plan', 'p', '--assess-url', url, '--assess-model', 'm']);
+    await w.nudge(['watch', 'report', 'http', 'x']);
+    const http = await w.settled('http', 'paused');
+    expect(http.pausedReason).toBe(
+      `The assessor at ${url}/chat/completions answered HTTP 503: the model is overloaded.`,
+    );
+    // A report to a paused watcher is recorded, and no cycle runs.
+    const more = await w.nudge(['watch', 'report', 'bad', 'still here']);
+    expect(more.stdout).toBe('recorded+paused');
+    expect((await rec.bytes()).length).toBe(0);
+  });
+
+  it('a report while a cycle runs is queued, not lost: two reports, two lines, in order', async () => {
+    const server = await startTmuxServer();
+    const rec = await startRecorder(server);
+    const w = world(server);
+    const a = w.assessor(answer('line one'), answer('line two'));
+    await w.start('q', rec.pane, ['--plan', 'p', '--assess-cmd', a.argv]);
+    const marker = join(server.dir, 'go');
+    const first = await w.nudge([
+      'watch',
+      'report',
+      'q',
+      'first',
+      '--bash-wait',
+      `while [ ! -e ${marker} ]; do sleep 0.1; done`,
+    ]);
+    expect(first.stdout).toBe('recorded+waiting');
+    const second = await w.nudge(['watch', 'report', 'q', 'second', '--json']);
+    expect(JSON.parse(second.stdout)).toMatchObject({result: 'recorded+waiting', ahead: 1});
+    writeFileSync(marker, '');
+    await w.settled('q', 'standby');
+    const bytes = (await rec.waitForLength(20)).toString('utf8');
+    expect(bytes.indexOf('line one\r')).toBeGreaterThanOrEqual(0);
+    expect(bytes.indexOf('line two\r')).toBeGreaterThan(bytes.indexOf('line one\r'));
+    expect(a.asked().map((x) => (x.transcript as string[]).at(-1))).toEqual([
+      expect.stringMatching(/status\] first$/),
+      expect.stringMatching(/status\] first$/),
+    ]);
+  });
+
+  it('pause stops the cycle and prints the next step (never typed); clear stops a running wait and removes the watcher', async () => {
+    const server = await startTmuxServer();
+    const rec = await startRecorder(server);
+    const w = world(server);
+    const a = w.assessor(answer('try the other branch'));
+    await w.start('p', rec.pane, ['--plan', 'p', '--assess-cmd', a.argv]);
+    const pidFile = join(server.dir, 'wait.pid');
+    await w.nudge([
+      'watch',
+      'report',
+      'p',
+      'x',
+      '--bash-wait',
+      `echo $$ > ${pidFile}; exec sleep 300`,
+    ]);
+    const waitPid = Number(
+      await waitFor('the wait command to start', async () =>
+        existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim() || undefined : undefined,
+      ),
+    );
+    const paused = await w.nudge(['watch', 'pause', 'p']);
+    expect(paused.stdout, shown(paused)).toBe('paused\nnext step: try the other branch');
+    const after = await w.show('p');
+    expect(after.state).toBe('paused');
+    expect(after.cycle).toBeUndefined();
+    expect(alive(waitPid)).toBe(false);
+    expect(after.transcript.at(-1)).toMatchObject({
+      role: 'decision',
+      text: 'manual next step: try the other branch',
+    });
+    expect((await rec.bytes()).length).toBe(0);
+
+    // clear: a new cycle with a long wait (start makes it active again), stopped with its group.
+    await w.start('p', rec.pane, []);
+    writeFileSync(pidFile, '');
+    await w.nudge([
+      'watch',
+      'report',
+      'p',
+      'y',
+      '--bash-wait',
+      `echo $$ > ${pidFile}; exec sleep 300`,
+    ]);
+    const second = Number(
+      await waitFor(
+        'the second wait command',
+        async () => readFileSync(pidFile, 'utf8').trim() || undefined,
+      ),
+    );
+    const cleared = await w.nudge(['watch', 'clear', 'p']);
+    expect(cleared.stdout, shown(cleared)).toBe('cleared (a running cycle was stopped)');
+    await waitFor('the wait command to end', async () => !alive(second) || undefined);
+    const gone = await w.nudge(['watch', 'show', 'p']);
+    expect(gone.exitCode).toBe(2);
+    expect(gone.stderr).toBe(
+      'nudge: There is no watcher named "p"; run "nudge watch list" to see them.',
+    );
+    expect((await rec.bytes()).length).toBe(0);
+  });
+
+  it('a pane that disappears pauses the watcher with the reason', async () => {
+    const server = await startTmuxServer();
+    const rec = await startRecorder(server);
+    const w = world(server);
+    const a = w.assessor(answer('never'));
+    await w.start('gone', rec.pane, ['--plan', 'p', '--assess-cmd', a.argv]);
+    const marker = join(server.dir, 'go');
+    await w.nudge([
+      'watch',
+      'report',
+      'gone',
+      'x',
+      '--bash-wait',
+      `while [ ! -e ${marker} ]; do sleep 0.1; done`,
+    ]);
+    await server.tmux('kill-pane', '-t', rec.pane);
+    writeFileSync(marker, '');
+    const paused = await w.settled('gone', 'paused');
+    expect(paused.pausedReason).toBe(`Pane ${rec.pane} is gone; the watcher paused.`);
+    expect(a.asked()).toEqual([]);
+  });
+
+  it('list, and bad input: one sentence, exit 2', async () => {
+    const server = await startTmuxServer();
+    const w = world(server);
+    const a = w.assessor(answer('x'));
+    await w.start('one', '%0', ['--plan', 'p', '--assess-cmd', a.argv]);
+    const list = await w.nudge(['watch', 'list']);
+    expect(list.stdout.split('\n')).toEqual([
+      'WATCHER  STATE   PANE  PLAN',
+      'one      active  %0    p',
+    ]);
+    const cases: Array<[string[], string]> = [
+      [
+        ['watch', 'start', 'new', '-S', server.socket, '--pane', '%0', '--assess-cmd', a.argv],
+        'nudge: Watcher new is new: give it a plan with --plan TEXT or --plan @FILE.',
+      ],
+      [
+        ['watch', 'start', 'new', '-S', server.socket, '--pane', '%0', '--plan', 'p'],
+        'nudge: Watcher new is new: give it an assessor with --assess-cmd CMD or --assess-url URL --assess-model M.',
+      ],
+      [
+        ['watch', 'start', '../x', '--plan', 'p'],
+        'nudge: "../x" is not a watcher name; use 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit.',
+      ],
+      [
+        [
+          'watch',
+          'start',
+          'new',
+          '-S',
+          server.socket,
+          '--pane',
+          '%0',
+          '--plan',
+          '@/nonexistent/plan.md',
+          '--assess-cmd',
+          'x',
+        ],
+        'nudge: Cannot read the plan file /nonexistent/plan.md (ENOENT); check the path after "@".',
+      ],
+      [
+        [
+          'watch',
+          'start',
+          'new',
+          '-S',
+          server.socket,
+          '--pane',
+          '%0',
+          '--plan',
+          'p',
+          '--assess-url',
+          'http://127.0.0.1:1/v1',
+        ],
+        'nudge: --assess-url needs --assess-model (the model name the endpoint serves).',
+      ],
+      [
+        ['watch', 'report', 'nope', 'x'],
+        'nudge: There is no watcher named "nope"; run "nudge watch list" to see them.',
+      ],
+      [['watch', 'report', 'one', ' '], 'nudge: The status report is empty; say what was done.'],
+    ];
+    for (const [args, sentence] of cases) {
+      const r = await w.nudge(args);
+      expect(r.exitCode, `${args.join(' ')}\n${shown(r)}`).toBe(2);
+      expect(r.stderr, args.join(' ')).toBe(sentence);
+    }
+  });
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return !readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z');
+  } catch {
+    return false;
+  }
+}
