@@ -1,0 +1,267 @@
+// `nudge mcp`: the MCP SDK's client against the server in-process (InMemoryTransport) and
+// against a spawned `nudge mcp` (stdio), with real panes on a private tmux server. Every tool,
+// and its errors as tool errors with one sentence.
+import {readFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {Client} from '@modelcontextprotocol/sdk/client/index.js';
+import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
+import {InMemoryTransport} from '@modelcontextprotocol/sdk/inMemory.js';
+import {describe, expect, it, onTestFinished} from 'vitest';
+import {realClock} from '../../src/base/clock.js';
+import {createSilentLogger} from '../../src/base/log.js';
+import type {CommandContext} from '../../src/commands/context.js';
+import {createMcpServer} from '../../src/mcp/server.js';
+import {procForeground} from '../../src/process/foreground.js';
+import {createSpawnRunner} from '../../src/tmux/runner.js';
+import {createTmux} from '../../src/tmux/tmux.js';
+import {useNudgeHome} from '../helpers/nudge-home.js';
+import {CLI, FIXTURES} from '../helpers/run-nudge.js';
+import {cleanEnv, startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
+import {waitFor} from '../helpers/wait-for.js';
+
+const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
+
+type ToolAnswer = {
+  content: Array<{type: string; text: string}>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
+
+/** The environment of a server started from pane %0 of `server` (as an agent there would). */
+function paneEnv(server: TmuxTestServer, home: string): Record<string, string> {
+  return {NUDGE_HOME: home, TMUX: `${server.socket},1,0`, TMUX_PANE: '%0'};
+}
+
+/** A client connected to the server in this process. */
+async function inProcess(env: Record<string, string>): Promise<Client> {
+  const ctx: CommandContext = {
+    env,
+    cwd: process.cwd(),
+    pid: process.pid,
+    signal: new AbortController().signal,
+    readStdin: async () => '',
+    clock: realClock,
+    tmux: (spec) => createTmux(createSpawnRunner(spec)),
+    foreground: procForeground,
+    workerEntry: join(DIST, 'workers', 'job-worker.js'),
+    watchWorkerEntry: join(DIST, 'workers', 'watch-worker.js'),
+  };
+  const server = createMcpServer(ctx, {}, createSilentLogger());
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  const client = new Client({name: 'test', version: '1'});
+  await Promise.all([server.connect(a), client.connect(b)]);
+  onTestFinished(async () => {
+    await client.close();
+    await server.close();
+  });
+  return client;
+}
+
+/** A client of a spawned `nudge mcp`. */
+async function spawned(env: Record<string, string>, args: string[] = []): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'mcp', ...args],
+    env: cleanEnv(env),
+    stderr: 'pipe',
+  });
+  const client = new Client({name: 'test', version: '1'});
+  await client.connect(transport);
+  onTestFinished(() => client.close());
+  return client;
+}
+
+const call = (c: Client, name: string, args: Record<string, unknown> = {}, signal?: AbortSignal) =>
+  c.callTool(
+    {name, arguments: args},
+    undefined,
+    signal ? {signal} : undefined,
+  ) as Promise<ToolAnswer>;
+
+describe('nudge mcp, in-process', () => {
+  it('lists every tool', async () => {
+    const server = await startTmuxServer();
+    const c = await inProcess(paneEnv(server, useNudgeHome()));
+    const names = (await c.listTools()).tools.map((t) => t.name).sort();
+    expect(names).toEqual(
+      [
+        'cancel',
+        'clear',
+        'expect',
+        'jobs',
+        'look_ma',
+        'pause',
+        'status',
+        'submit',
+        'wait',
+        'watch_me',
+      ].sort(),
+    );
+  });
+
+  it('expect: the fugue_expect contract; invalid regex, a missing pane and a pane closed while waiting are tool errors', async () => {
+    const server = await startTmuxServer();
+    const c = await inProcess(paneEnv(server, useNudgeHome()));
+    const pane = await server.newPane(['bash', '--norc', '--noprofile']);
+    await server.waitForScreen(pane, /\$/);
+    const waiting = call(c, 'expect', {
+      pane_id: pane,
+      pattern: 'ready on port (\\d+)',
+      timeout_ms: 20_000,
+    });
+    // The call is under way before the text is written (only new output counts).
+    await new Promise((r) => setTimeout(r, 500));
+    await server.tmux('send-keys', '-t', pane, '-l', "printf 'ready on port %s\\n' 8080");
+    await server.tmux('send-keys', '-t', pane, 'Enter');
+    const matched = await waiting;
+    expect(matched.isError).toBeFalsy();
+    expect(matched.structuredContent).toMatchObject({
+      status: 'matched',
+      pattern: 'ready on port (\\d+)',
+      match: 'ready on port 8080',
+      line: 'ready on port 8080',
+    });
+    expect(typeof matched.structuredContent?.duration_ms).toBe('number');
+    expect(JSON.parse(matched.content[0]!.text)).toEqual(matched.structuredContent);
+
+    const bad = await call(c, 'expect', {pane_id: pane, pattern: '(unclosed'});
+    expect(bad.isError).toBe(true);
+    expect(bad.content[0]?.text).toBe(
+      'The pattern has an invalid regex "(unclosed": Invalid regular expression: /(unclosed/: Unterminated group.',
+    );
+    const missing = await call(c, 'expect', {pane_id: '%99', pattern: 'x'});
+    expect(missing.isError).toBe(true);
+    expect(missing.content[0]?.text).toMatch(
+      /^Pane "%99" \(PANE\) was not found on the tmux server at /,
+    );
+
+    const doomed = await server.newPane(['sleep', '300']);
+    const closing = call(c, 'expect', {pane_id: doomed, pattern: 'never', timeout_ms: 30_000});
+    await new Promise((r) => setTimeout(r, 500));
+    await server.tmux('kill-pane', '-t', doomed);
+    const closed = await closing;
+    expect(closed.isError).toBe(true);
+    expect(closed.content[0]?.text).toBe(`Pane ${doomed} closed while waiting for /never/.`);
+  });
+
+  it("wait: the verdict and why, for the server's own pane by default; a client's cancellation ends it", async () => {
+    const server = await startTmuxServer();
+    await server.waitForScreen('%0', /\$/);
+    const c = await inProcess(paneEnv(server, useNudgeHome()));
+    const idle = await call(c, 'wait', {timeout: '20s'});
+    expect(idle.structuredContent).toMatchObject({status: 'idle', pane: '%0', reason: 'idle'});
+    const spinner = await server.newPane([process.execPath, join(FIXTURES, 'spinner.mjs')]);
+    await server.waitForScreen(spinner, /SPINNER START/);
+    const abort = new AbortController();
+    const started = Date.now();
+    const cancelled = call(c, 'wait', {pane: spinner, timeout: '5m'}, abort.signal);
+    setTimeout(() => abort.abort(), 1_000);
+    await expect(cancelled).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(60_000);
+    // The server goes on serving.
+    const again = await call(c, 'wait', {pane: spinner, timeout: '1s'});
+    expect(again.structuredContent).toMatchObject({
+      status: 'timeout',
+      reason: 'the screen is still changing',
+    });
+  });
+});
+
+describe('nudge mcp, spawned', () => {
+  it('submit → a job; status, jobs and cancel read the same store; stdout carries only the protocol', async () => {
+    const server = await startTmuxServer();
+    await server.waitForScreen('%0', /\$/);
+    const home = useNudgeHome();
+    const c = await spawned(paneEnv(server, home));
+    const submitted = await call(c, 'submit', {
+      text: 'sleep 30',
+      delay: '0',
+      until: 'exit',
+      no_notice: true,
+    });
+    expect(submitted.isError, submitted.content[0]?.text).toBeFalsy();
+    const job = String(submitted.structuredContent?.job);
+    expect(submitted.structuredContent).toMatchObject({kind: 'queued', pane: '%0'});
+    const status = await waitFor('the job to run', async () => {
+      const s = await call(c, 'status', {job});
+      return s.structuredContent?.state === 'waiting' ? s : undefined;
+    });
+    expect(status.structuredContent).toMatchObject({id: job, pane: '%0'});
+    const jobs = await call(c, 'jobs');
+    expect((jobs.structuredContent?.jobs as Array<{id: string}>).map((j) => j.id)).toEqual([job]);
+    const cancelled = await call(c, 'cancel', {job});
+    expect(cancelled.structuredContent).toMatchObject({
+      job,
+      result: 'cancelled',
+      state: 'cancelled',
+    });
+    const noJob = await call(c, 'status', {job: 'nope'});
+    expect(noJob.isError).toBe(true);
+    expect(noJob.content[0]?.text).toBe(
+      `No job "nope" in ${join(home, 'jobs')}; run "nudge jobs" to list them.`,
+    );
+    // Each call is in the server's log, not on stdout (the protocol would have broken).
+    const log = readFileSync(join(home, 'mcp.log'), 'utf8');
+    expect(log).toMatch(/"tool":"submit"/);
+    expect(log).toMatch(/"tool":"cancel"/);
+  });
+
+  it("watch_me, look_ma, pause and clear: the seed's strings, the watcher in the store", async () => {
+    const server = await startTmuxServer();
+    await server.waitForScreen('%0', /\$/);
+    const home = useNudgeHome();
+    const log = join(server.dir, 'asked.log');
+    const assess = JSON.stringify([
+      process.execPath,
+      join(FIXTURES, 'assessor.mjs'),
+      log,
+      JSON.stringify({action: 'stop', injection_prompt: null}),
+      JSON.stringify({action: 'continue', injection_prompt: 'look at the failing test first'}),
+    ]);
+    const c = await spawned(paneEnv(server, home), ['--assess-cmd', assess]);
+    const text = (a: ToolAnswer) => a.content[0]?.text;
+    expect(
+      text(
+        await call(c, 'watch_me', {
+          name: 'mine',
+          plan: 'fix the build',
+          idle_threshold: '500ms',
+          default_wait: '100ms',
+        }),
+      ),
+    ).toBe('watching');
+    expect(
+      text(await call(c, 'watch_me', {name: 'mine', plan: 'fix the build and the docs'})),
+    ).toBe('updated');
+    // Without a name: the watcher of this pane.
+    expect(text(await call(c, 'look_ma', {status_report: 'build fixed'}))).toBe('recorded+waiting');
+    await waitFor('the assessor to say stop', async () => {
+      const s = JSON.parse(readFileSync(join(home, 'watchers', 'mine', 'watcher.json'), 'utf8'));
+      return s.state === 'paused' ? s : undefined;
+    });
+    const paused = await call(c, 'pause', {name: 'mine'});
+    expect(paused.structuredContent).toEqual({
+      result: 'paused',
+      name: 'mine',
+      suggestion: 'look at the failing test first',
+    });
+    const cleared = await call(c, 'clear', {name: 'mine'});
+    expect(cleared.structuredContent).toMatchObject({result: 'cleared', name: 'mine'});
+    const unknown = await call(c, 'look_ma', {status_report: 'x', name: 'mine'});
+    expect(unknown.isError).toBe(true);
+    expect(text(unknown)).toBe(
+      'There is no watcher named "mine"; run "nudge watch list" to see them.',
+    );
+  });
+
+  it('watch_me with no assessor configured is a tool error that says how to configure one', async () => {
+    const server = await startTmuxServer();
+    const c = await spawned(paneEnv(server, useNudgeHome()));
+    const r = await call(c, 'watch_me', {name: 'x', plan: 'p'});
+    expect(r.isError).toBe(true);
+    expect(r.content[0]?.text).toBe(
+      'Watcher x is new: give it an assessor with --assess-cmd CMD or --assess-url URL --assess-model M.',
+    );
+  });
+});
