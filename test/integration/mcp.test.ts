@@ -189,7 +189,9 @@ describe('nudge mcp, spawned', () => {
     });
     expect(status.structuredContent).toMatchObject({id: job, pane: '%0'});
     const jobs = await call(c, 'jobs');
-    expect((jobs.structuredContent?.jobs as Array<{id: string}>).map((j) => j.id)).toEqual([job]);
+    expect(
+      (jobs.structuredContent?.jobs as Array<{id: string}> | undefined)?.map((j) => j.id),
+    ).toEqual([job]);
     const cancelled = await call(c, 'cancel', {job});
     expect(cancelled.structuredContent).toMatchObject({
       job,
