@@ -84,6 +84,23 @@ function world(server: TmuxTestServer) {
 
 const answer = (line: string) => JSON.stringify({action: 'continue', injection_prompt: line});
 
+/** A server, a byte recorder in a pane of it, and watcher `name` on that pane whose assessor
+ * command gives `answers` in turn. */
+async function recorderWatched(name: string, ...answers: string[]) {
+  const server = await startTmuxServer();
+  const rec = await startRecorder(server);
+  const w = world(server);
+  const a = w.assessor(...answers);
+  const started = await w.start(name, rec.pane, ['--plan', 'p', '--assess-cmd', a.argv]);
+  if (started.exitCode !== 0) throw new Error(shown(started));
+  return {server, rec, w, a};
+}
+
+/** `watch report NAME STATUS --bash-wait CMD`. */
+function reportWaiting(w: ReturnType<typeof world>, name: string, status: string, command: string) {
+  return w.nudge(['watch', 'report', name, status, '--bash-wait', command]);
+}
+
 describe('nudge watch', () => {
   it('start → "watching", report → "recorded+waiting"; the cycle runs the bash wait, asks the assessor command, and the line reaches the pane once, byte for byte', async () => {
     const server = await startTmuxServer();
@@ -101,14 +118,12 @@ describe('nudge watch', () => {
     const again = await w.start('demo', rec.pane, ['--plan', 'finish the parser, then docs']);
     expect(again.stdout, shown(again)).toBe('updated');
 
-    const reported = await w.nudge([
-      'watch',
-      'report',
+    const reported = await reportWaiting(
+      w,
       'demo',
       'parser done',
-      '--bash-wait',
       'echo from-the-wait; echo to-stderr >&2; exit 3',
-    ]);
+    );
     expect(reported.stdout, shown(reported)).toBe('recorded+waiting');
     const end = await w.settled('demo', 'standby');
     expect(end.transcript.map((e) => e.role)).toEqual([
@@ -195,11 +210,7 @@ describe('nudge watch', () => {
   });
 
   it('a bad assessor (exit 3) and an HTTP error: an error with one sentence, paused, nothing typed', async () => {
-    const server = await startTmuxServer();
-    const rec = await startRecorder(server);
-    const w = world(server);
-    const a = w.assessor('exit:3');
-    await w.start('bad', rec.pane, ['--plan', 'p', '--assess-cmd', a.argv]);
+    const {rec, w} = await recorderWatched('bad', 'exit:3');
     await w.nudge(['watch', 'report', 'bad', 'x']);
     const paused = await w.settled('bad', 'paused');
     expect(paused.transcript.at(-1)).toEqual(
@@ -230,20 +241,14 @@ describe('nudge watch', () => {
   });
 
   it('a report while a cycle runs is queued, not lost: two reports, two lines, in order', async () => {
-    const server = await startTmuxServer();
-    const rec = await startRecorder(server);
-    const w = world(server);
-    const a = w.assessor(answer('line one'), answer('line two'));
-    await w.start('q', rec.pane, ['--plan', 'p', '--assess-cmd', a.argv]);
+    const {server, rec, w, a} = await recorderWatched('q', answer('line one'), answer('line two'));
     const marker = join(server.dir, 'go');
-    const first = await w.nudge([
-      'watch',
-      'report',
+    const first = await reportWaiting(
+      w,
       'q',
       'first',
-      '--bash-wait',
       `while [ ! -e ${marker} ]; do sleep 0.1; done`,
-    ]);
+    );
     expect(first.stdout).toBe('recorded+waiting');
     const second = await w.nudge(['watch', 'report', 'q', 'second', '--json']);
     expect(JSON.parse(second.stdout)).toMatchObject({result: 'recorded+waiting', ahead: 1});
@@ -259,20 +264,9 @@ describe('nudge watch', () => {
   });
 
   it('pause stops the cycle and prints the next step (never typed); clear stops a running wait and removes the watcher', async () => {
-    const server = await startTmuxServer();
-    const rec = await startRecorder(server);
-    const w = world(server);
-    const a = w.assessor(answer('try the other branch'));
-    await w.start('p', rec.pane, ['--plan', 'p', '--assess-cmd', a.argv]);
+    const {server, rec, w} = await recorderWatched('p', answer('try the other branch'));
     const pidFile = join(server.dir, 'wait.pid');
-    await w.nudge([
-      'watch',
-      'report',
-      'p',
-      'x',
-      '--bash-wait',
-      `echo $$ > ${pidFile}; exec sleep 300`,
-    ]);
+    await reportWaiting(w, 'p', 'x', `echo $$ > ${pidFile}; exec sleep 300`);
     const waitPid = Number(
       await waitFor('the wait command to start', async () =>
         existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim() || undefined : undefined,
@@ -293,14 +287,7 @@ describe('nudge watch', () => {
     // clear: a new cycle with a long wait (start makes it active again), stopped with its group.
     await w.start('p', rec.pane, []);
     writeFileSync(pidFile, '');
-    await w.nudge([
-      'watch',
-      'report',
-      'p',
-      'y',
-      '--bash-wait',
-      `echo $$ > ${pidFile}; exec sleep 300`,
-    ]);
+    await reportWaiting(w, 'p', 'y', `echo $$ > ${pidFile}; exec sleep 300`);
     const second = Number(
       await waitFor(
         'the second wait command',
@@ -319,20 +306,9 @@ describe('nudge watch', () => {
   });
 
   it('a pane that disappears pauses the watcher with the reason', async () => {
-    const server = await startTmuxServer();
-    const rec = await startRecorder(server);
-    const w = world(server);
-    const a = w.assessor(answer('never'));
-    await w.start('gone', rec.pane, ['--plan', 'p', '--assess-cmd', a.argv]);
+    const {server, rec, w, a} = await recorderWatched('gone', answer('never'));
     const marker = join(server.dir, 'go');
-    await w.nudge([
-      'watch',
-      'report',
-      'gone',
-      'x',
-      '--bash-wait',
-      `while [ ! -e ${marker} ]; do sleep 0.1; done`,
-    ]);
+    await reportWaiting(w, 'gone', 'x', `while [ ! -e ${marker} ]; do sleep 0.1; done`);
     await server.tmux('kill-pane', '-t', rec.pane);
     writeFileSync(marker, '');
     const paused = await w.settled('gone', 'paused');
@@ -350,13 +326,14 @@ describe('nudge watch', () => {
       'WATCHER  STATE   PANE  PLAN',
       'one      active  %0    p',
     ]);
+    const startNew = ['watch', 'start', 'new', '-S', server.socket, '--pane', '%0'];
     const cases: Array<[string[], string]> = [
       [
-        ['watch', 'start', 'new', '-S', server.socket, '--pane', '%0', '--assess-cmd', a.argv],
+        [...startNew, '--assess-cmd', a.argv],
         'nudge: Watcher new is new: give it a plan with --plan TEXT or --plan @FILE.',
       ],
       [
-        ['watch', 'start', 'new', '-S', server.socket, '--pane', '%0', '--plan', 'p'],
+        [...startNew, '--plan', 'p'],
         'nudge: Watcher new is new: give it an assessor with --assess-cmd CMD or --assess-url URL --assess-model M.',
       ],
       [
@@ -364,35 +341,11 @@ describe('nudge watch', () => {
         'nudge: "../x" is not a watcher name; use 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit.',
       ],
       [
-        [
-          'watch',
-          'start',
-          'new',
-          '-S',
-          server.socket,
-          '--pane',
-          '%0',
-          '--plan',
-          '@/nonexistent/plan.md',
-          '--assess-cmd',
-          'x',
-        ],
+        [...startNew, '--plan', '@/nonexistent/plan.md', '--assess-cmd', 'x'],
         'nudge: Cannot read the plan file /nonexistent/plan.md (ENOENT); check the path after "@".',
       ],
       [
-        [
-          'watch',
-          'start',
-          'new',
-          '-S',
-          server.socket,
-          '--pane',
-          '%0',
-          '--plan',
-          'p',
-          '--assess-url',
-          'http://127.0.0.1:1/v1',
-        ],
+        [...startNew, '--plan', 'p', '--assess-url', 'http://127.0.0.1:1/v1'],
         'nudge: --assess-url needs --assess-model (the model name the endpoint serves).',
       ],
       [
