@@ -6,7 +6,6 @@ import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import {resolvePane} from '../pane/target.js';
 import {isRunning, type ProcessId, signalProcess} from '../process/identity.js';
 import {launchDetached} from '../process/launch-worker.js';
-import {runCommand} from '../process/run-command.js';
 import {resolveServerSpec} from '../tmux/server.js';
 import {visibleText} from '../tmux/view.js';
 import {createAssessor, describeAssessor} from '../watch/assessor.js';
@@ -310,6 +309,8 @@ export async function pauseWatcher(
     '',
   );
   if (!asked) throw noSuchWatcher(name);
+  // Loaded here: execa costs ~120 ms to import, and every other command shares this module.
+  const {runCommand} = await import('../process/run-command.js');
   const assessor = createAssessor(asked.record.assessor, {
     runCommand,
     fetch: globalThis.fetch,
