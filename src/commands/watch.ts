@@ -1,6 +1,3 @@
-import {readFile} from 'node:fs/promises';
-import {join, resolve} from 'node:path';
-import {parseDuration, parseInteger} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import {resolvePane} from '../pane/target.js';
@@ -11,11 +8,15 @@ import {visibleText} from '../tmux/view.js';
 import {createAssessor, describeAssessor} from '../watch/assessor.js';
 import {assessRequest} from '../watch/cycle.js';
 import {
+  resolveWatcherOptions,
+  WATCHER_OPTION_DEFAULTS,
+  type WatcherInput,
+} from '../watch/options.js';
+import {
   type AssessorSpec,
   appendCapped,
   type TranscriptEntry,
   validateWatcherName,
-  WATCH_DEFAULTS,
   type WatcherOptions,
   type WatcherRecord,
   type WatcherState,
@@ -23,26 +24,10 @@ import {
 import {WatcherStore} from '../watch/store.js';
 import type {CommandContext} from './context.js';
 
-/** Options of `nudge watch start NAME`. Durations are strings ("3s") or milliseconds. */
-export interface WatchStartOptions {
+/** Options of `nudge watch start NAME`: the watcher's input, and where its pane is. */
+export interface WatchStartOptions extends WatcherInput {
   name: string;
   pane?: string | undefined;
-  /** The plan's text, or `@FILE` to read it from a file. Required for a new watcher. */
-  plan?: string | undefined;
-  /** The assessor command: an argument array, a JSON array, or words split as a shell would
-   * (quotes, backslashes; no expansion, no shell). */
-  assessCmd?: string | readonly string[] | undefined;
-  assessUrl?: string | undefined;
-  assessModel?: string | undefined;
-  assessKeyEnv?: string | undefined;
-  idleThreshold?: string | number | undefined;
-  idleTimeout?: string | number | undefined;
-  defaultWait?: string | number | undefined;
-  waitTimeout?: string | number | undefined;
-  assessTimeout?: string | number | undefined;
-  /** false: --no-enter (the injected line is left in the input line). */
-  enter?: boolean | undefined;
-  transcriptCap?: string | number | undefined;
   socketName?: string | undefined;
   socketPath?: string | undefined;
 }
@@ -122,19 +107,7 @@ export async function startWatcher(
   const name = validateWatcherName(o.name);
   const stateDir = resolveStateDir(ctx.env);
   const store = new WatcherStore(stateDir);
-  const plan = o.plan === undefined ? undefined : await readPlan(o.plan, ctx.cwd);
-  const assessor = assessorOf(o);
-  const durations = {
-    idleThresholdMs: optionalDuration(o.idleThreshold, '--idle-threshold'),
-    idleTimeoutMs: optionalDuration(o.idleTimeout, '--idle-timeout'),
-    defaultWaitMs: optionalDuration(o.defaultWait, '--default-wait'),
-    waitTimeoutMs: optionalDuration(o.waitTimeout, '--wait-timeout'),
-    assessTimeoutMs: optionalDuration(o.assessTimeout, '--assess-timeout'),
-  };
-  const cap =
-    o.transcriptCap === undefined
-      ? undefined
-      : parseInteger(o.transcriptCap, '--transcript-cap', 10, 100_000);
+  const {plan, assessor, given} = await resolveWatcherOptions(o, ctx.cwd);
   await ensureStateDir(stateDir);
   const existing = await store.read(name);
   // The pane: as given, else (new watcher) this pane, else the watcher's own.
@@ -164,23 +137,9 @@ export async function startWatcher(
       );
   }
   const now = new Date(ctx.clock.now()).toISOString();
-  const defaults: WatcherOptions = {
-    idleThresholdMs: parseDuration(WATCH_DEFAULTS.idleThreshold, '--idle-threshold'),
-    idleTimeoutMs: parseDuration(WATCH_DEFAULTS.idleTimeout, '--idle-timeout'),
-    defaultWaitMs: parseDuration(WATCH_DEFAULTS.defaultWait, '--default-wait'),
-    waitTimeoutMs: parseDuration(WATCH_DEFAULTS.waitTimeout, '--wait-timeout'),
-    assessTimeoutMs: parseDuration(WATCH_DEFAULTS.assessTimeout, '--assess-timeout'),
-    enter: true,
-    transcriptCap: WATCH_DEFAULTS.transcriptCap,
-  };
-  const given: Partial<WatcherOptions> = Object.fromEntries(
-    Object.entries({...durations, enter: o.enter, transcriptCap: cap}).filter(
-      ([, v]) => v !== undefined,
-    ),
-  );
   return store.update<WatchStartResult>(name, (r) => {
     const base = r ?? undefined;
-    const options: WatcherOptions = {...defaults, ...base?.options, ...given};
+    const options: WatcherOptions = {...WATCHER_OPTION_DEFAULTS, ...base?.options, ...given};
     const cycleRuns = base?.cycle !== undefined && isRunning(processOf(base.cycle));
     const record: WatcherRecord = {
       version: 1,
@@ -434,125 +393,4 @@ function noSuchWatcher(name: string): NudgeError {
     'no-such-watcher',
     `There is no watcher named ${JSON.stringify(name)}; run "nudge watch list" to see them.`,
   );
-}
-
-function optionalDuration(v: string | number | undefined, flag: string): number | undefined {
-  if (v === undefined) return undefined;
-  const ms = parseDuration(v, flag);
-  if (ms <= 0)
-    throw new NudgeError('bad-duration', `${flag} must be more than 0, got ${JSON.stringify(v)}.`);
-  return ms;
-}
-
-/** The plan: TEXT, or `@FILE` read from a file (relative to the working directory). */
-async function readPlan(plan: string, cwd: string): Promise<string> {
-  let text = plan;
-  if (plan.startsWith('@')) {
-    const path = resolve(cwd, plan.slice(1));
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? 'error';
-      throw new NudgeError(
-        'bad-usage',
-        `Cannot read the plan file ${path} (${code}); check the path after "@".`,
-      );
-    }
-  }
-  if (text.trim() === '')
-    throw new NudgeError('bad-usage', 'The plan is empty; say what the agent should get done.');
-  return text.trim();
-}
-
-/** The assessor the options name, checked; undefined when none is given. */
-function assessorOf(o: WatchStartOptions): AssessorSpec | undefined {
-  const urlGiven =
-    o.assessUrl !== undefined || o.assessModel !== undefined || o.assessKeyEnv !== undefined;
-  if (o.assessCmd !== undefined && urlGiven)
-    throw new NudgeError('bad-assessor', 'Give either --assess-cmd or --assess-url, not both.');
-  if (o.assessCmd !== undefined) {
-    const argv = typeof o.assessCmd === 'string' ? splitCommand(o.assessCmd) : [...o.assessCmd];
-    if (argv.length === 0 || argv[0] === '')
-      throw new NudgeError('bad-assessor', '--assess-cmd is empty; give the command to run.');
-    return {kind: 'cmd', argv};
-  }
-  if (!urlGiven) return undefined;
-  if (o.assessUrl === undefined)
-    throw new NudgeError('bad-assessor', '--assess-model and --assess-key-env need --assess-url.');
-  let url: URL;
-  try {
-    url = new URL(o.assessUrl);
-  } catch {
-    throw new NudgeError(
-      'bad-assessor',
-      `--assess-url ${JSON.stringify(o.assessUrl)} is not a URL; use e.g. http://127.0.0.1:11434/v1.`,
-    );
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new NudgeError('bad-assessor', `--assess-url must be http or https, got ${url.protocol}`);
-  if (!o.assessModel)
-    throw new NudgeError(
-      'bad-assessor',
-      '--assess-url needs --assess-model (the model name the endpoint serves).',
-    );
-  if (o.assessKeyEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(o.assessKeyEnv))
-    throw new NudgeError(
-      'bad-assessor',
-      `--assess-key-env takes the name of an environment variable, got ${JSON.stringify(o.assessKeyEnv)}.`,
-    );
-  return {kind: 'url', url: o.assessUrl, model: o.assessModel, keyEnv: o.assessKeyEnv};
-}
-
-/**
- * A command line as an argument array: a JSON array (`["python3","a b.py"]`), or words split
- * as a shell splits them — single and double quotes, backslash escapes — with nothing
- * expanded and no shell run.
- */
-export function splitCommand(line: string): string[] {
-  const trimmed = line.trim();
-  if (trimmed.startsWith('[')) {
-    try {
-      const v = JSON.parse(trimmed) as unknown;
-      if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v as string[];
-    } catch {
-      // not JSON: split as words
-    }
-  }
-  const words: string[] = [];
-  let word = '';
-  let inWord = false;
-  let quote: '"' | "'" | undefined;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i] as string;
-    if (quote === "'") {
-      if (c === "'") quote = undefined;
-      else word += c;
-    } else if (quote === '"') {
-      if (c === '"') quote = undefined;
-      else if (c === '\\' && i + 1 < line.length && '"\\$`'.includes(line[i + 1] as string))
-        word += line[++i];
-      else word += c;
-    } else if (c === "'" || c === '"') {
-      quote = c;
-      inWord = true;
-    } else if (c === '\\' && i + 1 < line.length) {
-      word += line[++i];
-      inWord = true;
-    } else if (/\s/.test(c)) {
-      if (inWord) words.push(word);
-      word = '';
-      inWord = false;
-    } else {
-      word += c;
-      inWord = true;
-    }
-  }
-  if (quote) throw new NudgeError('bad-assessor', `--assess-cmd has an unclosed ${quote} quote.`);
-  if (inWord) words.push(word);
-  return words;
-}
-
-/** Where a watcher's files are, for messages. */
-export function watcherDir(stateDir: string, name: string): string {
-  return join(stateDir, 'watchers', validateWatcherName(name));
 }
