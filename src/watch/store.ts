@@ -84,7 +84,7 @@ export class WatcherStore {
       realpath: false,
       lockfilePath: `${dir}.lock`,
       stale: RECORD_LOCK_STALE_MS,
-      retries: {retries: 100, minTimeout: 10, maxTimeout: 100, factor: 1.5},
+      retries: {retries: 300, minTimeout: 10, maxTimeout: 100, factor: 1.5},
     });
     try {
       const {record, result} = await change(await this.read(name));
