@@ -24,9 +24,9 @@ const TOOL_NAME: Record<Exclude<AgentName, 'codex'>, (tool: string) => string> =
   gemini: (t) => `mcp_nudge_${t}`,
 };
 
-// Codex 0.169 is left out: its MCP servers are run by its app-server daemon, which the test
-// homes turn off (it outlives the test, research/model-server.md); with the daemon off, its
-// turn requests carry no MCP tool, so the model cannot call one.
+// Codex 0.169 is left out: with `nudge mcp` registered (`[mcp_servers.nudge]`), its turn
+// requests list no MCP tool — neither with its app-server daemon off (as the test homes run it:
+// the daemon outlives the test) nor on — so its model cannot call one here.
 const agents = (['claude', 'gemini'] as const).filter((n) => agentAvailable(n));
 
 describe.each(agents)('%s with nudge mcp registered', (name) => {
