@@ -122,7 +122,8 @@ export async function startWatcher(
       serverPid: info.serverPid,
     };
   } else {
-    paneFields = existing;
+    const {pane, paneTarget, socketPath, serverPid} = existing;
+    paneFields = {pane, paneTarget, socketPath, serverPid};
   }
   if (!existing) {
     if (plan === undefined)

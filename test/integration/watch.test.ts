@@ -284,8 +284,11 @@ describe('nudge watch', () => {
     });
     expect((await rec.bytes()).length).toBe(0);
 
-    // clear: a new cycle with a long wait (start makes it active again), stopped with its group.
-    await w.start('p', rec.pane, []);
+    // clear: a new cycle with a long wait (start, even with nothing to change, makes it
+    // active again), stopped with its group.
+    const resumed = await w.nudge(['watch', 'start', 'p']);
+    expect(resumed.stdout, shown(resumed)).toBe('updated');
+    expect((await w.show('p')).state).toBe('active');
     writeFileSync(pidFile, '');
     await reportWaiting(w, 'p', 'y', `echo $$ > ${pidFile}; exec sleep 300`);
     const second = Number(

@@ -2,7 +2,7 @@
 // options given (and only those: an update keeps the rest), the transcript tail's format.
 import {describe, expect, it} from 'vitest';
 import {resolveWatcherOptions, splitCommand} from '../../src/watch/options.js';
-import {appendCapped, transcriptTail} from '../../src/watch/record.js';
+import {appendCapped, type TranscriptEntry, transcriptTail} from '../../src/watch/record.js';
 
 describe('splitCommand', () => {
   it.each([
@@ -51,7 +51,7 @@ describe('resolveWatcherOptions', () => {
 describe('the transcript', () => {
   const t = (s: number) => new Date(1_700_000_000_000 + s * 1000).toISOString();
   it('the tail is newest first, [-HH:MM:SS role] text, each cut to 200 characters, at most 30', () => {
-    let entries = [{t: t(0), role: 'status' as const, text: 'x'.repeat(300)}];
+    let entries: TranscriptEntry[] = [{t: t(0), role: 'status', text: 'x'.repeat(300)}];
     for (let i = 1; i <= 40; i++)
       entries = appendCapped(entries, {t: t(i), role: 'wait', text: `w${i}\nsecond line`}, 100);
     const tail = transcriptTail(entries, 1_700_000_000_000 + 3_723_000);
