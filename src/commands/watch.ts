@@ -140,6 +140,10 @@ export async function startWatcher(
   const now = new Date(ctx.clock.now()).toISOString();
   return store.update<WatchStartResult>(name, (r) => {
     const base = r ?? undefined;
+    const spec = assessor ?? base?.assessor;
+    // Removed by a `watch clear` since it was read above: what was not given is gone too.
+    if (plan === undefined && base === undefined) throw noSuchWatcher(name);
+    if (spec === undefined) throw noSuchWatcher(name);
     const options: WatcherOptions = {...WATCHER_OPTION_DEFAULTS, ...base?.options, ...given};
     const cycleRuns = base?.cycle !== undefined && isRunning(processOf(base.cycle));
     const record: WatcherRecord = {
@@ -148,7 +152,7 @@ export async function startWatcher(
       state: base && cycleRuns ? base.state : base?.state === 'standby' ? 'standby' : 'active',
       ...paneFields,
       plan: plan ?? base?.plan ?? '',
-      assessor: assessor ?? (base?.assessor as AssessorSpec),
+      assessor: spec,
       options,
       createdAt: base?.createdAt ?? now,
       updatedAt: now,
