@@ -13,7 +13,6 @@ import {
   type WatcherInput,
 } from '../watch/options.js';
 import {
-  type AssessorSpec,
   appendCapped,
   type TranscriptEntry,
   validateWatcherName,
