@@ -138,7 +138,8 @@ export async function runCycle(
         case 'standby':
           return 'standby';
         case 'paused':
-          return (await pause(deps, name, step.reason)) ? 'paused' : 'gone';
+          // A record that cannot be written even now: give up (the worker logs why).
+          return (await pause(deps, name, step.reason).catch(() => false)) ? 'paused' : 'gone';
         case 'gone':
           return 'gone';
         default:

@@ -380,3 +380,21 @@ describe('assessors', () => {
     });
   });
 });
+
+describe('a record that cannot be written', () => {
+  it('ends the cycle (no loop of pauses)', async () => {
+    const w = setup([go('x')], watcher({}, [report('a')]));
+    let writes = 0;
+    const broken = w.records.update.bind(w.records);
+    w.deps.records = {
+      update: async (name, change) => {
+        if (++writes > 2) throw new Error('ENOSPC');
+        return broken(name, change);
+      },
+    };
+    // It ends (as a cycle whose record is gone), having tried a bounded number of writes.
+    expect(await runCycles(w.deps, 'w', signal())).toBe('removed');
+    expect(writes).toBeLessThan(10);
+    expect(w.pane.typed).toEqual([]);
+  });
+});
