@@ -254,7 +254,7 @@ export function buildCli(
       (a) => run(showLogs({job: a.job, follow: a.follow, pretty: a.pretty}, ctx), renderLogs),
     )
     .command(
-      'watch <command>',
+      'watch',
       'the watcher loop: each report waits, lets the pane go idle, asks an assessor, injects the next line or pauses',
       (y) => watchCommands(y, ctx, run),
     )

@@ -332,6 +332,10 @@ describe('nudge watch', () => {
     const startNew = ['watch', 'start', 'new', '-S', server.socket, '--pane', '%0'];
     const cases: Array<[string[], string]> = [
       [
+        ['watch'],
+        'nudge: Give a watch command: start, report, pause, clear, show or list. See nudge --help.',
+      ],
+      [
         [...startNew, '--assess-cmd', a.argv],
         'nudge: Watcher new is new: give it a plan with --plan TEXT or --plan @FILE.',
       ],
