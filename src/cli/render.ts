@@ -206,6 +206,7 @@ export function renderWatchShow(w: WatcherView, json: boolean, out: Output): Exi
   line(`watcher  ${w.name}`);
   line(`state    ${w.state}${w.cycle ? ` (cycle ${w.cycle} running)` : ''}`);
   if (w.pausedReason) line(`reason   ${w.pausedReason}`);
+  if (w.lostCycle) line(`lost     ${w.lostCycle}`);
   line(
     `pane     ${w.pane}${w.paneTarget !== w.pane ? ` (${w.paneTarget})` : ''} on ${w.socketPath}`,
   );

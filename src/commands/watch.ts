@@ -45,6 +45,9 @@ export interface WatcherView {
   pending: number;
   /** The cycle worker's pid while one runs. */
   cycle?: number | undefined;
+  /** Set when the record names a cycle worker that is gone without finishing (killed, the
+   * machine restarted): the report it worked on is lost; the next report starts a new one. */
+  lostCycle?: string | undefined;
   createdAt: string;
   updatedAt: string;
   transcript: TranscriptEntry[];
@@ -351,6 +354,11 @@ function viewOf(r: WatcherRecord): WatcherView {
     ...(r.pausedReason ? {pausedReason: r.pausedReason} : {}),
     pending: r.pending.length,
     ...(running ? {cycle: r.cycle?.pid} : {}),
+    ...(r.cycle && !running
+      ? {
+          lostCycle: `its cycle worker (pid ${r.cycle.pid}) is gone without finishing; the next report starts a new one`,
+        }
+      : {}),
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
     transcript: r.transcript,

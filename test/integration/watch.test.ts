@@ -308,6 +308,35 @@ describe('nudge watch', () => {
     expect((await rec.bytes()).length).toBe(0);
   });
 
+  it('a cycle worker killed with -9 mid-wait: show says so, and the next report runs a new cycle', async () => {
+    const {server, rec, w} = await recorderWatched('k', answer('after the crash'));
+    const pidFile = join(server.dir, 'k.pid');
+    await reportWaiting(w, 'k', 'first', `echo $$ > ${pidFile}; exec sleep 300`);
+    await waitFor('the wait command', async () =>
+      existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim() || undefined : undefined,
+    );
+    const worker = (await w.show('k')).cycle;
+    expect(worker).toBeGreaterThan(0);
+    // The worker and its wait (its process group), as a crash or the OOM killer would.
+    process.kill(-Number(worker), 'SIGKILL');
+    const lost = await waitFor('show to say the cycle is lost', async () => {
+      const v = (await w.show('k')) as Watcher & {lostCycle?: string};
+      return v.lostCycle ? v : undefined;
+    });
+    expect(lost.lostCycle).toBe(
+      `its cycle worker (pid ${worker}) is gone without finishing; the next report starts a new one`,
+    );
+    const again = await w.nudge(['watch', 'report', 'k', 'second']);
+    expect(again.stdout, shown(again)).toBe('recorded+waiting');
+    const end = await w.settled('k', 'standby');
+    expect(end.transcript.at(-1)).toMatchObject({
+      role: 'injection',
+      text: 'after the crash (unconfirmed)',
+    });
+    const bytes = (await rec.waitForLength(16)).toString('utf8');
+    expect(bytes.split('after the crash').length - 1, hex(bytes)).toBe(1);
+  });
+
   it('a pane that disappears pauses the watcher with the reason', async () => {
     const {server, rec, w, a} = await recorderWatched('gone', answer('never'));
     const marker = join(server.dir, 'go');
