@@ -14,6 +14,7 @@ import {
 } from '../watch/options.js';
 import {
   appendCapped,
+  reportsAhead,
   type TranscriptEntry,
   validateWatcherName,
   type WatcherOptions,
@@ -207,7 +208,7 @@ export async function reportWatcher(
         result: {
           result: 'recorded+waiting',
           name,
-          ahead: pending.length,
+          ahead: reportsAhead(r),
           cycle: r.cycle.pid,
         },
       };

@@ -104,6 +104,16 @@ export interface WatcherRecord {
   transcript: TranscriptEntry[];
 }
 
+/**
+ * How many reports are ahead of one queued now, while a cycle runs: those queued before it,
+ * and the one the cycle has in hand. A cycle just started has not taken its first report yet
+ * (it is still in `pending`, the state not yet `wait`), so it is counted once either way.
+ */
+export function reportsAhead(r: Pick<WatcherRecord, 'state' | 'pending'>): number {
+  const inHand = r.state === 'wait' || r.state === 'idle_spin' || r.state === 'assess';
+  return r.pending.length + (inHand ? 1 : 0);
+}
+
 /** The longest line a watcher injects. */
 export const MAX_INJECTION_CHARS = 160;
 /** What the assessor sees of the transcript: the newest entries, each cut to this length. */

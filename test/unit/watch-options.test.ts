@@ -2,7 +2,12 @@
 // options given (and only those: an update keeps the rest), the transcript tail's format.
 import {describe, expect, it} from 'vitest';
 import {resolveWatcherOptions, splitCommand} from '../../src/watch/options.js';
-import {appendCapped, type TranscriptEntry, transcriptTail} from '../../src/watch/record.js';
+import {
+  appendCapped,
+  reportsAhead,
+  type TranscriptEntry,
+  transcriptTail,
+} from '../../src/watch/record.js';
 
 describe('splitCommand', () => {
   it.each([
@@ -60,5 +65,18 @@ describe('the transcript', () => {
     expect(tail[29]).toBe('[-01:01:52 wait] w11 ⏎ second line');
     const long = transcriptTail(entries.slice(0, 1), 1_700_000_000_000);
     expect(long[0]).toBe(`[-00:00:00 status] ${'x'.repeat(199)}…`);
+  });
+});
+
+describe('reports ahead of one queued while a cycle runs', () => {
+  const report = {at: '2026-01-01T00:00:00Z', status: 'x', bashWait: undefined, cwd: '/'};
+  it('counts the first report once, taken or not yet taken by a cycle just started', () => {
+    // The cycle was launched; it has not taken its report yet.
+    expect(reportsAhead({state: 'active', pending: [report]})).toBe(1);
+    expect(reportsAhead({state: 'standby', pending: [report]})).toBe(1);
+    // It has taken it and is waiting, or spinning, or asking.
+    expect(reportsAhead({state: 'wait', pending: []})).toBe(1);
+    expect(reportsAhead({state: 'idle_spin', pending: []})).toBe(1);
+    expect(reportsAhead({state: 'assess', pending: [report]})).toBe(2);
   });
 });
