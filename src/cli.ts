@@ -56,6 +56,7 @@ const ctx: CommandContext = {
   // This file is dist/src/cli.js, bundled or not; the worker entry is dist/workers/.
   workerEntry: fileURLToPath(new URL('../workers/job-worker.js', import.meta.url)),
   watchWorkerEntry: fileURLToPath(new URL('../workers/watch-worker.js', import.meta.url)),
+  runWorkerEntry: fileURLToPath(new URL('../workers/run-worker.js', import.meta.url)),
 };
 const out: Output = {
   stdout: (text) => process.stdout.write(`${text}\n`),

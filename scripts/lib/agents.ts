@@ -404,6 +404,11 @@ function ciVariables(): string[] {
   );
 }
 
+/** The variables an agent must not see (see UNSET and ciVariables). */
+export function agentUnsetVariables(): string[] {
+  return [...UNSET, ...ciVariables()];
+}
+
 /** The environment the agent runs with (on top of the tmux server's, minus UNSET). */
 export function agentEnv(
   name: AgentName,

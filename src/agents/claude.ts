@@ -24,6 +24,25 @@ export const claude: Profile = {
   queued: /Press up to edit queued messages/,
   screen: /Claude Code v\d|\? for shortcuts · ← for agents/,
   commands: /^claude$/,
+  // Measured (2.1.197, model server; test/fixtures/screens/claude-permission-*.txt): a tool
+  // call not allowed by the settings asks `Do you want to proceed?` (Bash) or `Do you want to
+  // create hello.txt?` (Write) over `❯ 1. Yes`; Escape answers no ("User rejected", the turn
+  // ends at the idle composer). The folder-trust dialog: Escape exits Claude Code.
+  permissionDialogs: [
+    {
+      kind: 'tool',
+      question: /^\s*(Do you want to .+\?)\s*$/,
+      firstOption: /^\s*❯?\s*1\. Yes\b/,
+      denyKeys: [['Escape']],
+    },
+    {
+      kind: 'trust',
+      question: /(Is this a project you created or one you trust\?)/,
+      firstOption: /^\s*❯?\s*1\. Yes, I trust this folder/,
+      denyKeys: [['Escape']],
+    },
+  ],
+  launch: 'claude',
 };
 
 /** Whether a word of a command line is Claude Code's executable or package script. */

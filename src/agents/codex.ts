@@ -34,6 +34,20 @@ export const codex: Profile = {
   queued: /Queued follow-up inputs|Messages to be submitted after next tool call/,
   screen: /OpenAI Codex|Ask Codex to do anything|\? for shortcuts|tab to queue message|Shell mode/,
   commands: /^codex/,
+  // Not measured here (Codex 0.169 with approval_policy "on-request" ran the tests' commands
+  // without asking); the wording is Codex's approval overlay as published (`Would you like to
+  // run the following command?` over `› 1. Yes, proceed (y)`, `3. No, and tell Codex what to
+  // do differently (esc)`).
+  permissionDialogs: [
+    {
+      kind: 'tool',
+      question:
+        /^\s*(Would you like to (?:run the following command|make the following edits|grant these permissions)\?)/,
+      firstOption: /^\s*›?\s*1\. Yes\b/,
+      denyKeys: [['Escape']],
+    },
+  ],
+  launch: 'codex',
 };
 
 /** Whether a word of a command line is Codex's executable or package script. */

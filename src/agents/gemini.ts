@@ -22,6 +22,27 @@ export const gemini: Profile = {
   screen:
     /Type your message or @path\/to\/file|Type your shell command|Shift\+Tab to accept edits|shell mode enabled \(esc to disable\)/,
   commands: /^gemini$/,
+  // Measured (0.61.0, model server; test/fixtures/screens/gemini-permission-write.txt): a
+  // framed `? WriteFile  Writing to hello.txt` … `Apply this change?` over `● 1. Allow once`;
+  // Escape (`No, suggest changes (esc)`) answers no ("Request cancelled", idle composer).
+  // Shell calls ask `Allow execution of: '…'?` (its source's wording, not measured here).
+  // The folder-trust dialog: Escape exits.
+  permissionDialogs: [
+    {
+      kind: 'tool',
+      question: /^│\s*(Apply this change\?|Allow execution of.*\?|Do you want to proceed\?)/,
+      firstOption: /●\s*1\. Allow/,
+      title: /^│ \? (.+?)\s*│$/,
+      denyKeys: [['Escape']],
+    },
+    {
+      kind: 'trust',
+      question: /^\s*│\s*(Do you trust the files in this folder\?)/,
+      firstOption: /●\s*1\. Trust folder/,
+      denyKeys: [['Escape']],
+    },
+  ],
+  launch: 'gemini',
 };
 
 /** Whether a word of a command line is Gemini CLI's executable or package script. */

@@ -59,6 +59,26 @@ export interface Profile {
   screen?: RegExp;
   /** The pane's foreground command names of this program. */
   commands?: RegExp;
+  /** Dialogs where the program waits for a person to allow something (a tool call, trust in
+   * a folder). nudge reads them (`nudge run`) and may answer no; never yes. */
+  permissionDialogs?: readonly PermissionDialog[];
+  /** The command that starts the program interactively from a shell (`nudge run --agent`). */
+  launch?: string;
+}
+
+/** A dialog asking a person to allow something, as it shows on screen. */
+export interface PermissionDialog {
+  kind: 'tool' | 'trust';
+  /** The question row; group 1 is the question. */
+  question: RegExp;
+  /** The first option's row, below the question: a dialog is there only with its options (a
+   * transcript that quotes the question is not one). */
+  firstOption: RegExp;
+  /** The dialog's title row above the question, when the question alone does not say what
+   * is asked (Gemini: `? WriteFile  Writing to hello.txt`); group 1 is the title. */
+  title?: RegExp;
+  /** Key groups that answer no (each one tmux call). */
+  denyKeys: readonly (readonly string[])[];
 }
 
 /** An input mode of an agent's composer (shell mode, bash mode). */

@@ -34,6 +34,9 @@ const EXIT_OF = {
   'empty-text': EXIT_CODES.usage,
   'untypable-text': EXIT_CODES.usage,
   'text-too-long': EXIT_CODES.usage,
+  'bad-cwd': EXIT_CODES.usage,
+  'not-a-repo': EXIT_CODES.usage,
+  'bad-branch': EXIT_CODES.usage,
   // the world is not as it must be (1)
   'no-tmux': EXIT_CODES.failure,
   'no-server': EXIT_CODES.failure,
@@ -41,6 +44,7 @@ const EXIT_OF = {
   'pane-gone': EXIT_CODES.failure,
   'state-dir': EXIT_CODES.failure,
   'spawn-failed': EXIT_CODES.failure,
+  'provision-failed': EXIT_CODES.failure,
   interrupted: EXIT_CODES.failure,
 } as const satisfies Record<string, ExitCode>;
 

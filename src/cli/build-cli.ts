@@ -7,6 +7,7 @@ import {EXPECT_ACTIONS, expectPattern} from '../commands/expect.js';
 import {runHook} from '../commands/hook.js';
 import {listJobs, showStatus} from '../commands/jobs.js';
 import {showLogs} from '../commands/logs.js';
+import {RUN_DEFAULTS, runInPane} from '../commands/run.js';
 import {submit} from '../commands/submit.js';
 import {WAIT_DEFAULTS, waitForIdle} from '../commands/wait.js';
 import {
@@ -25,6 +26,7 @@ import {
   renderHook,
   renderJobs,
   renderLogs,
+  renderRun,
   renderStatus,
   renderSubmit,
   renderWait,
@@ -254,6 +256,105 @@ export function buildCli(
       (a) => run(showLogs({job: a.job, follow: a.follow, pretty: a.pretty}, ctx), renderLogs),
     )
     .command(
+      'run [words..]',
+      'run a command (or an agent with a prompt) in a new pane, watch it, report back (returns at once)',
+      (y) =>
+        serverOptions(y)
+          .positional('words', {
+            type: 'string',
+            array: true,
+            describe: 'the command, or with --agent the prompt (put it after --)',
+          })
+          .option('agent', {
+            type: 'string',
+            choices: ['claude', 'gemini', 'codex'],
+            describe: 'start this agent in the pane and give it the prompt',
+          })
+          .option('worktree', {
+            type: 'string',
+            describe: 'run in a new git worktree on a new branch (default name nudge/<job>)',
+          })
+          .option('cwd', {type: 'string', describe: 'folder to run in (default: here)'})
+          .option('window', {type: 'boolean', describe: 'a new window (the default)'})
+          .option('split', {
+            type: 'string',
+            choices: ['h', 'v'],
+            describe: "a split of the caller's window: h side by side, v one above the other",
+          })
+          .option('session', {
+            type: 'string',
+            describe: "the session for the window (default: the caller's, else the most recent)",
+          })
+          .option('idle-timeout', {
+            type: 'string',
+            default: RUN_DEFAULTS.idleTimeout,
+            describe: 'stop after this long without output or file changes',
+          })
+          .option('timeout', {type: 'string', default: RUN_DEFAULTS.timeout})
+          .option('interval', {type: 'string', default: RUN_DEFAULTS.interval, hidden: true})
+          .option('notify-pane', {
+            type: 'string',
+            describe: 'pane told of the end and of permission stops (default: the caller)',
+          })
+          .option('notify', {type: 'boolean', describe: '--no-notify: tell no pane'})
+          .option('permissions', {
+            type: 'string',
+            choices: ['ask', 'deny'],
+            default: RUN_DEFAULTS.permissions,
+            describe: "an agent's permission dialog: ask a person (tell the caller), or deny",
+          })
+          .option('close', {type: 'boolean', default: false, describe: 'close the pane at the end'})
+          .option('pr', {
+            type: 'boolean',
+            default: false,
+            describe: 'with --worktree: push the branch and open a pull request (gh)',
+          })
+          .option('wait', {
+            type: 'boolean',
+            default: false,
+            describe: 'run in the foreground; exit 0 done, 1 failed, 124 timeout',
+          })
+          .option('json', {type: 'boolean', default: false})
+          .example('$0 run -- make test', 'run the tests in a new window; be told when they end')
+          .example(
+            "$0 run --agent claude --worktree -- 'add a --verbose flag'",
+            'hand a task to Claude Code on a new branch',
+          ),
+      (a) => {
+        const words = [
+          ...((a.words as unknown[] | undefined) ?? []),
+          ...((a['--'] as unknown[] | undefined) ?? []),
+        ].map(String);
+        const worktree = a.worktree === undefined ? undefined : a.worktree === '' ? true : a.worktree;
+        return run(
+          runInPane(
+            {
+              words,
+              agent: a.agent,
+              worktree,
+              cwd: a.cwd,
+              window: a.window,
+              split: a.split,
+              session: a.session,
+              idleTimeout: a.idleTimeout,
+              timeout: a.timeout,
+              interval: a.interval,
+              notifyPane: a.notifyPane,
+              notify: a.notify,
+              permissions: a.permissions,
+              close: a.close,
+              pr: a.pr,
+              wait: a.wait,
+              socketName: a.socketName,
+              socketPath: a.socketPath,
+            },
+            ctx,
+          ),
+          (r, o) => renderRun(r, a.json, o),
+        );
+      },
+    )
+    .command(
       'watch',
       'the watcher loop: each report waits, lets the pane go idle, asks an assessor, injects the next line or pauses',
       (y) => watchCommands(y, ctx, run),
@@ -305,7 +406,9 @@ export function buildCli(
     .fail((msg, error) => {
       if (error) throw error;
       // recommendCommands() reports an unknown command only as "Did you mean …?".
-      const text = msg.startsWith('Did you mean') ? `Unknown command. ${msg}` : msg;
+      // One line: yargs puts a list of choices on lines of their own.
+      const line = msg.replace(/\s*\n\s*/g, ' ');
+      const text = line.startsWith('Did you mean') ? `Unknown command. ${line}` : line;
       throw new NudgeError('bad-usage', `${text} See nudge --help.`);
     });
 }

@@ -5,6 +5,7 @@ import type {ExpectResult} from '../commands/expect.js';
 import type {HookResult} from '../commands/hook.js';
 import type {JobList, JobStatus} from '../commands/jobs.js';
 import type {LogLines} from '../commands/logs.js';
+import type {RunCommandResult} from '../commands/run.js';
 import type {SubmitResult} from '../commands/submit.js';
 import type {WaitResult} from '../commands/wait.js';
 import type {
@@ -48,6 +49,34 @@ export function renderSubmit(r: SubmitResult, json: boolean, out: Output): ExitC
     out.stdout(`${r.job} ${o.state}${waited}${exit}${o.notified ? ', notice sent' : ''}${why}`);
   }
   return exitCodeOfOutcome(o.state);
+}
+
+export function renderRun(r: RunCommandResult, json: boolean, out: Output): ExitCode {
+  const where = {
+    job: r.job,
+    pane: r.pane,
+    place: r.place,
+    cwd: r.cwd,
+    ...(r.worktree ? {worktree: r.worktree.path, branch: r.worktree.branch} : {}),
+    log: r.log,
+    report: r.report,
+  };
+  if (r.kind === 'started') {
+    out.stdout(json ? JSON.stringify({...where, state: 'queued', pid: r.pid}) : r.job);
+    return EXIT_CODES.ok;
+  }
+  const {result} = r;
+  if (json) {
+    out.stdout(JSON.stringify({...where, ...result}));
+  } else {
+    const report = result.report;
+    const exit = result.exitCode !== undefined ? `, exit ${result.exitCode}` : '';
+    const after = report ? ` after ${formatDuration(report.durationMs)}` : '';
+    const why = result.reason ? `: ${result.reason}` : '';
+    out.stdout(`${r.job} ${result.state}${after}${exit}${why}`);
+    if (report) out.stdout(`report: ${report.path}`);
+  }
+  return exitCodeOfOutcome(result.state);
 }
 
 /** Seconds for people: `2.4s` under ten seconds, whole seconds above. */

@@ -26,4 +26,6 @@ export interface CommandContext {
   workerEntry: string;
   /** The worker script a watcher's cycle runs in (dist/workers/watch-worker.js). */
   watchWorkerEntry: string;
+  /** The worker script a `nudge run` job runs in (dist/workers/run-worker.js). */
+  runWorkerEntry: string;
 }

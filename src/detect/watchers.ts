@@ -324,10 +324,14 @@ export class RegexWatcher implements Watcher {
 }
 
 /** The sentinel that `--until exit` appends: unique per job, and the echo of the typed
- * command (which holds `%s`, not digits) can never match it. */
-export function exitSentinel(token: string): {command: string; pattern: RegExp} {
+ * command (which holds `%s`, not digits) can never match it. It closes the group the text
+ * was opened in: `}` (a `{ }` group, in the shell itself) or `)` (a subshell). */
+export function exitSentinel(
+  token: string,
+  close: '}' | ')' = '}',
+): {command: string; pattern: RegExp} {
   return {
-    command: `} ; printf '\\n__NUDGE_%s_EXIT_%s__\\n' ${token} "$?"`,
+    command: `${close} ; printf '\\n__NUDGE_%s_EXIT_%s__\\n' ${token} "$?"`,
     pattern: new RegExp(`__NUDGE_${token}_EXIT_(\\d+)__`),
   };
 }

@@ -6,12 +6,17 @@ import {DIR_MODE, FILE_MODE, layout} from '../base/paths.js';
 import {isRunning, type ProcessId} from '../process/identity.js';
 import {JOB_ID_PATTERN, type JobRequest} from './request.js';
 
-/** The worker's states, in order; the last four are terminal. */
+/** The worker's states, in order (a `nudge run` job: queued, starting, running, stopping,
+ * integrating, notifying); the last four are terminal. */
 export const JOB_STATES = [
   'queued',
   'locked',
   'typing',
   'waiting',
+  'starting',
+  'running',
+  'stopping',
+  'integrating',
   'notifying',
   'done',
   'timeout',
@@ -30,6 +35,8 @@ export function isTerminal(state: JobState): state is TerminalState {
 export interface JobRecord {
   version: 1;
   id: string;
+  /** `run` for a `nudge run` job; absent for `submit`. */
+  kind?: 'run';
   state: JobState;
   pane: string;
   paneTarget: string;
@@ -66,7 +73,21 @@ export interface JobRecord {
   noticeHeld?: string;
   /** Which tmux transport the worker used (control or spawn), and why. */
   transport?: string;
+  /** `nudge run`: the report (also in report.md), once it ended. */
+  report?: RunReportRecord;
 }
+
+/** A `nudge run` report as the job record keeps it (src/runs/report.ts makes it). */
+export interface RunReportRecord {
+  path: string;
+  [key: string]: unknown;
+}
+
+/** What a job's request.json holds that the store reads: a `submit` request, or a `run`'s. */
+export type StoredRequest = Pick<
+  JobRequest,
+  'jobId' | 'createdAt' | 'server' | 'pane' | 'paneTarget' | 'text'
+> & {kind?: 'run'};
 
 /** One line of events.jsonl. */
 export interface JobEvent {
@@ -131,6 +152,8 @@ export class JobHandle {
   readonly logPath: string;
   /** The detached worker's pid as its launcher saw it (see recordWorkerPid). */
   readonly pidPath: string;
+  /** `nudge run`'s report. */
+  readonly reportPath: string;
 
   constructor(
     readonly id: string,
@@ -141,6 +164,7 @@ export class JobHandle {
     this.eventsPath = join(dir, 'events.jsonl');
     this.logPath = join(dir, 'worker.log');
     this.pidPath = join(dir, 'worker.pid');
+    this.reportPath = join(dir, 'report.md');
   }
 
   /** Read the state record; until the worker has recorded its own pid, the launcher's
@@ -261,7 +285,7 @@ export class JobStore {
   /** Record a new job: request.json, state.json (queued) and the `queued` event. A job that
    * cannot be recorded whole (disk full, ...) is removed again and throws a NudgeError, so no
    * half-made job is left and no worker is started for it. */
-  async create(request: JobRequest, mode: JobRecord['mode']): Promise<JobHandle> {
+  async create(request: StoredRequest, mode: JobRecord['mode']): Promise<JobHandle> {
     const handle = new JobHandle(request.jobId, layout.jobDir(this.stateDir, request.jobId));
     try {
       return await this.#write(handle, request, mode);
@@ -278,13 +302,14 @@ export class JobStore {
 
   async #write(
     handle: JobHandle,
-    request: JobRequest,
+    request: StoredRequest,
     mode: JobRecord['mode'],
   ): Promise<JobHandle> {
     await mkdir(handle.dir, {mode: DIR_MODE});
     const record: JobRecord = {
       version: 1,
       id: request.jobId,
+      ...(request.kind ? {kind: request.kind} : {}),
       state: 'queued',
       pane: request.pane,
       paneTarget: request.paneTarget,

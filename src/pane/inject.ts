@@ -1,9 +1,15 @@
 import {isAgent} from '../agents/registry.js';
+import type {Clock} from '../base/clock.js';
 import {formatDuration} from '../base/durations.js';
-import type {PaneLock} from '../locks/pane-lock.js';
+import {type PaneLock, paneLockFor} from '../locks/pane-lock.js';
+import {procForeground} from '../process/foreground.js';
+import type {ServerRef} from '../tmux/server.js';
+import type {Tmux} from '../tmux/tmux.js';
 import {deliver} from './deliver.js';
+import type {Note} from './events.js';
 import {type Delivery, PaneFailure} from './failures.js';
 import type {PaneIo} from './keys.js';
+import {paneMemory} from './memory.js';
 import {preflight} from './preflight.js';
 import {type RecognizeDeps, recognize} from './profile.js';
 
@@ -84,4 +90,52 @@ export async function injectLine(
   } finally {
     await lease.release();
   }
+}
+
+/** How an injector sends one line. */
+export type Injector = (
+  pane: string,
+  line: string,
+  enter: boolean,
+  signal: AbortSignal,
+) => Promise<Delivery>;
+
+/**
+ * injectLine wired to the real world for panes of one server: their locks and memories under
+ * the state dir, the foreground from /proc. `ticket()` makes a queue ticket (a job id made
+ * now). Used by the watcher's cycle and by `nudge run`'s notices.
+ */
+export function realInjector(o: {
+  stateDir: string;
+  server: ServerRef;
+  tmux: Tmux;
+  clock: Clock;
+  pid: number;
+  note: Note;
+  ticket: () => string;
+  lockTimeoutMs: number;
+  draftWaitMs: number;
+}): Injector {
+  return (pane, line, enter, signal) =>
+    injectLine(
+      {
+        tmux: o.tmux,
+        clock: o.clock,
+        note: o.note,
+        foreground: procForeground,
+        paneMemory: paneMemory(o.stateDir, o.server),
+        lock: paneLockFor(o.stateDir, {...o.server, pane}),
+        pid: o.pid,
+      },
+      pane,
+      line,
+      {
+        ticket: o.ticket(),
+        serverPid: o.server.serverPid,
+        enter,
+        lockTimeoutMs: o.lockTimeoutMs,
+        draftWaitMs: o.draftWaitMs,
+      },
+      signal,
+    );
 }

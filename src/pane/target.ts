@@ -79,7 +79,7 @@ export async function resolvePane(
 }
 
 /** A failure to reach the tmux server as one sentence (other errors as they are). */
-function serverError(error: unknown, spec: ServerSpec): unknown {
+export function serverError(error: unknown, spec: ServerSpec): unknown {
   if (!(error instanceof TmuxCommandError)) return error;
   switch (error.kind) {
     case 'no-tmux':

@@ -20,6 +20,8 @@ export interface RunCommandOptions {
   /** Stop the command (SIGTERM) when this fires. */
   signal: AbortSignal;
   env?: Record<string, string | undefined> | undefined;
+  /** Variables set on top of this process's environment (when `env` is not given). */
+  addEnv?: Record<string, string> | undefined;
   cwd?: string | undefined;
 }
 
@@ -64,7 +66,7 @@ export async function runCommand(
     stripFinalNewline: false,
     forceKillAfterDelay: 2_000,
     ...(o.merged ? {all: true, buffer: false} : {maxBuffer: o.maxBytes}),
-    ...(o.env ? {env: o.env, extendEnv: false} : {}),
+    ...(o.env ? {env: o.env, extendEnv: false} : o.addEnv ? {env: o.addEnv} : {}),
     ...(o.cwd ? {cwd: o.cwd} : {}),
   });
   const tail = o.merged ? keepTail(subprocess.all, o.maxBytes) : undefined;

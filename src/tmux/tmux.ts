@@ -42,7 +42,18 @@ export interface Tmux {
   leaveMode(paneId: string): Promise<void>;
   /** Close the pane (`expect --action close_pane`). */
   killPane(paneId: string): Promise<void>;
+  /** Open a new pane running the default shell in `cwd`, without making it the active one:
+   * a window at the end of `session`, or a split of the window of pane `of` (`h`: side by
+   * side, `v`: one above the other). Resolves to its pane id. */
+  openPane(where: PanePlace, cwd: string): Promise<string>;
+  /** The session used most recently (`#{session_activity}`), if the server has any. */
+  recentSession(): Promise<string | undefined>;
 }
+
+/** Where `openPane` puts a new pane. */
+export type PanePlace =
+  | {kind: 'window'; session: string}
+  | {kind: 'split'; of: string; direction: 'h' | 'v'};
 
 // \x1f (unit separator) cannot appear in any of these fields.
 const SEP = '\x1f';
@@ -255,6 +266,34 @@ export function createTmux(runner: TmuxRunner): Tmux {
     async leaveMode(paneId) {
       // -q: exit 0 even when the pane is in no mode (tmux >= 3.2).
       await runner.run(['copy-mode', '-q', '-t', paneId]);
+    },
+
+    async openPane(where, cwd) {
+      // -d: the person's active window and pane stay as they are; -P -F: print the new id.
+      const place =
+        where.kind === 'window'
+          ? ['new-window', '-d', '-t', `${where.session}:`]
+          : ['split-window', '-d', `-${where.direction}`, '-t', where.of];
+      const stdout = await runner.run([...place, '-c', cwd, '-P', '-F', '#{pane_id}']);
+      const id = stdout.trim();
+      if (!/^%\d+$/.test(id)) throw new Error(`tmux printed ${JSON.stringify(id)} for a new pane`);
+      return id;
+    },
+
+    async recentSession() {
+      const stdout = await runner.run([
+        'list-sessions',
+        '-F',
+        `#{session_activity}${SEP}#{session_id}`,
+      ]);
+      let best: {at: number; id: string} | undefined;
+      for (const line of stdout.split('\n')) {
+        const [at, id] = line.split(SEP);
+        if (!id) continue;
+        const n = Number(at);
+        if (!best || n > best.at) best = {at: n, id};
+      }
+      return best?.id;
     },
   };
 }

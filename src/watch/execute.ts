@@ -1,10 +1,8 @@
 import {realClock} from '../base/clock.js';
 import {createJobLogger} from '../base/log.js';
 import {newJobId} from '../jobs/request.js';
-import {paneLockFor} from '../locks/pane-lock.js';
 import {PaneFailure} from '../pane/failures.js';
-import {injectLine} from '../pane/inject.js';
-import {paneMemory} from '../pane/memory.js';
+import {realInjector} from '../pane/inject.js';
 import {waitPaneIdle} from '../pane/wait-idle.js';
 import {procForeground} from '../process/foreground.js';
 import {runCommand} from '../process/run-command.js';
@@ -96,6 +94,17 @@ function realPane(
     }
   };
   const gone = () => new PaneFailure(`Pane ${pane} is gone; the watcher paused.`);
+  const inject = realInjector({
+    stateDir: ctx.stateDir,
+    server,
+    tmux,
+    clock: realClock,
+    pid: ctx.pid,
+    note: (event, data) => note(event, data as Record<string, unknown>),
+    ticket: () => newJobId(Date.now()),
+    lockTimeoutMs: INJECT_LOCK_TIMEOUT_MS,
+    draftWaitMs: INJECT_DRAFT_WAIT_MS,
+  });
   return {
     exists: async () => (await describe()) !== undefined,
     async waitIdle(thresholdMs, timeoutMs, signal) {
@@ -121,27 +130,6 @@ function realPane(
       while (lines.length > 0 && lines[lines.length - 1]?.trim() === '') lines.pop();
       return lines.slice(-PANE_TAIL_LINES).join('\n');
     },
-    inject: (line, enter, signal) =>
-      injectLine(
-        {
-          tmux,
-          clock: realClock,
-          note: (event, data) => note(event, data as Record<string, unknown>),
-          foreground: procForeground,
-          paneMemory: paneMemory(ctx.stateDir, server),
-          lock: paneLockFor(ctx.stateDir, {...server, pane}),
-          pid: ctx.pid,
-        },
-        pane,
-        line,
-        {
-          ticket: newJobId(Date.now()),
-          serverPid: record.serverPid,
-          enter,
-          lockTimeoutMs: INJECT_LOCK_TIMEOUT_MS,
-          draftWaitMs: INJECT_DRAFT_WAIT_MS,
-        },
-        signal,
-      ),
+    inject: (line, enter, signal) => inject(pane, line, enter, signal),
   };
 }

@@ -105,6 +105,12 @@ export class FakeTmux implements Tmux {
   async killPane(): Promise<void> {
     this.calls.push(['kill-pane']);
   }
+  async openPane(): Promise<string> {
+    throw new Error('FakeTmux cannot open panes');
+  }
+  async recentSession(): Promise<string | undefined> {
+    throw new Error('FakeTmux has no sessions');
+  }
   async leaveMode(): Promise<void> {
     this.calls.push(['leave-mode']);
     this.info = {...this.info, inMode: false, mode: ''};

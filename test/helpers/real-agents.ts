@@ -21,6 +21,7 @@
  * config-directory overrides from the caller's environment are removed.
  */
 import {rmSync} from 'node:fs';
+import {dirname} from 'node:path';
 import {onTestFinished} from 'vitest';
 import {
   AGENT_SCREENS,
@@ -28,6 +29,9 @@ import {
   type AgentName,
   type AgentOptions,
   agentAvailable,
+  agentBin,
+  agentEnv,
+  agentUnsetVariables,
   agentVersion,
   agentWindowArgs,
   createAgentHome,
@@ -118,4 +122,33 @@ export async function waitForIdleComposer(
     },
     {timeoutMs, intervalMs: 700, describe: () => last},
   );
+}
+
+/**
+ * Make `server` start `name` as a user's shell would: its environment (the throwaway home,
+ * the model endpoint, PATH with the CLI first) set in the server's global environment, the
+ * caller's real credentials and CI variables removed, and new windows running a plain bash —
+ * so a pane nudge opens and types `claude` into runs the real CLI, offline. After the test
+ * every process started with that home is killed and the home removed.
+ */
+export async function prepareAgentServer(
+  server: TmuxTestServer,
+  name: AgentName,
+  opts: AgentOptions = {},
+): Promise<AgentHome> {
+  const where = createAgentHome(name, opts);
+  onTestFinished(async () => {
+    await killProcessesOfHome(where.home);
+    if (!opts.keepHome) rmSync(where.root, {recursive: true, force: true, maxRetries: 3});
+  });
+  const env = agentEnv(name, where, opts);
+  env.PATH = [dirname(agentBin(name)), ...(opts.path ?? []), process.env.PATH ?? ''].join(':');
+  for (const key of agentUnsetVariables()) {
+    if (!(key in env)) await server.tmux('set-environment', '-gu', key).catch(() => '');
+  }
+  for (const [key, value] of Object.entries(env)) {
+    await server.tmux('set-environment', '-g', key, value);
+  }
+  await server.tmux('set-option', '-g', 'default-command', 'bash --norc --noprofile');
+  return where;
 }

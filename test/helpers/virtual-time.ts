@@ -204,6 +204,8 @@ export class ScriptedPane implements PaneActivity {
       pressKeys: unexpected('pressKeys'),
       leaveMode: unexpected('leaveMode'),
       killPane: unexpected('killPane'),
+      openPane: unexpected('openPane'),
+      recentSession: unexpected('recentSession'),
     } as unknown as Tmux;
   }
 }

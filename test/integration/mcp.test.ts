@@ -46,6 +46,7 @@ async function inProcess(env: Record<string, string>): Promise<Client> {
     foreground: procForeground,
     workerEntry: join(DIST, 'workers', 'job-worker.js'),
     watchWorkerEntry: join(DIST, 'workers', 'watch-worker.js'),
+    runWorkerEntry: join(DIST, 'workers', 'run-worker.js'),
   };
   const server = createMcpServer(ctx, {}, createSilentLogger());
   const [a, b] = InMemoryTransport.createLinkedPair();

@@ -25,6 +25,7 @@ async function viaYargs(argv: string[]): Promise<SubmitOptions & {json: boolean}
       inputState: async () => ({kind: 'unknown' as const, why: 'submit is faked here'}),
     },
     watchWorkerEntry: '/nonexistent/watch-worker.js',
+    runWorkerEntry: '/nonexistent/run-worker.js',
     workerEntry: '/nonexistent/job-worker.js',
   };
   // How the result was printed says whether yargs read --json.

@@ -1,0 +1,314 @@
+import {stat} from 'node:fs/promises';
+import {basename, dirname, join, relative, resolve} from 'node:path';
+import {AGENT_NAMES, type AgentName} from '../agents/profile.js';
+import {NudgeError} from '../base/errors.js';
+import {parseDuration} from '../base/durations.js';
+import {ensureStateDir, resolveStateDir} from '../base/paths.js';
+import {validateText} from '../jobs/options.js';
+import {newJobId} from '../jobs/request.js';
+import {JobStore} from '../jobs/store.js';
+import {resolvePane, serverError} from '../pane/target.js';
+import type {ProcessId} from '../process/identity.js';
+import {launchDetached} from '../process/launch-worker.js';
+import {
+  addWorktree,
+  branchExists,
+  headCommit,
+  removeWorktree,
+  validBranchName,
+  workTreeRoot,
+} from '../runs/git.js';
+import type {RunResult} from '../runs/execute.js';
+import {RUN_REQUEST_VERSION, type RunRequest, type RunWorktree} from '../runs/request.js';
+import {resolveServerSpec} from '../tmux/server.js';
+import type {PanePlace, PaneInfo} from '../tmux/tmux.js';
+import type {CommandContext} from './context.js';
+
+/** `nudge run`'s options, as the CLI and the MCP server pass them. */
+export interface RunOptions {
+  /** The command's words (several: each one word for the shell; one: a shell command line),
+   * or with `agent` the prompt's. */
+  words: readonly string[];
+  agent?: string | undefined;
+  /** `true`: a new branch `nudge/<job>`; a string: that branch. */
+  worktree?: boolean | string | undefined;
+  cwd?: string | undefined;
+  window?: boolean | undefined;
+  split?: string | undefined;
+  session?: string | undefined;
+  idleTimeout?: string | undefined;
+  timeout?: string | undefined;
+  interval?: string | undefined;
+  notifyPane?: string | undefined;
+  /** false: --no-notify. */
+  notify?: boolean | undefined;
+  permissions?: string | undefined;
+  close?: boolean | undefined;
+  pr?: boolean | undefined;
+  wait?: boolean | undefined;
+  socketName?: string | undefined;
+  socketPath?: string | undefined;
+}
+
+/** The defaults `nudge run --help` shows. */
+export const RUN_DEFAULTS = {
+  idleTimeout: '5m',
+  timeout: '1h',
+  interval: '1s',
+  permissions: 'ask',
+} as const;
+
+/** What `nudge run` did. */
+export type RunCommandResult = {
+  job: string;
+  pane: string;
+  /** Where the pane went (`new window in session $0`, `split of %3`). */
+  place: string;
+  cwd: string;
+  worktree?: RunWorktree | undefined;
+  log: string;
+  report: string;
+} & ({kind: 'started'; pid: number} | {kind: 'ran'; result: RunResult});
+
+/** A word as the shell reads it back: itself when it is plain, else single-quoted. */
+export function shellWord(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * `nudge run`: open a pane (a new window, or a split of the caller's) — in a new git worktree
+ * with --worktree — record the job and hand it to a detached run worker (or run it here with
+ * --wait). Everything that can be wrong with the request is found before anything is made.
+ */
+export async function runInPane(o: RunOptions, ctx: CommandContext): Promise<RunCommandResult> {
+  const agent = agentOf(o.agent);
+  const words = [...o.words];
+  if (words.length === 0 || words.every((w) => w.trim() === '')) {
+    throw new NudgeError(
+      'empty-text',
+      agent
+        ? `Nothing to ask ${agent}: give the prompt after "--", e.g. nudge run --agent ${agent} -- 'fix the failing test'.`
+        : 'Nothing to run: give the command after "--", e.g. nudge run -- make test.',
+    );
+  }
+  const text = agent || words.length === 1 ? words.join(' ') : words.map(shellWord).join(' ');
+  validateText(text);
+  const permissions = o.permissions ?? RUN_DEFAULTS.permissions;
+  if (permissions !== 'ask' && permissions !== 'deny') {
+    throw new NudgeError('bad-usage', `--permissions is ask or deny, not ${JSON.stringify(permissions)}.`);
+  }
+  if (o.split !== undefined && o.split !== 'h' && o.split !== 'v') {
+    throw new NudgeError('bad-usage', `--split is h (side by side) or v (one above the other), not ${JSON.stringify(o.split)}.`);
+  }
+  if (o.split !== undefined && o.window) {
+    throw new NudgeError('bad-usage', '--window and --split exclude each other; give one.');
+  }
+  if (o.notifyPane !== undefined && o.notify === false) {
+    throw new NudgeError('bad-usage', '--notify-pane and --no-notify exclude each other; give one.');
+  }
+  if (o.pr && o.worktree === undefined) {
+    throw new NudgeError('bad-usage', '--pr opens a pull request for the run\'s branch: it needs --worktree.');
+  }
+  const idleTimeoutMs = parseDuration(o.idleTimeout ?? RUN_DEFAULTS.idleTimeout, '--idle-timeout');
+  const timeoutMs = parseDuration(o.timeout ?? RUN_DEFAULTS.timeout, '--timeout');
+  const intervalMs = Math.max(100, parseDuration(o.interval ?? RUN_DEFAULTS.interval, '--interval'));
+  const cwd = await directory(resolve(ctx.cwd, o.cwd ?? '.'));
+
+  const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
+  const tmux = ctx.tmux(spec);
+  const stateDir = resolveStateDir(ctx.env);
+  // The caller's pane: where a split goes, and who is told (when nudge runs inside tmux, on
+  // this server).
+  const caller = await callerPane(ctx, spec);
+  const [place, placeText] = await placeOf(o, caller, async () => {
+    try {
+      return await tmux.recentSession();
+    } catch (error) {
+      throw serverError(error, spec);
+    }
+  });
+  let notifyPane: string | null = o.notify === false ? null : (caller?.paneId ?? null);
+  if (o.notifyPane !== undefined) {
+    const n = await resolvePane(tmux, spec, o.notifyPane, ctx.env, '--notify-pane');
+    notifyPane = n.info.paneId;
+  }
+
+  const now = ctx.clock.now();
+  const jobId = newJobId(now);
+  const root = await workTreeRoot(cwd);
+  let worktree: RunWorktree | undefined;
+  let runCwd = cwd;
+  let git: RunRequest['options']['git'] = null;
+  if (o.worktree !== undefined) {
+    if (!root) {
+      throw new NudgeError('not-a-repo', `--worktree needs a git repository, and ${cwd} is not in one.`);
+    }
+    const base = await headCommit(root);
+    if (!base) {
+      throw new NudgeError('not-a-repo', `--worktree branches from HEAD, and the repository at ${root} has no commit yet.`);
+    }
+    const branch = typeof o.worktree === 'string' && o.worktree !== '' ? o.worktree : `nudge/${jobId}`;
+    if (!(await validBranchName(root, branch))) {
+      throw new NudgeError('bad-branch', `${JSON.stringify(branch)} is not a valid git branch name.`);
+    }
+    if (await branchExists(root, branch)) {
+      throw new NudgeError('bad-branch', `The branch ${branch} exists already; name a new one (--worktree NAME).`);
+    }
+    const path = join(dirname(root), `${basename(root)}-nudge-${jobId}`);
+    const failed = await addWorktree(root, path, branch, base);
+    if (failed) throw new NudgeError('provision-failed', `git could not make the worktree ${path}: ${failed}`);
+    worktree = {path, branch, repo: root};
+    // The same folder inside the worktree as the one asked for in the repository.
+    runCwd = join(path, relative(root, cwd));
+    git = {root: path, base};
+  } else if (root) {
+    git = {root, base: (await headCommit(root)) ?? EMPTY_TREE};
+  }
+  const undoWorktree = async () => {
+    if (worktree) await removeWorktree(worktree.repo, worktree.path, worktree.branch);
+  };
+
+  let pane: string;
+  let opened: PaneInfo;
+  try {
+    await ensureStateDir(stateDir);
+    pane = await tmux.openPane(place, runCwd);
+    opened = await serverOf(tmux, pane);
+  } catch (error) {
+    await undoWorktree();
+    throw error instanceof NudgeError
+      ? error
+      : new NudgeError('provision-failed', `tmux could not open a pane (${placeText}): ${firstLine(error)}`);
+  }
+  const request: RunRequest = {
+    version: RUN_REQUEST_VERSION,
+    kind: 'run',
+    jobId,
+    createdAt: new Date(now).toISOString(),
+    server: {socketPath: opened.socketPath, pid: opened.serverPid},
+    pane,
+    paneTarget: placeText,
+    text,
+    options: {
+      agent,
+      cwd: runCwd,
+      worktree: worktree ?? null,
+      git,
+      idleTimeoutMs,
+      timeoutMs,
+      notifyPane,
+      permissions,
+      close: o.close ?? false,
+      pr: o.pr ?? false,
+      intervalMs,
+    },
+  };
+  const store = new JobStore(stateDir);
+  let handle: Awaited<ReturnType<JobStore['create']>>;
+  try {
+    handle = await store.create(request, o.wait ? 'foreground' : 'detached');
+    await handle.appendEvent('provisioned', {
+      pane,
+      place: placeText,
+      cwd: runCwd,
+      ...(worktree ? {worktree: worktree.path, branch: worktree.branch} : {}),
+    });
+  } catch (error) {
+    await tmux.killPane(pane).catch(() => {});
+    await undoWorktree();
+    throw error;
+  }
+  const shown = {job: jobId, pane, place: placeText, cwd: runCwd, worktree, log: handle.logPath, report: handle.reportPath};
+  if (!o.wait) {
+    let worker: ProcessId;
+    try {
+      worker = launchDetached({
+        entry: ctx.runWorkerEntry,
+        args: ['--job', jobId],
+        cwd: stateDir,
+        logPath: handle.logPath,
+        env: {...ctx.env, NUDGE_HOME: stateDir},
+      });
+    } catch (error) {
+      await store.discard(handle);
+      await tmux.killPane(pane).catch(() => {});
+      await undoWorktree();
+      throw error;
+    }
+    await handle.recordWorkerPid(worker).catch(() => {});
+    return {...shown, kind: 'started', pid: worker.pid};
+  }
+  // Loaded only here: the detached path stays light.
+  const {executeRun} = await import('../runs/execute.js');
+  const result = await executeRun(request, {
+    stateDir,
+    pid: ctx.pid,
+    signal: ctx.signal,
+    env: ctx.env,
+  });
+  return {...shown, kind: 'ran', result};
+}
+
+/** git's empty tree: the base of changes in a repository without a commit. */
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+function agentOf(name: string | undefined): AgentName | null {
+  if (name === undefined) return null;
+  if (!(AGENT_NAMES as readonly string[]).includes(name)) {
+    throw new NudgeError('bad-usage', `--agent is one of ${AGENT_NAMES.join(', ')}, not ${JSON.stringify(name)}.`);
+  }
+  return name as AgentName;
+}
+
+async function directory(path: string): Promise<string> {
+  const s = await stat(path).catch(() => undefined);
+  if (!s?.isDirectory()) {
+    throw new NudgeError('bad-cwd', `${path} is not a folder; --cwd names the folder to run in.`);
+  }
+  return path;
+}
+
+/** The pane nudge runs in, when it runs inside tmux on the server it works with. */
+async function callerPane(
+  ctx: CommandContext,
+  spec: ReturnType<typeof resolveServerSpec>,
+): Promise<PaneInfo | undefined> {
+  const tmuxSocket = ctx.env.TMUX?.split(',')[0];
+  const sameServer =
+    spec.kind === 'default' || (spec.kind === 'socket-path' && spec.path === tmuxSocket);
+  if (!ctx.env.TMUX_PANE || !sameServer) return undefined;
+  return (await resolvePane(ctx.tmux(spec), spec, ctx.env.TMUX_PANE, ctx.env)).info;
+}
+
+/** Where the pane goes, and how to say it. */
+async function placeOf(
+  o: RunOptions,
+  caller: PaneInfo | undefined,
+  recentSession: () => Promise<string | undefined>,
+): Promise<[PanePlace, string]> {
+  if (o.split !== undefined) {
+    if (!caller) {
+      throw new NudgeError('no-pane', '--split splits the window nudge runs in, but nudge is not running inside tmux on that server; use --window (the default).');
+    }
+    return [{kind: 'split', of: caller.paneId, direction: o.split as 'h' | 'v'}, `split of ${caller.paneId}`];
+  }
+  const session = o.session ?? caller?.sessionId ?? (await recentSession());
+  if (session === undefined) {
+    throw new NudgeError('no-server', 'The tmux server has no session to open a window in; start one (tmux new-session -d) or pass --session.');
+  }
+  if (/[\0\n]/.test(session) || session.trim() === '') {
+    throw new NudgeError('bad-usage', `--session ${JSON.stringify(session)} is not a session name.`);
+  }
+  return [{kind: 'window', session}, `new window in session ${session}`];
+}
+
+async function serverOf(tmux: ReturnType<CommandContext['tmux']>, pane: string): Promise<PaneInfo> {
+  const info = await tmux.describePane(pane);
+  if (!info) throw new NudgeError('provision-failed', `The pane ${pane} tmux opened is gone already.`);
+  return info;
+}
+
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.trim().split('\n')[0] ?? text;
+}

@@ -1,0 +1,160 @@
+import {readFile} from 'node:fs/promises';
+import {hookMarkSource} from '../agents/hook-marks.js';
+import {realClock} from '../base/clock.js';
+import {describeError} from '../base/errors.js';
+import {writeFileAtomic} from '../base/fs.js';
+import {createJobLogger, type Logger} from '../base/log.js';
+import {layout} from '../base/paths.js';
+import {newJobId} from '../jobs/request.js';
+import {isTerminal, JobHandle, type TerminalState} from '../jobs/store.js';
+import {realInjector} from '../pane/inject.js';
+import {paneMemory} from '../pane/memory.js';
+import {procForeground} from '../process/foreground.js';
+import {endProcessGroup} from '../process/group.js';
+import {processId} from '../process/identity.js';
+import {runCommand} from '../process/run-command.js';
+import {createSpawnRunner} from '../tmux/runner.js';
+import type {ServerRef} from '../tmux/server.js';
+import {createTmux} from '../tmux/tmux.js';
+import {realGit} from './git.js';
+import type {RunReport} from './report.js';
+import {type RunRequest, validateRunRequest} from './request.js';
+import {type RunEvents, type RunOutcome, type RunRecorder, runRun} from './run.js';
+
+/** Where a run's worker runs. */
+export interface RunExecuteContext {
+  stateDir: string;
+  pid: number;
+  signal: AbortSignal;
+  /** The environment (NUDGE_GH: the gh to run for --pr, default `gh` on PATH). */
+  env: Record<string, string | undefined>;
+}
+
+/** How a run ended, as its front end sees it: without a report only when it had ended
+ * (cancelled) before its worker started. */
+export interface RunResult {
+  state: TerminalState;
+  reason?: string | undefined;
+  exitCode?: number | undefined;
+  notified: boolean;
+  report?: RunReport | undefined;
+}
+
+/** How long a notice or a permission question waits for the calling pane's lock, and for a
+ * person's draft there. */
+const TELL_LOCK_TIMEOUT_MS = 10 * 60_000;
+const TELL_DRAFT_WAIT_MS = 60_000;
+
+/**
+ * Run a `nudge run` job with the real world wired in: tmux on the job's server (one process
+ * per call), git, gh, /proc, the calling pane's lock for what is typed there, the job's files
+ * and pino log. Used by the run worker and by `nudge run --wait`.
+ */
+export async function executeRun(request: RunRequest, ctx: RunExecuteContext): Promise<RunResult> {
+  const handle = new JobHandle(request.jobId, layout.jobDir(ctx.stateDir, request.jobId));
+  const log = createJobLogger(handle.logPath, {job: request.jobId, pane: request.pane});
+  const before = await handle.readState();
+  if (isTerminal(before.state)) {
+    log.info({event: 'worker-exit', state: before.state}, 'run ended before the worker started');
+    return {state: before.state, reason: before.reason, notified: false};
+  }
+  const self = processId(ctx.pid);
+  await handle.updateState({pid: self.pid, pidStart: self.start});
+  const server: ServerRef = {socketPath: request.server.socketPath, serverPid: request.server.pid};
+  const tmux = createTmux(createSpawnRunner({kind: 'socket-path', path: server.socketPath}));
+  const recorder = runRecorder(handle, log);
+  const tell = realInjector({
+    stateDir: ctx.stateDir,
+    server,
+    tmux,
+    clock: realClock,
+    pid: ctx.pid,
+    note: (event, data) => recorder.event(event, data as RunEvents[typeof event]),
+    ticket: () => newJobId(Date.now()),
+    lockTimeoutMs: TELL_LOCK_TIMEOUT_MS,
+    draftWaitMs: TELL_DRAFT_WAIT_MS,
+  });
+  const outcome = await runRun(
+    {
+      tmux,
+      clock: realClock,
+      foreground: procForeground,
+      paneMemory: paneMemory(ctx.stateDir, server),
+      activity: undefined,
+      hookMarks: hookMarkSource(ctx.stateDir, server),
+      recorder,
+      git: realGit,
+      endGroup: (group) => endProcessGroup(group, realClock),
+      // Not the run's signal: a question or notice, once its pane's turn comes, goes whole.
+      tell: (pane, line) => tell(pane, line, true, new AbortController().signal),
+      gh: (args, cwd) =>
+        runCommand(ctx.env.NUDGE_GH || 'gh', args, {
+          cwd,
+          timeoutMs: 120_000,
+          maxBytes: 1024 * 1024,
+          signal: new AbortController().signal,
+          merged: false,
+          addEnv: {GH_PROMPT_DISABLED: '1', NO_COLOR: '1'},
+        }),
+      files: {report: handle.reportPath, log: handle.logPath, events: handle.eventsPath},
+      writeReport: (markdown) => writeFileAtomic(handle.reportPath, markdown),
+      pid: ctx.pid,
+    },
+    request,
+    ctx.signal,
+  );
+  log.info({event: 'worker-exit', state: outcome.state}, 'run worker exiting');
+  return outcome;
+}
+
+/** A run's recorder over its job files and logger. */
+function runRecorder(handle: JobHandle, log: Logger): RunRecorder {
+  return {
+    async transition(state, data) {
+      await handle.updateState({state});
+      await handle.appendEvent(state, {state, ...data});
+      log.info({event: state, ...data}, `state ${state}`);
+    },
+    async event(name, data) {
+      const fields: Record<string, unknown> = {...data};
+      await handle.appendEvent(name, fields);
+      log.info({event: name, ...fields}, String(name));
+    },
+    async end(outcome: RunOutcome) {
+      const {report} = outcome;
+      await handle.updateState({report: {...report}});
+      const {wrote} = await handle.end(outcome.state, {
+        reason: outcome.reason,
+        exitCode: outcome.exitCode,
+        notified: outcome.notified,
+        waitedMs: report.durationMs,
+      });
+      log.info({event: outcome.state, reason: outcome.reason, recorded: wrote}, `state ${outcome.state}`);
+    },
+  };
+}
+
+/**
+ * The run worker's job: read the run's request.json, check it, run it. A request that cannot
+ * be read or is not a run's fails the job with the reason (never silently).
+ */
+export async function executeRunJob(jobId: string, ctx: RunExecuteContext): Promise<RunResult> {
+  const handle = new JobHandle(jobId, layout.jobDir(ctx.stateDir, jobId));
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(handle.requestPath, 'utf8'));
+  } catch (error) {
+    return failJob(handle, `Worker failed: cannot read ${handle.requestPath} (${describeError(error)}).`);
+  }
+  const checked = validateRunRequest(parsed);
+  if (!checked.ok) return failJob(handle, `Worker failed: the run request is not valid (${checked.error}).`);
+  if (checked.value.jobId !== jobId) {
+    return failJob(handle, `Worker failed: the request is for job ${checked.value.jobId}, not ${jobId}.`);
+  }
+  return executeRun(checked.value, ctx);
+}
+
+async function failJob(handle: JobHandle, reason: string): Promise<RunResult> {
+  await handle.end('failed', {reason, notified: false}).catch(() => {});
+  return {state: 'failed', reason, notified: false};
+}
