@@ -12,7 +12,7 @@ export interface FoundDialog {
 }
 
 /** How far below its question a dialog's first option may be. */
-const OPTION_ROWS = 4;
+const OPTION_ROWS = 10;
 /** Rows that are only frame or rule characters end a dialog's detail. */
 const FRAME_ONLY = /^[\s─━╌┄═│┃╭╮╰╯┌┐└┘]*$/;
 
@@ -45,13 +45,15 @@ export function findPermissionDialog(profile: Profile, view: PaneView): FoundDia
   return undefined;
 }
 
-/** The rows just above the question, up to the dialog's frame or a blank row. */
+/** Up to three rows above the question, inside the dialog: blank rows are skipped, a rule or
+ * a frame's edge ends it. */
 function detailAbove(rows: readonly string[], index: number): string[] {
   const detail: string[] = [];
-  for (let k = index - 1; k >= 0 && detail.length < 3; k--) {
-    const row = rows[k] ?? '';
+  for (let k = index - 1; k >= Math.max(0, index - 8) && detail.length < 3; k--) {
+    const row = unframe(rows[k] ?? '');
+    if (row === '') continue;
     if (FRAME_ONLY.test(row)) break;
-    detail.unshift(unframe(row));
+    detail.unshift(row);
   }
   return detail;
 }

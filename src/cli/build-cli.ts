@@ -325,7 +325,8 @@ export function buildCli(
           ...((a.words as unknown[] | undefined) ?? []),
           ...((a['--'] as unknown[] | undefined) ?? []),
         ].map(String);
-        const worktree = a.worktree === undefined ? undefined : a.worktree === '' ? true : a.worktree;
+        const worktree =
+          a.worktree === undefined ? undefined : a.worktree === '' ? true : a.worktree;
         return run(
           runInPane(
             {

@@ -1,8 +1,8 @@
 import {stat} from 'node:fs/promises';
 import {basename, dirname, join, relative, resolve} from 'node:path';
 import {AGENT_NAMES, type AgentName} from '../agents/profile.js';
-import {NudgeError} from '../base/errors.js';
 import {parseDuration} from '../base/durations.js';
+import {NudgeError} from '../base/errors.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import {validateText} from '../jobs/options.js';
 import {newJobId} from '../jobs/request.js';
@@ -10,6 +10,7 @@ import {JobStore} from '../jobs/store.js';
 import {resolvePane, serverError} from '../pane/target.js';
 import type {ProcessId} from '../process/identity.js';
 import {launchDetached} from '../process/launch-worker.js';
+import type {RunResult} from '../runs/execute.js';
 import {
   addWorktree,
   branchExists,
@@ -18,10 +19,9 @@ import {
   validBranchName,
   workTreeRoot,
 } from '../runs/git.js';
-import type {RunResult} from '../runs/execute.js';
 import {RUN_REQUEST_VERSION, type RunRequest, type RunWorktree} from '../runs/request.js';
 import {resolveServerSpec} from '../tmux/server.js';
-import type {PanePlace, PaneInfo} from '../tmux/tmux.js';
+import type {PaneInfo, PanePlace} from '../tmux/tmux.js';
 import type {CommandContext} from './context.js';
 
 /** `nudge run`'s options, as the CLI and the MCP server pass them. */
@@ -95,23 +95,38 @@ export async function runInPane(o: RunOptions, ctx: CommandContext): Promise<Run
   validateText(text);
   const permissions = o.permissions ?? RUN_DEFAULTS.permissions;
   if (permissions !== 'ask' && permissions !== 'deny') {
-    throw new NudgeError('bad-usage', `--permissions is ask or deny, not ${JSON.stringify(permissions)}.`);
+    throw new NudgeError(
+      'bad-usage',
+      `--permissions is ask or deny, not ${JSON.stringify(permissions)}.`,
+    );
   }
   if (o.split !== undefined && o.split !== 'h' && o.split !== 'v') {
-    throw new NudgeError('bad-usage', `--split is h (side by side) or v (one above the other), not ${JSON.stringify(o.split)}.`);
+    throw new NudgeError(
+      'bad-usage',
+      `--split is h (side by side) or v (one above the other), not ${JSON.stringify(o.split)}.`,
+    );
   }
   if (o.split !== undefined && o.window) {
     throw new NudgeError('bad-usage', '--window and --split exclude each other; give one.');
   }
   if (o.notifyPane !== undefined && o.notify === false) {
-    throw new NudgeError('bad-usage', '--notify-pane and --no-notify exclude each other; give one.');
+    throw new NudgeError(
+      'bad-usage',
+      '--notify-pane and --no-notify exclude each other; give one.',
+    );
   }
   if (o.pr && o.worktree === undefined) {
-    throw new NudgeError('bad-usage', '--pr opens a pull request for the run\'s branch: it needs --worktree.');
+    throw new NudgeError(
+      'bad-usage',
+      "--pr opens a pull request for the run's branch: it needs --worktree.",
+    );
   }
   const idleTimeoutMs = parseDuration(o.idleTimeout ?? RUN_DEFAULTS.idleTimeout, '--idle-timeout');
   const timeoutMs = parseDuration(o.timeout ?? RUN_DEFAULTS.timeout, '--timeout');
-  const intervalMs = Math.max(100, parseDuration(o.interval ?? RUN_DEFAULTS.interval, '--interval'));
+  const intervalMs = Math.max(
+    100,
+    parseDuration(o.interval ?? RUN_DEFAULTS.interval, '--interval'),
+  );
   const cwd = await directory(resolve(ctx.cwd, o.cwd ?? '.'));
 
   const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
@@ -141,22 +156,39 @@ export async function runInPane(o: RunOptions, ctx: CommandContext): Promise<Run
   let git: RunRequest['options']['git'] = null;
   if (o.worktree !== undefined) {
     if (!root) {
-      throw new NudgeError('not-a-repo', `--worktree needs a git repository, and ${cwd} is not in one.`);
+      throw new NudgeError(
+        'not-a-repo',
+        `--worktree needs a git repository, and ${cwd} is not in one.`,
+      );
     }
     const base = await headCommit(root);
     if (!base) {
-      throw new NudgeError('not-a-repo', `--worktree branches from HEAD, and the repository at ${root} has no commit yet.`);
+      throw new NudgeError(
+        'not-a-repo',
+        `--worktree branches from HEAD, and the repository at ${root} has no commit yet.`,
+      );
     }
-    const branch = typeof o.worktree === 'string' && o.worktree !== '' ? o.worktree : `nudge/${jobId}`;
+    const branch =
+      typeof o.worktree === 'string' && o.worktree !== '' ? o.worktree : `nudge/${jobId}`;
     if (!(await validBranchName(root, branch))) {
-      throw new NudgeError('bad-branch', `${JSON.stringify(branch)} is not a valid git branch name.`);
+      throw new NudgeError(
+        'bad-branch',
+        `${JSON.stringify(branch)} is not a valid git branch name.`,
+      );
     }
     if (await branchExists(root, branch)) {
-      throw new NudgeError('bad-branch', `The branch ${branch} exists already; name a new one (--worktree NAME).`);
+      throw new NudgeError(
+        'bad-branch',
+        `The branch ${branch} exists already; name a new one (--worktree NAME).`,
+      );
     }
     const path = join(dirname(root), `${basename(root)}-nudge-${jobId}`);
     const failed = await addWorktree(root, path, branch, base);
-    if (failed) throw new NudgeError('provision-failed', `git could not make the worktree ${path}: ${failed}`);
+    if (failed)
+      throw new NudgeError(
+        'provision-failed',
+        `git could not make the worktree ${path}: ${failed}`,
+      );
     worktree = {path, branch, repo: root};
     // The same folder inside the worktree as the one asked for in the repository.
     runCwd = join(path, relative(root, cwd));
@@ -178,7 +210,10 @@ export async function runInPane(o: RunOptions, ctx: CommandContext): Promise<Run
     await undoWorktree();
     throw error instanceof NudgeError
       ? error
-      : new NudgeError('provision-failed', `tmux could not open a pane (${placeText}): ${firstLine(error)}`);
+      : new NudgeError(
+          'provision-failed',
+          `tmux could not open a pane (${placeText}): ${firstLine(error)}`,
+        );
   }
   const request: RunRequest = {
     version: RUN_REQUEST_VERSION,
@@ -218,7 +253,15 @@ export async function runInPane(o: RunOptions, ctx: CommandContext): Promise<Run
     await undoWorktree();
     throw error;
   }
-  const shown = {job: jobId, pane, place: placeText, cwd: runCwd, worktree, log: handle.logPath, report: handle.reportPath};
+  const shown = {
+    job: jobId,
+    pane,
+    place: placeText,
+    cwd: runCwd,
+    worktree,
+    log: handle.logPath,
+    report: handle.reportPath,
+  };
   if (!o.wait) {
     let worker: ProcessId;
     try {
@@ -255,7 +298,10 @@ const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 function agentOf(name: string | undefined): AgentName | null {
   if (name === undefined) return null;
   if (!(AGENT_NAMES as readonly string[]).includes(name)) {
-    throw new NudgeError('bad-usage', `--agent is one of ${AGENT_NAMES.join(', ')}, not ${JSON.stringify(name)}.`);
+    throw new NudgeError(
+      'bad-usage',
+      `--agent is one of ${AGENT_NAMES.join(', ')}, not ${JSON.stringify(name)}.`,
+    );
   }
   return name as AgentName;
 }
@@ -288,23 +334,36 @@ async function placeOf(
 ): Promise<[PanePlace, string]> {
   if (o.split !== undefined) {
     if (!caller) {
-      throw new NudgeError('no-pane', '--split splits the window nudge runs in, but nudge is not running inside tmux on that server; use --window (the default).');
+      throw new NudgeError(
+        'no-pane',
+        '--split splits the window nudge runs in, but nudge is not running inside tmux on that server; use --window (the default).',
+      );
     }
-    return [{kind: 'split', of: caller.paneId, direction: o.split as 'h' | 'v'}, `split of ${caller.paneId}`];
+    return [
+      {kind: 'split', of: caller.paneId, direction: o.split as 'h' | 'v'},
+      `split of ${caller.paneId}`,
+    ];
   }
   const session = o.session ?? caller?.sessionId ?? (await recentSession());
   if (session === undefined) {
-    throw new NudgeError('no-server', 'The tmux server has no session to open a window in; start one (tmux new-session -d) or pass --session.');
+    throw new NudgeError(
+      'no-server',
+      'The tmux server has no session to open a window in; start one (tmux new-session -d) or pass --session.',
+    );
   }
   if (/[\0\n]/.test(session) || session.trim() === '') {
-    throw new NudgeError('bad-usage', `--session ${JSON.stringify(session)} is not a session name.`);
+    throw new NudgeError(
+      'bad-usage',
+      `--session ${JSON.stringify(session)} is not a session name.`,
+    );
   }
   return [{kind: 'window', session}, `new window in session ${session}`];
 }
 
 async function serverOf(tmux: ReturnType<CommandContext['tmux']>, pane: string): Promise<PaneInfo> {
   const info = await tmux.describePane(pane);
-  if (!info) throw new NudgeError('provision-failed', `The pane ${pane} tmux opened is gone already.`);
+  if (!info)
+    throw new NudgeError('provision-failed', `The pane ${pane} tmux opened is gone already.`);
   return info;
 }
 

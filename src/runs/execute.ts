@@ -129,7 +129,10 @@ function runRecorder(handle: JobHandle, log: Logger): RunRecorder {
         notified: outcome.notified,
         waitedMs: report.durationMs,
       });
-      log.info({event: outcome.state, reason: outcome.reason, recorded: wrote}, `state ${outcome.state}`);
+      log.info(
+        {event: outcome.state, reason: outcome.reason, recorded: wrote},
+        `state ${outcome.state}`,
+      );
     },
   };
 }
@@ -144,12 +147,19 @@ export async function executeRunJob(jobId: string, ctx: RunExecuteContext): Prom
   try {
     parsed = JSON.parse(await readFile(handle.requestPath, 'utf8'));
   } catch (error) {
-    return failJob(handle, `Worker failed: cannot read ${handle.requestPath} (${describeError(error)}).`);
+    return failJob(
+      handle,
+      `Worker failed: cannot read ${handle.requestPath} (${describeError(error)}).`,
+    );
   }
   const checked = validateRunRequest(parsed);
-  if (!checked.ok) return failJob(handle, `Worker failed: the run request is not valid (${checked.error}).`);
+  if (!checked.ok)
+    return failJob(handle, `Worker failed: the run request is not valid (${checked.error}).`);
   if (checked.value.jobId !== jobId) {
-    return failJob(handle, `Worker failed: the request is for job ${checked.value.jobId}, not ${jobId}.`);
+    return failJob(
+      handle,
+      `Worker failed: the request is for job ${checked.value.jobId}, not ${jobId}.`,
+    );
   }
   return executeRun(checked.value, ctx);
 }

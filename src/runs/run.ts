@@ -113,6 +113,8 @@ interface Ending {
 /** How long a new pane's shell may take to show its prompt, and an agent its composer. */
 const SHELL_READY_MS = 30_000;
 const AGENT_READY_MS = 120_000;
+/** How long after typing the agent's command the shell may still be at its prompt. */
+const NEVER_STARTED_MS = 5_000;
 /** How long an interrupt gets before the process group is ended. */
 const INTERRUPT_GRACE_MS = 1_000;
 /** Scrollback read for the report's last lines. */
@@ -258,7 +260,10 @@ class Run {
       ...(o.agent ? {agent: o.agent} : {command: this.request.text}),
       delivery: delivered.delivery,
     });
-    return this.#watch(delivered.before, shell.currentCommand);
+    // An agent's pane runs the agent now (Gemini and Codex as `node`), not the shell: its
+    // idle prompt is read from its screen, not from the shell's foreground.
+    const paneCommand = o.agent ? delivered.before.currentCommand : shell.currentCommand;
+    return this.#watch(delivered.before, paneCommand);
   }
 
   /** Wait for the new pane's shell: a POSIX shell in the foreground, its screen settled. */
@@ -308,7 +313,8 @@ class Run {
       this.signal,
     );
     const clock = this.deps.clock;
-    let deadline = clock.now() + AGENT_READY_MS;
+    const launchedAt = clock.now();
+    let deadline = launchedAt + AGENT_READY_MS;
     let left = false;
     let previous: string | undefined;
     for (;;) {
@@ -320,6 +326,15 @@ class Run {
         throw new RunFailure(
           `${launch} exited before it was ready: ${lastLines(view, 3).join(' / ') || 'no output'}`,
         );
+      }
+      // Still the shell, at its prompt, seconds after: the agent never started (not found).
+      if (!left && clock.now() - launchedAt > NEVER_STARTED_MS) {
+        const input = await this.deps.foreground.inputState(this.#panePid ?? 0);
+        if (input.kind === 'waiting-for-input') {
+          throw new RunFailure(
+            `${launch} did not start (is it on the PATH of tmux's shells?): ${lastLines(view, 2).join(' / ') || 'no output'}`,
+          );
+        }
       }
       const asking = await this.#onDialog(view);
       // A person deciding on a trust dialog is not the agent being slow to start.

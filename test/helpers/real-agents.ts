@@ -149,6 +149,18 @@ export async function prepareAgentServer(
   for (const [key, value] of Object.entries(env)) {
     await server.tmux('set-environment', '-g', key, value);
   }
-  await server.tmux('set-option', '-g', 'default-command', 'bash --norc --noprofile');
+  // tmux runs default-command through a login shell, whose profile resets PATH (and PS1):
+  // set them again, as a user's own profile puts their tools back on PATH.
+  await server.tmux(
+    'set-option',
+    '-g',
+    'default-command',
+    `export PATH=${shellQuote(env.PATH)} PS1='$ '; exec bash --norc --noprofile`,
+  );
   return where;
+}
+
+/** A word for sh: single-quoted. */
+function shellQuote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
 }

@@ -131,7 +131,9 @@ describe('nudge run', () => {
     const got = await notices(w.rec, 2);
     expect(got.sort()).toEqual([runNotice(okState.report), runNotice(badState.report)].sort());
     expect(runNotice(badState.report)).toMatch(
-      new RegExp(`^\\[nudge run ${bad}\\] failed \\(exit 3\\) after \\d+(\\.\\d)?(ms|s) — report: `),
+      new RegExp(
+        `^\\[nudge run ${bad}\\] failed \\(exit 3\\) after \\d+(\\.\\d)?(ms|s) — report: `,
+      ),
     );
     // The run's pane is left open for a person to read, its shell at the prompt.
     const panes = await w.server.tmux('list-panes', '-a', '-F', '#{pane_id}');
@@ -186,14 +188,25 @@ describe('nudge run', () => {
     });
     expect(events.filter((e) => e.event === 'progress').length).toBeGreaterThan(0);
     // The pane's shell is still there (a person can read what happened).
-    const cmd = await w.server.tmux('display', '-p', '-t', end.report.pane, '#{pane_current_command}');
+    const cmd = await w.server.tmux(
+      'display',
+      '-p',
+      '-t',
+      end.report.pane,
+      '#{pane_current_command}',
+    );
     expect(cmd.trim()).toBe('bash');
   });
 
   it('cancel stops a run: cancelled, the report written, its processes gone, no notice', async () => {
     const w = await world();
     const pidFile = join(w.server.dir, 'long.pid');
-    const job = await w.start(['--cwd', w.server.dir, '--', `echo $BASHPID > ${pidFile}; exec sleep 300`]);
+    const job = await w.start([
+      '--cwd',
+      w.server.dir,
+      '--',
+      `echo $BASHPID > ${pidFile}; exec sleep 300`,
+    ]);
     const pid = await pidIn(pidFile);
     const cancelled = await runNudge(['cancel', job], {NUDGE_HOME: w.home});
     expect(cancelled.exitCode, shown(cancelled)).toBe(0);
@@ -285,7 +298,13 @@ describe('nudge run', () => {
     const dir = await repo(w.server);
     // A change that was there before the run is not the run's.
     writeFileSync(join(dir, 'before.txt'), 'old\n');
-    const job = await w.start(['--cwd', dir, '--no-notify', '--', 'echo more >> a.txt; echo n > new.txt']);
+    const job = await w.start([
+      '--cwd',
+      dir,
+      '--no-notify',
+      '--',
+      'echo more >> a.txt; echo n > new.txt',
+    ]);
     const end = await w.ended(job);
     expect(end.report.changes).toEqual([
       {file: 'a.txt', added: 1, deleted: 0},
@@ -298,7 +317,9 @@ describe('nudge run', () => {
     const w = await world();
     const failed = await w.run(['--wait', '--cwd', w.server.dir, '--no-notify', '--', 'exit 3']);
     expect(failed.exitCode, shown(failed)).toBe(1);
-    expect(failed.stdout).toMatch(/^\S+ failed after \S+, exit 3: The command exited with status 3\.\nreport: \//);
+    expect(failed.stdout).toMatch(
+      /^\S+ failed after \S+, exit 3: The command exited with status 3\.\nreport: \//,
+    );
     const slow = await w.run([
       '--wait',
       '--timeout',
@@ -322,10 +343,22 @@ describe('nudge run', () => {
     const cases: Array<[string[], RegExp]> = [
       [[], /^nudge: Nothing to run: give the command after "--"/],
       [['--agent', 'claude', '--'], /^nudge: Nothing to ask claude: give the prompt after "--"/],
-      [['--pr', '--', 'true'], /^nudge: --pr opens a pull request for the run's branch: it needs --worktree\.$/],
-      [['--cwd', w.server.dir, '--worktree', '--', 'true'], /^nudge: --worktree needs a git repository, and .* is not in one\.$/],
-      [['--cwd', join(w.server.dir, 'nope'), '--', 'true'], /is not a folder; --cwd names the folder to run in\.$/],
-      [['--cwd', dir, '--worktree', 'bad..name', '--', 'true'], /^nudge: "bad\.\.name" is not a valid git branch name\.$/],
+      [
+        ['--pr', '--', 'true'],
+        /^nudge: --pr opens a pull request for the run's branch: it needs --worktree\.$/,
+      ],
+      [
+        ['--cwd', w.server.dir, '--worktree', '--', 'true'],
+        /^nudge: --worktree needs a git repository, and .* is not in one\.$/,
+      ],
+      [
+        ['--cwd', join(w.server.dir, 'nope'), '--', 'true'],
+        /is not a folder; --cwd names the folder to run in\.$/,
+      ],
+      [
+        ['--cwd', dir, '--worktree', 'bad..name', '--', 'true'],
+        /^nudge: "bad\.\.name" is not a valid git branch name\.$/,
+      ],
       [['--idle-timeout', 'soon', '--', 'true'], /--idle-timeout/],
       [['--split', 'x', '--', 'true'], /split/],
       [['--notify-pane', '%0', '--no-notify', '--', 'true'], /exclude each other/],
