@@ -1,106 +1,25 @@
-import type {HookMarkSource} from '../agents/hook-marks.js';
 import {type FoundDialog, findPermissionDialog} from '../agents/permission.js';
-import {isBusy, isIdle, type Profile, readComposerState} from '../agents/profile.js';
+import {isBusy, isIdle, type Profile} from '../agents/profile.js';
 import {PROFILES} from '../agents/registry.js';
-import {isPosixShell, isShellCommand} from '../agents/shell.js';
-import type {Clock} from '../base/clock.js';
+import {isShellCommand} from '../agents/shell.js';
 import {formatDuration} from '../base/durations.js';
 import {describeError, isAbortError} from '../base/errors.js';
-import type {PaneActivity} from '../detect/wait-until.js';
 import {exitSentinel} from '../detect/watchers.js';
 import type {TerminalState} from '../jobs/store.js';
-import {previewText} from '../jobs/store.js';
 import {type Awaited, awaitDone} from '../pane/await-done.js';
 import {deliver} from '../pane/deliver.js';
-import type {PaneEvents} from '../pane/events.js';
 import {type Delivery, PaneFailure} from '../pane/failures.js';
 import {type PaneIo, pressGroups} from '../pane/keys.js';
-import type {RecognizeDeps} from '../pane/profile.js';
-import type {CommandRun} from '../process/run-command.js';
 import {TmuxCommandError} from '../tmux/runner.js';
-import type {PaneInfo} from '../tmux/tmux.js';
 import {cursorRow, type PaneView, visibleText} from '../tmux/view.js';
-import type {FileChange, RunGit} from './git.js';
+import type {RunDeps, RunEvents, RunOutcome} from './events.js';
+import {integrate} from './integrate.js';
 import {progressDue, RunClock} from './monitor.js';
-import {
-  type PermissionStop,
-  type RunReport,
-  renderReport,
-  runNotice,
-  runStatusOf,
-} from './report.js';
+import {outputTail} from './output.js';
+import {PermissionStops} from './permissions.js';
+import {type RunReport, renderReport, runNotice, runStatusOf} from './report.js';
 import type {RunRequest} from './request.js';
-
-/** The states a run moves through before it ends (`queued` is written when it is made). */
-export type RunState = 'starting' | 'running' | 'stopping' | 'integrating' | 'notifying';
-
-/** Every event a run records (events.jsonl, log) besides its state changes. */
-export interface RunEvents extends PaneEvents {
-  'worker-started': {pid: number};
-  'shell-ready': {pane: string; shell: string};
-  'agent-ready': {pane: string; agent: string};
-  started: {pane: string; command?: string; agent?: string; delivery: Delivery};
-  progress: {
-    outputLines: number;
-    lastActivity: string;
-    quietMs: number;
-    files: number | null;
-    commits: number | null;
-    verdict: string;
-  };
-  'permission-prompt': {kind: string; question: string; detail: string[]};
-  'permission-denied': {question: string; keys: string[]};
-  'permission-answered': {question: string};
-  told: {pane: string; line: string; delivery: Delivery};
-  'tell-failed': {pane: string; line: string; why: string};
-  'exit-status': {exitCode: number | undefined; verdict: string};
-  interrupted: {keys: string[]};
-  'group-ended': {group: number; how: string};
-  committed: {commit: string};
-  'integrate-failed': {why: string};
-  pr: {url?: string; skipped?: string};
-  reported: {path: string};
-  notified: {pane: string; delivery: Delivery};
-  'notice-failed': {pane: string; why: string};
-  'pane-closed': {pane: string};
-  'input-state-unknown': {pane: string; why: string};
-}
-
-/** Where a run records what it does. */
-export interface RunRecorder {
-  transition(state: RunState, data: Record<string, unknown>): Promise<void>;
-  event<K extends keyof RunEvents>(name: K, data: RunEvents[K]): Promise<void>;
-  /** The report (into the record and report.md), then the ending. */
-  end(outcome: RunOutcome): Promise<void>;
-}
-
-/** What a run needs from the outside world: every member is required. */
-export interface RunDeps extends RecognizeDeps {
-  clock: Clock;
-  activity: PaneActivity | undefined;
-  hookMarks: HookMarkSource;
-  recorder: RunRecorder;
-  git: RunGit;
-  /** End a process group (what runs in the pane's foreground): SIGTERM, then SIGKILL. */
-  endGroup: (pgid: number) => Promise<'gone' | 'terminated' | 'killed'>;
-  /** Type one line of nudge's own into another pane (the caller) and confirm it. */
-  tell: (pane: string, line: string) => Promise<Delivery>;
-  /** Run `gh` (for --pr). */
-  gh: (args: readonly string[], cwd: string) => Promise<CommandRun>;
-  /** The job's files, named in the report. */
-  files: {report: string; log: string; events: string};
-  writeReport: (markdown: string) => Promise<void>;
-  pid: number;
-}
-
-/** How a run ended. */
-export interface RunOutcome {
-  state: TerminalState;
-  reason?: string | undefined;
-  exitCode?: number | undefined;
-  notified: boolean;
-  report: RunReport;
-}
+import {lastLines, shellReady, startAgent} from './start.js';
 
 /** How the work ended, before integration and the report. */
 interface Ending {
@@ -110,23 +29,10 @@ interface Ending {
   timeout?: 'idle' | 'total' | undefined;
 }
 
-/** How long a new pane's shell may take to show its prompt, and an agent its composer. */
-const SHELL_READY_MS = 30_000;
-const AGENT_READY_MS = 120_000;
-/** How long after typing the agent's command the shell may still be at its prompt. */
-const NEVER_STARTED_MS = 5_000;
 /** How long an interrupt gets before the process group is ended. */
 const INTERRUPT_GRACE_MS = 1_000;
 /** Scrollback read for the report's last lines. */
 const TAIL_HISTORY_ROWS = 2_000;
-const TAIL_LINES = 20;
-/** How many times a dialog still on screen is answered no again. */
-const MAX_DENIES = 3;
-
-/** A run that could not go on, in one sentence. */
-class RunFailure extends Error {
-  override name = 'RunFailure';
-}
 
 /**
  * Run one `nudge run` job in the pane opened for it:
@@ -141,6 +47,8 @@ class RunFailure extends Error {
  * in a worktree commit what is left, count changes and commits, `--pr`. Then the report and the
  * one-line notice into the calling pane. `signal` cancels. Never throws.
  */
+export type {RunDeps, RunEvents, RunOutcome, RunRecorder, RunState} from './events.js';
+
 export async function runRun(
   deps: RunDeps,
   request: RunRequest,
@@ -165,8 +73,7 @@ class Run {
   #filesAtStart: Map<string, number> | undefined;
   /** Foreground process groups seen (other than the shell's): ended on a stop. */
   readonly #groups = new Set<number>();
-  readonly #stops: PermissionStop[] = [];
-  #dialog: {found: FoundDialog; denies: number; stop: PermissionStop} | undefined;
+  readonly #permissions: PermissionStops;
 
   constructor(
     private readonly deps: RunDeps,
@@ -178,6 +85,7 @@ class Run {
     this.#pane = request.pane;
     this.#profile = this.#o.agent ? PROFILES[this.#o.agent] : PROFILES.shell;
     // A subshell: the command's `exit`, `cd` or `set -e` end it, not the pane's shell.
+    this.#permissions = new PermissionStops(this.#o.permissions);
     this.#sentinel = exitSentinel(request.jobId.replace(/-/g, ''), ')');
     this.#io = {
       tmux: deps.tmux,
@@ -198,7 +106,7 @@ class Run {
       ending = this.#endingOf(error);
     }
     if (ending.state === 'timeout' || ending.state === 'cancelled') await this.#stop(ending);
-    const report = await this.#integrate(ending);
+    const report = await this.#report(ending);
     await this.deps.writeReport(renderReport(report));
     await recorder.event('reported', {path: report.path});
     let outcome: RunOutcome = {
@@ -224,7 +132,7 @@ class Run {
     const {recorder} = this.deps;
     const o = this.#o;
     await recorder.transition('starting', {pane: this.#pane, cwd: o.cwd});
-    const shell = await this.#shellReady();
+    const shell = await shellReady(this.deps, this.#pane, this.signal);
     this.#panePid = shell.panePid;
     await recorder.event('shell-ready', {pane: this.#pane, shell: shell.currentCommand});
     if (o.git && !o.worktree) {
@@ -232,7 +140,16 @@ class Run {
     }
     const view = await this.deps.tmux.view(this.#pane, 0);
     this.#startRow = cursorRow(view) + 1;
-    if (o.agent) await this.#startAgent();
+    if (o.agent) {
+      await startAgent(
+        {...this.deps, io: this.#io, onDialog: (view) => this.#onDialog(view)},
+        this.#pane,
+        this.#profile,
+        shell.panePid,
+        this.signal,
+      );
+      await recorder.event('agent-ready', {pane: this.#pane, agent: o.agent});
+    }
     const text = o.agent ? this.request.text : `( ${this.request.text}\n${this.#sentinel.command}`;
     const delivered = await deliver(
       this.#io,
@@ -264,95 +181,6 @@ class Run {
     // idle prompt is read from its screen, not from the shell's foreground.
     const paneCommand = o.agent ? delivered.before.currentCommand : shell.currentCommand;
     return this.#watch(delivered.before, paneCommand);
-  }
-
-  /** Wait for the new pane's shell: a POSIX shell in the foreground, its screen settled. */
-  async #shellReady(): Promise<PaneInfo> {
-    const deadline = this.deps.clock.now() + SHELL_READY_MS;
-    let previous: string | undefined;
-    let last: PaneInfo | undefined;
-    for (;;) {
-      const info = await this.deps.tmux.describePane(this.#pane);
-      if (!info) throw new RunFailure(`The run's pane ${this.#pane} closed before it started.`);
-      last = info;
-      if (isPosixShell(info.currentCommand)) {
-        const screen = visibleText(await this.deps.tmux.view(this.#pane, 0));
-        const input = await this.deps.foreground.inputState(info.panePid);
-        if (screen.trim() !== '' && screen === previous && input.kind !== 'running') return info;
-        previous = screen;
-      }
-      if (this.deps.clock.now() >= deadline) break;
-      await this.deps.clock.sleep(200, this.signal);
-    }
-    throw new RunFailure(
-      isPosixShell(last.currentCommand)
-        ? `The new pane's shell showed no settled prompt within ${formatDuration(SHELL_READY_MS)}.`
-        : `The new pane runs ${last.currentCommand}, not a POSIX shell; nudge run types into sh, bash, zsh, dash or ksh (set tmux's default-shell).`,
-    );
-  }
-
-  /** Start the agent in the pane's shell and wait for its idle composer (answering, or
-   * reporting, a trust dialog on the way). */
-  async #startAgent(): Promise<void> {
-    const profile = this.#profile;
-    const launch = profile.launch ?? profile.name;
-    await deliver(
-      this.#io,
-      this.#pane,
-      launch,
-      PROFILES.shell,
-      {
-        enter: true,
-        typeDelayMs: 0,
-        enterDelayMs: 100,
-        clear: false,
-        clearDraft: false,
-        draftWaitMs: 10_000,
-        ownText: launch,
-      },
-      this.signal,
-    );
-    const clock = this.deps.clock;
-    const launchedAt = clock.now();
-    let deadline = launchedAt + AGENT_READY_MS;
-    let left = false;
-    let previous: string | undefined;
-    for (;;) {
-      await clock.sleep(300, this.signal);
-      const view = await this.#view();
-      const shellAgain = isShellCommand(view.currentCommand);
-      if (!shellAgain) left = true;
-      if (left && shellAgain) {
-        throw new RunFailure(
-          `${launch} exited before it was ready: ${lastLines(view, 3).join(' / ') || 'no output'}`,
-        );
-      }
-      // Still the shell, at its prompt, seconds after: the agent never started (not found).
-      if (!left && clock.now() - launchedAt > NEVER_STARTED_MS) {
-        const input = await this.deps.foreground.inputState(this.#panePid ?? 0);
-        if (input.kind === 'waiting-for-input') {
-          throw new RunFailure(
-            `${launch} did not start (is it on the PATH of tmux's shells?): ${lastLines(view, 2).join(' / ') || 'no output'}`,
-          );
-        }
-      }
-      const asking = await this.#onDialog(view);
-      // A person deciding on a trust dialog is not the agent being slow to start.
-      if (asking) deadline = clock.now() + AGENT_READY_MS;
-      const screen = visibleText(view);
-      if (!asking && isIdle(profile, view) && readComposerState(profile, view)?.text === '') {
-        if (screen === previous) break;
-        previous = screen;
-        continue;
-      }
-      previous = undefined;
-      if (clock.now() >= deadline) {
-        throw new RunFailure(
-          `${launch} did not show its idle composer within ${formatDuration(AGENT_READY_MS)}${left ? '' : ` (is "${launch}" on the PATH of tmux's shells?)`}: ${lastLines(view, 3).join(' / ')}`,
-        );
-      }
-    }
-    await this.deps.recorder.event('agent-ready', {pane: this.#pane, agent: profile.name});
   }
 
   /** running: the work's own end (awaitDone) raced against the timer's looks. */
@@ -471,45 +299,23 @@ class Run {
   async #onDialog(view: PaneView): Promise<boolean> {
     const {recorder} = this.deps;
     const found = findPermissionDialog(this.#profile, view);
-    const current = this.#dialog;
-    if (!found) {
-      if (current) {
-        if (current.stop.answer === 'pending') {
-          current.stop.answer = 'answered';
-          await recorder.event('permission-answered', {question: current.found.question});
-        }
-        this.#dialog = undefined;
-      }
-      return false;
+    const step = this.#permissions.observe(found, new Date(this.deps.clock.now()).toISOString());
+    if (step.kind === 'answered') {
+      await recorder.event('permission-answered', {question: step.stop.question});
     }
-    if (!current || current.found.question !== found.question) {
-      const stop: PermissionStop = {
-        at: new Date(this.deps.clock.now()).toISOString(),
-        kind: found.kind,
-        question: found.question,
-        detail: found.detail,
-        answer: 'pending',
-      };
-      this.#stops.push(stop);
-      this.#dialog = {found, denies: 0, stop};
-      await recorder.event('permission-prompt', {
-        kind: found.kind,
-        question: found.question,
-        detail: found.detail,
-      });
-      if (this.#o.permissions === 'ask') await this.#tellAsked(found);
+    if (step.kind === 'new') {
+      const {kind, question, detail} = step.stop;
+      await recorder.event('permission-prompt', {kind, question, detail});
+      if (!step.deny && found) await this.#tellAsked(found);
     }
-    const shown = this.#dialog;
-    if (this.#o.permissions === 'deny' && shown && shown.denies < MAX_DENIES) {
-      shown.denies++;
-      shown.stop.answer = 'denied';
+    if (found && (step.kind === 'new' || step.kind === 'still') && step.deny) {
       await pressGroups(this.#io, this.#pane, found.denyKeys, this.signal);
       await recorder.event('permission-denied', {
         question: found.question,
         keys: found.denyKeys.flat(),
       });
     }
-    return true;
+    return found !== undefined;
   }
 
   /** Tell the calling pane that the agent waits for a person's answer. */
@@ -547,7 +353,7 @@ class Run {
     const agent = o.agent !== null;
     let verdict: string;
     if (agent) {
-      verdict = this.#dialog
+      verdict = this.#permissions.showing
         ? 'permission dialog'
         : isBusy(this.#profile, view)
           ? 'busy'
@@ -596,51 +402,39 @@ class Run {
     }
   }
 
-  /** integrating: in a worktree commit what is left; count changes and commits; --pr. */
-  async #integrate(ending: Ending): Promise<RunReport> {
-    const {recorder, git, clock} = this.deps;
+  /** integrating, then the report. */
+  async #report(ending: Ending): Promise<RunReport> {
+    const {recorder, clock} = this.deps;
     const o = this.#o;
     await recorder.transition('integrating', {}).catch(() => {});
-    let changes: FileChange[] | null = null;
-    let commits: string[] = [];
-    let pr: RunReport['pr'];
-    let integrateError: string | undefined;
-    if (o.git) {
-      const {root, base} = o.git;
-      try {
-        if (o.worktree) {
-          const preview = previewText(this.request.text).slice(0, 60);
-          const commit = await git.commitAll(root, `nudge run ${this.request.jobId}: ${preview}`);
-          if (commit) await recorder.event('committed', {commit});
-          changes = await git.numstat(root, base, 'HEAD');
-        } else {
-          const start = this.#filesAtStart ?? new Map<string, number>();
-          const now = await git.changedFiles(root);
-          const files = [...now]
-            .filter(([file, mtime]) => start.get(file) !== mtime)
-            .map(([file]) => file);
-          changes = files.length
-            ? [
-                ...(await git.numstat(root, base, undefined, files)),
-                ...(await git.untrackedLines(root, files)),
-              ].sort((a, b) => (a.file < b.file ? -1 : 1))
-            : [];
-        }
-        commits = await git.commitsSince(root, base);
-      } catch (error) {
-        integrateError = describeError(error);
-        await recorder.event('integrate-failed', {why: integrateError});
-      }
-      if (o.pr && o.worktree) {
-        pr = await this.#pullRequest(o.worktree.path, o.worktree.branch);
-        await recorder.event('pr', pr);
-      }
-    }
+    const found = await integrate(
+      {
+        git: this.deps.git,
+        gh: this.deps.gh,
+        note: (event, data) =>
+          recorder.event(event, data as RunEvents['committed'] & RunEvents['pr']),
+      },
+      this.request,
+      this.#filesAtStart,
+    );
+    if (found.error !== undefined) await recorder.event('integrate-failed', {why: found.error});
     const endedMs = clock.now();
     const reason =
-      integrateError === undefined
+      found.error === undefined
         ? ending.reason
-        : `${ending.reason ? `${ending.reason} ` : ''}(git: ${integrateError})`;
+        : `${ending.reason ? `${ending.reason} ` : ''}(git: ${found.error})`;
+    let tail: string[] = [];
+    try {
+      const view = await this.deps.tmux.view(this.#pane, TAIL_HISTORY_ROWS);
+      tail = outputTail(
+        view,
+        o.agent
+          ? {agent: this.#profile}
+          : {startRow: this.#startRow ?? 0, sentinel: this.#sentinel.pattern},
+      );
+    } catch {
+      // the pane is gone
+    }
     return {
       job: this.request.jobId,
       path: this.deps.files.report,
@@ -656,62 +450,14 @@ class Run {
       cwd: o.cwd,
       worktree: o.worktree?.path,
       branch: o.worktree?.branch,
-      changes,
-      commits,
-      pr,
-      permissionStops: this.#stops,
-      outputTail: await this.#outputTail(),
+      changes: found.changes,
+      commits: found.commits,
+      pr: found.pr,
+      permissionStops: this.#permissions.stops,
+      outputTail: tail,
       log: this.deps.files.log,
       events: this.deps.files.events,
     };
-  }
-
-  /** `--pr`: push the branch and open a pull request with gh, or say why not. */
-  async #pullRequest(root: string, branch: string): Promise<{url?: string; skipped?: string}> {
-    const version = await this.deps.gh(['--version'], root);
-    if (version.startError !== undefined)
-      return {skipped: 'gh is not installed (see https://cli.github.com).'};
-    const remotes: string[] = await this.deps.git.remotes(root).catch(() => []);
-    const remote = remotes.includes('origin') ? 'origin' : remotes[0];
-    if (remote === undefined) return {skipped: `the branch ${branch} has no remote to push to.`};
-    const pushed = await this.deps.git.push(root, remote, branch);
-    if (pushed.exitCode !== 0) {
-      return {
-        skipped: `git push to ${remote} failed: ${firstLine(pushed.stderr || pushed.output)}`,
-      };
-    }
-    const created = await this.deps.gh(['pr', 'create', '--fill', '--head', branch], root);
-    if (created.exitCode !== 0) {
-      return {skipped: `gh pr create failed: ${firstLine(created.stderr || created.output)}`};
-    }
-    const url = /https?:\/\/\S+/.exec(created.output)?.[0];
-    return url ? {url} : {skipped: `gh pr create printed no address: ${firstLine(created.output)}`};
-  }
-
-  /** The last lines of the run's output: a command's, from its first line to its exit
-   * status; an agent's transcript above its composer. */
-  async #outputTail(): Promise<string[]> {
-    let view: PaneView;
-    try {
-      view = await this.deps.tmux.view(this.#pane, TAIL_HISTORY_ROWS);
-    } catch {
-      return [];
-    }
-    let rows = view.rows;
-    if (this.#o.agent) {
-      const composer = readComposerState(this.#profile, view);
-      const end = composer ? composer.index : rows.length;
-      rows = rows.slice(0, end).filter((r) => !/^\s*─{10,}\s*$/.test(r));
-    } else {
-      const from = Math.max(0, (this.#startRow ?? 0) - view.firstRow);
-      rows = rows.slice(from);
-      const sentinel = rows.findIndex((r) => this.#sentinel.pattern.test(r));
-      if (sentinel >= 0) rows = rows.slice(0, sentinel);
-    }
-    const kept = rows.map((r) => r.trimEnd());
-    while (kept.length > 0 && kept.at(-1) === '') kept.pop();
-    while (kept.length > 0 && kept[0] === '') kept.shift();
-    return kept.slice(-TAIL_LINES);
   }
 
   /** notifying: the one-line notice into the calling pane, confirmed like every notice. A
@@ -749,24 +495,11 @@ class Run {
     ) {
       return {state: 'failed', reason: `The run's pane ${this.#pane} closed while it ran.`};
     }
-    if (error instanceof RunFailure || error instanceof PaneFailure) {
+    if (error instanceof PaneFailure) {
       return {state: 'failed', reason: error.message};
     }
     return {state: 'failed', reason: `The run failed: ${describeError(error)}`};
   }
-}
-
-/** The last `n` non-empty rows of the visible screen. */
-function lastLines(view: PaneView, n: number): string[] {
-  return visibleText(view)
-    .split('\n')
-    .map((r) => r.trim())
-    .filter(Boolean)
-    .slice(-n);
-}
-
-function firstLine(text: string): string {
-  return text.trim().split('\n')[0] ?? '';
 }
 
 /** One line, at most 400 characters (a question with its detail). */

@@ -7,6 +7,8 @@ import {findPermissionDialog} from '../../src/agents/permission.js';
 import {PROFILES} from '../../src/agents/registry.js';
 import {shellWord} from '../../src/commands/run.js';
 import {progressDue, RunClock} from '../../src/runs/monitor.js';
+import {outputTail} from '../../src/runs/output.js';
+import {PermissionStops} from '../../src/runs/permissions.js';
 import {type RunReport, renderReport, runNotice, runStatusOf} from '../../src/runs/report.js';
 import {validateRunRequest} from '../../src/runs/request.js';
 import type {PaneView} from '../../src/tmux/view.js';
@@ -259,5 +261,75 @@ describe('the run request and the command line', () => {
       `sh -c 'echo "it'\\''s $HOME"' 'a b' ''`,
     );
     expect(shellWord('--flag=x,y/z.txt')).toBe('--flag=x,y/z.txt');
+  });
+});
+
+describe('permission stops', () => {
+  const dialog = (question: string) => ({
+    kind: 'tool' as const,
+    question,
+    detail: [],
+    denyKeys: [['Escape']],
+  });
+
+  test('ask: each question recorded once; gone without nudge answering it is "answered"', () => {
+    const p = new PermissionStops('ask');
+    expect(p.observe(undefined, 't0')).toEqual({kind: 'none'});
+    expect(p.observe(dialog('Do you want to proceed?'), 't1')).toMatchObject({
+      kind: 'new',
+      deny: false,
+    });
+    expect(p.showing).toBe(true);
+    expect(p.observe(dialog('Do you want to proceed?'), 't2')).toEqual({
+      kind: 'still',
+      deny: false,
+    });
+    expect(p.observe(undefined, 't3')).toMatchObject({kind: 'answered'});
+    expect(p.observe(dialog('Do you want to create a.txt?'), 't4')).toMatchObject({kind: 'new'});
+    expect(p.stops.map((s) => [s.question, s.answer])).toEqual([
+      ['Do you want to proceed?', 'answered'],
+      ['Do you want to create a.txt?', 'pending'],
+    ]);
+  });
+
+  test('deny: answered no at once, and again (at most three times) while it stays', () => {
+    const p = new PermissionStops('deny');
+    const q = dialog('Do you want to proceed?');
+    expect(p.observe(q, 't1')).toMatchObject({kind: 'new', deny: true});
+    expect(p.observe(q, 't2')).toEqual({kind: 'still', deny: true});
+    expect(p.observe(q, 't3')).toEqual({kind: 'still', deny: true});
+    expect(p.observe(q, 't4')).toEqual({kind: 'still', deny: false});
+    expect(p.observe(undefined, 't5')).toEqual({kind: 'none'});
+    expect(p.stops).toEqual([expect.objectContaining({answer: 'denied'})]);
+  });
+});
+
+describe("a run's last lines of output", () => {
+  test("a command's: from its first line to its exit sentinel", () => {
+    const rows = [
+      '$ ( make',
+      "> ) ; printf '...'",
+      'building',
+      '',
+      'error: x',
+      '',
+      '__NUDGE_abc_EXIT_2__',
+      '$ ',
+    ];
+    const view = paneViewOf(rows, {});
+    const tail = outputTail(view, {
+      startRow: view.firstRow + 2,
+      sentinel: /__NUDGE_abc_EXIT_(\d+)__/,
+    });
+    expect(tail).toEqual(['building', '', 'error: x']);
+  });
+
+  test("an agent's: the transcript above its composer", () => {
+    const tail = outputTail(screen('claude-permission-denied'), {agent: PROFILES.claude});
+    expect(tail.slice(-2)).toEqual([
+      '● Bash(touch made.txt && echo hi)',
+      expect.stringMatching(/⎿\s+Interrupted · What should Claude do instead\?$/),
+    ]);
+    expect(tail.some((r) => r.startsWith('❯ '))).toBe(true); // the prompt it was given
   });
 });

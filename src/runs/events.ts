@@ -1,0 +1,81 @@
+import type {HookMarkSource} from '../agents/hook-marks.js';
+import type {Clock} from '../base/clock.js';
+import type {PaneActivity} from '../detect/wait-until.js';
+import type {TerminalState} from '../jobs/store.js';
+import type {PaneEvents} from '../pane/events.js';
+import type {Delivery} from '../pane/failures.js';
+import type {RecognizeDeps} from '../pane/profile.js';
+import type {CommandRun} from '../process/run-command.js';
+import type {RunGit} from './git.js';
+import type {RunReport} from './report.js';
+
+/** The states a run moves through before it ends (`queued` is written when it is made). */
+export type RunState = 'starting' | 'running' | 'stopping' | 'integrating' | 'notifying';
+
+/** Every event a run records (events.jsonl, log) besides its state changes. */
+export interface RunEvents extends PaneEvents {
+  'worker-started': {pid: number};
+  'shell-ready': {pane: string; shell: string};
+  'agent-ready': {pane: string; agent: string};
+  started: {pane: string; command?: string; agent?: string; delivery: Delivery};
+  progress: {
+    outputLines: number;
+    lastActivity: string;
+    quietMs: number;
+    files: number | null;
+    commits: number | null;
+    verdict: string;
+  };
+  'permission-prompt': {kind: string; question: string; detail: string[]};
+  'permission-denied': {question: string; keys: string[]};
+  'permission-answered': {question: string};
+  told: {pane: string; line: string; delivery: Delivery};
+  'tell-failed': {pane: string; line: string; why: string};
+  'exit-status': {exitCode: number | undefined; verdict: string};
+  interrupted: {keys: string[]};
+  'group-ended': {group: number; how: string};
+  committed: {commit: string};
+  'integrate-failed': {why: string};
+  pr: {url?: string; skipped?: string};
+  reported: {path: string};
+  notified: {pane: string; delivery: Delivery};
+  'notice-failed': {pane: string; why: string};
+  'pane-closed': {pane: string};
+  'input-state-unknown': {pane: string; why: string};
+}
+
+/** Where a run records what it does. */
+export interface RunRecorder {
+  transition(state: RunState, data: Record<string, unknown>): Promise<void>;
+  event<K extends keyof RunEvents>(name: K, data: RunEvents[K]): Promise<void>;
+  /** The report (into the record and report.md), then the ending. */
+  end(outcome: RunOutcome): Promise<void>;
+}
+
+/** What a run needs from the outside world: every member is required. */
+export interface RunDeps extends RecognizeDeps {
+  clock: Clock;
+  activity: PaneActivity | undefined;
+  hookMarks: HookMarkSource;
+  recorder: RunRecorder;
+  git: RunGit;
+  /** End a process group (what runs in the pane's foreground): SIGTERM, then SIGKILL. */
+  endGroup: (pgid: number) => Promise<'gone' | 'terminated' | 'killed'>;
+  /** Type one line of nudge's own into another pane (the caller) and confirm it. */
+  tell: (pane: string, line: string) => Promise<Delivery>;
+  /** Run `gh` (for --pr). */
+  gh: (args: readonly string[], cwd: string) => Promise<CommandRun>;
+  /** The job's files, named in the report. */
+  files: {report: string; log: string; events: string};
+  writeReport: (markdown: string) => Promise<void>;
+  pid: number;
+}
+
+/** How a run ended. */
+export interface RunOutcome {
+  state: TerminalState;
+  reason?: string | undefined;
+  exitCode?: number | undefined;
+  notified: boolean;
+  report: RunReport;
+}
