@@ -147,7 +147,8 @@ export function renderStatus(s: JobStatus, json: boolean, out: Output): ExitCode
   line(
     `pane    ${s.pane}${s.paneTarget !== s.pane ? ` (${s.paneTarget})` : ''} on ${s.socketPath}`,
   );
-  line(`text    ${s.preview}`);
+  line(`${s.kind === 'run' ? 'run ' : 'text'}    ${s.preview}`);
+  if (s.report) line(`report  ${s.report.path}`);
   if (s.profile) line(`profile ${s.profile}${s.profileReason ? ` (${s.profileReason})` : ''}`);
   if (s.transport) line(`via     ${s.transport}`);
   if (s.delivery) line(`delivery ${s.delivery}`);

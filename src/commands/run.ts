@@ -36,9 +36,10 @@ export interface RunOptions {
   window?: boolean | undefined;
   split?: string | undefined;
   session?: string | undefined;
-  idleTimeout?: string | undefined;
-  timeout?: string | undefined;
-  interval?: string | undefined;
+  /** Durations: `30s`, `5m`, `1h30m`, or milliseconds. */
+  idleTimeout?: string | number | undefined;
+  timeout?: string | number | undefined;
+  interval?: string | number | undefined;
   notifyPane?: string | undefined;
   /** false: --no-notify. */
   notify?: boolean | undefined;

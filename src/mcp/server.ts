@@ -10,6 +10,7 @@ import {cancelJob} from '../commands/cancel.js';
 import type {CommandContext} from '../commands/context.js';
 import {EXPECT_ACTIONS, expectPattern} from '../commands/expect.js';
 import {listJobs, showStatus} from '../commands/jobs.js';
+import {runInPane} from '../commands/run.js';
 import {submit} from '../commands/submit.js';
 import {waitForIdle} from '../commands/wait.js';
 import {
@@ -136,6 +137,59 @@ export function createMcpServer(
             stableChecks: a.stable_checks,
             delay: a.delay,
             whenIdle: a.when_idle,
+            wait: a.wait,
+          },
+          c,
+        ),
+      ),
+    ),
+  );
+
+  server.registerTool(
+    'run',
+    {
+      title: 'Run a command or an agent in its own pane',
+      description:
+        'Open a new tmux window (or a split of yours), optionally in a new git worktree, run a shell command there — or start an agent CLI and give it a prompt — and watch it with an idle and a total timeout. Returns the job id at once; a one-line notice with the report path wakes you when it ends (nudge status JOB shows the report).',
+      inputSchema: {
+        command: z
+          .string()
+          .describe('the shell command line to run, or with agent the prompt to give it'),
+        agent: z.enum(['claude', 'gemini', 'codex']).optional(),
+        worktree: z
+          .union([z.boolean(), z.string()])
+          .optional()
+          .describe('true: a new worktree on branch nudge/<job>; a string: that branch'),
+        cwd: z.string().optional().describe('folder to run in (default: the server\'s)'),
+        split: z.enum(['h', 'v']).optional().describe('split your window instead of a new one'),
+        session: z.string().optional(),
+        idle_timeout: duration.optional().describe('default 5m'),
+        timeout: duration.optional().describe('default 1h'),
+        notify_pane: z.string().optional().describe('who is told (default: your pane)'),
+        no_notify: z.boolean().optional(),
+        permissions: z.enum(['ask', 'deny']).optional(),
+        close: z.boolean().optional(),
+        pr: z.boolean().optional(),
+        wait: z.boolean().optional().describe('run in the foreground and return the report'),
+      },
+    },
+    call('run', async (a, c) =>
+      json(
+        await runInPane(
+          {
+            words: [a.command],
+            agent: a.agent,
+            worktree: a.worktree,
+            cwd: a.cwd,
+            split: a.split,
+            session: a.session,
+            idleTimeout: a.idle_timeout,
+            timeout: a.timeout,
+            notifyPane: a.notify_pane,
+            notify: a.no_notify ? false : undefined,
+            permissions: a.permissions,
+            close: a.close,
+            pr: a.pr,
             wait: a.wait,
           },
           c,

@@ -93,6 +93,7 @@ describe('nudge mcp, in-process', () => {
         'jobs',
         'look_ma',
         'pause',
+        'run',
         'status',
         'submit',
         'wait',
@@ -170,6 +171,33 @@ describe('nudge mcp, in-process', () => {
 });
 
 describe('nudge mcp, spawned', () => {
+  it('run → a job in a new window; status carries its report', async () => {
+    const server = await startTmuxServer();
+    await server.tmux('set-option', '-g', 'default-command', 'bash --norc --noprofile');
+    const home = useNudgeHome();
+    const c = await spawned(paneEnv(server, home));
+    const started = await call(c, 'run', {
+      command: 'echo from-mcp; exit 4',
+      cwd: server.dir,
+      no_notify: true,
+    });
+    expect(started.isError, started.content[0]?.text).toBeFalsy();
+    expect(started.structuredContent).toMatchObject({kind: 'started', cwd: server.dir});
+    const job = String(started.structuredContent?.job);
+    const status = await waitFor('the run to end', async () => {
+      const s = await call(c, 'status', {job});
+      return s.structuredContent?.state === 'failed' ? s : undefined;
+    });
+    expect(status.structuredContent).toMatchObject({
+      kind: 'run',
+      exitCode: 4,
+      report: {status: 'failed', exitCode: 4, outputTail: ['from-mcp']},
+    });
+    const bad = await call(c, 'run', {command: ' '});
+    expect(bad.isError).toBe(true);
+    expect(bad.content[0]?.text).toMatch(/Nothing to run/);
+  });
+
   it('submit → a job; status, jobs and cancel read the same store; stdout carries only the protocol', async () => {
     const server = await startTmuxServer();
     await server.waitForScreen('%0', /\$/);

@@ -313,6 +313,46 @@ describe('nudge run', () => {
     expect(end.report.commits).toEqual([]);
   });
 
+  it('from outside tmux (a script, a scheduler): a window in the most recently used session, or --session; nobody is told', async () => {
+    const w = await world();
+    await w.server.tmux('new-session', '-d', '-s', 'later', 'bash', '--norc', '--noprofile');
+    const outside = (args: string[]) =>
+      runNudge(['run', '-S', w.server.socket, '--cwd', w.server.dir, ...args], {
+        NUDGE_HOME: w.home,
+      });
+    const sessionOf = async (pane: string) =>
+      (await w.server.tmux('display', '-p', '-t', pane, '#{session_name}')).trim();
+    const recent = await outside(['--json', '--', 'echo hi']);
+    expect(recent.exitCode, shown(recent)).toBe(0);
+    const a = JSON.parse(recent.stdout) as {job: string; pane: string; place: string};
+    expect(await sessionOf(a.pane)).toBe('later');
+    const named = await outside(['--session', 'main', '--json', '--', 'echo hi']);
+    const b = JSON.parse(named.stdout) as {job: string; pane: string; place: string};
+    expect(b.place).toBe('new window in session main');
+    expect(await sessionOf(b.pane)).toBe('main');
+    for (const job of [a.job, b.job]) {
+      expect(await w.ended(job)).toMatchObject({state: 'done', notified: false});
+    }
+    const split = await outside(['--split', 'h', '--', 'true']);
+    expect(split.exitCode).toBe(2);
+    expect(split.stderr).toMatch(/^nudge: --split splits the window nudge runs in/);
+    expect((await w.rec.bytes()).length).toBe(0);
+  });
+
+  it("--split: the pane goes beside the caller's, in its window; --close closes it at the end", async () => {
+    const w = await world();
+    const r = await w.run(['--split', 'v', '--close', '--no-notify', '--json', '--', 'sleep 1']);
+    expect(r.exitCode, shown(r)).toBe(0);
+    const {job, pane, place} = JSON.parse(r.stdout) as {job: string; pane: string; place: string};
+    expect(place).toBe(`split of ${w.rec.pane}`);
+    const windowOf = async (p: string) =>
+      (await w.server.tmux('display', '-p', '-t', p, '#{window_id}')).trim();
+    expect(await windowOf(pane)).toBe(await windowOf(w.rec.pane));
+    expect(await w.ended(job)).toMatchObject({state: 'done'});
+    const panes = await w.server.tmux('list-panes', '-a', '-F', '#{pane_id}');
+    expect(panes.split('\n')).not.toContain(pane);
+  });
+
   it('--wait runs in the foreground with the exit codes of submit --wait', async () => {
     const w = await world();
     const failed = await w.run(['--wait', '--cwd', w.server.dir, '--no-notify', '--', 'exit 3']);
