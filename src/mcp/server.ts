@@ -160,7 +160,7 @@ export function createMcpServer(
           .union([z.boolean(), z.string()])
           .optional()
           .describe('true: a new worktree on branch nudge/<job>; a string: that branch'),
-        cwd: z.string().optional().describe('folder to run in (default: the server\'s)'),
+        cwd: z.string().optional().describe("folder to run in (default: the server's)"),
         split: z.enum(['h', 'v']).optional().describe('split your window instead of a new one'),
         session: z.string().optional(),
         idle_timeout: duration.optional().describe('default 5m'),
