@@ -1,6 +1,6 @@
 import {stat} from 'node:fs/promises';
 import {join} from 'node:path';
-import {type CommandRun, runCommand} from '../process/run-command.js';
+import type {CommandRun} from '../process/run-command.js';
 
 /** One file's change: lines added and deleted (null for a binary file). */
 export interface FileChange {
@@ -41,11 +41,14 @@ const GIT_TIMEOUT_MS = 60_000;
 const MAX_BYTES = 8 * 1024 * 1024;
 
 /** Run git in `cwd`: no pager, no prompts, C locale. */
-export function git(
+export async function git(
   cwd: string,
   args: readonly string[],
   signal?: AbortSignal,
 ): Promise<CommandRun> {
+  // Loaded here, not at the top: `nudge run`'s front end is in the CLI's command chunk, and
+  // execa must not slow every other command's start (README, Benchmarks).
+  const {runCommand} = await import('../process/run-command.js');
   return runCommand('git', ['-C', cwd, '--no-pager', ...args], {
     timeoutMs: GIT_TIMEOUT_MS,
     maxBytes: MAX_BYTES,
