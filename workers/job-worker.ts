@@ -1,11 +1,12 @@
 // The detached worker: runs one job, then exits. Started only by src/launch-worker.ts.
-// This file and src/cli.ts are the only ones that touch `process`.
+// The files of workers/ and src/cli.ts are the only ones that touch `process`.
 import {readFileSync} from 'node:fs';
 import {describeError} from '../src/base/errors.js';
 import {executeJob, recordWorkerFailure, type WorkerUsage} from '../src/jobs/execute.js';
 import {decodeRequest} from '../src/jobs/request.js';
 import {statFields} from '../src/process/proc-stat.js';
 import {parseTransportChoice} from '../src/tmux/transport.js';
+import {stopSignal} from './stop-signal.js';
 
 const jobId = process.argv[process.argv.indexOf('--job') + 1] ?? '';
 const stateDir = process.env.NUDGE_HOME ?? '';
@@ -40,12 +41,8 @@ async function fail(reason: string): Promise<void> {
   process.exitCode = 1;
 }
 
-const controller = new AbortController();
-// SIGTERM/SIGINT come from `nudge cancel`: finish as "cancelled", releasing the lock.
-process.on('SIGTERM', () => controller.abort());
-process.on('SIGINT', () => controller.abort());
-// We have no terminal (setsid), but say so explicitly: a hangup must not end a job.
-process.on('SIGHUP', () => {});
+// `nudge cancel`: finish as "cancelled", releasing the lock.
+const signal = stopSignal();
 process.on(
   'uncaughtException',
   (error) => void fail(`uncaught ${describeError(error)}`).finally(() => process.exit(1)),
@@ -64,7 +61,7 @@ else {
   const outcome = await executeJob(decoded.value, {
     stateDir,
     pid: process.pid,
-    signal: controller.signal,
+    signal,
     transport: transport.value,
     usage,
   });

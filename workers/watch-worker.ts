@@ -1,19 +1,15 @@
 // The watcher's cycle worker: runs the queued reports of one watcher, then exits. Started
 // only by `nudge watch report` (src/commands/watch.ts, through src/process/launch-worker.ts).
-// This file, workers/job-worker.ts and src/cli.ts are the only ones that touch `process`.
+// The files of workers/ and src/cli.ts are the only ones that touch `process`.
 import {describeError} from '../src/base/errors.js';
 import {executeCycles} from '../src/watch/execute.js';
+import {stopSignal} from './stop-signal.js';
 
 const name = process.argv[process.argv.indexOf('--watcher') + 1] ?? '';
 const stateDir = process.env.NUDGE_HOME ?? '';
 
-const controller = new AbortController();
-// SIGTERM/SIGINT come from `nudge watch clear` / `pause`: stop the cycle (its wait command
-// goes with the process group).
-process.on('SIGTERM', () => controller.abort());
-process.on('SIGINT', () => controller.abort());
-// Detached (setsid): a hangup of the reporter's terminal must not end the cycle.
-process.on('SIGHUP', () => {});
+// `nudge watch clear` / `pause`: stop the cycle (its wait command goes with the process group).
+const signal = stopSignal();
 
 if (!stateDir) {
   process.stderr.write('nudge watch worker: NUDGE_HOME is not set\n');
@@ -23,7 +19,7 @@ if (!stateDir) {
     const ended = await executeCycles(name, {
       stateDir,
       pid: process.pid,
-      signal: controller.signal,
+      signal,
       env: process.env,
     });
     process.exitCode = ended === 'not-ours' ? 1 : 0;
