@@ -1,6 +1,7 @@
 import {AGENT_NAMES, type AgentName} from '../agents/profile.js';
 import {JOB_ID_PATTERN} from '../base/paths.js';
 import {err, ok, type Result} from '../base/result.js';
+import type {StoredRequest} from '../jobs/store.js';
 
 /** Version of a run's request.json. */
 export const RUN_REQUEST_VERSION = 1;
@@ -15,19 +16,13 @@ export interface RunWorktree {
 }
 
 /** Everything the run worker needs; made and checked by the front end, kept in the job's
- * request.json (nothing of it travels in argv or the environment). */
-export interface RunRequest {
+ * request.json (nothing of it travels in argv or the environment). Its common fields are a
+ * job's (the store reads them): `pane` is the pane opened for the run, `paneTarget` how it was
+ * placed (`new window in session $0`), `text` the command line typed into the pane's shell or
+ * the agent's prompt. */
+export interface RunRequest extends Omit<StoredRequest, 'kind'> {
   version: typeof RUN_REQUEST_VERSION;
   kind: 'run';
-  jobId: string;
-  createdAt: string;
-  server: {socketPath: string; pid: number};
-  /** The pane opened for the run. */
-  pane: string;
-  /** How the pane was placed, for messages (`new window in session $0`). */
-  paneTarget: string;
-  /** The command line typed into the pane's shell, or the agent's prompt. */
-  text: string;
   options: RunOptions;
 }
 
