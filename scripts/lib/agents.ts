@@ -344,7 +344,7 @@ export function createAgentHome(name: AgentName, opts: AgentOptions = {}): Agent
 }
 
 /** A word for a POSIX shell command line (hook commands are run by a shell). */
-function shellQuote(word: string): string {
+export function shellQuote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 

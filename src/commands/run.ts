@@ -7,7 +7,7 @@ import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import {validateText} from '../jobs/options.js';
 import {newJobId} from '../jobs/request.js';
 import {JobStore} from '../jobs/store.js';
-import {resolvePane, serverError} from '../pane/target.js';
+import {ownPaneOn, resolvePane, serverError} from '../pane/target.js';
 import type {ProcessId} from '../process/identity.js';
 import {launchDetached} from '../process/launch-worker.js';
 import type {RunResult} from '../runs/execute.js';
@@ -320,11 +320,9 @@ async function callerPane(
   ctx: CommandContext,
   spec: ReturnType<typeof resolveServerSpec>,
 ): Promise<PaneInfo | undefined> {
-  const tmuxSocket = ctx.env.TMUX?.split(',')[0];
-  const sameServer =
-    spec.kind === 'default' || (spec.kind === 'socket-path' && spec.path === tmuxSocket);
-  if (!ctx.env.TMUX_PANE || !sameServer) return undefined;
-  return (await resolvePane(ctx.tmux(spec), spec, ctx.env.TMUX_PANE, ctx.env)).info;
+  const own = ownPaneOn(spec, ctx.env);
+  if (!own) return undefined;
+  return (await resolvePane(ctx.tmux(spec), spec, own, ctx.env)).info;
 }
 
 /** Where the pane goes, and how to say it. */

@@ -27,6 +27,18 @@ function whereServer(spec: ServerSpec): string {
   }
 }
 
+/** The pane nudge runs in ($TMUX_PANE), when it is a pane of the server `spec` names:
+ * $TMUX_PANE names a pane of the server in $TMUX only (a -L/-S elsewhere is another server). */
+export function ownPaneOn(
+  spec: ServerSpec,
+  env: Record<string, string | undefined>,
+): string | undefined {
+  const tmuxSocket = env.TMUX?.split(',')[0];
+  const sameServer =
+    spec.kind === 'default' || (spec.kind === 'socket-path' && spec.path === tmuxSocket);
+  return sameServer ? env.TMUX_PANE : undefined;
+}
+
 /** Find the pane to work on, or throw a NudgeError saying exactly what is wrong. */
 export async function resolvePane(
   tmux: Tmux,
@@ -35,22 +47,16 @@ export async function resolvePane(
   env: Record<string, string | undefined>,
   flag = '--pane',
 ): Promise<Target> {
-  // $TMUX_PANE names a pane of the server in $TMUX only; a -L/-S elsewhere needs --pane.
-  const tmuxSocket = env.TMUX?.split(',')[0];
-  const sameServer =
-    spec.kind === 'default' || (spec.kind === 'socket-path' && spec.path === tmuxSocket);
+  const own = ownPaneOn(spec, env);
   // `self`: the pane nudge runs in, as a literal word (an agent's command-approval rules
   // match plain commands, not ones that expand "$TMUX_PANE").
-  if (paneTarget === 'self' && !(sameServer && env.TMUX_PANE)) {
+  if (paneTarget === 'self' && !own) {
     throw new NudgeError(
       'no-pane',
       `${flag} self means the pane nudge runs in, but ${env.TMUX_PANE ? 'that pane is on another tmux server than -L/-S names' : 'nudge is not running inside tmux ($TMUX_PANE is not set)'}; pass the pane as %N.`,
     );
   }
-  const target =
-    paneTarget === 'self'
-      ? env.TMUX_PANE
-      : (paneTarget ?? (sameServer ? env.TMUX_PANE : undefined));
+  const target = paneTarget === 'self' ? own : (paneTarget ?? own);
   if (!target) {
     throw new NudgeError(
       'no-pane',

@@ -36,6 +36,7 @@ import {
   agentWindowArgs,
   createAgentHome,
   killProcessesOfHome,
+  shellQuote,
 } from '../../scripts/lib/agents.js';
 import type {TmuxTestServer} from './tmux-server.js';
 import {waitFor} from './wait-for.js';
@@ -158,9 +159,4 @@ export async function prepareAgentServer(
     `export PATH=${shellQuote(env.PATH)} PS1='$ '; exec bash --norc --noprofile`,
   );
   return where;
-}
-
-/** A word for sh: single-quoted. */
-function shellQuote(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
 }

@@ -14,7 +14,14 @@ export interface RecorderPane {
   /** Wait until at least `length` bytes were recorded; resolves to all of them. On timeout
    * the error shows what arrived (hex). */
   waitForLength(length: number, timeoutMs?: number): Promise<Buffer>;
+  /** Wait until `count` lines of nudge's own arrived, each as nudge types into a program it
+   * cannot read: Escape, C-u (emptying the line), the line, Enter. Resolves to the lines;
+   * throws if any byte is not accounted for so. */
+  lines(count: number, timeoutMs?: number): Promise<string[]>;
 }
+
+/** What nudge sends before a line to a program it cannot read: Escape, C-u. */
+export const RAW_CLEAR = '\x1b\x15';
 
 let counter = 0;
 
@@ -38,6 +45,23 @@ export async function startRecorder(server: TmuxTestServer): Promise<RecorderPan
         },
         {timeoutMs, describe: () => `${last.length} bytes: ${hex(last)}`},
       );
+    },
+    async lines(count, timeoutMs = 60_000) {
+      const text = await waitFor(
+        `${count} line(s) in ${pane}`,
+        async () => {
+          const t = (await bytes()).toString('utf8');
+          return t.split('\r').length - 1 >= count ? t : undefined;
+        },
+        {timeoutMs},
+      );
+      const parts = text.split('\r');
+      const rest = parts.pop();
+      return parts.map((line) => {
+        if (rest !== '' || !line.startsWith(RAW_CLEAR))
+          throw new Error(`unexpected bytes in ${pane}: ${JSON.stringify(text)}`);
+        return line.slice(RAW_CLEAR.length);
+      });
     },
   };
 }

@@ -13,11 +13,8 @@ import {type AgentName, agentAvailable, prepareAgentServer} from '../helpers/rea
 import {startRecorder} from '../helpers/recorder-pane.js';
 import {type NudgeRun, readJobEvents, runNudge, waitForJobState} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
-import {waitFor} from '../helpers/wait-for.js';
 
 const shown = (r: NudgeRun) => `exit ${r.exitCode}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`;
-/** Escape, C-u: what goes before a line to a program nudge cannot read (the recorder). */
-const CLEAR = '\x1b\x15';
 
 interface RunState {
   state: string;
@@ -54,23 +51,7 @@ async function agentWorld(agent: AgentName, approvals: 'default' | 'all') {
     await waitForJobState(home, job, ['done', 'failed', 'timeout', 'cancelled'], 180_000);
     return JSON.parse(readFileSync(join(home, 'jobs', job, 'state.json'), 'utf8')) as RunState;
   };
-  /** Wait until the caller got `count` lines; each must have come whole, with its Enter. */
-  const told = async (count: number) => {
-    const text = await waitFor(
-      `${count} line(s) in the caller's pane`,
-      async () => {
-        const t = (await rec.bytes()).toString('utf8');
-        return t.split('\r').length - 1 >= count ? t : undefined;
-      },
-      {timeoutMs: 60_000},
-    );
-    const lines = text.split('\r');
-    expect(lines.pop()).toBe('');
-    return lines.map((l) => {
-      expect(l.startsWith(CLEAR), JSON.stringify(l)).toBe(true);
-      return l.slice(CLEAR.length);
-    });
-  };
+  const told = (count: number) => rec.lines(count);
   return {server, model, where, home, start, ended, told};
 }
 

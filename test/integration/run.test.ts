@@ -9,7 +9,7 @@ import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {type RunReport, runNotice} from '../../src/runs/report.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
-import {type RecorderPane, startRecorder} from '../helpers/recorder-pane.js';
+import {startRecorder} from '../helpers/recorder-pane.js';
 import {type NudgeRun, readJobEvents, runNudge, waitForJobState} from '../helpers/run-nudge.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -65,24 +65,6 @@ function alive(pid: number): boolean {
   }
 }
 
-/** The keys nudge sends before a line to a program it cannot read (the recorder): Escape,
- * C-u — it empties the input line first. */
-const CLEAR = '\x1b\x15';
-
-/** The notices the recorder got, each submitted with Enter: every byte accounted for. */
-async function notices(rec: RecorderPane, count: number): Promise<string[]> {
-  const text = await waitFor(`${count} notice(s) in the caller's pane`, async () => {
-    const t = (await rec.bytes()).toString('utf8');
-    return t.split('\r').length - 1 >= count ? t : undefined;
-  });
-  const lines = text.split('\r');
-  expect(lines.pop()).toBe('');
-  return lines.map((line) => {
-    expect(line.startsWith(CLEAR), JSON.stringify(line)).toBe(true);
-    return line.slice(CLEAR.length);
-  });
-}
-
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
     cwd,
@@ -128,7 +110,7 @@ describe('nudge run', () => {
     expect(report).toContain('- **Exit code:** 3');
     expect(report).toContain("it's broken: x y");
     // Each notice once, whole, in the caller's pane (in whichever order the runs ended).
-    const got = await notices(w.rec, 2);
+    const got = await w.rec.lines(2);
     expect(got.sort()).toEqual([runNotice(okState.report), runNotice(badState.report)].sort());
     expect(runNotice(badState.report)).toMatch(
       new RegExp(
@@ -157,7 +139,7 @@ describe('nudge run', () => {
     expect(end.reason).toMatch(/^idle timeout: no output and no file change for 2\.0s/);
     expect(end.report.status).toBe('idle-timeout');
     expect(alive(pid)).toBe(false);
-    const [notice] = await notices(w.rec, 1);
+    const [notice] = await w.rec.lines(1);
     expect(notice).toMatch(new RegExp(`^\\[nudge run ${job}\\] idle-timeout after \\d`));
     const events = (await readJobEvents(w.home, job)).map((e) => e.event);
     expect(events).toEqual(expect.arrayContaining(['stopping', 'interrupted', 'timeout']));
@@ -262,7 +244,7 @@ describe('nudge run', () => {
     expect(md).toContain('- a.txt (+2, -0)');
     expect(md).toContain('- gone.txt (+0, -1)');
     expect(md).toContain('- **Pull request:** skipped: gh is not installed');
-    const [notice] = await notices(w.rec, 1);
+    const [notice] = await w.rec.lines(1);
     expect(notice).toBe(runNotice(r));
     expect(notice).toContain(' — 4 files changed — report: ');
   });
