@@ -57,6 +57,7 @@ const ctx: CommandContext = {
   workerEntry: fileURLToPath(new URL('../workers/job-worker.js', import.meta.url)),
   watchWorkerEntry: fileURLToPath(new URL('../workers/watch-worker.js', import.meta.url)),
   runWorkerEntry: fileURLToPath(new URL('../workers/run-worker.js', import.meta.url)),
+  self: {node: process.execPath, cli: fileURLToPath(import.meta.url)},
 };
 const out: Output = {
   stdout: (text) => process.stdout.write(`${text}\n`),

@@ -1,4 +1,4 @@
-import {baseName, type Profile, RULE_LINE} from './profile.js';
+import {baseName, type Profile, RULE_LINE, type TurnEnd} from './profile.js';
 
 /** Gemini CLI's screen, as measured (docs/agent-screens.md). */
 export const gemini: Profile = {
@@ -48,4 +48,13 @@ export const gemini: Profile = {
 /** Whether a word of a command line is Gemini CLI's executable or package script. */
 export function isGeminiProgram(word: string): boolean {
   return /^gemini(\.js)?$/.test(baseName(word)) || word.includes('/@google/gemini-cli/');
+}
+
+/** Gemini CLI's AfterAgent hook (JSON on stdin, `hook_event_name: "AfterAgent"`) as a finished
+ * turn. Gemini reads the hook's stdout as JSON: nudge prints nothing. */
+export function geminiAfterAgentTurn(
+  input: Record<string, unknown> | undefined,
+): TurnEnd | undefined {
+  if (input?.hook_event_name !== 'AfterAgent') return undefined;
+  return typeof input.session_id === 'string' ? {session: input.session_id} : {};
 }

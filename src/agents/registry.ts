@@ -1,6 +1,6 @@
 import {claude, claudeStopTurn, isClaudeProgram} from './claude.js';
 import {codex, codexNotifyTurn, isCodexProgram} from './codex.js';
-import {gemini, isGeminiProgram} from './gemini.js';
+import {gemini, geminiAfterAgentTurn, isGeminiProgram} from './gemini.js';
 import {
   AGENT_NAMES,
   type AgentName,
@@ -84,6 +84,7 @@ export function chooseProfile(
 export const TURN_END_HOOKS = {
   'claude-stop': claudeStopTurn,
   'codex-notify': codexNotifyTurn,
+  'gemini-after-agent': geminiAfterAgentTurn,
 } as const satisfies Record<
   string,
   (input: Record<string, unknown> | undefined) => TurnEnd | undefined

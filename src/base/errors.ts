@@ -37,6 +37,7 @@ const EXIT_OF = {
   'bad-cwd': EXIT_CODES.usage,
   'not-a-repo': EXIT_CODES.usage,
   'bad-branch': EXIT_CODES.usage,
+  'bad-config': EXIT_CODES.usage,
   // the world is not as it must be (1)
   'no-tmux': EXIT_CODES.failure,
   'no-server': EXIT_CODES.failure,
@@ -45,6 +46,8 @@ const EXIT_OF = {
   'state-dir': EXIT_CODES.failure,
   'spawn-failed': EXIT_CODES.failure,
   'provision-failed': EXIT_CODES.failure,
+  'config-write': EXIT_CODES.failure,
+  'scheduler-failed': EXIT_CODES.failure,
   interrupted: EXIT_CODES.failure,
 } as const satisfies Record<string, ExitCode>;
 

@@ -5,6 +5,7 @@ import {cancelJob} from '../commands/cancel.js';
 import type {CommandContext} from '../commands/context.js';
 import {EXPECT_ACTIONS, expectPattern} from '../commands/expect.js';
 import {runHook} from '../commands/hook.js';
+import {installAgent} from '../commands/install.js';
 import {listJobs, showStatus} from '../commands/jobs.js';
 import {showLogs} from '../commands/logs.js';
 import {RUN_DEFAULTS, runInPane} from '../commands/run.js';
@@ -37,6 +38,7 @@ import {
   renderWatchShow,
   renderWatchStart,
 } from './render.js';
+import {renderInstall} from './render-setup.js';
 import {SUBMIT_FLAGS, toSubmitOptions} from './submit-flags.js';
 
 /** The server flags every tmux-facing command takes. */
@@ -388,12 +390,42 @@ export function buildCli(
     )
     .command(
       'hook <kind> [payload]',
-      "record that this pane's agent finished a turn (Claude Code Stop hook, Codex notify)",
+      "record that this pane's agent finished a turn (Claude Code Stop, Gemini AfterAgent, Codex notify hooks)",
       (y) =>
         y
           .positional('kind', {type: 'string', choices: HOOK_KINDS, demandOption: true})
           .positional('payload', {type: 'string', describe: 'codex-notify: the JSON Codex passes'}),
       (a) => run(runHook({kind: a.kind, payload: a.payload}, ctx), renderHook),
+    )
+    .command(
+      'install <agent>',
+      'wire nudge into Claude Code, Gemini CLI or Codex: command or skill, turn-end hook, MCP server',
+      (y) =>
+        y
+          .positional('agent', {
+            type: 'string',
+            choices: ['claude', 'gemini', 'codex'],
+            demandOption: true,
+          })
+          .option('scope', {
+            type: 'string',
+            choices: ['user', 'project'],
+            default: 'user',
+            describe: "user: the agent's files in your home; project: the repository's",
+          })
+          .option('dry-run', {type: 'boolean', describe: 'print the plan; write nothing'})
+          .option('uninstall', {type: 'boolean', describe: 'take out exactly what install added'})
+          .option('json', {type: 'boolean', describe: 'print the plan or result as JSON'})
+          .example('$0 install claude', '/nudge, the Stop hook and nudge mcp for Claude Code')
+          .example('$0 install codex --dry-run', 'what it would change, changing nothing'),
+      (a) =>
+        run(
+          installAgent(
+            {agent: a.agent, scope: a.scope, dryRun: a.dryRun, uninstall: a.uninstall},
+            ctx,
+          ),
+          (r, o) => renderInstall(r, a.json ?? false, o),
+        ),
     )
     .parserConfiguration({'populate--': true})
     .demandCommand(1, 'Give a command; see nudge --help.')

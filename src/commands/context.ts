@@ -1,5 +1,6 @@
 import type {Clock} from '../base/clock.js';
 import type {Foreground} from '../process/foreground.js';
+import type {SelfCommand} from '../setup/agents.js';
 import type {ServerSpec} from '../tmux/server.js';
 import type {Tmux} from '../tmux/tmux.js';
 
@@ -28,4 +29,7 @@ export interface CommandContext {
   watchWorkerEntry: string;
   /** The worker script a `nudge run` job runs in (dist/workers/run-worker.js). */
   runWorkerEntry: string;
+  /** How to run this nudge again from anywhere (absolute node and CLI script): what
+   * `install` and `schedule` write into other programs' files. */
+  self: SelfCommand;
 }

@@ -42,7 +42,7 @@ export async function runHook(
   if (!where) return {recorded: false}; // not inside tmux: nothing to mark
   const kind = o.kind as HookKind;
   // Claude Code passes its JSON on stdin, Codex as the last argument.
-  const input = parseJson(kind === 'claude-stop' ? await ctx.readStdin() : (o.payload ?? ''));
+  const input = parseJson(kind === 'codex-notify' ? (o.payload ?? '') : await ctx.readStdin());
   const turn = TURN_END_HOOKS[kind](input);
   if (!turn) return {recorded: false};
   const mark: HookMark = {source: kind, atMs: ctx.clock.now(), pane: where.pane, ...turn};

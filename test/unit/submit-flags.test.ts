@@ -26,6 +26,7 @@ async function viaYargs(argv: string[]): Promise<SubmitOptions & {json: boolean}
     },
     watchWorkerEntry: '/nonexistent/watch-worker.js',
     runWorkerEntry: '/nonexistent/run-worker.js',
+    self: {node: process.execPath, cli: '/nonexistent/cli.js'},
     workerEntry: '/nonexistent/job-worker.js',
   };
   // How the result was printed says whether yargs read --json.

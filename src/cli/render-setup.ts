@@ -1,0 +1,51 @@
+import {EXIT_CODES, type ExitCode} from '../base/errors.js';
+import type {InstallResult} from '../commands/install.js';
+import type {Output} from './render.js';
+
+const MARK = {
+  add: '+',
+  update: '~',
+  present: '=',
+  conflict: '!',
+  remove: '-',
+  absent: '.',
+} as const;
+
+const SAYS = {
+  add: 'add',
+  update: 'update',
+  present: 'already there',
+  conflict: 'left alone',
+  remove: 'remove',
+  absent: 'already gone',
+} as const;
+
+/** `nudge install`: one line per piece, the files, the backups, what to do next. Exit 1 when
+ * a piece was left alone because something else was in its place. */
+export function renderInstall(r: InstallResult, json: boolean, out: Output): ExitCode {
+  const conflict = r.pieces.some((p) => p.action === 'conflict');
+  if (json) {
+    out.stdout(JSON.stringify(r));
+    return conflict ? EXIT_CODES.failure : EXIT_CODES.ok;
+  }
+  const verb = r.mode === 'install' ? 'install' : 'uninstall';
+  const where = r.scope === 'project' ? `project scope: ${r.root}` : 'user scope';
+  out.stdout(`nudge ${verb} ${r.agent} (${where})${r.dryRun ? ' — dry run, nothing written' : ''}`);
+  for (const p of r.pieces) {
+    out.stdout(`  ${MARK[p.action]} ${p.what}: ${SAYS[p.action]} — ${p.file}`);
+    if (p.note) out.stdout(`      ${p.note}`);
+  }
+  const changed = r.files.filter((f) => f.action !== 'none');
+  const tense = r.dryRun ? 'would' : '';
+  for (const f of changed) {
+    const what = {create: 'create', edit: 'edit', delete: 'delete', restore: 'restore', none: ''}[
+      f.action
+    ];
+    out.stdout(`${tense ? `would ${what}` : `${what.replace(/e?$/, 'ed')}`} ${f.file}`);
+  }
+  if (changed.length === 0 && r.pieces.length > 0) out.stdout('nothing to change');
+  for (const b of r.backups) out.stdout(`backup: ${b}`);
+  for (const n of r.notes) out.stdout(n);
+  if (conflict) out.stderr('nudge: some pieces were left alone (marked !); see the lines above.');
+  return conflict ? EXIT_CODES.failure : EXIT_CODES.ok;
+}

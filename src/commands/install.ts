@@ -1,0 +1,147 @@
+import {createHash} from 'node:crypto';
+import {existsSync} from 'node:fs';
+import {dirname, join, resolve} from 'node:path';
+import type {AgentName} from '../agents/profile.js';
+import {NudgeError} from '../base/errors.js';
+import {ensureStateDir, resolveStateDir} from '../base/paths.js';
+import {
+  defaultHome,
+  INSTALL_AGENTS,
+  type InstallPlace,
+  piecesFor,
+  type Scope,
+} from '../setup/agents.js';
+import {
+  applyInstall,
+  applyUninstall,
+  type FilePlan,
+  type PiecePlan,
+  planInstall,
+  planUninstall,
+  readManifest,
+} from '../setup/install.js';
+import type {CommandContext} from './context.js';
+
+export interface InstallOptions {
+  agent: string;
+  scope?: string | undefined;
+  dryRun?: boolean | undefined;
+  uninstall?: boolean | undefined;
+}
+
+export interface InstallResult {
+  agent: AgentName;
+  scope: Scope;
+  /** The project root (project scope). */
+  root?: string;
+  mode: 'install' | 'uninstall';
+  dryRun: boolean;
+  pieces: PiecePlan[];
+  files: FilePlan[];
+  /** Copies of the files as they were before install first changed them. */
+  backups: string[];
+  /** Where the install is recorded (what uninstall takes out). */
+  record: string;
+  /** What to do next (restart the agent …). */
+  notes: string[];
+}
+
+/** The git work tree around `cwd` (a `.git` folder or file above it), else `cwd`. */
+export function projectRoot(cwd: string): string {
+  let dir = resolve(cwd);
+  for (;;) {
+    if (existsSync(join(dir, '.git'))) return dir;
+    const up = dirname(dir);
+    if (up === dir) return resolve(cwd);
+    dir = up;
+  }
+}
+
+const NEXT: Record<AgentName, string> = {
+  claude:
+    'Restart Claude Code to load /nudge and the MCP server (project scope: it asks once to approve .mcp.json).',
+  gemini:
+    'Run /commands reload in Gemini CLI, or restart it, to load /nudge; the MCP server and hook load at start.',
+  codex: 'Restart Codex to load the $nudge skill, the notify hook and the MCP server.',
+};
+
+/**
+ * `nudge install AGENT [--scope user|project] [--dry-run] [--uninstall]`: wire nudge into an
+ * agent CLI — its command or skill, its turn-end hook, `nudge mcp` registered, nudge allowed —
+ * merged into the agent's own files without clobbering them, with absolute paths to the node
+ * and the nudge that ran install.
+ */
+export async function installAgent(o: InstallOptions, ctx: CommandContext): Promise<InstallResult> {
+  if (!(INSTALL_AGENTS as readonly string[]).includes(o.agent)) {
+    throw new NudgeError(
+      'bad-usage',
+      `Unknown agent ${JSON.stringify(o.agent)}; use claude, gemini or codex.`,
+    );
+  }
+  const agent = o.agent as AgentName;
+  const scope = (o.scope ?? 'user') as Scope;
+  if (scope !== 'user' && scope !== 'project') {
+    throw new NudgeError(
+      'bad-usage',
+      `Unknown scope ${JSON.stringify(o.scope)}; use user or project.`,
+    );
+  }
+  const home = defaultHome(ctx.env);
+  const root = scope === 'project' ? projectRoot(ctx.cwd) : home;
+  const place: InstallPlace = {scope, home, root, env: ctx.env};
+  const pieces = piecesFor(agent, place, ctx.self);
+  const stateDir = resolveStateDir(ctx.env);
+  const key =
+    scope === 'project'
+      ? `${agent}-project-${createHash('sha256').update(root).digest('hex').slice(0, 12)}`
+      : `${agent}-user`;
+  const record = join(stateDir, 'install', `${key}.json`);
+  const backupDir = join(stateDir, 'install', 'backups', key);
+  const manifest = await readManifest(record);
+  const dryRun = o.dryRun ?? false;
+  const base = {agent, scope, ...(scope === 'project' ? {root} : {}), dryRun, record};
+  if (o.uninstall) {
+    if (!manifest) {
+      return {
+        ...base,
+        mode: 'uninstall',
+        pieces: [],
+        files: [],
+        backups: [],
+        notes: [`nudge is not installed for ${agent} (${scope} scope); nothing to remove.`],
+      };
+    }
+    const plan = await planUninstall(manifest);
+    if (!dryRun) await applyUninstall(plan, record);
+    const kept = dryRun
+      ? []
+      : Object.values(manifest.files).flatMap((f) =>
+          f.backup && existsSync(f.backup) ? [f.backup] : [],
+        );
+    return {
+      ...base,
+      mode: 'uninstall',
+      pieces: plan.pieces,
+      files: plan.files,
+      backups: kept,
+      notes: [],
+    };
+  }
+  const plan = await planInstall(pieces, manifest);
+  let backups: string[] = [];
+  if (!dryRun && plan.texts.size > 0) {
+    await ensureStateDir(stateDir);
+    backups = (
+      await applyInstall(plan, pieces, {manifestPath: record, backupDir, agent, scope, root})
+    ).backups;
+  }
+  const changed = plan.pieces.some((p) => p.action === 'add' || p.action === 'update');
+  return {
+    ...base,
+    mode: 'install',
+    pieces: plan.pieces,
+    files: plan.files,
+    backups,
+    notes: changed ? [NEXT[agent]] : [],
+  };
+}

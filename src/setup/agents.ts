@@ -1,0 +1,247 @@
+import {homedir} from 'node:os';
+import {join} from 'node:path';
+import type {AgentName} from '../agents/profile.js';
+import type {Format, KeyPath} from './edit.js';
+
+/**
+ * What `nudge install AGENT` puts where: for each agent, its command or skill, its turn-end
+ * hook, `nudge mcp` registered and nudge allowed to run — as pieces of the agent's own files.
+ * Facts verified by running the CLIs: `shared/research/model-server.md` and the tests in
+ * test/integration/install-agents.test.ts.
+ */
+
+export type Scope = 'user' | 'project';
+
+/** How to run this nudge again, whatever the agent's PATH: absolute node and CLI script. */
+export interface SelfCommand {
+  node: string;
+  cli: string;
+}
+
+export interface InstallPlace {
+  scope: Scope;
+  /** The user's home directory. */
+  home: string;
+  /** The project's root (the git work tree around the working directory, else it). */
+  root: string;
+  env: Record<string, string | undefined>;
+}
+
+/** One thing install adds to one file. */
+export type Piece =
+  | {id: string; what: string; file: string; kind: 'file'; content: string}
+  | {
+      id: string;
+      what: string;
+      file: string;
+      kind: 'key';
+      format: Format;
+      path: KeyPath;
+      value: unknown;
+    }
+  | {
+      id: string;
+      what: string;
+      file: string;
+      kind: 'item';
+      path: KeyPath;
+      value: unknown;
+      /** A regex that finds an item of nudge's written by another install (another path). */
+      like?: string;
+    };
+
+/** A word for a POSIX shell (agents run these command lines through one). */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** `node cli.js` as a command line. */
+export function selfLine(self: SelfCommand): string {
+  return `${shellWord(self.node)} ${shellWord(self.cli)}`;
+}
+
+function claudeDir(p: InstallPlace): string {
+  return p.scope === 'project'
+    ? join(p.root, '.claude')
+    : p.env.CLAUDE_CONFIG_DIR || join(p.home, '.claude');
+}
+
+function claudePieces(p: InstallPlace, self: SelfCommand): Piece[] {
+  const dir = claudeDir(p);
+  const nudge = selfLine(self);
+  const mcpFile =
+    p.scope === 'project'
+      ? join(p.root, '.mcp.json')
+      : p.env.CLAUDE_CONFIG_DIR
+        ? join(p.env.CLAUDE_CONFIG_DIR, '.claude.json')
+        : join(p.home, '.claude.json');
+  return [
+    {
+      id: 'command',
+      what: 'the /nudge slash command',
+      file: join(dir, 'commands', 'nudge.md'),
+      kind: 'file',
+      content: [
+        '---',
+        'description: Queue text for a tmux pane with nudge; its notice comes back as a prompt (returns at once)',
+        'argument-hint: [--pane %N] [--until exit] [--notify-pane self] -- <text>',
+        `allowed-tools: Bash(${nudge} submit:*), Bash(nudge:*)`,
+        'disable-model-invocation: true',
+        '---',
+        `Job queued: !\`${nudge} submit --json $ARGUMENTS\``,
+        '',
+        'Tell the user the job id in one line and end your turn; do not wait for it. When the work is done, a notice arrives as your next prompt.',
+        '',
+      ].join('\n'),
+    },
+    {
+      id: 'hook',
+      what: 'the Stop hook (nudge hook claude-stop)',
+      file: join(dir, 'settings.json'),
+      kind: 'item',
+      path: ['hooks', 'Stop'],
+      value: {hooks: [{type: 'command', command: `${nudge} hook claude-stop`}]},
+      like: ' hook claude-stop"',
+    },
+    {
+      id: 'mcp',
+      what: 'nudge mcp registered',
+      file: mcpFile,
+      kind: 'key',
+      format: 'json',
+      path: ['mcpServers', 'nudge'],
+      value: {type: 'stdio', command: self.node, args: [self.cli, 'mcp'], env: {}},
+    },
+  ];
+}
+
+function geminiPieces(p: InstallPlace, self: SelfCommand): Piece[] {
+  const dir = p.scope === 'project' ? join(p.root, '.gemini') : join(p.home, '.gemini');
+  const nudge = selfLine(self);
+  const settings = join(dir, 'settings.json');
+  return [
+    {
+      id: 'command',
+      what: 'the /nudge command',
+      file: join(dir, 'commands', 'nudge.toml'),
+      kind: 'file',
+      content: [
+        'description = "Queue text for this pane with nudge; its notice comes back as a prompt (returns at once)"',
+        'prompt = """',
+        `Queued: !{${nudge} submit --json {{args}}}`,
+        'Tell the user the job id in one line and end your turn; do not wait for it. When the work is done, a notice arrives as your next prompt.',
+        '"""',
+        '',
+      ].join('\n'),
+    },
+    {
+      id: 'allow',
+      what: 'nudge allowed to run (tools.allowed)',
+      file: settings,
+      kind: 'item',
+      path: ['tools', 'allowed'],
+      value: `run_shell_command(${nudge})`,
+    },
+    {
+      id: 'hook',
+      what: 'the AfterAgent hook (nudge hook gemini-after-agent)',
+      file: settings,
+      kind: 'item',
+      path: ['hooks', 'AfterAgent'],
+      value: {hooks: [{type: 'command', command: `${nudge} hook gemini-after-agent`}]},
+      like: ' hook gemini-after-agent"',
+    },
+    {
+      id: 'mcp',
+      what: 'nudge mcp registered',
+      file: settings,
+      kind: 'key',
+      format: 'json',
+      path: ['mcpServers', 'nudge'],
+      value: {command: self.node, args: [self.cli, 'mcp']},
+    },
+  ];
+}
+
+function codexPieces(p: InstallPlace, self: SelfCommand): Piece[] {
+  const codexHome = p.env.CODEX_HOME || join(p.home, '.codex');
+  const dir = p.scope === 'project' ? join(p.root, '.codex') : codexHome;
+  const skillDir =
+    p.scope === 'project'
+      ? join(p.root, '.agents', 'skills', 'nudge')
+      : join(codexHome, 'skills', 'nudge');
+  const nudge = selfLine(self);
+  const config = join(dir, 'config.toml');
+  return [
+    {
+      id: 'skill',
+      what: 'the $nudge skill',
+      file: join(skillDir, 'SKILL.md'),
+      kind: 'file',
+      content: [
+        '---',
+        'name: nudge',
+        'description: Hand a long job to a tmux pane without blocking, and be woken by a notice when it is done (tmux-nudge).',
+        '---',
+        '',
+        '# nudge',
+        '',
+        'Queue the job with your shell tool; it returns at once with a job id:',
+        '',
+        '```sh',
+        `${nudge} submit --json --pane %N --notify-pane self --until exit -- 'COMMAND'`,
+        '```',
+        '',
+        '- `--pane %N`: the tmux pane to type into (default: this pane). `--until exit` waits for the',
+        "  command's exit status in a shell pane; without it nudge waits until the screen settles.",
+        '- Tell the user the job id in one line and end your turn; do not poll. When the work is done, a',
+        '  notice such as `[SYSTEM COMMAND] Command complete. Resume.` arrives as your next prompt.',
+        `- \`${nudge} status JOB\` shows a job; \`${nudge} jobs\` lists them.`,
+        '',
+      ].join('\n'),
+    },
+    {
+      id: 'rule',
+      what: 'nudge allowed outside the sandbox (a prefix rule: it must reach the tmux socket)',
+      file: join(dir, 'rules', 'nudge.rules'),
+      kind: 'file',
+      content: `prefix_rule(pattern = ${JSON.stringify([self.node, self.cli])}, decision = "allow")\n`,
+    },
+    {
+      id: 'hook',
+      what: 'the notify program (nudge hook codex-notify)',
+      file: config,
+      kind: 'key',
+      format: 'toml',
+      path: ['notify'],
+      value: [self.node, self.cli, 'hook', 'codex-notify'],
+    },
+    {
+      id: 'mcp',
+      what: 'nudge mcp registered ([mcp_servers.nudge])',
+      file: config,
+      kind: 'key',
+      format: 'toml',
+      path: ['mcp_servers', 'nudge'],
+      value: {command: self.node, args: [self.cli, 'mcp']},
+    },
+  ];
+}
+
+export const INSTALL_AGENTS: readonly AgentName[] = ['claude', 'gemini', 'codex'];
+
+/** Everything `nudge install AGENT` adds, in the order it is added. */
+export function piecesFor(agent: AgentName, place: InstallPlace, self: SelfCommand): Piece[] {
+  switch (agent) {
+    case 'claude':
+      return claudePieces(place, self);
+    case 'gemini':
+      return geminiPieces(place, self);
+    case 'codex':
+      return codexPieces(place, self);
+  }
+}
+
+export function defaultHome(env: Record<string, string | undefined>): string {
+  return env.HOME || homedir();
+}

@@ -1,0 +1,432 @@
+import {createHash} from 'node:crypto';
+import {chmod, mkdir, readFile, realpath, rm, rmdir, stat} from 'node:fs/promises';
+import {basename, dirname, join} from 'node:path';
+import type {AgentName} from '../agents/profile.js';
+import {NudgeError} from '../base/errors.js';
+import {writeFileAtomic} from '../base/fs.js';
+import {DIR_MODE} from '../base/paths.js';
+import type {Piece, Scope} from './agents.js';
+import {
+  appendItem,
+  type KeyPath,
+  missingParents,
+  pruneCreated,
+  readDocument,
+  removeItems,
+  sameValue,
+  setValue,
+  valueAt,
+} from './edit.js';
+
+/**
+ * Putting pieces into the user's files and taking them out again. A manifest in the state
+ * directory records, per file, whether it existed, a backup of it before the first change, a
+ * hash of what install last wrote, and the pieces install added (not those that were already
+ * there). Uninstall restores the backup byte for byte when the file is still what install
+ * wrote; when the file changed since (the agent or the user edited it), it takes out exactly
+ * the recorded pieces and leaves the rest.
+ */
+
+export type PieceAction = 'add' | 'update' | 'present' | 'conflict' | 'remove' | 'absent';
+
+export interface PiecePlan {
+  id: string;
+  what: string;
+  file: string;
+  action: PieceAction;
+  /** Why a piece was left alone. */
+  note?: string;
+}
+
+export interface FilePlan {
+  file: string;
+  action: 'create' | 'edit' | 'delete' | 'restore' | 'none';
+}
+
+export interface InstallPlan {
+  pieces: PiecePlan[];
+  files: FilePlan[];
+  /** The new text of each file that changes (undefined: delete it). */
+  texts: Map<string, string | undefined>;
+  manifest: Manifest | undefined;
+}
+
+interface RecordedPiece {
+  piece: Piece;
+  /** Objects along the piece's path that install created. */
+  created: KeyPath[];
+}
+
+interface RecordedFile {
+  existed: boolean;
+  /** The file as it was before install first changed it. */
+  backup?: string;
+  /** sha256 of what install last wrote. */
+  written: string;
+  /** Directories install created for it, deepest last. */
+  dirs: string[];
+}
+
+export interface Manifest {
+  version: 1;
+  agent: AgentName;
+  scope: Scope;
+  root: string;
+  files: Record<string, RecordedFile>;
+  pieces: RecordedPiece[];
+}
+
+function sha(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+async function readText(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new NudgeError(
+      'config-write',
+      `Cannot read ${file} (${(error as NodeJS.ErrnoException).code}); nothing was changed.`,
+    );
+  }
+}
+
+function formatOf(piece: Piece): 'json' | 'toml' {
+  return piece.kind === 'key' ? piece.format : 'json';
+}
+
+/** What putting `piece` into `text` does: the new text and the action. */
+function addPiece(
+  piece: Piece,
+  text: string | undefined,
+  ours: RecordedPiece | undefined,
+): {text: string | undefined; action: PieceAction; created: KeyPath[]; note?: string} {
+  if (piece.kind === 'file') {
+    if (text === undefined) return {text: piece.content, action: 'add', created: []};
+    if (text === piece.content) return {text, action: 'present', created: []};
+    if (ours) return {text: piece.content, action: 'update', created: []};
+    return {
+      text,
+      action: 'conflict',
+      created: [],
+      note: `${piece.file} exists and is not nudge's; left as it is`,
+    };
+  }
+  const format = formatOf(piece);
+  const doc = readDocument(format, piece.file, text);
+  const created = missingParents(doc, piece.path);
+  if (piece.kind === 'key') {
+    const current = valueAt(doc, piece.path);
+    if (current === undefined)
+      return {text: setValue(format, text, piece.path, piece.value), action: 'add', created};
+    if (sameValue(current, piece.value)) return {text, action: 'present', created: []};
+    if (ours)
+      return {
+        text: setValue(format, text, piece.path, piece.value),
+        action: 'update',
+        created: ours.created,
+      };
+    return {
+      text,
+      action: 'conflict',
+      created: [],
+      note: `${piece.path.join('.')} in ${piece.file} is already set (${JSON.stringify(current)}); left as it is — remove it and run install again to use nudge's`,
+    };
+  }
+  const list = valueAt(doc, piece.path);
+  const items = Array.isArray(list) ? list : [];
+  if (items.some((x) => sameValue(x, piece.value))) return {text, action: 'present', created: []};
+  const like =
+    piece.like === undefined
+      ? undefined
+      : new RegExp(piece.like.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const older = like ? items.find((x) => like.test(JSON.stringify(x))) : undefined;
+  if (older !== undefined) {
+    if (!ours) {
+      return {
+        text,
+        action: 'conflict',
+        created: [],
+        note: `${piece.path.join('.')} in ${piece.file} already has one (${JSON.stringify(older)}); left as it is`,
+      };
+    }
+    const old = ours.piece.kind === 'item' ? ours.piece.value : undefined;
+    const without = removeItems(text ?? '{}', piece.path, (x) => sameValue(x, old));
+    return {
+      text: appendItem(without, piece.path, piece.value),
+      action: 'update',
+      created: ours.created,
+    };
+  }
+  return {
+    text: appendItem(text, piece.path, piece.value),
+    action: 'add',
+    created: Array.isArray(list) ? created : [...created, piece.path],
+  };
+}
+
+/** `text` without `piece` (undefined: delete the file). */
+function removePiece(
+  recorded: RecordedPiece,
+  text: string,
+): {text: string | undefined; note?: string} {
+  const {piece} = recorded;
+  if (piece.kind === 'file') {
+    return text === piece.content
+      ? {text: undefined}
+      : {text, note: `${piece.file} was changed since install; left as it is`};
+  }
+  const format = formatOf(piece);
+  let out =
+    piece.kind === 'key'
+      ? setValue(format, text, piece.path, undefined)
+      : removeItems(text, piece.path, (x) => sameValue(x, piece.value));
+  out = pruneCreated(format, out, recorded.created);
+  return {text: out};
+}
+
+function isEmptyDocument(piece: Piece, text: string): boolean {
+  const doc = readDocument(formatOf(piece), piece.file, text);
+  return typeof doc === 'object' && doc !== null && Object.keys(doc).length === 0;
+}
+
+export async function readManifest(path: string): Promise<Manifest | undefined> {
+  const text = await readText(path);
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as Manifest;
+  } catch {
+    throw new NudgeError(
+      'config-write',
+      `The install record ${path} is damaged; remove it and run install again.`,
+    );
+  }
+}
+
+/** What install would do: each piece's action and each file's new text. */
+export async function planInstall(
+  pieces: Piece[],
+  manifest: Manifest | undefined,
+): Promise<InstallPlan> {
+  const texts = new Map<string, string | undefined>();
+  const before = new Map<string, string | undefined>();
+  const plans: PiecePlan[] = [];
+  for (const piece of pieces) {
+    if (!before.has(piece.file)) {
+      const text = await readText(piece.file);
+      before.set(piece.file, text);
+      texts.set(piece.file, text);
+    }
+    const ours = manifest?.pieces.find(
+      (r) => r.piece.file === piece.file && r.piece.id === piece.id,
+    );
+    const r = addPiece(piece, texts.get(piece.file), ours);
+    texts.set(piece.file, r.text);
+    plans.push({
+      id: piece.id,
+      what: piece.what,
+      file: piece.file,
+      action: r.action,
+      ...(r.note ? {note: r.note} : {}),
+    });
+    (piece as Piece & {created?: KeyPath[]}).created = r.created;
+  }
+  const files: FilePlan[] = [...texts.keys()].map((file) => ({
+    file,
+    action:
+      texts.get(file) === before.get(file)
+        ? 'none'
+        : before.get(file) === undefined
+          ? 'create'
+          : 'edit',
+  }));
+  for (const f of files) if (f.action === 'none') texts.delete(f.file);
+  return {pieces: plans, files, texts, manifest};
+}
+
+/** Make the directories of `file` (0700 for new ones) and say which were created. */
+async function makeDirs(file: string): Promise<string[]> {
+  const missing: string[] = [];
+  let dir = dirname(file);
+  for (;;) {
+    try {
+      await stat(dir);
+      break;
+    } catch {
+      missing.unshift(dir);
+      const up = dirname(dir);
+      if (up === dir) break;
+      dir = up;
+    }
+  }
+  for (const d of missing) await mkdir(d, {mode: DIR_MODE});
+  return missing;
+}
+
+/** Write keeping a symlinked config file a symlink, and its mode. */
+async function writeConfig(file: string, text: string): Promise<void> {
+  let target = file;
+  let mode: number | undefined;
+  try {
+    target = await realpath(file);
+    mode = (await stat(target)).mode & 0o777;
+  } catch {
+    // a new file: 0600, as the agents create theirs
+  }
+  await writeFileAtomic(target, text);
+  if (mode !== undefined) await chmod(target, mode);
+}
+
+function failedWrite(file: string, error: unknown): NudgeError {
+  if (error instanceof NudgeError) return error;
+  return new NudgeError(
+    'config-write',
+    `Cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); what was written before it is recorded, run the command again once it is fixed.`,
+  );
+}
+
+/** Carry out a plan: back up each file before its first change, write, record. */
+export async function applyInstall(
+  plan: InstallPlan,
+  pieces: Piece[],
+  o: {manifestPath: string; backupDir: string; agent: AgentName; scope: Scope; root: string},
+): Promise<{backups: string[]}> {
+  const manifest: Manifest = plan.manifest ?? {
+    version: 1,
+    agent: o.agent,
+    scope: o.scope,
+    root: o.root,
+    files: {},
+    pieces: [],
+  };
+  const backups: string[] = [];
+  await mkdir(o.backupDir, {recursive: true, mode: DIR_MODE});
+  const save = () => writeFileAtomic(o.manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+  for (const [file, text] of plan.texts) {
+    if (text === undefined) continue;
+    try {
+      let record = manifest.files[file];
+      if (!record) {
+        const original = await readText(file);
+        record = {existed: original !== undefined, written: '', dirs: []};
+        if (original !== undefined) {
+          const backup = join(
+            o.backupDir,
+            `${Object.keys(manifest.files).length}-${basename(file)}`,
+          );
+          await writeFileAtomic(backup, original);
+          record.backup = backup;
+          backups.push(backup);
+        }
+        record.dirs = await makeDirs(file);
+        manifest.files[file] = record;
+        await save(); // the backup is recorded before the file changes
+      }
+      await writeConfig(file, text);
+      record.written = sha(text);
+    } catch (error) {
+      throw failedWrite(file, error);
+    }
+  }
+  plan.pieces.forEach((p, i) => {
+    if (p.action !== 'add' && p.action !== 'update') return;
+    const piece = pieces[i]!;
+    const created = (piece as Piece & {created?: KeyPath[]}).created ?? [];
+    manifest.pieces = manifest.pieces.filter(
+      (r) => !(r.piece.file === piece.file && r.piece.id === piece.id),
+    );
+    const {created: _drop, ...clean} = piece as Piece & {created?: KeyPath[]};
+    manifest.pieces.push({piece: clean as Piece, created});
+  });
+  await save();
+  return {backups};
+}
+
+/** What uninstall would do, from the manifest. */
+export async function planUninstall(manifest: Manifest): Promise<InstallPlan> {
+  const texts = new Map<string, string | undefined>();
+  const plans: PiecePlan[] = [];
+  const files: FilePlan[] = [];
+  for (const [file, record] of Object.entries(manifest.files)) {
+    const current = await readText(file);
+    const mine = manifest.pieces.filter((r) => r.piece.file === file);
+    if (current === undefined) {
+      for (const r of mine)
+        plans.push({id: r.piece.id, what: r.piece.what, file, action: 'absent'});
+      files.push({file, action: 'none'});
+      continue;
+    }
+    if (sha(current) === record.written) {
+      // untouched since install: the file as it was, byte for byte
+      const original = record.backup === undefined ? undefined : await readText(record.backup);
+      if (record.existed && original === undefined) {
+        throw new NudgeError(
+          'config-write',
+          `The backup of ${file} (${record.backup}) is missing; nothing was changed.`,
+        );
+      }
+      texts.set(file, record.existed ? original : undefined);
+      for (const r of mine)
+        plans.push({id: r.piece.id, what: r.piece.what, file, action: 'remove'});
+      files.push({file, action: record.existed ? 'restore' : 'delete'});
+      continue;
+    }
+    let text: string | undefined = current;
+    for (const r of mine) {
+      if (text === undefined) break;
+      const out = removePiece(r, text);
+      plans.push({
+        id: r.piece.id,
+        what: r.piece.what,
+        file,
+        action: out.note ? 'conflict' : 'remove',
+        ...(out.note ? {note: out.note} : {}),
+      });
+      text = out.text;
+    }
+    const first = mine[0];
+    if (
+      text !== undefined &&
+      !record.existed &&
+      first &&
+      first.piece.kind !== 'file' &&
+      isEmptyDocument(first.piece, text)
+    )
+      text = undefined;
+    if (text === current) {
+      files.push({file, action: 'none'});
+      continue;
+    }
+    texts.set(file, text);
+    files.push({file, action: text === undefined ? 'delete' : 'edit'});
+  }
+  return {pieces: plans, files, texts, manifest};
+}
+
+/** Carry out an uninstall plan, then forget the install. */
+export async function applyUninstall(plan: InstallPlan, manifestPath: string): Promise<void> {
+  const manifest = plan.manifest!;
+  for (const [file, text] of plan.texts) {
+    try {
+      if (text === undefined) await rm(file, {force: true});
+      else await writeConfig(file, text);
+    } catch (error) {
+      throw failedWrite(file, error);
+    }
+  }
+  for (const record of Object.values(manifest.files)) {
+    for (const dir of [...record.dirs].reverse()) {
+      await rmdir(dir).catch(() => undefined); // only when empty
+    }
+  }
+  const exact = plan.files.every((f) => f.action === 'restore' || f.action === 'delete');
+  if (exact) {
+    for (const record of Object.values(manifest.files)) {
+      if (record.backup) await rm(record.backup, {force: true});
+    }
+    const dirs = new Set(Object.values(manifest.files).flatMap((f) => (f.backup ? [dirname(f.backup)] : [])));
+    for (const dir of dirs) await rmdir(dir).catch(() => undefined);
+  }
+  await rm(manifestPath, {force: true});
+}
