@@ -2,33 +2,13 @@ import {describe, expect, test} from 'vitest';
 import {EXIT_CODES} from '../../src/base/errors.js';
 import {buildCli} from '../../src/cli/build-cli.js';
 import {parseSubmitFast} from '../../src/cli/submit-flags.js';
-import type {CommandContext} from '../../src/commands/context.js';
 import type {SubmitOptions} from '../../src/commands/submit.js';
-import {FakeClock} from '../helpers/fake-clock.js';
+import {offlineContext} from '../helpers/offline-context.js';
 
 /** What yargs hands to submit for `argv`. */
 async function viaYargs(argv: string[]): Promise<SubmitOptions & {json: boolean}> {
   let got: SubmitOptions | undefined;
-  const ctx: CommandContext = {
-    env: {},
-    cwd: '/',
-    pid: 1,
-    signal: new AbortController().signal,
-    readStdin: async () => '',
-    clock: new FakeClock(),
-    tmux: () => {
-      throw new Error('submit is faked here: no tmux');
-    },
-    foreground: {
-      commandLine: async () => undefined,
-      group: async () => undefined,
-      inputState: async () => ({kind: 'unknown' as const, why: 'submit is faked here'}),
-    },
-    watchWorkerEntry: '/nonexistent/watch-worker.js',
-    runWorkerEntry: '/nonexistent/run-worker.js',
-    self: {node: process.execPath, cli: '/nonexistent/cli.js'},
-    workerEntry: '/nonexistent/job-worker.js',
-  };
+  const ctx = offlineContext();
   // How the result was printed says whether yargs read --json.
   let printed = '';
   const out = {
