@@ -142,9 +142,11 @@ export interface AgentOptions {
    * How tool calls are approved. `default`: the CLI's own approval mode, with the `nudge`
    * command allowed the way `nudge install` allows it (Claude `Bash(nudge:*)`, Gemini
    * `run_shell_command(nudge)`, Codex `on-request`); `all`: the "approve everything" mode
-   * users run (Claude Bash allowed, Gemini `--yolo`, Codex `approval_policy = "never"`).
+   * users run (Claude Bash allowed, Gemini `--yolo`, Codex `approval_policy = "never"`);
+   * `none`: the CLI's own approval mode with nothing allowed (what `nudge install` adds is
+   * then all there is).
    */
-  approvals?: 'default' | 'all';
+  approvals?: 'default' | 'all' | 'none';
   /** Folders put in front of PATH (a `nudge` wrapper for the model's shell calls). */
   path?: string[];
   /** Register an MCP server named `nudge` as a user would (`claude mcp add -s user`,
@@ -203,13 +205,17 @@ export function createAgentHome(name: AgentName, opts: AgentOptions = {}): Agent
   const endpoint = opts.modelUrl ?? DEAD_ENDPOINT;
   const retriesOf = opts.maxRetries ?? (opts.modelUrl ? 0 : undefined);
   const all = opts.approvals === 'all';
+  const none = opts.approvals === 'none';
   switch (name) {
     case 'claude':
       write(
         '.claude/settings.json',
         JSON.stringify({
           permissions: {
-            allow: [all ? 'Bash' : 'Bash(nudge:*)', ...(opts.mcpServer ? ['mcp__nudge'] : [])],
+            allow: [
+              ...(none ? [] : [all ? 'Bash' : 'Bash(nudge:*)']),
+              ...(opts.mcpServer ? ['mcp__nudge'] : []),
+            ],
           },
           ...(opts.hookCommand
             ? {
@@ -259,7 +265,7 @@ export function createAgentHome(name: AgentName, opts: AgentOptions = {}): Agent
               : {maxAttempts: retriesOf + 1, retryFetchErrors: retriesOf > 0}),
           },
           privacy: {usageStatisticsEnabled: false},
-          ...(all ? {} : {tools: {allowed: ['run_shell_command(nudge)']}}),
+          ...(all || none ? {} : {tools: {allowed: ['run_shell_command(nudge)']}}),
           // `trust`: its tools run without a confirmation (as `gemini mcp add --trust`).
           ...(opts.mcpServer ? {mcpServers: {nudge: {...opts.mcpServer, trust: true}}} : {}),
         }),
@@ -274,7 +280,7 @@ export function createAgentHome(name: AgentName, opts: AgentOptions = {}): Agent
     case 'codex': {
       // Default approvals: nudge runs outside the sandbox without asking (Codex's default
       // sandbox denies connecting to the tmux socket), as `nudge install codex` sets it up.
-      if (!all)
+      if (!all && !none)
         write('.codex/rules/nudge.rules', 'prefix_rule(pattern = ["nudge"], decision = "allow")\n');
       write(
         '.codex/auth.json',

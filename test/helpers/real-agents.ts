@@ -66,6 +66,8 @@ export async function startAgent(
   server: TmuxTestServer,
   name: AgentName,
   opts: AgentOptions = {},
+  /** Runs in the new home before the CLI starts (a `nudge install`). */
+  prepare?: (where: AgentHome) => Promise<void>,
 ): Promise<RealAgent> {
   const version = agentVersion(name);
   if (!version || !agentAvailable(name)) {
@@ -77,6 +79,7 @@ export async function startAgent(
     await killProcessesOfHome(where.home);
     if (!keep) rmSync(where.root, {recursive: true, force: true, maxRetries: 3});
   });
+  await prepare?.(where);
   const pane = (await server.tmux(...agentWindowArgs(name, where, opts))).trim();
   const capture = () => server.capture(pane);
   const agent: RealAgent = {

@@ -1,0 +1,275 @@
+/**
+ * `nudge install` proven with the real CLIs (Claude Code, Gemini CLI, Codex) in a throwaway
+ * HOME with nothing allowed, talking to the scripted model server: after `nudge install AGENT`
+ * the CLI lists nudge's MCP server and shows the command or skill; running it queues a job
+ * whose notice reaches the model (asserted at the model, each prompt once); the turn-end hook
+ * records its mark; `--uninstall` takes it all out again.
+ */
+import {existsSync, readdirSync, readFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {parse as parseToml} from '@decimalturn/toml-patch';
+import {execa} from 'execa';
+import {describe, expect, test} from 'vitest';
+import {type ModelServer, startModelServer} from '../helpers/model-server.js';
+import {
+  type AgentHome,
+  type AgentName,
+  agentAvailable,
+  agentBin,
+  agentEnv,
+  agentUnsetVariables,
+  type RealAgent,
+  startAgent,
+} from '../helpers/real-agents.js';
+import {CLI, runNudge, waitForJobState} from '../helpers/run-nudge.js';
+import {useTempDir} from '../helpers/temp-dir.js';
+import {cleanEnv, startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
+import {waitFor} from '../helpers/wait-for.js';
+
+const NOTICE = '[SYSTEM COMMAND] Command complete. Resume.';
+const NUDGE = `${process.execPath} ${CLI}`;
+
+/** The files `nudge install AGENT` writes in a home (user scope). */
+const FILES: Record<AgentName, string[]> = {
+  claude: ['.claude/commands/nudge.md', '.claude/settings.json', '.claude.json'],
+  gemini: ['.gemini/commands/nudge.toml', '.gemini/settings.json'],
+  codex: ['.codex/skills/nudge/SKILL.md', '.codex/rules/nudge.rules', '.codex/config.toml'],
+};
+
+function snapshot(home: string, files: string[]): Record<string, string | undefined> {
+  return Object.fromEntries(
+    files.map((f) => [
+      f,
+      existsSync(join(home, f)) ? readFileSync(join(home, f), 'utf8') : undefined,
+    ]),
+  );
+}
+
+interface World {
+  model: ModelServer;
+  server: TmuxTestServer;
+  agent: RealAgent;
+  /** NUDGE_HOME of the test, the agent's and its hooks'. */
+  state: string;
+  /** A plain shell pane for the jobs to type into. */
+  shell: string;
+  /** The install files before install. */
+  before: Record<string, string | undefined>;
+  installOut: string;
+}
+
+async function setup(name: AgentName): Promise<World> {
+  const model = await startModelServer();
+  const server = await startTmuxServer();
+  const state = useTempDir('nudge-home-');
+  const shell = await server.newPane(['bash', '--norc', '--noprofile']);
+  let before: Record<string, string | undefined> = {};
+  let installOut = '';
+  const agent = await startAgent(
+    server,
+    name,
+    {modelUrl: model.url, approvals: 'none', env: {NUDGE_HOME: state}},
+    async (where) => {
+      before = snapshot(where.home, FILES[name]);
+      const r = await runNudge(['install', name], {HOME: where.home, NUDGE_HOME: state});
+      expect(r.exitCode, r.stderr + r.stdout).toBe(0);
+      installOut = r.stdout;
+    },
+  );
+  return {model, server, agent, state, shell, before, installOut};
+}
+
+/** Run the agent's CLI with its pane's environment (`claude mcp list` …). */
+async function agentCli(name: AgentName, where: AgentHome, model: ModelServer, args: string[]) {
+  const env = cleanEnv(agentEnv(name, where, {modelUrl: model.url}));
+  for (const v of agentUnsetVariables()) delete env[v];
+  const r = await execa(agentBin(name), args, {
+    env,
+    extendEnv: false,
+    reject: false,
+    cwd: where.workdir,
+    timeout: 90_000,
+    stdin: 'ignore',
+  });
+  return `${r.stdout}\n${r.stderr}`;
+}
+
+async function type(w: World, text: string, enter = true): Promise<void> {
+  await w.server.tmux('send-keys', '-t', w.agent.pane, '-l', text);
+  if (!enter) return;
+  await new Promise((r) => setTimeout(r, 500));
+  await w.server.tmux('send-keys', '-t', w.agent.pane, 'Enter');
+}
+
+/** The only job in the state dir. */
+async function theJob(w: World): Promise<string> {
+  return waitFor(
+    'the job the command queued',
+    async () => {
+      const ids = existsSync(join(w.state, 'jobs')) ? readdirSync(join(w.state, 'jobs')) : [];
+      return ids.length === 1 ? ids[0] : undefined;
+    },
+    {timeoutMs: 90_000, describe: () => w.agent.capture()},
+  );
+}
+
+/** The job ends done, its text ran in the shell pane, and its notice reached the model once,
+ * after `after`. */
+async function expectNoticeAtModel(w: World, id: string, after: number): Promise<void> {
+  const end = await waitForJobState(
+    w.state,
+    id,
+    ['done', 'timeout', 'failed', 'cancelled'],
+    150_000,
+  );
+  expect(end.state, JSON.stringify(end)).toBe('done');
+  const notice = await w.model.waitForPrompt(new RegExp(`^${NOTICE.replace(/[[\].]/g, '\\$&')}$`), {
+    timeoutMs: 60_000,
+  });
+  expect(notice.at).toBeGreaterThanOrEqual(after);
+  expect(w.model.prompts().filter((p) => p.text === NOTICE)).toHaveLength(1);
+}
+
+/** A turn-end mark of `source` for the agent's pane, recorded by the installed hook. */
+async function expectHookMark(w: World, source: string): Promise<void> {
+  await waitFor(
+    `a ${source} mark`,
+    async () => {
+      const dir = join(w.state, 'marks');
+      if (!existsSync(dir)) return undefined;
+      return readdirSync(dir)
+        .map(
+          (f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as {source: string; pane: string},
+        )
+        .find((m) => m.source === source && m.pane === w.agent.pane);
+    },
+    {timeoutMs: 60_000},
+  );
+}
+
+async function uninstall(w: World, name: AgentName): Promise<void> {
+  const r = await runNudge(['install', name, '--uninstall'], {
+    HOME: w.agent.home,
+    NUDGE_HOME: w.state,
+  });
+  expect(r.exitCode, r.stderr + r.stdout).toBe(0);
+}
+
+describe.skipIf(!agentAvailable('claude'))(
+  'nudge install claude, with the real Claude Code',
+  () => {
+    test('/nudge and the MCP server are listed; /nudge queues a job whose notice reaches the model; the Stop hook marks the turn; --uninstall', async () => {
+      const w = await setup('claude');
+      expect(w.installOut).toContain('+ the /nudge slash command: add');
+      const listed = await agentCli('claude', w.agent, w.model, ['mcp', 'list']);
+      expect(listed).toMatch(
+        new RegExp(`nudge: ${NUDGE.replace(/[/.]/g, '\\$&')} mcp - [✓✔] Connected`),
+      );
+
+      await type(w, '/nudge', false);
+      await w.server.waitForScreen(
+        w.agent.pane,
+        /\/nudge\s+Queue text for a tmux pane with nudge/,
+        30_000,
+      );
+      const started = Date.now();
+      await type(
+        w,
+        ` --pane ${w.shell} --notify-pane self --until exit -- 'echo claude-installed'`,
+      );
+      const queued = await w.model.waitForPrompt(
+        /Job queued: \{"job":"[0-9a-z-]+","state":"queued"/,
+        {timeoutMs: 90_000},
+      );
+      const id = await theJob(w);
+      expect(queued.text).toContain(`"job":"${id}"`);
+      await expectNoticeAtModel(w, id, started);
+      await w.server.waitForScreen(w.shell, /^claude-installed$/m, 10_000);
+      await expectHookMark(w, 'claude-stop');
+
+      await uninstall(w, 'claude');
+      const after = snapshot(w.agent.home, FILES.claude);
+      expect(after['.claude/commands/nudge.md']).toBeUndefined();
+      expect(after['.claude/settings.json']).toBe(w.before['.claude/settings.json']);
+      // ~/.claude.json is Claude Code's own, rewritten as it runs: nudge's entry is gone from it
+      expect(JSON.parse(after['.claude.json']!).mcpServers ?? {}).toEqual(
+        JSON.parse(w.before['.claude.json']!).mcpServers ?? {},
+      );
+      expect(await agentCli('claude', w.agent, w.model, ['mcp', 'list'])).not.toContain('nudge');
+    });
+  },
+);
+
+describe.skipIf(!agentAvailable('gemini'))('nudge install gemini, with the real Gemini CLI', () => {
+  test('/nudge and the MCP server are listed; /nudge queues a job whose text and notice reach the model; the AfterAgent hook marks the turn; --uninstall', async () => {
+    const w = await setup('gemini');
+    const listed = await agentCli('gemini', w.agent, w.model, ['mcp', 'list']);
+    expect(listed).toMatch(/nudge: .*mcp \(stdio\) - Connected/);
+
+    await type(w, '/nudge', false);
+    await w.server.waitForScreen(
+      w.agent.pane,
+      /nudge\s+Queue text for this pane with nudge/,
+      30_000,
+    );
+    const started = Date.now();
+    await type(w, ' hello from gemini');
+    const queued = await w.model.waitForPrompt(/Queued: \{"job":"[0-9a-z-]+","state":"queued"/, {
+      timeoutMs: 90_000,
+    });
+    const id = await theJob(w);
+    expect(queued.text).toContain(`"job":"${id}"`);
+    // the text itself, typed into Gemini's own pane by the job, reached the model once
+    await w.model.waitForPrompt(/^hello from gemini$/, {timeoutMs: 90_000});
+    await expectNoticeAtModel(w, id, started);
+    expect(w.model.prompts().filter((p) => p.text === 'hello from gemini')).toHaveLength(1);
+    await expectHookMark(w, 'gemini-after-agent');
+
+    await uninstall(w, 'gemini');
+    expect(snapshot(w.agent.home, FILES.gemini)).toEqual(w.before);
+    expect(await agentCli('gemini', w.agent, w.model, ['mcp', 'list'])).not.toContain('nudge');
+  }, 300_000);
+});
+
+describe.skipIf(!agentAvailable('codex'))('nudge install codex, with the real Codex', () => {
+  test('the $nudge skill and the MCP server are listed; the skill reaches the model, which queues a job outside the sandbox; its notice reaches the model; notify marks the turn; --uninstall', async () => {
+    const w = await setup('codex');
+    const listed = await agentCli('codex', w.agent, w.model, ['mcp', 'list']);
+    expect(listed).toMatch(/nudge\s+\S*node\s+\S*cli\.js mcp/);
+
+    await type(w, '$nudg', false);
+    await w.server.waitForScreen(w.agent.pane, /nudge\s+.*Hand a long job to a tmux pane/, 30_000);
+    await w.server.tmux('send-keys', '-t', w.agent.pane, 'C-u');
+    w.model.script(
+      {
+        shell: `${NUDGE} submit --json --pane ${w.shell} --notify-pane self --until exit -- 'echo codex-installed'`,
+      },
+      {text: 'Queued.'},
+    );
+    const started = Date.now();
+    await type(w, '$nudge run echo codex-installed in the shell pane');
+    // Codex sends the skill after the typed text, as a user message of its own
+    const skill = readFileSync(join(w.agent.home, '.codex/skills/nudge/SKILL.md'), 'utf8');
+    const first = await w.model.waitForTurns(1, 90_000);
+    const messages = JSON.stringify((first.body as {input: unknown[]}).input);
+    expect(messages).toContain(JSON.stringify(`<skill>\n<name>nudge</name>`).slice(1, -1));
+    expect(messages).toContain(JSON.stringify(skill.trim()).slice(1, -1));
+    const id = await theJob(w);
+    await expectNoticeAtModel(w, id, started);
+    await w.server.waitForScreen(w.shell, /^codex-installed$/m, 10_000);
+    await expectHookMark(w, 'codex-notify');
+
+    await uninstall(w, 'codex');
+    const after = snapshot(w.agent.home, FILES.codex);
+    expect(after['.codex/skills/nudge/SKILL.md']).toBeUndefined();
+    expect(after['.codex/rules/nudge.rules']).toBeUndefined();
+    // Codex adds its own tables to config.toml as it runs: nudge's are gone, the rest is kept
+    const config = parseToml(after['.codex/config.toml']!) as Record<string, unknown>;
+    expect(config.notify).toBeUndefined();
+    expect(config.mcp_servers).toBeUndefined();
+    for (const [key, value] of Object.entries(parseToml(w.before['.codex/config.toml']!) as object))
+      expect(config[key], key).toEqual(value);
+    expect(after['.codex/config.toml']).not.toContain(CLI);
+    expect(await agentCli('codex', w.agent, w.model, ['mcp', 'list'])).not.toMatch(/\bnudge\b/);
+  }, 300_000);
+});
