@@ -3,6 +3,7 @@ import {HOOK_KINDS} from '../agents/registry.js';
 import {type ExitCode, NudgeError} from '../base/errors.js';
 import {cancelJob} from '../commands/cancel.js';
 import type {CommandContext} from '../commands/context.js';
+import {runDoctor} from '../commands/doctor.js';
 import {EXPECT_ACTIONS, expectPattern} from '../commands/expect.js';
 import {runHook} from '../commands/hook.js';
 import {installAgent} from '../commands/install.js';
@@ -38,7 +39,7 @@ import {
   renderWatchShow,
   renderWatchStart,
 } from './render.js';
-import {renderInstall} from './render-setup.js';
+import {renderDoctor, renderInstall} from './render-setup.js';
 import {SUBMIT_FLAGS, toSubmitOptions} from './submit-flags.js';
 
 /** The server flags every tmux-facing command takes. */
@@ -425,6 +426,18 @@ export function buildCli(
             ctx,
           ),
           (r, o) => renderInstall(r, a.json ?? false, o),
+        ),
+    )
+    .command(
+      'doctor',
+      'check tmux, the server, this pane, node, the state directory, control mode and each agent',
+      (y) =>
+        serverOptions(y)
+          .option('json', {type: 'boolean', describe: 'print the checks as JSON'})
+          .example('$0 doctor', 'ok, warn or fail for each check, with the fix'),
+      (a) =>
+        run(runDoctor({socketName: a.socketName, socketPath: a.socketPath}, ctx), (r, o) =>
+          renderDoctor(r, a.json ?? false, o),
         ),
     )
     .parserConfiguration({'populate--': true})

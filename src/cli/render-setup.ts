@@ -1,4 +1,5 @@
 import {EXIT_CODES, type ExitCode} from '../base/errors.js';
+import type {DoctorResult} from '../commands/doctor.js';
 import type {InstallResult} from '../commands/install.js';
 import type {Output} from './render.js';
 
@@ -48,4 +49,17 @@ export function renderInstall(r: InstallResult, json: boolean, out: Output): Exi
   for (const n of r.notes) out.stdout(n);
   if (conflict) out.stderr('nudge: some pieces were left alone (marked !); see the lines above.');
   return conflict ? EXIT_CODES.failure : EXIT_CODES.ok;
+}
+
+/** `nudge doctor`: one line per check, its fix under it; exit 1 when one failed. */
+export function renderDoctor(r: DoctorResult, json: boolean, out: Output): ExitCode {
+  if (json) out.stdout(JSON.stringify(r));
+  else {
+    const width = Math.max(...r.checks.map((c) => c.name.length));
+    for (const c of r.checks) {
+      out.stdout(`${c.status.padEnd(4)}  ${c.name.padEnd(width)}  ${c.detail}`);
+      if (c.fix) out.stdout(`${' '.repeat(width + 8)}fix: ${c.fix}`);
+    }
+  }
+  return r.ok ? EXIT_CODES.ok : EXIT_CODES.failure;
 }

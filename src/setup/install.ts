@@ -425,7 +425,9 @@ export async function applyUninstall(plan: InstallPlan, manifestPath: string): P
     for (const record of Object.values(manifest.files)) {
       if (record.backup) await rm(record.backup, {force: true});
     }
-    const dirs = new Set(Object.values(manifest.files).flatMap((f) => (f.backup ? [dirname(f.backup)] : [])));
+    const dirs = new Set(
+      Object.values(manifest.files).flatMap((f) => (f.backup ? [dirname(f.backup)] : [])),
+    );
     for (const dir of dirs) await rmdir(dir).catch(() => undefined);
   }
   await rm(manifestPath, {force: true});

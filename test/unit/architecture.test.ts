@@ -18,6 +18,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   jobs: ['base', 'tmux', 'agents', 'detect', 'pane', 'locks', 'process'],
   watch: ['base', 'tmux', 'agents', 'detect', 'pane', 'jobs', 'locks', 'process'],
   runs: ['base', 'tmux', 'agents', 'detect', 'pane', 'jobs', 'locks', 'process'],
+  setup: ['base', 'agents'],
   commands: [
     'base',
     'tmux',
@@ -29,6 +30,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     'process',
     'watch',
     'runs',
+    'setup',
   ],
   mcp: ['base', 'commands'],
   cli: ['base', 'tmux', 'agents', 'commands', 'jobs', 'watch', 'mcp'],

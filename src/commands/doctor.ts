@@ -1,0 +1,299 @@
+import {constants} from 'node:fs';
+import {access, lstat, rm, writeFile} from 'node:fs/promises';
+import {join} from 'node:path';
+import {AGENT_NAMES, type AgentName} from '../agents/profile.js';
+import {NudgeError} from '../base/errors.js';
+import {resolveStateDir} from '../base/paths.js';
+import {runFile} from '../process/spawn.js';
+import {defaultHome, piecesFor, type Scope} from '../setup/agents.js';
+import {planInstall} from '../setup/install.js';
+import {TmuxCommandError} from '../tmux/runner.js';
+import {describeServer, resolveServerSpec, type ServerSpec} from '../tmux/server.js';
+import {openTransport} from '../tmux/transport.js';
+import type {CommandContext} from './context.js';
+import {projectRoot} from './install.js';
+
+export type CheckStatus = 'ok' | 'warn' | 'fail';
+
+export interface Check {
+  name: string;
+  status: CheckStatus;
+  /** What was found, one sentence. */
+  detail: string;
+  /** What to do about it (warn and fail), one sentence. */
+  fix?: string;
+}
+
+export interface DoctorResult {
+  checks: Check[];
+  /** No check failed. */
+  ok: boolean;
+}
+
+export interface DoctorOptions {
+  socketName?: string | undefined;
+  socketPath?: string | undefined;
+}
+
+const MIN_TMUX = [3, 2] as const;
+const MIN_NODE = [20, 19] as const;
+
+function atLeast(version: readonly number[], min: readonly number[]): boolean {
+  for (let i = 0; i < min.length; i += 1) {
+    const v = version[i] ?? 0;
+    if (v !== min[i]) return v > (min[i] ?? 0);
+  }
+  return true;
+}
+
+const ok = (name: string, detail: string): Check => ({name, status: 'ok', detail});
+const warn = (name: string, detail: string, fix: string): Check => ({
+  name,
+  status: 'warn',
+  detail,
+  fix,
+});
+const fail = (name: string, detail: string, fix: string): Check => ({
+  name,
+  status: 'fail',
+  detail,
+  fix,
+});
+
+async function checkTmux(): Promise<Check> {
+  const r = await runFile('tmux', ['-V'], {timeoutMs: 10_000, maxBuffer: 4096});
+  if (!r.ok) {
+    return r.code === 'ENOENT'
+      ? fail(
+          'tmux',
+          'tmux is not on the PATH.',
+          'Install tmux 3.2 or newer (apt-get install tmux, brew install tmux).',
+        )
+      : fail('tmux', `tmux -V failed: ${r.message}`, 'Reinstall tmux.');
+  }
+  const text = r.stdout.trim();
+  const m = /(\d+)\.(\d+)/.exec(text);
+  const version = m ? [Number(m[1]), Number(m[2])] : [0, 0];
+  return atLeast(version, MIN_TMUX)
+    ? ok('tmux', `${text}.`)
+    : fail('tmux', `${text} is older than 3.2.`, 'Install tmux 3.2 or newer.');
+}
+
+/** Why this server: which flag or variable chose it. */
+function whyServer(o: DoctorOptions, env: Record<string, string | undefined>): string {
+  if (o.socketPath !== undefined) return 'from -S';
+  if (o.socketName !== undefined) return 'from -L';
+  if (env.NUDGE_TMUX_SOCKET) return 'from $NUDGE_TMUX_SOCKET';
+  if (env.TMUX) return 'from $TMUX: this shell runs inside it';
+  return "tmux's default socket: not inside tmux, no -L/-S, no $NUDGE_TMUX_SOCKET";
+}
+
+async function checkServer(
+  spec: ServerSpec,
+  o: DoctorOptions,
+  ctx: CommandContext,
+): Promise<{checks: Check[]; pane?: string}> {
+  const why = whyServer(o, ctx.env);
+  const tmux = ctx.tmux(spec);
+  const flagged = o.socketName !== undefined || o.socketPath !== undefined;
+  const own = flagged ? undefined : ctx.env.TMUX_PANE;
+  let session: string | undefined;
+  try {
+    session = await tmux.recentSession();
+  } catch (error) {
+    if (!(error instanceof TmuxCommandError)) throw error;
+    if (error.kind === 'no-tmux') return {checks: []};
+    const status = error.kind === 'no-server' ? warn : fail;
+    const fix =
+      error.kind === 'no-access'
+        ? 'Run nudge outside the sandbox (Codex: nudge install codex adds the rule), or as the user who owns the server.'
+        : 'Start tmux, or point nudge at your server with -S/-L or NUDGE_TMUX_SOCKET (the part of $TMUX before the first comma).';
+    return {
+      checks: [
+        status(
+          'server',
+          `${describeServer(spec)} (${why}) cannot be reached: ${error.message}`,
+          fix,
+        ),
+      ],
+    };
+  }
+  const info = session ? await tmux.describePane(session).catch(() => undefined) : undefined;
+  if (!info) {
+    return {
+      checks: [
+        warn(
+          'server',
+          `${describeServer(spec)} (${why}) runs no session nudge can see.`,
+          'Start a session in it (tmux new -s work).',
+        ),
+      ],
+    };
+  }
+  const checks = [ok('server', `${info.socketPath} (${why}), server pid ${info.serverPid}.`)];
+  if (!own) {
+    checks.push(
+      warn(
+        'pane',
+        'Not inside a tmux pane of this server (no $TMUX_PANE).',
+        'Pass --pane %N to submit and wait; agents running in tmux have it set.',
+      ),
+    );
+    return {checks, pane: info.paneId};
+  }
+  const mine = await tmux.describePane(own).catch(() => undefined);
+  checks.push(
+    mine && mine.paneId === own
+      ? ok('pane', `This shell is in pane ${own}, running ${mine.currentCommand || 'its shell'}.`)
+      : fail(
+          'pane',
+          `$TMUX_PANE is ${own}, but that pane is not on this server.`,
+          'Open a new shell in tmux (the variable is stale), or pass --pane.',
+        ),
+  );
+  return {checks, pane: mine?.paneId ?? info.paneId};
+}
+
+async function checkControl(spec: ServerSpec, pane: string): Promise<Check> {
+  const transport = await openTransport(spec, pane);
+  try {
+    if (transport.kind !== 'control') {
+      return warn(
+        'control-mode',
+        `Control mode is not usable (${transport.fallbackReason}); nudge falls back to one tmux process per call.`,
+        'Nothing to do unless waits feel slow; tmux 3.2+ supports control mode.',
+      );
+    }
+    await transport.runner.run(['display-message', '-p', '-t', pane, 'ok']);
+    return ok('control-mode', 'A control-mode client attached and answered.');
+  } catch (error) {
+    return warn(
+      'control-mode',
+      `Control mode failed: ${(error as Error).message}`,
+      'nudge falls back to one tmux process per call.',
+    );
+  } finally {
+    await transport.close();
+  }
+}
+
+async function checkState(env: Record<string, string | undefined>): Promise<Check> {
+  const dir = resolveStateDir(env);
+  const name = 'state-dir';
+  try {
+    const st = await lstat(dir);
+    if (st.isSymbolicLink() || !st.isDirectory())
+      return fail(
+        name,
+        `${dir} is not a plain directory.`,
+        'Remove it, or set NUDGE_HOME to another path.',
+      );
+    const mode = st.mode & 0o777;
+    const probe = join(dir, `.doctor-${process.pid}`);
+    try {
+      await writeFile(probe, '', {mode: 0o600});
+      await rm(probe, {force: true});
+    } catch (error) {
+      return fail(
+        name,
+        `${dir} is not writable (${(error as NodeJS.ErrnoException).code}).`,
+        'Fix its permissions, or set NUDGE_HOME to a writable directory.',
+      );
+    }
+    if (mode & 0o077)
+      return warn(
+        name,
+        `${dir} is readable by others (mode ${mode.toString(8)}).`,
+        `chmod 700 ${dir}`,
+      );
+    return ok(name, `${dir}, private (700) and writable.`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    return ok(name, `${dir} does not exist yet; nudge creates it (700) on first use.`);
+  }
+}
+
+async function onPath(
+  program: string,
+  env: Record<string, string | undefined>,
+): Promise<string | undefined> {
+  for (const dir of (env.PATH ?? '').split(':').filter(Boolean)) {
+    const file = join(dir, program);
+    try {
+      await access(file, constants.X_OK);
+      return file;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+async function checkAgent(agent: AgentName, ctx: CommandContext): Promise<Check> {
+  const found = await onPath(agent, ctx.env);
+  const home = defaultHome(ctx.env);
+  const scopes: Scope[] = ['user', 'project'];
+  const states: Array<{scope: Scope; present: string[]; missing: string[]; other: string[]}> = [];
+  for (const scope of scopes) {
+    const root = scope === 'project' ? projectRoot(ctx.cwd) : home;
+    const pieces = piecesFor(agent, {scope, home, root, env: ctx.env}, ctx.self);
+    try {
+      const plan = await planInstall(pieces, undefined);
+      states.push({
+        scope,
+        present: plan.pieces.filter((p) => p.action === 'present').map((p) => p.id),
+        missing: plan.pieces.filter((p) => p.action === 'add').map((p) => p.id),
+        other: plan.pieces.filter((p) => p.action === 'conflict').map((p) => p.id),
+      });
+    } catch (error) {
+      if (!(error instanceof NudgeError)) throw error;
+      return fail(agent, error.message, `Fix the file, then run nudge install ${agent}.`);
+    }
+  }
+  const full = states.find((s) => s.missing.length === 0 && s.other.length === 0);
+  const where = found ? `${agent} is ${found}` : `${agent} is not on the PATH`;
+  if (full)
+    return ok(
+      agent,
+      `${where}; nudge is installed for it (${full.scope} scope: ${full.present.join(', ')}).`,
+    );
+  const user = states[0]!;
+  const has = user.present;
+  const detail =
+    user.other.length > 0
+      ? `${where}; ${user.other.join(', ')} ${user.other.length > 1 ? 'are' : 'is'} set to something else than this nudge.`
+      : `${where}; nudge is not installed for it${has.length ? ` (only: ${has.join(', ')})` : ''}.`;
+  return warn(
+    agent,
+    detail,
+    found
+      ? `nudge install ${agent}`
+      : `Install ${agent} if you use it, then nudge install ${agent}.`,
+  );
+}
+
+/** `nudge doctor`: what nudge needs, each ok, warn or fail with one sentence of fix. */
+export async function runDoctor(o: DoctorOptions, ctx: CommandContext): Promise<DoctorResult> {
+  const checks: Check[] = [];
+  const tmux = await checkTmux();
+  checks.push(tmux);
+  const spec = resolveServerSpec(o, ctx.env);
+  if (tmux.status !== 'fail' || !tmux.detail.includes('not on the PATH')) {
+    const server = await checkServer(spec, o, ctx);
+    checks.push(...server.checks);
+    if (server.pane) checks.push(await checkControl(spec, server.pane));
+  }
+  const node = process.versions.node.split('.').map(Number);
+  checks.push(
+    atLeast(node, MIN_NODE)
+      ? ok('node', `Node ${process.versions.node} (${ctx.self.node}).`)
+      : fail(
+          'node',
+          `Node ${process.versions.node} is older than 20.19.`,
+          'Install Node 20.19 or newer.',
+        ),
+  );
+  checks.push(await checkState(ctx.env));
+  for (const agent of AGENT_NAMES) checks.push(await checkAgent(agent, ctx));
+  return {checks, ok: checks.every((c) => c.status !== 'fail')};
+}

@@ -1,0 +1,138 @@
+/**
+ * `nudge doctor` through the built CLI against a private tmux server: each check's status and
+ * the exit code (0 unless a check failed), in the situations a user meets.
+ */
+import {chmodSync, mkdirSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {describe, expect, test} from 'vitest';
+import {runNudge} from '../helpers/run-nudge.js';
+import {useTempDir} from '../helpers/temp-dir.js';
+import {startTmuxServer} from '../helpers/tmux-server.js';
+
+interface Check {
+  name: string;
+  status: 'ok' | 'warn' | 'fail';
+  detail: string;
+  fix?: string;
+}
+
+async function doctor(args: string[], env: Record<string, string>) {
+  const r = await runNudge(['doctor', '--json', ...args], env);
+  const out = JSON.parse(r.stdout) as {checks: Check[]; ok: boolean};
+  const by = Object.fromEntries(out.checks.map((c) => [c.name, c]));
+  return {exitCode: r.exitCode, ok: out.ok, by, checks: out.checks};
+}
+
+describe('nudge doctor', () => {
+  test('inside a pane: tmux, the server from $TMUX, this pane, control mode, node, the state dir all ok; exit 0', async () => {
+    const server = await startTmuxServer();
+    const pid = (await server.tmux('display-message', '-p', '#{pid}')).trim();
+    const pane = (await server.tmux('display-message', '-p', '#{pane_id}')).trim();
+    const home = useTempDir('nudge-doctor-');
+    mkdirSync(join(home, 'state'), {mode: 0o700});
+    const r = await doctor([], {
+      HOME: home,
+      NUDGE_HOME: join(home, 'state'),
+      TMUX: `${server.socket},${pid},0`,
+      TMUX_PANE: pane,
+      PATH: process.env.PATH ?? '',
+    });
+    expect(r.exitCode).toBe(0);
+    expect(r.checks.map((c) => c.name)).toEqual([
+      'tmux',
+      'server',
+      'pane',
+      'control-mode',
+      'node',
+      'state-dir',
+      'claude',
+      'gemini',
+      'codex',
+    ]);
+    for (const name of ['tmux', 'server', 'pane', 'control-mode', 'node', 'state-dir'])
+      expect(r.by[name]?.status, JSON.stringify(r.by[name])).toBe('ok');
+    expect(r.by.server?.detail).toBe(
+      `${server.socket} (from $TMUX: this shell runs inside it), server pid ${pid}.`,
+    );
+    expect(r.by.pane?.detail).toMatch(
+      new RegExp(`^This shell is in pane ${pane}, running bash\\.$`),
+    );
+    expect(r.by['state-dir']?.detail).toBe(`${join(home, 'state')}, private (700) and writable.`);
+  });
+
+  test('a stale $TMUX_PANE fails (exit 1); an open state dir warns with the chmod', async () => {
+    const server = await startTmuxServer();
+    const pid = (await server.tmux('display-message', '-p', '#{pid}')).trim();
+    const home = useTempDir('nudge-doctor-');
+    mkdirSync(join(home, 'state'));
+    chmodSync(join(home, 'state'), 0o755);
+    const r = await doctor([], {
+      HOME: home,
+      NUDGE_HOME: join(home, 'state'),
+      TMUX: `${server.socket},${pid},0`,
+      TMUX_PANE: '%99',
+    });
+    expect(r.exitCode).toBe(1);
+    expect(r.ok).toBe(false);
+    expect(r.by.pane).toMatchObject({
+      status: 'fail',
+      detail: '$TMUX_PANE is %99, but that pane is not on this server.',
+    });
+    expect(r.by['state-dir']).toMatchObject({
+      status: 'warn',
+      fix: `chmod 700 ${join(home, 'state')}`,
+    });
+  });
+
+  test('outside tmux with no server: the server warns, saying which socket and why; exit 0', async () => {
+    const home = useTempDir('nudge-doctor-');
+    const r = await doctor(['-S', join(home, 'no-such-sock')], {
+      HOME: home,
+      NUDGE_HOME: join(home, 'state'),
+    });
+    expect(r.exitCode).toBe(0);
+    expect(r.by.server?.status).toBe('warn');
+    expect(r.by.server?.detail).toContain(
+      `the tmux server at ${join(home, 'no-such-sock')} (from -S) cannot be reached`,
+    );
+    expect(r.by['control-mode']).toBeUndefined();
+  });
+
+  test('no tmux on the PATH, a state dir that is a file: both fail, exit 1', async () => {
+    const home = useTempDir('nudge-doctor-');
+    writeFileSync(join(home, 'state'), '');
+    const r = await doctor([], {HOME: home, NUDGE_HOME: join(home, 'state'), PATH: '/nonexistent'});
+    expect(r.exitCode).toBe(1);
+    expect(r.by.tmux).toMatchObject({status: 'fail', detail: 'tmux is not on the PATH.'});
+    expect(r.by['state-dir']).toMatchObject({
+      status: 'fail',
+      detail: `${join(home, 'state')} is not a plain directory.`,
+    });
+  });
+
+  test('an agent: ok once nudge install ran; warn when its entries belong to another nudge', async () => {
+    const home = useTempDir('nudge-doctor-');
+    const bin = join(home, 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'codex'), '#!/bin/sh\n', {mode: 0o755});
+    const env = {HOME: home, NUDGE_HOME: join(home, 'state'), PATH: `${bin}:${process.env.PATH}`};
+    expect((await doctor([], env)).by.codex).toMatchObject({
+      status: 'warn',
+      detail: `codex is ${join(bin, 'codex')}; nudge is not installed for it.`,
+      fix: 'nudge install codex',
+    });
+    expect((await runNudge(['install', 'codex'], env)).exitCode).toBe(0);
+    expect((await doctor([], env)).by.codex).toMatchObject({
+      status: 'ok',
+      detail: `codex is ${join(bin, 'codex')}; nudge is installed for it (user scope: skill, rule, hook, mcp).`,
+    });
+    // another nudge (an older install elsewhere) registered its own paths
+    writeFileSync(
+      join(home, '.codex', 'config.toml'),
+      '[mcp_servers.nudge]\ncommand = "/old/node"\nargs = ["/old/cli.js", "mcp"]\n',
+    );
+    const other = (await doctor([], env)).by.codex;
+    expect(other?.status).toBe('warn');
+    expect(other?.detail).toContain('mcp is set to something else than this nudge');
+  });
+});
