@@ -440,6 +440,7 @@ export function buildCli(
           renderDoctor(r, a.json ?? false, o),
         ),
     )
+    .completion('completion', 'print a bash or zsh completion script (zsh when $SHELL is zsh)')
     .parserConfiguration({'populate--': true})
     .demandCommand(1, 'Give a command; see nudge --help.')
     .strict()

@@ -1,0 +1,50 @@
+/**
+ * `nudge completion`: the script it prints, loaded into a real bash, completes nudge's
+ * commands and options (asking the built CLI, found on the PATH as a user has it).
+ */
+import {execa} from 'execa';
+import {describe, expect, test} from 'vitest';
+import {nudgeBinDir, runNudge} from '../helpers/run-nudge.js';
+import {useTempDir} from '../helpers/temp-dir.js';
+
+/** What bash offers for the words typed so far (the last one is being completed). */
+async function complete(script: string, bin: string, words: string[]): Promise<string[]> {
+  const program = [
+    script,
+    `COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')})`,
+    `COMP_CWORD=${words.length - 1}`,
+    '_nudge_yargs_completions',
+    'printf "%s\\n" "${COMPREPLY[@]}"',
+  ].join('\n');
+  const r = await execa('bash', ['--norc', '--noprofile', '-c', program], {
+    env: {PATH: `${bin}:${process.env.PATH}`, HOME: bin},
+    extendEnv: false,
+  });
+  return r.stdout.split('\n').filter(Boolean);
+}
+
+describe('nudge completion', () => {
+  test('bash: commands, agents and options complete', async () => {
+    const bin = nudgeBinDir(useTempDir('nudge-completion-'));
+    const r = await runNudge(['completion'], {SHELL: '/bin/bash'});
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain(
+      'complete -o bashdefault -o default -F _nudge_yargs_completions nudge',
+    );
+    expect(await complete(r.stdout, bin, ['nudge', 'ins'])).toEqual(['install']);
+    expect(await complete(r.stdout, bin, ['nudge', 'd'])).toEqual(['doctor']);
+    expect(
+      (await complete(r.stdout, bin, ['nudge', 'install', ''])).filter((w) => !w.startsWith('-')),
+    ).toEqual(['claude', 'gemini', 'codex']);
+    expect(await complete(r.stdout, bin, ['nudge', 'install', 'codex', '--un'])).toEqual([
+      '--uninstall',
+    ]);
+  });
+
+  test('zsh: a script zsh reads without a syntax error', async () => {
+    const r = await runNudge(['completion'], {SHELL: '/usr/bin/zsh'});
+    expect(r.stdout).toMatch(/^#compdef nudge/);
+    const zsh = await execa('zsh', ['-n', '-c', r.stdout], {reject: false});
+    expect(zsh.exitCode, zsh.stderr).toBe(0);
+  });
+});
