@@ -49,6 +49,7 @@ const ctx: CommandContext = {
   env: process.env,
   cwd: process.cwd(),
   pid: process.pid,
+  uid: process.getuid?.() ?? 0,
   signal: controller.signal,
   clock: realClock,
   tmux: (spec) => createTmux(createSpawnRunner(spec)),

@@ -10,6 +10,7 @@ import {installAgent} from '../commands/install.js';
 import {listJobs, showStatus} from '../commands/jobs.js';
 import {showLogs} from '../commands/logs.js';
 import {RUN_DEFAULTS, runInPane} from '../commands/run.js';
+import {scheduleSubmit} from '../commands/schedule.js';
 import {submit} from '../commands/submit.js';
 import {WAIT_DEFAULTS, waitForIdle} from '../commands/wait.js';
 import {
@@ -39,8 +40,8 @@ import {
   renderWatchShow,
   renderWatchStart,
 } from './render.js';
-import {renderDoctor, renderInstall} from './render-setup.js';
-import {SUBMIT_FLAGS, toSubmitOptions} from './submit-flags.js';
+import {renderDoctor, renderInstall, renderSchedule} from './render-setup.js';
+import {parseSubmitFast, SUBMIT_FLAGS, toSubmitOptions} from './submit-flags.js';
 
 /** The server flags every tmux-facing command takes. */
 function serverOptions<T>(y: Argv<T>) {
@@ -427,6 +428,59 @@ export function buildCli(
           ),
           (r, o) => renderInstall(r, a.json ?? false, o),
         ),
+    )
+    .command(
+      'schedule <scheduler> [words..]',
+      'print or install a crontab line, launchd plist or systemd timer that runs nudge submit --wait',
+      (y) =>
+        serverOptions(y)
+          .positional('scheduler', {
+            type: 'string',
+            choices: ['cron', 'launchd', 'systemd'],
+            demandOption: true,
+          })
+          .option('every', {type: 'string', describe: 'how often: 30m, 2h, 1d'})
+          .option('cron', {type: 'string', describe: "when, as a cron expression: '0 9 * * 1-5'"})
+          .option('name', {
+            type: 'string',
+            describe: 'names the crontab block, plist or units (default: default)',
+          })
+          .option('install', {type: 'boolean', describe: 'put it in place and load it'})
+          .option('uninstall', {type: 'boolean', describe: 'unload it and take it out'})
+          .option('json', {type: 'boolean', describe: 'print the result as JSON'})
+          .example(
+            "$0 schedule cron --every 30m -- --pane %3 -- 'continue'",
+            'a crontab line typing "continue" into %3 every 30 minutes',
+          )
+          .example(
+            '$0 schedule systemd --cron "0 9 * * 1-5" --install -- --pane %3 -- standup',
+            'a user timer, installed and started',
+          ),
+      (a) => {
+        const words = [
+          ...((a.words as unknown[] | undefined) ?? []),
+          ...((a['--'] as unknown[] | undefined) ?? []),
+        ].map(String);
+        const parsed = parseSubmitFast(['submit', ...words]);
+        return run(
+          scheduleSubmit(
+            {
+              scheduler: a.scheduler,
+              every: a.every,
+              cron: a.cron,
+              name: a.name,
+              install: a.install,
+              uninstall: a.uninstall,
+              socketName: a.socketName,
+              socketPath: a.socketPath,
+              submitWords: words,
+              submit: parsed,
+            },
+            ctx,
+          ),
+          (r, o) => renderSchedule(r, a.json ?? false, o),
+        );
+      },
     )
     .command(
       'doctor',

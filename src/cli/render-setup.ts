@@ -1,6 +1,7 @@
 import {EXIT_CODES, type ExitCode} from '../base/errors.js';
 import type {DoctorResult} from '../commands/doctor.js';
 import type {InstallResult} from '../commands/install.js';
+import type {ScheduleResult} from '../commands/schedule.js';
 import type {Output} from './render.js';
 
 const MARK = {
@@ -62,4 +63,36 @@ export function renderDoctor(r: DoctorResult, json: boolean, out: Output): ExitC
     }
   }
   return r.ok ? EXIT_CODES.ok : EXIT_CODES.failure;
+}
+
+/** `nudge schedule`: the file(s) as text (a systemd unit or the plist preceded by its path
+ * as a comment), or what was installed or removed. */
+export function renderSchedule(r: ScheduleResult, json: boolean, out: Output): ExitCode {
+  if (json) {
+    out.stdout(JSON.stringify(r));
+    return EXIT_CODES.ok;
+  }
+  if (r.action === 'print') {
+    for (const f of r.files) {
+      if (r.scheduler === 'systemd') out.stdout(`# ${f.path}`);
+      out.stdout(f.content.replace(/\n$/, ''));
+    }
+    if (r.scheduler === 'launchd')
+      out.stderr(`nudge: save it as ${r.files[0]?.path}, or run this again with --install.`);
+    return EXIT_CODES.ok;
+  }
+  if (r.action === 'install') {
+    const where =
+      r.scheduler === 'cron' ? 'your crontab' : r.files.map((f) => f.path).join(' and ');
+    out.stdout(`installed schedule ${r.name} (${r.scheduler}) in ${where}`);
+    out.stdout(`log: ${r.log}`);
+  } else {
+    out.stdout(
+      r.ran.length === 0 && r.scheduler === 'cron'
+        ? `no schedule ${r.name} in your crontab; nothing to remove`
+        : `removed schedule ${r.name} (${r.scheduler})`,
+    );
+  }
+  for (const cmd of r.ran) out.stdout(`ran: ${cmd.join(' ')}`);
+  return EXIT_CODES.ok;
 }

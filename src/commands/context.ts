@@ -14,6 +14,8 @@ export interface CommandContext {
   cwd: string;
   /** This process's pid (the job owner for --wait). */
   pid: number;
+  /** The user's id (tmux's default socket folder, launchd's gui/UID domain). */
+  uid: number;
   /** Fires on Ctrl-C / SIGTERM for foreground work. */
   signal: AbortSignal;
   /** Read standard input to its end (hooks get their JSON there); '' when there is none. */

@@ -8,6 +8,7 @@ export function offlineContext(over: Partial<CommandContext> = {}): CommandConte
     env: {},
     cwd: '/',
     pid: 1,
+    uid: 1000,
     signal: new AbortController().signal,
     readStdin: async () => '',
     clock: new FakeClock(),

@@ -39,6 +39,7 @@ async function inProcess(env: Record<string, string>): Promise<Client> {
     env,
     cwd: process.cwd(),
     pid: process.pid,
+    uid: process.getuid?.() ?? 0,
     signal: new AbortController().signal,
     readStdin: async () => '',
     clock: realClock,

@@ -1,0 +1,323 @@
+import {existsSync} from 'node:fs';
+import {mkdir, rm} from 'node:fs/promises';
+import {dirname, join} from 'node:path';
+import {parseDuration} from '../base/durations.js';
+import {NudgeError} from '../base/errors.js';
+import {writeFileAtomic} from '../base/fs.js';
+import {DIR_MODE, resolveStateDir} from '../base/paths.js';
+import {resolveJobOptions, type SubmitOptions, validateText} from '../jobs/options.js';
+import type {CommandRun} from '../process/run-command.js';
+import {defaultHome} from '../setup/agents.js';
+import {
+  cronBlock,
+  cronMarker,
+  everyAsCron,
+  launchdLabel,
+  launchdPlist,
+  NAME_PATTERN,
+  parseCron,
+  SCHEDULERS,
+  type Scheduler,
+  type ScheduleSpec,
+  systemdUnit,
+  systemdUnits,
+  type When,
+  withoutCronBlock,
+} from '../setup/schedule.js';
+import type {CommandContext} from './context.js';
+
+export interface ScheduleOptions {
+  scheduler: string;
+  every?: string | undefined;
+  cron?: string | undefined;
+  name?: string | undefined;
+  install?: boolean | undefined;
+  uninstall?: boolean | undefined;
+  socketName?: string | undefined;
+  socketPath?: string | undefined;
+  /** The submit options and text, as given after `--`. */
+  submitWords: string[];
+  /** The same, parsed (by the front end's submit parser); undefined when they do not parse. */
+  submit: SubmitOptions | undefined;
+}
+
+export interface ScheduledFile {
+  path: string;
+  content: string;
+}
+
+export interface ScheduleResult {
+  scheduler: Scheduler;
+  name: string;
+  action: 'print' | 'install' | 'uninstall';
+  /** What was (or would be) written: the crontab block, the plist, the two units. */
+  files: ScheduledFile[];
+  /** The commands run to load or unload it. */
+  ran: string[][];
+  log: string;
+  /** The scheduled command, argv. */
+  argv: string[];
+}
+
+/** The tmux socket a schedule must name: it runs outside tmux, where nudge would use tmux's
+ * default socket. */
+function socketFor(
+  o: ScheduleOptions,
+  env: Record<string, string | undefined>,
+  uid: number,
+): string {
+  const tmpdir = env.TMUX_TMPDIR || '/tmp';
+  if (o.socketPath !== undefined && o.socketName !== undefined)
+    throw new NudgeError(
+      'bad-usage',
+      'Give either -L/--socket-name or -S/--socket-path, not both.',
+    );
+  if (o.socketPath) return o.socketPath;
+  if (o.socketName) return join(tmpdir, `tmux-${uid}`, o.socketName);
+  if (env.NUDGE_TMUX_SOCKET) return env.NUDGE_TMUX_SOCKET;
+  const fromTmux = env.TMUX?.split(',')[0];
+  if (fromTmux) return fromTmux;
+  return join(tmpdir, `tmux-${uid}`, 'default');
+}
+
+/** The submit words with the pane made explicit: a schedule has no $TMUX_PANE. */
+function explicitWords(o: ScheduleOptions, env: Record<string, string | undefined>): string[] {
+  const s = o.submit;
+  if (!s) {
+    throw new NudgeError(
+      'bad-usage',
+      `The submit options after -- are not valid (${o.submitWords.join(' ') || 'none'}); check them with nudge submit --help.`,
+    );
+  }
+  validateText(s.text);
+  resolveJobOptions(s); // bad durations, numbers, --until: now, not at 3 a.m. in a log
+  if (s.wait) throw new NudgeError('bad-usage', 'Leave --wait out: nudge schedule adds it.');
+  if (s.socketName !== undefined || s.socketPath !== undefined)
+    throw new NudgeError(
+      'bad-usage',
+      'Give -L/-S to nudge schedule (before --), not among the submit options.',
+    );
+  const here = env.TMUX_PANE;
+  const words = [...o.submitWords];
+  const pin = (flag: string, value: string | undefined, what: string) => {
+    if (value === undefined || value === 'self') {
+      if (!here)
+        throw new NudgeError(
+          'bad-usage',
+          `A schedule runs outside tmux: give ${what} (%N), or run nudge schedule from the pane it is for.`,
+        );
+      if (value === 'self') {
+        const i = words.findIndex(
+          (w, k) => (w === flag || w.startsWith(`${flag}=`)) && k < dashAt(words),
+        );
+        words.splice(i, words[i]!.includes('=') ? 1 : 2, flag, here);
+      } else words.unshift(flag, here);
+    }
+  };
+  pin('--pane', s.pane, '--pane');
+  if (s.notifyPane === 'self') pin('--notify-pane', 'self', '--notify-pane');
+  return words;
+}
+
+function dashAt(words: string[]): number {
+  const i = words.indexOf('--');
+  return i < 0 ? words.length : i;
+}
+
+function whenOf(o: ScheduleOptions): When {
+  if ((o.every === undefined) === (o.cron === undefined))
+    throw new NudgeError('bad-usage', 'Give one of --every DURATION or --cron EXPRESSION.');
+  if (o.cron !== undefined) {
+    parseCron(o.cron);
+    return {kind: 'cron', expr: o.cron};
+  }
+  return {kind: 'every', ms: parseDuration(o.every, '--every')};
+}
+
+async function run(
+  file: string,
+  args: string[],
+  ctx: CommandContext,
+  input?: string,
+): Promise<CommandRun> {
+  const {runCommand} = await import('../process/run-command.js');
+  return runCommand(file, args, {
+    input,
+    timeoutMs: 30_000,
+    maxBytes: 1024 * 1024,
+    signal: ctx.signal,
+    merged: false,
+    env: ctx.env,
+  });
+}
+
+function failed(what: string, r: CommandRun, after: string): NudgeError {
+  const why =
+    r.startError ?? (r.stderr.trim() || r.output.trim() || `exit ${r.exitCode}`).split('\n')[0];
+  return new NudgeError('scheduler-failed', `${what} failed (${why})${after}`);
+}
+
+async function crontabNow(ctx: CommandContext): Promise<string> {
+  const r = await run('crontab', ['-l'], ctx);
+  if (r.exitCode === 0) return r.output;
+  if (/no crontab/i.test(r.stderr)) return '';
+  throw failed('crontab -l', r, '; nothing was changed.');
+}
+
+/**
+ * `nudge schedule cron|launchd|systemd`: a ready schedule for `nudge submit --wait …` with
+ * absolute node and nudge paths, the tmux socket, the state dir and a log; printed, or put in
+ * place (`--install`) or taken out (`--uninstall`).
+ */
+export async function scheduleSubmit(
+  o: ScheduleOptions,
+  ctx: CommandContext,
+): Promise<ScheduleResult> {
+  if (!(SCHEDULERS as readonly string[]).includes(o.scheduler))
+    throw new NudgeError(
+      'bad-usage',
+      `Unknown scheduler ${JSON.stringify(o.scheduler)}; use cron, launchd or systemd.`,
+    );
+  const scheduler = o.scheduler as Scheduler;
+  const name = o.name ?? 'default';
+  if (!NAME_PATTERN.test(name))
+    throw new NudgeError(
+      'bad-usage',
+      `--name ${JSON.stringify(name)} must be letters, digits, - and _ (at most 64).`,
+    );
+  if (o.install && o.uninstall)
+    throw new NudgeError('bad-usage', 'Give --install or --uninstall, not both.');
+  const home = defaultHome(ctx.env);
+  const stateDir = resolveStateDir(ctx.env);
+  const log = join(stateDir, 'schedule', `${name}.log`);
+  const files = {
+    launchd: join(home, 'Library', 'LaunchAgents', `${launchdLabel(name)}.plist`),
+    service: join(
+      ctx.env.XDG_CONFIG_HOME || join(home, '.config'),
+      'systemd',
+      'user',
+      `${systemdUnit(name)}.service`,
+    ),
+    timer: join(
+      ctx.env.XDG_CONFIG_HOME || join(home, '.config'),
+      'systemd',
+      'user',
+      `${systemdUnit(name)}.timer`,
+    ),
+  };
+  const ran: string[][] = [];
+  const exec = async (file: string, args: string[], input?: string) => {
+    ran.push([file, ...args]);
+    return run(file, args, ctx, input);
+  };
+
+  if (o.uninstall) {
+    const base = {
+      scheduler,
+      name,
+      action: 'uninstall' as const,
+      log,
+      argv: [],
+      files: [] as ScheduledFile[],
+    };
+    switch (scheduler) {
+      case 'cron': {
+        const now = await crontabNow(ctx);
+        if (!now.split('\n').includes(cronMarker(name))) return {...base, ran};
+        const r = await exec('crontab', ['-'], withoutCronBlock(now, name));
+        if (r.exitCode !== 0) throw failed('crontab -', r, '; the crontab is unchanged.');
+        return {...base, ran};
+      }
+      case 'launchd': {
+        await exec('launchctl', ['bootout', `gui/${ctx.uid}/${launchdLabel(name)}`]); // not loaded: fine
+        await rm(files.launchd, {force: true});
+        return {...base, ran};
+      }
+      case 'systemd': {
+        await exec('systemctl', ['--user', 'disable', '--now', `${systemdUnit(name)}.timer`]);
+        await rm(files.timer, {force: true});
+        await rm(files.service, {force: true});
+        const r = await exec('systemctl', ['--user', 'daemon-reload']);
+        if (r.exitCode !== 0)
+          throw failed('systemctl --user daemon-reload', r, '; the unit files are removed.');
+        return {...base, ran};
+      }
+    }
+  }
+
+  const when = whenOf(o);
+  if (scheduler === 'cron' && when.kind === 'every') everyAsCron(when.ms, o.every ?? '');
+  const socket = socketFor(o, ctx.env, ctx.uid);
+  const words = explicitWords(o, ctx.env);
+  const spec: ScheduleSpec = {
+    name,
+    when,
+    argv: [ctx.self.node, ctx.self.cli, 'submit', '--wait', '-S', socket, ...words],
+    env: {NUDGE_HOME: stateDir, PATH: schedulePath(ctx.env)},
+    log,
+  };
+  const out: ScheduledFile[] =
+    scheduler === 'cron'
+      ? [{path: 'crontab', content: cronBlock(spec)}]
+      : scheduler === 'launchd'
+        ? [{path: files.launchd, content: launchdPlist(spec)}]
+        : [
+            {path: files.service, content: systemdUnits(spec).service},
+            {path: files.timer, content: systemdUnits(spec).timer},
+          ];
+  const result = {scheduler, name, log, argv: spec.argv, files: out, ran};
+  if (!o.install) return {...result, action: 'print'};
+
+  await mkdir(dirname(log), {recursive: true, mode: DIR_MODE}); // launchd does not create it
+  switch (scheduler) {
+    case 'cron': {
+      const now = withoutCronBlock(await crontabNow(ctx), name);
+      const next = `${now}${now === '' || now.endsWith('\n') ? '' : '\n'}${out[0]!.content}`;
+      const r = await exec('crontab', ['-'], next);
+      if (r.exitCode !== 0) throw failed('crontab -', r, '; the crontab is unchanged.');
+      break;
+    }
+    case 'launchd': {
+      await mkdir(dirname(files.launchd), {recursive: true});
+      await writeFileAtomic(files.launchd, out[0]!.content);
+      await exec('launchctl', ['bootout', `gui/${ctx.uid}/${launchdLabel(name)}`]); // an older one
+      const r = await exec('launchctl', ['bootstrap', `gui/${ctx.uid}`, files.launchd]);
+      if (r.exitCode !== 0)
+        throw failed(
+          `launchctl bootstrap gui/${ctx.uid} ${files.launchd}`,
+          r,
+          `; the plist is written, load it with that command.`,
+        );
+      break;
+    }
+    case 'systemd': {
+      await mkdir(dirname(files.service), {recursive: true});
+      for (const f of out) await writeFileAtomic(f.path, f.content);
+      for (const args of [
+        ['--user', 'daemon-reload'],
+        ['--user', 'enable', '--now', `${systemdUnit(name)}.timer`],
+      ]) {
+        const r = await exec('systemctl', args);
+        if (r.exitCode !== 0)
+          throw failed(
+            `systemctl ${args.join(' ')}`,
+            r,
+            `; the units are written, run it yourself once your user manager runs (loginctl enable-linger).`,
+          );
+      }
+      break;
+    }
+  }
+  return {...result, action: 'install'};
+}
+
+/** PATH for the schedule: the folder tmux is found in now, then the system's folders (cron's
+ * own PATH is /usr/bin:/bin). */
+function schedulePath(env: Record<string, string | undefined>): string {
+  const tmuxDir = (env.PATH ?? '')
+    .split(':')
+    .find((d) => d.startsWith('/') && existsSync(join(d, 'tmux')));
+  return [...new Set([...(tmuxDir ? [tmuxDir] : []), '/usr/local/bin', '/usr/bin', '/bin'])].join(
+    ':',
+  );
+}
