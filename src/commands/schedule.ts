@@ -98,7 +98,7 @@ function explicitWords(o: ScheduleOptions, env: Record<string, string | undefine
       'Give -L/-S to nudge schedule (before --), not among the submit options.',
     );
   const here = env.TMUX_PANE;
-  const words = [...o.submitWords];
+  const words = [...optionWords(o.submitWords, s.text), '--', s.text];
   const pin = (flag: string, value: string | undefined, what: string) => {
     if (value === undefined || value === 'self') {
       if (!here)
@@ -107,9 +107,7 @@ function explicitWords(o: ScheduleOptions, env: Record<string, string | undefine
           `A schedule runs outside tmux: give ${what} (%N), or run nudge schedule from the pane it is for.`,
         );
       if (value === 'self') {
-        const i = words.findIndex(
-          (w, k) => (w === flag || w.startsWith(`${flag}=`)) && k < dashAt(words),
-        );
+        const i = words.findIndex((w) => w === flag || w.startsWith(`${flag}=`));
         words.splice(i, words[i]!.includes('=') ? 1 : 2, flag, here);
       } else words.unshift(flag, here);
     }
@@ -119,9 +117,16 @@ function explicitWords(o: ScheduleOptions, env: Record<string, string | undefine
   return words;
 }
 
-function dashAt(words: string[]): number {
-  const i = words.indexOf('--');
-  return i < 0 ? words.length : i;
+/** The submit options among `words`, without the text: what comes before `--`, or the words
+ * before the trailing ones that make up the text. The schedule always puts the text after
+ * `--`, as one word, so a text that starts with "-" stays text. */
+function optionWords(words: string[], text: string): string[] {
+  const dash = words.indexOf('--');
+  if (dash >= 0) return words.slice(0, dash);
+  for (let k = 0; k <= words.length; k += 1) {
+    if (words.slice(words.length - k).join(' ') === text) return words.slice(0, words.length - k);
+  }
+  throw new NudgeError('bad-usage', 'Put the text to type last, after --: nudge schedule … -- [submit options] -- TEXT.');
 }
 
 function whenOf(o: ScheduleOptions): When {

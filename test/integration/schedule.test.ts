@@ -1,0 +1,274 @@
+/**
+ * `nudge schedule` through the built CLI: what it prints, the bad input it refuses (exit 2,
+ * one sentence), and `--install` / `--uninstall` against stand-ins for `crontab`, `systemctl`
+ * and `launchctl` that keep what they are given (a real cron daemon firing a schedule is in
+ * test/slow/schedule-cron.test.ts). systemd units are checked with the real
+ * `systemd-analyze verify` where it is installed.
+ */
+import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {execa, execaSync} from 'execa';
+import {parse as parsePlist} from 'plist';
+import {describe, expect, test} from 'vitest';
+import {CLI, runNudge} from '../helpers/run-nudge.js';
+import {useTempDir} from '../helpers/temp-dir.js';
+
+const HAS_SYSTEMD_ANALYZE = (() => {
+  try {
+    return execaSync('systemd-analyze', ['--version'], {reject: false}).exitCode === 0;
+  } catch {
+    return false;
+  }
+})();
+
+/** A home with stand-ins for the scheduler programs on PATH; each records its argv (one
+ * line per call) in calls.log; crontab keeps the table in a file, as the real one does. */
+function world() {
+  const home = useTempDir('nudge-schedule-');
+  const bin = join(home, 'bin');
+  mkdirSync(bin);
+  const calls = join(home, 'calls.log');
+  const table = join(home, 'crontab.txt');
+  const record = `printf '%s\\n' "$(basename "$0") $*" >> '${calls}'\n`;
+  writeFileSync(
+    join(bin, 'crontab'),
+    `#!/bin/sh\n${record}case "$1" in\n  -l) [ -f '${table}' ] && cat '${table}' && exit 0; echo "no crontab for $USER" >&2; exit 1;;\n  -) cat > '${table}';;\nesac\n`,
+    {mode: 0o755},
+  );
+  for (const name of ['systemctl', 'launchctl'])
+    writeFileSync(join(bin, name), `#!/bin/sh\n${record}`, {mode: 0o755});
+  const env = {
+    HOME: home,
+    NUDGE_HOME: join(home, 'state'),
+    PATH: `${bin}:${process.env.PATH}`,
+    TMUX: '/tmp/tmux-1000/work,4242,0',
+    TMUX_PANE: '%7',
+  };
+  const callsMade = () => (existsSync(calls) ? readFileSync(calls, 'utf8').trim().split('\n') : []);
+  return {home, env, table, callsMade};
+}
+
+describe('nudge schedule', () => {
+  test('cron, printed: the pane and socket of the pane it ran in, absolute paths, \\% escaped, the log', async () => {
+    const {env, home} = world();
+    const r = await runNudge(
+      ['schedule', 'cron', '--every', '30m', '--', '--until', 'exit', '--', 'echo 100%'],
+      env,
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        '# tmux-nudge schedule default',
+        `*/30 * * * * NUDGE_HOME=${home}/state PATH=${r.stdout.match(/PATH=(\S+)/)?.[1]} ${process.execPath} ${CLI} submit --wait -S /tmp/tmux-1000/work --pane \\%7 --until exit -- 'echo 100\\%' >> ${home}/state/schedule/default.log 2>&1`,
+      ].join('\n'),
+    );
+    expect(r.stdout.match(/PATH=(\S+)/)?.[1]).toMatch(/(^|:)\/usr\/bin(:|$)/);
+  });
+
+  test.each([
+    [
+      ['cron', '--every', '45m', '--', '--pane', '%1', '--', 'x'],
+      /^nudge: --every 45m cannot be written for cron/,
+    ],
+    [
+      ['cron', '--every', '5m', '--cron', '* * * * *', '--', 'x'],
+      /^nudge: Give one of --every DURATION or --cron EXPRESSION\.$/,
+    ],
+    [
+      ['systemd', '--cron', '0 9 * *', '--', 'x'],
+      /^nudge: --cron "0 9 \* \*" is not a cron expression: it has 4 fields/,
+    ],
+    [
+      ['cron', '--every', '5m', '--', '--wait', '--', 'x'],
+      /^nudge: Leave --wait out: nudge schedule adds it\.$/,
+    ],
+    [
+      ['cron', '--every', '5m', '--', '--bogus', '--', 'x'],
+      /^nudge: The submit options after -- are not valid/,
+    ],
+    [['cron', '--every', '5m', '--', '--timeout', 'soon', '--', 'x'], /^nudge: .*--timeout/],
+    [
+      ['cron', '--every', '5m', '--name', 'a/b', '--', 'x'],
+      /^nudge: --name "a\/b" must be letters/,
+    ],
+    [['anacron', '--every', '5m', '--', 'x'], /^nudge: .*anacron/],
+  ])('refuses %j: exit 2, one line', async (args, message) => {
+    const {env} = world();
+    const r = await runNudge(['schedule', ...args], env);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr.trim()).toMatch(message);
+  });
+
+  test('outside tmux a schedule needs --pane (and a socket it can name)', async () => {
+    const {env} = world();
+    const {TMUX: _t, TMUX_PANE: _p, ...outside} = env;
+    const r = await runNudge(['schedule', 'cron', '--every', '1h', '--', 'continue'], outside);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.trim()).toBe(
+      'nudge: A schedule runs outside tmux: give --pane (%N), or run nudge schedule from the pane it is for.',
+    );
+    const ok = await runNudge(
+      [
+        'schedule',
+        'cron',
+        '--every',
+        '1h',
+        '-L',
+        'work',
+        '--json',
+        '--',
+        '--pane',
+        '%2',
+        '--',
+        'continue',
+      ],
+      outside,
+    );
+    expect(JSON.parse(ok.stdout).argv).toEqual([
+      process.execPath,
+      CLI,
+      'submit',
+      '--wait',
+      '-S',
+      `/tmp/tmux-${process.getuid?.()}/work`,
+      '--pane',
+      '%2',
+      '--',
+      'continue',
+    ]);
+  });
+
+  test('cron --install adds one block (again: replaces it), keeps the rest; --uninstall leaves the crontab as it was', async () => {
+    const {env, table, callsMade} = world();
+    const theirs = 'MAILTO=""\n0 3 * * * /usr/local/bin/backup\n';
+    writeFileSync(table, theirs);
+    const args = [
+      'schedule',
+      'cron',
+      '--every',
+      '15m',
+      '--name',
+      'poke',
+      '--install',
+      '--',
+      'continue',
+    ];
+    for (let i = 0; i < 2; i += 1) {
+      const r = await runNudge(args, env);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout).toContain('installed schedule poke (cron) in your crontab');
+    }
+    const now = readFileSync(table, 'utf8');
+    expect(now.startsWith(theirs)).toBe(true);
+    expect(now.split('# tmux-nudge schedule poke')).toHaveLength(2);
+    expect(now).toMatch(/\n\*\/15 \* \* \* \* .* submit --wait .* --pane \\%7 -- continue >> /);
+    const u = await runNudge(['schedule', 'cron', '--name', 'poke', '--uninstall'], env);
+    expect(u.exitCode, u.stderr).toBe(0);
+    expect(readFileSync(table, 'utf8')).toBe(theirs);
+    expect(callsMade()).toEqual([
+      'crontab -l',
+      'crontab -',
+      'crontab -l',
+      'crontab -',
+      'crontab -l',
+      'crontab -',
+    ]);
+  });
+
+  test('systemd --install writes units that systemd-analyze accepts, reloads and enables the timer; --uninstall undoes it', async () => {
+    const {env, home, callsMade} = world();
+    const r = await runNudge(
+      [
+        'schedule',
+        'systemd',
+        '--cron',
+        '*/10 8-18 * * mon-fri',
+        '--name',
+        'work',
+        '--install',
+        '--',
+        '--notify-pane',
+        'self',
+        '--',
+        'status?',
+      ],
+      env,
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    const dir = join(home, '.config', 'systemd', 'user');
+    const service = readFileSync(join(dir, 'tmux-nudge-work.service'), 'utf8');
+    expect(service).toContain(' --pane %%7 --notify-pane %%7 -- "status?"\n');
+    expect(readFileSync(join(dir, 'tmux-nudge-work.timer'), 'utf8')).toContain(
+      'OnCalendar=Mon,Tue,Wed,Thu,Fri *-*-* 08,09,10,11,12,13,14,15,16,17,18:0/10:00\n',
+    );
+    if (HAS_SYSTEMD_ANALYZE) {
+      const v = await execa(
+        'systemd-analyze',
+        ['verify', join(dir, 'tmux-nudge-work.timer'), join(dir, 'tmux-nudge-work.service')],
+        {reject: false},
+      );
+      expect(v.exitCode, v.stderr).toBe(0);
+      expect(v.stderr).toBe('');
+    }
+    expect(callsMade()).toEqual([
+      'systemctl --user daemon-reload',
+      'systemctl --user enable --now tmux-nudge-work.timer',
+    ]);
+    const u = await runNudge(['schedule', 'systemd', '--name', 'work', '--uninstall'], env);
+    expect(u.exitCode, u.stderr).toBe(0);
+    expect(existsSync(join(dir, 'tmux-nudge-work.service'))).toBe(false);
+    expect(existsSync(join(dir, 'tmux-nudge-work.timer'))).toBe(false);
+    expect(callsMade().slice(2)).toEqual([
+      'systemctl --user disable --now tmux-nudge-work.timer',
+      'systemctl --user daemon-reload',
+    ]);
+  });
+
+  test('systemd --install when the user manager does not answer: the units stay, exit 1 with what to run', async () => {
+    const {env, home} = world();
+    writeFileSync(
+      join(home, 'bin', 'systemctl'),
+      '#!/bin/sh\necho "Failed to connect to bus: No medium found" >&2\nexit 1\n',
+      {mode: 0o755},
+    );
+    const r = await runNudge(['schedule', 'systemd', '--every', '1h', '--install', '--', 'x'], env);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr.trim()).toBe(
+      'nudge: systemctl --user daemon-reload failed (Failed to connect to bus: No medium found); the units are written, run it yourself once your user manager runs (loginctl enable-linger).',
+    );
+  });
+
+  test('launchd --install writes the plist where launchd reads it and bootstraps it in gui/UID', async () => {
+    const {env, home, callsMade} = world();
+    const r = await runNudge(
+      ['schedule', 'launchd', '--every', '2h', '--name', 'mac', '--install', '--', 'continue'],
+      env,
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    const file = join(home, 'Library', 'LaunchAgents', 'dev.tmux-nudge.mac.plist');
+    const plist = parsePlist(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    expect(plist.ProgramArguments).toEqual([
+      process.execPath,
+      CLI,
+      'submit',
+      '--wait',
+      '-S',
+      '/tmp/tmux-1000/work',
+      '--pane',
+      '%7',
+      '--',
+      'continue',
+    ]);
+    expect(plist.StartInterval).toBe(7200);
+    expect(existsSync(join(home, 'state', 'schedule'))).toBe(true); // launchd does not make the log's folder
+    const uid = process.getuid?.();
+    expect(callsMade()).toEqual([
+      `launchctl bootout gui/${uid}/dev.tmux-nudge.mac`,
+      `launchctl bootstrap gui/${uid} ${file}`,
+    ]);
+    await runNudge(['schedule', 'launchd', '--name', 'mac', '--uninstall'], env);
+    expect(existsSync(file)).toBe(false);
+  });
+});
