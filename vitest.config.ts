@@ -39,6 +39,19 @@ export default defineConfig({
           globalSetup: ['test/helpers/global-setup.ts'],
         },
       },
+      {
+        // `npm run test:slow` (run by .ci/run after the faults): a real cron daemon firing a
+        // schedule at the next minute boundary.
+        test: {
+          name: 'slow',
+          include: ['test/slow/**/*.test.ts'],
+          pool: 'forks',
+          fileParallelism: false,
+          testTimeout: 240_000,
+          hookTimeout: 60_000,
+          globalSetup: ['test/helpers/global-setup.ts'],
+        },
+      },
     ],
   },
 });

@@ -271,9 +271,11 @@ export async function scheduleSubmit(
             {path: files.timer, content: systemdUnits(spec).timer},
           ];
   const result = {scheduler, name, log, argv: spec.argv, files: out, ran};
+  // The log's folder, printed or installed: cron's redirection, launchd and systemd's append:
+  // all fail (and the command never runs) when it is missing.
+  await mkdir(dirname(log), {recursive: true, mode: DIR_MODE});
   if (!o.install) return {...result, action: 'print'};
 
-  await mkdir(dirname(log), {recursive: true, mode: DIR_MODE}); // launchd does not create it
   switch (scheduler) {
     case 'cron': {
       const now = withoutCronBlock(await crontabNow(ctx), name);

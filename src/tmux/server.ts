@@ -59,15 +59,20 @@ export function resolveServerSpec(
   return {kind: 'default'};
 }
 
-/** The global tmux flags that select the server. */
+/**
+ * The global tmux flags nudge runs tmux with: `-u`, then the server's. `-u` makes tmux write
+ * UTF-8 whatever the locale: a client in a bare environment (cron, launchd, systemd: no LANG)
+ * otherwise gets every control or non-ASCII character of a format or a capture as `_` — the
+ * field separator of nudge's formats among them, so no pane would be found.
+ */
 export function serverArgs(spec: ServerSpec): string[] {
   switch (spec.kind) {
     case 'socket-path':
-      return ['-S', spec.path];
+      return ['-u', '-S', spec.path];
     case 'socket-name':
-      return ['-L', spec.name];
+      return ['-u', '-L', spec.name];
     case 'default':
-      return [];
+      return ['-u'];
   }
 }
 

@@ -12,6 +12,7 @@ import {parse as parsePlist} from 'plist';
 import {describe, expect, test} from 'vitest';
 import {CLI, runNudge} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
+import {startTmuxServer} from '../helpers/tmux-server.js';
 
 const HAS_SYSTEMD_ANALYZE = (() => {
   try {
@@ -138,6 +139,49 @@ describe('nudge schedule', () => {
       '--',
       'continue',
     ]);
+  });
+
+  test('the printed crontab line, run as cron runs it (no LANG, a bare environment, /bin/sh), types the text exactly', async () => {
+    const {env} = world();
+    const server = await startTmuxServer();
+    const pane = (await server.tmux('display-message', '-p', '#{pane_id}')).trim();
+    const text = 'printf \'%s done\\n\' "ünï ✓ 100%"';
+    const r = await runNudge(
+      [
+        'schedule',
+        'cron',
+        '--every',
+        '1m',
+        '-S',
+        server.socket,
+        '--',
+        '--pane',
+        pane,
+        '--until',
+        'exit',
+        '--no-notice',
+        '--',
+        text,
+      ],
+      env,
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    const command = r.stdout
+      .split('\n')[1]!
+      .replace(/^(\S+ ){5}/, '')
+      .replace(/\\%/g, '%');
+    const cron = await execa('/bin/sh', ['-c', command], {
+      env: {HOME: env.HOME, SHELL: '/bin/sh'},
+      extendEnv: false,
+      reject: false,
+    });
+    expect(
+      cron.exitCode,
+      readFileSync(join(env.NUDGE_HOME, 'schedule', 'default.log'), 'utf8'),
+    ).toBe(0);
+    const screen = await server.capture(pane);
+    expect(screen.split('\n').filter((l) => l.endsWith(text))).toHaveLength(1);
+    expect(screen).toContain('\nünï ✓ 100% done\n');
   });
 
   test('cron --install adds one block (again: replaces it), keeps the rest; --uninstall leaves the crontab as it was', async () => {

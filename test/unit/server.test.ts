@@ -13,7 +13,8 @@ test('server precedence: -S, -L, NUDGE_TMUX_SOCKET, $TMUX, default', () => {
     path: '/tmp/tmux-0/work',
   });
   expect(resolveServerSpec({}, {})).toEqual({kind: 'default'});
-  expect(serverArgs({kind: 'socket-name', name: 'x'})).toEqual(['-L', 'x']);
+  expect(serverArgs({kind: 'socket-name', name: 'x'})).toEqual(['-u', '-L', 'x']);
+  expect(serverArgs({kind: 'default'})).toEqual(['-u']);
 });
 
 test('refuses -L with -S and a -L that is a path', () => {
