@@ -28,8 +28,9 @@ export function findRepoRoot(from = dirname(fileURLToPath(import.meta.url))): st
 }
 
 export const REPO_ROOT = findRepoRoot();
-/** The built CLI (npm run demo / bench build first). */
-export const CLI = join(REPO_ROOT, 'dist', 'src', 'cli.js');
+/** The built CLI (npm run demo / bench build first); `NUDGE_DEMO_CLI` names another one (the
+ * packaging test runs the demo with the nudge installed from the packed tarball). */
+export const CLI = process.env.NUDGE_DEMO_CLI || join(REPO_ROOT, 'dist', 'src', 'cli.js');
 export const FIXTURES = join(REPO_ROOT, 'test', 'fixtures');
 
 /** The environment for everything the scripts start: no trace of the caller's tmux or nudge

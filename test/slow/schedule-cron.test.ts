@@ -42,57 +42,94 @@ const why =
         ? 'a cron daemon is already running (not ours)'
         : undefined;
 
-describe.skipIf(why !== undefined)(`a schedule fired by a real cron daemon${why ? ` (skipped: ${why})` : ''}`, () => {
-  test('cron runs the installed line: the text arrives in the pane once, exactly; --uninstall restores the crontab', async () => {
-    const before = await execa('crontab', ['-l'], {reject: false});
-    const had = before.exitCode === 0 ? before.stdout : undefined;
-    onTestFinished(async () => {
-      // whatever happened, the crontab as it was
-      if (had === undefined) await execa('crontab', ['-r'], {reject: false});
-      else await execa('crontab', ['-'], {input: `${had}\n`, reject: false});
-    });
-    const server = await startTmuxServer();
-    const pane = (await server.tmux('display-message', '-p', '#{pane_id}')).trim();
-    const state = useTempDir('nudge-cron-state-');
-    const env = {NUDGE_HOME: state, PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root'};
-    const text = "printf 'cron fired at 100%% of %s\\n' \"$((6*7))\"";
-    const install = await runNudge(
-      ['schedule', 'cron', '--cron', '* * * * *', '--name', 'slow-test', '--install', '-S', server.socket, '--', '--pane', pane, '--until', 'exit', '--no-notice', '--', text],
-      env,
-    );
-    expect(install.exitCode, install.stderr).toBe(0);
-    const table = (await execa('crontab', ['-l'])).stdout;
-    expect(table).toContain('# tmux-nudge schedule slow-test\n* * * * * ');
+describe.skipIf(why !== undefined)(
+  `a schedule fired by a real cron daemon${why ? ` (skipped: ${why})` : ''}`,
+  () => {
+    test('cron runs the installed line: the text arrives in the pane once, exactly; --uninstall restores the crontab', async () => {
+      const before = await execa('crontab', ['-l'], {reject: false});
+      const had = before.exitCode === 0 ? before.stdout : undefined;
+      onTestFinished(async () => {
+        // whatever happened, the crontab as it was
+        if (had === undefined) await execa('crontab', ['-r'], {reject: false});
+        else await execa('crontab', ['-'], {input: `${had}\n`, reject: false});
+      });
+      const server = await startTmuxServer();
+      const pane = (await server.tmux('display-message', '-p', '#{pane_id}')).trim();
+      const state = useTempDir('nudge-cron-state-');
+      const env = {
+        NUDGE_HOME: state,
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '/root',
+      };
+      const text = 'printf \'cron fired at 100%% of %s\\n\' "$((6*7))"';
+      const install = await runNudge(
+        [
+          'schedule',
+          'cron',
+          '--cron',
+          '* * * * *',
+          '--name',
+          'slow-test',
+          '--install',
+          '-S',
+          server.socket,
+          '--',
+          '--pane',
+          pane,
+          '--until',
+          'exit',
+          '--no-notice',
+          '--',
+          text,
+        ],
+        env,
+      );
+      expect(install.exitCode, install.stderr).toBe(0);
+      const table = (await execa('crontab', ['-l'])).stdout;
+      expect(table).toContain('# tmux-nudge schedule slow-test\n* * * * * ');
 
-    const cron = spawn(cronDaemon()!, ['-f'], {detached: true, stdio: 'ignore'});
-    onTestFinished(() => {
-      try {
-        process.kill(-cron.pid!, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-    });
-    const id = await waitFor(
-      'the job cron started (cron fires at the next minute)',
-      async () => {
-        const dir = join(state, 'jobs');
-        const ids = existsSync(dir) ? readdirSync(dir) : [];
-        return ids[0];
-      },
-      {timeoutMs: 130_000, intervalMs: 500, describe: async () => `crontab:\n${table}\npane:\n${await server.capture(pane)}`},
-    );
-    const end = await waitForJobState(state, id, ['done', 'failed', 'timeout', 'cancelled'], 60_000);
-    process.kill(-cron.pid!, 'SIGTERM'); // no second minute
-    expect(end.state, JSON.stringify(end)).toBe('done');
-    const screen = await server.capture(pane);
-    expect(screen.split('\n').filter((l) => l.endsWith(text))).toHaveLength(1); // typed once, exactly
-    expect(screen.split('\n').filter((l) => l === 'cron fired at 100% of 42')).toHaveLength(1);
-    const log = readFileSync(join(state, 'schedule', 'slow-test.log'), 'utf8');
-    expect(log).toContain(id); // submit --wait's outcome, where the schedule said
+      const cron = spawn(cronDaemon()!, ['-f'], {detached: true, stdio: 'ignore'});
+      onTestFinished(() => {
+        try {
+          process.kill(-cron.pid!, 'SIGTERM');
+        } catch {
+          // already gone
+        }
+      });
+      const id = await waitFor(
+        'the job cron started (cron fires at the next minute)',
+        async () => {
+          const dir = join(state, 'jobs');
+          const ids = existsSync(dir) ? readdirSync(dir) : [];
+          return ids[0];
+        },
+        {
+          timeoutMs: 130_000,
+          intervalMs: 500,
+          describe: async () => `crontab:\n${table}\npane:\n${await server.capture(pane)}`,
+        },
+      );
+      const end = await waitForJobState(
+        state,
+        id,
+        ['done', 'failed', 'timeout', 'cancelled'],
+        60_000,
+      );
+      process.kill(-cron.pid!, 'SIGTERM'); // no second minute
+      expect(end.state, JSON.stringify(end)).toBe('done');
+      const screen = await server.capture(pane);
+      expect(screen.split('\n').filter((l) => l.endsWith(text))).toHaveLength(1); // typed once, exactly
+      expect(screen.split('\n').filter((l) => l === 'cron fired at 100% of 42')).toHaveLength(1);
+      const log = readFileSync(join(state, 'schedule', 'slow-test.log'), 'utf8');
+      expect(log).toContain(id); // submit --wait's outcome, where the schedule said
 
-    const uninstall = await runNudge(['schedule', 'cron', '--name', 'slow-test', '--uninstall'], env);
-    expect(uninstall.exitCode, uninstall.stderr).toBe(0);
-    const after = await execa('crontab', ['-l'], {reject: false});
-    expect(after.exitCode === 0 ? after.stdout : undefined).toBe(had === undefined ? '' : had);
-  }, 240_000);
-});
+      const uninstall = await runNudge(
+        ['schedule', 'cron', '--name', 'slow-test', '--uninstall'],
+        env,
+      );
+      expect(uninstall.exitCode, uninstall.stderr).toBe(0);
+      const after = await execa('crontab', ['-l'], {reject: false});
+      expect(after.exitCode === 0 ? after.stdout : undefined).toBe(had === undefined ? '' : had);
+    }, 240_000);
+  },
+);
