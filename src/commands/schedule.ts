@@ -126,7 +126,10 @@ function optionWords(words: string[], text: string): string[] {
   for (let k = 0; k <= words.length; k += 1) {
     if (words.slice(words.length - k).join(' ') === text) return words.slice(0, words.length - k);
   }
-  throw new NudgeError('bad-usage', 'Put the text to type last, after --: nudge schedule … -- [submit options] -- TEXT.');
+  throw new NudgeError(
+    'bad-usage',
+    'Put the text to type last, after --: nudge schedule … -- [submit options] -- TEXT.',
+  );
 }
 
 function whenOf(o: ScheduleOptions): When {

@@ -14,6 +14,7 @@ async function complete(script: string, bin: string, words: string[]): Promise<s
     `COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')})`,
     `COMP_CWORD=${words.length - 1}`,
     '_nudge_yargs_completions',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash expansion, not a template
     'printf "%s\\n" "${COMPREPLY[@]}"',
   ].join('\n');
   const r = await execa('bash', ['--norc', '--noprofile', '-c', program], {

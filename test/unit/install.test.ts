@@ -42,7 +42,9 @@ function snapshot(dir: string): Record<string, string> {
 }
 
 const read = (home: string, path: string) => readFileSync(join(home, path), 'utf8');
-const json = (home: string, path: string) => parseJsonc(read(home, path)) as Record<string, any>;
+// biome-ignore lint/suspicious/noExplicitAny: settings read back from the files, any shape
+type Doc = Record<string, any>;
+const json = (home: string, path: string) => parseJsonc(read(home, path)) as Doc;
 
 const CLAUDE_SETTINGS = `{
 \t// my settings: tabs, a comment, my own Stop hook
@@ -259,7 +261,7 @@ describe('nudge install codex', () => {
     ]);
     const text = read(home, '.codex/config.toml');
     for (const line of CONFIG.split('\n')) expect(text).toContain(line);
-    const config = parseToml(text) as Record<string, any>;
+    const config = parseToml(text) as Doc;
     expect(config.notify).toEqual([SELF.node, SELF.cli, 'hook', 'codex-notify']);
     expect(config.mcp_servers).toEqual({
       docs: {command: 'docs-mcp'},
