@@ -65,6 +65,9 @@ interface RecordedFile {
   written: string;
   /** Directories install created for it, deepest last. */
   dirs: string[];
+  /** False once someone else changed the file between two installs: the backup is then no
+   * longer "the file without nudge's pieces", and uninstall takes the pieces out instead. */
+  restorable?: boolean;
 }
 
 export interface Manifest {
@@ -322,6 +325,9 @@ export async function applyInstall(
         record.dirs = await makeDirs(file);
         manifest.files[file] = record;
         await save(); // the backup is recorded before the file changes
+      } else {
+        const current = await readText(file);
+        if (current !== undefined && sha(current) !== record.written) record.restorable = false;
       }
       await writeConfig(file, text);
       record.written = sha(text);
@@ -357,7 +363,7 @@ export async function planUninstall(manifest: Manifest): Promise<InstallPlan> {
       files.push({file, action: 'none'});
       continue;
     }
-    if (sha(current) === record.written) {
+    if (sha(current) === record.written && record.restorable !== false) {
       // untouched since install: the file as it was, byte for byte
       const original = record.backup === undefined ? undefined : await readText(record.backup);
       if (record.existed && original === undefined) {

@@ -156,6 +156,25 @@ describe('nudge install claude', () => {
     expect(json(home, '.claude.json').mcpServers.nudge).toEqual(theirs);
   });
 
+  test('a file changed by someone else between two installs is never restored from the old backup', async () => {
+    const {home, ctx} = setup({'.claude/settings.json': CLAUDE_SETTINGS});
+    await installAgent({agent: 'claude'}, ctx);
+    // the user edits the file, then nudge moves and is installed again
+    writeFileSync(
+      join(home, '.claude/settings.json'),
+      read(home, '.claude/settings.json').replace('"model": "opus"', '"model": "haiku"'),
+    );
+    await installAgent(
+      {agent: 'claude'},
+      {...ctx, self: {node: '/usr/bin/node', cli: '/new/cli.js'}},
+    );
+    await installAgent({agent: 'claude', uninstall: true}, ctx);
+    expect(parseJsonc(read(home, '.claude/settings.json'))).toEqual({
+      ...parseJsonc(CLAUDE_SETTINGS),
+      model: 'haiku',
+    });
+  });
+
   test('after nudge moved, install updates its entries in place (one Stop hook, not two)', async () => {
     const {home, ctx} = setup({});
     await installAgent({agent: 'claude'}, ctx);
