@@ -8,6 +8,7 @@ import {createJobLogger, type Logger} from '../base/log.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import {cancelJob} from '../commands/cancel.js';
 import type {CommandContext} from '../commands/context.js';
+import {runDoctor} from '../commands/doctor.js';
 import {EXPECT_ACTIONS, expectPattern} from '../commands/expect.js';
 import {listJobs, showStatus} from '../commands/jobs.js';
 import {runInPane} from '../commands/run.js';
@@ -273,6 +274,17 @@ export function createMcpServer(
       inputSchema: {job: z.string()},
     },
     call('cancel', async (a, c) => json(await cancelJob({job: a.job}, c))),
+  );
+
+  server.registerTool(
+    'doctor',
+    {
+      title: 'Check the setup',
+      description:
+        'What nudge needs, each ok, warn or fail with one sentence of fix: tmux, the server, this pane, control mode, node, the state directory, and each agent CLI with nudge installed for it.',
+      inputSchema: {},
+    },
+    call('doctor', async (_a: Record<string, never>, c) => json(await runDoctor({}, c))),
   );
 
   server.registerTool(

@@ -91,6 +91,7 @@ describe('nudge mcp, in-process', () => {
       [
         'cancel',
         'clear',
+        'doctor',
         'expect',
         'jobs',
         'look_ma',
@@ -229,6 +230,11 @@ describe('nudge mcp, spawned', () => {
       result: 'cancelled',
       state: 'cancelled',
     });
+    // doctor: the same checks as `nudge doctor --json`, for the pane the server runs in
+    const doctor = await call(c, 'doctor');
+    const checks = doctor.structuredContent?.checks as Array<{name: string; status: string}>;
+    expect(checks.find((k) => k.name === 'pane')).toMatchObject({status: 'ok'});
+    expect(checks.find((k) => k.name === 'server')).toMatchObject({status: 'ok'});
     const noJob = await call(c, 'status', {job: 'nope'});
     expect(noJob.isError).toBe(true);
     expect(noJob.content[0]?.text).toBe(
