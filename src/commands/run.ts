@@ -4,6 +4,7 @@ import {AGENT_NAMES, type AgentName} from '../agents/profile.js';
 import {parseDuration} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
+import {shellWord} from '../base/shell.js';
 import {validateText} from '../jobs/options.js';
 import {newJobId} from '../jobs/request.js';
 import {JobStore} from '../jobs/store.js';
@@ -70,11 +71,6 @@ export type RunCommandResult = {
   log: string;
   report: string;
 } & ({kind: 'started'; pid: number} | {kind: 'ran'; result: RunResult});
-
-/** A word as the shell reads it back: itself when it is plain, else single-quoted. */
-export function shellWord(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
 
 /**
  * `nudge run`: open a pane (a new window, or a split of the caller's) — in a new git worktree

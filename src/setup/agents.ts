@@ -1,6 +1,7 @@
 import {homedir} from 'node:os';
 import {join} from 'node:path';
 import type {AgentName} from '../agents/profile.js';
+import {shellWord} from '../base/shell.js';
 import type {Format, KeyPath} from './edit.js';
 
 /**
@@ -49,11 +50,6 @@ export type Piece =
       /** A regex that finds an item of nudge's written by another install (another path). */
       like?: string;
     };
-
-/** A word for a POSIX shell (agents run these command lines through one). */
-export function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
 
 /** `node cli.js` as a command line. */
 export function selfLine(self: SelfCommand): string {

@@ -1,6 +1,6 @@
 import {build as buildPlist, type PlistValue} from 'plist';
 import {NudgeError} from '../base/errors.js';
-import {shellWord} from './agents.js';
+import {shellWord} from '../base/shell.js';
 
 /**
  * The three schedulers' files for one scheduled `nudge submit --wait`: a crontab line, a

@@ -5,7 +5,7 @@ import {fileURLToPath} from 'node:url';
 import {describe, expect, test} from 'vitest';
 import {findPermissionDialog} from '../../src/agents/permission.js';
 import {PROFILES} from '../../src/agents/registry.js';
-import {shellWord} from '../../src/commands/run.js';
+import {shellWord} from '../../src/base/shell.js';
 import {progressDue, RunClock} from '../../src/runs/monitor.js';
 import {outputTail} from '../../src/runs/output.js';
 import {PermissionStops} from '../../src/runs/permissions.js';
