@@ -24,6 +24,7 @@ import {
   type When,
   withoutCronBlock,
 } from '../setup/schedule.js';
+import {resolveServerSpec, socketFile} from '../tmux/server.js';
 import type {CommandContext} from './context.js';
 
 export interface ScheduleOptions {
@@ -57,27 +58,6 @@ export interface ScheduleResult {
   log: string;
   /** The scheduled command, argv. */
   argv: string[];
-}
-
-/** The tmux socket a schedule must name: it runs outside tmux, where nudge would use tmux's
- * default socket. */
-function socketFor(
-  o: ScheduleOptions,
-  env: Record<string, string | undefined>,
-  uid: number,
-): string {
-  const tmpdir = env.TMUX_TMPDIR || '/tmp';
-  if (o.socketPath !== undefined && o.socketName !== undefined)
-    throw new NudgeError(
-      'bad-usage',
-      'Give either -L/--socket-name or -S/--socket-path, not both.',
-    );
-  if (o.socketPath) return o.socketPath;
-  if (o.socketName) return join(tmpdir, `tmux-${uid}`, o.socketName);
-  if (env.NUDGE_TMUX_SOCKET) return env.NUDGE_TMUX_SOCKET;
-  const fromTmux = env.TMUX?.split(',')[0];
-  if (fromTmux) return fromTmux;
-  return join(tmpdir, `tmux-${uid}`, 'default');
 }
 
 /** The submit words with the pane made explicit: a schedule has no $TMUX_PANE. */
@@ -255,7 +235,9 @@ export async function scheduleSubmit(
 
   const when = whenOf(o);
   if (scheduler === 'cron' && when.kind === 'every') everyAsCron(when.ms, o.every ?? '');
-  const socket = socketFor(o, ctx.env, ctx.uid);
+  // A schedule runs outside tmux, where nudge would use tmux's default socket: name the socket
+  // nudge would use here, as a path.
+  const socket = socketFile(resolveServerSpec(o, ctx.env), ctx.env, ctx.uid);
   const words = explicitWords(o, ctx.env);
   const spec: ScheduleSpec = {
     name,

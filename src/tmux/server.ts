@@ -76,6 +76,18 @@ export function serverArgs(spec: ServerSpec): string[] {
   }
 }
 
+/** The socket file of a server: tmux puts named sockets (and the default one) in
+ * `${TMUX_TMPDIR:-/tmp}/tmux-UID/`. */
+export function socketFile(
+  spec: ServerSpec,
+  env: {TMUX_TMPDIR?: string | undefined},
+  uid: number,
+): string {
+  if (spec.kind === 'socket-path') return spec.path;
+  const dir = `${(env.TMUX_TMPDIR || '/tmp').replace(/\/$/, '')}/tmux-${uid}`;
+  return `${dir}/${spec.kind === 'socket-name' ? spec.name : 'default'}`;
+}
+
 /** A human name for the server, for messages. */
 export function describeServer(spec: ServerSpec): string {
   switch (spec.kind) {

@@ -1,6 +1,6 @@
 import {expect, test} from 'vitest';
 import {classifyTmuxFailure} from '../../src/tmux/runner.js';
-import {resolveServerSpec, serverArgs} from '../../src/tmux/server.js';
+import {resolveServerSpec, serverArgs, socketFile} from '../../src/tmux/server.js';
 import {parsePaneInfo} from '../../src/tmux/tmux.js';
 
 test('server precedence: -S, -L, NUDGE_TMUX_SOCKET, $TMUX, default', () => {
@@ -67,4 +67,12 @@ test('a socket that refuses the connection (a sandbox, another user) is not "no 
     'no-server',
   );
   expect(classifyTmuxFailure('no server running on /tmp/t/sock\n')).toBe('no-server');
+});
+
+test("socketFile: where tmux keeps a server's socket", () => {
+  expect(socketFile({kind: 'socket-path', path: '/run/s'}, {}, 1000)).toBe('/run/s');
+  expect(socketFile({kind: 'socket-name', name: 'work'}, {}, 1000)).toBe('/tmp/tmux-1000/work');
+  expect(socketFile({kind: 'default'}, {TMUX_TMPDIR: '/var/t/'}, 501)).toBe(
+    '/var/t/tmux-501/default',
+  );
 });
