@@ -49,6 +49,8 @@ export interface InstallPlan {
   /** The new text of each file that changes (undefined: delete it). */
   texts: Map<string, string | undefined>;
   manifest: Manifest | undefined;
+  /** For each piece (install), the objects along its path that putting it in creates. */
+  created: KeyPath[][];
 }
 
 interface RecordedPiece {
@@ -215,6 +217,7 @@ export async function planInstall(
   const texts = new Map<string, string | undefined>();
   const before = new Map<string, string | undefined>();
   const plans: PiecePlan[] = [];
+  const created: KeyPath[][] = [];
   for (const piece of pieces) {
     if (!before.has(piece.file)) {
       const text = await readText(piece.file);
@@ -233,7 +236,7 @@ export async function planInstall(
       action: r.action,
       ...(r.note ? {note: r.note} : {}),
     });
-    (piece as Piece & {created?: KeyPath[]}).created = r.created;
+    created.push(r.created);
   }
   const files: FilePlan[] = [...texts.keys()].map((file) => ({
     file,
@@ -245,7 +248,7 @@ export async function planInstall(
           : 'edit',
   }));
   for (const f of files) if (f.action === 'none') texts.delete(f.file);
-  return {pieces: plans, files, texts, manifest};
+  return {pieces: plans, files, texts, manifest, created};
 }
 
 /** Make the directories of `file` (0700 for new ones) and say which were created. */
@@ -338,12 +341,10 @@ export async function applyInstall(
   plan.pieces.forEach((p, i) => {
     if (p.action !== 'add' && p.action !== 'update') return;
     const piece = pieces[i]!;
-    const created = (piece as Piece & {created?: KeyPath[]}).created ?? [];
     manifest.pieces = manifest.pieces.filter(
       (r) => !(r.piece.file === piece.file && r.piece.id === piece.id),
     );
-    const {created: _drop, ...clean} = piece as Piece & {created?: KeyPath[]};
-    manifest.pieces.push({piece: clean as Piece, created});
+    manifest.pieces.push({piece, created: plan.created[i] ?? []});
   });
   await save();
   return {backups};
@@ -407,7 +408,7 @@ export async function planUninstall(manifest: Manifest): Promise<InstallPlan> {
     texts.set(file, text);
     files.push({file, action: text === undefined ? 'delete' : 'edit'});
   }
-  return {pieces: plans, files, texts, manifest};
+  return {pieces: plans, files, texts, manifest, created: []};
 }
 
 /** Carry out an uninstall plan, then forget the install. */
