@@ -91,3 +91,20 @@ export async function ensureStateDir(stateDir: string): Promise<void> {
     );
   }
 }
+
+/** Where `program` is on `env.PATH` (the first executable file of that name), if anywhere. */
+export async function findOnPath(
+  program: string,
+  env: {PATH?: string | undefined},
+): Promise<string | undefined> {
+  for (const dir of (env.PATH ?? '').split(':').filter((d) => d.startsWith('/'))) {
+    const file = join(dir, program);
+    try {
+      await access(file, constants.X_OK);
+      return file;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}

@@ -1,9 +1,8 @@
-import {constants} from 'node:fs';
-import {access, lstat, rm, writeFile} from 'node:fs/promises';
+import {lstat, rm, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {AGENT_NAMES, type AgentName} from '../agents/profile.js';
 import {NudgeError} from '../base/errors.js';
-import {resolveStateDir} from '../base/paths.js';
+import {findOnPath, resolveStateDir} from '../base/paths.js';
 import {runFile} from '../process/spawn.js';
 import {defaultHome, piecesFor, type Scope} from '../setup/agents.js';
 import {planInstall} from '../setup/install.js';
@@ -213,24 +212,8 @@ async function checkState(env: Record<string, string | undefined>): Promise<Chec
   }
 }
 
-async function onPath(
-  program: string,
-  env: Record<string, string | undefined>,
-): Promise<string | undefined> {
-  for (const dir of (env.PATH ?? '').split(':').filter(Boolean)) {
-    const file = join(dir, program);
-    try {
-      await access(file, constants.X_OK);
-      return file;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
 async function checkAgent(agent: AgentName, ctx: CommandContext): Promise<Check> {
-  const found = await onPath(agent, ctx.env);
+  const found = await findOnPath(agent, ctx.env);
   const home = defaultHome(ctx.env);
   const scopes: Scope[] = ['user', 'project'];
   const states: Array<{scope: Scope; present: string[]; missing: string[]; other: string[]}> = [];

@@ -1,10 +1,9 @@
-import {existsSync} from 'node:fs';
 import {mkdir, rm} from 'node:fs/promises';
 import {dirname, join} from 'node:path';
 import {parseDuration} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
 import {writeFileAtomic} from '../base/fs.js';
-import {DIR_MODE, resolveStateDir} from '../base/paths.js';
+import {DIR_MODE, findOnPath, resolveStateDir} from '../base/paths.js';
 import {resolveJobOptions, type SubmitOptions, validateText} from '../jobs/options.js';
 import type {CommandRun} from '../process/run-command.js';
 import {defaultHome} from '../setup/agents.js';
@@ -243,7 +242,7 @@ export async function scheduleSubmit(
     name,
     when,
     argv: [ctx.self.node, ctx.self.cli, 'submit', '--wait', '-S', socket, ...words],
-    env: {NUDGE_HOME: stateDir, PATH: schedulePath(ctx.env)},
+    env: {NUDGE_HOME: stateDir, PATH: await schedulePath(ctx.env)},
     log,
   };
   const out: ScheduledFile[] =
@@ -305,11 +304,9 @@ export async function scheduleSubmit(
 
 /** PATH for the schedule: the folder tmux is found in now, then the system's folders (cron's
  * own PATH is /usr/bin:/bin). */
-function schedulePath(env: Record<string, string | undefined>): string {
-  const tmuxDir = (env.PATH ?? '')
-    .split(':')
-    .find((d) => d.startsWith('/') && existsSync(join(d, 'tmux')));
-  return [...new Set([...(tmuxDir ? [tmuxDir] : []), '/usr/local/bin', '/usr/bin', '/bin'])].join(
-    ':',
-  );
+async function schedulePath(env: Record<string, string | undefined>): Promise<string> {
+  const tmux = await findOnPath('tmux', env);
+  return [
+    ...new Set([...(tmux ? [dirname(tmux)] : []), '/usr/local/bin', '/usr/bin', '/bin']),
+  ].join(':');
 }
