@@ -7,7 +7,12 @@ import {runFile} from '../process/spawn.js';
 import {defaultHome, piecesFor, type Scope} from '../setup/agents.js';
 import {planInstall} from '../setup/install.js';
 import {TmuxCommandError} from '../tmux/runner.js';
-import {describeServer, resolveServerSpec, type ServerSpec} from '../tmux/server.js';
+import {
+  describeServer,
+  resolveServerSpec,
+  type ServerSpec,
+  serverChoiceReason,
+} from '../tmux/server.js';
 import {openTransport} from '../tmux/transport.js';
 import type {CommandContext} from './context.js';
 import {projectRoot} from './install.js';
@@ -78,21 +83,12 @@ async function checkTmux(): Promise<Check> {
     : fail('tmux', `${text} is older than 3.2.`, 'Install tmux 3.2 or newer.');
 }
 
-/** Why this server: which flag or variable chose it. */
-function whyServer(o: DoctorOptions, env: Record<string, string | undefined>): string {
-  if (o.socketPath !== undefined) return 'from -S';
-  if (o.socketName !== undefined) return 'from -L';
-  if (env.NUDGE_TMUX_SOCKET) return 'from $NUDGE_TMUX_SOCKET';
-  if (env.TMUX) return 'from $TMUX: this shell runs inside it';
-  return "tmux's default socket: not inside tmux, no -L/-S, no $NUDGE_TMUX_SOCKET";
-}
-
 async function checkServer(
   spec: ServerSpec,
   o: DoctorOptions,
   ctx: CommandContext,
 ): Promise<{checks: Check[]; pane?: string}> {
-  const why = whyServer(o, ctx.env);
+  const why = serverChoiceReason(o, ctx.env);
   const tmux = ctx.tmux(spec);
   const flagged = o.socketName !== undefined || o.socketPath !== undefined;
   const own = flagged ? undefined : ctx.env.TMUX_PANE;

@@ -59,6 +59,18 @@ export function resolveServerSpec(
   return {kind: 'default'};
 }
 
+/** Why resolveServerSpec picks the server it picks, for `nudge doctor` (the same order). */
+export function serverChoiceReason(
+  flags: {socketName?: string | undefined; socketPath?: string | undefined},
+  env: ServerEnv,
+): string {
+  if (flags.socketPath !== undefined) return 'from -S';
+  if (flags.socketName !== undefined) return 'from -L';
+  if (env.NUDGE_TMUX_SOCKET) return 'from $NUDGE_TMUX_SOCKET';
+  if (env.TMUX) return 'from $TMUX: this shell runs inside it';
+  return "tmux's default socket: not inside tmux, no -L/-S, no $NUDGE_TMUX_SOCKET";
+}
+
 /**
  * The global tmux flags nudge runs tmux with: `-u`, then the server's. `-u` makes tmux write
  * UTF-8 whatever the locale: a client in a bare environment (cron, launchd, systemd: no LANG)
