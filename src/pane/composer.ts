@@ -1,4 +1,4 @@
-import {isBusy, type Profile, readComposerState} from '../agents/profile.js';
+import {type InputMode, isBusy, type Profile, readComposerState} from '../agents/profile.js';
 import {isAgent} from '../agents/registry.js';
 import {formatDuration} from '../base/durations.js';
 import {type PaneView, visibleText} from '../tmux/view.js';
@@ -21,6 +21,9 @@ export interface ComposerPolicy {
 /** How many times the keys that leave an input mode, or clear the input line, are tried. */
 const MAX_MODE_LEAVES = 3;
 const MAX_CLEARS = 3;
+/** How long the keys that leave an input mode are given to show their effect. */
+const MODE_LEAVE_WAIT_MS = 2_000;
+const MODE_LEAVE_POLL_MS = 100;
 /** How often a draft is looked at again. */
 const RECHECK_MS = 500;
 
@@ -88,6 +91,10 @@ export async function prepareComposer(
         leaves++;
         await io.note('left-input-mode', {pane, mode: state.mode.name});
         await pressGroups(io, pane, state.mode.leaveKeys, signal);
+        // Keys are pressed again only once these plainly did not take: a second Escape sent
+        // while the program still works on the first is held as the start of a sequence,
+        // and swallows the first characters typed after it.
+        await modeLeft(io, pane, profile, state.mode, signal);
         continue;
       }
       if (!busy) {
@@ -110,6 +117,21 @@ export async function prepareComposer(
       );
     }
     await clock.sleep(Math.min(RECHECK_MS, Math.max(0, deadline - clock.now())), signal);
+  }
+}
+
+/** Wait (up to MODE_LEAVE_WAIT_MS) until the input line is no longer in `mode`. */
+async function modeLeft(
+  io: PaneIo,
+  pane: string,
+  profile: Profile,
+  mode: InputMode,
+  signal: AbortSignal,
+): Promise<void> {
+  const deadline = io.clock.now() + MODE_LEAVE_WAIT_MS;
+  while (readComposerState(profile, await io.tmux.view(pane, 0))?.mode === mode) {
+    if (io.clock.now() >= deadline) return;
+    await io.clock.sleep(MODE_LEAVE_POLL_MS, signal);
   }
 }
 

@@ -1,4 +1,5 @@
 import {
+  type ComposerState,
   countEchoes,
   type EchoKind,
   echoKindOf,
@@ -11,7 +12,7 @@ import {isAgent} from '../agents/registry.js';
 import {cursorLine, cursorRow, type PaneView, visibleText} from '../tmux/view.js';
 import {type ComposerPolicy, prepareComposer, preview} from './composer.js';
 import {type Delivery, NotDelivered, PaneFailure} from './failures.js';
-import {type PaneIo, typeText} from './keys.js';
+import {clearLine, type PaneIo, typeText} from './keys.js';
 
 /** How one line is delivered. */
 export interface DeliverOptions extends ComposerPolicy {
@@ -19,7 +20,8 @@ export interface DeliverOptions extends ComposerPolicy {
   enter: boolean;
   typeDelayMs: number;
   enterDelayMs: number;
-  /** Counts the characters as they go out (for "cancelled after typing N of M"). */
+  /** Counts the characters as they go out (for "cancelled after typing N of M"); a text
+   * cleared to be typed again takes its count back (a negative n). */
   typed?: (n: number) => void;
 }
 
@@ -33,6 +35,8 @@ export interface Delivered {
 const DELIVERY_WAIT_MS = 2_000;
 const DELIVERY_POLL_MS = 100;
 const MAX_ENTERS = 3;
+/** How many times a text whose first characters were lost is typed in all. */
+const MAX_TYPINGS = 2;
 /** Scrollback read with the screen when counting a prompt's echoes in the transcript. */
 const ECHO_HISTORY_ROWS = 300;
 
@@ -43,8 +47,9 @@ type Echoes = {prompt: number | undefined; shell: number | undefined};
  * prepareComposer), type it — or paste it where typing would open a picker or submit early —
  * pause, press Enter, and read the screen back to confirm it arrived as meant: as a prompt in
  * the agent's transcript (or its queued-message marker), or, for text that starts with the
- * shell prefix, as a command of its shell mode. Enter is pressed again (never the text
- * retyped) a bounded number of times. Text that cannot be confirmed so throws NotDelivered;
+ * shell prefix, as a command of its shell mode. A line that lost the text's first characters
+ * is cleared and typed once more before Enter (typeWhole); after Enter, Enter is pressed again
+ * (never the text retyped) a bounded number of times. Text that cannot be confirmed so throws NotDelivered;
  * a line someone else typed into throws PaneFailure with Enter not pressed.
  */
 export async function deliver(
@@ -55,34 +60,11 @@ export async function deliver(
   o: DeliverOptions,
   signal: AbortSignal,
 ): Promise<Delivered> {
-  const {tmux, clock} = io;
-  await prepareComposer(io, pane, profile, o, signal);
   const kind = echoKindOf(profile, text);
   const pasted =
     isAgent(profile) && (/[\r\n]/.test(text) || profile.pasteWhen?.test(text) === true);
-  if (pasted) {
-    signal.throwIfAborted();
-    io.guard();
-    await tmux.paste(pane, text);
-    o.typed?.([...text].length);
-    const shown = readComposer(profile, await tmux.view(pane, 0));
-    await io.note('pasted', {pane, chars: [...text].length, verified: shown === text.trim()});
-  } else {
-    await typeText(io, pane, text, o, signal);
-  }
-  await clock.sleep(Math.max(o.enterDelayMs, profile.minEnterDelayMs), signal);
-  // The screen just before Enter: the reaction gate's baseline, and new output starts on the
-  // row after the cursor (so the echo of the typed command never matches a regex).
-  const before = await tmux.view(pane, 0);
-  // A person typing into the pane meanwhile mixes their keys into the line: then pressing
-  // Enter would run what they typed (and a half of ours). Where the line can be read, it must
-  // still hold only the text; otherwise leave it as it is, for them.
-  const composer = pasted ? undefined : readComposerState(profile, before);
-  if (composer !== undefined && !holdsOnly(composer.text, text)) {
-    throw new PaneFailure(
-      `Someone typed into pane ${pane} while the job typed (its input line reads ${JSON.stringify(preview(composer.text))}); Enter was not pressed and the line was left as it is.`,
-    );
-  }
+  const {before, composer} = await typeWhole(io, pane, text, profile, pasted, o, signal);
+  const {tmux} = io;
   // A prompt must not be sent from an input mode (it would run as a shell command).
   if (kind === 'prompt' && composer?.mode) {
     throw new NotDelivered(
@@ -129,6 +111,78 @@ export async function deliver(
     }
     await io.note('enter-retry', {pane, enters});
   }
+}
+
+/**
+ * Put the text in the input line (see putInLine). A line that holds only the end of a text
+ * that would show whole lost its first characters: the program read them as part of a key
+ * sequence (a lone Escape it still held). Enter would send the rest; the line is nudge's own,
+ * so it is cleared and the text typed once more.
+ */
+async function typeWhole(
+  io: PaneIo,
+  pane: string,
+  text: string,
+  profile: Profile,
+  pasted: boolean,
+  o: DeliverOptions,
+  signal: AbortSignal,
+): Promise<{before: PaneView; composer: ComposerState | undefined}> {
+  for (let typings = 1; ; typings++) {
+    const line = await putInLine(io, pane, text, profile, pasted, o, signal);
+    if (line.composer === undefined || !lostItsStart(profile, line.before, line.composer, text))
+      return line;
+    const read = preview(line.composer.text);
+    const last = typings >= MAX_TYPINGS;
+    await io.note(last ? 'not-submitted' : 'retyping', {pane, why: 'lost-start', read});
+    await clearLine(io, pane, profile, signal, isBusy(profile, line.before));
+    o.typed?.(-[...text].length);
+    if (last) {
+      throw new NotDelivered(
+        `The text typed into pane ${pane} lost its first characters ${typings} times (its input line read ${JSON.stringify(read)}); Enter was not pressed and the line was cleared.`,
+        'not-submitted',
+      );
+    }
+  }
+}
+
+/** Make the composer ready and put the text in it; the screen just before Enter, and the
+ * input line read from it. */
+async function putInLine(
+  io: PaneIo,
+  pane: string,
+  text: string,
+  profile: Profile,
+  pasted: boolean,
+  o: DeliverOptions,
+  signal: AbortSignal,
+): Promise<{before: PaneView; composer: ComposerState | undefined}> {
+  const {tmux, clock} = io;
+  await prepareComposer(io, pane, profile, o, signal);
+  if (pasted) {
+    signal.throwIfAborted();
+    io.guard();
+    await tmux.paste(pane, text);
+    o.typed?.([...text].length);
+    const shown = readComposer(profile, await tmux.view(pane, 0));
+    await io.note('pasted', {pane, chars: [...text].length, verified: shown === text.trim()});
+  } else {
+    await typeText(io, pane, text, o, signal);
+  }
+  await clock.sleep(Math.max(o.enterDelayMs, profile.minEnterDelayMs), signal);
+  // The screen just before Enter: the reaction gate's baseline, and new output starts on the
+  // row after the cursor (so the echo of the typed command never matches a regex).
+  const before = await tmux.view(pane, 0);
+  // A person typing into the pane meanwhile mixes their keys into the line: then pressing
+  // Enter would run what they typed (and a half of ours). Where the line can be read, it must
+  // still hold only the text; otherwise leave it as it is, for them.
+  const composer = pasted ? undefined : readComposerState(profile, before);
+  if (composer !== undefined && !holdsOnly(composer.text, text)) {
+    throw new PaneFailure(
+      `Someone typed into pane ${pane} while the job typed (its input line reads ${JSON.stringify(preview(composer.text))}); Enter was not pressed and the line was left as it is.`,
+    );
+  }
+  return {before, composer};
 }
 
 /** How often `text` shows in the transcript as a prompt and as a shell command. */
@@ -200,6 +254,32 @@ async function submitted(
 function lastLine(text: string): string {
   return (text.split(/\r\n|\n|\r/).pop() ?? '').trim();
 }
+
+/**
+ * Whether an agent's input line read back after typing holds only a proper end of `text`
+ * where the whole of it would show: the text fits in one row beside the composer's prompt
+ * (wide characters counted as two columns). A longer text may be scrolled or wrapped, and
+ * then only its end is read.
+ */
+function lostItsStart(
+  profile: Profile,
+  view: PaneView,
+  line: ComposerState,
+  text: string,
+): boolean {
+  if (!isAgent(profile) || /[\r\n]/.test(text)) return false;
+  const columns = [...text].reduce((n, ch) => n + ((ch.codePointAt(0) ?? 0) >= 0x1100 ? 2 : 1), 0);
+  if (columns + COMPOSER_PROMPT_COLUMNS > view.width) return false;
+  // Text that starts with the shell prefix turned the line into shell mode, which shows the
+  // rest of it.
+  const prefix = profile.shellPrefix;
+  const shown = line.mode && prefix && text.startsWith(prefix) ? text.slice(prefix.length) : text;
+  const squash = (s: string) => s.replace(/\s+/g, '');
+  return squash(line.text) !== squash(shown);
+}
+
+/** Columns an agent's composer row takes before the text (Gemini's ` *   `, with room). */
+const COMPOSER_PROMPT_COLUMNS = 8;
 
 /** Whether an input line read back after typing holds only (the visible end of) `text`:
  * whitespace is ignored, as the line may wrap or the program may reflow it. */

@@ -19,7 +19,11 @@ export interface PaneEvents {
   pasted: {pane: string; chars: number; verified: boolean};
   /** The agent was busy: the line goes with its queue key instead of Enter. */
   queueing: {pane: string; key: string};
-  'not-submitted': {pane: string; enters: number; why?: string};
+  /** Enter was not pressed, or did not take; `read`: what the input line held instead. */
+  'not-submitted': {pane: string; enters?: number; why?: string; read?: string};
+  /** The line held only the end of the text (its start read as a key sequence): cleared,
+   * and the text typed again. */
+  retyping: {pane: string; why: 'lost-start'; read: string};
   'enter-retry': {pane: string; enters: number};
   /** --when-idle. */
   'waiting-for-idle': {pane: string; profile: string};

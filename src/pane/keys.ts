@@ -15,23 +15,31 @@ export interface PaneIo {
   guard: () => void;
 }
 
-/** Pause between the groups of clearing keys (longer than a typical ESC-sequence wait). */
+/** Pause after a group of keys. */
 const KEY_GROUP_GAP_MS = 60;
+/**
+ * Pause after a group holding Escape. A program that tells Escape from the start of a key
+ * sequence by a timer holds a lone ESC until the timer runs (Gemini CLI: 50 ms on its event
+ * loop, which a busy render or a loaded machine delays); a key arriving before then is read
+ * with it — `[` as the start of a CSI sequence, a letter as Alt-letter — and is lost. Measured:
+ * the notice `[SYSTEM COMMAND] …` reached Gemini as `YSTEM COMMAND] …` when typed 60 ms after
+ * an Escape, in 2 of 3 runs of agents-at-model's self-execution test.
+ */
+export const ESCAPE_SETTLE_MS = 250;
 
-/** Press key groups, each one tmux call, with a short pause between so a program that waits
- * to tell Escape from Alt-key sees them apart. */
+/** Press key groups, each one tmux call, with a pause after each so a program that waits to
+ * tell Escape from Alt-key sees them apart (longer after an Escape: ESCAPE_SETTLE_MS). */
 export async function pressGroups(
   io: PaneIo,
   pane: string,
   groups: readonly (readonly string[])[],
   signal: AbortSignal,
 ): Promise<void> {
-  for (const [i, keys] of groups.entries()) {
-    if (i > 0) await io.clock.sleep(KEY_GROUP_GAP_MS, signal);
+  for (const keys of groups) {
     io.guard();
     await io.tmux.pressKeys(pane, keys);
+    await io.clock.sleep(keys.includes('Escape') ? ESCAPE_SETTLE_MS : KEY_GROUP_GAP_MS, signal);
   }
-  await io.clock.sleep(KEY_GROUP_GAP_MS, signal);
 }
 
 /** Empty the input line with the profile's keys. While the agent is busy, keys that would
