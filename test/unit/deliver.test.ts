@@ -62,12 +62,7 @@ class EscapeHoldingPane {
       const placeholder =
         this.mode === 'shell' ? 'Type your shell command' : 'Type your message or @path/to/file';
       const sign = this.mode === 'shell' ? '!' : '>';
-      return paneViewOf([
-        ...this.transcript,
-        RULE,
-        ` ${sign}   ${this.line || placeholder}`,
-        RULE,
-      ]);
+      return paneViewOf([...this.transcript, RULE, ` ${sign}   ${this.line || placeholder}`, RULE]);
     },
     typeLiteral: async (_pane: string, chars: string): Promise<void> => {
       this.settle();
