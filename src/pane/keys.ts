@@ -25,7 +25,7 @@ const KEY_GROUP_GAP_MS = 60;
  * the notice `[SYSTEM COMMAND] …` reached Gemini as `YSTEM COMMAND] …` when typed 60 ms after
  * an Escape, in 2 of 3 runs of agents-at-model's self-execution test.
  */
-export const ESCAPE_SETTLE_MS = 250;
+const ESCAPE_SETTLE_MS = 250;
 
 /** Press key groups, each one tmux call, with a pause after each so a program that waits to
  * tell Escape from Alt-key sees them apart (longer after an Escape: ESCAPE_SETTLE_MS). */
