@@ -114,10 +114,11 @@ export async function deliver(
 }
 
 /**
- * Put the text in the input line (see putInLine). A line that holds only the end of a text
- * that would show whole lost its first characters: the program read them as part of a key
- * sequence (a lone Escape it still held). Enter would send the rest; the line is nudge's own,
- * so it is cleared and the text typed once more.
+ * Make the composer ready, put the text in it, and read the line back; the screen just before
+ * Enter, and the line read from it. A line that holds only the end of a text that would show
+ * whole lost its first characters: the program read them as part of a key sequence (a lone
+ * Escape it still held). Enter would send the rest; the line is nudge's own, so it is cleared
+ * and the text typed once more.
  */
 async function typeWhole(
   io: PaneIo,
@@ -128,14 +129,38 @@ async function typeWhole(
   o: DeliverOptions,
   signal: AbortSignal,
 ): Promise<{before: PaneView; composer: ComposerState | undefined}> {
+  const {tmux, clock} = io;
   for (let typings = 1; ; typings++) {
-    const line = await putInLine(io, pane, text, profile, pasted, o, signal);
-    if (line.composer === undefined || !lostItsStart(profile, line.before, line.composer, text))
-      return line;
-    const read = preview(line.composer.text);
+    await prepareComposer(io, pane, profile, o, signal);
+    if (pasted) {
+      signal.throwIfAborted();
+      io.guard();
+      await tmux.paste(pane, text);
+      o.typed?.([...text].length);
+      const shown = readComposer(profile, await tmux.view(pane, 0));
+      await io.note('pasted', {pane, chars: [...text].length, verified: shown === text.trim()});
+    } else {
+      await typeText(io, pane, text, o, signal);
+    }
+    await clock.sleep(Math.max(o.enterDelayMs, profile.minEnterDelayMs), signal);
+    // The screen just before Enter: the reaction gate's baseline, and new output starts on the
+    // row after the cursor (so the echo of the typed command never matches a regex).
+    const before = await tmux.view(pane, 0);
+    // A person typing into the pane meanwhile mixes their keys into the line: then pressing
+    // Enter would run what they typed (and a half of ours). Where the line can be read, it
+    // must still hold only the text; otherwise leave it as it is, for them.
+    const composer = pasted ? undefined : readComposerState(profile, before);
+    if (composer !== undefined && !holdsOnly(composer.text, text)) {
+      throw new PaneFailure(
+        `Someone typed into pane ${pane} while the job typed (its input line reads ${JSON.stringify(preview(composer.text))}); Enter was not pressed and the line was left as it is.`,
+      );
+    }
+    if (composer === undefined || !lostItsStart(profile, before, composer, text))
+      return {before, composer};
+    const read = preview(composer.text);
     const last = typings >= MAX_TYPINGS;
     await io.note(last ? 'not-submitted' : 'retyping', {pane, why: 'lost-start', read});
-    await clearLine(io, pane, profile, signal, isBusy(profile, line.before));
+    await clearLine(io, pane, profile, signal, isBusy(profile, before));
     o.typed?.(-[...text].length);
     if (last) {
       throw new NotDelivered(
@@ -144,45 +169,6 @@ async function typeWhole(
       );
     }
   }
-}
-
-/** Make the composer ready and put the text in it; the screen just before Enter, and the
- * input line read from it. */
-async function putInLine(
-  io: PaneIo,
-  pane: string,
-  text: string,
-  profile: Profile,
-  pasted: boolean,
-  o: DeliverOptions,
-  signal: AbortSignal,
-): Promise<{before: PaneView; composer: ComposerState | undefined}> {
-  const {tmux, clock} = io;
-  await prepareComposer(io, pane, profile, o, signal);
-  if (pasted) {
-    signal.throwIfAborted();
-    io.guard();
-    await tmux.paste(pane, text);
-    o.typed?.([...text].length);
-    const shown = readComposer(profile, await tmux.view(pane, 0));
-    await io.note('pasted', {pane, chars: [...text].length, verified: shown === text.trim()});
-  } else {
-    await typeText(io, pane, text, o, signal);
-  }
-  await clock.sleep(Math.max(o.enterDelayMs, profile.minEnterDelayMs), signal);
-  // The screen just before Enter: the reaction gate's baseline, and new output starts on the
-  // row after the cursor (so the echo of the typed command never matches a regex).
-  const before = await tmux.view(pane, 0);
-  // A person typing into the pane meanwhile mixes their keys into the line: then pressing
-  // Enter would run what they typed (and a half of ours). Where the line can be read, it must
-  // still hold only the text; otherwise leave it as it is, for them.
-  const composer = pasted ? undefined : readComposerState(profile, before);
-  if (composer !== undefined && !holdsOnly(composer.text, text)) {
-    throw new PaneFailure(
-      `Someone typed into pane ${pane} while the job typed (its input line reads ${JSON.stringify(preview(composer.text))}); Enter was not pressed and the line was left as it is.`,
-    );
-  }
-  return {before, composer};
 }
 
 /** How often `text` shows in the transcript as a prompt and as a shell command. */
