@@ -48,9 +48,10 @@ type Echoes = {prompt: number | undefined; shell: number | undefined};
  * pause, press Enter, and read the screen back to confirm it arrived as meant: as a prompt in
  * the agent's transcript (or its queued-message marker), or, for text that starts with the
  * shell prefix, as a command of its shell mode. A line that lost the text's first characters
- * is cleared and typed once more before Enter (typeWhole); after Enter, Enter is pressed again
- * (never the text retyped) a bounded number of times. Text that cannot be confirmed so throws NotDelivered;
- * a line someone else typed into throws PaneFailure with Enter not pressed.
+ * is cleared and typed once more before Enter (typeWhole); after Enter, Enter is pressed
+ * again (never the text retyped) a bounded number of times. Text that cannot be confirmed so
+ * throws NotDelivered; a line someone else typed into throws PaneFailure with Enter not
+ * pressed.
  */
 export async function deliver(
   io: PaneIo,
