@@ -1,4 +1,5 @@
 import {uniqueSuffix} from '../base/fs.js';
+import {joinFormat, splitFields} from './format.js';
 import {TmuxCommandError, type TmuxRunner} from './runner.js';
 import {literalArgument} from './typing.js';
 import type {PaneView} from './view.js';
@@ -55,9 +56,7 @@ export type PanePlace =
   | {kind: 'window'; session: string}
   | {kind: 'split'; of: string; direction: 'h' | 'v'};
 
-// \x1f (unit separator) cannot appear in any of these fields.
-const SEP = '\x1f';
-const PANE_FORMAT = [
+const PANE_FIELDS = [
   'pane_id',
   'pane_dead',
   'pane_in_mode',
@@ -74,11 +73,10 @@ const PANE_FORMAT = [
   'pane_current_command',
   // Last: the only field that could hold anything (the command the pane started with).
   'pane_start_command',
-]
-  .map((f) => `#{${f}}`)
-  .join(SEP);
+];
+const PANE_FORMAT = joinFormat(PANE_FIELDS);
 
-const VIEW_FORMAT = [
+const VIEW_FIELDS = [
   'history_size',
   'history_limit',
   'pane_height',
@@ -88,9 +86,8 @@ const VIEW_FORMAT = [
   'pane_dead',
   'alternate_on',
   'pane_current_command',
-]
-  .map((f) => `#{${f}}`)
-  .join(SEP);
+];
+const VIEW_FORMAT = joinFormat(VIEW_FIELDS);
 
 /** Parse the output of the view command: one VIEW_FORMAT line, then the captured rows. */
 export function parsePaneView(stdout: string): PaneView {
@@ -98,7 +95,7 @@ export function parsePaneView(stdout: string): PaneView {
   const newline = body.indexOf('\n');
   const head = newline < 0 ? body : body.slice(0, newline);
   const rows = newline < 0 ? [] : body.slice(newline + 1).split('\n');
-  const f = head.split(SEP);
+  const f = splitFields(head, VIEW_FIELDS.length) ?? [];
   const n = (i: number) => Number.parseInt(f[i] ?? '', 10) || 0;
   const historySize = n(0);
   const height = n(2);
@@ -113,14 +110,14 @@ export function parsePaneView(stdout: string): PaneView {
     cursorY: n(5),
     dead: f[6] === '1',
     alternateOn: f[7] === '1',
-    currentCommand: f.slice(8).join(SEP),
+    currentCommand: f[8] ?? '',
   };
 }
 
 /** Parse one line of PANE_FORMAT output. */
 export function parsePaneInfo(line: string): PaneInfo | undefined {
-  const f = line.split(SEP);
-  if (f.length < 14 || !/^%\d+$/.test(f[0] ?? '')) return undefined;
+  const f = splitFields(line, PANE_FIELDS.length);
+  if (!f || !/^%\d+$/.test(f[0] ?? '')) return undefined;
   const n = (s: string | undefined) => Number.parseInt(s ?? '', 10);
   return {
     paneId: f[0]!,
@@ -137,7 +134,7 @@ export function parsePaneInfo(line: string): PaneInfo | undefined {
     cursorX: n(f[11]),
     cursorY: n(f[12]),
     currentCommand: f[13] ?? '',
-    startCommand: f.slice(14).join(SEP),
+    startCommand: f[14] ?? '',
   };
 }
 
@@ -284,11 +281,11 @@ export function createTmux(runner: TmuxRunner): Tmux {
       const stdout = await runner.run([
         'list-sessions',
         '-F',
-        `#{session_activity}${SEP}#{session_id}`,
+        joinFormat(['session_activity', 'session_id']),
       ]);
       let best: {at: number; id: string} | undefined;
       for (const line of stdout.split('\n')) {
-        const [at, id] = line.split(SEP);
+        const [at, id] = splitFields(line, 2) ?? [];
         if (!id) continue;
         const n = Number(at);
         if (!best || n > best.at) best = {at: n, id};

@@ -1,4 +1,5 @@
 import {expect, test} from 'vitest';
+import {FIELD_SEPARATOR} from '../../src/tmux/format.js';
 import {classifyTmuxFailure} from '../../src/tmux/runner.js';
 import {resolveServerSpec, serverArgs, socketFile} from '../../src/tmux/server.js';
 import {parsePaneInfo} from '../../src/tmux/tmux.js';
@@ -38,7 +39,8 @@ test('parses the pane description, keeping a command name with separators intact
     '3',
     '4',
     'node',
-  ].join('\x1f');
+    '',
+  ].join(FIELD_SEPARATOR);
   expect(parsePaneInfo(line)).toMatchObject({
     paneId: '%7',
     dead: false,
@@ -53,7 +55,7 @@ test('parses the pane description, keeping a command name with separators intact
     currentCommand: 'node',
   });
   expect(parsePaneInfo('')).toBeUndefined();
-  expect(parsePaneInfo(['', '0'].join('\x1f'))).toBeUndefined();
+  expect(parsePaneInfo(['', '0'].join(FIELD_SEPARATOR))).toBeUndefined();
 });
 
 test('a socket that refuses the connection (a sandbox, another user) is not "no server"', () => {
