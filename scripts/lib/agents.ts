@@ -147,6 +147,12 @@ export interface AgentOptions {
    * then all there is).
    */
   approvals?: 'default' | 'all' | 'none';
+  /** Claude Code: the permission rules to allow instead of those `approvals` picks. */
+  allow?: string[];
+  /** Claude Code: its permission mode (`defaultMode` in settings.json: `default` is the one
+   * that asks, called "manual" here; `auto` is the default of 2.1.283 and newer). Unset: the
+   * CLI's own default. */
+  permissionMode?: 'default' | 'auto' | 'acceptEdits';
   /** Folders put in front of PATH (a `nudge` wrapper for the model's shell calls). */
   path?: string[];
   /** Register an MCP server named `nudge` as a user would (`claude mcp add -s user`,
@@ -213,9 +219,10 @@ export function createAgentHome(name: AgentName, opts: AgentOptions = {}): Agent
         JSON.stringify({
           permissions: {
             allow: [
-              ...(none ? [] : [all ? 'Bash' : 'Bash(nudge:*)']),
+              ...(opts.allow ?? (none ? [] : [all ? 'Bash' : 'Bash(nudge:*)'])),
               ...(opts.mcpServer ? ['mcp__nudge'] : []),
             ],
+            ...(opts.permissionMode ? {defaultMode: opts.permissionMode} : {}),
           },
           ...(opts.hookCommand
             ? {

@@ -31,8 +31,10 @@ import {waitFor} from './wait-for.js';
 
 /** One scripted answer to a turn request. */
 export type Reply =
-  /** Answer with text and end the turn. */
-  | {text: string; delayMs?: number}
+  /** Answer with text and end the turn. With `streamMs`, the text streams as a real model's
+   * does: word by word, spread evenly over that many milliseconds (Anthropic and Gemini
+   * SSE, OpenAI Responses). */
+  | {text: string; delayMs?: number; streamMs?: number}
   /** Call the CLI's shell tool with `command` (the turn goes on with the tool's result). */
   | {shell: string; delayMs?: number}
   /** Call the tool `name` (an MCP tool as the CLI names it: Claude Code
@@ -63,6 +65,8 @@ export interface JournalEntry {
   endedAt?: number;
   /** The client closed the connection before the reply ended (a cancelled turn). */
   cutShort?: boolean;
+  /** When the first streamed word of the answer was written (`streamMs` replies). */
+  streamStartedAt?: number;
 }
 
 /** A user prompt as the model first received it. */
@@ -162,7 +166,7 @@ export async function startModelServer(): Promise<ModelServer> {
     }
     const reply = (format === 'chat' ? chatQueue.shift() : queue.shift()) ?? {text: 'OK.'};
     entry.reply = reply;
-    await answer(format, b, url, res, reply, true);
+    await answer(format, b, url, res, reply, true, entry);
     entry.endedAt = Date.now();
   }
 
@@ -173,6 +177,7 @@ export async function startModelServer(): Promise<ModelServer> {
     res: ServerResponse,
     reply: Reply,
     turn: boolean,
+    entry?: JournalEntry,
   ): Promise<void> {
     const stream =
       format === 'gemini' ? url.pathname.includes(':streamGenerateContent') : body.stream === true;
@@ -192,6 +197,11 @@ export async function startModelServer(): Promise<ModelServer> {
     }
     if ('delayMs' in r && r.delayMs) await sleep(r.delayMs);
     if (stopped || res.destroyed) return;
+    if (stream && 'text' in r && r.streamMs) {
+      await streamText(format, res, r.text, r.streamMs, entry);
+      if (turn && !res.destroyed) turnEndedAt = Date.now();
+      return;
+    }
     const out = render(format, r, nextId);
     // Mark the end before the last write: the client may close the moment it has it.
     const endedAt = Date.now();
@@ -204,6 +214,34 @@ export async function startModelServer(): Promise<ModelServer> {
       res.writeHead(200, {'content-type': 'application/json'});
       res.end(JSON.stringify(out.json));
     }
+  }
+
+  /** A text answer written word by word over `streamMs`, as a model streams: the CLI shows
+   * the answer growing while the turn runs. Ends early if the client closes (cut short). */
+  async function streamText(
+    format: WireFormat,
+    res: ServerResponse,
+    text: string,
+    streamMs: number,
+    entry: JournalEntry | undefined,
+  ): Promise<void> {
+    writeOpening(format, res);
+    const words = text.match(/\S+\s*/g) ?? [text];
+    const gapMs = streamMs / Math.max(1, words.length);
+    const id = nextId('msg');
+    const write = (event: string | undefined) => {
+      if (event && !res.destroyed) res.write(event);
+    };
+    write(streamEvent(format, 'start', '', id));
+    for (const [i, word] of words.entries()) {
+      if (stopped || res.destroyed) return;
+      if (i === 0 && entry) entry.streamStartedAt = Date.now();
+      write(streamEvent(format, 'delta', word, id));
+      await sleep(gapMs);
+    }
+    if (stopped || res.destroyed) return;
+    for (const event of streamEnd(format, text, id)) write(event);
+    res.end();
   }
 
   /** The first event of a stream, sent before a hold so the CLI shows a running turn. */
@@ -607,4 +645,112 @@ function anthropicStart(id: string) {
       usage: {input_tokens: 10, output_tokens: 1, cache_read_input_tokens: 0},
     },
   };
+}
+
+/** One event of a streamed text answer: its opening (`start`) or one more piece (`delta`). */
+function streamEvent(
+  format: WireFormat,
+  kind: 'start' | 'delta',
+  piece: string,
+  id: string,
+): string | undefined {
+  switch (format) {
+    case 'anthropic':
+      return kind === 'start'
+        ? sse('content_block_start', {
+            type: 'content_block_start',
+            index: 0,
+            content_block: {type: 'text', text: ''},
+          })
+        : sse('content_block_delta', {
+            type: 'content_block_delta',
+            index: 0,
+            delta: {type: 'text_delta', text: piece},
+          });
+    case 'gemini':
+      return kind === 'start'
+        ? undefined
+        : `data: ${JSON.stringify({
+            candidates: [{content: {role: 'model', parts: [{text: piece}]}, index: 0}],
+            modelVersion: 'scripted',
+          })}\n\n`;
+    case 'responses':
+      return kind === 'start'
+        ? sse('response.output_item.added', {
+            type: 'response.output_item.added',
+            output_index: 0,
+            item: {type: 'message', id, role: 'assistant', status: 'in_progress', content: []},
+          })
+        : sse('response.output_text.delta', {
+            type: 'response.output_text.delta',
+            item_id: id,
+            output_index: 0,
+            content_index: 0,
+            delta: piece,
+          });
+    case 'chat':
+      return undefined;
+  }
+}
+
+/** The closing events of a streamed text answer. */
+function streamEnd(format: WireFormat, text: string, id: string): string[] {
+  switch (format) {
+    case 'anthropic':
+      return [
+        sse('content_block_stop', {type: 'content_block_stop', index: 0}),
+        sse('message_delta', {
+          type: 'message_delta',
+          delta: {stop_reason: 'end_turn', stop_sequence: null},
+          usage: {output_tokens: 5},
+        }),
+        sse('message_stop', {type: 'message_stop'}),
+      ];
+    case 'gemini':
+      return [
+        `data: ${JSON.stringify({
+          candidates: [
+            {content: {role: 'model', parts: [{text: ''}]}, finishReason: 'STOP', index: 0},
+          ],
+          usageMetadata: {promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15},
+          modelVersion: 'scripted',
+        })}\n\n`,
+      ];
+    case 'responses': {
+      const item = {
+        type: 'message',
+        id,
+        role: 'assistant',
+        status: 'completed',
+        content: [{type: 'output_text', text, annotations: []}],
+      };
+      return [
+        sse('response.output_item.done', {
+          type: 'response.output_item.done',
+          output_index: 0,
+          item,
+        }),
+        sse('response.completed', {
+          type: 'response.completed',
+          response: {
+            id: 'resp_scripted',
+            object: 'response',
+            created_at: Math.floor(Date.now() / 1000),
+            status: 'completed',
+            model: 'scripted',
+            output: [item],
+            usage: {
+              input_tokens: 10,
+              input_tokens_details: {cached_tokens: 0},
+              output_tokens: 5,
+              output_tokens_details: {reasoning_tokens: 0},
+              total_tokens: 15,
+            },
+          },
+        }),
+      ];
+    }
+    case 'chat':
+      return [];
+  }
 }

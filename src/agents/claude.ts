@@ -20,9 +20,15 @@ export const claude: Profile = {
   shellEcho: /^! (.*)$/,
   placeholders: [/^Press up to edit queued messages$/, /^Try ".*"$/],
   ruleLine: RULE_LINE,
-  busy: [/esc to interrupt/, /· Retrying in \d+s/],
-  queued: /Press up to edit queued messages/,
-  screen: /Claude Code v\d|\? for shortcuts · ← for agents/,
+  // The retry line reads `· Retrying in 5s` up to 2.1.2xx and `· retrying in 5s` in 2.1.331.
+  busy: [/esc to interrupt/, /· [Rr]etrying in \d+s/],
+  // A message sent while Claude works: 2.1.197 keeps it out of the transcript and shows
+  // `Press up to edit queued messages` in the composer; 2.1.331 echoes it (`❯ text`) with
+  // `⎿  Queued · ctrl+x ctrl+s to send now` under it.
+  queued: /Press up to edit queued messages|⎿\s+Queued · /,
+  // The footer has `? for shortcuts` in the modes that ask; in auto mode (the default from
+  // 2.1.283) it reads `⏵⏵ auto mode on (shift+tab to cycle)` instead.
+  screen: /Claude Code v\d|\? for shortcuts · ← for agents|⏵⏵ auto mode on/,
   commands: /^claude$/,
   // Measured (2.1.197, model server; test/fixtures/screens/claude-permission-*.txt): a tool
   // call not allowed by the settings asks `Do you want to proceed?` (Bash) or `Do you want to
@@ -47,7 +53,12 @@ export const claude: Profile = {
 
 /** Whether a word of a command line is Claude Code's executable or package script. */
 export function isClaudeProgram(word: string): boolean {
-  return /^claude(\.exe)?$/.test(baseName(word)) || word.includes('/@anthropic-ai/claude-code/');
+  // The npm package's bin/claude.exe, or the native installer's versions/<version> binary.
+  return (
+    /^claude(\.exe)?$/.test(baseName(word)) ||
+    word.includes('/@anthropic-ai/claude-code/') ||
+    /\/claude\/versions\/\d+\.\d+\.\d+$/.test(word)
+  );
 }
 
 /** Claude Code's Stop hook (JSON on stdin) as a finished turn: every call is one. */

@@ -30,7 +30,14 @@ export const codex: Profile = {
     /^Run \/review on my current changes$/,
     /^Use \/skills to list available skills$/,
   ],
-  busy: [/esc to interrupt/],
+  // `esc to interrupt` shows only until the answer's first words; while they stream the
+  // screen looks idle but for two signs (measured, 0.169.0, scripted model streaming): with
+  // text in the composer the footer reads `tab to queue message` (never when no turn runs),
+  // and the turn is open until its `Worked for Ns • HH:MM` row (turnEnd).
+  busy: [/esc to interrupt/, /tab to queue message/],
+  // The footer of a Codex still starting, 4-8 s after launch, its composer drawn already.
+  starting: [/Waiting for startup/],
+  turnEnd: [/^\s*Worked for .*•\s*\d{1,2}:\d{2}/, /^■ /],
   queued: /Queued follow-up inputs|Messages to be submitted after next tool call/,
   screen: /OpenAI Codex|Ask Codex to do anything|\? for shortcuts|tab to queue message|Shell mode/,
   commands: /^codex/,

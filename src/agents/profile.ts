@@ -47,6 +47,14 @@ export interface Profile {
   ruleLine?: RegExp;
   /** Busy markers: any of these on the visible screen means the program is working. */
   busy: readonly RegExp[];
+  /** Shown while the program is still starting: its composer may be drawn already, but keys
+   * typed into it are not yet taken as they will be (Codex: `Waiting for startup`). */
+  starting?: readonly RegExp[];
+  /** Rows the program writes into its transcript when a turn ends (Codex: `Worked for 14s •
+   * 02:28`, or an error or interruption row). With these, a prompt echo above the composer
+   * with no such row after it is a turn still running, though no busy marker shows (Codex
+   * hides its `Working` line while the answer streams). */
+  turnEnd?: readonly RegExp[];
   /** The key that queues a message behind the running turn, where Enter would do something
    * else to it (Codex: Enter steers — it cuts the running request short and resends). */
   queueKey?: string;
@@ -231,10 +239,34 @@ function readShellLine(view: PaneView): string | undefined {
   return (m[2] ?? '').trim();
 }
 
-/** Whether the screen shows the program working. */
+/** Whether the screen shows the program still starting. */
+export function isStarting(profile: Profile, view: PaneView): boolean {
+  if (!profile.starting?.length) return false;
+  const text = visibleText(view);
+  return profile.starting.some((s) => s.test(text));
+}
+
+/** Whether the screen shows the program working: a busy marker, or a turn still open. */
 export function isBusy(profile: Profile, view: PaneView): boolean {
   const text = visibleText(view);
-  return profile.busy.some((b) => b.test(text));
+  return profile.busy.some((b) => b.test(text)) || turnOpen(profile, view);
+}
+
+/**
+ * Whether the transcript shows a turn that has not ended: the last prompt echo above the
+ * composer has no turn-end row after it. False when the profile has no turn-end rows, or no
+ * echo is in the view (scrolled away: the busy markers decide alone).
+ */
+export function turnOpen(profile: Profile, view: PaneView): boolean {
+  const {turnEnd, promptEcho} = profile;
+  if (!turnEnd?.length || !promptEcho) return false;
+  const end = readComposerState(profile, view)?.index ?? view.rows.length;
+  for (let i = end - 1; i >= 0; i--) {
+    const row = (view.rows[i] ?? '').trimEnd();
+    if (turnEnd.some((t) => t.test(row))) return false;
+    if (promptEcho.test(row)) return true;
+  }
+  return false;
 }
 
 /** Idle: the composer is on screen and nothing says busy. */

@@ -1,4 +1,10 @@
-import {type InputMode, isBusy, type Profile, readComposerState} from '../agents/profile.js';
+import {
+  type InputMode,
+  isBusy,
+  isStarting,
+  type Profile,
+  readComposerState,
+} from '../agents/profile.js';
 import {isAgent} from '../agents/registry.js';
 import {formatDuration} from '../base/durations.js';
 import {type PaneView, visibleText} from '../tmux/view.js';
@@ -61,7 +67,11 @@ export async function prepareComposer(
     const state = readComposerState(profile, view);
     const busy = isBusy(profile, view);
     let waitingFor: string;
-    if (state === undefined) {
+    if (isStarting(profile, view)) {
+      // Keys typed now may be lost or read differently: wait as for a composer.
+      await once('starting', () => io.note('waiting-for-start', {pane, profile: profile.name}));
+      waitingFor = 'is still starting';
+    } else if (state === undefined) {
       if (!isAgent(profile)) {
         if (policy.clear) await clearLine(io, pane, profile, signal, busy);
         return;

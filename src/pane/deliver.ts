@@ -200,7 +200,11 @@ async function submitted(
 ): Promise<'yes' | 'queued' | 'unconfirmed' | 'not-yet' | 'wrong-mode'> {
   const {tmux, clock} = io;
   if (profile.name === 'raw') return 'unconfirmed';
-  const tail = lastLine(text).slice(-24);
+  // What the input line shows of the text: a shell-mode command without its prefix (the
+  // prompt character says the mode), so a line still holding it is not read as cleared.
+  const shown =
+    kind === 'shell' && profile.shellPrefix ? text.slice(profile.shellPrefix.length) : text;
+  const tail = lastLine(shown).slice(-24);
   const deadline = clock.now() + DELIVERY_WAIT_MS;
   const wrongKind: EchoKind = kind === 'prompt' ? 'shell' : 'prompt';
   for (;;) {
@@ -220,9 +224,13 @@ async function submitted(
     const was = echoesBefore ?? {prompt: undefined, shell: undefined};
     const grew = (k: EchoKind) =>
       now[k] !== undefined && was[k] !== undefined && now[k] > (was[k] ?? 0);
+    // Queued behind the running turn: the marker came with this Enter. (Claude Code 2.1.331
+    // also echoes a queued message as a prompt, with the marker under it.)
+    const queuedNow = profile.queued?.test(visibleText(view)) === true;
+    if (queuedNow && !profile.queued?.test(visibleText(before))) return 'queued';
     if (grew(kind)) return 'yes';
     if (kind === 'prompt' && grew(wrongKind)) return 'wrong-mode';
-    if (profile.queued?.test(visibleText(view))) return 'queued';
+    if (queuedNow) return 'queued';
     const composer = readComposer(profile, view);
     const cleared =
       composer !== undefined &&

@@ -13,6 +13,8 @@ export interface PaneEvents {
   /** A person's draft was cleared (--clear-draft). */
   'draft-cleared': {pane: string; chars: number};
   'waiting-for-composer': {pane: string; profile: string};
+  /** The program is still starting (its profile's `starting` marker shows). */
+  'waiting-for-start': {pane: string; profile: string};
   'waiting-for-draft': {pane: string; chars: number};
   'waiting-to-leave-mode': {pane: string; mode: string};
   /** The text went as one bracketed paste; `verified`: the composer showed it whole. */
