@@ -3,7 +3,11 @@ import {defineConfig} from 'vitest/config';
 export default defineConfig({
   test: {
     // Set explicitly: under an AI agent vitest would otherwise pick a reporter without a summary.
-    reporters: ['default', './test/helpers/plain-summary-reporter.ts'],
+    reporters: [
+      'default',
+      './test/helpers/plain-summary-reporter.ts',
+      './test/helpers/verified-reporter.ts',
+    ],
     restoreMocks: true,
     projects: [
       {

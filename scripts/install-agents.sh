@@ -4,6 +4,10 @@
 #
 #   bash scripts/install-agents.sh              # all three
 #   bash scripts/install-agents.sh claude codex # only these
+#   bash scripts/install-agents.sh --newest     # also the newest release of each (npm view),
+#                                               # where it is not the pinned one, into
+#                                               # <cache>/newest/<agent>; prints a line
+#                                               # "newer <agent> <pinned> <newest>" for each
 #
 # Where:   ${NUDGE_AGENTS_DIR:-$HOME/.cache/tmux-nudge-agents}/<agent>/node_modules/.bin/<bin>
 # Which:   the versions pinned below; override one with e.g. NUDGE_CLAUDE_VERSION=2.1.330.
@@ -55,6 +59,11 @@ probe_version() {
   timeout 60 env DISABLE_AUTOUPDATER=1 NO_UPDATE_NOTIFIER=1 "$bin" --version 2>/dev/null | head -n 1
 }
 
+newest=''
+if [[ ${1:-} == --newest ]]; then
+  newest=1
+  shift
+fi
 agents=("$@")
 ((${#agents[@]} > 0)) || agents=(gemini claude codex)
 
@@ -101,6 +110,37 @@ for agent in "${agents[@]}"; do
   ok+=("$agent")
   printf '%-7s %-28s %-18s %s\n' "$agent" "$pkg@$version" "$reported" "$bin_path"
 done
+
+# The newest releases, each beside the pinned one (the at-model scenarios run on both).
+if [[ -n $newest ]]; then
+  for agent in "${ok[@]}"; do
+    read -r pkg version bin <<<"$(spec "$agent")"
+    latest=$(npm view "$pkg" version --no-update-notifier 2>/dev/null | tail -n 1)
+    if [[ -z $latest ]]; then
+      say "$agent: npm view $pkg version said nothing; the newest release is not tested"
+      continue
+    fi
+    if [[ $latest == "$version" ]]; then
+      say "$agent: the newest release is the pinned one ($version)"
+      continue
+    fi
+    prefix=$AGENTS_DIR/newest/$agent
+    if [[ $(installed_version "$prefix" "$pkg") != "$latest" ]]; then
+      say "$agent: installing the newest release $pkg@$latest"
+      mkdir -p "$prefix"
+      npm install --prefix "$prefix" --no-save --no-audit --no-fund --no-update-notifier \
+        --loglevel=error "$pkg@$latest" </dev/null || {
+        say "$agent: npm install $pkg@$latest FAILED"
+        continue
+      }
+    fi
+    [[ -n $(probe_version "$prefix/node_modules/.bin/$bin") ]] || {
+      say "$agent: $pkg@$latest does not run here"
+      continue
+    }
+    echo "newer $agent $version $latest"
+  done
+fi
 
 if ((${#failed[@]} > 0)); then
   say "not usable: ${failed[*]} (tests for them are skipped)"

@@ -212,6 +212,13 @@ export function createAgentHome(name: AgentName, opts: AgentOptions = {}): Agent
   const retriesOf = opts.maxRetries ?? (opts.modelUrl ? 0 : undefined);
   const all = opts.approvals === 'all';
   const none = opts.approvals === 'none';
+  // Claude Code 2.1.283 and newer start in auto mode, which sets broad rules such as `Bash`
+  // aside; its "approve everything" is then accept-edits mode, where they hold again.
+  const permissionMode =
+    opts.permissionMode ??
+    (name === 'claude' && all && claudeHasAutoMode(agentVersion('claude'))
+      ? 'acceptEdits'
+      : undefined);
   switch (name) {
     case 'claude':
       write(
@@ -222,7 +229,7 @@ export function createAgentHome(name: AgentName, opts: AgentOptions = {}): Agent
               ...(opts.allow ?? (none ? [] : [all ? 'Bash' : 'Bash(nudge:*)'])),
               ...(opts.mcpServer ? ['mcp__nudge'] : []),
             ],
-            ...(opts.permissionMode ? {defaultMode: opts.permissionMode} : {}),
+            ...(permissionMode ? {defaultMode: permissionMode} : {}),
           },
           ...(opts.hookCommand
             ? {
@@ -354,6 +361,12 @@ export function createAgentHome(name: AgentName, opts: AgentOptions = {}): Agent
     }
   }
   return {root, home, workdir};
+}
+
+/** Whether a Claude Code version starts in auto mode (2.1.283 and newer). */
+export function claudeHasAutoMode(version: string | undefined): boolean {
+  const [a = 0, b = 0, c = 0] = (version ?? '').split('.').map((n) => Number.parseInt(n, 10) || 0);
+  return a > 2 || (a === 2 && (b > 1 || (b === 1 && c >= 283)));
 }
 
 /** A word for a POSIX shell command line (hook commands are run by a shell). */

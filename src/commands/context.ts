@@ -34,4 +34,6 @@ export interface CommandContext {
   /** How to run this nudge again from anywhere (absolute node and CLI script): what
    * `install` and `schedule` write into other programs' files. */
   self: SelfCommand;
+  /** The package's data folder (data/: the verified-versions table). */
+  dataDir: string;
 }

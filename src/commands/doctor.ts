@@ -1,6 +1,12 @@
 import {lstat, rm, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {AGENT_NAMES, type AgentName} from '../agents/profile.js';
+import {
+  judgeVersion,
+  readVerifiedTable,
+  type VerifiedTable,
+  versionIn,
+} from '../agents/verified.js';
 import {NudgeError} from '../base/errors.js';
 import {findOnPath, resolveStateDir} from '../base/paths.js';
 import {runFile} from '../process/spawn.js';
@@ -64,7 +70,13 @@ const fail = (name: string, detail: string, fix: string): Check => ({
   fix,
 });
 
-async function checkTmux(): Promise<Check> {
+/** A verdict of the verified-versions table as a check. */
+function versionCheck(name: string, table: VerifiedTable, program: string, version: string): Check {
+  const v = judgeVersion(table, program, version);
+  return {name, status: v.status, detail: v.detail, ...(v.fix ? {fix: v.fix} : {})};
+}
+
+async function checkTmux(table: VerifiedTable): Promise<Check> {
   const r = await runFile('tmux', ['-V'], {timeoutMs: 10_000, maxBuffer: 4096});
   if (!r.ok) {
     return r.code === 'ENOENT'
@@ -78,9 +90,29 @@ async function checkTmux(): Promise<Check> {
   const text = r.stdout.trim();
   const m = /(\d+)\.(\d+)/.exec(text);
   const version = m ? [Number(m[1]), Number(m[2])] : [0, 0];
-  return atLeast(version, MIN_TMUX)
-    ? ok('tmux', `${text}.`)
-    : fail('tmux', `${text} is older than 3.2.`, 'Install tmux 3.2 or newer.');
+  if (!atLeast(version, MIN_TMUX))
+    return fail('tmux', `${text} is older than 3.2.`, 'Install tmux 3.2 or newer.');
+  const exact = versionIn(text);
+  return exact ? versionCheck('tmux', table, 'tmux', exact) : ok('tmux', `${text}.`);
+}
+
+/** The installed version of an agent CLI on the PATH (`claude --version`), as judged by the
+ * table; undefined when it does not answer. */
+async function checkAgentVersion(
+  agent: AgentName,
+  bin: string,
+  table: VerifiedTable,
+): Promise<Check> {
+  const r = await runFile(bin, ['--version'], {timeoutMs: 20_000, maxBuffer: 64 * 1024});
+  const version = r.ok ? versionIn(r.stdout) : undefined;
+  if (!version) {
+    return warn(
+      `${agent} version`,
+      `${bin} --version did not say its version${r.ok ? '' : ` (${r.message})`}.`,
+      `Check that ${agent} runs.`,
+    );
+  }
+  return versionCheck(`${agent} version`, table, agent, version);
 }
 
 async function checkServer(
@@ -254,7 +286,8 @@ async function checkAgent(agent: AgentName, ctx: CommandContext): Promise<Check>
 /** `nudge doctor`: what nudge needs, each ok, warn or fail with one sentence of fix. */
 export async function runDoctor(o: DoctorOptions, ctx: CommandContext): Promise<DoctorResult> {
   const checks: Check[] = [];
-  const tmux = await checkTmux();
+  const table = readVerifiedTable(ctx.dataDir);
+  const tmux = await checkTmux(table);
   checks.push(tmux);
   const spec = resolveServerSpec(o, ctx.env);
   if (tmux.status !== 'fail' || !tmux.detail.includes('not on the PATH')) {
@@ -273,6 +306,10 @@ export async function runDoctor(o: DoctorOptions, ctx: CommandContext): Promise<
         ),
   );
   checks.push(await checkState(ctx.env));
-  for (const agent of AGENT_NAMES) checks.push(await checkAgent(agent, ctx));
+  for (const agent of AGENT_NAMES) {
+    checks.push(await checkAgent(agent, ctx));
+    const bin = await findOnPath(agent, ctx.env);
+    if (bin) checks.push(await checkAgentVersion(agent, bin, table));
+  }
   return {checks, ok: checks.every((c) => c.status !== 'fail')};
 }

@@ -62,6 +62,20 @@ function claudeDir(p: InstallPlace): string {
     : p.env.CLAUDE_CONFIG_DIR || join(p.home, '.claude');
 }
 
+/** The nudge commands an agent calls for itself, allowed by a narrow rule each. */
+export const SELF_CALLS = ['submit', 'wait', 'expect', 'status', 'jobs'] as const;
+
+/**
+ * Claude Code's permission rules for nudge's own commands, as `nudge CMD …` (nudge on the PATH,
+ * after `npm install -g`) and as the absolute command install writes into the agent's files.
+ * Narrow on purpose: auto mode (the default from 2.1.283) sets broad rules such as `Bash` or
+ * `Bash(nudge:*)` aside where its safety check cannot run, and keeps these.
+ */
+export function claudeRules(self: SelfCommand): string[] {
+  const nudge = selfLine(self);
+  return SELF_CALLS.flatMap((cmd) => [`Bash(nudge ${cmd}:*)`, `Bash(${nudge} ${cmd}:*)`]);
+}
+
 function claudePieces(p: InstallPlace, self: SelfCommand): Piece[] {
   const dir = claudeDir(p);
   const nudge = selfLine(self);
@@ -90,6 +104,18 @@ function claudePieces(p: InstallPlace, self: SelfCommand): Piece[] {
         '',
       ].join('\n'),
     },
+    ...claudeRules(self).map(
+      (rule, i): Piece => ({
+        id: `allow-${SELF_CALLS[Math.floor(i / 2)]}${i % 2 ? '-absolute' : ''}`,
+        what: `${rule} allowed (permissions.allow)`,
+        file: join(dir, 'settings.json'),
+        kind: 'item',
+        path: ['permissions', 'allow'],
+        value: rule,
+        // The absolute rule of an install from another place (updated in place).
+        ...(i % 2 ? {like: `cli.js ${SELF_CALLS[Math.floor(i / 2)]}:*)"`} : {}),
+      }),
+    ),
     {
       id: 'hook',
       what: 'the Stop hook (nudge hook claude-stop)',

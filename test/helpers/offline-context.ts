@@ -24,6 +24,7 @@ export function offlineContext(over: Partial<CommandContext> = {}): CommandConte
     watchWorkerEntry: '/nonexistent/watch-worker.js',
     runWorkerEntry: '/nonexistent/run-worker.js',
     self: {node: process.execPath, cli: '/nonexistent/cli.js'},
+    dataDir: '/nonexistent/data',
     ...over,
   };
 }

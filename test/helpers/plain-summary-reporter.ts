@@ -11,6 +11,8 @@ export default class PlainSummaryReporter implements Reporter {
   onInit(vitest: Vitest): void {
     const names = vitest.projects.map((p) => p.name).filter(Boolean);
     if (names.length > 0) this.#label = [...new Set(names)].sort().join('+');
+    // A run of the version matrix names itself (.vitest-summary.matrix-tmux-3.5a).
+    if (process.env.NUDGE_SUMMARY_LABEL) this.#label = process.env.NUDGE_SUMMARY_LABEL;
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {

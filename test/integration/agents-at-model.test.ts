@@ -11,12 +11,18 @@
 import {readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {afterAll, describe, expect, test} from 'vitest';
-import {describePrompts, type ModelServer, startModelServer} from '../helpers/model-server.js';
+import {
+  describePrompts,
+  type ModelServer,
+  type Reply,
+  startModelServer,
+} from '../helpers/model-server.js';
 import {
   AGENT_NAMES,
   type AgentName,
-  type AgentOptions,
   agentAvailable,
+  agentVersion,
+  claudeHasAutoMode,
   type RealAgent,
   startAgent,
 } from '../helpers/real-agents.js';
@@ -26,7 +32,10 @@ import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 const NOTICE = '[SYSTEM COMMAND] Command complete. Resume.';
-type Mode = NonNullable<AgentOptions['approvals']>;
+/** An agent's approval mode: its default (`nudge` allowed as `nudge install` allows it; for
+ * Claude Code 2.1.283 and newer that is auto mode), "approve everything", and for a Claude
+ * Code with auto mode its manual mode too (the mode that asks, `defaultMode: "default"`). */
+type Mode = 'default' | 'all' | 'manual';
 
 /** Figures for the closing note: scenario × agent × mode → what was seen. */
 const results: string[] = [];
@@ -47,17 +56,23 @@ interface World {
 /** A model server, a tmux server and the agent talking to the one in a pane of the other;
  * with `hooks`, its turn-end hook configured as a user would (Claude Code's Stop hook, Codex's
  * `notify`), calling `nudge hook …`. */
-async function setup(name: AgentName, mode: Mode, o: {hooks?: boolean} = {}): Promise<World> {
+async function setup(
+  name: AgentName,
+  mode: Mode,
+  o: {hooks?: boolean; wait?: boolean} = {},
+): Promise<World> {
   const model = await startModelServer();
   const server = await startTmuxServer();
   const home = useTempDir('nudge-home-');
   const bin = nudgeBinDir(server.dir);
   const agent = await startAgent(server, name, {
     modelUrl: model.url,
-    approvals: mode,
+    approvals: mode === 'manual' ? 'default' : mode,
+    ...(mode === 'manual' ? {permissionMode: 'default' as const} : {}),
     path: [bin],
     env: {NUDGE_HOME: home},
     ...(o.hooks ? {hookCommand: [join(bin, 'nudge')]} : {}),
+    ...(o.wait === false ? {wait: false} : {}),
   });
   return {
     model,
@@ -130,8 +145,11 @@ async function expectDone(w: World, id: string): Promise<Record<string, unknown>
  * makes the call an unmatched one, which its sandbox then blocks).
  */
 function caller(mode: Mode): string {
-  return mode === 'default' ? 'self' : '"$TMUX_PANE"';
+  return mode === 'all' ? '"$TMUX_PANE"' : 'self';
 }
+
+/** A long answer for the model to stream. */
+const LONG_ANSWER = `Here is the plan, step by step. ${Array.from({length: 80}, (_, i) => `step${i}`).join(' ')}`;
 
 /**
  * Submit `text` to the agent from outside (a person or a script) with `--until prompt`, the
@@ -139,8 +157,13 @@ function caller(mode: Mode): string {
  * latency (turn end at the model → the job's condition-met) is never negative; how small it
  * is, is a benchmark figure (npm run bench), bounded here only against a hang.
  */
-async function untilPromptTurn(w: World, text: string, extra: string[]) {
-  w.model.script({holdMs: 5_000, reply: {text: 'Here it is.'}});
+async function untilPromptTurn(
+  w: World,
+  text: string,
+  extra: string[],
+  reply: Reply = {holdMs: 5_000, reply: {text: 'Here it is.'}},
+) {
+  w.model.script(reply);
   const r = await w.nudge([
     'submit',
     '-S',
@@ -169,9 +192,14 @@ async function untilPromptTurn(w: World, text: string, extra: string[]) {
 }
 
 const agents = AGENT_NAMES.filter((n) => agentAvailable(n));
-const cases = agents.flatMap((name) =>
-  (['default', 'all'] as const).map((mode) => [name, mode] as const),
-);
+const modesOf = (name: AgentName): Mode[] =>
+  name === 'claude' && claudeHasAutoMode(agentVersion('claude'))
+    ? ['default', 'all', 'manual']
+    : ['default', 'all'];
+const cases = agents.flatMap((name) => modesOf(name).map((mode) => [name, mode] as const));
+/** Whether a mid-turn notice must be recorded `queued` (the agent shows its queued marker). */
+const queuesMidTurn = (name: AgentName) =>
+  name === 'codex' || (name === 'claude' && claudeHasAutoMode(agentVersion('claude')));
 
 describe.each(cases)('%s (%s approvals)', (name, mode) => {
   test("self-execution: the model runs `nudge submit -- '!cmd'`; the command runs once; the notice reaches the model once, as a prompt", async () => {
@@ -259,7 +287,9 @@ describe.each(cases)('%s (%s approvals)', (name, mode) => {
     expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
     expect(w.model.cutShort(), 'a turn was cancelled').toEqual([]);
     expect(held?.endedAt, 'the held turn ended normally').toBeDefined();
-    expect(String(end.noticeDelivery)).toMatch(/^(submitted|queued)/);
+    expect(String(end.noticeDelivery)).toMatch(
+      queuesMidTurn(name) ? /^queued/ : /^(submitted|queued)/,
+    );
     results.push(
       `mid-turn       | ${name} ${mode} | pass | turn end → notice at model ${got.at - (held?.endedAt ?? 0)} ms | ${end.state}, notice ${end.noticeDelivery}`,
     );
@@ -327,6 +357,99 @@ describe.each(cases)('%s (%s approvals)', (name, mode) => {
       results.push(
         `until + hook   | ${name} ${mode} | pass | turn end → condition-met ${latency} ms (hook ${String(mark?.source)}) | ${end.state}, ${end.delivery}`,
       );
+    },
+    300_000,
+  );
+  // The phases a real model has that a held reply does not: text streaming in, and an agent
+  // still starting. Run in the default mode only (approvals do not change them).
+  test.skipIf(mode !== 'default')(
+    'a notice due while the answer streams: queued, it arrives after the turn, the answer whole',
+    async () => {
+      const w = await setup(name, mode);
+      const build = await w.server.newPane(['bash', '--norc', '--noprofile']);
+      w.model.script(
+        {
+          shell: `nudge submit --delay 0 --pane ${build} --notify-pane ${caller(mode)} --until exit -- ${sq('sleep 4')}`,
+        },
+        {holdMs: 500, reply: {text: LONG_ANSWER, streamMs: 25_000}},
+      );
+      await say(w, 'build it, and meanwhile stream the plan');
+      const id = await theJob(w);
+      const end = await expectDone(w, id);
+      const streamed = w.model.journal().find((e) => e.reply && 'holdMs' in e.reply);
+      const events = await readJobEvents(w.home, id);
+      const typedAt = Date.parse(String(events.find((e) => e.event === 'notifying')?.t));
+      // The notice was typed while the answer streamed.
+      expect(streamed?.streamStartedAt, 'the answer started streaming').toBeDefined();
+      expect(typedAt).toBeGreaterThan(streamed?.streamStartedAt ?? Number.POSITIVE_INFINITY);
+      const got = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
+        timeoutMs: 90_000,
+      });
+      await w.agent.waitForIdle(90_000);
+      // The answer was not cut: the stream ended normally, before the notice reached the model.
+      expect(w.model.cutShort(), 'a turn was cancelled').toEqual([]);
+      expect(streamed?.endedAt, 'the streamed answer ended').toBeDefined();
+      expect(got.at).toBeGreaterThanOrEqual(streamed?.endedAt ?? 0);
+      expect(typedAt).toBeLessThan(streamed?.endedAt ?? 0);
+      expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
+      expect(String(end.noticeDelivery)).toMatch(
+        queuesMidTurn(name) ? /^queued/ : /^(submitted|queued)/,
+      );
+      results.push(
+        `mid-stream     | ${name} ${mode} | pass | stream end → notice at model ${got.at - (streamed?.endedAt ?? 0)} ms | ${end.state}, notice ${end.noticeDelivery}`,
+      );
+    },
+    300_000,
+  );
+
+  test.skipIf(mode !== 'default')(
+    '--until prompt while the answer streams: condition-met only after the turn ends',
+    async () => {
+      const w = await setup(name, mode);
+      const {end, latency} = await untilPromptTurn(
+        w,
+        'stream me a long plan',
+        ['--interval', '500ms'],
+        {holdMs: 1_000, reply: {text: LONG_ANSWER, streamMs: 12_000}},
+      );
+      results.push(
+        `until streamed | ${name} ${mode} | pass | turn end → condition-met ${latency} ms | ${end.state}, ${end.delivery}`,
+      );
+    },
+    300_000,
+  );
+
+  test.skipIf(mode !== 'default')(
+    'a prompt submitted while the agent is still starting: it reaches the model once, on evidence',
+    async () => {
+      const w = await setup(name, mode, {wait: false});
+      const text = 'hello from a job that did not wait';
+      const r = await w.nudge([
+        'submit',
+        '-S',
+        w.server.socket,
+        '--pane',
+        w.agent.pane,
+        // The front end cannot tell yet which program it is (it may run as `node`).
+        '--profile',
+        name,
+        '--delay',
+        '0',
+        '--until',
+        'prompt',
+        '--no-notice',
+        '--',
+        text,
+      ]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      const id = r.stdout.trim().split(/\s+/)[0] ?? '';
+      const end = await expectDone(w, id);
+      await w.model.waitForPrompt(new RegExp(`^${escapeRegex(text)}$`), {timeoutMs: 60_000});
+      await w.agent.waitForIdle(90_000);
+      expect(received(w.model, text), describePrompts(w.model.prompts())).toBe(1);
+      // Submitted on evidence: its echo in the transcript (or the queued marker).
+      expect(String(end.delivery)).toMatch(/^(submitted|queued)/);
+      results.push(`while starting | ${name} ${mode} | pass | ${end.state}, ${end.delivery}`);
     },
     300_000,
   );

@@ -5,6 +5,7 @@
 import {chmodSync, mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
+import {readVerifiedTable} from '../../src/agents/verified.js';
 import {runNudge} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
@@ -49,8 +50,22 @@ describe('nudge doctor', () => {
       'gemini',
       'codex',
     ]);
-    for (const name of ['tmux', 'server', 'pane', 'control-mode', 'node', 'state-dir'])
+    for (const name of ['server', 'pane', 'control-mode', 'node', 'state-dir'])
       expect(r.by[name]?.status, JSON.stringify(r.by[name])).toBe('ok');
+    // tmux: ok when the shipped table verified this version, else a warning that says so.
+    const version = /\d+\.\d+[a-z]?/.exec(await server.tmux('-V'))?.[0] ?? '';
+    const table = readVerifiedTable(join(import.meta.dirname, '..', '..', 'data'));
+    const verified = table.entries.some(
+      (e) => e.program === 'tmux' && e.version === version && e.failed === 0,
+    );
+    expect(r.by.tmux, JSON.stringify(r.by.tmux)).toMatchObject(
+      verified
+        ? {
+            status: 'ok',
+            detail: expect.stringMatching(new RegExp(`^tmux ${version}, verified on `)),
+          }
+        : {status: 'warn', detail: expect.stringMatching(/was never verified by nudge's tests/)},
+    );
     expect(r.by.server?.detail).toBe(
       `${server.socket} (from $TMUX: this shell runs inside it), server pid ${pid}.`,
     );
@@ -134,5 +149,34 @@ describe('nudge doctor', () => {
     const other = (await doctor([], env)).by.codex;
     expect(other?.status).toBe('warn');
     expect(other?.detail).toContain('mcp is set to something else than this nudge');
+  });
+
+  test("each agent's version against the verified-versions table: ok, warn (never verified), fail (below the minimum)", async () => {
+    const table = readVerifiedTable(join(import.meta.dirname, '..', '..', 'data'));
+    const verified = table.entries.find((e) => e.program === 'claude' && e.failed === 0);
+    const home = useTempDir('nudge-doctor-');
+    const bin = join(home, 'bin');
+    mkdirSync(bin);
+    const fake = (name: string, says: string) =>
+      writeFileSync(join(bin, name), `#!/bin/sh\necho '${says}'\n`, {mode: 0o755});
+    fake('claude', `${verified?.version ?? '0.0.0'} (Claude Code)`);
+    fake('gemini', '0.1.0');
+    fake('codex', 'codex-cli 99.0.0');
+    const env = {HOME: home, NUDGE_HOME: join(home, 'state'), PATH: `${bin}:${process.env.PATH}`};
+    const r = await doctor([], env);
+    expect(verified, 'a verified Claude Code in data/verified-versions.json').toBeDefined();
+    expect(r.by['claude version']).toMatchObject({status: 'ok'});
+    expect(r.by['claude version']?.detail).toMatch(
+      new RegExp(
+        `^claude ${verified?.version.replace(/\./g, '\\.')}, verified on \\d{4}-\\d\\d-\\d\\d`,
+      ),
+    );
+    expect(r.by['gemini version']).toMatchObject({status: 'fail'});
+    expect(r.by['gemini version']?.detail).toMatch(/^gemini 0\.1\.0 is older than /);
+    expect(r.by['codex version']).toMatchObject({status: 'warn'});
+    expect(r.by['codex version']?.detail).toMatch(
+      /^codex 99\.0\.0 was never verified by nudge's tests \(newer than: /,
+    );
+    expect(r.exitCode).toBe(1);
   });
 });

@@ -48,6 +48,7 @@ async function inProcess(env: Record<string, string>): Promise<Client> {
     workerEntry: join(DIST, 'workers', 'job-worker.js'),
     watchWorkerEntry: join(DIST, 'workers', 'watch-worker.js'),
     runWorkerEntry: join(DIST, 'workers', 'run-worker.js'),
+    dataDir: join(DIST, '..', 'data'),
     self: {node: process.execPath, cli: join(DIST, 'src', 'cli.js')},
   };
   const server = createMcpServer(ctx, {}, createSilentLogger());

@@ -65,18 +65,33 @@ describe('nudge install claude', () => {
     const before = snapshot(home);
 
     const dry = await installAgent({agent: 'claude', dryRun: true}, ctx);
-    expect(dry.pieces.map((p) => p.action)).toEqual(['add', 'add', 'add']);
+    expect(dry.pieces.map((p) => p.action)).toEqual(Array(13).fill('add'));
     expect(snapshot(home)).toEqual(before);
     expect(existsSync(join(home, '.state'))).toBe(false);
 
     const r = await installAgent({agent: 'claude'}, ctx);
     expect(r.pieces.map((p) => [p.id, p.action])).toEqual([
       ['command', 'add'],
+      ...['submit', 'wait', 'expect', 'status', 'jobs'].flatMap((c) => [
+        [`allow-${c}`, 'add'],
+        [`allow-${c}-absolute`, 'add'],
+      ]),
       ['hook', 'add'],
       ['mcp', 'add'],
     ]);
+    // Narrow rules for nudge's own commands, kept by Claude Code's auto mode: nudge on the
+    // PATH, and the absolute command.
+    expect(json(home, '.claude/settings.json').permissions.allow).toEqual([
+      'Bash(ls:*)',
+      ...['submit', 'wait', 'expect', 'status', 'jobs'].flatMap((c) => [
+        `Bash(nudge ${c}:*)`,
+        `Bash(${NUDGE} ${c}:*)`,
+      ]),
+    ]);
     const settings = read(home, '.claude/settings.json');
-    for (const line of CLAUDE_SETTINGS.split('\n').slice(0, 3)) expect(settings).toContain(line);
+    // The comment and the tabs stay; the allow list nudge added to is laid out one rule a line.
+    for (const line of CLAUDE_SETTINGS.split('\n').slice(0, 2)) expect(settings).toContain(line);
+    expect(settings).toContain('\t"permissions": {\n\t\t"allow": [\n\t\t\t"Bash(ls:*)",\n');
     expect(json(home, '.claude/settings.json').hooks.Stop).toEqual([
       {hooks: [{type: 'command', command: 'say done'}]},
       {hooks: [{type: 'command', command: `${NUDGE} hook claude-stop`}]},
@@ -98,7 +113,7 @@ describe('nudge install claude', () => {
 
     const installed = snapshot(home);
     const again = await installAgent({agent: 'claude'}, ctx);
-    expect(again.pieces.map((p) => p.action)).toEqual(['present', 'present', 'present']);
+    expect(again.pieces.map((p) => p.action)).toEqual(Array(13).fill('present'));
     expect(again.files.every((f) => f.action === 'none')).toBe(true);
     expect(snapshot(home)).toEqual(installed);
 
@@ -107,7 +122,7 @@ describe('nudge install claude', () => {
     expect(snapshot(home)).toEqual(installed);
 
     const u = await installAgent({agent: 'claude', uninstall: true}, ctx);
-    expect(u.pieces.map((p) => p.action)).toEqual(['remove', 'remove', 'remove']);
+    expect(u.pieces.map((p) => p.action)).toEqual(Array(13).fill('remove'));
     expect(snapshot(home)).toEqual(before);
     expect(existsSync(join(home, '.claude', 'commands'))).toBe(false); // the folder it made
     expect(existsSync(r.record)).toBe(false);
@@ -183,7 +198,13 @@ describe('nudge install claude', () => {
       self: {node: '/usr/bin/node', cli: '/home/me/tmux nudge/dist/src/cli.js'},
     };
     const r = await installAgent({agent: 'claude'}, moved);
-    expect(r.pieces.map((p) => p.action)).toEqual(['update', 'update', 'update']);
+    // The plain `nudge CMD` rules stay as they are; the absolute ones are updated in place.
+    expect(r.pieces.map((p) => p.action)).toEqual([
+      'update',
+      ...Array(5).fill(['present', 'update']).flat(),
+      'update',
+      'update',
+    ]);
     expect(json(home, '.claude/settings.json').hooks.Stop).toEqual([
       {
         hooks: [

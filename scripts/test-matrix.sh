@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# The version matrix, as a focused subset (`npm test` runs everything on the default tmux,
+# Node and the pinned agents; this runs what depends on the versions on the others):
+#
+#   tmux     each version scripts/install-test-tmux.sh provides besides the machine's own:
+#            the tmux-facing core (typing byte for byte over both transports, wait, expect,
+#            --until exit/regex/prompt, doctor, a watcher line) and one Claude Code scenario
+#            at the model
+#   agents   each agent CLI whose newest release differs from the pinned one
+#            (scripts/install-agents.sh --newest): every at-model scenario
+#   node     Node 24 (and 22, unit tests only), from the npm registry: unit tests and the
+#            tmux-facing core
+#
+#   bash scripts/test-matrix.sh [tmux|agents|node]...   # default: all three
+#
+# Each run writes .vitest-summary.matrix-<what> (added up by .ci/run) and its log in
+# .ci/matrix-<what>.log; with NUDGE_VERIFIED_DIR set, what passed goes into the
+# verified-versions table (npm run verified). Needs `npm run build` first. Exits 1 if a run
+# failed.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+CORE=(test/integration/typing-fidelity.test.ts test/integration/transports.test.ts
+  test/integration/wait-command.test.ts test/integration/expect.test.ts
+  test/integration/until.test.ts test/integration/doctor.test.ts)
+AGENTS_DIR=${NUDGE_AGENTS_DIR:-$HOME/.cache/tmux-nudge-agents}
+NODE_DIR=${NUDGE_NODE_DIR:-$HOME/.cache/tmux-nudge-node}
+mkdir -p .ci
+status=0
+
+# run LABEL [env…] -- vitest arguments…
+run() {
+  local label=$1
+  shift
+  local envs=()
+  while [[ $1 != -- ]]; do
+    envs+=("$1")
+    shift
+  done
+  shift
+  echo "test-matrix: $label"
+  rm -f ".vitest-summary.matrix-$label"
+  env "${envs[@]}" NUDGE_SUMMARY_LABEL="matrix-$label" npx vitest run "$@" </dev/null >".ci/matrix-$label.log" 2>&1 ||
+    status=1
+  tail -n 1 ".ci/matrix-$label.log"
+}
+
+matrix_tmux() {
+  local stable version path
+  stable=$(tmux -V | awk '{print $2}')
+  while read -r version path; do
+    [[ $version == "$stable" ]] && continue
+    local dir
+    dir=$(dirname "$path")
+    run "tmux-$version" "PATH=$dir:$PATH" -- --project integration "${CORE[@]}"
+    run "tmux-$version-watch" "PATH=$dir:$PATH" -- --project integration \
+      test/integration/watch.test.ts -t 'the line runs in a shell pane'
+    run "tmux-$version-claude" "PATH=$dir:$PATH" -- --project integration \
+      test/integration/agents-at-model.test.ts -t '^claude \(default approvals\) self-execution'
+  done < <(bash scripts/install-test-tmux.sh)
+}
+
+matrix_agents() {
+  local line agent
+  # "<agent> <pinned> <newest>" for each agent whose newest release is not the pinned one.
+  while read -r agent _ _; do
+    [[ -n $agent ]] || continue
+    run "newest-$agent" "NUDGE_AGENTS_DIR=$AGENTS_DIR/newest" -- --project integration \
+      test/integration/agents-at-model.test.ts -t "^$agent "
+  done < <(bash scripts/install-agents.sh --newest 2>/dev/null | grep '^newer ' | cut -d' ' -f2-)
+}
+
+matrix_node() {
+  local major bin
+  for major in 24 22; do
+    bin=$(bash scripts/install-test-node.sh "$major") || {
+      echo "test-matrix: Node $major could not be installed"
+      status=1
+      continue
+    }
+    run "node-$major-unit" "PATH=$(dirname "$bin"):$PATH" -- --project unit
+    [[ $major == 24 ]] && run "node-$major" "PATH=$(dirname "$bin"):$PATH" -- --project integration "${CORE[@]}"
+  done
+}
+
+parts=("$@")
+((${#parts[@]})) || parts=(tmux agents node)
+for part in "${parts[@]}"; do
+  case $part in
+    tmux) matrix_tmux ;;
+    agents) matrix_agents ;;
+    node) matrix_node ;;
+    *)
+      echo "test-matrix: unknown part '$part'; choose from tmux, agents, node." >&2
+      exit 2
+      ;;
+  esac
+done
+exit $status

@@ -1,0 +1,102 @@
+// The command-line program, loaded by src/cli.ts: with it, the only module (with the workers'
+// entries) that touches `process`. Errors become exit codes here and nowhere else.
+import {fileURLToPath} from 'node:url';
+import {realClock} from './base/clock.js';
+import {EXIT_CODES, type ExitCode, NudgeError} from './base/errors.js';
+import {type Output, renderSubmit} from './cli/render.js';
+import {parseSubmitFast} from './cli/submit-flags.js';
+import type {CommandContext} from './commands/context.js';
+import {submit} from './commands/submit.js';
+import {procForeground} from './process/foreground.js';
+import {createSpawnRunner} from './tmux/runner.js';
+import {createTmux} from './tmux/tmux.js';
+
+// A reader that went away (`nudge logs JOB | head`) is not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
+const controller = new AbortController();
+process.once('SIGINT', () => controller.abort());
+process.once('SIGTERM', () => controller.abort());
+
+const result: {exitCode: ExitCode} = {exitCode: EXIT_CODES.ok};
+/** All of stdin, at most 1 MiB, giving up after 2 s (a hook's stdin may never close). */
+function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) return Promise.resolve('');
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      clearTimeout(timer);
+      process.stdin.pause();
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const timer = setTimeout(done, 2_000);
+    process.stdin.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= 1024 * 1024) chunks.push(chunk);
+    });
+    process.stdin.once('end', done);
+    process.stdin.once('error', done);
+  });
+}
+
+const ctx: CommandContext = {
+  readStdin,
+  env: process.env,
+  cwd: process.cwd(),
+  pid: process.pid,
+  uid: process.getuid?.() ?? 0,
+  signal: controller.signal,
+  clock: realClock,
+  tmux: (spec) => createTmux(createSpawnRunner(spec)),
+  foreground: procForeground,
+  // This file is in dist/src (main.js, or a chunk of the bundle beside cli.js); the worker
+  // entry is dist/workers/.
+  workerEntry: fileURLToPath(new URL('../workers/job-worker.js', import.meta.url)),
+  watchWorkerEntry: fileURLToPath(new URL('../workers/watch-worker.js', import.meta.url)),
+  runWorkerEntry: fileURLToPath(new URL('../workers/run-worker.js', import.meta.url)),
+  self: {node: process.execPath, cli: fileURLToPath(new URL('./cli.js', import.meta.url))},
+  dataDir: fileURLToPath(new URL('../../data/', import.meta.url)),
+};
+const out: Output = {
+  stdout: (text) => process.stdout.write(`${text}\n`),
+  stderr: (text) => process.stderr.write(`${text}\n`),
+};
+
+try {
+  // Like yargs' hideBin: drop the node binary and the script path.
+  const argv = process.argv.slice(2);
+  // `submit` is what agents call on every turn: parse it without loading yargs when the
+  // command line is plain; anything else (help, errors, other commands) goes to yargs.
+  const fast = parseSubmitFast(argv);
+  if (fast) {
+    const {json, ...options} = fast;
+    result.exitCode = renderSubmit(await submit(options, ctx), json ?? false, out);
+  } else {
+    const {buildCli} = await import('./cli/build-cli.js');
+    await buildCli(argv, ctx, out, result, undefined, {
+      stdin: process.stdin,
+      stdout: process.stdout,
+    }).parseAsync();
+  }
+  process.exitCode = result.exitCode;
+} catch (error) {
+  if (error instanceof NudgeError) {
+    out.stderr(`nudge: ${error.message}`);
+    process.exitCode = error.exitCode;
+  } else {
+    const detail =
+      error instanceof Error
+        ? process.env.NUDGE_DEBUG
+          ? error.stack
+          : error.message
+        : String(error);
+    out.stderr(
+      `nudge: internal error: ${detail} (set NUDGE_DEBUG=1 for details, and please report it)`,
+    );
+    process.exitCode = EXIT_CODES.failure;
+  }
+}

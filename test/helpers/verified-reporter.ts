@@ -1,0 +1,72 @@
+import {execFileSync} from 'node:child_process';
+import {mkdirSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import type {Reporter, TestCase, TestModule} from 'vitest/node';
+import {AGENT_NAMES, type AgentName, agentVersion} from '../../scripts/lib/agents.js';
+
+/**
+ * With NUDGE_VERIFIED_DIR set (.ci/run, or by hand before `npm run verified`): at the end of
+ * a run, one JSON file in that folder with what the run verified — tmux at its version (every
+ * test that ran against it), and each agent CLI at its installed version (the tests whose
+ * suite is named for it: `claude (default approvals) › …`). `npm run verified` merges these
+ * files into data/verified-versions.json, the table `nudge doctor` reads.
+ */
+export default class VerifiedReporter implements Reporter {
+  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
+    const dir = process.env.NUDGE_VERIFIED_DIR;
+    if (!dir) return;
+    const tmux = tmuxVersion();
+    const node = process.versions.node;
+    const date = new Date().toISOString().slice(0, 10);
+    const groups = new Map<
+      string,
+      {program: string; version: string; passed: string[]; failed: string[]}
+    >();
+    const add = (program: string, version: string, test: TestCase, ok: boolean) => {
+      const key = `${program}@${version}`;
+      const g = groups.get(key) ?? {program, version, passed: [], failed: []};
+      (ok ? g.passed : g.failed).push(test.fullName);
+      groups.set(key, g);
+    };
+    for (const m of modules) {
+      for (const t of m.children.allTests()) {
+        const state = t.result().state;
+        if (state !== 'passed' && state !== 'failed') continue;
+        if (t.project.name !== 'unit' && tmux) add('tmux', tmux, t, state === 'passed');
+        const agent = agentOf(t.fullName);
+        const version = agent && agentVersion(agent);
+        if (agent && version) add(agent, version, t, state === 'passed');
+      }
+    }
+    if (groups.size === 0) return;
+    const entries = [...groups.values()].map((g) => ({
+      program: g.program,
+      version: g.version,
+      tmux: tmux ?? 'unknown',
+      node,
+      passed: g.passed.length,
+      failed: g.failed.length,
+      scenarios: [...g.passed, ...g.failed.map((n) => `FAILED: ${n}`)],
+      date,
+    }));
+    mkdirSync(dir, {recursive: true});
+    const file = join(dir, `${date}-${process.pid}-${Date.now().toString(36)}.json`);
+    writeFileSync(file, `${JSON.stringify(entries, null, 1)}\n`);
+  }
+}
+
+/** The agent a test is about, from its suite's name (`codex (all approvals) › …`). */
+function agentOf(fullName: string): AgentName | undefined {
+  const first = /^(\w+)/.exec(fullName)?.[1];
+  return (AGENT_NAMES as readonly string[]).includes(first ?? '')
+    ? (first as AgentName)
+    : undefined;
+}
+
+function tmuxVersion(): string | undefined {
+  try {
+    return /\d+\.\d+[a-z]?/.exec(execFileSync('tmux', ['-V'], {encoding: 'utf8'}))?.[0];
+  } catch {
+    return undefined;
+  }
+}
