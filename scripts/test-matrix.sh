@@ -4,7 +4,7 @@
 #
 #   tmux     each version scripts/install-test-tmux.sh provides besides the machine's own:
 #            the tmux-facing core (typing byte for byte over both transports, wait, expect,
-#            --until exit/regex/prompt, doctor, a watcher line) and one Claude Code scenario
+#            --until exit/regex/stable, doctor, a watcher line) and one Claude Code scenario
 #            at the model
 #   agents   each agent CLI whose newest release differs from the pinned one
 #            (scripts/install-agents.sh --newest): every at-model scenario
@@ -20,9 +20,14 @@
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-CORE=(test/integration/typing-fidelity.test.ts test/integration/transports.test.ts
-  test/integration/wait-command.test.ts test/integration/expect.test.ts
-  test/integration/until.test.ts test/integration/doctor.test.ts)
+# The tmux-facing core: typing byte for byte over both transports (with --until exit, regex
+# and stable), wait, expect; then, by name, --until exit in a shell, doctor inside a pane
+# (what it says of this tmux) and a watcher line typed into a shell.
+CORE=(test/integration/transports.test.ts test/integration/wait-command.test.ts
+  test/integration/expect.test.ts)
+CORE_NAMED=(test/integration/until.test.ts test/integration/doctor.test.ts
+  test/integration/watch.test.ts)
+CORE_NAMES='^(submit --until exit|nudge doctor inside a pane|nudge watch the line runs in a shell pane)'
 AGENTS_DIR=${NUDGE_AGENTS_DIR:-$HOME/.cache/tmux-nudge-agents}
 NODE_DIR=${NUDGE_NODE_DIR:-$HOME/.cache/tmux-nudge-node}
 mkdir -p .ci
@@ -53,8 +58,8 @@ matrix_tmux() {
     local dir
     dir=$(dirname "$path")
     run "tmux-$version" "PATH=$dir:$PATH" -- --project integration "${CORE[@]}"
-    run "tmux-$version-watch" "PATH=$dir:$PATH" -- --project integration \
-      test/integration/watch.test.ts -t 'the line runs in a shell pane'
+    run "tmux-$version-named" "PATH=$dir:$PATH" -- --project integration "${CORE_NAMED[@]}" \
+      -t "$CORE_NAMES"
     run "tmux-$version-claude" "PATH=$dir:$PATH" -- --project integration \
       test/integration/agents-at-model.test.ts -t '^claude \(default approvals\) self-execution'
   done < <(bash scripts/install-test-tmux.sh)

@@ -255,6 +255,9 @@ export function createAgentHome(name: AgentName, opts: AgentOptions = {}): Agent
         '.claude.json',
         JSON.stringify({
           hasCompletedOnboarding: true,
+          // 2.1.283+: in any other mode than auto it would first ask "Make auto mode your
+          // default permission mode?" (a person who keeps another mode has answered it).
+          ...(permissionMode && permissionMode !== 'auto' ? {hasSeenAutoDefaultNudge: true} : {}),
           theme: 'dark',
           customApiKeyResponses: {approved: [FAKE_KEYS.claude.slice(-20)], rejected: []},
           projects: {[workdir]: {hasTrustDialogAccepted: opts.trusted !== false}},

@@ -205,9 +205,10 @@ export async function runCli(
   args: string[],
   env: Record<string, string>,
   timeoutMs = 60_000,
+  node = process.execPath,
 ): Promise<CliRun> {
   const started = performance.now();
-  const r = await execa(process.execPath, [CLI, ...args], {
+  const r = await execa(node, [CLI, ...args], {
     env,
     extendEnv: false,
     reject: false,

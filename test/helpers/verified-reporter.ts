@@ -33,7 +33,7 @@ export default class VerifiedReporter implements Reporter {
         const state = t.result().state;
         if (state !== 'passed' && state !== 'failed') continue;
         if (t.project.name !== 'unit' && tmux) add('tmux', tmux, t, state === 'passed');
-        const agent = agentOf(t.fullName);
+        const agent = agentOf(topSuite(t));
         const version = agent && agentVersion(agent);
         if (agent && version) add(agent, version, t, state === 'passed');
       }
@@ -55,12 +55,17 @@ export default class VerifiedReporter implements Reporter {
   }
 }
 
-/** The agent a test is about, from its suite's name (`codex (all approvals) › …`). */
-function agentOf(fullName: string): AgentName | undefined {
-  const first = /^(\w+)/.exec(fullName)?.[1];
-  return (AGENT_NAMES as readonly string[]).includes(first ?? '')
-    ? (first as AgentName)
-    : undefined;
+/** The name of the outermost suite a test is in ('' when it is in none). */
+function topSuite(test: TestCase): string {
+  let name = '';
+  for (let p = test.parent; p.type === 'suite'; p = p.parent) name = p.name;
+  return name;
+}
+
+/** The agent a suite is about, named in it as a word (`codex (all approvals)`, `nudge install
+ * claude, with the real Claude Code`, `nudge run --agent gemini`). */
+function agentOf(suite: string): AgentName | undefined {
+  return AGENT_NAMES.find((a) => new RegExp(`\\b${a}\\b`).test(suite));
 }
 
 function tmuxVersion(): string | undefined {

@@ -18,10 +18,12 @@ import {
   agentBin,
   agentEnv,
   agentUnsetVariables,
+  agentVersion,
+  claudeHasAutoMode,
   type RealAgent,
   startAgent,
 } from '../helpers/real-agents.js';
-import {CLI, runNudge, waitForJobState} from '../helpers/run-nudge.js';
+import {CLI, nudgeBinDir, runNudge, waitForJobState} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {cleanEnv, startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -58,7 +60,7 @@ interface World {
   installOut: string;
 }
 
-async function setup(name: AgentName): Promise<World> {
+async function setup(name: AgentName, path: string[] = []): Promise<World> {
   const model = await startModelServer();
   const server = await startTmuxServer();
   const state = useTempDir('nudge-home-');
@@ -68,7 +70,7 @@ async function setup(name: AgentName): Promise<World> {
   const agent = await startAgent(
     server,
     name,
-    {modelUrl: model.url, approvals: 'none', env: {NUDGE_HOME: state}},
+    {modelUrl: model.url, approvals: 'none', env: {NUDGE_HOME: state}, path},
     async (where) => {
       before = snapshot(where.home, FILES[name]);
       const r = await runNudge(['install', name], {HOME: where.home, NUDGE_HOME: state});
@@ -196,6 +198,42 @@ describe.skipIf(!agentAvailable('claude'))(
         JSON.parse(w.before['.claude.json']!).mcpServers ?? {},
       );
       expect(await agentCli('claude', w.agent, w.model, ['mcp', 'list'])).not.toContain('nudge');
+    });
+
+    test(`the model calls nudge submit itself, allowed only by what install added, in Claude Code's default mode (${claudeHasAutoMode(agentVersion('claude')) ? 'auto mode' : 'it asks'}): as \`nudge submit\` on the PATH and as the absolute command`, async () => {
+      const w = await setup('claude', [nudgeBinDir(useTempDir('nudge-bin-'))]);
+      for (const [nudge, word] of [
+        ['nudge', 'via-path'],
+        [NUDGE, 'via-absolute'],
+      ] as const) {
+        for (const f of existsSync(join(w.state, 'jobs')) ? readdirSync(join(w.state, 'jobs')) : [])
+          await waitForJobState(w.state, f, ['done'], 60_000);
+        w.model.script(
+          {
+            shell: `${nudge} submit --pane ${w.shell} --notify-pane self --until exit -- 'echo ${word}'`,
+          },
+          {text: 'Queued; I will wait for the notice.'},
+        );
+        const started = Date.now();
+        await type(w, `run echo ${word} in the other pane`);
+        const id = await waitFor(
+          `the job the model queued with ${nudge} submit`,
+          async () =>
+            (existsSync(join(w.state, 'jobs')) ? readdirSync(join(w.state, 'jobs')) : []).find(
+              (j) => readFileSync(join(w.state, 'jobs', j, 'request.json'), 'utf8').includes(word),
+            ),
+          {timeoutMs: 90_000, describe: () => w.agent.capture()},
+        );
+        const end = await waitForJobState(w.state, id, ['done', 'failed', 'timeout'], 150_000);
+        expect(end.state, JSON.stringify(end)).toBe('done');
+        await w.server.waitForScreen(w.shell, new RegExp(`^${word}$`, 'm'), 10_000);
+        await w.model.waitForPrompt(/^\[SYSTEM COMMAND\] Command complete\. Resume\.$/, {
+          timeoutMs: 90_000,
+          since: started,
+        });
+        await w.agent.waitForIdle(90_000);
+      }
+      expect(w.model.prompts().filter((p) => p.text === NOTICE)).toHaveLength(2);
     });
   },
 );
