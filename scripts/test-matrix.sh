@@ -70,8 +70,11 @@ matrix_agents() {
   # "<agent> <pinned> <newest>" for each agent whose newest release is not the pinned one.
   while read -r agent _ _; do
     [[ -n $agent ]] || continue
+    # Every scenario in the default mode (for Claude Code: auto, and manual too); with
+    # everything approved, the scenarios where approval decides (the model's own call).
     run "newest-$agent" "NUDGE_AGENTS_DIR=$AGENTS_DIR/newest" -- --project integration \
-      test/integration/agents-at-model.test.ts -t "^$agent "
+      test/integration/agents-at-model.test.ts test/integration/install-agents.test.ts \
+      -t "^($agent \((default|manual) approvals\)|$agent \(all approvals\) (self-execution|a build in another pane)|nudge install $agent)"
   done < <(bash scripts/install-agents.sh --newest 2>/dev/null | grep '^newer ' | cut -d' ' -f2-)
 }
 

@@ -3,8 +3,10 @@
  * verified-reporter.ts wrote into $NUDGE_VERIFIED_DIR, default .verified/) into
  * data/verified-versions.json — the table shipped in the package and read by `nudge doctor` —
  * and print it as Markdown (the README's table). An entry is one program at one version on
- * one tmux and Node; runs of the same add up scenario by scenario, the latest run of each
- * scenario saying whether it passed.
+ * one tmux and Node. The records of one batch (one .ci/run, or the runs made by hand since
+ * the folder was emptied) add up scenario by scenario, the latest run of each scenario saying
+ * whether it passed; a row the batch has replaces the table's row for the same program,
+ * version, tmux and Node major.
  *
  *   NUDGE_VERIFIED_DIR=.verified npx vitest run --project integration …   # record
  *   npm run verified                                                       # merge, print

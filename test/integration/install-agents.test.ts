@@ -20,6 +20,7 @@ import {
   agentUnsetVariables,
   agentVersion,
   claudeHasAutoMode,
+  killProcessesOfHome,
   type RealAgent,
   startAgent,
 } from '../helpers/real-agents.js';
@@ -189,6 +190,9 @@ describe.skipIf(!agentAvailable('claude'))(
       await w.server.waitForScreen(w.shell, /^claude-installed$/m, 10_000);
       await expectHookMark(w, 'claude-stop');
 
+      // Quit Claude Code first, as the README says: it rewrites ~/.claude.json as it runs, and
+      // 2.1.331 wrote nudge's server back after an uninstall done under it.
+      await killProcessesOfHome(w.agent.home);
       await uninstall(w, 'claude');
       const after = snapshot(w.agent.home, FILES.claude);
       expect(after['.claude/commands/nudge.md']).toBeUndefined();
@@ -220,7 +224,11 @@ describe.skipIf(!agentAvailable('claude'))(
           `the job the model queued with ${nudge} submit`,
           async () =>
             (existsSync(join(w.state, 'jobs')) ? readdirSync(join(w.state, 'jobs')) : []).find(
-              (j) => readFileSync(join(w.state, 'jobs', j, 'request.json'), 'utf8').includes(word),
+              // A job's folder is made before its request is written in it.
+              (j) => {
+                const file = join(w.state, 'jobs', j, 'request.json');
+                return existsSync(file) && readFileSync(file, 'utf8').includes(word);
+              },
             ),
           {timeoutMs: 90_000, describe: () => w.agent.capture()},
         );

@@ -2,7 +2,8 @@
  * The package installs as users install it: `npm pack`, the tarball installed into a fresh
  * global prefix (`npm install -g --prefix`), then that install's `nudge --version`,
  * `nudge doctor --json` and the demo run with it. The tarball holds what the installed nudge
- * needs — dist/src, dist/workers, the README, the licence, package.json — and nothing else.
+ * needs — dist/src, dist/workers, data/ (the verified-versions table doctor reads), the
+ * README, the licence, package.json — and nothing else.
  */
 import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
@@ -37,11 +38,12 @@ describe('the packed tarball, installed into a fresh global prefix', () => {
     const outside = paths.filter(
       (p) =>
         !/^dist\/(src|workers)\/.+\.js$/.test(p) &&
-        !['package.json', 'README.md', 'LICENSE'].includes(p),
+        !['package.json', 'README.md', 'LICENSE', 'data/verified-versions.json'].includes(p),
     );
     expect(outside, 'files in the tarball that the installed nudge does not need').toEqual([]);
     expect(paths).toContain('dist/src/cli.js');
     expect(paths).toContain('dist/workers/job-worker.js');
+    expect(paths).toContain('data/verified-versions.json');
 
     const prefix = join(dir, 'prefix');
     const install = await execa(
@@ -69,7 +71,11 @@ describe('the packed tarball, installed into a fresh global prefix', () => {
       JSON.parse(doctor.stdout) as {checks: Array<{name: string; status: string; detail: string}>}
     ).checks;
     expect(doctor.exitCode, doctor.stdout).toBe(0);
-    expect(checks.find((c) => c.name === 'tmux')?.status).toBe('ok');
+    // The installed nudge reads the table shipped in its package.
+    expect(checks.find((c) => c.name === 'tmux')).toMatchObject({
+      status: 'ok',
+      detail: expect.stringMatching(/^tmux \S+, verified on \d{4}-\d\d-\d\d /),
+    });
     expect(checks.find((c) => c.name === 'node')?.detail).toContain(process.execPath);
 
     const installedCli = join(prefix, 'lib', 'node_modules', 'tmux-nudge', 'dist', 'src', 'cli.js');
