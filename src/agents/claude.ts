@@ -49,6 +49,17 @@ export const claude: Profile = {
     },
   ],
   launch: 'claude',
+  measuredOn: {
+    composerLine: '2.1.197, 2.1.331',
+    promptEcho: '2.1.197, 2.1.331',
+    busy: '`esc to interrupt`: 2.1.197, 2.1.331; `· Retrying in Ns`: 2.1.197; `· retrying in Ns`: 2.1.331',
+    queued: '`Press up to edit queued messages`: 2.1.197; `⎿  Queued · …`: 2.1.331',
+    screen:
+      '`Claude Code v…`: 2.1.197, 2.1.331; `? for shortcuts`: 2.1.197, and 2.1.331 outside auto mode; `⏵⏵ auto mode on`: 2.1.331 (auto mode, the default from 2.1.283)',
+    commands:
+      '`claude`, `claude.exe` (npm): 2.1.197, 2.1.331; `…/claude/versions/<version>`: the native installer',
+    permissionDialogs: '2.1.197',
+  },
 };
 
 /** Whether a word of a command line is Claude Code's executable or package script. */

@@ -55,6 +55,16 @@ export const codex: Profile = {
     },
   ],
   launch: 'codex',
+  measuredOn: {
+    composerLine: '0.169.0',
+    promptEcho: '0.169.0',
+    busy: '`esc to interrupt`, `tab to queue message` (the answer streaming): 0.169.0',
+    turnEnd: '0.169.0',
+    starting: '0.169.0',
+    queued: '0.169.0',
+    queueKey: '0.169.0',
+    permissionDialogs: 'not measured (published wording)',
+  },
 };
 
 /** Whether a word of a command line is Codex's executable or package script. */

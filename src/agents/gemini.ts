@@ -43,6 +43,14 @@ export const gemini: Profile = {
     },
   ],
   launch: 'gemini',
+  measuredOn: {
+    composerLine: '0.61.0',
+    promptEcho: '0.61.0',
+    busy: '0.61.0',
+    queued: '0.61.0',
+    inputModes: '0.61.0',
+    permissionDialogs: '0.61.0',
+  },
 };
 
 /** Whether a word of a command line is Gemini CLI's executable or package script. */

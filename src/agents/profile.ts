@@ -72,6 +72,9 @@ export interface Profile {
   permissionDialogs?: readonly PermissionDialog[];
   /** The command that starts the program interactively from a shell (`nudge run --agent`). */
   launch?: string;
+  /** The releases each entry was measured on, by entry (`busy`, `queued`, …), and which of
+   * its patterns hold for which: what to look at first when a release changes a screen. */
+  measuredOn?: Readonly<Partial<Record<Exclude<keyof Profile, 'measuredOn' | 'name'>, string>>>;
 }
 
 /** A dialog asking a person to allow something, as it shows on screen. */

@@ -2,10 +2,12 @@ import {readFileSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
 import {describe, expect, test} from 'vitest';
 import {
+  AGENT_NAMES,
   countEchoes,
   echoKindOf,
   isBusy,
   isIdle,
+  type Profile,
   type ProfileName,
   readComposer,
   readComposerState,
@@ -165,4 +167,87 @@ test('agents are named by their command line', () => {
   expect(agentOfCommandLine(['claude'])).toBe('claude');
   expect(agentOfCommandLine(['bash'])).toBeUndefined();
   expect(agentOfCommandLine(['node', 'server.js'])).toBeUndefined();
+});
+
+test('each agent profile says which releases its screen entries were measured on, for entries it has', () => {
+  for (const name of AGENT_NAMES) {
+    const profile = PROFILES[name] as Profile & Record<string, unknown>;
+    const measured = profile.measuredOn ?? {};
+    for (const key of ['busy', 'queued', 'composerLine', 'promptEcho'])
+      expect(measured, `${name}.measuredOn.${key}`).toHaveProperty(key);
+    for (const key of Object.keys(measured))
+      expect(profile[key], `${name}.measuredOn names ${key}, which it does not have`).toBeDefined();
+  }
+  // Claude Code 2.1.331's queued marker and retry line are held for by name.
+  expect(PROFILES.claude.measuredOn?.queued).toContain('2.1.331');
+  expect(PROFILES.claude.queued?.test('  ⎿  Queued · ctrl+x ctrl+s to send now')).toBe(true);
+  expect(PROFILES.claude.busy.some((b) => b.test('✻ Unable to connect · retrying in 5s'))).toBe(
+    true,
+  );
+  expect(PROFILES.claude.screen?.test('  ⏵⏵ auto mode on (shift+tab to cycle)')).toBe(true);
+});
+
+describe('Codex while its answer streams (0.169.0, scripted model streaming word by word)', () => {
+  // As captured: no `Working` line once the first words arrive, the footer as when idle.
+  const head = [
+    '  >_ OpenAI Codex (v0.169.0)',
+    '  permissions: YOLO mode',
+    '',
+    '› explain it',
+    '',
+    '• Here is my answer. word0 word1 word2 word3',
+    '',
+  ];
+  const footer = ['', '  GPT-6.1-Sol default · ~/work · Scripted session'];
+  const view = (rows: string[]) => paneViewOf(rows, {width: 120, height: rows.length});
+
+  test('the turn is open until its `Worked for` row: busy, not idle', () => {
+    const streaming = view([
+      ...head,
+      '› Ask Codex to do anything',
+      ...footer,
+      '  ← for agents · ? for shortcuts',
+    ]);
+    expect(isBusy(PROFILES.codex, streaming)).toBe(true);
+    expect(isIdle(PROFILES.codex, streaming)).toBe(false);
+    const done = view([
+      ...head,
+      '  Worked for 14s • 02:28',
+      '',
+      '› Ask Codex to do anything',
+      ...footer,
+      '  ← for agents · ? for shortcuts',
+    ]);
+    expect(isBusy(PROFILES.codex, done)).toBe(false);
+    expect(isIdle(PROFILES.codex, done)).toBe(true);
+    const interrupted = view([
+      ...head,
+      '■ Conversation interrupted',
+      '',
+      '› Ask Codex to do anything',
+      ...footer,
+    ]);
+    expect(isBusy(PROFILES.codex, interrupted)).toBe(false);
+  });
+
+  test('text typed into the composer mid-answer: the footer says `tab to queue message`', () => {
+    const typed = view([
+      ...head,
+      '› [SYSTEM COMMAND] Command complete. Resume.',
+      ...footer,
+      '  tab to queue message',
+    ]);
+    expect(isBusy(PROFILES.codex, typed)).toBe(true);
+    expect(readComposer(PROFILES.codex, typed)).toBe('[SYSTEM COMMAND] Command complete. Resume.');
+  });
+
+  test('a fresh Codex (no prompt yet) is not busy', () => {
+    const fresh = view([
+      '  >_ OpenAI Codex (v0.169.0)',
+      '',
+      '› Ask Codex to do anything',
+      ...footer,
+    ]);
+    expect(isBusy(PROFILES.codex, fresh)).toBe(false);
+  });
 });
