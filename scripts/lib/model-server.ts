@@ -258,24 +258,6 @@ export async function startModelServer(): Promise<ModelServer> {
       );
   }
 
-  function responseObject(status: string, output: unknown[]) {
-    return {
-      id: 'resp_scripted',
-      object: 'response',
-      created_at: Math.floor(Date.now() / 1000),
-      status,
-      model: 'scripted',
-      output,
-      usage: {
-        input_tokens: 10,
-        input_tokens_details: {cached_tokens: 0},
-        output_tokens: 5,
-        output_tokens_details: {reasoning_tokens: 0},
-        total_tokens: 15,
-      },
-    };
-  }
-
   function render(
     format: WireFormat,
     reply: Exclude<Reply, {holdMs: number}>,
@@ -309,13 +291,7 @@ export async function startModelServer(): Promise<ModelServer> {
                 index: 0,
                 delta: {type: 'input_json_delta', partial_json: input},
               }),
-              sse('content_block_stop', {type: 'content_block_stop', index: 0}),
-              sse('message_delta', {
-                type: 'message_delta',
-                delta: {stop_reason: 'tool_use', stop_sequence: null},
-                usage: {output_tokens: 5},
-              }),
-              sse('message_stop', {type: 'message_stop'}),
+              ...anthropicEnd('tool_use'),
             ],
             json: {
               ...anthropicStart(msgId).message,
@@ -336,13 +312,7 @@ export async function startModelServer(): Promise<ModelServer> {
               index: 0,
               delta: {type: 'text_delta', text},
             }),
-            sse('content_block_stop', {type: 'content_block_stop', index: 0}),
-            sse('message_delta', {
-              type: 'message_delta',
-              delta: {stop_reason: 'end_turn', stop_sequence: null},
-              usage: {output_tokens: 5},
-            }),
-            sse('message_stop', {type: 'message_stop'}),
+            ...anthropicEnd('end_turn'),
           ],
           json: {
             ...anthropicStart(msgId).message,
@@ -627,6 +597,38 @@ function promptsOf(format: WireFormat, b: Record<string, unknown>): string[] {
   return texts;
 }
 
+/** An OpenAI Responses `response` object of the scripted model. */
+function responseObject(status: string, output: unknown[]) {
+  return {
+    id: 'resp_scripted',
+    object: 'response',
+    created_at: Math.floor(Date.now() / 1000),
+    status,
+    model: 'scripted',
+    output,
+    usage: {
+      input_tokens: 10,
+      input_tokens_details: {cached_tokens: 0},
+      output_tokens: 5,
+      output_tokens_details: {reasoning_tokens: 0},
+      total_tokens: 15,
+    },
+  };
+}
+
+/** The events that end an Anthropic Messages stream, for `stopReason`. */
+function anthropicEnd(stopReason: 'tool_use' | 'end_turn'): string[] {
+  return [
+    sse('content_block_stop', {type: 'content_block_stop', index: 0}),
+    sse('message_delta', {
+      type: 'message_delta',
+      delta: {stop_reason: stopReason, stop_sequence: null},
+      usage: {output_tokens: 5},
+    }),
+    sse('message_stop', {type: 'message_stop'}),
+  ];
+}
+
 function sse(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
@@ -697,15 +699,7 @@ function streamEvent(
 function streamEnd(format: WireFormat, text: string, id: string): string[] {
   switch (format) {
     case 'anthropic':
-      return [
-        sse('content_block_stop', {type: 'content_block_stop', index: 0}),
-        sse('message_delta', {
-          type: 'message_delta',
-          delta: {stop_reason: 'end_turn', stop_sequence: null},
-          usage: {output_tokens: 5},
-        }),
-        sse('message_stop', {type: 'message_stop'}),
-      ];
+      return anthropicEnd('end_turn');
     case 'gemini':
       return [
         `data: ${JSON.stringify({
@@ -732,21 +726,7 @@ function streamEnd(format: WireFormat, text: string, id: string): string[] {
         }),
         sse('response.completed', {
           type: 'response.completed',
-          response: {
-            id: 'resp_scripted',
-            object: 'response',
-            created_at: Math.floor(Date.now() / 1000),
-            status: 'completed',
-            model: 'scripted',
-            output: [item],
-            usage: {
-              input_tokens: 10,
-              input_tokens_details: {cached_tokens: 0},
-              output_tokens: 5,
-              output_tokens_details: {reasoning_tokens: 0},
-              total_tokens: 15,
-            },
-          },
+          response: responseObject('completed', [item]),
         }),
       ];
     }

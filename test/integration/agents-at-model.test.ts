@@ -151,19 +151,9 @@ function caller(mode: Mode): string {
 /** A long answer for the model to stream. */
 const LONG_ANSWER = `Here is the plan, step by step. ${Array.from({length: 80}, (_, i) => `step${i}`).join(' ')}`;
 
-/**
- * Submit `text` to the agent from outside (a person or a script) with `--until prompt`, the
- * model holding the turn for 5 s; check the model got it once and the job ended `done`. The
- * latency (turn end at the model → the job's condition-met) is never negative; how small it
- * is, is a benchmark figure (npm run bench), bounded here only against a hang.
- */
-async function untilPromptTurn(
-  w: World,
-  text: string,
-  extra: string[],
-  reply: Reply = {holdMs: 5_000, reply: {text: 'Here it is.'}},
-) {
-  w.model.script(reply);
+/** Queue `text` for the agent's pane from outside (a person or a script) with `--until
+ * prompt` and no notice; the job's id. */
+async function submitUntilPrompt(w: World, text: string, extra: string[]): Promise<string> {
   const r = await w.nudge([
     'submit',
     '-S',
@@ -180,7 +170,23 @@ async function untilPromptTurn(
     text,
   ]);
   expect(r.exitCode, r.stderr).toBe(0);
-  const id = r.stdout.trim().split(/\s+/)[0] ?? '';
+  return r.stdout.trim().split(/\s+/)[0] ?? '';
+}
+
+/**
+ * Submit `text` to the agent from outside (a person or a script) with `--until prompt`, the
+ * model holding the turn for 5 s; check the model got it once and the job ended `done`. The
+ * latency (turn end at the model → the job's condition-met) is never negative; how small it
+ * is, is a benchmark figure (npm run bench), bounded here only against a hang.
+ */
+async function untilPromptTurn(
+  w: World,
+  text: string,
+  extra: string[],
+  reply: Reply = {holdMs: 5_000, reply: {text: 'Here it is.'}},
+) {
+  w.model.script(reply);
+  const id = await submitUntilPrompt(w, text, extra);
   const end = await expectDone(w, id);
   expect(received(w.model, text), describePrompts(w.model.prompts())).toBe(1);
   const events = await readJobEvents(w.home, id);
@@ -424,25 +430,8 @@ describe.each(cases)('%s (%s approvals)', (name, mode) => {
     async () => {
       const w = await setup(name, mode, {wait: false});
       const text = 'hello from a job that did not wait';
-      const r = await w.nudge([
-        'submit',
-        '-S',
-        w.server.socket,
-        '--pane',
-        w.agent.pane,
-        // The front end cannot tell yet which program it is (it may run as `node`).
-        '--profile',
-        name,
-        '--delay',
-        '0',
-        '--until',
-        'prompt',
-        '--no-notice',
-        '--',
-        text,
-      ]);
-      expect(r.exitCode, r.stderr).toBe(0);
-      const id = r.stdout.trim().split(/\s+/)[0] ?? '';
+      // The front end cannot tell yet which program it is (it may run as `node`).
+      const id = await submitUntilPrompt(w, text, ['--profile', name]);
       const end = await expectDone(w, id);
       await w.model.waitForPrompt(new RegExp(`^${escapeRegex(text)}$`), {timeoutMs: 60_000});
       await w.agent.waitForIdle(90_000);
