@@ -374,17 +374,7 @@ export async function startModelServer(): Promise<ModelServer> {
             }),
           );
         }
-        events.push(
-          sse('response.output_item.done', {
-            type: 'response.output_item.done',
-            output_index: 0,
-            item,
-          }),
-          sse('response.completed', {
-            type: 'response.completed',
-            response: responseObject('completed', [item]),
-          }),
-        );
+        events.push(...responsesEnd(item));
         return {events, json: responseObject('completed', [item])};
       }
       case 'chat':
@@ -616,6 +606,17 @@ function responseObject(status: string, output: unknown[]) {
   };
 }
 
+/** The events that end an OpenAI Responses stream whose one output is `item`. */
+function responsesEnd(item: unknown): string[] {
+  return [
+    sse('response.output_item.done', {type: 'response.output_item.done', output_index: 0, item}),
+    sse('response.completed', {
+      type: 'response.completed',
+      response: responseObject('completed', [item]),
+    }),
+  ];
+}
+
 /** The events that end an Anthropic Messages stream, for `stopReason`. */
 function anthropicEnd(stopReason: 'tool_use' | 'end_turn'): string[] {
   return [
@@ -718,17 +719,7 @@ function streamEnd(format: WireFormat, text: string, id: string): string[] {
         status: 'completed',
         content: [{type: 'output_text', text, annotations: []}],
       };
-      return [
-        sse('response.output_item.done', {
-          type: 'response.output_item.done',
-          output_index: 0,
-          item,
-        }),
-        sse('response.completed', {
-          type: 'response.completed',
-          response: responseObject('completed', [item]),
-        }),
-      ];
+      return responsesEnd(item);
     }
     case 'chat':
       return [];
