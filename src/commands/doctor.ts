@@ -97,7 +97,7 @@ async function checkTmux(table: VerifiedTable): Promise<Check> {
 }
 
 /** The installed version of an agent CLI on the PATH (`claude --version`), as judged by the
- * table; undefined when it does not answer. */
+ * table; a warning when it does not say its version. */
 async function checkAgentVersion(
   agent: AgentName,
   bin: string,
@@ -240,8 +240,11 @@ async function checkState(env: Record<string, string | undefined>): Promise<Chec
   }
 }
 
-async function checkAgent(agent: AgentName, ctx: CommandContext): Promise<Check> {
-  const found = await findOnPath(agent, ctx.env);
+async function checkAgent(
+  agent: AgentName,
+  found: string | undefined,
+  ctx: CommandContext,
+): Promise<Check> {
   const home = defaultHome(ctx.env);
   const scopes: Scope[] = ['user', 'project'];
   const states: Array<{scope: Scope; present: string[]; missing: string[]; other: string[]}> = [];
@@ -307,8 +310,8 @@ export async function runDoctor(o: DoctorOptions, ctx: CommandContext): Promise<
   );
   checks.push(await checkState(ctx.env));
   for (const agent of AGENT_NAMES) {
-    checks.push(await checkAgent(agent, ctx));
     const bin = await findOnPath(agent, ctx.env);
+    checks.push(await checkAgent(agent, bin, ctx));
     if (bin) checks.push(await checkAgentVersion(agent, bin, table));
   }
   return {checks, ok: checks.every((c) => c.status !== 'fail')};

@@ -201,33 +201,24 @@ describe('Codex while its answer streams (0.169.0, scripted model streaming word
   const footer = ['', '  GPT-6.1-Sol default · ~/work · Scripted session'];
   const view = (rows: string[]) => paneViewOf(rows, {width: 120, height: rows.length});
 
-  test('the turn is open until its `Worked for` row: busy, not idle', () => {
-    const streaming = view([
+  /** The screen with `rows` between the answer and an empty composer, and the idle footer. */
+  const screen = (...rows: string[]) =>
+    view([
       ...head,
+      ...rows,
       '› Ask Codex to do anything',
       ...footer,
       '  ← for agents · ? for shortcuts',
     ]);
+
+  test('the turn is open until its `Worked for` row: busy, not idle', () => {
+    const streaming = screen();
     expect(isBusy(PROFILES.codex, streaming)).toBe(true);
     expect(isIdle(PROFILES.codex, streaming)).toBe(false);
-    const done = view([
-      ...head,
-      '  Worked for 14s • 02:28',
-      '',
-      '› Ask Codex to do anything',
-      ...footer,
-      '  ← for agents · ? for shortcuts',
-    ]);
+    const done = screen('  Worked for 14s • 02:28', '');
     expect(isBusy(PROFILES.codex, done)).toBe(false);
     expect(isIdle(PROFILES.codex, done)).toBe(true);
-    const interrupted = view([
-      ...head,
-      '■ Conversation interrupted',
-      '',
-      '› Ask Codex to do anything',
-      ...footer,
-    ]);
-    expect(isBusy(PROFILES.codex, interrupted)).toBe(false);
+    expect(isBusy(PROFILES.codex, screen('■ Conversation interrupted', ''))).toBe(false);
   });
 
   test('text typed into the composer mid-answer: the footer says `tab to queue message`', () => {
