@@ -34,16 +34,45 @@ export type Reply =
   /** Answer with text and end the turn. With `streamMs`, the text streams as a real model's
    * does: word by word, spread evenly over that many milliseconds (Anthropic and Gemini
    * SSE, OpenAI Responses). */
-  | {text: string; delayMs?: number; streamMs?: number}
+  | {
+      text: string;
+      delayMs?: number;
+      streamMs?: number;
+      /** With `streamMs`: once this resolves, the words not yet sent follow within
+       * {@link UNTIL_GRACE_MS} (the stream paces at most `streamMs`, and ends on a signal
+       * rather than a guess at how long the test needs it to run). */
+      until?: Promise<unknown>;
+    }
   /** Call the CLI's shell tool with `command` (the turn goes on with the tool's result). */
   | {shell: string; delayMs?: number}
   /** Call the tool `name` (an MCP tool as the CLI names it: Claude Code
    * `mcp__nudge__watch_me`, Gemini CLI `watch_me`) with `input`. */
   | {tool: string; input: Record<string, unknown>; delayMs?: number}
-  /** Hold the turn open — the stream started, nothing more — for `ms`, then answer `reply`. */
-  | {holdMs: number; reply?: Reply}
+  /** Hold the turn open — the stream started, nothing more — for `holdMs`, then answer
+   * `reply`; with `until`, only until it resolves and {@link UNTIL_GRACE_MS} more (`holdMs`
+   * is then the most it holds). */
+  | {holdMs: number; reply?: Reply; until?: Promise<unknown>}
   /** Answer a chat-completions request with this JSON as the message content. */
   | {json: unknown};
+
+/** How long a hold or a stream goes on after its `until` resolved: the agent shows what came
+ * (a queued message, the notice typed) while its turn is still open. */
+export const UNTIL_GRACE_MS = 2_000;
+
+/** Sleep `ms`, or until `until` resolves and {@link UNTIL_GRACE_MS} more, whichever is first. */
+async function sleepUntil(ms: number, until: Promise<unknown> | undefined): Promise<void> {
+  if (!until) return void (await sleep(ms));
+  const cap = new AbortController();
+  await Promise.race([
+    sleep(ms, undefined, {signal: cap.signal}).catch(() => {}),
+    // A signal that fails (its wait timed out) leaves the full `ms`.
+    until.then(
+      () => sleep(UNTIL_GRACE_MS),
+      () => new Promise<void>(() => {}),
+    ),
+  ]);
+  cap.abort();
+}
 
 export type WireFormat = 'anthropic' | 'gemini' | 'responses' | 'chat';
 
@@ -192,13 +221,13 @@ export async function startModelServer(): Promise<ModelServer> {
     }
     while ('holdMs' in r) {
       if (stream) writeOpening(format, res);
-      await sleep(r.holdMs);
+      await sleepUntil(r.holdMs, r.until);
       r = r.reply ?? {text: 'OK.'};
     }
     if ('delayMs' in r && r.delayMs) await sleep(r.delayMs);
     if (stopped || res.destroyed) return;
     if (stream && 'text' in r && r.streamMs) {
-      await streamText(format, res, r.text, r.streamMs, entry);
+      await streamText(format, res, r.text, r.streamMs, entry, r.until);
       if (turn && !res.destroyed) turnEndedAt = Date.now();
       return;
     }
@@ -224,10 +253,19 @@ export async function startModelServer(): Promise<ModelServer> {
     text: string,
     streamMs: number,
     entry: JournalEntry | undefined,
+    until: Promise<unknown> | undefined,
   ): Promise<void> {
     writeOpening(format, res);
     const words = text.match(/\S+\s*/g) ?? [text];
-    const gapMs = streamMs / Math.max(1, words.length);
+    let gapMs = streamMs / Math.max(1, words.length);
+    // Once `until` resolves, the rest of the words follow within the grace period.
+    let left = words.length;
+    until?.then(
+      () => {
+        gapMs = Math.min(gapMs, UNTIL_GRACE_MS / Math.max(1, left));
+      },
+      () => {},
+    );
     const id = nextId('msg');
     const write = (event: string | undefined) => {
       if (event && !res.destroyed) res.write(event);
@@ -237,6 +275,7 @@ export async function startModelServer(): Promise<ModelServer> {
       if (stopped || res.destroyed) return;
       if (i === 0 && entry) entry.streamStartedAt = Date.now();
       write(streamEvent(format, 'delta', word, id));
+      left = words.length - i - 1;
       await sleep(gapMs);
     }
     if (stopped || res.destroyed) return;
@@ -420,7 +459,17 @@ export async function startModelServer(): Promise<ModelServer> {
   const model: ModelServer = {
     url: `http://127.0.0.1:${port}`,
     port,
-    script: (...replies) => void queue.push(...replies),
+    script: (...replies) => {
+      // A signal may fail before its turn comes (or with no turn at all): never unhandled.
+      for (const reply of replies) {
+        let r: Reply | undefined = reply;
+        while (r) {
+          if ('until' in r) r.until?.catch(() => {});
+          r = 'reply' in r ? r.reply : undefined;
+        }
+      }
+      queue.push(...replies);
+    },
     scriptChat: (...replies) => void chatQueue.push(...replies),
     journal: () => entries,
     prompts,

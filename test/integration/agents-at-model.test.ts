@@ -10,7 +10,7 @@
  */
 import {readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
-import {afterAll, describe, expect, test} from 'vitest';
+import {afterAll, describe, expect, onTestFinished, test} from 'vitest';
 import {
   describePrompts,
   type ModelServer,
@@ -109,6 +109,30 @@ async function theJob(w: World, timeoutMs = 60_000): Promise<string> {
       return ids.length === 1 ? ids[0] : undefined;
     },
     {timeoutMs, describe: () => w.agent.capture()},
+  );
+}
+
+/** Resolves once the only job in the test's state dir has typed its notice (its `notified`
+ * event): what a held or streamed turn waits for, so the notice comes due while the turn is
+ * open however slow the machine is, and the turn ends soon after. */
+function noticeTyped(w: World): Promise<unknown> {
+  const ended = new AbortController();
+  onTestFinished(() => ended.abort());
+  return waitFor(
+    'the notice typed',
+    async () => {
+      const ids = (() => {
+        try {
+          return readdirSync(join(w.home, 'jobs'));
+        } catch {
+          return [];
+        }
+      })();
+      if (ids.length !== 1) return undefined;
+      const events = await readJobEvents(w.home, ids[0] ?? '');
+      return events.find((e) => e.event === 'notified');
+    },
+    {timeoutMs: 240_000, intervalMs: 200, signal: ended.signal},
   );
 }
 
@@ -273,8 +297,9 @@ describe.each(cases)('%s (%s approvals)', (name, mode) => {
       {
         shell: `nudge submit --delay 0 --pane ${build} --notify-pane ${caller(mode)} --until exit -- ${sq('sleep 1')}`,
       },
-      // The turn goes on (the model "thinks") well past the build's end.
-      {holdMs: 20_000, reply: {text: 'Here is my long answer.'}},
+      // The turn goes on (the model "thinks") past the build's end: until the notice has been
+      // typed and 2 s more (at most a minute).
+      {holdMs: 60_000, until: noticeTyped(w), reply: {text: 'Here is my long answer.'}},
     );
     await say(w, 'build it, and meanwhile explain the plan');
     const id = await theJob(w);
@@ -377,7 +402,8 @@ describe.each(cases)('%s (%s approvals)', (name, mode) => {
         {
           shell: `nudge submit --delay 0 --pane ${build} --notify-pane ${caller(mode)} --until exit -- ${sq('sleep 4')}`,
         },
-        {holdMs: 500, reply: {text: LONG_ANSWER, streamMs: 25_000}},
+        // Streamed over at most 60 s; the rest follows once the notice has been typed.
+        {holdMs: 500, reply: {text: LONG_ANSWER, streamMs: 60_000, until: noticeTyped(w)}},
       );
       await say(w, 'build it, and meanwhile stream the plan');
       const id = await theJob(w);

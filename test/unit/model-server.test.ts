@@ -133,3 +133,41 @@ test('a named tool call (an MCP tool) streams as tool_use with its input (Anthro
     functionCall: {name: 'mcp_nudge_look_ma', args: {status_report: 'done'}},
   });
 });
+
+test('a hold and a stream with `until` end soon after it resolves, not after their full time; a failed signal leaves the full time', async () => {
+  const model = await startModelServer();
+  const turn = {
+    stream: true,
+    messages: [{role: 'user', content: [{type: 'text', text: 'go'}]}],
+  };
+  let signal: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    signal = resolve;
+  });
+  model.script({holdMs: 60_000, until: held, reply: {text: 'done'}});
+  const started = Date.now();
+  const answer = post(`${model.url}/v1/messages`, turn);
+  setTimeout(signal, 200);
+  expect((await answer).text).toContain('done');
+  // The signal at 200 ms, then the 2 s of grace; far less than the 60 s hold.
+  expect(Date.now() - started).toBeLessThan(20_000);
+  expect(Date.now() - started).toBeGreaterThanOrEqual(2_000);
+
+  let streamSignal: () => void = () => {};
+  const streamed = new Promise<void>((resolve) => {
+    streamSignal = resolve;
+  });
+  const words = Array.from({length: 40}, (_, i) => `w${i}`).join(' ');
+  model.script({text: words, streamMs: 60_000, until: streamed});
+  const started2 = Date.now();
+  const answer2 = post(`${model.url}/v1/messages`, turn);
+  setTimeout(streamSignal, 200);
+  const text = (await answer2).text;
+  for (const w of ['w0', 'w39']) expect(text).toContain(w);
+  expect(Date.now() - started2).toBeLessThan(20_000);
+
+  model.script({holdMs: 300, until: Promise.reject(new Error('timed out')), reply: {text: 'x'}});
+  const started3 = Date.now();
+  expect((await post(`${model.url}/v1/messages`, turn)).text).toContain('x');
+  expect(Date.now() - started3).toBeGreaterThanOrEqual(290);
+}, 60_000);
