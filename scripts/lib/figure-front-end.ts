@@ -10,6 +10,20 @@ import {runCli} from './private-tmux.js';
  * `node -e 0` of the same Node. */
 const FRONT_END_GOAL_MS = 40;
 
+/**
+ * The floor under the goal: the same two process starts `submit` cannot do without — a tmux
+ * client asking the server about the pane (a bad pane must fail before submit returns, exit 2)
+ * and a detached node — with nothing else, as a `node -e` script. What submit takes beyond
+ * this is its own code.
+ */
+const FLOOR_SCRIPT = `
+const {execFileSync, spawn} = require('node:child_process');
+const [socket, pane] = process.argv.slice(1);
+execFileSync('tmux', ['-S', socket, 'display-message', '-p', '-t', pane, '#{pane_id} #{pane_pid}']);
+spawn(process.execPath, ['-e', '0'], {detached: true, stdio: 'ignore'}).unref();
+process.stdout.write('floor\\n');
+`;
+
 /** The Node binaries to measure: this one, and each release the matrix installed
  * (scripts/install-test-node.sh) of another major version. */
 function nodes(): string[] {
@@ -93,6 +107,19 @@ async function frontEndOn(
     await nodeStart();
     const s = await interleave(runs, submit, nodeStart, settle);
     const beyond = median(s.subject) - median(s.baseline);
+    const floorStart = async () => {
+      const started = performance.now();
+      await execa(node, ['-e', FLOOR_SCRIPT, ctx.server.socket, pane], {
+        env: ctx.env,
+        extendEnv: false,
+        stdin: 'ignore',
+      });
+      return performance.now() - started;
+    };
+    // The floor's detached `node -e 0` ends within a few hundred ms; let it, untimed.
+    const floorSettle = () => new Promise<void>((r) => setTimeout(r, 400));
+    const f = await interleave(runs, floorStart, nodeStart, floorSettle);
+    const floor = median(f.subject) - median(f.baseline);
     const major = version.replace(/^v(\d+).*$/, '$1');
     return [
       {
@@ -110,6 +137,7 @@ async function frontEndOn(
         },
         notes: [
           `median beyond node start-up: ${beyond.toFixed(0)} ms`,
+          `floor (a tmux client asking about the pane and a detached node, nothing else): ${floor.toFixed(0)} ms beyond node -e 0; submit's own code: ${(beyond - floor).toFixed(0)} ms`,
           `${n} jobs submitted, each waited for until done before the next sample`,
         ],
       },
