@@ -38,6 +38,9 @@ export interface JobDeps extends RecognizeDeps {
   hookMarks: HookMarkSource;
 }
 
+/** The most a cancelled job spends clearing the half-typed line before it frees the pane. */
+const CANCEL_CLEAR_MS = 5_000;
+
 /** What the wait found, carried to the notice and the ending. */
 type Waited = Omit<JobOutcome, 'notified'> & {waitedMs: number};
 
@@ -97,7 +100,11 @@ class Job {
       tmux: deps.tmux,
       clock: deps.clock,
       note: (event, data) => deps.recorder.event(event, data as JobEvents[typeof event]),
-      guard: () => this.#lease?.assertHeld(),
+      // Every key goes under the pane's lock: none without a lease, none after its release.
+      guard: () => {
+        if (!this.#lease) throw new Error('no key may be sent without the pane lock');
+        this.#lease.assertHeld();
+      },
     };
   }
 
@@ -129,7 +136,7 @@ class Job {
         }
       }
     } catch (error) {
-      return this.#outcomeOf(error);
+      return await this.#outcomeOf(error);
     } finally {
       await this.#lease?.release();
     }
@@ -352,14 +359,16 @@ class Job {
     return undefined;
   }
 
-  #outcomeOf(error: unknown): JobOutcome {
+  async #outcomeOf(error: unknown): Promise<JobOutcome> {
     const phase = this.#phase;
     const cancelled = this.signal.aborted;
     const profile = this.#profile;
     if ((isAbortError(error) || cancelled) && phase === 'typing' && this.#typed > 0 && profile) {
-      // Do not leave half a command sitting in the input line.
-      const stop = AbortSignal.timeout(5_000);
-      void clearLine(this.#io, this.request.pane, profile, stop, isAgent(profile)).catch(() => {});
+      // Do not leave half a command sitting in the input line. Awaited, bounded, and still
+      // under the lock (run's `finally` releases it after): a clearing key that came later
+      // would land inside the next job's text. After a lost lock the guard refuses it.
+      const stop = AbortSignal.timeout(CANCEL_CLEAR_MS);
+      await clearLine(this.#io, this.request.pane, profile, stop, isAgent(profile)).catch(() => {});
     }
     return endingOf(error, {
       phase,

@@ -62,11 +62,20 @@ export interface PaneLease {
   readonly signal: AbortSignal;
   /** Throw (and abort `signal`) unless the lock is certainly still ours: call it right
    * before each key sent. Synchronous, so no timer that was due during a stall can slip a
-   * keystroke in before the check. */
+   * keystroke in before the check. Once `release` has begun it always throws: a key that
+   * comes after the release would land in the next job's text. */
   assertHeld(): void;
   /** Release the lock and leave the queue. Safe to call twice. After a compromise or a
    * stall the lock directory is left alone: it may be another worker's now. */
   release(): Promise<void>;
+}
+
+/** A key was about to be sent under a lease already released. */
+export class LeaseReleased extends Error {
+  constructor(jobId: string) {
+    super(`job ${jobId} has released the pane's lock; no key may follow`);
+    this.name = 'LeaseReleased';
+  }
 }
 
 /** Why the lock was not taken. */
@@ -246,7 +255,9 @@ export class PaneLock {
       if ((error as NodeJS.ErrnoException).code === 'ELOCKED') return undefined;
       throw error;
     }
+    let released = false;
     const assertHeld = () => {
+      if (released) throw new LeaseReleased(jobId);
       const age = Date.now() - ours.confirmedAt;
       if (age > LEASE_SAFE_AGE_MS) {
         compromise(
@@ -266,7 +277,6 @@ export class PaneLock {
       }
     }, LEASE_WATCH_MS);
     watchdog.unref();
-    let released = false;
     return {
       signal: compromised.signal,
       assertHeld,

@@ -2,6 +2,7 @@
 // recorded, cancel's answer agrees with it, the worker is gone and the pane is free.
 import {setTimeout as sleep} from 'node:timers/promises';
 import {describe, expect, it} from 'vitest';
+import {cancelHandoverRound} from '../helpers/cancel-handover.js';
 import {
   jobArgs,
   lockSnapshot,
@@ -40,6 +41,21 @@ async function expectOneEnding(home: string, id: string, answers: string[]): Pro
 }
 
 describe('cancel races', () => {
+  it('a job cancelled while it types, the next job queued on the pane: 20 rounds in a row, no clearing key inside the next text', async () => {
+    const server = await startTmuxServer();
+    const rec = await startRecorder(server);
+    const home = useNudgeHome();
+    for (let round = 1; round <= 20; round++) {
+      await cancelHandoverRound(home, server.socket, rec, round);
+    }
+    recordFigure({
+      scenario: 'cancelled mid-typing, next job queued',
+      jobs: 40,
+      accounted: 40,
+      outcomes: {cancelled: 20, done: 20},
+    });
+  });
+
   it('cancel racing the job finishing: one ending, and cancel says which', async () => {
     const server = await startTmuxServer();
     const rec = await startRecorder(server);

@@ -1,5 +1,6 @@
 // `nudge cancel`: a queued job never types; a running one stops and frees the pane at once.
 import {describe, expect, it} from 'vitest';
+import {cancelHandoverRound} from '../helpers/cancel-handover.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {hex, startRecorder} from '../helpers/recorder-pane.js';
 import {readJobEvents, readJobState, runNudge, waitForJobState} from '../helpers/run-nudge.js';
@@ -149,6 +150,12 @@ describe('nudge cancel', () => {
     expect(typed.length).toBeGreaterThan(0);
     expect(typed.length).toBeLessThan(text.length);
     expect(text.startsWith(typed), JSON.stringify(typed)).toBe(true);
+  });
+
+  it("a job cancelled while it types clears its line before the next job queued on the pane starts; the next job's text arrives whole", async () => {
+    const server = await startTmuxServer();
+    const rec = await startRecorder(server);
+    await cancelHandoverRound(useNudgeHome(), server.socket, rec, 1);
   });
 
   it('cancel of a job that already ended exits 0 and says so', async () => {

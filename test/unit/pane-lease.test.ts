@@ -3,7 +3,7 @@
 import {mkdirSync, rmdirSync, statSync, utimesSync} from 'node:fs';
 import {describe, expect, test} from 'vitest';
 import {realClock} from '../../src/base/clock.js';
-import {PaneLock} from '../../src/locks/pane-lock.js';
+import {LeaseReleased, PaneLock} from '../../src/locks/pane-lock.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 
 async function take(lock: PaneLock, jobId: string) {
@@ -26,6 +26,15 @@ describe('PaneLease', () => {
     expect(lease.signal.aborted).toBe(false);
     await lease.release();
     expect(() => statSync(lock.lockPath)).toThrow();
+  });
+
+  test('once released (even while the release is under way), assertHeld refuses every key', async () => {
+    const lock = new PaneLock(useTempDir(), 'k', realClock);
+    const lease = await take(lock, 'a0000000-0001');
+    const releasing = lease.release();
+    expect(() => lease.assertHeld()).toThrow(LeaseReleased);
+    await releasing;
+    expect(() => lease.assertHeld()).toThrow(/released the pane's lock/);
   });
 
   test('release leaves a lock that another worker took over (after a stall) in place', async () => {

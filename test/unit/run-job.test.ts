@@ -255,6 +255,59 @@ describe('runJob', () => {
     expect(tmux.typed()).toBe('abc<C-e><C-u>');
   });
 
+  test('a cancelled job clears its half-typed line before it frees the pane; no key after the release', async () => {
+    const {deps, tmux} = setup();
+    const controller = new AbortController();
+    // The lease as the real one behaves: every key checked, none after release.
+    let released = false;
+    deps.lockFor = () => ({
+      acquire: async () => ({
+        ok: true as const,
+        value: {
+          signal: new AbortController().signal,
+          assertHeld: () => {
+            if (released) throw new Error('released');
+          },
+          release: async () => {
+            released = true;
+            tmux.calls.push(['keys', '<released>']);
+          },
+        },
+      }),
+    });
+    const typeLiteral = tmux.typeLiteral.bind(tmux);
+    let n = 0;
+    tmux.typeLiteral = async (pane, chars) => {
+      await typeLiteral(pane, chars);
+      if (++n === 3) controller.abort();
+    };
+    // Each clearing key takes a while to reach tmux (as over a real socket).
+    const pressKeys = tmux.pressKeys.bind(tmux);
+    tmux.pressKeys = async (pane, keys) => {
+      await new Promise((r) => setTimeout(r, 20));
+      await pressKeys(pane, keys);
+    };
+    const outcome = await runJob(deps, makeRequest({}, 'abcdefgh'), controller.signal);
+    expect(outcome.state).toBe('cancelled');
+    const keys = tmux.calls.filter((c) => c[0] === 'keys').map((c) => c.slice(1).join(' '));
+    expect(keys.at(-1)).toBe('<released>');
+    expect(keys.slice(0, -1).join(' ')).toMatch(/C-u/);
+  });
+
+  test('no key goes out without a lease', async () => {
+    const {deps, tmux} = setup();
+    deps.lockFor = () => ({
+      acquire: async () => ({
+        ok: true as const,
+        // A lock implementation that forgot its lease: the guard refuses, nothing is typed.
+        value: undefined as never,
+      }),
+    });
+    const outcome = await runJob(deps, makeRequest({}, 'abc'), new AbortController().signal);
+    expect(outcome.state).toBe('failed');
+    expect(tmux.typed()).toBe('');
+  });
+
   test('a compromised lock stops the job instead of typing on', async () => {
     const {deps, tmux, lock} = setup();
     const original = tmux.typeLiteral.bind(tmux);

@@ -1,0 +1,52 @@
+// A job cancelled while it types, with a second job queued on the same pane: the pane's lock
+// passes to the second job only after the first has cleared its half-typed line, so every
+// byte after the second job's own clear is its text and its Enter (issue: a cancelled job's
+// clearing keys once landed inside the next job's text). Used by the integration suite (one
+// round) and the fault suite (twenty in a row).
+import {expect} from 'vitest';
+import {jobArgs, submitJob, TERMINAL} from './faults.js';
+import {hex, RAW_CLEAR, type RecorderPane} from './recorder-pane.js';
+import {readJobEvents, runNudge, waitForJobState} from './run-nudge.js';
+
+/** One round on `rec` (a raw recorder pane of `socket`); resolves once both jobs ended. */
+export async function cancelHandoverRound(
+  home: string,
+  socket: string,
+  rec: RecorderPane,
+  round: number,
+): Promise<void> {
+  const before = (await rec.bytes()).length;
+  // 150 characters typed 10 ms apart: long enough to be cancelled in the middle.
+  const first = `FIRST${round}-${'abcdefghij'.repeat(15)}`.slice(0, 150);
+  const second = `SECOND${round}-zz`;
+  const quick = ['--delay', '0', '--no-notice'];
+  const a = await submitJob(
+    home,
+    jobArgs(socket, rec.pane, [...quick, '--type-delay', '10ms', '--', first]),
+  );
+  // Cancel once the first job is well into its text (its clear, then at least 20 characters).
+  await rec.waitForLength(before + RAW_CLEAR.length + 20, 30_000);
+  const b = await submitJob(
+    home,
+    jobArgs(socket, rec.pane, [...quick, '--type-delay', '0', '--', second]),
+  );
+  const cancel = await runNudge(['cancel', a], {NUDGE_HOME: home});
+  expect(cancel.exitCode, cancel.stderr).toBe(0);
+  const endA = await waitForJobState(home, a, TERMINAL, 30_000);
+  const endB = await waitForJobState(home, b, TERMINAL, 60_000);
+  const events = async (id: string) => JSON.stringify(await readJobEvents(home, id));
+  expect(endA.state, await events(a)).toBe('cancelled');
+  expect(endB.state, await events(b)).toBe('done');
+  const bytes = (await rec.bytes()).subarray(before).toString('utf8');
+  const tail = `${RAW_CLEAR}${second}\r`;
+  // The second job's text arrived whole, once, and nothing came after it: no clearing key
+  // of the first job landed once the second had started.
+  expect(bytes.endsWith(tail), `round ${round}: ${hex(bytes)}`).toBe(true);
+  expect(bytes.split(second).length - 1, `round ${round}: ${hex(bytes)}`).toBe(1);
+  // The first job's clear (after its partial text) came before the second job's clear.
+  const partial = bytes.slice(0, bytes.length - tail.length);
+  expect(partial.startsWith(`${RAW_CLEAR}FIRST${round}-`), `round ${round}: ${hex(bytes)}`).toBe(
+    true,
+  );
+  expect(partial.endsWith('\x15'), `round ${round}: ${hex(bytes)}`).toBe(true);
+}
