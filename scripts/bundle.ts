@@ -2,7 +2,7 @@
  * Part of `npm run build`, after tsc: bundle the front end (dist/src/cli.js) in place, so
  * `nudge submit` loads a handful of files instead of ~25 modules (ESM loading costs about a
  * millisecond per module on the 2-core CI machine, which is a third of the front end's budget
- * beyond Node's own start-up; see the README's Benchmarks).
+ * beyond Node's own start-up; see docs/benchmarks.md).
  *
  * - Code splitting keeps the lazy paths lazy: yargs (help, errors, other commands) and the
  *   worker code (`submit --wait`) stay in chunks loaded by dynamic import.

@@ -1,5 +1,5 @@
 /**
- * `npm run faults:table`: the README's Reliability table from the figures the fault suite
+ * `npm run faults:table`: the Reliability table (docs/reliability.md) from the figures the fault suite
  * wrote. Every passing scenario of `npm run test:faults` appends one JSON line to
  * .faults/figures.jsonl (test/helpers/faults.ts); run the suite as often as you like, then
  * this prints one markdown row per scenario: how often it passed, jobs accounted for, how fast

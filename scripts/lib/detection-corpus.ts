@@ -4,7 +4,7 @@
  * detection-corpus.test.ts) and the bench (figure-corpus) run the same list.
  */
 export interface CorpusCase {
-  /** The row's name in the README's table. */
+  /** The row's name in the corpus table of docs/waiting.md. */
   name: string;
   /** The pane's shell (default bash). */
   shell?: 'bash' | 'zsh';
@@ -21,7 +21,7 @@ export interface CorpusCase {
   verdict: 'idle' | 'busy';
   /** The reason nudge must give. */
   reason: RegExp;
-  /** Why that is the right verdict, for the README. */
+  /** Why that is the right verdict (docs/waiting.md). */
   why: string;
 }
 

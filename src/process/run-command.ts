@@ -3,7 +3,7 @@ import {execa} from 'execa';
 /**
  * Running other people's commands — the watcher's `--bash-wait` and `--assess-cmd`, later
  * `nudge run` and doctor checks — captured and bounded. execa here (and not on the front
- * end's path, where importing it costs more than the whole budget: README, Benchmarks)
+ * end's path, where importing it costs more than the whole budget: docs/benchmarks.md)
  * because these need what it does well: a timeout that ends the child, cancellation by
  * AbortSignal, stdout and stderr interleaved in one `all` stream, a size bound, and a result
  * rather than an exception (`reject: false`).

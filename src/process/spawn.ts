@@ -7,7 +7,7 @@ import {type ChildProcess, execFile, type SpawnOptions, spawn} from 'node:child_
  *
  * Plain node:child_process rather than execa for these: they run in the front end and in
  * every worker, where importing execa costs ~120 ms on the 2-core CI machine (more than the
- * whole front-end budget), and they need nothing execa adds (see the README's Benchmarks).
+ * whole front-end budget), and they need nothing execa adds (see docs/benchmarks.md).
  */
 
 /** How a program run to its end went. */

@@ -47,7 +47,7 @@ export async function git(
   signal?: AbortSignal,
 ): Promise<CommandRun> {
   // Loaded here, not at the top: `nudge run`'s front end is in the CLI's command chunk, and
-  // execa must not slow every other command's start (README, Benchmarks).
+  // execa must not slow every other command's start (docs/benchmarks.md).
   const {runCommand} = await import('../process/run-command.js');
   return runCommand('git', ['-C', cwd, '--no-pager', ...args], {
     timeoutMs: GIT_TIMEOUT_MS,

@@ -1,5 +1,5 @@
 // Shared pieces of the fault-injection suite (test/faults): quick job arguments, waiting on
-// job events, lock and process inspection, and the figures the README's Reliability table is
+// job events, lock and process inspection, and the figures the Reliability table (docs/reliability.md) is
 // built from (scripts/faults-table.ts).
 import {appendFileSync, mkdirSync, readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
@@ -185,7 +185,7 @@ export async function waitForLocksFree(home: string, timeoutMs = 20_000): Promis
   return Date.now() - started;
 }
 
-/** One row of figures for the README's Reliability table. */
+/** One row of figures for the Reliability table (docs/reliability.md). */
 export interface Figure {
   /** The scenario, as the table names it. */
   scenario: string;

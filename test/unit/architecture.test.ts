@@ -4,7 +4,7 @@ import {fileURLToPath} from 'node:url';
 import {describe, expect, test} from 'vitest';
 
 /**
- * The map of src/ (README, Development): which folder may import which. A folder may always
+ * The map of src/ (CONTRIBUTING.md): which folder may import which. A folder may always
  * import its own files. An import outside this table fails here, naming the file.
  */
 const MAY_IMPORT: Record<string, readonly string[]> = {
