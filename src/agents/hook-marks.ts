@@ -4,7 +4,7 @@ import {join} from 'node:path';
 import {writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE} from '../base/paths.js';
 import {paneKey} from '../locks/key.js';
-import type {PaneRef, ServerRef} from '../tmux/server.js';
+import {insideTmux, type PaneRef, type ServerRef} from '../tmux/server.js';
 import type {HookKind} from './registry.js';
 
 /** "This pane's agent finished a turn", as an agent's hook reported it. */
@@ -20,12 +20,9 @@ export interface HookMark {
 /** The pane a hook runs in, from the environment tmux gives every pane: `$TMUX` is
  * "<socket>,<server pid>,<session>", `$TMUX_PANE` the pane id. */
 export function hookPaneFromEnv(env: Record<string, string | undefined>): PaneRef | undefined {
-  const [socketPath, pid] = env.TMUX?.split(',') ?? [];
-  const pane = env.TMUX_PANE;
-  const serverPid = Number(pid);
-  if (!socketPath || !Number.isSafeInteger(serverPid) || !pane || !/^%\d+$/.test(pane))
-    return undefined;
-  return {socketPath, serverPid, pane};
+  const here = insideTmux(env);
+  if (!here || here.serverPid === undefined || here.pane === undefined) return undefined;
+  return {socketPath: here.socketPath, serverPid: here.serverPid, pane: here.pane};
 }
 
 function markPath(stateDir: string, where: PaneRef): string {

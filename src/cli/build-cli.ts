@@ -1,6 +1,8 @@
 import yargs, {type Argv} from 'yargs';
+import {AGENT_NAMES} from '../agents/profile.js';
 import {HOOK_KINDS} from '../agents/registry.js';
 import {type ExitCode, NudgeError} from '../base/errors.js';
+import {nudgeVersion} from '../base/version.js';
 import {cancelJob} from '../commands/cancel.js';
 import type {CommandContext} from '../commands/context.js';
 import {runDoctor} from '../commands/doctor.js';
@@ -271,7 +273,7 @@ export function buildCli(
           })
           .option('agent', {
             type: 'string',
-            choices: ['claude', 'gemini', 'codex'],
+            choices: AGENT_NAMES,
             describe: 'start this agent in the pane and give it the prompt',
           })
           .option('worktree', {
@@ -406,7 +408,7 @@ export function buildCli(
         y
           .positional('agent', {
             type: 'string',
-            choices: ['claude', 'gemini', 'codex'],
+            choices: AGENT_NAMES,
             demandOption: true,
           })
           .option('scope', {
@@ -500,7 +502,7 @@ export function buildCli(
     .strict()
     .recommendCommands()
     .help()
-    .version()
+    .version(nudgeVersion())
     .wrap(Math.min(110, process.stdout.columns || 100))
     .showHelpOnFail(false)
     .exitProcess(false)

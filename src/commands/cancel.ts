@@ -9,6 +9,7 @@ import {
 } from '../jobs/store.js';
 import {paneLockFor} from '../locks/pane-lock.js';
 import {isRunning, signalProcess} from '../process/identity.js';
+import {stopGracefully} from '../process/stop.js';
 import type {CommandContext} from './context.js';
 
 /** How long a worker gets to record "cancelled" and release its lock after SIGTERM. */
@@ -52,12 +53,19 @@ export async function cancelJob(o: {job: string}, ctx: CommandContext): Promise<
   if (record.pid !== undefined && isJobProcessAlive(record)) {
     const worker = workerOf({...record, pid: record.pid});
     const group = record.mode === 'detached';
-    signalProcess(worker, 'SIGTERM', group);
-    record = await waitForEnd(ctx, handle, () => isRunning(worker), CANCEL_GRACE_MS);
-    if (!isTerminal(record.state) && isRunning(worker)) {
-      signalProcess(worker, 'SIGKILL', group);
-      record = await waitForEnd(ctx, handle, () => isRunning(worker), 1_000);
-    }
+    // Stopped once it records its ending (or is gone); killed after the grace period.
+    const how = await stopGracefully({
+      send: (signal) => signalProcess(worker, signal, group),
+      alive: () => isRunning(worker),
+      done: async () => isTerminal((await handle.readState()).state),
+      clock: ctx.clock,
+      graceMs: CANCEL_GRACE_MS,
+      pollMs: CANCEL_POLL_MS,
+    });
+    record =
+      how === 'killed'
+        ? await waitForEnd(ctx, handle, () => isRunning(worker), 1_000)
+        : await handle.readState();
   }
   if (isTerminal(record.state)) return result(record, false);
   // The worker is gone without recording an ending (killed, or never started): record it,

@@ -53,6 +53,9 @@ export interface RunOptions {
 }
 
 /** The defaults `nudge run --help` shows. */
+/** The agents `run --agent` can start (for front ends that list the choices). */
+export const RUN_AGENTS = AGENT_NAMES;
+
 export const RUN_DEFAULTS = {
   idleTimeout: '5m',
   timeout: '1h',

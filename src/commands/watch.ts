@@ -3,7 +3,8 @@ import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import {resolvePane} from '../pane/target.js';
 import {isRunning, type ProcessId, signalProcess} from '../process/identity.js';
 import {launchDetached} from '../process/launch-worker.js';
-import {resolveServerSpec} from '../tmux/server.js';
+import {stopGracefully} from '../process/stop.js';
+import {insideTmux, resolveServerSpec} from '../tmux/server.js';
 import {visibleText} from '../tmux/view.js';
 import {createAssessor, describeAssessor} from '../watch/assessor.js';
 import {assessRequest} from '../watch/cycle.js';
@@ -373,11 +374,14 @@ function processOf(cycle: NonNullable<WatcherRecord['cycle']>): ProcessId {
 /** Stop a cycle worker and what it started (its process group): SIGTERM, then SIGKILL after
  * the grace period. Whether one was running. */
 async function stopCycle(worker: ProcessId, ctx: CommandContext): Promise<boolean> {
-  if (!signalProcess(worker, 'SIGTERM', true)) return false;
-  const deadline = ctx.clock.now() + STOP_GRACE_MS;
-  while (isRunning(worker) && ctx.clock.now() < deadline) await ctx.clock.sleep(STOP_POLL_MS);
-  if (isRunning(worker)) signalProcess(worker, 'SIGKILL', true);
-  return true;
+  const how = await stopGracefully({
+    send: (signal) => signalProcess(worker, signal, true),
+    alive: () => isRunning(worker),
+    clock: ctx.clock,
+    graceMs: STOP_GRACE_MS,
+    pollMs: STOP_POLL_MS,
+  });
+  return how !== 'not-running';
 }
 
 /** The watcher a report is for: NAME, else the one watching this pane, else the only one. */
@@ -389,7 +393,7 @@ async function nameOf(
   if (given !== undefined) return validateWatcherName(given);
   const all = await store.list();
   const here = all.filter(
-    (w) => w.pane === ctx.env.TMUX_PANE && w.socketPath === ctx.env.TMUX?.split(',')[0],
+    (w) => w.pane === ctx.env.TMUX_PANE && w.socketPath === insideTmux(ctx.env)?.socketPath,
   );
   const pick = here.length === 1 ? here : all.length === 1 ? all : [];
   if (pick[0]) return pick[0].name;

@@ -6,12 +6,13 @@ import {z} from 'zod';
 import {describeError, NudgeError} from '../base/errors.js';
 import {createJobLogger, type Logger} from '../base/log.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
+import {nudgeVersion} from '../base/version.js';
 import {cancelJob} from '../commands/cancel.js';
 import type {CommandContext} from '../commands/context.js';
 import {runDoctor} from '../commands/doctor.js';
 import {EXPECT_ACTIONS, expectPattern} from '../commands/expect.js';
 import {listJobs, showStatus} from '../commands/jobs.js';
-import {runInPane} from '../commands/run.js';
+import {RUN_AGENTS, runInPane} from '../commands/run.js';
 import {submit} from '../commands/submit.js';
 import {waitForIdle} from '../commands/wait.js';
 import {
@@ -53,7 +54,7 @@ export function createMcpServer(
   log: Logger,
 ): McpServer {
   const server = new McpServer(
-    {name: 'nudge', version: '0.1.0'},
+    {name: 'nudge', version: nudgeVersion()},
     {
       instructions:
         'nudge hands work to tmux panes without blocking and wakes you when it is done. The pane defaults to your own ($TMUX_PANE).',
@@ -156,7 +157,7 @@ export function createMcpServer(
         command: z
           .string()
           .describe('the shell command line to run, or with agent the prompt to give it'),
-        agent: z.enum(['claude', 'gemini', 'codex']).optional(),
+        agent: z.enum(RUN_AGENTS).optional(),
         worktree: z
           .union([z.boolean(), z.string()])
           .optional()

@@ -1,6 +1,6 @@
 import {NudgeError} from '../base/errors.js';
 import {TmuxCommandError} from '../tmux/runner.js';
-import {describeServer, type PaneRef, type ServerSpec} from '../tmux/server.js';
+import {describeServer, insideTmux, type PaneRef, type ServerSpec} from '../tmux/server.js';
 import type {PaneInfo, Tmux} from '../tmux/tmux.js';
 
 /** A pane found for a command: what tmux says of it, and how the user named it. */
@@ -33,7 +33,7 @@ export function ownPaneOn(
   spec: ServerSpec,
   env: Record<string, string | undefined>,
 ): string | undefined {
-  const tmuxSocket = env.TMUX?.split(',')[0];
+  const tmuxSocket = insideTmux(env)?.socketPath;
   const sameServer =
     spec.kind === 'default' || (spec.kind === 'socket-path' && spec.path === tmuxSocket);
   return sameServer ? env.TMUX_PANE : undefined;

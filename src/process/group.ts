@@ -1,6 +1,7 @@
 import {readFileSync} from 'node:fs';
 import type {Clock} from '../base/clock.js';
 import {statFields} from './proc-stat.js';
+import {stopGracefully} from './stop.js';
 
 /** Whether any process of group `pgid` is left (signal 0 probes without signalling). */
 export function groupAlive(pgid: number): boolean {
@@ -26,21 +27,21 @@ export async function endProcessGroup(
   if (!Number.isSafeInteger(pgid) || pgid <= 1 || pgid === process.pid) return 'gone';
   if (pgid === getOwnGroup()) return 'gone';
   if (!groupAlive(pgid)) return 'gone';
-  signalGroup(pgid, 'SIGTERM');
-  const deadline = clock.now() + graceMs;
-  while (clock.now() < deadline) {
-    await clock.sleep(50);
-    if (!groupAlive(pgid)) return 'terminated';
-  }
-  signalGroup(pgid, 'SIGKILL');
-  return 'killed';
+  const how = await stopGracefully({
+    send: (signal) => signalGroup(pgid, signal),
+    alive: () => groupAlive(pgid),
+    clock,
+    graceMs,
+  });
+  return how === 'not-running' ? 'gone' : how;
 }
 
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
   try {
     process.kill(-pgid, signal);
+    return true;
   } catch {
-    // gone meanwhile
+    return false; // gone meanwhile
   }
 }
 

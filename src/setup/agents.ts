@@ -1,6 +1,6 @@
 import {homedir} from 'node:os';
 import {join} from 'node:path';
-import type {AgentName} from '../agents/profile.js';
+import {AGENT_NAMES, type AgentName} from '../agents/profile.js';
 import {shellWord} from '../base/shell.js';
 import type {Format, KeyPath} from './edit.js';
 
@@ -250,7 +250,7 @@ function codexPieces(p: InstallPlace, self: SelfCommand): Piece[] {
   ];
 }
 
-export const INSTALL_AGENTS: readonly AgentName[] = ['claude', 'gemini', 'codex'];
+export const INSTALL_AGENTS: readonly AgentName[] = AGENT_NAMES;
 
 /** Everything `nudge install AGENT` adds, in the order it is added. */
 export function piecesFor(agent: AgentName, place: InstallPlace, self: SelfCommand): Piece[] {

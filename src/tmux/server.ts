@@ -24,6 +24,24 @@ export interface PaneRef extends ServerRef {
   pane: string;
 }
 
+/** The tmux this process runs inside, from the environment tmux gives every pane: `$TMUX` is
+ * "<socket path>,<server pid>,<session index>" and `$TMUX_PANE` the pane id. The one reader
+ * of both. `serverPid` and `pane` are undefined where they do not parse. */
+export function insideTmux(env: {
+  TMUX?: string | undefined;
+  TMUX_PANE?: string | undefined;
+}): {socketPath: string; serverPid: number | undefined; pane: string | undefined} | undefined {
+  const [socketPath, pid] = env.TMUX?.split(',') ?? [];
+  if (!socketPath) return undefined;
+  const serverPid = Number(pid);
+  const pane = env.TMUX_PANE;
+  return {
+    socketPath,
+    serverPid: pid && Number.isSafeInteger(serverPid) ? serverPid : undefined,
+    pane: pane && /^%\d+$/.test(pane) ? pane : undefined,
+  };
+}
+
 /**
  * Pick the tmux server: `-S path`, else `-L name`, else `$NUDGE_TMUX_SOCKET` (a socket path;
  * schedulers have no `$TMUX`), else the socket in `$TMUX` (we are inside tmux), else tmux's
@@ -53,8 +71,7 @@ export function resolveServerSpec(
     return {kind: 'socket-name', name: flags.socketName};
   }
   if (env.NUDGE_TMUX_SOCKET) return {kind: 'socket-path', path: env.NUDGE_TMUX_SOCKET};
-  // $TMUX is "<socket path>,<server pid>,<session index>".
-  const fromTmux = env.TMUX?.split(',')[0];
+  const fromTmux = insideTmux(env)?.socketPath;
   if (fromTmux) return {kind: 'socket-path', path: fromTmux};
   return {kind: 'default'};
 }
