@@ -22,6 +22,15 @@ import {mkdirSync, writeFileSync} from 'node:fs';
 import {cpus, loadavg, totalmem} from 'node:os';
 import {join} from 'node:path';
 import {
+  checkPrerequisites,
+  cleanEnv,
+  makeTempDir,
+  REPO_ROOT,
+  runCleanup,
+  startPrivateTmux,
+  tmuxVersion,
+} from '../test/harness/private-tmux.js';
+import {
   type BenchContext,
   type Figure,
   type FigureResult,
@@ -36,15 +45,6 @@ import {detection} from './lib/figure-detection.js';
 import {frontEnd} from './lib/figure-front-end.js';
 import {typing} from './lib/figure-typing.js';
 import {wakeup} from './lib/figure-wakeup.js';
-import {
-  checkPrerequisites,
-  cleanEnv,
-  makeTempDir,
-  REPO_ROOT,
-  runCleanup,
-  startPrivateTmux,
-  tmuxVersion,
-} from './lib/private-tmux.js';
 
 /** Every figure, in the order they run. Add new figures here. */
 const FIGURES: Figure[] = [frontEnd, typing, detection, corpus, cpuWaiting, concurrency, wakeup];

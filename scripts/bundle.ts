@@ -15,7 +15,7 @@
 import {readdirSync, rmSync} from 'node:fs';
 import {join} from 'node:path';
 import {build} from 'esbuild';
-import {findRepoRoot} from './lib/private-tmux.js';
+import {findRepoRoot} from '../test/harness/private-tmux.js';
 
 const dir = join(findRepoRoot(), 'dist', 'src');
 for (const name of readdirSync(dir)) {

@@ -20,7 +20,7 @@ import {
   runCli,
   sleep,
   startPrivateTmux,
-} from './lib/private-tmux.js';
+} from '../test/harness/private-tmux.js';
 
 const TASK = 'refactor the parser and run the tests';
 const AGENT_WORK_MS = 3_000;

@@ -22,7 +22,7 @@ import {
   type VerifiedEntry,
   type VerifiedTable,
 } from '../src/agents/verified.js';
-import {findRepoRoot} from './lib/private-tmux.js';
+import {findRepoRoot} from '../test/harness/private-tmux.js';
 
 const root = findRepoRoot();
 const file = join(root, 'data', VERIFIED_FILE);
@@ -73,14 +73,26 @@ if (!process.argv.includes('--print') && existsSync(dir)) {
   writeFileSync(file, `${JSON.stringify(table, null, 2)}\n`);
 }
 
-const rows = table.entries.map(
-  (e) =>
-    `| ${e.program} | ${e.version} | ${e.tmux} | ${e.node.split('.')[0]} | ${e.passed}/${e.passed + e.failed} | ${e.date} |`,
-);
+const cells = [
+  ['program', 'version', 'tmux', 'Node', 'scenarios passed', 'date'],
+  ...table.entries.map((e) => [
+    e.program,
+    e.version,
+    e.tmux,
+    e.node.split('.')[0] ?? e.node,
+    `${e.passed}/${e.passed + e.failed}`,
+    e.date,
+  ]),
+];
+// Columns padded as the formatter (Biome) writes a Markdown table, so the README stays lint-clean.
+const widths =
+  cells[0]?.map((_, i) => Math.max(3, ...cells.map((row) => row[i]?.length ?? 0))) ?? [];
+const line = (row: string[]) => `| ${row.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+const [header = [], ...body] = cells;
 const markdown = [
-  '| program | version | tmux | Node | scenarios passed | date |',
-  '| --- | --- | --- | --- | --- | --- |',
-  ...rows,
+  line(header),
+  line(widths.map((w) => '-'.repeat(w))),
+  ...body.map(line),
   '',
   `Minimum: ${Object.entries(table.minimum)
     .map(([k, v]) => `${k} ${v}`)

@@ -1,4 +1,4 @@
-// The detached worker: runs one job, then exits. Started only by src/launch-worker.ts.
+// The detached worker: runs one job, then exits. Started only by src/process/launch-worker.ts.
 // The files of workers/ and src/cli.ts are the only ones that touch `process`.
 import {readFileSync} from 'node:fs';
 import {describeError} from '../src/base/errors.js';

@@ -7,8 +7,14 @@ import {type ChildProcess, spawn} from 'node:child_process';
 import {readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {isTerminal, JobStore} from '../../src/jobs/store.js';
+import {
+  FIXTURES,
+  type PrivateTmux,
+  REPO_ROOT,
+  runCli,
+  sleep,
+} from '../../test/harness/private-tmux.js';
 import type {BaselineJob} from '../baseline-job.js';
-import {FIXTURES, type PrivateTmux, REPO_ROOT, runCli, sleep} from './private-tmux.js';
 
 // ---------------------------------------------------------------------------------------------
 // The shape of a figure.

@@ -1,4 +1,10 @@
 import {
+  makeTempDir,
+  type PrivateTmux,
+  runCli,
+  startPrivateTmux,
+} from '../../test/harness/private-tmux.js';
+import {
   type BaselineEnd,
   type BenchContext,
   type Figure,
@@ -9,7 +15,6 @@ import {
   waitForJobEnd,
   workerExit,
 } from './bench-kit.js';
-import {makeTempDir, type PrivateTmux, runCli, startPrivateTmux} from './private-tmux.js';
 import {processCpuMs} from './proc-usage.js';
 
 /** The issue's goals: peak RSS per worker, and CPU per job that does not grow with the

@@ -5,9 +5,14 @@ import {waitUntil} from '../../src/detect/wait-until.js';
 import {ForegroundWatch, StableWatcher} from '../../src/detect/watchers.js';
 import {procForeground} from '../../src/process/foreground.js';
 import {openTransport} from '../../src/tmux/transport.js';
+import {
+  CORPUS,
+  CORPUS_SHELLS,
+  type CorpusCase,
+  startCase,
+} from '../../test/harness/detection-corpus.js';
+import {FIXTURES, type PrivateTmux} from '../../test/harness/private-tmux.js';
 import {type Figure, median} from './bench-kit.js';
-import {CORPUS, CORPUS_SHELLS, type CorpusCase, startCase} from './detection-corpus.js';
-import {FIXTURES, type PrivateTmux} from './private-tmux.js';
 
 /** The goals: every verdict right; at most this beyond the window, on control mode. */
 const OVERHEAD_GOAL_MS = 150;

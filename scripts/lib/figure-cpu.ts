@@ -1,5 +1,12 @@
 import {join} from 'node:path';
 import {
+  FIXTURES,
+  makeTempDir,
+  runCli,
+  sleep,
+  startPrivateTmux,
+} from '../../test/harness/private-tmux.js';
+import {
   type BenchContext,
   type Figure,
   type FigureResult,
@@ -9,7 +16,6 @@ import {
   waitForEvent,
   waitForJobEnd,
 } from './bench-kit.js';
-import {FIXTURES, makeTempDir, runCli, sleep, startPrivateTmux} from './private-tmux.js';
 import {processCpuMs, treeCpuMs} from './proc-usage.js';
 
 /** The goal: a waiting worker costs at most this fraction of the baseline's CPU. */

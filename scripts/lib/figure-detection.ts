@@ -1,5 +1,6 @@
 import {existsSync, readFileSync, rmSync} from 'node:fs';
 import {join} from 'node:path';
+import {FIXTURES, sleep} from '../../test/harness/private-tmux.js';
 import {
   type Figure,
   interleave,
@@ -10,7 +11,6 @@ import {
   type TimedRecorder,
   waitForJobEnd,
 } from './bench-kit.js';
-import {FIXTURES, sleep} from './private-tmux.js';
 
 /** The goal: the notice's first byte at most this long after quiet was provable. */
 const DETECTION_GOAL_MS = 100;

@@ -3,8 +3,8 @@ import {existsSync, readdirSync} from 'node:fs';
 import {homedir} from 'node:os';
 import {join} from 'node:path';
 import {execa} from 'execa';
+import {runCli} from '../../test/harness/private-tmux.js';
 import {type Figure, type FigureResult, interleave, median, waitForJobEnd} from './bench-kit.js';
-import {runCli} from './private-tmux.js';
 
 /** The front end's goal: `nudge submit` at most this many milliseconds beyond a bare
  * `node -e 0` of the same Node. */

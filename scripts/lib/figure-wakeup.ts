@@ -1,6 +1,5 @@
 import {mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
-import type {BaselineJob} from '../baseline-job.js';
 import {
   AGENT_NAMES,
   AGENT_SCREENS,
@@ -9,7 +8,10 @@ import {
   agentWindowArgs,
   createAgentHome,
   killProcessesOfHome,
-} from './agents.js';
+} from '../../test/harness/agents.js';
+import {type ModelServer, startModelServer} from '../../test/harness/model-server.js';
+import {CLI, onCleanup, sleep} from '../../test/harness/private-tmux.js';
+import type {BaselineJob} from '../baseline-job.js';
 import {
   type BenchContext,
   type Figure,
@@ -20,8 +22,6 @@ import {
   submitJob,
   waitForJobEnd,
 } from './bench-kit.js';
-import {type ModelServer, startModelServer} from './model-server.js';
-import {CLI, onCleanup, sleep} from './private-tmux.js';
 
 const NOTICE = '[SYSTEM COMMAND] Command complete. Resume.';
 /** The stability window of the defaults: 3 stable checks 1 s apart = 3 s (as the seed

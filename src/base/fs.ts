@@ -1,13 +1,14 @@
 import {appendFile, open, rename, rm} from 'node:fs/promises';
 import {NudgeError} from './errors.js';
 import {FILE_MODE} from './paths.js';
+import {thisProcess} from './this-process.js';
 
 let written = 0;
 /** A suffix no other write, in this process or another, uses at the same time (pid and a
  * counter; no node:crypto, which costs the front end ~8 ms to load). */
 export function uniqueSuffix(): string {
   written++;
-  return `${process.pid}-${written}`;
+  return `${thisProcess.pid}-${written}`;
 }
 
 /** Write `data` to `path` atomically (temp file + rename), mode 0600. Readers never see a

@@ -3,6 +3,7 @@ import {access, lstat, mkdir} from 'node:fs/promises';
 import {homedir} from 'node:os';
 import {join} from 'node:path';
 import {NudgeError} from './errors.js';
+import {thisProcess} from './this-process.js';
 
 /** Environment variables that choose the state directory. */
 export interface StateEnv {
@@ -57,7 +58,7 @@ export async function ensureStateDir(stateDir: string): Promise<void> {
         `The state directory ${stateDir} is not a plain directory (a symlink or a file); remove it or set NUDGE_HOME to another path.`,
       );
     }
-    if (typeof process.getuid === 'function' && st.uid !== process.getuid()) {
+    if (thisProcess.uid !== undefined && st.uid !== thisProcess.uid) {
       throw new NudgeError(
         'state-dir',
         `The state directory ${stateDir} belongs to another user; set NUDGE_HOME to a directory of your own.`,

@@ -503,7 +503,7 @@ export function buildCli(
     .recommendCommands()
     .help()
     .version(nudgeVersion())
-    .wrap(Math.min(110, process.stdout.columns || 100))
+    .wrap(Math.min(110, (stdio.stdout as {columns?: number} | undefined)?.columns || 100))
     .showHelpOnFail(false)
     .exitProcess(false)
     .fail((msg, error) => {

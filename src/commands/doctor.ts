@@ -9,6 +9,7 @@ import {
 } from '../agents/verified.js';
 import {NudgeError} from '../base/errors.js';
 import {findOnPath, resolveStateDir} from '../base/paths.js';
+import {thisProcess} from '../base/this-process.js';
 import {runFile} from '../process/spawn.js';
 import {defaultHome, piecesFor, type Scope} from '../setup/agents.js';
 import {planInstall} from '../setup/install.js';
@@ -19,6 +20,7 @@ import {
   type ServerSpec,
   serverChoiceReason,
 } from '../tmux/server.js';
+import {createTmux} from '../tmux/tmux.js';
 import {openTransport} from '../tmux/transport.js';
 import type {CommandContext} from './context.js';
 import {projectRoot} from './install.js';
@@ -191,7 +193,8 @@ async function checkControl(spec: ServerSpec, pane: string): Promise<Check> {
         'Nothing to do unless waits feel slow; tmux 3.2+ supports control mode.',
       );
     }
-    await transport.runner.run(['display-message', '-p', '-t', pane, 'ok']);
+    if (!(await createTmux(transport.runner).describePane(pane)))
+      throw new Error(`it did not find pane ${pane}`);
     return ok('control-mode', 'A control-mode client attached and answered.');
   } catch (error) {
     return warn(
@@ -216,7 +219,7 @@ async function checkState(env: Record<string, string | undefined>): Promise<Chec
         'Remove it, or set NUDGE_HOME to another path.',
       );
     const mode = st.mode & 0o777;
-    const probe = join(dir, `.doctor-${process.pid}`);
+    const probe = join(dir, `.doctor-${thisProcess.pid}`);
     try {
       await writeFile(probe, '', {mode: 0o600});
       await rm(probe, {force: true});
@@ -298,13 +301,13 @@ export async function runDoctor(o: DoctorOptions, ctx: CommandContext): Promise<
     checks.push(...server.checks);
     if (server.pane) checks.push(await checkControl(spec, server.pane));
   }
-  const node = process.versions.node.split('.').map(Number);
+  const node = thisProcess.nodeVersion.split('.').map(Number);
   checks.push(
     atLeast(node, MIN_NODE)
-      ? ok('node', `Node ${process.versions.node} (${ctx.self.node}).`)
+      ? ok('node', `Node ${thisProcess.nodeVersion} (${ctx.self.node}).`)
       : fail(
           'node',
-          `Node ${process.versions.node} is older than 20.19.`,
+          `Node ${thisProcess.nodeVersion} is older than 20.19.`,
           'Install Node 20.19 or newer.',
         ),
   );

@@ -44,7 +44,7 @@ export interface SubmitOptions {
   draftWait?: string | number | undefined;
 }
 
-/** Defaults of the contract (DESIGN.md, issue #2). */
+/** The defaults of `nudge submit` (docs/commands.md lists them). */
 export const SUBMIT_DEFAULTS = {
   delay: '3s',
   typeDelay: '20ms',

@@ -3,6 +3,7 @@ import {join} from 'node:path';
 import {NudgeError} from '../base/errors.js';
 import {appendLine, stateWriteError, writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE, FILE_MODE, layout} from '../base/paths.js';
+import {thisProcess} from '../base/this-process.js';
 import {isRunning, type ProcessId} from '../process/identity.js';
 import {JOB_ID_PATTERN, type JobRequest} from './request.js';
 
@@ -214,7 +215,7 @@ export class JobHandle {
     nowIso = new Date().toISOString(),
   ): Promise<{record: JobRecord; wrote: boolean}> {
     try {
-      await writeFile(join(this.dir, ENDED_CLAIM), `${process.pid}\n`, {
+      await writeFile(join(this.dir, ENDED_CLAIM), `${thisProcess.pid}\n`, {
         flag: 'wx',
         mode: FILE_MODE,
       });

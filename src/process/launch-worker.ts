@@ -10,7 +10,7 @@ import {startProcess} from './spawn.js';
  *
  * - `detached: true` calls setsid(): the worker gets its own session and process group and
  *   no controlling terminal, so the caller's exit, a SIGHUP to the caller's group and the
- *   caller's pane closing do not reach it (research/tmux-facts.md §7).
+ *   caller's pane closing do not reach it (test/integration/detach.test.ts).
  * - stdio is /dev/null in and the job's log file out: no pipe to the caller stays open, so
  *   an agent's Bash tool (which waits for its pipes to close) returns at once.
  * - The request travels in the environment, not argv: /proc/<pid>/environ is readable only

@@ -7,8 +7,8 @@ import type {Format, KeyPath} from './edit.js';
 /**
  * What `nudge install AGENT` puts where: for each agent, its command or skill, its turn-end
  * hook, `nudge mcp` registered and nudge allowed to run — as pieces of the agent's own files.
- * Facts verified by running the CLIs: `shared/research/model-server.md` and the tests in
- * test/integration/install-agents.test.ts.
+ * Facts verified by running the CLIs: the tests in test/integration/install-agents.test.ts
+ * and test/integration/agents-at-model.test.ts.
  */
 
 export type Scope = 'user' | 'project';

@@ -6,7 +6,7 @@ import {shellWord} from '../base/shell.js';
  * The three schedulers' files for one scheduled `nudge submit --wait`: a crontab line, a
  * launchd agent plist, a systemd user service and timer. Pure text from a ScheduleSpec; putting
  * them in place is the command's (src/commands/schedule.ts). Formats and their pitfalls:
- * shared/research/libraries.md §8.
+ * docs/install-and-scheduling.md.
  */
 
 export type Scheduler = 'cron' | 'launchd' | 'systemd';

@@ -5,7 +5,7 @@ import type {ControlRunner} from './control-runner.js';
  * Output events from a control-mode client, for event-driven waiting.
  *
  * Reach: tmux sends `%output` to a control client only for panes whose window is linked into
- * the session it is attached to (tmux-facts.md §3). A pane elsewhere (a `--notify-pane` in
+ * the session it is attached to (test/integration/control-activity.test.ts). A pane elsewhere (a `--notify-pane` in
  * another session, or a window moved away during the wait) stays silent for us however much
  * it prints, so `covers` asks tmux whether the pane is in the session's windows right now; a
  * wait then polls a pane out of reach instead of taking silence for quiet. (We do not attach

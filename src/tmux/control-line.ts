@@ -88,7 +88,7 @@ function singleQuote(text: string): string {
  * - these act on the control client itself: attach-session and switch-client would move it
  *   to another session (and no %output would arrive for the pane), detach-client and
  *   suspend-client would end it, and `refresh-client -C` would resize the user's windows
- *   (tmux-facts.md §3).
+ *   (test/integration/control-activity.test.ts).
  * The spawn runner runs all of them.
  */
 const REFUSED_COMMANDS = new Set([

@@ -1,5 +1,5 @@
 /**
- * Reading what a tmux control-mode client prints (tmux-facts.md §3): reply blocks
+ * Reading what a tmux control-mode client prints (tmux(1), CONTROL MODE): reply blocks
  * (`%begin <time> <number> <flags>` ... `%end|%error <same three>`) and notifications
  * (`%output`, `%exit`, `%session-changed`, ...). Pure: lines in, calls on a handler out.
  */

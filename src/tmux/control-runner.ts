@@ -44,7 +44,7 @@ export interface ControlRunner extends TmuxRunner {
 export interface ControlRunnerOptions {
   /** Session to attach to, as its id (`$N`; from `display -p -t %N '#{session_id}'`). Never a
    * pane or window target: attaching to one makes it the session's current window and
-   * active pane (tmux-facts.md §3). */
+   * active pane (test/integration/control-activity.test.ts). */
   sessionId: string;
   tmuxBinary?: string;
   /** Subscribed before the client starts, so no %output is missed. */
@@ -68,7 +68,7 @@ export interface ControlRunnerOptions {
    * hung, kill the client and reject everything pending. */
   replyTimeoutMs?: number;
   /** Runs the client's start (until attached) and its close (until gone) one at a time with
-   * other processes' control clients on the same server (see src/control-mutex.ts: tmux 3.3a
+   * other processes' control clients on the same server (see src/locks/control-mutex.ts: tmux 3.3a
    * crashes when a control client comes or goes while another is still starting). */
   mutex?: SectionMutex;
 }

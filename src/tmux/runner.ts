@@ -51,7 +51,7 @@ export function classifyTmuxFailure(stderr: string, code?: string): TmuxFailureK
 
 /**
  * The spawn-per-command transport: one `tmux` process per call, argv only (no shell ever
- * sees an argument). About 4-5 ms per call (research/tmux-facts.md §2).
+ * sees an argument). About 4-5 ms per call (docs/benchmarks.md).
  *
  * Through the process module's plain runFile (not execa: this runs in the front end).
  */

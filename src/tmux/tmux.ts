@@ -146,7 +146,7 @@ function splitLastLine(stdout: string): [string, string] {
 }
 
 /** The largest argument we hand tmux in one call: the client packs argv into one 16 KiB
- * message (tmux-facts.md §1), so stay far below it. */
+ * message, so stay far below it (test/integration/typing-fidelity.test.ts types 100,000). */
 const MAX_LITERAL_BYTES = 8_000;
 
 /** Split `text` into chunks of at most MAX_LITERAL_BYTES UTF-8 bytes, on character bounds. */

@@ -158,7 +158,7 @@ export async function openTransport(
 }
 
 /** Commands after which tmux 3.3a notifies every control client, also one still starting
- * (see src/control-mutex.ts): a pane entering or leaving a mode, paste buffers changing. */
+ * (see src/locks/control-mutex.ts): a pane entering or leaving a mode, paste buffers changing. */
 const NOTIFYING_COMMANDS = new Set([
   'copy-mode',
   'set-buffer',

@@ -2,6 +2,7 @@ import {mkdir, readdir, readFile, rm} from 'node:fs/promises';
 import {join} from 'node:path';
 import {stateWriteError, writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE} from '../base/paths.js';
+import {withRecordLock} from '../locks/record-lock.js';
 import {validateWatcherName, type WatcherRecord} from './record.js';
 
 /** What an update does with the record: write this one, remove it, or leave it as it is. */
@@ -78,27 +79,19 @@ export class WatcherStore {
     } catch (error) {
       throw stateWriteError(this.stateDir, error);
     }
-    // Loaded here: only commands that change a watcher need it.
-    const {default: lockfile} = await import('proper-lockfile');
-    const release = await lockfile.lock(dir, {
-      realpath: false,
-      lockfilePath: `${dir}.lock`,
-      stale: RECORD_LOCK_STALE_MS,
-      retries: {retries: 300, minTimeout: 10, maxTimeout: 100, factor: 1.5},
-    });
-    try {
-      const {record, result} = await change(await this.read(name));
-      if (record === 'remove') {
-        await rm(dir, {recursive: true, force: true});
-      } else if (record !== 'keep') {
-        await mkdir(dir, {recursive: true, mode: DIR_MODE});
-        await writeFileAtomic(this.recordPath(name), `${JSON.stringify(record, null, 2)}\n`);
+    return withRecordLock(dir, RECORD_LOCK_STALE_MS, async () => {
+      try {
+        const {record, result} = await change(await this.read(name));
+        if (record === 'remove') {
+          await rm(dir, {recursive: true, force: true});
+        } else if (record !== 'keep') {
+          await mkdir(dir, {recursive: true, mode: DIR_MODE});
+          await writeFileAtomic(this.recordPath(name), `${JSON.stringify(record, null, 2)}\n`);
+        }
+        return result;
+      } catch (error) {
+        throw stateWriteError(this.stateDir, error);
       }
-      return result;
-    } catch (error) {
-      throw stateWriteError(this.stateDir, error);
-    } finally {
-      await release().catch(() => {});
-    }
+    });
   }
 }

@@ -1,8 +1,8 @@
-/** The scripted model server (scripts/lib/model-server.ts), stopped when the test finishes. */
+/** The scripted model server (test/harness/model-server.ts), stopped when the test finishes. */
 import {onTestFinished} from 'vitest';
-import {type ModelServer, startModelServer as start} from '../../scripts/lib/model-server.js';
+import {type ModelServer, startModelServer as start} from '../harness/model-server.js';
 
-export * from '../../scripts/lib/model-server.js';
+export * from '../harness/model-server.js';
 
 /** Start a scripted model server on 127.0.0.1 (port 0), stopped after the current test. */
 export async function startModelServer(): Promise<ModelServer> {

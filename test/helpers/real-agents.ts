@@ -37,11 +37,11 @@ import {
   createAgentHome,
   killProcessesOfHome,
   shellQuote,
-} from '../../scripts/lib/agents.js';
+} from '../harness/agents.js';
 import type {TmuxTestServer} from './tmux-server.js';
 import {waitFor} from './wait-for.js';
 
-export * from '../../scripts/lib/agents.js';
+export * from '../harness/agents.js';
 
 export interface RealAgent extends AgentHome {
   name: AgentName;

@@ -2,7 +2,7 @@ import {execFileSync} from 'node:child_process';
 import {mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import type {Reporter, TestCase, TestModule} from 'vitest/node';
-import {AGENT_NAMES, type AgentName, agentVersion} from '../../scripts/lib/agents.js';
+import {AGENT_NAMES, type AgentName, agentVersion} from '../harness/agents.js';
 
 /**
  * With NUDGE_VERIFIED_DIR set (.ci/run, or by hand before `npm run verified`): at the end of

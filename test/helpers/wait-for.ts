@@ -1,1 +1,1 @@
-export {waitFor} from '../../scripts/lib/wait-for.js';
+export {waitFor} from '../harness/wait-for.js';

@@ -1,13 +1,8 @@
-// The detection corpus (scripts/lib/detection-corpus.ts): real programs in real panes, and the
+// The detection corpus (test/harness/detection-corpus.ts): real programs in real panes, and the
 // verdict `nudge wait` must reach for each — idle, and why, or still busy at the timeout, and
 // why — within the stability window plus a margin.
 import {describe, expect, it} from 'vitest';
-import {
-  CORPUS,
-  CORPUS_SHELLS,
-  type CorpusCase,
-  startCase,
-} from '../../scripts/lib/detection-corpus.js';
+import {CORPUS, CORPUS_SHELLS, type CorpusCase, startCase} from '../harness/detection-corpus.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {FIXTURES, runNudge} from '../helpers/run-nudge.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';

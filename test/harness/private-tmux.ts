@@ -12,7 +12,7 @@ import {fileURLToPath} from 'node:url';
 import {execa} from 'execa';
 
 /** The repository root: the nearest folder above this module whose package.json is ours.
- * Works both from scripts/lib (source) and from dist/scripts/lib (compiled). */
+ * Works both from test/harness (source) and from dist/test/harness (compiled). */
 export function findRepoRoot(from = dirname(fileURLToPath(import.meta.url))): string {
   let dir = from;
   for (;;) {

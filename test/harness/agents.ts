@@ -6,7 +6,7 @@
  * tests (test/helpers/real-agents.ts) and `npm run bench` both use it.
  *
  * What each CLI's screen looks like, and why each seed file and variable below is there:
- * docs/agent-screens.md and shared research/model-server.md.
+ * docs/agent-screens.md.
  */
 import {execFileSync} from 'node:child_process';
 import {
