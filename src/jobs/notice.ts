@@ -1,7 +1,7 @@
 import {formatDuration} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
+import type {UntilSpec} from '../detect/until.js';
 import {describeUntil} from '../detect/until.js';
-import type {JobRequest} from './request.js';
 
 /** The notice typed into the waiting pane when the work is done. */
 export const DEFAULT_NOTICE = '[SYSTEM COMMAND] Command complete. Resume.';
@@ -74,7 +74,7 @@ export function renderNotice(
 
 /** The notice of a job whose wait ended so. */
 export function noticeFor(
-  request: Pick<JobRequest, 'jobId' | 'options'>,
+  request: {jobId: string; options: {noticeTemplate: string | null; until: UntilSpec}},
   waited: {
     state: string;
     waitedMs: number;
