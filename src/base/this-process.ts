@@ -1,6 +1,6 @@
 /**
  * This process's identity: the one module besides the entries (src/cli.ts, src/main.ts,
- * workers/) and src/process/ that reads `process` (test/unit/architecture.test.ts). Nothing
+ * workers/) and src/process/ that reads `process` (test/unit/repo/architecture.test.ts). Nothing
  * here changes while the process runs.
  */
 export const thisProcess = {

@@ -3,7 +3,7 @@
  * to it on 127.0.0.1 as if it were their vendor's API, so a test can assert what an agent
  * *received* — the prompts that reached the model, in order, with their arrival times — not
  * only what its screen shows. Wire formats, and what each CLI sends: the renderers below and
- * test/unit/model-server.test.ts.
+ * test/unit/harness/model-server.test.ts.
  *
  *     const model = await startModelServer();           // port 0 (test/helpers: stopped after the test)
  *     model.script({shell: 'nudge submit -- "!sleep 2"'}, {text: 'Started it.'});

@@ -1,0 +1,128 @@
+import {describe, expect, test} from 'vitest';
+import {
+  ExitWatcher,
+  exitSentinel,
+  maskScreen,
+  PromptWatcher,
+  RegexWatcher,
+  StableWatcher,
+  shellPromptVisible,
+  viewKey,
+} from '../../../src/detect/watchers.js';
+import {OutputReader, type PaneView} from '../../../src/tmux/view.js';
+import {paneViewOf} from '../../helpers/pane-views.js';
+
+function screen(text: string, o: Partial<PaneView> = {}): PaneView {
+  return paneViewOf(text.split('\n'), o);
+}
+
+const opts = {baselineKey: undefined, graceChecks: 2, ignore: [], shellPane: false};
+const run = (w: {observe(v: PaneView): {status: string}}, views: PaneView[]) =>
+  views.map((v) => w.observe(v).status);
+
+describe('StableWatcher', () => {
+  test('done after N identical views', () => {
+    const w = new StableWatcher(2, opts);
+    expect(run(w, [screen('a'), screen('b'), screen('b'), screen('b')])).toEqual([
+      'pending',
+      'pending',
+      'pending',
+      'done',
+    ]);
+  });
+
+  test('waits for the pane to react to Enter before counting', () => {
+    const before = screen('$ sleep 5');
+    const w = new StableWatcher(1, {...opts, baselineKey: viewKey(before, [])});
+    // Unchanged screen: gated for the grace checks, then counted.
+    expect(run(w, [before, before, before, before])).toEqual([
+      'pending',
+      'pending',
+      'pending',
+      'done',
+    ]);
+    const w2 = new StableWatcher(1, {...opts, baselineKey: viewKey(before, [])});
+    expect(run(w2, [before, screen('$ sleep 5\n'), screen('$ sleep 5\n')])).toEqual([
+      'pending',
+      'pending',
+      'done',
+    ]);
+  });
+
+  test('an --ignore mask makes a ticking clock stable; a spinner stays busy', () => {
+    const clock = ['clock 10:00:01', 'clock 10:00:02', 'clock 10:00:03'].map((t) =>
+      screen(`$ \n${t}`, {cursorY: 0, cursorX: 2}),
+    );
+    expect(run(new StableWatcher(2, opts), clock)).toEqual(['pending', 'pending', 'pending']);
+    expect(run(new StableWatcher(2, {...opts, ignore: [/clock \d\d:\d\d:\d\d/]}), clock)).toEqual([
+      'pending',
+      'pending',
+      'done',
+    ]);
+    const spinner = ['|', '/', '-', '\\', '|'].map((f) => screen(`${f} working`));
+    expect(run(new StableWatcher(1, {...opts, ignore: [/clock/]}), spinner)).not.toContain('done');
+  });
+
+  test('a shell pane is not done while another command is in the foreground', () => {
+    const w = new StableWatcher(1, {...opts, shellPane: true});
+    const busy = screen('$ make', {currentCommand: 'make'});
+    const idle = screen('$ make', {currentCommand: 'bash'});
+    expect(run(w, [busy, busy, busy, idle])).toEqual(['pending', 'pending', 'pending', 'done']);
+  });
+});
+
+test('maskScreen blanks every match', () => {
+  expect(maskScreen('a 1s b 22s', [/\d+s/])).toBe('a  b ');
+});
+
+describe('PromptWatcher', () => {
+  test('needs the shell prompt on two consecutive checks', () => {
+    const w = new PromptWatcher(shellPromptVisible, opts);
+    expect(run(w, [screen('$ '), screen('output'), screen('$ '), screen('$ ')])).toEqual([
+      'pending',
+      'pending',
+      'pending',
+      'done',
+    ]);
+  });
+  test('a prompt with text after the cursor is not idle', () => {
+    expect(shellPromptVisible(screen('$ ', {cursorX: 0}))).toBe(false);
+    expect(shellPromptVisible(screen('$ '))).toBe(true);
+    expect(shellPromptVisible(screen('$ make'))).toBe(false);
+  });
+});
+
+describe('RegexWatcher', () => {
+  test('matches only new output, reports the match and the whole line', () => {
+    const w = new RegexWatcher(new OutputReader({row: 1, col: 0}), /port (\d+)/, [], 100);
+    expect(w.observe(screen('Server listening on port 1\n$ ')).status).toBe('pending');
+    expect(
+      w.observe(screen('Server listening on port 1\nServer listening on port 8080\n$ ')),
+    ).toEqual({
+      status: 'done',
+      match: 'port 8080',
+      line: 'Server listening on port 8080',
+    });
+  });
+  test('a fail pattern that shows first fails the wait', () => {
+    const w = new RegexWatcher(new OutputReader({row: 0, col: 0}), /BUILD OK/, [/error:/i], 100);
+    expect(w.observe(screen('compiling\nERROR: missing ;\nBUILD OK'))).toEqual({
+      status: 'failed',
+      match: 'ERROR:',
+      line: 'ERROR: missing ;',
+      pattern: 'error:',
+    });
+  });
+});
+
+test('the exit sentinel reports the status and never matches its own echo', () => {
+  const s = exitSentinel('job123');
+  expect(s.command).toBe(`} ; printf '\\n__NUDGE_%s_EXIT_%s__\\n' job123 "$?"`);
+  const w = new ExitWatcher(new OutputReader({row: 0, col: 0}), s.pattern, [], 100);
+  expect(w.observe(screen(`$ { false\n> ${s.command}`)).status).toBe('pending');
+  expect(w.observe(screen(`$ { false\n> ${s.command}\n\n__NUDGE_job123_EXIT_1__\n$ `))).toEqual({
+    status: 'done',
+    exitCode: 1,
+  });
+  expect(s.pattern.test('__NUDGE_otherjob_EXIT_0__')).toBe(false);
+});

@@ -1,0 +1,364 @@
+import {describe, expect, test} from 'vitest';
+import type {HookMarkSource} from '../../../src/agents/hook-marks.js';
+import type {JobEvents, JobOutcome, RunningState} from '../../../src/jobs/events.js';
+import {runJob} from '../../../src/jobs/job.js';
+import type {JobRecorder} from '../../../src/jobs/recorder.js';
+import type {JobRequest} from '../../../src/jobs/request.js';
+import type {PaneLock} from '../../../src/locks/pane-lock.js';
+import type {PaneMemory} from '../../../src/pane/memory.js';
+import {FakeClock} from '../../helpers/fake-clock.js';
+import {FakeTmux} from '../../helpers/fake-tmux.js';
+
+/** Keeps events in memory. */
+class MemoryRecorder implements JobRecorder {
+  readonly events: Array<{event: string; data: Record<string, unknown>}> = [];
+  async transition(state: RunningState, data: object): Promise<void> {
+    this.events.push({event: state, data: {...data}});
+  }
+  async event(name: keyof JobEvents, data: object): Promise<void> {
+    this.events.push({event: name, data: {...data}});
+  }
+  async end({state, ...data}: JobOutcome): Promise<void> {
+    this.events.push({event: state, data});
+  }
+  names(): string[] {
+    return this.events.map((e) => e.event);
+  }
+}
+
+/** A lock that is always free (or never, with `timeout`); lease.signal can be aborted. */
+function fakeLock(opts: {timeout?: boolean} = {}) {
+  const compromise = new AbortController();
+  let released = 0;
+  const lock: Pick<PaneLock, 'acquire'> = {
+    async acquire() {
+      if (opts.timeout) return {ok: false, error: {reason: 'lock-timeout', holder: 'other-job'}};
+      return {
+        ok: true,
+        value: {
+          signal: compromise.signal,
+          assertHeld: () => compromise.signal.throwIfAborted(),
+          release: async () => void released++,
+        },
+      };
+    },
+  };
+  return {lock, compromise, released: () => released};
+}
+
+function makeRequest(
+  overrides: Partial<JobRequest['options']> = {},
+  text = 'npm test',
+): JobRequest {
+  return {
+    version: 1,
+    jobId: '0mwr33g3x-k62r',
+    createdAt: new Date().toISOString(),
+    server: {socketPath: '/tmp/fake.sock', pid: 42},
+    pane: '%1',
+    paneTarget: '%1',
+    text,
+    options: {
+      delayMs: 3000,
+      typeDelayMs: 20,
+      enterDelayMs: 500,
+      clear: true,
+      enter: true,
+      intervalMs: 1000,
+      stableChecks: 2,
+      timeoutMs: 60_000,
+      notify: true,
+      noticeTemplate: null,
+      notifyPane: null,
+      until: {kind: 'stable'},
+      ignore: [],
+      lines: 100,
+      profile: 'auto' as const,
+      whenIdle: false,
+      idleTimeoutMs: 600_000,
+      clearDraft: false,
+      draftWaitMs: 30_000,
+      lockTimeoutMs: 600_000,
+      ...overrides,
+    },
+  };
+}
+
+function setup(
+  info: ConstructorParameters<typeof FakeTmux>[0] = {},
+  lockOpts: {timeout?: boolean} = {},
+) {
+  const tmux = new FakeTmux(info);
+  const clock = new FakeClock();
+  const recorder = new MemoryRecorder();
+  const lock = fakeLock(lockOpts);
+  return {
+    tmux,
+    clock,
+    recorder,
+    lock,
+    deps: {
+      tmux,
+      clock,
+      recorder,
+      lockFor: () => lock.lock,
+      pid: 1,
+      activity: undefined,
+      hookMarks: noHookMarks,
+      foreground: {
+        commandLine: async () => undefined,
+        group: async () => undefined,
+        inputState: async () => ({kind: 'unknown' as const, why: 'a fake pane'}),
+      },
+      paneMemory: {recall: async () => undefined, remember: async () => {}} as PaneMemory,
+    },
+  };
+}
+
+/** No hook ever reports (and no file events): the backstop only. */
+const noHookMarks: HookMarkSource = {
+  read: async () => undefined,
+  version: () => 0,
+  changed: (signal, backstopMs) =>
+    new Promise((resolve, reject) => {
+      const t = setTimeout(resolve, backstopMs);
+      signal.addEventListener('abort', () => {
+        clearTimeout(t);
+        reject(signal.reason);
+      });
+    }),
+};
+
+describe('runJob', () => {
+  test('walks queued → locked → typing → waiting → notifying → done', async () => {
+    const {deps, recorder, tmux, lock} = setup();
+    tmux.screens = ['$ npm test', 'running', 'ok', 'ok', 'ok'];
+    const outcome = await runJob(deps, makeRequest(), new AbortController().signal);
+    expect(outcome).toMatchObject({state: 'done', notified: true});
+    expect(recorder.names()).toEqual([
+      'worker-started',
+      'locked',
+      'typing',
+      'typed',
+      'waiting',
+      // The fake pane has no /proc: the job says liveness decides as before.
+      'input-state-unknown',
+      'condition-met',
+      'notifying',
+      'notified',
+      'done',
+    ]);
+    // shell profile: the input line was empty, so the text goes in as is, then Enter; the
+    // notice's line is not a prompt line nudge can read, so it is cleared (C-e C-u) first.
+    expect(tmux.typed()).toBe('npm test\r<C-e><C-u>[SYSTEM COMMAND] Command complete. Resume.\r');
+    expect(lock.released()).toBe(1);
+  });
+
+  test('types one character per tmux call at a non-zero type delay, the line at once at 0', async () => {
+    const slow = setup();
+    await runJob(
+      slow.deps,
+      makeRequest({clear: false, notify: false}, 'ab;'),
+      new AbortController().signal,
+    );
+    expect(slow.tmux.calls.filter((c) => c[0] === 'type')).toEqual([
+      ['type', 'a'],
+      ['type', 'b'],
+      ['type', ';'],
+    ]);
+    const fast = setup();
+    await runJob(
+      fast.deps,
+      makeRequest({clear: false, notify: false, typeDelayMs: 0}, 'ab;'),
+      new AbortController().signal,
+    );
+    expect(fast.tmux.calls.filter((c) => c[0] === 'type')).toEqual([['type', 'ab;']]);
+  });
+
+  test('a TUI gets Escape then C-u as separate calls; --no-clear and --no-enter are honoured', async () => {
+    const tui = setup({currentCommand: 'node'});
+    await runJob(tui.deps, makeRequest({notify: false}, 'x'), new AbortController().signal);
+    expect(tui.tmux.typed()).toBe('<Escape><C-u>x\r');
+    const bare = setup();
+    await runJob(
+      bare.deps,
+      makeRequest({notify: false, clear: false, enter: false}, 'x'),
+      new AbortController().signal,
+    );
+    expect(bare.tmux.typed()).toBe('x');
+  });
+
+  test('a pane that never settles times out and the notice says so', async () => {
+    const {deps, tmux} = setup();
+    tmux.screens = Array.from({length: 500}, (_, i) => `spinner ${i}`);
+    const outcome = await runJob(
+      deps,
+      makeRequest({timeoutMs: 10_000, clear: false}),
+      new AbortController().signal,
+    );
+    expect(outcome.state).toBe('timeout');
+    expect(outcome.notified).toBe(true);
+    expect(tmux.typed()).toMatch(/Timed out after 1\d\.\ds/);
+  });
+
+  test('copy mode is left before typing', async () => {
+    const {deps, tmux, recorder} = setup({inMode: true, mode: 'copy-mode'});
+    await runJob(deps, makeRequest({notify: false}), new AbortController().signal);
+    expect(tmux.calls[0]).toEqual(['leave-mode']);
+    expect(recorder.names()).toContain('left-mode');
+  });
+
+  test.each([
+    [{dead: true}, /is dead/],
+    [{inputOff: true}, /input turned off/],
+    [{synchronized: true}, /synchronize-panes/],
+    [{serverPid: 7}, /server restarted/],
+    [{paneId: '%9'}, /is gone/],
+  ])('refuses to type blind into a pane with %j', async (info, reason) => {
+    const {deps, tmux} = setup(info);
+    const outcome = await runJob(deps, makeRequest(), new AbortController().signal);
+    expect(outcome.state).toBe('failed');
+    expect(outcome.reason).toMatch(reason);
+    expect(tmux.calls.filter((c) => c[0] === 'type' || c[0] === 'keys')).toEqual([]);
+  });
+
+  test('the pane vanishing while waiting fails the job and releases the lock', async () => {
+    const {deps, tmux, lock} = setup();
+    tmux.goneAfterCaptures = 1;
+    const outcome = await runJob(deps, makeRequest(), new AbortController().signal);
+    expect(outcome).toMatchObject({state: 'failed', notified: false});
+    expect(outcome.reason).toMatch(/Pane %1 is gone \(closed while waiting\)/);
+    expect(lock.released()).toBe(1);
+  });
+
+  test('lock timeout fails with a reason naming the holder', async () => {
+    const {deps, recorder} = setup({}, {timeout: true});
+    const outcome = await runJob(deps, makeRequest(), new AbortController().signal);
+    expect(outcome.state).toBe('failed');
+    expect(outcome.reason).toMatch(/job other-job holds it.*--lock-timeout/);
+    expect(recorder.names().at(-1)).toBe('failed');
+  });
+
+  test('cancel while typing stops, clears the partial line and records progress', async () => {
+    const {deps, tmux} = setup();
+    const controller = new AbortController();
+    const original = tmux.typeLiteral.bind(tmux);
+    let n = 0;
+    tmux.typeLiteral = async (pane, chars) => {
+      await original(pane, chars);
+      if (++n === 3) controller.abort();
+    };
+    const outcome = await runJob(deps, makeRequest({}, 'abcdefgh'), controller.signal);
+    expect(outcome.state).toBe('cancelled');
+    expect(outcome.reason).toBe('Cancelled while typing after typing 3 of 8 characters.');
+    // The shell's input line was empty, so nothing was cleared before typing.
+    expect(tmux.typed()).toBe('abc<C-e><C-u>');
+  });
+
+  test('a cancelled job clears its half-typed line before it frees the pane; no key after the release', async () => {
+    const {deps, tmux} = setup();
+    const controller = new AbortController();
+    // The lease as the real one behaves: every key checked, none after release.
+    let released = false;
+    deps.lockFor = () => ({
+      acquire: async () => ({
+        ok: true as const,
+        value: {
+          signal: new AbortController().signal,
+          assertHeld: () => {
+            if (released) throw new Error('released');
+          },
+          release: async () => {
+            released = true;
+            tmux.calls.push(['keys', '<released>']);
+          },
+        },
+      }),
+    });
+    const typeLiteral = tmux.typeLiteral.bind(tmux);
+    let n = 0;
+    tmux.typeLiteral = async (pane, chars) => {
+      await typeLiteral(pane, chars);
+      if (++n === 3) controller.abort();
+    };
+    // Each clearing key takes a while to reach tmux (as over a real socket).
+    const pressKeys = tmux.pressKeys.bind(tmux);
+    tmux.pressKeys = async (pane, keys) => {
+      await new Promise((r) => setTimeout(r, 20));
+      await pressKeys(pane, keys);
+    };
+    const outcome = await runJob(deps, makeRequest({}, 'abcdefgh'), controller.signal);
+    expect(outcome.state).toBe('cancelled');
+    const keys = tmux.calls.filter((c) => c[0] === 'keys').map((c) => c.slice(1).join(' '));
+    expect(keys.at(-1)).toBe('<released>');
+    expect(keys.slice(0, -1).join(' ')).toMatch(/C-u/);
+  });
+
+  test('no key goes out without a lease', async () => {
+    const {deps, tmux} = setup();
+    deps.lockFor = () => ({
+      acquire: async () => ({
+        ok: true as const,
+        // A lock implementation that forgot its lease: the guard refuses, nothing is typed.
+        value: undefined as never,
+      }),
+    });
+    const outcome = await runJob(deps, makeRequest({}, 'abc'), new AbortController().signal);
+    expect(outcome.state).toBe('failed');
+    expect(tmux.typed()).toBe('');
+  });
+
+  test('a compromised lock stops the job instead of typing on', async () => {
+    const {deps, tmux, lock} = setup();
+    const original = tmux.typeLiteral.bind(tmux);
+    tmux.typeLiteral = async (pane, chars) => {
+      await original(pane, chars);
+      lock.compromise.abort(new Error('ECOMPROMISED'));
+    };
+    const outcome = await runJob(
+      deps,
+      makeRequest({clear: false}, 'abcdef'),
+      new AbortController().signal,
+    );
+    expect(outcome.state).toBe('failed');
+    expect(outcome.reason).toMatch(/pane lock was lost/);
+    expect(tmux.typed()).toBe('a');
+  });
+});
+
+test('a tmux call killed by the cancel signal still ends as cancelled', async () => {
+  const tmux = new FakeTmux();
+  const controller = new AbortController();
+  tmux.typeLiteral = async () => {
+    controller.abort();
+    throw new Error('tmux send-keys failed: Command failed (killed by SIGTERM)');
+  };
+  const {deps} = setup();
+  const outcome = await runJob(
+    {...deps, tmux},
+    makeRequest({clear: false}, 'abc'),
+    controller.signal,
+  );
+  expect(outcome.state).toBe('cancelled');
+});
+
+describe('an agent recognised earlier', () => {
+  test('keeps its profile when its screen shows no marker, and an unreadable composer is never cleared', async () => {
+    const {deps, recorder, tmux} = setup({currentCommand: 'node'});
+    // Nothing on screen ("$ ") says which agent this is, or where its input line is.
+    const remembered: string[] = [];
+    deps.paneMemory = {
+      recall: async () => 'codex',
+      remember: async (_pane, _pid, profile) => void remembered.push(profile),
+    };
+    const outcome = await runJob(deps, makeRequest(), new AbortController().signal);
+    const typing = recorder.events.find((e) => e.event === 'typing');
+    expect(typing?.data).toMatchObject({profile: 'codex'});
+    expect(String(typing?.data.profileReason)).toMatch(/recognised as codex earlier/);
+    expect(outcome.state).toBe('failed');
+    expect(outcome.reason).toMatch(/shows no input line nudge can read/);
+    // Nothing was pressed or typed into what it could not read.
+    expect(tmux.typed()).toBe('');
+    expect(recorder.names()).toContain('waiting-for-composer');
+  });
+});

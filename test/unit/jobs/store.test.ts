@@ -1,0 +1,102 @@
+import {statSync} from 'node:fs';
+import {describe, expect, test} from 'vitest';
+import {ensureStateDir, resolveStateDir} from '../../../src/base/paths.js';
+import type {JobRequest} from '../../../src/jobs/request.js';
+import {JobStore, previewText, shownState} from '../../../src/jobs/store.js';
+import {useTempDir} from '../../helpers/temp-dir.js';
+
+const request = (jobId: string): JobRequest => ({
+  version: 1,
+  jobId,
+  createdAt: '2026-11-22T00:00:00.000Z',
+  server: {socketPath: '/tmp/s', pid: 1},
+  pane: '%1',
+  paneTarget: '%1',
+  text: 'secret text',
+  options: {
+    delayMs: 0,
+    typeDelayMs: 0,
+    enterDelayMs: 0,
+    clear: true,
+    enter: true,
+    intervalMs: 100,
+    stableChecks: 3,
+    timeoutMs: 1000,
+    notify: true,
+    noticeTemplate: null,
+    notifyPane: null,
+    until: {kind: 'stable'},
+    ignore: [],
+    lines: 100,
+    profile: 'auto',
+    whenIdle: false,
+    idleTimeoutMs: 600_000,
+    clearDraft: false,
+    draftWaitMs: 30_000,
+    lockTimeoutMs: 1000,
+  },
+});
+
+describe('state dir', () => {
+  test('resolution order', () => {
+    expect(resolveStateDir({NUDGE_HOME: '/a', XDG_STATE_HOME: '/b', HOME: '/h'})).toBe('/a');
+    expect(resolveStateDir({XDG_STATE_HOME: '/b', HOME: '/h'})).toBe('/b/tmux-nudge');
+    expect(resolveStateDir({HOME: '/h'})).toBe('/h/.local/state/tmux-nudge');
+  });
+
+  test('is created private and refuses a path under a file', async () => {
+    const dir = useTempDir();
+    await ensureStateDir(`${dir}/state`);
+    expect(statSync(`${dir}/state`).mode & 0o777).toBe(0o700);
+    await expect(ensureStateDir(`${dir}/state/jobs/../../x/y`)).resolves.toBeUndefined();
+  });
+});
+
+describe('JobStore', () => {
+  test('creates private files with a queued record and event', async () => {
+    const dir = useTempDir();
+    await ensureStateDir(dir);
+    const store = new JobStore(dir);
+    const handle = await store.create(request('0mwr33g3x-aaaa'), 'detached');
+    for (const path of [handle.requestPath, handle.statePath, handle.eventsPath]) {
+      expect(statSync(path).mode & 0o777).toBe(0o600);
+    }
+    expect(statSync(handle.dir).mode & 0o777).toBe(0o700);
+    expect((await handle.readState()).state).toBe('queued');
+    expect((await handle.readEvents()).map((e) => e.event)).toEqual(['queued']);
+    await handle.updateState({state: 'locked', pid: 99});
+    expect(await handle.readState()).toMatchObject({
+      state: 'locked',
+      pid: 99,
+      preview: 'secret text',
+    });
+  });
+
+  test('opens by id or unique prefix and refuses paths', async () => {
+    const dir = useTempDir();
+    await ensureStateDir(dir);
+    const store = new JobStore(dir);
+    await store.create(request('0mwr33g3x-aaaa'), 'detached');
+    await store.create(request('0mwr33g3y-bbbb'), 'detached');
+    expect((await store.open('0mwr33g3y')).id).toBe('0mwr33g3y-bbbb');
+    await expect(store.open('0mwr33g3')).rejects.toThrow(/matches 2 jobs/);
+    await expect(store.open('../../../etc')).rejects.toThrow(/is not a job id/);
+    await expect(store.open('zzzz')).rejects.toThrow(/No job "zzzz"/);
+    expect((await store.list()).map((r) => r.id)).toEqual(['0mwr33g3x-aaaa', '0mwr33g3y-bbbb']);
+  });
+
+  test('a running job whose process is gone shows as lost', async () => {
+    const dir = useTempDir();
+    await ensureStateDir(dir);
+    const handle = await new JobStore(dir).create(request('0mwr33g3x-aaaa'), 'detached');
+    const record = await handle.updateState({state: 'waiting', pid: 12345});
+    expect(shownState(record, Date.now(), () => false)).toBe('lost');
+    expect(shownState(record, Date.now(), () => true)).toBe('waiting');
+    expect(shownState({...record, state: 'done'}, Date.now(), () => false)).toBe('done');
+  });
+});
+
+test('previewText is one line of at most 80 characters', () => {
+  expect(previewText('a\nb\tc')).toBe('a⏎b·c');
+  expect(previewText('x'.repeat(100))).toHaveLength(80);
+});

@@ -1,0 +1,94 @@
+import {describe, expect, test} from 'vitest';
+import {realClock} from '../../../src/base/clock.js';
+import {paneKey} from '../../../src/locks/key.js';
+import {PaneLock} from '../../../src/locks/pane-lock.js';
+import {useTempDir} from '../../helpers/temp-dir.js';
+
+describe('PaneLock', () => {
+  test('keys differ per server socket, server pid and pane', () => {
+    const k = paneKey({socketPath: '/tmp/a', serverPid: 10, pane: '%1'});
+    expect(k).toMatch(/^[0-9a-f]{12}-10-p1$/);
+    expect(paneKey({socketPath: '/tmp/b', serverPid: 10, pane: '%1'})).not.toBe(k);
+    expect(paneKey({socketPath: '/tmp/a', serverPid: 11, pane: '%1'})).not.toBe(k);
+    expect(paneKey({socketPath: '/tmp/a', serverPid: 10, pane: '%2'})).not.toBe(k);
+  });
+
+  test('waiters take the pane in queue order, one at a time', async () => {
+    const dir = useTempDir();
+    const lock = new PaneLock(dir, 'k', realClock);
+    const ids = ['a0000000-0001', 'a0000000-0002', 'a0000000-0003'];
+    for (const id of ids) await lock.enqueue(id);
+    const order: string[] = [];
+    let holders = 0;
+    // Start in reverse order: the queue, not the start order, decides.
+    await Promise.all(
+      [...ids].reverse().map(async (jobId) => {
+        const r = await lock.acquire({
+          jobId,
+          pid: process.pid,
+          timeoutMs: 20_000,
+          signal: new AbortController().signal,
+        });
+        if (!r.ok) throw new Error('lock timeout');
+        holders++;
+        expect(holders).toBe(1);
+        order.push(jobId);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        holders--;
+        await r.value.release();
+      }),
+    );
+    expect(order).toEqual(ids);
+  });
+
+  test('gives up after the lock timeout and leaves the queue', async () => {
+    const dir = useTempDir();
+    const lock = new PaneLock(dir, 'k', realClock);
+    const first = await lock.acquire({
+      jobId: 'a0000000-0001',
+      pid: process.pid,
+      timeoutMs: 1000,
+      signal: new AbortController().signal,
+    });
+    expect(first.ok).toBe(true);
+    const second = await lock.acquire({
+      jobId: 'a0000000-0002',
+      pid: process.pid,
+      timeoutMs: 300,
+      signal: new AbortController().signal,
+    });
+    expect(second).toEqual({ok: false, error: {reason: 'lock-timeout', holder: 'a0000000-0001'}});
+    expect(await lock.liveEntries()).toEqual(['a0000000-0001']);
+    if (first.ok) await first.value.release();
+    expect(await lock.liveEntries()).toEqual([]);
+  });
+
+  test('entries of dead processes are dropped from the queue', async () => {
+    const dir = useTempDir();
+    const lock = new PaneLock(dir, 'k', realClock);
+    await lock.enqueue('a0000000-0001', 2 ** 22 + 12345); // no such pid
+    await lock.enqueue('a0000000-0002', process.pid);
+    expect(await lock.liveEntries()).toEqual(['a0000000-0002']);
+  });
+
+  test('a cancelled waiter rejects with an AbortError', async () => {
+    const dir = useTempDir();
+    const lock = new PaneLock(dir, 'k', realClock);
+    const held = await lock.acquire({
+      jobId: 'a0000000-0001',
+      pid: process.pid,
+      timeoutMs: 1000,
+      signal: new AbortController().signal,
+    });
+    const controller = new AbortController();
+    const waiting = lock.acquire({
+      jobId: 'a0000000-0002',
+      pid: process.pid,
+      timeoutMs: 10_000,
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(), 100);
+    await expect(waiting).rejects.toMatchObject({name: 'AbortError'});
+    if (held.ok) await held.value.release();
+  });
+});

@@ -1,0 +1,322 @@
+import {existsSync, readdirSync, readFileSync} from 'node:fs';
+import {basename, dirname, join, normalize} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {describe, expect, test} from 'vitest';
+
+/**
+ * The map of the code (CONTRIBUTING.md) as rules, each a function of the source tree that
+ * returns its violations. Each runs on the repository (no violation) and on a small tree made
+ * to break it (it must find the break), so no rule can pass by being unable to fail.
+ */
+
+/** Which folder of src/ may import which (besides its own files). */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  base: [],
+  tmux: ['base', 'process'],
+  process: ['base'],
+  locks: ['base', 'tmux', 'process'],
+  agents: ['base', 'tmux', 'locks'],
+  detect: ['base', 'tmux', 'agents', 'process'],
+  pane: ['base', 'tmux', 'agents', 'detect', 'locks', 'process'],
+  jobs: ['base', 'tmux', 'agents', 'detect', 'pane', 'locks', 'process'],
+  watch: ['base', 'tmux', 'agents', 'detect', 'pane', 'jobs', 'locks', 'process'],
+  runs: ['base', 'tmux', 'agents', 'detect', 'pane', 'jobs', 'locks', 'process'],
+  setup: ['base', 'agents'],
+  commands: [
+    'base',
+    'tmux',
+    'agents',
+    'detect',
+    'pane',
+    'jobs',
+    'locks',
+    'process',
+    'watch',
+    'runs',
+    'setup',
+  ],
+  mcp: ['base', 'commands'],
+  cli: ['base', 'tmux', 'agents', 'commands', 'jobs', 'watch', 'mcp'],
+};
+
+/** Which top-level folder may import which: the entries wire src/ together; tests and the
+ * bench share the harness in test/; nothing imports scripts/ but scripts/. */
+const TOP_MAY_IMPORT: Record<string, readonly string[]> = {
+  src: ['src'],
+  workers: ['src', 'workers'],
+  scripts: ['src', 'scripts', 'test/harness'],
+  test: ['src', 'workers', 'test'],
+};
+
+/** The entries: the only files that read `process` for its global state, besides src/process/
+ * (starting and signalling processes) and src/base/this-process.ts (this process's identity). */
+const PROCESS_ALLOWED = [/^src\/cli\.ts$/, /^src\/main\.ts$/, /^workers\//, /^src\/process\//];
+const PROCESS_IDENTITY = 'src/base/this-process.ts';
+
+/** tmux commands, as they would appear in an argv built outside src/tmux/. */
+const TMUX_COMMANDS =
+  /'(send-keys|capture-pane|display-message|list-panes|list-windows|list-sessions|new-window|new-session|split-window|kill-pane|kill-server|set-option|show-options|paste-buffer|load-buffer|set-buffer|delete-buffer|has-session|select-pane|copy-mode|refresh-client|respawn-pane|resize-pane|wait-for)'/;
+
+/** Files the code writes at run time (named in comments, never in the repository). */
+const RUNTIME_FILES = new Set([
+  'state.json',
+  'request.json',
+  'report.md',
+  'events.jsonl',
+  'worker.log',
+  'worker.pid',
+  'package.json',
+  'settings.json',
+  'config.toml',
+  'cli.js',
+  'main.js',
+]);
+
+interface SourceFile {
+  /** Path from the repository root, with `/`. */
+  path: string;
+  text: string;
+}
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+function walk(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), {withFileTypes: true}).flatMap((e) =>
+    e.isDirectory()
+      ? e.name === 'node_modules'
+        ? []
+        : walk(`${dir}/${e.name}`)
+      : e.name.endsWith('.ts')
+        ? [`${dir}/${e.name}`]
+        : [],
+  );
+}
+
+function repoTree(): SourceFile[] {
+  return (
+    ['src', 'workers', 'scripts', 'test']
+      .flatMap(walk)
+      // Not this file: its broken examples would count.
+      .filter((path) => path !== 'test/unit/repo/architecture.test.ts')
+      .map((path) => ({path, text: readFileSync(join(ROOT, path), 'utf8')}))
+  );
+}
+
+/** The text without comments (what runs), and the comments alone. */
+function codeOf(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\/|(^|[^:'"`\\])\/\/[^\n]*/g, '$1');
+}
+function commentsOf(text: string): string {
+  return [...text.matchAll(/\/\*[\s\S]*?\*\/|(?:^|[^:'"`\\])\/\/[^\n]*/g)]
+    .map((m) => m[0])
+    .join('\n');
+}
+
+/** Relative imports (static, dynamic, type-only, re-exports), resolved to repository paths. */
+function importsOf(file: SourceFile): string[] {
+  const specs = [...codeOf(file.text).matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map(
+    (m) => m[1] ?? '',
+  );
+  return specs.map((s) => normalize(join(dirname(file.path), s)).replace(/\.js$/, '.ts'));
+}
+
+function srcFolder(path: string): string {
+  const parts = path.split('/');
+  return parts[0] === 'src' && parts.length > 2 ? (parts[1] ?? '') : '';
+}
+
+function topFolder(path: string): string {
+  return path.startsWith('test/harness/') ? 'test/harness' : (path.split('/')[0] ?? '');
+}
+
+// --- the rules ------------------------------------------------------------------------------
+
+/** Every folder of src/ is on the map, and imports only what the map allows. */
+function srcMapViolations(tree: SourceFile[]): string[] {
+  const out: string[] = [];
+  for (const file of tree.filter((f) => f.path.startsWith('src/'))) {
+    const from = srcFolder(file.path);
+    if (from === '') continue; // src/cli.ts and src/main.ts wire everything
+    if (!MAY_IMPORT[from]) {
+      out.push(`${file.path}: folder src/${from} is not on the map`);
+      continue;
+    }
+    const allowed = new Set([from, ...(MAY_IMPORT[from] ?? [])]);
+    for (const target of importsOf(file)) {
+      if (!target.startsWith('src/')) out.push(`${file.path} imports ${target} (outside src/)`);
+      else if (!allowed.has(srcFolder(target))) out.push(`${file.path} imports ${target}`);
+    }
+  }
+  return out;
+}
+
+/** workers/, scripts/ and test/ import only what their row allows (tests never scripts/). */
+function topMapViolations(tree: SourceFile[]): string[] {
+  const out: string[] = [];
+  for (const file of tree) {
+    const from = file.path.split('/')[0] ?? '';
+    const allowed = TOP_MAY_IMPORT[from];
+    if (!allowed) continue;
+    for (const target of importsOf(file)) {
+      const to = topFolder(target);
+      const ok = allowed.some((a) => to === a || (a === 'test' && to === 'test/harness'));
+      if (!ok) out.push(`${file.path} imports ${target}`);
+    }
+  }
+  return out;
+}
+
+/** No import cycle between files of src/ and workers/, type-only imports included. */
+function cycleViolations(tree: SourceFile[]): string[] {
+  const graph = new Map(
+    tree.filter((f) => /^(src|workers)\//.test(f.path)).map((f) => [f.path, importsOf(f)] as const),
+  );
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const out: string[] = [];
+  const visit = (node: string) => {
+    state.set(node, 'open');
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!graph.has(next)) continue;
+      if (state.get(next) === 'open')
+        out.push([...stack.slice(stack.indexOf(next)), next].join(' → '));
+      else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(node, 'done');
+  };
+  for (const node of graph.keys()) if (!state.has(node)) visit(node);
+  return out;
+}
+
+/** `process` is read only by the entries, src/process/ and this-process.ts (its identity). */
+function processViolations(tree: SourceFile[]): string[] {
+  return tree
+    .filter((f) => f.path.startsWith('src/'))
+    .filter((f) => f.path !== PROCESS_IDENTITY && !PROCESS_ALLOWED.some((r) => r.test(f.path)))
+    .filter((f) => /(?<![\w.\-/])process\.\w/.test(codeOf(f.text)))
+    .map((f) => f.path);
+}
+
+/** Only src/process/ starts processes (node:child_process) or signals them. */
+function childProcessViolations(tree: SourceFile[]): string[] {
+  return tree
+    .filter((f) => f.path.startsWith('src/') && srcFolder(f.path) !== 'process')
+    .filter((f) => {
+      const code = codeOf(f.text).replace(/import type[^;]*;/g, '');
+      return /from 'node:child_process'/.test(code) || /process\.kill\(/.test(code);
+    })
+    .map((f) => f.path);
+}
+
+/** proper-lockfile only in src/locks/. */
+function lockfileViolations(tree: SourceFile[]): string[] {
+  return tree
+    .filter((f) => f.path.startsWith('src/') && srcFolder(f.path) !== 'locks')
+    .filter((f) => /['"]proper-lockfile['"]/.test(codeOf(f.text)))
+    .map((f) => f.path);
+}
+
+/** tmux command lines are built only in src/tmux/. */
+function tmuxArgvViolations(tree: SourceFile[]): string[] {
+  return tree
+    .filter((f) => /^(src|workers)\//.test(f.path) && srcFolder(f.path) !== 'tmux')
+    .filter((f) => TMUX_COMMANDS.test(codeOf(f.text)))
+    .map((f) => f.path);
+}
+
+/** A comment that names a source file or a document names one that exists (in the
+ * repository: from the root, beside the file, or a file of that name anywhere). */
+function staleCitationViolations(tree: SourceFile[], exists: (path: string) => boolean) {
+  const names = new Set(tree.map((f) => basename(f.path)));
+  const out: string[] = [];
+  for (const file of tree.filter((f) => /^(src|workers|scripts|test)\//.test(f.path))) {
+    const cited = commentsOf(file.text).matchAll(
+      /(?<![\w@./-])((?:[\w.-]+\/)*[\w-]+\.(?:ts|md))\b/g,
+    );
+    for (const m of cited) {
+      const name = m[1] ?? '';
+      if (RUNTIME_FILES.has(basename(name))) continue;
+      if (exists(name) || exists(join(dirname(file.path), name))) continue;
+      if (!name.includes('/') && (names.has(name) || exists(`docs/${name}`))) continue;
+      out.push(`${file.path}: ${name}`);
+    }
+  }
+  return out;
+}
+
+const RULES: Record<string, (tree: SourceFile[]) => string[]> = {
+  'the folders of src/ import only what the map allows': srcMapViolations,
+  'workers/, scripts/ and test/ import only what theirs allows (tests never scripts/)':
+    topMapViolations,
+  'no import cycle, type-only imports included': cycleViolations,
+  'process is read only by the entries, src/process/ and base/this-process.ts': processViolations,
+  'only src/process/ starts or signals processes': childProcessViolations,
+  'proper-lockfile only in src/locks/': lockfileViolations,
+  'tmux argv only in src/tmux/': tmuxArgvViolations,
+  'comments cite files that exist': (tree) =>
+    staleCitationViolations(tree, (p) => existsSync(join(ROOT, p))),
+};
+
+/** A tree that breaks each rule once. */
+const BROKEN: Record<string, SourceFile[]> = {
+  'the folders of src/ import only what the map allows': [
+    {path: 'src/base/clock.ts', text: "import {x} from '../jobs/job.js';"},
+  ],
+  'workers/, scripts/ and test/ import only what theirs allows (tests never scripts/)': [
+    {path: 'test/unit/a.test.ts', text: "import {bench} from '../../scripts/bench.js';"},
+  ],
+  'no import cycle, type-only imports included': [
+    {path: 'src/jobs/a.ts', text: "import type {B} from './b.js';"},
+    {path: 'src/jobs/b.ts', text: "import type {A} from './a.js';"},
+  ],
+  'process is read only by the entries, src/process/ and base/this-process.ts': [
+    {path: 'src/jobs/a.ts', text: 'const home = process.env.HOME;'},
+  ],
+  'only src/process/ starts or signals processes': [
+    {path: 'src/jobs/a.ts', text: "import {spawn} from 'node:child_process';"},
+  ],
+  'proper-lockfile only in src/locks/': [
+    {path: 'src/watch/a.ts', text: "const lockfile = await import('proper-lockfile');"},
+  ],
+  'tmux argv only in src/tmux/': [
+    {path: 'src/pane/a.ts', text: "await run(['send-keys', '-t', pane, 'Enter']);"},
+  ],
+  'comments cite files that exist': [
+    {path: 'src/jobs/a.ts', text: '/** See src/jobs/gone.ts and tmux-facts.md §3. */'},
+  ],
+};
+
+describe('the map of the code', () => {
+  const tree = repoTree();
+
+  test('every folder of src/ is on the map', () => {
+    const folders = new Set(tree.map((f) => srcFolder(f.path)).filter(Boolean));
+    expect([...folders].sort()).toEqual(Object.keys(MAY_IMPORT).sort());
+  });
+
+  test('unit tests mirror src/: test/unit/<folder of src>/<file>.test.ts (repo/ and harness/ for the rest)', () => {
+    const misplaced = walk('test/unit').filter((path) => {
+      const folder = path.split('/')[2] ?? '';
+      return (
+        path.split('/').length !== 4 ||
+        !(folder in MAY_IMPORT || ['repo', 'harness'].includes(folder))
+      );
+    });
+    expect(misplaced).toEqual([]);
+  });
+
+  test.each(Object.keys(RULES))('%s', (rule) => {
+    expect(RULES[rule]?.(tree)).toEqual([]);
+  });
+
+  test.each(Object.keys(RULES))('%s: fails on a tree that breaks it', (rule) => {
+    const broken = BROKEN[rule] ?? [];
+    const found =
+      rule === 'comments cite files that exist'
+        ? staleCitationViolations(broken, () => false)
+        : (RULES[rule]?.(broken) ?? []);
+    expect(found.length, `${rule} found nothing in ${JSON.stringify(broken)}`).toBeGreaterThan(0);
+  });
+});

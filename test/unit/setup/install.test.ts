@@ -1,0 +1,341 @@
+import {existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs';
+import {dirname, join} from 'node:path';
+import {parse as parseToml} from '@decimalturn/toml-patch';
+import {parse as parseJsonc} from 'jsonc-parser';
+import {describe, expect, test} from 'vitest';
+import {EXIT_CODES, NudgeError} from '../../../src/base/errors.js';
+import {renderInstall} from '../../../src/cli/render-setup.js';
+import {type InstallResult, installAgent} from '../../../src/commands/install.js';
+import {offlineContext} from '../../helpers/offline-context.js';
+import {useTempDir} from '../../helpers/temp-dir.js';
+
+const SELF = {node: '/opt/node/bin/node', cli: '/opt/tmux-nudge/dist/src/cli.js'};
+const NUDGE = `${SELF.node} ${SELF.cli}`;
+
+function setup(files: Record<string, string>) {
+  const home = useTempDir('nudge-install-');
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(home, path)), {recursive: true});
+    writeFileSync(join(home, path), text);
+  }
+  const ctx = offlineContext({
+    env: {HOME: home, NUDGE_HOME: join(home, '.state')},
+    cwd: home,
+    self: SELF,
+  });
+  return {home, ctx};
+}
+
+/** Every file under `dir` (but the state dir) → its bytes. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, {withFileTypes: true})) {
+      const p = join(d, e.name);
+      if (e.name === '.state') continue;
+      if (e.isDirectory()) walk(p);
+      else out[p.slice(dir.length)] = readFileSync(p, 'utf8');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+const read = (home: string, path: string) => readFileSync(join(home, path), 'utf8');
+// biome-ignore lint/suspicious/noExplicitAny: settings read back from the files, any shape
+type Doc = Record<string, any>;
+const json = (home: string, path: string) => parseJsonc(read(home, path)) as Doc;
+
+const CLAUDE_SETTINGS = `{
+\t// my settings: tabs, a comment, my own Stop hook
+\t"permissions": {"allow": ["Bash(ls:*)"]},
+\t"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]},
+\t"model": "opus"
+}
+`;
+const CLAUDE_JSON =
+  '{"numStartups":3,"mcpServers":{"other":{"command":"x","args":[]}},"projects":{}}';
+
+describe('nudge install claude', () => {
+  test('merges into the user files keeping their text; a second install changes nothing; --uninstall restores them byte for byte', async () => {
+    const {home, ctx} = setup({
+      '.claude/settings.json': CLAUDE_SETTINGS,
+      '.claude.json': CLAUDE_JSON,
+    });
+    const before = snapshot(home);
+
+    const dry = await installAgent({agent: 'claude', dryRun: true}, ctx);
+    expect(dry.pieces.map((p) => p.action)).toEqual(Array(13).fill('add'));
+    expect(snapshot(home)).toEqual(before);
+    expect(existsSync(join(home, '.state'))).toBe(false);
+
+    const r = await installAgent({agent: 'claude'}, ctx);
+    expect(r.pieces.map((p) => [p.id, p.action])).toEqual([
+      ['command', 'add'],
+      ...['submit', 'wait', 'expect', 'status', 'jobs'].flatMap((c) => [
+        [`allow-${c}`, 'add'],
+        [`allow-${c}-absolute`, 'add'],
+      ]),
+      ['hook', 'add'],
+      ['mcp', 'add'],
+    ]);
+    // Narrow rules for nudge's own commands, kept by Claude Code's auto mode: nudge on the
+    // PATH, and the absolute command.
+    expect(json(home, '.claude/settings.json').permissions.allow).toEqual([
+      'Bash(ls:*)',
+      ...['submit', 'wait', 'expect', 'status', 'jobs'].flatMap((c) => [
+        `Bash(nudge ${c}:*)`,
+        `Bash(${NUDGE} ${c}:*)`,
+      ]),
+    ]);
+    const settings = read(home, '.claude/settings.json');
+    // The comment and the tabs stay; the allow list nudge added to is laid out one rule a line.
+    for (const line of CLAUDE_SETTINGS.split('\n').slice(0, 2)) expect(settings).toContain(line);
+    expect(settings).toContain('\t"permissions": {\n\t\t"allow": [\n\t\t\t"Bash(ls:*)",\n');
+    expect(json(home, '.claude/settings.json').hooks.Stop).toEqual([
+      {hooks: [{type: 'command', command: 'say done'}]},
+      {hooks: [{type: 'command', command: `${NUDGE} hook claude-stop`}]},
+    ]);
+    expect(json(home, '.claude.json').mcpServers).toEqual({
+      other: {command: 'x', args: []},
+      nudge: {type: 'stdio', command: SELF.node, args: [SELF.cli, 'mcp'], env: {}},
+    });
+    expect(json(home, '.claude.json').numStartups).toBe(3);
+    const command = read(home, '.claude/commands/nudge.md');
+    expect(command.startsWith('---\n')).toBe(true);
+    const front = command.split('---\n')[1]!;
+    expect(front).not.toMatch(/\n\s*\n/); // no blank line inside the frontmatter
+    expect(front).toContain(`allowed-tools: Bash(${NUDGE} submit:*), Bash(nudge:*)\n`);
+    expect(command).toContain(`!\`${NUDGE} submit --json $ARGUMENTS\``);
+    expect(r.backups).toHaveLength(2);
+    expect(readFileSync(r.backups[0]!, 'utf8')).toBe(CLAUDE_SETTINGS);
+    expect(statSync(r.record).mode & 0o777).toBe(0o600);
+
+    const installed = snapshot(home);
+    const again = await installAgent({agent: 'claude'}, ctx);
+    expect(again.pieces.map((p) => p.action)).toEqual(Array(13).fill('present'));
+    expect(again.files.every((f) => f.action === 'none')).toBe(true);
+    expect(snapshot(home)).toEqual(installed);
+
+    const dryOut = await installAgent({agent: 'claude', uninstall: true, dryRun: true}, ctx);
+    expect(dryOut.files.map((f) => f.action).sort()).toEqual(['delete', 'restore', 'restore']);
+    expect(snapshot(home)).toEqual(installed);
+
+    const u = await installAgent({agent: 'claude', uninstall: true}, ctx);
+    expect(u.pieces.map((p) => p.action)).toEqual(Array(13).fill('remove'));
+    expect(snapshot(home)).toEqual(before);
+    expect(existsSync(join(home, '.claude', 'commands'))).toBe(false); // the folder it made
+    expect(existsSync(r.record)).toBe(false);
+    expect(u.backups).toEqual([]);
+    const none = await installAgent({agent: 'claude', uninstall: true}, ctx);
+    expect(none.notes[0]).toMatch(/not installed for claude/);
+  });
+
+  test('a file the agent rewrote since install: --uninstall takes out only what install added', async () => {
+    const {home, ctx} = setup({
+      '.claude/settings.json': CLAUDE_SETTINGS,
+      '.claude.json': CLAUDE_JSON,
+    });
+    await installAgent({agent: 'claude'}, ctx);
+    // Claude Code rewrites ~/.claude.json on every start
+    const now = json(home, '.claude.json');
+    writeFileSync(join(home, '.claude.json'), JSON.stringify({...now, numStartups: 4}, null, 2));
+    writeFileSync(
+      join(home, '.claude/settings.json'),
+      read(home, '.claude/settings.json').replace('"model": "opus"', '"model": "sonnet"'),
+    );
+    const u = await installAgent({agent: 'claude', uninstall: true}, ctx);
+    expect(u.files.find((f) => f.file.endsWith('.claude.json'))?.action).toBe('edit');
+    expect(json(home, '.claude.json')).toEqual({...JSON.parse(CLAUDE_JSON), numStartups: 4});
+    const settings = read(home, '.claude/settings.json');
+    expect(settings).toContain('// my settings');
+    expect(parseJsonc(settings)).toEqual({...parseJsonc(CLAUDE_SETTINGS), model: 'sonnet'});
+    expect(u.backups.length).toBeGreaterThan(0); // kept: the restore was not byte for byte
+  });
+
+  test("what is already there and not nudge's is left alone (exit 1), and uninstall leaves it", async () => {
+    const theirs = {command: 'nudge', args: ['mcp', '--assess-cmd', 'my-assessor']};
+    const {home, ctx} = setup({'.claude.json': JSON.stringify({mcpServers: {nudge: theirs}})});
+    const r = await installAgent({agent: 'claude'}, ctx);
+    const mcp = r.pieces.find((p) => p.id === 'mcp')!;
+    expect(mcp.action).toBe('conflict');
+    expect(mcp.note).toMatch(/mcpServers\.nudge .* is already set/);
+    const lines: string[] = [];
+    const code = renderInstall(r, false, {
+      stdout: (l) => lines.push(l),
+      stderr: (l) => lines.push(l),
+    });
+    expect(code).toBe(EXIT_CODES.failure);
+    expect(lines.join('\n')).toContain('! nudge mcp registered: left alone');
+    await installAgent({agent: 'claude', uninstall: true}, ctx);
+    expect(json(home, '.claude.json').mcpServers.nudge).toEqual(theirs);
+  });
+
+  test('a file changed by someone else between two installs is never restored from the old backup', async () => {
+    const {home, ctx} = setup({'.claude/settings.json': CLAUDE_SETTINGS});
+    await installAgent({agent: 'claude'}, ctx);
+    // the user edits the file, then nudge moves and is installed again
+    writeFileSync(
+      join(home, '.claude/settings.json'),
+      read(home, '.claude/settings.json').replace('"model": "opus"', '"model": "haiku"'),
+    );
+    await installAgent(
+      {agent: 'claude'},
+      {...ctx, self: {node: '/usr/bin/node', cli: '/new/cli.js'}},
+    );
+    await installAgent({agent: 'claude', uninstall: true}, ctx);
+    expect(parseJsonc(read(home, '.claude/settings.json'))).toEqual({
+      ...parseJsonc(CLAUDE_SETTINGS),
+      model: 'haiku',
+    });
+  });
+
+  test('after nudge moved, install updates its entries in place (one Stop hook, not two)', async () => {
+    const {home, ctx} = setup({});
+    await installAgent({agent: 'claude'}, ctx);
+    const moved = {
+      ...ctx,
+      self: {node: '/usr/bin/node', cli: '/home/me/tmux nudge/dist/src/cli.js'},
+    };
+    const r = await installAgent({agent: 'claude'}, moved);
+    // The plain `nudge CMD` rules stay as they are; the absolute ones are updated in place.
+    expect(r.pieces.map((p) => p.action)).toEqual([
+      'update',
+      ...Array(5).fill(['present', 'update']).flat(),
+      'update',
+      'update',
+    ]);
+    expect(json(home, '.claude/settings.json').hooks.Stop).toEqual([
+      {
+        hooks: [
+          {
+            type: 'command',
+            command: "/usr/bin/node '/home/me/tmux nudge/dist/src/cli.js' hook claude-stop",
+          },
+        ],
+      },
+    ]);
+    await installAgent({agent: 'claude', uninstall: true}, moved);
+    expect(snapshot(home)).toEqual({});
+  });
+
+  test('--scope project writes into the repository around the working directory', async () => {
+    const {home, ctx} = setup({'repo/.git/HEAD': 'ref: refs/heads/main\n', 'repo/src/x.ts': ''});
+    const sub = {...ctx, cwd: join(home, 'repo', 'src')};
+    const r = await installAgent({agent: 'claude', scope: 'project'}, sub);
+    expect(r.root).toBe(join(home, 'repo'));
+    expect(r.files.map((f) => f.file.slice(home.length))).toEqual([
+      '/repo/.claude/commands/nudge.md',
+      '/repo/.claude/settings.json',
+      '/repo/.mcp.json',
+    ]);
+    expect(json(home, 'repo/.mcp.json').mcpServers.nudge.command).toBe(SELF.node);
+    await installAgent({agent: 'claude', scope: 'project', uninstall: true}, sub);
+    expect(Object.keys(snapshot(home)).sort()).toEqual(['/repo/.git/HEAD', '/repo/src/x.ts']);
+  });
+
+  test('a settings file that is not valid JSON: one sentence, exit 2, nothing written', async () => {
+    const {home, ctx} = setup({'.claude/settings.json': '{"hooks": '});
+    const before = snapshot(home);
+    const error = await installAgent({agent: 'claude'}, ctx).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NudgeError);
+    expect((error as NudgeError).exitCode).toBe(EXIT_CODES.usage);
+    expect((error as NudgeError).message).toMatch(
+      /settings\.json is not valid JSON .*; fix it and run install again\.$/,
+    );
+    expect(snapshot(home)).toEqual(before);
+  });
+
+  test('an unknown agent or scope: exit 2', async () => {
+    const {ctx} = setup({});
+    await expect(installAgent({agent: 'cursor'}, ctx)).rejects.toThrow(
+      /Unknown agent "cursor"; use claude, gemini or codex\./,
+    );
+    await expect(installAgent({agent: 'claude', scope: 'team'}, ctx)).rejects.toThrow(
+      /Unknown scope/,
+    );
+  });
+});
+
+describe('nudge install gemini', () => {
+  test('command, tools.allowed, AfterAgent hook and mcpServers; an allowance the user had stays after uninstall', async () => {
+    const allowed = `run_shell_command(${NUDGE})`;
+    const original = `{\n  "theme": "dark",\n  "tools": {"allowed": ["${allowed}"]}\n}\n`;
+    const {home, ctx} = setup({'.gemini/settings.json': original});
+    const r = await installAgent({agent: 'gemini'}, ctx);
+    expect(r.pieces.map((p) => [p.id, p.action])).toEqual([
+      ['command', 'add'],
+      ['allow', 'present'],
+      ['hook', 'add'],
+      ['mcp', 'add'],
+    ]);
+    const s = json(home, '.gemini/settings.json');
+    expect(s.hooks.AfterAgent).toEqual([
+      {hooks: [{type: 'command', command: `${NUDGE} hook gemini-after-agent`}]},
+    ]);
+    expect(s.mcpServers.nudge).toEqual({command: SELF.node, args: [SELF.cli, 'mcp']});
+    const toml = parseToml(read(home, '.gemini/commands/nudge.toml')) as {prompt: string};
+    expect(toml.prompt).toContain(`!{${NUDGE} submit --json {{args}}}`);
+    // the agent rewrote the file: the structural path, which must keep the user's allowance
+    writeFileSync(join(home, '.gemini/settings.json'), JSON.stringify({...s, theme: 'light'}));
+    await installAgent({agent: 'gemini', uninstall: true}, ctx);
+    expect(json(home, '.gemini/settings.json')).toEqual({
+      theme: 'light',
+      tools: {allowed: [allowed]},
+    });
+  });
+});
+
+describe('nudge install codex', () => {
+  const CONFIG = `# my codex config\nmodel = "o3"   # the best one\n\n[features]\n# keep\nweb_search = true\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\n`;
+
+  test('skill, rule, notify and [mcp_servers.nudge] in config.toml keeping its comments; uninstall byte for byte', async () => {
+    const {home, ctx} = setup({'.codex/config.toml': CONFIG});
+    const before = snapshot(home);
+    const r: InstallResult = await installAgent({agent: 'codex'}, ctx);
+    expect(r.pieces.map((p) => [p.id, p.action])).toEqual([
+      ['skill', 'add'],
+      ['rule', 'add'],
+      ['hook', 'add'],
+      ['mcp', 'add'],
+    ]);
+    const text = read(home, '.codex/config.toml');
+    for (const line of CONFIG.split('\n')) expect(text).toContain(line);
+    const config = parseToml(text) as Doc;
+    expect(config.notify).toEqual([SELF.node, SELF.cli, 'hook', 'codex-notify']);
+    expect(config.mcp_servers).toEqual({
+      docs: {command: 'docs-mcp'},
+      nudge: {command: SELF.node, args: [SELF.cli, 'mcp']},
+    });
+    expect(read(home, '.codex/rules/nudge.rules')).toBe(
+      `prefix_rule(pattern = ["${SELF.node}","${SELF.cli}"], decision = "allow")\n`,
+    );
+    const skill = read(home, '.codex/skills/nudge/SKILL.md');
+    expect(skill).toMatch(/^---\nname: nudge\ndescription: .+\n---\n/);
+    await installAgent({agent: 'codex', uninstall: true}, ctx);
+    expect(snapshot(home)).toEqual(before);
+  });
+
+  test("the user's own notify program is left alone (codex runs one)", async () => {
+    const {home, ctx} = setup({'.codex/config.toml': 'notify = ["notify-send", "codex"]\n'});
+    const r = await installAgent({agent: 'codex'}, ctx);
+    expect(r.pieces.find((p) => p.id === 'hook')?.action).toBe('conflict');
+    expect((parseToml(read(home, '.codex/config.toml')) as {notify: string[]}).notify).toEqual([
+      'notify-send',
+      'codex',
+    ]);
+  });
+
+  test('CODEX_HOME is where Codex keeps its files', async () => {
+    const {home, ctx} = setup({});
+    const r = await installAgent(
+      {agent: 'codex'},
+      {...ctx, env: {...ctx.env, CODEX_HOME: join(home, 'cx')}},
+    );
+    expect(r.files.map((f) => f.file.slice(home.length)).sort()).toEqual([
+      '/cx/config.toml',
+      '/cx/rules/nudge.rules',
+      '/cx/skills/nudge/SKILL.md',
+    ]);
+  });
+});
