@@ -33,6 +33,17 @@ function paneEnv(server: TmuxTestServer, home: string): Record<string, string> {
   return {NUDGE_HOME: home, TMUX: `${server.socket},1,0`, TMUX_PANE: '%0'};
 }
 
+/** How many times the in-process server has read a pane's screen: a call that reads it at
+ * least twice has taken its baseline and is polling (no sleep needed to know it started). */
+const screenReads = {count: 0};
+
+/** Wait until the server read a pane's screen `more` times after `from`. */
+async function readsAfter(from: number, more = 2): Promise<void> {
+  await waitFor(`${more} screen reads by the MCP server`, async () =>
+    screenReads.count >= from + more ? true : undefined,
+  );
+}
+
 /** A client connected to the server in this process. */
 async function inProcess(env: Record<string, string>): Promise<Client> {
   const ctx: CommandContext = {
@@ -43,7 +54,16 @@ async function inProcess(env: Record<string, string>): Promise<Client> {
     signal: new AbortController().signal,
     readStdin: async () => '',
     clock: realClock,
-    tmux: (spec) => createTmux(createSpawnRunner(spec)),
+    tmux: (spec) => {
+      const tmux = createTmux(createSpawnRunner(spec));
+      return {
+        ...tmux,
+        view: (pane, rows) => {
+          screenReads.count++;
+          return tmux.view(pane, rows);
+        },
+      };
+    },
     foreground: procForeground,
     workerEntry: join(DIST, 'workers', 'job-worker.js'),
     watchWorkerEntry: join(DIST, 'workers', 'watch-worker.js'),
@@ -111,13 +131,15 @@ describe('nudge mcp, in-process', () => {
     const c = await inProcess(paneEnv(server, useNudgeHome()));
     const pane = await server.newPane(['bash', '--norc', '--noprofile']);
     await server.waitForScreen(pane, /\$/);
+    const before = screenReads.count;
     const waiting = call(c, 'expect', {
       pane_id: pane,
       pattern: 'ready on port (\\d+)',
       timeout_ms: 20_000,
     });
-    // The call is under way before the text is written (only new output counts).
-    await new Promise((r) => setTimeout(r, 500));
+    // The call is under way (its baseline taken) before the text is written: only new
+    // output counts.
+    await readsAfter(before);
     await server.tmux('send-keys', '-t', pane, '-l', "printf 'ready on port %s\\n' 8080");
     await server.tmux('send-keys', '-t', pane, 'Enter');
     const matched = await waiting;
@@ -143,8 +165,9 @@ describe('nudge mcp, in-process', () => {
     );
 
     const doomed = await server.newPane(['sleep', '300']);
+    const beforeClose = screenReads.count;
     const closing = call(c, 'expect', {pane_id: doomed, pattern: 'never', timeout_ms: 30_000});
-    await new Promise((r) => setTimeout(r, 500));
+    await readsAfter(beforeClose);
     await server.tmux('kill-pane', '-t', doomed);
     const closed = await closing;
     expect(closed.isError).toBe(true);
@@ -161,8 +184,11 @@ describe('nudge mcp, in-process', () => {
     await server.waitForScreen(spinner, /SPINNER START/);
     const abort = new AbortController();
     const started = Date.now();
+    const beforeWait = screenReads.count;
     const cancelled = call(c, 'wait', {pane: spinner, timeout: '5m'}, abort.signal);
-    setTimeout(() => abort.abort(), 1_000);
+    // Cancelled once the wait is polling the spinner.
+    await readsAfter(beforeWait);
+    abort.abort();
     await expect(cancelled).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(60_000);
     // The server goes on serving.
