@@ -1,132 +1,11 @@
 import {parseArgs} from 'node:util';
-import {SUBMIT_DEFAULTS, type SubmitOptions} from '../jobs/options.js';
+import {SUBMIT_OPTIONS} from '../commands/options/submit.js';
+import type {OptionTable} from '../commands/options/table.js';
+import type {SubmitOptions} from '../jobs/options.js';
 
-/** One flag of `nudge submit`. Both parsers (yargs for help and errors, node's parseArgs
- * for the fast path) are built from this one table, so they cannot drift apart. */
-export interface FlagSpec {
-  type: 'string' | 'boolean';
-  short?: string;
-  default?: string | boolean;
-  /** A boolean that defaults to true and is turned off with --no-NAME. */
-  negatable?: boolean;
-  multiple?: boolean;
-  describe: string;
-}
-
-/** The flags of `nudge submit` (the contract of issue #2 and #3). */
-export const SUBMIT_FLAGS: Record<string, FlagSpec> = {
-  pane: {
-    type: 'string',
-    short: 't',
-    describe: 'target pane: %N, session:window.pane or self (default $TMUX_PANE)',
-  },
-  'socket-name': {type: 'string', short: 'L', describe: 'tmux server socket name (as tmux -L)'},
-  'socket-path': {type: 'string', short: 'S', describe: 'tmux server socket path (as tmux -S)'},
-  delay: {
-    type: 'string',
-    default: SUBMIT_DEFAULTS.delay,
-    describe: 'wait before typing (let the caller settle)',
-  },
-  'type-delay': {
-    type: 'string',
-    default: SUBMIT_DEFAULTS.typeDelay,
-    describe: 'pause between typed characters',
-  },
-  'enter-delay': {
-    type: 'string',
-    default: SUBMIT_DEFAULTS.enterDelay,
-    describe: 'pause before each Enter',
-  },
-  clear: {
-    type: 'boolean',
-    default: true,
-    negatable: true,
-    describe: 'clear the input line first (--no-clear to skip)',
-  },
-  enter: {
-    type: 'boolean',
-    default: true,
-    negatable: true,
-    describe: 'press Enter after the text (--no-enter to skip)',
-  },
-  interval: {
-    type: 'string',
-    default: SUBMIT_DEFAULTS.interval,
-    describe: 'time between screen captures',
-  },
-  'stable-checks': {
-    type: 'string',
-    default: String(SUBMIT_DEFAULTS.stableChecks),
-    describe:
-      'captures in a row equal to the one before that mean done: N checks = N × --interval of stillness (3 at 1s = 3s)',
-  },
-  timeout: {
-    type: 'string',
-    default: SUBMIT_DEFAULTS.timeout,
-    describe: 'give up waiting after this long (the notice still goes out)',
-  },
-  until: {
-    type: 'string',
-    default: SUBMIT_DEFAULTS.until,
-    describe: 'done when: stable | exit | regex:PATTERN | prompt[:NAME|:REGEX]',
-  },
-  ignore: {
-    type: 'string',
-    multiple: true,
-    describe: 'regex masked before comparing screens (repeatable)',
-  },
-  lines: {
-    type: 'string',
-    default: String(SUBMIT_DEFAULTS.lines),
-    describe: 'lines of output searched by regex:',
-  },
-  'notify-pane': {
-    type: 'string',
-    describe:
-      'type the notice into this pane instead (default: --pane); self: the pane nudge runs in',
-  },
-  profile: {
-    type: 'string',
-    default: SUBMIT_DEFAULTS.profile,
-    describe: 'auto | claude | gemini | codex | shell | raw',
-  },
-  'when-idle': {
-    type: 'boolean',
-    default: false,
-    describe: 'wait until the pane is idle (per its profile) before typing',
-  },
-  'idle-timeout': {
-    type: 'string',
-    default: SUBMIT_DEFAULTS.idleTimeout,
-    describe: 'how long --when-idle waits',
-  },
-  'clear-draft': {
-    type: 'boolean',
-    default: false,
-    describe: 'clear a draft left in the input line instead of waiting for it',
-  },
-  'draft-wait': {
-    type: 'string',
-    default: SUBMIT_DEFAULTS.draftWait,
-    describe: 'how long to wait for a draft to be sent or cleared',
-  },
-  notice: {
-    type: 'string',
-    describe:
-      'notice template: {status} {elapsed} {job} {until} {exit} {match} {delivery} (--no-notice for none)',
-  },
-  'lock-timeout': {
-    type: 'string',
-    default: SUBMIT_DEFAULTS.lockTimeout,
-    describe: 'how long to queue behind other jobs on the pane',
-  },
-  wait: {
-    type: 'boolean',
-    default: false,
-    describe: 'run in the foreground; exit 0 done, 124 timeout, 1 failed',
-  },
-  json: {type: 'boolean', default: false, describe: 'print one JSON line'},
-};
+/** The flags of `nudge submit`: both parsers (yargs for help and errors, node's parseArgs for
+ * the fast path) are built from this one table, as the MCP tool's schema is. */
+export const SUBMIT_FLAGS: OptionTable = SUBMIT_OPTIONS;
 
 /** Turn parsed flag values (kebab-case keys) and the words to type into SubmitOptions. */
 export function toSubmitOptions(
@@ -184,9 +63,13 @@ export function parseSubmitFast(
   const options: Record<string, {type: 'string' | 'boolean'; short?: string; multiple?: boolean}> =
     {};
   for (const [name, spec] of Object.entries(SUBMIT_FLAGS)) {
-    options[name] = {type: spec.type};
-    if (spec.short) options[name].short = spec.short;
-    if (spec.multiple) options[name].multiple = true;
+    // Every submit flag is a string or a boolean (numbers travel as text, checked later).
+    const option: {type: 'string' | 'boolean'; short?: string; multiple?: boolean} = {
+      type: spec.type === 'boolean' ? 'boolean' : 'string',
+    };
+    if (spec.short) option.short = spec.short;
+    if (spec.multiple) option.multiple = true;
+    options[name] = option;
     if (spec.negatable) options[`no-${name}`] = {type: 'boolean'};
   }
   options['no-notice'] = {type: 'boolean'};

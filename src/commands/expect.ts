@@ -8,9 +8,10 @@ import {TmuxCommandError} from '../tmux/runner.js';
 import {resolveServerSpec} from '../tmux/server.js';
 import {cursorRow, OutputReader} from '../tmux/view.js';
 import type {CommandContext} from './context.js';
+import {EXPECT_ACTIONS} from './options/expect.js';
 
 /** What to do once the pattern matched. */
-export const EXPECT_ACTIONS = ['notify', 'close_pane', 'return_output'] as const;
+export {EXPECT_ACTIONS};
 export type ExpectAction = (typeof EXPECT_ACTIONS)[number];
 
 /** Options of `nudge expect PANE REGEX`. */

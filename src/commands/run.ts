@@ -24,6 +24,7 @@ import {RUN_REQUEST_VERSION, type RunRequest, type RunWorktree} from '../runs/re
 import {resolveServerSpec} from '../tmux/server.js';
 import type {PaneInfo, PanePlace} from '../tmux/tmux.js';
 import type {CommandContext} from './context.js';
+import {RUN_OPTIONS} from './options/run.js';
 
 /** `nudge run`'s options, as the CLI and the MCP server pass them. */
 export interface RunOptions {
@@ -53,14 +54,11 @@ export interface RunOptions {
 }
 
 /** The defaults `nudge run --help` shows. */
-/** The agents `run --agent` can start (for front ends that list the choices). */
-export const RUN_AGENTS = AGENT_NAMES;
-
 export const RUN_DEFAULTS = {
-  idleTimeout: '5m',
-  timeout: '1h',
-  interval: '1s',
-  permissions: 'ask',
+  idleTimeout: RUN_OPTIONS['idle-timeout'].default,
+  timeout: RUN_OPTIONS.timeout.default,
+  interval: RUN_OPTIONS.interval.default,
+  permissions: RUN_OPTIONS.permissions.default,
 } as const;
 
 /** What `nudge run` did. */

@@ -5,6 +5,7 @@ import {resolvePane, watchError} from '../pane/target.js';
 import {type PaneIdleResult, waitPaneIdle} from '../pane/wait-idle.js';
 import {resolveServerSpec} from '../tmux/server.js';
 import type {CommandContext} from './context.js';
+import {WAIT_OPTIONS} from './options/wait.js';
 
 /** Options of `nudge wait [PANE]`. */
 export interface WaitOptions {
@@ -21,11 +22,11 @@ export interface WaitOptions {
 
 /** Defaults of `nudge wait` (the CLI shows these in --help). */
 export const WAIT_DEFAULTS = {
-  until: 'stable',
-  timeout: '10m',
-  interval: '1s',
-  stableChecks: '3',
-  lines: '100',
+  until: WAIT_OPTIONS.until.default,
+  timeout: WAIT_OPTIONS.timeout.default,
+  interval: WAIT_OPTIONS.interval.default,
+  stableChecks: WAIT_OPTIONS['stable-checks'].default,
+  lines: WAIT_OPTIONS.lines.default,
 } as const;
 
 /** What `nudge wait` found. */

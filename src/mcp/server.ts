@@ -10,18 +10,18 @@ import {nudgeVersion} from '../base/version.js';
 import {cancelJob} from '../commands/cancel.js';
 import type {CommandContext} from '../commands/context.js';
 import {runDoctor} from '../commands/doctor.js';
-import {EXPECT_ACTIONS, expectPattern} from '../commands/expect.js';
+import {expectPattern} from '../commands/expect.js';
 import {listJobs, showStatus} from '../commands/jobs.js';
-import {RUN_AGENTS, runInPane} from '../commands/run.js';
+import {EXPECT_OPTIONS} from '../commands/options/expect.js';
+import {RUN_OPTIONS} from '../commands/options/run.js';
+import {SUBMIT_OPTIONS} from '../commands/options/submit.js';
+import {WAIT_OPTIONS} from '../commands/options/wait.js';
+import {WATCH_REPORT_OPTIONS, WATCH_START_OPTIONS} from '../commands/options/watch.js';
+import {runInPane} from '../commands/run.js';
 import {submit} from '../commands/submit.js';
 import {waitForIdle} from '../commands/wait.js';
-import {
-  clearWatcher,
-  pauseWatcher,
-  reportWatcher,
-  startWatcher,
-  type WatchStartOptions,
-} from '../commands/watch.js';
+import {clearWatcher, pauseWatcher, reportWatcher, startWatcher} from '../commands/watch.js';
+import {optionsOf, shapeOf} from './schema.js';
 
 /** The assessor `watch_me` gives a new watcher (from `nudge mcp`'s flags or environment). */
 export interface McpAssessorDefaults {
@@ -38,10 +38,6 @@ type ToolResult = {
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
 };
-
-const duration = z
-  .union([z.string(), z.number()])
-  .describe('a duration: "30s", "5m", "1h30m", or milliseconds');
 
 /**
  * The nudge tools as an MCP server. Each tool calls the same command function as the CLI and
@@ -104,47 +100,19 @@ export function createMcpServer(
         text: z
           .string()
           .describe('what to type (a command for a shell; "!cmd" runs it in your shell mode)'),
-        pane: z.string().optional().describe('%N or session:window.pane; default: your pane'),
-        until: z
-          .string()
-          .optional()
-          .describe('stable (default) | exit | regex:PATTERN | prompt[:NAME]'),
-        notice: z
-          .string()
-          .optional()
-          .describe('the notice template ({status} {elapsed} {job} {exit} {match} {reason})'),
+        ...shapeOf(SUBMIT_OPTIONS),
         no_notice: z.boolean().optional().describe('type no notice'),
-        notify_pane: z.string().optional().describe('type the notice into this pane instead'),
-        timeout: duration.optional().describe('bound on the wait (default 5m)'),
-        profile: z.string().optional().describe('auto | claude | gemini | codex | shell | raw'),
-        interval: duration.optional(),
-        stable_checks: z.number().int().optional(),
-        delay: duration.optional().describe('pause before typing (default 3s)'),
-        when_idle: z.boolean().optional().describe('wait until the pane is idle before typing'),
-        wait: z.boolean().optional().describe('run in the foreground and return the outcome'),
       },
     },
-    call('submit', async (a, c) =>
-      json(
+    call('submit', async (a, c) => {
+      const options = optionsOf(a, SUBMIT_OPTIONS);
+      return json(
         await submit(
-          {
-            text: a.text,
-            pane: a.pane,
-            until: a.until,
-            notice: a.no_notice ? false : a.notice,
-            notifyPane: a.notify_pane,
-            timeout: a.timeout,
-            profile: a.profile,
-            interval: a.interval,
-            stableChecks: a.stable_checks,
-            delay: a.delay,
-            whenIdle: a.when_idle,
-            wait: a.wait,
-          },
+          {...options, text: String(a.text), notice: a.no_notice ? false : options.notice},
           c,
         ),
-      ),
-    ),
+      );
+    }),
   );
 
   server.registerTool(
@@ -157,42 +125,22 @@ export function createMcpServer(
         command: z
           .string()
           .describe('the shell command line to run, or with agent the prompt to give it'),
-        agent: z.enum(RUN_AGENTS).optional(),
+        ...shapeOf(RUN_OPTIONS),
         worktree: z
           .union([z.boolean(), z.string()])
           .optional()
           .describe('true: a new worktree on branch nudge/<job>; a string: that branch'),
-        cwd: z.string().optional().describe("folder to run in (default: the server's)"),
-        split: z.enum(['h', 'v']).optional().describe('split your window instead of a new one'),
-        session: z.string().optional(),
-        idle_timeout: duration.optional().describe('default 5m'),
-        timeout: duration.optional().describe('default 1h'),
-        notify_pane: z.string().optional().describe('who is told (default: your pane)'),
-        no_notify: z.boolean().optional(),
-        permissions: z.enum(['ask', 'deny']).optional(),
-        close: z.boolean().optional(),
-        pr: z.boolean().optional(),
-        wait: z.boolean().optional().describe('run in the foreground and return the report'),
+        no_notify: z.boolean().optional().describe('tell no pane'),
       },
     },
     call('run', async (a, c) =>
       json(
         await runInPane(
           {
-            words: [a.command],
-            agent: a.agent,
-            worktree: a.worktree,
-            cwd: a.cwd,
-            split: a.split,
-            session: a.session,
-            idleTimeout: a.idle_timeout,
-            timeout: a.timeout,
-            notifyPane: a.notify_pane,
+            ...optionsOf(a, RUN_OPTIONS),
+            words: [String(a.command)],
+            worktree: a.worktree as boolean | string | undefined,
             notify: a.no_notify ? false : undefined,
-            permissions: a.permissions,
-            close: a.close,
-            pr: a.pr,
-            wait: a.wait,
           },
           c,
         ),
@@ -209,22 +157,12 @@ export function createMcpServer(
       inputSchema: {
         pane_id: z.string().describe('%N or session:window.pane'),
         pattern: z.string().describe('a JavaScript regular expression'),
-        timeout_ms: z.number().int().positive().default(60_000),
-        action: z.enum(EXPECT_ACTIONS).default('notify'),
-        poll_interval_ms: z.number().int().positive().default(200),
-        lines: z.number().int().positive().default(100),
+        ...shapeOf(EXPECT_OPTIONS),
       },
     },
     call('expect', async (a, c) => {
       const r = await expectPattern(
-        {
-          pane: a.pane_id,
-          pattern: a.pattern,
-          timeoutMs: a.timeout_ms,
-          action: a.action,
-          pollIntervalMs: a.poll_interval_ms,
-          lines: a.lines,
-        },
+        {...optionsOf(a, EXPECT_OPTIONS), pane: String(a.pane_id), pattern: String(a.pattern)},
         c,
       );
       // The pane closed while waiting: a tool error with the sentence (and the answer).
@@ -242,12 +180,13 @@ export function createMcpServer(
         'Block until the pane is idle (stable screen; a running command keeps a shell busy, a program waiting for input is idle) or the timeout. Answers the verdict and why.',
       inputSchema: {
         pane: z.string().optional().describe('%N; default: your pane'),
-        until: z.string().optional().describe('stable (default) | regex:PATTERN | prompt[:NAME]'),
-        timeout: duration.optional().describe('default 10m'),
+        ...shapeOf(WAIT_OPTIONS),
       },
     },
     call('wait', async (a, c) =>
-      json(await waitForIdle({pane: a.pane, until: a.until, timeout: a.timeout}, c)),
+      json(
+        await waitForIdle({...optionsOf(a, WAIT_OPTIONS), pane: a.pane as string | undefined}, c),
+      ),
     ),
   );
 
@@ -294,29 +233,17 @@ export function createMcpServer(
       title: 'Start a watcher on a plan',
       description:
         'Start (or update) a watcher for your pane: each time you report with look_ma it waits, lets the pane go idle, asks an assessor whether the plan is done, and either pauses or types the next single instruction into your pane. Answers "watching" (new) or "updated".',
-      inputSchema: {
-        name: z.string(),
-        plan: z.string().describe('what is to be done, and how to tell it is done'),
-        pane: z.string().optional().describe('default: your pane'),
-        idle_threshold: duration.optional().describe('default 3s'),
-        default_wait: duration.optional().describe('default 10s'),
-      },
+      inputSchema: {name: z.string(), ...shapeOf(WATCH_START_OPTIONS)},
     },
     call('watch_me', async (a, c) => {
-      const assessor: Partial<WatchStartOptions> = {
-        assessCmd: defaults.assessCmd,
-        assessUrl: defaults.assessUrl,
-        assessModel: defaults.assessModel,
-        assessKeyEnv: defaults.assessKeyEnv,
-      };
       const r = await startWatcher(
         {
-          name: a.name,
-          plan: a.plan,
-          pane: a.pane,
-          idleThreshold: a.idle_threshold,
-          defaultWait: a.default_wait,
-          ...assessor,
+          ...optionsOf(a, WATCH_START_OPTIONS),
+          name: String(a.name),
+          assessCmd: defaults.assessCmd,
+          assessUrl: defaults.assessUrl,
+          assessModel: defaults.assessModel,
+          assessKeyEnv: defaults.assessKeyEnv,
         },
         c,
       );
@@ -332,15 +259,16 @@ export function createMcpServer(
       inputSchema: {
         status_report: z.string(),
         name: z.string().optional().describe("default: your pane's watcher"),
-        bash_wait: z
-          .string()
-          .optional()
-          .describe('a command to run as the wait (its output goes to the assessor)'),
+        ...shapeOf(WATCH_REPORT_OPTIONS),
       },
     },
     call('look_ma', async (a, c) => {
       const r = await reportWatcher(
-        {name: a.name, status: a.status_report, bashWait: a.bash_wait},
+        {
+          ...optionsOf(a, WATCH_REPORT_OPTIONS),
+          name: a.name as string | undefined,
+          status: String(a.status_report),
+        },
         c,
       );
       return said(r.result, r);

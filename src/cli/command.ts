@@ -1,0 +1,44 @@
+import type {ArgumentsCamelCase, CommandModule} from 'yargs';
+import type {ExitCode} from '../base/errors.js';
+import type {CommandContext} from '../commands/context.js';
+import type {submit} from '../commands/submit.js';
+import type {Output} from './render.js';
+
+/** The streams `nudge mcp` speaks the protocol on (the entry passes process.stdin/stdout). */
+export interface McpStdio {
+  stdin: NodeJS.ReadableStream | undefined;
+  stdout: NodeJS.WritableStream | undefined;
+}
+
+/** What every CLI command gets: the command context, where output goes, and how to run a
+ * command function and render its typed result (storing the exit code). */
+export interface CliEnv {
+  ctx: CommandContext;
+  run: <R>(
+    command: Promise<R>,
+    render: (r: R, out: Output) => ExitCode | Promise<ExitCode>,
+  ) => Promise<void>;
+  stdio: McpStdio;
+  /** `submit` itself (tests pass a stand-in that records what the parser produced). */
+  submit: typeof submit;
+}
+
+/** Parsed arguments as a handler sees them. */
+export type Args = ArgumentsCamelCase<Record<string, unknown>>;
+
+/** One command of the CLI: its yargs module, built for an environment. Handlers load the
+ * command they run (and its renderer) when called, so a command pays only for itself. */
+export type CliCommand = (env: CliEnv) => CommandModule<object, Record<string, unknown>>;
+
+/** The words of a variadic positional plus everything after `--`. */
+export function wordsOf(a: Args, positional: string): string[] {
+  return [
+    ...((a[positional] as unknown[] | undefined) ?? []),
+    ...((a['--'] as unknown[] | undefined) ?? []),
+  ].map(String);
+}
+
+/** `--json` as given (false when absent). */
+export function jsonOf(a: Args): boolean {
+  return a.json === true;
+}

@@ -1,0 +1,30 @@
+import {SERVER_OPTIONS} from '../../commands/options/table.js';
+import {WAIT_OPTIONS} from '../../commands/options/wait.js';
+import {type CliCommand, jsonOf} from '../command.js';
+import {optionsFrom, withOptions} from '../options.js';
+
+export const waitCommand: CliCommand = ({ctx, run}) => ({
+  command: 'wait [pane]',
+  describe: 'block until a pane is idle (exit 0) or the timeout passes (exit 124)',
+  builder: (y) =>
+    withOptions(
+      withOptions(
+        y.positional('pane', {
+          type: 'string',
+          describe: 'pane: %N or session:window.pane (default $TMUX_PANE)',
+        }),
+        SERVER_OPTIONS,
+      ),
+      {...WAIT_OPTIONS, json: {type: 'boolean', default: false}},
+    ).example('$0 wait %3 --timeout 2m', 'wait until pane %3 has settled'),
+  handler: async (a) => {
+    const {waitForIdle} = await import('../../commands/wait.js');
+    const {renderWait} = await import('../render.js');
+    const options = {
+      ...optionsFrom(a, WAIT_OPTIONS),
+      ...optionsFrom(a, SERVER_OPTIONS),
+      pane: a.pane as string | undefined,
+    };
+    await run(waitForIdle(options, ctx), (r, o) => renderWait(r, jsonOf(a), o));
+  },
+});

@@ -1,0 +1,109 @@
+import type {Argv} from 'yargs';
+import {JSON_OPTION, SERVER_OPTIONS} from '../../commands/options/table.js';
+import {WATCH_REPORT_OPTIONS, WATCH_START_OPTIONS} from '../../commands/options/watch.js';
+import {type CliCommand, type CliEnv, jsonOf} from '../command.js';
+import {optionsFrom, withOptions} from '../options.js';
+
+/** `nudge watch start|report|pause|clear|show|list`. */
+export const watchCommand: CliCommand = (env) => ({
+  command: 'watch',
+  describe:
+    'the watcher loop: each report waits, lets the pane go idle, asks an assessor, injects the next line or pauses',
+  builder: (y) => watchCommands(y, env),
+  handler: () => {},
+});
+
+const name = {type: 'string', demandOption: true} as const;
+
+function watchCommands<A>(y: Argv<A>, {ctx, run}: CliEnv) {
+  const load = async () => ({
+    ...(await import('../../commands/watch.js')),
+    ...(await import('../render.js')),
+  });
+  return y
+    .command(
+      'start <name>',
+      'create a watcher (prints "watching") or change one ("updated")',
+      (b) =>
+        withOptions(withOptions(b.positional('name', name), SERVER_OPTIONS), {
+          ...WATCH_START_OPTIONS,
+          ...JSON_OPTION,
+        }).example(
+          "$0 watch start tests --pane %3 --plan 'make every test pass' --assess-cmd 'python3 assess.py'",
+          'watch pane %3',
+        ),
+      async (a) => {
+        const {startWatcher, renderWatchStart} = await load();
+        const options = {
+          ...optionsFrom(a, WATCH_START_OPTIONS),
+          ...optionsFrom(a, SERVER_OPTIONS),
+          name: String(a.name),
+        };
+        await run(startWatcher(options, ctx), (r, o) => renderWatchStart(r, jsonOf(a), o));
+      },
+    )
+    .command(
+      'report <name> <status>',
+      'report progress (look_ma): prints "recorded+waiting" at once; a cycle waits, lets the pane go idle, asks the assessor',
+      (b) =>
+        withOptions(b.positional('name', name).positional('status', name), {
+          ...WATCH_REPORT_OPTIONS,
+          ...JSON_OPTION,
+        }).example(
+          "$0 watch report tests 'fixed the parser' --bash-wait 'npm test'",
+          'report, then run the tests as the wait',
+        ),
+      async (a) => {
+        const {reportWatcher, renderWatchReport} = await load();
+        const options = {
+          ...optionsFrom(a, WATCH_REPORT_OPTIONS),
+          name: String(a.name),
+          status: String(a.status),
+        };
+        await run(reportWatcher(options, ctx), (r, o) => renderWatchReport(r, jsonOf(a), o));
+      },
+    )
+    .command(
+      'pause <name>',
+      'pause a watcher (nothing more is typed) and print the next step the assessor suggests',
+      (b) => withOptions(b.positional('name', name), JSON_OPTION),
+      async (a) => {
+        const {pauseWatcher, renderWatchPause} = await load();
+        await run(pauseWatcher({name: String(a.name)}, ctx), (r, o) =>
+          renderWatchPause(r, jsonOf(a), o),
+        );
+      },
+    )
+    .command(
+      'clear <name>',
+      'stop a running cycle and remove the watcher',
+      (b) => withOptions(b.positional('name', name), JSON_OPTION),
+      async (a) => {
+        const {clearWatcher, renderWatchClear} = await load();
+        await run(clearWatcher({name: String(a.name)}, ctx), (r, o) =>
+          renderWatchClear(r, jsonOf(a), o),
+        );
+      },
+    )
+    .command(
+      'show <name>',
+      "a watcher's state, pane, plan, assessor and transcript",
+      (b) => withOptions(b.positional('name', name), JSON_OPTION),
+      async (a) => {
+        const {showWatcher, renderWatchShow} = await load();
+        await run(showWatcher({name: String(a.name)}, ctx), (r, o) =>
+          renderWatchShow(r, jsonOf(a), o),
+        );
+      },
+    )
+    .command(
+      'list',
+      'the watchers',
+      (b) => withOptions(b, JSON_OPTION),
+      async (a) => {
+        const {listWatchers, renderWatchList} = await load();
+        await run(listWatchers({}, ctx), (r, o) => renderWatchList(r, jsonOf(a), o));
+      },
+    )
+    .demandCommand(1, 'Give a watch command: start, report, pause, clear, show or list.');
+}

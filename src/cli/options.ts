@@ -1,0 +1,44 @@
+import type {Argv} from 'yargs';
+import {
+  camelOf,
+  helpOf,
+  type OptionSpec,
+  type OptionsOf,
+  type OptionTable,
+} from '../commands/options/table.js';
+
+/** Add a table's options to a yargs command. Help shows each default: yargs prints a default
+ * it fills in; an implied one (the command's, not filled in) goes into the description. */
+export function withOptions<A>(y: Argv<A>, table: OptionTable): Argv<A> {
+  let b = y;
+  for (const [name, spec] of Object.entries(table)) b = b.option(name, yargsOption(spec));
+  return b;
+}
+
+function yargsOption(spec: OptionSpec) {
+  return {
+    type: spec.type,
+    describe: spec.implied !== undefined ? helpOf(spec) : spec.describe,
+    ...(spec.short ? {alias: spec.short} : {}),
+    ...(spec.default !== undefined ? {default: spec.default} : {}),
+    ...(spec.multiple ? {array: true} : {}),
+    ...(spec.choices ? {choices: [...spec.choices]} : {}),
+    ...(spec.hidden ? {hidden: true} : {}),
+  };
+}
+
+/** What yargs parsed, as the options object of a command: each option of the table under its
+ * camelCase name (absent when not given and without a default); lists as strings. */
+export function optionsFrom<T extends OptionTable>(
+  args: Record<string, unknown>,
+  table: T,
+): OptionsOf<T> {
+  const out: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(table)) {
+    const key = camelOf(name);
+    const value = args[key];
+    if (value === undefined) continue;
+    out[key] = spec.multiple ? (Array.isArray(value) ? value : [value]).map(String) : value;
+  }
+  return out as OptionsOf<T>;
+}

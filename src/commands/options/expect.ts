@@ -1,0 +1,43 @@
+import type {OptionTable} from './table.js';
+
+/** What `expect` does once the pattern matched. */
+export const EXPECT_ACTIONS = ['notify', 'close_pane', 'return_output'] as const;
+
+/** `nudge expect PANE REGEX` (and the MCP tool `expect`, with the seed's argument names). */
+export const EXPECT_OPTIONS = {
+  'timeout-ms': {
+    type: 'string',
+    default: '60000',
+    describe: 'give up after this many ms',
+    mcp: {name: 'timeout_ms', number: true},
+  },
+  'poll-interval-ms': {
+    type: 'string',
+    default: '200',
+    describe: 'time between looks at the pane, in ms',
+    mcp: {name: 'poll_interval_ms', number: true},
+  },
+  lines: {
+    type: 'string',
+    default: '100',
+    describe: 'lines from the end of the output searched',
+    mcp: {name: 'lines', number: true},
+  },
+  action: {
+    type: 'string',
+    default: 'notify',
+    choices: EXPECT_ACTIONS,
+    describe: 'after the match: notify (answer), close_pane, return_output',
+    mcp: {name: 'action'},
+  },
+  'include-existing': {
+    type: 'boolean',
+    default: false,
+    describe: 'also match what is already there',
+  },
+  'fail-pattern': {
+    type: 'string',
+    multiple: true,
+    describe: 'end with status "failed" if this shows first (repeatable)',
+  },
+} as const satisfies OptionTable;

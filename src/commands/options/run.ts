@@ -1,0 +1,73 @@
+import {AGENT_NAMES} from '../../agents/profile.js';
+import type {OptionTable} from './table.js';
+
+/** `nudge run [-- WORDS]` (and the MCP tool `run`). */
+export const RUN_OPTIONS = {
+  agent: {
+    type: 'string',
+    choices: AGENT_NAMES,
+    describe: 'start this agent in the pane and give it the prompt',
+    mcp: {name: 'agent'},
+  },
+  worktree: {
+    type: 'string',
+    describe: 'run in a new git worktree on a new branch (default name nudge/<job>)',
+  },
+  cwd: {type: 'string', describe: 'folder to run in (default: here)', mcp: {name: 'cwd'}},
+  window: {type: 'boolean', describe: 'a new window (the default)'},
+  split: {
+    type: 'string',
+    choices: ['h', 'v'],
+    describe: "a split of the caller's window: h side by side, v one above the other",
+    mcp: {name: 'split'},
+  },
+  session: {
+    type: 'string',
+    describe: "the session for the window (default: the caller's, else the most recent)",
+    mcp: {name: 'session'},
+  },
+  'idle-timeout': {
+    type: 'string',
+    default: '5m',
+    describe: 'stop after this long without output or file changes',
+    mcp: {name: 'idle_timeout', duration: true},
+  },
+  timeout: {
+    type: 'string',
+    default: '1h',
+    describe: 'stop after this long in all',
+    mcp: {name: 'timeout', duration: true},
+  },
+  interval: {type: 'string', default: '1s', hidden: true},
+  'notify-pane': {
+    type: 'string',
+    describe: 'pane told of the end and of permission stops (default: the caller)',
+    mcp: {name: 'notify_pane', describe: 'who is told (default: your pane)'},
+  },
+  notify: {type: 'boolean', describe: '--no-notify: tell no pane'},
+  permissions: {
+    type: 'string',
+    choices: ['ask', 'deny'],
+    default: 'ask',
+    describe: "an agent's permission dialog: ask a person (tell the caller), or deny",
+    mcp: {name: 'permissions'},
+  },
+  close: {
+    type: 'boolean',
+    default: false,
+    describe: 'close the pane at the end',
+    mcp: {name: 'close'},
+  },
+  pr: {
+    type: 'boolean',
+    default: false,
+    describe: 'with --worktree: push the branch and open a pull request (gh)',
+    mcp: {name: 'pr'},
+  },
+  wait: {
+    type: 'boolean',
+    default: false,
+    describe: 'run in the foreground; exit 0 done, 1 failed, 124 timeout',
+    mcp: {name: 'wait', describe: 'run in the foreground and return the report'},
+  },
+} as const satisfies OptionTable;

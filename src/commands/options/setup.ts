@@ -1,0 +1,33 @@
+import type {OptionTable} from './table.js';
+
+/** `nudge install AGENT`. */
+export const INSTALL_OPTIONS = {
+  scope: {
+    type: 'string',
+    choices: ['user', 'project'],
+    default: 'user',
+    describe: "user: the agent's files in your home; project: the repository's",
+  },
+  'dry-run': {type: 'boolean', describe: 'print the plan; write nothing'},
+  uninstall: {type: 'boolean', describe: 'take out exactly what install added'},
+} as const satisfies OptionTable;
+
+/** `nudge schedule SCHEDULER -- [submit options] -- TEXT`. */
+export const SCHEDULE_OPTIONS = {
+  every: {type: 'string', describe: 'how often: 30m, 2h, 1d'},
+  cron: {type: 'string', describe: "when, as a cron expression: '0 9 * * 1-5'"},
+  name: {type: 'string', describe: 'names the crontab block, plist or units (default: default)'},
+  install: {type: 'boolean', describe: 'put it in place and load it'},
+  uninstall: {type: 'boolean', describe: 'unload it and take it out'},
+} as const satisfies OptionTable;
+
+/** `nudge logs JOB`. */
+export const LOGS_OPTIONS = {
+  follow: {
+    type: 'boolean',
+    short: 'f',
+    default: false,
+    describe: 'keep printing until the job ends',
+  },
+  pretty: {type: 'boolean', default: false, describe: 'format through pino-pretty'},
+} as const satisfies OptionTable;

@@ -1,0 +1,75 @@
+/**
+ * A command's options as one table: the CLI builds its flags from it (src/cli), the MCP server
+ * its tool schemas (src/mcp), and both show the same help and defaults. Pure data, so the
+ * front ends can read a table without loading the command behind it.
+ */
+export interface OptionSpec {
+  type: 'string' | 'boolean' | 'number';
+  describe?: string;
+  /** One-letter flag (`-t`). */
+  short?: string;
+  default?: string | boolean | number;
+  /** What the command uses when the option is absent, where a front end must not fill it in
+   * (`watch start` on an existing watcher changes only what it is given): shown in help only. */
+  implied?: string | number;
+  /** Repeatable (`--ignore A --ignore B`); the value is a list. */
+  multiple?: boolean;
+  /** A boolean that defaults to true and is turned off with --no-NAME. */
+  negatable?: boolean;
+  choices?: readonly string[];
+  /** Left out of --help (an option for tests and tuning). */
+  hidden?: boolean;
+  /** The option's name as an argument of the MCP tool (snake_case), when the tool takes it;
+   * `duration: true` there also accepts a number of milliseconds; `number: true` takes a
+   * number where the CLI takes the digits as text. */
+  mcp?: {name: string; duration?: boolean; number?: boolean; describe?: string};
+}
+
+export type OptionTable = Readonly<Record<string, OptionSpec>>;
+
+/** The help line of an option: its description and, where it has one, its default. */
+export function helpOf(spec: OptionSpec, front: 'cli' | 'mcp' = 'cli'): string {
+  const text = (front === 'mcp' ? spec.mcp?.describe : undefined) ?? spec.describe ?? '';
+  const shown = spec.default ?? spec.implied;
+  if (shown === undefined || spec.type === 'boolean') return text;
+  return text ? `${text} (default ${shown})` : `default ${shown}`;
+}
+
+/** `stable-checks` → `stableChecks`: the key of an option in a command's options object. */
+export function camelOf(name: string): string {
+  return name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** The tmux server flags every tmux-facing command takes. */
+export const SERVER_OPTIONS = {
+  'socket-name': {type: 'string', short: 'L', describe: 'tmux server socket name (as tmux -L)'},
+  'socket-path': {type: 'string', short: 'S', describe: 'tmux server socket path (as tmux -S)'},
+} as const satisfies OptionTable;
+
+/** `--json`: print the typed result as JSON. */
+export const JSON_OPTION = {
+  json: {type: 'boolean', default: false, describe: 'print the result as JSON'},
+} as const satisfies OptionTable;
+
+/** `stable-checks` → `stableChecks`, as a type. */
+type Camel<S extends string> = S extends `${infer Head}-${infer Tail}`
+  ? `${Head}${Capitalize<Camel<Tail>>}`
+  : S;
+
+/** The value an option gives a command: a list if repeatable, else by its type. */
+type ValueOf<O> = O extends {mcp: {duration: true}}
+  ? string | number
+  : O extends {multiple: true}
+    ? string[]
+    : O extends {type: 'boolean'}
+      ? boolean
+      : O extends {type: 'number'}
+        ? number
+        : O extends {choices: readonly (infer C)[]}
+          ? C
+          : string;
+
+/** The options object a table gives a command: each option under its camelCase name. */
+export type OptionsOf<T extends OptionTable> = {
+  -readonly [K in keyof T as Camel<K & string>]?: ValueOf<T[K]>;
+};

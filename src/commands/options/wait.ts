@@ -1,0 +1,29 @@
+import type {OptionTable} from './table.js';
+
+/** `nudge wait [PANE]` (and the MCP tool `wait`). */
+export const WAIT_OPTIONS = {
+  until: {
+    type: 'string',
+    default: 'stable',
+    describe: 'stable | regex:PATTERN | prompt[:NAME|:REGEX]',
+    mcp: {name: 'until'},
+  },
+  timeout: {
+    type: 'string',
+    default: '10m',
+    describe: 'give up after this',
+    mcp: {name: 'timeout', duration: true},
+  },
+  interval: {type: 'string', default: '1s', describe: 'time between looks at the pane'},
+  'stable-checks': {
+    type: 'string',
+    default: '3',
+    describe: 'captures in a row equal to the one before: N × --interval of stillness',
+  },
+  ignore: {
+    type: 'string',
+    multiple: true,
+    describe: 'regex masked before comparing screens (repeatable)',
+  },
+  lines: {type: 'string', default: '100', describe: 'lines of the screen compared'},
+} as const satisfies OptionTable;

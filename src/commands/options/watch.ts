@@ -1,0 +1,76 @@
+import {WATCH_DEFAULTS} from '../../watch/record.js';
+import type {OptionTable} from './table.js';
+
+/** `nudge watch start NAME` (and the MCP tool `watch_me`). */
+export const WATCH_START_OPTIONS = {
+  pane: {
+    type: 'string',
+    describe: 'the pane watched: %N or session:window.pane (default $TMUX_PANE)',
+    mcp: {name: 'pane'},
+  },
+  plan: {type: 'string', describe: 'the plan: TEXT or @FILE', mcp: {name: 'plan'}},
+  'assess-cmd': {
+    type: 'string',
+    describe:
+      'assessor command: words or a JSON array, no shell (prompt JSON on stdin, answer JSON on stdout)',
+  },
+  'assess-url': {
+    type: 'string',
+    describe: 'assessor: an OpenAI-compatible endpoint (…/v1 or …/v1/chat/completions)',
+  },
+  'assess-model': {type: 'string', describe: 'the model --assess-url serves'},
+  'assess-key-env': {type: 'string', describe: 'environment variable holding the API key'},
+  'idle-threshold': {
+    type: 'string',
+    implied: WATCH_DEFAULTS.idleThreshold,
+    describe: 'the pane must be still this long before assessing',
+    mcp: {name: 'idle_threshold', duration: true},
+  },
+  'idle-timeout': {
+    type: 'string',
+    implied: WATCH_DEFAULTS.idleTimeout,
+    describe: 'pause if the pane is not idle within this',
+  },
+  'default-wait': {
+    type: 'string',
+    implied: WATCH_DEFAULTS.defaultWait,
+    describe: 'sleep this long when a report has no --bash-wait',
+    mcp: {name: 'default_wait', duration: true},
+  },
+  'wait-timeout': {
+    type: 'string',
+    implied: WATCH_DEFAULTS.waitTimeout,
+    describe: 'stop a --bash-wait command after this',
+  },
+  'assess-timeout': {
+    type: 'string',
+    implied: WATCH_DEFAULTS.assessTimeout,
+    describe: 'give up on the assessor after this',
+  },
+  'transcript-cap': {
+    type: 'string',
+    implied: WATCH_DEFAULTS.transcriptCap,
+    describe: 'transcript entries kept, oldest dropped',
+  },
+  enter: {
+    type: 'boolean',
+    describe: 'press Enter after an injected line (--no-enter: leave it typed)',
+  },
+} as const satisfies OptionTable;
+
+/** `nudge watch report NAME STATUS` (and the MCP tool `look_ma`). */
+export const WATCH_REPORT_OPTIONS = {
+  'bash-wait': {
+    type: 'string',
+    describe: 'wait by running this under bash -lc (output goes to the assessor)',
+    mcp: {name: 'bash_wait'},
+  },
+} as const satisfies OptionTable;
+
+/** `nudge mcp`: the assessor `watch_me` uses when the call names none. */
+export const MCP_OPTIONS = {
+  'assess-cmd': {type: 'string', describe: 'default assessor of watch_me (see watch start)'},
+  'assess-url': {type: 'string', describe: 'default assessor endpoint of watch_me'},
+  'assess-model': {type: 'string', describe: 'the model --assess-url serves'},
+  'assess-key-env': {type: 'string', describe: 'environment variable holding the API key'},
+} as const satisfies OptionTable;

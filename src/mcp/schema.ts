@@ -1,0 +1,57 @@
+import {z} from 'zod';
+import {
+  camelOf,
+  helpOf,
+  type OptionSpec,
+  type OptionsOf,
+  type OptionTable,
+} from '../commands/options/table.js';
+
+/** A duration as a tool argument: text as on the command line, or milliseconds. */
+export const duration = z
+  .union([z.string(), z.number()])
+  .describe('a duration: "30s", "5m", "1h30m", or milliseconds');
+
+/** The MCP tool arguments a command's options table gives (its entries with an `mcp` name),
+ * with the same help and defaults as the CLI's flags. */
+export function shapeOf(table: OptionTable): Record<string, z.ZodType> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const spec of Object.values(table)) {
+    if (spec.mcp) shape[spec.mcp.name] = argument(spec);
+  }
+  return shape;
+}
+
+function argument(spec: OptionSpec): z.ZodType {
+  const help = helpOf(spec, 'mcp');
+  const base: z.ZodType = spec.mcp?.duration
+    ? duration
+    : spec.choices
+      ? z.enum(spec.choices as [string, ...string[]])
+      : spec.type === 'boolean'
+        ? z.boolean()
+        : spec.type === 'number' || spec.mcp?.number
+          ? z.number().int().positive()
+          : z.string();
+  const value = spec.type === 'number' || spec.mcp?.number ? Number(spec.default) : spec.default;
+  const filled =
+    spec.default === undefined || spec.type === 'boolean'
+      ? base.optional()
+      : (base as z.ZodType<unknown>).default(value);
+  // Described last: a wrapper (optional, default) does not carry the inner description.
+  return help ? filled.describe(help) : filled;
+}
+
+/** A tool call's arguments as the command's options object (camelCase names); what the tool
+ * was not given is absent. */
+export function optionsOf<T extends OptionTable>(
+  args: Record<string, unknown>,
+  table: T,
+): OptionsOf<T> {
+  const out: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(table)) {
+    const value = spec.mcp ? args[spec.mcp.name] : undefined;
+    if (value !== undefined) out[camelOf(name)] = value;
+  }
+  return out as OptionsOf<T>;
+}

@@ -1,0 +1,45 @@
+// The MCP tools' arguments come from the same options tables as the CLI's flags: the same
+// defaults, the same help, the command's camelCase names on the way in.
+import {describe, expect, test} from 'vitest';
+import {z} from 'zod';
+import {EXPECT_OPTIONS} from '../../../src/commands/options/expect.js';
+import {SUBMIT_OPTIONS} from '../../../src/commands/options/submit.js';
+import {WAIT_OPTIONS} from '../../../src/commands/options/wait.js';
+import {optionsOf, shapeOf} from '../../../src/mcp/schema.js';
+
+describe('shapeOf', () => {
+  test("takes the table's MCP arguments, with the CLI's defaults and help", () => {
+    const shape = z.object(shapeOf(EXPECT_OPTIONS));
+    expect(Object.keys(shape.shape).sort()).toEqual(
+      ['action', 'lines', 'poll_interval_ms', 'timeout_ms'].sort(),
+    );
+    // Digits as text on the CLI, a number in MCP; the default is the same.
+    expect(shape.parse({})).toEqual({
+      timeout_ms: 60_000,
+      poll_interval_ms: 200,
+      lines: 100,
+      action: 'notify',
+    });
+    expect(() => shape.parse({action: 'explode'})).toThrow();
+    expect(shape.shape.lines?.description).toBe(
+      'lines from the end of the output searched (default 100)',
+    );
+  });
+
+  test('a duration takes text or milliseconds', () => {
+    const shape = z.object(shapeOf(WAIT_OPTIONS));
+    expect(shape.parse({timeout: 1500}).timeout).toBe(1500);
+    expect(shape.parse({timeout: '2m'}).timeout).toBe('2m');
+    expect(shape.parse({}).timeout).toBe('10m');
+  });
+});
+
+describe('optionsOf', () => {
+  test('renames the arguments to the options of the command, leaving out what was not given', () => {
+    expect(
+      optionsOf({notify_pane: '%1', stable_checks: 2, when_idle: true}, SUBMIT_OPTIONS),
+    ).toEqual({notifyPane: '%1', stableChecks: 2, whenIdle: true});
+    // Options the tool does not take are never read from its arguments.
+    expect(optionsOf({'type-delay': '0', typeDelay: '0'}, SUBMIT_OPTIONS)).toEqual({});
+  });
+});
