@@ -16,13 +16,14 @@ export async function cancelHandoverRound(
   round: number,
 ): Promise<void> {
   const before = (await rec.bytes()).length;
-  // 150 characters typed 10 ms apart: long enough to be cancelled in the middle.
-  const first = `FIRST${round}-${'abcdefghij'.repeat(15)}`.slice(0, 150);
+  // 300 characters typed 40 ms apart (12 s): the cancel below comes a second or two in, so
+  // it lands mid-typing even on a loaded machine.
+  const first = `FIRST${round}-${'abcdefghij'.repeat(30)}`.slice(0, 300);
   const second = `SECOND${round}-zz`;
   const quick = ['--delay', '0', '--no-notice'];
   const a = await submitJob(
     home,
-    jobArgs(socket, rec.pane, [...quick, '--type-delay', '10ms', '--', first]),
+    jobArgs(socket, rec.pane, [...quick, '--type-delay', '40ms', '--', first]),
   );
   // Cancel once the first job is well into its text (its clear, then at least 20 characters).
   await rec.waitForLength(before + RAW_CLEAR.length + 20, 30_000);
@@ -36,6 +37,7 @@ export async function cancelHandoverRound(
   const endB = await waitForJobState(home, b, TERMINAL, 60_000);
   const events = async (id: string) => JSON.stringify(await readJobEvents(home, id));
   expect(endA.state, await events(a)).toBe('cancelled');
+  expect(String(endA.reason), await events(a)).toMatch(/while typing/);
   expect(endB.state, await events(b)).toBe('done');
   const bytes = (await rec.bytes()).subarray(before).toString('utf8');
   const tail = `${RAW_CLEAR}${second}\r`;
