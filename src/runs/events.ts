@@ -36,6 +36,8 @@ export interface RunEvents extends PaneEvents {
   'group-ended': {group: number; how: string};
   committed: {commit: string};
   'integrate-failed': {why: string};
+  /** A git look failed while the run went on (recorded once per kind of look). */
+  'git-failed': {look: string; why: string};
   pr: {url?: string; skipped?: string};
   reported: {path: string};
   notified: {pane: string; delivery: Delivery};
@@ -69,6 +71,14 @@ export interface RunDeps extends RecognizeDeps {
   files: {report: string; log: string; events: string};
   writeReport: (markdown: string) => Promise<void>;
   pid: number;
+}
+
+/** How the work ended, before integration and the report. */
+export interface Ending {
+  state: TerminalState;
+  reason?: string | undefined;
+  exitCode?: number | undefined;
+  timeout?: 'idle' | 'total' | undefined;
 }
 
 /** How a run ended. */

@@ -4,7 +4,7 @@ import {PROFILES} from '../agents/registry.js';
 import {isPosixShell, isShellCommand} from '../agents/shell.js';
 import type {Clock} from '../base/clock.js';
 import {formatDuration} from '../base/durations.js';
-import {deliver} from '../pane/deliver.js';
+import {type Delivered, deliver} from '../pane/deliver.js';
 import {PaneFailure} from '../pane/failures.js';
 import type {PaneIo} from '../pane/keys.js';
 import type {Foreground} from '../process/foreground.js';
@@ -132,4 +132,35 @@ export function lastLines(view: PaneView, n: number): string[] {
     .map((r) => r.trim())
     .filter(Boolean)
     .slice(-n);
+}
+
+/** The least pause before Enter when a run types its command or prompt. */
+const RUN_ENTER_DELAY_MS = 300;
+/** How long a person's draft in a run's new pane is waited for (none is expected there). */
+const RUN_DRAFT_WAIT_MS = 10_000;
+
+/** Type a run's command (or an agent's prompt) into its new pane and submit it. */
+export function deliverRunText(
+  io: PaneIo,
+  pane: string,
+  text: string,
+  profile: Profile,
+  signal: AbortSignal,
+): Promise<Delivered> {
+  return deliver(
+    io,
+    pane,
+    text,
+    profile,
+    {
+      enter: true,
+      typeDelayMs: 0,
+      enterDelayMs: Math.max(RUN_ENTER_DELAY_MS, profile.minEnterDelayMs),
+      clear: false,
+      clearDraft: false,
+      draftWaitMs: RUN_DRAFT_WAIT_MS,
+      ownText: text,
+    },
+    signal,
+  );
 }
