@@ -2,81 +2,24 @@ import type {ChildProcess, ChildProcessWithoutNullStreams} from 'node:child_proc
 import {startProcess} from '../process/spawn.js';
 import {toControlLine} from './control-line.js';
 import {type ControlBlock, ControlParser} from './control-parser.js';
-import {classifyTmuxFailure, TmuxCommandError, type TmuxRunner} from './runner.js';
+import {classifyOr, errorOf, quotePane, startGuard, stdoutOf} from './control-parts.js';
+import type {
+  ControlClosed,
+  ControlRunner,
+  ControlRunnerOptions,
+  OutputListener,
+  SectionMutex,
+} from './control-types.js';
+import {classifyTmuxFailure, TmuxCommandError} from './runner.js';
 import {type ServerSpec, serverArgs} from './server.js';
 
-/** Called for each `%output` of a pane, with the time it was read (ms, from `now`). */
-export type OutputListener = (paneId: string, atMs: number) => void;
-
-/** Why a control client ended. */
-export interface ControlClosed {
-  /** `closed`: close() was called; `exit`: tmux sent %exit (server killed, session killed,
-   * client detached); `client-died`: the tmux client process ended without %exit (or never
-   * started); `unresponsive`: tmux did not answer a command in time and we killed the client. */
-  reason: 'closed' | 'exit' | 'client-died' | 'unresponsive';
-  /** One line for logs and the job record. */
-  detail: string;
-}
-
-/** A TmuxRunner over one long-lived control-mode client, plus what only it can tell: when
- * each pane in the attached session last printed. */
-export interface ControlRunner extends TmuxRunner {
-  /** The session the client is attached to (`$N`). %output arrives only for its panes. */
-  readonly sessionId: string;
-  /** The tmux client process id. */
-  readonly pid: number | undefined;
-  /** True once the client has ended; run() then rejects at once. */
-  readonly isClosed: boolean;
-  /** Resolves (never rejects) when the client ends, saying why. */
-  readonly closed: Promise<ControlClosed>;
-  /** When `paneId` last printed (or was paused by tmux, which means it printed more than we
-   * read), in `now` milliseconds; undefined if it has not printed since the client started. */
-  lastOutputAt(paneId: string): number | undefined;
-  /** Call `listener` on each %output (of `paneId` only, if given). Returns an unsubscribe. */
-  onOutput(listener: OutputListener, paneId?: string): () => void;
-  /** End the client: stdin EOF (tmux detaches it; the session is untouched), then signals if
-   * it does not exit. Pending calls still get their replies if tmux sends them before it
-   * exits; the rest reject. Idempotent. */
-  close(): Promise<void>;
-}
-
-/** Options for createControlRunner. */
-export interface ControlRunnerOptions {
-  /** Session to attach to, as its id (`$N`; from `display -p -t %N '#{session_id}'`). Never a
-   * pane or window target: attaching to one makes it the session's current window and
-   * active pane (test/integration/control-activity.test.ts). */
-  sessionId: string;
-  tmuxBinary?: string;
-  /** Subscribed before the client starts, so no %output is missed. */
-  onOutput?: OutputListener;
-  /** Called with each notification line other than %output (`%pause %4`, `%window-close
-   * @3`, `%layout-change ...`), verbatim. Lines a command prints inside its own reply block
-   * (refresh-client -A prints `%continue %4` there) are part of that reply, not notifications. */
-  onNotification?: (line: string) => void;
-  /** Clock for output times; default Date.now. */
-  now?: () => number;
-  /** Attach with `pause-after=N`: when we fall N seconds behind on a pane's output, tmux
-   * pauses it and drops its output instead of disconnecting us after 5 minutes. A %pause
-   * counts as output (the pane printed more than we saw) and the pane is resumed at once.
-   * Default: off; we always drain stdout, so we never fall behind while the loop runs. */
-  pauseAfterSeconds?: number;
-  /** Environment for the tmux client; default inherited. */
-  env?: NodeJS.ProcessEnv;
-  /** How long attaching may take. */
-  startTimeoutMs?: number;
-  /** How long tmux may go without answering while commands are pending before we call it
-   * hung, kill the client and reject everything pending. */
-  replyTimeoutMs?: number;
-  /** Runs the client's start (until attached) and its close (until gone) one at a time with
-   * other processes' control clients on the same server (see src/locks/control-mutex.ts: tmux 3.3a
-   * crashes when a control client comes or goes while another is still starting). */
-  mutex?: SectionMutex;
-}
-
-/** Runs a section exclusively (across processes); may reject without running it. */
-export interface SectionMutex {
-  run<T>(section: () => Promise<T>): Promise<T>;
-}
+export type {
+  ControlClosed,
+  ControlRunner,
+  ControlRunnerOptions,
+  OutputListener,
+  SectionMutex,
+} from './control-types.js';
 
 const UNSERIALIZED: SectionMutex = {run: (section) => section()};
 /** After a failed start, how long the section waits for the client to be gone. */
@@ -527,68 +470,4 @@ class ControlClient implements ControlRunner {
     this.#setKeepAlive(false);
     this.#resolveClosed(this.#closedInfo);
   }
-}
-
-/** Classify the client's stderr, or use `fallback` when it says nothing recognisable. */
-function classifyOr(stderr: string, fallback: TmuxCommandError['kind']): TmuxCommandError['kind'] {
-  const kind = classifyTmuxFailure(stderr);
-  return kind === 'other' ? fallback : kind;
-}
-
-/** What the spawn runner would have printed: each command's output lines, each ending in
- * a newline (no output, no newline). */
-function stdoutOf(blocks: readonly ControlBlock[]): string {
-  let out = '';
-  for (const block of blocks) for (const line of block.lines) out += `${line}\n`;
-  return out;
-}
-
-/** The failure the spawn runner would have reported for the same stderr text. */
-function errorOf(label: string, block: ControlBlock): TmuxCommandError {
-  const text = block.lines.join('\n').trim();
-  return new TmuxCommandError(
-    classifyTmuxFailure(text),
-    text,
-    `tmux ${label} failed: ${text || 'error without a message'}`,
-  );
-}
-
-function quotePane(paneId: string): string {
-  return `'${paneId.replaceAll("'", "'\\''")}:continue'`;
-}
-
-/** The guard's whole program: wait for EOF on stdin (our end closes however we die), then
- * kill the tmux client. Only a pid is passed, as "$1"; no text of ours reaches the shell. */
-const GUARD_SCRIPT = 'read ignored; kill -KILL "$1" 2>/dev/null';
-
-/**
- * Start a tiny `sh` that kills the tmux client `clientPid` when this process dies without
- * closing it.
- *
- * Why: stdin EOF is not enough. tmux 3.3a only lets a control client go once everything it
- * queued for it has been written (server_client_check_exit waits for control_all_done). If
- * we die while pane output is queued for us, nobody can read it, so the client never exits:
- * it stays attached, and when it is the only client on the server tmux stops reading the
- * busy pane (server_client_check_pane_buffer), freezing the program in it; kill-server then
- * hangs too, and nothing in tmux times this out. Tested: after SIGKILL of a worker, a `seq`
- * in the pane stopped and the client stayed. Killing the client process ends it all (the
- * server drops a client whose process is gone).
- *
- * The guard is killed as soon as the client exits, so it never signals a reused pid in
- * practice. If /bin/sh cannot start, we run without a guard.
- */
-function startGuard(clientPid: number): ChildProcess {
-  const guard = startProcess(
-    '/bin/sh',
-    ['-c', GUARD_SCRIPT, 'nudge-control-guard', String(clientPid)],
-    {
-      stdio: ['pipe', 'ignore', 'ignore'],
-    },
-  );
-  guard.on('error', () => {});
-  guard.stdin?.on('error', () => {});
-  // Never keeps Node alive by itself.
-  guard.unref();
-  (guard.stdin as {unref?: () => void} | null)?.unref?.();
-  return guard;
 }

@@ -1,0 +1,75 @@
+import type {ChildProcess} from 'node:child_process';
+import {startProcess} from '../process/spawn.js';
+import type {ControlBlock} from './control-parser.js';
+import {classifyTmuxFailure, TmuxCommandError} from './runner.js';
+
+// The control client's replies read as the spawn runner's would be, and the guard that ends
+// the client when its owner dies: the parts of control-runner.ts that hold no state.
+
+/** Classify the client's stderr, or use `fallback` when it says nothing recognisable. */
+export function classifyOr(
+  stderr: string,
+  fallback: TmuxCommandError['kind'],
+): TmuxCommandError['kind'] {
+  const kind = classifyTmuxFailure(stderr);
+  return kind === 'other' ? fallback : kind;
+}
+
+/** What the spawn runner would have printed: each command's output lines, each ending in
+ * a newline (no output, no newline). */
+export function stdoutOf(blocks: readonly ControlBlock[]): string {
+  let out = '';
+  for (const block of blocks) for (const line of block.lines) out += `${line}\n`;
+  return out;
+}
+
+/** The failure the spawn runner would have reported for the same stderr text. */
+export function errorOf(label: string, block: ControlBlock): TmuxCommandError {
+  const text = block.lines.join('\n').trim();
+  return new TmuxCommandError(
+    classifyTmuxFailure(text),
+    text,
+    `tmux ${label} failed: ${text || 'error without a message'}`,
+  );
+}
+
+/** A pane for `refresh-client -A`: quoted for tmux's own parser, resumed (`:continue`). */
+export function quotePane(paneId: string): string {
+  return `'${paneId.replaceAll("'", "'\\''")}:continue'`;
+}
+
+/** The guard's whole program: wait for EOF on stdin (our end closes however we die), then
+ * kill the tmux client. Only a pid is passed, as "$1"; no text of ours reaches the shell. */
+const GUARD_SCRIPT = 'read ignored; kill -KILL "$1" 2>/dev/null';
+
+/**
+ * Start a tiny `sh` that kills the tmux client `clientPid` when this process dies without
+ * closing it.
+ *
+ * Why: stdin EOF is not enough. tmux 3.3a only lets a control client go once everything it
+ * queued for it has been written (server_client_check_exit waits for control_all_done). If
+ * we die while pane output is queued for us, nobody can read it, so the client never exits:
+ * it stays attached, and when it is the only client on the server tmux stops reading the
+ * busy pane (server_client_check_pane_buffer), freezing the program in it; kill-server then
+ * hangs too, and nothing in tmux times this out. Tested: after SIGKILL of a worker, a `seq`
+ * in the pane stopped and the client stayed. Killing the client process ends it all (the
+ * server drops a client whose process is gone).
+ *
+ * The guard is killed as soon as the client exits, so it never signals a reused pid in
+ * practice. If /bin/sh cannot start, we run without a guard.
+ */
+export function startGuard(clientPid: number): ChildProcess {
+  const guard = startProcess(
+    '/bin/sh',
+    ['-c', GUARD_SCRIPT, 'nudge-control-guard', String(clientPid)],
+    {
+      stdio: ['pipe', 'ignore', 'ignore'],
+    },
+  );
+  guard.on('error', () => {});
+  guard.stdin?.on('error', () => {});
+  // Never keeps Node alive by itself.
+  guard.unref();
+  (guard.stdin as {unref?: () => void} | null)?.unref?.();
+  return guard;
+}
