@@ -21,7 +21,22 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          exclude: ['test/integration/agents-at-model.test.ts'],
           // Real tmux servers and workers: one file at a time on a 2-core machine.
+          pool: 'forks',
+          fileParallelism: false,
+          testTimeout: 90_000,
+          hookTimeout: 30_000,
+          globalSetup: ['test/helpers/global-setup.ts'],
+        },
+      },
+      {
+        // The real agent CLIs at the scripted model server: a project of its own, so its ten
+        // minutes — mostly waiting on the agents and the model's held turns, every wait on a
+        // signal — run beside the rest of the integration files instead of after them.
+        test: {
+          name: 'at-model',
+          include: ['test/integration/agents-at-model.test.ts'],
           pool: 'forks',
           fileParallelism: false,
           testTimeout: 90_000,

@@ -60,7 +60,7 @@ matrix_tmux() {
     run "tmux-$version" "PATH=$dir:$PATH" -- --project integration "${CORE[@]}"
     run "tmux-$version-named" "PATH=$dir:$PATH" -- --project integration "${CORE_NAMED[@]}" \
       -t "$CORE_NAMES"
-    run "tmux-$version-claude" "PATH=$dir:$PATH" -- --project integration \
+    run "tmux-$version-claude" "PATH=$dir:$PATH" -- --project at-model \
       test/integration/agents-at-model.test.ts -t '^claude \(default approvals\) self-execution'
   done < <(bash scripts/install-test-tmux.sh)
 }
@@ -73,7 +73,8 @@ matrix_agents() {
     # Every scenario in the default mode (for Claude Code: auto, and manual too); with
     # everything approved, the scenarios where approval decides (the model's own call).
     run "newest-$agent" "NUDGE_AGENTS_DIR=$AGENTS_DIR/newest" -- --project integration \
-      test/integration/agents-at-model.test.ts test/integration/install-agents.test.ts \
+      --project at-model test/integration/agents-at-model.test.ts \
+      test/integration/install-agents.test.ts \
       -t "^($agent \((default|manual) approvals\)|$agent \(all approvals\) (self-execution|a build in another pane)|nudge install $agent)"
   done < <(bash scripts/install-agents.sh --newest 2>/dev/null | grep '^newer ' | cut -d' ' -f2-)
 }
