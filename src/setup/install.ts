@@ -6,17 +6,8 @@ import {NudgeError} from '../base/errors.js';
 import {writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE} from '../base/paths.js';
 import type {Piece, Scope} from './agents.js';
-import {
-  appendItem,
-  type KeyPath,
-  missingParents,
-  pruneCreated,
-  readDocument,
-  removeItems,
-  sameValue,
-  setValue,
-  valueAt,
-} from './edit.js';
+import type {KeyPath} from './edit.js';
+import {addPiece, isEmptyDocument, type RecordedPiece, removePiece} from './pieces.js';
 
 /**
  * Putting pieces into the user's files and taking them out again. A manifest in the state
@@ -27,7 +18,9 @@ import {
  * the recorded pieces and leaves the rest.
  */
 
-export type PieceAction = 'add' | 'update' | 'present' | 'conflict' | 'remove' | 'absent';
+export type {PieceAction} from './pieces.js';
+
+import type {PieceAction} from './pieces.js';
 
 export interface PiecePlan {
   id: string;
@@ -51,12 +44,6 @@ export interface InstallPlan {
   manifest: Manifest | undefined;
   /** For each piece (install), the objects along its path that putting it in creates. */
   created: KeyPath[][];
-}
-
-interface RecordedPiece {
-  piece: Piece;
-  /** Objects along the piece's path that install created. */
-  created: KeyPath[];
 }
 
 interface RecordedFile {
@@ -95,105 +82,6 @@ async function readText(file: string): Promise<string | undefined> {
       `Cannot read ${file} (${(error as NodeJS.ErrnoException).code}); nothing was changed.`,
     );
   }
-}
-
-function formatOf(piece: Piece): 'json' | 'toml' {
-  return piece.kind === 'key' ? piece.format : 'json';
-}
-
-/** What putting `piece` into `text` does: the new text and the action. */
-function addPiece(
-  piece: Piece,
-  text: string | undefined,
-  ours: RecordedPiece | undefined,
-): {text: string | undefined; action: PieceAction; created: KeyPath[]; note?: string} {
-  if (piece.kind === 'file') {
-    if (text === undefined) return {text: piece.content, action: 'add', created: []};
-    if (text === piece.content) return {text, action: 'present', created: []};
-    if (ours) return {text: piece.content, action: 'update', created: []};
-    return {
-      text,
-      action: 'conflict',
-      created: [],
-      note: `${piece.file} exists and is not nudge's; left as it is`,
-    };
-  }
-  const format = formatOf(piece);
-  const doc = readDocument(format, piece.file, text);
-  const created = missingParents(doc, piece.path);
-  if (piece.kind === 'key') {
-    const current = valueAt(doc, piece.path);
-    if (current === undefined)
-      return {text: setValue(format, text, piece.path, piece.value), action: 'add', created};
-    if (sameValue(current, piece.value)) return {text, action: 'present', created: []};
-    if (ours)
-      return {
-        text: setValue(format, text, piece.path, piece.value),
-        action: 'update',
-        created: ours.created,
-      };
-    return {
-      text,
-      action: 'conflict',
-      created: [],
-      note: `${piece.path.join('.')} in ${piece.file} is already set (${JSON.stringify(current)}); left as it is — remove it and run install again to use nudge's`,
-    };
-  }
-  const list = valueAt(doc, piece.path);
-  const items = Array.isArray(list) ? list : [];
-  if (items.some((x) => sameValue(x, piece.value))) return {text, action: 'present', created: []};
-  const like =
-    piece.like === undefined
-      ? undefined
-      : new RegExp(piece.like.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  const older = like ? items.find((x) => like.test(JSON.stringify(x))) : undefined;
-  if (older !== undefined) {
-    if (!ours) {
-      return {
-        text,
-        action: 'conflict',
-        created: [],
-        note: `${piece.path.join('.')} in ${piece.file} already has one (${JSON.stringify(older)}); left as it is`,
-      };
-    }
-    const old = ours.piece.kind === 'item' ? ours.piece.value : undefined;
-    const without = removeItems(text ?? '{}', piece.path, (x) => sameValue(x, old));
-    return {
-      text: appendItem(without, piece.path, piece.value),
-      action: 'update',
-      created: ours.created,
-    };
-  }
-  return {
-    text: appendItem(text, piece.path, piece.value),
-    action: 'add',
-    created: Array.isArray(list) ? created : [...created, piece.path],
-  };
-}
-
-/** `text` without `piece` (undefined: delete the file). */
-function removePiece(
-  recorded: RecordedPiece,
-  text: string,
-): {text: string | undefined; note?: string} {
-  const {piece} = recorded;
-  if (piece.kind === 'file') {
-    return text === piece.content
-      ? {text: undefined}
-      : {text, note: `${piece.file} was changed since install; left as it is`};
-  }
-  const format = formatOf(piece);
-  let out =
-    piece.kind === 'key'
-      ? setValue(format, text, piece.path, undefined)
-      : removeItems(text, piece.path, (x) => sameValue(x, piece.value));
-  out = pruneCreated(format, out, recorded.created);
-  return {text: out};
-}
-
-function isEmptyDocument(piece: Piece, text: string): boolean {
-  const doc = readDocument(formatOf(piece), piece.file, text);
-  return typeof doc === 'object' && doc !== null && Object.keys(doc).length === 0;
 }
 
 export async function readManifest(path: string): Promise<Manifest | undefined> {
