@@ -1,4 +1,3 @@
-import * as fs from 'node:fs';
 import {mkdir, readdir, readFile, rm, stat, utimes} from 'node:fs/promises';
 import {dirname, join} from 'node:path';
 import {type Clock, realClock} from '../base/clock.js';
@@ -8,6 +7,8 @@ import {err, ok, type Result} from '../base/result.js';
 import {isPidAlive} from '../process/identity.js';
 import type {PaneRef} from '../tmux/server.js';
 import {paneKey} from './key.js';
+import {LockOwnership} from './ownership.js';
+import {type QueueWatch, watchQueue} from './queue-watch.js';
 
 // proper-lockfile: the holder refreshes the lock's mtime every LOCK_UPDATE_MS; a lock not
 // refreshed for LOCK_STALE_MS is stale and may be taken over. A worker killed with -9 thus
@@ -236,7 +237,7 @@ export class PaneLock {
         );
       }
     };
-    const ours = new LockOwnership(this.lockPath);
+    const ours = new LockOwnership(this.lockPath, LEASE_SAFE_AGE_MS);
     let releaseLock: () => Promise<void>;
     // Loaded here, not at the top: the front end only enqueues and need not pay for it.
     const {default: lockfile} = await import('proper-lockfile');
@@ -306,150 +307,7 @@ export class PaneLock {
   }
 }
 
-/** Entries coming and going in a queue directory. */
-interface QueueWatch {
-  /** Resolves at the first entry created or removed since the last reset. */
-  readonly next: Promise<void>;
-  /** The watch failed after it started: poll instead. */
-  readonly broken: boolean;
-  reset(): void;
-  close(): void;
-}
-
-/**
- * Watch `queueDir` for entries created or removed (inotify on Linux), so a waiting worker
- * wakes when the job ahead leaves instead of re-reading the queue every 150 ms: a queued
- * worker that polled cost ~9 ms of CPU a second (perf stat), more than one that waits on a
- * pane. Touches of entries (heartbeats) change only times and are ignored. Undefined when
- * the directory cannot be watched (e.g. the user's inotify instances are used up): the
- * caller then polls.
- */
-function watchQueue(queueDir: string): QueueWatch | undefined {
-  let fire: () => void = () => {};
-  let fired = false;
-  const arm = () => {
-    fired = false;
-    return new Promise<void>((resolve) => {
-      fire = resolve;
-    });
-  };
-  let next = arm();
-  let watcher: fs.FSWatcher;
-  try {
-    watcher = fs.watch(queueDir, {persistent: false}, (event) => {
-      if (event === 'rename' && !fired) {
-        fired = true;
-        fire();
-      }
-    });
-  } catch {
-    return undefined;
-  }
-  // A watcher that fails later (the directory removed) wakes the waiter, which polls from
-  // then on.
-  let broken = false;
-  watcher.on('error', () => {
-    broken = true;
-    watcher.close();
-    fire();
-  });
-  return {
-    get next() {
-      return next;
-    },
-    get broken() {
-      return broken;
-    },
-    reset() {
-      if (fired) next = arm();
-    },
-    close() {
-      watcher.close();
-    },
-  };
-}
-
 /** The pane lock of a job's pane, as every process (front end, worker, cancel) computes it. */
 export function paneLockFor(stateDir: string, job: PaneRef): PaneLock {
   return new PaneLock(layout.locksDir(stateDir), paneKey(job), realClock);
-}
-
-/**
- * Watches proper-lockfile's file operations on one lock (through its `fs` option): the lock
- * directory is created 0700 like the rest of the state dir (proper-lockfile would use the
- * umask), and every successful refresh of its mtime is noted, so the holder knows when the
- * lock was last confirmed its own.
- */
-class LockOwnership {
-  /** When the lock's mtime was last set by us (ms since the epoch). */
-  confirmedAt = Date.now();
-  /** The mtime we last set. */
-  #mtimeMs: number | undefined;
-  /** Whether proper-lockfile's unlock may remove the lock directory (see release). */
-  removeOnRelease = true;
-  readonly fs: typeof fs;
-
-  constructor(private readonly lockPath: string) {
-    const mkdirOwn = (path: fs.PathLike, cb: (err: NodeJS.ErrnoException | null) => void) =>
-      fs.mkdir(path, {mode: DIR_MODE}, (err) => cb(err));
-    // A refresh is proper-lockfile's stat (is the mtime still ours?) followed by a utimes. The
-    // lock is known ours only as of the moment that stat was *issued*: a worker stopped after
-    // it (SIGSTOP, a suspended machine) may resume to complete the utimes on another worker's
-    // lock, which proper-lockfile takes for success. So the confirmation is dated from the
-    // stat's issue, never from the utimes' completion, and a stall anywhere in the refresh
-    // leaves it old (assertHeld then refuses the next key).
-    let statIssuedAt = Date.now();
-    const statNoted = (path: fs.PathLike, ...rest: unknown[]) => {
-      if (String(path) === this.lockPath) statIssuedAt = Date.now();
-      return (fs.stat as (...a: unknown[]) => void)(path, ...rest);
-    };
-    const utimesNoted = (
-      path: fs.PathLike,
-      atime: fs.TimeLike,
-      mtime: fs.TimeLike,
-      cb: (err: NodeJS.ErrnoException | null) => void,
-    ) => {
-      const issuedAt = Date.now();
-      const checkedAt = statIssuedAt;
-      fs.utimes(path, atime, mtime, (err) => {
-        if (!err && String(path) === this.lockPath) {
-          this.confirmedAt = Math.min(checkedAt, issuedAt);
-          this.#mtimeMs = mtime instanceof Date ? mtime.getTime() : Number(mtime) * 1000;
-        }
-        cb(err);
-      });
-    };
-    // A fresh object per lock: proper-lockfile caches the mtime precision on it, and a probe
-    // (which sets the mtime) is how we learn the first mtime.
-    const rmdirUnlessKept = (
-      path: fs.PathLike,
-      cb: (err: NodeJS.ErrnoException | null) => void,
-    ) => {
-      if (String(path) === this.lockPath && !this.removeOnRelease) return cb(null);
-      fs.rmdir(path, (err) => cb(err));
-    };
-    this.fs = {
-      ...fs,
-      mkdir: mkdirOwn,
-      stat: statNoted,
-      utimes: utimesNoted,
-      rmdir: rmdirUnlessKept,
-    } as unknown as typeof fs;
-  }
-
-  /** Whether the lock directory still carries our latest mtime, fresh enough that nobody can
-   * be taking it over as stale right now. */
-  async stillOurs(): Promise<boolean> {
-    if (this.#mtimeMs === undefined) return false;
-    try {
-      const st = await stat(this.lockPath);
-      // Within a second: filesystems with second precision round the mtime we set.
-      return (
-        Math.abs(st.mtimeMs - this.#mtimeMs) < 1_000 &&
-        Date.now() - this.#mtimeMs < LEASE_SAFE_AGE_MS
-      );
-    } catch {
-      return false;
-    }
-  }
 }

@@ -307,6 +307,16 @@ describe('the map of the code', () => {
     expect(misplaced).toEqual([]);
   });
 
+  test('no file of src/ is over 400 lines (but the one still to split, named here)', () => {
+    // The control client (a process, its protocol and its end in one class): issue 20 left it.
+    const TO_SPLIT = new Set(['src/tmux/control-runner.ts']);
+    const long = tree
+      .filter((f) => f.path.startsWith('src/') && !TO_SPLIT.has(f.path))
+      .map((f) => [f.path, f.text.split('\n').length] as const)
+      .filter(([, lines]) => lines > 400);
+    expect(long).toEqual([]);
+  });
+
   test.each(Object.keys(RULES))('%s', (rule) => {
     expect(RULES[rule]?.(tree)).toEqual([]);
   });
