@@ -1,88 +1,18 @@
 import {mkdir, readdir, readFile, rm, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {NudgeError} from '../base/errors.js';
+import {checkJobRecord, type JobRecord} from './record.js';
+import {isTerminal, type JobState, type TerminalState} from './states.js';
+
+export {checkJobRecord, type JobKind, type JobRecord, type RunReportRecord} from './record.js';
+
 import {appendLine, stateWriteError, writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE, FILE_MODE, layout} from '../base/paths.js';
 import {thisProcess} from '../base/this-process.js';
 import {isRunning, type ProcessId} from '../process/identity.js';
 import {JOB_ID_PATTERN, type JobRequest} from './request.js';
 
-/** The worker's states, in order (a `nudge run` job: queued, starting, running, stopping,
- * integrating, notifying); the last four are terminal. */
-export const JOB_STATES = [
-  'queued',
-  'locked',
-  'typing',
-  'waiting',
-  'starting',
-  'running',
-  'stopping',
-  'integrating',
-  'notifying',
-  'done',
-  'timeout',
-  'failed',
-  'cancelled',
-] as const;
-export type JobState = (typeof JOB_STATES)[number];
-export type TerminalState = 'done' | 'timeout' | 'failed' | 'cancelled';
-
-/** Whether a job in `state` has ended. */
-export function isTerminal(state: JobState): state is TerminalState {
-  return state === 'done' || state === 'timeout' || state === 'failed' || state === 'cancelled';
-}
-
-/** The job's state record (state.json), replaced atomically on every transition. */
-export interface JobRecord {
-  version: 1;
-  id: string;
-  /** `run` for a `nudge run` job; absent for `submit`. */
-  kind?: 'run';
-  state: JobState;
-  pane: string;
-  paneTarget: string;
-  socketPath: string;
-  serverPid: number;
-  /** The process running the job (the detached worker, or the front end with --wait), and
-   * its start time where the system tells it: together they say whether it still runs. */
-  pid?: number;
-  pidStart?: string;
-  /** `detached` or `foreground` (--wait). */
-  mode: 'detached' | 'foreground';
-  createdAt: string;
-  updatedAt: string;
-  finishedAt?: string;
-  /** Milliseconds from Enter to the end of the wait (done/timeout). */
-  waitedMs?: number;
-  /** Why the job failed or was cancelled, one sentence. */
-  reason?: string;
-  /** Whether the notice was typed. */
-  notified?: boolean;
-  /** First 80 characters of the text, for listings. */
-  preview: string;
-  /** The program profile used, and why (auto-detection). */
-  profile?: string;
-  profileReason?: string;
-  /** Whether the text, and the notice, were submitted (read back from the screen). */
-  delivery?: string;
-  noticeDelivery?: string;
-  /** `--until exit`: the command's exit status; `--until regex:`: the match. */
-  exitCode?: number;
-  match?: string;
-  /** Why the wait ended so, and why the notice was held back (if it was). */
-  verdict?: string;
-  noticeHeld?: string;
-  /** Which tmux transport the worker used (control or spawn), and why. */
-  transport?: string;
-  /** `nudge run`: the report (also in report.md), once it ended. */
-  report?: RunReportRecord;
-}
-
-/** A `nudge run` report as the job record keeps it (src/runs/report.ts makes it). */
-export interface RunReportRecord {
-  path: string;
-  [key: string]: unknown;
-}
+export {isTerminal, JOB_STATES, type JobState, type TerminalState} from './states.js';
 
 /** What a job's request.json holds that the store reads: a `submit` request, or a `run`'s. */
 export type StoredRequest = Pick<
@@ -171,7 +101,10 @@ export class JobHandle {
   /** Read the state record; until the worker has recorded its own pid, the launcher's
    * worker.pid ("PID START") stands in for it. */
   async readState(): Promise<JobRecord> {
-    const record = JSON.parse(await readFile(this.statePath, 'utf8')) as JobRecord;
+    const record = checkJobRecord(
+      JSON.parse(await readFile(this.statePath, 'utf8')),
+      this.statePath,
+    );
     if (record.pid === undefined) {
       const [pidText, start] = (await readFile(this.pidPath, 'utf8').catch(() => ''))
         .trim()
@@ -310,7 +243,7 @@ export class JobStore {
     const record: JobRecord = {
       version: 1,
       id: request.jobId,
-      ...(request.kind ? {kind: request.kind} : {}),
+      kind: request.kind ?? 'submit',
       state: 'queued',
       pane: request.pane,
       paneTarget: request.paneTarget,

@@ -2,7 +2,7 @@ import {statSync} from 'node:fs';
 import {describe, expect, test} from 'vitest';
 import {ensureStateDir, resolveStateDir} from '../../../src/base/paths.js';
 import type {JobRequest} from '../../../src/jobs/request.js';
-import {JobStore, previewText, shownState} from '../../../src/jobs/store.js';
+import {checkJobRecord, JobStore, previewText, shownState} from '../../../src/jobs/store.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 
 const request = (jobId: string): JobRequest => ({
@@ -99,4 +99,34 @@ describe('JobStore', () => {
 test('previewText is one line of at most 80 characters', () => {
   expect(previewText('a\nb\tc')).toBe('a⏎b·c');
   expect(previewText('x'.repeat(100))).toHaveLength(80);
+});
+
+describe('checkJobRecord', () => {
+  const record = {
+    version: 1,
+    id: '0mwr33g3x-k62r',
+    state: 'done',
+    pane: '%1',
+    paneTarget: '%1',
+    socketPath: '/tmp/s',
+    serverPid: 1,
+    mode: 'detached',
+    createdAt: '2026-11-25T00:00:00.000Z',
+    updatedAt: '2026-11-25T00:00:00.000Z',
+    preview: 'x',
+  };
+
+  test('a record from before `kind` existed reads as submit; a run stays a run', () => {
+    expect(checkJobRecord(record, 'state.json').kind).toBe('submit');
+    expect(checkJobRecord({...record, kind: 'run'}, 'state.json').kind).toBe('run');
+  });
+
+  test('another version, another state, or not a record: one sentence naming the file', () => {
+    expect(() => checkJobRecord({...record, version: 2}, '/x/state.json')).toThrow(
+      '/x/state.json is not a job record nudge can read (version 2, this nudge reads 1).',
+    );
+    expect(() => checkJobRecord({...record, state: 'exploded'}, 's')).toThrow(/state "exploded"/);
+    expect(() => checkJobRecord([], 's')).toThrow(/not an object/);
+    expect(() => checkJobRecord({...record, kind: 'cron'}, 's')).toThrow(/kind "cron"/);
+  });
 });

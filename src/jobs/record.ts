@@ -1,0 +1,77 @@
+import {NudgeError} from '../base/errors.js';
+import {JOB_STATES, type JobState} from './states.js';
+
+/** The job's state record (state.json), replaced atomically on every transition. */
+export interface JobRecord {
+  version: 1;
+  id: string;
+  /** `submit` (text typed into a pane) or `run` (a task in a pane of its own). Records
+   * written before the field existed are read as `submit`. */
+  kind: JobKind;
+  state: JobState;
+  pane: string;
+  paneTarget: string;
+  socketPath: string;
+  serverPid: number;
+  /** The process running the job (the detached worker, or the front end with --wait), and
+   * its start time where the system tells it: together they say whether it still runs. */
+  pid?: number;
+  pidStart?: string;
+  /** `detached` or `foreground` (--wait). */
+  mode: 'detached' | 'foreground';
+  createdAt: string;
+  updatedAt: string;
+  finishedAt?: string;
+  /** Milliseconds from Enter to the end of the wait (done/timeout). */
+  waitedMs?: number;
+  /** Why the job failed or was cancelled, one sentence. */
+  reason?: string;
+  /** Whether the notice was typed. */
+  notified?: boolean;
+  /** First 80 characters of the text, for listings. */
+  preview: string;
+  /** The program profile used, and why (auto-detection). */
+  profile?: string;
+  profileReason?: string;
+  /** Whether the text, and the notice, were submitted (read back from the screen). */
+  delivery?: string;
+  noticeDelivery?: string;
+  /** `--until exit`: the command's exit status; `--until regex:`: the match. */
+  exitCode?: number;
+  match?: string;
+  /** Why the wait ended so, and why the notice was held back (if it was). */
+  verdict?: string;
+  noticeHeld?: string;
+  /** Which tmux transport the worker used (control or spawn), and why. */
+  transport?: string;
+  /** `nudge run`: the report (also in report.md), once it ended. */
+  report?: RunReportRecord;
+}
+
+/** What kind of job a record is. */
+export type JobKind = 'submit' | 'run';
+
+/**
+ * A state.json as read back, checked: a record of another version, or one that is not a job
+ * record at all, is an error that names the file, never a shape taken on trust.
+ */
+export function checkJobRecord(value: unknown, path: string): JobRecord {
+  const bad = (why: string) =>
+    new NudgeError('state-dir', `${path} is not a job record nudge can read (${why}).`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw bad('not an object');
+  const r = value as Record<string, unknown>;
+  if (r.version !== 1) throw bad(`version ${JSON.stringify(r.version)}, this nudge reads 1`);
+  if (typeof r.id !== 'string' || typeof r.pane !== 'string') throw bad('no id or pane');
+  if (!(JOB_STATES as readonly unknown[]).includes(r.state))
+    throw bad(`state ${JSON.stringify(r.state)}`);
+  const kind = r.kind ?? 'submit';
+  if (kind !== 'submit' && kind !== 'run') throw bad(`kind ${JSON.stringify(r.kind)}`);
+  return {...(r as unknown as JobRecord), kind};
+}
+
+/** A `nudge run` report as the job record keeps it (src/runs/report.ts makes it). */
+export interface RunReportRecord {
+  path: string;
+  [key: string]: unknown;
+}

@@ -1,0 +1,24 @@
+/** The worker's states, in order (a `nudge run` job: queued, starting, running, stopping,
+ * integrating, notifying); the last four are terminal. */
+export const JOB_STATES = [
+  'queued',
+  'locked',
+  'typing',
+  'waiting',
+  'starting',
+  'running',
+  'stopping',
+  'integrating',
+  'notifying',
+  'done',
+  'timeout',
+  'failed',
+  'cancelled',
+] as const;
+export type JobState = (typeof JOB_STATES)[number];
+export type TerminalState = 'done' | 'timeout' | 'failed' | 'cancelled';
+
+/** Whether a job in `state` has ended. */
+export function isTerminal(state: JobState): state is TerminalState {
+  return state === 'done' || state === 'timeout' || state === 'failed' || state === 'cancelled';
+}
