@@ -1,4 +1,6 @@
+import type {ProfileName} from '../agents/profile.js';
 import {NudgeError} from '../base/errors.js';
+import type {Delivery} from '../pane/failures.js';
 import {JOB_STATES, type JobState} from './states.js';
 
 /** The job's state record (state.json), replaced atomically on every transition. */
@@ -31,11 +33,11 @@ export interface JobRecord {
   /** First 80 characters of the text, for listings. */
   preview: string;
   /** The program profile used, and why (auto-detection). */
-  profile?: string;
+  profile?: ProfileName;
   profileReason?: string;
   /** Whether the text, and the notice, were submitted (read back from the screen). */
-  delivery?: string;
-  noticeDelivery?: string;
+  delivery?: Delivery;
+  noticeDelivery?: Delivery;
   /** `--until exit`: the command's exit status; `--until regex:`: the match. */
   exitCode?: number;
   match?: string;

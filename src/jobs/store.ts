@@ -9,6 +9,7 @@ export {checkJobRecord, type JobKind, type JobRecord, type RunReportRecord} from
 import {appendLine, stateWriteError, writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE, FILE_MODE, layout} from '../base/paths.js';
 import {thisProcess} from '../base/this-process.js';
+import type {Delivery} from '../pane/failures.js';
 import {isRunning, type ProcessId} from '../process/identity.js';
 import {JOB_ID_PATTERN, type JobRequest} from './request.js';
 
@@ -62,8 +63,8 @@ export interface JobEnding {
   waitedMs?: number | undefined;
   exitCode?: number | undefined;
   match?: string | undefined;
-  delivery?: string | undefined;
-  noticeDelivery?: string | undefined;
+  delivery?: Delivery | undefined;
+  noticeDelivery?: Delivery | undefined;
   /** Why the wait ended so (`idle: waiting for input (python3)`, `still running: sleep`). */
   verdict?: string | undefined;
   /** Why the notice was not typed, when it was held back. */
