@@ -15,7 +15,7 @@ import type {
   WatchPauseResult,
   WatchReportResult,
   WatchStartResult,
-} from '../commands/watch.js';
+} from '../commands/watch-types.js';
 import type {JobOutcome} from '../jobs/events.js';
 
 /**

@@ -28,16 +28,6 @@ import type {
   WatchStartResult,
 } from './watch-types.js';
 
-export type {
-  WatchClearResult,
-  WatcherView,
-  WatchListResult,
-  WatchPauseResult,
-  WatchReportResult,
-  WatchStartOptions,
-  WatchStartResult,
-} from './watch-types.js';
-
 /** How long a cycle gets to stop after SIGTERM (an injection under way finishes first). */
 const STOP_GRACE_MS = 15_000;
 const STOP_POLL_MS = 50;

@@ -1,5 +1,5 @@
 import {type PaneActivity, untilAborted} from './activity.js';
-import type {ControlRunner} from './control-runner.js';
+import type {ControlRunner} from './control-types.js';
 
 /**
  * Output events from a control-mode client, for event-driven waiting.

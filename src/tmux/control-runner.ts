@@ -13,14 +13,6 @@ import type {
 import {classifyTmuxFailure, TmuxCommandError} from './runner.js';
 import {type ServerSpec, serverArgs} from './server.js';
 
-export type {
-  ControlClosed,
-  ControlRunner,
-  ControlRunnerOptions,
-  OutputListener,
-  SectionMutex,
-} from './control-types.js';
-
 const UNSERIALIZED: SectionMutex = {run: (section) => section()};
 /** After a failed start, how long the section waits for the client to be gone. */
 const START_FAILED_EXIT_MS = 5_000;

@@ -2,12 +2,8 @@ import {err, ok, type Result} from '../base/result.js';
 import type {PaneActivity} from './activity.js';
 import {createControlActivity} from './control-activity.js';
 import {canRunOverControl} from './control-line.js';
-import {
-  type ControlRunner,
-  createControlRunner,
-  type OutputListener,
-  type SectionMutex,
-} from './control-runner.js';
+import {createControlRunner} from './control-runner.js';
+import type {ControlRunner, OutputListener, SectionMutex} from './control-types.js';
 import {createSpawnRunner, TmuxCommandError, type TmuxRunner} from './runner.js';
 import type {ServerSpec} from './server.js';
 import {createTmux, type Tmux} from './tmux.js';
