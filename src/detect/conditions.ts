@@ -5,6 +5,7 @@ import {NudgeError} from '../base/errors.js';
 import type {InputState} from '../process/foreground.js';
 import type {PaneInfo} from '../tmux/tmux.js';
 import {cursorRow, type OutputMark, OutputReader, type PaneView} from '../tmux/view.js';
+import {type IdleFacts, idleNow, shellPromptVisible} from './idle.js';
 import {compileRegex, type UntilSpec} from './until.js';
 import {
   anyVisibleLine,
@@ -13,7 +14,7 @@ import {
   RegexWatcher,
   type ScreenWatchOptions,
   StableWatcher,
-  shellPromptVisible,
+  type Verdict,
   viewKey,
   type Watcher,
 } from './watchers.js';
@@ -35,6 +36,9 @@ export interface WatcherSetup {
   profile?: Profile | undefined;
   /** What the pane's foreground is doing, as last read (see ForegroundWatch). */
   input?: (() => InputState | undefined) | undefined;
+  /** The agent in the pane, when its busy markers and composer should also say whether a
+   * settled screen is idle (`nudge wait` and the watcher's idle step). */
+  idleAgent?: Profile | undefined;
   /** Whether an agent hook reported the end of a turn since Enter (idle evidence). */
   freshHookMark?: (() => boolean) | undefined;
   /** Where new output starts (regex and exit conditions). */
@@ -82,6 +86,7 @@ export function createWatcher(spec: UntilSpec, s: WatcherSetup): Watcher {
     ignore: s.ignore.map((i) => compileRegex(i, '--ignore')),
     shellPane: s.shellPane ?? isShellCommand(s.paneCommand),
     input: s.input,
+    agent: s.idleAgent,
   };
   switch (spec.kind) {
     case 'stable':
@@ -163,4 +168,50 @@ export function watcherAfterEnter(
     mark: agent ? {row: before.historySize, col: 0} : {row: cursorRow(before) + 1, col: 0},
     seenLines: agent ? new Set(before.rows.map((r) => r.trim()).filter(Boolean)) : undefined,
   });
+}
+
+/** What an IdleCondition reads before each look, besides the screen. */
+export type IdleFactsReader = (view: PaneView) => Promise<Omit<IdleFacts, 'view'>>;
+
+/**
+ * `--when-idle` as a condition for waitUntil: done after `required` looks in a row that
+ * idleNow calls idle, where (but for an agent at its composer, or the shell itself waiting at
+ * its prompt) the screen also held still since the look before. `read` gathers the facts
+ * before each look (the pane's program, its foreground, a hook mark); it may throw to end the
+ * wait (the pane is gone).
+ */
+export class IdleCondition implements Watcher {
+  readonly historyRows = 0;
+  #facts: Omit<IdleFacts, 'view'> | undefined;
+  #lastKey: string | undefined;
+  #inARow = 0;
+  #looks = 0;
+  constructor(
+    private readonly read: IdleFactsReader,
+    private readonly required = 2,
+  ) {}
+  /** Looks taken so far. */
+  get looks(): number {
+    return this.#looks;
+  }
+  async prepare(view: PaneView): Promise<void> {
+    this.#facts = await this.read(view);
+  }
+  observe(view: PaneView): Verdict {
+    const facts = this.#facts;
+    if (!facts) throw new Error('Internal error: IdleCondition.observe before prepare');
+    this.#looks++;
+    const key = viewKey(view, []);
+    const held = key === this.#lastKey;
+    this.#lastKey = key;
+    const now = idleNow({...facts, view});
+    const atRest =
+      facts.agent !== undefined ||
+      (facts.input?.kind === 'waiting-for-input' && isShellCommand(facts.input.program));
+    const idle = 'idle' in now && (atRest || held);
+    this.#inARow = idle ? this.#inARow + 1 : 0;
+    if ('idle' in now && this.#inARow >= this.required) return {status: 'done', why: now.idle};
+    if ('busy' in now) return {status: 'pending', why: now.busy};
+    return {status: 'pending', why: 'the screen is still changing'};
+  }
 }

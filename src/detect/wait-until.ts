@@ -99,6 +99,7 @@ async function takeView(
   // Output can scroll far between two checks: capture again, reaching back further.
   const missing = watcher.missingRows?.(view) ?? 0;
   if (missing > 0) view = await tmux.view(paneId, watcher.historyRows + missing);
+  await watcher.prepare?.(view);
   state.checks++;
   state.lastScreen = visibleText(view);
   return view;

@@ -1,12 +1,7 @@
-import {isShellCommand} from '../agents/shell.js';
+import type {Profile} from '../agents/profile.js';
 import type {InputState} from '../process/foreground.js';
-import {
-  cursorLine,
-  type OutputLine,
-  type OutputReader,
-  type PaneView,
-  visibleText,
-} from '../tmux/view.js';
+import {type OutputLine, type OutputReader, type PaneView, visibleText} from '../tmux/view.js';
+import {idleNow} from './idle.js';
 
 /** What a watcher concludes from one look at the pane. */
 export type Verdict =
@@ -20,6 +15,9 @@ export interface Watcher {
   readonly historyRows: number;
   /** Rows beyond `historyRows` the view must include to miss nothing (see OutputReader). */
   missingRows?(view: PaneView): number;
+  /** A condition that reads more than the screen (the pane's program, a hook mark, a dialog):
+   * called with each view before it is judged. It may throw to end the wait. */
+  prepare?(view: PaneView): Promise<void>;
   observe(view: PaneView): Verdict;
   /** Event-driven waiting (the transport reports the pane's output): judge a view with what
    * the output events tell about it. Watchers without it are fed `observe` instead. */
@@ -109,31 +107,20 @@ export interface ScreenWatchOptions {
   /** What the pane's foreground is doing, as last read (the wait refreshes it before each
    * look); undefined where nobody reads it. */
   input?: (() => InputState | undefined) | undefined;
-}
-
-/**
- * Process liveness, the second opinion on a shell's pane: a command in the foreground keeps
- * the pane busy (`still running: sleep`) unless it waits for input (`idle: waiting for input
- * (python3)`); the shell itself is idle at its prompt (`idle`), or waiting for input in a
- * `read` of its own. Where the foreground cannot be read, any command in it is busy, as before.
- */
-export function liveness(view: PaneView, o: ScreenWatchOptions): {busy: string} | {idle: string} {
-  if (!o.shellPane) return {idle: 'idle'};
-  const input = o.input?.();
-  if (input?.kind === 'waiting-for-input') {
-    return isShellCommand(input.program) && shellPromptVisible(view)
-      ? {idle: 'idle'}
-      : {idle: `idle: waiting for input (${input.program})`};
-  }
-  if (input?.kind === 'running') return {busy: `still running: ${input.program}`};
-  return isShellCommand(view.currentCommand)
-    ? {idle: 'idle'}
-    : {busy: `still running: ${view.currentCommand}`};
+  /** The agent in the pane, whose busy markers and composer say whether a settled screen is
+   * idle (`nudge wait`, the watcher); undefined where the screen alone decides. */
+  agent?: Profile | undefined;
 }
 
 /** The verdict once the screen has settled: done, or busy by liveness. */
 function settled(view: PaneView, o: ScreenWatchOptions): Verdict {
-  const l = liveness(view, o);
+  const l = idleNow({
+    view,
+    agent: o.agent,
+    shellPane: o.shellPane,
+    input: o.input?.(),
+    freshMark: false,
+  });
   return 'busy' in l ? {status: 'pending', why: l.busy} : {status: 'done', why: l.idle};
 }
 
@@ -210,12 +197,6 @@ export class StableWatcher implements Watcher {
     }
     return settled(view, this.o);
   }
-}
-
-/** The shell's idle prompt: the cursor sits right after a prompt character. */
-export function shellPromptVisible(view: PaneView): boolean {
-  const line = cursorLine(view).trimEnd();
-  return /[$#%>❯»]$/.test(line) && view.cursorX >= [...line].length;
 }
 
 /** Done when the idle prompt (a profile's or a regex on any visible line) shows on two

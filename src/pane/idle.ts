@@ -1,9 +1,10 @@
 import type {HookMarkSource} from '../agents/hook-marks.js';
 import type {ProfileName} from '../agents/profile.js';
-import {isBusy, readComposer} from '../agents/profile.js';
-import {isShellCommand, isShellPane} from '../agents/shell.js';
+import {isAgent} from '../agents/registry.js';
+import {isShellPane} from '../agents/shell.js';
 import {formatDuration} from '../base/durations.js';
-import {shellPromptVisible, viewKey} from '../detect/watchers.js';
+import {IdleCondition} from '../detect/conditions.js';
+import {waitUntil} from '../detect/wait-until.js';
 import {PaneFailure} from './failures.js';
 import type {PaneIo} from './keys.js';
 import {type RecognizeDeps, recognize} from './profile.js';
@@ -12,9 +13,8 @@ import {type RecognizeDeps, recognize} from './profile.js';
 const RECHECK_MS = 500;
 
 /**
- * Wait until the pane is idle per its profile, before queueing for it (`--when-idle`): two
- * checks in a row — a shell at its prompt, an agent not busy with its composer (or a fresh
- * hook mark) on screen, an unknown program's screen unchanged. Throws PaneFailure after
+ * Wait until the pane is idle, before queueing for it (`--when-idle`): two looks in a row
+ * that the shared idle rule (src/detect/idle.ts) calls idle. Throws PaneFailure after
  * `timeoutMs`, or when the pane goes.
  */
 export async function waitUntilPaneIdle(
@@ -25,48 +25,37 @@ export async function waitUntilPaneIdle(
 ): Promise<void> {
   const {tmux, clock} = io;
   const started = clock.now();
-  const deadline = started + o.timeoutMs;
-  let inARow = 0;
-  /** Why the pane is not idle, where liveness says (for the failure's sentence). */
-  let why: string | undefined;
-  let lastKey: string | undefined;
   let announced = false;
-  for (;;) {
-    signal.throwIfAborted();
+  const condition = new IdleCondition(async () => {
     const info = await tmux.describePane(pane);
     if (!info) throw new PaneFailure(`Pane ${pane} is gone; nothing was typed.`);
-    const view = await tmux.view(pane, 0);
     const {profile} = await recognize(io, pane, info, o.profile);
+    const shellPane = isShellPane(info);
     const mark = await io.hookMarks.read(pane);
-    const key = viewKey(view, []);
-    let idle: boolean;
-    if (profile.name === 'shell')
-      idle = isShellCommand(view.currentCommand) && shellPromptVisible(view);
-    else if (profile.name === 'raw') {
-      // Another program in a shell's pane: the verdicts of `nudge wait` — a quiet command
-      // that is still running is not idle; one waiting for input is, once its screen holds.
-      const input = isShellPane(info) ? await io.foreground.inputState(info.panePid) : undefined;
-      why = input?.kind === 'running' ? `still running: ${input.program}` : undefined;
-      idle = why === undefined && key === lastKey;
-    } else
-      idle =
-        !isBusy(profile, view) &&
-        (readComposer(profile, view) !== undefined || (mark !== undefined && mark.atMs >= started));
-    lastKey = key;
-    inARow = idle ? inARow + 1 : 0;
-    if (inARow >= 2) {
-      if (announced) await io.note('idle', {pane, waitedMs: clock.now() - started});
-      return;
-    }
-    if (!announced) {
+    // Announced when one look did not settle it (a wait has begun).
+    if (condition.looks > 0 && !announced) {
       announced = true;
       await io.note('waiting-for-idle', {pane, profile: profile.name});
     }
-    if (clock.now() >= deadline) {
-      throw new PaneFailure(
-        `Pane ${pane} stayed busy for ${formatDuration(o.timeoutMs)} (--idle-timeout${why ? `; ${why}` : ''}); nothing was typed.`,
-      );
-    }
-    await clock.sleep(Math.min(RECHECK_MS, Math.max(0, deadline - clock.now())), signal);
+    return {
+      agent: isAgent(profile) ? profile : undefined,
+      shellPane,
+      input: shellPane ? await io.foreground.inputState(info.panePid) : undefined,
+      freshMark: mark !== undefined && mark.atMs >= started,
+    };
+  });
+  const waited = await waitUntil(tmux, pane, condition, {
+    intervalMs: RECHECK_MS,
+    timeoutMs: o.timeoutMs,
+    clock,
+    signal,
+  });
+  if (waited.status === 'done') {
+    if (announced) await io.note('idle', {pane, waitedMs: clock.now() - started});
+    return;
   }
+  const why = waited.verdict.status === 'pending' ? waited.verdict.why : undefined;
+  throw new PaneFailure(
+    `Pane ${pane} stayed busy for ${formatDuration(o.timeoutMs)} (--idle-timeout${why ? `; ${why}` : ''}); nothing was typed.`,
+  );
 }

@@ -1,5 +1,5 @@
-import {PROFILES} from '../agents/registry.js';
-import {isShellPane} from '../agents/shell.js';
+import {agentOfCommandLine, chooseProfile, isAgent, PROFILES} from '../agents/registry.js';
+import {isShellCommand, isShellPane} from '../agents/shell.js';
 import type {Clock} from '../base/clock.js';
 import {checkUntilFits, createWatcher} from '../detect/conditions.js';
 import {describeUntil, type UntilSpec} from '../detect/until.js';
@@ -7,7 +7,7 @@ import {waitUntil} from '../detect/wait-until.js';
 import {ForegroundWatch} from '../detect/watchers.js';
 import type {Foreground} from '../process/foreground.js';
 import type {PaneInfo, Tmux} from '../tmux/tmux.js';
-import {cursorRow} from '../tmux/view.js';
+import {cursorRow, visibleText} from '../tmux/view.js';
 
 /** What waiting for a pane to be idle needs. */
 export interface WaitIdleDeps {
@@ -69,6 +69,16 @@ export async function waitPaneIdle(
     },
   );
   const entry = await deps.tmux.view(info.paneId, 0);
+  // An agent's own markers also say whether its settled screen is idle (src/detect/idle.ts).
+  const argv = isShellCommand(info.currentCommand)
+    ? undefined
+    : await deps.foreground.commandLine(info.panePid);
+  const {profile: found} = chooseProfile(
+    'auto',
+    info.currentCommand,
+    visibleText(entry),
+    argv ? agentOfCommandLine(argv) : undefined,
+  );
   const watcher = createWatcher(o.until, {
     stableChecks: o.stableChecks,
     ignore: o.ignore,
@@ -80,6 +90,7 @@ export async function waitPaneIdle(
     mark: {row: cursorRow(entry), col: entry.cursorX},
     lines: o.lines,
     input: () => foreground.state,
+    idleAgent: isAgent(found) ? found : undefined,
   });
   const waited = await waitUntil(deps.tmux, info.paneId, watcher, {
     intervalMs: o.intervalMs,

@@ -3,7 +3,7 @@ import {createJobLogger} from '../base/log.js';
 import {newJobId} from '../jobs/request.js';
 import {PaneFailure} from '../pane/failures.js';
 import {realInjector} from '../pane/inject.js';
-import {waitPaneIdle} from '../pane/wait-idle.js';
+import {type WaitIdleOptions, waitPaneIdle} from '../pane/wait-idle.js';
 import {procForeground} from '../process/foreground.js';
 import {runCommand} from '../process/run-command.js';
 import {createSpawnRunner, TmuxCommandError} from '../tmux/runner.js';
@@ -75,6 +75,14 @@ export async function executeCycles(name: string, ctx: CycleContext): Promise<Cy
   return ended;
 }
 
+/** The watcher's idle step as `nudge wait` counts it: `thresholdMs` of stillness is N checks
+ * in a row, an interval apart. */
+export function watcherIdleOptions(thresholdMs: number, timeoutMs: number): WaitIdleOptions {
+  const intervalMs = Math.min(1_000, Math.max(10, thresholdMs));
+  const stableChecks = Math.max(1, Math.round(thresholdMs / intervalMs));
+  return {until: {kind: 'stable'}, intervalMs, timeoutMs, stableChecks, ignore: [], lines: 100};
+}
+
 /** The pane services of a cycle, on a real tmux server. */
 function realPane(
   tmux: Tmux,
@@ -110,14 +118,11 @@ function realPane(
     async waitIdle(thresholdMs, timeoutMs, signal) {
       const info = await describe();
       if (!info) throw gone();
-      // The threshold as `nudge wait` counts it: N checks in a row, N × interval of stillness.
-      const intervalMs = Math.min(1_000, Math.max(10, thresholdMs));
-      const stableChecks = Math.max(1, Math.round(thresholdMs / intervalMs));
       try {
         return await waitPaneIdle(
           {tmux, clock: realClock, foreground: procForeground},
           info,
-          {until: {kind: 'stable'}, intervalMs, timeoutMs, stableChecks, ignore: [], lines: 100},
+          watcherIdleOptions(thresholdMs, timeoutMs),
           signal,
         );
       } catch (error) {

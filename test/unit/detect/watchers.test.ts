@@ -1,4 +1,5 @@
 import {describe, expect, test} from 'vitest';
+import {shellPromptVisible} from '../../../src/detect/idle.js';
 import {
   ExitWatcher,
   exitSentinel,
@@ -6,7 +7,6 @@ import {
   PromptWatcher,
   RegexWatcher,
   StableWatcher,
-  shellPromptVisible,
   viewKey,
 } from '../../../src/detect/watchers.js';
 import {OutputReader, type PaneView} from '../../../src/tmux/view.js';

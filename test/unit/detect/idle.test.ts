@@ -1,0 +1,249 @@
+import {readFileSync} from 'node:fs';
+import {fileURLToPath} from 'node:url';
+import {describe, expect, test} from 'vitest';
+import type {HookMarkSource} from '../../../src/agents/hook-marks.js';
+import {PROFILES} from '../../../src/agents/registry.js';
+import {idleNow} from '../../../src/detect/idle.js';
+import {PaneFailure} from '../../../src/pane/failures.js';
+import {waitUntilPaneIdle} from '../../../src/pane/idle.js';
+import type {PaneMemory} from '../../../src/pane/memory.js';
+import {waitPaneIdle} from '../../../src/pane/wait-idle.js';
+import type {Foreground, InputState} from '../../../src/process/foreground.js';
+import type {PaneInfo, Tmux} from '../../../src/tmux/tmux.js';
+import type {PaneView} from '../../../src/tmux/view.js';
+import {watcherIdleOptions} from '../../../src/watch/execute.js';
+import {FakeClock} from '../../helpers/fake-clock.js';
+import {paneViewOf} from '../../helpers/pane-views.js';
+
+/**
+ * One table of idle verdicts, asked through the three front doors that wait for an idle pane:
+ * `nudge wait` (waitPaneIdle with its defaults), `--when-idle` (waitUntilPaneIdle) and the
+ * watcher's idle step (waitPaneIdle with the watcher's threshold). They share one rule
+ * (src/detect/idle.ts), so they must agree on every row.
+ */
+
+const DIR = fileURLToPath(new URL('../../fixtures/screens/', import.meta.url));
+const index = JSON.parse(readFileSync(`${DIR}index.json`, 'utf8')) as Record<
+  string,
+  {cursor: {x: number; y: number}}
+>;
+
+/** A captured screen of a real agent (test/fixtures/screens). */
+function captured(name: string): PaneView {
+  const rows = readFileSync(`${DIR}${name}.txt`, 'utf8').replace(/\n$/, '').split('\n');
+  const cursor = index[name]?.cursor ?? {x: 0, y: 0};
+  return paneViewOf(rows, {
+    cursorX: cursor.x,
+    cursorY: cursor.y,
+    width: 120,
+    currentCommand: 'node',
+  });
+}
+
+interface Row {
+  name: string;
+  /** The pane's foreground command (tmux's pane_current_command). */
+  command: string;
+  /** The command the pane was started with ('' for a shell). */
+  startCommand?: string;
+  /** The foreground's command line, where it names an agent. */
+  argv?: string[];
+  input: InputState;
+  /** One screen per look (the last repeats), or a function of the look's number. */
+  screen: PaneView | ((look: number) => PaneView);
+  idle: boolean;
+}
+
+const waiting = (program: string): InputState => ({kind: 'waiting-for-input', program});
+const running = (program: string): InputState => ({kind: 'running', program});
+const shown = (rows: string[], command = 'bash') => paneViewOf(rows, {currentCommand: command});
+
+const ROWS: Row[] = [
+  {
+    name: 'bash at its prompt',
+    command: 'bash',
+    input: waiting('bash'),
+    screen: shown(['$ ']),
+    idle: true,
+  },
+  {
+    name: "bash in `read -p 'name? '` (no prompt character)",
+    command: 'bash',
+    input: waiting('bash'),
+    screen: shown(['$ read -p "name? " n', 'name? ']),
+    idle: true,
+  },
+  {
+    name: 'a quiet `sleep 30` in a shell pane',
+    command: 'sleep',
+    input: running('sleep'),
+    screen: shown(['$ sleep 30', ''], 'sleep'),
+    idle: false,
+  },
+  {
+    name: 'python3 waiting for input',
+    command: 'python3',
+    input: waiting('python3'),
+    screen: shown(['$ python3', '>>> '], 'python3'),
+    idle: true,
+  },
+  {
+    name: 'a program whose foreground /proc cannot read (a quiet node)',
+    command: 'node',
+    input: {kind: 'unknown', why: 'no /proc'},
+    screen: shown(['$ node server.js', 'listening'], 'node'),
+    idle: false,
+  },
+  {
+    name: 'a full-screen program started as the pane, its screen still',
+    command: 'htop',
+    startCommand: 'htop',
+    input: waiting('htop'),
+    screen: shown(['CPU 3%', 'Mem 1G'], 'htop'),
+    idle: true,
+  },
+  {
+    name: 'a full-screen program started as the pane, its screen changing',
+    command: 'htop',
+    startCommand: 'htop',
+    input: waiting('htop'),
+    screen: (look) => shown([`CPU ${look}%`, 'Mem 1G'], 'htop'),
+    idle: false,
+  },
+  ...(['claude', 'gemini', 'codex'] as const).flatMap((agent): Row[] => [
+    {
+      name: `${agent} at its empty composer`,
+      command: 'node',
+      argv: ['node', `/usr/lib/node_modules/${agent}/cli.js`],
+      input: waiting('node'),
+      screen: captured(`${agent}-idle-empty`),
+      idle: true,
+    },
+    {
+      name: `${agent} busy (its screen held still)`,
+      command: 'node',
+      argv: ['node', `/usr/lib/node_modules/${agent}/cli.js`],
+      input: waiting('node'),
+      screen: captured(`${agent}-busy`),
+      idle: false,
+    },
+  ]),
+];
+
+const PANE = '%1';
+
+/** A pane in memory showing the row's screens, one per look. */
+function paneOf(row: Row): {tmux: Tmux; info: PaneInfo; foreground: Foreground} {
+  const info = {
+    paneId: PANE,
+    dead: false,
+    inMode: false,
+    mode: '',
+    inputOff: false,
+    synchronized: false,
+    panePid: 100,
+    currentCommand: row.command,
+    alternateOn: false,
+    sessionId: '$0',
+    serverPid: 42,
+    socketPath: '/tmp/fake.sock',
+    cursorX: 0,
+    cursorY: 0,
+    startCommand: row.startCommand ?? '',
+  } as PaneInfo;
+  let looks = 0;
+  const tmux = {
+    describePane: async (target: string) => (target === PANE ? {...info} : undefined),
+    view: async () => {
+      looks++;
+      return typeof row.screen === 'function' ? row.screen(looks) : row.screen;
+    },
+  } as unknown as Tmux;
+  const foreground: Foreground = {
+    commandLine: async () => row.argv ?? [row.command],
+    group: async () => undefined,
+    inputState: async () => row.input,
+  };
+  return {tmux, info, foreground};
+}
+
+const TIMEOUT_MS = 5_000;
+
+/** The three front doors: true when the pane was found idle, false at the timeout. */
+const DOORS: Record<string, (row: Row) => Promise<boolean>> = {
+  'nudge wait': async (row) => {
+    const {tmux, info, foreground} = paneOf(row);
+    const r = await waitPaneIdle(
+      {tmux, clock: new FakeClock(), foreground},
+      info,
+      {
+        until: {kind: 'stable'},
+        intervalMs: 1_000,
+        timeoutMs: TIMEOUT_MS,
+        stableChecks: 3,
+        ignore: [],
+        lines: 100,
+      },
+      new AbortController().signal,
+    );
+    return r.status === 'idle';
+  },
+  '--when-idle': async (row) => {
+    const {tmux, foreground} = paneOf(row);
+    const memory: PaneMemory = {recall: async () => undefined, remember: async () => {}};
+    const hookMarks = {read: async () => undefined} as unknown as HookMarkSource;
+    try {
+      await waitUntilPaneIdle(
+        {
+          tmux,
+          clock: new FakeClock(),
+          note: async () => {},
+          foreground,
+          paneMemory: memory,
+          hookMarks,
+        },
+        PANE,
+        {profile: 'auto', timeoutMs: TIMEOUT_MS},
+        new AbortController().signal,
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof PaneFailure && /stayed busy/.test(error.message)) return false;
+      throw error;
+    }
+  },
+  "the watcher's idle step": async (row) => {
+    const {tmux, info, foreground} = paneOf(row);
+    const r = await waitPaneIdle(
+      {tmux, clock: new FakeClock(), foreground},
+      info,
+      watcherIdleOptions(2_000, TIMEOUT_MS),
+      new AbortController().signal,
+    );
+    return r.status === 'idle';
+  },
+};
+
+describe('the idle verdicts, the same through every front door', () => {
+  describe.each(ROWS.map((r) => [r.name, r] as const))('%s', (_name, row) => {
+    test.each(Object.keys(DOORS))(`%s says ${row.idle ? 'idle' : 'not idle'}`, async (door) => {
+      expect(await DOORS[door]?.(row)).toBe(row.idle);
+    });
+  });
+});
+
+describe('idleNow', () => {
+  test('a fresh turn-end hook mark makes an agent idle without its composer, unless busy', () => {
+    const facts = {agent: PROFILES.claude, shellPane: true, input: waiting('node')};
+    const noComposer = shown(['  the answer is 42'], 'node');
+    expect(idleNow({...facts, view: noComposer, freshMark: false})).toEqual({
+      busy: 'no idle composer on screen',
+    });
+    expect(idleNow({...facts, view: noComposer, freshMark: true})).toEqual({
+      idle: "idle: the agent's turn-end hook reported",
+    });
+    expect(idleNow({...facts, view: captured('claude-busy'), freshMark: true})).toEqual({
+      busy: 'the agent is busy',
+    });
+  });
+});
