@@ -7,6 +7,8 @@ import {
 } from '../agents/profile.js';
 import {isAgent} from '../agents/registry.js';
 import {formatDuration} from '../base/durations.js';
+import {waitUntil} from '../detect/wait-until.js';
+import type {Verdict, Watcher} from '../detect/watchers.js';
 import {type PaneView, visibleText} from '../tmux/view.js';
 import {PaneFailure} from './failures.js';
 import {clearLine, type PaneIo, pressGroups} from './keys.js';
@@ -54,79 +56,153 @@ export async function prepareComposer(
 ): Promise<void> {
   const {tmux, clock} = io;
   const deadline = clock.now() + policy.draftWaitMs;
-  const announced = new Set<string>();
-  const once = (event: string, say: () => Promise<void>) => {
-    if (announced.has(event)) return Promise.resolve();
-    announced.add(event);
-    return say();
-  };
+  const look = new ComposerLook(io, pane, profile, policy);
   let leaves = 0;
   let clears = 0;
   for (;;) {
-    const view = await tmux.view(pane, 0);
-    const state = readComposerState(profile, view);
-    const busy = isBusy(profile, view);
-    let waitingFor: string;
-    if (isStarting(profile, view)) {
-      // Keys typed now may be lost or read differently: wait as for a composer.
-      await once('starting', () => io.note('waiting-for-start', {pane, profile: profile.name}));
-      waitingFor = 'is still starting';
-    } else if (state === undefined) {
-      if (!isAgent(profile)) {
-        if (policy.clear) await clearLine(io, pane, profile, signal, busy);
-        return;
-      }
-      await once('composer', () => io.note('waiting-for-composer', {pane, profile: profile.name}));
-      waitingFor = `shows no input line nudge can read (its screen ends ${JSON.stringify(preview(lastRows(view)))})`;
-    } else if (state.text !== '') {
-      // An agent that gives up on a turn (or is interrupted) puts the prompt back into its
-      // composer: that "draft" is this text, not a person's. Cleared a bounded number of
-      // times (keys that do not clear it must not spin here).
-      const own = sameText(state.text, policy.ownText);
-      if ((own || policy.clearDraft) && clears < MAX_CLEARS) {
-        clears++;
-        await io.note(own ? 'own-text-cleared' : 'draft-cleared', {
-          pane,
-          chars: [...state.text].length,
-        });
-        await clearLine(io, pane, profile, signal, busy);
-        continue;
-      }
-      await once('draft', () =>
-        io.note('waiting-for-draft', {pane, chars: [...state.text].length}),
-      );
-      waitingFor = `has a draft in its input line (${JSON.stringify(preview(state.text))}) that was not sent or cleared`;
-    } else if (state.mode) {
-      if (!busy && leaves < MAX_MODE_LEAVES) {
-        leaves++;
-        await io.note('left-input-mode', {pane, mode: state.mode.name});
-        await pressGroups(io, pane, state.mode.leaveKeys, signal);
-        // Keys are pressed again only once these plainly did not take: a second Escape sent
-        // while the program still works on the first is held as the start of a sequence,
-        // and swallows the first characters typed after it.
-        await modeLeft(io, pane, profile, state.mode, signal);
-        continue;
-      }
-      if (!busy) {
-        throw new PaneFailure(
-          `Pane ${pane}'s input line stays in ${state.mode.name} after ${MAX_MODE_LEAVES} tries to leave it; nothing was typed.`,
-        );
-      }
-      // Keys that leave a mode may cancel a running turn: wait until it ends.
-      const mode = state.mode.name;
-      await once('mode', () => io.note('waiting-to-leave-mode', {pane, mode}));
-      waitingFor = `is in ${mode} while the agent works`;
-    } else {
-      return;
-    }
-    if (clock.now() >= deadline) {
+    look.canClear = clears < MAX_CLEARS;
+    look.canLeave = leaves < MAX_MODE_LEAVES;
+    const waited = await waitUntil(tmux, pane, look, {
+      intervalMs: RECHECK_MS,
+      timeoutMs: deadline - clock.now(),
+      clock,
+      signal,
+    });
+    const found = look.found;
+    if (waited.status !== 'done' || !found || found.kind === 'wait') {
+      const waitingFor = found?.kind === 'wait' ? found.waitingFor : 'was not ready';
       throw new PaneFailure(
         `Pane ${pane} ${waitingFor} within ${formatDuration(policy.draftWaitMs)}; nothing was typed${
           waitingFor.includes('draft') ? ' (use --clear-draft to clear it)' : ''
         }.`,
       );
     }
-    await clock.sleep(Math.min(RECHECK_MS, Math.max(0, deadline - clock.now())), signal);
+    switch (found.kind) {
+      case 'ready':
+        return;
+      case 'clear-line':
+        // A line nudge cannot read: cleared (--clear), then typed over.
+        if (policy.clear) await clearLine(io, pane, profile, signal, found.busy);
+        return;
+      case 'clear-text':
+        clears++;
+        await io.note(found.own ? 'own-text-cleared' : 'draft-cleared', {pane, chars: found.chars});
+        await clearLine(io, pane, profile, signal, found.busy);
+        break;
+      case 'leave-mode':
+        leaves++;
+        await io.note('left-input-mode', {pane, mode: found.mode.name});
+        await pressGroups(io, pane, found.mode.leaveKeys, signal);
+        // Keys are pressed again only once these plainly did not take: a second Escape sent
+        // while the program still works on the first is held as the start of a sequence,
+        // and swallows the first characters typed after it.
+        await modeLeft(io, pane, profile, found.mode, signal);
+        break;
+      case 'stuck-in-mode':
+        throw new PaneFailure(
+          `Pane ${pane}'s input line stays in ${found.mode.name} after ${MAX_MODE_LEAVES} tries to leave it; nothing was typed.`,
+        );
+      default:
+        return found satisfies never;
+    }
+  }
+}
+
+/** What one look at the input line calls for. */
+type ComposerFinding =
+  | {kind: 'ready'}
+  | {kind: 'clear-line'; busy: boolean}
+  | {kind: 'clear-text'; own: boolean; chars: number; busy: boolean}
+  | {kind: 'leave-mode'; mode: InputMode}
+  | {kind: 'stuck-in-mode'; mode: InputMode}
+  | {kind: 'wait'; waitingFor: string};
+
+/**
+ * The input line as a condition for waitUntil: done when it is ready or calls for an action
+ * (`found` says which); pending while a draft, a mode during a turn, a starting program or an
+ * unreadable agent screen is waited for. Each kind of wait is noted once.
+ */
+class ComposerLook implements Watcher {
+  readonly historyRows = 0;
+  found: ComposerFinding | undefined;
+  canClear = true;
+  canLeave = true;
+  readonly #announced = new Set<string>();
+  constructor(
+    private readonly io: PaneIo,
+    private readonly pane: string,
+    private readonly profile: Profile,
+    private readonly policy: ComposerPolicy,
+  ) {}
+
+  async prepare(view: PaneView): Promise<void> {
+    const {io, pane, profile} = this;
+    this.found = this.#find(view);
+    const f = this.found;
+    if (f.kind !== 'wait') return;
+    if (isStarting(profile, view))
+      await this.#once('starting', () =>
+        io.note('waiting-for-start', {pane, profile: profile.name}),
+      );
+    else if (f.waitingFor.startsWith('shows no input line'))
+      await this.#once('composer', () =>
+        io.note('waiting-for-composer', {pane, profile: profile.name}),
+      );
+    else if (f.waitingFor.startsWith('has a draft')) {
+      const chars = [...(readComposerState(profile, view)?.text ?? '')].length;
+      await this.#once('draft', () => io.note('waiting-for-draft', {pane, chars}));
+    } else {
+      const mode = readComposerState(profile, view)?.mode?.name ?? '';
+      await this.#once('mode', () => io.note('waiting-to-leave-mode', {pane, mode}));
+    }
+  }
+
+  observe(): Verdict {
+    const f = this.found;
+    if (!f) throw new Error('Internal error: ComposerLook.observe before prepare');
+    return f.kind === 'wait' ? {status: 'pending', why: f.waitingFor} : {status: 'done'};
+  }
+
+  #find(view: PaneView): ComposerFinding {
+    const {profile, policy} = this;
+    const state = readComposerState(profile, view);
+    const busy = isBusy(profile, view);
+    // Keys typed while it starts may be lost or read differently: wait as for a composer.
+    if (isStarting(profile, view)) return {kind: 'wait', waitingFor: 'is still starting'};
+    if (state === undefined) {
+      if (!isAgent(profile)) return {kind: 'clear-line', busy};
+      return {
+        kind: 'wait',
+        waitingFor: `shows no input line nudge can read (its screen ends ${JSON.stringify(preview(lastRows(view)))})`,
+      };
+    }
+    if (state.text !== '') {
+      // An agent that gives up on a turn (or is interrupted) puts the prompt back into its
+      // composer: that "draft" is this text, not a person's. Cleared a bounded number of
+      // times (keys that do not clear it must not spin here).
+      const own = sameText(state.text, policy.ownText);
+      if ((own || policy.clearDraft) && this.canClear)
+        return {kind: 'clear-text', own, chars: [...state.text].length, busy};
+      return {
+        kind: 'wait',
+        waitingFor: `has a draft in its input line (${JSON.stringify(preview(state.text))}) that was not sent or cleared`,
+      };
+    }
+    if (state.mode) {
+      if (!busy)
+        return this.canLeave
+          ? {kind: 'leave-mode', mode: state.mode}
+          : {kind: 'stuck-in-mode', mode: state.mode};
+      // Keys that leave a mode may cancel a running turn: wait until it ends.
+      return {kind: 'wait', waitingFor: `is in ${state.mode.name} while the agent works`};
+    }
+    return {kind: 'ready'};
+  }
+
+  #once(event: string, say: () => Promise<void>): Promise<void> {
+    if (this.#announced.has(event)) return Promise.resolve();
+    this.#announced.add(event);
+    return say();
   }
 }
 
@@ -138,11 +214,18 @@ async function modeLeft(
   mode: InputMode,
   signal: AbortSignal,
 ): Promise<void> {
-  const deadline = io.clock.now() + MODE_LEAVE_WAIT_MS;
-  while (readComposerState(profile, await io.tmux.view(pane, 0))?.mode === mode) {
-    if (io.clock.now() >= deadline) return;
-    await io.clock.sleep(MODE_LEAVE_POLL_MS, signal);
-  }
+  await waitUntil(
+    io.tmux,
+    pane,
+    {
+      historyRows: 0,
+      observe: (view) =>
+        readComposerState(profile, view)?.mode === mode
+          ? {status: 'pending', why: `still in ${mode.name}`}
+          : {status: 'done'},
+    },
+    {intervalMs: MODE_LEAVE_POLL_MS, timeoutMs: MODE_LEAVE_WAIT_MS, clock: io.clock, signal},
+  );
 }
 
 /** The last non-empty rows of a screen, joined by " / " (what a dialog or menu shows). */

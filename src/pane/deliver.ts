@@ -9,6 +9,7 @@ import {
   readComposerState,
 } from '../agents/profile.js';
 import {isAgent} from '../agents/registry.js';
+import {waitUntil} from '../detect/wait-until.js';
 import {cursorLine, cursorRow, type PaneView, visibleText} from '../tmux/view.js';
 import {type ComposerPolicy, prepareComposer, preview} from './composer.js';
 import {type Delivery, NotDelivered, PaneFailure} from './failures.js';
@@ -198,25 +199,21 @@ async function submitted(
   echoesBefore: Echoes | undefined,
   signal: AbortSignal,
 ): Promise<'yes' | 'queued' | 'unconfirmed' | 'not-yet' | 'wrong-mode'> {
-  const {tmux, clock} = io;
   if (profile.name === 'raw') return 'unconfirmed';
   // What the input line shows of the text: a shell-mode command without its prefix (the
   // prompt character says the mode), so a line still holding it is not read as cleared.
   const shown =
     kind === 'shell' && profile.shellPrefix ? text.slice(profile.shellPrefix.length) : text;
   const tail = lastLine(shown).slice(-24);
-  const deadline = clock.now() + DELIVERY_WAIT_MS;
   const wrongKind: EchoKind = kind === 'prompt' ? 'shell' : 'prompt';
-  for (;;) {
-    await clock.sleep(DELIVERY_POLL_MS, signal);
-    if (profile.name === 'shell') {
-      const view = await tmux.view(pane, 0);
-      if (cursorRow(view) !== cursorRow(before) || cursorLine(view) !== cursorLine(before))
-        return 'yes';
-      if (clock.now() >= deadline) return 'not-yet';
-      continue;
-    }
-    const view = await tmux.view(pane, ECHO_HISTORY_ROWS);
+  let answer: 'yes' | 'queued' | 'wrong-mode' | undefined;
+  /** The input line emptied, at the last look. */
+  let cleared = false;
+  const took = (view: PaneView): typeof answer => {
+    if (profile.name === 'shell')
+      return cursorRow(view) !== cursorRow(before) || cursorLine(view) !== cursorLine(before)
+        ? 'yes'
+        : undefined;
     const now: Echoes = {
       prompt: countEchoes(profile, view, text, 'prompt'),
       shell: countEchoes(profile, view, text, 'shell'),
@@ -232,7 +229,7 @@ async function submitted(
     if (kind === 'prompt' && grew(wrongKind)) return 'wrong-mode';
     if (queuedNow) return 'queued';
     const composer = readComposer(profile, view);
-    const cleared =
+    cleared =
       composer !== undefined &&
       !composer.includes('[Pasted text') &&
       (tail === '' || !composer.replace(/\s+/g, ' ').includes(tail.replace(/\s+/g, ' ')));
@@ -240,9 +237,23 @@ async function submitted(
     // is drawn as "[Pasted text]"; a profile without echoes cannot tell.
     const echoUnknown = now[kind] === undefined || was[kind] === undefined;
     if ((kind === 'shell' || echoUnknown) && (cleared || isBusy(profile, view))) return 'yes';
-    // The input line emptied but no echo showed (scrolled away, drawn differently).
-    if (clock.now() >= deadline) return cleared ? 'unconfirmed' : 'not-yet';
-  }
+    return undefined;
+  };
+  await io.clock.sleep(DELIVERY_POLL_MS, signal);
+  await waitUntil(
+    io.tmux,
+    pane,
+    {
+      historyRows: profile.name === 'shell' ? 0 : ECHO_HISTORY_ROWS,
+      observe(view) {
+        answer = took(view);
+        return answer ? {status: 'done'} : {status: 'pending', why: 'no sign the Enter took'};
+      },
+    },
+    {intervalMs: DELIVERY_POLL_MS, timeoutMs: DELIVERY_WAIT_MS, clock: io.clock, signal},
+  );
+  // The input line emptied but no echo showed (scrolled away, drawn differently).
+  return answer ?? (cleared ? 'unconfirmed' : 'not-yet');
 }
 
 /** The last line of a text (what stays visible in a one-line input). */

@@ -1,13 +1,15 @@
 import type {Profile} from '../agents/profile.js';
 import {isShellCommand} from '../agents/shell.js';
 import {formatDuration} from '../base/durations.js';
+import {waitUntil} from '../detect/wait-until.js';
+import type {Verdict, Watcher} from '../detect/watchers.js';
 import {type Awaited, awaitDone} from '../pane/await-done.js';
 import type {PaneInfo} from '../tmux/tmux.js';
 import {type PaneView, visibleText} from '../tmux/view.js';
 import type {RunDialogs} from './dialogs.js';
 import type {Ending, RunDeps} from './events.js';
 import type {RunLooks} from './looks.js';
-import {progressDue, RunClock} from './monitor.js';
+import {type Verdict as LookVerdict, progressDue, RunClock} from './monitor.js';
 import type {PermissionStops} from './permissions.js';
 import type {RunRequest} from './request.js';
 import {lastLines} from './start.js';
@@ -34,8 +36,9 @@ export interface RunningRun {
 
 /**
  * running: the work's own end (awaitDone: the command's exit status, the agent idle at its
- * prompt) raced against the run's timer, which looks at the screen and the files each
- * interval — progress events, permission dialogs, the idle and total timeouts.
+ * prompt) raced against the run's monitor, a condition that waitUntil looks at each interval
+ * — progress events, permission dialogs, the idle and total timeouts, an agent that exited.
+ * Whichever ends first stops the other.
  */
 export async function watchRunning(
   deps: RunDeps,
@@ -46,12 +49,12 @@ export async function watchRunning(
   const {recorder, clock} = deps;
   const o = run.options;
   const stop = new AbortController();
-  const agent = o.agent !== null;
+  const both = AbortSignal.any([signal, stop.signal]);
   const done: Promise<{r: Awaited} | {e: unknown}> = awaitDone(
     deps,
     run.pane,
     {
-      until: agent ? {kind: 'prompt', profile: undefined, pattern: undefined} : {kind: 'exit'},
+      until: o.agent ? {kind: 'prompt', profile: undefined, pattern: undefined} : {kind: 'exit'},
       intervalMs: o.intervalMs,
       timeoutMs: o.timeoutMs + AWAIT_SLACK_MS,
       stableChecks: 2,
@@ -66,69 +69,119 @@ export async function watchRunning(
       exitPattern: run.sentinel,
       onHookMark: () => {},
     },
-    AbortSignal.any([signal, stop.signal]),
+    both,
   ).then(
     (r) => ({r}),
     (e: unknown) => ({e}),
   );
-  // Whatever ends the watch, awaitDone stops with it.
-  const end = async (ending: Ending | Promise<Ending>) => {
-    stop.abort();
-    await done;
-    return ending;
-  };
-  const runClock = new RunClock(run.startMs, o);
-  let lastProgress = Number.NEGATIVE_INFINITY;
-  let dirty = false;
-  for (;;) {
-    const tick = clock.sleep(o.intervalMs, stop.signal).catch(() => undefined);
-    const settled = await Promise.race([done, tick.then(() => undefined)]);
-    if (settled) {
-      stop.abort();
-      if ('e' in settled) throw settled.e;
-      return finished(deps, run, settled.r);
-    }
-    if (signal.aborted) {
-      await end({state: 'cancelled'});
-      throw signal.reason;
-    }
-    const view = await deps.tmux.view(run.pane, 0).catch(async (error: unknown) => {
-      await end({state: 'failed'});
-      throw error;
-    });
+  const monitor = new RunMonitor(deps, run, shell.panePid, signal);
+  const watched: Promise<{m: Ending} | {me: unknown}> = waitUntil(deps.tmux, run.pane, monitor, {
+    intervalMs: o.intervalMs,
+    timeoutMs: o.timeoutMs + AWAIT_SLACK_MS,
+    clock,
+    signal: both,
+  }).then(
+    (w) =>
+      ({
+        m: monitor.ending ?? {
+          state: 'timeout',
+          timeout: 'total',
+          reason: `total timeout: ${w.verdict.status === 'pending' ? w.verdict.why : 'no end seen'}.`,
+        },
+      }) as const,
+    (me: unknown) => ({me}),
+  );
+  const first = await Promise.race([done, watched]);
+  // Whatever ended first, the other stops with it (and is waited for: no look outlives it).
+  stop.abort();
+  await Promise.all([done, watched]);
+  if ('e' in first) throw first.e;
+  if ('me' in first) throw first.me;
+  if ('r' in first) return finished(deps, run, first.r);
+  return first.m;
+}
+
+/**
+ * The run's look at its pane each interval, as a condition for waitUntil: before judging a
+ * view it notes the foreground group, answers (or reports) a permission dialog, reads the
+ * files and records progress; the view is done when a timeout has passed or the agent has
+ * exited, with the ending in `ending`.
+ */
+class RunMonitor implements Watcher {
+  readonly historyRows = 0;
+  /** How the run ends, once the monitor says so. */
+  ending: Ending | undefined;
+  readonly #clock: RunClock;
+  #lastProgress = Number.NEGATIVE_INFINITY;
+  #dirty = false;
+  #asking = false;
+  #files = '';
+  /** What the last look meant (the timeouts). */
+  #verdict: LookVerdict | undefined;
+
+  constructor(
+    private readonly deps: RunDeps,
+    private readonly run: RunningRun,
+    private readonly panePid: number,
+    private readonly signal: AbortSignal,
+  ) {
+    this.#clock = new RunClock(run.startMs, run.options);
+  }
+
+  async prepare(view: PaneView): Promise<void> {
+    const {run} = this;
+    const o = run.options;
     await run.noteGroup();
-    const shown = agent && (await run.dialogs.onScreen(view, signal));
-    const asking = shown && o.permissions === 'ask';
-    const files = await run.looks.files();
-    const verdict = runClock.observe({
-      nowMs: clock.now(),
-      screen: visibleText(view),
-      files,
-      asking,
-    });
-    if (agent && isShellCommand(view.currentCommand)) {
-      const why = `${o.agent} exited before it finished: ${lastLines(view, 3).join(' / ')}`;
-      return end({state: 'failed', reason: why});
-    }
-    dirty ||= verdict.screenChanged || verdict.filesChanged;
-    if (progressDue({changed: dirty, sinceLastMs: clock.now() - lastProgress})) {
-      const at = {files, clock: runClock, quietMs: verdict.quietMs, startRow: run.startRow};
-      const figures = {...at, panePid: shell.panePid};
+    const shown = o.agent !== null && (await run.dialogs.onScreen(view, this.signal));
+    this.#asking = shown && o.permissions === 'ask';
+    this.#files = await run.looks.files();
+    const verdict = this.#look(view);
+    this.#dirty ||= verdict.screenChanged || verdict.filesChanged;
+    const {clock, recorder} = this.deps;
+    if (progressDue({changed: this.#dirty, sinceLastMs: clock.now() - this.#lastProgress})) {
+      const at = {files: this.#files, clock: this.#clock, quietMs: verdict.quietMs};
+      const figures = {...at, startRow: run.startRow, panePid: this.panePid};
       await recorder.event(
         'progress',
         await run.looks.progress(view, figures, run.permissions.showing),
       );
-      lastProgress = clock.now();
-      dirty = false;
+      this.#lastProgress = clock.now();
+      this.#dirty = false;
+    }
+    this.#verdict = verdict;
+  }
+
+  #look(view: PaneView): LookVerdict {
+    return this.#clock.observe({
+      nowMs: this.deps.clock.now(),
+      screen: visibleText(view),
+      files: this.#files,
+      asking: this.#asking,
+    });
+  }
+
+  observe(view: PaneView): Verdict {
+    const o = this.run.options;
+    const verdict = this.#verdict;
+    if (!verdict) throw new Error('Internal error: RunMonitor.observe before prepare');
+    if (o.agent && isShellCommand(view.currentCommand)) {
+      const why = `${o.agent} exited before it finished: ${lastLines(view, 3).join(' / ')}`;
+      return this.#end({state: 'failed', reason: why});
     }
     if (verdict.timeout === 'idle') {
       const why = `idle timeout: no output and no file change for ${formatDuration(o.idleTimeoutMs)}.`;
-      return end({state: 'timeout', timeout: 'idle', reason: why});
+      return this.#end({state: 'timeout', timeout: 'idle', reason: why});
     }
     if (verdict.timeout === 'total') {
       const why = `total timeout: still running after ${formatDuration(o.timeoutMs)}.`;
-      return end({state: 'timeout', timeout: 'total', reason: why});
+      return this.#end({state: 'timeout', timeout: 'total', reason: why});
     }
+    return {status: 'pending', why: 'running'};
+  }
+
+  #end(ending: Ending): Verdict {
+    this.ending = ending;
+    return {status: 'done', why: ending.reason ?? ending.state};
   }
 }
 
