@@ -11,9 +11,9 @@ export interface Stopped {
   leaseLost: boolean;
   /** The job was cancelled (SIGTERM from `nudge cancel`). */
   cancelled: boolean;
-  /** Characters typed of the text, and its length. */
-  typed: number;
-  length: number;
+  /** Characters typed of the text, and its length (a job typing its text). */
+  typed?: number | undefined;
+  length?: number | undefined;
   /** The pane the job was at, and its server's socket (for messages). */
   pane: string;
   socketPath: string;

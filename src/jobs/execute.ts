@@ -1,13 +1,11 @@
 import {hookMarkSource} from '../agents/hook-marks.js';
 import {realClock} from '../base/clock.js';
 import {describeError} from '../base/errors.js';
-import {createJobLogger} from '../base/log.js';
 import {layout} from '../base/paths.js';
 import {controlMutexFor} from '../locks/control-mutex.js';
 import {paneLockFor} from '../locks/pane-lock.js';
 import {paneMemory} from '../pane/memory.js';
 import {procForeground} from '../process/foreground.js';
-import {processId} from '../process/identity.js';
 import type {ServerRef, ServerSpec} from '../tmux/server.js';
 import {
   openTransport,
@@ -15,11 +13,12 @@ import {
   type Transport,
   type TransportChoice,
 } from '../tmux/transport.js';
+import {claimJob} from './claim.js';
 import type {JobOutcome} from './events.js';
 import {runJob} from './job.js';
 import {createJobRecorder, type JobRecorder} from './recorder.js';
 import type {JobRequest} from './request.js';
-import {isTerminal, JobHandle, type JobRecord} from './store.js';
+import {isTerminal, JobHandle, type JobRecord, type TerminalState} from './store.js';
 
 /** What the worker process used, for its exit log line. */
 export interface WorkerUsage {
@@ -61,26 +60,18 @@ const CONTROL_PAUSE_AFTER_SECONDS = 2;
  * over spawned processes (waiting by polling).
  */
 export async function executeJob(request: JobRequest, ctx: ExecuteContext): Promise<JobOutcome> {
-  const handle = new JobHandle(request.jobId, layout.jobDir(ctx.stateDir, request.jobId));
   const server: ServerRef = {socketPath: request.server.socketPath, serverPid: request.server.pid};
-  const log = createJobLogger(handle.logPath, {job: request.jobId, pane: request.pane});
-  // `nudge cancel` may have ended the job before this worker started (and before it could
-  // record its pid): then there is nothing to do.
-  const before = await handle.readState();
-  if (isTerminal(before.state)) {
-    log.info(
-      {event: 'worker-exit', state: before.state},
-      'job already ended before the worker started',
-    );
+  const claimed = await claimJob(ctx.stateDir, request, ctx.pid);
+  const {handle, log} = claimed;
+  if (claimed.ended) {
     await paneLockFor(ctx.stateDir, {...server, pane: request.pane}).dequeue(request.jobId);
+    const {state, reason} = claimed.record;
     return {
-      state: before.state,
+      state: state as TerminalState,
       notified: false,
-      reason: before.reason ?? 'Ended before the worker started.',
+      reason: reason ?? 'Ended before the worker started.',
     };
   }
-  const self = processId(ctx.pid);
-  await handle.updateState({pid: self.pid, pidStart: self.start});
   const spec: ServerSpec = {kind: 'socket-path', path: request.server.socketPath};
   let lost: string | undefined;
   let transportRecord: string | undefined;

@@ -13,6 +13,7 @@ import {type Delivered, deliver} from '../pane/deliver.js';
 import {NotDelivered, PaneFailure} from '../pane/failures.js';
 import {waitUntilPaneIdle} from '../pane/idle.js';
 import {clearLine, type PaneIo} from '../pane/keys.js';
+import {ownLinePace} from '../pane/own-line.js';
 import {preflight} from '../pane/preflight.js';
 import {type RecognizeDeps, recognize} from '../pane/profile.js';
 import type {PaneInfo} from '../tmux/tmux.js';
@@ -273,10 +274,6 @@ class Job {
       pane === this.request.pane && this.#profile
         ? this.#profile
         : (await recognize(this.deps, pane, info, o.profile)).profile;
-    // The notice is nudge's own one-line text (no picker character, nothing a person typed):
-    // to an agent it goes as one burst followed by the profile's measured least pause before
-    // Enter, so an agent waits for its wake-up no longer than it must.
-    const burst = isAgent(profile) && !/[\r\n]/.test(notice);
     try {
       const {delivery} = await deliver(
         this.#io,
@@ -285,7 +282,7 @@ class Job {
         profile,
         deliverOptionsOf(this.request, {
           enter: true,
-          ...(burst ? {typeDelayMs: 0, enterDelayMs: profile.minEnterDelayMs} : {}),
+          ...ownLinePace(profile, notice, this.#o),
         }),
         this.#jobSignal(),
       );

@@ -3,6 +3,7 @@ import {PROFILE_NAMES, type ProfileName} from '../agents/profile.js';
 import {parseDuration, parseInteger} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
 import {compileRegex, parseUntil} from '../detect/until.js';
+import {OWN_LINE_WAITS, SHELL_PACE} from '../pane/own-line.js';
 import {findUntypable} from '../tmux/typing.js';
 import {validateNoticeTemplate} from './notice.js';
 import {type JobOptions, MAX_TEXT_BYTES} from './request.js';
@@ -47,17 +48,17 @@ export interface SubmitOptions {
 /** The defaults of `nudge submit` (docs/commands.md lists them). */
 export const SUBMIT_DEFAULTS = {
   delay: '3s',
-  typeDelay: '20ms',
-  enterDelay: '500ms',
+  typeDelay: `${SHELL_PACE.typeDelayMs}ms`,
+  enterDelay: `${SHELL_PACE.enterDelayMs}ms`,
   interval: '1s',
   stableChecks: 3,
   timeout: '5m',
-  lockTimeout: '10m',
+  lockTimeout: `${OWN_LINE_WAITS.notice.lockTimeoutMs / 60_000}m`,
   until: 'stable',
   lines: 100,
   profile: 'auto',
   idleTimeout: '10m',
-  draftWait: '30s',
+  draftWait: `${OWN_LINE_WAITS.notice.draftWaitMs / 1000}s`,
 } as const;
 
 /** Turn raw options into validated job options; throws NudgeError (exit 2). */

@@ -1,39 +1,72 @@
 import type {Logger} from '../base/log.js';
-import type {JobEvents, JobOutcome, JobTransitions, RunningState} from './events.js';
-import type {JobHandle, JobRecord} from './store.js';
+import type {JobEvents, JobOutcome, JobTransitions} from './events.js';
+import type {JobRecord} from './record.js';
+import type {JobEnding, JobHandle, TerminalState} from './store.js';
 
-/** Where a job records what it does: its state record, its events.jsonl and its pino log, in
- * one call per step. Tests use a fake that keeps events in memory. */
-export interface JobRecorder {
+/**
+ * Where a machine (a submit's job, a run) records what it does: its state record, its
+ * events.jsonl and its pino log, in one call per step. Typed by the machine's transitions
+ * (state → what the event carries), its other events, and its outcome. Tests use a fake that
+ * keeps events in memory.
+ */
+export interface Recorder<
+  Transitions extends object,
+  Events extends object,
+  Outcome extends {state: TerminalState},
+> {
   /** Move to a running state: update state.json, append an event, log it. */
-  transition<S extends RunningState>(
+  transition<S extends keyof Transitions & string>(
     state: S,
-    data: JobTransitions[S],
+    data: Transitions[S],
     patch?: Partial<JobRecord>,
   ): Promise<void>;
   /** Append an event that is not a state change (and log it). */
-  event<K extends keyof JobEvents>(name: K, data: JobEvents[K]): Promise<void>;
+  event<K extends keyof Events & string>(name: K, data: Events[K]): Promise<void>;
   /** Record the ending (through JobHandle.end, the one writer of terminal states). */
-  end(outcome: JobOutcome, patch?: Partial<JobRecord>): Promise<void>;
+  end(outcome: Outcome, patch?: Partial<JobRecord>): Promise<void>;
 }
 
-/** The real recorder over a job's files and logger. */
-export function createJobRecorder(handle: JobHandle, log: Logger): JobRecorder {
+/** A submit's job recorder. */
+export type JobRecorder = Recorder<JobTransitions, JobEvents, JobOutcome>;
+
+/** How an outcome is written: the ending, and what else goes into the record with it. */
+export type EndingOf<Outcome> = (outcome: Outcome) => {
+  ending: JobEnding;
+  patch?: Partial<JobRecord>;
+};
+
+/** The real recorder over a job's files and logger; `endingOf` says how an outcome is kept. */
+export function createRecorder<
+  Transitions extends object,
+  Events extends object,
+  Outcome extends {state: TerminalState},
+>(
+  handle: JobHandle,
+  log: Logger,
+  endingOf: EndingOf<Outcome>,
+): Recorder<Transitions, Events, Outcome> {
   const info = (fields: Record<string, unknown>, message: string) => log.info(fields, message);
   return {
     async transition(state, data, patch = {}) {
-      await handle.updateState({...patch, state});
+      await handle.updateState({...patch, state: state as JobRecord['state']});
       await handle.appendEvent(state, {state, ...data});
       info({event: state, ...data}, `state ${state}`);
     },
     async event(name, data) {
-      await handle.appendEvent(name, {...data});
+      await handle.appendEvent(name, {...data} as Record<string, unknown>);
       info({event: name, ...data}, name);
     },
-    async end({state, ...ending}, patch = {}) {
-      if (Object.keys(patch).length > 0) await handle.updateState(patch);
-      const {wrote} = await handle.end(state, ending);
-      info({event: state, ...ending, recorded: wrote}, `state ${state}`);
+    async end(outcome, extra = {}) {
+      const {ending, patch = {}} = endingOf(outcome);
+      const all = {...patch, ...extra};
+      if (Object.keys(all).length > 0) await handle.updateState(all);
+      const {wrote} = await handle.end(outcome.state, ending);
+      info({event: outcome.state, ...ending, recorded: wrote}, `state ${outcome.state}`);
     },
   };
+}
+
+/** The real recorder of a submit's job. */
+export function createJobRecorder(handle: JobHandle, log: Logger): JobRecorder {
+  return createRecorder(handle, log, ({state: _state, ...ending}: JobOutcome) => ({ending}));
 }

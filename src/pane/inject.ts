@@ -10,6 +10,7 @@ import type {Note} from './events.js';
 import {type Delivery, PaneFailure} from './failures.js';
 import type {PaneIo} from './keys.js';
 import {paneMemory} from './memory.js';
+import {type OwnLineWaits, ownLinePace, SHELL_PACE} from './own-line.js';
 import {preflight} from './preflight.js';
 import {type RecognizeDeps, recognize} from './profile.js';
 
@@ -27,8 +28,7 @@ export interface InjectOptions {
   serverPid: number;
   /** Press Enter (false: leave the line in the input line). */
   enter: boolean;
-  lockTimeoutMs: number;
-  draftWaitMs: number;
+  waits: OwnLineWaits;
 }
 
 /** How long typing one line (with a draft wait) may take once the lock is held. */
@@ -51,13 +51,13 @@ export async function injectLine(
   const acquired = await deps.lock.acquire({
     jobId: o.ticket,
     pid: deps.pid,
-    timeoutMs: o.lockTimeoutMs,
+    timeoutMs: o.waits.lockTimeoutMs,
     signal,
   });
   if (!acquired.ok) {
     const holder = acquired.error.holder ? ` (job ${acquired.error.holder} holds it)` : '';
     throw new PaneFailure(
-      `Waited ${formatDuration(o.lockTimeoutMs)} for pane ${pane}'s lock${holder}; nothing was typed.`,
+      `Waited ${formatDuration(o.waits.lockTimeoutMs)} for pane ${pane}'s lock${holder}; nothing was typed.`,
     );
   }
   const lease = acquired.value;
@@ -69,7 +69,6 @@ export async function injectLine(
     const held = AbortSignal.any([lease.signal, AbortSignal.timeout(INJECT_BOUND_MS)]);
     const info = await preflight(io, pane, o.serverPid);
     const {profile} = await recognize(deps, pane, info, 'auto');
-    const burst = isAgent(profile);
     const {delivery} = await deliver(
       io,
       pane,
@@ -77,11 +76,10 @@ export async function injectLine(
       profile,
       {
         enter: o.enter,
-        typeDelayMs: burst ? 0 : 20,
-        enterDelayMs: burst ? profile.minEnterDelayMs : 500,
+        ...ownLinePace(profile, line, SHELL_PACE),
         clear: !isAgent(profile),
         clearDraft: false,
-        draftWaitMs: o.draftWaitMs,
+        draftWaitMs: o.waits.draftWaitMs,
         ownText: line,
       },
       held,
@@ -113,8 +111,7 @@ export function realInjector(o: {
   pid: number;
   note: Note;
   ticket: () => string;
-  lockTimeoutMs: number;
-  draftWaitMs: number;
+  waits: OwnLineWaits;
 }): Injector {
   return (pane, line, enter, signal) =>
     injectLine(
@@ -133,8 +130,7 @@ export function realInjector(o: {
         ticket: o.ticket(),
         serverPid: o.server.serverPid,
         enter,
-        lockTimeoutMs: o.lockTimeoutMs,
-        draftWaitMs: o.draftWaitMs,
+        waits: o.waits,
       },
       signal,
     );

@@ -1,6 +1,7 @@
 import type {HookMarkSource} from '../agents/hook-marks.js';
 import type {Clock} from '../base/clock.js';
 import type {PaneActivity} from '../detect/wait-until.js';
+import type {Recorder} from '../jobs/recorder.js';
 import type {TerminalState} from '../jobs/store.js';
 import type {PaneEvents} from '../pane/events.js';
 import type {Delivery} from '../pane/failures.js';
@@ -10,7 +11,7 @@ import type {RunGit} from './git.js';
 import type {RunReport} from './report.js';
 
 /** The states a run moves through before it ends (`queued` is written when it is made). */
-export type RunState = 'starting' | 'running' | 'stopping' | 'integrating' | 'notifying';
+export type RunState = keyof RunTransitions;
 
 /** Every event a run records (events.jsonl, log) besides its state changes. */
 export interface RunEvents extends PaneEvents {
@@ -46,13 +47,17 @@ export interface RunEvents extends PaneEvents {
   'input-state-unknown': {pane: string; why: string};
 }
 
-/** Where a run records what it does. */
-export interface RunRecorder {
-  transition(state: RunState, data: Record<string, unknown>): Promise<void>;
-  event<K extends keyof RunEvents>(name: K, data: RunEvents[K]): Promise<void>;
-  /** The report (into the record and report.md), then the ending. */
-  end(outcome: RunOutcome): Promise<void>;
+/** What each of a run's state changes carries. */
+export interface RunTransitions {
+  starting: {pane: string; cwd: string};
+  running: {idleTimeoutMs: number; timeoutMs: number};
+  stopping: {why: string};
+  integrating: Record<string, never>;
+  notifying: {pane: string};
 }
+
+/** Where a run records what it does (the report goes into the record with its ending). */
+export type RunRecorder = Recorder<RunTransitions, RunEvents, RunOutcome>;
 
 /** What a run needs from the outside world: every member is required. */
 export interface RunDeps extends RecognizeDeps {

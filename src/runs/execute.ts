@@ -3,15 +3,17 @@ import {hookMarkSource} from '../agents/hook-marks.js';
 import {realClock} from '../base/clock.js';
 import {describeError} from '../base/errors.js';
 import {writeFileAtomic} from '../base/fs.js';
-import {createJobLogger, type Logger} from '../base/log.js';
+import type {Logger} from '../base/log.js';
 import {layout} from '../base/paths.js';
+import {claimJob} from '../jobs/claim.js';
+import {createRecorder} from '../jobs/recorder.js';
 import {newJobId} from '../jobs/request.js';
-import {isTerminal, JobHandle, type TerminalState} from '../jobs/store.js';
+import {JobHandle, type TerminalState} from '../jobs/store.js';
 import {realInjector} from '../pane/inject.js';
 import {paneMemory} from '../pane/memory.js';
+import {OWN_LINE_WAITS} from '../pane/own-line.js';
 import {procForeground} from '../process/foreground.js';
 import {endProcessGroup} from '../process/group.js';
-import {processId} from '../process/identity.js';
 import {runCommand} from '../process/run-command.js';
 import {createSpawnRunner} from '../tmux/runner.js';
 import type {ServerRef} from '../tmux/server.js';
@@ -40,26 +42,18 @@ export interface RunResult {
   report?: RunReport | undefined;
 }
 
-/** How long a notice or a permission question waits for the calling pane's lock, and for a
- * person's draft there. */
-const TELL_LOCK_TIMEOUT_MS = 10 * 60_000;
-const TELL_DRAFT_WAIT_MS = 60_000;
-
 /**
  * Run a `nudge run` job with the real world wired in: tmux on the job's server (one process
  * per call), git, gh, /proc, the calling pane's lock for what is typed there, the job's files
  * and pino log. Used by the run worker and by `nudge run --wait`.
  */
 export async function executeRun(request: RunRequest, ctx: RunExecuteContext): Promise<RunResult> {
-  const handle = new JobHandle(request.jobId, layout.jobDir(ctx.stateDir, request.jobId));
-  const log = createJobLogger(handle.logPath, {job: request.jobId, pane: request.pane});
-  const before = await handle.readState();
-  if (isTerminal(before.state)) {
-    log.info({event: 'worker-exit', state: before.state}, 'run ended before the worker started');
-    return {state: before.state, reason: before.reason, notified: false};
+  const claimed = await claimJob(ctx.stateDir, request, ctx.pid);
+  const {handle, log} = claimed;
+  if (claimed.ended) {
+    const {state, reason} = claimed.record;
+    return {state: state as TerminalState, reason, notified: false};
   }
-  const self = processId(ctx.pid);
-  await handle.updateState({pid: self.pid, pidStart: self.start});
   const server: ServerRef = {socketPath: request.server.socketPath, serverPid: request.server.pid};
   const tmux = createTmux(createSpawnRunner({kind: 'socket-path', path: server.socketPath}));
   const recorder = runRecorder(handle, log);
@@ -71,8 +65,7 @@ export async function executeRun(request: RunRequest, ctx: RunExecuteContext): P
     pid: ctx.pid,
     note: (event, data) => recorder.event(event, data as RunEvents[typeof event]),
     ticket: () => newJobId(Date.now()),
-    lockTimeoutMs: TELL_LOCK_TIMEOUT_MS,
-    draftWaitMs: TELL_DRAFT_WAIT_MS,
+    waits: OWN_LINE_WAITS.run,
   });
   const outcome = await runRun(
     {
@@ -107,34 +100,18 @@ export async function executeRun(request: RunRequest, ctx: RunExecuteContext): P
   return outcome;
 }
 
-/** A run's recorder over its job files and logger. */
+/** A run's recorder over its job files and logger: the report goes into the record, then
+ * the ending. */
 function runRecorder(handle: JobHandle, log: Logger): RunRecorder {
-  return {
-    async transition(state, data) {
-      await handle.updateState({state});
-      await handle.appendEvent(state, {state, ...data});
-      log.info({event: state, ...data}, `state ${state}`);
+  return createRecorder(handle, log, (o: RunOutcome) => ({
+    ending: {
+      reason: o.reason,
+      exitCode: o.exitCode,
+      notified: o.notified,
+      waitedMs: o.report.durationMs,
     },
-    async event(name, data) {
-      const fields: Record<string, unknown> = {...data};
-      await handle.appendEvent(name, fields);
-      log.info({event: name, ...fields}, String(name));
-    },
-    async end(outcome: RunOutcome) {
-      const {report} = outcome;
-      await handle.updateState({report: {...report}});
-      const {wrote} = await handle.end(outcome.state, {
-        reason: outcome.reason,
-        exitCode: outcome.exitCode,
-        notified: outcome.notified,
-        waitedMs: report.durationMs,
-      });
-      log.info(
-        {event: outcome.state, reason: outcome.reason, recorded: wrote},
-        `state ${outcome.state}`,
-      );
-    },
-  };
+    patch: {report: {...o.report}},
+  }));
 }
 
 /**

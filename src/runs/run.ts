@@ -1,10 +1,9 @@
 import type {Profile} from '../agents/profile.js';
 import {PROFILES} from '../agents/registry.js';
-import {describeError, isAbortError} from '../base/errors.js';
+import {describeError} from '../base/errors.js';
 import {exitSentinel} from '../detect/watchers.js';
-import {PaneFailure} from '../pane/failures.js';
+import {endingOf} from '../jobs/ending.js';
 import type {PaneIo} from '../pane/keys.js';
-import {TmuxCommandError} from '../tmux/runner.js';
 import type {PaneInfo} from '../tmux/tmux.js';
 import {cursorRow, type PaneView} from '../tmux/view.js';
 import {RunDialogs} from './dialogs.js';
@@ -110,10 +109,10 @@ class Run {
       const now: Step = step;
       switch (now.at) {
         case 'starting':
-          step = await this.#work(() => this.#starting());
+          step = await this.#work('starting', () => this.#starting());
           break;
         case 'running':
-          step = await this.#work(async () =>
+          step = await this.#work('running', async () =>
             this.#afterWork(await watchRunning(this.deps, this.#running(), now, this.signal)),
           );
           break;
@@ -139,12 +138,19 @@ class Run {
     }
   }
 
-  /** starting or running; an error ends the work as its ending says. */
-  async #work(body: () => Promise<Step>): Promise<Step> {
+  /** starting or running; an error ends the work as the jobs' one mapping says. */
+  async #work(phase: 'starting' | 'running', body: () => Promise<Step>): Promise<Step> {
     try {
       return await body();
     } catch (error) {
-      return this.#afterWork(this.#endingOf(error));
+      const {state, reason} = endingOf(error, {
+        phase,
+        leaseLost: false,
+        cancelled: this.signal.aborted,
+        pane: this.#pane,
+        socketPath: this.request.server.socketPath,
+      });
+      return this.#afterWork({state, reason});
     }
   }
 
@@ -269,19 +275,5 @@ class Run {
     if (!this.#o.close) return;
     await this.deps.tmux.killPane(this.#pane).catch(() => {});
     await this.deps.recorder.event('pane-closed', {pane: this.#pane});
-  }
-
-  #endingOf(error: unknown): Ending {
-    if (this.signal.aborted || isAbortError(error)) {
-      return {state: 'cancelled', reason: 'Cancelled by "nudge cancel" (or Ctrl-C with --wait).'};
-    }
-    if (
-      error instanceof TmuxCommandError &&
-      (error.kind === 'no-target' || error.kind === 'no-server')
-    ) {
-      return {state: 'failed', reason: `The run's pane ${this.#pane} closed while it ran.`};
-    }
-    if (error instanceof PaneFailure) return {state: 'failed', reason: error.message};
-    return {state: 'failed', reason: `The run failed: ${describeError(error)}`};
   }
 }

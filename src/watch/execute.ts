@@ -3,6 +3,7 @@ import {createJobLogger} from '../base/log.js';
 import {newJobId} from '../jobs/request.js';
 import {PaneFailure} from '../pane/failures.js';
 import {realInjector} from '../pane/inject.js';
+import {OWN_LINE_WAITS} from '../pane/own-line.js';
 import {type WaitIdleOptions, waitPaneIdle} from '../pane/wait-idle.js';
 import {procForeground} from '../process/foreground.js';
 import {runCommand} from '../process/run-command.js';
@@ -17,9 +18,6 @@ import {WatcherStore} from './store.js';
 
 /** Bytes of a `--bash-wait` command's output kept (its last ones). */
 const WAIT_OUTPUT_BYTES = 64 * 1024;
-/** How long an injection waits for the pane's lock, and for a person's draft. */
-const INJECT_LOCK_TIMEOUT_MS = 10 * 60_000;
-const INJECT_DRAFT_WAIT_MS = 30_000;
 /** Lines of the pane's screen the assessor reads. */
 const PANE_TAIL_LINES = 40;
 
@@ -110,8 +108,7 @@ function realPane(
     pid: ctx.pid,
     note: (event, data) => note(event, data as Record<string, unknown>),
     ticket: () => newJobId(Date.now()),
-    lockTimeoutMs: INJECT_LOCK_TIMEOUT_MS,
-    draftWaitMs: INJECT_DRAFT_WAIT_MS,
+    waits: OWN_LINE_WAITS.watcher,
   });
   return {
     exists: async () => (await describe()) !== undefined,

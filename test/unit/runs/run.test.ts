@@ -151,10 +151,10 @@ describe('a run, state by state', () => {
 
   test('the pane closing while it runs fails the run with the sentence', async () => {
     const w = world(['$ ( make test', 'building…']);
-    w.tmux.goneAfterCaptures = 1;
+    w.tmux.goneAfterCaptures = 2;
     const outcome = await runRun(w.deps, request(), new AbortController().signal);
     expect(outcome.state).toBe('failed');
-    expect(outcome.reason).toBe("The run's pane %1 closed while it ran.");
+    expect(outcome.reason).toBe('Pane %1 is gone (closed while running).');
   });
 });
 
