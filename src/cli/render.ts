@@ -148,20 +148,21 @@ export function renderStatus(s: JobStatus, json: boolean, out: Output): ExitCode
     `pane    ${s.pane}${s.paneTarget !== s.pane ? ` (${s.paneTarget})` : ''} on ${s.socketPath}`,
   );
   line(`${s.kind === 'run' ? 'run ' : 'text'}    ${s.preview}`);
-  if (s.report) line(`report  ${s.report.path}`);
-  if (s.profile) line(`profile ${s.profile}${s.profileReason ? ` (${s.profileReason})` : ''}`);
+  const submit = s.kind === 'submit' ? s : undefined;
+  if (s.kind === 'run' && s.report) line(`report  ${s.report.path}`);
+  if (submit?.profile)
+    line(`profile ${submit.profile}${submit.profileReason ? ` (${submit.profileReason})` : ''}`);
   if (s.transport) line(`via     ${s.transport}`);
-  if (s.delivery) line(`delivery ${s.delivery}`);
+  if (submit?.delivery) line(`delivery ${submit.delivery}`);
   if (s.waitedMs !== undefined) line(`waited  ${formatDuration(s.waitedMs)}`);
   if (s.exitCode !== undefined) line(`exit    ${s.exitCode}`);
-  if (s.match !== undefined) line(`match   ${s.match}`);
-  if (s.verdict !== undefined) line(`verdict ${s.verdict}`);
+  if (submit?.match !== undefined) line(`match   ${submit.match}`);
+  if (submit?.verdict !== undefined) line(`verdict ${submit.verdict}`);
   if (s.notified !== undefined) {
-    line(
-      `notice  ${s.notified ? `sent${s.noticeDelivery ? ` (${s.noticeDelivery})` : ''}` : 'not sent'}`,
-    );
+    const how = submit?.noticeDelivery ? ` (${submit.noticeDelivery})` : '';
+    line(`notice  ${s.notified ? `sent${how}` : 'not sent'}`);
   }
-  if (s.noticeHeld !== undefined) line(`held    ${s.noticeHeld}`);
+  if (submit?.noticeHeld !== undefined) line(`held    ${submit.noticeHeld}`);
   line(`log     ${s.logPath}`);
   line('events');
   const start = Date.parse(s.createdAt);

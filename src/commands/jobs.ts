@@ -1,4 +1,5 @@
 import {resolveStateDir} from '../base/paths.js';
+import type {RunRecord, SubmitRecord} from '../jobs/record.js';
 import {
   type JobEvent,
   type JobHandle,
@@ -14,7 +15,9 @@ import type {CommandContext} from './context.js';
  * worker died before it ended); the state the record holds stays as `recordedState`, and
  * `shown` (the earlier name) is kept for scripts that read it.
  */
-export type ShownJob = Omit<JobRecord, 'state'> & {
+export type ShownJob = Believed<SubmitRecord> | Believed<RunRecord>;
+
+type Believed<R extends JobRecord> = Omit<R, 'state'> & {
   state: ShownState;
   recordedState: JobRecord['state'];
   shown: ShownState;
@@ -22,7 +25,7 @@ export type ShownJob = Omit<JobRecord, 'state'> & {
 
 function believable(record: JobRecord, nowMs: number): ShownJob {
   const shown = shownState(record, nowMs);
-  return {...record, state: shown, recordedState: record.state, shown};
+  return {...record, state: shown, recordedState: record.state, shown} as ShownJob;
 }
 
 /** What `nudge jobs` lists: every job, oldest first. */

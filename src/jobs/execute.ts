@@ -16,6 +16,7 @@ import {
 import {claimJob} from './claim.js';
 import type {JobOutcome} from './events.js';
 import {runJob} from './job.js';
+import type {RecordPatch} from './record.js';
 import {createJobRecorder, type JobRecorder} from './recorder.js';
 import type {JobRequest} from './request.js';
 import {isTerminal, JobHandle, type JobRecord, type TerminalState} from './store.js';
@@ -151,7 +152,7 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
 }
 
 /** `recorder`, with `patch()` merged into every state change. */
-function withPatch(recorder: JobRecorder, patch: () => Partial<JobRecord>): JobRecorder {
+function withPatch(recorder: JobRecorder, patch: () => RecordPatch): JobRecorder {
   return {
     transition: (state, data, extra) => recorder.transition(state, data, {...patch(), ...extra}),
     event: (name, data) => recorder.event(name, data),

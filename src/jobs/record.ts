@@ -1,15 +1,14 @@
 import type {ProfileName} from '../agents/profile.js';
 import {NudgeError} from '../base/errors.js';
 import type {Delivery} from '../pane/failures.js';
+import type {RunReport} from './run-report.js';
 import {JOB_STATES, type JobState} from './states.js';
 
-/** The job's state record (state.json), replaced atomically on every transition. */
-export interface JobRecord {
+/** What every job's state record (state.json) holds; it is replaced atomically on every
+ * transition. */
+interface RecordBase {
   version: 1;
   id: string;
-  /** `submit` (text typed into a pane) or `run` (a task in a pane of its own). Records
-   * written before the field existed are read as `submit`. */
-  kind: JobKind;
   state: JobState;
   pane: string;
   paneTarget: string;
@@ -32,26 +31,44 @@ export interface JobRecord {
   notified?: boolean;
   /** First 80 characters of the text, for listings. */
   preview: string;
+  /** `--until exit` or a run's command: the exit status. */
+  exitCode?: number;
+  /** Which tmux transport the worker used (control or spawn), and why. */
+  transport?: string;
+}
+
+/** A `submit` job: text typed into a pane, watched, and a notice. Records written before
+ * `kind` existed are read as `submit`. */
+export interface SubmitRecord extends RecordBase {
+  kind: 'submit';
   /** The program profile used, and why (auto-detection). */
   profile?: ProfileName;
   profileReason?: string;
   /** Whether the text, and the notice, were submitted (read back from the screen). */
   delivery?: Delivery;
   noticeDelivery?: Delivery;
-  /** `--until exit`: the command's exit status; `--until regex:`: the match. */
-  exitCode?: number;
+  /** `--until regex:`: the match. */
   match?: string;
   /** Why the wait ended so, and why the notice was held back (if it was). */
   verdict?: string;
   noticeHeld?: string;
-  /** Which tmux transport the worker used (control or spawn), and why. */
-  transport?: string;
-  /** `nudge run`: the report (also in report.md), once it ended. */
-  report?: RunReportRecord;
 }
 
+/** A `nudge run` job: a task in a pane of its own. */
+export interface RunRecord extends RecordBase {
+  kind: 'run';
+  /** The report (also in report.md), once it ended. */
+  report?: RunReport;
+}
+
+/** A job's state record, by its kind. */
+export type JobRecord = SubmitRecord | RunRecord;
+
 /** What kind of job a record is. */
-export type JobKind = 'submit' | 'run';
+export type JobKind = JobRecord['kind'];
+
+/** A change to a record: any field of either kind (the kind itself never changes). */
+export type RecordPatch = Partial<Omit<SubmitRecord, 'kind'> & Omit<RunRecord, 'kind'>>;
 
 /**
  * A state.json as read back, checked: a record of another version, or one that is not a job
@@ -70,10 +87,4 @@ export function checkJobRecord(value: unknown, path: string): JobRecord {
   const kind = r.kind ?? 'submit';
   if (kind !== 'submit' && kind !== 'run') throw bad(`kind ${JSON.stringify(r.kind)}`);
   return {...(r as unknown as JobRecord), kind};
-}
-
-/** A `nudge run` report as the job record keeps it (src/runs/report.ts makes it). */
-export interface RunReportRecord {
-  path: string;
-  [key: string]: unknown;
 }

@@ -1,6 +1,6 @@
 import type {Logger} from '../base/log.js';
 import type {JobEvents, JobOutcome, JobTransitions} from './events.js';
-import type {JobRecord} from './record.js';
+import type {JobRecord, RecordPatch} from './record.js';
 import type {JobEnding, JobHandle, TerminalState} from './store.js';
 
 /**
@@ -18,12 +18,12 @@ export interface Recorder<
   transition<S extends keyof Transitions & string>(
     state: S,
     data: Transitions[S],
-    patch?: Partial<JobRecord>,
+    patch?: RecordPatch,
   ): Promise<void>;
   /** Append an event that is not a state change (and log it). */
   event<K extends keyof Events & string>(name: K, data: Events[K]): Promise<void>;
   /** Record the ending (through JobHandle.end, the one writer of terminal states). */
-  end(outcome: Outcome, patch?: Partial<JobRecord>): Promise<void>;
+  end(outcome: Outcome, patch?: RecordPatch): Promise<void>;
 }
 
 /** A submit's job recorder. */
@@ -32,7 +32,7 @@ export type JobRecorder = Recorder<JobTransitions, JobEvents, JobOutcome>;
 /** How an outcome is written: the ending, and what else goes into the record with it. */
 export type EndingOf<Outcome> = (outcome: Outcome) => {
   ending: JobEnding;
-  patch?: Partial<JobRecord>;
+  patch?: RecordPatch;
 };
 
 /** The real recorder over a job's files and logger; `endingOf` says how an outcome is kept. */

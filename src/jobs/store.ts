@@ -1,10 +1,10 @@
 import {mkdir, readdir, readFile, rm, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {NudgeError} from '../base/errors.js';
-import {checkJobRecord, type JobRecord} from './record.js';
+import {checkJobRecord, type JobRecord, type RecordPatch} from './record.js';
 import {isTerminal, type JobState, type TerminalState} from './states.js';
 
-export {checkJobRecord, type JobKind, type JobRecord, type RunReportRecord} from './record.js';
+export {checkJobRecord, type JobKind, type JobRecord} from './record.js';
 
 import {appendLine, stateWriteError, writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE, FILE_MODE, layout} from '../base/paths.js';
@@ -166,10 +166,7 @@ export class JobHandle {
   }
 
   /** Merge `patch` into the state record and write it atomically. */
-  async updateState(
-    patch: Partial<JobRecord>,
-    nowIso = new Date().toISOString(),
-  ): Promise<JobRecord> {
+  async updateState(patch: RecordPatch, nowIso = new Date().toISOString()): Promise<JobRecord> {
     const next = {...(await this.readState()), ...patch, updatedAt: nowIso};
     await writeFileAtomic(this.statePath, `${JSON.stringify(next, null, 2)}\n`);
     return next;
@@ -202,11 +199,6 @@ export class JobHandle {
       }
     }
     return events;
-  }
-
-  /** The request as submitted. */
-  async readRequest(): Promise<JobRequest> {
-    return JSON.parse(await readFile(this.requestPath, 'utf8')) as JobRequest;
   }
 }
 

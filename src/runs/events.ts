@@ -2,13 +2,13 @@ import type {HookMarkSource} from '../agents/hook-marks.js';
 import type {Clock} from '../base/clock.js';
 import type {PaneActivity} from '../detect/wait-until.js';
 import type {Recorder} from '../jobs/recorder.js';
+import type {RunReport} from '../jobs/run-report.js';
 import type {TerminalState} from '../jobs/store.js';
 import type {PaneEvents} from '../pane/events.js';
 import type {Delivery} from '../pane/failures.js';
 import type {RecognizeDeps} from '../pane/profile.js';
 import type {CommandRun} from '../process/run-command.js';
 import type {RunGit} from './git.js';
-import type {RunReport} from './report.js';
 
 /** The states a run moves through before it ends (`queued` is written when it is made). */
 export type RunState = keyof RunTransitions;

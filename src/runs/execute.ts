@@ -8,6 +8,7 @@ import {layout} from '../base/paths.js';
 import {claimJob} from '../jobs/claim.js';
 import {createRecorder} from '../jobs/recorder.js';
 import {newJobId} from '../jobs/request.js';
+import type {RunReport} from '../jobs/run-report.js';
 import {JobHandle, type TerminalState} from '../jobs/store.js';
 import {realInjector} from '../pane/inject.js';
 import {paneMemory} from '../pane/memory.js';
@@ -19,7 +20,6 @@ import {createSpawnRunner} from '../tmux/runner.js';
 import type {ServerRef} from '../tmux/server.js';
 import {createTmux} from '../tmux/tmux.js';
 import {realGit} from './git.js';
-import type {RunReport} from './report.js';
 import {type RunRequest, validateRunRequest} from './request.js';
 import {type RunEvents, type RunOutcome, type RunRecorder, runRun} from './run.js';
 

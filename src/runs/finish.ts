@@ -1,8 +1,9 @@
 import type {Profile} from '../agents/profile.js';
+import type {RunReport} from '../jobs/run-report.js';
 import type {Ending, RunDeps, RunEvents} from './events.js';
 import {integrate} from './integrate.js';
 import {outputTail} from './output.js';
-import {type RunReport, renderReport, runStatusOf} from './report.js';
+import {renderReport, runStatusOf} from './report.js';
 import type {RunRequest} from './request.js';
 
 /** Scrollback read for the report's last lines. */

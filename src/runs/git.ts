@@ -1,13 +1,7 @@
 import {stat} from 'node:fs/promises';
 import {join} from 'node:path';
+import type {FileChange} from '../jobs/run-report.js';
 import type {CommandRun} from '../process/run-command.js';
-
-/** One file's change: lines added and deleted (null for a binary file). */
-export interface FileChange {
-  file: string;
-  added: number | null;
-  deleted: number | null;
-}
 
 /** What the run asks of git in its working folder. Every call bounded; none throws for a git
  * that says no (an error is a value where the caller must know). */

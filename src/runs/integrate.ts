@@ -1,8 +1,8 @@
 import {describeError} from '../base/errors.js';
+import type {FileChange, RunReport} from '../jobs/run-report.js';
 import {previewText} from '../jobs/store.js';
 import type {CommandRun} from '../process/run-command.js';
-import type {FileChange, RunGit} from './git.js';
-import type {RunReport} from './report.js';
+import type {RunGit} from './git.js';
 import type {RunRequest} from './request.js';
 
 /** What integrating a run needs. */

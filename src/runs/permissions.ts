@@ -1,5 +1,5 @@
 import type {FoundDialog} from '../agents/permission.js';
-import type {PermissionStop} from './report.js';
+import type {PermissionStop} from '../jobs/run-report.js';
 
 /** How many times a dialog still on screen is answered no again. */
 const MAX_DENIES = 3;

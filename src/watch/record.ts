@@ -105,6 +105,28 @@ export interface WatcherRecord {
 }
 
 /**
+ * A watcher.json as read back, checked: a record of another version, or one that is not a
+ * watcher's, is an error that names the file, never a shape taken on trust.
+ */
+export function checkWatcherRecord(value: unknown, path: string): WatcherRecord {
+  const bad = (why: string) =>
+    new NudgeError('state-dir', `${path} is not a watcher record nudge can read (${why}).`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw bad('not an object');
+  const r = value as Record<string, unknown>;
+  if (r.version !== 1) throw bad(`version ${JSON.stringify(r.version)}, this nudge reads 1`);
+  if (typeof r.name !== 'string' || typeof r.pane !== 'string') throw bad('no name or pane');
+  if (typeof r.socketPath !== 'string' || typeof r.serverPid !== 'number')
+    throw bad('no tmux server');
+  if (!Array.isArray(r.pending) || !Array.isArray(r.transcript))
+    throw bad('no report queue or transcript');
+  if (typeof r.options !== 'object' || r.options === null) throw bad('no options');
+  if (!(WATCHER_STATES as readonly unknown[]).includes(r.state))
+    throw bad(`state ${JSON.stringify(r.state)}`);
+  return value as WatcherRecord;
+}
+
+/**
  * How many reports are ahead of one queued now, while a cycle runs: those queued before it,
  * and the one the cycle has in hand. A cycle just started has not taken its first report yet
  * (it is still in `pending`, the state not yet `wait`), so it is counted once either way.

@@ -3,7 +3,7 @@ import {join} from 'node:path';
 import {stateWriteError, writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE} from '../base/paths.js';
 import {withRecordLock} from '../locks/record-lock.js';
-import {validateWatcherName, type WatcherRecord} from './record.js';
+import {checkWatcherRecord, validateWatcherName, type WatcherRecord} from './record.js';
 
 /** What an update does with the record: write this one, remove it, or leave it as it is. */
 export type WatcherChange = WatcherRecord | 'remove' | 'keep';
@@ -40,7 +40,8 @@ export class WatcherStore {
   /** The record, or undefined when there is no such watcher. */
   async read(name: string): Promise<WatcherRecord | undefined> {
     try {
-      return JSON.parse(await readFile(this.recordPath(name), 'utf8')) as WatcherRecord;
+      const path = this.recordPath(name);
+      return checkWatcherRecord(JSON.parse(await readFile(path, 'utf8')), path);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
