@@ -19,7 +19,7 @@ import {runJob} from './job.js';
 import type {RecordPatch} from './record.js';
 import {createJobRecorder, type JobRecorder} from './recorder.js';
 import type {JobRequest} from './request.js';
-import {isTerminal, JobHandle, type JobRecord, type TerminalState} from './store.js';
+import {isTerminal, JobHandle, type TerminalState} from './store.js';
 
 /** What the worker process used, for its exit log line. */
 export interface WorkerUsage {
