@@ -1,10 +1,73 @@
 import type {ChildProcess} from 'node:child_process';
 import {startProcess} from '../process/spawn.js';
 import type {ControlBlock} from './control-parser.js';
+import type {ControlClosed} from './control-types.js';
 import {classifyTmuxFailure, TmuxCommandError} from './runner.js';
+import {type ServerSpec, serverArgs} from './server.js';
 
 // The control client's replies read as the spawn runner's would be, and the guard that ends
 // the client when its owner dies: the parts of control-runner.ts that hold no state.
+
+/**
+ * The control client's arguments: `tmux <server flags> -N -C attach-session -E -t <$id>
+ * -f ignore-size[,pause-after=N]` (control-runner.ts says why each flag).
+ */
+export function controlClientArgs(
+  spec: ServerSpec,
+  sessionId: string,
+  pauseAfterSeconds: number | undefined,
+): string[] {
+  const flags = ['ignore-size'];
+  if (pauseAfterSeconds !== undefined) {
+    flags.push(`pause-after=${Math.max(1, Math.round(pauseAfterSeconds))}`);
+  }
+  return [
+    ...serverArgs(spec),
+    '-N',
+    '-C',
+    'attach-session',
+    '-E',
+    '-t',
+    sessionId,
+    '-f',
+    flags.join(','),
+  ];
+}
+
+/** Whether a child process (and its pipes) keeps Node's event loop alive. */
+export function keepAlive(child: ChildProcess, on: boolean): void {
+  for (const handle of [child, child.stdout, child.stderr, child.stdin]) {
+    const h = handle as {ref?: () => void; unref?: () => void} | null;
+    if (on) h?.ref?.();
+    else h?.unref?.();
+  }
+}
+
+/** Resolves true once `promise` has settled, false after `ms`. */
+export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(resolve, ms, false);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Why the client ended on `%exit [reason]`: plain `%exit`, the session was killed or the
+ * client detached; "server exited unexpectedly", the server died. Either way nothing more can
+ * run there (no-server). Other reasons ("too far behind") mean the server lives on.
+ */
+export function closedByExit(reason: string): [ControlClosed, TmuxCommandError['kind']] {
+  const detail = reason
+    ? `tmux ended the control client: ${reason}`
+    : 'tmux ended the control client (its session or server is gone, or it was detached)';
+  const gone = reason === '' || classifyTmuxFailure(reason) === 'no-server';
+  return [{reason: 'exit', detail}, gone ? 'no-server' : 'other'];
+}
 
 /** Classify the client's stderr, or use `fallback` when it says nothing recognisable. */
 export function classifyOr(

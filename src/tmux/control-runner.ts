@@ -1,8 +1,18 @@
 import type {ChildProcess, ChildProcessWithoutNullStreams} from 'node:child_process';
 import {startProcess} from '../process/spawn.js';
 import {toControlLine} from './control-line.js';
+import {OutputListeners} from './control-output.js';
 import {type ControlBlock, ControlParser} from './control-parser.js';
-import {classifyOr, errorOf, quotePane, startGuard, stdoutOf} from './control-parts.js';
+import {
+  classifyOr,
+  closedByExit,
+  controlClientArgs,
+  keepAlive,
+  quotePane,
+  settlesWithin,
+  startGuard,
+} from './control-parts.js';
+import {PendingReplies} from './control-replies.js';
 import type {
   ControlClosed,
   ControlRunner,
@@ -11,7 +21,7 @@ import type {
   SectionMutex,
 } from './control-types.js';
 import {classifyTmuxFailure, TmuxCommandError} from './runner.js';
-import {type ServerSpec, serverArgs} from './server.js';
+import type {ServerSpec} from './server.js';
 
 const UNSERIALIZED: SectionMutex = {run: (section) => section()};
 /** After a failed start, how long the section waits for the client to be gone. */
@@ -29,17 +39,6 @@ const CLOSE_GRACE_MS = 2_000;
 const EXIT_DRAIN_MS = 200;
 /** Keep the client's last stderr for error messages. */
 const STDERR_KEEP_CHARS = 4_096;
-
-/** A call waiting for its reply blocks. */
-interface PendingCall {
-  /** How many blocks a fully successful reply has (one per command in the line). */
-  commands: number;
-  blocks: ControlBlock[];
-  /** args[0], for messages in the spawn runner's wording. */
-  label: string;
-  resolve(stdout: string): void;
-  reject(error: TmuxCommandError): void;
-}
 
 /**
  * Start one `tmux <server flags> -N -C attach-session -E -t <$id> -f ignore-size` client and
@@ -95,10 +94,8 @@ class ControlClient implements ControlRunner {
   readonly #parser: ControlParser;
   readonly #now: () => number;
   readonly #replyTimeoutMs: number;
-  readonly #pending: PendingCall[] = [];
-  readonly #lastOutput = new Map<string, number>();
-  readonly #listeners = new Set<OutputListener>();
-  readonly #paneListeners = new Map<string, Set<OutputListener>>();
+  readonly #pending = new PendingReplies();
+  readonly #output = new OutputListeners();
   readonly #exited: Promise<void>;
   readonly #onNotification: ((line: string) => void) | undefined;
 
@@ -122,7 +119,7 @@ class ControlClient implements ControlRunner {
     this.#mutex = opts.mutex ?? UNSERIALIZED;
     this.#now = opts.now ?? Date.now;
     this.#replyTimeoutMs = opts.replyTimeoutMs ?? REPLY_TIMEOUT_MS;
-    if (opts.onOutput) this.#listeners.add(opts.onOutput);
+    if (opts.onOutput) this.#output.add(opts.onOutput);
     this.#onNotification = opts.onNotification;
     this.closed = new Promise((resolve) => {
       this.#resolveClosed = resolve;
@@ -132,22 +129,8 @@ class ControlClient implements ControlRunner {
       this.#rejectAttached = reject;
     });
 
-    const flags = ['ignore-size'];
-    if (opts.pauseAfterSeconds !== undefined) {
-      flags.push(`pause-after=${Math.max(1, Math.round(opts.pauseAfterSeconds))}`);
-    }
     const tmuxBinary = opts.tmuxBinary ?? 'tmux';
-    const argv = [
-      ...serverArgs(spec),
-      '-N',
-      '-C',
-      'attach-session',
-      '-E',
-      '-t',
-      opts.sessionId,
-      '-f',
-      flags.join(','),
-    ];
+    const argv = controlClientArgs(spec, opts.sessionId, opts.pauseAfterSeconds);
     // detached: its own process group, so a signal to ours (`nudge cancel` signals the
     // worker's group, Ctrl-C the terminal's) never reaches the client while it is still
     // introducing itself to the server (see #signalClient); we end it ourselves.
@@ -162,19 +145,7 @@ class ControlClient implements ControlRunner {
       block: (block) => this.#onBlock(block),
       output: (paneId) => this.#onOutput(paneId),
       pause: (paneId) => this.#onPause(paneId),
-      exit: (reason) =>
-        // Plain %exit: the session was killed or the client detached; "server exited
-        // unexpectedly": the server died. Either way nothing more can run here (no-server).
-        // Other reasons ("too far behind") mean the server lives on.
-        this.#finish(
-          {
-            reason: 'exit',
-            detail: reason
-              ? `tmux ended the control client: ${reason}`
-              : 'tmux ended the control client (its session or server is gone, or it was detached)',
-          },
-          reason === '' || classifyTmuxFailure(reason) === 'no-server' ? 'no-server' : 'other',
-        ),
+      exit: (reason) => this.#finish(...closedByExit(reason)),
       notification: (line) => this.#onNotification?.(line),
     });
 
@@ -236,26 +207,11 @@ class ControlClient implements ControlRunner {
   }
 
   lastOutputAt(paneId: string): number | undefined {
-    return this.#lastOutput.get(paneId);
+    return this.#output.lastOutputAt(paneId);
   }
 
   onOutput(listener: OutputListener, paneId?: string): () => void {
-    if (paneId === undefined) {
-      this.#listeners.add(listener);
-      return () => this.#listeners.delete(listener);
-    }
-    let set = this.#paneListeners.get(paneId);
-    if (!set) {
-      set = new Set();
-      this.#paneListeners.set(paneId, set);
-    }
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0 && this.#paneListeners.get(paneId) === set) {
-        this.#paneListeners.delete(paneId);
-      }
-    };
+    return this.#output.add(listener, paneId);
   }
 
   run(args: readonly string[]): Promise<string> {
@@ -291,16 +247,8 @@ class ControlClient implements ControlRunner {
   }
 
   /** Resolves true once the client process has exited, false after `ms`. */
-  async exitedWithin(ms: number): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<boolean>((resolve) => {
-      timer = setTimeout(resolve, ms, false);
-    });
-    try {
-      return await Promise.race([this.#exited.then(() => true), timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+  exitedWithin(ms: number): Promise<boolean> {
+    return settlesWithin(this.#exited, ms);
   }
 
   async #closeNow(): Promise<void> {
@@ -324,12 +272,11 @@ class ControlClient implements ControlRunner {
   /** Write one line and wait for its blocks. The line is never empty and never contains a
    * newline (toControlLine guarantees both): an empty line would end the client. */
   #send(line: string, commands: number, label: string): Promise<string> {
-    return new Promise<string>((resolve, reject) => {
-      if (this.#pending.length === 0) this.#armReplyTimer();
-      this.#pending.push({commands, blocks: [], label, resolve, reject});
-      this.#setKeepAlive(true);
-      this.#child.stdin.write(`${line}\n`);
-    });
+    if (this.#pending.size === 0) this.#armReplyTimer();
+    const reply = this.#pending.add(commands, label);
+    this.#setKeepAlive(true);
+    this.#child.stdin.write(`${line}\n`);
+    return reply;
   }
 
   #onBlock(block: ControlBlock): void {
@@ -339,15 +286,8 @@ class ControlClient implements ControlRunner {
       if (!this.#isAttached) this.#onAttachReply(block);
       return;
     }
-    const call = this.#pending[0];
-    if (!call) return; // not ours to match; toControlLine refuses the commands that do this
-    call.blocks.push(block);
-    if (!block.ok || call.blocks.length === call.commands) {
-      this.#pending.shift();
-      if (block.ok) call.resolve(stdoutOf(call.blocks));
-      else call.reject(errorOf(call.label, block));
-    }
-    if (this.#pending.length === 0) {
+    this.#pending.take(block);
+    if (this.#pending.size === 0) {
       clearTimeout(this.#replyTimer);
       this.#setKeepAlive(false);
     } else {
@@ -374,11 +314,7 @@ class ControlClient implements ControlRunner {
 
   #onOutput(paneId: string): void {
     this.#chunkTime ??= this.#now();
-    const at = this.#chunkTime;
-    this.#lastOutput.set(paneId, at);
-    for (const listener of this.#listeners) listener(paneId, at);
-    const forPane = this.#paneListeners.get(paneId);
-    if (forPane) for (const listener of forPane) listener(paneId, at);
+    this.#output.emit(paneId, this.#chunkTime);
   }
 
   #onPause(paneId: string): void {
@@ -403,11 +339,7 @@ class ControlClient implements ControlRunner {
 
   /** While a call or the attach is pending, the client keeps Node alive; otherwise not. */
   #setKeepAlive(on: boolean): void {
-    for (const handle of [this.#child, this.#child.stdout, this.#child.stderr, this.#child.stdin]) {
-      const h = handle as {ref?: () => void; unref?: () => void};
-      if (on) h.ref?.();
-      else h.unref?.();
-    }
+    keepAlive(this.#child, on);
   }
 
   /**
@@ -457,7 +389,7 @@ class ControlClient implements ControlRunner {
     }
     clearTimeout(this.#replyTimer);
     clearTimeout(this.#startTimer);
-    for (const call of this.#pending.splice(0)) call.reject(this.#closedError(call.label));
+    this.#pending.failAll((label) => this.#closedError(label));
     this.#rejectAttached(this.#closedError('attach-session'));
     this.#setKeepAlive(false);
     this.#resolveClosed(this.#closedInfo);
