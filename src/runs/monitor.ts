@@ -35,8 +35,11 @@ export class RunClock {
   constructor(
     readonly startMs: number,
     private readonly o: {idleTimeoutMs: number; timeoutMs: number},
+    /** When the work itself began (the command or prompt sent): the idle clock starts here,
+     * so a slow start (an agent taking seconds to show its composer) is never idleness. */
+    workStartMs = startMs,
   ) {
-    this.#lastChangeMs = startMs;
+    this.#lastChangeMs = workStartMs;
   }
 
   observe(look: Look): Verdict {

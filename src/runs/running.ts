@@ -125,7 +125,7 @@ class RunMonitor implements Watcher {
     private readonly panePid: number,
     private readonly signal: AbortSignal,
   ) {
-    this.#clock = new RunClock(run.startMs, run.options);
+    this.#clock = new RunClock(run.startMs, run.options, deps.clock.now());
   }
 
   async prepare(view: PaneView): Promise<void> {

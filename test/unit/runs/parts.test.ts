@@ -125,6 +125,13 @@ describe('RunClock: the idle and the total timeout', () => {
     expect(c.observe(look(5_000, 'a')).timeout).toBe('idle');
   });
 
+  test('the idle clock starts when the work does, not when the run did (a slow agent start)', () => {
+    const c = new RunClock(0, o, 6_000);
+    expect(c.observe(look(6_200, 'a')).timeout).toBeUndefined();
+    expect(c.observe(look(10_999, 'a')).timeout).toBeUndefined();
+    expect(c.observe(look(11_000, 'a')).timeout).toBe('idle');
+  });
+
   test('while a person is asked, the idle clock stands still', () => {
     const c = new RunClock(0, o);
     c.observe(look(1_000, 'dialog', '', true));
