@@ -4,9 +4,9 @@ import {cursorLine, visibleText} from '../tmux/view.js';
 /**
  * What is specific to the program in a pane, kept as data: how to empty its input line, the
  * typing cadence and pause before Enter it needs, text that must travel as a bracketed paste,
- * what its idle composer looks like, and what "busy" looks like. Each program's data is in its
- * own file (claude.ts, gemini.ts, codex.ts, shell.ts); this file is the shape of that data and
- * how a screen is read with it. The facts behind each entry are in docs/agent-screens.md,
+ * what its idle composer looks like, and what "busy" looks like. Each program's data is a file
+ * of its own (data/agents/<name>.toml, read through src/agents/schema.ts); this file is the
+ * shape of that data and how a screen is read with it. The facts behind each entry are in docs/agent-screens.md,
  * measured on the versions named there.
  */
 export const PROFILE_NAMES = ['claude', 'gemini', 'codex', 'shell', 'raw'] as const;
@@ -14,6 +14,16 @@ export type ProfileName = (typeof PROFILE_NAMES)[number];
 /** The agent CLIs nudge knows (the profiles that are not a shell or raw). */
 export const AGENT_NAMES = ['claude', 'gemini', 'codex'] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
+
+/** Whether a name is one of the agent CLIs'. */
+export function isAgentName(name: string): name is AgentName {
+  return (AGENT_NAMES as readonly string[]).includes(name);
+}
+
+/** Whether a profile is one of the agent CLIs'. */
+export function isAgent(profile: Profile): boolean {
+  return isAgentName(profile.name);
+}
 
 export interface Profile {
   name: ProfileName;
@@ -67,6 +77,9 @@ export interface Profile {
   screen?: RegExp;
   /** The pane's foreground command names of this program. */
   commands?: RegExp;
+  /** Words of the foreground command line (the executable, or the script an interpreter
+   * runs) that name this program: `…/@google/gemini-cli/dist/index.js` under `node`. */
+  programs?: readonly RegExp[];
   /** Dialogs where the program waits for a person to allow something (a tool call, trust in
    * a folder). nudge reads them (`nudge run`) and may answer no; never yes. */
   permissionDialogs?: readonly PermissionDialog[];

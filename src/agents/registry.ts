@@ -1,30 +1,36 @@
-import {claude, claudeStopTurn, isClaudeProgram} from './claude.js';
-import {codex, codexNotifyTurn, isCodexProgram} from './codex.js';
-import {gemini, geminiAfterAgentTurn, isGeminiProgram} from './gemini.js';
+import {loadBuiltinProfiles} from './builtin.js';
+import {claudeStopTurn} from './claude.js';
+import {codexNotifyTurn} from './codex.js';
+import {geminiAfterAgentTurn} from './gemini.js';
 import {
-  AGENT_NAMES,
   type AgentName,
+  PROFILE_NAMES,
   type Profile,
   type ProfileName,
   type TurnEnd,
 } from './profile.js';
-import {isShellCommand, raw, shell} from './shell.js';
+import {isShellCommand} from './shell.js';
 
 /**
  * Every program nudge knows, by name, and the questions asked of them as a group: is this an
  * agent, which program does a pane run, which hook is whose. What is true of one program lives
  * in its own file.
  */
-export const PROFILES: Readonly<Record<ProfileName, Profile>> = {claude, gemini, codex, shell, raw};
+export const PROFILES: Readonly<Record<ProfileName, Profile>> = lazyProfiles();
 
-/** Whether a name is one of the agent CLIs'. */
-export function isAgentName(name: string): name is AgentName {
-  return (AGENT_NAMES as readonly string[]).includes(name);
-}
-
-/** Whether a profile is one of the agent CLIs'. */
-export function isAgent(profile: Profile): boolean {
-  return isAgentName(profile.name);
+/** The profiles, read from their data files the first time one is asked for (not at
+ * import: `nudge submit` returns without reading them). */
+function lazyProfiles(): Readonly<Record<ProfileName, Profile>> {
+  let loaded: Record<ProfileName, Profile> | undefined;
+  const load = () => {
+    loaded ??= loadBuiltinProfiles();
+    return loaded;
+  };
+  const out = {} as Record<ProfileName, Profile>;
+  for (const name of PROFILE_NAMES) {
+    Object.defineProperty(out, name, {get: () => load()[name], enumerable: true});
+  }
+  return Object.freeze(out);
 }
 
 /** The agent CLI a command line runs, by its executable or script path (`node
@@ -34,9 +40,9 @@ export function agentOfCommandLine(argv: readonly string[]): AgentName | undefin
   // --max-old-space-size=…).
   const words = argv.slice(0, 4).filter((w, i) => i === 0 || !w.startsWith('-'));
   for (const word of words.slice(0, 2)) {
-    if (isClaudeProgram(word)) return 'claude';
-    if (isCodexProgram(word)) return 'codex';
-    if (isGeminiProgram(word)) return 'gemini';
+    for (const name of ['claude', 'codex', 'gemini'] as const) {
+      if (PROFILES[name].programs?.some((p) => p.test(word))) return name;
+    }
   }
   return undefined;
 }
@@ -56,6 +62,7 @@ export function detectProfile(command: string, screenText: string, program?: Age
   // shows at the moment (a Codex composer holding a draft shows none of its markers).
   if (program)
     return {profile: PROFILES[program], reason: `the pane's foreground program is ${program}`};
+  const {claude, codex, gemini, shell, raw} = PROFILES;
   for (const p of [claude, codex, gemini]) {
     if (p.commands?.test(command)) return {profile: p, reason: `the pane runs ${command}`};
   }

@@ -1,21 +1,4 @@
-import {baseName, type Profile} from './profile.js';
-
-/** An interactive shell's input line. */
-export const shell: Profile = {
-  name: 'shell',
-  // readline reads Escape followed quickly by C-u as the unbound M-C-u: no Escape.
-  clearKeys: [['C-e', 'C-u']],
-  minEnterDelayMs: 0,
-  busy: [],
-};
-
-/** A program nudge knows nothing about: keys are typed as they are, nothing is read back. */
-export const raw: Profile = {
-  name: 'raw',
-  clearKeys: [['Escape'], ['C-u']],
-  minEnterDelayMs: 0,
-  busy: [],
-};
+import {baseName} from './profile.js';
 
 /** Interactive shells, and whether `--until exit`'s `{ …\n} ; printf … "$?"` wrapper is valid
  * in their syntax (POSIX). */

@@ -1,4 +1,3 @@
-import {chooseProfile} from '../agents/registry.js';
 import {NudgeError} from '../base/errors.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import {checkUntilFits} from '../detect/conditions.js';
@@ -40,6 +39,8 @@ export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<Sub
     // Which program is it? The worker decides again when it types; here it only has to
     // know whether a prompt can be recognised at all.
     const screen = visibleText(await tmux.view(info.paneId, 0));
+    // The profiles are data read on first use: only this branch of submit needs them.
+    const {chooseProfile} = await import('../agents/registry.js');
     checkUntilFits(
       options.until,
       info,

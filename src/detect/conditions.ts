@@ -1,5 +1,5 @@
-import {isBusy, isIdle, type Profile} from '../agents/profile.js';
-import {isAgentName, PROFILES} from '../agents/registry.js';
+import {isAgentName, isBusy, isIdle, type Profile} from '../agents/profile.js';
+import {PROFILES} from '../agents/registry.js';
 import {isPosixShell, isShellCommand} from '../agents/shell.js';
 import {NudgeError} from '../base/errors.js';
 import type {InputState} from '../process/foreground.js';

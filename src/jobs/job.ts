@@ -1,6 +1,7 @@
 import type {HookMark, HookMarkSource} from '../agents/hook-marks.js';
 import type {Profile} from '../agents/profile.js';
-import {type Detection, isAgent} from '../agents/registry.js';
+import {isAgent} from '../agents/profile.js';
+import type {Detection} from '../agents/registry.js';
 import {isPosixShell} from '../agents/shell.js';
 import type {Clock} from '../base/clock.js';
 import {formatDuration} from '../base/durations.js';

@@ -1,6 +1,6 @@
 import type {HookMark, HookMarkSource} from '../agents/hook-marks.js';
 import type {Profile} from '../agents/profile.js';
-import {isAgent} from '../agents/registry.js';
+import {isAgent} from '../agents/profile.js';
 import type {Clock} from '../base/clock.js';
 import {watcherAfterEnter} from '../detect/conditions.js';
 import {watchHookMark} from '../detect/hook-watch.js';

@@ -1,11 +1,11 @@
 import {
   type InputMode,
+  isAgent,
   isBusy,
   isStarting,
   type Profile,
   readComposerState,
 } from '../agents/profile.js';
-import {isAgent} from '../agents/registry.js';
 import {formatDuration} from '../base/durations.js';
 import {waitUntil} from '../detect/wait-until.js';
 import type {Verdict, Watcher} from '../detect/watchers.js';

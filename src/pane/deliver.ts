@@ -3,12 +3,12 @@ import {
   countEchoes,
   type EchoKind,
   echoKindOf,
+  isAgent,
   isBusy,
   type Profile,
   readComposer,
   readComposerState,
 } from '../agents/profile.js';
-import {isAgent} from '../agents/registry.js';
 import {waitUntil} from '../detect/wait-until.js';
 import {cursorLine, cursorRow, type PaneView, visibleText} from '../tmux/view.js';
 import {type ComposerPolicy, prepareComposer, preview} from './composer.js';

@@ -1,6 +1,6 @@
 import type {HookMarkSource} from '../agents/hook-marks.js';
 import type {ProfileName} from '../agents/profile.js';
-import {isAgent} from '../agents/registry.js';
+import {isAgent} from '../agents/profile.js';
 import {isShellPane} from '../agents/shell.js';
 import {formatDuration} from '../base/durations.js';
 import {IdleCondition} from '../detect/conditions.js';

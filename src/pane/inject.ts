@@ -1,4 +1,4 @@
-import {isAgent} from '../agents/registry.js';
+import {isAgent} from '../agents/profile.js';
 import type {Clock} from '../base/clock.js';
 import {formatDuration} from '../base/durations.js';
 import {type PaneLock, paneLockFor} from '../locks/pane-lock.js';

@@ -1,5 +1,5 @@
 import type {Profile} from '../agents/profile.js';
-import {isAgent} from '../agents/registry.js';
+import {isAgent} from '../agents/profile.js';
 
 /** How long a line of nudge's own waits for its pane: for the pane's lock, and for a
  * person's draft there to be sent or cleared. */

@@ -1,11 +1,6 @@
 import type {AgentName, ProfileName} from '../agents/profile.js';
-import {
-  agentOfCommandLine,
-  chooseProfile,
-  type Detection,
-  isAgent,
-  PROFILES,
-} from '../agents/registry.js';
+import {isAgent} from '../agents/profile.js';
+import {agentOfCommandLine, chooseProfile, type Detection, PROFILES} from '../agents/registry.js';
 import {isShellCommand} from '../agents/shell.js';
 import type {Foreground} from '../process/foreground.js';
 import type {PaneInfo, Tmux} from '../tmux/tmux.js';

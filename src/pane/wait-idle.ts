@@ -1,4 +1,5 @@
-import {agentOfCommandLine, chooseProfile, isAgent, PROFILES} from '../agents/registry.js';
+import {isAgent} from '../agents/profile.js';
+import {agentOfCommandLine, chooseProfile, PROFILES} from '../agents/registry.js';
 import {isShellCommand, isShellPane} from '../agents/shell.js';
 import type {Clock} from '../base/clock.js';
 import {checkUntilFits, createWatcher} from '../detect/conditions.js';

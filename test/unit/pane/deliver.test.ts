@@ -9,7 +9,7 @@
  * test/integration/agents-at-model.test.ts.
  */
 import {describe, expect, test} from 'vitest';
-import {gemini} from '../../../src/agents/gemini.js';
+import {PROFILES} from '../../../src/agents/registry.js';
 import {deliver} from '../../../src/pane/deliver.js';
 import type {PaneEvents} from '../../../src/pane/events.js';
 import {NotDelivered} from '../../../src/pane/failures.js';
@@ -112,7 +112,7 @@ function world(holdMs: number) {
       io,
       '%1',
       text,
-      gemini,
+      PROFILES.gemini,
       {
         enter: true,
         typeDelayMs: 0,

@@ -1,0 +1,119 @@
+import {createRequire} from 'node:module';
+import type * as Zod from 'zod';
+import {err, ok, type Result} from '../base/result.js';
+import type {Profile} from './profile.js';
+
+/**
+ * The one shape of a profile file (TOML): the built-in profiles under data/agents/ and a
+ * user's files are read through it. Field names are the Profile's own (src/agents/profile.ts
+ * says what each means); a regular expression is a string in JavaScript syntax (a TOML literal
+ * string, '…', needs no escaping).
+ *
+ * zod is loaded on first use, synchronously (it takes ~100 ms to load): `nudge submit` and
+ * anything else that never reads a profile does not pay for it.
+ */
+function build(z: typeof Zod.z) {
+  const regex = z.string().transform((source, ctx) => {
+    try {
+      return new RegExp(source);
+    } catch (error) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `a regular expression (${error instanceof Error ? error.message : String(error)})`,
+      });
+      return z.NEVER;
+    }
+  });
+
+  /** Key groups: each inner list is one tmux call (`[["Escape"], ["C-u"]]`). */
+  const keyGroups = z.array(z.array(z.string().min(1)).min(1));
+
+  const inputMode = z.strictObject({name: z.string().min(1), leaveKeys: keyGroups});
+
+  const dialog = z.strictObject({
+    kind: z.enum(['tool', 'trust']),
+    question: regex,
+    firstOption: regex,
+    title: regex.optional(),
+    denyKeys: keyGroups,
+  });
+
+  /** What a profile file may hold. `name` and `kind` say what it is; the rest is Profile. */
+  const profileFile = z.strictObject({
+    name: z.string().regex(/^[a-z][a-z0-9-]*$/, 'a lower-case name (letters, digits, -)'),
+    /** An agent CLI (read through its screen), a shell, or a program nudge does not read. */
+    kind: z.enum(['agent', 'shell', 'raw']),
+    clearKeys: keyGroups,
+    minEnterDelayMs: z.number().int().min(0).max(10_000),
+    pasteWhen: regex.optional(),
+    composerLine: regex.optional(),
+    inputModes: z.record(z.string().min(1), inputMode).optional(),
+    shellPrefix: z.string().min(1).optional(),
+    promptEcho: regex.optional(),
+    shellEcho: regex.optional(),
+    placeholders: z.array(regex).optional(),
+    ruleLine: regex.optional(),
+    busy: z.array(regex),
+    starting: z.array(regex).optional(),
+    turnEnd: z.array(regex).optional(),
+    queueKey: z.string().min(1).optional(),
+    notBelowComposer: regex.optional(),
+    queued: regex.optional(),
+    screen: regex.optional(),
+    commands: regex.optional(),
+    programs: z.array(regex).optional(),
+    permissionDialogs: z.array(dialog).optional(),
+    launch: z.string().min(1).optional(),
+    measuredOn: z.record(z.string(), z.string()).optional(),
+  });
+
+  return profileFile;
+}
+
+const load = createRequire(import.meta.url);
+let built: ReturnType<typeof build> | undefined;
+
+/** The schema of a profile file. */
+export function profileFileSchema(): ReturnType<typeof build> {
+  built ??= build((load('zod') as typeof Zod).z);
+  return built;
+}
+
+/** A profile as a file gives it. */
+export type ProfileFile = Zod.output<ReturnType<typeof build>>;
+
+/**
+ * Check what a profile file holds; the error is one sentence naming the file, the field and
+ * what was expected.
+ */
+export function checkProfileFile(value: unknown, source: string): Result<ProfileFile, string> {
+  const parsed = profileFileSchema().safeParse(value);
+  if (parsed.success) return ok(parsed.data);
+  const issue = parsed.error.issues[0];
+  const field = issue?.path.length ? issue.path.join('.') : '(the file)';
+  return err(`${source}: ${field} is not valid: expected ${describeIssue(issue)}.`);
+}
+
+/** What an issue says was expected, in words. */
+function describeIssue(issue: Zod.core.$ZodIssue | undefined): string {
+  if (!issue) return 'a profile';
+  if (issue.code === 'unrecognized_keys')
+    return `no field ${issue.keys.map((k) => JSON.stringify(k)).join(', ')} (unknown)`;
+  if (issue.code === 'invalid_type') return `${issue.expected}`;
+  if (issue.code === 'invalid_value')
+    return `one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+  if (issue.code === 'too_small' || issue.code === 'too_big') {
+    const bound =
+      issue.code === 'too_small' ? `at least ${issue.minimum}` : `at most ${issue.maximum}`;
+    if (issue.origin === 'array') return `${bound} item(s)`;
+    if (issue.origin === 'string') return `${bound} character(s)`;
+    return `a number ${bound}`;
+  }
+  return issue.message;
+}
+
+/** The Profile a checked file makes. */
+export function profileOf(file: ProfileFile): Profile {
+  const {kind: _kind, ...fields} = file;
+  return fields as Profile;
+}
