@@ -1,8 +1,8 @@
-import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
+import {mkdirSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
-import {builtinDir, loadBuiltinProfiles} from '../../../src/agents/builtin.js';
+import {builtinDir, loadBuiltinProfiles, loadProfiles} from '../../../src/agents/builtin.js';
 import {AGENT_NAMES, PROFILE_NAMES} from '../../../src/agents/profile.js';
 
 describe('the built-in profiles, read from data/agents/ through the schema', () => {
@@ -34,5 +34,58 @@ describe('the built-in profiles, read from data/agents/ through the schema', () 
     expect(() => loadBuiltinProfiles(dir)).toThrow(
       `Internal error: the built-in profile ${codex}: busy.0 is not valid: expected a regular expression (Invalid regular expression: /(/: Unterminated group).`,
     );
+  });
+});
+
+describe("a user's profile files", () => {
+  const dirs = () => {
+    const root = mkdtempSync(join(tmpdir(), 'nudge-user-agents-'));
+    const config = join(root, 'config');
+    const project = join(root, 'project');
+    mkdirSync(config);
+    mkdirSync(project);
+    return {config, project};
+  };
+
+  test('a file mends the fields it gives, each whole; the rest stays built-in', () => {
+    const {config} = dirs();
+    const file = join(config, 'claude.toml');
+    writeFileSync(file, "name = 'claude'\nbusy = ['esc to stop']\n");
+    const {profiles, sources, problems} = loadProfiles([config]);
+    expect(problems).toEqual([]);
+    expect(profiles.claude.busy.map((b) => b.source)).toEqual(['esc to stop']);
+    expect(profiles.claude.composerLine).toEqual(loadBuiltinProfiles().claude.composerLine);
+    expect(sources.claude).toEqual({builtin: true, files: [file]});
+    expect(sources.gemini).toEqual({builtin: true, files: []});
+  });
+
+  test("the project's files apply after the user's own", () => {
+    const {config, project} = dirs();
+    writeFileSync(join(config, 'a.toml'), "name = 'codex'\nminEnterDelayMs = 300\n");
+    writeFileSync(join(project, 'b.toml'), "name = 'codex'\nminEnterDelayMs = 400\n");
+    expect(loadProfiles([config, project]).profiles.codex.minEnterDelayMs).toBe(400);
+  });
+
+  test.each([
+    [
+      "name = 'claude'\nbusy = ['(']\n",
+      /claude\.toml: busy\.0 is not valid: expected a regular expression/,
+    ],
+    [
+      "name = 'claude'\nbussy = ['x']\n",
+      /claude\.toml: \(the file\) is not valid: expected no field "bussy" \(unknown\)\./,
+    ],
+    [
+      "name = 'cursor'\nbusy = []\n",
+      /claude\.toml: name is not valid: expected the name of a profile nudge knows \(claude, gemini, codex, shell, raw\), got "cursor"\./,
+    ],
+    ['busy = [', /claude\.toml: is not TOML \(/],
+  ])('%j is refused with one sentence, and the built-in stays', (text, sentence) => {
+    const {config} = dirs();
+    writeFileSync(join(config, 'claude.toml'), text);
+    const {profiles, problems} = loadProfiles([config]);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(sentence);
+    expect(profiles.claude).toEqual(loadBuiltinProfiles().claude);
   });
 });
