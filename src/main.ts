@@ -1,6 +1,9 @@
 // The command-line program, loaded by src/cli.ts: with it, the only module (with the workers'
 // entries) that touches `process`. Errors become exit codes here and nowhere else.
+
 import {fileURLToPath} from 'node:url';
+import {userProfileDirs} from './agents/builtin.js';
+import {useProfileDirs} from './agents/registry.js';
 import {realClock} from './base/clock.js';
 import {EXIT_CODES, type ExitCode, NudgeError} from './base/errors.js';
 import {type Output, renderSubmit} from './cli/render.js';
@@ -42,6 +45,9 @@ function readStdin(): Promise<string> {
     process.stdin.once('error', done);
   });
 }
+
+// Profile files: the user's own, then the project's (the working directory's .nudge/agents).
+useProfileDirs(userProfileDirs(process.env, process.cwd()));
 
 const ctx: CommandContext = {
   readStdin,

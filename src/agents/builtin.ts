@@ -20,14 +20,15 @@ export function builtinDir(): string {
 }
 
 /** Where a user's profile files are, in the order they apply: their own
- * (`$XDG_CONFIG_HOME/nudge/agents`, default `~/.config/nudge/agents`), then the project's
- * (`.nudge/agents` in the working directory). */
+ * (`$XDG_CONFIG_HOME/nudge/agents`, default `~/.config/nudge/agents`), then, given a project
+ * folder, the project's (`.nudge/agents` in it). */
 export function userProfileDirs(
   env: {XDG_CONFIG_HOME?: string | undefined; HOME?: string | undefined},
-  cwd: string,
+  project?: string,
 ): string[] {
   const config = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
-  return [join(config, 'nudge', 'agents'), join(cwd, '.nudge', 'agents')];
+  const own = join(config, 'nudge', 'agents');
+  return project === undefined ? [own] : [own, join(project, '.nudge', 'agents')];
 }
 
 /** Where each profile came from: the package, and the user files that mended it. */
@@ -53,7 +54,12 @@ export interface LoadedProfiles {
  * does not read or check is refused (a problem) and the profile stays as it was. A built-in
  * file that does not check is a broken package: an Error naming the file.
  */
-export function loadProfiles(dirs: readonly string[] = [], builtin = builtinDir()): LoadedProfiles {
+export function loadProfiles(
+  dirs: readonly string[] = [],
+  builtin = builtinDir(),
+  /** Files read after the folders' (a file checked on its own). */
+  files: readonly string[] = [],
+): LoadedProfiles {
   const raw = {} as Record<ProfileName, Record<string, unknown>>;
   const profiles = {} as Record<ProfileName, Profile>;
   const sources = {} as Record<ProfileName, ProfileSource>;
@@ -70,31 +76,29 @@ export function loadProfiles(dirs: readonly string[] = [], builtin = builtinDir(
     sources[name] = {builtin: true, files: []};
   }
   const problems: string[] = [];
-  for (const dir of dirs) {
-    for (const path of tomlFiles(dir)) {
-      const value = readTable(path);
-      if (typeof value === 'string') {
-        problems.push(value);
-        continue;
-      }
-      const name = value.name;
-      if (typeof name !== 'string' || !(PROFILE_NAMES as readonly string[]).includes(name)) {
-        problems.push(
-          `${path}: name is not valid: expected the name of a profile nudge knows (${PROFILE_NAMES.join(', ')}), got ${JSON.stringify(name)}.`,
-        );
-        continue;
-      }
-      const known = name as ProfileName;
-      const merged = {...raw[known], ...value};
-      const checked = checkProfileFile(merged, path);
-      if (!checked.ok) {
-        problems.push(checked.error);
-        continue;
-      }
-      raw[known] = merged;
-      profiles[known] = profileOf(checked.value);
-      sources[known].files.push(path);
+  for (const path of [...dirs.flatMap(tomlFiles), ...files]) {
+    const value = readTable(path);
+    if (typeof value === 'string') {
+      problems.push(value);
+      continue;
     }
+    const name = value.name;
+    if (typeof name !== 'string' || !(PROFILE_NAMES as readonly string[]).includes(name)) {
+      problems.push(
+        `${path}: name is not valid: expected the name of a profile nudge knows (${PROFILE_NAMES.join(', ')}), got ${JSON.stringify(name)}.`,
+      );
+      continue;
+    }
+    const known = name as ProfileName;
+    const merged = {...raw[known], ...value};
+    const checked = checkProfileFile(merged, path);
+    if (!checked.ok) {
+      problems.push(checked.error);
+      continue;
+    }
+    raw[known] = merged;
+    profiles[known] = profileOf(checked.value);
+    sources[known].files.push(path);
   }
   return {profiles, sources, problems};
 }

@@ -1,4 +1,4 @@
-import {loadBuiltinProfiles} from './builtin.js';
+import {type LoadedProfiles, loadProfiles} from './builtin.js';
 import {claudeStopTurn} from './claude.js';
 import {codexNotifyTurn} from './codex.js';
 import {geminiAfterAgentTurn} from './gemini.js';
@@ -18,17 +18,35 @@ import {isShellCommand} from './shell.js';
  */
 export const PROFILES: Readonly<Record<ProfileName, Profile>> = lazyProfiles();
 
+/** The folders of the user's profile files this process reads (set by its entry). */
+let userDirs: readonly string[] = [];
+let loaded: LoadedProfiles | undefined;
+
+/**
+ * Read the user's profile files from `dirs` (src/agents/builtin.ts, userProfileDirs) on top
+ * of the built-ins, from the next time a profile is asked for. Called by the entries (the
+ * CLI, the workers), which know the environment; without it, the built-ins alone.
+ */
+export function useProfileDirs(dirs: readonly string[]): void {
+  userDirs = dirs;
+  loaded = undefined;
+}
+
+/** The profiles in force, where each came from, and the user files that were refused. */
+export function loadedProfiles(): LoadedProfiles {
+  loaded ??= loadProfiles(userDirs);
+  return loaded;
+}
+
 /** The profiles, read from their data files the first time one is asked for (not at
  * import: `nudge submit` returns without reading them). */
 function lazyProfiles(): Readonly<Record<ProfileName, Profile>> {
-  let loaded: Record<ProfileName, Profile> | undefined;
-  const load = () => {
-    loaded ??= loadBuiltinProfiles();
-    return loaded;
-  };
   const out = {} as Record<ProfileName, Profile>;
   for (const name of PROFILE_NAMES) {
-    Object.defineProperty(out, name, {get: () => load()[name], enumerable: true});
+    Object.defineProperty(out, name, {
+      get: () => loadedProfiles().profiles[name],
+      enumerable: true,
+    });
   }
   return Object.freeze(out);
 }

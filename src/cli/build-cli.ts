@@ -4,6 +4,7 @@ import {nudgeVersion} from '../base/version.js';
 import type {CommandContext} from '../commands/context.js';
 import {submit} from '../commands/submit.js';
 import type {CliCommand, CliEnv, McpStdio} from './command.js';
+import {agentsCommand} from './commands/agents.js';
 import {expectCommand} from './commands/expect.js';
 import {cancelCommand, jobsCommand, logsCommand, statusCommand} from './commands/jobs.js';
 import {runCommand} from './commands/run.js';
@@ -38,6 +39,7 @@ const COMMANDS: readonly CliCommand[] = [
   installCommand,
   scheduleCommand,
   doctorCommand,
+  agentsCommand,
 ];
 
 /**

@@ -1,0 +1,52 @@
+import type {Argv} from 'yargs';
+import {JSON_OPTION} from '../../commands/options/table.js';
+import {type CliCommand, type CliEnv, jsonOf} from '../command.js';
+import {withOptions} from '../options.js';
+
+/** `nudge agents list|show|check`: the profiles nudge reads programs with. */
+export const agentsCommand: CliCommand = (env) => ({
+  command: 'agents',
+  describe: 'the profiles nudge reads each program with: built-in data, mended by your files',
+  builder: (y) => agentsCommands(y, env),
+  handler: () => {},
+});
+
+function agentsCommands<A>(y: Argv<A>, {ctx, run}: CliEnv) {
+  const load = async () => ({
+    ...(await import('../../commands/agents.js')),
+    ...(await import('../render-agents.js')),
+  });
+  return y
+    .command(
+      'list',
+      'every profile, where its data came from, and any file of yours that was refused',
+      (b) => withOptions(b, JSON_OPTION),
+      async (a) => {
+        const {listAgents, renderAgentList} = await load();
+        await run(listAgents({}, ctx), (r, o) => renderAgentList(r, jsonOf(a), o));
+      },
+    )
+    .command(
+      'show <name>',
+      "one profile's data, as nudge reads it",
+      (b) => withOptions(b.positional('name', {type: 'string', demandOption: true}), JSON_OPTION),
+      async (a) => {
+        const {showAgent, renderAgentShown} = await load();
+        await run(showAgent({name: String(a.name)}, ctx), (r, o) =>
+          renderAgentShown(r, jsonOf(a), o),
+        );
+      },
+    )
+    .command(
+      'check <file>',
+      'check a profile file (exit 2 with the field that is wrong)',
+      (b) => withOptions(b.positional('file', {type: 'string', demandOption: true}), JSON_OPTION),
+      async (a) => {
+        const {checkAgentFile, renderAgentCheck} = await load();
+        await run(checkAgentFile({file: String(a.file)}, ctx), (r, o) =>
+          renderAgentCheck(r, jsonOf(a), o),
+        );
+      },
+    )
+    .demandCommand(1, 'name one of: list, show NAME, check FILE');
+}

@@ -1,0 +1,39 @@
+import {EXIT_CODES, type ExitCode} from '../base/errors.js';
+import type {AgentFileChecked, AgentList, AgentShown} from '../commands/agents.js';
+import type {Output} from './render.js';
+
+/** `nudge agents list`: a table, then the folders read and any refused file. */
+export function renderAgentList(r: AgentList, json: boolean, out: Output): ExitCode {
+  if (json) {
+    out.stdout(JSON.stringify(r));
+    return EXIT_CODES.ok;
+  }
+  const width = Math.max(...r.agents.map((a) => a.name.length));
+  for (const a of r.agents) out.stdout(`${a.name.padEnd(width)}  ${a.kind.padEnd(5)}  ${a.source}`);
+  out.stdout(`your files: ${r.dirs.join(', ')}`);
+  for (const p of r.problems) out.stderr(`refused: ${p}`);
+  return EXIT_CODES.ok;
+}
+
+/** `nudge agents show NAME`: the profile's fields, one per line (TOML-like). */
+export function renderAgentShown(r: AgentShown, json: boolean, out: Output): ExitCode {
+  if (json) {
+    out.stdout(JSON.stringify(r));
+    return EXIT_CODES.ok;
+  }
+  out.stdout(`# ${r.name} (${r.kind}): ${r.source}`);
+  for (const [key, value] of Object.entries(r.fields))
+    out.stdout(`${key} = ${JSON.stringify(value)}`);
+  for (const p of r.problems) out.stderr(`refused: ${p}`);
+  return EXIT_CODES.ok;
+}
+
+/** `nudge agents check FILE`: which profile it mends, and the fields it gives. */
+export function renderAgentCheck(r: AgentFileChecked, json: boolean, out: Output): ExitCode {
+  out.stdout(
+    json
+      ? JSON.stringify(r)
+      : `ok: ${r.file} mends ${r.name} (${r.fields.join(', ') || 'no field'})`,
+  );
+  return EXIT_CODES.ok;
+}

@@ -1,0 +1,116 @@
+import {existsSync, readFileSync} from 'node:fs';
+import {isAbsolute, resolve} from 'node:path';
+import {loadProfiles, type ProfileSource, parseToml, userProfileDirs} from '../agents/builtin.js';
+import {isAgent, PROFILE_NAMES, type Profile, type ProfileName} from '../agents/profile.js';
+import {NudgeError} from '../base/errors.js';
+import type {CommandContext} from './context.js';
+
+/** What kind of program a profile is for. */
+export type ProfileKind = 'agent' | 'shell' | 'raw';
+
+/** One profile as `nudge agents list` shows it. */
+export interface AgentEntry {
+  name: ProfileName;
+  kind: ProfileKind;
+  /** `built-in`, or `built-in, mended by FILE, …`. */
+  source: string;
+  /** The command `nudge run --agent` starts it with. */
+  launch?: string | undefined;
+}
+
+/** `nudge agents list`: every profile in force, where its data came from, the folders read,
+ * and the user files that were refused. */
+export interface AgentList {
+  agents: AgentEntry[];
+  dirs: string[];
+  problems: string[];
+}
+
+/** `nudge agents show NAME`: one profile's data as nudge reads it. */
+export interface AgentShown extends AgentEntry {
+  /** Every field, regular expressions as their source text. */
+  fields: Record<string, unknown>;
+  problems: string[];
+}
+
+/** `nudge agents check FILE`: the profile the file makes, and the fields it gives. */
+export interface AgentFileChecked {
+  file: string;
+  name: ProfileName;
+  fields: string[];
+}
+
+function loadFor(ctx: CommandContext, file?: string) {
+  const dirs = userProfileDirs(ctx.env, ctx.cwd);
+  // A file checked on its own is read last, after the user's other files (once if it is one
+  // of them: the folder's copy is then read again on top of itself, which changes nothing).
+  return {dirs, loaded: loadProfiles(dirs, undefined, file === undefined ? [] : [file])};
+}
+
+function kindOf(p: Profile): ProfileKind {
+  if (isAgent(p)) return 'agent';
+  return p.name === 'shell' ? 'shell' : 'raw';
+}
+
+function describeSource(s: ProfileSource): string {
+  return s.files.length === 0 ? 'built-in' : `built-in, mended by ${s.files.join(', ')}`;
+}
+
+function entryOf(p: Profile, s: ProfileSource): AgentEntry {
+  return {name: p.name, kind: kindOf(p), source: describeSource(s), launch: p.launch};
+}
+
+/** `nudge agents list`. */
+export async function listAgents(_o: object, ctx: CommandContext): Promise<AgentList> {
+  const {dirs, loaded} = loadFor(ctx);
+  return {
+    agents: PROFILE_NAMES.map((n) => entryOf(loaded.profiles[n], loaded.sources[n])),
+    dirs,
+    problems: loaded.problems,
+  };
+}
+
+/** `nudge agents show NAME`. */
+export async function showAgent(o: {name: string}, ctx: CommandContext): Promise<AgentShown> {
+  if (!(PROFILE_NAMES as readonly string[]).includes(o.name)) {
+    throw new NudgeError(
+      'bad-profile',
+      `No profile is named ${JSON.stringify(o.name)}; "nudge agents list" lists them (${PROFILE_NAMES.join(', ')}).`,
+    );
+  }
+  const {loaded} = loadFor(ctx);
+  const name = o.name as ProfileName;
+  const p = loaded.profiles[name];
+  return {...entryOf(p, loaded.sources[name]), fields: asData(p), problems: loaded.problems};
+}
+
+/** `nudge agents check FILE`: the file read as nudge would (over the built-in it names, after
+ * the user's other files); exit 2 with the sentence when it is refused. */
+export async function checkAgentFile(
+  o: {file: string},
+  ctx: CommandContext,
+): Promise<AgentFileChecked> {
+  const file = isAbsolute(o.file) ? o.file : resolve(ctx.cwd, o.file);
+  if (!existsSync(file)) throw new NudgeError('bad-config', `${file} does not exist.`);
+  const {loaded} = loadFor(ctx, file);
+  const problem = loaded.problems.find((p) => p.startsWith(`${file}:`));
+  if (problem) throw new NudgeError('bad-config', problem);
+  const name = (Object.keys(loaded.sources) as ProfileName[]).find((n) =>
+    loaded.sources[n].files.includes(file),
+  );
+  if (!name) throw new NudgeError('bad-config', `${file}: no profile was read from it.`);
+  const given = parseToml(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  return {file, name, fields: Object.keys(given).filter((k) => k !== 'name')};
+}
+
+/** A profile as plain data: regular expressions as their source text. */
+function asData(p: Profile): Record<string, unknown> {
+  const plain = (v: unknown): unknown => {
+    if (v instanceof RegExp) return v.source;
+    if (Array.isArray(v)) return v.map(plain);
+    if (v && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
+    return v;
+  };
+  return plain(p) as Record<string, unknown>;
+}

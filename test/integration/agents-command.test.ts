@@ -1,0 +1,71 @@
+// `nudge agents list|show|check` through the built CLI: the built-in profiles as data, a
+// user's file that mends one, and a file that is refused with one sentence.
+import {mkdirSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {describe, expect, it} from 'vitest';
+import {runNudge} from '../helpers/run-nudge.js';
+import {useTempDir} from '../helpers/temp-dir.js';
+
+function userConfig(files: Record<string, string>): {config: string; dir: string} {
+  const config = useTempDir('nudge-config-');
+  const dir = join(config, 'nudge', 'agents');
+  mkdirSync(dir, {recursive: true});
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return {config, dir};
+}
+
+describe('nudge agents', () => {
+  it('list: every built-in profile; a file of the user mends one, a bad one is refused on stderr', async () => {
+    const {config, dir} = userConfig({
+      'claude.toml': "name = 'claude'\nbusy = ['esc to interrupt', 'esc to stop']\n",
+      'broken.toml': "name = 'gemini'\nbusy = ['(']\n",
+    });
+    const r = await runNudge(['agents', 'list'], {XDG_CONFIG_HOME: config});
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.split('\n').slice(0, 5)).toEqual([
+      `claude  agent  built-in, mended by ${join(dir, 'claude.toml')}`,
+      'gemini  agent  built-in',
+      'codex   agent  built-in',
+      'shell   shell  built-in',
+      'raw     raw    built-in',
+    ]);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      `refused: ${join(dir, 'broken.toml')}: busy.0 is not valid: expected a regular expression (Invalid regular expression: /(/: Unterminated group).`,
+    ]);
+    const json = JSON.parse(
+      (await runNudge(['agents', 'list', '--json'], {XDG_CONFIG_HOME: config})).stdout,
+    ) as {agents: Array<{name: string}>; problems: string[]};
+    expect(json.agents.map((a) => a.name)).toEqual(['claude', 'gemini', 'codex', 'shell', 'raw']);
+    expect(json.problems).toHaveLength(1);
+  });
+
+  it('show: the mended field as the user gave it, the rest as built', async () => {
+    const {config} = userConfig({'c.toml': "name = 'claude'\nbusy = ['esc to stop']\n"});
+    const r = await runNudge(['agents', 'show', 'claude', '--json'], {XDG_CONFIG_HOME: config});
+    expect(r.exitCode, r.stderr).toBe(0);
+    const shown = JSON.parse(r.stdout) as {fields: Record<string, unknown>; kind: string};
+    expect(shown.kind).toBe('agent');
+    expect(shown.fields.busy).toEqual(['esc to stop']);
+    expect(shown.fields.composerLine).toBe('^([❯>!]) ?(.*)$');
+  });
+
+  it('check: a good file says what it mends; a bad one is exit 2 with the field, no stack', async () => {
+    const dir = useTempDir('nudge-profile-');
+    const good = join(dir, 'good.toml');
+    const bad = join(dir, 'bad.toml');
+    writeFileSync(good, "name = 'codex'\nminEnterDelayMs = 300\n");
+    writeFileSync(bad, "name = 'codex'\nminEnterDelayMs = 'slow'\n");
+    const ok = await runNudge(['agents', 'check', good], {XDG_CONFIG_HOME: dir});
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    expect(ok.stdout).toBe(`ok: ${good} mends codex (minEnterDelayMs)`);
+    const refused = await runNudge(['agents', 'check', bad], {XDG_CONFIG_HOME: dir});
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr.trim()).toBe(
+      `nudge: ${bad}: minEnterDelayMs is not valid: expected number.`,
+    );
+    const unknown = await runNudge(['agents', 'show', 'cursor'], {XDG_CONFIG_HOME: dir});
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
