@@ -6,6 +6,7 @@ import {submit} from '../commands/submit.js';
 import type {CliCommand, CliEnv, McpStdio} from './command.js';
 import {agentsCommand} from './commands/agents.js';
 import {expectCommand} from './commands/expect.js';
+import {explainCommand} from './commands/explain.js';
 import {cancelCommand, jobsCommand, logsCommand, statusCommand} from './commands/jobs.js';
 import {runCommand} from './commands/run.js';
 import {
@@ -39,6 +40,7 @@ const COMMANDS: readonly CliCommand[] = [
   installCommand,
   scheduleCommand,
   doctorCommand,
+  explainCommand,
   agentsCommand,
 ];
 

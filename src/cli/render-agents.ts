@@ -1,5 +1,6 @@
 import {EXIT_CODES, type ExitCode} from '../base/errors.js';
 import type {AgentFileChecked, AgentList, AgentShown} from '../commands/agents.js';
+import type {ExplainResult} from '../commands/explain.js';
 import type {Output} from './render.js';
 
 /** `nudge agents list`: a table, then the folders read and any refused file. */
@@ -35,5 +36,29 @@ export function renderAgentCheck(r: AgentFileChecked, json: boolean, out: Output
       ? JSON.stringify(r)
       : `ok: ${r.file} mends ${r.name} (${r.fields.join(', ') || 'no field'})`,
   );
+  return EXIT_CODES.ok;
+}
+
+/** `nudge explain`: the pane, the program and why, the rules, the verdict. */
+export function renderExplain(r: ExplainResult, json: boolean, out: Output): ExitCode {
+  if (json) {
+    out.stdout(JSON.stringify(r));
+    return EXIT_CODES.ok;
+  }
+  out.stdout(
+    `pane     ${r.pane} (${r.command}${r.commandLine ? `: ${r.commandLine.join(' ')}` : ''})`,
+  );
+  out.stdout(`profile  ${r.profile}: ${r.why}`);
+  out.stdout(`data     ${r.source}`);
+  if (r.version)
+    out.stdout(`version  ${r.version.installed} (${r.version.status}: ${r.version.detail})`);
+  const width = Math.max(0, ...r.rules.map((x) => x.rule.length));
+  r.rules.forEach((x, i) => {
+    const head = i === 0 ? 'rules   ' : '        ';
+    const seen = x.matched ? `yes  ${JSON.stringify(x.text)}` : 'no';
+    out.stdout(`${head} ${x.rule.padEnd(width)}  ${seen}  (${x.field})`);
+  });
+  out.stdout(`verdict  ${r.verdict.why}`);
+  for (const p of r.problems) out.stderr(`refused: ${p}`);
   return EXIT_CODES.ok;
 }

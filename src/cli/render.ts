@@ -154,6 +154,11 @@ export function renderStatus(s: JobStatus, json: boolean, out: Output): ExitCode
     line(`profile ${submit.profile}${submit.profileReason ? ` (${submit.profileReason})` : ''}`);
   if (s.transport) line(`via     ${s.transport}`);
   if (submit?.delivery) line(`delivery ${submit.delivery}`);
+  const unconfirmed = [submit?.delivery, submit?.noticeDelivery].some(
+    (d) => d === 'unconfirmed' || d === 'not-submitted',
+  );
+  // What nudge saw in the pane, rule by rule: what to paste into a bug report.
+  if (unconfirmed) line(`explain nudge explain -S ${s.socketPath} ${s.pane}`);
   if (s.waitedMs !== undefined) line(`waited  ${formatDuration(s.waitedMs)}`);
   if (s.exitCode !== undefined) line(`exit    ${s.exitCode}`);
   if (submit?.match !== undefined) line(`match   ${submit.match}`);

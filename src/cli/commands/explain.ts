@@ -1,0 +1,37 @@
+import {JSON_OPTION, SERVER_OPTIONS} from '../../commands/options/table.js';
+import {type CliCommand, jsonOf} from '../command.js';
+import {optionsFrom, withOptions} from '../options.js';
+
+/** `nudge explain [PANE]`: what nudge sees in a pane, rule by rule. */
+export const explainCommand: CliCommand = ({ctx, run}) => ({
+  command: 'explain [pane]',
+  describe:
+    "which program runs in a pane, why nudge recognised it, each rule of its profile on the screen now, and wait's verdict",
+  builder: (y) =>
+    withOptions(
+      withOptions(
+        y.positional('pane', {
+          type: 'string',
+          describe: 'pane: %N or session:window.pane (default $TMUX_PANE)',
+        }),
+        SERVER_OPTIONS,
+      ),
+      {
+        profile: {
+          type: 'string',
+          describe: 'read the pane with this profile (default: recognise it)',
+        },
+        ...JSON_OPTION,
+      },
+    ).example('$0 explain %3', 'what nudge sees in pane %3'),
+  handler: async (a) => {
+    const {explainPane} = await import('../../commands/explain.js');
+    const {renderExplain} = await import('../render-agents.js');
+    const options = {
+      ...optionsFrom(a, SERVER_OPTIONS),
+      pane: a.pane as string | undefined,
+      profile: a.profile as string | undefined,
+    };
+    await run(explainPane(options, ctx), (r, o) => renderExplain(r, jsonOf(a), o));
+  },
+});

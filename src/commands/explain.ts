@@ -1,0 +1,91 @@
+import {explainScreen, programVersion, type RuleMatch} from '../agents/explain.js';
+import {isAgent, type ProfileName} from '../agents/profile.js';
+import {loadedProfiles} from '../agents/registry.js';
+import {isShellPane} from '../agents/shell.js';
+import {judgeVersion, readVerifiedTable} from '../agents/verified.js';
+import {resolveStateDir} from '../base/paths.js';
+import {idleNow} from '../detect/idle.js';
+import {parseProfile} from '../jobs/options.js';
+import {paneMemory} from '../pane/memory.js';
+import {recognize} from '../pane/profile.js';
+import {resolvePane} from '../pane/target.js';
+import {resolveServerSpec} from '../tmux/server.js';
+import type {CommandContext} from './context.js';
+
+/** Options of `nudge explain [PANE]`. */
+export interface ExplainOptions {
+  pane?: string | undefined;
+  /** Read the pane with this profile instead of recognising its program. */
+  profile?: string | undefined;
+  socketName?: string | undefined;
+  socketPath?: string | undefined;
+}
+
+/** What `nudge explain` found: what a user pastes into a bug report. */
+export interface ExplainResult {
+  pane: string;
+  /** tmux's pane_current_command, and the foreground's command line where the system tells. */
+  command: string;
+  commandLine?: string[] | undefined;
+  profile: ProfileName;
+  /** Why this profile: recognised how, or `--profile`. */
+  why: string;
+  /** Where its data came from: `built-in`, or `built-in, mended by FILE`. */
+  source: string;
+  /** The program's version (from its package), and what the verified-versions table says. */
+  version?: {installed: string; status: 'ok' | 'warn' | 'fail'; detail: string} | undefined;
+  /** Every rule of the profile on the current screen, and the text it matched. */
+  rules: RuleMatch[];
+  /** The verdict `nudge wait` gives this one look (before the screen has held still). */
+  verdict: {idle: boolean; why: string};
+  /** User profile files that were refused (one sentence each). */
+  problems: string[];
+}
+
+/** `nudge explain [PANE]`: which program runs there, why it was recognised, which rules of
+ * its profile match the screen now, and the verdict `wait` would give. */
+export async function explainPane(o: ExplainOptions, ctx: CommandContext): Promise<ExplainResult> {
+  const choice = parseProfile(o.profile ?? 'auto');
+  const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
+  const tmux = ctx.tmux(spec);
+  const {info} = await resolvePane(tmux, spec, o.pane, ctx.env, 'PANE');
+  const server = {socketPath: info.socketPath, serverPid: info.serverPid};
+  const memory = paneMemory(resolveStateDir(ctx.env), server);
+  const detection = await recognize(
+    {tmux, foreground: ctx.foreground, paneMemory: memory},
+    info.paneId,
+    info,
+    choice,
+  );
+  const {profile} = detection;
+  const view = await tmux.view(info.paneId, 0);
+  const argv = await ctx.foreground.commandLine(info.panePid);
+  const shellPane = isShellPane(info);
+  const input = shellPane ? await ctx.foreground.inputState(info.panePid) : undefined;
+  const now = idleNow({
+    view,
+    agent: isAgent(profile) ? profile : undefined,
+    shellPane,
+    input,
+    freshMark: false,
+  });
+  const installed = argv ? programVersion(profile, argv) : undefined;
+  const judged = installed
+    ? judgeVersion(readVerifiedTable(ctx.dataDir), profile.name, installed)
+    : undefined;
+  const loaded = loadedProfiles();
+  const files = loaded.sources[profile.name].files;
+  return {
+    pane: info.paneId,
+    command: info.currentCommand,
+    commandLine: argv ? [...argv] : undefined,
+    profile: profile.name,
+    why: detection.reason,
+    source: files.length === 0 ? 'built-in' : `built-in, mended by ${files.join(', ')}`,
+    version:
+      installed && judged ? {installed, status: judged.status, detail: judged.detail} : undefined,
+    rules: explainScreen(profile, view),
+    verdict: 'idle' in now ? {idle: true, why: now.idle} : {idle: false, why: now.busy},
+    problems: loaded.problems,
+  };
+}
