@@ -1,5 +1,6 @@
 import {lstat, rm, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
+import {loadProfiles, userProfileDirs} from '../agents/builtin.js';
 import {AGENT_NAMES, type AgentName} from '../agents/profile.js';
 import {
   judgeVersion,
@@ -289,6 +290,24 @@ async function checkAgent(
   );
 }
 
+/** The user's profile files: which profiles they mend, and a warning per refused file. */
+function checkProfileFiles(ctx: CommandContext): Check[] {
+  const {sources, problems} = loadProfiles(userProfileDirs(ctx.env, ctx.cwd));
+  const mended = Object.entries(sources).filter(([, s]) => s.files.length > 0);
+  const checks = problems.map((p) =>
+    warn('profile file', p, 'Mend the field (nudge agents check FILE), or remove the file.'),
+  );
+  return [
+    ok(
+      'profiles',
+      mended.length === 0
+        ? 'built-in (no file of yours mends one).'
+        : `built-in, mended by your files: ${mended.map(([n, s]) => `${n} (${s.files.join(', ')})`).join('; ')}.`,
+    ),
+    ...checks,
+  ];
+}
+
 /** `nudge doctor`: what nudge needs, each ok, warn or fail with one sentence of fix. */
 export async function runDoctor(o: DoctorOptions, ctx: CommandContext): Promise<DoctorResult> {
   const checks: Check[] = [];
@@ -312,6 +331,7 @@ export async function runDoctor(o: DoctorOptions, ctx: CommandContext): Promise<
         ),
   );
   checks.push(await checkState(ctx.env));
+  checks.push(...checkProfileFiles(ctx));
   for (const agent of AGENT_NAMES) {
     const bin = await findOnPath(agent, ctx.env);
     checks.push(await checkAgent(agent, bin, ctx));

@@ -19,6 +19,8 @@ export interface WaitFound {
  */
 export interface JobEvents extends PaneEvents {
   'worker-started': {pid: number};
+  /** A user profile file that was refused (the built-in profile is used instead). */
+  'profile-file-refused': {why: string};
   'waiting-for-lock': {pane: string; ahead: number; head: string | null};
   typed: {chars: number; enter: boolean; delivery: Delivery};
   'condition-met': WaitFound;

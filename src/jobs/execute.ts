@@ -1,4 +1,5 @@
 import {hookMarkSource} from '../agents/hook-marks.js';
+import {loadedProfiles} from '../agents/registry.js';
 import {realClock} from '../base/clock.js';
 import {describeError} from '../base/errors.js';
 import {layout} from '../base/paths.js';
@@ -111,6 +112,7 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
     },
   );
   const lockFor = (pane: string) => paneLockFor(ctx.stateDir, {...server, pane});
+  for (const why of loadedProfiles().problems) await recorder.event('profile-file-refused', {why});
 
   let outcome: JobOutcome;
   try {

@@ -16,6 +16,8 @@ export type RunState = keyof RunTransitions;
 /** Every event a run records (events.jsonl, log) besides its state changes. */
 export interface RunEvents extends PaneEvents {
   'worker-started': {pid: number};
+  /** A user profile file that was refused (the built-in profile is used instead). */
+  'profile-file-refused': {why: string};
   'shell-ready': {pane: string; shell: string};
   'agent-ready': {pane: string; agent: string};
   started: {pane: string; command?: string; agent?: string; delivery: Delivery};

@@ -1,5 +1,6 @@
 import {readFile} from 'node:fs/promises';
 import {hookMarkSource} from '../agents/hook-marks.js';
+import {loadedProfiles} from '../agents/registry.js';
 import {realClock} from '../base/clock.js';
 import {describeError} from '../base/errors.js';
 import {writeFileAtomic} from '../base/fs.js';
@@ -67,6 +68,7 @@ export async function executeRun(request: RunRequest, ctx: RunExecuteContext): P
     ticket: () => newJobId(Date.now()),
     waits: OWN_LINE_WAITS.run,
   });
+  for (const why of loadedProfiles().problems) await recorder.event('profile-file-refused', {why});
   const outcome = await runRun(
     {
       tmux,

@@ -46,11 +46,13 @@ describe('nudge doctor', () => {
       'control-mode',
       'node',
       'state-dir',
+      'profiles',
       'claude',
       'gemini',
       'codex',
     ]);
-    for (const name of ['server', 'pane', 'control-mode', 'node', 'state-dir'])
+    expect(r.by.profiles?.detail).toBe('built-in (no file of yours mends one).');
+    for (const name of ['server', 'pane', 'control-mode', 'node', 'state-dir', 'profiles'])
       expect(r.by[name]?.status, JSON.stringify(r.by[name])).toBe('ok');
     // tmux: ok when the shipped table verified this version, else a warning that says so.
     const version = /\d+\.\d+[a-z]?/.exec(await server.tmux('-V'))?.[0] ?? '';
@@ -111,6 +113,28 @@ describe('nudge doctor', () => {
       `the tmux server at ${join(home, 'no-such-sock')} (from -S) cannot be reached`,
     );
     expect(r.by['control-mode']).toBeUndefined();
+  });
+
+  test('profile files: the profiles they mend, and a warning naming a refused file and its field; exit 0', async () => {
+    const home = useTempDir('nudge-doctor-');
+    const agents = join(home, '.config', 'nudge', 'agents');
+    mkdirSync(agents, {recursive: true});
+    writeFileSync(join(agents, 'a.toml'), "name = 'codex'\nminEnterDelayMs = 300\n");
+    writeFileSync(join(agents, 'b.toml'), "name = 'gemini'\nbusy = 'esc'\n");
+    const r = await doctor(['-S', join(home, 'no-such-sock')], {
+      HOME: home,
+      NUDGE_HOME: join(home, 'state'),
+    });
+    expect(r.exitCode).toBe(0);
+    expect(r.by.profiles?.detail).toBe(
+      `built-in, mended by your files: codex (${join(agents, 'a.toml')}).`,
+    );
+    expect(r.by['profile file']).toEqual({
+      name: 'profile file',
+      status: 'warn',
+      detail: `${join(agents, 'b.toml')}: busy is not valid: expected array.`,
+      fix: 'Mend the field (nudge agents check FILE), or remove the file.',
+    });
   });
 
   test('no tmux on the PATH, a state dir that is a file: both fail, exit 1', async () => {

@@ -21,6 +21,8 @@ async function deliverTo(withFile: boolean) {
     const dir = join(config, 'nudge', 'agents');
     mkdirSync(dir, {recursive: true});
     writeFileSync(join(dir, 'claude.toml'), "name = 'claude'\npromptEcho = '^▶ (.*)$'\n");
+    // A second file that does not check: refused, recorded in the job, the rest applies.
+    writeFileSync(join(dir, 'zz-broken.toml'), "name = 'claude'\nminEnterDelayMs = -1\n");
   }
   const pane = await server.newPane([process.execPath, join(FIXTURES, 'drifted-agent.mjs')]);
   await server.waitForScreen(pane, /Drifted Code v9/);
@@ -54,6 +56,11 @@ describe('a profile mended by a user file', () => {
   it('the field mended in ~/.config/nudge/agents/claude.toml: the same delivery is confirmed, once', async () => {
     const {end, events, screen, status} = await deliverTo(true);
     expect(status).not.toContain('nudge explain');
+    expect(events.filter((e) => e.event === 'profile-file-refused').map((e) => e.why)).toEqual([
+      expect.stringMatching(
+        /zz-broken\.toml: minEnterDelayMs is not valid: expected a number at least 0\.$/,
+      ),
+    ]);
     expect(end.state, `${JSON.stringify(events)}\n${screen}`).toBe('done');
     expect(end.delivery).toBe('submitted');
     expect(events.some((e) => e.event === 'enter-retry')).toBe(false);
