@@ -38,12 +38,15 @@ describe('the packed tarball, installed into a fresh global prefix', () => {
     const outside = paths.filter(
       (p) =>
         !/^dist\/(src|workers)\/.+\.js$/.test(p) &&
+        !/^data\/agents\/[a-z-]+\.toml$/.test(p) &&
         !['package.json', 'README.md', 'LICENSE', 'data/verified-versions.json'].includes(p),
     );
     expect(outside, 'files in the tarball that the installed nudge does not need').toEqual([]);
     expect(paths).toContain('dist/src/cli.js');
     expect(paths).toContain('dist/workers/job-worker.js');
     expect(paths).toContain('data/verified-versions.json');
+    // The built-in profiles, as data: the installed nudge reads them.
+    expect(paths).toContain('data/agents/claude.toml');
 
     const prefix = join(dir, 'prefix');
     const install = await execa(
