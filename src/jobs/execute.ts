@@ -112,7 +112,6 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
     },
   );
   const lockFor = (pane: string) => paneLockFor(ctx.stateDir, {...server, pane});
-  for (const why of loadedProfiles().problems) await recorder.event('profile-file-refused', {why});
 
   let outcome: JobOutcome;
   try {
@@ -134,6 +133,9 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
   } finally {
     await transport.close();
   }
+  // Read after the job (not before it: the worker's start stays as quick as it was).
+  for (const why of loadedProfiles().problems)
+    await recorder.event('profile-file-refused', {why}).catch(() => {});
   if (lost !== undefined && transportRecord !== undefined) {
     // Lost after the last transition (e.g. while closing).
     const record = await handle.readState().catch(() => undefined);

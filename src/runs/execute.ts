@@ -68,7 +68,6 @@ export async function executeRun(request: RunRequest, ctx: RunExecuteContext): P
     ticket: () => newJobId(Date.now()),
     waits: OWN_LINE_WAITS.run,
   });
-  for (const why of loadedProfiles().problems) await recorder.event('profile-file-refused', {why});
   const outcome = await runRun(
     {
       tmux,
@@ -98,6 +97,8 @@ export async function executeRun(request: RunRequest, ctx: RunExecuteContext): P
     request,
     ctx.signal,
   );
+  for (const why of loadedProfiles().problems)
+    await recorder.event('profile-file-refused', {why}).catch(() => {});
   log.info({event: 'worker-exit', state: outcome.state}, 'run worker exiting');
   return outcome;
 }
