@@ -1,3 +1,5 @@
+import {readFileSync} from 'node:fs';
+import {fileURLToPath} from 'node:url';
 import type {PaneView} from '../../src/tmux/view.js';
 
 /**
@@ -21,4 +23,22 @@ export function paneViewOf(rows: string[], o: Partial<PaneView> = {}): PaneView 
     currentCommand: 'bash',
     ...o,
   };
+}
+
+/** A captured screen of a real agent (test/fixtures/screens, see docs/agent-screens.md): its
+ * rows, and the cursor where index.json says, in a 120-column pane running `node`. */
+export function capturedScreen(name: string): PaneView {
+  const dir = fileURLToPath(new URL('../fixtures/screens/', import.meta.url));
+  const index = JSON.parse(readFileSync(`${dir}index.json`, 'utf8')) as Record<
+    string,
+    {cursor: {x: number; y: number}}
+  >;
+  const rows = readFileSync(`${dir}${name}.txt`, 'utf8').replace(/\n$/, '').split('\n');
+  const cursor = index[name]?.cursor ?? {x: 0, y: 0};
+  return paneViewOf(rows, {
+    cursorX: cursor.x,
+    cursorY: cursor.y,
+    width: 120,
+    currentCommand: 'node',
+  });
 }

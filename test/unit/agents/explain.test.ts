@@ -1,32 +1,11 @@
-import {readFileSync} from 'node:fs';
-import {fileURLToPath} from 'node:url';
 import {describe, expect, test} from 'vitest';
 import {explainScreen} from '../../../src/agents/explain.js';
 import {PROFILES} from '../../../src/agents/registry.js';
-import type {PaneView} from '../../../src/tmux/view.js';
-import {paneViewOf} from '../../helpers/pane-views.js';
-
-const DIR = fileURLToPath(new URL('../../fixtures/screens/', import.meta.url));
-const index = JSON.parse(readFileSync(`${DIR}index.json`, 'utf8')) as Record<
-  string,
-  {cursor: {x: number; y: number}}
->;
-
-/** A captured screen of a real agent (test/fixtures/screens). */
-function captured(name: string): PaneView {
-  const rows = readFileSync(`${DIR}${name}.txt`, 'utf8').replace(/\n$/, '').split('\n');
-  const cursor = index[name]?.cursor ?? {x: 0, y: 0};
-  return paneViewOf(rows, {
-    cursorX: cursor.x,
-    cursorY: cursor.y,
-    width: 120,
-    currentCommand: 'node',
-  });
-}
+import {capturedScreen} from '../../helpers/pane-views.js';
 
 /** The rules that matched, by name. */
 function matched(agent: 'claude' | 'gemini' | 'codex', screen: string): string[] {
-  return explainScreen(PROFILES[agent], captured(`${agent}-${screen}`))
+  return explainScreen(PROFILES[agent], capturedScreen(`${agent}-${screen}`))
     .filter((r) => r.matched)
     .map((r) => r.rule);
 }
@@ -40,7 +19,7 @@ describe.each(['claude', 'gemini', 'codex'] as const)('explain on %s’s real sc
   });
 
   test('busy: the busy marker, and the text it matched', () => {
-    const busy = explainScreen(PROFILES[agent], captured(`${agent}-busy`)).find(
+    const busy = explainScreen(PROFILES[agent], capturedScreen(`${agent}-busy`)).find(
       (r) => r.rule === 'busy',
     );
     expect(busy?.matched).toBe(true);
@@ -48,7 +27,7 @@ describe.each(['claude', 'gemini', 'codex'] as const)('explain on %s’s real sc
   });
 
   test('draft: the person’s text in the composer', () => {
-    const draft = explainScreen(PROFILES[agent], captured(`${agent}-draft`)).find(
+    const draft = explainScreen(PROFILES[agent], capturedScreen(`${agent}-draft`)).find(
       (r) => r.rule === 'draft',
     );
     expect(draft?.matched).toBe(true);

@@ -1,5 +1,3 @@
-import {readFileSync} from 'node:fs';
-import {fileURLToPath} from 'node:url';
 import {describe, expect, test} from 'vitest';
 import {
   AGENT_NAMES,
@@ -14,25 +12,7 @@ import {
 } from '../../../src/agents/profile.js';
 import {agentOfCommandLine, detectProfile, PROFILES} from '../../../src/agents/registry.js';
 import type {PaneView} from '../../../src/tmux/view.js';
-import {paneViewOf} from '../../helpers/pane-views.js';
-
-const DIR = fileURLToPath(new URL('../../fixtures/screens/', import.meta.url));
-const index = JSON.parse(readFileSync(`${DIR}index.json`, 'utf8')) as Record<
-  string,
-  {cursor: {x: number; y: number}}
->;
-
-/** A captured screen of a real agent (test/fixtures/screens, see docs/agent-screens.md). */
-function screen(name: string): PaneView {
-  const rows = readFileSync(`${DIR}${name}.txt`, 'utf8').replace(/\n$/, '').split('\n');
-  const cursor = index[name]?.cursor ?? {x: 0, y: 0};
-  return paneViewOf(rows, {
-    cursorX: cursor.x,
-    cursorY: cursor.y,
-    width: 120,
-    currentCommand: 'node',
-  });
-}
+import {capturedScreen, paneViewOf} from '../../helpers/pane-views.js';
 
 /** A made-up screen: `rows`, the cursor on row `cursorY`. */
 function viewOf(rows: string[], cursorY: number, currentCommand = 'node'): PaneView {
@@ -44,26 +24,28 @@ const AGENTS: ProfileName[] = ['claude', 'gemini', 'codex'];
 describe.each(AGENTS)('%s profile on its real screens', (agent) => {
   const p = PROFILES[agent];
   test('the idle composer is empty, and idle', () => {
-    const v = screen(`${agent}-idle-empty`);
+    const v = capturedScreen(`${agent}-idle-empty`);
     expect(readComposer(p, v)).toBe('');
     expect(isBusy(p, v)).toBe(false);
     expect(isIdle(p, v)).toBe(true);
   });
   test('a draft is read back exactly', () => {
-    expect(readComposer(p, screen(`${agent}-draft`))).toBe('refactor the parser please');
+    expect(readComposer(p, capturedScreen(`${agent}-draft`))).toBe('refactor the parser please');
   });
   test('busy after a prompt, with the composer still readable', () => {
-    const v = screen(`${agent}-busy`);
+    const v = capturedScreen(`${agent}-busy`);
     expect(isBusy(p, v)).toBe(true);
     expect(isIdle(p, v)).toBe(false);
-    expect(readComposer(p, screen(`${agent}-busy-draft`))).toBe('and also this follow up');
+    expect(readComposer(p, capturedScreen(`${agent}-busy-draft`))).toBe('and also this follow up');
   });
   test('a pasted text with @ and name.ext is shown exactly', () => {
-    expect(readComposer(p, screen(`${agent}-pasted`))).toBe('look at @notes.txt and main.ts now');
+    expect(readComposer(p, capturedScreen(`${agent}-pasted`))).toBe(
+      'look at @notes.txt and main.ts now',
+    );
   });
   test('is recognised from its screen when the pane runs node', () => {
     for (const state of ['idle-empty', 'draft', 'busy']) {
-      const v = screen(`${agent}-${state}`);
+      const v = capturedScreen(`${agent}-${state}`);
       expect(detectProfile('node', v.rows.join('\n')).profile.name).toBe(agent);
     }
   });
@@ -99,19 +81,19 @@ describe.each(AGENTS)('%s input modes and transcript echoes', (agent) => {
   const p = PROFILES[agent];
   const command = '!echo nudge-$((6*7))';
   test('shell mode is read from the composer, with what is typed in it', () => {
-    const typed = readComposerState(p, screen(`${agent}-shell-typed`));
+    const typed = readComposerState(p, capturedScreen(`${agent}-shell-typed`));
     expect(typed?.mode?.name).toMatch(/shell mode|bash mode/);
     expect(typed?.text).toBe('echo nudge-$((6*7))');
     expect(echoKindOf(p, command)).toBe('shell');
     expect(echoKindOf(p, 'fix the bug')).toBe('prompt');
   });
   test('after the command: only Gemini stays in shell mode', () => {
-    const done = readComposerState(p, screen(`${agent}-shell-done`));
+    const done = readComposerState(p, capturedScreen(`${agent}-shell-done`));
     expect(done?.text).toBe('');
     expect(done?.mode !== undefined).toBe(agent === 'gemini');
   });
   test('the command that ran shows once as a shell echo and never as a prompt', () => {
-    const v = screen(`${agent}-shell-done`);
+    const v = capturedScreen(`${agent}-shell-done`);
     if (agent !== 'gemini') expect(countEchoes(p, v, command, 'shell')).toBe(1);
     expect(countEchoes(p, v, command, 'prompt')).toBe(0);
   });
@@ -151,7 +133,7 @@ test("Gemini's YOLO composer is read (` * `), not taken for an unknown screen", 
 });
 
 test('a Codex composer holding a draft shows no marker, but the foreground program names it', () => {
-  const v = screen('codex-draft');
+  const v = capturedScreen('codex-draft');
   expect(detectProfile('node', v.rows.slice(3).join('\n')).profile.name).toBe('raw');
   expect(detectProfile('node', '', 'codex').profile.name).toBe('codex');
   expect(readComposer(PROFILES.codex, v)).toBe('refactor the parser please');

@@ -1,5 +1,3 @@
-import {readFileSync} from 'node:fs';
-import {fileURLToPath} from 'node:url';
 import {describe, expect, test} from 'vitest';
 import type {HookMarkSource} from '../../../src/agents/hook-marks.js';
 import {PROFILES} from '../../../src/agents/registry.js';
@@ -13,7 +11,7 @@ import type {PaneInfo, Tmux} from '../../../src/tmux/tmux.js';
 import type {PaneView} from '../../../src/tmux/view.js';
 import {watcherIdleOptions} from '../../../src/watch/execute.js';
 import {FakeClock} from '../../helpers/fake-clock.js';
-import {paneViewOf} from '../../helpers/pane-views.js';
+import {capturedScreen, paneViewOf} from '../../helpers/pane-views.js';
 
 /**
  * One table of idle verdicts, asked through the three front doors that wait for an idle pane:
@@ -21,24 +19,6 @@ import {paneViewOf} from '../../helpers/pane-views.js';
  * watcher's idle step (waitPaneIdle with the watcher's threshold). They share one rule
  * (src/detect/idle.ts), so they must agree on every row.
  */
-
-const DIR = fileURLToPath(new URL('../../fixtures/screens/', import.meta.url));
-const index = JSON.parse(readFileSync(`${DIR}index.json`, 'utf8')) as Record<
-  string,
-  {cursor: {x: number; y: number}}
->;
-
-/** A captured screen of a real agent (test/fixtures/screens). */
-function captured(name: string): PaneView {
-  const rows = readFileSync(`${DIR}${name}.txt`, 'utf8').replace(/\n$/, '').split('\n');
-  const cursor = index[name]?.cursor ?? {x: 0, y: 0};
-  return paneViewOf(rows, {
-    cursorX: cursor.x,
-    cursorY: cursor.y,
-    width: 120,
-    currentCommand: 'node',
-  });
-}
 
 interface Row {
   name: string;
@@ -116,7 +96,7 @@ const ROWS: Row[] = [
       command: 'node',
       argv: ['node', `/usr/lib/node_modules/${agent}/cli.js`],
       input: waiting('node'),
-      screen: captured(`${agent}-idle-empty`),
+      screen: capturedScreen(`${agent}-idle-empty`),
       idle: true,
     },
     {
@@ -124,7 +104,7 @@ const ROWS: Row[] = [
       command: 'node',
       argv: ['node', `/usr/lib/node_modules/${agent}/cli.js`],
       input: waiting('node'),
-      screen: captured(`${agent}-busy`),
+      screen: capturedScreen(`${agent}-busy`),
       idle: false,
     },
   ]),
@@ -242,7 +222,7 @@ describe('idleNow', () => {
     expect(idleNow({...facts, view: noComposer, freshMark: true})).toEqual({
       idle: "idle: the agent's turn-end hook reported",
     });
-    expect(idleNow({...facts, view: captured('claude-busy'), freshMark: true})).toEqual({
+    expect(idleNow({...facts, view: capturedScreen('claude-busy'), freshMark: true})).toEqual({
       busy: 'the agent is busy',
     });
   });
