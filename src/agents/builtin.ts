@@ -1,3 +1,4 @@
+import {createHash} from 'node:crypto';
 import {readdirSync, readFileSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import {homedir} from 'node:os';
@@ -5,7 +6,7 @@ import {join} from 'node:path';
 import type * as TomlPatch from '@decimalturn/toml-patch';
 import {packageDir} from '../base/version.js';
 import {PROFILE_NAMES, type Profile, type ProfileName} from './profile.js';
-import {checkProfileFile, profileOf} from './schema.js';
+import {checkProfileFile, type ProfileFile, profileOf} from './schema.js';
 
 const load = createRequire(import.meta.url);
 
@@ -17,6 +18,12 @@ export function parseToml(text: string): unknown {
 /** Where the built-in profiles are: data/agents/<name>.toml in the package. */
 export function builtinDir(): string {
   return join(packageDir(), 'data', 'agents');
+}
+
+/** Where `npm run build` writes the built-in profiles as the schema made them
+ * (scripts/compile-profiles.ts). */
+export function compiledPath(): string {
+  return join(packageDir(), 'dist', 'profiles.json');
 }
 
 /** Where a user's profile files are, in the order they apply: their own
@@ -60,19 +67,11 @@ export function loadProfiles(
   /** Files read after the folders' (a file checked on its own). */
   files: readonly string[] = [],
 ): LoadedProfiles {
-  const raw = {} as Record<ProfileName, Record<string, unknown>>;
+  const {raw, checked} = readBuiltins(builtin);
   const profiles = {} as Record<ProfileName, Profile>;
   const sources = {} as Record<ProfileName, ProfileSource>;
   for (const name of PROFILE_NAMES) {
-    const path = join(builtin, `${name}.toml`);
-    const value = readTable(path);
-    const checked = typeof value === 'string' ? undefined : checkProfileFile(value, path);
-    if (checked === undefined || !checked.ok) {
-      const why = typeof value === 'string' ? value : checked?.ok === false ? checked.error : '';
-      throw new Error(`Internal error: the built-in profile ${why}`);
-    }
-    raw[name] = value as Record<string, unknown>;
-    profiles[name] = profileOf(checked.value);
+    profiles[name] = profileOf(checked[name]);
     sources[name] = {builtin: true, files: []};
   }
   const problems: string[] = [];
@@ -103,6 +102,95 @@ export function loadProfiles(
   return {profiles, sources, problems};
 }
 
+/** The built-in files as tables and as the schema checked them. */
+export interface Builtins {
+  raw: Record<ProfileName, Record<string, unknown>>;
+  checked: Record<ProfileName, ProfileFile>;
+  /** Of the files' names and texts. */
+  digest: string;
+}
+
+/**
+ * The built-in profiles of `dir`, checked through the schema. The build keeps the schema's
+ * output for the package's files (compiledPath); when its digest is that of the files read
+ * now, it is used as it is — zod and the TOML parser (~200 ms of CPU at start-up, which a
+ * hundred workers starting at once on two cores turn into seconds while holding pane locks)
+ * are then loaded only for a user's files. Any other files (edited since the build, another
+ * folder) are read and checked here.
+ */
+function readBuiltins(dir: string): Builtins {
+  const texts = PROFILE_NAMES.map((name) => {
+    const path = join(dir, `${name}.toml`);
+    try {
+      return {name, path, text: readFileSync(path, 'utf8')};
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      throw new Error(`Internal error: the built-in profile ${path}: cannot be read (${code}).`);
+    }
+  });
+  const digest = digestOf(texts);
+  const compiled = readCompiled();
+  if (compiled?.digest === digest) return compiled;
+  const raw = {} as Builtins['raw'];
+  const checked = {} as Builtins['checked'];
+  for (const {name, path, text} of texts) {
+    const value = tableOf(text, path);
+    const result = typeof value === 'string' ? undefined : checkProfileFile(value, path);
+    if (result === undefined || !result.ok) {
+      const why = typeof value === 'string' ? value : result?.ok === false ? result.error : '';
+      throw new Error(`Internal error: the built-in profile ${why}`);
+    }
+    raw[name] = value as Record<string, unknown>;
+    checked[name] = result.value;
+  }
+  return {raw, checked, digest};
+}
+
+/** What the build writes: the built-ins as checked, with the digest of the files read. A
+ * regular expression is kept as {"$re": source, "flags": flags}. */
+export function compileBuiltinProfiles(dir = builtinDir()): string {
+  const {raw, checked, digest} = readBuiltins(dir);
+  return `${JSON.stringify({version: 1, digest, raw, checked}, (_key, value) =>
+    value instanceof RegExp ? {$re: value.source, flags: value.flags} : value,
+  )}\n`;
+}
+
+/** The compiled built-ins, if the build left a readable file. */
+function readCompiled(): Builtins | undefined {
+  let text: string;
+  try {
+    text = readFileSync(compiledPath(), 'utf8');
+  } catch {
+    // Not built (tests from the source tree): the files are read instead.
+    return undefined;
+  }
+  return parseCompiled(text);
+}
+
+/** What compileBuiltinProfiles wrote, read back (regular expressions made again); undefined
+ * when it is not that. */
+export function parseCompiled(text: string): Builtins | undefined {
+  try {
+    const value = JSON.parse(text, (_key, v: unknown) => {
+      const re = v as {$re?: unknown; flags?: unknown} | null;
+      return typeof re === 'object' && re !== null && typeof re.$re === 'string'
+        ? new RegExp(re.$re, typeof re.flags === 'string' ? re.flags : '')
+        : v;
+    }) as Partial<Builtins> & {version?: number};
+    return value.version === 1 && typeof value.digest === 'string' && value.raw && value.checked
+      ? (value as Builtins)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function digestOf(files: readonly {name: string; text: string}[]): string {
+  const hash = createHash('sha256');
+  for (const {name, text} of files) hash.update(`${name}\0${text}\0`);
+  return hash.digest('hex');
+}
+
 /** The built-in profiles alone. */
 export function loadBuiltinProfiles(dir = builtinDir()): Record<ProfileName, Profile> {
   return loadProfiles([], dir).profiles;
@@ -116,6 +204,10 @@ function readTable(path: string): Record<string, unknown> | string {
   } catch (error) {
     return `${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}).`;
   }
+  return tableOf(text, path);
+}
+
+function tableOf(text: string, path: string): Record<string, unknown> | string {
   try {
     return parseToml(text) as Record<string, unknown>;
   } catch (error) {

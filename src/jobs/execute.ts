@@ -112,6 +112,9 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
     },
   );
   const lockFor = (pane: string) => paneLockFor(ctx.stateDir, {...server, pane});
+  // The profiles are read now, before any pane lock is taken: a user's profile files load zod
+  // and the TOML parser, CPU a lock holder must not spend between two refreshes of its lock.
+  loadedProfiles();
 
   let outcome: JobOutcome;
   try {

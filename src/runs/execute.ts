@@ -68,6 +68,8 @@ export async function executeRun(request: RunRequest, ctx: RunExecuteContext): P
     ticket: () => newJobId(Date.now()),
     waits: OWN_LINE_WAITS.run,
   });
+  // Read before any pane lock is taken (see jobs/execute.ts).
+  loadedProfiles();
   const outcome = await runRun(
     {
       tmux,

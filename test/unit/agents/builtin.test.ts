@@ -2,7 +2,13 @@ import {mkdirSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
-import {builtinDir, loadBuiltinProfiles, loadProfiles} from '../../../src/agents/builtin.js';
+import {
+  builtinDir,
+  compileBuiltinProfiles,
+  loadBuiltinProfiles,
+  loadProfiles,
+  parseCompiled,
+} from '../../../src/agents/builtin.js';
 import {AGENT_NAMES, PROFILE_NAMES} from '../../../src/agents/profile.js';
 
 describe('the built-in profiles, read from data/agents/ through the schema', () => {
@@ -24,6 +30,20 @@ describe('the built-in profiles, read from data/agents/ through the schema', () 
       expect(p.launch).toBe(name);
     },
   );
+
+  test('the build keeps them as the schema made them: read back, the same profiles', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nudge-builtin-'));
+    for (const name of PROFILE_NAMES)
+      writeFileSync(join(dir, `${name}.toml`), readFileSync(join(builtinDir(), `${name}.toml`)));
+    const compiled = parseCompiled(compileBuiltinProfiles(dir));
+    const fresh = loadBuiltinProfiles(dir);
+    expect(compiled).toBeDefined();
+    for (const name of PROFILE_NAMES) expect(compiled?.checked[name]).toMatchObject(fresh[name]);
+    expect(compiled?.checked.claude.busy[0]).toBeInstanceOf(RegExp);
+    // Another file's digest: what the build wrote for these files is not taken for them.
+    writeFileSync(join(dir, 'raw.toml'), `${readFileSync(join(dir, 'raw.toml'), 'utf8')}\n`);
+    expect(parseCompiled(compileBuiltinProfiles(dir))?.digest).not.toBe(compiled?.digest);
+  });
 
   test('a built-in file that does not check is an internal error naming the file and the field', () => {
     const dir = mkdtempSync(join(tmpdir(), 'nudge-builtin-'));
