@@ -68,7 +68,7 @@ export async function executeRun(request: RunRequest, ctx: RunExecuteContext): P
     ticket: () => newJobId(Date.now()),
     waits: OWN_LINE_WAITS.run,
   });
-  // Read before any pane lock is taken (see jobs/execute.ts).
+  // Read before any pane lock is taken (see src/jobs/execute.ts).
   loadedProfiles();
   const outcome = await runRun(
     {
