@@ -2,7 +2,7 @@
 // entries) that touches `process`. Errors become exit codes here and nowhere else.
 
 import {fileURLToPath} from 'node:url';
-import {userProfileDirs} from './agents/builtin.js';
+import {profileDirsOf, profileEnv} from './agents/builtin.js';
 import {useProfileDirs} from './agents/registry.js';
 import {realClock} from './base/clock.js';
 import {EXIT_CODES, type ExitCode, NudgeError} from './base/errors.js';
@@ -46,12 +46,14 @@ function readStdin(): Promise<string> {
   });
 }
 
-// Profile files: the user's own, then the project's (the working directory's .nudge/agents).
-useProfileDirs(userProfileDirs(process.env, process.cwd()));
+// Profile files: the user's own, then the project's (the working directory's .nudge/agents);
+// the workers this command starts read the same (NUDGE_PROFILE_DIRS).
+const env = profileEnv(process.env, process.cwd());
+useProfileDirs(profileDirsOf(env));
 
 const ctx: CommandContext = {
   readStdin,
-  env: process.env,
+  env,
   cwd: process.cwd(),
   pid: process.pid,
   uid: process.getuid?.() ?? 0,

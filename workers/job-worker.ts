@@ -1,7 +1,7 @@
 // The detached worker: runs one job, then exits. Started only by src/process/launch-worker.ts.
 // The files of workers/ and src/cli.ts are the only ones that touch `process`.
 import {readFileSync} from 'node:fs';
-import {userProfileDirs} from '../src/agents/builtin.js';
+import {profileDirsOf} from '../src/agents/builtin.js';
 import {useProfileDirs} from '../src/agents/registry.js';
 import {describeError} from '../src/base/errors.js';
 import {executeJob, recordWorkerFailure, type WorkerUsage} from '../src/jobs/execute.js';
@@ -10,9 +10,9 @@ import {statFields} from '../src/process/proc-stat.js';
 import {parseTransportChoice} from '../src/tmux/transport.js';
 import {stopSignal} from './stop-signal.js';
 
-// The user's own profile files mend the built-ins (the worker runs in the state dir: no
-// project folder of its own).
-useProfileDirs(userProfileDirs(process.env));
+// The profile files the starting command read (NUDGE_PROFILE_DIRS: the user's and the
+// project's; the worker runs in the state dir, with no project folder of its own).
+useProfileDirs(profileDirsOf(process.env));
 const jobId = process.argv[process.argv.indexOf('--job') + 1] ?? '';
 const stateDir = process.env.NUDGE_HOME ?? '';
 const decoded = decodeRequest(process.env.NUDGE_REQUEST);

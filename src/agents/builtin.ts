@@ -2,10 +2,10 @@ import {createHash} from 'node:crypto';
 import {readdirSync, readFileSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import {homedir} from 'node:os';
-import {join} from 'node:path';
+import {basename, delimiter, join} from 'node:path';
 import type * as TomlPatch from '@decimalturn/toml-patch';
 import {packageDir} from '../base/version.js';
-import {PROFILE_NAMES, type Profile, type ProfileName} from './profile.js';
+import {type Profile, type ProfileName, type Profiles, RAW, SHELL} from './profile.js';
 import {checkProfileFile, type ProfileFile, profileOf} from './schema.js';
 
 const load = createRequire(import.meta.url);
@@ -38,6 +38,34 @@ export function userProfileDirs(
   return project === undefined ? [own] : [own, join(project, '.nudge', 'agents')];
 }
 
+/**
+ * The folders of profile files a process reads: `NUDGE_PROFILE_DIRS` (folders joined by the
+ * system's path delimiter, `:`) when set, else userProfileDirs. A nudge command sets it for
+ * the workers it starts (profileEnv), which run in the state folder: they read the files the
+ * command read, the project's included.
+ */
+export function profileDirsOf(
+  env: {
+    NUDGE_PROFILE_DIRS?: string | undefined;
+    XDG_CONFIG_HOME?: string | undefined;
+    HOME?: string | undefined;
+  },
+  project?: string,
+): string[] {
+  const given = env.NUDGE_PROFILE_DIRS;
+  if (given !== undefined) return given.split(delimiter).filter((d) => d !== '');
+  return userProfileDirs(env, project);
+}
+
+/** `env` with NUDGE_PROFILE_DIRS set to the folders it reads (for the workers a command
+ * starts). */
+export function profileEnv<E extends Record<string, string | undefined>>(
+  env: E,
+  project: string,
+): E {
+  return {...env, NUDGE_PROFILE_DIRS: profileDirsOf(env, project).join(delimiter)};
+}
+
 /** Where each profile came from: the package, and the user files that mended it. */
 export interface ProfileSource {
   builtin: boolean;
@@ -45,9 +73,18 @@ export interface ProfileSource {
   files: string[];
 }
 
+/** Where a profile came from, in words: `built-in`, `built-in, mended by FILE, …`, or
+ * `FILE` (a program a user's file added), `…, mended by FILE` after it. */
+export function describeSource(s: ProfileSource): string {
+  const [first, ...rest] = s.files;
+  const origin = s.builtin ? 'built-in' : (first ?? 'unknown');
+  const menders = s.builtin ? s.files : rest;
+  return menders.length === 0 ? origin : `${origin}, mended by ${menders.join(', ')}`;
+}
+
 /** The profiles in force, where each came from, and the files that were refused. */
 export interface LoadedProfiles {
-  profiles: Record<ProfileName, Profile>;
+  profiles: Profiles;
   sources: Record<ProfileName, ProfileSource>;
   /** One sentence per refused file: the file, the field, what was expected; the profile it
    * would have changed stays as it was. */
@@ -55,11 +92,12 @@ export interface LoadedProfiles {
 }
 
 /**
- * The built-in profiles, then the user's files in `dirs` (each `*.toml`, in name order): a
- * file names the profile it mends (`name = "claude"`) and gives only the fields it changes,
- * each replacing the whole field. The result is checked through the one schema; a file that
- * does not read or check is refused (a problem) and the profile stays as it was. A built-in
- * file that does not check is a broken package: an Error naming the file.
+ * The built-in profiles, then the user's files in `dirs` (each `*.toml`, in name order). A
+ * file whose `name` is a profile's already mends it: it gives only the fields it changes,
+ * each replacing the whole field. A file with a new name adds a program, and gives every
+ * field a profile needs. The result is checked through the one schema; a file that does not
+ * read or check is refused (a problem) and the profiles stay as they were. A built-in file
+ * that does not check is a broken package: an Error naming the file.
  */
 export function loadProfiles(
   dirs: readonly string[] = [],
@@ -68,10 +106,10 @@ export function loadProfiles(
   files: readonly string[] = [],
 ): LoadedProfiles {
   const {raw, checked} = readBuiltins(builtin);
-  const profiles = {} as Record<ProfileName, Profile>;
-  const sources = {} as Record<ProfileName, ProfileSource>;
-  for (const name of PROFILE_NAMES) {
-    profiles[name] = profileOf(checked[name]);
+  const profiles: Record<ProfileName, Profile> = {};
+  const sources: Record<ProfileName, ProfileSource> = {};
+  for (const [name, file] of Object.entries(checked)) {
+    profiles[name] = profileOf(file);
     sources[name] = {builtin: true, files: []};
   }
   const problems: string[] = [];
@@ -81,25 +119,31 @@ export function loadProfiles(
       problems.push(value);
       continue;
     }
-    const name = value.name;
-    if (typeof name !== 'string' || !(PROFILE_NAMES as readonly string[]).includes(name)) {
+    const name = typeof value.name === 'string' ? value.name : undefined;
+    const before = name === undefined ? undefined : raw[name];
+    const merged = before ? {...before, ...value} : value;
+    const result = checkProfileFile(merged, path);
+    if (!result.ok) {
       problems.push(
-        `${path}: name is not valid: expected the name of a profile nudge knows (${PROFILE_NAMES.join(', ')}), got ${JSON.stringify(name)}.`,
+        before || name === undefined
+          ? result.error
+          : `${result.error.slice(0, -1)} (a new program's file gives every field a profile needs; "nudge agents list" lists the names it could mend).`,
       );
       continue;
     }
-    const known = name as ProfileName;
-    const merged = {...raw[known], ...value};
-    const checked = checkProfileFile(merged, path);
-    if (!checked.ok) {
-      problems.push(checked.error);
+    if ((name === SHELL || name === RAW) && result.value.kind !== name) {
+      problems.push(`${path}: kind is not valid: expected "${name}" (the ${name} profile).`);
       continue;
     }
+    const known = result.value.name;
     raw[known] = merged;
-    profiles[known] = profileOf(checked.value);
-    sources[known].files.push(path);
+    profiles[known] = profileOf(result.value);
+    sources[known] = {
+      builtin: sources[known]?.builtin ?? false,
+      files: [...(sources[known]?.files ?? []), path],
+    };
   }
-  return {profiles, sources, problems};
+  return {profiles: profiles as Profiles, sources, problems};
 }
 
 /** The built-in files as tables and as the schema checked them. */
@@ -119,26 +163,36 @@ export interface Builtins {
  * folder) are read and checked here.
  */
 function readBuiltins(dir: string): Builtins {
-  const texts = PROFILE_NAMES.map((name) => {
-    const path = join(dir, `${name}.toml`);
+  const texts = tomlFiles(dir).map((path) => {
     try {
-      return {name, path, text: readFileSync(path, 'utf8')};
+      return {name: basename(path, '.toml'), path, text: readFileSync(path, 'utf8')};
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? String(error);
       throw new Error(`Internal error: the built-in profile ${path}: cannot be read (${code}).`);
     }
   });
+  for (const name of [SHELL, RAW]) {
+    if (!texts.some((t) => t.name === name))
+      throw new Error(
+        `Internal error: the built-in profile ${join(dir, `${name}.toml`)} is missing.`,
+      );
+  }
   const digest = digestOf(texts);
   const compiled = readCompiled();
   if (compiled?.digest === digest) return compiled;
-  const raw = {} as Builtins['raw'];
-  const checked = {} as Builtins['checked'];
+  const raw: Builtins['raw'] = {};
+  const checked: Builtins['checked'] = {};
   for (const {name, path, text} of texts) {
     const value = tableOf(text, path);
     const result = typeof value === 'string' ? undefined : checkProfileFile(value, path);
     if (result === undefined || !result.ok) {
       const why = typeof value === 'string' ? value : result?.ok === false ? result.error : '';
       throw new Error(`Internal error: the built-in profile ${why}`);
+    }
+    if (result.value.name !== name) {
+      throw new Error(
+        `Internal error: the built-in profile ${path}: name is not valid: expected "${name}" (the file's name).`,
+      );
     }
     raw[name] = value as Record<string, unknown>;
     checked[name] = result.value;
@@ -192,7 +246,7 @@ function digestOf(files: readonly {name: string; text: string}[]): string {
 }
 
 /** The built-in profiles alone. */
-export function loadBuiltinProfiles(dir = builtinDir()): Record<ProfileName, Profile> {
+export function loadBuiltinProfiles(dir = builtinDir()): Profiles {
   return loadProfiles([], dir).profiles;
 }
 

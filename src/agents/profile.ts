@@ -9,24 +9,35 @@ import {cursorLine, visibleText} from '../tmux/view.js';
  * shape of that data and how a screen is read with it. The facts behind each entry are in docs/agent-screens.md,
  * measured on the versions named there.
  */
-export const PROFILE_NAMES = ['claude', 'gemini', 'codex', 'shell', 'raw'] as const;
-export type ProfileName = (typeof PROFILE_NAMES)[number];
-/** The agent CLIs nudge knows (the profiles that are not a shell or raw). */
+/** A profile's name: a built-in's (data/agents/<name>.toml) or one a user's file adds. */
+export type ProfileName = string;
+/** What a profile is for: an agent CLI (read through its screen), an interactive shell, or a
+ * program nudge does not read (`raw`: typed into as it is; never cleared, never sent Escape). */
+export type ProfileKind = 'agent' | 'shell' | 'raw';
+/** The profiles every nudge has, whatever the files say. */
+export const SHELL = 'shell';
+export const RAW = 'raw';
+/** The agent CLIs whose hooks, commands and MCP server `nudge install` wires (the TypeScript
+ * in src/setup/agents.ts); any other agent is data only. */
 export const AGENT_NAMES = ['claude', 'gemini', 'codex'] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
 
-/** Whether a name is one of the agent CLIs'. */
-export function isAgentName(name: string): name is AgentName {
-  return (AGENT_NAMES as readonly string[]).includes(name);
-}
+/** The profiles by name: the built-ins every nudge has, and any other a file adds. */
+export type Profiles = {readonly [K in AgentName | 'shell' | 'raw']: Profile} & {
+  readonly [name: string]: Profile | undefined;
+};
 
-/** Whether a profile is one of the agent CLIs'. */
+/** Whether a profile is an agent CLI's. */
 export function isAgent(profile: Profile): boolean {
-  return isAgentName(profile.name);
+  return profile.kind === 'agent';
 }
 
 export interface Profile {
   name: ProfileName;
+  kind: ProfileKind;
+  /** Where it comes in the order agents are recognised by (lower first; default 100): the
+   * first whose command or screen matches wins. */
+  detectOrder?: number;
   /** Keys that empty the input line; each inner list is one tmux call, 60 ms apart. */
   clearKeys: readonly (readonly string[])[];
   /** The least pause between the text and Enter: a faster Enter is taken as part of a
@@ -142,7 +153,7 @@ export interface ComposerState {
  * shell: the text after the prompt on the cursor's row.
  */
 export function readComposerState(profile: Profile, view: PaneView): ComposerState | undefined {
-  if (profile.name === 'shell') {
+  if (profile.kind === 'shell') {
     const text = readShellLine(view);
     return text === undefined
       ? undefined

@@ -1,22 +1,17 @@
+import {NudgeError} from '../base/errors.js';
 import {type LoadedProfiles, loadProfiles} from './builtin.js';
 import {claudeStopTurn} from './claude.js';
 import {codexNotifyTurn} from './codex.js';
 import {geminiAfterAgentTurn} from './gemini.js';
-import {
-  type AgentName,
-  PROFILE_NAMES,
-  type Profile,
-  type ProfileName,
-  type TurnEnd,
-} from './profile.js';
+import {isAgent, type Profile, type ProfileName, type Profiles, type TurnEnd} from './profile.js';
 import {isShellCommand} from './shell.js';
 
 /**
  * Every program nudge knows, by name, and the questions asked of them as a group: is this an
- * agent, which program does a pane run, which hook is whose. What is true of one program lives
- * in its own file.
+ * agent, which program does a pane run, which hook is whose. What is true of one program is
+ * its data file (data/agents/<name>.toml, or a user's).
  */
-export const PROFILES: Readonly<Record<ProfileName, Profile>> = lazyProfiles();
+export const PROFILES: Profiles = lazyProfiles();
 
 /** The folders of the user's profile files this process reads (set by its entry). */
 let userDirs: readonly string[] = [];
@@ -32,34 +27,61 @@ export function useProfileDirs(dirs: readonly string[]): void {
   loaded = undefined;
 }
 
+/** The folders of profile files this process reads. */
+export function profileDirsInUse(): readonly string[] {
+  return userDirs;
+}
+
 /** The profiles in force, where each came from, and the user files that were refused. */
 export function loadedProfiles(): LoadedProfiles {
   loaded ??= loadProfiles(userDirs);
   return loaded;
 }
 
+/** The profile named `name`, if one is loaded. */
+export function profileNamed(name: string): Profile | undefined {
+  return Object.hasOwn(loadedProfiles().profiles, name)
+    ? loadedProfiles().profiles[name]
+    : undefined;
+}
+
+/** The agent profiles in the order they are recognised by (detectOrder, then name). */
+export function agentProfiles(): Profile[] {
+  return Object.values(loadedProfiles().profiles)
+    .filter((p): p is Profile => p !== undefined && isAgent(p))
+    .sort(
+      (a, b) =>
+        (a.detectOrder ?? DEFAULT_DETECT_ORDER) - (b.detectOrder ?? DEFAULT_DETECT_ORDER) ||
+        a.name.localeCompare(b.name),
+    );
+}
+
+const DEFAULT_DETECT_ORDER = 100;
+
 /** The profiles, read from their data files the first time one is asked for (not at
  * import: `nudge submit` returns without reading them). */
-function lazyProfiles(): Readonly<Record<ProfileName, Profile>> {
-  const out = {} as Record<ProfileName, Profile>;
-  for (const name of PROFILE_NAMES) {
-    Object.defineProperty(out, name, {
-      get: () => loadedProfiles().profiles[name],
-      enumerable: true,
-    });
-  }
-  return Object.freeze(out);
+function lazyProfiles(): Profiles {
+  return new Proxy({} as Profiles, {
+    get: (_target, key) => (typeof key === 'string' ? profileNamed(key) : undefined),
+    has: (_target, key) => typeof key === 'string' && profileNamed(key) !== undefined,
+    ownKeys: () => Object.keys(loadedProfiles().profiles),
+    getOwnPropertyDescriptor: (_target, key) =>
+      typeof key === 'string' && profileNamed(key)
+        ? {value: profileNamed(key), enumerable: true, configurable: true, writable: false}
+        : undefined,
+  });
 }
 
 /** The agent CLI a command line runs, by its executable or script path (`node
  * …/bin/codex`, `…/@google/gemini-cli/dist/index.js`, `claude`), if any. */
-export function agentOfCommandLine(argv: readonly string[]): AgentName | undefined {
+export function agentOfCommandLine(argv: readonly string[]): ProfileName | undefined {
   // The interpreter, then its script (skipping interpreter options such as
   // --max-old-space-size=…).
   const words = argv.slice(0, 4).filter((w, i) => i === 0 || !w.startsWith('-'));
+  const agents = agentProfiles();
   for (const word of words.slice(0, 2)) {
-    for (const name of ['claude', 'codex', 'gemini'] as const) {
-      if (PROFILES[name].programs?.some((p) => p.test(word))) return name;
+    for (const p of agents) {
+      if (p.programs?.some((re) => re.test(word))) return p.name;
     }
   }
   return undefined;
@@ -73,35 +95,50 @@ export interface Detection {
 
 /**
  * `--profile auto`: the pane's foreground program (where the system can tell), its command,
- * then what the screen shows (Gemini CLI runs as `node`), else `raw`.
+ * then what the screen shows (Gemini CLI runs as `node`), else `raw`. Agents are tried in
+ * their detectOrder.
  */
-export function detectProfile(command: string, screenText: string, program?: AgentName): Detection {
+export function detectProfile(
+  command: string,
+  screenText: string,
+  program?: ProfileName,
+): Detection {
   // The foreground program's command line (Linux /proc) names the agent whatever its screen
   // shows at the moment (a Codex composer holding a draft shows none of its markers).
-  if (program)
-    return {profile: PROFILES[program], reason: `the pane's foreground program is ${program}`};
-  const {claude, codex, gemini, shell, raw} = PROFILES;
-  for (const p of [claude, codex, gemini]) {
+  const named = program === undefined ? undefined : profileNamed(program);
+  if (named) return {profile: named, reason: `the pane's foreground program is ${program}`};
+  const agents = agentProfiles();
+  for (const p of agents) {
     if (p.commands?.test(command)) return {profile: p, reason: `the pane runs ${command}`};
   }
   if (isShellCommand(command))
-    return {profile: shell, reason: `the pane runs the shell ${command}`};
-  for (const p of [claude, gemini, codex]) {
+    return {profile: PROFILES.shell, reason: `the pane runs the shell ${command}`};
+  for (const p of agents) {
     if (p.screen?.test(screenText))
       return {profile: p, reason: `the screen of ${command} shows ${p.name}'s composer`};
   }
-  return {profile: raw, reason: `nothing known about ${command || 'the program'}`};
+  return {profile: PROFILES.raw, reason: `nothing known about ${command || 'the program'}`};
 }
 
-/** The profile for a name, or detected. */
+/** The profile for a name, or detected. A name no profile has is a NudgeError (exit 2). */
 export function chooseProfile(
   name: ProfileName | 'auto',
   command: string,
   screenText: string,
-  program?: AgentName,
+  program?: ProfileName,
 ): Detection {
   if (name === 'auto') return detectProfile(command, screenText, program);
-  return {profile: PROFILES[name], reason: '--profile'};
+  const profile = profileNamed(name);
+  if (!profile) throw unknownProfile(name, '--profile');
+  return {profile, reason: '--profile'};
+}
+
+/** The error for a profile name nothing loaded has. */
+export function unknownProfile(name: string, option: string): NudgeError {
+  return new NudgeError(
+    'bad-profile',
+    `${option}: no profile is named ${JSON.stringify(name)}; "nudge agents list" lists them (${Object.keys(loadedProfiles().profiles).join(', ')}).`,
+  );
 }
 
 /** The turn-end hooks nudge understands (`nudge hook KIND`), and how each reads its payload:

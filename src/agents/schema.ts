@@ -40,11 +40,15 @@ function build(z: typeof Zod.z) {
 
   /** What a profile file may hold. `name` and `kind` say what it is; the rest is Profile. */
   const profileFile = z.strictObject({
-    name: z.string().regex(/^[a-z][a-z0-9-]*$/, 'a lower-case name (letters, digits, -)'),
+    name: z
+      .string()
+      .regex(/^[a-z][a-z0-9-]*$/, 'a lower-case name (letters, digits, -)')
+      .refine((n) => n !== 'auto', 'a name other than "auto" (--profile auto detects)'),
     /** An agent CLI (read through its screen), a shell, or a program nudge does not read. */
     kind: z.enum(['agent', 'shell', 'raw']),
     clearKeys: keyGroups,
     minEnterDelayMs: z.number().int().min(0).max(10_000),
+    detectOrder: z.number().int().min(0).max(1000).optional(),
     pasteWhen: regex.optional(),
     composerLine: regex.optional(),
     inputModes: z.record(z.string().min(1), inputMode).optional(),
@@ -91,7 +95,12 @@ export function checkProfileFile(value: unknown, source: string): Result<Profile
   if (parsed.success) return ok(parsed.data);
   const issue = parsed.error.issues[0];
   const field = issue?.path.length ? issue.path.join('.') : '(the file)';
-  return err(`${source}: ${field} is not valid: expected ${describeIssue(issue)}.`);
+  const given = issue?.path.reduce<unknown>(
+    (v, k) => (v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined),
+    value,
+  );
+  const what = issue?.path.length && given === undefined ? 'is missing' : 'is not valid';
+  return err(`${source}: ${field} ${what}: expected ${describeIssue(issue)}.`);
 }
 
 /** What an issue says was expected, in words. */
@@ -114,6 +123,5 @@ function describeIssue(issue: Zod.core.$ZodIssue | undefined): string {
 
 /** The Profile a checked file makes. */
 export function profileOf(file: ProfileFile): Profile {
-  const {kind: _kind, ...fields} = file;
-  return fields as Profile;
+  return file as Profile;
 }

@@ -1,18 +1,21 @@
 import {existsSync, readFileSync} from 'node:fs';
 import {isAbsolute, resolve} from 'node:path';
-import {loadProfiles, type ProfileSource, parseToml, userProfileDirs} from '../agents/builtin.js';
-import {isAgent, PROFILE_NAMES, type Profile, type ProfileName} from '../agents/profile.js';
+import {
+  describeSource,
+  loadProfiles,
+  type ProfileSource,
+  parseToml,
+  userProfileDirs,
+} from '../agents/builtin.js';
+import type {Profile, ProfileKind, ProfileName} from '../agents/profile.js';
 import {NudgeError} from '../base/errors.js';
 import type {CommandContext} from './context.js';
-
-/** What kind of program a profile is for. */
-export type ProfileKind = 'agent' | 'shell' | 'raw';
 
 /** One profile as `nudge agents list` shows it. */
 export interface AgentEntry {
   name: ProfileName;
   kind: ProfileKind;
-  /** `built-in`, or `built-in, mended by FILE, …`. */
+  /** `built-in`, `built-in, mended by FILE, …`, or the file that added it. */
   source: string;
   /** The command `nudge run --agent` starts it with. */
   launch?: string | undefined;
@@ -47,24 +50,18 @@ function loadFor(ctx: CommandContext, file?: string) {
   return {dirs, loaded: loadProfiles(dirs, undefined, file === undefined ? [] : [file])};
 }
 
-function kindOf(p: Profile): ProfileKind {
-  if (isAgent(p)) return 'agent';
-  return p.name === 'shell' ? 'shell' : 'raw';
-}
-
-function describeSource(s: ProfileSource): string {
-  return s.files.length === 0 ? 'built-in' : `built-in, mended by ${s.files.join(', ')}`;
-}
-
 function entryOf(p: Profile, s: ProfileSource): AgentEntry {
-  return {name: p.name, kind: kindOf(p), source: describeSource(s), launch: p.launch};
+  return {name: p.name, kind: p.kind, source: describeSource(s), launch: p.launch};
 }
 
 /** `nudge agents list`. */
 export async function listAgents(_o: object, ctx: CommandContext): Promise<AgentList> {
   const {dirs, loaded} = loadFor(ctx);
   return {
-    agents: PROFILE_NAMES.map((n) => entryOf(loaded.profiles[n], loaded.sources[n])),
+    agents: Object.entries(loaded.sources).flatMap(([n, source]) => {
+      const p = loaded.profiles[n];
+      return p ? [entryOf(p, source)] : [];
+    }),
     dirs,
     problems: loaded.problems,
   };
@@ -72,16 +69,16 @@ export async function listAgents(_o: object, ctx: CommandContext): Promise<Agent
 
 /** `nudge agents show NAME`. */
 export async function showAgent(o: {name: string}, ctx: CommandContext): Promise<AgentShown> {
-  if (!(PROFILE_NAMES as readonly string[]).includes(o.name)) {
+  const {loaded} = loadFor(ctx);
+  const p = loaded.profiles[o.name];
+  const source = loaded.sources[o.name];
+  if (!p || !source) {
     throw new NudgeError(
       'bad-profile',
-      `No profile is named ${JSON.stringify(o.name)}; "nudge agents list" lists them (${PROFILE_NAMES.join(', ')}).`,
+      `No profile is named ${JSON.stringify(o.name)}; "nudge agents list" lists them (${Object.keys(loaded.sources).join(', ')}).`,
     );
   }
-  const {loaded} = loadFor(ctx);
-  const name = o.name as ProfileName;
-  const p = loaded.profiles[name];
-  return {...entryOf(p, loaded.sources[name]), fields: asData(p), problems: loaded.problems};
+  return {...entryOf(p, source), fields: asData(p), problems: loaded.problems};
 }
 
 /** `nudge agents check FILE`: the file read as nudge would (over the built-in it names, after
@@ -95,9 +92,7 @@ export async function checkAgentFile(
   const {loaded} = loadFor(ctx, file);
   const problem = loaded.problems.find((p) => p.startsWith(`${file}:`));
   if (problem) throw new NudgeError('bad-config', problem);
-  const name = (Object.keys(loaded.sources) as ProfileName[]).find((n) =>
-    loaded.sources[n].files.includes(file),
-  );
+  const name = Object.keys(loaded.sources).find((n) => loaded.sources[n]?.files.includes(file));
   if (!name) throw new NudgeError('bad-config', `${file}: no profile was read from it.`);
   const given = parseToml(readFileSync(file, 'utf8')) as Record<string, unknown>;
   return {file, name, fields: Object.keys(given).filter((k) => k !== 'name')};

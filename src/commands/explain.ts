@@ -1,3 +1,4 @@
+import {describeSource} from '../agents/builtin.js';
 import {explainScreen, programVersion, type RuleMatch} from '../agents/explain.js';
 import {isAgent, type ProfileName} from '../agents/profile.js';
 import {loadedProfiles} from '../agents/registry.js';
@@ -74,14 +75,14 @@ export async function explainPane(o: ExplainOptions, ctx: CommandContext): Promi
     ? judgeVersion(readVerifiedTable(ctx.dataDir), profile.name, installed)
     : undefined;
   const loaded = loadedProfiles();
-  const files = loaded.sources[profile.name].files;
+  const source = loaded.sources[profile.name];
   return {
     pane: info.paneId,
     command: info.currentCommand,
     commandLine: argv ? [...argv] : undefined,
     profile: profile.name,
     why: detection.reason,
-    source: files.length === 0 ? 'built-in' : `built-in, mended by ${files.join(', ')}`,
+    source: source ? describeSource(source) : 'unknown',
     version:
       installed && judged ? {installed, status: judged.status, detail: judged.detail} : undefined,
     rules: explainScreen(profile, view),

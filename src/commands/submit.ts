@@ -47,6 +47,11 @@ export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<Sub
       chooseProfile(options.profile, info.currentCommand, screen).profile,
     );
   } else {
+    if (options.profile !== 'auto') {
+      // A name no profile file gives is bad input now, not a failed job later.
+      const {profileNamed, unknownProfile} = await import('../agents/registry.js');
+      if (!profileNamed(options.profile)) throw unknownProfile(options.profile, '--profile');
+    }
     checkUntilFits(options.until, info);
   }
   if (o.notifyPane !== undefined) {

@@ -1,4 +1,4 @@
-import {isAgentName, isBusy, isIdle, type Profile} from '../agents/profile.js';
+import {isAgent, isBusy, isIdle, type Profile} from '../agents/profile.js';
 import {PROFILES} from '../agents/registry.js';
 import {isPosixShell, isShellCommand} from '../agents/shell.js';
 import {NudgeError} from '../base/errors.js';
@@ -67,7 +67,8 @@ export function promptTest(
     return anyVisibleLine(compileRegex(spec.pattern, '--until prompt:'));
   const name = spec.profile ?? profile?.name ?? (isShellCommand(command) ? 'shell' : undefined);
   if (name === 'shell') return shellPromptVisible;
-  const agent = name !== undefined && isAgentName(name) ? PROFILES[name] : undefined;
+  const named = name === undefined ? undefined : name === profile?.name ? profile : PROFILES[name];
+  const agent = named && isAgent(named) ? named : undefined;
   if (agent) return (view) => isIdle(agent, view) || hookSaysIdle(agent, view, freshHookMark);
   return `no prompt profile knows "${command}"; use --until prompt:REGEX or --profile`;
 }

@@ -1,5 +1,5 @@
 import {Buffer} from 'node:buffer';
-import {PROFILE_NAMES, type ProfileName} from '../agents/profile.js';
+import type {ProfileName} from '../agents/profile.js';
 import {parseDuration, parseInteger} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
 import {compileRegex, parseUntil} from '../detect/until.js';
@@ -117,15 +117,19 @@ export function resolveJobOptions(o: SubmitOptions): JobOptions {
   };
 }
 
-/** Check `--profile`; throws NudgeError (exit 2). */
+/** Check `--profile`'s form; throws NudgeError (exit 2). Whether a profile has that name is
+ * known once the profiles are read (src/agents/registry.ts, chooseProfile): `nudge submit`
+ * reads them only when it needs them. */
 export function parseProfile(value: string): ProfileName | 'auto' {
-  if (value === 'auto' || (PROFILE_NAMES as readonly string[]).includes(value))
-    return value as ProfileName | 'auto';
+  if (value === 'auto' || PROFILE_NAME.test(value)) return value;
   throw new NudgeError(
     'bad-profile',
-    `--profile must be auto, ${PROFILE_NAMES.join(', ')}; got ${JSON.stringify(value)}.`,
+    `--profile must be auto or a profile's name ("nudge agents list" lists them); got ${JSON.stringify(value)}.`,
   );
 }
+
+/** The form of a profile's name (src/agents/schema.ts checks the same). */
+const PROFILE_NAME = /^[a-z][a-z0-9-]*$/;
 
 /** Check the text to type; throws NudgeError (exit 2). */
 export function validateText(text: string): void {

@@ -1,5 +1,5 @@
 import {Buffer} from 'node:buffer';
-import {PROFILE_NAMES, type ProfileName} from '../agents/profile.js';
+import type {ProfileName} from '../agents/profile.js';
 import {JOB_ID_PATTERN} from '../base/paths.js';
 import {err, ok, type Result} from '../base/result.js';
 import type {UntilSpec} from '../detect/until.js';
@@ -191,11 +191,8 @@ export function validateRequest(value: unknown): Result<JobRequest, string> {
   if (!Number.isSafeInteger(options.lines) || (options.lines as number) < 1) {
     return err('the request option lines is not a positive whole number');
   }
-  if (
-    options.profile !== 'auto' &&
-    !(PROFILE_NAMES as readonly unknown[]).includes(options.profile)
-  ) {
-    return err('the request option profile is not a known profile');
+  if (typeof options.profile !== 'string' || options.profile === '') {
+    return err('the request option profile is not a profile name');
   }
   if (typeof options.whenIdle !== 'boolean' || typeof options.clearDraft !== 'boolean') {
     return err('the request options whenIdle/clearDraft are not booleans');

@@ -1,6 +1,11 @@
-import type {AgentName, ProfileName} from '../agents/profile.js';
+import type {ProfileName} from '../agents/profile.js';
 import {isAgent} from '../agents/profile.js';
-import {agentOfCommandLine, chooseProfile, type Detection, PROFILES} from '../agents/registry.js';
+import {
+  agentOfCommandLine,
+  chooseProfile,
+  type Detection,
+  profileNamed,
+} from '../agents/registry.js';
 import {isShellCommand} from '../agents/shell.js';
 import type {Foreground} from '../process/foreground.js';
 import type {PaneInfo, Tmux} from '../tmux/tmux.js';
@@ -28,7 +33,7 @@ export async function recognize(
 ): Promise<Detection> {
   const view = await deps.tmux.view(pane, 0);
   const argv = await deps.foreground.commandLine(info.panePid);
-  const program: AgentName | undefined = argv ? agentOfCommandLine(argv) : undefined;
+  const program = argv ? agentOfCommandLine(argv) : undefined;
   const found = chooseProfile(choice, info.currentCommand, visibleText(view), program);
   if (choice !== 'auto') return found;
   if (isAgent(found.profile)) {
@@ -40,9 +45,10 @@ export async function recognize(
   const earlier = isShellCommand(info.currentCommand)
     ? undefined
     : await deps.paneMemory.recall(pane, info.panePid);
-  if (earlier && earlier !== found.profile.name) {
+  const known = earlier === undefined ? undefined : profileNamed(earlier);
+  if (known && earlier !== found.profile.name) {
     return {
-      profile: PROFILES[earlier],
+      profile: known,
       reason: `recognised as ${earlier} earlier; its screen shows no marker of it now`,
     };
   }

@@ -4,7 +4,6 @@
 // on both transports.
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {PROFILE_NAMES} from '../../src/agents/profile.js';
 import {
   decodeRequest,
   encodeRequest,
@@ -80,7 +79,7 @@ const requestArb: fc.Arbitrary<JobRequest> = fc.record({
     until: untilArb,
     ignore: fc.array(fc.constantFrom('\\d+s', 'clock \\d\\d:\\d\\d', '[|/\\\\-]'), {maxLength: 3}),
     lines: fc.integer({min: 1, max: 100_000}),
-    profile: fc.constantFrom('auto' as const, ...PROFILE_NAMES),
+    profile: fc.constantFrom('auto', 'claude', 'gemini', 'codex', 'shell', 'raw'),
     whenIdle: fc.boolean(),
     idleTimeoutMs: fc.nat(),
     clearDraft: fc.boolean(),

@@ -168,12 +168,13 @@ export async function startModelServer(): Promise<ModelServer> {
     const format = formatOf(req.method ?? 'GET', url.pathname);
     const b = (body ?? {}) as Record<string, unknown>;
     const schema = format === 'unknown' ? undefined : schemaOf(format, b);
+    const title = format !== 'unknown' && schema === undefined && isTitleCall(format, b);
     const entry: JournalEntry = {
       at,
       method: req.method ?? 'GET',
       path: url.pathname + url.search,
       format,
-      side: schema !== undefined,
+      side: schema !== undefined || title,
       body,
       prompts: format === 'unknown' ? [] : promptsOf(format, b),
     };
@@ -188,8 +189,9 @@ export async function startModelServer(): Promise<ModelServer> {
       open.delete(res);
       if (!res.writableEnded && !stopped) entry.cutShort = true;
     });
-    if (schema !== undefined) {
-      await answer(format, b, url, res, {text: JSON.stringify(fillSchema(schema))}, false);
+    if (schema !== undefined || title) {
+      const text = title ? 'Scripted session' : JSON.stringify(fillSchema(schema));
+      await answer(format, b, url, res, {text}, false);
       entry.endedAt = Date.now();
       return;
     }
@@ -231,7 +233,7 @@ export async function startModelServer(): Promise<ModelServer> {
       if (turn && !res.destroyed) turnEndedAt = Date.now();
       return;
     }
-    const out = render(format, r, nextId);
+    const out = render(format, r, nextId, shellToolOf(format, body));
     // Mark the end before the last write: the client may close the moment it has it.
     const endedAt = Date.now();
     if (turn) turnEndedAt = endedAt;
@@ -301,15 +303,24 @@ export async function startModelServer(): Promise<ModelServer> {
     format: WireFormat,
     reply: Exclude<Reply, {holdMs: number}>,
     id: (p: string) => string,
+    shellTool: ShellTool | undefined,
   ): {events: string[]; json: unknown} {
     const text = 'text' in reply ? reply.text : 'json' in reply ? JSON.stringify(reply.json) : '';
     const command = 'shell' in reply ? reply.shell : undefined;
     const call =
       'tool' in reply
         ? {name: reply.tool, input: reply.input}
-        : command !== undefined
-          ? {name: undefined, input: undefined}
-          : undefined;
+        : command !== undefined && shellTool
+          ? {
+              name: shellTool.name,
+              input: {
+                [shellTool.arg]: command,
+                ...(shellTool.described ? {description: 'Run the command'} : {}),
+              },
+            }
+          : command !== undefined
+            ? {name: undefined, input: undefined}
+            : undefined;
     switch (format) {
       case 'anthropic': {
         const msgId = id('msg');
@@ -523,6 +534,51 @@ function formatOf(method: string, path: string): WireFormat | 'unknown' {
   if (/\/responses$/.test(path)) return 'responses';
   if (/\/chat\/completions$/.test(path)) return 'chat';
   return 'unknown';
+}
+
+/** A request for a conversation's title, asked as a plain turn (opencode, Qwen Code): no
+ * tools offered, and the instructions or the message ask for a title. */
+function isTitleCall(format: WireFormat, b: Record<string, unknown>): boolean {
+  if (format === 'chat' || (Array.isArray(b.tools) && b.tools.length > 0)) return false;
+  const words = JSON.stringify([b.system ?? '', b.systemInstruction ?? '', b.instructions ?? '']);
+  return (
+    /\btitle\b/i.test(words) || promptsOf(format, b).some((p) => /^generate a title\b/i.test(p))
+  );
+}
+
+/** The shell tool a CLI offers, by the names the CLIs use, and its command argument. */
+interface ShellTool {
+  name: string;
+  arg: string;
+  /** Whether it takes a `description` of the call (Claude Code's and opencode's do). */
+  described: boolean;
+}
+
+const SHELL_TOOL_NAMES = ['Bash', 'bash', 'run_shell_command', 'exec_command', 'shell'];
+
+/** The shell tool among those a request offers (each format lists them its own way), if any:
+ * a `{shell}` reply calls it, so one script serves every CLI on a format. */
+function shellToolOf(format: WireFormat, b: Record<string, unknown>): ShellTool | undefined {
+  const offered: Array<{name: string; schema: unknown}> = [];
+  for (const t of (Array.isArray(b.tools) ? b.tools : []) as Array<Record<string, unknown>>) {
+    if (format === 'gemini') {
+      for (const d of (t.functionDeclarations ?? []) as Array<Record<string, unknown>>)
+        offered.push({name: String(d.name), schema: d.parametersJsonSchema ?? d.parameters});
+    } else if (format === 'chat') {
+      const f = (t.function ?? {}) as Record<string, unknown>;
+      offered.push({name: String(f.name), schema: f.parameters});
+    } else {
+      offered.push({name: String(t.name), schema: t.input_schema ?? t.parameters});
+    }
+  }
+  for (const name of SHELL_TOOL_NAMES) {
+    const tool = offered.find((t) => t.name === name);
+    if (!tool) continue;
+    const props = ((tool.schema ?? {}) as {properties?: Record<string, unknown>}).properties ?? {};
+    const arg = 'command' in props || !('cmd' in props) ? 'command' : 'cmd';
+    return {name, arg, described: 'description' in props};
+  }
+  return undefined;
 }
 
 /** The JSON schema a side call asks its answer to follow, if it is a side call. */

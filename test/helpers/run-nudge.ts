@@ -24,9 +24,12 @@ export async function runNudge(
   args: string[],
   env: Record<string, string>,
   timeoutMs = 60_000,
+  /** The working directory (a project's .nudge/agents is read from it). */
+  cwd?: string,
 ): Promise<NudgeRun> {
   const started = Date.now();
   const r = await execa(process.execPath, [CLI, ...args], {
+    ...(cwd ? {cwd} : {}),
     env: cleanEnv(env),
     extendEnv: false,
     reject: false,

@@ -3,7 +3,7 @@
 // `▶ text`) is delivered but not confirmed by the built-in profile (`unconfirmed`: the input
 // line emptied, no echo seen); a user's profile file that mends that one field makes the same
 // delivery confirmed (`submitted`) — no release in between.
-import {mkdirSync, writeFileSync} from 'node:fs';
+import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
@@ -66,6 +66,77 @@ describe('a profile mended by a user file', () => {
     expect(events.some((e) => e.event === 'enter-retry')).toBe(false);
     expect(screen.split('\n').filter((l) => l === `▶ ${TEXT}`)).toHaveLength(1);
   }, 90_000);
+});
+
+/** A profile file for the drifted agent as a program of its own (no built-in knows it). */
+const DRIFTED_PROFILE = [
+  "name = 'drifted'",
+  "kind = 'agent'",
+  "clearKeys = [['C-u']]",
+  'minEnterDelayMs = 100',
+  "composerLine = '^(❯) ?(.*)$'",
+  "ruleLine = '^─{20,}$'",
+  "promptEcho = '^▶ (.*)$'",
+  "busy = ['esc to interrupt']",
+  "programs = ['(^|/)drifted-agent\\.mjs$']",
+].join('\n');
+
+describe('a program nudge never saw', () => {
+  it("added by a project's .nudge/agents file: recognised by its command line in the worker, the delivery confirmed once", async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    const project = useTempDir('nudge-project-');
+    mkdirSync(join(project, '.nudge', 'agents'), {recursive: true});
+    writeFileSync(join(project, '.nudge', 'agents', 'drifted.toml'), DRIFTED_PROFILE);
+    const pane = await server.newPane([process.execPath, join(FIXTURES, 'drifted-agent.mjs')]);
+    await server.waitForScreen(pane, /Drifted Code v9/);
+    // Submitted from the project's folder, with --profile auto: the worker (which runs in the
+    // state folder) reads the files the command read.
+    const env = {NUDGE_HOME: home, XDG_CONFIG_HOME: useTempDir('nudge-config-')};
+    const r = await runNudge(
+      submitArgs(server.socket, pane, ['--no-notice', '--', TEXT]),
+      env,
+      60_000,
+      project,
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    const id = r.stdout.trim().split(/\s+/)[0] ?? '';
+    const end = await waitForJobEnd(home, id, 60_000);
+    const screen = await server.capture(pane);
+    const seen = `${JSON.stringify(await readJobEvents(home, id))}\n${screen}`;
+    expect(end.profile, seen).toBe('drifted');
+    expect(end.state, seen).toBe('done');
+    expect(end.delivery, seen).toBe('submitted');
+    expect(screen.split('\n').filter((l) => l === `▶ ${TEXT}`)).toHaveLength(1);
+    // Listed, with the file it came from.
+    const list = await runNudge(['agents', 'list', '--json'], env, 60_000, project);
+    const listed = (JSON.parse(list.stdout) as {agents: Array<{name: string; source: string}>})
+      .agents;
+    expect(listed.find((a) => a.name === 'drifted')?.source).toBe(
+      join(project, '.nudge', 'agents', 'drifted.toml'),
+    );
+  }, 90_000);
+
+  it('with no profile (raw): typed exactly as given and Enter, never cleared, never sent Escape; the delivery is not claimed', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    const out = join(useTempDir('nudge-recorded-'), 'keys');
+    const pane = await server.newPane([process.execPath, join(FIXTURES, 'recorder.mjs'), out]);
+    await server.waitForScreen(pane, /RECORDER READY/);
+    const r = await runNudge(submitArgs(server.socket, pane, ['--no-notice', '--', TEXT]), {
+      NUDGE_HOME: home,
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const id = r.stdout.trim().split(/\s+/)[0] ?? '';
+    const end = await waitForJobEnd(home, id, 60_000);
+    expect(end.profile).toBe('raw');
+    expect(end.profileReason).toBe('nothing known about node');
+    expect(end.delivery).toBe('unconfirmed');
+    // Byte for byte: the text and Enter, no C-u (0x15), no Escape (0x1b) before or after.
+    expect(readFileSync(out).toString('hex')).toBe(Buffer.from(`${TEXT}\r`).toString('hex'));
+    const status = await runNudge(['status', id], {NUDGE_HOME: home});
+    expect(status.stdout).toContain('nudge explain');
+  }, 60_000);
 });
 
 describe('nudge explain', () => {

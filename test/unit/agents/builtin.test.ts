@@ -1,21 +1,27 @@
-import {mkdirSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
+import {mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {
   builtinDir,
   compileBuiltinProfiles,
+  describeSource,
   loadBuiltinProfiles,
   loadProfiles,
   parseCompiled,
 } from '../../../src/agents/builtin.js';
-import {AGENT_NAMES, PROFILE_NAMES} from '../../../src/agents/profile.js';
+import {AGENT_NAMES} from '../../../src/agents/profile.js';
+
+/** The built-in profiles: one data file each. */
+const PROFILE_NAMES = readdirSync(builtinDir())
+  .filter((f) => f.endsWith('.toml'))
+  .map((f) => f.slice(0, -'.toml'.length));
 
 describe('the built-in profiles, read from data/agents/ through the schema', () => {
   const loaded = loadBuiltinProfiles();
 
   test.each(PROFILE_NAMES)('%s reads, under its own name', (name) => {
-    expect(loaded[name].name).toBe(name);
+    expect(loaded[name]?.name).toBe(name);
   });
 
   test.each(AGENT_NAMES)(
@@ -38,8 +44,8 @@ describe('the built-in profiles, read from data/agents/ through the schema', () 
     const compiled = parseCompiled(compileBuiltinProfiles(dir));
     const fresh = loadBuiltinProfiles(dir);
     expect(compiled).toBeDefined();
-    for (const name of PROFILE_NAMES) expect(compiled?.checked[name]).toMatchObject(fresh[name]);
-    expect(compiled?.checked.claude.busy[0]).toBeInstanceOf(RegExp);
+    for (const name of PROFILE_NAMES) expect(compiled?.checked[name]).toEqual(fresh[name]);
+    expect(compiled?.checked.claude?.busy[0]).toBeInstanceOf(RegExp);
     // Another file's digest: what the build wrote for these files is not taken for them.
     writeFileSync(join(dir, 'raw.toml'), `${readFileSync(join(dir, 'raw.toml'), 'utf8')}\n`);
     expect(parseCompiled(compileBuiltinProfiles(dir))?.digest).not.toBe(compiled?.digest);
@@ -79,6 +85,32 @@ describe("a user's profile files", () => {
     expect(sources.gemini).toEqual({builtin: true, files: []});
   });
 
+  test('a file with a new name adds a program, from that file alone', () => {
+    const {config} = dirs();
+    const file = join(config, 'mine.toml');
+    writeFileSync(
+      file,
+      [
+        "name = 'mine'",
+        "kind = 'agent'",
+        "clearKeys = [['C-u']]",
+        'minEnterDelayMs = 100',
+        "composerLine = '^(>) (.*)$'",
+        "busy = ['thinking…']",
+        "programs = ['(^|/)mine$']",
+      ].join('\n'),
+    );
+    const {profiles, sources, problems} = loadProfiles([config]);
+    expect(problems).toEqual([]);
+    expect(profiles.mine?.kind).toBe('agent');
+    expect(profiles.mine?.busy.map((b) => b.source)).toEqual(['thinking…']);
+    expect(sources.mine).toEqual({builtin: false, files: [file]});
+    expect(describeSource({builtin: false, files: [file, 'b.toml']})).toBe(
+      `${file}, mended by b.toml`,
+    );
+    expect(describeSource({builtin: true, files: [file]})).toBe(`built-in, mended by ${file}`);
+  });
+
   test("the project's files apply after the user's own", () => {
     const {config, project} = dirs();
     writeFileSync(join(config, 'a.toml'), "name = 'codex'\nminEnterDelayMs = 300\n");
@@ -97,8 +129,13 @@ describe("a user's profile files", () => {
     ],
     [
       "name = 'cursor'\nbusy = []\n",
-      /claude\.toml: name is not valid: expected the name of a profile nudge knows \(claude, gemini, codex, shell, raw\), got "cursor"\./,
+      /claude\.toml: kind is missing: expected one of "agent", "shell", "raw" \(a new program's file gives every field a profile needs; "nudge agents list" lists the names it could mend\)\./,
     ],
+    [
+      "name = 'raw'\nkind = 'agent'\n",
+      /claude\.toml: kind is not valid: expected "raw" \(the raw profile\)\./,
+    ],
+    ["name = 'auto'\n", /claude\.toml: name is not valid: expected a name other than "auto"/],
     ['busy = [', /claude\.toml: is not TOML \(/],
   ])('%j is refused with one sentence, and the built-in stays', (text, sentence) => {
     const {config} = dirs();

@@ -1,12 +1,12 @@
 import {describe, expect, test} from 'vitest';
 import {
   AGENT_NAMES,
+  type AgentName,
   countEchoes,
   echoKindOf,
   isBusy,
   isIdle,
   type Profile,
-  type ProfileName,
   readComposer,
   readComposerState,
 } from '../../../src/agents/profile.js';
@@ -19,7 +19,7 @@ function viewOf(rows: string[], cursorY: number, currentCommand = 'node'): PaneV
   return paneViewOf(rows, {cursorY, cursorX: 0, width: 120, currentCommand});
 }
 
-const AGENTS: ProfileName[] = ['claude', 'gemini', 'codex'];
+const AGENTS: readonly AgentName[] = AGENT_NAMES;
 
 describe.each(AGENTS)('%s profile on its real screens', (agent) => {
   const p = PROFILES[agent];

@@ -175,10 +175,10 @@ describe('runJob', () => {
     expect(fast.tmux.calls.filter((c) => c[0] === 'type')).toEqual([['type', 'ab;']]);
   });
 
-  test('a TUI gets Escape then C-u as separate calls; --no-clear and --no-enter are honoured', async () => {
-    const tui = setup({currentCommand: 'node'});
-    await runJob(tui.deps, makeRequest({notify: false}, 'x'), new AbortController().signal);
-    expect(tui.tmux.typed()).toBe('<Escape><C-u>x\r');
+  test('a program nudge does not know gets the text and Enter alone (no Escape, no C-u); --no-clear and --no-enter are honoured', async () => {
+    const unknown = setup({currentCommand: 'node'});
+    await runJob(unknown.deps, makeRequest({notify: false}, 'x'), new AbortController().signal);
+    expect(unknown.tmux.typed()).toBe('x\r');
     const bare = setup();
     await runJob(
       bare.deps,
