@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Install the real agent CLIs that the real-agent tests drive (Gemini CLI, Claude Code,
-# Codex CLI) into a cache folder — never as dependencies of this package.
+# Codex CLI, and the agents supported by a profile file alone: opencode) into a cache
+# folder — never as dependencies of this package.
 #
-#   bash scripts/install-agents.sh              # all three
+#   bash scripts/install-agents.sh              # all of them
 #   bash scripts/install-agents.sh claude codex # only these
 #   bash scripts/install-agents.sh --newest     # also the newest release of each (npm view),
 #                                               # where it is not the pinned one, into
@@ -24,6 +25,8 @@ set -uo pipefail
 GEMINI_VERSION=${NUDGE_GEMINI_VERSION:-0.61.0}
 CLAUDE_VERSION=${NUDGE_CLAUDE_VERSION:-2.1.197}
 CODEX_VERSION=${NUDGE_CODEX_VERSION:-0.169.0}
+# A native executable from the platform package (opencode-linux-x64), all on npm.
+OPENCODE_VERSION=${NUDGE_OPENCODE_VERSION:-1.18.33}
 
 AGENTS_DIR=${NUDGE_AGENTS_DIR:-${HOME}/.cache/tmux-nudge-agents}
 
@@ -42,6 +45,7 @@ spec() {
     gemini) echo "@google/gemini-cli $GEMINI_VERSION gemini" ;;
     claude) echo "@anthropic-ai/claude-code $CLAUDE_VERSION claude" ;;
     codex) echo "@openai/codex $CODEX_VERSION codex" ;;
+    opencode) echo "opencode-ai $OPENCODE_VERSION opencode" ;;
     *) return 1 ;;
   esac
 }
@@ -65,7 +69,7 @@ if [[ ${1:-} == --newest ]]; then
   shift
 fi
 agents=("$@")
-((${#agents[@]} > 0)) || agents=(gemini claude codex)
+((${#agents[@]} > 0)) || agents=(gemini claude codex opencode)
 
 mkdir -p "$AGENTS_DIR" || die "cannot create $AGENTS_DIR; set NUDGE_AGENTS_DIR to a writable folder."
 say "cache folder: $AGENTS_DIR"
@@ -73,7 +77,7 @@ say "cache folder: $AGENTS_DIR"
 ok=()
 failed=()
 for agent in "${agents[@]}"; do
-  spec "$agent" >/dev/null || die "unknown agent '$agent'; choose from gemini, claude, codex."
+  spec "$agent" >/dev/null || die "unknown agent '$agent'; choose from gemini, claude, codex, opencode."
 done
 for agent in "${agents[@]}"; do
   read -r pkg version bin <<<"$(spec "$agent")"

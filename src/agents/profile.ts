@@ -63,6 +63,12 @@ export interface Profile {
   shellEcho?: RegExp;
   /** Placeholder texts the composer shows when it is empty. */
   placeholders?: readonly RegExp[];
+  /** A composer drawn as a box of rows that all match composerLine (opencode: `┃` rows,
+   * one blank row above and below the text), closed by a row matching this (opencode's agent
+   * and model row): the composer is the run of composerLine rows just above the last such
+   * row, and its text their contents, blank edge rows left out. A transcript drawn in the
+   * same box style is told apart by what closes it. */
+  composerClose?: RegExp;
   /** A rule line drawn above the composer (within three rows: Gemini puts hint lines
    * between). */
   ruleLine?: RegExp;
@@ -162,6 +168,7 @@ export function readComposerState(profile: Profile, view: PaneView): ComposerSta
   if (!profile.composerLine) return undefined;
   const offset = Math.max(0, view.rows.length - view.height);
   const rows = view.rows.slice(offset).map((r) => r.trimEnd());
+  if (profile.composerClose) return readComposerBox(profile, profile.composerLine, rows, offset);
   for (let i = rows.length - 1; i >= 0; i--) {
     const m = profile.composerLine.exec(rows[i] ?? '');
     if (!m) continue;
@@ -196,6 +203,36 @@ export function readComposerState(profile: Profile, view: PaneView): ComposerSta
     };
   }
   return undefined;
+}
+
+/** A composer drawn as a box (Profile.composerClose). */
+function readComposerBox(
+  profile: Profile,
+  line: RegExp,
+  rows: readonly string[],
+  offset: number,
+): ComposerState | undefined {
+  let close = -1;
+  for (let i = rows.length - 1; i >= 0 && close < 0; i--)
+    if (profile.composerClose?.test(rows[i] ?? '')) close = i;
+  let top = close;
+  while (top > 0 && line.test(rows[top - 1] ?? '')) top--;
+  if (close < 0 || top === close) return undefined;
+  const box = rows.slice(top, close).map((r) => line.exec(r));
+  const contents = box.map((m) => (m?.[2] ?? '').trim());
+  let first = 0;
+  let last = contents.length - 1;
+  while (first < last && contents[first] === '') first++;
+  while (last > first && contents[last] === '') last--;
+  const text = contents
+    .slice(first, last + 1)
+    .join('\n')
+    .trim();
+  return {
+    text: profile.placeholders?.some((p) => p.test(text)) ? '' : text,
+    mode: profile.inputModes?.[box[first]?.[1] ?? ''],
+    index: offset + top,
+  };
 }
 
 /**

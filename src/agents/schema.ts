@@ -56,6 +56,7 @@ function build(z: typeof Zod.z) {
     promptEcho: regex.optional(),
     shellEcho: regex.optional(),
     placeholders: z.array(regex).optional(),
+    composerClose: regex.optional(),
     ruleLine: regex.optional(),
     busy: z.array(regex),
     starting: z.array(regex).optional(),

@@ -147,7 +147,9 @@ async function typeWhole(
     await clock.sleep(Math.max(o.enterDelayMs, profile.minEnterDelayMs), signal);
     // The screen just before Enter: the reaction gate's baseline, and new output starts on the
     // row after the cursor (so the echo of the typed command never matches a regex).
-    const before = await tmux.view(pane, 0);
+    const before = pasted
+      ? await tmux.view(pane, 0)
+      : await drawnView(io, pane, profile, text, signal);
     // A person typing into the pane meanwhile mixes their keys into the line: then pressing
     // Enter would run what they typed (and a half of ours). Where the line can be read, it
     // must still hold only the text; otherwise leave it as it is, for them.
@@ -283,6 +285,48 @@ function lostItsStart(
   const squash = (s: string) => s.replace(/\s+/g, '');
   return squash(line.text) !== squash(shown);
 }
+
+/**
+ * The screen once the program has drawn what was typed: a program slow to redraw (opencode
+ * on a busy machine) still shows the start of the text, or nothing, a moment after the last
+ * key — which is neither a line someone else typed into nor one that lost its start. Waits
+ * while the input line shows a strict beginning of the text, at most DRAWN_WAIT_MS (a line
+ * that truly lost its start shows the text's end, and is judged at once).
+ */
+async function drawnView(
+  io: PaneIo,
+  pane: string,
+  profile: Profile,
+  text: string,
+  signal: AbortSignal,
+): Promise<PaneView> {
+  const whole = squashed(text);
+  let last: PaneView | undefined;
+  await waitUntil(
+    io.tmux,
+    pane,
+    {
+      historyRows: 0,
+      observe: (view) => {
+        last = view;
+        const line = readComposer(profile, view);
+        const drawing =
+          line !== undefined && whole.startsWith(squashed(line)) && squashed(line) !== whole;
+        return drawing ? {status: 'pending', why: 'still drawing the text'} : {status: 'done'};
+      },
+    },
+    {intervalMs: DRAWN_POLL_MS, timeoutMs: DRAWN_WAIT_MS, clock: io.clock, signal},
+  );
+  return last ?? (await io.tmux.view(pane, 0));
+}
+
+function squashed(text: string): string {
+  return text.replace(/\s+/g, '');
+}
+
+/** How long a program may take to draw what was typed, and how often it is looked at. */
+const DRAWN_WAIT_MS = 2_000;
+const DRAWN_POLL_MS = 50;
 
 /** Columns an agent's composer row takes before the text (Gemini's ` *   `, with room). */
 const COMPOSER_PROMPT_COLUMNS = 8;

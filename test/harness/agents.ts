@@ -23,8 +23,13 @@ import {homedir, tmpdir} from 'node:os';
 import {dirname, join, relative, resolve} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
 
-export type AgentName = 'claude' | 'gemini' | 'codex';
-export const AGENT_NAMES: readonly AgentName[] = ['claude', 'gemini', 'codex'];
+/** The three agents every real-agent test runs (hooks, MCP, install, run). */
+export type CoreAgentName = 'claude' | 'gemini' | 'codex';
+export type AgentName = CoreAgentName | 'opencode';
+export const AGENT_NAMES: readonly CoreAgentName[] = ['claude', 'gemini', 'codex'];
+/** The agents nudge supports through a profile file alone, proven at the model
+ * (test/integration/agents-at-model.test.ts). */
+export const DATA_AGENT_NAMES: readonly AgentName[] = ['opencode'];
 
 interface AgentPackage {
   pkg: string;
@@ -35,6 +40,7 @@ const PACKAGES: Record<AgentName, AgentPackage> = {
   claude: {pkg: '@anthropic-ai/claude-code', bin: 'claude'},
   gemini: {pkg: '@google/gemini-cli', bin: 'gemini'},
   codex: {pkg: '@openai/codex', bin: 'codex'},
+  opencode: {pkg: 'opencode-ai', bin: 'opencode'},
 };
 
 /** A port nothing listens on: connections are refused at once. */
@@ -58,6 +64,12 @@ export const AGENT_SCREENS: Record<AgentName, {emptyComposer: RegExp; busy: RegE
   // The placeholder is dim text — a person who typed the same words looks the same in a
   // plain capture, so the cursor column (2 when empty) is the tie-breaker; see docs.
   codex: {emptyComposer: /^› Ask Codex to do anything\s*$/m, busy: /esc to interrupt/},
+  // The input box: a blank `┃` row, the text row (the placeholder before the first prompt),
+  // a blank row, then the agent and model row.
+  opencode: {
+    emptyComposer: /^\s*┃\n\s*┃(?: {2}Ask anything….*)?\n\s*┃\n\s*┃ {2}\S+ · /m,
+    busy: /esc interrupt/,
+  },
 };
 
 /** The cache folder scripts/install-agents.sh installs into. */
@@ -362,6 +374,31 @@ export function createAgentHome(name: AgentName, opts: AgentOptions = {}): Agent
       );
       break;
     }
+    case 'opencode':
+      // A provider pointed at the endpoint (the Anthropic Messages format), no update check,
+      // no sharing. Approvals: opencode's own default (it runs shell commands without asking),
+      // everything allowed, or every shell command asked about.
+      write(
+        '.config/opencode/opencode.json',
+        JSON.stringify({
+          $schema: 'https://opencode.ai/config.json',
+          autoupdate: false,
+          share: 'disabled',
+          provider: {
+            anthropic: {options: {baseURL: `${endpoint}/v1`, apiKey: FAKE_KEYS.opencode}},
+          },
+          model: 'anthropic/claude-sonnet-4-5',
+          ...(all ? {permission: 'allow'} : none ? {permission: {bash: 'ask'}} : {}),
+          ...(opts.mcpServer
+            ? {
+                mcp: {
+                  nudge: {type: 'local', command: [opts.mcpServer.command, ...opts.mcpServer.args]},
+                },
+              }
+            : {}),
+        }),
+      );
+      break;
   }
   return {root, home, workdir};
 }
@@ -381,6 +418,7 @@ const FAKE_KEYS: Record<AgentName, string> = {
   claude: 'sk-ant-api03-fake-key-for-offline-tests-0000000000000000',
   gemini: 'fake-gemini-key-for-offline-tests',
   codex: 'sk-fake-key-for-offline-tests',
+  opencode: 'sk-ant-api03-fake-key-for-offline-tests-opencode',
 };
 
 /** Variables of the caller that could reach a real account, a real config, or route the
@@ -475,6 +513,16 @@ export function agentEnv(
       };
     case 'codex':
       return {...common, OPENAI_API_KEY: FAKE_KEYS.codex, ...opts.env};
+    case 'opencode':
+      return {
+        ...common,
+        OPENCODE_DISABLE_AUTOUPDATE: '1',
+        OPENCODE_DISABLE_MODELS_FETCH: '1',
+        OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+        OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
+        OPENCODE_DISABLE_CLAUDE_CODE: '1',
+        ...opts.env,
+      };
   }
 }
 

@@ -19,6 +19,7 @@ import {
   agentEnv,
   agentUnsetVariables,
   agentVersion,
+  type CoreAgentName,
   claudeHasAutoMode,
   killProcessesOfHome,
   type RealAgent,
@@ -33,7 +34,7 @@ const NOTICE = '[SYSTEM COMMAND] Command complete. Resume.';
 const NUDGE = `${process.execPath} ${CLI}`;
 
 /** The files `nudge install AGENT` writes in a home (user scope). */
-const FILES: Record<AgentName, string[]> = {
+const FILES: Record<CoreAgentName, string[]> = {
   claude: ['.claude/commands/nudge.md', '.claude/settings.json', '.claude.json'],
   gemini: ['.gemini/commands/nudge.toml', '.gemini/settings.json'],
   codex: ['.codex/skills/nudge/SKILL.md', '.codex/rules/nudge.rules', '.codex/config.toml'],
@@ -61,7 +62,7 @@ interface World {
   installOut: string;
 }
 
-async function setup(name: AgentName, path: string[] = []): Promise<World> {
+async function setup(name: CoreAgentName, path: string[] = []): Promise<World> {
   const model = await startModelServer();
   const server = await startTmuxServer();
   const state = useTempDir('nudge-home-');

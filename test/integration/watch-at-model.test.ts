@@ -9,7 +9,7 @@
  */
 import {describe, expect, test} from 'vitest';
 import {describePrompts, startModelServer} from '../helpers/model-server.js';
-import {type AgentName, agentAvailable, startAgent} from '../helpers/real-agents.js';
+import {agentAvailable, type CoreAgentName, startAgent} from '../helpers/real-agents.js';
 import {CLI, nudgeBinDir, runNudge} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
@@ -19,7 +19,7 @@ const NEXT = 'Now add a test for the empty input case.';
 const PLAN = 'Make the parser handle every input; done when npm test passes.';
 
 /** How each CLI names the tools of the MCP server `nudge`. */
-const TOOL_NAME: Record<Exclude<AgentName, 'codex'>, (tool: string) => string> = {
+const TOOL_NAME: Record<Exclude<CoreAgentName, 'codex'>, (tool: string) => string> = {
   claude: (t) => `mcp__nudge__${t}`,
   gemini: (t) => `mcp_nudge_${t}`,
 };
