@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install the real agent CLIs that the real-agent tests drive (Gemini CLI, Claude Code,
-# Codex CLI, and the agents supported by a profile file alone: opencode) into a cache
+# Codex CLI, and the agents supported by a profile file alone: opencode, Qwen Code) into a cache
 # folder — never as dependencies of this package.
 #
 #   bash scripts/install-agents.sh              # all of them
@@ -27,6 +27,7 @@ CLAUDE_VERSION=${NUDGE_CLAUDE_VERSION:-2.1.197}
 CODEX_VERSION=${NUDGE_CODEX_VERSION:-0.169.0}
 # A native executable from the platform package (opencode-linux-x64), all on npm.
 OPENCODE_VERSION=${NUDGE_OPENCODE_VERSION:-1.18.33}
+QWEN_VERSION=${NUDGE_QWEN_VERSION:-0.24.4}
 
 AGENTS_DIR=${NUDGE_AGENTS_DIR:-${HOME}/.cache/tmux-nudge-agents}
 
@@ -46,6 +47,7 @@ spec() {
     claude) echo "@anthropic-ai/claude-code $CLAUDE_VERSION claude" ;;
     codex) echo "@openai/codex $CODEX_VERSION codex" ;;
     opencode) echo "opencode-ai $OPENCODE_VERSION opencode" ;;
+    qwen) echo "@qwen-code/qwen-code $QWEN_VERSION qwen" ;;
     *) return 1 ;;
   esac
 }
@@ -69,7 +71,7 @@ if [[ ${1:-} == --newest ]]; then
   shift
 fi
 agents=("$@")
-((${#agents[@]} > 0)) || agents=(gemini claude codex opencode)
+((${#agents[@]} > 0)) || agents=(gemini claude codex opencode qwen)
 
 mkdir -p "$AGENTS_DIR" || die "cannot create $AGENTS_DIR; set NUDGE_AGENTS_DIR to a writable folder."
 say "cache folder: $AGENTS_DIR"
@@ -77,7 +79,7 @@ say "cache folder: $AGENTS_DIR"
 ok=()
 failed=()
 for agent in "${agents[@]}"; do
-  spec "$agent" >/dev/null || die "unknown agent '$agent'; choose from gemini, claude, codex, opencode."
+  spec "$agent" >/dev/null || die "unknown agent '$agent'; choose from gemini, claude, codex, opencode, qwen."
 done
 for agent in "${agents[@]}"; do
   read -r pkg version bin <<<"$(spec "$agent")"

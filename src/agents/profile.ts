@@ -61,6 +61,12 @@ export interface Profile {
   promptEcho?: RegExp;
   /** How a command run from the shell mode shows in the transcript (group 1: the command). */
   shellEcho?: RegExp;
+  /** The composer may show a suggestion of the program's own in dim text, the cursor on its
+   * first character (Qwen Code's follow-up suggestion): text with the cursor on its first
+   * character is read as an empty composer, not a person's draft. (Keys typed replace the
+   * suggestion; a real draft there would show mixed with the text, and Enter is then not
+   * pressed.) */
+  ghostAtCursor?: boolean;
   /** Placeholder texts the composer shows when it is empty. */
   placeholders?: readonly RegExp[];
   /** A composer drawn as a box of rows that all match composerLine (opencode: `┃` rows,
@@ -195,9 +201,18 @@ export function readComposerState(profile: Profile, view: PaneView): ComposerSta
       if (!/^ {2}\S/.test(rows[k] ?? '')) break;
       parts.push((rows[k] ?? '').trim());
     }
-    const text = parts.join('\n').trim();
+    // Zero-width spaces some programs draw where the cursor rests (Qwen Code) are not text.
+    const text = parts
+      .join('\n')
+      .replace(/\u200b/g, '')
+      .trim();
+    const ghost =
+      profile.ghostAtCursor === true &&
+      text !== '' &&
+      view.cursorY === i &&
+      view.cursorX === (rows[i] ?? '').indexOf(m[2] ?? '');
     return {
-      text: profile.placeholders?.some((p) => p.test(text)) ? '' : text,
+      text: ghost || profile.placeholders?.some((p) => p.test(text)) ? '' : text,
       mode: profile.inputModes?.[m[1] ?? ''],
       index: offset + i,
     };

@@ -57,6 +57,7 @@ function build(z: typeof Zod.z) {
     shellEcho: regex.optional(),
     placeholders: z.array(regex).optional(),
     composerClose: regex.optional(),
+    ghostAtCursor: z.boolean().optional(),
     ruleLine: regex.optional(),
     busy: z.array(regex),
     starting: z.array(regex).optional(),

@@ -25,11 +25,11 @@ import {setTimeout as sleep} from 'node:timers/promises';
 
 /** The three agents every real-agent test runs (hooks, MCP, install, run). */
 export type CoreAgentName = 'claude' | 'gemini' | 'codex';
-export type AgentName = CoreAgentName | 'opencode';
+export type AgentName = CoreAgentName | 'opencode' | 'qwen';
 export const AGENT_NAMES: readonly CoreAgentName[] = ['claude', 'gemini', 'codex'];
 /** The agents nudge supports through a profile file alone, proven at the model
  * (test/integration/agents-at-model.test.ts). */
-export const DATA_AGENT_NAMES: readonly AgentName[] = ['opencode'];
+export const DATA_AGENT_NAMES: readonly AgentName[] = ['opencode', 'qwen'];
 
 interface AgentPackage {
   pkg: string;
@@ -41,6 +41,7 @@ const PACKAGES: Record<AgentName, AgentPackage> = {
   gemini: {pkg: '@google/gemini-cli', bin: 'gemini'},
   codex: {pkg: '@openai/codex', bin: 'codex'},
   opencode: {pkg: 'opencode-ai', bin: 'opencode'},
+  qwen: {pkg: '@qwen-code/qwen-code', bin: 'qwen'},
 };
 
 /** A port nothing listens on: connections are refused at once. */
@@ -70,6 +71,9 @@ export const AGENT_SCREENS: Record<AgentName, {emptyComposer: RegExp; busy: RegE
     emptyComposer: /^\s*┃\n\s*┃(?: {2}Ask anything….*)?\n\s*┃\n\s*┃ {2}\S+ · /m,
     busy: /esc interrupt/,
   },
+  // Gemini CLI's composer at column 0; after a turn the model's follow-up suggestion shows
+  // in it (dim), the cursor on its first character.
+  qwen: {emptyComposer: /^[>*] {1,3}\S/m, busy: /esc to cancel/},
 };
 
 /** The cache folder scripts/install-agents.sh installs into. */
@@ -399,6 +403,25 @@ export function createAgentHome(name: AgentName, opts: AgentOptions = {}): Agent
         }),
       );
       break;
+    case 'qwen':
+      // The Anthropic Messages format (auth type `anthropic`, ANTHROPIC_* in agentEnv), no
+      // update check or statistics. Approvals: its own default (auto mode: a classifier — a
+      // side question to the model — approves each tool call), YOLO (`--yolo`), or the mode
+      // that asks about every call (`--approval-mode default`).
+      write(
+        '.qwen/settings.json',
+        JSON.stringify({
+          security: {auth: {selectedType: 'anthropic'}},
+          general: {enableAutoUpdate: false, enableAutoUpdateNotification: false},
+          privacy: {usageStatisticsEnabled: false},
+          telemetry: {enabled: false},
+        }),
+      );
+      write(
+        '.qwen/trustedFolders.json',
+        JSON.stringify(opts.trusted !== false ? {[workdir]: 'TRUST_FOLDER'} : {}),
+      );
+      break;
   }
   return {root, home, workdir};
 }
@@ -419,6 +442,7 @@ const FAKE_KEYS: Record<AgentName, string> = {
   gemini: 'fake-gemini-key-for-offline-tests',
   codex: 'sk-fake-key-for-offline-tests',
   opencode: 'sk-ant-api03-fake-key-for-offline-tests-opencode',
+  qwen: 'sk-ant-api03-fake-key-for-offline-tests-qwen',
 };
 
 /** Variables of the caller that could reach a real account, a real config, or route the
@@ -523,6 +547,14 @@ export function agentEnv(
         OPENCODE_DISABLE_CLAUDE_CODE: '1',
         ...opts.env,
       };
+    case 'qwen':
+      return {
+        ...common,
+        ANTHROPIC_API_KEY: FAKE_KEYS.qwen,
+        ANTHROPIC_BASE_URL: endpoint,
+        ANTHROPIC_MODEL: 'claude-sonnet-4-5',
+        ...opts.env,
+      };
   }
 }
 
@@ -538,7 +570,8 @@ export function agentArgv(
     ...[...UNSET, ...ciVariables()].flatMap((v) => ['-u', v]),
     ...Object.entries(env).map(([k, v]) => `${k}=${v}`),
     agentBin(name),
-    ...(name === 'gemini' && opts.approvals === 'all' ? ['--yolo'] : []),
+    ...((name === 'gemini' || name === 'qwen') && opts.approvals === 'all' ? ['--yolo'] : []),
+    ...(name === 'qwen' && opts.approvals === 'none' ? ['--approval-mode', 'default'] : []),
     ...(opts.args ?? []),
   ];
 }

@@ -168,13 +168,14 @@ export async function startModelServer(): Promise<ModelServer> {
     const format = formatOf(req.method ?? 'GET', url.pathname);
     const b = (body ?? {}) as Record<string, unknown>;
     const schema = format === 'unknown' ? undefined : schemaOf(format, b);
-    const title = format !== 'unknown' && schema === undefined && isTitleCall(format, b);
+    const forced = format === 'anthropic' && schema === undefined ? forcedTool(b) : undefined;
+    const title = format !== 'unknown' && schema === undefined && !forced && isTitleCall(format, b);
     const entry: JournalEntry = {
       at,
       method: req.method ?? 'GET',
       path: url.pathname + url.search,
       format,
-      side: schema !== undefined || title,
+      side: schema !== undefined || forced !== undefined || title,
       body,
       prompts: format === 'unknown' ? [] : promptsOf(format, b),
     };
@@ -189,8 +190,22 @@ export async function startModelServer(): Promise<ModelServer> {
       open.delete(res);
       if (!res.writableEnded && !stopped) entry.cutShort = true;
     });
+    if (forced) {
+      // A structured answer asked for as the one tool the model must call (Qwen Code's
+      // permission classifier): that tool, called with an input that fits its schema.
+      await answer(
+        format,
+        b,
+        url,
+        res,
+        {tool: forced.name, input: fillSchema(forced.schema) as Record<string, unknown>},
+        false,
+      );
+      entry.endedAt = Date.now();
+      return;
+    }
     if (schema !== undefined || title) {
-      const text = title ? 'Scripted session' : JSON.stringify(fillSchema(schema));
+      const text = title ? asideAnswer(format, b) : JSON.stringify(fillSchema(schema));
       await answer(format, b, url, res, {text}, false);
       entry.endedAt = Date.now();
       return;
@@ -536,15 +551,39 @@ function formatOf(method: string, path: string): WireFormat | 'unknown' {
   return 'unknown';
 }
 
-/** A request for a conversation's title, asked as a plain turn (opencode, Qwen Code): no
- * tools offered, and the instructions or the message ask for a title. */
-function isTitleCall(format: WireFormat, b: Record<string, unknown>): boolean {
-  if (format === 'chat' || (Array.isArray(b.tools) && b.tools.length > 0)) return false;
-  const words = JSON.stringify([b.system ?? '', b.systemInstruction ?? '', b.instructions ?? '']);
-  return (
-    /\btitle\b/i.test(words) || promptsOf(format, b).some((p) => /^generate a title\b/i.test(p))
-  );
+/** The one tool an Anthropic request forces the model to call (`tool_choice` any or tool,
+ * one tool offered): a structured side question, not a turn. */
+function forcedTool(b: Record<string, unknown>): {name: string; schema: unknown} | undefined {
+  const choice = (b.tool_choice ?? {}) as {type?: string};
+  const tools = (Array.isArray(b.tools) ? b.tools : []) as Array<Record<string, unknown>>;
+  if ((choice.type !== 'any' && choice.type !== 'tool') || tools.length !== 1) return undefined;
+  return {name: String(tools[0]?.name), schema: tools[0]?.input_schema};
 }
+
+/** A question a CLI asks on the side as a plain turn: a conversation's title (opencode: no
+ * tools offered, and the instructions or the message ask for a title), or what the user
+ * might type next (Qwen Code's follow-up suggestion, `[SUGGESTION MODE: …]`). */
+function isTitleCall(format: WireFormat, b: Record<string, unknown>): boolean {
+  if (format === 'chat') return false;
+  const prompts = promptsOf(format, b);
+  if (prompts.some((p) => p.startsWith(SUGGESTION_PREFIX))) return true;
+  if (Array.isArray(b.tools) && b.tools.length > 0) return false;
+  const words = JSON.stringify([b.system ?? '', b.systemInstruction ?? '', b.instructions ?? '']);
+  return /\btitle\b/i.test(words) || prompts.some((p) => /^generate a title\b/i.test(p));
+}
+
+const SUGGESTION_PREFIX = '[SUGGESTION MODE:';
+
+/** What the scripted model answers a side question: a title, or a follow-up suggestion a
+ * person might take for their own typing (what the CLI shows of it is what is measured). */
+function asideAnswer(format: WireFormat, b: Record<string, unknown>): string {
+  return promptsOf(format, b).some((p) => p.startsWith(SUGGESTION_PREFIX))
+    ? SUGGESTED_NEXT
+    : 'Scripted session';
+}
+
+/** The follow-up the scripted model suggests. */
+export const SUGGESTED_NEXT = 'run the tests';
 
 /** The shell tool a CLI offers, by the names the CLIs use, and its command argument. */
 interface ShellTool {

@@ -25,6 +25,14 @@ const ROWS: Record<string, Row[]> = {
     {screen: 'queued', composer: '', busy: true, idle: false, queued: true},
     {screen: 'idle-after', composer: '', busy: false, idle: true},
   ],
+  qwen: [
+    {screen: 'idle-suggested', composer: '', busy: false, idle: true},
+    {screen: 'draft', composer: 'refactor the parser please', busy: false, idle: true},
+    {screen: 'busy', composer: '', busy: true, idle: false},
+    {screen: 'busy-draft', composer: 'and also this follow up', busy: true, idle: false},
+    {screen: 'queued', composer: '', busy: true, idle: false, queued: true},
+    {screen: 'streaming', composer: '', busy: true, idle: false},
+  ],
 };
 
 describe.each(Object.keys(ROWS))('%s, from its profile file alone', (agent) => {
