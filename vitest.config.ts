@@ -21,7 +21,10 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          exclude: ['test/integration/agents-at-model.test.ts'],
+          exclude: [
+            'test/integration/agents-at-model.test.ts',
+            'test/integration/data-agents-at-model.test.ts',
+          ],
           // Real tmux servers and workers: one file at a time on a 2-core machine.
           pool: 'forks',
           fileParallelism: false,
@@ -31,14 +34,18 @@ export default defineConfig({
         },
       },
       {
-        // The real agent CLIs at the scripted model server: a project of its own, so its ten
+        // The real agent CLIs at the scripted model server: a project of its own, so its
         // minutes — mostly waiting on the agents and the model's held turns, every wait on a
-        // signal — run beside the rest of the integration files instead of after them.
+        // signal — run beside the rest of the integration files instead of after them; its
+        // two files (the three agents with hooks, the agents of data alone) side by side.
         test: {
           name: 'at-model',
-          include: ['test/integration/agents-at-model.test.ts'],
+          include: [
+            'test/integration/agents-at-model.test.ts',
+            'test/integration/data-agents-at-model.test.ts',
+          ],
           pool: 'forks',
-          fileParallelism: false,
+          maxWorkers: 2,
           testTimeout: 90_000,
           hookTimeout: 30_000,
           globalSetup: ['test/helpers/global-setup.ts'],

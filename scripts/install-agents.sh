@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install the real agent CLIs that the real-agent tests drive (Gemini CLI, Claude Code,
-# Codex CLI, and the agents supported by a profile file alone: opencode, Qwen Code) into a cache
+# Codex CLI, and the agents supported by a profile file alone: opencode, Qwen Code, Pi) into a cache
 # folder — never as dependencies of this package.
 #
 #   bash scripts/install-agents.sh              # all of them
@@ -28,6 +28,7 @@ CODEX_VERSION=${NUDGE_CODEX_VERSION:-0.169.0}
 # A native executable from the platform package (opencode-linux-x64), all on npm.
 OPENCODE_VERSION=${NUDGE_OPENCODE_VERSION:-1.18.33}
 QWEN_VERSION=${NUDGE_QWEN_VERSION:-0.24.4}
+PI_VERSION=${NUDGE_PI_VERSION:-0.73.1}
 
 AGENTS_DIR=${NUDGE_AGENTS_DIR:-${HOME}/.cache/tmux-nudge-agents}
 
@@ -48,6 +49,7 @@ spec() {
     codex) echo "@openai/codex $CODEX_VERSION codex" ;;
     opencode) echo "opencode-ai $OPENCODE_VERSION opencode" ;;
     qwen) echo "@qwen-code/qwen-code $QWEN_VERSION qwen" ;;
+    pi) echo "@mariozechner/pi-coding-agent $PI_VERSION pi" ;;
     *) return 1 ;;
   esac
 }
@@ -71,7 +73,7 @@ if [[ ${1:-} == --newest ]]; then
   shift
 fi
 agents=("$@")
-((${#agents[@]} > 0)) || agents=(gemini claude codex opencode qwen)
+((${#agents[@]} > 0)) || agents=(gemini claude codex opencode qwen pi)
 
 mkdir -p "$AGENTS_DIR" || die "cannot create $AGENTS_DIR; set NUDGE_AGENTS_DIR to a writable folder."
 say "cache folder: $AGENTS_DIR"
@@ -79,7 +81,7 @@ say "cache folder: $AGENTS_DIR"
 ok=()
 failed=()
 for agent in "${agents[@]}"; do
-  spec "$agent" >/dev/null || die "unknown agent '$agent'; choose from gemini, claude, codex, opencode, qwen."
+  spec "$agent" >/dev/null || die "unknown agent '$agent'; choose from gemini, claude, codex, opencode, qwen, pi."
 done
 for agent in "${agents[@]}"; do
   read -r pkg version bin <<<"$(spec "$agent")"

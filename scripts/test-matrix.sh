@@ -74,7 +74,7 @@ matrix_agents() {
     # everything approved, the scenarios where approval decides (the model's own call).
     run "newest-$agent" "NUDGE_AGENTS_DIR=$AGENTS_DIR/newest" -- --project integration \
       --project at-model test/integration/agents-at-model.test.ts \
-      test/integration/install-agents.test.ts \
+      test/integration/data-agents-at-model.test.ts test/integration/install-agents.test.ts \
       -t "^($agent \((default|manual) approvals\)|$agent \(all approvals\) (self-execution|a build in another pane)|nudge install $agent)"
   done < <(bash scripts/install-agents.sh --newest 2>/dev/null | grep '^newer ' | cut -d' ' -f2-)
 }

@@ -40,7 +40,7 @@ export function explainScreen(profile: Profile, view: PaneView): RuleMatch[] {
     rules.push({rule, field, matched: text !== undefined, ...(text === undefined ? {} : {text})});
   if (profile.screen) add('recognised', 'screen', firstMatch([profile.screen], screen));
   const composer = readComposerState(profile, view);
-  if (profile.composerLine || profile.name === 'shell')
+  if (profile.composerLine || profile.kind === 'shell')
     add(
       'composer',
       'composerLine',

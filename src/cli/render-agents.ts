@@ -29,12 +29,12 @@ export function renderAgentShown(r: AgentShown, json: boolean, out: Output): Exi
   return EXIT_CODES.ok;
 }
 
-/** `nudge agents check FILE`: which profile it mends, and the fields it gives. */
+/** `nudge agents check FILE`: which profile it mends or adds, and the fields it gives. */
 export function renderAgentCheck(r: AgentFileChecked, json: boolean, out: Output): ExitCode {
   out.stdout(
     json
       ? JSON.stringify(r)
-      : `ok: ${r.file} mends ${r.name} (${r.fields.join(', ') || 'no field'})`,
+      : `ok: ${r.file} ${r.action} ${r.name} (${r.fields.join(', ') || 'no field'})`,
   );
   return EXIT_CODES.ok;
 }

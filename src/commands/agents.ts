@@ -40,6 +40,8 @@ export interface AgentShown extends AgentEntry {
 export interface AgentFileChecked {
   file: string;
   name: ProfileName;
+  /** Whether it mends a profile nudge has (built-in or from an earlier file), or adds one. */
+  action: 'mends' | 'adds';
   fields: string[];
 }
 
@@ -58,13 +60,21 @@ function entryOf(p: Profile, s: ProfileSource): AgentEntry {
 export async function listAgents(_o: object, ctx: CommandContext): Promise<AgentList> {
   const {dirs, loaded} = loadFor(ctx);
   return {
-    agents: Object.entries(loaded.sources).flatMap(([n, source]) => {
-      const p = loaded.profiles[n];
-      return p ? [entryOf(p, source)] : [];
-    }),
+    agents: Object.entries(loaded.sources)
+      .flatMap(([n, source]) => {
+        const p = loaded.profiles[n];
+        return p ? [{p, source}] : [];
+      })
+      .sort((a, b) => listOrder(a.p) - listOrder(b.p) || a.p.name.localeCompare(b.p.name))
+      .map(({p, source}) => entryOf(p, source)),
     dirs,
     problems: loaded.problems,
   };
+}
+
+/** Agents first, in the order they are recognised by; then the shell, then raw. */
+function listOrder(p: Profile): number {
+  return p.kind === 'agent' ? (p.detectOrder ?? 100) : p.kind === 'shell' ? 10_000 : 10_001;
 }
 
 /** `nudge agents show NAME`. */
@@ -95,7 +105,9 @@ export async function checkAgentFile(
   const name = Object.keys(loaded.sources).find((n) => loaded.sources[n]?.files.includes(file));
   if (!name) throw new NudgeError('bad-config', `${file}: no profile was read from it.`);
   const given = parseToml(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  return {file, name, fields: Object.keys(given).filter((k) => k !== 'name')};
+  const source = loaded.sources[name];
+  const action = source?.builtin || source?.files[0] !== file ? 'mends' : 'adds';
+  return {file, name, action, fields: Object.keys(given).filter((k) => k !== 'name')};
 }
 
 /** A profile as plain data: regular expressions as their source text. */

@@ -25,11 +25,11 @@ import {setTimeout as sleep} from 'node:timers/promises';
 
 /** The three agents every real-agent test runs (hooks, MCP, install, run). */
 export type CoreAgentName = 'claude' | 'gemini' | 'codex';
-export type AgentName = CoreAgentName | 'opencode' | 'qwen';
+export type AgentName = CoreAgentName | 'opencode' | 'qwen' | 'pi';
 export const AGENT_NAMES: readonly CoreAgentName[] = ['claude', 'gemini', 'codex'];
 /** The agents nudge supports through a profile file alone, proven at the model
  * (test/integration/agents-at-model.test.ts). */
-export const DATA_AGENT_NAMES: readonly AgentName[] = ['opencode', 'qwen'];
+export const DATA_AGENT_NAMES: readonly AgentName[] = ['opencode', 'qwen', 'pi'];
 
 interface AgentPackage {
   pkg: string;
@@ -42,6 +42,7 @@ const PACKAGES: Record<AgentName, AgentPackage> = {
   codex: {pkg: '@openai/codex', bin: 'codex'},
   opencode: {pkg: 'opencode-ai', bin: 'opencode'},
   qwen: {pkg: '@qwen-code/qwen-code', bin: 'qwen'},
+  pi: {pkg: '@mariozechner/pi-coding-agent', bin: 'pi'},
 };
 
 /** A port nothing listens on: connections are refused at once. */
@@ -74,6 +75,8 @@ export const AGENT_SCREENS: Record<AgentName, {emptyComposer: RegExp; busy: RegE
   // Gemini CLI's composer at column 0; after a turn the model's follow-up suggestion shows
   // in it (dim), the cursor on its first character.
   qwen: {emptyComposer: /^[>*] {1,3}\S/m, busy: /esc to cancel/},
+  // The editor: one blank row between two rules.
+  pi: {emptyComposer: /^─{20,}\n\s*\n─{20,}$/m, busy: /Working\.\.\./},
 };
 
 /** The cache folder scripts/install-agents.sh installs into. */
@@ -422,6 +425,23 @@ export function createAgentHome(name: AgentName, opts: AgentOptions = {}): Agent
         JSON.stringify(opts.trusted !== false ? {[workdir]: 'TRUST_FOLDER'} : {}),
       );
       break;
+    case 'pi':
+      // A provider of its own pointed at the endpoint (the Anthropic Messages format). Pi asks
+      // no approvals: every mode is "everything approved".
+      write(
+        '.pi/agent/models.json',
+        JSON.stringify({
+          providers: {
+            scripted: {
+              baseUrl: endpoint,
+              api: 'anthropic-messages',
+              apiKey: FAKE_KEYS.pi,
+              models: [{id: 'claude-sonnet-4-5', name: 'Scripted'}],
+            },
+          },
+        }),
+      );
+      break;
   }
   return {root, home, workdir};
 }
@@ -443,6 +463,7 @@ const FAKE_KEYS: Record<AgentName, string> = {
   codex: 'sk-fake-key-for-offline-tests',
   opencode: 'sk-ant-api03-fake-key-for-offline-tests-opencode',
   qwen: 'sk-ant-api03-fake-key-for-offline-tests-qwen',
+  pi: 'sk-ant-api03-fake-key-for-offline-tests-pi',
 };
 
 /** Variables of the caller that could reach a real account, a real config, or route the
@@ -555,6 +576,9 @@ export function agentEnv(
         ANTHROPIC_MODEL: 'claude-sonnet-4-5',
         ...opts.env,
       };
+    case 'pi':
+      // No download of fd and ripgrep, no update check.
+      return {...common, PI_OFFLINE: '1', ...opts.env};
   }
 }
 
@@ -572,6 +596,7 @@ export function agentArgv(
     agentBin(name),
     ...((name === 'gemini' || name === 'qwen') && opts.approvals === 'all' ? ['--yolo'] : []),
     ...(name === 'qwen' && opts.approvals === 'none' ? ['--approval-mode', 'default'] : []),
+    ...(name === 'pi' ? ['--provider', 'scripted', '--model', 'claude-sonnet-4-5'] : []),
     ...(opts.args ?? []),
   ];
 }

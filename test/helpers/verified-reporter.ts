@@ -2,7 +2,7 @@ import {execFileSync} from 'node:child_process';
 import {mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import type {Reporter, TestCase, TestModule} from 'vitest/node';
-import {AGENT_NAMES, type AgentName, agentVersion} from '../harness/agents.js';
+import {AGENT_NAMES, type AgentName, agentVersion, DATA_AGENT_NAMES} from '../harness/agents.js';
 
 /**
  * With NUDGE_VERIFIED_DIR set (.ci/run, or by hand before `npm run verified`): at the end of
@@ -67,7 +67,7 @@ function topSuite(test: TestCase): string {
 /** The agent a suite is about, named in it as a word (`codex (all approvals)`, `nudge install
  * claude, with the real Claude Code`, `nudge run --agent gemini`). */
 function agentOf(suite: string): AgentName | undefined {
-  return AGENT_NAMES.find((a) => new RegExp(`\\b${a}\\b`).test(suite));
+  return [...AGENT_NAMES, ...DATA_AGENT_NAMES].find((a) => new RegExp(`\\b${a}\\b`).test(suite));
 }
 
 function tmuxVersion(): string | undefined {

@@ -22,12 +22,16 @@ describe('nudge agents', () => {
     });
     const r = await runNudge(['agents', 'list'], {XDG_CONFIG_HOME: config});
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout.split('\n').slice(0, 5)).toEqual([
-      `claude  agent  built-in, mended by ${join(dir, 'claude.toml')}`,
-      'gemini  agent  built-in',
-      'codex   agent  built-in',
-      'shell   shell  built-in',
-      'raw     raw    built-in',
+    // Agents in the order they are recognised by, then the shell, then raw.
+    expect(r.stdout.split('\n').slice(0, 8)).toEqual([
+      `claude    agent  built-in, mended by ${join(dir, 'claude.toml')}`,
+      'qwen      agent  built-in',
+      'gemini    agent  built-in',
+      'codex     agent  built-in',
+      'opencode  agent  built-in',
+      'pi        agent  built-in',
+      'shell     shell  built-in',
+      'raw       raw    built-in',
     ]);
     expect(r.stderr.trim().split('\n')).toEqual([
       `refused: ${join(dir, 'broken.toml')}: busy.0 is not valid: expected a regular expression (Invalid regular expression: /(/: Unterminated group).`,
@@ -35,7 +39,16 @@ describe('nudge agents', () => {
     const json = JSON.parse(
       (await runNudge(['agents', 'list', '--json'], {XDG_CONFIG_HOME: config})).stdout,
     ) as {agents: Array<{name: string}>; problems: string[]};
-    expect(json.agents.map((a) => a.name)).toEqual(['claude', 'gemini', 'codex', 'shell', 'raw']);
+    expect(json.agents.map((a) => a.name)).toEqual([
+      'claude',
+      'qwen',
+      'gemini',
+      'codex',
+      'opencode',
+      'pi',
+      'shell',
+      'raw',
+    ]);
     expect(json.problems).toHaveLength(1);
   });
 
@@ -58,6 +71,13 @@ describe('nudge agents', () => {
     const ok = await runNudge(['agents', 'check', good], {XDG_CONFIG_HOME: dir});
     expect(ok.exitCode, ok.stderr).toBe(0);
     expect(ok.stdout).toBe(`ok: ${good} mends codex (minEnterDelayMs)`);
+    const mine = join(dir, 'mine.toml');
+    writeFileSync(
+      mine,
+      "name = 'mine'\nkind = 'agent'\nclearKeys = [['C-u']]\nminEnterDelayMs = 100\nbusy = ['working']\n",
+    );
+    const added = await runNudge(['agents', 'check', mine], {XDG_CONFIG_HOME: dir});
+    expect(added.stdout).toBe(`ok: ${mine} adds mine (kind, clearKeys, minEnterDelayMs, busy)`);
     const refused = await runNudge(['agents', 'check', bad], {XDG_CONFIG_HOME: dir});
     expect(refused.exitCode).toBe(2);
     expect(refused.stdout).toBe('');

@@ -24,6 +24,8 @@ const ROWS: Record<string, Row[]> = {
     {screen: 'busy-draft', composer: 'and also this follow up', busy: true, idle: false},
     {screen: 'queued', composer: '', busy: true, idle: false, queued: true},
     {screen: 'idle-after', composer: '', busy: false, idle: true},
+    // The first prompt shown, its turn not started on screen yet: busy (turnEnd).
+    {screen: 'sent-not-started', composer: '', busy: true, idle: false},
   ],
   qwen: [
     {screen: 'idle-suggested', composer: '', busy: false, idle: true},
@@ -32,6 +34,13 @@ const ROWS: Record<string, Row[]> = {
     {screen: 'busy-draft', composer: 'and also this follow up', busy: true, idle: false},
     {screen: 'queued', composer: '', busy: true, idle: false, queued: true},
     {screen: 'streaming', composer: '', busy: true, idle: false},
+  ],
+  pi: [
+    {screen: 'idle-empty', composer: '', busy: false, idle: true},
+    {screen: 'draft', composer: 'refactor the parser please', busy: false, idle: true},
+    {screen: 'busy', composer: '', busy: true, idle: false},
+    {screen: 'busy-draft', composer: 'and also this follow up', busy: true, idle: false},
+    {screen: 'queued', composer: '', busy: true, idle: false, queued: true},
   ],
 };
 

@@ -1,0 +1,486 @@
+/**
+ * Delivery proven at the model: the real agent CLIs in a private tmux server, talking to a
+ * scripted model server on 127.0.0.1. What each test
+ * asserts is what the model *received* — the prompts, in order, each once — and the screen
+ * only for what the model cannot see. Every scenario runs in each agent's default approval
+ * mode (the `nudge` command allowed as `nudge install` allows it) and in its "approve
+ * everything" mode (Claude Code with Bash allowed, Gemini `--yolo`, Codex
+ * `approval_policy = "never"`; opencode `permission = "allow"`, Qwen Code `--yolo`). Wake-up latencies are printed at the end of the file (the
+ * closing note's table); `npm run bench` measures them against a baseline.
+ */
+import {readdirSync, readFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {afterAll, describe, expect, onTestFinished, test} from 'vitest';
+import {describePrompts, type ModelServer, type Reply, startModelServer} from './model-server.js';
+import {
+  type AgentName,
+  agentAvailable,
+  agentVersion,
+  claudeHasAutoMode,
+  DATA_AGENT_NAMES,
+  type RealAgent,
+  startAgent,
+} from './real-agents.js';
+import {nudgeBinDir, readJobEvents, runNudge, waitForJobState} from './run-nudge.js';
+import {useTempDir} from './temp-dir.js';
+import {startTmuxServer, type TmuxTestServer} from './tmux-server.js';
+import {waitFor} from './wait-for.js';
+
+const NOTICE = '[SYSTEM COMMAND] Command complete. Resume.';
+/** An agent's approval mode: its default (`nudge` allowed as `nudge install` allows it; for
+ * Claude Code 2.1.283 and newer that is auto mode), "approve everything", and for a Claude
+ * Code with auto mode its manual mode too (the mode that asks, `defaultMode: "default"`). */
+type Mode = 'default' | 'all' | 'manual';
+
+interface World {
+  model: ModelServer;
+  server: TmuxTestServer;
+  agent: RealAgent;
+  /** NUDGE_HOME of this test (the agent's shell calls use it too). */
+  home: string;
+  /** Run the built CLI as the test (a person or script outside the agent). */
+  nudge(args: string[]): ReturnType<typeof runNudge>;
+}
+
+/** A model server, a tmux server and the agent talking to the one in a pane of the other;
+ * with `hooks`, its turn-end hook configured as a user would (Claude Code's Stop hook, Codex's
+ * `notify`), calling `nudge hook …`. */
+async function setup(
+  name: AgentName,
+  mode: Mode,
+  o: {hooks?: boolean; wait?: boolean} = {},
+): Promise<World> {
+  const model = await startModelServer();
+  const server = await startTmuxServer();
+  const home = useTempDir('nudge-home-');
+  const bin = nudgeBinDir(server.dir);
+  const agent = await startAgent(server, name, {
+    modelUrl: model.url,
+    approvals: mode === 'manual' ? 'default' : mode,
+    ...(mode === 'manual' ? {permissionMode: 'default' as const} : {}),
+    path: [bin],
+    env: {NUDGE_HOME: home},
+    ...(o.hooks ? {hookCommand: [join(bin, 'nudge')]} : {}),
+    ...(o.wait === false ? {wait: false} : {}),
+  });
+  return {
+    model,
+    server,
+    agent,
+    home,
+    nudge: (args) => runNudge(args, {NUDGE_HOME: home}, 180_000),
+  };
+}
+
+/** Type a prompt into the agent as a person would, and wait until the model has it. */
+async function say(w: World, text: string): Promise<void> {
+  await w.server.tmux('send-keys', '-t', w.agent.pane, '-l', text);
+  // A pause before Enter, as a person leaves (the CLIs take a fast Enter as a newline).
+  await new Promise((r) => setTimeout(r, 400));
+  await w.server.tmux('send-keys', '-t', w.agent.pane, 'Enter');
+  await w.model.waitForPrompt(new RegExp(`^${escapeRegex(text)}$`), {timeoutMs: 60_000});
+}
+
+/** The only job in the test's state dir (the one the model's shell call queued); on timeout
+ * the agent's screen says why (the tool call failed, was refused, waits for approval). */
+async function theJob(w: World, timeoutMs = 60_000): Promise<string> {
+  const {home} = w;
+  return waitFor(
+    'the job the model queued',
+    async () => {
+      const ids = (() => {
+        try {
+          return readdirSync(join(home, 'jobs'));
+        } catch {
+          return [];
+        }
+      })();
+      return ids.length === 1 ? ids[0] : undefined;
+    },
+    {timeoutMs, describe: () => w.agent.capture()},
+  );
+}
+
+/** Resolves once the only job in the test's state dir has typed its notice (its `notified`
+ * event): what a held or streamed turn waits for, so the notice comes due while the turn is
+ * open however slow the machine is, and the turn ends soon after. */
+function noticeTyped(w: World): Promise<unknown> {
+  const ended = new AbortController();
+  onTestFinished(() => ended.abort());
+  return waitFor(
+    'the notice typed',
+    async () => {
+      const ids = (() => {
+        try {
+          return readdirSync(join(w.home, 'jobs'));
+        } catch {
+          return [];
+        }
+      })();
+      if (ids.length !== 1) return undefined;
+      const events = await readJobEvents(w.home, ids[0] ?? '');
+      return events.find((e) => e.event === 'notified');
+    },
+    {timeoutMs: 240_000, intervalMs: 200, signal: ended.signal},
+  );
+}
+
+/** How many prompts the model received that are exactly `text`. */
+function received(model: ModelServer, text: string): number {
+  return model.prompts().filter((p) => p.text === text).length;
+}
+
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A single-quoted word for the POSIX shell the agent's tool runs. */
+function sq(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Wait until the job ended, then check it ended `done` with the notice delivered. */
+async function expectDone(w: World, id: string): Promise<Record<string, unknown>> {
+  const end = await waitForJobState(
+    w.home,
+    id,
+    ['done', 'timeout', 'failed', 'cancelled'],
+    120_000,
+  );
+  const events = await readJobEvents(w.home, id);
+  expect(end.state, `${JSON.stringify(end)}\n${JSON.stringify(events)}`).toBe('done');
+  return end;
+}
+
+/**
+ * How the model names its own pane: `"$TMUX_PANE"`, or in the default approval mode the
+ * literal `self` (Codex's command rules match plain commands only, and a variable expansion
+ * makes the call an unmatched one, which its sandbox then blocks).
+ */
+function caller(mode: Mode): string {
+  return mode === 'all' ? '"$TMUX_PANE"' : 'self';
+}
+
+/** A long answer for the model to stream. */
+const LONG_ANSWER = `Here is the plan, step by step. ${Array.from({length: 80}, (_, i) => `step${i}`).join(' ')}`;
+
+/** Queue `text` for the agent's pane from outside (a person or a script) with `--until
+ * prompt` and no notice; the job's id. */
+async function submitUntilPrompt(w: World, text: string, extra: string[]): Promise<string> {
+  const r = await w.nudge([
+    'submit',
+    '-S',
+    w.server.socket,
+    '--pane',
+    w.agent.pane,
+    '--delay',
+    '0',
+    ...extra,
+    '--until',
+    'prompt',
+    '--no-notice',
+    '--',
+    text,
+  ]);
+  expect(r.exitCode, r.stderr).toBe(0);
+  return r.stdout.trim().split(/\s+/)[0] ?? '';
+}
+
+/**
+ * Submit `text` to the agent from outside (a person or a script) with `--until prompt`, the
+ * model holding the turn for 5 s; check the model got it once and the job ended `done`. The
+ * latency (turn end at the model → the job's condition-met) is never negative; how small it
+ * is, is a benchmark figure (npm run bench), bounded here only against a hang.
+ */
+async function untilPromptTurn(
+  w: World,
+  text: string,
+  extra: string[],
+  reply: Reply = {holdMs: 5_000, reply: {text: 'Here it is.'}},
+) {
+  w.model.script(reply);
+  const id = await submitUntilPrompt(w, text, extra);
+  const end = await expectDone(w, id);
+  const events = await readJobEvents(w.home, id);
+  expect(
+    received(w.model, text),
+    `${describePrompts(w.model.prompts())}\n${JSON.stringify(end)}\n${JSON.stringify(events)}\n${await w.agent.capture()}`,
+  ).toBe(1);
+  const met = Date.parse(String(events.find((e) => e.event === 'condition-met')?.t));
+  const latency = met - (w.model.lastTurnEndedAt() ?? 0);
+  expect(latency).toBeGreaterThanOrEqual(0);
+  expect(latency).toBeLessThan(10_000);
+  return {id, end, events, latency};
+}
+
+/**
+ * The at-model scenarios for `names` (each installed one), in each of its approval modes: a
+ * test file calls this for a group of agents (test/integration/agents-at-model.test.ts,
+ * data-agents-at-model.test.ts), so the groups run side by side. Wake-up figures are printed
+ * at the end of the file.
+ */
+export function atModelScenarios(names: readonly AgentName[]): void {
+  /** Figures for the closing note: scenario × agent × mode → what was seen. */
+  const results: string[] = [];
+  afterAll(() => {
+    if (results.length) process.stdout.write(`\nagents at the model:\n${results.join('\n')}\n`);
+  });
+  const agents = names.filter((n) => agentAvailable(n));
+  // Pi asks no approvals: its default is "everything approved", run once.
+  const modesOf = (name: AgentName): Mode[] =>
+    name === 'claude' && claudeHasAutoMode(agentVersion('claude'))
+      ? ['default', 'all', 'manual']
+      : name === 'pi'
+        ? ['default']
+        : ['default', 'all'];
+  const cases = agents.flatMap((name) => modesOf(name).map((mode) => [name, mode] as const));
+  /** Whether a mid-turn notice must be recorded `queued` (the agent shows its queued marker). */
+  const queuesMidTurn = (name: AgentName) =>
+    name === 'codex' || (name === 'claude' && claudeHasAutoMode(agentVersion('claude')));
+
+  describe.each(cases)('%s (%s approvals)', (name, mode) => {
+    test("self-execution: the model runs `nudge submit -- '!cmd'`; the command runs once; the notice reaches the model once, as a prompt", async () => {
+      const w = await setup(name, mode);
+      const marker = join(w.agent.workdir, 'ran.log');
+      w.model.script(
+        {shell: `nudge submit -- ${sq(`!echo ran >> ${marker}; sleep 2; echo build-output-42`)}`},
+        {text: 'Started it; I will wait for the notice.'},
+      );
+      await say(w, 'run the build in the background');
+      const id = await theJob(w);
+      // The tool returned at once: its result reached the model before the worker typed.
+      const toolReturned = await waitFor(
+        'the tool result at the model',
+        async () => w.model.journal().filter((e) => !e.side && e.format !== 'unknown')[1]?.at,
+        {timeoutMs: 60_000},
+      );
+      const end = await expectDone(w, id);
+      const events = await readJobEvents(w.home, id);
+      const typing = events.find((e) => e.event === 'typing');
+      expect(toolReturned).toBeLessThan(Date.parse(String(typing?.t)));
+      // The command ran exactly once.
+      expect(readFileSync(marker, 'utf8')).toBe('ran\n');
+      // The notice reached the model exactly once, as a prompt.
+      const notice = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
+        timeoutMs: 60_000,
+      });
+      expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
+      expect(notice.queued).toBe(false);
+      // Qwen Code asks the model for a follow-up suggestion as a turn ends, and queues what is
+      // sent meanwhile (`⏳ 1 queued`) until that answer is in: then it goes as a prompt.
+      expect(String(end.noticeDelivery)).toMatch(
+        name === 'qwen' ? /^(submitted|queued)/ : /^submitted/,
+      );
+      const finished = events.find((e) => e.event === 'condition-met');
+      results.push(
+        `self !cmd      | ${name} ${mode} | pass | condition-met → notice at model ${notice.at - Date.parse(String(finished?.t))} ms | ${end.state}, notice ${end.noticeDelivery}`,
+      );
+    }, 300_000);
+
+    test('a build in another pane: the model receives its exit status', async () => {
+      const w = await setup(name, mode);
+      const build = await w.server.newPane(['bash', '--norc', '--noprofile']);
+      const notice = 'Build finished: exit {exit}. Resume.';
+      w.model.script(
+        {
+          shell: `nudge submit --pane ${build} --notify-pane ${caller(mode)} --until exit --notice ${sq(notice)} -- "sh -c 'sleep 1; exit 3'"`,
+        },
+        {text: 'The build is running.'},
+      );
+      await say(w, 'build it in the other pane');
+      const id = await theJob(w);
+      const end = await expectDone(w, id);
+      expect(end.exitCode).toBe(3);
+      const got = await w.model.waitForPrompt(/^Build finished: exit 3\. Resume\.$/, {
+        timeoutMs: 60_000,
+      });
+      expect(received(w.model, got.text), describePrompts(w.model.prompts())).toBe(1);
+      const met = (await readJobEvents(w.home, id)).find((e) => e.event === 'condition-met');
+      results.push(
+        `build in %B    | ${name} ${mode} | pass | exit → notice at model ${got.at - Date.parse(String(met?.t))} ms | ${end.state}, notice ${end.noticeDelivery}`,
+      );
+    }, 300_000);
+
+    test('the notice comes due while the agent is busy: it arrives once, and the turn is not cancelled', async () => {
+      const w = await setup(name, mode);
+      const build = await w.server.newPane(['bash', '--norc', '--noprofile']);
+      w.model.script(
+        {
+          shell: `nudge submit --delay 0 --pane ${build} --notify-pane ${caller(mode)} --until exit -- ${sq('sleep 1')}`,
+        },
+        // The turn goes on (the model "thinks") past the build's end: until the notice has been
+        // typed and 2 s more (at most a minute).
+        {holdMs: 60_000, until: noticeTyped(w), reply: {text: 'Here is my long answer.'}},
+      );
+      await say(w, 'build it, and meanwhile explain the plan');
+      const id = await theJob(w);
+      const end = await expectDone(w, id);
+      const held = w.model.journal().find((e) => e.reply && 'holdMs' in e.reply);
+      // The notice was typed while the turn was still held open.
+      const notifiedAt = Date.parse(
+        String((await readJobEvents(w.home, id)).find((e) => e.event === 'notified')?.t),
+      );
+      expect(held?.endedAt === undefined || notifiedAt < held.endedAt).toBe(true);
+      const got = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
+        timeoutMs: 90_000,
+      });
+      // Let the agent send anything else it might (a second copy must not come).
+      await w.agent.waitForIdle(90_000);
+      expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
+      expect(w.model.cutShort(), 'a turn was cancelled').toEqual([]);
+      expect(held?.endedAt, 'the held turn ended normally').toBeDefined();
+      expect(String(end.noticeDelivery)).toMatch(
+        queuesMidTurn(name) ? /^queued/ : /^(submitted|queued)/,
+      );
+      results.push(
+        `mid-turn       | ${name} ${mode} | pass | turn end → notice at model ${got.at - (held?.endedAt ?? 0)} ms | ${end.state}, notice ${end.noticeDelivery}`,
+      );
+    }, 300_000);
+
+    test("a person's unsent draft survives; the notice arrives after it is sent", async () => {
+      const w = await setup(name, mode);
+      const build = await w.server.newPane(['bash', '--norc', '--noprofile']);
+      w.model.script(
+        {
+          shell: `nudge submit --delay 0 --pane ${build} --notify-pane ${caller(mode)} --until exit -- ${sq('sleep 4')}`,
+        },
+        {text: 'Building.'},
+      );
+      await say(w, 'build it please');
+      const id = await theJob(w);
+      await w.agent.waitForIdle(60_000);
+      // A person starts typing a message and has not sent it when the build ends.
+      const draft = 'my half written thought about the parser';
+      await w.server.tmux('send-keys', '-t', w.agent.pane, '-l', draft);
+      await waitFor(
+        'the job to wait for the draft',
+        async () =>
+          (await readJobEvents(w.home, id)).find((e) => e.event === 'waiting-for-draft') ??
+          undefined,
+        {timeoutMs: 60_000, describe: async () => JSON.stringify(await readJobEvents(w.home, id))},
+      );
+      expect(await w.agent.capture()).toContain(draft);
+      // The person sends it.
+      await w.server.tmux('send-keys', '-t', w.agent.pane, 'Enter');
+      const sent = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(draft)}$`), {
+        timeoutMs: 60_000,
+      });
+      const end = await expectDone(w, id);
+      const got = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
+        timeoutMs: 90_000,
+      });
+      expect(got.at).toBeGreaterThanOrEqual(sent.at);
+      expect(received(w.model, draft), describePrompts(w.model.prompts())).toBe(1);
+      expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
+      results.push(
+        `draft          | ${name} ${mode} | pass | draft sent → notice at model ${got.at - sent.at} ms | ${end.state}, notice ${end.noticeDelivery}`,
+      );
+    }, 300_000);
+
+    test('--until prompt on a real turn: condition-met soon after the turn ends (screen)', async () => {
+      const w = await setup(name, mode);
+      const {end, latency} = await untilPromptTurn(w, 'write a haiku about tmux', [
+        '--interval',
+        '500ms',
+      ]);
+      results.push(
+        `until prompt   | ${name} ${mode} | pass | turn end → condition-met ${latency} ms (screen) | ${end.state}, ${end.delivery}`,
+      );
+    }, 300_000);
+
+    // Gemini CLI's AfterAgent hook is not wired for --until; an agent supported by data alone
+    // has no hook nudge installs.
+    test.skipIf(name === 'gemini' || DATA_AGENT_NAMES.includes(name))(
+      '--until prompt with the turn-end hook configured: the hook mark decides',
+      async () => {
+        const w = await setup(name, mode, {hooks: true});
+        const {end, events, latency} = await untilPromptTurn(w, 'write a haiku about hooks', []);
+        const mark = events.find((e) => e.event === 'hook-mark');
+        const met = events.find((e) => e.event === 'condition-met');
+        expect(mark, JSON.stringify(events)).toBeDefined();
+        expect(Date.parse(String(met?.t))).toBeGreaterThanOrEqual(Date.parse(String(mark?.t)));
+        results.push(
+          `until + hook   | ${name} ${mode} | pass | turn end → condition-met ${latency} ms (hook ${String(mark?.source)}) | ${end.state}, ${end.delivery}`,
+        );
+      },
+      300_000,
+    );
+    // The phases a real model has that a held reply does not: text streaming in, and an agent
+    // still starting. Run in the default mode only (approvals do not change them).
+    test.skipIf(mode !== 'default')(
+      'a notice due while the answer streams: queued, it arrives after the turn, the answer whole',
+      async () => {
+        const w = await setup(name, mode);
+        const build = await w.server.newPane(['bash', '--norc', '--noprofile']);
+        w.model.script(
+          {
+            shell: `nudge submit --delay 0 --pane ${build} --notify-pane ${caller(mode)} --until exit -- ${sq('sleep 4')}`,
+          },
+          // Streamed over at most 60 s; the rest follows once the notice has been typed.
+          {holdMs: 500, reply: {text: LONG_ANSWER, streamMs: 60_000, until: noticeTyped(w)}},
+        );
+        await say(w, 'build it, and meanwhile stream the plan');
+        const id = await theJob(w);
+        const end = await expectDone(w, id);
+        const streamed = w.model.journal().find((e) => e.reply && 'holdMs' in e.reply);
+        const events = await readJobEvents(w.home, id);
+        const typedAt = Date.parse(String(events.find((e) => e.event === 'notifying')?.t));
+        // The notice was typed while the answer streamed.
+        expect(streamed?.streamStartedAt, 'the answer started streaming').toBeDefined();
+        expect(typedAt).toBeGreaterThan(streamed?.streamStartedAt ?? Number.POSITIVE_INFINITY);
+        const got = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
+          timeoutMs: 90_000,
+        });
+        await w.agent.waitForIdle(90_000);
+        // The answer was not cut: the stream ended normally, before the notice reached the model.
+        expect(w.model.cutShort(), 'a turn was cancelled').toEqual([]);
+        expect(streamed?.endedAt, 'the streamed answer ended').toBeDefined();
+        expect(got.at).toBeGreaterThanOrEqual(streamed?.endedAt ?? 0);
+        expect(typedAt).toBeLessThan(streamed?.endedAt ?? 0);
+        expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
+        expect(String(end.noticeDelivery)).toMatch(
+          queuesMidTurn(name) ? /^queued/ : /^(submitted|queued)/,
+        );
+        results.push(
+          `mid-stream     | ${name} ${mode} | pass | stream end → notice at model ${got.at - (streamed?.endedAt ?? 0)} ms | ${end.state}, notice ${end.noticeDelivery}`,
+        );
+      },
+      300_000,
+    );
+
+    test.skipIf(mode !== 'default')(
+      '--until prompt while the answer streams: condition-met only after the turn ends',
+      async () => {
+        const w = await setup(name, mode);
+        const {end, latency} = await untilPromptTurn(
+          w,
+          'stream me a long plan',
+          ['--interval', '500ms'],
+          {holdMs: 1_000, reply: {text: LONG_ANSWER, streamMs: 12_000}},
+        );
+        results.push(
+          `until streamed | ${name} ${mode} | pass | turn end → condition-met ${latency} ms | ${end.state}, ${end.delivery}`,
+        );
+      },
+      300_000,
+    );
+
+    test.skipIf(mode !== 'default')(
+      'a prompt submitted while the agent is still starting: it reaches the model once, on evidence',
+      async () => {
+        const w = await setup(name, mode, {wait: false});
+        const text = 'hello from a job that did not wait';
+        // The front end cannot tell yet which program it is (it may run as `node`).
+        const id = await submitUntilPrompt(w, text, ['--profile', name]);
+        const end = await expectDone(w, id);
+        await w.model.waitForPrompt(new RegExp(`^${escapeRegex(text)}$`), {timeoutMs: 60_000});
+        await w.agent.waitForIdle(90_000);
+        expect(received(w.model, text), describePrompts(w.model.prompts())).toBe(1);
+        // Submitted on evidence: its echo in the transcript (or the queued marker).
+        expect(String(end.delivery)).toMatch(/^(submitted|queued)/);
+        results.push(`while starting | ${name} ${mode} | pass | ${end.state}, ${end.delivery}`);
+      },
+      300_000,
+    );
+  });
+}
