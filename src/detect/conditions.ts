@@ -66,8 +66,8 @@ export function promptTest(
   if (spec.pattern !== undefined)
     return anyVisibleLine(compileRegex(spec.pattern, '--until prompt:'));
   const name = spec.profile ?? profile?.name ?? (isShellCommand(command) ? 'shell' : undefined);
-  if (name === 'shell') return shellPromptVisible;
   const named = name === undefined ? undefined : name === profile?.name ? profile : PROFILES[name];
+  if (name === 'shell' || named?.kind === 'shell') return shellPromptVisible;
   const agent = named && isAgent(named) ? named : undefined;
   if (agent) return (view) => isIdle(agent, view) || hookSaysIdle(agent, view, freshHookMark);
   return `no prompt profile knows "${command}"; use --until prompt:REGEX or --profile`;

@@ -201,7 +201,7 @@ async function submitted(
   echoesBefore: Echoes | undefined,
   signal: AbortSignal,
 ): Promise<'yes' | 'queued' | 'unconfirmed' | 'not-yet' | 'wrong-mode'> {
-  if (profile.name === 'raw') return 'unconfirmed';
+  if (profile.kind === 'raw') return 'unconfirmed';
   // What the input line shows of the text: a shell-mode command without its prefix (the
   // prompt character says the mode), so a line still holding it is not read as cleared.
   const shown =
@@ -212,7 +212,7 @@ async function submitted(
   /** The input line emptied, at the last look. */
   let cleared = false;
   const took = (view: PaneView): typeof answer => {
-    if (profile.name === 'shell')
+    if (profile.kind === 'shell')
       return cursorRow(view) !== cursorRow(before) || cursorLine(view) !== cursorLine(before)
         ? 'yes'
         : undefined;
@@ -246,7 +246,7 @@ async function submitted(
     io.tmux,
     pane,
     {
-      historyRows: profile.name === 'shell' ? 0 : ECHO_HISTORY_ROWS,
+      historyRows: profile.kind === 'shell' ? 0 : ECHO_HISTORY_ROWS,
       observe(view) {
         answer = took(view);
         return answer ? {status: 'done'} : {status: 'pending', why: 'no sign the Enter took'};

@@ -27,7 +27,8 @@ import {readJobEvents, runNudge, waitForJobState} from '../helpers/run-nudge.js'
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
-const CLEAR = Buffer.from([0x1b, 0x15]); // Escape, C-u: what the generic profile clears with
+// A program nudge does not know (the recorder) is never cleared: no bytes before a line.
+const CLEAR = Buffer.alloc(0);
 const CR = Buffer.from([0x0d]);
 /** Generous bound on "the next job proceeds within the stale window". */
 const RECOVERY_BOUND_MS = LOCK_STALE_MS + 7_000;

@@ -2,10 +2,14 @@
 // passes to the second job only after the first has cleared its half-typed line, so every
 // byte after the second job's own clear is its text and its Enter (issue: a cancelled job's
 // clearing keys once landed inside the next job's text). Used by the integration suite (one
-// round) and the fault suite (twenty in a row).
+// round) and the fault suite (twenty in a row). A program nudge does not know is never
+// cleared, so the recorder is made known by a profile file of the user's (`recorder`: typed
+// into as it is, and emptied with C-u).
+import {mkdirSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
 import {expect} from 'vitest';
 import {jobArgs, submitJob, TERMINAL} from './faults.js';
-import {hex, RAW_CLEAR, type RecorderPane} from './recorder-pane.js';
+import {hex, type RecorderPane} from './recorder-pane.js';
 import {readJobEvents, runNudge, waitForJobState} from './run-nudge.js';
 
 /** One round on `rec` (a raw recorder pane of `socket`); resolves once both jobs ended. */
@@ -15,21 +19,30 @@ export async function cancelHandoverRound(
   rec: RecorderPane,
   round: number,
 ): Promise<void> {
+  const config = join(home, 'config');
+  mkdirSync(join(config, 'nudge', 'agents'), {recursive: true});
+  writeFileSync(
+    join(config, 'nudge', 'agents', 'recorder.toml'),
+    "name = 'recorder'\nkind = 'raw'\nclearKeys = [['C-u']]\nminEnterDelayMs = 0\nbusy = []\n",
+  );
+  const env = {XDG_CONFIG_HOME: config};
   const before = (await rec.bytes()).length;
   // 300 characters typed 40 ms apart (12 s): the cancel below comes a second or two in, so
   // it lands mid-typing even on a loaded machine.
   const first = `FIRST${round}-${'abcdefghij'.repeat(30)}`.slice(0, 300);
   const second = `SECOND${round}-zz`;
-  const quick = ['--delay', '0', '--no-notice'];
+  const quick = ['--delay', '0', '--no-notice', '--profile', 'recorder'];
   const a = await submitJob(
     home,
     jobArgs(socket, rec.pane, [...quick, '--type-delay', '40ms', '--', first]),
+    env,
   );
   // Cancel once the first job is well into its text (its clear, then at least 20 characters).
-  await rec.waitForLength(before + RAW_CLEAR.length + 20, 30_000);
+  await rec.waitForLength(before + CLEAR.length + 20, 30_000);
   const b = await submitJob(
     home,
     jobArgs(socket, rec.pane, [...quick, '--type-delay', '0', '--', second]),
+    env,
   );
   const cancel = await runNudge(['cancel', a], {NUDGE_HOME: home});
   expect(cancel.exitCode, cancel.stderr).toBe(0);
@@ -40,15 +53,16 @@ export async function cancelHandoverRound(
   expect(String(endA.reason), await events(a)).toMatch(/while typing/);
   expect(endB.state, await events(b)).toBe('done');
   const bytes = (await rec.bytes()).subarray(before).toString('utf8');
-  const tail = `${RAW_CLEAR}${second}\r`;
+  const tail = `${CLEAR}${second}\r`;
   // The second job's text arrived whole, once, and nothing came after it: no clearing key
   // of the first job landed once the second had started.
   expect(bytes.endsWith(tail), `round ${round}: ${hex(bytes)}`).toBe(true);
   expect(bytes.split(second).length - 1, `round ${round}: ${hex(bytes)}`).toBe(1);
   // The first job's clear (after its partial text) came before the second job's clear.
   const partial = bytes.slice(0, bytes.length - tail.length);
-  expect(partial.startsWith(`${RAW_CLEAR}FIRST${round}-`), `round ${round}: ${hex(bytes)}`).toBe(
-    true,
-  );
-  expect(partial.endsWith('\x15'), `round ${round}: ${hex(bytes)}`).toBe(true);
+  expect(partial.startsWith(`${CLEAR}FIRST${round}-`), `round ${round}: ${hex(bytes)}`).toBe(true);
+  expect(partial.endsWith(CLEAR), `round ${round}: ${hex(bytes)}`).toBe(true);
 }
+
+/** The recorder profile's clearing key: C-u. */
+const CLEAR = '\x15';

@@ -15,13 +15,10 @@ export interface RecorderPane {
    * the error shows what arrived (hex). */
   waitForLength(length: number, timeoutMs?: number): Promise<Buffer>;
   /** Wait until `count` lines of nudge's own arrived, each as nudge types into a program it
-   * cannot read: Escape, C-u (emptying the line), the line, Enter. Resolves to the lines;
+   * cannot read: the line and Enter, nothing else (no Escape, no C-u). Resolves to the lines;
    * throws if any byte is not accounted for so. */
   lines(count: number, timeoutMs?: number): Promise<string[]>;
 }
-
-/** What nudge sends before a line to a program it cannot read: Escape, C-u. */
-export const RAW_CLEAR = '\x1b\x15';
 
 let counter = 0;
 
@@ -58,9 +55,9 @@ export async function startRecorder(server: TmuxTestServer): Promise<RecorderPan
       const parts = text.split('\r');
       const rest = parts.pop();
       return parts.map((line) => {
-        if (rest !== '' || !line.startsWith(RAW_CLEAR))
+        if (rest !== '' || /[\x00-\x1f]/.test(line))
           throw new Error(`unexpected bytes in ${pane}: ${JSON.stringify(text)}`);
-        return line.slice(RAW_CLEAR.length);
+        return line;
       });
     },
   };

@@ -1,5 +1,7 @@
 // Byte-for-byte typing fidelity: a raw-mode recorder in the pane appends every byte its tty
 // receives to a file; what nudge typed must be exactly what was asked, once, in order.
+import {mkdirSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {hex, type RecorderPane, startRecorder} from '../helpers/recorder-pane.js';
@@ -7,7 +9,7 @@ import {runNudge} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 const CR = Buffer.from([0x0d]);
-const CLEAR_GENERIC = Buffer.from([0x1b, 0x15]); // Escape, C-u
+const ESCAPE_CTRL_U = Buffer.from([0x1b, 0x15]);
 
 /** All 95 printable ASCII characters, space to tilde. */
 const PRINTABLE_ASCII = Array.from({length: 95}, (_, i) => String.fromCharCode(0x20 + i)).join('');
@@ -22,11 +24,17 @@ async function expectRecorded(rec: RecorderPane, expected: Buffer): Promise<void
 /** Type `text` into a fresh recorder pane with `submit --wait`; resolve to the recorder. */
 async function typeIntoRecorder(
   text: string,
-  opts: {typeDelay: string; enter?: boolean; clear?: boolean},
+  opts: {typeDelay: string; enter?: boolean; clear?: boolean; profileFile?: string},
 ): Promise<RecorderPane> {
   const server = await startTmuxServer();
   const rec = await startRecorder(server);
   const home = useNudgeHome();
+  // A profile file of the user's for the recorder (`--profile recorder`), when given.
+  const config = join(home, 'config');
+  if (opts.profileFile) {
+    mkdirSync(join(config, 'nudge', 'agents'), {recursive: true});
+    writeFileSync(join(config, 'nudge', 'agents', 'recorder.toml'), opts.profileFile);
+  }
   const r = await runNudge(
     [
       'submit',
@@ -35,6 +43,7 @@ async function typeIntoRecorder(
       '--pane',
       rec.pane,
       ...(opts.clear ? [] : ['--no-clear']),
+      ...(opts.profileFile ? ['--profile', 'recorder'] : []),
       ...(opts.enter ? [] : ['--no-enter']),
       '--no-notice',
       '--delay',
@@ -51,7 +60,7 @@ async function typeIntoRecorder(
       '--',
       text,
     ],
-    {NUDGE_HOME: home},
+    {NUDGE_HOME: home, XDG_CONFIG_HOME: config},
   );
   expect(r.exitCode, `stdout: ${r.stdout}\nstderr: ${r.stderr}`).toBe(0);
   expect(r.stdout).toMatch(/^\S+ done\b/);
@@ -113,8 +122,19 @@ describe('newlines and Enter', () => {
 });
 
 describe('clearing the input line', () => {
-  it('sends Escape then C-u (1b 15) before the text when --no-clear is not given', async () => {
+  it('a program nudge does not know is never cleared: the text and Enter, nothing before', async () => {
     const rec = await typeIntoRecorder('ls -la;', {typeDelay: '1ms', enter: true, clear: true});
-    await expectRecorded(rec, Buffer.concat([CLEAR_GENERIC, Buffer.from('ls -la;'), CR]));
+    await expectRecorded(rec, Buffer.concat([Buffer.from('ls -la;'), CR]));
+  });
+
+  it("a profile's clear keys go before the text, each as given (a user file: Escape, then C-u)", async () => {
+    const rec = await typeIntoRecorder('ls -la;', {
+      typeDelay: '1ms',
+      enter: true,
+      clear: true,
+      profileFile:
+        "name = 'recorder'\nkind = 'raw'\nclearKeys = [['Escape'], ['C-u']]\nminEnterDelayMs = 0\nbusy = []\n",
+    });
+    await expectRecorded(rec, Buffer.concat([ESCAPE_CTRL_U, Buffer.from('ls -la;'), CR]));
   });
 });
