@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the real agent CLIs that the real-agent tests drive (Gemini CLI, Claude Code,
-# Codex CLI, and the agents supported by a profile file alone: opencode, Qwen Code, Pi) into a cache
-# folder — never as dependencies of this package.
+# Codex CLI, and the agents supported by a profile file alone: opencode, Qwen Code, Pi, GitHub
+# Copilot CLI) into a cache folder — never as dependencies of this package.
 #
 #   bash scripts/install-agents.sh              # all of them
 #   bash scripts/install-agents.sh claude codex # only these
@@ -29,6 +29,8 @@ CODEX_VERSION=${NUDGE_CODEX_VERSION:-0.169.0}
 OPENCODE_VERSION=${NUDGE_OPENCODE_VERSION:-1.18.33}
 QWEN_VERSION=${NUDGE_QWEN_VERSION:-0.24.4}
 PI_VERSION=${NUDGE_PI_VERSION:-0.73.1}
+# A native executable from the platform package (copilot-linux-x64), all on npm.
+COPILOT_VERSION=${NUDGE_COPILOT_VERSION:-1.0.102}
 
 AGENTS_DIR=${NUDGE_AGENTS_DIR:-${HOME}/.cache/tmux-nudge-agents}
 
@@ -50,6 +52,7 @@ spec() {
     opencode) echo "opencode-ai $OPENCODE_VERSION opencode" ;;
     qwen) echo "@qwen-code/qwen-code $QWEN_VERSION qwen" ;;
     pi) echo "@mariozechner/pi-coding-agent $PI_VERSION pi" ;;
+    copilot) echo "@github/copilot $COPILOT_VERSION copilot" ;;
     *) return 1 ;;
   esac
 }
@@ -61,10 +64,12 @@ installed_version() {
   node -e 'try { console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).version ?? "") } catch {}' "$manifest"
 }
 
-# The CLI's own answer to --version, with a short bound; it must run offline.
+# The CLI's own answer to --version, with a short bound; it must run offline. The first line
+# that holds a version number, from stdout or stderr (Pi prints its version on stderr).
 probe_version() {
   local bin=$1
-  timeout 60 env DISABLE_AUTOUPDATER=1 NO_UPDATE_NOTIFIER=1 "$bin" --version 2>/dev/null | head -n 1
+  timeout 60 env DISABLE_AUTOUPDATER=1 NO_UPDATE_NOTIFIER=1 "$bin" --version 2>&1 |
+    grep -m 1 -E '[0-9]+\.[0-9]+'
 }
 
 newest=''
@@ -73,7 +78,7 @@ if [[ ${1:-} == --newest ]]; then
   shift
 fi
 agents=("$@")
-((${#agents[@]} > 0)) || agents=(gemini claude codex opencode qwen pi)
+((${#agents[@]} > 0)) || agents=(gemini claude codex opencode qwen pi copilot)
 
 mkdir -p "$AGENTS_DIR" || die "cannot create $AGENTS_DIR; set NUDGE_AGENTS_DIR to a writable folder."
 say "cache folder: $AGENTS_DIR"
@@ -81,7 +86,7 @@ say "cache folder: $AGENTS_DIR"
 ok=()
 failed=()
 for agent in "${agents[@]}"; do
-  spec "$agent" >/dev/null || die "unknown agent '$agent'; choose from gemini, claude, codex, opencode, qwen, pi."
+  spec "$agent" >/dev/null || die "unknown agent '$agent'; choose from gemini, claude, codex, opencode, qwen, pi, copilot."
 done
 for agent in "${agents[@]}"; do
   read -r pkg version bin <<<"$(spec "$agent")"

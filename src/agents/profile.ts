@@ -78,6 +78,10 @@ export interface Profile {
   /** A rule line drawn above the composer (within three rows: Gemini puts hint lines
    * between). */
   ruleLine?: RegExp;
+  /** What the program draws at the right end of its rows that is not part of them (Copilot
+   * CLI's scrollbar ` ┃`, once the transcript is longer than the screen): removed before a row
+   * is read. */
+  rowEnd?: RegExp;
   /** Busy markers: any of these on the visible screen means the program is working. */
   busy: readonly RegExp[];
   /** Shown while the program is still starting: its composer may be drawn already, but keys
@@ -173,7 +177,7 @@ export function readComposerState(profile: Profile, view: PaneView): ComposerSta
   }
   if (!profile.composerLine) return undefined;
   const offset = Math.max(0, view.rows.length - view.height);
-  const rows = view.rows.slice(offset).map((r) => r.trimEnd());
+  const rows = rowsOf(profile, view).slice(offset);
   if (profile.composerClose) return readComposerBox(profile, profile.composerLine, rows, offset);
   for (let i = rows.length - 1; i >= 0; i--) {
     const m = profile.composerLine.exec(rows[i] ?? '');
@@ -290,20 +294,28 @@ export function countEchoes(
   const target = squash(body);
   if (target === '') return undefined;
   const end = readComposerState(profile, view)?.index ?? view.rows.length;
+  const rows = rowsOf(profile, view);
   let count = 0;
   for (let i = 0; i < end; i++) {
-    const m = echo.exec((view.rows[i] ?? '').trimEnd());
+    const m = echo.exec(rows[i] ?? '');
     if (!m) continue;
     let seen = squash(m[1] ?? '');
     // Continuation rows (indented) while what was read is still the start of the text.
     for (let k = i + 1; seen !== target && target.startsWith(seen) && k < end; k++) {
-      const row = view.rows[k] ?? '';
+      const row = rows[k] ?? '';
       if (!/^\s+\S/.test(row)) break;
       seen += squash(row);
     }
     if (seen === target) count++;
   }
   return count;
+}
+
+/** The view's rows as the profile reads them: trailing blanks, and what the program draws
+ * at their right end (rowEnd), removed. Indices are the view's. */
+export function rowsOf(profile: Profile, view: PaneView): string[] {
+  const end = profile.rowEnd;
+  return view.rows.map((r) => (end ? r.replace(end, '') : r).trimEnd());
 }
 
 function squash(text: string): string {
@@ -340,8 +352,9 @@ export function turnOpen(profile: Profile, view: PaneView): boolean {
   const {turnEnd, promptEcho} = profile;
   if (!turnEnd?.length || !promptEcho) return false;
   const end = readComposerState(profile, view)?.index ?? view.rows.length;
+  const rows = rowsOf(profile, view);
   for (let i = end - 1; i >= 0; i--) {
-    const row = (view.rows[i] ?? '').trimEnd();
+    const row = rows[i] ?? '';
     if (turnEnd.some((t) => t.test(row))) return false;
     if (promptEcho.test(row)) return true;
   }

@@ -59,6 +59,7 @@ function build(z: typeof Zod.z) {
     composerClose: regex.optional(),
     ghostAtCursor: z.boolean().optional(),
     ruleLine: regex.optional(),
+    rowEnd: regex.optional(),
     busy: z.array(regex),
     starting: z.array(regex).optional(),
     turnEnd: z.array(regex).optional(),

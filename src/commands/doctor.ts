@@ -107,7 +107,8 @@ async function checkAgentVersion(
   table: VerifiedTable,
 ): Promise<Check> {
   const r = await runFile(bin, ['--version'], {timeoutMs: 20_000, maxBuffer: 64 * 1024});
-  const version = r.ok ? versionIn(r.stdout) : undefined;
+  // Pi prints its version on stderr.
+  const version = r.ok ? (versionIn(r.stdout) ?? versionIn(r.stderr)) : undefined;
   if (!version) {
     return warn(
       `${agent} version`,

@@ -12,7 +12,7 @@ import {type ChildProcess, execFile, type SpawnOptions, spawn} from 'node:child_
 
 /** How a program run to its end went. */
 export type FileResult =
-  | {ok: true; stdout: string}
+  | {ok: true; stdout: string; stderr: string}
   | {
       ok: false;
       stdout: string;
@@ -37,7 +37,7 @@ export function runFile(
       args,
       {timeout: o.timeoutMs, maxBuffer: o.maxBuffer, encoding: 'utf8'},
       (error, stdout, stderr) => {
-        if (!error) return resolve({ok: true, stdout});
+        if (!error) return resolve({ok: true, stdout, stderr});
         const code = (error as NodeJS.ErrnoException).code;
         resolve({
           ok: false,

@@ -25,11 +25,11 @@ import {setTimeout as sleep} from 'node:timers/promises';
 
 /** The three agents every real-agent test runs (hooks, MCP, install, run). */
 export type CoreAgentName = 'claude' | 'gemini' | 'codex';
-export type AgentName = CoreAgentName | 'opencode' | 'qwen' | 'pi';
+export type AgentName = CoreAgentName | 'opencode' | 'qwen' | 'pi' | 'copilot';
 export const AGENT_NAMES: readonly CoreAgentName[] = ['claude', 'gemini', 'codex'];
 /** The agents nudge supports through a profile file alone, proven at the model
  * (test/integration/agents-at-model.test.ts). */
-export const DATA_AGENT_NAMES: readonly AgentName[] = ['opencode', 'qwen', 'pi'];
+export const DATA_AGENT_NAMES: readonly AgentName[] = ['opencode', 'qwen', 'pi', 'copilot'];
 
 interface AgentPackage {
   pkg: string;
@@ -43,6 +43,7 @@ const PACKAGES: Record<AgentName, AgentPackage> = {
   opencode: {pkg: 'opencode-ai', bin: 'opencode'},
   qwen: {pkg: '@qwen-code/qwen-code', bin: 'qwen'},
   pi: {pkg: '@mariozechner/pi-coding-agent', bin: 'pi'},
+  copilot: {pkg: '@github/copilot', bin: 'copilot'},
 };
 
 /** A port nothing listens on: connections are refused at once. */
@@ -77,6 +78,8 @@ export const AGENT_SCREENS: Record<AgentName, {emptyComposer: RegExp; busy: RegE
   qwen: {emptyComposer: /^[>*] {1,3}\S/m, busy: /esc to cancel/},
   // The editor: one blank row between two rules.
   pi: {emptyComposer: /^─{20,}\n\s*\n─{20,}$/m, busy: /Working\.\.\./},
+  // `❯` on a row of its own between two rules; the footer says `Working` while a turn runs.
+  copilot: {emptyComposer: /^─{20,}\n❯\s*\n─{20,}$/m, busy: /\S Working\b.* esc esc /},
 };
 
 /** The cache folder scripts/install-agents.sh installs into. */
@@ -442,6 +445,30 @@ export function createAgentHome(name: AgentName, opts: AgentOptions = {}): Agent
         }),
       );
       break;
+    case 'copilot':
+      // The folder trusted (config.json is Copilot's own record of it), no tips or update
+      // check. Approvals are command-line flags (agentArgv); an MCP server goes in
+      // mcp-config.json, as `copilot mcp add` writes it.
+      write(
+        '.copilot/config.json',
+        JSON.stringify({
+          firstLaunchAt: '2026-01-01T00:00:00.000Z',
+          appTipShown: true,
+          trustedFolders: opts.trusted !== false ? [workdir] : [],
+        }),
+      );
+      write(
+        '.copilot/settings.json',
+        JSON.stringify({autoUpdate: false, showTipsOnStartup: false, banner: 'never'}),
+      );
+      if (opts.mcpServer)
+        write(
+          '.copilot/mcp-config.json',
+          JSON.stringify({
+            mcpServers: {nudge: {type: 'local', tools: ['*'], env: {}, ...opts.mcpServer}},
+          }),
+        );
+      break;
   }
   return {root, home, workdir};
 }
@@ -464,6 +491,7 @@ const FAKE_KEYS: Record<AgentName, string> = {
   opencode: 'sk-ant-api03-fake-key-for-offline-tests-opencode',
   qwen: 'sk-ant-api03-fake-key-for-offline-tests-qwen',
   pi: 'sk-ant-api03-fake-key-for-offline-tests-pi',
+  copilot: 'sk-ant-api03-fake-key-for-offline-tests-copilot',
 };
 
 /** Variables of the caller that could reach a real account, a real config, or route the
@@ -491,6 +519,14 @@ const UNSET = [
   'OPENAI_API_KEY',
   'OPENAI_BASE_URL',
   'CODEX_HOME',
+  'COPILOT_HOME',
+  'COPILOT_GITHUB_TOKEN',
+  'COPILOT_MODEL',
+  'COPILOT_ALLOW_ALL',
+  'COPILOT_PROVIDER_BASE_URL',
+  'COPILOT_PROVIDER_API_KEY',
+  'GH_TOKEN',
+  'GITHUB_TOKEN',
   'XDG_CONFIG_HOME',
   'XDG_DATA_HOME',
   'XDG_STATE_HOME',
@@ -579,6 +615,19 @@ export function agentEnv(
     case 'pi':
       // No download of fd and ripgrep, no update check.
       return {...common, PI_OFFLINE: '1', ...opts.env};
+    case 'copilot':
+      // Its own model provider (BYOK) at the endpoint, in the Anthropic Messages format;
+      // offline: no GitHub sign-in, telemetry or update.
+      return {
+        ...common,
+        COPILOT_OFFLINE: 'true',
+        COPILOT_PROVIDER_BASE_URL: endpoint,
+        COPILOT_PROVIDER_TYPE: 'anthropic',
+        COPILOT_PROVIDER_API_KEY: FAKE_KEYS.copilot,
+        COPILOT_MODEL: 'claude-sonnet-4.5',
+        COPILOT_AUTO_UPDATE: 'false',
+        ...opts.env,
+      };
   }
 }
 
@@ -597,6 +646,16 @@ export function agentArgv(
     ...((name === 'gemini' || name === 'qwen') && opts.approvals === 'all' ? ['--yolo'] : []),
     ...(name === 'qwen' && opts.approvals === 'none' ? ['--approval-mode', 'default'] : []),
     ...(name === 'pi' ? ['--provider', 'scripted', '--model', 'claude-sonnet-4-5'] : []),
+    // Copilot CLI keeps no allowed commands in its settings: they are flags. Its default mode
+    // asks ("Manual Approval"), with `nudge` allowed as a user allows it; "approve
+    // everything" is --allow-all (--yolo).
+    ...(name === 'copilot'
+      ? opts.approvals === 'all'
+        ? ['--allow-all']
+        : opts.approvals === 'none'
+          ? []
+          : ['--allow-tool', 'shell(nudge:*)']
+      : []),
     ...(opts.args ?? []),
   ];
 }

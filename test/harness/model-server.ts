@@ -685,7 +685,10 @@ function isInjected(text: string): boolean {
 function promptsOf(format: WireFormat, b: Record<string, unknown>): string[] {
   const texts: string[] = [];
   const add = (t: unknown) => {
-    if (typeof t === 'string' && t.trim() && !isInjected(t)) texts.push(t.trim());
+    if (typeof t !== 'string') return;
+    // Copilot CLI puts the time before each prompt's text.
+    const text = t.replace(/^<current_datetime>[^<]*<\/current_datetime>\s*/, '');
+    if (text.trim() && !isInjected(text)) texts.push(text.trim());
   };
   switch (format) {
     case 'anthropic':

@@ -45,6 +45,7 @@ describe('nudge agents', () => {
       'gemini',
       'codex',
       'opencode',
+      'copilot',
       'pi',
       'shell',
       'raw',

@@ -3,7 +3,7 @@ import {explainScreen} from '../../../src/agents/explain.js';
 import {PROFILES} from '../../../src/agents/registry.js';
 import {capturedScreen} from '../../helpers/pane-views.js';
 
-const AGENTS = ['claude', 'gemini', 'codex', 'opencode', 'qwen', 'pi'] as const;
+const AGENTS = ['claude', 'gemini', 'codex', 'opencode', 'qwen', 'pi', 'copilot'] as const;
 type Agent = (typeof AGENTS)[number];
 
 /** The profile of a built-in agent. */

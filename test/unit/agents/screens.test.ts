@@ -4,7 +4,13 @@
  * composer holds, busy, idle, queued — one row per screen.
  */
 import {describe, expect, test} from 'vitest';
-import {isBusy, isIdle, readComposer} from '../../../src/agents/profile.js';
+import {
+  countEchoes,
+  isBusy,
+  isIdle,
+  readComposer,
+  readComposerState,
+} from '../../../src/agents/profile.js';
 import {PROFILES} from '../../../src/agents/registry.js';
 import {capturedScreen} from '../../helpers/pane-views.js';
 
@@ -42,6 +48,20 @@ const ROWS: Record<string, Row[]> = {
     {screen: 'busy-draft', composer: 'and also this follow up', busy: true, idle: false},
     {screen: 'queued', composer: '', busy: true, idle: false, queued: true},
   ],
+  copilot: [
+    {screen: 'idle-empty', composer: '', busy: false, idle: true},
+    {screen: 'draft', composer: 'refactor the parser please', busy: false, idle: true},
+    {screen: 'busy', composer: '', busy: true, idle: false},
+    {screen: 'busy-draft', composer: 'and also this follow up', busy: true, idle: false},
+    {screen: 'queued', composer: '', busy: true, idle: false, queued: true},
+    {screen: 'streaming', composer: '', busy: true, idle: false},
+    {screen: 'idle-after', composer: '', busy: false, idle: true},
+    {screen: 'idle-scrolled', composer: '', busy: false, idle: true},
+    // Shell mode: the placeholder is not a draft.
+    {screen: 'shell-mode', composer: '', busy: false, idle: true},
+    // A dialog in place of the composer: not idle.
+    {screen: 'permission-shell', composer: undefined, busy: false, idle: false},
+  ],
 };
 
 describe.each(Object.keys(ROWS))('%s, from its profile file alone', (agent) => {
@@ -57,5 +77,28 @@ describe.each(Object.keys(ROWS))('%s, from its profile file alone', (agent) => {
     expect(isBusy(p, view)).toBe(row.busy);
     expect(isIdle(p, view)).toBe(row.idle);
     expect(p.queued?.test(view.rows.join('\n')) ?? false).toBe(row.queued ?? false);
+  });
+});
+
+describe('Copilot CLI: rows with its scrollbar', () => {
+  const p = () => PROFILES.copilot!;
+  test('a sent prompt is read without the time and the scrollbar at its end, once', () => {
+    const view = capturedScreen('copilot-permission-denied');
+    expect(view.rows.some((r) => r.endsWith(' ❯ make a file'.padEnd(10)) || r.endsWith('┃'))).toBe(
+      true,
+    );
+    expect(countEchoes(p(), view, 'make a file', 'prompt')).toBe(1);
+    expect(countEchoes(p(), view, 'stream me a plan', 'prompt')).toBe(1);
+    expect(countEchoes(p(), view, 'make a', 'prompt')).toBe(0);
+  });
+
+  test('the same rows without the scrollbar read the same', () => {
+    const view = capturedScreen('copilot-idle-after');
+    expect(countEchoes(p(), view, 'and also this follow up', 'prompt')).toBe(1);
+  });
+
+  test('shell mode: the composer is in it; a command run from it is a shell echo', () => {
+    const view = capturedScreen('copilot-shell-mode');
+    expect(readComposerState(p(), view)?.mode?.name).toBe('shell mode');
   });
 });

@@ -53,6 +53,13 @@ describe('permission dialogs on real screens', () => {
       'Do you trust the files in this folder?',
       expect.any(Array),
     ],
+    [
+      'copilot',
+      'copilot-permission-shell',
+      'tool',
+      'Do you want to run this command?',
+      expect.arrayContaining(['touch made.txt']),
+    ],
   ] as const)('%s: %s', (agent, name, kind, question, detail) => {
     const found = findPermissionDialog(PROFILES[agent], screen(name));
     expect(found).toEqual({kind, question, detail, denyKeys: [['Escape']]});
@@ -66,6 +73,7 @@ describe('permission dialogs on real screens', () => {
     ['gemini', 'gemini-idle-empty'],
     ['codex', 'codex-idle-empty'],
     ['codex', 'codex-trust-dialog'],
+    ['copilot', 'copilot-permission-denied'],
   ] as const)('%s: none on %s', (agent, name) => {
     expect(findPermissionDialog(PROFILES[agent], screen(name))).toBeUndefined();
   });
