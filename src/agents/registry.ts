@@ -147,6 +147,12 @@ export const TURN_END_HOOKS = {
   'claude-stop': claudeStopTurn,
   'codex-notify': codexNotifyTurn,
   'gemini-after-agent': geminiAfterAgentTurn,
+  // Qwen Code's Stop hook is Claude Code's; opencode's plugin and Pi's extension (both written
+  // by nudge install) and Copilot CLI's agentStop hook send JSON on stdin, each call a turn.
+  'qwen-stop': claudeStopTurn,
+  'opencode-idle': sessionTurn,
+  'copilot-agent-stop': sessionTurn,
+  'pi-agent-end': sessionTurn,
 } as const satisfies Record<
   string,
   (input: Record<string, unknown> | undefined) => TurnEnd | undefined
@@ -154,3 +160,9 @@ export const TURN_END_HOOKS = {
 
 export type HookKind = keyof typeof TURN_END_HOOKS;
 export const HOOK_KINDS = Object.keys(TURN_END_HOOKS) as HookKind[];
+
+/** A hook whose every call is a finished turn, with the session id if its JSON names one. */
+function sessionTurn(input: Record<string, unknown> | undefined): TurnEnd {
+  const id = input?.session_id ?? input?.sessionId;
+  return typeof id === 'string' ? {session: id} : {};
+}

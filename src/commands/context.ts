@@ -1,6 +1,6 @@
 import type {Clock} from '../base/clock.js';
 import type {Foreground} from '../process/foreground.js';
-import type {SelfCommand} from '../setup/agents.js';
+import type {SelfCommand} from '../setup/place.js';
 import type {ServerSpec} from '../tmux/server.js';
 import type {Tmux} from '../tmux/tmux.js';
 

@@ -1,7 +1,7 @@
 import {lstat, rm, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {loadProfiles, userProfileDirs} from '../agents/builtin.js';
-import {AGENT_NAMES, type AgentName} from '../agents/profile.js';
+import {INSTALL_AGENTS, type InstallAgent} from '../agents/profile.js';
 import {
   judgeVersion,
   readVerifiedTable,
@@ -12,8 +12,9 @@ import {NudgeError} from '../base/errors.js';
 import {findOnPath, resolveStateDir} from '../base/paths.js';
 import {thisProcess} from '../base/this-process.js';
 import {runFile} from '../process/spawn.js';
-import {defaultHome, piecesFor, type Scope} from '../setup/agents.js';
+import {piecesFor} from '../setup/agents.js';
 import {planInstall} from '../setup/install.js';
+import {defaultHome, type Scope} from '../setup/place.js';
 import {TmuxCommandError} from '../tmux/runner.js';
 import {
   describeServer,
@@ -102,7 +103,7 @@ async function checkTmux(table: VerifiedTable): Promise<Check> {
 /** The installed version of an agent CLI on the PATH (`claude --version`), as judged by the
  * table; a warning when it does not say its version. */
 async function checkAgentVersion(
-  agent: AgentName,
+  agent: InstallAgent,
   bin: string,
   table: VerifiedTable,
 ): Promise<Check> {
@@ -246,7 +247,7 @@ async function checkState(env: Record<string, string | undefined>): Promise<Chec
 }
 
 async function checkAgent(
-  agent: AgentName,
+  agent: InstallAgent,
   found: string | undefined,
   ctx: CommandContext,
 ): Promise<Check> {
@@ -333,7 +334,7 @@ export async function runDoctor(o: DoctorOptions, ctx: CommandContext): Promise<
   );
   checks.push(await checkState(ctx.env));
   checks.push(...checkProfileFiles(ctx));
-  for (const agent of AGENT_NAMES) {
+  for (const agent of INSTALL_AGENTS) {
     const bin = await findOnPath(agent, ctx.env);
     checks.push(await checkAgent(agent, bin, ctx));
     if (bin) checks.push(await checkAgentVersion(agent, bin, table));

@@ -1,16 +1,10 @@
 import {createHash} from 'node:crypto';
 import {existsSync} from 'node:fs';
 import {dirname, join, resolve} from 'node:path';
-import type {AgentName} from '../agents/profile.js';
+import {INSTALL_AGENTS, type InstallAgent} from '../agents/profile.js';
 import {NudgeError} from '../base/errors.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
-import {
-  defaultHome,
-  INSTALL_AGENTS,
-  type InstallPlace,
-  piecesFor,
-  type Scope,
-} from '../setup/agents.js';
+import {piecesFor} from '../setup/agents.js';
 import {
   applyInstall,
   applyUninstall,
@@ -20,6 +14,7 @@ import {
   planUninstall,
   readManifest,
 } from '../setup/install.js';
+import {defaultHome, type InstallPlace, type Scope} from '../setup/place.js';
 import type {CommandContext} from './context.js';
 
 export interface InstallOptions {
@@ -30,7 +25,7 @@ export interface InstallOptions {
 }
 
 export interface InstallResult {
-  agent: AgentName;
+  agent: InstallAgent;
   scope: Scope;
   /** The project root (project scope). */
   root?: string;
@@ -57,12 +52,17 @@ export function projectRoot(cwd: string): string {
   }
 }
 
-const NEXT: Record<AgentName, string> = {
+const NEXT: Record<InstallAgent, string> = {
   claude:
     'Restart Claude Code to load /nudge and the MCP server (project scope: it asks once to approve .mcp.json).',
   gemini:
     'Run /commands reload in Gemini CLI, or restart it, to load /nudge; the MCP server and hook load at start.',
   codex: 'Restart Codex to load the $nudge skill, the notify hook and the MCP server.',
+  qwen: 'Restart Qwen Code to load /nudge, the Stop hook and the MCP server.',
+  opencode: 'Restart opencode to load /nudge, the plugin and the MCP server.',
+  copilot:
+    "Restart Copilot CLI to load the nudge skill, the hook and the MCP server; start it with --allow-tool 'shell(nudge:*)' to let it run nudge without asking.",
+  pi: 'Restart Pi (or /reload) to load /nudge and the extension; Pi takes no MCP servers.',
 };
 
 /**
@@ -75,10 +75,10 @@ export async function installAgent(o: InstallOptions, ctx: CommandContext): Prom
   if (!(INSTALL_AGENTS as readonly string[]).includes(o.agent)) {
     throw new NudgeError(
       'bad-usage',
-      `Unknown agent ${JSON.stringify(o.agent)}; use claude, gemini or codex.`,
+      `Unknown agent ${JSON.stringify(o.agent)}; use ${INSTALL_AGENTS.join(', ')}.`,
     );
   }
-  const agent = o.agent as AgentName;
+  const agent = o.agent as InstallAgent;
   const scope = (o.scope ?? 'user') as Scope;
   if (scope !== 'user' && scope !== 'project') {
     throw new NudgeError(

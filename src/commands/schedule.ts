@@ -6,7 +6,7 @@ import {writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE, findOnPath, resolveStateDir} from '../base/paths.js';
 import {resolveJobOptions, type SubmitOptions, validateText} from '../jobs/options.js';
 import type {CommandRun} from '../process/run-command.js';
-import {defaultHome} from '../setup/agents.js';
+import {defaultHome} from '../setup/place.js';
 import {
   cronBlock,
   cronMarker,

@@ -1,8 +1,16 @@
-import {homedir} from 'node:os';
 import {join} from 'node:path';
-import {AGENT_NAMES, type AgentName} from '../agents/profile.js';
-import {shellWord} from '../base/shell.js';
-import type {Format, KeyPath} from './edit.js';
+import type {InstallAgent} from '../agents/profile.js';
+import {copilotPieces, opencodePieces, piPieces, qwenPieces} from './newer-agents.js';
+import {
+  COMMAND_DESCRIPTION,
+  geminiStyleCommand,
+  type InstallPlace,
+  type Piece,
+  type SelfCommand,
+  selfLine,
+  skillText,
+  WHEN_QUEUED,
+} from './place.js';
 
 /**
  * What `nudge install AGENT` puts where: for each agent, its command or skill, its turn-end
@@ -10,51 +18,6 @@ import type {Format, KeyPath} from './edit.js';
  * Facts verified by running the CLIs: the tests in test/integration/install-agents.test.ts
  * and test/integration/agents-at-model.test.ts.
  */
-
-export type Scope = 'user' | 'project';
-
-/** How to run this nudge again, whatever the agent's PATH: absolute node and CLI script. */
-export interface SelfCommand {
-  node: string;
-  cli: string;
-}
-
-export interface InstallPlace {
-  scope: Scope;
-  /** The user's home directory. */
-  home: string;
-  /** The project's root (the git work tree around the working directory, else it). */
-  root: string;
-  env: Record<string, string | undefined>;
-}
-
-/** One thing install adds to one file. */
-export type Piece =
-  | {id: string; what: string; file: string; kind: 'file'; content: string}
-  | {
-      id: string;
-      what: string;
-      file: string;
-      kind: 'key';
-      format: Format;
-      path: KeyPath;
-      value: unknown;
-    }
-  | {
-      id: string;
-      what: string;
-      file: string;
-      kind: 'item';
-      path: KeyPath;
-      value: unknown;
-      /** A regex that finds an item of nudge's written by another install (another path). */
-      like?: string;
-    };
-
-/** `node cli.js` as a command line. */
-export function selfLine(self: SelfCommand): string {
-  return `${shellWord(self.node)} ${shellWord(self.cli)}`;
-}
 
 function claudeDir(p: InstallPlace): string {
   return p.scope === 'project'
@@ -93,14 +56,14 @@ function claudePieces(p: InstallPlace, self: SelfCommand): Piece[] {
       kind: 'file',
       content: [
         '---',
-        'description: Queue text for a tmux pane with nudge; its notice comes back as a prompt (returns at once)',
+        `description: ${COMMAND_DESCRIPTION}`,
         'argument-hint: [--pane %N] [--until exit] [--notify-pane self] -- <text>',
         `allowed-tools: Bash(${nudge} submit:*), Bash(nudge:*)`,
         'disable-model-invocation: true',
         '---',
         `Job queued: !\`${nudge} submit --json $ARGUMENTS\``,
         '',
-        'Tell the user the job id in one line and end your turn; do not wait for it. When the work is done, a notice arrives as your next prompt.',
+        WHEN_QUEUED,
         '',
       ].join('\n'),
     },
@@ -147,14 +110,7 @@ function geminiPieces(p: InstallPlace, self: SelfCommand): Piece[] {
       what: 'the /nudge command',
       file: join(dir, 'commands', 'nudge.toml'),
       kind: 'file',
-      content: [
-        'description = "Queue text for this pane with nudge; its notice comes back as a prompt (returns at once)"',
-        'prompt = """',
-        `Queued: !{${nudge} submit --json {{args}}}`,
-        'Tell the user the job id in one line and end your turn; do not wait for it. When the work is done, a notice arrives as your next prompt.',
-        '"""',
-        '',
-      ].join('\n'),
+      content: geminiStyleCommand(nudge),
     },
     {
       id: 'allow',
@@ -200,27 +156,7 @@ function codexPieces(p: InstallPlace, self: SelfCommand): Piece[] {
       what: 'the $nudge skill',
       file: join(skillDir, 'SKILL.md'),
       kind: 'file',
-      content: [
-        '---',
-        'name: nudge',
-        'description: Hand a long job to a tmux pane without blocking, and be woken by a notice when it is done (tmux-nudge).',
-        '---',
-        '',
-        '# nudge',
-        '',
-        'Queue the job with your shell tool; it returns at once with a job id:',
-        '',
-        '```sh',
-        `${nudge} submit --json --pane %N --notify-pane self --until exit -- 'COMMAND'`,
-        '```',
-        '',
-        '- `--pane %N`: the tmux pane to type into (default: this pane). `--until exit` waits for the',
-        "  command's exit status in a shell pane; without it nudge waits until the screen settles.",
-        '- Tell the user the job id in one line and end your turn; do not poll. When the work is done, a',
-        '  notice such as `[SYSTEM COMMAND] Command complete. Resume.` arrives as your next prompt.',
-        `- \`${nudge} status JOB\` shows a job; \`${nudge} jobs\` lists them.`,
-        '',
-      ].join('\n'),
+      content: skillText(nudge),
     },
     {
       id: 'rule',
@@ -250,10 +186,8 @@ function codexPieces(p: InstallPlace, self: SelfCommand): Piece[] {
   ];
 }
 
-export const INSTALL_AGENTS: readonly AgentName[] = AGENT_NAMES;
-
 /** Everything `nudge install AGENT` adds, in the order it is added. */
-export function piecesFor(agent: AgentName, place: InstallPlace, self: SelfCommand): Piece[] {
+export function piecesFor(agent: InstallAgent, place: InstallPlace, self: SelfCommand): Piece[] {
   switch (agent) {
     case 'claude':
       return claudePieces(place, self);
@@ -261,9 +195,13 @@ export function piecesFor(agent: AgentName, place: InstallPlace, self: SelfComma
       return geminiPieces(place, self);
     case 'codex':
       return codexPieces(place, self);
+    case 'qwen':
+      return qwenPieces(place, self);
+    case 'opencode':
+      return opencodePieces(place, self);
+    case 'copilot':
+      return copilotPieces(place, self);
+    case 'pi':
+      return piPieces(place, self);
   }
-}
-
-export function defaultHome(env: Record<string, string | undefined>): string {
-  return env.HOME || homedir();
 }

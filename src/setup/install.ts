@@ -1,13 +1,13 @@
 import {createHash} from 'node:crypto';
 import {chmod, mkdir, readFile, realpath, rm, rmdir, stat} from 'node:fs/promises';
 import {basename, dirname, join} from 'node:path';
-import type {AgentName} from '../agents/profile.js';
+import type {InstallAgent} from '../agents/profile.js';
 import {NudgeError} from '../base/errors.js';
 import {writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE} from '../base/paths.js';
-import type {Piece, Scope} from './agents.js';
 import type {KeyPath} from './edit.js';
 import {addPiece, isEmptyDocument, type RecordedPiece, removePiece} from './pieces.js';
+import type {Piece, Scope} from './place.js';
 
 /**
  * Putting pieces into the user's files and taking them out again. A manifest in the state
@@ -61,7 +61,7 @@ interface RecordedFile {
 
 export interface Manifest {
   version: 1;
-  agent: AgentName;
+  agent: InstallAgent;
   scope: Scope;
   root: string;
   files: Record<string, RecordedFile>;
@@ -184,7 +184,7 @@ function failedWrite(file: string, error: unknown): NudgeError {
 export async function applyInstall(
   plan: InstallPlan,
   pieces: Piece[],
-  o: {manifestPath: string; backupDir: string; agent: AgentName; scope: Scope; root: string},
+  o: {manifestPath: string; backupDir: string; agent: InstallAgent; scope: Scope; root: string},
 ): Promise<{backups: string[]}> {
   const manifest: Manifest = plan.manifest ?? {
     version: 1,

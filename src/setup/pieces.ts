@@ -1,4 +1,3 @@
-import type {Piece} from './agents.js';
 import {
   appendItem,
   type KeyPath,
@@ -10,6 +9,7 @@ import {
   setValue,
   valueAt,
 } from './edit.js';
+import type {Piece} from './place.js';
 
 // One piece in or out of one file's text: pure, so install.ts keeps only the files, the
 // manifest and the order of things.

@@ -54,15 +54,27 @@ async function setup(
   const server = await startTmuxServer();
   const home = useTempDir('nudge-home-');
   const bin = nudgeBinDir(server.dir);
-  const agent = await startAgent(server, name, {
-    modelUrl: model.url,
-    approvals: mode === 'manual' ? 'default' : mode,
-    ...(mode === 'manual' ? {permissionMode: 'default' as const} : {}),
-    path: [bin],
-    env: {NUDGE_HOME: home},
-    ...(o.hooks ? {hookCommand: [join(bin, 'nudge')]} : {}),
-    ...(o.wait === false ? {wait: false} : {}),
-  });
+  // The agents of data alone get their hook as a user does: from `nudge install`.
+  const installed = o.hooks && DATA_AGENT_NAMES.includes(name);
+  const agent = await startAgent(
+    server,
+    name,
+    {
+      modelUrl: model.url,
+      approvals: mode === 'manual' ? 'default' : mode,
+      ...(mode === 'manual' ? {permissionMode: 'default' as const} : {}),
+      path: [bin],
+      env: {NUDGE_HOME: home},
+      ...(o.hooks && !installed ? {hookCommand: [join(bin, 'nudge')]} : {}),
+      ...(o.wait === false ? {wait: false} : {}),
+    },
+    installed
+      ? async (where) => {
+          const r = await runNudge(['install', name], {HOME: where.home, NUDGE_HOME: home});
+          expect(r.exitCode, r.stderr + r.stdout).toBe(0);
+        }
+      : undefined,
+  );
   return {
     model,
     server,
@@ -388,9 +400,8 @@ export function atModelScenarios(names: readonly AgentName[]): void {
       );
     }, 300_000);
 
-    // Gemini CLI's AfterAgent hook is not wired for --until; an agent supported by data alone
-    // has no hook nudge installs.
-    test.skipIf(name === 'gemini' || DATA_AGENT_NAMES.includes(name))(
+    // Gemini CLI's AfterAgent hook is not wired for --until.
+    test.skipIf(name === 'gemini')(
       '--until prompt with the turn-end hook configured: the hook mark decides',
       async () => {
         const w = await setup(name, mode, {hooks: true});

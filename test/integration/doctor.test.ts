@@ -50,6 +50,10 @@ describe('nudge doctor', () => {
       'claude',
       'gemini',
       'codex',
+      'qwen',
+      'opencode',
+      'copilot',
+      'pi',
     ]);
     expect(r.by.profiles?.detail).toBe('built-in (no file of yours mends one).');
     for (const name of ['server', 'pane', 'control-mode', 'node', 'state-dir', 'profiles'])
@@ -186,6 +190,11 @@ describe('nudge doctor', () => {
     fake('claude', `${verified?.version ?? '0.0.0'} (Claude Code)`);
     fake('gemini', '0.1.0');
     fake('codex', 'codex-cli 99.0.0');
+    // Pi says its version on stderr.
+    const pi = table.entries.find((e) => e.program === 'pi' && e.failed === 0);
+    writeFileSync(join(bin, 'pi'), `#!/bin/sh\necho '${pi?.version ?? '0.0.0'}' >&2\n`, {
+      mode: 0o755,
+    });
     const env = {HOME: home, NUDGE_HOME: join(home, 'state'), PATH: `${bin}:${process.env.PATH}`};
     const r = await doctor([], env);
     expect(verified, 'a verified Claude Code in data/verified-versions.json').toBeDefined();
@@ -201,6 +210,8 @@ describe('nudge doctor', () => {
     expect(r.by['codex version']?.detail).toMatch(
       /^codex 99\.0\.0 was never verified by nudge's tests \(newer than: /,
     );
+    expect(pi, 'a verified Pi in data/verified-versions.json').toBeDefined();
+    expect(r.by['pi version']).toMatchObject({status: 'ok'});
     expect(r.exitCode).toBe(1);
   });
 });

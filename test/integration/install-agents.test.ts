@@ -8,156 +8,29 @@
 import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {parse as parseToml} from '@decimalturn/toml-patch';
-import {execa} from 'execa';
 import {describe, expect, test} from 'vitest';
-import {type ModelServer, startModelServer} from '../helpers/model-server.js';
 import {
-  type AgentHome,
-  type AgentName,
+  agentCli,
+  expectHookMark,
+  expectNoticeAtModel,
+  FILES,
+  NOTICE,
+  NUDGE,
+  setup,
+  snapshot,
+  theJob,
+  type,
+  uninstall,
+} from '../helpers/install-world.js';
+import {
   agentAvailable,
-  agentBin,
-  agentEnv,
-  agentUnsetVariables,
   agentVersion,
-  type CoreAgentName,
   claudeHasAutoMode,
   killProcessesOfHome,
-  type RealAgent,
-  startAgent,
 } from '../helpers/real-agents.js';
-import {CLI, nudgeBinDir, runNudge, waitForJobState} from '../helpers/run-nudge.js';
+import {CLI, nudgeBinDir, waitForJobState} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
-import {cleanEnv, startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
-
-const NOTICE = '[SYSTEM COMMAND] Command complete. Resume.';
-const NUDGE = `${process.execPath} ${CLI}`;
-
-/** The files `nudge install AGENT` writes in a home (user scope). */
-const FILES: Record<CoreAgentName, string[]> = {
-  claude: ['.claude/commands/nudge.md', '.claude/settings.json', '.claude.json'],
-  gemini: ['.gemini/commands/nudge.toml', '.gemini/settings.json'],
-  codex: ['.codex/skills/nudge/SKILL.md', '.codex/rules/nudge.rules', '.codex/config.toml'],
-};
-
-function snapshot(home: string, files: string[]): Record<string, string | undefined> {
-  return Object.fromEntries(
-    files.map((f) => [
-      f,
-      existsSync(join(home, f)) ? readFileSync(join(home, f), 'utf8') : undefined,
-    ]),
-  );
-}
-
-interface World {
-  model: ModelServer;
-  server: TmuxTestServer;
-  agent: RealAgent;
-  /** NUDGE_HOME of the test, the agent's and its hooks'. */
-  state: string;
-  /** A plain shell pane for the jobs to type into. */
-  shell: string;
-  /** The install files before install. */
-  before: Record<string, string | undefined>;
-  installOut: string;
-}
-
-async function setup(name: CoreAgentName, path: string[] = []): Promise<World> {
-  const model = await startModelServer();
-  const server = await startTmuxServer();
-  const state = useTempDir('nudge-home-');
-  const shell = await server.newPane(['bash', '--norc', '--noprofile']);
-  let before: Record<string, string | undefined> = {};
-  let installOut = '';
-  const agent = await startAgent(
-    server,
-    name,
-    {modelUrl: model.url, approvals: 'none', env: {NUDGE_HOME: state}, path},
-    async (where) => {
-      before = snapshot(where.home, FILES[name]);
-      const r = await runNudge(['install', name], {HOME: where.home, NUDGE_HOME: state});
-      expect(r.exitCode, r.stderr + r.stdout).toBe(0);
-      installOut = r.stdout;
-    },
-  );
-  return {model, server, agent, state, shell, before, installOut};
-}
-
-/** Run the agent's CLI with its pane's environment (`claude mcp list` …). */
-async function agentCli(name: AgentName, where: AgentHome, model: ModelServer, args: string[]) {
-  const env = cleanEnv(agentEnv(name, where, {modelUrl: model.url}));
-  for (const v of agentUnsetVariables()) delete env[v];
-  const r = await execa(agentBin(name), args, {
-    env,
-    extendEnv: false,
-    reject: false,
-    cwd: where.workdir,
-    timeout: 90_000,
-    stdin: 'ignore',
-  });
-  return `${r.stdout}\n${r.stderr}`;
-}
-
-async function type(w: World, text: string, enter = true): Promise<void> {
-  await w.server.tmux('send-keys', '-t', w.agent.pane, '-l', text);
-  if (!enter) return;
-  await new Promise((r) => setTimeout(r, 500));
-  await w.server.tmux('send-keys', '-t', w.agent.pane, 'Enter');
-}
-
-/** The only job in the state dir. */
-async function theJob(w: World): Promise<string> {
-  return waitFor(
-    'the job the command queued',
-    async () => {
-      const ids = existsSync(join(w.state, 'jobs')) ? readdirSync(join(w.state, 'jobs')) : [];
-      return ids.length === 1 ? ids[0] : undefined;
-    },
-    {timeoutMs: 90_000, describe: () => w.agent.capture()},
-  );
-}
-
-/** The job ends done, its text ran in the shell pane, and its notice reached the model once,
- * after `after`. */
-async function expectNoticeAtModel(w: World, id: string, after: number): Promise<void> {
-  const end = await waitForJobState(
-    w.state,
-    id,
-    ['done', 'timeout', 'failed', 'cancelled'],
-    150_000,
-  );
-  expect(end.state, JSON.stringify(end)).toBe('done');
-  const notice = await w.model.waitForPrompt(new RegExp(`^${NOTICE.replace(/[[\].]/g, '\\$&')}$`), {
-    timeoutMs: 60_000,
-  });
-  expect(notice.at).toBeGreaterThanOrEqual(after);
-  expect(w.model.prompts().filter((p) => p.text === NOTICE)).toHaveLength(1);
-}
-
-/** A turn-end mark of `source` for the agent's pane, recorded by the installed hook. */
-async function expectHookMark(w: World, source: string): Promise<void> {
-  await waitFor(
-    `a ${source} mark`,
-    async () => {
-      const dir = join(w.state, 'marks');
-      if (!existsSync(dir)) return undefined;
-      return readdirSync(dir)
-        .map(
-          (f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as {source: string; pane: string},
-        )
-        .find((m) => m.source === source && m.pane === w.agent.pane);
-    },
-    {timeoutMs: 60_000},
-  );
-}
-
-async function uninstall(w: World, name: AgentName): Promise<void> {
-  const r = await runNudge(['install', name, '--uninstall'], {
-    HOME: w.agent.home,
-    NUDGE_HOME: w.state,
-  });
-  expect(r.exitCode, r.stderr + r.stdout).toBe(0);
-}
 
 describe.skipIf(!agentAvailable('claude'))(
   'nudge install claude, with the real Claude Code',

@@ -39,7 +39,14 @@ describe('the packed tarball, installed into a fresh global prefix', () => {
       (p) =>
         !/^dist\/(src|workers)\/.+\.js$/.test(p) &&
         !/^data\/agents\/[a-z-]+\.toml$/.test(p) &&
-        !['package.json', 'README.md', 'LICENSE', 'data/verified-versions.json'].includes(p),
+        !/^data\/hooks\/[a-z-]+\.(js|ts)$/.test(p) &&
+        ![
+          'package.json',
+          'README.md',
+          'LICENSE',
+          'data/verified-versions.json',
+          'dist/profiles.json',
+        ].includes(p),
     );
     expect(outside, 'files in the tarball that the installed nudge does not need').toEqual([]);
     expect(paths).toContain('dist/src/cli.js');
@@ -47,6 +54,9 @@ describe('the packed tarball, installed into a fresh global prefix', () => {
     expect(paths).toContain('data/verified-versions.json');
     // The built-in profiles, as data: the installed nudge reads them.
     expect(paths).toContain('data/agents/claude.toml');
+    // …compiled at build time (what a worker reads), and the hook programs install writes.
+    expect(paths).toContain('dist/profiles.json');
+    expect(paths).toContain('data/hooks/opencode-plugin.js');
 
     const prefix = join(dir, 'prefix');
     const install = await execa(

@@ -1,4 +1,4 @@
-import {AGENT_NAMES} from '../../agents/profile.js';
+import {INSTALL_AGENTS} from '../../agents/profile.js';
 import {HOOK_KINDS} from '../../agents/registry.js';
 import {INSTALL_OPTIONS, SCHEDULE_OPTIONS} from '../../commands/options/setup.js';
 import {SERVER_OPTIONS} from '../../commands/options/table.js';
@@ -42,11 +42,11 @@ export const hookCommand: CliCommand = ({ctx, run}) => ({
 export const installCommand: CliCommand = ({ctx, run}) => ({
   command: 'install <agent>',
   describe:
-    'wire nudge into Claude Code, Gemini CLI or Codex: command or skill, turn-end hook, MCP server',
+    'wire nudge into an agent (Claude Code, Gemini CLI, Codex, Qwen Code, opencode, Copilot CLI, Pi): command or skill, turn-end hook, MCP server',
   builder: (y) =>
     withOptions(
       withOptions(
-        y.positional('agent', {type: 'string', choices: AGENT_NAMES, demandOption: true}),
+        y.positional('agent', {type: 'string', choices: INSTALL_AGENTS, demandOption: true}),
         INSTALL_OPTIONS,
       ),
       {json: {type: 'boolean', describe: 'print the plan or result as JSON'}},

@@ -61,7 +61,7 @@ describe('permission dialogs on real screens', () => {
       expect.arrayContaining(['touch made.txt']),
     ],
   ] as const)('%s: %s', (agent, name, kind, question, detail) => {
-    const found = findPermissionDialog(PROFILES[agent], screen(name));
+    const found = findPermissionDialog(PROFILES[agent]!, screen(name));
     expect(found).toEqual({kind, question, detail, denyKeys: [['Escape']]});
   });
 
@@ -75,7 +75,7 @@ describe('permission dialogs on real screens', () => {
     ['codex', 'codex-trust-dialog'],
     ['copilot', 'copilot-permission-denied'],
   ] as const)('%s: none on %s', (agent, name) => {
-    expect(findPermissionDialog(PROFILES[agent], screen(name))).toBeUndefined();
+    expect(findPermissionDialog(PROFILES[agent]!, screen(name))).toBeUndefined();
   });
 
   test('a question quoted in the transcript without options under it is not a dialog', () => {

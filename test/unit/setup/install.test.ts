@@ -249,7 +249,7 @@ describe('nudge install claude', () => {
   test('an unknown agent or scope: exit 2', async () => {
     const {ctx} = setup({});
     await expect(installAgent({agent: 'cursor'}, ctx)).rejects.toThrow(
-      /Unknown agent "cursor"; use claude, gemini or codex\./,
+      /Unknown agent "cursor"; use claude, gemini, codex, qwen, opencode, copilot, pi\./,
     );
     await expect(installAgent({agent: 'claude', scope: 'team'}, ctx)).rejects.toThrow(
       /Unknown scope/,

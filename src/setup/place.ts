@@ -1,0 +1,105 @@
+import {homedir} from 'node:os';
+import {shellWord} from '../base/shell.js';
+import type {Format, KeyPath} from './edit.js';
+
+/**
+ * Where `nudge install` puts things and what it puts: the scope, the place (home, project
+ * root), how to run this nudge again, and a piece — one thing added to one file. Shared by
+ * the agents' pieces (agents.ts, newer-agents.ts) and the planner (install.ts).
+ */
+
+export type Scope = 'user' | 'project';
+
+/** How to run this nudge again, whatever the agent's PATH: absolute node and CLI script. */
+export interface SelfCommand {
+  node: string;
+  cli: string;
+}
+
+export interface InstallPlace {
+  scope: Scope;
+  /** The user's home directory. */
+  home: string;
+  /** The project's root (the git work tree around the working directory, else it). */
+  root: string;
+  env: Record<string, string | undefined>;
+}
+
+/** One thing install adds to one file. */
+export type Piece =
+  | {id: string; what: string; file: string; kind: 'file'; content: string}
+  | {
+      id: string;
+      what: string;
+      file: string;
+      kind: 'key';
+      format: Format;
+      path: KeyPath;
+      value: unknown;
+    }
+  | {
+      id: string;
+      what: string;
+      file: string;
+      kind: 'item';
+      path: KeyPath;
+      value: unknown;
+      /** A regex that finds an item of nudge's written by another install (another path). */
+      like?: string;
+    };
+
+/** `node cli.js` as a command line. */
+export function selfLine(self: SelfCommand): string {
+  return `${shellWord(self.node)} ${shellWord(self.cli)}`;
+}
+
+export function defaultHome(env: Record<string, string | undefined>): string {
+  return env.HOME || homedir();
+}
+
+/** What the model is told once a command has queued a job. */
+export const WHEN_QUEUED =
+  'Tell the user the job id in one line and end your turn; do not wait for it. When the work is done, a notice arrives as your next prompt.';
+
+/** How nudge's `/nudge` commands describe themselves. */
+export const COMMAND_DESCRIPTION =
+  'Queue text for a tmux pane with nudge; its notice comes back as a prompt (returns at once)';
+
+/** `/nudge` as a TOML command whose shell output is the queued job (Gemini CLI, Qwen Code). */
+export function geminiStyleCommand(nudge: string): string {
+  return [
+    'description = "Queue text for this pane with nudge; its notice comes back as a prompt (returns at once)"',
+    'prompt = """',
+    `Queued: !{${nudge} submit --json {{args}}}`,
+    WHEN_QUEUED,
+    '"""',
+    '',
+  ].join('\n');
+}
+
+/** The text of a skill telling the model how to queue a job with nudge (Codex's and Copilot's);
+ * with `absolute`, the command to use when `nudge` is not on the PATH. */
+export function skillText(nudge: string, absolute?: string): string {
+  return [
+    '---',
+    'name: nudge',
+    'description: Hand a long job to a tmux pane without blocking, and be woken by a notice when it is done (tmux-nudge).',
+    '---',
+    '',
+    '# nudge',
+    '',
+    'Queue the job with your shell tool; it returns at once with a job id:',
+    '',
+    '```sh',
+    `${nudge} submit --json --pane %N --notify-pane self --until exit -- 'COMMAND'`,
+    '```',
+    '',
+    '- `--pane %N`: the tmux pane to type into (default: this pane). `--until exit` waits for the',
+    "  command's exit status in a shell pane; without it nudge waits until the screen settles.",
+    '- Tell the user the job id in one line and end your turn; do not poll. When the work is done, a',
+    '  notice such as `[SYSTEM COMMAND] Command complete. Resume.` arrives as your next prompt.',
+    `- \`${nudge} status JOB\` shows a job; \`${nudge} jobs\` lists them.`,
+    ...(absolute ? [`- If \`nudge\` is not on the PATH, it is \`${absolute}\`.`] : []),
+    '',
+  ].join('\n');
+}
