@@ -2,7 +2,7 @@ import {readFileSync} from 'node:fs';
 import {dirname, join} from 'node:path';
 import type {PaneView} from '../tmux/view.js';
 import {visibleText} from '../tmux/view.js';
-import {findPermissionDialog} from './permission.js';
+import {findDialog} from './dialogs.js';
 import {type Profile, readComposerState, turnOpen} from './profile.js';
 
 /** One rule of a profile, as it stands on one screen. */
@@ -33,7 +33,7 @@ function firstMatch(patterns: readonly RegExp[], screen: string): string | undef
  * it matched: what `nudge explain` shows, so a screen that drifted points at the field to
  * mend.
  */
-export function explainScreen(profile: Profile, view: PaneView): RuleMatch[] {
+export function explainScreen(profile: Profile, view: PaneView, now = Date.now()): RuleMatch[] {
   const screen = visibleText(view);
   const rules: RuleMatch[] = [];
   const add = (rule: string, field: string, text: string | undefined) =>
@@ -59,8 +59,10 @@ export function explainScreen(profile: Profile, view: PaneView): RuleMatch[] {
     );
   if (profile.starting?.length) add('starting', 'starting', firstMatch(profile.starting, screen));
   if (profile.queued) add('queued', 'queued', firstMatch([profile.queued], screen));
-  if (profile.permissionDialogs?.length)
-    add('dialog', 'permissionDialogs', findPermissionDialog(profile, view)?.question);
+  if (profile.dialogs?.length) {
+    const found = findDialog(profile, view, now);
+    add(found ? `dialog (${found.kind})` : 'dialog', 'dialogs', found?.question);
+  }
   return rules;
 }
 

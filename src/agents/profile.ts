@@ -111,9 +111,10 @@ export interface Profile {
   /** Words of the foreground command line (the executable, or the script an interpreter
    * runs) that name this program: `…/@google/gemini-cli/dist/index.js` under `node`. */
   programs?: readonly RegExp[];
-  /** Dialogs where the program waits for a person to allow something (a tool call, trust in
-   * a folder). nudge reads them (`nudge run`) and may answer no; never yes. */
-  permissionDialogs?: readonly PermissionDialog[];
+  /** Screens where the program waits for a person: a dialog to allow a tool call, trust a
+   * folder, answer a question or approve a plan, or a usage limit. nudge reports them
+   * (`blocked`), never types into them, and may answer no (`nudge run`); never yes. */
+  dialogs?: readonly Dialog[];
   /** The command that starts the program interactively from a shell (`nudge run --agent`). */
   launch?: string;
   /** The releases each entry was measured on, by entry (`busy`, `queued`, …), and which of
@@ -121,19 +122,26 @@ export interface Profile {
   measuredOn?: Readonly<Partial<Record<Exclude<keyof Profile, 'measuredOn' | 'name'>, string>>>;
 }
 
-/** A dialog asking a person to allow something, as it shows on screen. */
-export interface PermissionDialog {
-  kind: 'tool' | 'trust';
-  /** The question row; group 1 is the question. */
+/** What a person is waited for: to allow a tool call, to trust a folder, to answer the
+ * model's question, to approve its plan, or a usage limit to reset. */
+export type DialogKind = 'permission' | 'question' | 'trust' | 'plan' | 'limit';
+
+/** A screen where the program waits for a person, as it shows. */
+export interface Dialog {
+  kind: DialogKind;
+  /** The question row; group 1 is the question. Without `firstOption`: a sentence the
+   * program prints after the last prompt (a usage limit), matched across wrapped rows. */
   question: RegExp;
   /** The first option's row, below the question: a dialog is there only with its options (a
    * transcript that quotes the question is not one). */
-  firstOption: RegExp;
+  firstOption?: RegExp;
   /** The dialog's title row above the question, when the question alone does not say what
    * is asked (Gemini: `? WriteFile  Writing to hello.txt`); group 1 is the title. */
   title?: RegExp;
-  /** Key groups that answer no (each one tmux call). */
-  denyKeys: readonly (readonly string[])[];
+  /** A usage limit: where its question says when it resets (group 1: `10:15 PM`). */
+  resets?: RegExp;
+  /** Key groups that answer no (each one tmux call); none: nudge never answers it. */
+  denyKeys?: readonly (readonly string[])[];
 }
 
 /** An input mode of an agent's composer (shell mode, bash mode). */

@@ -31,11 +31,12 @@ function build(z: typeof Zod.z) {
   const inputMode = z.strictObject({name: z.string().min(1), leaveKeys: keyGroups});
 
   const dialog = z.strictObject({
-    kind: z.enum(['tool', 'trust']),
+    kind: z.enum(['permission', 'question', 'trust', 'plan', 'limit']),
     question: regex,
-    firstOption: regex,
+    firstOption: regex.optional(),
     title: regex.optional(),
-    denyKeys: keyGroups,
+    resets: regex.optional(),
+    denyKeys: keyGroups.optional(),
   });
 
   /** What a profile file may hold. `name` and `kind` say what it is; the rest is Profile. */
@@ -69,7 +70,7 @@ function build(z: typeof Zod.z) {
     screen: regex.optional(),
     commands: regex.optional(),
     programs: z.array(regex).optional(),
-    permissionDialogs: z.array(dialog).optional(),
+    dialogs: z.array(dialog).optional(),
     launch: z.string().min(1).optional(),
     measuredOn: z.record(z.string(), z.string()).optional(),
   });

@@ -1,3 +1,4 @@
+import type {DialogKind} from '../agents/profile.js';
 import type {TerminalState} from './states.js';
 
 /** A file a run changed, with its line counts (null where git cannot count: binary). */
@@ -13,7 +14,7 @@ export type RunStatus = 'success' | 'failed' | 'idle-timeout' | 'timeout' | 'can
 /** A permission stop seen during the run, and what became of it. */
 export interface PermissionStop {
   at: string;
-  kind: 'tool' | 'trust';
+  kind: DialogKind;
   question: string;
   detail: string[];
   /** `denied` (by nudge, --permissions deny), `answered` (by a person), `pending` (still

@@ -1,4 +1,4 @@
-import {type FoundDialog, findPermissionDialog} from '../agents/permission.js';
+import {type FoundDialog, findDialog} from '../agents/dialogs.js';
 import type {Profile} from '../agents/profile.js';
 import {describeError} from '../base/errors.js';
 import type {Delivery} from '../pane/failures.js';
@@ -31,8 +31,9 @@ export class RunDialogs {
   /** Look at a screen; whether a dialog is shown. */
   async onScreen(view: PaneView, signal: AbortSignal): Promise<boolean> {
     const {recorder} = this.deps;
-    const found = findPermissionDialog(this.o.profile, view);
-    const at = new Date(this.deps.clock.now()).toISOString();
+    const now = this.deps.clock.now();
+    const found = findDialog(this.o.profile, view, now);
+    const at = new Date(now).toISOString();
     const step = this.o.stops.observe(found, at);
     if (step.kind === 'answered') {
       await recorder.event('permission-answered', {question: step.stop.question});

@@ -1,4 +1,4 @@
-import type {FoundDialog} from '../agents/permission.js';
+import type {FoundDialog} from '../agents/dialogs.js';
 import type {PermissionStop} from '../jobs/run-report.js';
 
 /** How many times a dialog still on screen is answered no again. */
@@ -39,7 +39,8 @@ export class PermissionStops {
       }
       return {kind: 'none'};
     }
-    const deny = this.permissions === 'deny';
+    // A dialog nudge must never answer (a usage limit) is only recorded.
+    const deny = this.permissions === 'deny' && found.denyKeys.length > 0;
     if (shown?.stop.question === found.question) {
       const again = deny && shown.denies < MAX_DENIES;
       if (again) shown.denies++;

@@ -53,7 +53,10 @@ export type Reply =
    * is then the most it holds). */
   | {holdMs: number; reply?: Reply; until?: Promise<unknown>}
   /** Answer a chat-completions request with this JSON as the message content. */
-  | {json: unknown};
+  | {json: unknown}
+  /** Answer with an HTTP error: `status`, these headers and this JSON body (a rate limit, a
+   * usage limit as the vendor's API words it). */
+  | {httpError: {status: number; headers?: Record<string, string>; body: unknown}};
 
 /** How long a hold or a stream goes on after its `until` resolved: the agent shows what came
  * (a queued message, the notice typed) while its turn is still open. */
@@ -225,9 +228,16 @@ export async function startModelServer(): Promise<ModelServer> {
     turn: boolean,
     entry?: JournalEntry,
   ): Promise<void> {
+    if ('httpError' in reply) {
+      const e = reply.httpError;
+      res.writeHead(e.status, {'content-type': 'application/json', ...e.headers});
+      res.end(JSON.stringify(e.body));
+      if (turn) turnEndedAt = Date.now();
+      return;
+    }
     const stream =
       format === 'gemini' ? url.pathname.includes(':streamGenerateContent') : body.stream === true;
-    let r = reply;
+    let r: Reply = reply;
     if (stream) {
       res.writeHead(200, {
         'content-type': 'text/event-stream',
@@ -241,6 +251,7 @@ export async function startModelServer(): Promise<ModelServer> {
       await sleepUntil(r.holdMs, r.until);
       r = r.reply ?? {text: 'OK.'};
     }
+    if ('httpError' in r) throw new Error('an httpError reply cannot follow a hold');
     if ('delayMs' in r && r.delayMs) await sleep(r.delayMs);
     if (stopped || res.destroyed) return;
     if (stream && 'text' in r && r.streamMs) {
@@ -316,7 +327,7 @@ export async function startModelServer(): Promise<ModelServer> {
 
   function render(
     format: WireFormat,
-    reply: Exclude<Reply, {holdMs: number}>,
+    reply: Exclude<Reply, {holdMs: number} | {httpError: unknown}>,
     id: (p: string) => string,
     shellTool: ShellTool | undefined,
   ): {events: string[]; json: unknown} {

@@ -95,7 +95,10 @@ describe.skipIf(!agentAvailable('claude'))('nudge run --agent claude', {timeout:
       `[nudge run ${job}] claude asks: Do you want to create hello.txt? — answer it in pane ${pane}`,
     );
     const prompt = (await readJobEvents(w.home, job)).find((e) => e.event === 'permission-prompt');
-    expect(prompt).toMatchObject({kind: 'tool', question: 'Do you want to create hello.txt?'});
+    expect(prompt).toMatchObject({
+      kind: 'permission',
+      question: 'Do you want to create hello.txt?',
+    });
     // The person takes longer than the idle timeout, then says no.
     await new Promise((r) => setTimeout(r, 6_000));
     expect((await readJobEvents(w.home, job)).map((e) => e.event)).not.toContain('timeout');

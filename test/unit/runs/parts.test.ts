@@ -3,7 +3,7 @@
 import {readFileSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
 import {describe, expect, test} from 'vitest';
-import {findPermissionDialog} from '../../../src/agents/permission.js';
+import {findDialog} from '../../../src/agents/dialogs.js';
 import {PROFILES} from '../../../src/agents/registry.js';
 import {shellWord} from '../../../src/base/shell.js';
 import type {RunReport} from '../../../src/jobs/run-report.js';
@@ -27,11 +27,11 @@ describe('permission dialogs on real screens', () => {
     [
       'claude',
       'claude-permission-bash',
-      'tool',
+      'permission',
       'Do you want to proceed?',
       ['Bash command', 'touch made.txt && echo hi', 'Run the command'],
     ],
-    ['claude', 'claude-permission-write', 'tool', 'Do you want to create hello.txt?', []],
+    ['claude', 'claude-permission-write', 'permission', 'Do you want to create hello.txt?', []],
     [
       'claude',
       'claude-trust-dialog',
@@ -42,7 +42,7 @@ describe('permission dialogs on real screens', () => {
     [
       'gemini',
       'gemini-permission-write',
-      'tool',
+      'permission',
       'Apply this change?',
       ['WriteFile  Writing to hello.txt'],
     ],
@@ -56,12 +56,12 @@ describe('permission dialogs on real screens', () => {
     [
       'copilot',
       'copilot-permission-shell',
-      'tool',
+      'permission',
       'Do you want to run this command?',
       expect.arrayContaining(['touch made.txt']),
     ],
   ] as const)('%s: %s', (agent, name, kind, question, detail) => {
-    const found = findPermissionDialog(PROFILES[agent]!, screen(name));
+    const found = findDialog(PROFILES[agent]!, screen(name), 0);
     expect(found).toEqual({kind, question, detail, denyKeys: [['Escape']]});
   });
 
@@ -75,12 +75,12 @@ describe('permission dialogs on real screens', () => {
     ['codex', 'codex-trust-dialog'],
     ['copilot', 'copilot-permission-denied'],
   ] as const)('%s: none on %s', (agent, name) => {
-    expect(findPermissionDialog(PROFILES[agent]!, screen(name))).toBeUndefined();
+    expect(findDialog(PROFILES[agent]!, screen(name), 0)).toBeUndefined();
   });
 
   test('a question quoted in the transcript without options under it is not a dialog', () => {
     const v = paneViewOf(['● Do you want to proceed?', '  ⎿  I asked it above.', '❯ '], {});
-    expect(findPermissionDialog(PROFILES.claude, v)).toBeUndefined();
+    expect(findDialog(PROFILES.claude, v, 0)).toBeUndefined();
   });
 
   test("Codex's approval (its published wording)", () => {
@@ -96,16 +96,16 @@ describe('permission dialogs on real screens', () => {
       ],
       {},
     );
-    expect(findPermissionDialog(PROFILES.codex, v)).toMatchObject({
-      kind: 'tool',
+    expect(findDialog(PROFILES.codex, v, 0)).toMatchObject({
+      kind: 'permission',
       question: 'Would you like to run the following command?',
     });
   });
 
   test('a shell and an unknown program have none', () => {
     const v = screen('claude-permission-bash');
-    expect(findPermissionDialog(PROFILES.shell, v)).toBeUndefined();
-    expect(findPermissionDialog(PROFILES.raw, v)).toBeUndefined();
+    expect(findDialog(PROFILES.shell, v, 0)).toBeUndefined();
+    expect(findDialog(PROFILES.raw, v, 0)).toBeUndefined();
   });
 });
 
@@ -282,7 +282,7 @@ describe('the run request and the command line', () => {
 
 describe('permission stops', () => {
   const dialog = (question: string) => ({
-    kind: 'tool' as const,
+    kind: 'permission' as const,
     question,
     detail: [],
     denyKeys: [['Escape']],
