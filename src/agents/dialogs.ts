@@ -19,6 +19,30 @@ export interface FoundDialog {
   resetsAt?: number;
 }
 
+/** What a command or a job reports when the program waits for a person: what kind of answer
+ * it waits for, the question, the pane, and a usage limit's reset (as shown, and as an ISO
+ * time where it could be read). */
+export interface Blocked {
+  kind: DialogKind;
+  question: string;
+  pane: string;
+  detail: string[];
+  resets?: string;
+  resetsAt?: string;
+}
+
+/** The `blocked` report of a dialog found in `pane`. */
+export function blockedIn(pane: string, d: FoundDialog): Blocked {
+  return {
+    kind: d.kind,
+    question: d.question,
+    pane,
+    detail: d.detail,
+    ...(d.resets === undefined ? {} : {resets: d.resets}),
+    ...(d.resetsAt === undefined ? {} : {resetsAt: new Date(d.resetsAt).toISOString()}),
+  };
+}
+
 /** How far below its question a dialog's first option may be. */
 const OPTION_ROWS = 10;
 /** Rows that are only frame or rule characters end a dialog's detail. */
@@ -78,20 +102,19 @@ function printedLimit(profile: Profile, view: PaneView, now: number): FoundDialo
   }
   const text = rows
     .slice(start, composer)
+    .filter((r) => !profile.ruleLine?.test(r))
     .map((r) => unframe(r))
-    .filter((r) => r !== '')
+    .filter((r) => r !== '' && !FRAME_ONLY.test(r))
     .join(' ');
   for (const d of printed) {
     const m = d.question.exec(text);
     if (!m) continue;
     const question = (m[1] ?? m[0]).trim();
-    return {
-      kind: d.kind,
-      question,
-      detail: [],
-      denyKeys: d.denyKeys ?? [],
-      ...resetsOf(d.resets, question, now),
-    };
+    const resets = resetsOf(d.resets, question, now);
+    // Its reset time has passed: the limit is over, though its words stay on screen until
+    // the next prompt.
+    if (resets.resetsAt !== undefined && resets.resetsAt <= now) continue;
+    return {kind: d.kind, question, detail: [], denyKeys: d.denyKeys ?? [], ...resets};
   }
   return undefined;
 }

@@ -1,15 +1,18 @@
 /**
  * When a usage limit resets, read from the words an agent's screen shows it in: `10:15 PM`,
- * `7pm`, `19:30`, `Nov 28th, 2026 8:29 PM`, `Nov 28 at 9am`, `in 2h 13m`, `in 45 minutes`, each
+ * `7pm`, `19:30`, `19:30:05`, `Nov 28th, 2026 8:29 PM`, `Nov 28 at 9am`, `in 2h 13m`, `in 45 minutes`, each
  * optionally followed by an IANA time zone in parentheses (`7pm (Europe/Berlin)`). A time
  * without a zone is the machine's local time, as the agent printed it; a time of day without a
- * date is its next occurrence after `now`. Pure: `now` is passed in.
+ * date is today's if it passed less than 12 hours ago (that limit is over), else its next
+ * occurrence. Pure: `now` is passed in.
  */
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
+/** How long ago a time of day without a date may be and still be today's. */
+const PASSED_WINDOW_MS = 12 * HOUR_MS;
 
 /** The reset time in ms since the epoch, or undefined when the words say no time nudge knows. */
 export function parseResetTime(text: string, now: number): number | undefined {
@@ -20,24 +23,32 @@ export function parseResetTime(text: string, now: number): number | undefined {
   const zone = zoneMatch?.[1];
   if (zone !== undefined && !validZone(zone)) return undefined;
   const body = zoneMatch ? t.slice(0, zoneMatch.index) : t;
-  const time = /(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\.?$|(\d{1,2}):(\d{2})$/i.exec(body);
+  const time =
+    /(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?\s*([ap])\.?m\.?$|(\d{1,2}):(\d{2})(?::(\d{2}))?$/i.exec(
+      body,
+    );
   if (!time) return undefined;
-  let hour = Number(time[1] ?? time[4]);
-  const minute = Number(time[2] ?? time[5] ?? 0);
-  const meridiem = time[3]?.toLowerCase();
+  let hour = Number(time[1] ?? time[5]);
+  const minute = Number(time[2] ?? time[6] ?? 0);
+  const second = Number(time[3] ?? time[7] ?? 0);
+  const meridiem = time[4]?.toLowerCase();
   if (meridiem) {
     if (hour < 1 || hour > 12) return undefined;
     hour = (hour % 12) + (meridiem === 'p' ? 12 : 0);
   }
-  if (hour > 23 || minute > 59) return undefined;
+  if (hour > 23 || minute > 59 || second > 59) return undefined;
   const datePart = body
     .slice(0, time.index)
     .replace(/\s*(?:at|,)?\s*$/i, '')
     .trim();
   const today = partsIn(now, zone);
   if (datePart === '') {
-    const at = epochOf({...today, hour, minute}, zone);
-    return at > now ? at : epochOf({...partsIn(now + DAY_MS, zone), hour, minute}, zone);
+    // A time of day that passed less than half a day ago is the one the screen meant (the
+    // limit is over; its words stay until the next prompt); earlier ones are tomorrow's.
+    const at = epochOf({...today, hour, minute}, zone) + second * 1000;
+    return at > now - PASSED_WINDOW_MS
+      ? at
+      : epochOf({...partsIn(now + DAY_MS, zone), hour, minute}, zone) + second * 1000;
   }
   const date = /^([A-Za-z]{3})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?$/.exec(
     datePart,

@@ -3,6 +3,8 @@ export const EXIT_CODES = {
   ok: 0,
   failure: 1,
   usage: 2,
+  /** The agent waits for a person: a dialog or a usage limit (`blocked`). */
+  blocked: 3,
   timeout: 124,
 } as const;
 

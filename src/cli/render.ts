@@ -27,10 +27,18 @@ export interface Output {
   stderr: (line: string) => void;
 }
 
-/** The exit code of a job's ending: done 0, timeout 124, else 1. */
+/** The exit code of a job's ending: done 0, blocked 3, timeout 124, else 1. */
 export function exitCodeOfOutcome(state: JobOutcome['state']): ExitCode {
-  if (state === 'done') return EXIT_CODES.ok;
-  return state === 'timeout' ? EXIT_CODES.timeout : EXIT_CODES.failure;
+  switch (state) {
+    case 'done':
+      return EXIT_CODES.ok;
+    case 'blocked':
+      return EXIT_CODES.blocked;
+    case 'timeout':
+      return EXIT_CODES.timeout;
+    default:
+      return EXIT_CODES.failure;
+  }
 }
 
 export function renderSubmit(r: SubmitResult, json: boolean, out: Output): ExitCode {
@@ -91,12 +99,16 @@ export function renderWait(r: WaitResult, json: boolean, out: Output): ExitCode 
     out.stdout(JSON.stringify({...rest, duration_ms: durationMs}));
   } else {
     const why = r.reason.replace(/^idle(: )?/, '');
+    const b = r.blocked;
     out.stdout(
       idle
         ? `idle after ${seconds(r.durationMs)}${why ? ` (${why})` : ''}`
-        : `Timeout: ${r.pane} still active after ${seconds(r.durationMs)} (${r.reason})`,
+        : b
+          ? `Blocked: ${r.pane} waits for a person (${b.kind}): ${b.question}${b.resets ? ` (resets ${b.resets})` : ''}`
+          : `Timeout: ${r.pane} still active after ${seconds(r.durationMs)} (${r.reason})`,
     );
   }
+  if (r.status === 'blocked') return EXIT_CODES.blocked;
   return idle ? EXIT_CODES.ok : EXIT_CODES.timeout;
 }
 
@@ -108,6 +120,8 @@ export function renderExpect(r: ExpectResult, out: Output): ExitCode {
       return EXIT_CODES.ok;
     case 'timeout':
       return EXIT_CODES.timeout;
+    case 'blocked':
+      return EXIT_CODES.blocked;
     default:
       return EXIT_CODES.failure;
   }
@@ -144,6 +158,11 @@ export function renderStatus(s: JobStatus, json: boolean, out: Output): ExitCode
   line(`job     ${s.id}`);
   line(`state   ${s.state}${lostNote}`);
   if (s.reason) line(`reason  ${s.reason}`);
+  if (s.blocked) {
+    const b = s.blocked;
+    line(`waits   for a person in ${b.pane}: ${b.kind} — ${b.question}`);
+    if (b.resets) line(`resets  ${b.resets}${b.resetsAt ? ` (${b.resetsAt})` : ''}`);
+  }
   line(
     `pane    ${s.pane}${s.paneTarget !== s.pane ? ` (${s.paneTarget})` : ''} on ${s.socketPath}`,
   );

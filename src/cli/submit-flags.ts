@@ -46,6 +46,9 @@ export function toSubmitOptions(
     idleTimeout: str('idle-timeout'),
     clearDraft: bool('clear-draft'),
     draftWait: str('draft-wait'),
+    onLimit: str('on-limit'),
+    limitMargin: str('limit-margin'),
+    resumeText: str('resume-text'),
   };
 }
 

@@ -1,8 +1,11 @@
+import {type Blocked, blockedIn} from '../agents/dialogs.js';
 import {parseDuration, parseInteger} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
+import {endingOnDialogs} from '../detect/blocked.js';
 import {compileRegex} from '../detect/until.js';
 import {waitUntil} from '../detect/wait-until.js';
 import {RegexWatcher, type Verdict} from '../detect/watchers.js';
+import {agentInPane} from '../pane/profile.js';
 import {resolvePane} from '../pane/target.js';
 import {TmuxCommandError} from '../tmux/runner.js';
 import {resolveServerSpec} from '../tmux/server.js';
@@ -30,7 +33,8 @@ export interface ExpectOptions {
 
 /** The JSON answer of `nudge expect`. */
 export interface ExpectAnswer {
-  status: 'matched' | 'timeout' | 'failed';
+  /** `blocked`: the agent in the pane waits for a person (a fail condition of every expect). */
+  status: 'matched' | 'timeout' | 'failed' | 'blocked';
   pattern: string;
   match: string | null;
   line: string | null;
@@ -39,6 +43,8 @@ export interface ExpectAnswer {
   matched_at_entry?: boolean;
   fail_pattern?: string;
   reason?: string;
+  /** What the person is asked, and where (status `blocked`). */
+  blocked?: Blocked;
 }
 
 /** What `nudge expect` found: its JSON answer, and a sentence for a person when the pane
@@ -84,8 +90,10 @@ export async function expectPattern(o: ExpectOptions, ctx: CommandContext): Prom
   ): ExpectAnswer => ({
     status,
     pattern: o.pattern,
-    match: verdict.status === 'pending' ? null : (verdict.match ?? null),
-    line: verdict.status === 'pending' ? null : (verdict.line ?? null),
+    match:
+      verdict.status === 'pending' || verdict.status === 'blocked' ? null : (verdict.match ?? null),
+    line:
+      verdict.status === 'pending' || verdict.status === 'blocked' ? null : (verdict.line ?? null),
     duration_ms: ctx.clock.now() - started,
     ...extra,
   });
@@ -99,20 +107,29 @@ export async function expectPattern(o: ExpectOptions, ctx: CommandContext): Prom
       ? {row: entry.firstRow, col: 0}
       : {row: cursorRow(entry), col: entry.cursorX};
     watcher = new RegexWatcher(new OutputReader(mark), pattern, failPatterns, lines);
-    const atEntry = watcher.observe(entry);
-    if (atEntry.status !== 'pending') {
+    // An agent's dialog ends the wait too (blocked), at entry or later.
+    const agent = await agentInPane(ctx, info, entry);
+    const waiting = endingOnDialogs(watcher, agent, () => ctx.clock.now());
+    const atEntry = waiting.observe(entry);
+    if (atEntry.status === 'blocked') {
+      result = answer(atEntry, 'blocked', {blocked: blockedIn(info.paneId, atEntry.dialog)});
+    } else if (atEntry.status !== 'pending') {
       result = answer(atEntry, atEntry.status === 'done' ? 'matched' : 'failed', {
         matched_at_entry: true,
       });
     } else {
-      const waited = await waitUntil(tmux, info.paneId, watcher, {
+      const waited = await waitUntil(tmux, info.paneId, waiting, {
         intervalMs,
         timeoutMs,
         clock: ctx.clock,
         signal: ctx.signal,
       });
       const v = waited.verdict;
-      result = answer(v, waited.status === 'done' ? 'matched' : waited.status);
+      result = answer(
+        v,
+        waited.status === 'done' ? 'matched' : waited.status,
+        v.status === 'blocked' ? {blocked: blockedIn(info.paneId, v.dialog)} : {},
+      );
       if (o.includeExisting && result.status === 'matched') result.matched_at_entry = false;
     }
     if (result.status === 'failed' && atEntry.status === 'failed')

@@ -1,3 +1,4 @@
+import {findDialog} from '../agents/dialogs.js';
 import {isAgent, isBusy, isIdle, type Profile} from '../agents/profile.js';
 import {PROFILES} from '../agents/registry.js';
 import {isPosixShell, isShellCommand} from '../agents/shell.js';
@@ -5,6 +6,7 @@ import {NudgeError} from '../base/errors.js';
 import type {InputState} from '../process/foreground.js';
 import type {PaneInfo} from '../tmux/tmux.js';
 import {cursorRow, type OutputMark, OutputReader, type PaneView} from '../tmux/view.js';
+import {endingOnDialogs} from './blocked.js';
 import {type IdleFacts, idleNow, shellPromptVisible} from './idle.js';
 import {compileRegex, type UntilSpec} from './until.js';
 import {
@@ -39,6 +41,9 @@ export interface WatcherSetup {
   /** The agent in the pane, when its busy markers and composer should also say whether a
    * settled screen is idle (`nudge wait` and the watcher's idle step). */
   idleAgent?: Profile | undefined;
+  /** The agent whose dialogs end the wait (`blocked`) the moment one shows, and the clock
+   * that dates a usage limit's reset. */
+  blockedBy?: {profile: Profile | undefined; now: () => number; before?: PaneView} | undefined;
   /** Whether an agent hook reported the end of a turn since Enter (idle evidence). */
   freshHookMark?: (() => boolean) | undefined;
   /** Where new output starts (regex and exit conditions). */
@@ -78,9 +83,16 @@ function hookSaysIdle(agent: Profile, view: PaneView, freshHookMark?: () => bool
   return freshHookMark?.() === true && !isBusy(agent, view);
 }
 
-/** Build the watcher for `spec`. Throws (NudgeError) on a bad regex or a prompt with no
- * profile for the pane's program. */
+/** Build the watcher for `spec` — ending, when `blockedBy` names an agent with dialogs, the
+ * moment one shows. Throws (NudgeError) on a bad regex or a prompt with no profile for the
+ * pane's program. */
 export function createWatcher(spec: UntilSpec, s: WatcherSetup): Watcher {
+  const watcher = conditionWatcher(spec, s);
+  const b = s.blockedBy;
+  return b ? endingOnDialogs(watcher, b.profile, b.now, b.before) : watcher;
+}
+
+function conditionWatcher(spec: UntilSpec, s: WatcherSetup): Watcher {
   const screen: ScreenWatchOptions = {
     baselineKey: s.baselineKey,
     graceChecks: s.graceChecks,
@@ -152,6 +164,8 @@ export function watcherAfterEnter(
     before: PaneView;
     agent: boolean;
     exitPattern: RegExp;
+    /** The clock that dates a usage limit's reset (an agent's dialogs end the wait). */
+    now: () => number;
   },
 ): Watcher {
   const {before, agent} = s;
@@ -168,6 +182,7 @@ export function watcherAfterEnter(
     graceChecks: GRACE_CHECKS,
     mark: agent ? {row: before.historySize, col: 0} : {row: cursorRow(before) + 1, col: 0},
     seenLines: agent ? new Set(before.rows.map((r) => r.trim()).filter(Boolean)) : undefined,
+    blockedBy: agent ? {profile: s.profile, now: s.now, before} : undefined,
   });
 }
 
@@ -177,7 +192,8 @@ export type IdleFactsReader = (view: PaneView) => Promise<Omit<IdleFacts, 'view'
 /**
  * `--when-idle` as a condition for waitUntil: done after `required` looks in a row that
  * idleNow calls idle, where (but for an agent at its composer, or the shell itself waiting at
- * its prompt) the screen also held still since the look before. `read` gathers the facts
+ * its prompt) the screen also held still since the look before; `blocked` at once when the
+ * agent waits for a person (a dialog, a usage limit dated by `now`). `read` gathers the facts
  * before each look (the pane's program, its foreground, a hook mark); it may throw to end the
  * wait (the pane is gone).
  */
@@ -189,6 +205,7 @@ export class IdleCondition implements Watcher {
   #looks = 0;
   constructor(
     private readonly read: IdleFactsReader,
+    private readonly now: () => number,
     private readonly required = 2,
   ) {}
   /** Looks taken so far. */
@@ -202,6 +219,8 @@ export class IdleCondition implements Watcher {
     const facts = this.#facts;
     if (!facts) throw new Error('Internal error: IdleCondition.observe before prepare');
     this.#looks++;
+    const dialog = facts.agent ? findDialog(facts.agent, view, this.now()) : undefined;
+    if (dialog) return {status: 'blocked', dialog};
     const key = viewKey(view, []);
     const held = key === this.#lastKey;
     this.#lastKey = key;

@@ -15,7 +15,7 @@ export type {PaneActivity} from '../tmux/activity.js';
 
 /** How a wait ended. */
 export interface WaitResult {
-  status: 'done' | 'timeout' | 'failed';
+  status: 'done' | 'timeout' | 'failed' | 'blocked';
   /** The watcher's final verdict (match, line, exit code, fail pattern). */
   verdict: Verdict;
   /** Number of checks (screen reads) taken. */

@@ -1,3 +1,4 @@
+import type {FoundDialog} from '../agents/dialogs.js';
 import type {Profile} from '../agents/profile.js';
 import type {InputState} from '../process/foreground.js';
 import {type OutputLine, type OutputReader, type PaneView, visibleText} from '../tmux/view.js';
@@ -7,7 +8,9 @@ import {idleNow} from './idle.js';
 export type Verdict =
   | {status: 'pending'; why: string}
   | {status: 'done'; match?: string; line?: string; exitCode?: number; why?: string}
-  | {status: 'failed'; match: string; line: string; pattern: string};
+  | {status: 'failed'; match: string; line: string; pattern: string}
+  /** The program waits for a person (a dialog, a usage limit): the wait ends, nothing typed. */
+  | {status: 'blocked'; dialog: FoundDialog};
 
 /** A "done" test fed one PaneView per check. Pure: no tmux, no clock. */
 export interface Watcher {

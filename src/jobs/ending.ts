@@ -1,5 +1,6 @@
+import {type Blocked, blockedIn} from '../agents/dialogs.js';
 import {describeError, isAbortError} from '../base/errors.js';
-import {NotDelivered, PaneFailure} from '../pane/failures.js';
+import {NotDelivered, PaneBlocked, PaneFailure} from '../pane/failures.js';
 import {TmuxCommandError} from '../tmux/runner.js';
 import type {JobOutcome} from './events.js';
 
@@ -36,6 +37,10 @@ export function endingOf(error: unknown, at: Stopped): JobOutcome {
       phase === 'typing' ? ` after typing ${at.typed} of ${at.length} characters` : '';
     return {state: 'cancelled', reason: `Cancelled while ${phase}${progress}.`, notified: false};
   }
+  if (error instanceof PaneBlocked) {
+    const blocked = blockedIn(error.pane, error.dialog);
+    return {state: 'blocked', blocked, reason: blockedReason(blocked), notified: false};
+  }
   const failed: JobOutcome = {state: 'failed', reason: failureReason(error, at), notified: false};
   if (error instanceof NotDelivered) failed.delivery = error.delivery;
   return failed;
@@ -56,4 +61,10 @@ function failureReason(error: unknown, {phase, pane, socketPath}: Stopped): stri
     }
   }
   return `Internal error while ${phase}: ${describeError(error)}`;
+}
+
+/** The one sentence of a `blocked` ending. */
+export function blockedReason(b: Blocked): string {
+  const resets = b.resets === undefined ? '' : ` (it resets ${b.resets})`;
+  return `Pane ${b.pane} waits for a person (${b.kind}): ${b.question}${resets}; nothing was typed into it.`;
 }

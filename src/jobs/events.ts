@@ -26,6 +26,16 @@ export interface JobEvents extends PaneEvents {
   'condition-met': WaitFound;
   'wait-timeout': WaitFound;
   'fail-pattern': WaitFound;
+  /** The agent waits for a person (a dialog, a usage limit): the job ends `blocked`, or
+   * waits out a usage limit (`--on-limit wait`). */
+  'needs-person': WaitFound & {kind: string; question: string; pane: string};
+  /** A usage limit waited out: when it resets (as shown and as a time) and when the job
+   * resumes. */
+  limit: {pane: string; question: string; resets: string; resetsAt: string; resumesAt: string};
+  /** The limit is over (the lock taken again): how long the job waited. */
+  'limit-over': {pane: string; waitedMs: number};
+  /** The resume line typed once a limit was over. */
+  resumed: {pane: string; text: string; delivery: Delivery};
   notified: {pane: string; chars: number; delivery: Delivery};
   'hook-mark': {pane: string; source: HookKind; atMs: number};
   transport: {kind: string; session?: string; reason?: string};

@@ -1,26 +1,28 @@
+import {blockedIn, type FoundDialog} from '../agents/dialogs.js';
 import type {HookMark, HookMarkSource} from '../agents/hook-marks.js';
 import type {Profile} from '../agents/profile.js';
 import {isAgent} from '../agents/profile.js';
 import type {Detection} from '../agents/registry.js';
 import {isPosixShell} from '../agents/shell.js';
 import type {Clock} from '../base/clock.js';
-import {formatDuration} from '../base/durations.js';
 import {isAbortError} from '../base/errors.js';
 import {describeUntil} from '../detect/until.js';
 import type {PaneActivity} from '../detect/wait-until.js';
 import type {PaneLease, PaneLock} from '../locks/pane-lock.js';
 import {awaitDone} from '../pane/await-done.js';
 import {type Delivered, deliver} from '../pane/deliver.js';
-import {NotDelivered, PaneFailure} from '../pane/failures.js';
+import {NotDelivered, PaneBlocked, PaneFailure} from '../pane/failures.js';
 import {waitUntilPaneIdle} from '../pane/idle.js';
 import {clearLine, type PaneIo} from '../pane/keys.js';
 import {ownLinePace} from '../pane/own-line.js';
 import {preflight} from '../pane/preflight.js';
 import {type RecognizeDeps, recognize} from '../pane/profile.js';
 import type {PaneInfo} from '../tmux/tmux.js';
-import {endingOf} from './ending.js';
+import {blockedReason, endingOf} from './ending.js';
 import type {JobEvents, JobOutcome} from './events.js';
-import {noticeFor} from './notice.js';
+import {LimitWaits, resumeAfterLimit} from './limit.js';
+import {takePaneLock} from './lock-pane.js';
+import {heldBack, noticeFor} from './notice.js';
 import type {JobRecorder} from './recorder.js';
 import {deliverOptionsOf, type JobRequest, sentinelOf, textToType} from './request.js';
 
@@ -90,6 +92,7 @@ class Job {
   readonly #o: JobRequest['options'];
   readonly #notifyPane: string;
   readonly #io: PaneIo;
+  readonly #limits: LimitWaits;
 
   constructor(
     private readonly deps: JobDeps,
@@ -98,6 +101,7 @@ class Job {
   ) {
     this.#o = request.options;
     this.#notifyPane = request.options.notifyPane ?? request.pane;
+    this.#limits = new LimitWaits(deps, request.options);
     this.#io = {
       tmux: deps.tmux,
       clock: deps.clock,
@@ -194,14 +198,23 @@ class Job {
       },
       {profile: profile.name, profileReason: reason},
     );
-    const delivered = await deliver(
-      this.#io,
-      this.request.pane,
-      text,
-      profile,
-      deliverOptionsOf(this.request, {enter: this.#o.enter, typed: (n) => this.#count(n)}),
-      this.#jobSignal(),
-    );
+    let delivered: Delivered;
+    try {
+      delivered = await deliver(
+        this.#io,
+        this.request.pane,
+        text,
+        profile,
+        deliverOptionsOf(this.request, {enter: this.#o.enter, typed: (n) => this.#count(n)}),
+        this.#jobSignal(),
+      );
+    } catch (error) {
+      // A usage limit before anything was typed: wait it out (--on-limit wait), then type.
+      if (!(error instanceof PaneBlocked) || !this.#limits.waitsOut(error.dialog)) throw error;
+      return (
+        (await this.#waitOutLimit(error.dialog)) ?? {at: 'typing', detected, paneCommand, panePid}
+      );
+    }
     const typed = {chars: [...text].length, enter: this.#o.enter, delivery: delivered.delivery};
     await this.deps.recorder.event('typed', typed);
     return {at: 'waiting', profile, paneCommand, panePid, delivered};
@@ -230,9 +243,28 @@ class Job {
       },
       this.#jobSignal(),
     );
-    const {status, waitedMs, checks, exitCode, match, failed, why: verdict} = done;
+    const {status, waitedMs, checks, exitCode, match, failed, why: verdict, dialog} = done;
+    if (dialog) {
+      const blocked = blockedIn(pane, dialog);
+      await recorder.event('needs-person', {waitedMs, checks, verdict, ...blocked});
+      if (this.#limits.waitsOut(dialog)) {
+        const ended = await this.#waitOutLimit(dialog);
+        if (ended) return ended;
+        const resumed = await resumeAfterLimit(
+          this.#io,
+          this.request,
+          step.profile,
+          this.#jobSignal(),
+        );
+        await recorder.event('resumed', {pane, text: o.resumeText, delivery: resumed.delivery});
+        return {...step, delivered: resumed};
+      }
+      const reason = blockedReason(blocked);
+      return this.#ended({state: 'blocked', waitedMs, delivery, blocked, reason});
+    }
     const kind = {done: 'condition-met', timeout: 'wait-timeout', failed: 'fail-pattern'} as const;
-    await recorder.event(kind[status], {waitedMs, checks, exitCode, match, verdict});
+    const found = {waitedMs, checks, exitCode, match, verdict};
+    await recorder.event(kind[status === 'blocked' ? 'done' : status], found);
     if (failed) {
       const reason = `The fail pattern /${failed.pattern}/ matched: ${failed.line.trim()}`;
       return this.#ended({state: 'failed', waitedMs, delivery, match, reason});
@@ -266,7 +298,10 @@ class Job {
     await this.deps.recorder.transition('notifying', {pane});
     const notice = noticeFor(this.request, waited);
     const info = await preflight(this.#io, pane, this.request.server.pid);
-    const held = pane === this.request.pane ? await this.#someoneElses(info) : undefined;
+    const held =
+      pane === this.request.pane
+        ? await heldBack(this.deps.foreground, this.#began, info)
+        : undefined;
     if (held) {
       await this.deps.recorder.event('notice-held', {pane, why: held});
       return this.#ended({...waited, noticeHeld: held});
@@ -300,27 +335,22 @@ class Job {
     }
   }
 
-  #ended(outcome: Omit<JobOutcome, 'notified'> & {notified?: boolean}): Step {
-    return {at: 'ended', outcome: {...outcome, notified: outcome.notified ?? false}};
+  /** Wait a usage limit out (the pane's lock freed meanwhile), then take the lock again; the
+   * failed ending when it does not come back. */
+  async #waitOutLimit(dialog: FoundDialog): Promise<Step | undefined> {
+    const {pane} = this.request;
+    await this.#lease?.release();
+    this.#lease = undefined;
+    const planned = this.deps.clock.now();
+    await this.#limits.wait(pane, dialog, this.signal);
+    const timedOut = await this.#lock(pane);
+    if (timedOut) return timedOut;
+    await this.deps.recorder.event('limit-over', {pane, waitedMs: this.deps.clock.now() - planned});
+    return undefined;
   }
 
-  /**
-   * Whether another program than the one there when the job began (the shell, the agent)
-   * holds the pane's terminal now — a question the work ended up asking: typing the notice
-   * would answer it. Compared by foreground process group where the system tells it, else by
-   * command name.
-   */
-  async #someoneElses(info: PaneInfo): Promise<string | undefined> {
-    const began = this.#began;
-    if (!began) return undefined;
-    const group = await this.deps.foreground.group(info.panePid);
-    const changed =
-      began.group !== undefined && group !== undefined
-        ? group !== began.group
-        : info.currentCommand !== began.command;
-    return changed
-      ? `the notice was held back: ${info.currentCommand} holds pane ${info.paneId} now, not ${began.command} as when the job began, and the notice would answer it`
-      : undefined;
+  #ended(outcome: Omit<JobOutcome, 'notified'> & {notified?: boolean}): Step {
+    return {at: 'ended', outcome: {...outcome, notified: outcome.notified ?? false}};
   }
 
   /** Characters of the text typed so far (for "cancelled after typing N of M"). */
@@ -335,25 +365,9 @@ class Job {
 
   /** Queue for `pane`'s lock and take it; on the lock timeout, the failed ending. */
   async #lock(pane: string): Promise<Step | undefined> {
-    const {recorder} = this.deps;
-    const acquired = await this.deps.lockFor(pane).acquire({
-      jobId: this.request.jobId,
-      pid: this.deps.pid,
-      timeoutMs: this.#o.lockTimeoutMs,
-      signal: this.signal,
-      onWaiting: (ahead) =>
-        void recorder.event('waiting-for-lock', {
-          pane,
-          ahead: ahead.length,
-          head: ahead[0] ?? null,
-        }),
-    });
-    if (!acquired.ok) {
-      const holder = acquired.error.holder ? ` (job ${acquired.error.holder} holds it)` : '';
-      const reason = `Waited ${formatDuration(this.#o.lockTimeoutMs)} for pane ${pane}'s lock${holder}; raise --lock-timeout or cancel the job ahead.`;
-      return this.#ended({state: 'failed', reason});
-    }
-    this.#lease = acquired.value;
+    const taken = await takePaneLock(this.deps, this.request, pane, this.signal);
+    if (!taken.ok) return this.#ended({state: 'failed', reason: taken.error});
+    this.#lease = taken.value;
     return undefined;
   }
 

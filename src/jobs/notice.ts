@@ -2,6 +2,8 @@ import {formatDuration} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
 import type {UntilSpec} from '../detect/until.js';
 import {describeUntil} from '../detect/until.js';
+import type {Foreground} from '../process/foreground.js';
+import type {PaneInfo} from '../tmux/tmux.js';
 
 /** The notice typed into the waiting pane when the work is done. */
 export const DEFAULT_NOTICE = '[SYSTEM COMMAND] Command complete. Resume.';
@@ -95,4 +97,26 @@ export function noticeFor(
     delivery: waited.delivery ?? 'unconfirmed',
     reason: waited.verdict ?? waited.state,
   });
+}
+
+/**
+ * Why the notice is held back, if it is: another program than the one there when the job
+ * began (the shell, the agent) holds the pane's terminal now — a question the work ended up
+ * asking, which typing the notice would answer. Compared by foreground process group where
+ * the system tells it, else by command name.
+ */
+export async function heldBack(
+  foreground: Pick<Foreground, 'group'>,
+  began: {command: string; group: number | undefined} | undefined,
+  info: PaneInfo,
+): Promise<string | undefined> {
+  if (!began) return undefined;
+  const group = await foreground.group(info.panePid);
+  const changed =
+    began.group !== undefined && group !== undefined
+      ? group !== began.group
+      : info.currentCommand !== began.command;
+  return changed
+    ? `the notice was held back: ${info.currentCommand} holds pane ${info.paneId} now, not ${began.command} as when the job began, and the notice would answer it`
+    : undefined;
 }

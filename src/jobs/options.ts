@@ -43,6 +43,10 @@ export interface SubmitOptions {
   /** Clear a draft left in the input line instead of waiting for it. */
   clearDraft?: boolean | undefined;
   draftWait?: string | number | undefined;
+  /** A usage limit: stop (end `blocked`) or wait for its reset and resume. */
+  onLimit?: string | undefined;
+  limitMargin?: string | number | undefined;
+  resumeText?: string | undefined;
 }
 
 /** The defaults of `nudge submit` (docs/commands.md lists them). */
@@ -59,6 +63,9 @@ export const SUBMIT_DEFAULTS = {
   profile: 'auto',
   idleTimeout: '10m',
   draftWait: `${OWN_LINE_WAITS.notice.draftWaitMs / 1000}s`,
+  onLimit: 'stop',
+  limitMargin: '1m',
+  resumeText: 'continue',
 } as const;
 
 /** Turn raw options into validated job options; throws NudgeError (exit 2). */
@@ -114,7 +121,28 @@ export function resolveJobOptions(o: SubmitOptions): JobOptions {
     idleTimeoutMs: duration(o.idleTimeout, SUBMIT_DEFAULTS.idleTimeout, '--idle-timeout'),
     clearDraft: o.clearDraft ?? false,
     draftWaitMs: duration(o.draftWait, SUBMIT_DEFAULTS.draftWait, '--draft-wait'),
+    onLimit: parseOnLimit(o.onLimit ?? SUBMIT_DEFAULTS.onLimit),
+    limitMarginMs: duration(o.limitMargin, SUBMIT_DEFAULTS.limitMargin, '--limit-margin'),
+    resumeText: parseResumeText(o.resumeText ?? SUBMIT_DEFAULTS.resumeText),
   };
+}
+
+/** Check `--on-limit`; throws NudgeError (exit 2). */
+export function parseOnLimit(value: string): 'stop' | 'wait' {
+  if (value === 'stop' || value === 'wait') return value;
+  throw new NudgeError(
+    'bad-usage',
+    `--on-limit must be stop or wait, got ${JSON.stringify(value)}.`,
+  );
+}
+
+function parseResumeText(value: string): string {
+  if (value.trim() === '' || /[\n\r\0]/.test(value))
+    throw new NudgeError(
+      'bad-usage',
+      `--resume-text must be one line of text, got ${JSON.stringify(value)}.`,
+    );
+  return value;
 }
 
 /** Check `--profile`'s form; throws NudgeError (exit 2). Whether a profile has that name is

@@ -1,3 +1,4 @@
+import type {Blocked} from '../agents/dialogs.js';
 import type {ProfileName} from '../agents/profile.js';
 import {NudgeError} from '../base/errors.js';
 import type {Delivery} from '../pane/failures.js';
@@ -35,6 +36,8 @@ interface RecordBase {
   exitCode?: number;
   /** Which tmux transport the worker used (control or spawn), and why. */
   transport?: string;
+  /** State `blocked`: what the person is asked, and where. */
+  blocked?: Blocked;
 }
 
 /** A `submit` job: text typed into a pane, watched, and a notice. Records written before

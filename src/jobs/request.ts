@@ -63,6 +63,13 @@ export interface JobOptions {
   /** How long to wait for a draft to be sent or cleared before failing. */
   draftWaitMs: number;
   lockTimeoutMs: number;
+  /** A usage limit on the agent's screen: end `blocked` (`stop`), or wait until it resets and
+   * type `resumeText` (`wait`). */
+  onLimit: 'stop' | 'wait';
+  /** How long after a limit's reset the job resumes. */
+  limitMarginMs: number;
+  /** What is typed once a usage limit has reset. */
+  resumeText: string;
 }
 
 /** Encode a request for the worker: JSON, then base64. */
@@ -199,6 +206,14 @@ export function validateRequest(value: unknown): Result<JobRequest, string> {
   }
   if (!isMs(options.idleTimeoutMs) || !isMs(options.draftWaitMs)) {
     return err('the request options idleTimeoutMs/draftWaitMs are not durations');
+  }
+  if (
+    (options.onLimit !== 'stop' && options.onLimit !== 'wait') ||
+    !isMs(options.limitMarginMs) ||
+    typeof options.resumeText !== 'string' ||
+    options.resumeText.trim() === ''
+  ) {
+    return err('the request options onLimit/limitMarginMs/resumeText are not valid');
   }
   return ok(value as unknown as JobRequest);
 }

@@ -9,7 +9,7 @@ export interface FileChange {
 }
 
 /** How a run ended, in the words of its notice. */
-export type RunStatus = 'success' | 'failed' | 'idle-timeout' | 'timeout' | 'cancelled';
+export type RunStatus = 'success' | 'failed' | 'idle-timeout' | 'timeout' | 'cancelled' | 'blocked';
 
 /** A permission stop seen during the run, and what became of it. */
 export interface PermissionStop {

@@ -1,5 +1,6 @@
 import {mkdir, readdir, readFile, rm, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
+import type {Blocked} from '../agents/dialogs.js';
 import {NudgeError} from '../base/errors.js';
 import {checkJobRecord, type JobRecord, type RecordPatch} from './record.js';
 import {isTerminal, type JobState, type TerminalState} from './states.js';
@@ -71,6 +72,8 @@ export interface JobEnding {
   noticeHeld?: string | undefined;
   /** Who recorded it, when not the job's own worker (`nudge cancel`). */
   by?: string | undefined;
+  /** State `blocked`: what the person is asked, and where. */
+  blocked?: Blocked | undefined;
 }
 
 /** The marker that the ending was claimed (see JobHandle.end). */

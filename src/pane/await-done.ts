@@ -1,3 +1,4 @@
+import type {FoundDialog} from '../agents/dialogs.js';
 import type {HookMark, HookMarkSource} from '../agents/hook-marks.js';
 import type {Profile} from '../agents/profile.js';
 import {isAgent} from '../agents/profile.js';
@@ -46,7 +47,7 @@ export interface AwaitOptions {
 
 /** How the wait ended. */
 export interface Awaited {
-  status: 'done' | 'timeout' | 'failed';
+  status: 'done' | 'timeout' | 'failed' | 'blocked';
   waitedMs: number;
   checks: number;
   /** `--until exit`: the command's status. */
@@ -55,6 +56,8 @@ export interface Awaited {
   match?: string | undefined;
   /** A fail pattern matched: which, on what line. */
   failed?: {pattern: string; line: string};
+  /** The agent waits for a person: the dialog or usage limit on its screen. */
+  dialog?: FoundDialog;
   /** Why it is done (`idle`, `idle: waiting for input (python3)`), or, on a timeout, why it
    * was not (`still running: sleep`, `the screen is still changing`). */
   why: string;
@@ -82,7 +85,14 @@ export async function awaitDone(
       o.onInputUnknown,
     );
     const input = () => foreground.state;
-    const watcher = watcherAfterEnter(o.until, {...o, agent, freshHookMark: hook?.fresh, input});
+    const now = () => deps.clock.now();
+    const watcher = watcherAfterEnter(o.until, {
+      ...o,
+      agent,
+      freshHookMark: hook?.fresh,
+      input,
+      now,
+    });
     const waited = await waitUntil(deps.tmux, pane, watcher, {
       intervalMs: o.intervalMs,
       timeoutMs: o.timeoutMs,
@@ -94,10 +104,18 @@ export async function awaitDone(
       foreground,
     });
     const v = waited.verdict;
+    const base = {waitedMs: deps.clock.now() - start, checks: waited.checks};
+    if (v.status === 'blocked') {
+      return {
+        ...base,
+        status: 'blocked',
+        why: `waiting for a person: ${v.dialog.kind}`,
+        dialog: v.dialog,
+      };
+    }
     return {
+      ...base,
       status: waited.status,
-      waitedMs: deps.clock.now() - start,
-      checks: waited.checks,
       exitCode: v.status === 'done' ? v.exitCode : undefined,
       match: v.status !== 'pending' ? v.match : undefined,
       why: v.status === 'pending' ? v.why : v.status === 'done' ? (v.why ?? 'done') : 'failed',

@@ -7,10 +7,11 @@ import {
   readComposerState,
 } from '../agents/profile.js';
 import {formatDuration} from '../base/durations.js';
+import {endingOnDialogs} from '../detect/blocked.js';
 import {waitUntil} from '../detect/wait-until.js';
 import type {Verdict, Watcher} from '../detect/watchers.js';
 import {type PaneView, visibleText} from '../tmux/view.js';
-import {PaneFailure} from './failures.js';
+import {PaneBlocked, PaneFailure} from './failures.js';
 import {clearLine, type PaneIo, pressGroups} from './keys.js';
 
 /** How the input line may be made ready. */
@@ -62,12 +63,15 @@ export async function prepareComposer(
   for (;;) {
     look.canClear = clears < MAX_CLEARS;
     look.canLeave = leaves < MAX_MODE_LEAVES;
-    const waited = await waitUntil(tmux, pane, look, {
+    // An agent's dialog or usage limit is never typed into, cleared or waited out.
+    const waiting = isAgent(profile) ? endingOnDialogs(look, profile, () => clock.now()) : look;
+    const waited = await waitUntil(tmux, pane, waiting, {
       intervalMs: RECHECK_MS,
       timeoutMs: deadline - clock.now(),
       clock,
       signal,
     });
+    if (waited.verdict.status === 'blocked') throw new PaneBlocked(pane, waited.verdict.dialog);
     const found = look.found;
     if (waited.status !== 'done' || !found || found.kind === 'wait') {
       const waitingFor = found?.kind === 'wait' ? found.waitingFor : 'was not ready';

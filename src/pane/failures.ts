@@ -1,3 +1,5 @@
+import type {FoundDialog} from '../agents/dialogs.js';
+
 /** Why work on a pane stopped, in one sentence for the record (pane gone, pane dead, a
  * person's draft in the way, ...). Nothing more was typed. */
 export class PaneFailure extends Error {
@@ -22,5 +24,17 @@ export class NotDelivered extends PaneFailure {
     readonly delivery: Delivery,
   ) {
     super(message);
+  }
+}
+
+/** The program waits for a person (a dialog, a usage limit) where nudge was about to type:
+ * nothing was typed into it. */
+export class PaneBlocked extends PaneFailure {
+  override name = 'PaneBlocked';
+  constructor(
+    readonly pane: string,
+    readonly dialog: FoundDialog,
+  ) {
+    super(`Pane ${pane} waits for a person (${dialog.kind}): ${dialog.question}`);
   }
 }

@@ -5,7 +5,7 @@ import {isShellPane} from '../agents/shell.js';
 import {formatDuration} from '../base/durations.js';
 import {IdleCondition} from '../detect/conditions.js';
 import {waitUntil} from '../detect/wait-until.js';
-import {PaneFailure} from './failures.js';
+import {PaneBlocked, PaneFailure} from './failures.js';
 import type {PaneIo} from './keys.js';
 import {type RecognizeDeps, recognize} from './profile.js';
 
@@ -26,24 +26,27 @@ export async function waitUntilPaneIdle(
   const {tmux, clock} = io;
   const started = clock.now();
   let announced = false;
-  const condition = new IdleCondition(async () => {
-    const info = await tmux.describePane(pane);
-    if (!info) throw new PaneFailure(`Pane ${pane} is gone; nothing was typed.`);
-    const {profile} = await recognize(io, pane, info, o.profile);
-    const shellPane = isShellPane(info);
-    const mark = await io.hookMarks.read(pane);
-    // Announced when one look did not settle it (a wait has begun).
-    if (condition.looks > 0 && !announced) {
-      announced = true;
-      await io.note('waiting-for-idle', {pane, profile: profile.name});
-    }
-    return {
-      agent: isAgent(profile) ? profile : undefined,
-      shellPane,
-      input: shellPane ? await io.foreground.inputState(info.panePid) : undefined,
-      freshMark: mark !== undefined && mark.atMs >= started,
-    };
-  });
+  const condition = new IdleCondition(
+    async () => {
+      const info = await tmux.describePane(pane);
+      if (!info) throw new PaneFailure(`Pane ${pane} is gone; nothing was typed.`);
+      const {profile} = await recognize(io, pane, info, o.profile);
+      const shellPane = isShellPane(info);
+      const mark = await io.hookMarks.read(pane);
+      // Announced when one look did not settle it (a wait has begun).
+      if (condition.looks > 0 && !announced) {
+        announced = true;
+        await io.note('waiting-for-idle', {pane, profile: profile.name});
+      }
+      return {
+        agent: isAgent(profile) ? profile : undefined,
+        shellPane,
+        input: shellPane ? await io.foreground.inputState(info.panePid) : undefined,
+        freshMark: mark !== undefined && mark.atMs >= started,
+      };
+    },
+    () => clock.now(),
+  );
   const waited = await waitUntil(tmux, pane, condition, {
     intervalMs: RECHECK_MS,
     timeoutMs: o.timeoutMs,
@@ -54,6 +57,7 @@ export async function waitUntilPaneIdle(
     if (announced) await io.note('idle', {pane, waitedMs: clock.now() - started});
     return;
   }
+  if (waited.verdict.status === 'blocked') throw new PaneBlocked(pane, waited.verdict.dialog);
   const why = waited.verdict.status === 'pending' ? waited.verdict.why : undefined;
   throw new PaneFailure(
     `Pane ${pane} stayed busy for ${formatDuration(o.timeoutMs)} (--idle-timeout${why ? `; ${why}` : ''}); nothing was typed.`,

@@ -1,4 +1,4 @@
-import type {ProfileName} from '../agents/profile.js';
+import type {Profile, ProfileName} from '../agents/profile.js';
 import {isAgent} from '../agents/profile.js';
 import {
   agentOfCommandLine,
@@ -9,7 +9,7 @@ import {
 import {isShellCommand} from '../agents/shell.js';
 import type {Foreground} from '../process/foreground.js';
 import type {PaneInfo, Tmux} from '../tmux/tmux.js';
-import {visibleText} from '../tmux/view.js';
+import {type PaneView, visibleText} from '../tmux/view.js';
 import type {PaneMemory} from './memory.js';
 
 /** What recognising a pane's program needs. */
@@ -20,6 +20,25 @@ export interface RecognizeDeps {
   foreground: Foreground;
   /** Which agent each pane was last recognised as (kept when its screen shows no marker). */
   paneMemory: PaneMemory;
+}
+
+/** The agent a pane runs now, from its foreground program (where the system can tell), its
+ * command and `view` — one look, nothing remembered (`nudge wait`, `nudge expect`). */
+export async function agentInPane(
+  deps: Pick<RecognizeDeps, 'foreground'>,
+  info: PaneInfo,
+  view: PaneView,
+): Promise<Profile | undefined> {
+  const argv = isShellCommand(info.currentCommand)
+    ? undefined
+    : await deps.foreground.commandLine(info.panePid);
+  const {profile} = chooseProfile(
+    'auto',
+    info.currentCommand,
+    visibleText(view),
+    argv ? agentOfCommandLine(argv) : undefined,
+  );
+  return isAgent(profile) ? profile : undefined;
 }
 
 /** The pane's profile: `choice` (--profile), or recognised from its foreground program

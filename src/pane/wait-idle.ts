@@ -1,6 +1,6 @@
-import {isAgent} from '../agents/profile.js';
-import {agentOfCommandLine, chooseProfile, PROFILES} from '../agents/registry.js';
-import {isShellCommand, isShellPane} from '../agents/shell.js';
+import {type Blocked, blockedIn} from '../agents/dialogs.js';
+import {PROFILES} from '../agents/registry.js';
+import {isShellPane} from '../agents/shell.js';
 import type {Clock} from '../base/clock.js';
 import {checkUntilFits, createWatcher} from '../detect/conditions.js';
 import {describeUntil, type UntilSpec} from '../detect/until.js';
@@ -8,7 +8,8 @@ import {waitUntil} from '../detect/wait-until.js';
 import {ForegroundWatch} from '../detect/watchers.js';
 import type {Foreground} from '../process/foreground.js';
 import type {PaneInfo, Tmux} from '../tmux/tmux.js';
-import {cursorRow, visibleText} from '../tmux/view.js';
+import {cursorRow} from '../tmux/view.js';
+import {agentInPane} from './profile.js';
 
 /** What waiting for a pane to be idle needs. */
 export interface WaitIdleDeps {
@@ -30,7 +31,8 @@ export interface WaitIdleOptions {
 
 /** What the wait found. */
 export interface PaneIdleResult {
-  status: 'idle' | 'timeout';
+  /** `blocked`: the agent waits for a person (a dialog, a usage limit): see `blocked`. */
+  status: 'idle' | 'timeout' | 'blocked';
   pane: string;
   until: string;
   durationMs: number;
@@ -43,6 +45,8 @@ export interface PaneIdleResult {
   /** `--until regex:`: what matched, on which line. */
   match?: string;
   line?: string;
+  /** What the person is asked, and where (status `blocked`). */
+  blocked?: Blocked;
 }
 
 /**
@@ -70,16 +74,9 @@ export async function waitPaneIdle(
     },
   );
   const entry = await deps.tmux.view(info.paneId, 0);
-  // An agent's own markers also say whether its settled screen is idle (src/detect/idle.ts).
-  const argv = isShellCommand(info.currentCommand)
-    ? undefined
-    : await deps.foreground.commandLine(info.panePid);
-  const {profile: found} = chooseProfile(
-    'auto',
-    info.currentCommand,
-    visibleText(entry),
-    argv ? agentOfCommandLine(argv) : undefined,
-  );
+  // An agent's own markers also say whether its settled screen is idle (src/detect/idle.ts),
+  // and its dialogs whether it waits for a person.
+  const agent = await agentInPane(deps, info, entry);
   const watcher = createWatcher(o.until, {
     stableChecks: o.stableChecks,
     ignore: o.ignore,
@@ -91,7 +88,8 @@ export async function waitPaneIdle(
     mark: {row: cursorRow(entry), col: entry.cursorX},
     lines: o.lines,
     input: () => foreground.state,
-    idleAgent: isAgent(found) ? found : undefined,
+    idleAgent: agent,
+    blockedBy: {profile: agent, now: () => deps.clock.now()},
   });
   const waited = await waitUntil(deps.tmux, info.paneId, watcher, {
     intervalMs: o.intervalMs,
@@ -101,6 +99,16 @@ export async function waitPaneIdle(
     foreground,
   });
   const v = waited.verdict;
+  if (v.status === 'blocked') {
+    return {
+      status: 'blocked',
+      pane: info.paneId,
+      until: describeUntil(o.until),
+      durationMs: deps.clock.now() - started,
+      reason: `waiting for a person: ${v.dialog.kind} (${v.dialog.question})`,
+      blocked: blockedIn(info.paneId, v.dialog),
+    };
+  }
   return {
     status: waited.status === 'done' ? 'idle' : 'timeout',
     pane: info.paneId,

@@ -13,6 +13,8 @@ export function runStatusOf(state: TerminalState, timeout?: 'idle' | 'total'): R
       return timeout === 'idle' ? 'idle-timeout' : 'timeout';
     case 'cancelled':
       return 'cancelled';
+    case 'blocked':
+      return 'blocked';
   }
 }
 

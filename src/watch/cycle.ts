@@ -214,6 +214,13 @@ async function idleStep(
   if (!(await deps.pane.exists())) return {at: 'paused', reason: await paneGone(deps, name)};
   const idle = await deps.pane.waitIdle(options.idleThresholdMs, options.idleTimeoutMs, signal);
   const seconds = (idle.durationMs / 1000).toFixed(2);
+  if (idle.status === 'blocked' && idle.blocked) {
+    const b = idle.blocked;
+    return {
+      at: 'paused',
+      reason: `The agent waits for a person (${b.kind}: ${b.question}); nothing was typed.`,
+    };
+  }
   if (idle.status !== 'idle') {
     return {
       at: 'paused',

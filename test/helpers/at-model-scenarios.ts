@@ -156,7 +156,7 @@ async function expectDone(w: World, id: string): Promise<Record<string, unknown>
   const end = await waitForJobState(
     w.home,
     id,
-    ['done', 'timeout', 'failed', 'cancelled'],
+    ['done', 'timeout', 'failed', 'cancelled', 'blocked'],
     120_000,
   );
   const events = await readJobEvents(w.home, id);

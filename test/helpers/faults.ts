@@ -12,7 +12,7 @@ import {waitFor} from './wait-for.js';
 export const TRANSPORTS = ['spawn', 'control'] as const;
 export type TransportName = (typeof TRANSPORTS)[number];
 
-export const TERMINAL = ['done', 'timeout', 'failed', 'cancelled'];
+export const TERMINAL = ['done', 'timeout', 'failed', 'cancelled', 'blocked'];
 
 /** proper-lockfile's stale time in src/locks/pane-lock.ts. */
 export const LOCK_STALE_MS = 8_000;

@@ -138,7 +138,7 @@ export async function expectNoticeAtModel(w: World, id: string, after: number): 
   const end = await waitForJobState(
     w.state,
     id,
-    ['done', 'timeout', 'failed', 'cancelled'],
+    ['done', 'timeout', 'failed', 'cancelled', 'blocked'],
     150_000,
   );
   expect(end.state, JSON.stringify(end)).toBe('done');

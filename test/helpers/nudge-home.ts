@@ -4,7 +4,7 @@ import {onTestFinished} from 'vitest';
 import {useTempDir} from './temp-dir.js';
 import {waitFor} from './wait-for.js';
 
-const TERMINAL = new Set(['done', 'timeout', 'failed', 'cancelled']);
+const TERMINAL = new Set(['done', 'timeout', 'failed', 'cancelled', 'blocked']);
 
 /**
  * A fresh NUDGE_HOME for one test. When the test finishes, any worker of this home that is

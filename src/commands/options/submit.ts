@@ -106,6 +106,23 @@ export const SUBMIT_OPTIONS = {
     default: SUBMIT_DEFAULTS.draftWait,
     describe: 'how long to wait for a draft to be sent or cleared',
   },
+  'on-limit': {
+    type: 'string',
+    choices: ['stop', 'wait'],
+    default: SUBMIT_DEFAULTS.onLimit,
+    describe:
+      "a usage limit on the agent's screen: stop (the job ends blocked, exit 3) or wait for its reset, then type --resume-text",
+  },
+  'limit-margin': {
+    type: 'string',
+    default: SUBMIT_DEFAULTS.limitMargin,
+    describe: 'how long after a usage limit resets to resume',
+  },
+  'resume-text': {
+    type: 'string',
+    default: SUBMIT_DEFAULTS.resumeText,
+    describe: 'what is typed once a usage limit has reset',
+  },
   notice: {
     mcp: {
       name: 'notice',
@@ -124,7 +141,7 @@ export const SUBMIT_OPTIONS = {
     mcp: {name: 'wait', describe: 'run in the foreground and return the outcome'},
     type: 'boolean',
     default: false,
-    describe: 'run in the foreground; exit 0 done, 124 timeout, 1 failed',
+    describe: 'run in the foreground; exit 0 done, 3 blocked, 124 timeout, 1 failed',
   },
   json: {type: 'boolean', default: false, describe: 'print one JSON line'},
 } as const satisfies OptionTable;

@@ -13,17 +13,20 @@ describe('a usage limit’s reset time, as the screen says it', () => {
     // In the machine's zone (UTC here).
     ['10:15 PM', '2026-11-25T22:15:00Z'],
     ['9:46 PM.', '2026-11-25T21:46:00Z'],
-    // 7pm has passed today: tomorrow's.
-    ['7pm', '2026-11-26T19:00:00Z'],
+    // 7pm passed an hour ago: that limit is over (today's, not tomorrow's).
+    ['7pm', '2026-11-25T19:00:00Z'],
     ['8:00 am', '2026-11-26T08:00:00Z'],
     ['21:30', '2026-11-25T21:30:00Z'],
+    ['20:15:42', '2026-11-25T20:15:42Z'],
+    ['8:15:42 PM', '2026-11-25T20:15:42Z'],
     ['Nov 28th, 2026 8:29 PM', '2026-11-28T20:29:00Z'],
     ['Nov 28 at 9am', '2026-11-28T09:00:00Z'],
     ['Jan 2, 3:05 PM', '2027-01-02T15:05:00Z'],
     // A zone in parentheses, as Claude Code prints it.
-    ['7pm (Europe/Berlin)', '2026-11-26T18:00:00Z'],
+    ['7pm (Europe/Berlin)', '2026-11-25T18:00:00Z'],
     ['11pm (Europe/Berlin)', '2026-11-25T22:00:00Z'],
-    ['9:30 AM (America/New_York)', '2026-11-26T14:30:00Z'],
+    ['9:30 AM (America/New_York)', '2026-11-25T14:30:00Z'],
+    ['2:00 AM (America/New_York)', '2026-11-26T07:00:00Z'],
     ['Jul 4, 9am (America/New_York)', '2027-07-04T13:00:00Z'],
   ])('%s', (words, iso) => {
     expect(new Date(parseResetTime(words, NOW) ?? 0).toISOString()).toBe(

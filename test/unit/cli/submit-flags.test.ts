@@ -53,6 +53,9 @@ const DEFAULTED = [
   'idleTimeout',
   'clearDraft',
   'draftWait',
+  'onLimit',
+  'limitMargin',
+  'resumeText',
 ];
 
 /** Drop undefined values, so "not given" compares equal to "absent". */

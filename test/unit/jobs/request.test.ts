@@ -36,6 +36,9 @@ const request: JobRequest = {
     idleTimeoutMs: 600_000,
     clearDraft: false,
     draftWaitMs: 30_000,
+    onLimit: 'stop' as const,
+    limitMarginMs: 60_000,
+    resumeText: 'continue',
     lockTimeoutMs: 600_000,
   },
 };

@@ -33,6 +33,9 @@ const request = (jobId: string): JobRequest => ({
     idleTimeoutMs: 600_000,
     clearDraft: false,
     draftWaitMs: 30_000,
+    onLimit: 'stop' as const,
+    limitMarginMs: 60_000,
+    resumeText: 'continue',
     lockTimeoutMs: 1000,
   },
 });

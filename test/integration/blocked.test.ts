@@ -1,0 +1,210 @@
+/**
+ * `blocked`, through the real CLI and worker: an agent that stops for a person
+ * (test/fixtures/asking-agent.mjs, described by a profile file of the user's) — a permission
+ * dialog, a usage limit — is reported `blocked` by `submit`, `wait`, `expect` and
+ * `--when-idle` (exit 3, the kind and the question), and nothing is ever typed into the
+ * dialog; with `--on-limit wait` a job waits the limit out and types one resume line.
+ */
+import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {describe, expect, test} from 'vitest';
+import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
+import {FIXTURES, readJobEvents, runNudge, submitArgs} from '../helpers/run-nudge.js';
+import {useTempDir} from '../helpers/temp-dir.js';
+import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
+import {waitFor} from '../helpers/wait-for.js';
+
+/** The stand-in agent, described as a user describes a program nudge does not ship. */
+const ASKER_PROFILE = [
+  "name = 'asker'",
+  "kind = 'agent'",
+  "clearKeys = [['C-u']]",
+  'minEnterDelayMs = 100',
+  "composerLine = '^(❯) ?(.*)$'",
+  "ruleLine = '^─{20,}$'",
+  "promptEcho = '^» (.*)$'",
+  "busy = ['esc to interrupt']",
+  "programs = ['(^|/)asking-agent\\.mjs$']",
+  '',
+  '[[dialogs]]',
+  "kind = 'permission'",
+  "question = '^│\\s*(Do you want to proceed\\?)'",
+  "firstOption = '❯ 1\\. Yes'",
+  "denyKeys = [['Escape']]",
+  '',
+  '[[dialogs]]',
+  "kind = 'limit'",
+  "question = '(You.ve hit your limit.*)'",
+  "resets = 'resets (.+)$'",
+  '',
+].join('\n');
+
+interface World {
+  server: TmuxTestServer;
+  pane: string;
+  home: string;
+  env: Record<string, string>;
+  /** What the agent took and what reached its dialog, line by line. */
+  log: () => string[];
+}
+
+async function setup(limitSeconds = 3): Promise<World> {
+  const server = await startTmuxServer();
+  const home = useNudgeHome();
+  const config = useTempDir('nudge-config-');
+  const dir = join(config, 'nudge', 'agents');
+  mkdirSync(dir, {recursive: true});
+  writeFileSync(join(dir, 'asker.toml'), ASKER_PROFILE);
+  const logFile = join(config, 'agent.log');
+  writeFileSync(logFile, '');
+  const pane = await server.newPane([
+    process.execPath,
+    join(FIXTURES, 'asking-agent.mjs'),
+    logFile,
+    String(limitSeconds),
+  ]);
+  await server.waitForScreen(pane, /Asking Agent v1/);
+  return {
+    server,
+    pane,
+    home,
+    env: {NUDGE_HOME: home, XDG_CONFIG_HOME: config},
+    log: () => readFileSync(logFile, 'utf8').split('\n').filter(Boolean),
+  };
+}
+
+/** Open the dialog as a person would have: a prompt typed into the agent. */
+async function openDialog(w: World): Promise<void> {
+  await w.server.tmux('send-keys', '-t', w.pane, '-l', 'please ask first');
+  await w.server.tmux('send-keys', '-t', w.pane, 'Enter');
+  await w.server.waitForScreen(w.pane, /Do you want to proceed\?/);
+}
+
+const dialogKeys = (w: World) => w.log().filter((l) => l.startsWith('dialog-key:'));
+
+describe('an agent waiting for a person is blocked, never typed into', () => {
+  test('submit --wait: the job ends blocked within 2 s of the dialog (exit 3), with its kind and question; no key reached the dialog', async () => {
+    const w = await setup();
+    const r = await runNudge(
+      submitArgs(w.server.socket, w.pane, ['--wait', '--json', '--', 'please ask about it']),
+      w.env,
+      60_000,
+    );
+    expect(r.exitCode, r.stdout + r.stderr).toBe(3);
+    const out = JSON.parse(r.stdout) as {job: string; state: string; blocked: unknown};
+    expect(out.state).toBe('blocked');
+    expect(out.blocked).toMatchObject({
+      kind: 'permission',
+      question: 'Do you want to proceed?',
+      pane: w.pane,
+    });
+    const events = await readJobEvents(w.home, out.job);
+    const found = events.find((e) => e.event === 'needs-person');
+    const shown = Number(
+      w
+        .log()
+        .find((l) => l.startsWith('dialog-shown:'))
+        ?.split(' ')[1],
+    );
+    expect(Date.parse(String(found?.t)) - shown).toBeLessThan(2_000);
+    // Nothing was typed into the dialog, the notice included.
+    expect(dialogKeys(w)).toEqual([]);
+    expect(w.log().filter((l) => l.startsWith('prompt:'))).toEqual(['prompt: please ask about it']);
+    const status = await runNudge(['status', out.job], w.env);
+    expect(status.stdout).toMatch(/state +blocked/);
+    expect(status.stdout).toContain('permission — Do you want to proceed?');
+  }, 90_000);
+
+  test('wait and expect on a pane at a dialog: status blocked, exit 3, at once', async () => {
+    const w = await setup();
+    await openDialog(w);
+    const wait = await runNudge(
+      ['wait', '-S', w.server.socket, w.pane, '--json', '--timeout', '30s'],
+      w.env,
+    );
+    expect(wait.exitCode, wait.stdout + wait.stderr).toBe(3);
+    expect(JSON.parse(wait.stdout)).toMatchObject({
+      status: 'blocked',
+      blocked: {kind: 'permission', question: 'Do you want to proceed?', pane: w.pane},
+    });
+    const plain = await runNudge(['wait', '-S', w.server.socket, w.pane], w.env);
+    expect(plain.exitCode).toBe(3);
+    expect(plain.stdout).toContain(`Blocked: ${w.pane} waits for a person (permission)`);
+    const expected = await runNudge(
+      ['expect', '-S', w.server.socket, w.pane, 'never-printed', '--timeout-ms', '30000'],
+      w.env,
+    );
+    expect(expected.exitCode, expected.stdout + expected.stderr).toBe(3);
+    expect(JSON.parse(expected.stdout)).toMatchObject({
+      status: 'blocked',
+      blocked: {kind: 'permission'},
+    });
+    expect(dialogKeys(w)).toEqual([]);
+  }, 90_000);
+
+  test('--when-idle on a pane at a dialog: the job ends blocked, nothing typed', async () => {
+    const w = await setup();
+    await openDialog(w);
+    const r = await runNudge(
+      submitArgs(w.server.socket, w.pane, ['--wait', '--when-idle', '--', 'the next task']),
+      w.env,
+      60_000,
+    );
+    expect(r.exitCode, r.stdout + r.stderr).toBe(3);
+    expect(dialogKeys(w)).toEqual([]);
+    expect(w.log().filter((l) => l.startsWith('prompt:'))).toEqual(['prompt: please ask first']);
+  }, 90_000);
+});
+
+describe('a usage limit', () => {
+  test('--on-limit stop: blocked, with when it resets', async () => {
+    const w = await setup(3600);
+    const r = await runNudge(
+      submitArgs(w.server.socket, w.pane, ['--wait', '--json', '--', 'hit the limit']),
+      w.env,
+      60_000,
+    );
+    expect(r.exitCode, r.stdout + r.stderr).toBe(3);
+    const out = JSON.parse(r.stdout) as {blocked: {kind: string; resetsAt: string}};
+    expect(out.blocked.kind).toBe('limit');
+    const inAnHour = Date.parse(out.blocked.resetsAt) - Date.now();
+    expect(inAnHour).toBeGreaterThan(3_500_000);
+    expect(inAnHour).toBeLessThan(3_700_000);
+  }, 90_000);
+
+  test('--on-limit wait: the job waits until the reset (and the margin), types one resume line, and ends done', async () => {
+    const w = await setup(3);
+    const r = await runNudge(
+      submitArgs(w.server.socket, w.pane, [
+        '--on-limit',
+        'wait',
+        '--limit-margin',
+        '1s',
+        '--no-notice',
+        '--',
+        'hit the limit',
+      ]),
+      w.env,
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    const id = r.stdout.trim();
+    const end = await waitForJobEnd(w.home, id, 60_000);
+    const events = await readJobEvents(w.home, id);
+    expect(end.state, JSON.stringify(events)).toBe('done');
+    const limit = events.find((e) => e.event === 'limit');
+    const resumed = events.find((e) => e.event === 'resumed');
+    expect(limit).toMatchObject({pane: w.pane});
+    expect(Date.parse(String(resumed?.t))).toBeGreaterThanOrEqual(
+      Date.parse(String(limit?.resumesAt)),
+    );
+    expect(resumed).toMatchObject({text: 'continue', delivery: 'submitted'});
+    // Exactly one resume line reached the agent, after the limit's prompt.
+    await waitFor('the resume line at the agent', async () =>
+      w.log().includes('prompt: continue') ? true : undefined,
+    );
+    expect(w.log().filter((l) => l.startsWith('prompt:'))).toEqual([
+      'prompt: hit the limit',
+      'prompt: continue',
+    ]);
+  }, 90_000);
+});
