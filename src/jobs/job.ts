@@ -17,7 +17,6 @@ import {clearLine, type PaneIo} from '../pane/keys.js';
 import {ownLinePace} from '../pane/own-line.js';
 import {preflight} from '../pane/preflight.js';
 import {type RecognizeDeps, recognize} from '../pane/profile.js';
-import type {PaneInfo} from '../tmux/tmux.js';
 import {blockedReason, endingOf} from './ending.js';
 import type {JobEvents, JobOutcome} from './events.js';
 import {LimitWaits, resumeAfterLimit} from './limit.js';

@@ -23,12 +23,13 @@ describe('nudge agents', () => {
     const r = await runNudge(['agents', 'list'], {XDG_CONFIG_HOME: config});
     expect(r.exitCode, r.stderr).toBe(0);
     // Agents in the order they are recognised by, then the shell, then raw.
-    expect(r.stdout.split('\n').slice(0, 8)).toEqual([
+    expect(r.stdout.split('\n').slice(0, 9)).toEqual([
       `claude    agent  built-in, mended by ${join(dir, 'claude.toml')}`,
       'qwen      agent  built-in',
       'gemini    agent  built-in',
       'codex     agent  built-in',
       'opencode  agent  built-in',
+      'copilot   agent  built-in',
       'pi        agent  built-in',
       'shell     shell  built-in',
       'raw       raw    built-in',

@@ -36,7 +36,7 @@ describe('nudge completion', () => {
     expect(await complete(r.stdout, bin, ['nudge', 'd'])).toEqual(['doctor']);
     expect(
       (await complete(r.stdout, bin, ['nudge', 'install', ''])).filter((w) => !w.startsWith('-')),
-    ).toEqual(['claude', 'gemini', 'codex']);
+    ).toEqual(['claude', 'gemini', 'codex', 'qwen', 'opencode', 'copilot', 'pi']);
     expect(await complete(r.stdout, bin, ['nudge', 'install', 'codex', '--un'])).toEqual([
       '--uninstall',
     ]);
