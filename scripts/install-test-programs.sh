@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The programs the detection corpus runs in its panes (test/integration/detection-corpus.test.ts):
-# zsh, vim, less, top and watch (procps), python3; and cron, whose daemon the slow test
-# (test/slow/schedule-cron.test.ts) starts. Installs what is missing with apt-get, as
+# zsh, vim, less, top and watch (procps), python3; cron, whose daemon the slow test
+# (test/slow/schedule-cron.test.ts) starts; and a real desktop notification daemon (dunst, on
+# a virtual X display, Xvfb, and a private D-Bus session) with notify-send, which the
+# notification test (test/integration/notify.test.ts) sends to. Installs what is missing with apt-get, as
 # root (CI) or through sudo; on a machine without apt-get it says what is missing and stops.
 set -euo pipefail
-declare -A package=([zsh]=zsh [vim]=vim [less]=less [top]=procps [watch]=procps [python3]=python3 [cron]=cron)
+declare -A package=([zsh]=zsh [vim]=vim [less]=less [top]=procps [watch]=procps [python3]=python3 [cron]=cron
+  [dunst]=dunst [notify-send]=libnotify-bin [Xvfb]=xvfb [xauth]=xauth [dbus-daemon]=dbus)
 missing=()
 for program in "${!package[@]}"; do
   command -v "$program" >/dev/null 2>&1 || missing+=("${package[$program]}")

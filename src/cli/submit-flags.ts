@@ -16,6 +16,7 @@ export function toSubmitOptions(
   const bool = (k: string) => (values[k] === undefined ? undefined : Boolean(values[k]));
   const notice = values.notice === false || values['no-notice'] === true ? false : str('notice');
   const list = values.ignore;
+  const sinks = values.notify;
   return {
     text: words.map(String).join(' '),
     pane: str('pane'),
@@ -47,6 +48,11 @@ export function toSubmitOptions(
     clearDraft: bool('clear-draft'),
     draftWait: str('draft-wait'),
     onLimit: str('on-limit'),
+    notify: Array.isArray(sinks)
+      ? sinks.map(String)
+      : sinks === undefined
+        ? undefined
+        : [String(sinks)],
     limitMargin: str('limit-margin'),
     resumeText: str('resume-text'),
   };

@@ -6,6 +6,7 @@ import {resolveJobOptions, type SubmitOptions, validateText} from '../jobs/optio
 import {encodeRequest, type JobRequest, newJobId, REQUEST_VERSION} from '../jobs/request.js';
 import {JobStore} from '../jobs/store.js';
 import {paneLockFor} from '../locks/pane-lock.js';
+import {resolveSinks} from '../notify/config.js';
 import {paneRefOf, resolvePane} from '../pane/target.js';
 import type {ProcessId} from '../process/identity.js';
 import {launchWorker} from '../process/launch-worker.js';
@@ -27,6 +28,7 @@ export type SubmitResult =
 export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<SubmitResult> {
   validateText(o.text);
   const options = resolveJobOptions(o);
+  options.notifySinks = resolveSinks(o.notify, ctx.env);
   const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
   const stateDir = resolveStateDir(ctx.env);
   const tmux = ctx.tmux(spec);

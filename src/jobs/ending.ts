@@ -1,5 +1,6 @@
 import {type Blocked, blockedIn} from '../agents/dialogs.js';
 import {describeError, isAbortError} from '../base/errors.js';
+import type {Change} from '../notify/tell.js';
 import {NotDelivered, PaneBlocked, PaneFailure} from '../pane/failures.js';
 import {TmuxCommandError} from '../tmux/runner.js';
 import type {JobOutcome} from './events.js';
@@ -67,4 +68,17 @@ function failureReason(error: unknown, {phase, pane, socketPath}: Stopped): stri
 export function blockedReason(b: Blocked): string {
   const resets = b.resets === undefined ? '' : ` (it resets ${b.resets})`;
   return `Pane ${b.pane} waits for a person (${b.kind}): ${b.question}${resets}; nothing was typed into it.`;
+}
+
+/** What a person is told of an ending (`--notify`); nothing for a cancel (a person did it). */
+export function changeOfEnding(outcome: JobOutcome): Change | undefined {
+  if (outcome.state === 'cancelled') return undefined;
+  const b = outcome.blocked;
+  return {
+    event: outcome.state,
+    state: outcome.state,
+    ...(outcome.reason ? {reason: outcome.reason} : {}),
+    ...(b ? {pane: b.pane, kind: b.kind, question: b.question} : {}),
+    ...(b?.resetsAt ? {resetsAt: b.resetsAt} : {}),
+  };
 }

@@ -34,6 +34,9 @@ export interface JobEvents extends PaneEvents {
   limit: {pane: string; question: string; resets: string; resetsAt: string; resumesAt: string};
   /** The limit is over (the lock taken again): how long the job waited. */
   'limit-over': {pane: string; waitedMs: number};
+  /** A sink told of a change of the job (`--notify`), or not: named without its URL's path. */
+  'notify-sent': {about: string; sink: string; tries: number};
+  'notify-failed': {about: string; sink: string; error: string};
   /** The resume line typed once a limit was over. */
   resumed: {pane: string; text: string; delivery: Delivery};
   notified: {pane: string; chars: number; delivery: Delivery};

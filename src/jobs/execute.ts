@@ -3,8 +3,10 @@ import {loadedProfiles} from '../agents/registry.js';
 import {realClock} from '../base/clock.js';
 import {describeError} from '../base/errors.js';
 import {layout} from '../base/paths.js';
+import {thisProcess} from '../base/this-process.js';
 import {controlMutexFor} from '../locks/control-mutex.js';
 import {paneLockFor} from '../locks/pane-lock.js';
+import {teller} from '../notify/tell.js';
 import {paneMemory} from '../pane/memory.js';
 import {procForeground} from '../process/foreground.js';
 import type {ServerRef, ServerSpec} from '../tmux/server.js';
@@ -20,7 +22,7 @@ import {runJob} from './job.js';
 import type {RecordPatch} from './record.js';
 import {createJobRecorder, type JobRecorder} from './recorder.js';
 import type {JobRequest} from './request.js';
-import {isTerminal, JobHandle, type TerminalState} from './store.js';
+import {isTerminal, JobHandle, previewText, type TerminalState} from './store.js';
 
 /** What the worker process used, for its exit log line. */
 export interface WorkerUsage {
@@ -129,6 +131,15 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
         hookMarks: hookMarkSource(ctx.stateDir, server),
         foreground: procForeground,
         paneMemory: paneMemory(ctx.stateDir, server),
+        tell: teller({
+          sinks: request.options.notifySinks,
+          job: {id: request.jobId, pane: request.pane, preview: previewText(request.text)},
+          deps: {clock: realClock, tmux: transport.tmux, platform: thisProcess.platform},
+          record: (event, told) =>
+            told.ok
+              ? recorder.event('notify-sent', {about: event, sink: told.sink, tries: told.tries})
+              : recorder.event('notify-failed', {about: event, sink: told.sink, error: told.error}),
+        }),
       },
       request,
       ctx.signal,

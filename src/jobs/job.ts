@@ -9,6 +9,7 @@ import {isAbortError} from '../base/errors.js';
 import {describeUntil} from '../detect/until.js';
 import type {PaneActivity} from '../detect/wait-until.js';
 import type {PaneLease, PaneLock} from '../locks/pane-lock.js';
+import type {Tell} from '../notify/tell.js';
 import {awaitDone} from '../pane/await-done.js';
 import {type Delivered, deliver} from '../pane/deliver.js';
 import {NotDelivered, PaneBlocked, PaneFailure} from '../pane/failures.js';
@@ -17,7 +18,7 @@ import {clearLine, type PaneIo} from '../pane/keys.js';
 import {ownLinePace} from '../pane/own-line.js';
 import {preflight} from '../pane/preflight.js';
 import {type RecognizeDeps, recognize} from '../pane/profile.js';
-import {blockedReason, endingOf} from './ending.js';
+import {blockedReason, changeOfEnding, endingOf} from './ending.js';
 import type {JobEvents, JobOutcome} from './events.js';
 import {LimitWaits, resumeAfterLimit} from './limit.js';
 import {takePaneLock} from './lock-pane.js';
@@ -39,6 +40,8 @@ export interface JobDeps extends RecognizeDeps {
   activity: PaneActivity | undefined;
   /** "This pane's agent finished a turn" marks (Claude Stop / Codex notify hooks). */
   hookMarks: HookMarkSource;
+  /** Tell the person of a change (the job's `--notify` sinks; none: a no-op). */
+  tell: Tell;
 }
 
 /** The most a cancelled job spends clearing the half-typed line before it frees the pane. */
@@ -77,6 +80,8 @@ export async function runJob(
 ): Promise<JobOutcome> {
   const outcome = await new Job(deps, request, signal).run();
   await deps.recorder.end(outcome);
+  const change = changeOfEnding(outcome);
+  if (change) await deps.tell(change);
   return outcome;
 }
 

@@ -1,6 +1,7 @@
 import type {FoundDialog} from '../agents/dialogs.js';
 import type {Profile} from '../agents/profile.js';
 import type {Clock} from '../base/clock.js';
+import type {Tell} from '../notify/tell.js';
 import {type Delivered, deliver} from '../pane/deliver.js';
 import type {PaneIo} from '../pane/keys.js';
 import {ownLinePace} from '../pane/own-line.js';
@@ -21,7 +22,7 @@ export class LimitWaits {
   #count = 0;
 
   constructor(
-    private readonly deps: {clock: Clock; recorder: JobRecorder},
+    private readonly deps: {clock: Clock; recorder: JobRecorder; tell: Tell},
     private readonly o: Pick<JobOptions, 'onLimit' | 'limitMarginMs'>,
   ) {}
 
@@ -42,12 +43,21 @@ export class LimitWaits {
     const {clock, recorder} = this.deps;
     this.#count++;
     const resumesAt = (dialog.resetsAt ?? clock.now()) + this.o.limitMarginMs;
+    const resetsAt = new Date(dialog.resetsAt ?? resumesAt).toISOString();
     await recorder.event('limit', {
       pane,
       question: dialog.question,
       resets: dialog.resets ?? '',
-      resetsAt: new Date(dialog.resetsAt ?? resumesAt).toISOString(),
+      resetsAt,
       resumesAt: new Date(resumesAt).toISOString(),
+    });
+    await this.deps.tell({
+      event: 'limit',
+      state: 'waiting',
+      pane,
+      kind: 'limit',
+      question: dialog.question,
+      resetsAt,
     });
     for (let left = resumesAt - clock.now(); left > 0; left = resumesAt - clock.now())
       await clock.sleep(Math.min(left, LIMIT_CHECK_MS), signal);

@@ -47,6 +47,8 @@ export interface SubmitOptions {
   onLimit?: string | undefined;
   limitMargin?: string | number | undefined;
   resumeText?: string | undefined;
+  /** Sinks to tell of the job's changes (`--notify`, repeatable; `none`: not the config's). */
+  notify?: readonly string[] | undefined;
 }
 
 /** The defaults of `nudge submit` (docs/commands.md lists them). */
@@ -124,6 +126,8 @@ export function resolveJobOptions(o: SubmitOptions): JobOptions {
     onLimit: parseOnLimit(o.onLimit ?? SUBMIT_DEFAULTS.onLimit),
     limitMarginMs: duration(o.limitMargin, SUBMIT_DEFAULTS.limitMargin, '--limit-margin'),
     resumeText: parseResumeText(o.resumeText ?? SUBMIT_DEFAULTS.resumeText),
+    // The config file's defaults are added by the command, which knows the environment.
+    notifySinks: [...(o.notify ?? [])],
   };
 }
 

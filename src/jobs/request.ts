@@ -70,6 +70,9 @@ export interface JobOptions {
   limitMarginMs: number;
   /** What is typed once a usage limit has reset. */
   resumeText: string;
+  /** Where a person is told of the job's changes (sinks: `desktop`, `ntfy:URL`, …), checked
+   * by the front end (`--notify`, else the config file's defaults). */
+  notifySinks: string[];
 }
 
 /** Encode a request for the worker: JSON, then base64. */
@@ -214,6 +217,12 @@ export function validateRequest(value: unknown): Result<JobRequest, string> {
     options.resumeText.trim() === ''
   ) {
     return err('the request options onLimit/limitMarginMs/resumeText are not valid');
+  }
+  if (
+    !Array.isArray(options.notifySinks) ||
+    !options.notifySinks.every((s) => typeof s === 'string')
+  ) {
+    return err('the request option notifySinks is not a list of sinks');
   }
   return ok(value as unknown as JobRequest);
 }

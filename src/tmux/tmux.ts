@@ -49,6 +49,10 @@ export interface Tmux {
   openPane(where: PanePlace, cwd: string): Promise<string>;
   /** The session used most recently (`#{session_activity}`), if the server has any. */
   recentSession(): Promise<string | undefined>;
+  /** Tell the people at this server `text`: the pane's user option `@nudge` (a status bar
+   * can show it) and a message on every attached client. Resolves to the clients' terminals
+   * (their tty paths). */
+  announce(paneId: string, text: string): Promise<string[]>;
 }
 
 /** Where `openPane` puts a new pane. */
@@ -258,6 +262,31 @@ export function createTmux(runner: TmuxRunner): Tmux {
 
     async killPane(paneId) {
       await runner.run(['kill-pane', '-t', paneId]);
+    },
+
+    async announce(paneId, text) {
+      await runner.run(['set-option', '-p', '-t', paneId, '@nudge', text]);
+      const clients = await runner.run([
+        'list-clients',
+        '-F',
+        joinFormat(['#{client_name}', '#{client_tty}']),
+      ]);
+      const ttys: string[] = [];
+      for (const line of clients.split('\n').filter(Boolean)) {
+        const [name, tty] = splitFields(line, 2) ?? [];
+        if (!name) continue;
+        // The message is a format: a literal # is ##.
+        await runner.run([
+          'display-message',
+          '-c',
+          name,
+          '-d',
+          '10000',
+          text.replaceAll('#', '##'),
+        ]);
+        if (tty) ttys.push(tty);
+      }
+      return ttys;
     },
 
     async leaveMode(paneId) {

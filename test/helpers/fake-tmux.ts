@@ -111,6 +111,10 @@ export class FakeTmux implements Tmux {
   async recentSession(): Promise<string | undefined> {
     throw new Error('FakeTmux has no sessions');
   }
+  async announce(_pane: string, text: string): Promise<string[]> {
+    this.calls.push(['announce', text]);
+    return [];
+  }
   async leaveMode(): Promise<void> {
     this.calls.push(['leave-mode']);
     this.info = {...this.info, inMode: false, mode: ''};

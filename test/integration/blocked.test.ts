@@ -8,6 +8,7 @@
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
+import {startHttpSink} from '../helpers/http-sink.js';
 import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
 import {FIXTURES, readJobEvents, runNudge, submitArgs} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
@@ -83,10 +84,18 @@ async function openDialog(w: World): Promise<void> {
 const dialogKeys = (w: World) => w.log().filter((l) => l.startsWith('dialog-key:'));
 
 describe('an agent waiting for a person is blocked, never typed into', () => {
-  test('submit --wait: the job ends blocked within 2 s of the dialog (exit 3), with its kind and question; no key reached the dialog', async () => {
+  test('submit --wait: the job ends blocked within 2 s of the dialog (exit 3), with its kind and question; the webhook gets one POST with the question; no key reached the dialog', async () => {
     const w = await setup();
+    const http = await startHttpSink();
     const r = await runNudge(
-      submitArgs(w.server.socket, w.pane, ['--wait', '--json', '--', 'please ask about it']),
+      submitArgs(w.server.socket, w.pane, [
+        '--wait',
+        '--json',
+        '--notify',
+        `webhook:${http.url}/hook`,
+        '--',
+        'please ask about it',
+      ]),
       w.env,
       60_000,
     );
@@ -107,6 +116,17 @@ describe('an agent waiting for a person is blocked, never typed into', () => {
         ?.split(' ')[1],
     );
     expect(Date.parse(String(found?.t)) - shown).toBeLessThan(2_000);
+    const [post] = await http.waitFor('/hook');
+    expect(JSON.parse(post?.body ?? '')).toMatchObject({
+      event: 'blocked',
+      job: out.job,
+      state: 'blocked',
+      pane: w.pane,
+      kind: 'permission',
+      question: 'Do you want to proceed?',
+    });
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(http.received).toHaveLength(1);
     // Nothing was typed into the dialog, the notice included.
     expect(dialogKeys(w)).toEqual([]);
     expect(w.log().filter((l) => l.startsWith('prompt:'))).toEqual(['prompt: please ask about it']);
@@ -172,10 +192,13 @@ describe('a usage limit', () => {
     expect(inAnHour).toBeLessThan(3_700_000);
   }, 90_000);
 
-  test('--on-limit wait: the job waits until the reset (and the margin), types one resume line, and ends done', async () => {
+  test('--on-limit wait: the job waits until the reset (and the margin), types one resume line, and ends done; the webhook is told of the limit, then of the end', async () => {
     const w = await setup(3);
+    const http = await startHttpSink();
     const r = await runNudge(
       submitArgs(w.server.socket, w.pane, [
+        '--notify',
+        `webhook:${http.url}/hook`,
         '--on-limit',
         'wait',
         '--limit-margin',
@@ -206,5 +229,10 @@ describe('a usage limit', () => {
       'prompt: hit the limit',
       'prompt: continue',
     ]);
+    const told = (await http.waitFor('/hook', 2)).map(
+      (p) => JSON.parse(p.body) as Record<string, unknown>,
+    );
+    expect(told.map((e) => e.event)).toEqual(['limit', 'done']);
+    expect(told[0]).toMatchObject({kind: 'limit', resetsAt: limit?.resetsAt});
   }, 90_000);
 });

@@ -106,6 +106,16 @@ export const SUBMIT_OPTIONS = {
     default: SUBMIT_DEFAULTS.draftWait,
     describe: 'how long to wait for a draft to be sent or cleared',
   },
+  notify: {
+    mcp: {
+      name: 'notify',
+      describe: 'sinks to tell of the end: cmd:PROGRAM, webhook:URL, ntfy:URL, desktop, tmux',
+    },
+    type: 'string',
+    multiple: true,
+    describe:
+      "tell a person of the end (done, failed, timeout, blocked, limit): cmd:PROGRAM, webhook:URL, ntfy:URL, desktop, tmux (repeatable; none: not the config file's)",
+  },
   'on-limit': {
     type: 'string',
     choices: ['stop', 'wait'],

@@ -5,6 +5,7 @@ import {runJob} from '../../../src/jobs/job.js';
 import type {JobRecorder} from '../../../src/jobs/recorder.js';
 import type {JobRequest} from '../../../src/jobs/request.js';
 import type {PaneLock} from '../../../src/locks/pane-lock.js';
+import type {Change} from '../../../src/notify/tell.js';
 import type {PaneMemory} from '../../../src/pane/memory.js';
 import {FakeClock} from '../../helpers/fake-clock.js';
 import {FakeTmux} from '../../helpers/fake-tmux.js';
@@ -81,6 +82,7 @@ function makeRequest(
       onLimit: 'stop' as const,
       limitMarginMs: 60_000,
       resumeText: 'continue',
+      notifySinks: [],
       lockTimeoutMs: 600_000,
       ...overrides,
     },
@@ -95,6 +97,7 @@ function setup(
   const clock = new FakeClock();
   const recorder = new MemoryRecorder();
   const lock = fakeLock(lockOpts);
+  const told: Change[] = [];
   return {
     tmux,
     clock,
@@ -114,7 +117,9 @@ function setup(
         inputState: async () => ({kind: 'unknown' as const, why: 'a fake pane'}),
       },
       paneMemory: {recall: async () => undefined, remember: async () => {}} as PaneMemory,
+      tell: async (change: Change) => void told.push(change),
     },
+    told,
   };
 }
 

@@ -39,6 +39,7 @@ const request: JobRequest = {
     onLimit: 'stop' as const,
     limitMarginMs: 60_000,
     resumeText: 'continue',
+    notifySinks: [],
     lockTimeoutMs: 600_000,
   },
 };

@@ -36,6 +36,7 @@ const request = (jobId: string): JobRequest => ({
     onLimit: 'stop' as const,
     limitMarginMs: 60_000,
     resumeText: 'continue',
+    notifySinks: [],
     lockTimeoutMs: 1000,
   },
 });

@@ -1,0 +1,240 @@
+/**
+ * Telling a person (`--notify`), through the real CLI and worker: a webhook and an ntfy topic
+ * served on 127.0.0.1 by the test, a program of the user's, tmux, and notify-send received by
+ * a real notification daemon (dunst, on a virtual X display and a private D-Bus session).
+ * Each change is told once; a failing sink is recorded in the job and never fails it; no URL
+ * path (where webhooks keep their secret) reaches the job's events or log.
+ */
+import {execFileSync, spawn} from 'node:child_process';
+import {readFileSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {describe, expect, onTestFinished, test} from 'vitest';
+import {startHttpSink} from '../helpers/http-sink.js';
+import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
+import {readJobEvents, runNudge, submitArgs} from '../helpers/run-nudge.js';
+import {useTempDir} from '../helpers/temp-dir.js';
+import {startTmuxServer} from '../helpers/tmux-server.js';
+import {waitFor} from '../helpers/wait-for.js';
+
+const SECRET = 'T0KEN-s3cr3t';
+
+async function shellJob(extra: string[], env: Record<string, string> = {}) {
+  const server = await startTmuxServer();
+  const home = useNudgeHome();
+  const pane = await server.newPane(['bash', '--norc', '--noprofile']);
+  const r = await runNudge(
+    submitArgs(server.socket, pane, ['--until', 'exit', '--no-notice', ...extra, '--', 'echo hi']),
+    {NUDGE_HOME: home, ...env},
+  );
+  expect(r.exitCode, r.stderr).toBe(0);
+  const id = r.stdout.trim();
+  const end = await waitForJobEnd(home, id, 60_000);
+  return {server, home, pane, id, end, events: () => readJobEvents(home, id)};
+}
+
+describe('--notify', () => {
+  test('webhook and ntfy: one POST each when the job ends; the event as JSON, the ntfy line with title, priority and tags', async () => {
+    const http = await startHttpSink();
+    const job = await shellJob([
+      '--notify',
+      `webhook:${http.url}/hook/${SECRET}`,
+      '--notify',
+      `ntfy:${http.url}/nudge-topic`,
+    ]);
+    expect(job.end.state).toBe('done');
+    const [hook] = await http.waitFor(`/hook/${SECRET}`);
+    const [topic] = await http.waitFor('/nudge-topic');
+    expect(hook?.method).toBe('POST');
+    expect(hook?.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(hook?.body ?? '')).toMatchObject({
+      event: 'done',
+      job: job.id,
+      state: 'done',
+      pane: job.pane,
+      preview: 'echo hi',
+      at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    expect(topic?.body).toBe(`Job ${job.id} "echo hi" done.`);
+    expect(topic?.headers).toMatchObject({
+      title: `nudge: done in ${job.pane}`,
+      priority: '3',
+      tags: 'white_check_mark',
+    });
+    const events = await waitFor('both sinks recorded', async () => {
+      const all = await job.events();
+      return all.filter((e) => e.event === 'notify-sent').length === 2 ? all : undefined;
+    });
+    expect(events.filter((e) => e.event === 'notify-sent').map((e) => e.sink)).toEqual(
+      expect.arrayContaining([`webhook:${http.url}`, `ntfy:${http.url}`]),
+    );
+    // Once: nothing more arrives.
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(http.received).toHaveLength(2);
+    const log = readFileSync(join(job.home, 'jobs', job.id, 'worker.log'), 'utf8');
+    expect(JSON.stringify(events) + log).not.toContain(SECRET);
+  }, 90_000);
+
+  test('a failing sink is tried three times, recorded, and the job still ends done; the others are told', async () => {
+    const failing = await startHttpSink([500]);
+    const fine = await startHttpSink();
+    const job = await shellJob([
+      '--notify',
+      `webhook:${failing.url}/broken/${SECRET}`,
+      '--notify',
+      `webhook:${fine.url}/ok`,
+    ]);
+    expect(job.end.state).toBe('done');
+    await fine.waitFor('/ok');
+    const events = await waitFor('the failed sink recorded', async () => {
+      const all = await job.events();
+      return all.some((e) => e.event === 'notify-failed') ? all : undefined;
+    });
+    expect(failing.received).toHaveLength(3);
+    const failed = events.find((e) => e.event === 'notify-failed');
+    expect(failed).toMatchObject({about: 'done', sink: `webhook:${failing.url}`});
+    expect(String(failed?.error)).toMatch(/failed after 3 tries: HTTP 500/);
+    expect(JSON.stringify(events)).not.toContain(SECRET);
+  }, 90_000);
+
+  test('the config file gives the defaults; --notify none turns them off; a bad sink is one sentence, exit 2', async () => {
+    const http = await startHttpSink();
+    const config = useTempDir('nudge-config-');
+    const dir = join(config, 'nudge');
+    execFileSync('mkdir', ['-p', dir]);
+    writeFileSync(
+      join(dir, 'config.toml'),
+      `[notify]\nsinks = ["webhook:${http.url}/from-config"]\n`,
+    );
+    const job = await shellJob([], {XDG_CONFIG_HOME: config});
+    const [got] = await http.waitFor('/from-config');
+    expect(JSON.parse(got?.body ?? '')).toMatchObject({event: 'done', job: job.id});
+    const off = await shellJob(['--notify', 'none'], {XDG_CONFIG_HOME: config});
+    expect(off.end.state).toBe('done');
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(http.received).toHaveLength(1);
+    const bad = await runNudge(['submit', '--pane', '%1', '--notify', 'pager:555', '--', 'x'], {});
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr.trim()).toBe(
+      'nudge: --notify "pager:555" is not a sink nudge knows: use cmd:PROGRAM, webhook:URL, ntfy:URL, desktop or tmux.',
+    );
+  }, 90_000);
+
+  test('cmd: the program gets the event as JSON on stdin; tmux: the pane is marked @nudge', async () => {
+    const dir = useTempDir('nudge-cmd-');
+    const out = join(dir, 'event.json');
+    const script = join(dir, 'save.mjs');
+    writeFileSync(
+      script,
+      `import {writeFileSync, readFileSync} from 'node:fs';\nwriteFileSync(process.argv[2], readFileSync(0));\n`,
+    );
+    const job = await shellJob([
+      '--notify',
+      `cmd:${process.execPath} ${script} ${out}`,
+      '--notify',
+      'tmux',
+    ]);
+    const saved = await waitFor('the event saved by the program', async () => {
+      try {
+        return JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>;
+      } catch {
+        return undefined;
+      }
+    });
+    expect(saved).toMatchObject({event: 'done', job: job.id, pane: job.pane});
+    const mark = await waitFor('the @nudge pane option', async () => {
+      const v = (
+        await job.server.tmux('show-options', '-p', '-t', job.pane, '-v', '@nudge').catch(() => '')
+      ).trim();
+      return v === '' ? undefined : v;
+    });
+    expect(mark).toBe(`Job ${job.id} "echo hi" done.`);
+  }, 90_000);
+
+  test.skipIf(!hasDesktopDaemon())(
+    'desktop: notify-send, received by a real notification daemon (dunst) on a private D-Bus session',
+    async () => {
+      const bus = await privateDesktop();
+      const job = await shellJob(['--notify', 'desktop'], {DBUS_SESSION_BUS_ADDRESS: bus.address});
+      expect(job.end.state).toBe('done');
+      const shown = await waitFor('the notification at dunst', async () => {
+        const got = bus.history();
+        return got.length > 0 ? got : undefined;
+      });
+      expect(shown).toEqual([
+        {
+          appname: 'nudge',
+          summary: `nudge: done in ${job.pane}`,
+          body: `Job ${job.id} "echo hi" done.`,
+        },
+      ]);
+    },
+    90_000,
+  );
+});
+
+function hasDesktopDaemon(): boolean {
+  try {
+    for (const program of ['dunst', 'dunstctl', 'notify-send', 'Xvfb', 'dbus-daemon'])
+      execFileSync('sh', ['-c', `command -v ${program}`], {stdio: 'ignore'});
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A virtual X display, a private D-Bus session and dunst on both; stopped after the test. */
+async function privateDesktop() {
+  const display = `:${100 + Math.floor(Math.random() * 800)}`;
+  const xvfb = spawn('Xvfb', [display, '-nolisten', 'tcp'], {stdio: 'ignore'});
+  const busOut = execFileSync(
+    'dbus-daemon',
+    ['--session', '--fork', '--print-address=1', '--print-pid=1'],
+    {
+      encoding: 'utf8',
+    },
+  ).split('\n');
+  const address = busOut[0] ?? '';
+  const busPid = Number(busOut[1]);
+  const env = {...process.env, DISPLAY: display, DBUS_SESSION_BUS_ADDRESS: address};
+  let dunst: ReturnType<typeof spawn> | undefined;
+  onTestFinished(() => {
+    dunst?.kill();
+    xvfb.kill();
+    try {
+      process.kill(busPid);
+    } catch {}
+  });
+  await waitFor('the X display', async () => {
+    try {
+      execFileSync('sh', ['-c', `test -e /tmp/.X11-unix/X${display.slice(1)}`]);
+      return true;
+    } catch {
+      return undefined;
+    }
+  });
+  dunst = spawn('dunst', [], {env, stdio: 'ignore'});
+  const ctl = (...args: string[]) =>
+    execFileSync('dunstctl', args, {env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore']});
+  await waitFor('dunst on the bus', async () => {
+    try {
+      return ctl('is-paused').trim() === 'false' ? true : undefined;
+    } catch {
+      return undefined;
+    }
+  });
+  return {
+    address,
+    /** The notifications dunst has shown (closed first, so they are in its history). */
+    history(): Array<{appname: string; summary: string; body: string}> {
+      ctl('close-all');
+      const data = JSON.parse(ctl('history')) as {
+        data: Array<Array<Record<string, {data: string}>>>;
+      };
+      return (data.data[0] ?? []).map((n) => ({
+        appname: n.appname?.data ?? '',
+        summary: n.summary?.data ?? '',
+        body: n.body?.data ?? '',
+      }));
+    },
+  };
+}
