@@ -26,6 +26,9 @@ describe('what each agent waits for a person with', () => {
     ['gemini', 'gemini-permission-write', 'permission', 'Apply this change?'],
     ['gemini', 'gemini-trust-dialog', 'trust', 'Do you trust the files in this folder?'],
     ['gemini', 'gemini-limit', 'limit', 'Usage limit reached for gemini-3.8-flash.'],
+    ['gemini', 'gemini-permission-shell', 'permission', 'Allow execution of [Shell]?'],
+    ['gemini', 'gemini-question', 'question', 'Which database should we use?'],
+    ['codex', 'codex-permission', 'permission', 'Would you like to run the following command?'],
     ['copilot', 'copilot-permission-shell', 'permission', 'Do you want to run this command?'],
   ] as const)('%s: %s is %s', (agent, screen, kind, question) => {
     expect(found(agent, screen)).toMatchObject({kind, question});
