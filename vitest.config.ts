@@ -24,6 +24,7 @@ export default defineConfig({
           exclude: [
             'test/integration/agents-at-model.test.ts',
             'test/integration/data-agents-at-model.test.ts',
+            'test/integration/blocked-at-model.test.ts',
           ],
           // Real tmux servers and workers: one file at a time on a 2-core machine.
           pool: 'forks',
@@ -43,6 +44,7 @@ export default defineConfig({
           include: [
             'test/integration/agents-at-model.test.ts',
             'test/integration/data-agents-at-model.test.ts',
+            'test/integration/blocked-at-model.test.ts',
           ],
           pool: 'forks',
           maxWorkers: 2,

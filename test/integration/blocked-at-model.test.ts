@@ -1,0 +1,192 @@
+/**
+ * `blocked` on the real agents, at the scripted model server: the model makes a tool call that
+ * needs a person's permission (nothing allowed), or asks the person a question with its own
+ * question tool; a job typed into the agent from outside ends `blocked` within 2 s of the
+ * dialog, the webhook gets one POST with the question, `nudge wait` on the pane exits 3, and
+ * nothing was typed into the dialog: the model received the job's prompt alone, the dialog is
+ * still there, the command never ran.
+ */
+import {existsSync} from 'node:fs';
+import {join} from 'node:path';
+import {describe, expect, onTestFinished, test} from 'vitest';
+import {startHttpSink} from '../helpers/http-sink.js';
+import {describePrompts, type Reply, startModelServer} from '../helpers/model-server.js';
+import {type AgentName, agentAvailable, startAgent} from '../helpers/real-agents.js';
+import {readJobEvents, runNudge, waitForJobState} from '../helpers/run-nudge.js';
+import {useTempDir} from '../helpers/temp-dir.js';
+import {startTmuxServer} from '../helpers/tmux-server.js';
+
+/** A tool call each agent asks a person about with nothing allowed, and the question. */
+const PERMISSION: Partial<Record<AgentName, {reply: Reply; question: string}>> = {
+  claude: {reply: {shell: 'touch made.txt'}, question: 'Do you want to proceed?'},
+  gemini: {reply: {shell: 'touch made.txt'}, question: 'Allow execution of [Shell]?'},
+  // Codex runs commands in its sandbox without asking; one asked outside it is asked about.
+  codex: {
+    reply: {
+      tool: 'exec_command',
+      input: {
+        cmd: 'touch made.txt',
+        sandbox_permissions: 'require_escalated',
+        justification: 'to make it',
+      },
+    },
+    question: 'Would you like to run the following command?',
+  },
+  copilot: {reply: {shell: 'touch made.txt'}, question: 'Do you want to run this command?'},
+};
+
+/** The model's own question tool, where the agent has one. */
+const QUESTION: Partial<Record<AgentName, Reply>> = {
+  claude: {
+    tool: 'AskUserQuestion',
+    input: {
+      questions: [
+        {
+          question: 'Which database should we use?',
+          header: 'Database',
+          multiSelect: false,
+          options: [
+            {label: 'Postgres', description: 'relational'},
+            {label: 'SQLite', description: 'a file'},
+          ],
+        },
+      ],
+    },
+  },
+  gemini: {
+    tool: 'ask_user',
+    input: {
+      questions: [
+        {
+          question: 'Which database should we use?',
+          header: 'Database',
+          type: 'choice',
+          options: [
+            {label: 'Postgres', description: 'relational'},
+            {label: 'SQLite', description: 'a file'},
+          ],
+        },
+      ],
+    },
+  },
+};
+
+async function setup(name: AgentName) {
+  const model = await startModelServer();
+  const server = await startTmuxServer();
+  const home = useTempDir('nudge-home-');
+  const agent = await startAgent(server, name, {
+    modelUrl: model.url,
+    approvals: 'none',
+    env: {NUDGE_HOME: home},
+  });
+  return {model, server, home, agent};
+}
+
+/** When `pattern` first showed on the pane (looked at every 100 ms from now). */
+function firstSeen(w: Awaited<ReturnType<typeof setup>>, pattern: RegExp): Promise<number> {
+  const stop = new AbortController();
+  onTestFinished(() => stop.abort());
+  return (async () => {
+    while (!stop.signal.aborted) {
+      if (pattern.test(await w.agent.capture().catch(() => ''))) return Date.now();
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return Number.NaN;
+  })();
+}
+
+const withPermission = (Object.keys(PERMISSION) as AgentName[]).filter((n) => agentAvailable(n));
+const withQuestion = (Object.keys(QUESTION) as AgentName[]).filter((n) => agentAvailable(n));
+
+describe.skipIf(withPermission.length === 0).each(withPermission)(
+  '%s stops at a permission dialog',
+  (name) => {
+    test('the job ends blocked within 2 s of the dialog; one POST with the question; wait exits 3; nothing typed into it', async () => {
+      const w = await setup(name);
+      const {reply, question} = PERMISSION[name] ?? {reply: {text: ''}, question: ''};
+      const http = await startHttpSink();
+      w.model.script(reply, {text: 'Made it.'});
+      const escaped = question.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const shown = firstSeen(w, new RegExp(escaped));
+      const r = await runNudge(
+        [
+          'submit',
+          '-S',
+          w.server.socket,
+          '--pane',
+          w.agent.pane,
+          '--delay',
+          '0',
+          '--until',
+          'prompt',
+          '--no-notice',
+          '--notify',
+          `webhook:${http.url}/hook`,
+          '--',
+          'make the file',
+        ],
+        {NUDGE_HOME: w.home},
+      );
+      expect(r.exitCode, r.stderr).toBe(0);
+      const id = r.stdout.trim();
+      const end = await waitForJobState(
+        w.home,
+        id,
+        ['done', 'timeout', 'failed', 'cancelled', 'blocked'],
+        120_000,
+      );
+      const events = await readJobEvents(w.home, id);
+      expect(end.state, `${JSON.stringify(events)}\n${await w.agent.capture()}`).toBe('blocked');
+      expect(end.blocked).toMatchObject({kind: 'permission', question, pane: w.agent.pane});
+      const found = Date.parse(String(events.find((e) => e.event === 'needs-person')?.t));
+      expect(found - (await shown)).toBeLessThan(2_000);
+      const [post] = await http.waitFor('/hook');
+      expect(JSON.parse(post?.body ?? '')).toMatchObject({
+        event: 'blocked',
+        kind: 'permission',
+        question,
+      });
+      const wait = await runNudge(['wait', '-S', w.server.socket, w.agent.pane, '--json'], {
+        NUDGE_HOME: w.home,
+      });
+      expect(wait.exitCode, wait.stdout).toBe(3);
+      expect(JSON.parse(wait.stdout)).toMatchObject({
+        status: 'blocked',
+        blocked: {kind: 'permission', question},
+      });
+      // Nothing was typed into the dialog: it is still there, the command never ran, and the
+      // model received the job's prompt alone.
+      expect(await w.agent.capture()).toContain(question);
+      expect(existsSync(join(w.agent.workdir, 'made.txt'))).toBe(false);
+      expect(
+        w.model.prompts().map((p) => p.text),
+        describePrompts(w.model.prompts()),
+      ).toEqual(['make the file']);
+      expect(http.received).toHaveLength(1);
+    }, 240_000);
+  },
+);
+
+describe.skipIf(withQuestion.length === 0).each(withQuestion)(
+  '%s asks the person a question',
+  (name) => {
+    test('nudge wait on the pane: blocked (question), exit 3', async () => {
+      const w = await setup(name);
+      w.model.script(QUESTION[name] ?? {text: ''});
+      await w.server.tmux('send-keys', '-t', w.agent.pane, '-l', 'set up the db');
+      await new Promise((r) => setTimeout(r, 400));
+      await w.server.tmux('send-keys', '-t', w.agent.pane, 'Enter');
+      await w.server.waitForScreen(w.agent.pane, /Which database should we use\?/, 60_000);
+      const wait = await runNudge(
+        ['wait', '-S', w.server.socket, w.agent.pane, '--json', '--timeout', '60s'],
+        {NUDGE_HOME: w.home},
+      );
+      expect(wait.exitCode, wait.stdout).toBe(3);
+      expect(JSON.parse(wait.stdout)).toMatchObject({
+        status: 'blocked',
+        blocked: {kind: 'question', question: 'Which database should we use?', pane: w.agent.pane},
+      });
+    }, 240_000);
+  },
+);
