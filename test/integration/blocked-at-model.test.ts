@@ -140,7 +140,11 @@ describe.skipIf(withPermission.length === 0).each(withPermission)(
       expect(end.state, `${JSON.stringify(events)}\n${await w.agent.capture()}`).toBe('blocked');
       expect(end.blocked).toMatchObject({kind: 'permission', question, pane: w.agent.pane});
       const found = Date.parse(String(events.find((e) => e.event === 'needs-person')?.t));
-      expect(found - (await shown)).toBeLessThan(2_000);
+      const latency = found - (await shown);
+      process.stdout.write(
+        `blocked: ${name} permission dialog on screen → job blocked ${latency} ms\n`,
+      );
+      expect(latency).toBeLessThan(2_000);
       const [post] = await http.waitFor('/hook');
       expect(JSON.parse(post?.body ?? '')).toMatchObject({
         event: 'blocked',
