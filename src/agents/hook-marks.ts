@@ -5,6 +5,7 @@ import {writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE} from '../base/paths.js';
 import {paneKey} from '../locks/key.js';
 import {insideTmux, type PaneRef, type ServerRef} from '../tmux/server.js';
+import type {DialogKind} from './profile.js';
 import type {HookKind} from './registry.js';
 
 /** "This pane's agent finished a turn", as an agent's hook reported it. */
@@ -39,6 +40,43 @@ export async function recordHookMark(
   await writeFileAtomic(markPath(stateDir, where), JSON.stringify(mark));
 }
 
+/** "This pane's agent waits for a person", as an agent's own notification hook reported it
+ * (Claude Code's `Notification` hook for a permission prompt, Gemini CLI's for a tool
+ * permission): what is asked, and when. */
+export interface NeedsMark {
+  source: string;
+  kind: DialogKind;
+  message: string;
+  atMs: number;
+  pane: string;
+}
+
+function needsPath(stateDir: string, where: PaneRef): string {
+  return join(stateDir, 'marks', `${paneKey(where)}.needs.json`);
+}
+
+/** Record that a pane's agent waits for a person (the newest replaces the previous one). */
+export async function recordNeedsMark(
+  stateDir: string,
+  where: PaneRef,
+  mark: NeedsMark,
+): Promise<void> {
+  await mkdir(join(stateDir, 'marks'), {recursive: true, mode: DIR_MODE});
+  await writeFileAtomic(needsPath(stateDir, where), JSON.stringify(mark));
+}
+
+/** The newest "needs a person" mark of a pane, if any. */
+export async function readNeedsMark(
+  stateDir: string,
+  where: PaneRef,
+): Promise<NeedsMark | undefined> {
+  try {
+    return JSON.parse(await readFile(needsPath(stateDir, where), 'utf8')) as NeedsMark;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The newest mark of a pane, if any. */
 export async function readHookMark(
   stateDir: string,
@@ -55,6 +93,8 @@ export async function readHookMark(
 export interface HookMarkSource {
   /** The newest mark of a pane, if any. */
   read(pane: string): Promise<HookMark | undefined>;
+  /** The newest "needs a person" mark of a pane, if any. */
+  readNeeds(pane: string): Promise<NeedsMark | undefined>;
   /** A counter of file events in the marks folder: take it before `read`, and pass it to
    * `changed`, so an event between the two is not missed. */
   version(): number;
@@ -88,6 +128,7 @@ export function hookMarkSource(stateDir: string, server: ServerRef): HookMarkSou
   };
   return {
     read: (pane) => readHookMark(stateDir, {...server, pane}),
+    readNeeds: (pane) => readNeedsMark(stateDir, {...server, pane}),
     version: () => events,
     async changed(signal, backstopMs, since) {
       signal.throwIfAborted();

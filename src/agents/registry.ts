@@ -1,9 +1,16 @@
 import {NudgeError} from '../base/errors.js';
 import {type LoadedProfiles, loadProfiles} from './builtin.js';
-import {claudeStopTurn} from './claude.js';
+import {claudeNeedsPerson, claudeStopTurn} from './claude.js';
 import {codexNotifyTurn} from './codex.js';
-import {geminiAfterAgentTurn} from './gemini.js';
-import {isAgent, type Profile, type ProfileName, type Profiles, type TurnEnd} from './profile.js';
+import {geminiAfterAgentTurn, geminiNeedsPerson} from './gemini.js';
+import {
+  type DialogKind,
+  isAgent,
+  type Profile,
+  type ProfileName,
+  type Profiles,
+  type TurnEnd,
+} from './profile.js';
 import {isShellCommand} from './shell.js';
 
 /**
@@ -158,8 +165,21 @@ export const TURN_END_HOOKS = {
   (input: Record<string, unknown> | undefined) => TurnEnd | undefined
 >;
 
+/** The notification hooks nudge understands: "this pane's agent waits for a person". */
+export const NEEDS_PERSON_HOOKS = {
+  'claude-notification': claudeNeedsPerson,
+  'gemini-notification': geminiNeedsPerson,
+} as const satisfies Record<
+  string,
+  (input: Record<string, unknown> | undefined) => {kind: DialogKind; message: string} | undefined
+>;
+
 export type HookKind = keyof typeof TURN_END_HOOKS;
-export const HOOK_KINDS = Object.keys(TURN_END_HOOKS) as HookKind[];
+export type NeedsHookKind = keyof typeof NEEDS_PERSON_HOOKS;
+export const HOOK_KINDS = [
+  ...Object.keys(TURN_END_HOOKS),
+  ...Object.keys(NEEDS_PERSON_HOOKS),
+] as Array<HookKind | NeedsHookKind>;
 
 /** A hook whose every call is a finished turn, with the session id if its JSON names one. */
 function sessionTurn(input: Record<string, unknown> | undefined): TurnEnd {

@@ -1,5 +1,17 @@
-import {type HookMark, hookPaneFromEnv, recordHookMark} from '../agents/hook-marks.js';
-import {HOOK_KINDS, type HookKind, TURN_END_HOOKS} from '../agents/registry.js';
+import {
+  type HookMark,
+  hookPaneFromEnv,
+  type NeedsMark,
+  recordHookMark,
+  recordNeedsMark,
+} from '../agents/hook-marks.js';
+import {
+  HOOK_KINDS,
+  type HookKind,
+  NEEDS_PERSON_HOOKS,
+  type NeedsHookKind,
+  TURN_END_HOOKS,
+} from '../agents/registry.js';
 import {NudgeError} from '../base/errors.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import type {CommandContext} from './context.js';
@@ -40,16 +52,26 @@ export async function runHook(
   }
   const where = hookPaneFromEnv(ctx.env);
   if (!where) return {recorded: false}; // not inside tmux: nothing to mark
+  if (o.kind in NEEDS_PERSON_HOOKS) {
+    const needs = NEEDS_PERSON_HOOKS[o.kind as NeedsHookKind](parseJson(await ctx.readStdin()));
+    if (!needs) return {recorded: false};
+    const mark: NeedsMark = {source: o.kind, ...needs, atMs: ctx.clock.now(), pane: where.pane};
+    return record(ctx, () => recordNeedsMark(resolveStateDir(ctx.env), where, mark));
+  }
   const kind = o.kind as HookKind;
   // Claude Code passes its JSON on stdin, Codex as the last argument.
   const input = parseJson(kind === 'codex-notify' ? (o.payload ?? '') : await ctx.readStdin());
   const turn = TURN_END_HOOKS[kind](input);
   if (!turn) return {recorded: false};
   const mark: HookMark = {source: kind, atMs: ctx.clock.now(), pane: where.pane, ...turn};
+  return record(ctx, () => recordHookMark(resolveStateDir(ctx.env), where, mark));
+}
+
+/** Write a mark into the state dir; a failure is a warning (a hook never fails). */
+async function record(ctx: CommandContext, write: () => Promise<void>): Promise<HookResult> {
   try {
-    const stateDir = resolveStateDir(ctx.env);
-    await ensureStateDir(stateDir);
-    await recordHookMark(stateDir, where, mark);
+    await ensureStateDir(resolveStateDir(ctx.env));
+    await write();
     return {recorded: true};
   } catch (error) {
     return {recorded: false, warning: `could not record the mark (${(error as Error).message})`};

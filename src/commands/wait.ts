@@ -1,5 +1,7 @@
+import {hookMarkSource} from '../agents/hook-marks.js';
 import {parseDuration, parseInteger} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
+import {resolveStateDir} from '../base/paths.js';
 import {compileRegex, parseUntil} from '../detect/until.js';
 import {resolvePane, watchError} from '../pane/target.js';
 import {type PaneIdleResult, waitPaneIdle} from '../pane/wait-idle.js';
@@ -67,7 +69,15 @@ export async function waitForIdle(o: WaitOptions, ctx: CommandContext): Promise<
   const {info} = await resolvePane(tmux, spec, o.pane, ctx.env, 'PANE');
   try {
     return await waitPaneIdle(
-      {tmux, clock: ctx.clock, foreground: ctx.foreground},
+      {
+        tmux,
+        clock: ctx.clock,
+        foreground: ctx.foreground,
+        hookMarks: hookMarkSource(resolveStateDir(ctx.env), {
+          socketPath: info.socketPath,
+          serverPid: info.serverPid,
+        }),
+      },
       info,
       {until, intervalMs, timeoutMs, stableChecks, ignore, lines},
       ctx.signal,

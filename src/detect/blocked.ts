@@ -1,5 +1,6 @@
-import {findDialog} from '../agents/dialogs.js';
-import type {Profile} from '../agents/profile.js';
+import {type FoundDialog, findDialog} from '../agents/dialogs.js';
+import type {NeedsMark} from '../agents/hook-marks.js';
+import {isBusy, type Profile, readComposerState} from '../agents/profile.js';
 import type {PaneView} from '../tmux/view.js';
 import type {EventFacts, Verdict, Watcher} from './watchers.js';
 
@@ -9,6 +10,10 @@ import type {EventFacts, Verdict, Watcher} from './watchers.js';
  * agent's pane takes this shape — `nudge wait`, `nudge expect`, a job's waits, `--when-idle`,
  * the watcher's idle step — so no wait reads a dialog as idle (the screen holds still) or
  * as busy until its timeout. `now` dates a usage limit's reset.
+ *
+ * The agent's own signal counts too (`needs`: its notification hook reported a permission
+ * prompt since the wait began): with no composer on screen and nothing busy, that is a
+ * person waited for even where the profile no longer reads the dialog (its wording changed).
  */
 export class BlockedWatcher implements Watcher {
   constructor(
@@ -18,7 +23,10 @@ export class BlockedWatcher implements Watcher {
     /** The screen before nudge typed, if it did: a usage limit printed there is the last
      * turn's until the prompt just sent shows above it, not a new one. */
     private readonly before?: PaneView,
+    private readonly needs?: NeedsSignal,
   ) {}
+
+  #mark: NeedsMark | undefined;
 
   get historyRows(): number {
     return this.inner.historyRows;
@@ -30,6 +38,7 @@ export class BlockedWatcher implements Watcher {
 
   async prepare(view: PaneView): Promise<void> {
     await this.inner.prepare?.(view);
+    if (this.needs) this.#mark = await this.needs.read();
   }
 
   observe(view: PaneView): Verdict {
@@ -49,7 +58,7 @@ export class BlockedWatcher implements Watcher {
   }
 
   #blocked(view: PaneView): Verdict | undefined {
-    const dialog = findDialog(this.profile, view, this.now());
+    const dialog = findDialog(this.profile, view, this.now()) ?? this.#signalled(view);
     if (!dialog) return undefined;
     if (this.before && dialog.kind === 'limit') {
       const old = findDialog(this.profile, this.before, this.now());
@@ -57,14 +66,45 @@ export class BlockedWatcher implements Watcher {
     }
     return {status: 'blocked', dialog};
   }
+
+  #signalled(view: PaneView): FoundDialog | undefined {
+    return this.needs ? signalledNeed(this.profile, view, this.#mark, this.needs.since) : undefined;
+  }
 }
 
-/** `watcher`, ending on the dialogs of `profile` when it has any. */
+/** The agent's own "waits for a person" signal: its newest mark, and from when it counts. */
+export interface NeedsSignal {
+  read: () => Promise<NeedsMark | undefined>;
+  since: number;
+}
+
+/** `watcher`, ending on the dialogs of `profile` (or its hook's signal) when it has any. */
 export function endingOnDialogs(
   watcher: Watcher,
   profile: Profile | undefined,
   now: () => number,
   before?: PaneView,
+  needs?: NeedsSignal,
 ): Watcher {
-  return profile?.dialogs?.length ? new BlockedWatcher(watcher, profile, now, before) : watcher;
+  return profile && (profile.dialogs?.length || needs)
+    ? new BlockedWatcher(watcher, profile, now, before, needs)
+    : watcher;
+}
+
+/** The agent's hook says it waits for a person, where no dialog of the profile is read: a mark
+ * newer than `since`, no composer on screen, nothing busy. */
+export function signalledNeed(
+  profile: Profile,
+  view: PaneView,
+  mark: NeedsMark | undefined,
+  since: number,
+): FoundDialog | undefined {
+  if (!mark || mark.atMs < since) return undefined;
+  if (readComposerState(profile, view) !== undefined || isBusy(profile, view)) return undefined;
+  return {
+    kind: mark.kind,
+    question: mark.message || 'the agent waits for a person',
+    detail: [`reported by ${mark.source}`],
+    denyKeys: [],
+  };
 }

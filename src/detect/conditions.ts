@@ -6,7 +6,7 @@ import {NudgeError} from '../base/errors.js';
 import type {InputState} from '../process/foreground.js';
 import type {PaneInfo} from '../tmux/tmux.js';
 import {cursorRow, type OutputMark, OutputReader, type PaneView} from '../tmux/view.js';
-import {endingOnDialogs} from './blocked.js';
+import {endingOnDialogs, type NeedsSignal, signalledNeed} from './blocked.js';
 import {type IdleFacts, idleNow, shellPromptVisible} from './idle.js';
 import {compileRegex, type UntilSpec} from './until.js';
 import {
@@ -43,7 +43,9 @@ export interface WatcherSetup {
   idleAgent?: Profile | undefined;
   /** The agent whose dialogs end the wait (`blocked`) the moment one shows, and the clock
    * that dates a usage limit's reset. */
-  blockedBy?: {profile: Profile | undefined; now: () => number; before?: PaneView} | undefined;
+  blockedBy?:
+    | {profile: Profile | undefined; now: () => number; before?: PaneView; needs?: NeedsSignal}
+    | undefined;
   /** Whether an agent hook reported the end of a turn since Enter (idle evidence). */
   freshHookMark?: (() => boolean) | undefined;
   /** Where new output starts (regex and exit conditions). */
@@ -89,7 +91,7 @@ function hookSaysIdle(agent: Profile, view: PaneView, freshHookMark?: () => bool
 export function createWatcher(spec: UntilSpec, s: WatcherSetup): Watcher {
   const watcher = conditionWatcher(spec, s);
   const b = s.blockedBy;
-  return b ? endingOnDialogs(watcher, b.profile, b.now, b.before) : watcher;
+  return b ? endingOnDialogs(watcher, b.profile, b.now, b.before, b.needs) : watcher;
 }
 
 function conditionWatcher(spec: UntilSpec, s: WatcherSetup): Watcher {
@@ -166,6 +168,8 @@ export function watcherAfterEnter(
     exitPattern: RegExp;
     /** The clock that dates a usage limit's reset (an agent's dialogs end the wait). */
     now: () => number;
+    /** The agent's own "waits for a person" signal (its notification hook). */
+    needs: NeedsSignal;
   },
 ): Watcher {
   const {before, agent} = s;
@@ -182,7 +186,7 @@ export function watcherAfterEnter(
     graceChecks: GRACE_CHECKS,
     mark: agent ? {row: before.historySize, col: 0} : {row: cursorRow(before) + 1, col: 0},
     seenLines: agent ? new Set(before.rows.map((r) => r.trim()).filter(Boolean)) : undefined,
-    blockedBy: agent ? {profile: s.profile, now: s.now, before} : undefined,
+    blockedBy: agent ? {profile: s.profile, now: s.now, before, needs: s.needs} : undefined,
   });
 }
 
@@ -219,7 +223,10 @@ export class IdleCondition implements Watcher {
     const facts = this.#facts;
     if (!facts) throw new Error('Internal error: IdleCondition.observe before prepare');
     this.#looks++;
-    const dialog = facts.agent ? findDialog(facts.agent, view, this.now()) : undefined;
+    const dialog = facts.agent
+      ? (findDialog(facts.agent, view, this.now()) ??
+        signalledNeed(facts.agent, view, facts.needs, Number.NEGATIVE_INFINITY))
+      : undefined;
     if (dialog) return {status: 'blocked', dialog};
     const key = viewKey(view, []);
     const held = key === this.#lastKey;

@@ -1,3 +1,4 @@
+import type {NeedsMark} from '../agents/hook-marks.js';
 import {isBusy, isIdle, type Profile} from '../agents/profile.js';
 import {isShellCommand} from '../agents/shell.js';
 import type {InputState} from '../process/foreground.js';
@@ -14,6 +15,8 @@ export interface IdleFacts {
   input: InputState | undefined;
   /** The agent's turn-end hook reported since the wait began. */
   freshMark: boolean;
+  /** The agent's notification hook reported it waits for a person since the wait began. */
+  needs?: NeedsMark | undefined;
 }
 
 /**

@@ -92,6 +92,7 @@ export async function awaitDone(
       freshHookMark: hook?.fresh,
       input,
       now,
+      needs: {read: () => deps.hookMarks.readNeeds(pane), since: start},
     });
     const waited = await waitUntil(deps.tmux, pane, watcher, {
       intervalMs: o.intervalMs,

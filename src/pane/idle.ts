@@ -33,6 +33,7 @@ export async function waitUntilPaneIdle(
       const {profile} = await recognize(io, pane, info, o.profile);
       const shellPane = isShellPane(info);
       const mark = await io.hookMarks.read(pane);
+      const needs = await io.hookMarks.readNeeds(pane);
       // Announced when one look did not settle it (a wait has begun).
       if (condition.looks > 0 && !announced) {
         announced = true;
@@ -43,6 +44,7 @@ export async function waitUntilPaneIdle(
         shellPane,
         input: shellPane ? await io.foreground.inputState(info.panePid) : undefined,
         freshMark: mark !== undefined && mark.atMs >= started,
+        needs: needs !== undefined && needs.atMs >= started ? needs : undefined,
       };
     },
     () => clock.now(),

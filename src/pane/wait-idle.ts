@@ -1,4 +1,5 @@
 import {type Blocked, blockedIn} from '../agents/dialogs.js';
+import type {HookMarkSource} from '../agents/hook-marks.js';
 import {PROFILES} from '../agents/registry.js';
 import {isShellPane} from '../agents/shell.js';
 import type {Clock} from '../base/clock.js';
@@ -16,6 +17,8 @@ export interface WaitIdleDeps {
   tmux: Tmux;
   clock: Clock;
   foreground: Foreground;
+  /** The agents' own signals: a notification hook's "waits for a person" mark. */
+  hookMarks: HookMarkSource;
 }
 
 /** How idle is judged (`nudge wait`'s options, resolved). */
@@ -89,7 +92,11 @@ export async function waitPaneIdle(
     lines: o.lines,
     input: () => foreground.state,
     idleAgent: agent,
-    blockedBy: {profile: agent, now: () => deps.clock.now()},
+    blockedBy: {
+      profile: agent,
+      now: () => deps.clock.now(),
+      needs: {read: () => deps.hookMarks.readNeeds(info.paneId), since: started},
+    },
   });
   const waited = await waitUntil(deps.tmux, info.paneId, watcher, {
     intervalMs: o.intervalMs,

@@ -89,6 +89,15 @@ function claudePieces(p: InstallPlace, self: SelfCommand): Piece[] {
       like: ' hook claude-stop"',
     },
     {
+      id: 'needs-hook',
+      what: 'the Notification hook (nudge hook claude-notification: a permission prompt)',
+      file: join(dir, 'settings.json'),
+      kind: 'item',
+      path: ['hooks', 'Notification'],
+      value: {hooks: [{type: 'command', command: `${nudge} hook claude-notification`}]},
+      like: ' hook claude-notification"',
+    },
+    {
       id: 'mcp',
       what: 'nudge mcp registered',
       file: mcpFile,
@@ -128,6 +137,15 @@ function geminiPieces(p: InstallPlace, self: SelfCommand): Piece[] {
       path: ['hooks', 'AfterAgent'],
       value: {hooks: [{type: 'command', command: `${nudge} hook gemini-after-agent`}]},
       like: ' hook gemini-after-agent"',
+    },
+    {
+      id: 'needs-hook',
+      what: 'the Notification hook (nudge hook gemini-notification: a tool permission)',
+      file: settings,
+      kind: 'item',
+      path: ['hooks', 'Notification'],
+      value: {hooks: [{type: 'command', command: `${nudge} hook gemini-notification`}]},
+      like: ' hook gemini-notification"',
     },
     {
       id: 'mcp',

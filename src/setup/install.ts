@@ -5,8 +5,8 @@ import type {InstallAgent} from '../agents/profile.js';
 import {NudgeError} from '../base/errors.js';
 import {writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE} from '../base/paths.js';
-import type {KeyPath} from './edit.js';
-import {addPiece, isEmptyDocument, type RecordedPiece, removePiece} from './pieces.js';
+import {type KeyPath, pruneCreated} from './edit.js';
+import {addPiece, formatOf, isEmptyDocument, type RecordedPiece, removePiece} from './pieces.js';
 import type {Piece, Scope} from './place.js';
 
 /**
@@ -281,6 +281,14 @@ export async function planUninstall(manifest: Manifest): Promise<InstallPlan> {
       text = out.text;
     }
     const first = mine[0];
+    // A key one piece created may hold another's (two hooks under `hooks`): pruned once all
+    // are out, whichever piece made it.
+    if (text !== undefined && first && first.piece.kind !== 'file')
+      text = pruneCreated(
+        formatOf(first.piece),
+        text,
+        mine.flatMap((r) => r.created),
+      );
     if (
       text !== undefined &&
       !record.existed &&

@@ -23,7 +23,8 @@ export interface RecordedPiece {
   created: KeyPath[];
 }
 
-function formatOf(piece: Piece): 'json' | 'toml' {
+/** The format of the file a piece goes into. */
+export function formatOf(piece: Piece): 'json' | 'toml' {
   return piece.kind === 'key' ? piece.format : 'json';
 }
 

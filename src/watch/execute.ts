@@ -1,3 +1,4 @@
+import {hookMarkSource} from '../agents/hook-marks.js';
 import {realClock} from '../base/clock.js';
 import {createJobLogger} from '../base/log.js';
 import {newJobId} from '../jobs/request.js';
@@ -117,7 +118,12 @@ function realPane(
       if (!info) throw gone();
       try {
         return await waitPaneIdle(
-          {tmux, clock: realClock, foreground: procForeground},
+          {
+            tmux,
+            clock: realClock,
+            foreground: procForeground,
+            hookMarks: hookMarkSource(ctx.stateDir, server),
+          },
           info,
           watcherIdleOptions(thresholdMs, timeoutMs),
           signal,

@@ -6,7 +6,7 @@
  * nothing was typed into the dialog: the model received the job's prompt alone, the dialog is
  * still there, the command never ran.
  */
-import {existsSync} from 'node:fs';
+import {existsSync, mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, onTestFinished, test} from 'vitest';
 import {startHttpSink} from '../helpers/http-sink.js';
@@ -194,3 +194,61 @@ describe.skipIf(withQuestion.length === 0).each(withQuestion)(
     }, 240_000);
   },
 );
+
+describe.skipIf(!agentAvailable('claude'))("Claude Code's own signal", () => {
+  test('with the Notification hook nudge install adds and no dialog rule left in the profile (a user file empties it), the hook alone makes the job blocked', async () => {
+    const model = await startModelServer();
+    const server = await startTmuxServer();
+    const home = useTempDir('nudge-home-');
+    const config = useTempDir('nudge-config-');
+    mkdirSync(join(config, 'nudge', 'agents'), {recursive: true});
+    writeFileSync(
+      join(config, 'nudge', 'agents', 'claude.toml'),
+      "name = 'claude'\ndialogs = []\n",
+    );
+    const env = {NUDGE_HOME: home, XDG_CONFIG_HOME: config};
+    const agent = await startAgent(
+      server,
+      'claude',
+      {modelUrl: model.url, approvals: 'none', env: {NUDGE_HOME: home}},
+      async (where) => {
+        const r = await runNudge(['install', 'claude'], {HOME: where.home, NUDGE_HOME: home});
+        expect(r.exitCode, r.stderr + r.stdout).toBe(0);
+      },
+    );
+    model.script({shell: 'touch made.txt'}, {text: 'Made it.'});
+    const r = await runNudge(
+      [
+        'submit',
+        '-S',
+        server.socket,
+        '--pane',
+        agent.pane,
+        '--delay',
+        '0',
+        '--until',
+        'prompt',
+        '--no-notice',
+        '--',
+        'make the file',
+      ],
+      env,
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    const id = r.stdout.trim();
+    const end = await waitForJobState(
+      home,
+      id,
+      ['done', 'timeout', 'failed', 'cancelled', 'blocked'],
+      120_000,
+    );
+    const events = await readJobEvents(home, id);
+    expect(end.state, `${JSON.stringify(events)}\n${await agent.capture()}`).toBe('blocked');
+    expect(end.blocked).toMatchObject({
+      kind: 'permission',
+      detail: ['reported by claude-notification'],
+    });
+    expect(existsSync(join(agent.workdir, 'made.txt'))).toBe(false);
+    expect(model.prompts().map((p) => p.text)).toEqual(['make the file']);
+  }, 240_000);
+});

@@ -2,7 +2,7 @@ import {describe, expect, test} from 'vitest';
 import type {HookMarkSource} from '../../../src/agents/hook-marks.js';
 import {PROFILES} from '../../../src/agents/registry.js';
 import {idleNow} from '../../../src/detect/idle.js';
-import {PaneFailure} from '../../../src/pane/failures.js';
+import {PaneBlocked, PaneFailure} from '../../../src/pane/failures.js';
 import {waitUntilPaneIdle} from '../../../src/pane/idle.js';
 import type {PaneMemory} from '../../../src/pane/memory.js';
 import {waitPaneIdle} from '../../../src/pane/wait-idle.js';
@@ -31,12 +31,22 @@ interface Row {
   input: InputState;
   /** One screen per look (the last repeats), or a function of the look's number. */
   screen: PaneView | ((look: number) => PaneView);
-  idle: boolean;
+  /** The verdict: idle, not idle (still busy at the timeout), or waiting for a person. */
+  idle: boolean | 'blocked';
+  /** The agent's notification hook reported a permission prompt (its "needs a person" mark). */
+  needsMark?: boolean;
 }
 
 const waiting = (program: string): InputState => ({kind: 'waiting-for-input', program});
 const running = (program: string): InputState => ({kind: 'running', program});
 const shown = (rows: string[], command = 'bash') => paneViewOf(rows, {currentCommand: command});
+
+/** Each agent's command line as npm installs it. */
+const PROGRAM = {
+  claude: ['/usr/local/lib/node_modules/@anthropic-ai/claude-code/bin/claude.exe'],
+  gemini: ['node', '/usr/local/lib/node_modules/@google/gemini-cli/dist/index.js'],
+  codex: ['node', '/usr/local/lib/node_modules/@openai/codex/bin/codex.js'],
+};
 
 const ROWS: Row[] = [
   {
@@ -107,7 +117,30 @@ const ROWS: Row[] = [
       screen: capturedScreen(`${agent}-busy`),
       idle: false,
     },
+    {
+      name: `${agent} at a permission dialog (its screen held still)`,
+      command: 'node',
+      // No marker of the agent shows on a dialog: its command line says which it is.
+      argv: PROGRAM[agent],
+      input: waiting('node'),
+      screen: capturedScreen(
+        `${agent}-permission${agent === 'claude' ? '-bash' : agent === 'gemini' ? '-shell' : ''}`,
+      ),
+      idle: 'blocked',
+    },
   ]),
+  {
+    name: 'claude at a dialog its profile does not read, its Notification hook reported a permission prompt',
+    command: 'node',
+    argv: PROGRAM.claude,
+    input: waiting('node'),
+    screen: shown(
+      ['❯ make the file', '', ' Allow the shell to run?', '  » Allow', '    Deny'],
+      'node',
+    ),
+    needsMark: true,
+    idle: 'blocked',
+  },
 ];
 
 const PANE = '%1';
@@ -149,12 +182,28 @@ function paneOf(row: Row): {tmux: Tmux; info: PaneInfo; foreground: Foreground} 
 
 const TIMEOUT_MS = 5_000;
 
-/** The three front doors: true when the pane was found idle, false at the timeout. */
-const DOORS: Record<string, (row: Row) => Promise<boolean>> = {
+/** The agent's notification hook, as a row has it: a permission prompt reported long after
+ * any wait began, or nothing. */
+function marksOf(row: Row): HookMarkSource {
+  const needs = row.needsMark
+    ? {
+        source: 'claude-notification',
+        kind: 'permission' as const,
+        message: 'Claude needs your permission to use Bash',
+        atMs: Number.MAX_SAFE_INTEGER,
+        pane: PANE,
+      }
+    : undefined;
+  return {read: async () => undefined, readNeeds: async () => needs} as unknown as HookMarkSource;
+}
+
+/** The three front doors: true when the pane was found idle, false at the timeout, 'blocked'
+ * when it waits for a person. */
+const DOORS: Record<string, (row: Row) => Promise<boolean | 'blocked'>> = {
   'nudge wait': async (row) => {
     const {tmux, info, foreground} = paneOf(row);
     const r = await waitPaneIdle(
-      {tmux, clock: new FakeClock(), foreground},
+      {tmux, clock: new FakeClock(), foreground, hookMarks: marksOf(row)},
       info,
       {
         until: {kind: 'stable'},
@@ -166,12 +215,12 @@ const DOORS: Record<string, (row: Row) => Promise<boolean>> = {
       },
       new AbortController().signal,
     );
-    return r.status === 'idle';
+    return r.status === 'blocked' ? 'blocked' : r.status === 'idle';
   },
   '--when-idle': async (row) => {
     const {tmux, foreground} = paneOf(row);
     const memory: PaneMemory = {recall: async () => undefined, remember: async () => {}};
-    const hookMarks = {read: async () => undefined} as unknown as HookMarkSource;
+    const hookMarks = marksOf(row);
     try {
       await waitUntilPaneIdle(
         {
@@ -188,6 +237,7 @@ const DOORS: Record<string, (row: Row) => Promise<boolean>> = {
       );
       return true;
     } catch (error) {
+      if (error instanceof PaneBlocked) return 'blocked';
       if (error instanceof PaneFailure && /stayed busy/.test(error.message)) return false;
       throw error;
     }
@@ -195,18 +245,19 @@ const DOORS: Record<string, (row: Row) => Promise<boolean>> = {
   "the watcher's idle step": async (row) => {
     const {tmux, info, foreground} = paneOf(row);
     const r = await waitPaneIdle(
-      {tmux, clock: new FakeClock(), foreground},
+      {tmux, clock: new FakeClock(), foreground, hookMarks: marksOf(row)},
       info,
       watcherIdleOptions(2_000, TIMEOUT_MS),
       new AbortController().signal,
     );
-    return r.status === 'idle';
+    return r.status === 'blocked' ? 'blocked' : r.status === 'idle';
   },
 };
 
 describe('the idle verdicts, the same through every front door', () => {
   describe.each(ROWS.map((r) => [r.name, r] as const))('%s', (_name, row) => {
-    test.each(Object.keys(DOORS))(`%s says ${row.idle ? 'idle' : 'not idle'}`, async (door) => {
+    const verdict = row.idle === 'blocked' ? 'blocked' : row.idle ? 'idle' : 'not idle';
+    test.each(Object.keys(DOORS))(`%s says ${verdict}`, async (door) => {
       expect(await DOORS[door]?.(row)).toBe(row.idle);
     });
   });

@@ -126,6 +126,7 @@ function setup(
 /** No hook ever reports (and no file events): the backstop only. */
 const noHookMarks: HookMarkSource = {
   read: async () => undefined,
+  readNeeds: async () => undefined,
   version: () => 0,
   changed: (signal, backstopMs) =>
     new Promise((resolve, reject) => {

@@ -65,7 +65,7 @@ describe('nudge install claude', () => {
     const before = snapshot(home);
 
     const dry = await installAgent({agent: 'claude', dryRun: true}, ctx);
-    expect(dry.pieces.map((p) => p.action)).toEqual(Array(13).fill('add'));
+    expect(dry.pieces.map((p) => p.action)).toEqual(Array(14).fill('add'));
     expect(snapshot(home)).toEqual(before);
     expect(existsSync(join(home, '.state'))).toBe(false);
 
@@ -77,6 +77,7 @@ describe('nudge install claude', () => {
         [`allow-${c}-absolute`, 'add'],
       ]),
       ['hook', 'add'],
+      ['needs-hook', 'add'],
       ['mcp', 'add'],
     ]);
     // Narrow rules for nudge's own commands, kept by Claude Code's auto mode: nudge on the
@@ -113,7 +114,7 @@ describe('nudge install claude', () => {
 
     const installed = snapshot(home);
     const again = await installAgent({agent: 'claude'}, ctx);
-    expect(again.pieces.map((p) => p.action)).toEqual(Array(13).fill('present'));
+    expect(again.pieces.map((p) => p.action)).toEqual(Array(14).fill('present'));
     expect(again.files.every((f) => f.action === 'none')).toBe(true);
     expect(snapshot(home)).toEqual(installed);
 
@@ -122,7 +123,7 @@ describe('nudge install claude', () => {
     expect(snapshot(home)).toEqual(installed);
 
     const u = await installAgent({agent: 'claude', uninstall: true}, ctx);
-    expect(u.pieces.map((p) => p.action)).toEqual(Array(13).fill('remove'));
+    expect(u.pieces.map((p) => p.action)).toEqual(Array(14).fill('remove'));
     expect(snapshot(home)).toEqual(before);
     expect(existsSync(join(home, '.claude', 'commands'))).toBe(false); // the folder it made
     expect(existsSync(r.record)).toBe(false);
@@ -204,6 +205,7 @@ describe('nudge install claude', () => {
       ...Array(5).fill(['present', 'update']).flat(),
       'update',
       'update',
+      'update',
     ]);
     expect(json(home, '.claude/settings.json').hooks.Stop).toEqual([
       {
@@ -267,6 +269,7 @@ describe('nudge install gemini', () => {
       ['command', 'add'],
       ['allow', 'present'],
       ['hook', 'add'],
+      ['needs-hook', 'add'],
       ['mcp', 'add'],
     ]);
     const s = json(home, '.gemini/settings.json');
