@@ -8,6 +8,7 @@ import {shellWord} from '../base/shell.js';
 import {validateText} from '../jobs/options.js';
 import {newJobId} from '../jobs/request.js';
 import {JobStore} from '../jobs/store.js';
+import {resolveSinks} from '../notify/config.js';
 import {ownPaneOn, resolvePane, serverError} from '../pane/target.js';
 import type {ProcessId} from '../process/identity.js';
 import {launchDetached} from '../process/launch-worker.js';
@@ -43,14 +44,16 @@ export interface RunOptions {
   timeout?: string | number | undefined;
   interval?: string | number | undefined;
   notifyPane?: string | undefined;
-  /** false: --no-notify. */
-  notify?: boolean | undefined;
+  /** false: --no-notice (no pane is told). */
+  notice?: boolean | undefined;
   permissions?: string | undefined;
   close?: boolean | undefined;
   pr?: boolean | undefined;
   wait?: boolean | undefined;
   socketName?: string | undefined;
   socketPath?: string | undefined;
+  /** Sinks to tell of the run's end and its permission stops (`none`: not the config's). */
+  notify?: readonly string[] | undefined;
 }
 
 /** The defaults `nudge run --help` shows. */
@@ -107,10 +110,10 @@ export async function runInPane(o: RunOptions, ctx: CommandContext): Promise<Run
   if (o.split !== undefined && o.window) {
     throw new NudgeError('bad-usage', '--window and --split exclude each other; give one.');
   }
-  if (o.notifyPane !== undefined && o.notify === false) {
+  if (o.notifyPane !== undefined && o.notice === false) {
     throw new NudgeError(
       'bad-usage',
-      '--notify-pane and --no-notify exclude each other; give one.',
+      '--notify-pane and --no-notice exclude each other; give one.',
     );
   }
   if (o.pr && o.worktree === undefined) {
@@ -140,7 +143,7 @@ export async function runInPane(o: RunOptions, ctx: CommandContext): Promise<Run
       throw serverError(error, spec);
     }
   });
-  let notifyPane: string | null = o.notify === false ? null : (caller?.paneId ?? null);
+  let notifyPane: string | null = o.notice === false ? null : (caller?.paneId ?? null);
   if (o.notifyPane !== undefined) {
     const n = await resolvePane(tmux, spec, o.notifyPane, ctx.env, '--notify-pane');
     notifyPane = n.info.paneId;
@@ -234,6 +237,7 @@ export async function runInPane(o: RunOptions, ctx: CommandContext): Promise<Run
       close: o.close ?? false,
       pr: o.pr ?? false,
       intervalMs,
+      notifySinks: resolveSinks(o.notify, ctx.env),
     },
   };
   const store = new JobStore(stateDir);

@@ -130,7 +130,7 @@ export function createMcpServer(
           .union([z.boolean(), z.string()])
           .optional()
           .describe('true: a new worktree on branch nudge/<job>; a string: that branch'),
-        no_notify: z.boolean().optional().describe('tell no pane'),
+        no_notice: z.boolean().optional().describe('tell no pane'),
       },
     },
     call('run', async (a, c) =>
@@ -140,7 +140,7 @@ export function createMcpServer(
             ...optionsOf(a, RUN_OPTIONS),
             words: [String(a.command)],
             worktree: a.worktree as boolean | string | undefined,
-            notify: a.no_notify ? false : undefined,
+            notice: a.no_notice ? false : undefined,
           },
           c,
         ),

@@ -16,7 +16,7 @@ const TOLD_LINE_MAX = 400;
  */
 export class RunDialogs {
   constructor(
-    private readonly deps: Pick<RunDeps, 'recorder' | 'clock' | 'tell'>,
+    private readonly deps: Pick<RunDeps, 'recorder' | 'clock' | 'tell' | 'notify'>,
     private readonly o: {
       io: PaneIo;
       pane: string;
@@ -41,7 +41,16 @@ export class RunDialogs {
     if (step.kind === 'new') {
       const {kind, question, detail} = step.stop;
       await recorder.event('permission-prompt', {kind, question, detail});
-      if (!step.deny && found) await this.#tellAsked(found);
+      if (!step.deny && found) {
+        await this.#tellAsked(found);
+        await this.deps.notify({
+          event: 'blocked',
+          state: 'running',
+          pane: this.o.pane,
+          kind,
+          question,
+        });
+      }
     }
     if (found && (step.kind === 'new' || step.kind === 'still') && step.deny) {
       await pressGroups(this.o.io, this.o.pane, found.denyKeys, signal);

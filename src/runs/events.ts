@@ -4,6 +4,7 @@ import type {PaneActivity} from '../detect/wait-until.js';
 import type {Recorder} from '../jobs/recorder.js';
 import type {RunReport} from '../jobs/run-report.js';
 import type {TerminalState} from '../jobs/store.js';
+import type {Tell} from '../notify/tell.js';
 import type {PaneEvents} from '../pane/events.js';
 import type {Delivery} from '../pane/failures.js';
 import type {RecognizeDeps} from '../pane/profile.js';
@@ -18,6 +19,9 @@ export interface RunEvents extends PaneEvents {
   'worker-started': {pid: number};
   /** A user profile file that was refused (the built-in profile is used instead). */
   'profile-file-refused': {why: string};
+  /** A sink told of a change of the run (`--notify`), or not: named without its URL's path. */
+  'notify-sent': {about: string; sink: string; tries: number};
+  'notify-failed': {about: string; sink: string; error: string};
   'shell-ready': {pane: string; shell: string};
   'agent-ready': {pane: string; agent: string};
   started: {pane: string; command?: string; agent?: string; delivery: Delivery};
@@ -72,6 +76,8 @@ export interface RunDeps extends RecognizeDeps {
   endGroup: (pgid: number) => Promise<'gone' | 'terminated' | 'killed'>;
   /** Type one line of nudge's own into another pane (the caller) and confirm it. */
   tell: (pane: string, line: string) => Promise<Delivery>;
+  /** Tell the person of a change (the run's `--notify` sinks; none: a no-op). */
+  notify: Tell;
   /** Run `gh` (for --pr). */
   gh: (args: readonly string[], cwd: string) => Promise<CommandRun>;
   /** The job's files, named in the report. */

@@ -6,11 +6,13 @@ import {describeError} from '../base/errors.js';
 import {writeFileAtomic} from '../base/fs.js';
 import type {Logger} from '../base/log.js';
 import {layout} from '../base/paths.js';
+import {thisProcess} from '../base/this-process.js';
 import {claimJob} from '../jobs/claim.js';
 import {createRecorder} from '../jobs/recorder.js';
 import {newJobId} from '../jobs/request.js';
 import type {RunReport} from '../jobs/run-report.js';
-import {JobHandle, type TerminalState} from '../jobs/store.js';
+import {JobHandle, previewText, type TerminalState} from '../jobs/store.js';
+import {teller} from '../notify/tell.js';
 import {realInjector} from '../pane/inject.js';
 import {paneMemory} from '../pane/memory.js';
 import {OWN_LINE_WAITS} from '../pane/own-line.js';
@@ -83,6 +85,15 @@ export async function executeRun(request: RunRequest, ctx: RunExecuteContext): P
       endGroup: (group) => endProcessGroup(group, realClock),
       // Not the run's signal: a question or notice, once its pane's turn comes, goes whole.
       tell: (pane, line) => tell(pane, line, true, new AbortController().signal),
+      notify: teller({
+        sinks: request.options.notifySinks,
+        job: {id: request.jobId, pane: request.pane, preview: previewText(request.text)},
+        deps: {clock: realClock, tmux, platform: thisProcess.platform},
+        record: (about, told) =>
+          told.ok
+            ? recorder.event('notify-sent', {about, sink: told.sink, tries: told.tries})
+            : recorder.event('notify-failed', {about, sink: told.sink, error: told.error}),
+      }),
       gh: (args, cwd) =>
         runCommand(ctx.env.NUDGE_GH || 'gh', args, {
           cwd,

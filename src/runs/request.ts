@@ -38,12 +38,14 @@ export interface RunOptions {
   idleTimeoutMs: number;
   timeoutMs: number;
   /** The pane told of permission stops and the end; null: nobody (run from outside tmux or
-   * with --no-notify). */
+   * with --no-notice). */
   notifyPane: string | null;
   permissions: 'ask' | 'deny';
   /** Close the pane after the report (default: leave it for a person to read). */
   close: boolean;
   pr: boolean;
+  /** Where a person is told of the run's end and its permission stops (`--notify`). */
+  notifySinks: string[];
   /** How often the pane and the files are looked at. */
   intervalMs: number;
 }
@@ -76,6 +78,8 @@ export function validateRunRequest(value: unknown): Result<RunRequest, string> {
     return err('bad notify pane');
   if (o.permissions !== 'ask' && o.permissions !== 'deny') return err('bad permissions');
   if (typeof o.close !== 'boolean' || typeof o.pr !== 'boolean') return err('bad close/pr');
+  if (!Array.isArray(o.notifySinks) || !o.notifySinks.every((s) => typeof s === 'string'))
+    return err('bad notify sinks');
   const wt = o.worktree;
   if (wt !== null && !(isObject(wt) && isText(wt.path) && isText(wt.branch) && isText(wt.repo)))
     return err('bad worktree');

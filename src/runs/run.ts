@@ -50,6 +50,12 @@ export async function runRun(
 ): Promise<RunOutcome> {
   const outcome = await new Run(deps, request, signal).run();
   await deps.recorder.end(outcome);
+  if (outcome.state !== 'cancelled')
+    await deps.notify({
+      event: outcome.state,
+      state: outcome.state,
+      ...(outcome.reason ? {reason: outcome.reason} : {}),
+    });
   return outcome;
 }
 

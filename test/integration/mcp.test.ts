@@ -209,7 +209,7 @@ describe('nudge mcp, spawned', () => {
     const started = await call(c, 'run', {
       command: 'echo from-mcp; exit 4',
       cwd: server.dir,
-      no_notify: true,
+      no_notice: true,
     });
     expect(started.isError, started.content[0]?.text).toBeFalsy();
     expect(started.structuredContent).toMatchObject({kind: 'started', cwd: server.dir});

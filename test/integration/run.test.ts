@@ -9,6 +9,7 @@ import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import type {RunReport} from '../../src/jobs/run-report.js';
 import {runNotice} from '../../src/runs/report.js';
+import {startHttpSink} from '../helpers/http-sink.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
 import {type NudgeRun, readJobEvents, runNudge, waitForJobState} from '../helpers/run-nudge.js';
@@ -265,7 +266,7 @@ describe('nudge run', () => {
     );
     chmodSync(gh, 0o755);
     const job = await w.start(
-      ['--cwd', dir, '--worktree', 'feature/x', '--pr', '--no-notify', '--', 'echo x > x.txt'],
+      ['--cwd', dir, '--worktree', 'feature/x', '--pr', '--no-notice', '--', 'echo x > x.txt'],
       {NUDGE_GH: gh},
     );
     const end = await w.ended(job);
@@ -284,7 +285,7 @@ describe('nudge run', () => {
     const job = await w.start([
       '--cwd',
       dir,
-      '--no-notify',
+      '--no-notice',
       '--',
       'echo more >> a.txt; echo n > new.txt',
     ]);
@@ -324,7 +325,7 @@ describe('nudge run', () => {
 
   it("--split: the pane goes beside the caller's, in its window; --close closes it at the end", async () => {
     const w = await world();
-    const r = await w.run(['--split', 'v', '--close', '--no-notify', '--json', '--', 'sleep 1']);
+    const r = await w.run(['--split', 'v', '--close', '--no-notice', '--json', '--', 'sleep 1']);
     expect(r.exitCode, shown(r)).toBe(0);
     const {job, pane, place} = JSON.parse(r.stdout) as {job: string; pane: string; place: string};
     expect(place).toBe(`split of ${w.rec.pane}`);
@@ -336,9 +337,34 @@ describe('nudge run', () => {
     expect(panes.split('\n')).not.toContain(pane);
   });
 
+  it('--notify: the person is told of the end (a webhook on 127.0.0.1), once', async () => {
+    const w = await world();
+    const http = await startHttpSink();
+    const r = await w.run([
+      '--wait',
+      '--cwd',
+      w.server.dir,
+      '--no-notice',
+      '--notify',
+      `webhook:${http.url}/run`,
+      '--',
+      'exit 3',
+    ]);
+    expect(r.exitCode, shown(r)).toBe(1);
+    const [post] = await http.waitFor('/run');
+    expect(JSON.parse(post?.body ?? '')).toMatchObject({
+      event: 'failed',
+      state: 'failed',
+      reason: 'The command exited with status 3.',
+      preview: 'exit 3',
+    });
+    await new Promise((done) => setTimeout(done, 500));
+    expect(http.received).toHaveLength(1);
+  });
+
   it('--wait runs in the foreground with the exit codes of submit --wait', async () => {
     const w = await world();
-    const failed = await w.run(['--wait', '--cwd', w.server.dir, '--no-notify', '--', 'exit 3']);
+    const failed = await w.run(['--wait', '--cwd', w.server.dir, '--no-notice', '--', 'exit 3']);
     expect(failed.exitCode, shown(failed)).toBe(1);
     expect(failed.stdout).toMatch(
       /^\S+ failed after \S+, exit 3: The command exited with status 3\.\nreport: \//,
@@ -349,7 +375,7 @@ describe('nudge run', () => {
       '1s',
       '--cwd',
       w.server.dir,
-      '--no-notify',
+      '--no-notice',
       '--json',
       '--',
       'sleep 30',
@@ -384,7 +410,7 @@ describe('nudge run', () => {
       ],
       [['--idle-timeout', 'soon', '--', 'true'], /--idle-timeout/],
       [['--split', 'x', '--', 'true'], /split/],
-      [['--notify-pane', '%0', '--no-notify', '--', 'true'], /exclude each other/],
+      [['--notify-pane', '%0', '--no-notice', '--', 'true'], /exclude each other/],
     ];
     for (const [args, message] of cases) {
       const r = await w.run(args);

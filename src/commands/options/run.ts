@@ -14,6 +14,13 @@ export const RUN_OPTIONS = {
     describe: 'run in a new git worktree on a new branch (default name nudge/<job>)',
   },
   cwd: {type: 'string', describe: 'folder to run in (default: here)', mcp: {name: 'cwd'}},
+  notify: {
+    type: 'string',
+    multiple: true,
+    describe:
+      "tell a person of the end and of each permission stop: cmd:PROGRAM, webhook:URL, ntfy:URL, desktop, tmux (repeatable; none: not the config file's)",
+    mcp: {name: 'notify'},
+  },
   window: {type: 'boolean', describe: 'a new window (the default)'},
   split: {
     type: 'string',
@@ -44,7 +51,7 @@ export const RUN_OPTIONS = {
     describe: 'pane told of the end and of permission stops (default: the caller)',
     mcp: {name: 'notify_pane', describe: 'who is told (default: your pane)'},
   },
-  notify: {type: 'boolean', describe: '--no-notify: tell no pane'},
+  notice: {type: 'boolean', negatable: true, describe: '--no-notice: tell no pane'},
   permissions: {
     type: 'string',
     choices: ['ask', 'deny'],

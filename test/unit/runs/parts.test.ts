@@ -251,6 +251,7 @@ describe('the run request and the command line', () => {
       permissions: 'ask',
       close: false,
       pr: false,
+      notifySinks: [],
       intervalMs: 1_000,
     },
   };

@@ -37,6 +37,7 @@ function request(options: Partial<RunRequest['options']> = {}): RunRequest {
       permissions: 'ask',
       close: false,
       pr: false,
+      notifySinks: [],
       intervalMs: 1_000,
       ...options,
     },
@@ -58,6 +59,7 @@ function world(screens: string[]) {
     activity: undefined,
     hookMarks: {read: async () => undefined, watch: () => ({close: () => {}})} as never,
     paneMemory: {recall: async () => undefined, remember: async () => {}} as PaneMemory,
+    notify: async () => {},
     foreground: {
       commandLine: async () => undefined,
       group: async () => 777,
