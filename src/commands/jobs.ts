@@ -9,6 +9,7 @@ import {
   shownState,
 } from '../jobs/store.js';
 import type {CommandContext} from './context.js';
+import {tellLost} from './lost.js';
 
 /**
  * A record as a user should read it: `state` is the state to believe (`lost` for a job whose
@@ -41,6 +42,9 @@ export async function listJobs(_o: object, ctx: CommandContext): Promise<JobList
   const store = new JobStore(resolveStateDir(ctx.env));
   const nowMs = ctx.clock.now();
   const jobs = (await store.list()).map((r) => believable(r, nowMs));
+  for (const job of jobs)
+    if (job.state === 'lost')
+      await tellLost(await store.open(job.id), job as unknown as JobRecord, ctx);
   return {jobsDir: store.jobsDir, nowMs, jobs};
 }
 
@@ -60,5 +64,7 @@ export async function readStatus(handle: JobHandle, nowMs: number): Promise<JobS
 /** `nudge status JOB`: one job with its events. */
 export async function showStatus(o: {job: string}, ctx: CommandContext): Promise<JobStatus> {
   const handle = await new JobStore(resolveStateDir(ctx.env)).open(o.job);
-  return readStatus(handle, ctx.clock.now());
+  const status = await readStatus(handle, ctx.clock.now());
+  if (status.state === 'lost') await tellLost(handle, await handle.readState(), ctx);
+  return status;
 }

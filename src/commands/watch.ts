@@ -1,5 +1,6 @@
 import {NudgeError} from '../base/errors.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
+import {resolveSinks} from '../notify/config.js';
 import {resolvePane} from '../pane/target.js';
 import {isRunning, type ProcessId, signalProcess} from '../process/identity.js';
 import {launchDetached} from '../process/launch-worker.js';
@@ -47,6 +48,8 @@ export async function startWatcher(
   const {plan, assessor, given} = await resolveWatcherOptions(o, ctx.cwd);
   await ensureStateDir(stateDir);
   const existing = await store.read(name);
+  // The sinks: as given; a new watcher without --notify takes the config file's.
+  if (o.notify !== undefined || !existing) given.notifySinks = resolveSinks(o.notify, ctx.env);
   // The pane: as given, else (new watcher) this pane, else the watcher's own.
   let paneFields: Pick<WatcherRecord, 'pane' | 'paneTarget' | 'socketPath' | 'serverPid'>;
   if (o.pane !== undefined || !existing) {

@@ -140,7 +140,8 @@ export function parseOnLimit(value: string): 'stop' | 'wait' {
   );
 }
 
-function parseResumeText(value: string): string {
+/** Check `--resume-text`: one line; throws NudgeError (exit 2). */
+export function parseResumeText(value: string): string {
   if (value.trim() === '' || /[\n\r\0]/.test(value))
     throw new NudgeError(
       'bad-usage',

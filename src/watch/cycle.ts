@@ -1,9 +1,12 @@
 import type {Clock} from '../base/clock.js';
 import {describeError, isAbortError} from '../base/errors.js';
+import type {Change, Tell} from '../notify/tell.js';
 import {PaneFailure} from '../pane/failures.js';
 import type {PaneIdleResult} from '../pane/wait-idle.js';
 import type {CommandRun} from '../process/run-command.js';
 import type {Assessor, AssessRequest} from './assessor.js';
+import {waitOutLimit} from './limit.js';
+import {WATCHER_OPTION_DEFAULTS} from './options.js';
 import {
   appendCapped,
   MAX_INJECTION_CHARS,
@@ -54,6 +57,8 @@ export interface CycleDeps {
   ) => Promise<CommandRun>;
   /** This process: a cycle takes reports only while the record names it. */
   pid: number;
+  /** Tell the person of a change (the watcher's `--notify` sinks; none: a no-op). */
+  tell: Tell;
 }
 
 /** Characters of the wait's output kept in the transcript and given to the assessor. */
@@ -66,7 +71,7 @@ type Step =
   | {at: 'assess'; waitOutput: string}
   | {at: 'inject'; line: string}
   | {at: 'standby'}
-  | {at: 'paused'; reason: string}
+  | {at: 'paused'; reason: string; told?: Change}
   | {at: 'gone'};
 
 /** How a cycle worker's run ended. */
@@ -137,9 +142,12 @@ export async function runCycle(
         }
         case 'standby':
           return 'standby';
-        case 'paused':
+        case 'paused': {
           // A record that cannot be written even now: give up (the worker logs why).
-          return (await pause(deps, name, step.reason).catch(() => false)) ? 'paused' : 'gone';
+          const paused = await pause(deps, name, step.reason).catch(() => false);
+          await deps.tell(step.told ?? {event: 'failed', state: 'paused', reason: step.reason});
+          return paused ? 'paused' : 'gone';
+        }
         case 'gone':
           return 'gone';
         default:
@@ -216,16 +224,29 @@ async function idleStep(
   const seconds = (idle.durationMs / 1000).toFixed(2);
   if (idle.status === 'blocked' && idle.blocked) {
     const b = idle.blocked;
+    if (b.kind === 'limit' && b.resetsAt !== undefined && options.onLimit === 'wait') {
+      await note(undefined, ['error', `A usage limit: ${b.question}; waiting until it resets.`]);
+      const inject = async (line: string) => deps.pane.inject(line, true, signal);
+      const delivery = await waitOutLimit(
+        {...deps, inject},
+        {...b, resetsAt: b.resetsAt},
+        options,
+        signal,
+      );
+      const written = await note(undefined, ['injection', `${options.resumeText} (${delivery})`]);
+      return written ? {at: 'idle_spin', waitOutput} : {at: 'gone'};
+    }
+    const reason = `The agent waits for a person (${b.kind}: ${b.question}); nothing was typed.`;
+    const {kind, question, pane} = b;
     return {
       at: 'paused',
-      reason: `The agent waits for a person (${b.kind}: ${b.question}); nothing was typed.`,
+      reason,
+      told: {event: 'blocked', state: 'paused', kind, question, pane, reason},
     };
   }
   if (idle.status !== 'idle') {
-    return {
-      at: 'paused',
-      reason: `The pane did not go idle within the idle timeout (${idle.reason}); nothing was typed.`,
-    };
+    const reason = `The pane did not go idle within the idle timeout (${idle.reason}); nothing was typed.`;
+    return {at: 'paused', reason, told: {event: 'timeout', state: 'paused', reason}};
   }
   const written = await note('assess', ['idle_spin', `idle after ${seconds}s (${idle.reason})`]);
   return written ? {at: 'assess', waitOutput} : {at: 'gone'};
@@ -247,7 +268,10 @@ async function assessStep(
   const {action, injection_prompt: line} = decided.value;
   if (action === 'stop' || line === null) {
     const written = await note(undefined, ['decision', 'stop']);
-    return written ? {at: 'paused', reason: 'The assessor said stop.'} : {at: 'gone'};
+    const reason = 'The assessor said stop.';
+    return written
+      ? {at: 'paused', reason, told: {event: 'done', state: 'paused', reason}}
+      : {at: 'gone'};
   }
   const written = await note(undefined, ['decision', `continue: ${line}`]);
   return written ? {at: 'inject', line} : {at: 'gone'};
@@ -346,7 +370,9 @@ async function optionsOf(
   deps: CycleDeps,
   name: string,
 ): Promise<WatcherRecord['options'] | undefined> {
-  return (await read(deps, name))?.options;
+  const options = (await read(deps, name))?.options;
+  // A watcher started by an older nudge has no limit or sink options: the defaults.
+  return options && {...WATCHER_OPTION_DEFAULTS, ...options};
 }
 
 async function enterOf(deps: CycleDeps, name: string): Promise<boolean> {

@@ -1,7 +1,9 @@
 import {hookMarkSource} from '../agents/hook-marks.js';
 import {realClock} from '../base/clock.js';
 import {createJobLogger} from '../base/log.js';
+import {thisProcess} from '../base/this-process.js';
 import {newJobId} from '../jobs/request.js';
+import {teller} from '../notify/tell.js';
 import {PaneFailure} from '../pane/failures.js';
 import {realInjector} from '../pane/inject.js';
 import {OWN_LINE_WAITS} from '../pane/own-line.js';
@@ -67,6 +69,13 @@ export async function executeCycles(name: string, ctx: CycleContext): Promise<Cy
         signal,
         cwd,
       }),
+    tell: teller({
+      sinks: record.options.notifySinks ?? [],
+      job: {id: `watch:${name}`, pane: record.pane, preview: record.plan.slice(0, 80)},
+      deps: {clock: realClock, tmux, platform: thisProcess.platform},
+      record: async (about, told) =>
+        void log.info({event: told.ok ? 'notify-sent' : 'notify-failed', about, ...told}, 'notify'),
+    }),
   };
   log.info({event: 'cycle-worker-started'}, 'cycle worker started');
   const ended = await runCycles(deps, name, ctx.signal);

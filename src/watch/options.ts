@@ -2,6 +2,7 @@ import {readFile} from 'node:fs/promises';
 import {resolve} from 'node:path';
 import {parseDuration, parseInteger} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
+import {parseOnLimit, parseResumeText, SUBMIT_DEFAULTS} from '../jobs/options.js';
 import {type AssessorSpec, WATCH_DEFAULTS, type WatcherOptions} from './record.js';
 
 /** What `watch start` is given (the CLI's flags, the MCP tool's arguments). Durations are
@@ -23,6 +24,11 @@ export interface WatcherInput {
   /** false: --no-enter (the injected line is left in the input line). */
   enter?: boolean | undefined;
   transcriptCap?: string | number | undefined;
+  /** Sinks told when the watcher pauses (`none`: not the config file's). */
+  notify?: readonly string[] | undefined;
+  onLimit?: string | undefined;
+  limitMargin?: string | number | undefined;
+  resumeText?: string | undefined;
 }
 
 /** A new watcher's options (the defaults of WATCH_DEFAULTS, in milliseconds). */
@@ -34,6 +40,10 @@ export const WATCHER_OPTION_DEFAULTS: WatcherOptions = {
   assessTimeoutMs: parseDuration(WATCH_DEFAULTS.assessTimeout, '--assess-timeout'),
   enter: true,
   transcriptCap: WATCH_DEFAULTS.transcriptCap,
+  notifySinks: [],
+  onLimit: 'stop',
+  limitMarginMs: parseDuration(SUBMIT_DEFAULTS.limitMargin, '--limit-margin'),
+  resumeText: SUBMIT_DEFAULTS.resumeText,
 };
 
 /**
@@ -62,6 +72,10 @@ export async function resolveWatcherOptions(
       o.transcriptCap === undefined
         ? undefined
         : parseInteger(o.transcriptCap, '--transcript-cap', 10, 100_000),
+    onLimit: o.onLimit === undefined ? undefined : parseOnLimit(o.onLimit),
+    limitMarginMs:
+      o.limitMargin === undefined ? undefined : parseDuration(o.limitMargin, '--limit-margin'),
+    resumeText: o.resumeText === undefined ? undefined : parseResumeText(o.resumeText),
   };
   for (const key of Object.keys(given) as Array<keyof WatcherOptions>) {
     if (given[key] === undefined) delete given[key];

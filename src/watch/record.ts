@@ -64,6 +64,13 @@ export interface WatcherOptions {
   enter: boolean;
   /** Transcript entries kept (oldest dropped). */
   transcriptCap: number;
+  /** Where a person is told when the watcher pauses (`--notify`). */
+  notifySinks: string[];
+  /** A usage limit at the idle step: pause (`stop`), or wait for its reset and type
+   * `resumeText` (`wait`). */
+  onLimit: 'stop' | 'wait';
+  limitMarginMs: number;
+  resumeText: string;
 }
 
 /** A report waiting for its cycle. */

@@ -150,6 +150,49 @@ describe('--notify', () => {
     expect(mark).toBe(`Job ${job.id} "echo hi" done.`);
   }, 90_000);
 
+  test('lost: a worker killed mid-wait; the first nudge command that finds the job lost tells the person, once', async () => {
+    const http = await startHttpSink();
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    const pane = await server.newPane(['bash', '--norc', '--noprofile']);
+    const r = await runNudge(
+      submitArgs(server.socket, pane, [
+        '--until',
+        'exit',
+        '--no-notice',
+        '--notify',
+        `webhook:${http.url}/lost`,
+        '--',
+        'sleep 60',
+      ]),
+      {NUDGE_HOME: home},
+    );
+    const id = r.stdout.trim();
+    const waiting = await waitFor('the job waiting', async () => {
+      const state = JSON.parse(readFileSync(join(home, 'jobs', id, 'state.json'), 'utf8')) as {
+        state: string;
+        pid?: number;
+      };
+      return state.state === 'waiting' ? state : undefined;
+    });
+    process.kill(waiting.pid ?? 0, 'SIGKILL');
+    await waitFor('the worker gone', async () => {
+      try {
+        process.kill(waiting.pid ?? 0, 0);
+        return undefined;
+      } catch {
+        return true;
+      }
+    });
+    const status = await runNudge(['status', id], {NUDGE_HOME: home});
+    expect(status.stdout).toMatch(/state +lost/);
+    const [post] = await http.waitFor('/lost');
+    expect(JSON.parse(post?.body ?? '')).toMatchObject({event: 'lost', job: id, state: 'lost'});
+    await runNudge(['jobs'], {NUDGE_HOME: home});
+    await runNudge(['status', id], {NUDGE_HOME: home});
+    expect(http.received).toHaveLength(1);
+  }, 90_000);
+
   test.skipIf(!hasDesktopDaemon())(
     'desktop: notify-send, received by a real notification daemon (dunst) on a private D-Bus session',
     async () => {

@@ -56,6 +56,25 @@ export const WATCH_START_OPTIONS = {
     type: 'boolean',
     describe: 'press Enter after an injected line (--no-enter: leave it typed)',
   },
+  notify: {
+    type: 'string',
+    multiple: true,
+    describe:
+      "tell a person when the watcher pauses (done, blocked, timeout, failed): cmd:PROGRAM, webhook:URL, ntfy:URL, desktop, tmux (repeatable; none: not the config file's)",
+    mcp: {name: 'notify'},
+  },
+  'on-limit': {
+    type: 'string',
+    choices: ['stop', 'wait'],
+    describe:
+      'a usage limit at the idle step: stop (pause) or wait for its reset, then type --resume-text',
+    mcp: {name: 'on_limit'},
+  },
+  'limit-margin': {type: 'string', describe: 'how long after a usage limit resets to resume (1m)'},
+  'resume-text': {
+    type: 'string',
+    describe: 'what is typed once a usage limit has reset (continue)',
+  },
 } as const satisfies OptionTable;
 
 /** `nudge watch report NAME STATUS` (and the MCP tool `look_ma`). */

@@ -2,7 +2,9 @@
 // (sleep wait, bash wait, continue → injection, stop → paused, a bad assessor → paused with
 // an error, a report during a cycle, the transcript cap, a pane that disappears).
 import {describe, expect, it} from 'vitest';
+import type {Blocked} from '../../../src/agents/dialogs.js';
 import {err, ok, type Result} from '../../../src/base/result.js';
+import type {Change} from '../../../src/notify/tell.js';
 import type {PaneIdleResult} from '../../../src/pane/wait-idle.js';
 import type {CommandRun} from '../../../src/process/run-command.js';
 import {
@@ -51,9 +53,21 @@ class FakePane implements CyclePane {
   async exists() {
     return !this.gone;
   }
+  /** The agent waits for a person: the idle step reports it. */
+  blocked: Blocked | undefined;
+  onInject: () => void = () => {};
   async waitIdle(thresholdMs: number): Promise<PaneIdleResult> {
     this.onIdleWait();
     await this.clock.sleep(this.idleAfterMs + thresholdMs);
+    if (this.blocked)
+      return {
+        status: 'blocked',
+        pane: '%1',
+        until: 'stable',
+        durationMs: 0,
+        reason: 'waiting for a person',
+        blocked: this.blocked,
+      };
     return {
       status: 'idle',
       pane: '%1',
@@ -66,6 +80,7 @@ class FakePane implements CyclePane {
     return '$ make\nall tests passed\n$';
   }
   async inject(line: string, enter: boolean) {
+    this.onInject();
     this.typed.push(enter ? `${line}⏎` : line);
     return 'submitted';
   }
@@ -101,6 +116,10 @@ function watcher(o: Partial<WatcherRecord> = {}, pending: PendingReport[] = []):
       assessTimeoutMs: 60_000,
       enter: true,
       transcriptCap: 200,
+      notifySinks: [],
+      onLimit: 'stop',
+      limitMarginMs: 60_000,
+      resumeText: 'continue',
     },
     createdAt: '2026-11-23T00:00:00.000Z',
     updatedAt: '2026-11-23T00:00:00.000Z',
@@ -125,11 +144,13 @@ function setup(
   const pane = new FakePane(clock);
   const assessor = new ScriptedAssessor(answers);
   const waits: Array<{command: string; cwd: string | undefined}> = [];
+  const told: Change[] = [];
   const deps: CycleDeps = {
     records,
     clock,
     pane,
     pid: PID,
+    tell: async (change) => void told.push(change),
     assessorFor: () => assessor,
     runWait: async (command, cwd) => {
       waits.push({command, cwd});
@@ -149,7 +170,7 @@ function setup(
     },
   };
   const roles = () => records.record?.transcript.map((e) => e.role);
-  return {clock, records, pane, assessor, waits, deps, roles};
+  return {clock, records, pane, assessor, waits, deps, roles, told};
 }
 
 const signal = () => new AbortController().signal;
@@ -193,13 +214,55 @@ describe('a cycle', () => {
     expect(asked.transcript.at(-1)).toMatch(/^\[-00:00:0\d wait\] \[bash\] exit 0/);
   });
 
-  it('stop: the watcher pauses and nothing is typed', async () => {
+  it('stop: the watcher pauses and nothing is typed; the person is told it is done, once', async () => {
     const w = setup([stop], watcher({}, [report('all done')]));
     await runCycles(w.deps, 'w', signal());
     expect(w.records.record!.state).toBe('paused');
     expect(w.records.record!.pausedReason).toBe('The assessor said stop.');
     expect(w.roles()).toEqual(['wait', 'idle_spin', 'decision']);
     expect(w.pane.typed).toEqual([]);
+    expect(w.told).toEqual([{event: 'done', state: 'paused', reason: 'The assessor said stop.'}]);
+  });
+
+  it('an agent at a dialog: the watcher pauses (blocked), nothing typed, the person told with the question', async () => {
+    const w = setup([go('go on')], watcher({}, [report('x')]));
+    w.pane.blocked = {
+      kind: 'permission',
+      question: 'Do you want to proceed?',
+      pane: '%1',
+      detail: [],
+    };
+    await runCycles(w.deps, 'w', signal());
+    expect(w.records.record!.state).toBe('paused');
+    expect(w.pane.typed).toEqual([]);
+    expect(w.told).toMatchObject([
+      {event: 'blocked', kind: 'permission', question: 'Do you want to proceed?', pane: '%1'},
+    ]);
+  });
+
+  it('--on-limit wait: a usage limit at the idle step is waited out on the (virtual) clock; then one resume line, then the cycle goes on', async () => {
+    const rec = watcher({}, [report('x')]);
+    rec.options = {...rec.options, onLimit: 'wait', limitMarginMs: 60_000, resumeText: 'continue'};
+    const w = setup([stop], rec);
+    const resetsAt = new Date(w.clock.now() + 2 * 3_600_000).toISOString();
+    w.pane.blocked = {
+      kind: 'limit',
+      question: "You've hit your limit",
+      pane: '%1',
+      detail: [],
+      resetsAt,
+    };
+    let typedAt = 0;
+    w.pane.onInject = () => {
+      typedAt = w.clock.now();
+      w.pane.blocked = undefined;
+    };
+    await runCycles(w.deps, 'w', signal());
+    expect(w.pane.typed).toEqual(['continue⏎']);
+    expect(typedAt).toBeGreaterThanOrEqual(Date.parse(resetsAt) + 60_000);
+    expect(typedAt).toBeLessThan(Date.parse(resetsAt) + 60_000 + 30_000);
+    expect(w.told.map((t) => t.event)).toEqual(['limit', 'done']);
+    expect(w.told[0]).toMatchObject({resetsAt});
   });
 
   it('a bad assessor: recorded as an error with its sentence, the watcher pauses, nothing is typed', async () => {
