@@ -74,14 +74,16 @@ matrix_agents() {
     # everything approved, the scenarios where approval decides (the model's own call).
     # The three agents with code of their own, or one of the agents of data alone: only the
     # files that hold its tests (a file with none fails vitest).
-    files=(test/integration/agents-at-model.test.ts test/integration/install-agents.test.ts)
+    files=(test/integration/agents-at-model.test.ts test/integration/install-agents.test.ts
+      test/integration/blocked-at-model.test.ts)
     case $agent in
       claude | gemini | codex) ;;
-      *) files=(test/integration/data-agents-at-model.test.ts test/integration/install-newer-agents.test.ts) ;;
+      *) files=(test/integration/data-agents-at-model.test.ts test/integration/install-newer-agents.test.ts
+        test/integration/blocked-at-model.test.ts) ;;
     esac
     run "newest-$agent" "NUDGE_AGENTS_DIR=$AGENTS_DIR/newest" -- --project integration \
       --project at-model "${files[@]}" \
-      -t "^($agent \((default|manual) approvals\)|$agent \(all approvals\) (self-execution|a build in another pane)|nudge install $agent)"
+      -t "^($agent \((default|manual) approvals\)|$agent \(all approvals\) (self-execution|a build in another pane)|nudge install $agent|$agent stops at|$agent asks the person)"
   done < <(bash scripts/install-agents.sh --newest 2>/dev/null | grep '^newer ' | cut -d' ' -f2-)
 }
 

@@ -11,7 +11,13 @@ import {join} from 'node:path';
 import {describe, expect, onTestFinished, test} from 'vitest';
 import {startHttpSink} from '../helpers/http-sink.js';
 import {describePrompts, type Reply, startModelServer} from '../helpers/model-server.js';
-import {type AgentName, agentAvailable, startAgent} from '../helpers/real-agents.js';
+import {
+  type AgentName,
+  agentAvailable,
+  agentVersion,
+  claudeHasAutoMode,
+  startAgent,
+} from '../helpers/real-agents.js';
 import {readJobEvents, runNudge, waitForJobState} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
@@ -75,10 +81,14 @@ async function setup(name: AgentName) {
   const model = await startModelServer();
   const server = await startTmuxServer();
   const home = useTempDir('nudge-home-');
+  // Claude Code 2.1.283 and newer start in auto mode, whose classifier lets the call run: its
+  // mode that asks (manual) is the one with a dialog.
+  const manual = name === 'claude' && claudeHasAutoMode(agentVersion('claude'));
   const agent = await startAgent(server, name, {
     modelUrl: model.url,
     approvals: 'none',
     env: {NUDGE_HOME: home},
+    ...(manual ? {permissionMode: 'default' as const} : {}),
   });
   return {model, server, home, agent};
 }
