@@ -153,7 +153,7 @@ export function createMcpServer(
     {
       title: 'Wait for a pattern in a pane',
       description:
-        'Block until a regular expression matches output written to the pane after the call, or the timeout. Answers {status: matched|timeout, pattern, match, line, duration_ms, output?}.',
+        'Block until a regular expression matches output written to the pane after the call, or the timeout; an agent that waits for a person (a permission, a question, a usage limit) ends it as blocked. Answers {status: matched|timeout|blocked, pattern, match, line, duration_ms, output?, blocked?}.',
       inputSchema: {
         pane_id: z.string().describe('%N or session:window.pane'),
         pattern: z.string().describe('a JavaScript regular expression'),
@@ -177,7 +177,7 @@ export function createMcpServer(
     {
       title: 'Wait until a pane is idle',
       description:
-        'Block until the pane is idle (stable screen; a running command keeps a shell busy, a program waiting for input is idle) or the timeout. Answers the verdict and why.',
+        'Block until the pane is idle (stable screen; a running command keeps a shell busy, a program waiting for input is idle) or the timeout. An agent waiting for a person answers blocked, with the kind of dialog, its question and the pane. Answers the verdict and why.',
       inputSchema: {
         pane: z.string().optional().describe('%N; default: your pane'),
         ...shapeOf(WAIT_OPTIONS),

@@ -7,12 +7,14 @@
  */
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
-import {describe, expect, test} from 'vitest';
+import {Client} from '@modelcontextprotocol/sdk/client/index.js';
+import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
+import {describe, expect, onTestFinished, test} from 'vitest';
 import {startHttpSink} from '../helpers/http-sink.js';
 import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
-import {FIXTURES, readJobEvents, runNudge, submitArgs} from '../helpers/run-nudge.js';
+import {CLI, FIXTURES, readJobEvents, runNudge, submitArgs} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
-import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
+import {cleanEnv, startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 /** The stand-in agent, described as a user describes a program nudge does not ship. */
@@ -156,6 +158,39 @@ describe('an agent waiting for a person is blocked, never typed into', () => {
     );
     expect(expected.exitCode, expected.stdout + expected.stderr).toBe(3);
     expect(JSON.parse(expected.stdout)).toMatchObject({
+      status: 'blocked',
+      blocked: {kind: 'permission'},
+    });
+    expect(dialogKeys(w)).toEqual([]);
+  }, 90_000);
+
+  test('the MCP wait and expect tools answer blocked, with the kind, the question and the pane', async () => {
+    const w = await setup();
+    await openDialog(w);
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp'],
+      env: cleanEnv({...w.env, TMUX: `${w.server.socket},1,0`, TMUX_PANE: '%0'}),
+      stderr: 'pipe',
+    });
+    const client = new Client({name: 'test', version: '1'});
+    await client.connect(transport);
+    onTestFinished(() => client.close());
+    const waited = (await client.callTool({
+      name: 'wait',
+      arguments: {pane: w.pane, timeout: '30s'},
+    })) as {
+      structuredContent?: Record<string, unknown>;
+    };
+    expect(waited.structuredContent, JSON.stringify(waited)).toMatchObject({
+      status: 'blocked',
+      blocked: {kind: 'permission', question: 'Do you want to proceed?', pane: w.pane},
+    });
+    const expected = (await client.callTool({
+      name: 'expect',
+      arguments: {pane_id: w.pane, pattern: 'never-printed', timeout_ms: 30_000},
+    })) as {structuredContent?: Record<string, unknown>};
+    expect(expected.structuredContent, JSON.stringify(expected)).toMatchObject({
       status: 'blocked',
       blocked: {kind: 'permission'},
     });
