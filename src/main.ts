@@ -1,18 +1,14 @@
 // The command-line program, loaded by src/cli.ts: with it, the only module (with the workers'
 // entries) that touches `process`. Errors become exit codes here and nowhere else.
 
-import {fileURLToPath} from 'node:url';
 import {profileDirsOf, profileEnv} from './agents/builtin.js';
 import {useProfileDirs} from './agents/registry.js';
-import {realClock} from './base/clock.js';
 import {EXIT_CODES, type ExitCode, NudgeError} from './base/errors.js';
 import {type Output, renderSubmit} from './cli/render.js';
 import {parseSubmitFast} from './cli/submit-flags.js';
 import type {CommandContext} from './commands/context.js';
+import {nodeContext} from './commands/node-context.js';
 import {submit} from './commands/submit.js';
-import {procForeground} from './process/foreground.js';
-import {createSpawnRunner} from './tmux/runner.js';
-import {createTmux} from './tmux/tmux.js';
 
 // A reader that went away (`nudge logs JOB | head`) is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -51,24 +47,20 @@ function readStdin(): Promise<string> {
 const env = profileEnv(process.env, process.cwd());
 useProfileDirs(profileDirsOf(env));
 
-const ctx: CommandContext = {
-  readStdin,
-  env,
-  cwd: process.cwd(),
-  pid: process.pid,
-  uid: process.getuid?.() ?? 0,
-  signal: controller.signal,
-  clock: realClock,
-  tmux: (spec) => createTmux(createSpawnRunner(spec)),
-  foreground: procForeground,
-  // This file is in dist/src (main.js, or a chunk of the bundle beside cli.js); the worker
-  // entry is dist/workers/.
-  workerEntry: fileURLToPath(new URL('../workers/job-worker.js', import.meta.url)),
-  watchWorkerEntry: fileURLToPath(new URL('../workers/watch-worker.js', import.meta.url)),
-  runWorkerEntry: fileURLToPath(new URL('../workers/run-worker.js', import.meta.url)),
-  self: {node: process.execPath, cli: fileURLToPath(new URL('./cli.js', import.meta.url))},
-  dataDir: fileURLToPath(new URL('../../data/', import.meta.url)),
-};
+// This file is in dist/src (main.js, or a chunk of the bundle beside cli.js); the worker
+// entries are in dist/workers/.
+const ctx: CommandContext = nodeContext(
+  {
+    readStdin,
+    env,
+    cwd: process.cwd(),
+    pid: process.pid,
+    uid: process.getuid?.() ?? 0,
+    signal: controller.signal,
+    node: process.execPath,
+  },
+  new URL('./', import.meta.url),
+);
 const out: Output = {
   stdout: (text) => process.stdout.write(`${text}\n`),
   stderr: (text) => process.stderr.write(`${text}\n`),
@@ -82,7 +74,12 @@ try {
   const fast = parseSubmitFast(argv);
   if (fast) {
     const {json, ...options} = fast;
-    const submitted = await submit(options, ctx);
+    // Another host (--host, $NUDGE_HOST) or a notice for one (HOST:%N): the remote path.
+    const elsewhere =
+      options.host !== undefined || !!env.NUDGE_HOST || !!options.notifyPane?.includes(':');
+    const submitted = elsewhere
+      ? await (await import('./commands/anywhere.js')).submitAnywhere(options, ctx)
+      : await submit(options, ctx);
     result.exitCode = renderSubmit(submitted, json ?? false, out);
     // A queued job left nothing behind in this process (the worker is detached): exit as soon
     // as stdout has the job id, without waiting for Node's own teardown (~10 ms of the front

@@ -40,6 +40,7 @@ const EXIT_OF = {
   'not-a-repo': EXIT_CODES.usage,
   'bad-branch': EXIT_CODES.usage,
   'bad-config': EXIT_CODES.usage,
+  'bad-host': EXIT_CODES.usage,
   // the world is not as it must be (1)
   'no-tmux': EXIT_CODES.failure,
   'no-server': EXIT_CODES.failure,
@@ -51,6 +52,14 @@ const EXIT_OF = {
   'config-write': EXIT_CODES.failure,
   'scheduler-failed': EXIT_CODES.failure,
   interrupted: EXIT_CODES.failure,
+  // another host (--host): ssh could not get there, or what answered there is not this nudge
+  'host-unreachable': EXIT_CODES.failure,
+  'host-refused': EXIT_CODES.failure,
+  'host-key': EXIT_CODES.failure,
+  'host-no-nudge': EXIT_CODES.failure,
+  'host-version': EXIT_CODES.failure,
+  'host-busy': EXIT_CODES.failure,
+  'host-failed': EXIT_CODES.failure,
 } as const satisfies Record<string, ExitCode>;
 
 /** The stable codes of NudgeError, for scripts, tests and MCP tool errors. */
@@ -82,4 +91,9 @@ export function isAbortError(err: unknown): boolean {
 export function describeError(err: unknown): string {
   if (err instanceof Error) return err.message.split('\n')[0] ?? err.name;
   return String(err);
+}
+
+/** Whether `code` is one of the stable codes (an error told by another host's nudge). */
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(EXIT_OF, code);
 }

@@ -7,6 +7,7 @@ import type {CliCommand, CliEnv, McpStdio} from './command.js';
 import {agentsCommand} from './commands/agents.js';
 import {expectCommand} from './commands/expect.js';
 import {explainCommand} from './commands/explain.js';
+import {hostCommand, remoteCommand} from './commands/host.js';
 import {cancelCommand, jobsCommand, logsCommand, statusCommand} from './commands/jobs.js';
 import {runCommand} from './commands/run.js';
 import {
@@ -42,6 +43,8 @@ const COMMANDS: readonly CliCommand[] = [
   doctorCommand,
   explainCommand,
   agentsCommand,
+  hostCommand,
+  remoteCommand,
 ];
 
 /**

@@ -1,5 +1,6 @@
 import {EXIT_CODES, type ExitCode} from '../base/errors.js';
 import type {DoctorResult} from '../commands/doctor.js';
+import type {HostInstallResult} from '../commands/host-install.js';
 import type {InstallResult} from '../commands/install.js';
 import type {ScheduleResult} from '../commands/schedule.js';
 import type {Output} from './render.js';
@@ -50,6 +51,22 @@ export function renderInstall(r: InstallResult, json: boolean, out: Output): Exi
   for (const n of r.notes) out.stdout(n);
   if (conflict) out.stderr('nudge: some pieces were left alone (marked !); see the lines above.');
   return conflict ? EXIT_CODES.failure : EXIT_CODES.ok;
+}
+
+/** `nudge host install`: what went where; a warning for what the host lacks. */
+export function renderHostInstall(r: HostInstallResult, json: boolean, out: Output): ExitCode {
+  if (json) {
+    out.stdout(JSON.stringify(r));
+    return EXIT_CODES.ok;
+  }
+  out.stdout(`nudge ${r.version} is on ${r.host}: ${r.command}.`);
+  out.stdout(
+    r.added
+      ? `${r.host} was added to the hosts of ${r.config} (nudge jobs lists its jobs).`
+      : `${r.host} was already among the hosts of ${r.config}.`,
+  );
+  for (const w of r.warnings) out.stderr(`nudge: ${w}`);
+  return EXIT_CODES.ok;
 }
 
 /** `nudge doctor`: one line per check, its fix under it; exit 1 when one failed. */

@@ -3,8 +3,10 @@ import {EXIT_CODES, type ExitCode} from '../base/errors.js';
 import type {CancelResult} from '../commands/cancel.js';
 import type {ExpectResult} from '../commands/expect.js';
 import type {HookResult} from '../commands/hook.js';
+import type {OnHost} from '../commands/hosts.js';
 import type {JobList, JobStatus} from '../commands/jobs.js';
 import type {LogLines} from '../commands/logs.js';
+import type {RelayRecord} from '../commands/relay.js';
 import type {RunCommandResult} from '../commands/run.js';
 import type {SubmitResult} from '../commands/submit.js';
 import type {WaitResult} from '../commands/wait.js';
@@ -17,6 +19,7 @@ import type {
   WatchStartResult,
 } from '../commands/watch-types.js';
 import type {JobOutcome} from '../jobs/events.js';
+import {LOCAL_HOST} from '../remote/dest.js';
 
 /**
  * The one place a command's typed result becomes what the CLI prints and the code it exits
@@ -41,20 +44,30 @@ export function exitCodeOfOutcome(state: JobOutcome['state']): ExitCode {
   }
 }
 
-export function renderSubmit(r: SubmitResult, json: boolean, out: Output): ExitCode {
+/** A job as the user names it again: `HOST:ID` for a job on another host. */
+function jobName(job: string, host: string | undefined): string {
+  return host ? `${host}:${job}` : job;
+}
+
+export function renderSubmit(r: OnHost<SubmitResult>, json: boolean, out: Output): ExitCode {
+  const at = r.host ? {host: r.host} : {};
   if (r.kind === 'queued') {
     const {job, pane, pid, log} = r;
-    out.stdout(json ? JSON.stringify({job, state: 'queued', pane, pid, log}) : job);
+    out.stdout(
+      json ? JSON.stringify({job, state: 'queued', pane, pid, log, ...at}) : jobName(job, r.host),
+    );
     return EXIT_CODES.ok;
   }
   const o = r.outcome;
   if (json) {
-    out.stdout(JSON.stringify({job: r.job, pane: r.pane, ...o}));
+    out.stdout(JSON.stringify({job: r.job, pane: r.pane, ...at, ...o}));
   } else {
     const waited = o.waitedMs !== undefined ? ` after ${formatDuration(o.waitedMs)}` : '';
     const why = o.reason ? `: ${o.reason}` : '';
     const exit = o.exitCode !== undefined ? `, exit ${o.exitCode}` : '';
-    out.stdout(`${r.job} ${o.state}${waited}${exit}${o.notified ? ', notice sent' : ''}${why}`);
+    out.stdout(
+      `${jobName(r.job, r.host)} ${o.state}${waited}${exit}${o.notified ? ', notice sent' : ''}${why}`,
+    );
   }
   return exitCodeOfOutcome(o.state);
 }
@@ -127,27 +140,41 @@ export function renderExpect(r: ExpectResult, out: Output): ExitCode {
   }
 }
 
-export function renderJobs(r: JobList, json: boolean, out: Output): ExitCode {
+export function renderJobs(
+  r: OnHost<JobList> & {unreachable?: {host: string; error: string}[]},
+  json: boolean,
+  out: Output,
+): ExitCode {
+  // A host that did not answer is said on stderr; the others are still listed.
+  for (const u of r.unreachable ?? []) out.stderr(`nudge: no jobs from ${u.host}: ${u.error}`);
+  const failed = (r.unreachable ?? []).length > 0 ? EXIT_CODES.failure : EXIT_CODES.ok;
   if (json) {
     out.stdout(JSON.stringify(r.jobs));
-    return EXIT_CODES.ok;
+    return failed;
   }
   if (r.jobs.length === 0) {
-    out.stdout(`No jobs in ${r.jobsDir}.`);
-    return EXIT_CODES.ok;
+    out.stdout(r.host ? `No jobs on ${r.host}.` : `No jobs in ${r.jobsDir}.`);
+    return failed;
   }
-  const rows = r.jobs.map((j) => [
+  const jobs = r.jobs as OnHost<JobList['jobs'][number]>[];
+  const hosts = jobs.some((j) => j.host !== undefined);
+  const rows = jobs.map((j) => [
+    ...(hosts ? [j.host ?? LOCAL_HOST] : []),
     j.id,
     j.state,
     j.pane,
     formatDuration(r.nowMs - Date.parse(j.createdAt)),
     j.preview,
   ]);
-  printTable(['JOB', 'STATE', 'PANE', 'AGE', 'TEXT'], rows, out);
-  return EXIT_CODES.ok;
+  printTable([...(hosts ? ['HOST'] : []), 'JOB', 'STATE', 'PANE', 'AGE', 'TEXT'], rows, out);
+  return failed;
 }
 
-export function renderStatus(s: JobStatus, json: boolean, out: Output): ExitCode {
+export function renderStatus(
+  s: OnHost<JobStatus> & {relay?: RelayRecord},
+  json: boolean,
+  out: Output,
+): ExitCode {
   if (json) {
     out.stdout(JSON.stringify(s));
     return EXIT_CODES.ok;
@@ -156,6 +183,7 @@ export function renderStatus(s: JobStatus, json: boolean, out: Output): ExitCode
   const lostNote =
     s.state === 'lost' ? ` (its process ${s.pid ?? '?'} is gone; it never finished)` : '';
   line(`job     ${s.id}`);
+  if (s.host) line(`host    ${s.host}`);
   line(`state   ${s.state}${lostNote}`);
   if (s.reason) line(`reason  ${s.reason}`);
   if (s.blocked) {
@@ -187,6 +215,12 @@ export function renderStatus(s: JobStatus, json: boolean, out: Output): ExitCode
     line(`notice  ${s.notified ? `sent${how}` : 'not sent'}`);
   }
   if (submit?.noticeHeld !== undefined) line(`held    ${submit.noticeHeld}`);
+  if (submit?.noticeDue) line(`relay   the notice is for ${submit.noticeDue.to}`);
+  if (s.relay) {
+    const r = s.relay;
+    const how = r.delivery ? ` (typed by job ${r.delivery})` : r.error ? `: ${r.error}` : '';
+    line(`relayed ${r.state}${how}`);
+  }
   line(`log     ${s.logPath}`);
   line('events');
   const start = Date.parse(s.createdAt);
@@ -199,16 +233,18 @@ export function renderStatus(s: JobStatus, json: boolean, out: Output): ExitCode
   return EXIT_CODES.ok;
 }
 
-export function renderCancel(r: CancelResult, json: boolean, out: Output): ExitCode {
+export function renderCancel(r: OnHost<CancelResult>, json: boolean, out: Output): ExitCode {
+  const job = jobName(r.job, r.host);
   if (json) {
-    out.stdout(JSON.stringify({job: r.job, result: r.result, state: r.state}));
+    const at = r.host ? {host: r.host} : {};
+    out.stdout(JSON.stringify({job: r.job, result: r.result, state: r.state, ...at}));
   } else if (r.result === 'cancelled') {
-    out.stdout(`Cancelled job ${r.job}.`);
+    out.stdout(`Cancelled job ${job}.`);
   } else {
     out.stdout(
       r.endedBefore
-        ? `Job ${r.job} already ended (${r.state}); nothing to cancel.`
-        : `Job ${r.job} ended (${r.state}) before it could be cancelled.`,
+        ? `Job ${job} already ended (${r.state}); nothing to cancel.`
+        : `Job ${job} ended (${r.state}) before it could be cancelled.`,
     );
   }
   return EXIT_CODES.ok;

@@ -1,4 +1,5 @@
 import {parseArgs} from 'node:util';
+import type {HostChoice} from '../commands/hosts.js';
 import {SUBMIT_OPTIONS} from '../commands/options/submit.js';
 import type {OptionTable} from '../commands/options/table.js';
 import type {SubmitOptions} from '../jobs/options.js';
@@ -11,7 +12,7 @@ export const SUBMIT_FLAGS: OptionTable = SUBMIT_OPTIONS;
 export function toSubmitOptions(
   values: Record<string, unknown>,
   words: readonly unknown[],
-): SubmitOptions & {json: boolean | undefined} {
+): SubmitOptions & HostChoice & {json: boolean | undefined} {
   const str = (k: string) => (values[k] === undefined ? undefined : String(values[k]));
   const bool = (k: string) => (values[k] === undefined ? undefined : Boolean(values[k]));
   const notice = values.notice === false || values['no-notice'] === true ? false : str('notice');
@@ -20,6 +21,7 @@ export function toSubmitOptions(
   return {
     text: words.map(String).join(' '),
     pane: str('pane'),
+    host: str('host'),
     socketName: str('socket-name'),
     socketPath: str('socket-path'),
     delay: str('delay'),
@@ -67,7 +69,7 @@ export function toSubmitOptions(
  */
 export function parseSubmitFast(
   argv: readonly string[],
-): (SubmitOptions & {json: boolean | undefined}) | undefined {
+): (SubmitOptions & HostChoice & {json: boolean | undefined}) | undefined {
   if (argv[0] !== 'submit') return undefined;
   const options: Record<string, {type: 'string' | 'boolean'; short?: string; multiple?: boolean}> =
     {};

@@ -31,6 +31,9 @@ export interface CommandContext {
   watchWorkerEntry: string;
   /** The worker script a `nudge run` job runs in (dist/workers/run-worker.js). */
   runWorkerEntry: string;
+  /** The worker script that relays a notice to a pane of another host
+   * (dist/workers/relay-worker.js). */
+  relayWorkerEntry: string;
   /** How to run this nudge again from anywhere (absolute node and CLI script): what
    * `install` and `schedule` write into other programs' files. */
   self: SelfCommand;

@@ -3,7 +3,13 @@ import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import {checkUntilFits} from '../detect/conditions.js';
 import type {JobOutcome} from '../jobs/events.js';
 import {resolveJobOptions, type SubmitOptions, validateText} from '../jobs/options.js';
-import {encodeRequest, type JobRequest, newJobId, REQUEST_VERSION} from '../jobs/request.js';
+import {
+  encodeRequest,
+  JOB_ID_PATTERN,
+  type JobRequest,
+  newJobId,
+  REQUEST_VERSION,
+} from '../jobs/request.js';
 import {JobStore} from '../jobs/store.js';
 import {paneLockFor} from '../locks/pane-lock.js';
 import {resolveSinks} from '../notify/config.js';
@@ -64,10 +70,16 @@ export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<Sub
     if (notify.info.paneId !== info.paneId) options.notifyPane = notify.info.paneId;
   }
 
+  const store = new JobStore(stateDir);
+  if (o.jobId !== undefined) {
+    // Sent again (the answer was lost on the way): the job made the first time is the answer.
+    const made = await madeBefore(store, o.jobId);
+    if (made) return made;
+  }
   const now = ctx.clock.now();
   const request: JobRequest = {
     version: REQUEST_VERSION,
-    jobId: newJobId(now),
+    jobId: o.jobId ?? newJobId(now),
     createdAt: new Date(now).toISOString(),
     server: {socketPath: info.socketPath, pid: info.serverPid},
     pane: info.paneId,
@@ -75,7 +87,6 @@ export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<Sub
     text: o.text,
     options,
   };
-  const store = new JobStore(stateDir);
   // Record the job and take its place in the pane's queue (so jobs run in submission order
   // even if their workers start in another order), both at once. Until a worker runs, a
   // failure leaves no job behind (it would only show as "lost" later): the user gets one
@@ -131,4 +142,15 @@ export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<Sub
     transport: transport === 'spawn' || transport === 'control' ? transport : 'auto',
   });
   return {kind: 'ran', job: request.jobId, pane: info.paneId, outcome};
+}
+
+/** The job `jobId` names, when a submit with that id was made before (a relay's delivery sent
+ * twice): answered as queued, with nothing new started. */
+async function madeBefore(store: JobStore, jobId: string): Promise<SubmitResult | undefined> {
+  if (!JOB_ID_PATTERN.test(jobId))
+    throw new NudgeError('bad-job', `${JSON.stringify(jobId)} is not a job id.`);
+  if (!(await store.ids()).includes(jobId)) return undefined;
+  const handle = await store.open(jobId);
+  const record = await handle.readState();
+  return {kind: 'queued', job: jobId, pane: record.pane, pid: record.pid ?? 0, log: handle.logPath};
 }

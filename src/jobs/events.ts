@@ -44,6 +44,8 @@ export interface JobEvents extends PaneEvents {
   transport: {kind: string; session?: string; reason?: string};
   /** /proc cannot say whether the foreground waits for input: liveness as before. */
   'input-state-unknown': {pane: string; why: string};
+  /** The notice is due in a pane of another host: a relay types it there. */
+  'notice-due': {to: string; chars: number};
   /** The notice was not typed: another program holds the pane and it would answer it. */
   'notice-held': {pane: string; why: string};
   'transport-lost': {detail: string};

@@ -1,7 +1,6 @@
 import {blockedIn, type FoundDialog} from '../agents/dialogs.js';
 import type {HookMark, HookMarkSource} from '../agents/hook-marks.js';
-import type {Profile} from '../agents/profile.js';
-import {isAgent} from '../agents/profile.js';
+import {isAgent, type Profile} from '../agents/profile.js';
 import type {Detection} from '../agents/registry.js';
 import {isPosixShell} from '../agents/shell.js';
 import type {Clock} from '../base/clock.js';
@@ -22,7 +21,7 @@ import {blockedReason, changeOfEnding, endingOf} from './ending.js';
 import type {JobEvents, JobOutcome} from './events.js';
 import {LimitWaits, resumeAfterLimit} from './limit.js';
 import {takePaneLock} from './lock-pane.js';
-import {heldBack, noticeFor} from './notice.js';
+import {dueElsewhere, heldBack, noticeFor} from './notice.js';
 import type {JobRecorder} from './recorder.js';
 import {deliverOptionsOf, type JobRequest, sentinelOf, textToType} from './request.js';
 
@@ -285,6 +284,7 @@ class Job {
       match === undefined ? {} : {match},
     );
     if (!o.notify) return this.#ended(result);
+    if (o.noticeElsewhere) return this.#ended(await dueElsewhere(this.request, result, recorder));
     // The notice: same pane → keep the lock; another pane → free this one first, so no job
     // ever holds two pane locks at once (no deadlock between crossing jobs).
     if (this.#notifyPane === pane) return {at: 'notifying', waited: result};

@@ -120,3 +120,20 @@ export async function heldBack(
     ? `the notice was held back: ${info.currentCommand} holds pane ${info.paneId} now, not ${began.command} as when the job began, and the notice would answer it`
     : undefined;
 }
+
+/**
+ * The ending of a job whose notice pane is on another host (`HOST:%N`): the notice is not
+ * typed here but recorded (the event `notice-due`, and `noticeDue` in the ending) for the
+ * relay on the submitting machine, which types it there (src/commands/relay.ts).
+ */
+export async function dueElsewhere<W extends Parameters<typeof noticeFor>[1]>(
+  request: Parameters<typeof noticeFor>[0] & {options: {noticeElsewhere?: string | null}},
+  waited: W,
+  recorder: {event: (name: 'notice-due', data: {to: string; chars: number}) => Promise<void>},
+): Promise<W & {noticeDue?: {to: string; text: string}}> {
+  const to = request.options.noticeElsewhere;
+  if (!to) return waited;
+  const text = noticeFor(request, waited);
+  await recorder.event('notice-due', {to, chars: [...text].length});
+  return {...waited, noticeDue: {to, text}};
+}

@@ -35,6 +35,12 @@ export interface SubmitOptions {
   lines?: string | number | undefined;
   /** Type the notice into this pane instead. */
   notifyPane?: string | undefined;
+  /** The notice goes to a pane of another host (`HOST:%N`): set by the front end that
+   * relays it there (src/commands/relay.ts), never by a flag. */
+  noticeElsewhere?: string | undefined;
+  /** The job's id, chosen by the caller instead of made here: a relay's delivery, which may
+   * be sent again after a dropped connection and must make one job (never a flag). */
+  jobId?: string | undefined;
   /** auto | claude | gemini | codex | shell | raw. */
   profile?: string | undefined;
   /** Wait until the pane is idle before typing. */
@@ -115,6 +121,7 @@ export function resolveJobOptions(o: SubmitOptions): JobOptions {
     notify: o.notice !== false,
     noticeTemplate: typeof o.notice === 'string' ? o.notice : null,
     notifyPane: null,
+    noticeElsewhere: o.noticeElsewhere ?? null,
     until,
     ignore,
     lines: parseInteger(o.lines ?? SUBMIT_DEFAULTS.lines, '--lines', 1, 100_000),

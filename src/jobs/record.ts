@@ -55,6 +55,8 @@ export interface SubmitRecord extends RecordBase {
   /** Why the wait ended so, and why the notice was held back (if it was). */
   verdict?: string;
   noticeHeld?: string;
+  /** The notice, for a pane of another host: a relay types it there (src/commands/relay.ts). */
+  noticeDue?: {to: string; text: string};
 }
 
 /** A `nudge run` job: a task in a pane of its own. */

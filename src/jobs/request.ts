@@ -46,6 +46,10 @@ export interface JobOptions {
   noticeTemplate: string | null;
   /** The pane (`%N`) the notice is typed into; null: the pane typed into. */
   notifyPane: string | null;
+  /** The notice's pane is on another host (`HOST:%N`): the worker does not type it but
+   * records it in the ending, and the relay on the submitting machine types it there.
+   * Absent or null: typed here. */
+  noticeElsewhere?: string | null | undefined;
   /** The "done" condition. */
   until: UntilSpec;
   /** `--ignore` regexes (sources) masked before screens are compared. */
@@ -175,6 +179,14 @@ export function validateRequest(value: unknown): Result<JobRequest, string> {
     !(typeof options.notifyPane === 'string' && /^%\d+$/.test(options.notifyPane))
   ) {
     return err('the request option notifyPane is not a pane id or null');
+  }
+  if (
+    options.noticeElsewhere != null &&
+    !(
+      typeof options.noticeElsewhere === 'string' && /^.{1,255}:%\d+$/.test(options.noticeElsewhere)
+    )
+  ) {
+    return err('the request option noticeElsewhere is not HOST:%N or null');
   }
   if (
     !isObject(options.until) ||

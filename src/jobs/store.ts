@@ -74,6 +74,8 @@ export interface JobEnding {
   by?: string | undefined;
   /** State `blocked`: what the person is asked, and where. */
   blocked?: Blocked | undefined;
+  /** The notice, not typed here: a relay types it into a pane of another host. */
+  noticeDue?: {to: string; text: string} | undefined;
 }
 
 /** The marker that the ending was claimed (see JobHandle.end). */

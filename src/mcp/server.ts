@@ -7,20 +7,22 @@ import {describeError, NudgeError} from '../base/errors.js';
 import {createJobLogger, type Logger} from '../base/log.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import {nudgeVersion} from '../base/version.js';
-import {cancelJob} from '../commands/cancel.js';
+import {
+  doctorAnywhere,
+  jobRef,
+  jobsAnywhere,
+  statusAnywhere,
+  submitAnywhere,
+  watchStartAnywhere,
+} from '../commands/anywhere.js';
 import type {CommandContext} from '../commands/context.js';
-import {runDoctor} from '../commands/doctor.js';
-import {expectPattern} from '../commands/expect.js';
-import {listJobs, showStatus} from '../commands/jobs.js';
+import {onHost} from '../commands/hosts.js';
 import {EXPECT_OPTIONS} from '../commands/options/expect.js';
 import {RUN_OPTIONS} from '../commands/options/run.js';
 import {SUBMIT_OPTIONS} from '../commands/options/submit.js';
+import {HOST_OPTION} from '../commands/options/table.js';
 import {WAIT_OPTIONS} from '../commands/options/wait.js';
 import {WATCH_REPORT_OPTIONS, WATCH_START_OPTIONS} from '../commands/options/watch.js';
-import {runInPane} from '../commands/run.js';
-import {submit} from '../commands/submit.js';
-import {waitForIdle} from '../commands/wait.js';
-import {clearWatcher, pauseWatcher, reportWatcher, startWatcher} from '../commands/watch.js';
 import {optionsOf, shapeOf} from './schema.js';
 
 /** The assessor `watch_me` gives a new watcher (from `nudge mcp`'s flags or environment). */
@@ -107,7 +109,7 @@ export function createMcpServer(
     call('submit', async (a, c) => {
       const options = optionsOf(a, SUBMIT_OPTIONS);
       return json(
-        await submit(
+        await submitAnywhere(
           {...options, text: String(a.text), notice: a.no_notice ? false : options.notice},
           c,
         ),
@@ -135,15 +137,12 @@ export function createMcpServer(
     },
     call('run', async (a, c) =>
       json(
-        await runInPane(
-          {
-            ...optionsOf(a, RUN_OPTIONS),
-            words: [String(a.command)],
-            worktree: a.worktree as boolean | string | undefined,
-            notice: a.no_notice ? false : undefined,
-          },
-          c,
-        ),
+        await onHost(c, 'run', {
+          ...optionsOf(a, RUN_OPTIONS),
+          words: [String(a.command)],
+          worktree: a.worktree as boolean | string | undefined,
+          notice: a.no_notice ? false : undefined,
+        }),
       ),
     ),
   );
@@ -161,10 +160,11 @@ export function createMcpServer(
       },
     },
     call('expect', async (a, c) => {
-      const r = await expectPattern(
-        {...optionsOf(a, EXPECT_OPTIONS), pane: String(a.pane_id), pattern: String(a.pattern)},
-        c,
-      );
+      const r = await onHost(c, 'expect', {
+        ...optionsOf(a, EXPECT_OPTIONS),
+        pane: String(a.pane_id),
+        pattern: String(a.pattern),
+      });
       // The pane closed while waiting: a tool error with the sentence (and the answer).
       if (r.warning)
         return {...json(r.answer), content: [{type: 'text', text: r.warning}], isError: true};
@@ -185,7 +185,10 @@ export function createMcpServer(
     },
     call('wait', async (a, c) =>
       json(
-        await waitForIdle({...optionsOf(a, WAIT_OPTIONS), pane: a.pane as string | undefined}, c),
+        await onHost(c, 'wait', {
+          ...optionsOf(a, WAIT_OPTIONS),
+          pane: a.pane as string | undefined,
+        }),
       ),
     ),
   );
@@ -195,25 +198,35 @@ export function createMcpServer(
     {
       title: "A job's state",
       description: "A job's state, outcome and events.",
-      inputSchema: {job: z.string()},
+      inputSchema: {job: z.string().describe('a job id, or HOST:ID'), ...shapeOf(HOST_OPTION)},
     },
-    call('status', async (a, c) => json(await showStatus({job: a.job}, c))),
+    call('status', async (a: {job: string; host?: string}, c) =>
+      json(await statusAnywhere(jobRef(a.job, a.host), c)),
+    ),
   );
   server.registerTool(
     'jobs',
-    {title: 'The jobs', description: 'Every job, newest last.', inputSchema: {}},
-    call('jobs', async (_a: Record<string, never>, c) =>
-      json({jobs: (await listJobs({}, c)).jobs}),
-    ),
+    {
+      title: 'The jobs',
+      description:
+        'Every job, newest last: here and on the hosts of config.toml (each remote job with its host), or on one host.',
+      inputSchema: shapeOf(HOST_OPTION),
+    },
+    call('jobs', async (a: {host?: string}, c) => {
+      const {jobs, unreachable} = await jobsAnywhere({host: a.host}, c);
+      return json(unreachable.length > 0 ? {jobs, unreachable} : {jobs});
+    }),
   );
   server.registerTool(
     'cancel',
     {
       title: 'Cancel a job',
       description: 'Stop a queued or running job and free its pane.',
-      inputSchema: {job: z.string()},
+      inputSchema: {job: z.string().describe('a job id, or HOST:ID'), ...shapeOf(HOST_OPTION)},
     },
-    call('cancel', async (a, c) => json(await cancelJob({job: a.job}, c))),
+    call('cancel', async (a: {job: string; host?: string}, c) =>
+      json(await onHost(c, 'cancel', jobRef(a.job, a.host))),
+    ),
   );
 
   server.registerTool(
@@ -222,9 +235,9 @@ export function createMcpServer(
       title: 'Check the setup',
       description:
         'What nudge needs, each ok, warn or fail with one sentence of fix: tmux, the server, this pane, control mode, node, the state directory, and each agent CLI with nudge installed for it.',
-      inputSchema: {},
+      inputSchema: shapeOf(HOST_OPTION),
     },
-    call('doctor', async (_a: Record<string, never>, c) => json(await runDoctor({}, c))),
+    call('doctor', async (a: {host?: string}, c) => json(await doctorAnywhere({host: a.host}, c))),
   );
 
   server.registerTool(
@@ -236,7 +249,7 @@ export function createMcpServer(
       inputSchema: {name: z.string(), ...shapeOf(WATCH_START_OPTIONS)},
     },
     call('watch_me', async (a, c) => {
-      const r = await startWatcher(
+      const r = await watchStartAnywhere(
         {
           ...optionsOf(a, WATCH_START_OPTIONS),
           name: String(a.name),
@@ -263,14 +276,11 @@ export function createMcpServer(
       },
     },
     call('look_ma', async (a, c) => {
-      const r = await reportWatcher(
-        {
-          ...optionsOf(a, WATCH_REPORT_OPTIONS),
-          name: a.name as string | undefined,
-          status: String(a.status_report),
-        },
-        c,
-      );
+      const r = await onHost(c, 'watch-report', {
+        ...optionsOf(a, WATCH_REPORT_OPTIONS),
+        name: a.name as string | undefined,
+        status: String(a.status_report),
+      });
       return said(r.result, r);
     }),
   );
@@ -280,18 +290,18 @@ export function createMcpServer(
       title: 'Pause a watcher',
       description:
         'Pause the watcher (nothing more is typed) and answer the next step its assessor suggests.',
-      inputSchema: {name: z.string()},
+      inputSchema: {name: z.string(), ...shapeOf(HOST_OPTION)},
     },
-    call('pause', async (a, c) => json(await pauseWatcher({name: a.name}, c))),
+    call('pause', async (a, c) => json(await onHost(c, 'watch-pause', a))),
   );
   server.registerTool(
     'clear',
     {
       title: 'Remove a watcher',
       description: 'Stop its running cycle and remove it.',
-      inputSchema: {name: z.string()},
+      inputSchema: {name: z.string(), ...shapeOf(HOST_OPTION)},
     },
-    call('clear', async (a, c) => json(await clearWatcher({name: a.name}, c))),
+    call('clear', async (a, c) => json(await onHost(c, 'watch-clear', a))),
   );
   return server;
 }

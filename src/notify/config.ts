@@ -1,22 +1,6 @@
-import {existsSync, readFileSync} from 'node:fs';
-import {homedir} from 'node:os';
-import {join} from 'node:path';
-import {parseToml} from '../agents/builtin.js';
+import {configTable} from '../base/config.js';
 import {NudgeError} from '../base/errors.js';
 import {parseSink} from './sinks.js';
-
-/** Where the user's defaults are: `$XDG_CONFIG_HOME/nudge/config.toml` (default
- * `~/.config/nudge/config.toml`). */
-export function configPath(env: {
-  XDG_CONFIG_HOME?: string | undefined;
-  HOME?: string | undefined;
-}): string {
-  return join(
-    env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config'),
-    'nudge',
-    'config.toml',
-  );
-}
 
 /**
  * The sinks a job tells: `--notify` as given (`none`: no sink at all), else the config file's
@@ -33,26 +17,15 @@ export function resolveSinks(
     for (const spec of given) parseSink(spec);
     return [...given];
   }
-  const file = configPath(env);
-  if (!existsSync(file)) return [];
-  const sinks = configSinks(file);
-  for (const spec of sinks) parseSink(spec, `${file}: notify.sinks has`);
+  const found = configTable(env, 'notify');
+  if (!found) return [];
+  const sinks = configSinks(found.file, found.table);
+  for (const spec of sinks) parseSink(spec, `${found.file}: notify.sinks has`);
   return sinks;
 }
 
-function configSinks(file: string): string[] {
-  let parsed: unknown;
-  try {
-    parsed = parseToml(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new NudgeError(
-      'bad-config',
-      `${file} is not valid TOML: ${(error as Error).message.split('\n')[0]}`,
-    );
-  }
-  const notify = (parsed as {notify?: unknown}).notify;
-  if (notify === undefined) return [];
-  const sinks = (notify as {sinks?: unknown}).sinks;
+function configSinks(file: string, notify: Record<string, unknown>): string[] {
+  const sinks = notify.sinks;
   if (sinks === undefined) return [];
   if (!Array.isArray(sinks) || !sinks.every((s) => typeof s === 'string'))
     throw new NudgeError(

@@ -13,6 +13,8 @@ import {execa} from 'execa';
 export interface RunCommandOptions {
   /** Written to the command's stdin, which is then closed ('' or undefined: nothing). */
   input?: string | undefined;
+  /** A file whose bytes are the command's stdin (instead of `input`). */
+  inputFile?: string | undefined;
   /** Killed (SIGTERM, then SIGKILL after 2 s) after this long. */
   timeoutMs: number;
   /** Output beyond this many bytes is dropped (the command is stopped). */
@@ -59,7 +61,7 @@ export async function runCommand(
   // be stopped for it, so only its last `maxBytes` are kept. An answer (not merged) over
   // `maxBytes` is wrong anyway: the command is stopped.
   const subprocess = execa(file, args, {
-    input: o.input ?? '',
+    ...(o.inputFile ? {inputFile: o.inputFile} : {input: o.input ?? ''}),
     timeout: o.timeoutMs,
     cancelSignal: o.signal,
     reject: false,

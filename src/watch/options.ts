@@ -92,7 +92,7 @@ function optionalDuration(v: string | number | undefined, flag: string): number 
 }
 
 /** The plan: TEXT, or `@FILE` read from a file (relative to the working directory). */
-async function readPlan(plan: string, cwd: string): Promise<string> {
+export async function readPlan(plan: string, cwd: string): Promise<string> {
   let text = plan;
   if (plan.startsWith('@')) {
     const path = resolve(cwd, plan.slice(1));

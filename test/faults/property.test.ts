@@ -76,6 +76,12 @@ const requestArb: fc.Arbitrary<JobRequest> = fc.record({
       fc.nat(999).map((n) => `%${n}`),
       {nil: null},
     ),
+    noticeElsewhere: fc.option(
+      fc
+        .tuple(fc.constantFrom('local', 'gpu', 'me@mini', '[::1]'), fc.nat(999))
+        .map(([host, n]) => `${host}:%${n}`),
+      {nil: null},
+    ),
     until: untilArb,
     ignore: fc.array(fc.constantFrom('\\d+s', 'clock \\d\\d:\\d\\d', '[|/\\\\-]'), {maxLength: 3}),
     lines: fc.integer({min: 1, max: 100_000}),
@@ -85,6 +91,17 @@ const requestArb: fc.Arbitrary<JobRequest> = fc.record({
     clearDraft: fc.boolean(),
     draftWaitMs: fc.nat(),
     lockTimeoutMs: fc.nat(),
+    onLimit: fc.constantFrom('stop', 'wait'),
+    limitMarginMs: fc.nat(),
+    resumeText: fc
+      .string({minLength: 1, maxLength: 40})
+      .filter((t) => oneLine(t) && t.trim() !== ''),
+    notifySinks: fc.array(
+      fc.constantFrom('desktop', 'tmux', 'ntfy:https://ntfy.sh/t', 'cmd:notify-send'),
+      {
+        maxLength: 3,
+      },
+    ),
   }),
 }) as fc.Arbitrary<JobRequest>;
 
@@ -176,6 +193,8 @@ describe('request codec (fast-check)', () => {
           // Some values are valid for some fields (e.g. "x" as a paneTarget): only count the
           // ones a valid request could not have.
           const decoded = decodeRequest(b64(copy));
+          // A request from before --notify-pane HOST:%N has no noticeElsewhere: still valid.
+          if (decoded.ok && key === 'noticeElsewhere' && wrong === undefined) return;
           if (decoded.ok) {
             // Accepted only where the value is of the field's own type and range.
             const sameType =

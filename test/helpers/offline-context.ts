@@ -23,6 +23,7 @@ export function offlineContext(over: Partial<CommandContext> = {}): CommandConte
     workerEntry: '/nonexistent/job-worker.js',
     watchWorkerEntry: '/nonexistent/watch-worker.js',
     runWorkerEntry: '/nonexistent/run-worker.js',
+    relayWorkerEntry: '/nonexistent/relay-worker.js',
     self: {node: process.execPath, cli: '/nonexistent/cli.js'},
     dataDir: '/nonexistent/data',
     ...over,

@@ -68,6 +68,7 @@ async function inProcess(env: Record<string, string>): Promise<Client> {
     workerEntry: join(DIST, 'workers', 'job-worker.js'),
     watchWorkerEntry: join(DIST, 'workers', 'watch-worker.js'),
     runWorkerEntry: join(DIST, 'workers', 'run-worker.js'),
+    relayWorkerEntry: join(DIST, 'workers', 'relay-worker.js'),
     dataDir: join(DIST, '..', 'data'),
     self: {node: process.execPath, cli: join(DIST, 'src', 'cli.js')},
   };

@@ -1,7 +1,7 @@
 import {INSTALL_AGENTS} from '../../agents/profile.js';
 import {HOOK_KINDS} from '../../agents/registry.js';
 import {INSTALL_OPTIONS, SCHEDULE_OPTIONS} from '../../commands/options/setup.js';
-import {SERVER_OPTIONS} from '../../commands/options/table.js';
+import {HOST_OPTION, SERVER_OPTIONS} from '../../commands/options/table.js';
 import {MCP_OPTIONS} from '../../commands/options/watch.js';
 import {type CliCommand, jsonOf, wordsOf} from '../command.js';
 import {optionsFrom, withOptions} from '../options.js';
@@ -109,13 +109,15 @@ export const doctorCommand: CliCommand = ({ctx, run}) => ({
     'check tmux, the server, this pane, node, the state directory, control mode and each agent',
   builder: (y) =>
     withOptions(withOptions(y, SERVER_OPTIONS), {
+      ...HOST_OPTION,
       json: {type: 'boolean', describe: 'print the checks as JSON'},
-    }).example('$0 doctor', 'ok, warn or fail for each check, with the fix'),
+    })
+      .example('$0 doctor', 'ok, warn or fail for each check, with the fix')
+      .example('$0 doctor --host gpu', 'the way to the host gpu, then its own checks'),
   handler: async (a) => {
-    const {runDoctor} = await import('../../commands/doctor.js');
+    const {doctorAnywhere} = await import('../../commands/anywhere.js');
     const {renderDoctor} = await import('../render-setup.js');
-    await run(runDoctor(optionsFrom(a, SERVER_OPTIONS), ctx), (r, o) =>
-      renderDoctor(r, jsonOf(a), o),
-    );
+    const options = {...optionsFrom(a, SERVER_OPTIONS), ...optionsFrom(a, HOST_OPTION)};
+    await run(doctorAnywhere(options, ctx), (r, o) => renderDoctor(r, jsonOf(a), o));
   },
 });

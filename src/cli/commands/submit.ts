@@ -20,10 +20,15 @@ export const submitCommand: CliCommand = ({ctx, run, submit}) => ({
       .example(
         "$0 submit --pane %4 --notify-pane %1 --until exit -- 'make'",
         'build in %4, wake %1 with the exit status',
+      )
+      .example(
+        "$0 submit --host gpu --pane %2 --notify-pane self --until exit -- 'make train'",
+        'train on the host gpu, wake this pane when it ends',
       ),
   handler: async (a) => {
     const {json, ...options} = toSubmitOptions(a, wordsOf(a, 'text'));
     const {renderSubmit} = await import('../render.js');
-    await run(submit(options, ctx), (r, o) => renderSubmit(r, json ?? false, o));
+    const {submitAnywhere} = await import('../../commands/anywhere.js');
+    await run(submitAnywhere(options, ctx, submit), (r, o) => renderSubmit(r, json ?? false, o));
   },
 });

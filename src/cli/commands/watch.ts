@@ -1,5 +1,5 @@
 import type {Argv} from 'yargs';
-import {JSON_OPTION, SERVER_OPTIONS} from '../../commands/options/table.js';
+import {HOST_OPTION, JSON_OPTION, SERVER_OPTIONS} from '../../commands/options/table.js';
 import {WATCH_REPORT_OPTIONS, WATCH_START_OPTIONS} from '../../commands/options/watch.js';
 import {type CliCommand, type CliEnv, jsonOf} from '../command.js';
 import {optionsFrom, withOptions} from '../options.js';
@@ -17,7 +17,8 @@ const name = {type: 'string', demandOption: true} as const;
 
 function watchCommands<A>(y: Argv<A>, {ctx, run}: CliEnv) {
   const load = async () => ({
-    ...(await import('../../commands/watch.js')),
+    ...(await import('../../commands/hosts.js')),
+    ...(await import('../../commands/anywhere.js')),
     ...(await import('../render.js')),
   });
   return y
@@ -33,13 +34,13 @@ function watchCommands<A>(y: Argv<A>, {ctx, run}: CliEnv) {
           'watch pane %3',
         ),
       async (a) => {
-        const {startWatcher, renderWatchStart} = await load();
+        const {watchStartAnywhere, renderWatchStart} = await load();
         const options = {
           ...optionsFrom(a, WATCH_START_OPTIONS),
           ...optionsFrom(a, SERVER_OPTIONS),
           name: String(a.name),
         };
-        await run(startWatcher(options, ctx), (r, o) => renderWatchStart(r, jsonOf(a), o));
+        await run(watchStartAnywhere(options, ctx), (r, o) => renderWatchStart(r, jsonOf(a), o));
       },
     )
     .command(
@@ -54,55 +55,56 @@ function watchCommands<A>(y: Argv<A>, {ctx, run}: CliEnv) {
           'report, then run the tests as the wait',
         ),
       async (a) => {
-        const {reportWatcher, renderWatchReport} = await load();
+        const {onHost, renderWatchReport} = await load();
         const options = {
           ...optionsFrom(a, WATCH_REPORT_OPTIONS),
           name: String(a.name),
           status: String(a.status),
         };
-        await run(reportWatcher(options, ctx), (r, o) => renderWatchReport(r, jsonOf(a), o));
+        await run(onHost(ctx, 'watch-report', options), (r, o) =>
+          renderWatchReport(r, jsonOf(a), o),
+        );
       },
     )
     .command(
       'pause <name>',
       'pause a watcher (nothing more is typed) and print the next step the assessor suggests',
-      (b) => withOptions(b.positional('name', name), JSON_OPTION),
+      (b) => withOptions(b.positional('name', name), {...HOST_OPTION, ...JSON_OPTION}),
       async (a) => {
-        const {pauseWatcher, renderWatchPause} = await load();
-        await run(pauseWatcher({name: String(a.name)}, ctx), (r, o) =>
-          renderWatchPause(r, jsonOf(a), o),
-        );
+        const {onHost, renderWatchPause} = await load();
+        const options = {...optionsFrom(a, HOST_OPTION), name: String(a.name)};
+        await run(onHost(ctx, 'watch-pause', options), (r, o) => renderWatchPause(r, jsonOf(a), o));
       },
     )
     .command(
       'clear <name>',
       'stop a running cycle and remove the watcher',
-      (b) => withOptions(b.positional('name', name), JSON_OPTION),
+      (b) => withOptions(b.positional('name', name), {...HOST_OPTION, ...JSON_OPTION}),
       async (a) => {
-        const {clearWatcher, renderWatchClear} = await load();
-        await run(clearWatcher({name: String(a.name)}, ctx), (r, o) =>
-          renderWatchClear(r, jsonOf(a), o),
-        );
+        const {onHost, renderWatchClear} = await load();
+        const options = {...optionsFrom(a, HOST_OPTION), name: String(a.name)};
+        await run(onHost(ctx, 'watch-clear', options), (r, o) => renderWatchClear(r, jsonOf(a), o));
       },
     )
     .command(
       'show <name>',
       "a watcher's state, pane, plan, assessor and transcript",
-      (b) => withOptions(b.positional('name', name), JSON_OPTION),
+      (b) => withOptions(b.positional('name', name), {...HOST_OPTION, ...JSON_OPTION}),
       async (a) => {
-        const {showWatcher, renderWatchShow} = await load();
-        await run(showWatcher({name: String(a.name)}, ctx), (r, o) =>
-          renderWatchShow(r, jsonOf(a), o),
-        );
+        const {onHost, renderWatchShow} = await load();
+        const options = {...optionsFrom(a, HOST_OPTION), name: String(a.name)};
+        await run(onHost(ctx, 'watch-show', options), (r, o) => renderWatchShow(r, jsonOf(a), o));
       },
     )
     .command(
       'list',
       'the watchers',
-      (b) => withOptions(b, JSON_OPTION),
+      (b) => withOptions(b, {...HOST_OPTION, ...JSON_OPTION}),
       async (a) => {
-        const {listWatchers, renderWatchList} = await load();
-        await run(listWatchers({}, ctx), (r, o) => renderWatchList(r, jsonOf(a), o));
+        const {onHost, renderWatchList} = await load();
+        await run(onHost(ctx, 'watch-list', optionsFrom(a, HOST_OPTION)), (r, o) =>
+          renderWatchList(r, jsonOf(a), o),
+        );
       },
     )
     .demandCommand(1, 'Give a watch command: start, report, pause, clear, show or list.');

@@ -1,4 +1,4 @@
-import type {OptionTable} from './table.js';
+import {HOST_OPTION, type OptionTable} from './table.js';
 
 /** What `expect` does once the pattern matched. */
 export const EXPECT_ACTIONS = ['notify', 'close_pane', 'return_output'] as const;
@@ -40,4 +40,5 @@ export const EXPECT_OPTIONS = {
     multiple: true,
     describe: 'end with status "failed" if this shows first (repeatable)',
   },
+  ...HOST_OPTION,
 } as const satisfies OptionTable;

@@ -1,5 +1,5 @@
 import {AGENT_NAMES} from '../../agents/profile.js';
-import type {OptionTable} from './table.js';
+import {HOST_OPTION, type OptionTable} from './table.js';
 
 /** `nudge run [-- WORDS]` (and the MCP tool `run`). */
 export const RUN_OPTIONS = {
@@ -77,4 +77,5 @@ export const RUN_OPTIONS = {
     describe: 'run in the foreground; exit 0 done, 1 failed, 124 timeout',
     mcp: {name: 'wait', describe: 'run in the foreground and return the report'},
   },
+  ...HOST_OPTION,
 } as const satisfies OptionTable;

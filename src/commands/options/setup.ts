@@ -1,4 +1,4 @@
-import type {OptionTable} from './table.js';
+import {HOST_OPTION, type OptionTable} from './table.js';
 
 /** `nudge install AGENT`. */
 export const INSTALL_OPTIONS = {
@@ -30,4 +30,5 @@ export const LOGS_OPTIONS = {
     describe: 'keep printing until the job ends',
   },
   pretty: {type: 'boolean', default: false, describe: 'format through pino-pretty'},
+  ...HOST_OPTION,
 } as const satisfies OptionTable;

@@ -1,5 +1,5 @@
 import {SUBMIT_DEFAULTS} from '../../jobs/options.js';
-import {type OptionTable, SERVER_OPTIONS} from './table.js';
+import {HOST_OPTION, type OptionTable, SERVER_OPTIONS} from './table.js';
 
 /** `nudge submit [options] -- TEXT` (and the MCP tool `submit`). */
 export const SUBMIT_OPTIONS = {
@@ -10,6 +10,7 @@ export const SUBMIT_OPTIONS = {
     describe: 'target pane: %N, session:window.pane or self (default $TMUX_PANE)',
   },
   ...SERVER_OPTIONS,
+  ...HOST_OPTION,
   delay: {
     mcp: {name: 'delay', duration: true},
     type: 'string',

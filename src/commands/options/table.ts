@@ -46,6 +46,20 @@ export const SERVER_OPTIONS = {
   'socket-path': {type: 'string', short: 'S', describe: 'tmux server socket path (as tmux -S)'},
 } as const satisfies OptionTable;
 
+/** `--host`: run the command on another host, over ssh (docs/remote.md). */
+export const HOST_OPTION = {
+  host: {
+    type: 'string',
+    describe:
+      'run it on another host over ssh: an alias of ~/.ssh/config or user@host (default $NUDGE_HOST; local: this machine)',
+    mcp: {
+      name: 'host',
+      describe:
+        'the host it runs on, as ssh takes it (an alias or user@host); default: this machine',
+    },
+  },
+} as const satisfies OptionTable;
+
 /** `--json`: print the typed result as JSON. */
 export const JSON_OPTION = {
   json: {type: 'boolean', default: false, describe: 'print the result as JSON'},

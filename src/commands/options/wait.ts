@@ -1,4 +1,4 @@
-import type {OptionTable} from './table.js';
+import {HOST_OPTION, type OptionTable} from './table.js';
 
 /** `nudge wait [PANE]` (and the MCP tool `wait`). */
 export const WAIT_OPTIONS = {
@@ -26,4 +26,5 @@ export const WAIT_OPTIONS = {
     describe: 'regex masked before comparing screens (repeatable)',
   },
   lines: {type: 'string', default: '100', describe: 'lines of the screen compared'},
+  ...HOST_OPTION,
 } as const satisfies OptionTable;

@@ -1,5 +1,5 @@
 import {WATCH_DEFAULTS} from '../../watch/record.js';
-import type {OptionTable} from './table.js';
+import {HOST_OPTION, type OptionTable} from './table.js';
 
 /** `nudge watch start NAME` (and the MCP tool `watch_me`). */
 export const WATCH_START_OPTIONS = {
@@ -75,6 +75,7 @@ export const WATCH_START_OPTIONS = {
     type: 'string',
     describe: 'what is typed once a usage limit has reset (continue)',
   },
+  ...HOST_OPTION,
 } as const satisfies OptionTable;
 
 /** `nudge watch report NAME STATUS` (and the MCP tool `look_ma`). */
@@ -84,6 +85,7 @@ export const WATCH_REPORT_OPTIONS = {
     describe: 'wait by running this under bash -lc (output goes to the assessor)',
     mcp: {name: 'bash_wait'},
   },
+  ...HOST_OPTION,
 } as const satisfies OptionTable;
 
 /** `nudge mcp`: the assessor `watch_me` uses when the call names none. */

@@ -19,6 +19,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   detect: ['base', 'tmux', 'agents', 'process'],
   pane: ['base', 'tmux', 'agents', 'detect', 'locks', 'process'],
   notify: ['base', 'tmux', 'process', 'agents'],
+  remote: ['base', 'process', 'locks'],
   jobs: ['base', 'tmux', 'agents', 'detect', 'pane', 'locks', 'process', 'notify'],
   watch: ['base', 'tmux', 'agents', 'detect', 'pane', 'jobs', 'locks', 'process', 'notify'],
   runs: ['base', 'tmux', 'agents', 'detect', 'pane', 'jobs', 'locks', 'process', 'notify'],
@@ -36,9 +37,10 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     'runs',
     'setup',
     'notify',
+    'remote',
   ],
   mcp: ['base', 'commands'],
-  cli: ['base', 'tmux', 'agents', 'commands', 'jobs', 'watch', 'mcp'],
+  cli: ['base', 'tmux', 'agents', 'commands', 'jobs', 'watch', 'mcp', 'remote'],
 };
 
 /** Which top-level folder may import which: the entries wire src/ together; tests and the

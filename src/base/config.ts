@@ -1,0 +1,54 @@
+import {existsSync, readFileSync} from 'node:fs';
+import {createRequire} from 'node:module';
+import {homedir} from 'node:os';
+import {join} from 'node:path';
+import type * as TomlPatch from '@decimalturn/toml-patch';
+import {NudgeError} from './errors.js';
+
+const load = createRequire(import.meta.url);
+
+/** The environment that places the user's config file. */
+export interface ConfigEnv {
+  XDG_CONFIG_HOME?: string | undefined;
+  HOME?: string | undefined;
+}
+
+/** Where the user's defaults are: `$XDG_CONFIG_HOME/nudge/config.toml` (default
+ * `~/.config/nudge/config.toml`). */
+export function configPath(env: ConfigEnv): string {
+  return join(
+    env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config'),
+    'nudge',
+    'config.toml',
+  );
+}
+
+/**
+ * One table of the config file (`[notify]`, `[remote]`), or undefined when the file or the
+ * table is absent. A file that is not TOML, or a table that is not a table, is one sentence
+ * naming the file (exit 2). The file is read only when asked for, so a command that needs no
+ * default pays nothing.
+ */
+export function configTable(
+  env: ConfigEnv,
+  name: string,
+): {file: string; table: Record<string, unknown>} | undefined {
+  const file = configPath(env);
+  if (!existsSync(file)) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = (load('@decimalturn/toml-patch') as typeof TomlPatch).parse(
+      readFileSync(file, 'utf8'),
+    );
+  } catch (error) {
+    throw new NudgeError(
+      'bad-config',
+      `${file} is not valid TOML: ${(error as Error).message.split('\n')[0]}`,
+    );
+  }
+  const table = (parsed as Record<string, unknown>)[name];
+  if (table === undefined) return undefined;
+  if (typeof table !== 'object' || table === null || Array.isArray(table))
+    throw new NudgeError('bad-config', `${file}: [${name}] must be a table.`);
+  return {file, table: table as Record<string, unknown>};
+}

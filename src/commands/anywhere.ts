@@ -1,0 +1,177 @@
+import {describeError, NudgeError} from '../base/errors.js';
+import {resolveStateDir} from '../base/paths.js';
+import {nudgeVersion} from '../base/version.js';
+import type {SubmitOptions} from '../jobs/options.js';
+import {checkHost, hostOf, LOCAL_HOST, paneNamedThere, splitHostJob} from '../remote/dest.js';
+import {remoteSettings} from '../remote/settings.js';
+import type {CommandContext} from './context.js';
+import type {Check, DoctorOptions, DoctorResult} from './doctor.js';
+import {callHost, type HostChoice, linkTo, type OnHost, onHost} from './hosts.js';
+import type {JobList, JobStatus} from './jobs.js';
+import {planNotice, type RelayRecord, relayOf, startRelay} from './relay.js';
+import type {SubmitResult, submit} from './submit.js';
+import type {WatchStartOptions} from './watch-types.js';
+
+/** The commands whose pane or job may be on another host, as the front ends call them. */
+
+/**
+ * `nudge submit` wherever its pane is: here, or on `--host` (the request goes to the host's
+ * nudge on stdin). A notice for a pane of another host than the job's (`HOST:%N`, or `self`
+ * from a job elsewhere) is relayed from here once the job ends (src/commands/relay.ts).
+ * `local` is the submit run here (tests pass a stand-in).
+ */
+export async function submitAnywhere(
+  o: SubmitOptions & HostChoice,
+  ctx: CommandContext,
+  local?: typeof submit,
+): Promise<OnHost<SubmitResult>> {
+  const host = hostOf(paneNamedThere(o, ctx.env).host, ctx.env);
+  const plan = planNotice(host, o.notifyPane, ctx.env);
+  if (plan.relay && o.notice === false)
+    throw new NudgeError(
+      'bad-usage',
+      '--notify-pane and --no-notice exclude each other; give one.',
+    );
+  const result = await onHost(
+    ctx,
+    'submit',
+    {
+      ...o,
+      host: host ?? LOCAL_HOST,
+      notifyPane: plan.notifyPane,
+      noticeElsewhere: plan.relay?.label,
+    },
+    local,
+  );
+  if (plan.relay) await startRelay({job: result.job, from: host, to: plan.relay.to}, ctx);
+  return result;
+}
+
+/** A job as the user names it: `ID` (with `--host`, or here), or `HOST:ID` as `nudge jobs`
+ * and a remote submit print it. */
+export function jobRef(
+  job: string,
+  given: string | undefined,
+): {job: string; host: string | undefined} {
+  const named = splitHostJob(job);
+  if (named.host !== undefined && given !== undefined && checkHost(given) !== checkHost(named.host))
+    throw new NudgeError(
+      'bad-usage',
+      `The job ${job} names host ${named.host}, --host says ${given}: give one.`,
+    );
+  const host = named.host ?? given;
+  return {job: named.job, host: host === undefined ? undefined : (checkHost(host) ?? LOCAL_HOST)};
+}
+
+/** `nudge status JOB` anywhere, with what this machine relays of its notice. */
+export async function statusAnywhere(
+  o: {job: string} & HostChoice,
+  ctx: CommandContext,
+): Promise<OnHost<JobStatus> & {relay?: RelayRecord}> {
+  const status = await onHost(ctx, 'status', o);
+  const relay = await relayOf(resolveStateDir(ctx.env), status.id);
+  return relay ? {...status, relay} : status;
+}
+
+/** The jobs of every host: this machine's and those of `[remote] hosts`, each job with its
+ * host; a host that cannot be reached is named with why, and the others still listed. */
+export interface JobsEverywhere extends JobList {
+  unreachable: {host: string; error: string}[];
+}
+
+/** `nudge jobs`: here and on the configured hosts, or (`--host`, `$NUDGE_HOST`) on one. */
+export async function jobsAnywhere(o: HostChoice, ctx: CommandContext): Promise<JobsEverywhere> {
+  const host = hostOf(o.host, ctx.env);
+  if (host !== undefined || o.host === LOCAL_HOST)
+    return {...(await onHost(ctx, 'jobs', {host: host ?? LOCAL_HOST})), unreachable: []};
+  const here = await onHost(ctx, 'jobs', {host: LOCAL_HOST});
+  const {hosts} = remoteSettings(ctx.env);
+  const lists = await Promise.allSettled(hosts.map((h) => callHost(h, 'jobs', {}, ctx)));
+  const unreachable: JobsEverywhere['unreachable'] = [];
+  const jobs = [...here.jobs];
+  lists.forEach((r, i) => {
+    if (r.status === 'fulfilled') jobs.push(...r.value.jobs);
+    else unreachable.push({host: hosts[i] ?? '', error: describeError(r.reason)});
+  });
+  jobs.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  return {...here, jobs, unreachable};
+}
+
+/** `nudge doctor --host H`: first the way there (ssh, the shared connection, the nudge that
+ * answers and its version), then H's own checks as its nudge runs them. */
+export async function doctorAnywhere(
+  o: DoctorOptions & HostChoice,
+  ctx: CommandContext,
+): Promise<OnHost<DoctorResult>> {
+  const host = hostOf(o.host, ctx.env);
+  const {host: _given, ...options} = o;
+  if (host === undefined) return onHost(ctx, 'doctor', {...options, host: LOCAL_HOST});
+  const failed = (name: string, detail: string, fix?: string): OnHost<DoctorResult> => ({
+    host,
+    ok: false,
+    checks: [{name, status: 'fail', detail, ...(fix ? {fix} : {})}],
+  });
+  const started = ctx.clock.now();
+  let session: Awaited<ReturnType<ReturnType<typeof linkTo>['open']>>;
+  try {
+    session = await linkTo(host, ctx).open(
+      {command: 'doctor', options},
+      {signal: ctx.signal, anyVersion: true},
+    );
+  } catch (error) {
+    if (!(error instanceof NudgeError)) throw error;
+    return failed(
+      error.code === 'host-no-nudge' ? 'nudge' : 'ssh',
+      error.message,
+      error.code === 'host-unreachable'
+        ? `Check the name and the network: ssh ${host} true.`
+        : undefined,
+    );
+  }
+  const {hello} = session;
+  const reached: Check = {
+    name: 'ssh',
+    status: 'ok',
+    detail: `${host} answered in ${ctx.clock.now() - started} ms (one shared connection, BatchMode).`,
+  };
+  try {
+    for await (const m of session.messages) {
+      if ('error' in m) {
+        const version = m.error.code === 'host-version';
+        const [why] = failed(
+          'nudge',
+          version
+            ? `${host} runs nudge ${hello.nudge}, this machine ${nudgeVersion()}.`
+            : `on ${host}: ${m.error.message}`,
+          version ? `Run nudge host install ${host} to put this version there.` : undefined,
+        ).checks;
+        return {host, ok: false, checks: why ? [reached, why] : [reached]};
+      }
+      if ('result' in m) {
+        const there = m.result as DoctorResult;
+        const same: Check = {
+          name: 'nudge',
+          status: 'ok',
+          detail: `${host} runs nudge ${hello.nudge} (Node ${hello.node}, ${hello.platform}), as this machine.`,
+        };
+        return {host, ok: there.ok, checks: [reached, same, ...there.checks]};
+      }
+    }
+  } finally {
+    await session.close();
+  }
+  return failed('nudge', `nudge on ${host} gave no answer.`);
+}
+
+/** `nudge watch start --host H`: a plan given as `@FILE` is read here, where the file is, and
+ * sent as text; the watcher and its assessor live on H. */
+export async function watchStartAnywhere(
+  o: WatchStartOptions & HostChoice,
+  ctx: CommandContext,
+): Promise<OnHost<Awaited<ReturnType<typeof onHost<'watch-start'>>>>> {
+  const host = hostOf(o.host, ctx.env);
+  if (host === undefined) return onHost(ctx, 'watch-start', {...o, host: LOCAL_HOST});
+  const {readPlan} = await import('../watch/options.js');
+  const plan = o.plan?.startsWith('@') ? await readPlan(o.plan, ctx.cwd) : o.plan;
+  return onHost(ctx, 'watch-start', {...o, plan, host});
+}

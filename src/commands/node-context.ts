@@ -1,0 +1,34 @@
+import {fileURLToPath} from 'node:url';
+import {realClock} from '../base/clock.js';
+import {procForeground} from '../process/foreground.js';
+import {createSpawnRunner} from '../tmux/runner.js';
+import {createTmux} from '../tmux/tmux.js';
+import type {CommandContext} from './context.js';
+
+/**
+ * The context of a real nudge process (the CLI, a relay worker): real time, tmux, /proc, and
+ * the worker scripts of this install. `srcDir` is the compiled src/ folder (dist/src/, where
+ * the CLI's bundle is): the workers are in dist/workers/ beside it. What only the entry may
+ * read from `process` comes in `own`.
+ */
+export function nodeContext(
+  own: Pick<CommandContext, 'env' | 'cwd' | 'pid' | 'uid' | 'signal' | 'readStdin'> & {
+    node: string;
+  },
+  srcDir: URL,
+): CommandContext {
+  const at = (path: string) => fileURLToPath(new URL(path, srcDir));
+  const {node, ...rest} = own;
+  return {
+    ...rest,
+    clock: realClock,
+    tmux: (spec) => createTmux(createSpawnRunner(spec)),
+    foreground: procForeground,
+    workerEntry: at('../workers/job-worker.js'),
+    watchWorkerEntry: at('../workers/watch-worker.js'),
+    runWorkerEntry: at('../workers/run-worker.js'),
+    relayWorkerEntry: at('../workers/relay-worker.js'),
+    self: {node, cli: at('./cli.js')},
+    dataDir: at('../../data/'),
+  };
+}

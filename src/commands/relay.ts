@@ -1,0 +1,193 @@
+import {mkdir, readFile} from 'node:fs/promises';
+import {join} from 'node:path';
+import {describeError, NudgeError} from '../base/errors.js';
+import {writeFileAtomic} from '../base/fs.js';
+import {DIR_MODE, ensureStateDir, JOB_ID_PATTERN, resolveStateDir} from '../base/paths.js';
+import {launchDetached} from '../process/launch-worker.js';
+import {LOCAL_HOST, splitHostPane} from '../remote/dest.js';
+import type {CommandContext} from './context.js';
+import {onHost} from './hosts.js';
+
+/**
+ * A notice for a pane on another host than the job's (`--notify-pane HOST:%N`, or `self`
+ * from a job on another host). The job's worker does not type it: it records it in its
+ * ending (`noticeDue`). A relay started on the submitting machine follows the job (over ssh
+ * when the job is elsewhere) and, once it ended with a notice due, hands the notice as a job
+ * of its own to the pane named — typed there under that pane's lock, as any job. The job's
+ * host never needs a way to the notice's host: the relay reaches both from here, and picks
+ * up where it was after the connection drops or this machine sleeps.
+ */
+export interface RelaySpec {
+  /** The job followed (its id on its host). */
+  job: string;
+  /** The job's host (absent: this machine). */
+  from?: string | undefined;
+  /** The notice's pane, and its host (absent: this machine). */
+  to: {host?: string | undefined; pane: string};
+}
+
+/** Where the notice of a job goes: typed by the job itself (`notifyPane`, on its own host),
+ * or relayed (`relay`, with the label the job records). */
+export interface NoticePlan {
+  notifyPane?: string | undefined;
+  relay?: {to: RelaySpec['to']; label: string} | undefined;
+}
+
+/** What a relay did, in `<state>/relays/<job>.json`. */
+export interface RelayRecord extends RelaySpec {
+  state: 'following' | 'delivered' | 'no-notice' | 'failed';
+  /** The job that typed the notice (on the notice's host). */
+  delivery?: string | undefined;
+  error?: string | undefined;
+  updatedAt: string;
+}
+
+/** Between looks at a job that has not ended; after the first minutes, longer. */
+const FOLLOW_MS = [2_000, 5_000] as const;
+const FOLLOW_SLOWER_AFTER_MS = 120_000;
+/** Failures in a row back off to this, and give up after this long without a success. */
+const MAX_BACKOFF_MS = 60_000;
+const GIVE_UP_MS = 24 * 3600_000;
+
+/**
+ * Where the notice of a job on `jobHost` (absent: here) goes, for `--notify-pane` as given:
+ * `%N` or a target is a pane of the job's host; `HOST:%N` the pane of that host (`local:%N`
+ * this machine's); `self`, for a job elsewhere, the caller's own pane here.
+ */
+export function planNotice(
+  jobHost: string | undefined,
+  notifyPane: string | undefined,
+  env: {TMUX_PANE?: string | undefined},
+): NoticePlan {
+  if (notifyPane === undefined) return {};
+  if (notifyPane === 'self' && jobHost !== undefined) {
+    const own = env.TMUX_PANE;
+    if (!own || !/^%\d+$/.test(own))
+      throw new NudgeError(
+        'no-pane',
+        `--notify-pane self names your own pane, but this shell is not in tmux ($TMUX_PANE is unset); name a pane of ${jobHost} (%N) or HOST:%N.`,
+      );
+    return {relay: {to: {pane: own}, label: `${LOCAL_HOST}:${own}`}};
+  }
+  const {host, pane} = splitHostPane(notifyPane);
+  if (host === undefined) return {notifyPane};
+  const to = host === LOCAL_HOST ? undefined : host;
+  if (to === jobHost) return {notifyPane: pane};
+  return {relay: {to: {host: to, pane}, label: `${to ?? LOCAL_HOST}:${pane}`}};
+}
+
+function relaysDir(stateDir: string): string {
+  return join(stateDir, 'relays');
+}
+
+async function writeRecord(stateDir: string, record: RelayRecord): Promise<void> {
+  await mkdir(relaysDir(stateDir), {recursive: true, mode: DIR_MODE});
+  await writeFileAtomic(join(relaysDir(stateDir), `${record.job}.json`), JSON.stringify(record));
+}
+
+/** The relay of a job, if this machine started one. */
+export async function relayOf(stateDir: string, job: string): Promise<RelayRecord | undefined> {
+  if (!JOB_ID_PATTERN.test(job)) return undefined;
+  try {
+    return JSON.parse(await readFile(join(relaysDir(stateDir), `${job}.json`), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Record the relay and start its detached worker (it outlives this command). */
+export async function startRelay(spec: RelaySpec, ctx: CommandContext): Promise<void> {
+  const stateDir = resolveStateDir(ctx.env);
+  await ensureStateDir(stateDir);
+  await writeRecord(stateDir, {...spec, state: 'following', updatedAt: now(ctx)});
+  launchDetached({
+    entry: ctx.relayWorkerEntry,
+    args: ['--relay', spec.job],
+    cwd: stateDir,
+    logPath: join(relaysDir(stateDir), `${spec.job}.log`),
+    env: {...ctx.env, NUDGE_HOME: stateDir, NUDGE_RELAY: JSON.stringify(spec)},
+  });
+}
+
+function now(ctx: CommandContext): string {
+  return new Date(ctx.clock.now()).toISOString();
+}
+
+/**
+ * The relay's loop (workers/relay-worker.ts): look at the job until it has ended (its host
+ * unreachable for a while is waited out), then type its notice, if one is due, into the
+ * pane named — again until that host answers. Every step is a line of the relay's log.
+ */
+export async function runRelay(
+  spec: RelaySpec,
+  ctx: CommandContext,
+  log: (line: string) => void,
+): Promise<RelayRecord> {
+  const stateDir = resolveStateDir(ctx.env);
+  const started = ctx.clock.now();
+  const finish = async (record: Omit<RelayRecord, keyof RelaySpec | 'updatedAt'>) => {
+    const full: RelayRecord = {...spec, ...record, updatedAt: now(ctx)};
+    await writeRecord(stateDir, full);
+    log(
+      `relay ${full.state}${full.delivery ? ` as job ${full.delivery}` : ''}${full.error ? `: ${full.error}` : ''}`,
+    );
+    return full;
+  };
+  /** One step tried until it works; a user error (no such job, no such pane) ends it. */
+  const persist = async <T>(what: string, step: () => Promise<T>): Promise<T | NudgeError> => {
+    let backoff: number = FOLLOW_MS[0];
+    const since = ctx.clock.now();
+    for (;;) {
+      try {
+        return await step();
+      } catch (error) {
+        if (error instanceof NudgeError && error.exitCode === 2) return error;
+        if (ctx.clock.now() - since > GIVE_UP_MS)
+          return new NudgeError('host-failed', `gave up ${what}: ${describeError(error)}`);
+        log(`${what}: ${describeError(error)}; again in ${backoff / 1000} s`);
+        await ctx.clock.sleep(backoff, ctx.signal);
+        backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
+      }
+    }
+  };
+
+  log(`following job ${spec.job}${spec.from ? ` on ${spec.from}` : ''}`);
+  let ended: Awaited<ReturnType<typeof onHost<'status'>>> | undefined;
+  for (;;) {
+    const status = await persist('reading the job', () =>
+      onHost(ctx, 'status', {job: spec.job, host: spec.from ?? LOCAL_HOST}),
+    );
+    if (status instanceof NudgeError) return finish({state: 'failed', error: status.message});
+    if (['done', 'timeout', 'failed', 'cancelled', 'blocked', 'lost'].includes(status.state)) {
+      ended = status;
+      break;
+    }
+    const waited = ctx.clock.now() - started;
+    await ctx.clock.sleep(FOLLOW_MS[waited < FOLLOW_SLOWER_AFTER_MS ? 0 : 1], ctx.signal);
+  }
+  const due = ended.kind === 'submit' ? ended.noticeDue : undefined;
+  if (!due) return finish({state: 'no-notice', error: `the job ended ${ended.state}`});
+  log(`job ${spec.job} ended ${ended.state}; typing its notice into ${due.to}`);
+  const delivered = await persist('typing the notice', () =>
+    onHost(ctx, 'submit', {
+      host: spec.to.host ?? LOCAL_HOST,
+      pane: spec.to.pane,
+      text: due.text,
+      notice: false,
+      // Sent again after a dropped connection, it is the same job: the notice arrives once.
+      jobId: deliveryId(spec.job),
+    }),
+  );
+  if (delivered instanceof NudgeError) return finish({state: 'failed', error: delivered.message});
+  return finish({state: 'delivered', delivery: delivered.job});
+}
+
+/** The id of the job that types a relayed notice: made from the followed job's, so a delivery
+ * sent twice is one job (the time part kept, the random part turned). */
+export function deliveryId(job: string): string {
+  const [time, suffix = ''] = job.split('-');
+  const turned = [...suffix]
+    .map((c) => (Number.parseInt(c, 36) + 18) % 36)
+    .map((n) => n.toString(36));
+  return `${time}-${turned.join('')}`;
+}
