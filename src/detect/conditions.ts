@@ -165,6 +165,8 @@ export function watcherAfterEnter(
     profile: Profile;
     before: PaneView;
     agent: boolean;
+    /** The agent's dialogs end the wait (`blocked`). */
+    endOnDialogs: boolean;
     exitPattern: RegExp;
     /** The clock that dates a usage limit's reset (an agent's dialogs end the wait). */
     now: () => number;
@@ -186,7 +188,9 @@ export function watcherAfterEnter(
     graceChecks: GRACE_CHECKS,
     mark: agent ? {row: before.historySize, col: 0} : {row: cursorRow(before) + 1, col: 0},
     seenLines: agent ? new Set(before.rows.map((r) => r.trim()).filter(Boolean)) : undefined,
-    blockedBy: agent ? {profile: s.profile, now: s.now, before, needs: s.needs} : undefined,
+    blockedBy: s.endOnDialogs
+      ? {profile: s.profile, now: s.now, before, needs: s.needs}
+      : undefined,
   });
 }
 

@@ -241,6 +241,7 @@ class Job {
         ...step,
         before,
         exitPattern: sentinelOf(this.request).pattern,
+        dialogs: 'end',
         onHookMark,
         onInputUnknown,
       },

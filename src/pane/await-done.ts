@@ -39,6 +39,9 @@ export interface AwaitOptions {
   onInputUnknown: (why: string) => void;
   /** The screen just before Enter. */
   before: PaneView;
+  /** An agent's dialog (a permission, a question, a usage limit): `end` the wait as blocked
+   * (a job), or `ignore` it here (a run, whose own monitor answers or reports it). */
+  dialogs: 'end' | 'ignore';
   /** `--until exit`'s sentinel. */
   exitPattern: RegExp;
   /** Told once when the agent's turn-end hook reports (under `--until prompt`). */
@@ -89,6 +92,7 @@ export async function awaitDone(
     const watcher = watcherAfterEnter(o.until, {
       ...o,
       agent,
+      endOnDialogs: agent && o.dialogs === 'end',
       freshHookMark: hook?.fresh,
       input,
       now,

@@ -67,6 +67,8 @@ export async function watchRunning(
         void recorder.event('input-state-unknown', {pane: run.pane, why}).catch(() => {}),
       before,
       exitPattern: run.sentinel,
+      // The run's monitor answers (--permissions deny) or reports its dialogs.
+      dialogs: 'ignore',
       onHookMark: () => {},
     },
     both,
