@@ -95,6 +95,9 @@ export interface JournalEntry {
   reply?: Reply;
   /** When the reply's last byte was written. */
   endedAt?: number;
+  /** A turn reply: the moment just before its last write (the turn's end as the CLI can
+   * first see it). */
+  turnEndedAt?: number;
   /** The client closed the connection before the reply ended (a cancelled turn). */
   cutShort?: boolean;
   /** When the first streamed word of the answer was written (`streamMs` replies). */
@@ -257,12 +260,14 @@ export async function startModelServer(): Promise<ModelServer> {
     if (stream && 'text' in r && r.streamMs) {
       await streamText(format, res, r.text, r.streamMs, entry, r.until);
       if (turn && !res.destroyed) turnEndedAt = Date.now();
+      if (entry && turn) entry.turnEndedAt = turnEndedAt;
       return;
     }
     const out = render(format, r, nextId, shellToolOf(format, body));
     // Mark the end before the last write: the client may close the moment it has it.
     const endedAt = Date.now();
     if (turn) turnEndedAt = endedAt;
+    if (entry && turn) entry.turnEndedAt = endedAt;
     if (stream) {
       writeOpening(format, res);
       for (const event of out.events) res.write(event);
