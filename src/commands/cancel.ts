@@ -66,6 +66,9 @@ export async function cancelJob(o: {job: string}, ctx: CommandContext): Promise<
       how === 'killed'
         ? await waitForEnd(ctx, handle, () => isRunning(worker), 1_000)
         : await handle.readState();
+    // A worker killed after the grace period may have recorded its ending but not yet left
+    // the pane's queue: its entry would hold the next job back until it went stale.
+    if (how === 'killed') await paneLockFor(stateDir, record).dequeue(record.id);
   }
   if (isTerminal(record.state)) return result(record, false);
   // The worker is gone without recording an ending (killed, or never started): record it,
