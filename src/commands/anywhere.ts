@@ -1,6 +1,7 @@
 import {describeError, NudgeError} from '../base/errors.js';
 import {resolveStateDir} from '../base/paths.js';
 import {nudgeVersion} from '../base/version.js';
+import type {JobOutcome} from '../jobs/events.js';
 import type {SubmitOptions} from '../jobs/options.js';
 import {checkHost, hostOf, LOCAL_HOST, paneNamedThere, splitHostJob} from '../remote/dest.js';
 import {remoteSettings} from '../remote/settings.js';
@@ -8,7 +9,7 @@ import type {CommandContext} from './context.js';
 import type {Check, DoctorOptions, DoctorResult} from './doctor.js';
 import {callHost, type HostChoice, linkTo, type OnHost, onHost} from './hosts.js';
 import type {JobList, JobStatus} from './jobs.js';
-import {planNotice, type RelayRecord, relayOf, startRelay} from './relay.js';
+import {followJob, planNotice, type RelayRecord, relayOf, startRelay} from './relay.js';
 import type {SubmitResult, submit} from './submit.js';
 import type {WatchStartOptions} from './watch-types.js';
 
@@ -32,11 +33,15 @@ export async function submitAnywhere(
       'bad-usage',
       '--notify-pane and --no-notice exclude each other; give one.',
     );
+  // --wait on another host: the job runs there detached (so it outlives this connection and
+  // this process) and is followed from here until it ends.
+  const followHere = host !== undefined && o.wait === true;
   const result = await onHost(
     ctx,
     'submit',
     {
       ...o,
+      wait: followHere ? false : o.wait,
       host: host ?? LOCAL_HOST,
       notifyPane: plan.notifyPane,
       noticeElsewhere: plan.relay?.label,
@@ -44,7 +49,32 @@ export async function submitAnywhere(
     local,
   );
   if (plan.relay) await startRelay({job: result.job, from: host, to: plan.relay.to}, ctx);
-  return result;
+  if (!followHere) return result;
+  const ended = await followJob(result.job, host, ctx, () => {}, [500, 2_000]);
+  if (ended instanceof NudgeError) throw ended;
+  return {kind: 'ran', job: result.job, pane: result.pane, host, outcome: outcomeOf(ended)};
+}
+
+/** A job's outcome, as --wait returns it, from its ended record. */
+function outcomeOf(s: JobStatus): JobOutcome {
+  const {reason, waitedMs, exitCode, notified, blocked} = s;
+  const submit = s.kind === 'submit' ? s : undefined;
+  const fields = {
+    reason,
+    waitedMs,
+    exitCode,
+    blocked,
+    match: submit?.match,
+    delivery: submit?.delivery,
+    noticeDelivery: submit?.noticeDelivery,
+    verdict: submit?.verdict,
+    noticeHeld: submit?.noticeHeld,
+    noticeDue: submit?.noticeDue,
+  };
+  const kept = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+  // A job that was lost (its worker died there) failed, as far as the caller is concerned.
+  const state = s.state === 'lost' ? 'failed' : s.state;
+  return {...kept, state, notified: notified ?? false} as JobOutcome;
 }
 
 /** A job as the user names it: `ID` (with `--host`, or here), or `HOST:ID` as `nudge jobs`

@@ -6,7 +6,8 @@ import {DIR_MODE, ensureStateDir, JOB_ID_PATTERN, resolveStateDir} from '../base
 import {launchDetached} from '../process/launch-worker.js';
 import {LOCAL_HOST, splitHostPane} from '../remote/dest.js';
 import type {CommandContext} from './context.js';
-import {onHost} from './hosts.js';
+import {type OnHost, onHost} from './hosts.js';
+import type {JobStatus} from './jobs.js';
 
 /**
  * A notice for a pane on another host than the job's (`--notify-pane HOST:%N`, or `self`
@@ -113,10 +114,63 @@ function now(ctx: CommandContext): string {
   return new Date(ctx.clock.now()).toISOString();
 }
 
+/** One step tried until it works: a host that does not answer is waited out (a growing
+ * pause, up to a day); a user error (no such job, no such pane) ends it at once. */
+async function untilItWorks<T>(
+  what: string,
+  step: () => Promise<T>,
+  ctx: CommandContext,
+  log: (line: string) => void,
+): Promise<T | NudgeError> {
+  let backoff: number = FOLLOW_MS[0];
+  const since = ctx.clock.now();
+  for (;;) {
+    try {
+      return await step();
+    } catch (error) {
+      if (error instanceof NudgeError && error.exitCode === 2) return error;
+      if (ctx.signal.aborted) throw error;
+      if (ctx.clock.now() - since > GIVE_UP_MS)
+        return new NudgeError('host-failed', `gave up ${what}: ${describeError(error)}`);
+      log(`${what}: ${describeError(error)}; again in ${backoff / 1000} s`);
+      await ctx.clock.sleep(backoff, ctx.signal);
+      backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
+    }
+  }
+}
+
+const ENDED = new Set(['done', 'timeout', 'failed', 'cancelled', 'blocked', 'lost']);
+
 /**
- * The relay's loop (workers/relay-worker.ts): look at the job until it has ended (its host
- * unreachable for a while is waited out), then type its notice, if one is due, into the
- * pane named — again until that host answers. Every step is a line of the relay's log.
+ * Look at a job (on `from`, or here) until it has ended: its status then. Every 2 s (5 s after
+ * the first two minutes; `firstMs` for the first look); a host that does not answer is
+ * waited out.
+ */
+export async function followJob(
+  job: string,
+  from: string | undefined,
+  ctx: CommandContext,
+  log: (line: string) => void,
+  intervalMs: readonly [number, number] = FOLLOW_MS,
+): Promise<OnHost<JobStatus> | NudgeError> {
+  const started = ctx.clock.now();
+  for (;;) {
+    const status = await untilItWorks(
+      'reading the job',
+      () => onHost(ctx, 'status', {job, host: from ?? LOCAL_HOST}),
+      ctx,
+      log,
+    );
+    if (status instanceof NudgeError || ENDED.has(status.state)) return status;
+    const waited = ctx.clock.now() - started;
+    await ctx.clock.sleep(intervalMs[waited < FOLLOW_SLOWER_AFTER_MS ? 0 : 1], ctx.signal);
+  }
+}
+
+/**
+ * The relay's loop (workers/relay-worker.ts): follow the job until it has ended, then type
+ * its notice, if one is due, into the pane named — again until that host answers. Every
+ * step is a line of the relay's log.
  */
 export async function runRelay(
   spec: RelaySpec,
@@ -124,7 +178,6 @@ export async function runRelay(
   log: (line: string) => void,
 ): Promise<RelayRecord> {
   const stateDir = resolveStateDir(ctx.env);
-  const started = ctx.clock.now();
   const finish = async (record: Omit<RelayRecord, keyof RelaySpec | 'updatedAt'>) => {
     const full: RelayRecord = {...spec, ...record, updatedAt: now(ctx)};
     await writeRecord(stateDir, full);
@@ -133,50 +186,25 @@ export async function runRelay(
     );
     return full;
   };
-  /** One step tried until it works; a user error (no such job, no such pane) ends it. */
-  const persist = async <T>(what: string, step: () => Promise<T>): Promise<T | NudgeError> => {
-    let backoff: number = FOLLOW_MS[0];
-    const since = ctx.clock.now();
-    for (;;) {
-      try {
-        return await step();
-      } catch (error) {
-        if (error instanceof NudgeError && error.exitCode === 2) return error;
-        if (ctx.clock.now() - since > GIVE_UP_MS)
-          return new NudgeError('host-failed', `gave up ${what}: ${describeError(error)}`);
-        log(`${what}: ${describeError(error)}; again in ${backoff / 1000} s`);
-        await ctx.clock.sleep(backoff, ctx.signal);
-        backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
-      }
-    }
-  };
-
   log(`following job ${spec.job}${spec.from ? ` on ${spec.from}` : ''}`);
-  let ended: Awaited<ReturnType<typeof onHost<'status'>>> | undefined;
-  for (;;) {
-    const status = await persist('reading the job', () =>
-      onHost(ctx, 'status', {job: spec.job, host: spec.from ?? LOCAL_HOST}),
-    );
-    if (status instanceof NudgeError) return finish({state: 'failed', error: status.message});
-    if (['done', 'timeout', 'failed', 'cancelled', 'blocked', 'lost'].includes(status.state)) {
-      ended = status;
-      break;
-    }
-    const waited = ctx.clock.now() - started;
-    await ctx.clock.sleep(FOLLOW_MS[waited < FOLLOW_SLOWER_AFTER_MS ? 0 : 1], ctx.signal);
-  }
+  const ended = await followJob(spec.job, spec.from, ctx, log);
+  if (ended instanceof NudgeError) return finish({state: 'failed', error: ended.message});
   const due = ended.kind === 'submit' ? ended.noticeDue : undefined;
   if (!due) return finish({state: 'no-notice', error: `the job ended ${ended.state}`});
   log(`job ${spec.job} ended ${ended.state}; typing its notice into ${due.to}`);
-  const delivered = await persist('typing the notice', () =>
-    onHost(ctx, 'submit', {
-      host: spec.to.host ?? LOCAL_HOST,
-      pane: spec.to.pane,
-      text: due.text,
-      notice: false,
-      // Sent again after a dropped connection, it is the same job: the notice arrives once.
-      jobId: deliveryId(spec.job),
-    }),
+  const delivered = await untilItWorks(
+    'typing the notice',
+    () =>
+      onHost(ctx, 'submit', {
+        host: spec.to.host ?? LOCAL_HOST,
+        pane: spec.to.pane,
+        text: due.text,
+        notice: false,
+        // Sent again after a dropped connection, it is the same job: the notice arrives once.
+        jobId: deliveryId(spec.job),
+      }),
+    ctx,
+    log,
   );
   if (delivered instanceof NudgeError) return finish({state: 'failed', error: delivered.message});
   return finish({state: 'delivered', delivery: delivered.job});

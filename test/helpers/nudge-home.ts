@@ -19,7 +19,7 @@ export function useNudgeHome(): string {
   return home;
 }
 
-function killLeftoverWorkers(home: string): void {
+export function killLeftoverWorkers(home: string): void {
   killLeftoverCycles(home);
   let ids: string[];
   try {

@@ -1,0 +1,396 @@
+/**
+ * nudge on other hosts (--host): real OpenSSH servers on loopback, each "host" with its own
+ * home, state and tmux server (test/helpers/ssh-hosts.ts), driven through the real CLI and
+ * the real `nudge mcp`. What a pane received is read byte for byte from a recorder there.
+ */
+import {mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {Client} from '@modelcontextprotocol/sdk/client/index.js';
+import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
+import {execa} from 'execa';
+import {describe, expect, onTestFinished, test} from 'vitest';
+import {startRecorder} from '../helpers/recorder-pane.js';
+import {CLI, readJobState, runNudge} from '../helpers/run-nudge.js';
+import {type SshHost, type SshWorld, startSshHosts} from '../helpers/ssh-hosts.js';
+import {startTmuxServer} from '../helpers/tmux-server.js';
+import {waitFor} from '../helpers/wait-for.js';
+
+/** Quick timings for jobs on a test pane. */
+const QUICK = [
+  '--delay',
+  '0',
+  '--type-delay',
+  '0',
+  '--enter-delay',
+  '100ms',
+  '--interval',
+  '200ms',
+];
+
+function nudge(world: SshWorld, args: string[], env: Record<string, string> = {}) {
+  return runNudge(args, {...world.env, ...env});
+}
+
+/** A job's record on its host, read from the host's own state folder. */
+function stateOn(host: SshHost, job: string) {
+  return readJobState(host.state, job);
+}
+
+async function waitForStateOn(host: SshHost, job: string, states: RegExp, timeoutMs = 60_000) {
+  let last = '';
+  return waitFor(
+    `job ${job} on ${host.name} to reach ${states}`,
+    async () => {
+      const s = await stateOn(host, job).catch(() => undefined);
+      last = s ? s.state : '(none)';
+      return s && states.test(s.state) ? s : undefined;
+    },
+    {timeoutMs, describe: () => last},
+  );
+}
+
+/** The pid of the shared connection's master (`ssh -O check`), by its socket. */
+async function masterPid(world: SshWorld, host: string): Promise<number> {
+  const dir = join(world.localHome, 'ssh');
+  for (const f of readdirSync(dir).filter((f) => f.endsWith('.sock'))) {
+    const r = await execa(
+      'ssh',
+      ['-F', world.sshConfig, '-o', `ControlPath=${join(dir, f)}`, '-O', 'check', host],
+      {reject: false},
+    );
+    const m = /pid=(\d+)/.exec(r.stderr);
+    if (r.exitCode === 0 && m) return Number(m[1]);
+  }
+  throw new Error(`no master for ${host} in ${dir}`);
+}
+
+describe('nudge on another host over ssh', () => {
+  test('submit --host: the job is recorded and run there, every byte typed into its pane, once; jobs, status and logs reach it', async () => {
+    const world = await startSshHosts(['alpha']);
+    const [alpha] = world.hosts as [SshHost];
+    const rec = await startRecorder(alpha);
+    const text = `héllo 'quoted' "double" $HOME \`tick\` ; & | \\ 日本 🙂 tab\tend`;
+    const r = await nudge(world, [
+      'submit',
+      '--host',
+      'alpha',
+      '--pane',
+      rec.pane,
+      ...QUICK,
+      '--',
+      text,
+    ]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const [host, job] = r.stdout.trim().split(':') as [string, string];
+    expect(host).toBe('alpha');
+    // Byte for byte, in the host's pane: the text and its Enter, then the notice and its Enter.
+    const expected = `${text}\r[SYSTEM COMMAND] Command complete. Resume.\r`;
+    const got = await rec.waitForLength(Buffer.byteLength(expected));
+    expect(got.toString('utf8')).toBe(expected);
+    await waitForStateOn(alpha, job, /^done$/);
+    // The job lives on the host; nothing of it here.
+    expect(() => readFileSync(join(world.localHome, 'jobs', job, 'state.json'))).toThrow();
+
+    const jobs = await nudge(world, ['jobs']);
+    expect(jobs.exitCode, jobs.stderr).toBe(0);
+    expect(jobs.stdout).toMatch(/^HOST\s+JOB\s+STATE/m);
+    expect(jobs.stdout).toMatch(new RegExp(`^alpha\\s+${job}\\s+done\\s+${rec.pane}`, 'm'));
+    const status = await nudge(world, ['status', `alpha:${job}`, '--json']);
+    expect(JSON.parse(status.stdout)).toMatchObject({id: job, host: 'alpha', state: 'done'});
+    const logs = await nudge(world, ['logs', job, '--host', 'alpha']);
+    expect(logs.exitCode, logs.stderr).toBe(0);
+    expect(logs.stdout).toContain(job);
+    // One connection for all of it.
+    expect(alpha.log().match(/Accepted publickey/g)).toHaveLength(1);
+  }, 120_000);
+
+  test('the job outlives its ssh connection and its caller: both killed while it waits, it finishes there and its notice arrives there', async () => {
+    const world = await startSshHosts(['alpha']);
+    const [alpha] = world.hosts as [SshHost];
+    const pane = await alpha.newPane(['bash', '--norc', '--noprofile']);
+    await alpha.waitForScreen(pane, /^[$#] ?$/m);
+    // The caller waits in the foreground (--wait) over the connection.
+    const caller = execa(
+      process.execPath,
+      [
+        CLI,
+        'submit',
+        '--host',
+        'alpha',
+        '--pane',
+        pane,
+        ...QUICK,
+        '--until',
+        'exit',
+        '--wait',
+        '--',
+        'sleep 4; echo built-it',
+      ],
+      {env: world.env, extendEnv: false, reject: false},
+    );
+    const job = await waitFor('the job on alpha', async () => {
+      try {
+        return readdirSync(join(alpha.state, 'jobs'))[0];
+      } catch {
+        return undefined;
+      }
+    });
+    await waitForStateOn(alpha, job, /^waiting$/);
+    // The connection and the caller go, as when the laptop's lid closes.
+    process.kill(await masterPid(world, 'alpha'), 'SIGKILL');
+    caller.kill('SIGKILL');
+    await caller;
+    const ended = await waitForStateOn(alpha, job, /^(done|failed|timeout|cancelled)$/, 60_000);
+    expect(ended.state).toBe('done');
+    expect(ended.exitCode).toBe(0);
+    expect(ended.notified).toBe(true);
+    const screen = await alpha.waitForScreen(pane, /Command complete\. Resume\./);
+    expect(screen.match(/\[SYSTEM COMMAND\] Command complete\. Resume\./g)).toHaveLength(1);
+    expect(screen).toContain('built-it');
+    // And the next command sets up a new connection by itself.
+    const status = await nudge(world, ['status', `alpha:${job}`, '--json']);
+    expect(JSON.parse(status.stdout)).toMatchObject({state: 'done', notified: true});
+  }, 120_000);
+
+  test('a notice from a build on alpha to a pane on beta (HOST:%N): relayed from here, typed there once, byte for byte, though the connections drop meanwhile', async () => {
+    const world = await startSshHosts(['alpha', 'beta']);
+    const [alpha, beta] = world.hosts as [SshHost, SshHost];
+    const build = await alpha.newPane(['bash', '--norc', '--noprofile']);
+    await alpha.waitForScreen(build, /^[$#] ?$/m);
+    const agent = await startRecorder(beta);
+    const r = await nudge(world, [
+      'submit',
+      '--host',
+      'alpha',
+      '--pane',
+      build,
+      ...QUICK,
+      '--until',
+      'exit',
+      '--notify-pane',
+      `beta:${agent.pane}`,
+      '--notice',
+      'build {status}: exit {exit}',
+      '--',
+      'sleep 3; echo trained',
+    ]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const job = r.stdout.trim().split(':')[1] ?? '';
+    await waitForStateOn(alpha, job, /^waiting$/);
+    process.kill(await masterPid(world, 'alpha'), 'SIGKILL');
+    const lines = await agent.lines(1, 90_000);
+    expect(lines).toEqual(['build done: exit 0']);
+    const ended = await stateOn(alpha, job);
+    expect(ended).toMatchObject({state: 'done', noticeDue: {to: `beta:${agent.pane}`}});
+    // alpha's own pane got no notice.
+    expect(await alpha.capture(build)).not.toContain('build done');
+    await waitFor('the relay to record its delivery', async () => {
+      const s = await nudge(world, ['status', `alpha:${job}`, '--json']);
+      const v = JSON.parse(s.stdout) as {relay?: {state: string}};
+      return v.relay?.state === 'delivered' ? v : undefined;
+    });
+    // Nothing more arrives (the delivery is one job, even if it was sent twice).
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect((await agent.bytes()).toString()).toBe('build done: exit 0\r');
+  }, 150_000);
+
+  test('40 jobs on 20 panes across two hosts: one connection per host, never more sessions than configured, every line typed once', async () => {
+    const sessions = 4;
+    const world = await startSshHosts(['alpha', 'beta'], {sessions});
+    const panes: {host: SshHost; rec: Awaited<ReturnType<typeof startRecorder>>}[] = [];
+    for (const host of world.hosts)
+      for (let i = 0; i < 10; i++) panes.push({host, rec: await startRecorder(host)});
+    const submits = [];
+    for (let n = 0; n < 40; n++) {
+      const {host, rec} = panes[n % 20]!;
+      submits.push(
+        nudge(world, [
+          'submit',
+          '--host',
+          host.name,
+          '--pane',
+          rec.pane,
+          ...QUICK,
+          '--stable-checks',
+          '1',
+          '--no-notice',
+          '--',
+          `job ${n}`,
+        ]),
+      );
+    }
+    const results = await Promise.all(submits);
+    for (const r of results) expect(r.exitCode, r.stderr).toBe(0);
+    for (let p = 0; p < 20; p++) {
+      const {rec} = panes[p]!;
+      const got = await rec.lines(2, 90_000);
+      expect(got.sort()).toEqual([`job ${p}`, `job ${p + 20}`].sort());
+    }
+    for (const host of world.hosts) {
+      expect(host.sessions().most).toBeLessThanOrEqual(sessions);
+      expect(host.sessions().total).toBeGreaterThanOrEqual(20);
+      expect(host.log().match(/Accepted publickey/g)).toHaveLength(1);
+    }
+  }, 240_000);
+
+  test('bad hosts and bad remotes: one sentence each, the documented exit code', async () => {
+    const world = await startSshHosts(['alpha']);
+    const [alpha] = world.hosts as [SshHost];
+    const pane = '%0';
+    const dir = join(world.localHome, '..');
+    // More aliases: a port nobody listens on, a key alpha does not know, alpha's port with no
+    // known host key.
+    await execa('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(dir, 'other')]);
+    const base = readFileSync(world.sshConfig, 'utf8');
+    const user = /User (\S+)/.exec(base)?.[1];
+    writeFileSync(
+      world.sshConfig,
+      `${base}
+Host down
+  HostName 127.0.0.1
+  Port 9
+  User ${user}
+Host wrongkey
+  HostName 127.0.0.1
+  Port ${alpha.port}
+  User ${user}
+  IdentityFile ${join(dir, 'other')}
+  IdentitiesOnly yes
+  UserKnownHostsFile ${join(dir, '..', 'known_hosts')}
+Host stranger
+  HostName 127.0.0.1
+  Port ${alpha.port}
+  User ${user}
+  IdentityFile ${join(dir, '..', 'id')}
+  UserKnownHostsFile ${join(dir, 'empty_known_hosts')}
+  StrictHostKeyChecking yes
+`,
+    );
+    writeFileSync(join(dir, 'empty_known_hosts'), '');
+    const sub = (host: string, env: Record<string, string> = {}) =>
+      nudge(world, ['submit', '--host', host, '--pane', pane, '--', 'x'], env);
+    const said = async (
+      p: Promise<{exitCode?: number; stderr: string}>,
+      code: number,
+      re: RegExp,
+    ) => {
+      const r = await p;
+      expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
+      expect(r.stderr).toMatch(re);
+      expect(r.exitCode, r.stderr).toBe(code);
+    };
+    await said(sub('-oProxyCommand=touch'), 2, /is not a destination ssh takes/);
+    await said(
+      nudge(world, ['submit', '--host', 'alpha', '--', 'x']),
+      2,
+      /With --host alpha, name the pane there/,
+    );
+    await said(sub('down'), 1, /^nudge: Cannot reach down: .*(refused|Connection)/);
+    await said(sub('wrongkey'), 1, /^nudge: wrongkey refused the login .*BatchMode=yes/);
+    await said(sub('stranger'), 1, /^nudge: stranger's host key is not known here, or has changed/);
+    // What answers on alpha is not this nudge: none at all, another version, one without tmux.
+    const config = (nudgeCommand: string) => {
+      const file = join(dir, `config-${Math.random().toString(36).slice(2)}`, 'nudge');
+      mkdirSync(file, {recursive: true});
+      writeFileSync(
+        join(file, 'config.toml'),
+        `[remote]\nssh_config = ${JSON.stringify(world.sshConfig)}\n[remote.nudge]\nalpha = ${JSON.stringify(nudgeCommand)}\n`,
+      );
+      return {XDG_CONFIG_HOME: join(file, '..')};
+    };
+    await said(
+      sub('alpha', config('/nonexistent/nudge')),
+      1,
+      /^nudge: alpha has no nudge a non-interactive ssh session can start .*nudge host install alpha/,
+    );
+    const old = join(dir, 'old-nudge');
+    writeFileSync(
+      old,
+      `#!/bin/sh\nprintf '%s\\n' '{"hello":{"nudge":"0.0.1","protocol":1,"node":"20.0.0","platform":"linux"}}'\ncat >/dev/null\n`,
+      {mode: 0o755},
+    );
+    await said(
+      sub('alpha', config(old)),
+      1,
+      /^nudge: alpha runs nudge 0\.0\.1, this machine .*: run nudge host install alpha/,
+    );
+    await said(
+      sub('alpha', config(`env PATH=/nonexistent ${process.execPath} ${CLI}`)),
+      1,
+      /^nudge: on alpha: .*tmux/i,
+    );
+    // An error nudge finds there keeps its exit code: no such pane is bad input.
+    await said(
+      nudge(world, ['submit', '--host', 'alpha', '--pane', '%99', '--', 'x']),
+      2,
+      /^nudge: on alpha: .*%99/,
+    );
+  }, 120_000);
+
+  test('doctor --host: the way there, then the host’s own checks; jobs names a host that is down and lists the others', async () => {
+    const world = await startSshHosts(['alpha', 'beta']);
+    const [alpha, beta] = world.hosts as [SshHost, SshHost];
+    const rec = await startRecorder(alpha);
+    const doctor = await nudge(world, ['doctor', '--host', 'alpha', '--json']);
+    const checks = (JSON.parse(doctor.stdout) as {checks: {name: string; status: string}[]}).checks;
+    expect(checks[0]).toMatchObject({name: 'ssh', status: 'ok'});
+    expect(checks[1]).toMatchObject({name: 'nudge', status: 'ok'});
+    expect(checks.map((c) => c.name)).toContain('tmux');
+    const r = await nudge(world, [
+      'submit',
+      '--host',
+      'alpha',
+      '--pane',
+      rec.pane,
+      ...QUICK,
+      '--no-notice',
+      '--',
+      'one',
+    ]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    await rec.lines(1);
+    await world.closeConnections();
+    await beta.stop();
+    const jobs = await nudge(world, ['jobs']);
+    expect(jobs.exitCode).toBe(1);
+    expect(jobs.stderr).toMatch(/^nudge: no jobs from beta: Cannot reach beta/m);
+    expect(jobs.stdout).toMatch(/^alpha\s+\S+\s+(done|waiting)/m);
+    const down = await nudge(world, ['doctor', '--host', 'beta']);
+    expect(down.exitCode).toBe(1);
+    expect(down.stdout).toMatch(/^fail\s+ssh\s+Cannot reach beta/m);
+    void alpha;
+  }, 120_000);
+
+  test('the MCP tools take a host: submit and status through the real nudge mcp', async () => {
+    const world = await startSshHosts(['alpha']);
+    const [alpha] = world.hosts as [SshHost];
+    const rec = await startRecorder(alpha);
+    const local = await startTmuxServer();
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp'],
+      env: {...world.env, TMUX: `${local.socket},1,0`, TMUX_PANE: '%0'},
+      stderr: 'pipe',
+    });
+    const client = new Client({name: 'test', version: '1'});
+    await client.connect(transport);
+    onTestFinished(() => client.close());
+    const submitted = (await client.callTool({
+      name: 'submit',
+      arguments: {host: 'alpha', pane: rec.pane, text: 'from mcp', delay: 0, no_notice: true},
+    })) as {structuredContent?: {job: string; host: string}; content: unknown};
+    expect(submitted.structuredContent, JSON.stringify(submitted.content)).toMatchObject({
+      host: 'alpha',
+      kind: 'queued',
+    });
+    expect(await rec.lines(1)).toEqual(['from mcp']);
+    const job = submitted.structuredContent?.job ?? '';
+    const status = (await client.callTool({
+      name: 'status',
+      arguments: {job: `alpha:${job}`},
+    })) as {structuredContent?: {host: string; id: string}};
+    expect(status.structuredContent).toMatchObject({host: 'alpha', id: job});
+    // Nothing of it was typed into the caller's own pane.
+    expect(await local.capture('%0')).not.toContain('from mcp');
+  }, 120_000);
+});
