@@ -3,15 +3,20 @@
 # zsh, vim, less, top and watch (procps), python3; cron, whose daemon the slow test
 # (test/slow/schedule-cron.test.ts) starts; and a real desktop notification daemon (dunst, on
 # a virtual X display, Xvfb, and a private D-Bus session) with notify-send, which the
-# notification test (test/integration/notify.test.ts) sends to. Installs what is missing with apt-get, as
-# root (CI) or through sudo; on a machine without apt-get it says what is missing and stops.
+# notification test (test/integration/notify.test.ts) sends to; OpenSSH's server and client,
+# which the remote tests (test/integration/remote.test.ts) start as hosts on loopback. Installs
+# what is missing with apt-get, as root (CI) or through sudo; on a machine without apt-get it
+# says what is missing and stops.
 set -euo pipefail
 declare -A package=([zsh]=zsh [vim]=vim [less]=less [top]=procps [watch]=procps [python3]=python3 [cron]=cron
-  [dunst]=dunst [notify-send]=libnotify-bin [Xvfb]=xvfb [xauth]=xauth [dbus-daemon]=dbus)
+  [dunst]=dunst [notify-send]=libnotify-bin [Xvfb]=xvfb [xauth]=xauth [dbus-daemon]=dbus
+  [ssh]=openssh-client [ssh-keygen]=openssh-client)
 missing=()
 for program in "${!package[@]}"; do
   command -v "$program" >/dev/null 2>&1 || missing+=("${package[$program]}")
 done
+# sshd is in /usr/sbin, not on every user's PATH.
+[[ -x /usr/sbin/sshd ]] || command -v sshd >/dev/null 2>&1 || missing+=(openssh-server)
 ((${#missing[@]} == 0)) && exit 0
 readarray -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
 if ! command -v apt-get >/dev/null 2>&1; then
