@@ -43,11 +43,21 @@ import {corpus} from './lib/figure-corpus.js';
 import {cpuWaiting} from './lib/figure-cpu.js';
 import {detection} from './lib/figure-detection.js';
 import {frontEnd} from './lib/figure-front-end.js';
+import {remote} from './lib/figure-remote.js';
 import {typing} from './lib/figure-typing.js';
 import {wakeup} from './lib/figure-wakeup.js';
 
 /** Every figure, in the order they run. Add new figures here. */
-const FIGURES: Figure[] = [frontEnd, typing, detection, corpus, cpuWaiting, concurrency, wakeup];
+const FIGURES: Figure[] = [
+  frontEnd,
+  typing,
+  detection,
+  corpus,
+  cpuWaiting,
+  concurrency,
+  wakeup,
+  remote,
+];
 
 interface Options {
   only?: string[];

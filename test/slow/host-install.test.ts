@@ -36,7 +36,7 @@ describe('nudge host install', () => {
     // The user's file keeps its comment; alpha joined its hosts.
     const config = readFileSync(file, 'utf8');
     expect(config).toContain('# my settings');
-    expect(config).toMatch(/hosts = \["alpha"\]/);
+    expect(config).toMatch(/hosts = \[\s*"alpha"\s*\]/);
 
     const doctor = await runNudge(['doctor', '--host', 'alpha', '--json'], env);
     const checks = (JSON.parse(doctor.stdout) as {checks: {name: string; status: string}[]}).checks;
