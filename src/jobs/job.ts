@@ -377,9 +377,7 @@ class Job {
   }
 
   async #outcomeOf(error: unknown): Promise<JobOutcome> {
-    const phase = this.#phase;
-    const cancelled = this.signal.aborted;
-    const profile = this.#profile;
+    const [phase, cancelled, profile] = [this.#phase, this.signal.aborted, this.#profile];
     if ((isAbortError(error) || cancelled) && phase === 'typing' && this.#typed > 0 && profile) {
       // Do not leave half a command sitting in the input line. Awaited, bounded, and still
       // under the lock (run's `finally` releases it after): a clearing key that came later
