@@ -72,8 +72,9 @@ export function renderSubmit(r: OnHost<SubmitResult>, json: boolean, out: Output
   return exitCodeOfOutcome(o.state);
 }
 
-export function renderRun(r: RunCommandResult, json: boolean, out: Output): ExitCode {
+export function renderRun(r: OnHost<RunCommandResult>, json: boolean, out: Output): ExitCode {
   const where = {
+    ...(r.host ? {host: r.host} : {}),
     job: r.job,
     pane: r.pane,
     place: r.place,
@@ -83,7 +84,9 @@ export function renderRun(r: RunCommandResult, json: boolean, out: Output): Exit
     report: r.report,
   };
   if (r.kind === 'started') {
-    out.stdout(json ? JSON.stringify({...where, state: 'queued', pid: r.pid}) : r.job);
+    out.stdout(
+      json ? JSON.stringify({...where, state: 'queued', pid: r.pid}) : jobName(r.job, r.host),
+    );
     return EXIT_CODES.ok;
   }
   const {result} = r;

@@ -361,6 +361,74 @@ Host stranger
     void alpha;
   }, 120_000);
 
+  test('wait, expect, cancel, run and watch reach the host too', async () => {
+    const world = await startSshHosts(['alpha']);
+    const [alpha] = world.hosts as [SshHost];
+    const pane = await alpha.newPane(['bash', '--norc', '--noprofile']);
+    await alpha.waitForScreen(pane, /^[$#] ?$/m);
+    await alpha.tmux('send-keys', '-t', pane, 'sleep 2; echo READY-THERE', 'Enter');
+    const expected = await nudge(world, [
+      'expect',
+      '--host',
+      'alpha',
+      pane,
+      'READY-THERE',
+      '--include-existing',
+    ]);
+    expect(expected.exitCode, expected.stderr).toBe(0);
+    expect(JSON.parse(expected.stdout)).toMatchObject({status: 'matched', match: 'READY-THERE'});
+    const waited = await nudge(world, [
+      'wait',
+      '--host',
+      'alpha',
+      pane,
+      '--timeout',
+      '30s',
+      '--json',
+    ]);
+    expect(waited.exitCode, waited.stderr).toBe(0);
+    expect(JSON.parse(waited.stdout)).toMatchObject({status: 'idle'});
+    // A job waiting on a long command, cancelled from here.
+    const r = await nudge(world, [
+      'submit',
+      '--host',
+      'alpha',
+      '--pane',
+      pane,
+      ...QUICK,
+      '--until',
+      'exit',
+      '--',
+      'sleep 60',
+    ]);
+    const job = r.stdout.trim();
+    await waitForStateOn(alpha, job.split(':')[1] ?? '', /^waiting$/);
+    const cancelled = await nudge(world, ['cancel', job]);
+    expect(cancelled.exitCode, cancelled.stderr).toBe(0);
+    expect(cancelled.stdout).toBe(`Cancelled job ${job}.`);
+    expect((await stateOn(alpha, job.split(':')[1] ?? '')).state).toBe('cancelled');
+    // run: a task in a window of its own there, its report read from here.
+    const run = await nudge(world, [
+      'run',
+      '--host',
+      'alpha',
+      '--session',
+      'main',
+      '--no-notice',
+      '--wait',
+      '--json',
+      '--',
+      'echo',
+      'ran-there',
+    ]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({host: 'alpha', state: 'done'});
+    // watch: the host's watchers.
+    const list = await nudge(world, ['watch', 'list', '--host', 'alpha', '--json']);
+    expect(list.exitCode, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout)).toEqual([]);
+  }, 150_000);
+
   test('the MCP tools take a host: submit and status through the real nudge mcp', async () => {
     const world = await startSshHosts(['alpha']);
     const [alpha] = world.hosts as [SshHost];
