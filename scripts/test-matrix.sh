@@ -44,7 +44,7 @@ run() {
   done
   shift
   echo "test-matrix: $label"
-  rm -f ".vitest-summary.matrix-$label"
+  rm -f ".vitest-summary.matrix-$label" ".vitest-failures.matrix-$label"
   env "${envs[@]}" NUDGE_SUMMARY_LABEL="matrix-$label" npx vitest run "$@" </dev/null >".ci/matrix-$label.log" 2>&1 ||
     status=1
   tail -n 1 ".ci/matrix-$label.log"
