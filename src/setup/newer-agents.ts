@@ -7,6 +7,7 @@ import {
   type Piece,
   type SelfCommand,
   selfLine,
+  settingsHook,
   skillText,
   WHEN_QUEUED,
 } from './place.js';
@@ -50,15 +51,7 @@ export function qwenPieces(p: InstallPlace, self: SelfCommand): Piece[] {
       path: ['permissions', 'allow'],
       value: `Bash(${nudge} *)`,
     },
-    {
-      id: 'hook',
-      what: 'the Stop hook (nudge hook qwen-stop)',
-      file: settings,
-      kind: 'item',
-      path: ['hooks', 'Stop'],
-      value: {hooks: [{type: 'command', command: `${nudge} hook qwen-stop`}]},
-      like: ' hook qwen-stop"',
-    },
+    settingsHook('hook', settings, 'Stop', {nudge, name: 'qwen-stop'}),
     {
       id: 'mcp',
       what: 'nudge mcp registered',

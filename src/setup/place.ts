@@ -48,6 +48,26 @@ export type Piece =
       like?: string;
     };
 
+/** A hook in a settings.json of Claude Code's shape (Claude Code, Gemini CLI, Qwen Code): on
+ * `event`, the command `nudge hook <name>`; `why` says what it is for. */
+export function settingsHook(
+  id: string,
+  file: string,
+  event: string,
+  hook: {nudge: string; name: string; why?: string},
+): Piece {
+  const why = hook.why ? `: ${hook.why}` : '';
+  return {
+    id,
+    what: `the ${event} hook (nudge hook ${hook.name}${why})`,
+    file,
+    kind: 'item',
+    path: ['hooks', event],
+    value: {hooks: [{type: 'command', command: `${hook.nudge} hook ${hook.name}`}]},
+    like: ` hook ${hook.name}"`,
+  };
+}
+
 /** `node cli.js` as a command line. */
 export function selfLine(self: SelfCommand): string {
   return `${shellWord(self.node)} ${shellWord(self.cli)}`;
