@@ -4,42 +4,81 @@ import {onTestFinished} from 'vitest';
 import {useTempDir} from './temp-dir.js';
 import {waitFor} from './wait-for.js';
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 const TERMINAL = new Set(['done', 'timeout', 'failed', 'cancelled', 'blocked']);
 
 /**
- * A fresh NUDGE_HOME for one test. When the test finishes, any worker of this home that is
- * still running (a test that failed half-way) is killed, by its own pid, after checking that
- * the pid still runs that job.
+ * A fresh NUDGE_HOME for one test. When the test finishes, its workers are gone before the
+ * folder is removed: one whose job has ended is given time to finish (it still sends the
+ * job's notifications and writes their events), one whose job has not (a test that failed
+ * half-way) is killed — each by its own pid, after checking that the pid still runs that job.
  */
 export function useNudgeHome(): string {
   const home = join(useTempDir('nudge-home-'), 'home');
   // Registered after the temp dir's cleanup, so (vitest runs onTestFinished hooks as a
   // stack) the workers are stopped before their state dir is removed.
-  onTestFinished(() => killLeftoverWorkers(home));
+  onTestFinished(() => stopWorkers(home));
   return home;
 }
 
-export function killLeftoverWorkers(home: string): void {
+/** How long a worker whose job has ended may take to exit before it is killed. */
+const ENDING_MS = 15_000;
+
+/** Stop the workers of `home` (see useNudgeHome); resolves once none of them runs. */
+export async function stopWorkers(home: string): Promise<void> {
   killLeftoverCycles(home);
-  let ids: string[];
-  try {
-    ids = readdirSync(join(home, 'jobs'));
-  } catch {
-    return;
-  }
-  for (const id of ids) {
-    try {
-      const dir = join(home, 'jobs', id);
-      const state = JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8'));
-      if (TERMINAL.has(state.state)) continue;
-      const pid: unknown =
-        state.pid ?? Number.parseInt(readFileSync(join(dir, 'worker.pid'), 'utf8'), 10);
-      if (typeof pid !== 'number' || !(pid > 0)) continue;
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (cmdline.includes(id)) process.kill(pid, 'SIGKILL');
-    } catch {
-      // gone already
+  const running = jobIds(home).flatMap((id) => {
+    const worker = workerOf(home, id);
+    return worker ? [worker] : [];
+  });
+  const deadline = Date.now() + ENDING_MS;
+  for (const w of running) {
+    if (!w.ended) kill(w.pid);
+    else {
+      while (alive(w) && Date.now() < deadline) await sleep(50);
+      kill(w.pid);
     }
+  }
+  for (const w of running) {
+    for (let i = 0; i < 100 && alive(w); i++) await sleep(50);
+  }
+}
+
+interface Worker {
+  id: string;
+  pid: number;
+  ended: boolean;
+}
+
+/** The worker of job `id` when it still runs (its pid's command line names the job). */
+function workerOf(home: string, id: string): Worker | undefined {
+  try {
+    const dir = join(home, 'jobs', id);
+    const state = JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8'));
+    const pid: unknown =
+      state.pid ?? Number.parseInt(readFileSync(join(dir, 'worker.pid'), 'utf8'), 10);
+    if (typeof pid !== 'number' || !(pid > 0)) return undefined;
+    const w = {id, pid, ended: TERMINAL.has(state.state)};
+    return alive(w) ? w : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function alive(w: Worker): boolean {
+  try {
+    return readFileSync(`/proc/${w.pid}/cmdline`, 'utf8').includes(w.id);
+  } catch {
+    return false;
+  }
+}
+
+function kill(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // gone already
   }
 }
 

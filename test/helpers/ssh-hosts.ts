@@ -1,6 +1,6 @@
 import {onTestFinished} from 'vitest';
 import {type SshWorld, startSshHosts as start} from '../harness/ssh-hosts.js';
-import {killLeftoverWorkers} from './nudge-home.js';
+import {stopWorkers} from './nudge-home.js';
 import {useTempDir} from './temp-dir.js';
 
 export {SSHD, type SshHost, type SshWorld} from '../harness/ssh-hosts.js';
@@ -13,8 +13,8 @@ export async function startSshHosts(
 ): Promise<SshWorld> {
   const world = await start(useTempDir('nudge-ssh-'), names, o);
   onTestFinished(async () => {
-    killLeftoverWorkers(world.localHome);
-    for (const h of world.hosts) killLeftoverWorkers(h.state);
+    await stopWorkers(world.localHome);
+    for (const h of world.hosts) await stopWorkers(h.state);
     await world.close();
   });
   return world;
