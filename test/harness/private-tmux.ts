@@ -10,6 +10,7 @@ import {tmpdir} from 'node:os';
 import {dirname, join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {execa} from 'execa';
+import {waitFor} from './wait-for.js';
 
 /** The repository root: the nearest folder above this module whose package.json is ours.
  * Works both from test/harness (source) and from dist/test/harness (compiled). */
@@ -185,6 +186,56 @@ export async function startPrivateTmux(
     },
   };
   return {server, pane: first.trim()};
+}
+
+/** What a test does with a tmux server: commands, new panes, screens. */
+export interface TmuxClient {
+  /** Run `tmux -S <socket> -f /dev/null ...args`; resolves to stdout, rejects with stderr. */
+  tmux(...args: string[]): Promise<string>;
+  /** Start `argv` in a new detached window (resized when a size is given); its pane id. */
+  newPane(argv: string[], opts?: {width?: number; height?: number}): Promise<string>;
+  /** The visible screen of `pane`, as tmux prints it. */
+  capture(pane: string): Promise<string>;
+  /** Wait until `pane`'s screen matches `pattern`; on timeout the error shows the screen. */
+  waitForScreen(pane: string, pattern: RegExp, timeoutMs?: number): Promise<string>;
+}
+
+/** A client of the tmux server at `socket`, every command run with `env` alone (no trace of
+ * the caller's environment). `where` names the server in timeout messages (` on alpha`). */
+export function tmuxClient(socket: string, env: Record<string, string>, where = ''): TmuxClient {
+  const tmux = async (...args: string[]) => {
+    const r = await execa('tmux', ['-S', socket, '-f', '/dev/null', ...args], {
+      env,
+      extendEnv: false,
+      reject: false,
+    });
+    if (r.failed) throw new Error(`tmux ${args.join(' ')} failed: ${r.stderr || r.shortMessage}`);
+    return r.stdout;
+  };
+  const capture = (pane: string) => tmux('capture-pane', '-p', '-t', pane);
+  return {
+    tmux,
+    capture,
+    async newPane(argv, opts = {}) {
+      const id = (await tmux('new-window', '-d', '-P', '-F', '#{pane_id}', ...argv)).trim();
+      if (opts.width || opts.height) {
+        const [x, y] = [String(opts.width ?? 120), String(opts.height ?? 40)];
+        await tmux('resize-window', '-t', id, '-x', x, '-y', y);
+      }
+      return id;
+    },
+    async waitForScreen(pane, pattern, timeoutMs = 20_000) {
+      let last = '';
+      return waitFor(
+        `pane ${pane}${where} to show ${pattern}`,
+        async () => {
+          last = await capture(pane).catch((e: Error) => `(capture failed: ${e.message})`);
+          return pattern.test(last) ? last : undefined;
+        },
+        {timeoutMs, describe: () => last},
+      );
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,18 +3,14 @@ import {createServer} from 'node:net';
 import {userInfo} from 'node:os';
 import {join} from 'node:path';
 import {execa} from 'execa';
-import {CLI, cleanEnv} from './private-tmux.js';
+import {CLI, cleanEnv, type TmuxClient, tmuxClient} from './private-tmux.js';
 import {waitFor} from './wait-for.js';
 
 /** What a test's tmux helpers offer (test/helpers/tmux-server.ts), so a host's tmux server
  * can stand where a local one does (a recorder pane there). */
-export interface TmuxTestServer {
+export interface TmuxTestServer extends TmuxClient {
   dir: string;
   socket: string;
-  tmux(...args: string[]): Promise<string>;
-  newPane(argv: string[], opts?: {width?: number; height?: number}): Promise<string>;
-  capture(pane: string): Promise<string>;
-  waitForScreen(pane: string, pattern: RegExp, timeoutMs?: number): Promise<string>;
 }
 
 /** Where OpenSSH's server is (Debian's openssh-server; not on a user's PATH). */
@@ -237,15 +233,8 @@ async function startHost(
     },
   );
   const env = cleanEnv({HOME: home, TMUX_TMPDIR: tmuxDir, HISTFILE: '', PS1: '$ '});
-  const tmux = async (...args: string[]) => {
-    const r = await execa('tmux', ['-S', tmuxSocket, '-f', '/dev/null', ...args], {
-      env,
-      extendEnv: false,
-      reject: false,
-    });
-    if (r.failed) throw new Error(`tmux ${args.join(' ')} failed: ${r.stderr || r.shortMessage}`);
-    return r.stdout;
-  };
+  const client = tmuxClient(tmuxSocket, env, ` on ${name}`);
+  const {tmux} = client;
   await tmux(
     'new-session',
     '-d',
@@ -267,7 +256,6 @@ async function startHost(
     await execa('tmux', ['-S', tmuxSocket, 'kill-server'], {reject: false, env, extendEnv: false});
     await stop();
   });
-  const capture = (pane: string) => tmux('capture-pane', '-p', '-t', pane);
   return {
     name,
     port,
@@ -276,21 +264,7 @@ async function startHost(
     home,
     state,
     tmuxSocket,
-    tmux,
-    newPane: async (argv) =>
-      (await tmux('new-window', '-d', '-P', '-F', '#{pane_id}', ...argv)).trim(),
-    capture,
-    waitForScreen: async (pane, pattern, timeoutMs = 20_000) => {
-      let last = '';
-      return waitFor(
-        `pane ${pane} on ${name} to show ${pattern}`,
-        async () => {
-          last = await capture(pane).catch((e: Error) => `(capture failed: ${e.message})`);
-          return pattern.test(last) ? last : undefined;
-        },
-        {timeoutMs, describe: () => last},
-      );
-    },
+    ...client,
     sessions: () => {
       let now = 0;
       let most = 0;
