@@ -12,6 +12,7 @@ import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {afterAll, describe, expect, onTestFinished, test} from 'vitest';
 import {describePrompts, type ModelServer, type Reply, startModelServer} from './model-server.js';
+import {stopWorkers} from './nudge-home.js';
 import {
   type AgentName,
   agentAvailable,
@@ -53,6 +54,8 @@ async function setup(
   const model = await startModelServer();
   const server = await startTmuxServer();
   const home = useTempDir('nudge-home-');
+  // Its workers are done (or stopped) before the folder is removed.
+  onTestFinished(() => stopWorkers(home));
   const bin = nudgeBinDir(server.dir);
   // The agents of data alone get their hook as a user does: from `nudge install`.
   const installed = o.hooks && DATA_AGENT_NAMES.includes(name);

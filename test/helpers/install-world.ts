@@ -7,9 +7,10 @@
 import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {execa} from 'execa';
-import {expect} from 'vitest';
+import {expect, onTestFinished} from 'vitest';
 import type {InstallAgent} from '../../src/agents/profile.js';
 import {type ModelServer, startModelServer} from './model-server.js';
+import {stopWorkers} from './nudge-home.js';
 import {
   type AgentHome,
   type AgentName,
@@ -76,6 +77,8 @@ export async function setup(
   const model = await startModelServer();
   const server = await startTmuxServer();
   const state = useTempDir('nudge-home-');
+  // Its workers are done (or stopped) before the folder is removed.
+  onTestFinished(() => stopWorkers(state));
   const shell = await server.newPane(['bash', '--norc', '--noprofile']);
   let before: Record<string, string | undefined> = {};
   let installOut = '';
