@@ -2,6 +2,7 @@ import {type Blocked, blockedIn} from '../agents/dialogs.js';
 import {describeError, isAbortError} from '../base/errors.js';
 import type {Change} from '../notify/tell.js';
 import {NotDelivered, PaneBlocked, PaneFailure} from '../pane/failures.js';
+import {FenceLost} from '../tmux/fence.js';
 import {TmuxCommandError} from '../tmux/runner.js';
 import type {JobOutcome} from './events.js';
 
@@ -24,7 +25,8 @@ export interface Stopped {
 /** The ending of a job stopped by `error`: lost lock, cancelled, or failed with one sentence. */
 export function endingOf(error: unknown, at: Stopped): JobOutcome {
   const {phase} = at;
-  if (at.leaseLost) {
+  // A key refused by tmux because the pane is marked another job's is the same loss.
+  if (at.leaseLost || error instanceof FenceLost) {
     return {
       state: 'failed',
       reason: `Stopped while ${phase}: the pane lock was lost (the worker stalled longer than the lock's stale time, e.g. a suspended machine), so another job may own the pane now.`,

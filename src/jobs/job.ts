@@ -7,7 +7,8 @@ import type {Clock} from '../base/clock.js';
 import {isAbortError} from '../base/errors.js';
 import {describeUntil} from '../detect/until.js';
 import type {PaneActivity} from '../detect/wait-until.js';
-import type {PaneLease, PaneLock} from '../locks/pane-lock.js';
+import type {FencedLease} from '../locks/fenced-lease.js';
+import type {PaneLock} from '../locks/pane-lock.js';
 import type {Tell} from '../notify/tell.js';
 import {awaitDone} from '../pane/await-done.js';
 import {type Delivered, deliver} from '../pane/deliver.js';
@@ -25,8 +26,7 @@ import {dueElsewhere, heldBack, noticeFor} from './notice.js';
 import type {JobRecorder} from './recorder.js';
 import {deliverOptionsOf, type JobRequest, sentinelOf, textToType} from './request.js';
 
-/** What a job needs from the outside world: every member is required (tests pass fakes that
- * implement each). */
+/** What a job needs from the outside world: every member is required (fakes implement each). */
 export interface JobDeps extends RecognizeDeps {
   clock: Clock;
   /** The lock of a pane of the job's server. */
@@ -91,7 +91,7 @@ class Job {
   /** The pane's foreground when the job began to type: its command and process group. */
   #began: {command: string; group: number | undefined} | undefined;
   /** The pane lock held now: checked right before every key sent (PaneIo.guard). */
-  #lease: PaneLease | undefined;
+  #lease: FencedLease | undefined;
   readonly #o: JobRequest['options'];
   readonly #notifyPane: string;
   readonly #io: PaneIo;
@@ -106,10 +106,11 @@ class Job {
     this.#notifyPane = request.options.notifyPane ?? request.pane;
     this.#limits = new LimitWaits(deps, request.options);
     this.#io = {
-      tmux: deps.tmux,
+      tmux: deps.tmux.fenced(() => this.#lease?.fence),
       clock: deps.clock,
       note: (event, data) => deps.recorder.event(event, data as JobEvents[typeof event]),
-      // Every key goes under the pane's lock: none without a lease, none after its release.
+      // Every key goes under the pane's lock: none without a lease, none after its release;
+      // and tmux takes it only while the pane is still marked this job's (src/tmux/fence.ts).
       guard: () => {
         if (!this.#lease) throw new Error('no key may be sent without the pane lock');
         this.#lease.assertHeld();

@@ -1,6 +1,7 @@
 import {isAgent} from '../agents/profile.js';
 import type {Clock} from '../base/clock.js';
 import {formatDuration} from '../base/durations.js';
+import {fenceLease} from '../locks/fenced-lease.js';
 import {type PaneLock, paneLockFor} from '../locks/pane-lock.js';
 import {procForeground} from '../process/foreground.js';
 import type {ServerRef} from '../tmux/server.js';
@@ -60,9 +61,14 @@ export async function injectLine(
       `Waited ${formatDuration(o.waits.lockTimeoutMs)} for pane ${pane}'s lock${holder}; nothing was typed.`,
     );
   }
-  const lease = acquired.value;
+  const lease = await fenceLease(deps.tmux, acquired.value, pane, o.ticket);
   try {
-    const io: PaneIo = {...deps, guard: () => lease.assertHeld()};
+    // Keys land only while the tmux server still marks the pane as ours (src/tmux/fence.ts).
+    const io: PaneIo = {
+      ...deps,
+      tmux: deps.tmux.fenced(() => lease.fence),
+      guard: () => lease.assertHeld(),
+    };
     // Once the lock is held the line goes out whole: `signal` (a `watch pause` or `clear`)
     // stops only the wait for the lock, so a stop never leaves half a line in the input line.
     // The lease's loss (a stall) still stops it, and a bound keeps a stuck pane from holding it.

@@ -1,4 +1,5 @@
 import {uniqueSuffix} from '../base/fs.js';
+import {dropFence, type Fence, fencingRunner, takeFence} from './fence.js';
 import {joinFormat, splitFields} from './format.js';
 import {TmuxCommandError, type TmuxRunner} from './runner.js';
 import {literalArgument} from './typing.js';
@@ -39,6 +40,14 @@ export interface Tmux {
   paste(paneId: string, text: string): Promise<void>;
   /** Press keys by tmux key name (`Enter`, `Escape`, `C-u`). */
   pressKeys(paneId: string, keys: readonly string[]): Promise<void>;
+  /** Mark the pane, in the tmux server, as held by `token` (src/tmux/fence.ts); with its
+   * lock held. */
+  takeFence(paneId: string, token: string): Promise<Fence>;
+  /** Remove the mark `takeFence` set (no error when it is gone). */
+  dropFence(fence: Fence): Promise<void>;
+  /** These operations, with every key and paste sent only while `current()`'s mark is still
+   * on its pane (tmux refuses it otherwise: FenceLost); as they are while it is undefined. */
+  fenced(current: () => Fence | undefined): Tmux;
   /** Leave copy mode or any other mode; a no-op when the pane is in none. */
   leaveMode(paneId: string): Promise<void>;
   /** Close the pane (`expect --action close_pane`). */
@@ -259,6 +268,10 @@ export function createTmux(runner: TmuxRunner): Tmux {
       if (keys.length === 0) return;
       await runner.run(['send-keys', '-t', paneId, ...keys]);
     },
+
+    takeFence: (paneId, token) => takeFence(runner, paneId, token),
+    dropFence: (fence) => dropFence(runner, fence),
+    fenced: (current) => createTmux(fencingRunner(runner, current)),
 
     async killPane(paneId) {
       await runner.run(['kill-pane', '-t', paneId]);

@@ -1,3 +1,4 @@
+import {type Fence, fenceOption} from '../../src/tmux/fence.js';
 import {TmuxCommandError} from '../../src/tmux/runner.js';
 import type {PaneInfo, Tmux} from '../../src/tmux/tmux.js';
 import type {PaneView} from '../../src/tmux/view.js';
@@ -92,6 +93,25 @@ export class FakeTmux implements Tmux {
     this.calls.push(['type', chars]);
     this.input += chars;
   }
+  /** The fences taken and dropped, in order (`+%1 @nudge-fence-j`, `-%1 @nudge-fence-j`): kept
+   * apart from `calls`, which is what reached the pane. */
+  readonly fences: string[] = [];
+
+  async takeFence(pane: string, token: string): Promise<Fence> {
+    const fence = {pane, option: fenceOption(token)};
+    this.fences.push(`+${pane} ${fence.option}`);
+    return fence;
+  }
+
+  async dropFence(fence: Fence): Promise<void> {
+    this.fences.push(`-${fence.pane} ${fence.option}`);
+  }
+
+  /** One pane in memory, one holder at a time: fencing changes nothing here. */
+  fenced(): Tmux {
+    return this;
+  }
+
   async pressKeys(_pane: string, keys: readonly string[]): Promise<void> {
     this.calls.push(['keys', ...keys]);
     for (const k of keys) {
