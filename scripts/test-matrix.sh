@@ -60,6 +60,9 @@ matrix_tmux() {
     run "tmux-$version" "PATH=$dir:$PATH" -- --project integration "${CORE[@]}"
     run "tmux-$version-named" "PATH=$dir:$PATH" -- --project integration "${CORE_NAMED[@]}" \
       -t "$CORE_NAMES"
+    # The fence behind the pane lock rests on two tmux behaviours (an unset option's show
+    # fails; a command list stops at a failing command): proven on each version.
+    run "tmux-$version-fence" "PATH=$dir:$PATH" -- --project faults test/faults/fence.test.ts
     run "tmux-$version-claude" "PATH=$dir:$PATH" -- --project at-model \
       test/integration/agents-at-model.test.ts -t '^claude \(default approvals\) self-execution'
   done < <(bash scripts/install-test-tmux.sh)
