@@ -35,6 +35,8 @@ export interface Delivered {
 /** How long to look for signs that an Enter took, and how many Enters in all. */
 const DELIVERY_WAIT_MS = 2_000;
 const DELIVERY_POLL_MS = 100;
+/** How much longer a line that left the input line without a sign is looked at. */
+const LATE_SIGN_MS = 4_000;
 const MAX_ENTERS = 3;
 /** How many times a text whose first characters were lost is typed in all. */
 const MAX_TYPINGS = 2;
@@ -241,21 +243,27 @@ async function submitted(
     if ((kind === 'shell' || echoUnknown) && (cleared || isBusy(profile, view))) return 'yes';
     return undefined;
   };
-  await io.clock.sleep(DELIVERY_POLL_MS, signal);
-  await waitUntil(
-    io.tmux,
-    pane,
-    {
-      historyRows: profile.kind === 'shell' ? 0 : ECHO_HISTORY_ROWS,
-      observe(view) {
-        answer = took(view);
-        return answer ? {status: 'done'} : {status: 'pending', why: 'no sign the Enter took'};
+  const look = (timeoutMs: number) =>
+    waitUntil(
+      io.tmux,
+      pane,
+      {
+        historyRows: profile.kind === 'shell' ? 0 : ECHO_HISTORY_ROWS,
+        observe(view) {
+          answer = took(view);
+          return answer ? {status: 'done'} : {status: 'pending', why: 'no sign the Enter took'};
+        },
       },
-    },
-    {intervalMs: DELIVERY_POLL_MS, timeoutMs: DELIVERY_WAIT_MS, clock: io.clock, signal},
-  );
-  // The input line emptied but no echo showed (scrolled away, drawn differently).
-  return answer ?? (cleared ? 'unconfirmed' : 'not-yet');
+      {intervalMs: DELIVERY_POLL_MS, timeoutMs, clock: io.clock, signal},
+    );
+  await io.clock.sleep(DELIVERY_POLL_MS, signal);
+  await look(DELIVERY_WAIT_MS);
+  if (answer || !cleared) return answer ?? 'not-yet';
+  // The input line emptied but no echo or queue marker showed yet: a program drawing a long
+  // answer on a loaded machine can take longer to draw it. Look a while more (nothing is sent
+  // meanwhile) before calling it unconfirmed (scrolled away, drawn differently).
+  await look(LATE_SIGN_MS);
+  return answer ?? 'unconfirmed';
 }
 
 /** The last line of a text (what stays visible in a one-line input). */
