@@ -37,6 +37,11 @@ export function splitArgvCommands(args: readonly string[]): string[][] {
   return commands;
 }
 
+/** The command names of an argv command line, as tmux splits it (splitArgvCommands). */
+export function commandNames(args: readonly string[]): string[] {
+  return splitArgvCommands(args).map((c) => c[0] ?? '');
+}
+
 /** C0 controls and DEL: never written raw into a control-mode line. LF ends the line (and
  * an empty line makes the client exit); the others are kept out so the line stays plain
  * text whatever the parser does with them. Tab is included for uniformity. */

@@ -1,4 +1,4 @@
-import {splitArgvCommands} from './control-line.js';
+import {commandNames} from './control-line.js';
 import {TmuxCommandError, type TmuxRunner} from './runner.js';
 
 /**
@@ -69,7 +69,7 @@ export function fencingRunner(runner: TmuxRunner, current: () => Fence | undefin
   return {
     async run(args) {
       const fence = current();
-      const sendsInput = splitArgvCommands(args).some((c) => INPUT_COMMANDS.has(c[0] ?? ''));
+      const sendsInput = commandNames(args).some((name) => INPUT_COMMANDS.has(name));
       if (!fence || !sendsInput) return runner.run(args);
       const check = ['show-options', '-p', '-v', '-t', fence.pane, fence.option, ';'];
       try {

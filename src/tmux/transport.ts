@@ -1,7 +1,7 @@
 import {err, ok, type Result} from '../base/result.js';
 import type {PaneActivity} from './activity.js';
 import {createControlActivity} from './control-activity.js';
-import {canRunOverControl} from './control-line.js';
+import {canRunOverControl, commandNames} from './control-line.js';
 import {createControlRunner} from './control-runner.js';
 import type {ControlRunner, OutputListener, SectionMutex} from './control-types.js';
 import {createSpawnRunner, TmuxCommandError, type TmuxRunner} from './runner.js';
@@ -165,18 +165,6 @@ const NOTIFYING_COMMANDS = new Set([
 
 function notifiesControlClients(args: readonly string[]): boolean {
   return commandNames(args).some((name) => NOTIFYING_COMMANDS.has(name));
-}
-
-/** The command names of an argv command line (the first argument, and each one after an
- * argument ending in an unescaped ";", as splitArgvCommands splits them). */
-function commandNames(args: readonly string[]): string[] {
-  const names: string[] = [];
-  let commandStart = true;
-  for (const arg of args) {
-    if (commandStart) names.push(arg);
-    commandStart = arg.endsWith(';') && !arg.endsWith('\\;');
-  }
-  return names;
 }
 
 /** Commands that only read, by full name; a chained line counts only if all of it does. */
