@@ -1,8 +1,8 @@
 // The command-line program, loaded by src/cli.ts: with it, the only module (with the workers'
 // entries) that touches `process`. Errors become exit codes here and nowhere else.
 
-import {profileDirsOf, profileEnv} from './agents/builtin.js';
-import {useProfileDirs} from './agents/registry.js';
+import {profileEnv} from './agents/builtin.js';
+import {useProfilesOf} from './agents/registry.js';
 import {EXIT_CODES, type ExitCode, NudgeError} from './base/errors.js';
 import {type Output, renderSubmit} from './cli/render.js';
 import {parseSubmitFast} from './cli/submit-flags.js';
@@ -45,7 +45,7 @@ function readStdin(): Promise<string> {
 // Profile files: the user's own, then the project's (the working directory's .nudge/agents);
 // the workers this command starts read the same (NUDGE_PROFILE_DIRS).
 const env = profileEnv(process.env, process.cwd());
-useProfileDirs(profileDirsOf(env));
+useProfilesOf(env);
 
 // This file is in dist/src (main.js, or a chunk of the bundle beside cli.js); the worker
 // entries are in dist/workers/.

@@ -1,8 +1,7 @@
 // The detached worker: runs one job, then exits. Started only by src/process/launch-worker.ts.
 // The files of workers/ and src/cli.ts are the only ones that touch `process`.
 import {readFileSync} from 'node:fs';
-import {profileDirsOf} from '../src/agents/builtin.js';
-import {useProfileDirs} from '../src/agents/registry.js';
+import {useProfilesOf} from '../src/agents/registry.js';
 import {describeError} from '../src/base/errors.js';
 import {executeJob, recordWorkerFailure, type WorkerUsage} from '../src/jobs/execute.js';
 import {decodeRequest} from '../src/jobs/request.js';
@@ -12,7 +11,7 @@ import {stopSignal} from './stop-signal.js';
 
 // The profile files the starting command read (NUDGE_PROFILE_DIRS: the user's and the
 // project's; the worker runs in the state dir, with no project folder of its own).
-useProfileDirs(profileDirsOf(process.env));
+useProfilesOf(process.env);
 const jobId = process.argv[process.argv.indexOf('--job') + 1] ?? '';
 const stateDir = process.env.NUDGE_HOME ?? '';
 const decoded = decodeRequest(process.env.NUDGE_REQUEST);

@@ -1,14 +1,13 @@
 // The relay worker: follows one job (on another host, or here) until it ends, then types its
 // notice into a pane of another host (src/commands/relay.ts), and exits. Started only by
 // startRelay. The files of workers/ and src/cli.ts are the only ones that touch `process`.
-import {profileDirsOf} from '../src/agents/builtin.js';
-import {useProfileDirs} from '../src/agents/registry.js';
+import {useProfilesOf} from '../src/agents/registry.js';
 import {describeError} from '../src/base/errors.js';
 import {nodeContext} from '../src/commands/node-context.js';
 import {type RelaySpec, runRelay} from '../src/commands/relay.js';
 import {stopSignal} from './stop-signal.js';
 
-useProfileDirs(profileDirsOf(process.env));
+useProfilesOf(process.env);
 const signal = stopSignal();
 const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
 

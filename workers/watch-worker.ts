@@ -1,15 +1,14 @@
 // The watcher's cycle worker: runs the queued reports of one watcher, then exits. Started
 // only by `nudge watch report` (src/commands/watch.ts, through src/process/launch-worker.ts).
 // The files of workers/ and src/cli.ts are the only ones that touch `process`.
-import {profileDirsOf} from '../src/agents/builtin.js';
-import {useProfileDirs} from '../src/agents/registry.js';
+import {useProfilesOf} from '../src/agents/registry.js';
 import {describeError} from '../src/base/errors.js';
 import {executeCycles} from '../src/watch/execute.js';
 import {stopSignal} from './stop-signal.js';
 
 // The profile files the starting command read (NUDGE_PROFILE_DIRS: the user's and the
 // project's; the worker runs in the state dir, with no project folder of its own).
-useProfileDirs(profileDirsOf(process.env));
+useProfilesOf(process.env);
 const name = process.argv[process.argv.indexOf('--watcher') + 1] ?? '';
 const stateDir = process.env.NUDGE_HOME ?? '';
 

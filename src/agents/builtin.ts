@@ -1,12 +1,12 @@
 import {createHash} from 'node:crypto';
 import {readdirSync, readFileSync} from 'node:fs';
 import {createRequire} from 'node:module';
-import {homedir} from 'node:os';
 import {basename, delimiter, join} from 'node:path';
 import type * as TomlPatch from '@decimalturn/toml-patch';
 import {packageDir} from '../base/version.js';
 import {type Profile, type ProfileName, type Profiles, RAW, SHELL} from './profile.js';
 import {checkProfileFile, type ProfileFile, profileOf} from './schema.js';
+import {ownProfileDir, type ProfileTrust, TRUST_ALL, trustOf} from './trust.js';
 
 const load = createRequire(import.meta.url);
 
@@ -33,8 +33,7 @@ export function userProfileDirs(
   env: {XDG_CONFIG_HOME?: string | undefined; HOME?: string | undefined},
   project?: string,
 ): string[] {
-  const config = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
-  const own = join(config, 'nudge', 'agents');
+  const own = ownProfileDir(env);
   return project === undefined ? [own] : [own, join(project, '.nudge', 'agents')];
 }
 
@@ -100,7 +99,9 @@ export interface LoadedProfiles {
  * that does not check is a broken package: an Error naming the file.
  */
 export function loadProfiles(
-  dirs: readonly string[] = [],
+  dirs: readonly string[],
+  /** Which files may be read (src/agents/trust.ts): an untrusted file is a problem. */
+  trust: ProfileTrust,
   builtin = builtinDir(),
   /** Files read after the folders' (a file checked on its own). */
   files: readonly string[] = [],
@@ -114,9 +115,26 @@ export function loadProfiles(
   }
   const problems: string[] = [];
   for (const path of [...dirs.flatMap(tomlFiles), ...files]) {
-    const value = readTable(path);
+    const text = readText(path);
+    if (text.kind === 'error') {
+      problems.push(text.why);
+      continue;
+    }
+    // The text read once is the text judged and the text parsed.
+    const verdict = trustOf(trust, path, text.text);
+    if (verdict.kind === 'untrusted') {
+      problems.push(verdict.why);
+      continue;
+    }
+    const value = tableOf(text.text, path);
     if (typeof value === 'string') {
       problems.push(value);
+      continue;
+    }
+    if (verdict.kind !== 'own' && value.launch !== undefined) {
+      problems.push(
+        `${path}: launch is not taken from a project's file (it starts a program); put it in your own folder, ${trust.own[0] ?? '~/.config/nudge/agents'}.`,
+      );
       continue;
     }
     const name = typeof value.name === 'string' ? value.name : undefined;
@@ -247,18 +265,17 @@ function digestOf(files: readonly {name: string; text: string}[]): string {
 
 /** The built-in profiles alone. */
 export function loadBuiltinProfiles(dir = builtinDir()): Profiles {
-  return loadProfiles([], dir).profiles;
+  return loadProfiles([], TRUST_ALL, dir).profiles;
 }
 
-/** A file's TOML as a table, or the sentence why it is not one. */
-function readTable(path: string): Record<string, unknown> | string {
-  let text: string;
+/** A file's text, or the sentence why it cannot be read. */
+function readText(path: string): {kind: 'text'; text: string} | {kind: 'error'; why: string} {
   try {
-    text = readFileSync(path, 'utf8');
+    return {kind: 'text', text: readFileSync(path, 'utf8')};
   } catch (error) {
-    return `${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}).`;
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    return {kind: 'error', why: `${path}: cannot be read (${code}).`};
   }
-  return tableOf(text, path);
 }
 
 function tableOf(text: string, path: string): Record<string, unknown> | string {

@@ -1,5 +1,5 @@
 import {NudgeError} from '../base/errors.js';
-import {type LoadedProfiles, loadProfiles} from './builtin.js';
+import {type LoadedProfiles, loadProfiles, profileDirsOf} from './builtin.js';
 import {claudeNeedsPerson, claudeStopTurn} from './claude.js';
 import {codexNotifyTurn} from './codex.js';
 import {geminiAfterAgentTurn, geminiNeedsPerson} from './gemini.js';
@@ -12,6 +12,7 @@ import {
   type TurnEnd,
 } from './profile.js';
 import {isShellCommand} from './shell.js';
+import {type ProfileTrust, readProfileTrust} from './trust.js';
 
 /**
  * Every program nudge knows, by name, and the questions asked of them as a group: is this an
@@ -20,18 +21,28 @@ import {isShellCommand} from './shell.js';
  */
 export const PROFILES: Profiles = lazyProfiles();
 
-/** The folders of the user's profile files this process reads (set by its entry). */
+/** The folders of the user's profile files this process reads (set by its entry), and which
+ * of their files it may read. */
 let userDirs: readonly string[] = [];
+let userTrust: ProfileTrust = {own: [], files: {}, store: ''};
 let loaded: LoadedProfiles | undefined;
 
 /**
  * Read the user's profile files from `dirs` (src/agents/builtin.ts, userProfileDirs) on top
- * of the built-ins, from the next time a profile is asked for. Called by the entries (the
- * CLI, the workers), which know the environment; without it, the built-ins alone.
+ * of the built-ins, those `trust` lets through (src/agents/trust.ts), from the next time a
+ * profile is asked for. Called by the entries (the CLI, the workers), which know the
+ * environment; without it, the built-ins alone.
  */
-export function useProfileDirs(dirs: readonly string[]): void {
+export function useProfileDirs(dirs: readonly string[], trust: ProfileTrust): void {
   userDirs = dirs;
+  userTrust = trust;
   loaded = undefined;
+}
+
+/** An entry's profiles: the folders `env` names (NUDGE_PROFILE_DIRS, else the person's own
+ * folder) with the trust `env`'s state directory records. */
+export function useProfilesOf(env: Record<string, string | undefined>): void {
+  useProfileDirs(profileDirsOf(env), readProfileTrust(env));
 }
 
 /** The folders of profile files this process reads. */
@@ -41,7 +52,7 @@ export function profileDirsInUse(): readonly string[] {
 
 /** The profiles in force, where each came from, and the user files that were refused. */
 export function loadedProfiles(): LoadedProfiles {
-  loaded ??= loadProfiles(userDirs);
+  loaded ??= loadProfiles(userDirs, userTrust);
   return loaded;
 }
 

@@ -25,8 +25,13 @@ function build(z: typeof Zod.z) {
     }
   });
 
+  /** A tmux key name (`C-u`, `Escape`, `Enter`, `BSpace`, `M-x`, `F5`), never literal text:
+   * a key field reaches `send-keys`, where anything else is typed as it is. */
+  const keyName = z
+    .string()
+    .regex(TMUX_KEY_NAME, 'a tmux key name (C-u, Escape, Enter, BSpace, Tab, …), not text');
   /** Key groups: each inner list is one tmux call (`[["Escape"], ["C-u"]]`). */
-  const keyGroups = z.array(z.array(z.string().min(1)).min(1));
+  const keyGroups = z.array(z.array(keyName).min(1));
 
   const inputMode = z.strictObject({name: z.string().min(1), leaveKeys: keyGroups});
 
@@ -64,7 +69,7 @@ function build(z: typeof Zod.z) {
     busy: z.array(regex),
     starting: z.array(regex).optional(),
     turnEnd: z.array(regex).optional(),
-    queueKey: z.string().min(1).optional(),
+    queueKey: keyName.optional(),
     notBelowComposer: regex.optional(),
     queued: regex.optional(),
     screen: regex.optional(),
@@ -77,6 +82,11 @@ function build(z: typeof Zod.z) {
 
   return profileFile;
 }
+
+/** tmux's names of keys (key-string.c), with C-, M- and S- before one; a modifier may also
+ * stand before one printable character (`C-u`). A bare character is text, and refused. */
+export const TMUX_KEY_NAME =
+  /^(?:[CMS]-)*(?:Enter|Escape|Tab|BTab|BSpace|Space|Up|Down|Left|Right|Home|End|IC|DC|Insert|Delete|PPage|PgUp|PageUp|NPage|PgDn|PageDown|F(?:[1-9]|1[0-2])|KP(?:[0-9]|Enter|Slash|Star|Minus|Plus|Period))$|^(?:[CMS]-)+[!-~]$/;
 
 const load = createRequire(import.meta.url);
 let built: ReturnType<typeof build> | undefined;

@@ -1,5 +1,5 @@
 import {EXIT_CODES, type ExitCode} from '../base/errors.js';
-import type {AgentFileChecked, AgentList, AgentShown} from '../commands/agents.js';
+import type {AgentFileChecked, AgentList, AgentShown, AgentsTrusted} from '../commands/agents.js';
 import type {ExplainResult} from '../commands/explain.js';
 import type {Output} from './render.js';
 
@@ -36,6 +36,32 @@ export function renderAgentCheck(r: AgentFileChecked, json: boolean, out: Output
       ? JSON.stringify(r)
       : `ok: ${r.file} ${r.action} ${r.name} (${r.fields.join(', ') || 'no field'})`,
   );
+  return EXIT_CODES.ok;
+}
+
+/** `nudge agents trust`: each file trusted, with what it changes. */
+export function renderAgentsTrusted(r: AgentsTrusted, json: boolean, out: Output): ExitCode {
+  if (json) {
+    out.stdout(JSON.stringify(r));
+    return EXIT_CODES.ok;
+  }
+  for (const t of r.trusted)
+    out.stdout(
+      `trusted: ${t.file} (${t.name}: ${t.fields.join(', ') || 'no field'}; sha256 ${t.digest.slice(0, 12)}…)`,
+    );
+  out.stdout(`recorded in ${r.store}; a file changed later is not read until trusted again.`);
+  return EXIT_CODES.ok;
+}
+
+/** `nudge agents untrust`: the files no longer read. */
+export function renderAgentsUntrusted(
+  r: {untrusted: string[]; store: string},
+  json: boolean,
+  out: Output,
+): ExitCode {
+  if (json) out.stdout(JSON.stringify(r));
+  else if (r.untrusted.length === 0) out.stdout(`none of these files was trusted (${r.store}).`);
+  else for (const f of r.untrusted) out.stdout(`untrusted: ${f}`);
   return EXIT_CODES.ok;
 }
 

@@ -1,5 +1,5 @@
-import {existsSync, readFileSync} from 'node:fs';
-import {isAbsolute, resolve} from 'node:path';
+import {existsSync, readdirSync, readFileSync} from 'node:fs';
+import {isAbsolute, join, resolve} from 'node:path';
 import {
   describeSource,
   loadProfiles,
@@ -8,7 +8,16 @@ import {
   userProfileDirs,
 } from '../agents/builtin.js';
 import type {Profile, ProfileKind, ProfileName} from '../agents/profile.js';
+import {
+  digestOfText,
+  readProfileTrust,
+  readTrustStore,
+  realPathOf,
+  trustStorePath,
+} from '../agents/trust.js';
 import {NudgeError} from '../base/errors.js';
+import {writeFileAtomic} from '../base/fs.js';
+import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import type {CommandContext} from './context.js';
 
 /** One profile as `nudge agents list` shows it. */
@@ -47,9 +56,88 @@ export interface AgentFileChecked {
 
 function loadFor(ctx: CommandContext, file?: string) {
   const dirs = userProfileDirs(ctx.env, ctx.cwd);
+  const trust = readProfileTrust(ctx.env);
   // A file checked on its own is read last, after the user's other files (once if it is one
   // of them: the folder's copy is then read again on top of itself, which changes nothing).
-  return {dirs, loaded: loadProfiles(dirs, undefined, file === undefined ? [] : [file])};
+  // Naming it is reading it: it is checked as if trusted (what it would do once trusted).
+  const files =
+    file === undefined ? trust.files : {...trust.files, [realPathOf(file)]: digestOfFile(file)};
+  return {
+    dirs,
+    loaded: loadProfiles(dirs, {...trust, files}, undefined, file === undefined ? [] : [file]),
+  };
+}
+
+function digestOfFile(file: string): string {
+  try {
+    return digestOfText(readFileSync(file, 'utf8'));
+  } catch {
+    return '';
+  }
+}
+
+/** `nudge agents trust [FILE…]`: what was trusted (each file with its digest). */
+export interface AgentsTrusted {
+  trusted: Array<{file: string; digest: string; name: ProfileName; fields: string[]}>;
+  store: string;
+}
+
+/**
+ * `nudge agents trust [FILE…]`: record that the person stands behind these profile files as
+ * they are now (their real path and the sha256 of their text, in the state directory), so
+ * nudge reads them; no FILE: the project's `.nudge/agents/*.toml`. A file that does not check
+ * is refused (exit 2) and nothing is recorded. A file changed later is untrusted again.
+ */
+export async function trustAgentFiles(
+  o: {files: readonly string[]},
+  ctx: CommandContext,
+): Promise<AgentsTrusted> {
+  const files = o.files.length > 0 ? o.files.map((f) => resolve(ctx.cwd, f)) : projectFiles(ctx);
+  if (files.length === 0)
+    throw new NudgeError(
+      'bad-usage',
+      `No profile file to trust: ${join(ctx.cwd, '.nudge', 'agents')} holds no *.toml; name the file.`,
+    );
+  const trusted: AgentsTrusted['trusted'] = [];
+  for (const file of files) {
+    const checked = await checkAgentFile({file}, ctx);
+    trusted.push({file, digest: digestOfFile(file), name: checked.name, fields: checked.fields});
+  }
+  const store = trustStorePath(ctx.env);
+  await ensureStateDir(resolveStateDir(ctx.env));
+  const recorded = readTrustStore(store);
+  for (const t of trusted) recorded[realPathOf(t.file)] = t.digest;
+  await writeFileAtomic(store, `${JSON.stringify({version: 1, files: recorded}, null, 2)}\n`);
+  return {trusted, store};
+}
+
+/** `nudge agents untrust FILE…`: the files are no longer read (their record is removed). */
+export async function untrustAgentFiles(
+  o: {files: readonly string[]},
+  ctx: CommandContext,
+): Promise<{untrusted: string[]; store: string}> {
+  const store = trustStorePath(ctx.env);
+  const recorded = readTrustStore(store);
+  const untrusted = o.files
+    .map((f) => realPathOf(resolve(ctx.cwd, f)))
+    .filter((f) => Object.hasOwn(recorded, f));
+  for (const f of untrusted) delete recorded[f];
+  if (untrusted.length > 0)
+    await writeFileAtomic(store, `${JSON.stringify({version: 1, files: recorded}, null, 2)}\n`);
+  return {untrusted, store};
+}
+
+/** The project's profile files (`.nudge/agents/*.toml` in the working directory). */
+function projectFiles(ctx: CommandContext): string[] {
+  const dir = join(ctx.cwd, '.nudge', 'agents');
+  try {
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.toml'))
+      .sort()
+      .map((f) => join(dir, f));
+  } catch {
+    return [];
+  }
 }
 
 function entryOf(p: Profile, s: ProfileSource): AgentEntry {

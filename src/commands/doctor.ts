@@ -2,6 +2,7 @@ import {lstat, rm, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {loadProfiles, userProfileDirs} from '../agents/builtin.js';
 import {INSTALL_AGENTS, type InstallAgent} from '../agents/profile.js';
+import {readProfileTrust} from '../agents/trust.js';
 import {
   judgeVersion,
   readVerifiedTable,
@@ -294,10 +295,15 @@ async function checkAgent(
 
 /** The user's profile files: which profiles they mend, and a warning per refused file. */
 function checkProfileFiles(ctx: CommandContext): Check[] {
-  const {sources, problems} = loadProfiles(userProfileDirs(ctx.env, ctx.cwd));
+  const {sources, problems} = loadProfiles(
+    userProfileDirs(ctx.env, ctx.cwd),
+    readProfileTrust(ctx.env),
+  );
   const mended = Object.entries(sources).filter(([, s]) => s.files.length > 0);
   const checks = problems.map((p) =>
-    warn('profile file', p, 'Mend the field (nudge agents check FILE), or remove the file.'),
+    p.includes('nudge agents trust')
+      ? warn('profile file', p, 'Read the file; if you stand behind it, run the command it names.')
+      : warn('profile file', p, 'Mend the field (nudge agents check FILE), or remove the file.'),
   );
   return [
     ok(

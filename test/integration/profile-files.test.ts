@@ -82,7 +82,7 @@ const DRIFTED_PROFILE = [
 ].join('\n');
 
 describe('a program nudge never saw', () => {
-  it("added by a project's .nudge/agents file: recognised by its command line in the worker, the delivery confirmed once", async () => {
+  it("added by a project's .nudge/agents file, once trusted: recognised by its command line in the worker, the delivery confirmed once", async () => {
     const server = await startTmuxServer();
     const home = useNudgeHome();
     const project = useTempDir('nudge-project-');
@@ -93,6 +93,9 @@ describe('a program nudge never saw', () => {
     // Submitted from the project's folder, with --profile auto: the worker (which runs in the
     // state folder) reads the files the command read.
     const env = {NUDGE_HOME: home, XDG_CONFIG_HOME: useTempDir('nudge-config-')};
+    // A project's file is read once the person trusts it (test/integration/project-trust.test.ts).
+    const trust = await runNudge(['agents', 'trust'], env, 60_000, project);
+    expect(trust.exitCode, trust.stderr).toBe(0);
     const r = await runNudge(
       submitArgs(server.socket, pane, ['--no-notice', '--', TEXT]),
       env,

