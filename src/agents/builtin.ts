@@ -140,7 +140,7 @@ export function loadProfiles(
     const name = typeof value.name === 'string' ? value.name : undefined;
     const before = name === undefined ? undefined : raw[name];
     const merged = before ? {...before, ...value} : value;
-    const result = checkProfileFile(merged, path);
+    const result = checkProfileFile(merged, path, true);
     if (!result.ok) {
       problems.push(
         before || name === undefined

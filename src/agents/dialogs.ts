@@ -1,3 +1,4 @@
+import type {Pattern} from '../base/pattern.js';
 import type {PaneView} from '../tmux/view.js';
 import {type DialogKind, type Profile, readComposerState, rowsOf} from './profile.js';
 import {parseResetTime} from './reset-time.js';
@@ -121,7 +122,7 @@ function printedLimit(profile: Profile, view: PaneView, now: number): FoundDialo
 
 /** A usage limit's reset time, from where its pattern finds it in the question. */
 function resetsOf(
-  resets: RegExp | undefined,
+  resets: Pattern | undefined,
   question: string,
   now: number,
 ): {resets?: string; resetsAt?: number} {
@@ -147,7 +148,7 @@ function detailAbove(rows: readonly string[], index: number): string[] {
 
 /** The dialog's title: the nearest row above the question (within a screen's dialog) that
  * matches `title`. */
-function titleAbove(rows: readonly string[], index: number, title: RegExp): string | undefined {
+function titleAbove(rows: readonly string[], index: number, title: Pattern): string | undefined {
   for (let k = index - 1; k >= Math.max(0, index - 20); k--) {
     const m = title.exec(rows[k] ?? '');
     if (m) return unframe(m[1] ?? '');

@@ -1,5 +1,6 @@
 import {readFileSync} from 'node:fs';
 import {dirname, join} from 'node:path';
+import type {Pattern} from '../base/pattern.js';
 import type {PaneView} from '../tmux/view.js';
 import {visibleText} from '../tmux/view.js';
 import {findDialog} from './dialogs.js';
@@ -18,7 +19,7 @@ export interface RuleMatch {
 }
 
 /** The first match of any of `patterns` on the visible screen, line by line. */
-function firstMatch(patterns: readonly RegExp[], screen: string): string | undefined {
+function firstMatch(patterns: readonly Pattern[], screen: string): string | undefined {
   for (const line of screen.split('\n')) {
     for (const p of patterns) {
       const m = p.exec(line);
@@ -68,7 +69,7 @@ export function explainScreen(profile: Profile, view: PaneView, now = Date.now()
 
 /** The last transcript row above the composer that reads as a sent prompt. */
 function lastEcho(
-  echo: RegExp,
+  echo: Pattern,
   view: PaneView,
   composerIndex: number | undefined,
 ): string | undefined {

@@ -1,3 +1,4 @@
+import {type Pattern, replaceFirst} from '../base/pattern.js';
 import type {PaneView} from '../tmux/view.js';
 import {cursorLine, visibleText} from '../tmux/view.js';
 
@@ -49,10 +50,10 @@ export interface Profile {
   minEnterDelayMs: number;
   /** Text that must travel as one bracketed paste instead of typed keys: a picker would
    * open mid-word and change the text or eat the Enter. Multi-line text always does. */
-  pasteWhen?: RegExp;
+  pasteWhen?: Pattern;
   /** The composer's input line: group 1 is its prompt character (which says the input
    * mode), group 2 what is in it. */
-  composerLine?: RegExp;
+  composerLine?: Pattern;
   /** Input modes, by the composer's prompt character: what the mode is, and the keys that
    * leave it from an empty composer (sent only while the agent is not busy). Text typed in
    * one of these is not a prompt to the model. */
@@ -62,9 +63,9 @@ export interface Profile {
   shellPrefix?: string;
   /** How a submitted prompt shows in the transcript: group 1 is its first row's text;
    * continuation rows are indented. */
-  promptEcho?: RegExp;
+  promptEcho?: Pattern;
   /** How a command run from the shell mode shows in the transcript (group 1: the command). */
-  shellEcho?: RegExp;
+  shellEcho?: Pattern;
   /** The composer may show a suggestion of the program's own in dim text, the cursor on its
    * first character (Qwen Code's follow-up suggestion): text with the cursor on its first
    * character is read as an empty composer, not a person's draft. (Keys typed replace the
@@ -72,45 +73,45 @@ export interface Profile {
    * pressed.) */
   ghostAtCursor?: boolean;
   /** Placeholder texts the composer shows when it is empty. */
-  placeholders?: readonly RegExp[];
+  placeholders?: readonly Pattern[];
   /** A composer drawn as a box of rows that all match composerLine (opencode: `┃` rows,
    * one blank row above and below the text), closed by a row matching this (opencode's agent
    * and model row): the composer is the run of composerLine rows just above the last such
    * row, and its text their contents, blank edge rows left out. A transcript drawn in the
    * same box style is told apart by what closes it. */
-  composerClose?: RegExp;
+  composerClose?: Pattern;
   /** A rule line drawn above the composer (within three rows: Gemini puts hint lines
    * between). */
-  ruleLine?: RegExp;
+  ruleLine?: Pattern;
   /** What the program draws at the right end of its rows that is not part of them (Copilot
    * CLI's scrollbar ` ┃`, once the transcript is longer than the screen): removed before a row
    * is read. */
-  rowEnd?: RegExp;
+  rowEnd?: Pattern;
   /** Busy markers: any of these on the visible screen means the program is working. */
-  busy: readonly RegExp[];
+  busy: readonly Pattern[];
   /** Shown while the program is still starting: its composer may be drawn already, but keys
    * typed into it are not yet taken as they will be (Codex: `Waiting for startup`). */
-  starting?: readonly RegExp[];
+  starting?: readonly Pattern[];
   /** Rows the program writes into its transcript when a turn ends (Codex: `Worked for 14s •
    * 02:28`, or an error or interruption row). With these, a prompt echo above the composer
    * with no such row after it is a turn still running, though no busy marker shows (Codex
    * hides its `Working` line while the answer streams). */
-  turnEnd?: readonly RegExp[];
+  turnEnd?: readonly Pattern[];
   /** The key that queues a message behind the running turn, where Enter would do something
    * else to it (Codex: Enter steers — it cuts the running request short and resends). */
   queueKey?: string;
   /** Rows that never come below the composer (a transcript row followed by the agent's
    * answer is not the composer). */
-  notBelowComposer?: RegExp;
+  notBelowComposer?: Pattern;
   /** Shown when a submitted message was queued behind the running turn. */
-  queued?: RegExp;
+  queued?: Pattern;
   /** How to recognise the program when the pane's command name does not say (`node`). */
-  screen?: RegExp;
+  screen?: Pattern;
   /** The pane's foreground command names of this program. */
-  commands?: RegExp;
+  commands?: Pattern;
   /** Words of the foreground command line (the executable, or the script an interpreter
    * runs) that name this program: `…/@google/gemini-cli/dist/index.js` under `node`. */
-  programs?: readonly RegExp[];
+  programs?: readonly Pattern[];
   /** Screens where the program waits for a person: a dialog to allow a tool call, trust a
    * folder, answer a question or approve a plan, or a usage limit. nudge reports them
    * (`blocked`), never types into them, and may answer no (`nudge run`); never yes. */
@@ -131,15 +132,15 @@ export interface Dialog {
   kind: DialogKind;
   /** The question row; group 1 is the question. Without `firstOption`: a sentence the
    * program prints after the last prompt (a usage limit), matched across wrapped rows. */
-  question: RegExp;
+  question: Pattern;
   /** The first option's row, below the question: a dialog is there only with its options (a
    * transcript that quotes the question is not one). */
-  firstOption?: RegExp;
+  firstOption?: Pattern;
   /** The dialog's title row above the question, when the question alone does not say what
    * is asked (Gemini: `? WriteFile  Writing to hello.txt`); group 1 is the title. */
-  title?: RegExp;
+  title?: Pattern;
   /** A usage limit: where its question says when it resets (group 1: `10:15 PM`). */
-  resets?: RegExp;
+  resets?: Pattern;
   /** Key groups that answer no (each one tmux call); none: nudge never answers it. */
   denyKeys?: readonly (readonly string[])[];
 }
@@ -239,7 +240,7 @@ export function readComposerState(profile: Profile, view: PaneView): ComposerSta
 /** A composer drawn as a box (Profile.composerClose). */
 function readComposerBox(
   profile: Profile,
-  line: RegExp,
+  line: Pattern,
   rows: readonly string[],
   offset: number,
 ): ComposerState | undefined {
@@ -247,7 +248,13 @@ function readComposerBox(
   for (let i = rows.length - 1; i >= 0 && close < 0; i--)
     if (profile.composerClose?.test(rows[i] ?? '')) close = i;
   let top = close;
-  while (top > 0 && line.test(rows[top - 1] ?? '')) top--;
+  // Up to the box's top rule (drawn as its closing one is).
+  while (
+    top > 0 &&
+    line.test(rows[top - 1] ?? '') &&
+    !profile.composerClose?.test(rows[top - 1] ?? '')
+  )
+    top--;
   if (close < 0 || top === close) return undefined;
   const box = rows.slice(top, close).map((r) => line.exec(r));
   const contents = box.map((m) => (m?.[2] ?? '').trim());
@@ -327,7 +334,7 @@ export function countEchoes(
  * at their right end (rowEnd), removed. Indices are the view's. */
 export function rowsOf(profile: Profile, view: PaneView): string[] {
   const end = profile.rowEnd;
-  return view.rows.map((r) => (end ? r.replace(end, '') : r).trimEnd());
+  return view.rows.map((r) => (end ? replaceFirst(end, r, '') : r).trimEnd());
 }
 
 function squash(text: string): string {

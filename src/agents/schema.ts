@@ -1,5 +1,6 @@
 import {createRequire} from 'node:module';
 import type * as Zod from 'zod';
+import {linearPattern, type Pattern} from '../base/pattern.js';
 import {err, ok, type Result} from '../base/result.js';
 import type {Profile} from './profile.js';
 
@@ -12,10 +13,10 @@ import type {Profile} from './profile.js';
  * zod is loaded on first use, synchronously (it takes ~100 ms to load): `nudge submit` and
  * anything else that never reads a profile does not pay for it.
  */
-function build(z: typeof Zod.z) {
+function build(z: typeof Zod.z, compile: (source: string) => Pattern) {
   const regex = z.string().transform((source, ctx) => {
     try {
-      return new RegExp(source);
+      return compile(source);
     } catch (error) {
       ctx.addIssue({
         code: 'custom',
@@ -90,10 +91,17 @@ export const TMUX_KEY_NAME =
 
 const load = createRequire(import.meta.url);
 let built: ReturnType<typeof build> | undefined;
+let builtLinear: ReturnType<typeof build> | undefined;
 
-/** The schema of a profile file. */
-export function profileFileSchema(): ReturnType<typeof build> {
-  built ??= build((load('zod') as typeof Zod).z);
+/** The schema of a profile file: a built-in's patterns are JavaScript's RegExp (they ship with
+ * nudge); a user's file's run on RE2's linear-time engine (src/base/pattern.ts). */
+export function profileFileSchema(linear = false): ReturnType<typeof build> {
+  const z = () => (load('zod') as typeof Zod).z;
+  if (linear) {
+    builtLinear ??= build(z(), (source) => linearPattern(source));
+    return builtLinear;
+  }
+  built ??= build(z(), (source) => new RegExp(source));
   return built;
 }
 
@@ -104,8 +112,13 @@ export type ProfileFile = Zod.output<ReturnType<typeof build>>;
  * Check what a profile file holds; the error is one sentence naming the file, the field and
  * what was expected.
  */
-export function checkProfileFile(value: unknown, source: string): Result<ProfileFile, string> {
-  const parsed = profileFileSchema().safeParse(value);
+export function checkProfileFile(
+  value: unknown,
+  source: string,
+  /** A user's file: its patterns run on the linear-time engine. */
+  linear = false,
+): Result<ProfileFile, string> {
+  const parsed = profileFileSchema(linear).safeParse(value);
   if (parsed.success) return ok(parsed.data);
   const issue = parsed.error.issues[0];
   const field = issue?.path.length ? issue.path.join('.') : '(the file)';

@@ -18,6 +18,7 @@ import {
 import {NudgeError} from '../base/errors.js';
 import {writeFileAtomic} from '../base/fs.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
+import {LinearPattern} from '../base/pattern.js';
 import type {CommandContext} from './context.js';
 
 /** One profile as `nudge agents list` shows it. */
@@ -201,7 +202,7 @@ export async function checkAgentFile(
 /** A profile as plain data: regular expressions as their source text. */
 function asData(p: Profile): Record<string, unknown> {
   const plain = (v: unknown): unknown => {
-    if (v instanceof RegExp) return v.source;
+    if (v instanceof RegExp || v instanceof LinearPattern) return v.source;
     if (Array.isArray(v)) return v.map(plain);
     if (v && typeof v === 'object')
       return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));

@@ -15,7 +15,8 @@ import {thisProcess} from '../base/this-process.js';
 import {runFile} from '../process/spawn.js';
 import {piecesFor} from '../setup/agents.js';
 import {planInstall} from '../setup/install.js';
-import {defaultHome, type Scope} from '../setup/place.js';
+import {broadRules} from '../setup/legacy.js';
+import {defaultHome, isAllowRule, type Scope} from '../setup/place.js';
 import {TmuxCommandError} from '../tmux/runner.js';
 import {
   describeServer,
@@ -251,46 +252,83 @@ async function checkAgent(
   agent: InstallAgent,
   found: string | undefined,
   ctx: CommandContext,
-): Promise<Check> {
+): Promise<Check[]> {
   const home = defaultHome(ctx.env);
   const scopes: Scope[] = ['user', 'project'];
-  const states: Array<{scope: Scope; present: string[]; missing: string[]; other: string[]}> = [];
+  const states: Array<{
+    scope: Scope;
+    present: string[];
+    missing: string[];
+    other: string[];
+    allowed: string[];
+    broad: string[];
+  }> = [];
   for (const scope of scopes) {
     const root = scope === 'project' ? projectRoot(ctx.cwd) : home;
-    const pieces = piecesFor(agent, {scope, home, root, env: ctx.env}, ctx.self);
+    const place = {scope, home, root, env: ctx.env, allow: true};
+    const pieces = piecesFor(agent, place, ctx.self);
     try {
       const plan = await planInstall(pieces, undefined);
+      const wiring = plan.pieces.filter((p) => !isAllowRule(p));
+      const broad = await planInstall(broadRules(agent, place, ctx.self), undefined);
       states.push({
         scope,
-        present: plan.pieces.filter((p) => p.action === 'present').map((p) => p.id),
-        missing: plan.pieces.filter((p) => p.action === 'add').map((p) => p.id),
-        other: plan.pieces.filter((p) => p.action === 'conflict').map((p) => p.id),
+        present: wiring.filter((p) => p.action === 'present').map((p) => p.id),
+        missing: wiring.filter((p) => p.action === 'add').map((p) => p.id),
+        other: wiring.filter((p) => p.action === 'conflict').map((p) => p.id),
+        allowed: plan.pieces
+          .filter((p) => isAllowRule(p) && p.action === 'present')
+          .map((p) => p.what),
+        broad: broad.pieces
+          .filter((p) => p.action === 'present')
+          .map((p) => `${p.what} in ${p.file}`),
       });
     } catch (error) {
       if (!(error instanceof NudgeError)) throw error;
-      return fail(agent, error.message, `Fix the file, then run nudge install ${agent}.`);
+      return [fail(agent, error.message, `Fix the file, then run nudge install ${agent}.`)];
     }
   }
+  // A broad rule of an older install lets the model run any nudge command without asking.
+  const broad = states.flatMap((s) =>
+    s.broad.map((b) =>
+      warn(
+        `${agent} rule`,
+        `${b} lets the model run every nudge command (run, schedule, install …) without asking you.`,
+        `Run nudge install ${agent}${s.scope === 'project' ? ' --scope project' : ''} again: it takes the rule out (add --allow for the narrow one).`,
+      ),
+    ),
+  );
   const full = states.find((s) => s.missing.length === 0 && s.other.length === 0);
   const where = found ? `${agent} is ${found}` : `${agent} is not on the PATH`;
-  if (full)
-    return ok(
-      agent,
-      `${where}; nudge is installed for it (${full.scope} scope: ${full.present.join(', ')}).`,
-    );
+  if (full) {
+    const rules =
+      full.allowed.length > 0
+        ? `allowed without asking: ${full.allowed.join('; ')}`
+        : 'no allow rule: the agent asks you before each nudge command its model runs';
+    return [
+      ok(
+        agent,
+        `${where}; nudge is installed for it (${full.scope} scope: ${full.present.join(', ')}; ${rules}).`,
+      ),
+      ...broad,
+    ];
+  }
   const user = states[0]!;
   const has = user.present;
   const detail =
     user.other.length > 0
       ? `${where}; ${user.other.join(', ')} ${user.other.length > 1 ? 'are' : 'is'} set to something else than this nudge.`
       : `${where}; nudge is not installed for it${has.length ? ` (only: ${has.join(', ')})` : ''}.`;
-  return warn(
-    agent,
-    detail,
-    found
-      ? `nudge install ${agent}`
-      : `Install ${agent} if you use it, then nudge install ${agent}.`,
-  );
+  return [
+    warn(
+      agent,
+      detail,
+      found
+        ? `nudge install ${agent}`
+        : `Install ${agent} if you use it, then nudge install ${agent}.`,
+    ),
+    ...broad,
+  ];
 }
 
 /** The user's profile files: which profiles they mend, and a warning per refused file. */
@@ -342,7 +380,7 @@ export async function runDoctor(o: DoctorOptions, ctx: CommandContext): Promise<
   checks.push(...checkProfileFiles(ctx));
   for (const agent of INSTALL_AGENTS) {
     const bin = await findOnPath(agent, ctx.env);
-    checks.push(await checkAgent(agent, bin, ctx));
+    checks.push(...(await checkAgent(agent, bin, ctx)));
     if (bin) checks.push(await checkAgentVersion(agent, bin, table));
   }
   return {checks, ok: checks.every((c) => c.status !== 'fail')};

@@ -14,7 +14,7 @@ import {
   planUninstall,
   readManifest,
 } from '../setup/install.js';
-import {defaultHome, type InstallPlace, type Scope} from '../setup/place.js';
+import {ALLOW_GRANTS, defaultHome, type InstallPlace, type Scope} from '../setup/place.js';
 import type {CommandContext} from './context.js';
 
 export interface InstallOptions {
@@ -22,6 +22,8 @@ export interface InstallOptions {
   scope?: string | undefined;
   dryRun?: boolean | undefined;
   uninstall?: boolean | undefined;
+  /** Add the rule that lets the agent's model run submit, status, jobs and wait unasked. */
+  allow?: boolean | undefined;
 }
 
 export interface InstallResult {
@@ -60,13 +62,25 @@ const NEXT: Record<InstallAgent, string> = {
   codex: 'Restart Codex to load the $nudge skill, the notify hook and the MCP server.',
   qwen: 'Restart Qwen Code to load /nudge, the Stop hook and the MCP server.',
   opencode: 'Restart opencode to load /nudge, the plugin and the MCP server.',
-  copilot:
-    "Restart Copilot CLI to load the nudge skill, the hook and the MCP server; start it with --allow-tool 'shell(nudge:*)' to let it run nudge without asking.",
+  copilot: 'Restart Copilot CLI to load the nudge skill, the hook and the MCP server.',
   pi: 'Restart Pi (or /reload) to load /nudge and the extension; Pi takes no MCP servers.',
 };
 
+/** What the install lets the agent's model do without asking, in words. */
+function grantsNote(agent: InstallAgent, allow: boolean): string {
+  if (agent === 'pi')
+    return 'Pi asks no approvals: its model runs any command, nudge included (nudge adds no rule).';
+  if (!allow)
+    return `No allow rule was added: ${agent} asks you before each nudge command its model runs. nudge install ${agent} --allow adds one for submit, status, jobs and wait (docs/security.md).`;
+  const copilot =
+    agent === 'copilot'
+      ? " Copilot keeps no rules in a file: start it with --allow-tool 'shell(nudge submit)' --allow-tool 'shell(nudge status)' --allow-tool 'shell(nudge jobs)' --allow-tool 'shell(nudge wait)'."
+      : '';
+  return `${ALLOW_GRANTS}${copilot}`;
+}
+
 /**
- * `nudge install AGENT [--scope user|project] [--dry-run] [--uninstall]`: wire nudge into an
+ * `nudge install AGENT [--scope user|project] [--dry-run] [--uninstall] [--allow]`: wire nudge into an
  * agent CLI — its command or skill, its turn-end hook, `nudge mcp` registered, nudge allowed —
  * merged into the agent's own files without clobbering them, with absolute paths to the node
  * and the nudge that ran install.
@@ -88,7 +102,7 @@ export async function installAgent(o: InstallOptions, ctx: CommandContext): Prom
   }
   const home = defaultHome(ctx.env);
   const root = scope === 'project' ? projectRoot(ctx.cwd) : home;
-  const place: InstallPlace = {scope, home, root, env: ctx.env};
+  const place: InstallPlace = {scope, home, root, env: ctx.env, allow: o.allow ?? false};
   const pieces = piecesFor(agent, place, ctx.self);
   const stateDir = resolveStateDir(ctx.env);
   const key =
@@ -142,6 +156,6 @@ export async function installAgent(o: InstallOptions, ctx: CommandContext): Prom
     pieces: plan.pieces,
     files: plan.files,
     backups,
-    notes: changed ? [NEXT[agent]] : [],
+    notes: [...(changed ? [NEXT[agent]] : []), grantsNote(agent, place.allow)],
   };
 }

@@ -9,7 +9,7 @@ import {validateText} from '../jobs/options.js';
 import {newJobId} from '../jobs/request.js';
 import {JobStore} from '../jobs/store.js';
 import {resolveSinks} from '../notify/config.js';
-import {ownPaneOn, resolvePane, serverError} from '../pane/target.js';
+import {checkReach, ownPaneOn, resolvePane, serverError} from '../pane/target.js';
 import type {ProcessId} from '../process/identity.js';
 import {launchDetached} from '../process/launch-worker.js';
 import type {RunResult} from '../runs/execute.js';
@@ -146,6 +146,7 @@ export async function runInPane(o: RunOptions, ctx: CommandContext): Promise<Run
   let notifyPane: string | null = o.notice === false ? null : (caller?.paneId ?? null);
   if (o.notifyPane !== undefined) {
     const n = await resolvePane(tmux, spec, o.notifyPane, ctx.env, '--notify-pane');
+    await checkReach(tmux, n.info, ctx.env, '--notify-pane');
     notifyPane = n.info.paneId;
   }
 

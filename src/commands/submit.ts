@@ -13,7 +13,7 @@ import {
 import {JobStore} from '../jobs/store.js';
 import {paneLockFor} from '../locks/pane-lock.js';
 import {resolveSinks} from '../notify/config.js';
-import {paneRefOf, resolvePane} from '../pane/target.js';
+import {checkReach, paneRefOf, resolvePane} from '../pane/target.js';
 import type {ProcessId} from '../process/identity.js';
 import {launchWorker} from '../process/launch-worker.js';
 import {resolveServerSpec} from '../tmux/server.js';
@@ -43,6 +43,7 @@ export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<Sub
     resolvePane(tmux, spec, o.pane, ctx.env),
     ensureStateDir(stateDir),
   ]);
+  await checkReach(tmux, info, ctx.env);
   if (options.until.kind === 'prompt') {
     // Which program is it? The worker decides again when it types; here it only has to
     // know whether a prompt can be recognised at all.
@@ -64,6 +65,7 @@ export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<Sub
   }
   if (o.notifyPane !== undefined) {
     const notify = await resolvePane(tmux, spec, o.notifyPane, ctx.env, '--notify-pane');
+    await checkReach(tmux, notify.info, ctx.env, '--notify-pane');
     if (notify.info.serverPid !== info.serverPid) {
       throw new NudgeError('bad-pane', '--notify-pane must be on the same tmux server as --pane.');
     }

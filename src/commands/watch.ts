@@ -1,7 +1,7 @@
 import {NudgeError} from '../base/errors.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import {resolveSinks} from '../notify/config.js';
-import {resolvePane} from '../pane/target.js';
+import {checkReach, resolvePane} from '../pane/target.js';
 import {isRunning, type ProcessId, signalProcess} from '../process/identity.js';
 import {launchDetached} from '../process/launch-worker.js';
 import {stopGracefully} from '../process/stop.js';
@@ -54,7 +54,9 @@ export async function startWatcher(
   let paneFields: Pick<WatcherRecord, 'pane' | 'paneTarget' | 'socketPath' | 'serverPid'>;
   if (o.pane !== undefined || !existing) {
     const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
-    const {info, target} = await resolvePane(ctx.tmux(spec), spec, o.pane, ctx.env);
+    const tmux = ctx.tmux(spec);
+    const {info, target} = await resolvePane(tmux, spec, o.pane, ctx.env);
+    await checkReach(tmux, info, ctx.env);
     paneFields = {
       pane: info.paneId,
       paneTarget: target,

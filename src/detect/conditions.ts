@@ -3,6 +3,7 @@ import {isAgent, isBusy, isIdle, type Profile} from '../agents/profile.js';
 import {PROFILES} from '../agents/registry.js';
 import {isPosixShell, isShellCommand} from '../agents/shell.js';
 import {NudgeError} from '../base/errors.js';
+import type {Pattern} from '../base/pattern.js';
 import type {InputState} from '../process/foreground.js';
 import type {PaneInfo} from '../tmux/tmux.js';
 import {cursorRow, type OutputMark, OutputReader, type PaneView} from '../tmux/view.js';
@@ -56,8 +57,8 @@ export interface WatcherSetup {
    * redraw their transcript above the cursor, so rows alone cannot tell). */
   seenLines?: ReadonlySet<string> | undefined;
   /** The exit sentinel pattern (`--until exit`). */
-  exitPattern?: RegExp;
-  failPatterns?: readonly RegExp[];
+  exitPattern?: Pattern;
+  failPatterns?: readonly Pattern[];
 }
 
 /** The idle-prompt test for `--until prompt[:NAME]` on a pane running `command` (with the
@@ -167,7 +168,7 @@ export function watcherAfterEnter(
     agent: boolean;
     /** The agent's dialogs end the wait (`blocked`). */
     endOnDialogs: boolean;
-    exitPattern: RegExp;
+    exitPattern: Pattern;
     /** The clock that dates a usage limit's reset (an agent's dialogs end the wait). */
     now: () => number;
     /** The agent's own "waits for a person" signal (its notification hook). */

@@ -1,5 +1,6 @@
 import {AGENT_NAMES} from '../agents/profile.js';
 import {NudgeError} from '../base/errors.js';
+import {linearPattern, type Pattern} from '../base/pattern.js';
 
 /** A "done" condition, as given with `--until`. */
 export type UntilSpec =
@@ -60,15 +61,25 @@ export function describeUntil(spec: UntilSpec): string {
   }
 }
 
-/** Compile a user regex (JavaScript syntax, no flags); a bad one is exit 2 quoting the
- * engine's own message. */
-export function compileRegex(pattern: string, option: string, flags = ''): RegExp {
+/** Compile a user regex (JavaScript syntax, no flags) for RE2's linear-time engine
+ * (src/base/pattern.ts); a bad one, or one only a backtracking engine runs (a backreference,
+ * a lookaround), is exit 2 quoting the engine's own message. */
+export function compileRegex(pattern: string, option: string, flags = ''): Pattern {
   try {
-    return new RegExp(pattern, flags);
+    return linearPattern(pattern, flags);
   } catch (error) {
+    let javascript = true;
+    try {
+      new RegExp(pattern, flags);
+    } catch {
+      javascript = false;
+    }
+    const why = (error as Error).message;
     throw new NudgeError(
       'bad-regex',
-      `${option} has an invalid regex ${JSON.stringify(pattern)}: ${(error as Error).message}.`,
+      javascript
+        ? `${option} has a regex ${JSON.stringify(pattern)} that nudge does not run (${why}): patterns run in linear time, so backreferences and lookarounds are not taken.`
+        : `${option} has an invalid regex ${JSON.stringify(pattern)}: ${why}.`,
     );
   }
 }

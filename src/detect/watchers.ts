@@ -1,5 +1,6 @@
 import type {FoundDialog} from '../agents/dialogs.js';
 import type {Profile} from '../agents/profile.js';
+import {type Pattern, replaceEvery} from '../base/pattern.js';
 import type {InputState} from '../process/foreground.js';
 import {type OutputLine, type OutputReader, type PaneView, visibleText} from '../tmux/view.js';
 import {idleNow} from './idle.js';
@@ -48,15 +49,14 @@ export interface EventFacts {
 }
 
 /** Apply `--ignore` masks: each match is blanked before screens are compared. */
-export function maskScreen(text: string, ignore: readonly RegExp[]): string {
+export function maskScreen(text: string, ignore: readonly Pattern[]): string {
   let out = text;
-  for (const re of ignore)
-    out = out.replace(new RegExp(re.source, `${re.flags.replace('g', '')}g`), '');
+  for (const re of ignore) out = replaceEvery(re, out, '');
   return out;
 }
 
 /** The comparison key of a view: masked visible text plus the cursor position. */
-export function viewKey(view: PaneView, ignore: readonly RegExp[]): string {
+export function viewKey(view: PaneView, ignore: readonly Pattern[]): string {
   return `${view.cursorX},${view.cursorY}\n${maskScreen(visibleText(view), ignore)}`;
 }
 
@@ -103,7 +103,7 @@ export interface ScreenWatchOptions {
   /** Key of the view just before Enter (undefined: no gate, e.g. `nudge wait`). */
   baselineKey: string | undefined;
   graceChecks: number;
-  ignore: readonly RegExp[];
+  ignore: readonly Pattern[];
   /** The pane ran a shell when we typed: not done while another command is in the
    * foreground (process liveness as a second opinion), unless that command waits for input. */
   shellPane: boolean;
@@ -242,7 +242,7 @@ export class PromptWatcher implements Watcher {
 }
 
 /** A regex tested line by line against the visible screen. */
-export function anyVisibleLine(pattern: RegExp): (view: PaneView) => boolean {
+export function anyVisibleLine(pattern: Pattern): (view: PaneView) => boolean {
   return (view) =>
     visibleText(view)
       .split('\n')
@@ -252,7 +252,7 @@ export function anyVisibleLine(pattern: RegExp): (view: PaneView) => boolean {
 /** Find the first line matching `pattern`; the match and the whole line. */
 export function findMatch(
   lines: readonly OutputLine[],
-  pattern: RegExp,
+  pattern: Pattern,
 ): {match: string; line: string} | undefined {
   for (const l of lines) {
     const m = pattern.exec(l.text);
@@ -272,8 +272,8 @@ export class RegexWatcher implements Watcher {
   #historyRows: number;
   constructor(
     reader: OutputReader,
-    private readonly pattern: RegExp,
-    private readonly failPatterns: readonly RegExp[],
+    private readonly pattern: Pattern,
+    private readonly failPatterns: readonly Pattern[],
     private readonly lines: number,
     /** Lines (trimmed) that were already on screen at the start: a full-screen program
      * redraws them in new places, so for it "new output" means lines not seen before. */

@@ -1,6 +1,7 @@
 import {Buffer} from 'node:buffer';
 import type {ProfileName} from '../agents/profile.js';
 import {JOB_ID_PATTERN} from '../base/paths.js';
+import {linearPattern} from '../base/pattern.js';
 import {err, ok, type Result} from '../base/result.js';
 import type {UntilSpec} from '../detect/until.js';
 import {exitSentinel} from '../detect/watchers.js';
@@ -101,10 +102,10 @@ export function decodeRequest(encoded: string | undefined): Result<JobRequest, s
 /** Half of a UTF-16 surrogate pair without the other half: not a character, not UTF-8. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** Whether `pattern` is a regex the watchers can compile (no flags, as compileRegex). */
+/** Whether `pattern` is a regex the watchers can compile (RE2, no flags, as compileRegex). */
 function compiles(pattern: string): boolean {
   try {
-    new RegExp(pattern);
+    linearPattern(pattern);
     return true;
   } catch {
     return false;

@@ -28,11 +28,13 @@ function argument(spec: OptionSpec): z.ZodType {
     ? duration
     : spec.choices
       ? z.enum(spec.choices as [string, ...string[]])
-      : spec.type === 'boolean'
-        ? z.boolean()
-        : spec.type === 'number' || spec.mcp?.number
-          ? z.number().int().positive()
-          : z.string();
+      : spec.multiple
+        ? z.array(z.string())
+        : spec.type === 'boolean'
+          ? z.boolean()
+          : spec.type === 'number' || spec.mcp?.number
+            ? z.number().int().positive()
+            : z.string();
   const value = spec.type === 'number' || spec.mcp?.number ? Number(spec.default) : spec.default;
   const filled =
     spec.default === undefined || spec.type === 'boolean'
@@ -51,7 +53,9 @@ export function optionsOf<T extends OptionTable>(
   const out: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(table)) {
     const value = spec.mcp ? args[spec.mcp.name] : undefined;
-    if (value !== undefined) out[camelOf(name)] = value;
+    // A repeatable flag is a list (one string given alone is a list of one).
+    if (value !== undefined)
+      out[camelOf(name)] = spec.multiple && typeof value === 'string' ? [value] : value;
   }
   return out as OptionsOf<T>;
 }

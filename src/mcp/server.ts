@@ -31,7 +31,19 @@ export interface McpAssessorDefaults {
   assessUrl?: string | undefined;
   assessModel?: string | undefined;
   assessKeyEnv?: string | undefined;
+  /** Offer the tools that run commands (`nudge mcp --allow-exec`): `run`, and look_ma's
+   * bash_wait. Without it they are not listed, and a call names the flag. */
+  allowExec?: boolean | undefined;
 }
+
+/**
+ * What each tool does, as MCP's annotations say it (a client's "always allow" reads them):
+ * read-only tools only look; the rest act on panes, and submit and run can make a program run
+ * a command (text typed into a shell, or an agent's shell mode).
+ */
+const ACTS = {readOnlyHint: false, destructiveHint: true, openWorldHint: true} as const;
+const LOOKS = {readOnlyHint: true, destructiveHint: false, openWorldHint: false} as const;
+const KEEPS = {readOnlyHint: false, destructiveHint: false, openWorldHint: false} as const;
 
 /** A tool's answer: the command's typed result as JSON (and as structured content), or for
  * the watcher tools the seed's return string. */
@@ -96,6 +108,7 @@ export function createMcpServer(
     'submit',
     {
       title: 'Hand text to a pane',
+      annotations: ACTS,
       description:
         'Type text into a tmux pane (yours by default), watch until the work is done, then type a notice into the notify pane. Returns the job id at once; the notice wakes you later.',
       inputSchema: {
@@ -117,12 +130,13 @@ export function createMcpServer(
     }),
   );
 
-  server.registerTool(
+  const runTool = server.registerTool(
     'run',
     {
       title: 'Run a command or an agent in its own pane',
+      annotations: ACTS,
       description:
-        'Open a new tmux window (or a split of yours), optionally in a new git worktree, run a shell command there — or start an agent CLI and give it a prompt — and watch it with an idle and a total timeout. Returns the job id at once; a one-line notice with the report path wakes you when it ends (nudge status JOB shows the report).',
+        'Offered only when nudge mcp was started with --allow-exec (it runs a command). Open a new tmux window (or a split of yours), optionally in a new git worktree, run a shell command there — or start an agent CLI and give it a prompt — and watch it with an idle and a total timeout. Returns the job id at once; a one-line notice with the report path wakes you when it ends (nudge status JOB shows the report).',
       inputSchema: {
         command: z
           .string()
@@ -147,10 +161,14 @@ export function createMcpServer(
     ),
   );
 
+  // A tool that runs a command is there only when the person started the server so.
+  if (defaults.allowExec !== true) runTool.disable();
+
   server.registerTool(
     'expect',
     {
       title: 'Wait for a pattern in a pane',
+      annotations: LOOKS,
       description:
         'Block until a regular expression matches output written to the pane after the call, or the timeout; an agent that waits for a person (a permission, a question, a usage limit) ends it as blocked. Answers {status: matched|timeout|blocked, pattern, match, line, duration_ms, output?, blocked?}.',
       inputSchema: {
@@ -176,6 +194,7 @@ export function createMcpServer(
     'wait',
     {
       title: 'Wait until a pane is idle',
+      annotations: LOOKS,
       description:
         'Block until the pane is idle (stable screen; a running command keeps a shell busy, a program waiting for input is idle) or the timeout. An agent waiting for a person answers blocked, with the kind of dialog, its question and the pane. Answers the verdict and why.',
       inputSchema: {
@@ -197,6 +216,7 @@ export function createMcpServer(
     'status',
     {
       title: "A job's state",
+      annotations: LOOKS,
       description: "A job's state, outcome and events.",
       inputSchema: {job: z.string().describe('a job id, or HOST:ID'), ...shapeOf(HOST_OPTION)},
     },
@@ -208,6 +228,7 @@ export function createMcpServer(
     'jobs',
     {
       title: 'The jobs',
+      annotations: LOOKS,
       description:
         'Every job, newest last: here and on the hosts of config.toml (each remote job with its host), or on one host.',
       inputSchema: shapeOf(HOST_OPTION),
@@ -221,6 +242,7 @@ export function createMcpServer(
     'cancel',
     {
       title: 'Cancel a job',
+      annotations: {...KEEPS, destructiveHint: true, idempotentHint: true},
       description: 'Stop a queued or running job and free its pane.',
       inputSchema: {job: z.string().describe('a job id, or HOST:ID'), ...shapeOf(HOST_OPTION)},
     },
@@ -233,6 +255,7 @@ export function createMcpServer(
     'doctor',
     {
       title: 'Check the setup',
+      annotations: LOOKS,
       description:
         'What nudge needs, each ok, warn or fail with one sentence of fix: tmux, the server, this pane, control mode, node, the state directory, and each agent CLI with nudge installed for it.',
       inputSchema: shapeOf(HOST_OPTION),
@@ -244,6 +267,7 @@ export function createMcpServer(
     'watch_me',
     {
       title: 'Start a watcher on a plan',
+      annotations: ACTS,
       description:
         'Start (or update) a watcher for your pane: each time you report with look_ma it waits, lets the pane go idle, asks an assessor whether the plan is done, and either pauses or types the next single instruction into your pane. Answers "watching" (new) or "updated".',
       inputSchema: {name: z.string(), ...shapeOf(WATCH_START_OPTIONS)},
@@ -267,8 +291,9 @@ export function createMcpServer(
     'look_ma',
     {
       title: 'Report progress to the watcher',
+      annotations: ACTS,
       description:
-        'Report what you did. Answers "recorded+waiting" at once; then the watcher waits (bash_wait runs under bash -lc, else a sleep), lets your pane go idle, and asks its assessor: the next instruction arrives in your pane as a new prompt, or the watcher pauses.',
+        'Report what you did. Answers "recorded+waiting" at once; then the watcher waits (bash_wait, a command, is taken only when nudge mcp was started with --allow-exec; else a sleep), lets your pane go idle, and asks its assessor: the next instruction arrives in your pane as a new prompt, or the watcher pauses.',
       inputSchema: {
         status_report: z.string(),
         name: z.string().optional().describe("default: your pane's watcher"),
@@ -276,6 +301,11 @@ export function createMcpServer(
       },
     },
     call('look_ma', async (a, c) => {
+      if ((a as Record<string, unknown>).bash_wait !== undefined && defaults.allowExec !== true)
+        throw new NudgeError(
+          'bad-usage',
+          'bash_wait runs a command, and this nudge mcp was not started with --allow-exec; report without it (the watcher sleeps), or ask the person to add --allow-exec.',
+        );
       const r = await onHost(c, 'watch-report', {
         ...optionsOf(a, WATCH_REPORT_OPTIONS),
         name: a.name as string | undefined,
@@ -288,6 +318,7 @@ export function createMcpServer(
     'pause',
     {
       title: 'Pause a watcher',
+      annotations: {...KEEPS, idempotentHint: true},
       description:
         'Pause the watcher (nothing more is typed) and answer the next step its assessor suggests.',
       inputSchema: {name: z.string(), ...shapeOf(HOST_OPTION)},
@@ -298,6 +329,7 @@ export function createMcpServer(
     'clear',
     {
       title: 'Remove a watcher',
+      annotations: {...KEEPS, destructiveHint: true, idempotentHint: true},
       description: 'Stop its running cycle and remove it.',
       inputSchema: {name: z.string(), ...shapeOf(HOST_OPTION)},
     },

@@ -4,7 +4,9 @@ import {parseSink} from './sinks.js';
 
 /**
  * The sinks a job tells: `--notify` as given (`none`: no sink at all), else the config file's
- * `[notify] sinks`. Each checked (one sentence, exit 2, for a bad one): what travels in the
+ * `[notify] sinks`. A `cmd:` sink runs a program, so it comes only from the person's config
+ * file, never from a flag, an MCP tool's argument or the environment (docs/security.md): given
+ * any other way it is refused with one sentence (exit 2). Each checked (one sentence, exit 2, for a bad one): what travels in the
  * request is known good. The config file is read only when it exists and no `--notify` was
  * given, so a submit without either pays nothing for it.
  */
@@ -14,7 +16,13 @@ export function resolveSinks(
 ): string[] {
   if (given && given.length > 0) {
     if (given.length === 1 && given[0] === 'none') return [];
-    for (const spec of given) parseSink(spec);
+    for (const spec of given) {
+      if (parseSink(spec).kind === 'cmd')
+        throw new NudgeError(
+          'bad-usage',
+          `--notify ${JSON.stringify(spec)} is refused: a cmd: sink runs a program, so it is taken only from your config.toml's [notify] sinks, never from a flag or a tool's argument.`,
+        );
+    }
     return [...given];
   }
   const found = configTable(env, 'notify');

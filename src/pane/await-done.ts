@@ -3,6 +3,7 @@ import type {HookMark, HookMarkSource} from '../agents/hook-marks.js';
 import type {Profile} from '../agents/profile.js';
 import {isAgent} from '../agents/profile.js';
 import type {Clock} from '../base/clock.js';
+import type {Pattern} from '../base/pattern.js';
 import {watcherAfterEnter} from '../detect/conditions.js';
 import {watchHookMark} from '../detect/hook-watch.js';
 import type {UntilSpec} from '../detect/until.js';
@@ -43,7 +44,7 @@ export interface AwaitOptions {
    * (a job), or `ignore` it here (a run, whose own monitor answers or reports it). */
   dialogs: 'end' | 'ignore';
   /** `--until exit`'s sentinel. */
-  exitPattern: RegExp;
+  exitPattern: Pattern;
   /** Told once when the agent's turn-end hook reports (under `--until prompt`). */
   onHookMark: (mark: HookMark) => void;
 }

@@ -1,3 +1,4 @@
+import {type ConfigEnv, configTable} from '../base/config.js';
 import {NudgeError} from '../base/errors.js';
 import {TmuxCommandError} from '../tmux/runner.js';
 import {describeServer, insideTmux, type PaneRef, type ServerSpec} from '../tmux/server.js';
@@ -119,4 +120,53 @@ export function watchError(error: unknown, pane: string, doing: string): unknown
   if (error instanceof Error && error.name === 'AbortError')
     return new NudgeError('interrupted', `Interrupted while ${doing}.`);
   return error;
+}
+
+/** How far a nudge started inside a pane may type (config.toml `[submit] panes`): the panes
+ * of its own session (the default), or of its whole server. */
+export type PaneReach = 'session' | 'server';
+
+/** `[submit] panes` from the person's config file (default `session`). */
+export function paneReachOf(env: ConfigEnv): PaneReach {
+  const found = configTable(env, 'submit');
+  const value = found?.table.panes;
+  if (value === undefined) return 'session';
+  if (value === 'session' || value === 'server') return value;
+  throw new NudgeError(
+    'bad-config',
+    `${found?.file}: submit.panes must be "session" or "server", not ${JSON.stringify(value)}.`,
+  );
+}
+
+/**
+ * Least authority (docs/security.md): a nudge started inside a pane (an agent's tool, a hook,
+ * `nudge mcp`) types only into the panes of that pane's own session, unless the person's
+ * config widens it to the server; never into another server's. A nudge started outside tmux
+ * (the person's own terminal, a schedule) is not bounded here. Throws exit 2 naming the
+ * setting to change.
+ */
+export async function checkReach(
+  tmux: Tmux,
+  target: PaneInfo,
+  env: Record<string, string | undefined>,
+  flag = '--pane',
+): Promise<void> {
+  const inside = insideTmux(env);
+  if (!inside?.pane) return;
+  const here = inside.pane;
+  const sameServer =
+    inside.socketPath === target.socketPath || inside.serverPid === target.serverPid;
+  if (!sameServer)
+    throw new NudgeError(
+      'bad-pane',
+      `${flag} ${target.paneId} is on another tmux server than the pane nudge runs in (${here}); nudge started inside a pane types only into panes of its own server: run it from that server or outside tmux.`,
+    );
+  const reach = paneReachOf(env);
+  if (reach === 'server' || target.paneId === here) return;
+  const mine = await tmux.describePane(here).catch(() => undefined);
+  if (mine?.sessionId === target.sessionId) return;
+  throw new NudgeError(
+    'bad-pane',
+    `${flag} ${target.paneId} is in another session than the pane nudge runs in (${here}); nudge started inside a pane types only into its own session's panes unless your config.toml says [submit] panes = "server".`,
+  );
 }

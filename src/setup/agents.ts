@@ -2,6 +2,8 @@ import {join} from 'node:path';
 import type {InstallAgent} from '../agents/profile.js';
 import {copilotPieces, opencodePieces, piPieces, qwenPieces} from './newer-agents.js';
 import {
+  ALLOWED_CALLS,
+  allowItems,
   COMMAND_DESCRIPTION,
   geminiStyleCommand,
   type InstallPlace,
@@ -26,18 +28,16 @@ function claudeDir(p: InstallPlace): string {
     : p.env.CLAUDE_CONFIG_DIR || join(p.home, '.claude');
 }
 
-/** The nudge commands an agent calls for itself, allowed by a narrow rule each. */
-export const SELF_CALLS = ['submit', 'wait', 'expect', 'status', 'jobs'] as const;
-
 /**
- * Claude Code's permission rules for nudge's own commands, as `nudge CMD …` (nudge on the PATH,
- * after `npm install -g`) and as the absolute command install writes into the agent's files.
- * Narrow on purpose: auto mode (the default from 2.1.283) sets broad rules such as `Bash` or
- * `Bash(nudge:*)` aside where its safety check cannot run, and keeps these.
+ * Claude Code's permission rules for the nudge commands `--allow` grants (ALLOWED_CALLS), as
+ * `nudge CMD …` (nudge on the PATH, after `npm install -g`) and as the absolute command install
+ * writes into the agent's files. Narrow on purpose: auto mode (the default from 2.1.283) sets
+ * broad rules such as `Bash` or `Bash(nudge:*)` aside where its safety check cannot run, and
+ * keeps these.
  */
 export function claudeRules(self: SelfCommand): string[] {
   const nudge = selfLine(self);
-  return SELF_CALLS.flatMap((cmd) => [`Bash(nudge ${cmd}:*)`, `Bash(${nudge} ${cmd}:*)`]);
+  return ALLOWED_CALLS.flatMap((cmd) => [`Bash(nudge ${cmd}:*)`, `Bash(${nudge} ${cmd}:*)`]);
 }
 
 function claudePieces(p: InstallPlace, self: SelfCommand): Piece[] {
@@ -59,7 +59,8 @@ function claudePieces(p: InstallPlace, self: SelfCommand): Piece[] {
         '---',
         `description: ${COMMAND_DESCRIPTION}`,
         'argument-hint: [--pane %N] [--until exit] [--notify-pane self] -- <text>',
-        `allowed-tools: Bash(${nudge} submit:*), Bash(nudge:*)`,
+        // The person typed /nudge: this one command, nothing more.
+        `allowed-tools: Bash(${nudge} submit:*)`,
         'disable-model-invocation: true',
         '---',
         `Job queued: !\`${nudge} submit --json $ARGUMENTS\``,
@@ -68,16 +69,16 @@ function claudePieces(p: InstallPlace, self: SelfCommand): Piece[] {
         '',
       ].join('\n'),
     },
-    ...claudeRules(self).map(
+    ...(p.allow ? claudeRules(self) : []).map(
       (rule, i): Piece => ({
-        id: `allow-${SELF_CALLS[Math.floor(i / 2)]}${i % 2 ? '-absolute' : ''}`,
+        id: `allow-${ALLOWED_CALLS[Math.floor(i / 2)]}${i % 2 ? '-absolute' : ''}`,
         what: `${rule} allowed (permissions.allow)`,
         file: join(dir, 'settings.json'),
         kind: 'item',
         path: ['permissions', 'allow'],
         value: rule,
         // The absolute rule of an install from another place (updated in place).
-        ...(i % 2 ? {like: `cli.js ${SELF_CALLS[Math.floor(i / 2)]}:*)"`} : {}),
+        ...(i % 2 ? {like: `cli.js ${ALLOWED_CALLS[Math.floor(i / 2)]}:*)"`} : {}),
       }),
     ),
     settingsHook('hook', join(dir, 'settings.json'), 'Stop', {nudge, name: 'claude-stop'}),
@@ -110,14 +111,7 @@ function geminiPieces(p: InstallPlace, self: SelfCommand): Piece[] {
       kind: 'file',
       content: geminiStyleCommand(nudge),
     },
-    {
-      id: 'allow',
-      what: 'nudge allowed to run (tools.allowed)',
-      file: settings,
-      kind: 'item',
-      path: ['tools', 'allowed'],
-      value: `run_shell_command(${nudge})`,
-    },
+    ...allowItems(p, settings, ['tools', 'allowed'], (cmd) => `run_shell_command(${nudge} ${cmd})`),
     settingsHook('hook', settings, 'AfterAgent', {nudge, name: 'gemini-after-agent'}),
     settingsHook('needs-hook', settings, 'Notification', {
       nudge,
@@ -153,13 +147,17 @@ function codexPieces(p: InstallPlace, self: SelfCommand): Piece[] {
       kind: 'file',
       content: skillText(nudge),
     },
-    {
-      id: 'rule',
-      what: 'nudge allowed outside the sandbox (a prefix rule: it must reach the tmux socket)',
-      file: join(dir, 'rules', 'nudge.rules'),
-      kind: 'file',
-      content: `prefix_rule(pattern = ${JSON.stringify([self.node, self.cli])}, decision = "allow")\n`,
-    },
+    ...(p.allow
+      ? [
+          {
+            id: 'rule',
+            what: `nudge ${ALLOWED_CALLS.join(', ')} allowed outside the sandbox (a prefix rule: nudge must reach the tmux socket)`,
+            file: join(dir, 'rules', 'nudge.rules'),
+            kind: 'file' as const,
+            content: `prefix_rule(pattern = ${JSON.stringify([self.node, self.cli, [...ALLOWED_CALLS]])}, decision = "allow")\n`,
+          },
+        ]
+      : []),
     {
       id: 'hook',
       what: 'the notify program (nudge hook codex-notify)',

@@ -126,6 +126,30 @@ export async function planInstall(
     });
     created.push(r.created);
   }
+  // What an earlier install added and this one no longer does (a broader allow rule of an
+  // older version, an allow rule given up without --allow) is taken out, as uninstall would.
+  const stale = (manifest?.pieces ?? []).filter(
+    (r) => !pieces.some((p) => p.file === r.piece.file && p.id === r.piece.id),
+  );
+  for (const r of stale) {
+    const file = r.piece.file;
+    if (!before.has(file)) {
+      const text = await readText(file);
+      before.set(file, text);
+      texts.set(file, text);
+    }
+    const text = texts.get(file);
+    if (text === undefined) continue;
+    const out = removePiece(r, text);
+    texts.set(file, out.text);
+    plans.push({
+      id: r.piece.id,
+      what: r.piece.what,
+      file,
+      action: out.note ? 'conflict' : 'remove',
+      ...(out.note ? {note: out.note} : {}),
+    });
+  }
   const files: FilePlan[] = [...texts.keys()].map((file) => ({
     file,
     action:
@@ -198,7 +222,11 @@ export async function applyInstall(
   await mkdir(o.backupDir, {recursive: true, mode: DIR_MODE});
   const save = () => writeFileAtomic(o.manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
   for (const [file, text] of plan.texts) {
-    if (text === undefined) continue;
+    if (text === undefined) {
+      // A file only nudge had written, whose piece is no longer installed.
+      if (manifest.files[file]) await rm(file, {force: true}).catch(() => undefined);
+      continue;
+    }
     try {
       let record = manifest.files[file];
       if (!record) {
@@ -226,6 +254,8 @@ export async function applyInstall(
       throw failedWrite(file, error);
     }
   }
+  const kept = new Set(pieces.map((p) => `${p.file}\0${p.id}`));
+  manifest.pieces = manifest.pieces.filter((r) => kept.has(`${r.piece.file}\0${r.piece.id}`));
   plan.pieces.forEach((p, i) => {
     if (p.action !== 'add' && p.action !== 'update') return;
     const piece = pieces[i]!;

@@ -2,6 +2,8 @@ import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {packageDir} from '../base/version.js';
 import {
+  ALLOWED_CALLS,
+  allowItems,
   COMMAND_DESCRIPTION,
   type InstallPlace,
   type Piece,
@@ -43,14 +45,7 @@ export function qwenPieces(p: InstallPlace, self: SelfCommand): Piece[] {
         '',
       ].join('\n'),
     },
-    {
-      id: 'allow',
-      what: 'nudge allowed to run (permissions.allow)',
-      file: settings,
-      kind: 'item',
-      path: ['permissions', 'allow'],
-      value: `Bash(${nudge} *)`,
-    },
+    ...allowItems(p, settings, ['permissions', 'allow'], (cmd) => `Bash(${nudge} ${cmd} *)`),
     settingsHook('hook', settings, 'Stop', {nudge, name: 'qwen-stop'}),
     {
       id: 'mcp',
@@ -65,12 +60,14 @@ export function qwenPieces(p: InstallPlace, self: SelfCommand): Piece[] {
 }
 
 /** opencode: `/nudge` as a markdown command whose shell output is the queued job, a plugin
- * that runs `nudge hook opencode-idle` when a session goes idle, `nudge mcp` in opencode.json.
- * (opencode runs shell commands without asking by default: no rule is added.) */
+ * that runs `nudge hook opencode-idle` when a session goes idle, `nudge mcp` in opencode.json;
+ * with --allow, `permission.bash` rules for the allowed calls (opencode runs shell commands
+ * without asking by default; the rules matter where the person set it to ask). */
 export function opencodePieces(p: InstallPlace, self: SelfCommand): Piece[] {
   const config = p.env.XDG_CONFIG_HOME || join(p.home, '.config');
   const dir = p.scope === 'project' ? join(p.root, '.opencode') : join(config, 'opencode');
   const nudge = selfLine(self);
+  const json = p.scope === 'project' ? join(p.root, 'opencode.json') : join(dir, 'opencode.json');
   return [
     {
       id: 'command',
@@ -97,19 +94,32 @@ export function opencodePieces(p: InstallPlace, self: SelfCommand): Piece[] {
     {
       id: 'mcp',
       what: 'nudge mcp registered (mcp.nudge)',
-      file: p.scope === 'project' ? join(p.root, 'opencode.json') : join(dir, 'opencode.json'),
+      file: json,
       kind: 'key',
       format: 'json',
       path: ['mcp', 'nudge'],
       value: {type: 'local', command: [self.node, self.cli, 'mcp'], enabled: true},
     },
+    ...(p.allow
+      ? ALLOWED_CALLS.map(
+          (cmd): Piece => ({
+            id: `allow-${cmd}`,
+            what: `${nudge} ${cmd} * allowed (permission.bash)`,
+            file: json,
+            kind: 'key',
+            format: 'json',
+            path: ['permission', 'bash', `${nudge} ${cmd} *`],
+            value: 'allow',
+          }),
+        )
+      : []),
   ];
 }
 
 /** GitHub Copilot CLI: the nudge skill (`/nudge`), a hook file whose agentStop runs `nudge hook
  * copilot-agent-stop`, `nudge mcp` in its MCP configuration. Copilot keeps no allowed commands
- * in a file: `copilot --allow-tool 'shell(nudge:*)'` allows nudge on the PATH
- * (docs/install-and-scheduling.md). */
+ * in a file: `copilot --allow-tool 'shell(nudge submit)' …` (one per allowed call) allows them
+ * for nudge on the PATH (docs/install-and-scheduling.md). */
 export function copilotPieces(p: InstallPlace, self: SelfCommand): Piece[] {
   const home = p.env.COPILOT_HOME || join(p.home, '.copilot');
   const project = p.scope === 'project';
@@ -122,7 +132,7 @@ export function copilotPieces(p: InstallPlace, self: SelfCommand): Piece[] {
         ? join(p.root, '.github', 'skills', 'nudge', 'SKILL.md')
         : join(home, 'skills', 'nudge', 'SKILL.md'),
       kind: 'file',
-      // `nudge` on the PATH: what `--allow-tool 'shell(nudge:*)'` allows (an absolute
+      // `nudge` on the PATH: what `--allow-tool 'shell(nudge submit)'` allows (an absolute
       // `node …/cli.js` is another command, and its paths ask for access).
       content: skillText('nudge', nudge),
     },

@@ -23,7 +23,18 @@ export interface InstallPlace {
   /** The project's root (the git work tree around the working directory, else it). */
   root: string;
   env: Record<string, string | undefined>;
+  /** `--allow`: add the agent's rule that lets its model run ALLOWED_CALLS without asking. */
+  allow: boolean;
 }
+
+/** The nudge commands `install --allow` lets an agent's model run without asking the person:
+ * submit, and the read-only status, jobs and wait. Nothing else (run, watch, schedule,
+ * install, cancel …) is ever allowed by a rule nudge writes. */
+export const ALLOWED_CALLS = ['submit', 'status', 'jobs', 'wait'] as const;
+
+/** What `install --allow` grants, in one paragraph (printed with the plan; docs/security.md). */
+export const ALLOW_GRANTS =
+  "--allow lets the agent's model run `nudge submit`, `nudge status`, `nudge jobs` and `nudge wait` without asking you. submit types text into a tmux pane of the agent's own session (config.toml's [submit] panes widens it): text typed into a shell pane, or into an agent's shell mode (`!cmd`), runs as a command, so this rule is consent to the model running commands that way. It never allows a cmd: notification (those come only from your config.toml), nudge run, watch, schedule or install.";
 
 /** One thing install adds to one file. */
 export type Piece =
@@ -122,4 +133,27 @@ export function skillText(nudge: string, absolute?: string): string {
     ...(absolute ? [`- If \`nudge\` is not on the PATH, it is \`${absolute}\`.`] : []),
     '',
   ].join('\n');
+}
+
+/** With `--allow`, one rule item per allowed call in a list of the agent's settings. */
+export function allowItems(
+  p: InstallPlace,
+  file: string,
+  path: string[],
+  rule: (cmd: (typeof ALLOWED_CALLS)[number]) => string,
+): Piece[] {
+  if (!p.allow) return [];
+  return ALLOWED_CALLS.map((cmd) => ({
+    id: `allow-${cmd}`,
+    what: `${rule(cmd)} allowed (${path.join('.')})`,
+    file,
+    kind: 'item',
+    path,
+    value: rule(cmd),
+  }));
+}
+
+/** Whether a piece is an allow rule (what `--allow` adds) rather than nudge's own wiring. */
+export function isAllowRule(piece: Pick<Piece, 'id'>): boolean {
+  return piece.id.startsWith('allow') || piece.id === 'rule';
 }

@@ -647,14 +647,17 @@ export function agentArgv(
     ...(name === 'qwen' && opts.approvals === 'none' ? ['--approval-mode', 'default'] : []),
     ...(name === 'pi' ? ['--provider', 'scripted', '--model', 'claude-sonnet-4-5'] : []),
     // Copilot CLI keeps no allowed commands in its settings: they are flags. Its default mode
-    // asks ("Manual Approval"), with `nudge` allowed as a user allows it; "approve
-    // everything" is --allow-all (--yolo).
+    // asks ("Manual Approval"), with nudge's four allowed calls allowed as `nudge install
+    // copilot --allow` tells a user to; "approve everything" is --allow-all (--yolo).
     ...(name === 'copilot'
       ? opts.approvals === 'all'
         ? ['--allow-all']
         : opts.approvals === 'none'
           ? []
-          : ['--allow-tool', 'shell(nudge:*)']
+          : ['submit', 'status', 'jobs', 'wait'].flatMap((c) => [
+              '--allow-tool',
+              `shell(nudge ${c})`,
+            ])
       : []),
     ...(opts.args ?? []),
   ];

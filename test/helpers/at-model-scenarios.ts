@@ -73,7 +73,10 @@ async function setup(
     },
     installed
       ? async (where) => {
-          const r = await runNudge(['install', name], {HOME: where.home, NUDGE_HOME: home});
+          const r = await runNudge(['install', name, '--allow'], {
+            HOME: where.home,
+            NUDGE_HOME: home,
+          });
           expect(r.exitCode, r.stderr + r.stdout).toBe(0);
         }
       : undefined,

@@ -88,7 +88,7 @@ export async function setup(
     {modelUrl: model.url, approvals, env: {NUDGE_HOME: state}, path},
     async (where) => {
       before = snapshot(where.home, FILES[name]);
-      const r = await runNudge(['install', name], {HOME: where.home, NUDGE_HOME: state});
+      const r = await runNudge(['install', name, '--allow'], {HOME: where.home, NUDGE_HOME: state});
       expect(r.exitCode, r.stderr + r.stdout).toBe(0);
       installOut = r.stdout;
     },

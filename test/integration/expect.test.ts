@@ -3,6 +3,7 @@
 // closed, 2 invalid regex or no such pane).
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
+import {linearPattern} from '../../src/base/pattern.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {FIXTURES, type NudgeRun, runNudge} from '../helpers/run-nudge.js';
 import {useTmuxCallLog} from '../helpers/tmux-call-log.js';
@@ -52,10 +53,10 @@ async function startExpect(server: TmuxTestServer, args: string[]) {
   return {result, polling: () => log.waitForCaptures(3)};
 }
 
-/** The engine's own message for an invalid regex. */
+/** The engine's own message for an invalid regex (RE2's: patterns run in linear time). */
 function engineMessage(pattern: string): string {
   try {
-    new RegExp(pattern);
+    linearPattern(pattern);
   } catch (error) {
     return (error as Error).message;
   }

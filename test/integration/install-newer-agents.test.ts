@@ -109,7 +109,7 @@ describe.skipIf(!agentAvailable('copilot'))(
   'nudge install copilot, with the real Copilot CLI',
   () => {
     test('the skill and the MCP server are listed; the model queues a job (nudge allowed as the note says); its notice reaches the model; the agentStop hook marks the turn; --uninstall', async () => {
-      // nudge on the PATH, as `npm install -g` puts it: what --allow-tool 'shell(nudge:*)' allows.
+      // nudge on the PATH, as `npm install -g` puts it: what --allow-tool 'shell(nudge submit)' allows.
       const w = await setup('copilot', [nudgeBinDir(useTempDir('nudge-bin-'))], 'default');
       const listed = await agentCli('copilot', w.agent, w.model, ['mcp', 'list']);
       expect(listed).toMatch(/nudge/);

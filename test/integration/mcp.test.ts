@@ -72,7 +72,8 @@ async function inProcess(env: Record<string, string>): Promise<Client> {
     dataDir: join(DIST, '..', 'data'),
     self: {node: process.execPath, cli: join(DIST, 'src', 'cli.js')},
   };
-  const server = createMcpServer(ctx, {}, createSilentLogger());
+  // With the tools that run commands (nudge mcp --allow-exec; without it: least-authority.test.ts).
+  const server = createMcpServer(ctx, {allowExec: true}, createSilentLogger());
   const [a, b] = InMemoryTransport.createLinkedPair();
   const client = new Client({name: 'test', version: '1'});
   await Promise.all([server.connect(a), client.connect(b)]);
@@ -157,7 +158,7 @@ describe('nudge mcp, in-process', () => {
     const bad = await call(c, 'expect', {pane_id: pane, pattern: '(unclosed'});
     expect(bad.isError).toBe(true);
     expect(bad.content[0]?.text).toBe(
-      'The pattern has an invalid regex "(unclosed": Invalid regular expression: /(unclosed/: Unterminated group.',
+      'The pattern has an invalid regex "(unclosed": missing closing ): `(unclosed`.',
     );
     const missing = await call(c, 'expect', {pane_id: '%99', pattern: 'x'});
     expect(missing.isError).toBe(true);
@@ -206,7 +207,7 @@ describe('nudge mcp, spawned', () => {
     const server = await startTmuxServer();
     await server.tmux('set-option', '-g', 'default-command', 'bash --norc --noprofile');
     const home = useNudgeHome();
-    const c = await spawned(paneEnv(server, home));
+    const c = await spawned(paneEnv(server, home), ['--allow-exec']);
     const started = await call(c, 'run', {
       command: 'echo from-mcp; exit 4',
       cwd: server.dir,

@@ -119,7 +119,7 @@ describe('--notify', () => {
     );
   }, 90_000);
 
-  test('cmd: the program gets the event as JSON on stdin; tmux: the pane is marked @nudge', async () => {
+  test('cmd: (from config.toml) the program gets the event as JSON on stdin; tmux: the pane is marked @nudge', async () => {
     const dir = useTempDir('nudge-cmd-');
     const out = join(dir, 'event.json');
     const script = join(dir, 'save.mjs');
@@ -127,12 +127,14 @@ describe('--notify', () => {
       script,
       `import {writeFileSync, readFileSync} from 'node:fs';\nwriteFileSync(process.argv[2], readFileSync(0));\n`,
     );
-    const job = await shellJob([
-      '--notify',
-      `cmd:${process.execPath} ${script} ${out}`,
-      '--notify',
-      'tmux',
-    ]);
+    // A cmd: sink comes only from the person's config file (test/integration/least-authority.test.ts).
+    const config = useTempDir('nudge-config-');
+    execFileSync('mkdir', ['-p', join(config, 'nudge')]);
+    writeFileSync(
+      join(config, 'nudge', 'config.toml'),
+      `[notify]\nsinks = [${JSON.stringify(`cmd:${process.execPath} ${script} ${out}`)}, "tmux"]\n`,
+    );
+    const job = await shellJob([], {XDG_CONFIG_HOME: config});
     const saved = await waitFor('the event saved by the program', async () => {
       try {
         return JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>;

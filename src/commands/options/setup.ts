@@ -10,6 +10,11 @@ export const INSTALL_OPTIONS = {
   },
   'dry-run': {type: 'boolean', describe: 'print the plan; write nothing'},
   uninstall: {type: 'boolean', describe: 'take out exactly what install added'},
+  allow: {
+    type: 'boolean',
+    describe:
+      "also add the agent's rule letting its model run nudge submit, status, jobs and wait without asking (prints what that grants)",
+  },
 } as const satisfies OptionTable;
 
 /** `nudge schedule SCHEDULER -- [submit options] -- TEXT`. */

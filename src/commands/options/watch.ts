@@ -94,4 +94,10 @@ export const MCP_OPTIONS = {
   'assess-url': {type: 'string', describe: 'default assessor endpoint of watch_me'},
   'assess-model': {type: 'string', describe: 'the model --assess-url serves'},
   'assess-key-env': {type: 'string', describe: 'environment variable holding the API key'},
+  'allow-exec': {
+    type: 'boolean',
+    default: false,
+    describe:
+      "offer the tools that run commands: run (a command or agent in a new pane) and look_ma's bash_wait",
+  },
 } as const satisfies OptionTable;

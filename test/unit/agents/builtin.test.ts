@@ -87,7 +87,9 @@ describe("a user's profile files", () => {
     const {profiles, sources, problems} = loadProfiles([config], TRUST_ALL);
     expect(problems).toEqual([]);
     expect(profiles.claude.busy.map((b) => b.source)).toEqual(['esc to stop']);
-    expect(profiles.claude.composerLine).toEqual(loadBuiltinProfiles().claude.composerLine);
+    expect(profiles.claude.composerLine?.source).toBe(
+      loadBuiltinProfiles().claude.composerLine?.source,
+    );
     expect(sources.claude).toEqual({builtin: true, files: [file]});
     expect(sources.gemini).toEqual({builtin: true, files: []});
   });

@@ -17,7 +17,7 @@ describe('parseUntil', () => {
   test.each([
     ['idle', /not a condition/],
     ['regex:', /needs a pattern/],
-    ['regex:(', /invalid regex "\(": Invalid regular expression/],
+    ['regex:(', /invalid regex "\(": missing closing \)/],
     ['prompt:', /needs a profile name or a regex/],
     ['prompt:[', /invalid regex/],
   ])('refuses %j with exit 2', (text, message) => {

@@ -64,15 +64,15 @@ describe('nudge install claude', () => {
     });
     const before = snapshot(home);
 
-    const dry = await installAgent({agent: 'claude', dryRun: true}, ctx);
-    expect(dry.pieces.map((p) => p.action)).toEqual(Array(14).fill('add'));
+    const dry = await installAgent({agent: 'claude', dryRun: true, allow: true}, ctx);
+    expect(dry.pieces.map((p) => p.action)).toEqual(Array(12).fill('add'));
     expect(snapshot(home)).toEqual(before);
     expect(existsSync(join(home, '.state'))).toBe(false);
 
-    const r = await installAgent({agent: 'claude'}, ctx);
+    const r = await installAgent({agent: 'claude', allow: true}, ctx);
     expect(r.pieces.map((p) => [p.id, p.action])).toEqual([
       ['command', 'add'],
-      ...['submit', 'wait', 'expect', 'status', 'jobs'].flatMap((c) => [
+      ...['submit', 'status', 'jobs', 'wait'].flatMap((c) => [
         [`allow-${c}`, 'add'],
         [`allow-${c}-absolute`, 'add'],
       ]),
@@ -80,11 +80,12 @@ describe('nudge install claude', () => {
       ['needs-hook', 'add'],
       ['mcp', 'add'],
     ]);
-    // Narrow rules for nudge's own commands, kept by Claude Code's auto mode: nudge on the
-    // PATH, and the absolute command.
+    // --allow: narrow rules for submit and the read-only status, jobs and wait, kept by Claude
+    // Code's auto mode: nudge on the PATH, and the absolute command.
+    expect(r.notes.at(-1)).toMatch(/^--allow lets the agent's model run `nudge submit`/);
     expect(json(home, '.claude/settings.json').permissions.allow).toEqual([
       'Bash(ls:*)',
-      ...['submit', 'wait', 'expect', 'status', 'jobs'].flatMap((c) => [
+      ...['submit', 'status', 'jobs', 'wait'].flatMap((c) => [
         `Bash(nudge ${c}:*)`,
         `Bash(${NUDGE} ${c}:*)`,
       ]),
@@ -106,15 +107,17 @@ describe('nudge install claude', () => {
     expect(command.startsWith('---\n')).toBe(true);
     const front = command.split('---\n')[1]!;
     expect(front).not.toMatch(/\n\s*\n/); // no blank line inside the frontmatter
-    expect(front).toContain(`allowed-tools: Bash(${NUDGE} submit:*), Bash(nudge:*)\n`);
+    // The person typed /nudge: that one command, never Bash(nudge:*).
+    expect(front).toContain(`allowed-tools: Bash(${NUDGE} submit:*)\n`);
+    expect(command).not.toContain('Bash(nudge:*)');
     expect(command).toContain(`!\`${NUDGE} submit --json $ARGUMENTS\``);
     expect(r.backups).toHaveLength(2);
     expect(readFileSync(r.backups[0]!, 'utf8')).toBe(CLAUDE_SETTINGS);
     expect(statSync(r.record).mode & 0o777).toBe(0o600);
 
     const installed = snapshot(home);
-    const again = await installAgent({agent: 'claude'}, ctx);
-    expect(again.pieces.map((p) => p.action)).toEqual(Array(14).fill('present'));
+    const again = await installAgent({agent: 'claude', allow: true}, ctx);
+    expect(again.pieces.map((p) => p.action)).toEqual(Array(12).fill('present'));
     expect(again.files.every((f) => f.action === 'none')).toBe(true);
     expect(snapshot(home)).toEqual(installed);
 
@@ -123,7 +126,7 @@ describe('nudge install claude', () => {
     expect(snapshot(home)).toEqual(installed);
 
     const u = await installAgent({agent: 'claude', uninstall: true}, ctx);
-    expect(u.pieces.map((p) => p.action)).toEqual(Array(14).fill('remove'));
+    expect(u.pieces.map((p) => p.action)).toEqual(Array(12).fill('remove'));
     expect(snapshot(home)).toEqual(before);
     expect(existsSync(join(home, '.claude', 'commands'))).toBe(false); // the folder it made
     expect(existsSync(r.record)).toBe(false);
@@ -193,16 +196,16 @@ describe('nudge install claude', () => {
 
   test('after nudge moved, install updates its entries in place (one Stop hook, not two)', async () => {
     const {home, ctx} = setup({});
-    await installAgent({agent: 'claude'}, ctx);
+    await installAgent({agent: 'claude', allow: true}, ctx);
     const moved = {
       ...ctx,
       self: {node: '/usr/bin/node', cli: '/home/me/tmux nudge/dist/src/cli.js'},
     };
-    const r = await installAgent({agent: 'claude'}, moved);
+    const r = await installAgent({agent: 'claude', allow: true}, moved);
     // The plain `nudge CMD` rules stay as they are; the absolute ones are updated in place.
     expect(r.pieces.map((p) => p.action)).toEqual([
       'update',
-      ...Array(5).fill(['present', 'update']).flat(),
+      ...Array(4).fill(['present', 'update']).flat(),
       'update',
       'update',
       'update',
@@ -260,14 +263,17 @@ describe('nudge install claude', () => {
 });
 
 describe('nudge install gemini', () => {
-  test('command, tools.allowed, AfterAgent hook and mcpServers; an allowance the user had stays after uninstall', async () => {
-    const allowed = `run_shell_command(${NUDGE})`;
+  test('command, tools.allowed (--allow), AfterAgent hook and mcpServers; an allowance the user had stays after uninstall', async () => {
+    const allowed = `run_shell_command(${NUDGE} submit)`;
     const original = `{\n  "theme": "dark",\n  "tools": {"allowed": ["${allowed}"]}\n}\n`;
     const {home, ctx} = setup({'.gemini/settings.json': original});
-    const r = await installAgent({agent: 'gemini'}, ctx);
+    const r = await installAgent({agent: 'gemini', allow: true}, ctx);
     expect(r.pieces.map((p) => [p.id, p.action])).toEqual([
       ['command', 'add'],
-      ['allow', 'present'],
+      ['allow-submit', 'present'],
+      ['allow-status', 'add'],
+      ['allow-jobs', 'add'],
+      ['allow-wait', 'add'],
       ['hook', 'add'],
       ['needs-hook', 'add'],
       ['mcp', 'add'],
@@ -295,7 +301,7 @@ describe('nudge install codex', () => {
   test('skill, rule, notify and [mcp_servers.nudge] in config.toml keeping its comments; uninstall byte for byte', async () => {
     const {home, ctx} = setup({'.codex/config.toml': CONFIG});
     const before = snapshot(home);
-    const r: InstallResult = await installAgent({agent: 'codex'}, ctx);
+    const r: InstallResult = await installAgent({agent: 'codex', allow: true}, ctx);
     expect(r.pieces.map((p) => [p.id, p.action])).toEqual([
       ['skill', 'add'],
       ['rule', 'add'],
@@ -311,7 +317,7 @@ describe('nudge install codex', () => {
       nudge: {command: SELF.node, args: [SELF.cli, 'mcp']},
     });
     expect(read(home, '.codex/rules/nudge.rules')).toBe(
-      `prefix_rule(pattern = ["${SELF.node}","${SELF.cli}"], decision = "allow")\n`,
+      `prefix_rule(pattern = ["${SELF.node}","${SELF.cli}",["submit","status","jobs","wait"]], decision = "allow")\n`,
     );
     const skill = read(home, '.codex/skills/nudge/SKILL.md');
     expect(skill).toMatch(/^---\nname: nudge\ndescription: .+\n---\n/);
@@ -332,7 +338,7 @@ describe('nudge install codex', () => {
   test('CODEX_HOME is where Codex keeps its files', async () => {
     const {home, ctx} = setup({});
     const r = await installAgent(
-      {agent: 'codex'},
+      {agent: 'codex', allow: true},
       {...ctx, env: {...ctx.env, CODEX_HOME: join(home, 'cx')}},
     );
     expect(r.files.map((f) => f.file.slice(home.length)).sort()).toEqual([
@@ -340,5 +346,83 @@ describe('nudge install codex', () => {
       '/cx/rules/nudge.rules',
       '/cx/skills/nudge/SKILL.md',
     ]);
+  });
+});
+
+/** Every string of a parsed settings document, anywhere in it. */
+function strings(v: unknown): string[] {
+  if (typeof v === 'string') return [v];
+  if (Array.isArray(v)) return v.flatMap(strings);
+  if (v && typeof v === 'object') return Object.values(v).flatMap(strings);
+  return [];
+}
+
+describe('install grants the least (docs/security.md)', () => {
+  /** The allow rules of each agent's files, read back by parsing them. */
+  const rulesOf = (home: string) => {
+    const maybe = (path: string) => (existsSync(join(home, path)) ? read(home, path) : undefined);
+    const claude = maybe('.claude/settings.json');
+    const gemini = maybe('.gemini/settings.json');
+    const qwen = maybe('.qwen/settings.json');
+    const opencode = maybe('.config/opencode/opencode.json');
+    return {
+      claude: strings(claude ? (parseJsonc(claude) as Doc).permissions?.allow : []),
+      gemini: strings(gemini ? (parseJsonc(gemini) as Doc).tools?.allowed : []),
+      qwen: strings(qwen ? (parseJsonc(qwen) as Doc).permissions?.allow : []),
+      opencode: Object.keys(opencode ? ((parseJsonc(opencode) as Doc).permission?.bash ?? {}) : {}),
+      codex: maybe('.codex/rules/nudge.rules'),
+      claudeCommand: maybe('.claude/commands/nudge.md'),
+    };
+  };
+  const AGENTS = ['claude', 'gemini', 'codex', 'qwen', 'opencode', 'copilot', 'pi'] as const;
+
+  test('by default no file holds a rule that lets the model run a command unasked', async () => {
+    const {home, ctx} = setup({});
+    for (const agent of AGENTS) {
+      const r = await installAgent({agent}, ctx);
+      expect(r.notes.join(' ')).toMatch(
+        agent === 'pi' ? /Pi asks no approvals/ : /No allow rule was added/,
+      );
+    }
+    const rules = rulesOf(home);
+    expect(rules).toMatchObject({claude: [], gemini: [], qwen: [], opencode: [], codex: undefined});
+    expect(rules.claudeCommand).toContain(`allowed-tools: Bash(${NUDGE} submit:*)\n`);
+  });
+
+  test('--allow: submit, status, jobs and wait, and no other command, in each format', async () => {
+    const {home, ctx} = setup({});
+    for (const agent of AGENTS) await installAgent({agent, allow: true}, ctx);
+    const rules = rulesOf(home);
+    const CALLS = ['submit', 'status', 'jobs', 'wait'];
+    expect(rules.claude).toEqual(
+      CALLS.flatMap((c) => [`Bash(nudge ${c}:*)`, `Bash(${NUDGE} ${c}:*)`]),
+    );
+    expect(rules.gemini).toEqual(CALLS.map((c) => `run_shell_command(${NUDGE} ${c})`));
+    expect(rules.qwen).toEqual(CALLS.map((c) => `Bash(${NUDGE} ${c} *)`));
+    expect(rules.opencode).toEqual(CALLS.map((c) => `${NUDGE} ${c} *`));
+    // Codex: never the whole CLI outside its sandbox; the subcommand is part of the prefix.
+    expect(rules.codex).toBe(
+      `prefix_rule(pattern = ["${SELF.node}","${SELF.cli}",["submit","status","jobs","wait"]], decision = "allow")\n`,
+    );
+    for (const rule of [...rules.claude, ...rules.gemini, ...rules.qwen, ...rules.opencode])
+      expect(rule).toMatch(/ (submit|status|jobs|wait)(:\*\)| \*\)?|\))$/);
+  });
+
+  test('installed again without --allow, the rules an earlier install added are taken out; uninstall still restores byte for byte', async () => {
+    const original = '{"permissions": {"allow": ["Bash(ls:*)"]}}\n';
+    const {home, ctx} = setup({
+      '.claude/settings.json': original,
+      '.codex/config.toml': 'model = "o3"\n',
+    });
+    const before = snapshot(home);
+    await installAgent({agent: 'claude', allow: true}, ctx);
+    await installAgent({agent: 'codex', allow: true}, ctx);
+    const again = await installAgent({agent: 'claude'}, ctx);
+    expect(again.pieces.filter((p) => p.action === 'remove').map((p) => p.id)).toHaveLength(8);
+    await installAgent({agent: 'codex'}, ctx);
+    expect(rulesOf(home)).toMatchObject({claude: ['Bash(ls:*)'], codex: undefined});
+    await installAgent({agent: 'claude', uninstall: true}, ctx);
+    await installAgent({agent: 'codex', uninstall: true}, ctx);
+    expect(snapshot(home)).toEqual(before);
   });
 });

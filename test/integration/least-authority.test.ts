@@ -1,0 +1,271 @@
+// Least authority (issue 28, docs/security.md), each attack through the real CLI or a real
+// `nudge mcp`: what a submit may do is bounded by the person's config, not by its caller.
+import {existsSync, mkdirSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {Client} from '@modelcontextprotocol/sdk/client/index.js';
+import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
+import {describe, expect, onTestFinished, test} from 'vitest';
+import {jobIds, useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
+import {CLI, runNudge, submitArgs} from '../helpers/run-nudge.js';
+import {useTempDir} from '../helpers/temp-dir.js';
+import {cleanEnv, startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
+
+/** The environment of a nudge started inside `pane` of `server` (an agent's tool, a hook). */
+function insidePane(server: TmuxTestServer, pane: string): Record<string, string> {
+  return {TMUX: `${server.socket},0,0`, TMUX_PANE: pane};
+}
+
+/** A config folder whose config.toml holds `text`. */
+function configWith(text: string): string {
+  const config = useTempDir('nudge-config-');
+  mkdirSync(join(config, 'nudge'), {recursive: true});
+  writeFileSync(join(config, 'nudge', 'config.toml'), text);
+  return config;
+}
+
+/** A client of a real `nudge mcp` started with `env`. */
+async function mcpClient(env: Record<string, string>, args: string[] = []): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'mcp', ...args],
+    env: cleanEnv(env),
+    stderr: 'pipe',
+  });
+  const client = new Client({name: 'test', version: '1'});
+  await client.connect(transport);
+  onTestFinished(() => client.close());
+  return client;
+}
+
+type ToolAnswer = {content: Array<{type: string; text: string}>; isError?: boolean};
+
+describe('cmd: sinks come only from the config file', () => {
+  test('from a flag: exit 2 with one sentence, no job, no program run', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    const made = join(useTempDir('nudge-cmd-'), 'made');
+    const r = await runNudge(
+      submitArgs(server.socket, '%0', [
+        '--notify',
+        `cmd:/usr/bin/touch ${made}`,
+        '--no-notice',
+        '--',
+        'true',
+      ]),
+      {NUDGE_HOME: home},
+    );
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.trim()).toBe(
+      `nudge: --notify "cmd:/usr/bin/touch ${made}" is refused: a cmd: sink runs a program, so it is taken only from your config.toml's [notify] sinks, never from a flag or a tool's argument.`,
+    );
+    expect(jobIds(home)).toEqual([]);
+    expect(existsSync(made)).toBe(false);
+  }, 60_000);
+
+  test("from the MCP submit tool's argument: a tool error, no job, no program run", async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    const made = join(useTempDir('nudge-cmd-'), 'made');
+    const c = await mcpClient({NUDGE_HOME: home, ...insidePane(server, '%0')});
+    const answer = (await c.callTool({
+      name: 'submit',
+      arguments: {
+        text: 'true',
+        pane: '%0',
+        notify: [`cmd:/usr/bin/touch ${made}`],
+        no_notice: true,
+      },
+    })) as ToolAnswer;
+    expect(answer.isError).toBe(true);
+    expect(answer.content[0]?.text).toContain('is refused: a cmd: sink runs a program');
+    expect(jobIds(home)).toEqual([]);
+    expect(existsSync(made)).toBe(false);
+  }, 60_000);
+
+  test("from the person's config.toml: the program runs when the job ends", async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    const made = join(useTempDir('nudge-cmd-'), 'made');
+    const config = configWith(`[notify]\nsinks = ["cmd:/usr/bin/touch ${made}"]\n`);
+    const r = await runNudge(
+      submitArgs(server.socket, '%0', ['--until', 'exit', '--no-notice', '--', 'true']),
+      {NUDGE_HOME: home, XDG_CONFIG_HOME: config},
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    await waitForJobEnd(home, r.stdout.trim(), 60_000);
+    await expect.poll(() => existsSync(made), {timeout: 20_000}).toBe(true);
+  }, 90_000);
+});
+
+describe('a nudge started inside a pane types only into its own session', () => {
+  test('a pane of another session: exit 2 naming the setting; the notify pane too; [submit] panes = "server" widens it', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    const other = (
+      await server.tmux('new-session', '-d', '-s', 'person', '-P', '-F', '#{pane_id}')
+    ).trim();
+    const env = {NUDGE_HOME: home, XDG_CONFIG_HOME: useTempDir('nudge-config-')};
+    const here = insidePane(server, '%0');
+    const r = await runNudge(
+      submitArgs(server.socket, other, ['--no-notice', '--', 'echo typed']),
+      {...env, ...here},
+    );
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.trim()).toBe(
+      `nudge: --pane ${other} is in another session than the pane nudge runs in (%0); nudge started inside a pane types only into its own session's panes unless your config.toml says [submit] panes = "server".`,
+    );
+    const notice = await runNudge(
+      submitArgs(server.socket, '%0', ['--notify-pane', other, '--', 'true']),
+      {...env, ...here},
+    );
+    expect(notice.exitCode).toBe(2);
+    expect(notice.stderr).toContain(`--notify-pane ${other} is in another session`);
+    expect(jobIds(home)).toEqual([]);
+
+    const wide = configWith('[submit]\npanes = "server"\n');
+    const ok = await runNudge(
+      submitArgs(server.socket, other, ['--no-notice', '--', 'echo typed']),
+      {...env, XDG_CONFIG_HOME: wide, ...here},
+    );
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    // From outside tmux (the person's own terminal): not bounded.
+    const outside = await runNudge(
+      submitArgs(server.socket, other, ['--no-notice', '--', 'echo typed']),
+      env,
+    );
+    expect(outside.exitCode, outside.stderr).toBe(0);
+    for (const id of jobIds(home)) await waitForJobEnd(home, id, 60_000);
+  }, 90_000);
+
+  test('a pane of another tmux server: exit 2', async () => {
+    const mine = await startTmuxServer();
+    const theirs = await startTmuxServer();
+    const home = useNudgeHome();
+    const r = await runNudge(submitArgs(theirs.socket, '%0', ['--no-notice', '--', 'echo typed']), {
+      NUDGE_HOME: home,
+      ...insidePane(mine, '%0'),
+    });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('is on another tmux server than the pane nudge runs in (%0)');
+  }, 60_000);
+});
+
+/** A pane that prints a line of 60 `a` and a `b` every 100 ms: the line `(a+)+$` backtracks
+ * on for 2^60 steps in a backtracking engine. */
+async function backtrackingPane(server: TmuxTestServer): Promise<string> {
+  const pane = await server.newPane([
+    'bash',
+    '--norc',
+    '--noprofile',
+    '-c',
+    `while :; do printf '%s\\n' ${'a'.repeat(60)}b; sleep 0.1; done`,
+  ]);
+  await server.waitForScreen(pane, /a{60}b/);
+  return pane;
+}
+
+const CATASTROPHIC = '(a+)+$';
+
+describe('a pattern from outside runs in linear time', () => {
+  test('expect (a+)+$ against 60 a and a b: exit 124 at its timeout', async () => {
+    const server = await startTmuxServer();
+    const pane = await backtrackingPane(server);
+    const r = await runNudge(
+      ['expect', '-S', server.socket, pane, CATASTROPHIC, '--timeout-ms', '3000'],
+      {NUDGE_HOME: useNudgeHome()},
+      60_000,
+    );
+    expect(r.exitCode, r.stderr).toBe(124);
+    // Its timeout, and a generous allowance for a loaded machine: never the hours it took.
+    expect(r.durationMs).toBeLessThan(30_000);
+  }, 90_000);
+
+  test('a job with --until regex:(a+)+$ ends timeout and frees the pane', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    const pane = await backtrackingPane(server);
+    const r = await runNudge(
+      submitArgs(server.socket, pane, [
+        '--profile',
+        'raw',
+        '--until',
+        `regex:${CATASTROPHIC}`,
+        '--timeout',
+        '3s',
+        '--no-notice',
+        '--',
+        'x',
+      ]),
+      {NUDGE_HOME: home},
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    const end = await waitForJobEnd(home, r.stdout.trim(), 30_000);
+    expect(end.state).toBe('timeout');
+  }, 90_000);
+
+  test('a backreference is exit 2 with one sentence', async () => {
+    const r = await runNudge(['expect', '%0', '(a)\\1'], {NUDGE_HOME: useNudgeHome()});
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.trim()).toBe(
+      'nudge: The pattern has a regex "(a)\\\\1" that nudge does not run (invalid escape sequence: `\\1`): patterns run in linear time, so backreferences and lookarounds are not taken.',
+    );
+  });
+
+  test('nudge mcp answers another call while an expect with (a+)+$ waits', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    const pane = await backtrackingPane(server);
+    const c = await mcpClient({NUDGE_HOME: home, ...insidePane(server, '%0')});
+    const waiting = c.callTool({
+      name: 'expect',
+      arguments: {pane_id: pane, pattern: CATASTROPHIC, timeout_ms: 8000},
+    }) as Promise<ToolAnswer>;
+    let settled = false;
+    void waiting.then(() => {
+      settled = true;
+    });
+    const jobs = (await c.callTool({name: 'jobs', arguments: {}})) as ToolAnswer;
+    expect(jobs.isError ?? false).toBe(false);
+    expect(settled).toBe(false);
+    const answer = await waiting;
+    expect(JSON.parse(answer.content[0]?.text ?? '{}')).toMatchObject({status: 'timeout'});
+  }, 90_000);
+});
+
+describe('nudge mcp declares what each tool does', () => {
+  test('annotations on every tool; run and bash_wait only with --allow-exec', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    const env = {NUDGE_HOME: home, ...insidePane(server, '%0')};
+    const plain = await mcpClient(env);
+    const tools = (await plain.listTools()).tools;
+    expect(tools.map((t) => t.name)).not.toContain('run');
+    const hints = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
+    for (const name of ['status', 'jobs', 'wait', 'expect', 'doctor'])
+      expect(hints[name], name).toMatchObject({readOnlyHint: true, destructiveHint: false});
+    for (const name of ['submit', 'watch_me', 'look_ma'])
+      expect(hints[name], name).toMatchObject({readOnlyHint: false, destructiveHint: true});
+    expect(hints.cancel).toMatchObject({readOnlyHint: false, destructiveHint: true});
+    const run = (await plain.callTool({
+      name: 'run',
+      arguments: {command: 'touch made'},
+    })) as ToolAnswer;
+    expect(run.isError).toBe(true);
+    const look = (await plain.callTool({
+      name: 'look_ma',
+      arguments: {status_report: 'done', bash_wait: 'touch made'},
+    })) as ToolAnswer;
+    expect(look.isError).toBe(true);
+    expect(look.content[0]?.text).toBe(
+      'bash_wait runs a command, and this nudge mcp was not started with --allow-exec; report without it (the watcher sleeps), or ask the person to add --allow-exec.',
+    );
+
+    const exec = await mcpClient(env, ['--allow-exec']);
+    const listed = (await exec.listTools()).tools;
+    const runTool = listed.find((t) => t.name === 'run');
+    expect(runTool?.annotations).toMatchObject({destructiveHint: true, openWorldHint: true});
+    expect(runTool?.description).toMatch(
+      /^Offered only when nudge mcp was started with --allow-exec/,
+    );
+  }, 60_000);
+});
