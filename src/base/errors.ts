@@ -51,6 +51,7 @@ const EXIT_OF = {
   'provision-failed': EXIT_CODES.failure,
   'config-write': EXIT_CODES.failure,
   'scheduler-failed': EXIT_CODES.failure,
+  'no-such-schedule': EXIT_CODES.failure,
   interrupted: EXIT_CODES.failure,
   // another host (--host): ssh could not get there, or what answered there is not this nudge
   'host-unreachable': EXIT_CODES.failure,

@@ -96,12 +96,19 @@ export function renderSchedule(r: ScheduleResult, json: boolean, out: Output): E
     }
     if (r.scheduler === 'launchd')
       out.stderr(`nudge: save it as ${r.files[0]?.path}, or run this again with --install.`);
+    if (r.job)
+      out.stderr(
+        `nudge: the text is in ${r.job} (0600); it types into ${r.pane}, the pane marked @nudge-schedule-${r.name}.`,
+      );
     return EXIT_CODES.ok;
   }
   if (r.action === 'install') {
     const where =
       r.scheduler === 'cron' ? 'your crontab' : r.files.map((f) => f.path).join(' and ');
     out.stdout(`installed schedule ${r.name} (${r.scheduler}) in ${where}`);
+    out.stdout(
+      `text: ${r.job} (0600); it types into ${r.pane}, the pane marked @nudge-schedule-${r.name}`,
+    );
     out.stdout(`log: ${r.log}`);
   } else {
     out.stdout(

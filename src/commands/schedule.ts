@@ -1,3 +1,4 @@
+import {randomBytes} from 'node:crypto';
 import {mkdir, rm} from 'node:fs/promises';
 import {dirname, join} from 'node:path';
 import {parseDuration} from '../base/durations.js';
@@ -5,6 +6,8 @@ import {NudgeError} from '../base/errors.js';
 import {writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE, findOnPath, resolveStateDir} from '../base/paths.js';
 import {resolveJobOptions, type SubmitOptions, validateText} from '../jobs/options.js';
+import {resolveSinks} from '../notify/config.js';
+import {resolvePane} from '../pane/target.js';
 import type {CommandRun} from '../process/run-command.js';
 import {defaultHome} from '../setup/place.js';
 import {
@@ -23,6 +26,13 @@ import {
   type When,
   withoutCronBlock,
 } from '../setup/schedule.js';
+import {
+  checkConfigWord,
+  readScheduledJob,
+  scheduledJobPath,
+  scheduleMarks,
+  writeScheduledJob,
+} from '../setup/schedule-store.js';
 import {resolveServerSpec, socketFile} from '../tmux/server.js';
 import type {CommandContext} from './context.js';
 
@@ -50,6 +60,10 @@ export interface ScheduleResult {
   scheduler: Scheduler;
   name: string;
   action: 'print' | 'install' | 'uninstall';
+  /** The schedule's file (its text and options, 0600) and the panes its marks are on. */
+  job?: string;
+  pane?: string;
+  notice?: string | undefined;
   /** What was (or would be) written: the crontab block, the plist, the two units. */
   files: ScheduledFile[];
   /** The commands run to load or unload it. */
@@ -59,8 +73,15 @@ export interface ScheduleResult {
   argv: string[];
 }
 
-/** The submit words with the pane made explicit: a schedule has no $TMUX_PANE. */
-function explicitWords(o: ScheduleOptions, env: Record<string, string | undefined>): string[] {
+/**
+ * The submit options of a schedule, checked now (bad durations, numbers, --until, a cmd:
+ * sink: now, not at 3 a.m. in a log), and its panes: the one it types into and the one its
+ * notice goes to, each `%N`, `self` or (the pane) this pane.
+ */
+function checkedSubmit(
+  o: ScheduleOptions,
+  env: Record<string, string | undefined>,
+): {submit: SubmitOptions; pane: string; notice: string | undefined} {
   const s = o.submit;
   if (!s) {
     throw new NudgeError(
@@ -69,7 +90,8 @@ function explicitWords(o: ScheduleOptions, env: Record<string, string | undefine
     );
   }
   validateText(s.text);
-  resolveJobOptions(s); // bad durations, numbers, --until: now, not at 3 a.m. in a log
+  resolveJobOptions(s);
+  resolveSinks(s.notify, env);
   if (s.wait) throw new NudgeError('bad-usage', 'Leave --wait out: nudge schedule adds it.');
   if (s.socketName !== undefined || s.socketPath !== undefined)
     throw new NudgeError(
@@ -77,38 +99,50 @@ function explicitWords(o: ScheduleOptions, env: Record<string, string | undefine
       'Give -L/-S to nudge schedule (before --), not among the submit options.',
     );
   const here = env.TMUX_PANE;
-  const words = [...optionWords(o.submitWords, s.text), '--', s.text];
-  const pin = (flag: string, value: string | undefined, what: string) => {
-    if (value === undefined || value === 'self') {
-      if (!here)
-        throw new NudgeError(
-          'bad-usage',
-          `A schedule runs outside tmux: give ${what} (%N), or run nudge schedule from the pane it is for.`,
-        );
-      if (value === 'self') {
-        const i = words.findIndex((w) => w === flag || w.startsWith(`${flag}=`));
-        words.splice(i, words[i]!.includes('=') ? 1 : 2, flag, here);
-      } else words.unshift(flag, here);
-    }
+  const pinned = (value: string | undefined, what: string): string => {
+    if (value !== undefined && value !== 'self') return value;
+    if (!here)
+      throw new NudgeError(
+        'bad-usage',
+        `A schedule runs outside tmux: give ${what} (%N), or run nudge schedule from the pane it is for.`,
+      );
+    return here;
   };
-  pin('--pane', s.pane, '--pane');
-  if (s.notifyPane === 'self') pin('--notify-pane', 'self', '--notify-pane');
-  return words;
+  const pane = pinned(s.pane, '--pane');
+  const notice = s.notifyPane === undefined ? undefined : pinned(s.notifyPane, '--notify-pane');
+  return {submit: s, pane, notice};
 }
 
-/** The submit options among `words`, without the text: what comes before `--`, or the words
- * before the trailing ones that make up the text. The schedule always puts the text after
- * `--`, as one word, so a text that starts with "-" stays text. */
-function optionWords(words: string[], text: string): string[] {
-  const dash = words.indexOf('--');
-  if (dash >= 0) return words.slice(0, dash);
-  for (let k = 0; k <= words.length; k += 1) {
-    if (words.slice(words.length - k).join(' ') === text) return words.slice(0, words.length - k);
+/**
+ * Mark the schedule's panes (`@nudge-schedule-NAME`, and `-notice` for the notice's) with a
+ * new token, so that when it fires it types only into the pane carrying that mark: after a
+ * reboot or a tmux restart a pane that reuses the old `%N` carries none (docs/security.md).
+ */
+async function markPanes(
+  ctx: CommandContext,
+  o: ScheduleOptions,
+  name: string,
+  panes: {pane: string; notice: string | undefined},
+): Promise<{token: string; pane: string; notice: string | undefined}> {
+  const spec = resolveServerSpec(o, ctx.env);
+  const tmux = ctx.tmux(spec);
+  const target = await resolvePane(tmux, spec, panes.pane, ctx.env);
+  const notice =
+    panes.notice === undefined
+      ? undefined
+      : await resolvePane(tmux, spec, panes.notice, ctx.env, '--notify-pane');
+  const token = randomBytes(6).toString('hex');
+  const marks = scheduleMarks(name);
+  for (const [option, info] of [
+    [marks.pane, target.info],
+    [marks.notice, notice?.info],
+  ] as const) {
+    // The mark moves: a pane that held it for an earlier schedule of this name loses it.
+    for (const old of await tmux.panesMarked(option))
+      await tmux.markPane(old.paneId, option, undefined);
+    if (info) await tmux.markPane(info.paneId, option, token);
   }
-  throw new NudgeError(
-    'bad-usage',
-    'Put the text to type last, after --: nudge schedule … -- [submit options] -- TEXT.',
-  );
+  return {token, pane: target.info.paneId, notice: notice?.info.paneId};
 }
 
 function whenOf(o: ScheduleOptions): When {
@@ -199,6 +233,7 @@ export async function scheduleSubmit(
   };
 
   if (o.uninstall) {
+    await forget(ctx, stateDir, name);
     const base = {
       scheduler,
       name,
@@ -237,14 +272,20 @@ export async function scheduleSubmit(
   // A schedule runs outside tmux, where nudge would use tmux's default socket: name the socket
   // nudge would use here, as a path.
   const socket = socketFile(resolveServerSpec(o, ctx.env), ctx.env, ctx.uid);
-  const words = explicitWords(o, ctx.env);
-  const spec: ScheduleSpec = {
-    name,
-    when,
-    argv: [ctx.self.node, ctx.self.cli, 'submit', '--wait', '-S', socket, ...words],
-    env: {NUDGE_HOME: stateDir, PATH: await schedulePath(ctx.env)},
-    log,
-  };
+  const checked = checkedSubmit(o, ctx.env);
+  // The scheduler's files hold no text: only `nudge schedule run NAME` and two variables, each
+  // word checked for a character that would end a line there.
+  const argv = [ctx.self.node, ctx.self.cli, 'schedule', 'run', name];
+  const env = {NUDGE_HOME: stateDir, PATH: await schedulePath(ctx.env)};
+  for (const [what, word] of [
+    ['node', ctx.self.node],
+    ['The nudge CLI', ctx.self.cli],
+    ['NUDGE_HOME', stateDir],
+    ['PATH', env.PATH],
+    ['The tmux socket', socket],
+  ] as const)
+    checkConfigWord(word, what);
+  const spec: ScheduleSpec = {name, when, argv, env, log};
   const out: ScheduledFile[] =
     scheduler === 'cron'
       ? [{path: 'crontab', content: cronBlock(spec)}]
@@ -254,10 +295,21 @@ export async function scheduleSubmit(
             {path: files.service, content: systemdUnits(spec).service},
             {path: files.timer, content: systemdUnits(spec).timer},
           ];
-  const result = {scheduler, name, log, argv: spec.argv, files: out, ran};
   // The log's folder, printed or installed: cron's redirection, launchd and systemd's append:
-  // all fail (and the command never runs) when it is missing.
+  // all fail (and the command never runs) when it is missing. The schedule's file and its
+  // panes' marks are made either way: the printed line runs them.
   await mkdir(dirname(log), {recursive: true, mode: DIR_MODE});
+  const marked = await markPanes(ctx, o, name, checked);
+  const {pane: _p, notifyPane: _n, ...submit} = checked.submit;
+  const file = await writeScheduledJob(stateDir, {
+    version: 1,
+    name,
+    socket,
+    mark: marked.token,
+    noticeMarked: marked.notice !== undefined,
+    submit,
+  });
+  const result = {scheduler, name, log, argv: spec.argv, files: out, ran, job: file, ...marked};
   if (!o.install) return {...result, action: 'print'};
 
   switch (scheduler) {
@@ -300,6 +352,22 @@ export async function scheduleSubmit(
     }
   }
   return {...result, action: 'install'};
+}
+
+/** Take out schedule `name`'s file and its panes' marks, on the server its file names (what
+ * is there of them; no file: nothing to unmark). */
+async function forget(ctx: CommandContext, stateDir: string, name: string): Promise<void> {
+  const job = await readScheduledJob(stateDir, name).catch(() => undefined);
+  await rm(scheduledJobPath(stateDir, name), {force: true});
+  if (!job) return;
+  try {
+    const tmux = ctx.tmux({kind: 'socket-path', path: job.socket});
+    for (const option of Object.values(scheduleMarks(name)))
+      for (const old of await tmux.panesMarked(option))
+        if (old.value === job.mark) await tmux.markPane(old.paneId, option, undefined);
+  } catch {
+    // the server is gone: no mark left to take out
+  }
 }
 
 /** PATH for the schedule: the folder tmux is found in now, then the system's folders (cron's

@@ -58,6 +58,10 @@ export interface Tmux {
   openPane(where: PanePlace, cwd: string): Promise<string>;
   /** The session used most recently (`#{session_activity}`), if the server has any. */
   recentSession(): Promise<string | undefined>;
+  /** Set the pane's user option `option` (`@name`) to `value`; undefined unsets it. */
+  markPane(paneId: string, option: string, value: string | undefined): Promise<void>;
+  /** Every pane of the server whose user option `option` is set, with its value. */
+  panesMarked(option: string): Promise<Array<{paneId: string; value: string}>>;
   /** Tell the people at this server `text`: the pane's user option `@nudge` (a status bar
    * can show it) and a message on every attached client. Resolves to the clients' terminals
    * (their tty paths). */
@@ -275,6 +279,32 @@ export function createTmux(runner: TmuxRunner): Tmux {
 
     async killPane(paneId) {
       await runner.run(['kill-pane', '-t', paneId]);
+    },
+
+    async markPane(paneId, option, value) {
+      if (!/^@[A-Za-z0-9_-]+$/.test(option)) throw new Error(`not a user option: ${option}`);
+      await runner.run(
+        value === undefined
+          ? ['set-option', '-p', '-u', '-t', paneId, option]
+          : ['set-option', '-p', '-t', paneId, option, value],
+      );
+    },
+
+    async panesMarked(option) {
+      if (!/^@[A-Za-z0-9_-]+$/.test(option)) throw new Error(`not a user option: ${option}`);
+      const stdout = await runner.run([
+        'list-panes',
+        '-a',
+        '-F',
+        // A user option is a format variable too: #{@name}.
+        joinFormat(['pane_id', option]),
+      ]);
+      const marked: Array<{paneId: string; value: string}> = [];
+      for (const line of stdout.split('\n')) {
+        const [paneId, value] = splitFields(line, 2) ?? [];
+        if (paneId && value) marked.push({paneId, value});
+      }
+      return marked;
     },
 
     async announce(paneId, text) {

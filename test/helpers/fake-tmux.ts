@@ -131,6 +131,17 @@ export class FakeTmux implements Tmux {
   async recentSession(): Promise<string | undefined> {
     throw new Error('FakeTmux has no sessions');
   }
+  readonly marks = new Map<string, string>();
+  async markPane(pane: string, option: string, value: string | undefined): Promise<void> {
+    this.calls.push(['mark', pane, option, value ?? '']);
+    if (value === undefined) this.marks.delete(`${pane} ${option}`);
+    else this.marks.set(`${pane} ${option}`, value);
+  }
+  async panesMarked(option: string): Promise<Array<{paneId: string; value: string}>> {
+    return [...this.marks]
+      .filter(([k]) => k.endsWith(` ${option}`))
+      .map(([k, value]) => ({paneId: k.split(' ')[0] ?? '', value}));
+  }
   async announce(_pane: string, text: string): Promise<string[]> {
     this.calls.push(['announce', text]);
     return [];

@@ -35,7 +35,7 @@ describe('nudge agents', () => {
       'raw       raw    built-in',
     ]);
     expect(r.stderr.trim().split('\n')).toEqual([
-      `refused: ${join(dir, 'broken.toml')}: busy.0 is not valid: expected a regular expression (missing closing ): `(`).`,
+      `refused: ${join(dir, 'broken.toml')}: busy.0 is not valid: expected a regular expression (missing closing ): \`(\`).`,
     ]);
     const json = JSON.parse(
       (await runNudge(['agents', 'list', '--json'], {XDG_CONFIG_HOME: config})).stdout,

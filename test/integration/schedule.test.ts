@@ -5,7 +5,7 @@
  * test/slow/schedule-cron.test.ts). systemd units are checked with the real
  * `systemd-analyze verify` where it is installed.
  */
-import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdirSync, readFileSync, statSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {execa, execaSync} from 'execa';
 import {parse as parsePlist} from 'plist';
@@ -23,8 +23,10 @@ const HAS_SYSTEMD_ANALYZE = (() => {
 })();
 
 /** A home with stand-ins for the scheduler programs on PATH; each records its argv (one
- * line per call) in calls.log; crontab keeps the table in a file, as the real one does. */
-function world() {
+ * line per call) in calls.log; crontab keeps the table in a file, as the real one does. The
+ * environment is that of pane %0 of a private tmux server (a schedule marks its pane there). */
+async function world() {
+  const server = await startTmuxServer();
   const home = useTempDir('nudge-schedule-');
   const bin = join(home, 'bin');
   mkdirSync(bin);
@@ -42,16 +44,33 @@ function world() {
     HOME: home,
     NUDGE_HOME: join(home, 'state'),
     PATH: `${bin}:${process.env.PATH}`,
-    TMUX: '/tmp/tmux-1000/work,4242,0',
-    TMUX_PANE: '%7',
+    TMUX: `${server.socket},0,0`,
+    TMUX_PANE: '%0',
   };
   const callsMade = () => (existsSync(calls) ? readFileSync(calls, 'utf8').trim().split('\n') : []);
-  return {home, env, table, callsMade};
+  /** The schedule's private file. */
+  const job = (name = 'default') =>
+    JSON.parse(readFileSync(join(env.NUDGE_HOME, 'schedule', `${name}.json`), 'utf8')) as {
+      socket: string;
+      mark: string;
+      submit: {text: string};
+    };
+  /** The value of pane option `option` on `pane` ('' when unset). */
+  const mark = async (pane: string, option: string) =>
+    (await server.tmux('show-options', '-p', '-t', pane, '-v', option).catch(() => '')).trim();
+  return {home, env, table, callsMade, server, job, mark};
 }
 
+/** The scheduled command of a printed crontab block: what cron hands /bin/sh. */
+const cronCommand = (stdout: string) =>
+  stdout
+    .split('\n')[1]!
+    .replace(/^(\S+ ){5}/, '')
+    .replace(/\\%/g, '%');
+
 describe('nudge schedule', () => {
-  test('cron, printed: the pane and socket of the pane it ran in, absolute paths, \\% escaped, the log', async () => {
-    const {env, home} = world();
+  test('cron, printed: only `nudge schedule run NAME` with absolute paths and the log; the text in a 0600 file; the pane marked', async () => {
+    const {env, home, job, mark, server} = await world();
     const r = await runNudge(
       ['schedule', 'cron', '--every', '30m', '--', '--until', 'exit', '--', 'echo 100%'],
       env,
@@ -60,10 +79,17 @@ describe('nudge schedule', () => {
     expect(r.stdout).toBe(
       [
         '# tmux-nudge schedule default',
-        `*/30 * * * * NUDGE_HOME=${home}/state PATH=${r.stdout.match(/PATH=(\S+)/)?.[1]} ${process.execPath} ${CLI} submit --wait -S /tmp/tmux-1000/work --pane \\%7 --until exit -- 'echo 100\\%' >> ${home}/state/schedule/default.log 2>&1`,
+        `*/30 * * * * NUDGE_HOME=${home}/state PATH=${r.stdout.match(/PATH=(\S+)/)?.[1]} ${process.execPath} ${CLI} schedule run default >> ${home}/state/schedule/default.log 2>&1`,
       ].join('\n'),
     );
     expect(r.stdout.match(/PATH=(\S+)/)?.[1]).toMatch(/(^|:)\/usr\/bin(:|$)/);
+    const file = join(home, 'state', 'schedule', 'default.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(job()).toMatchObject({
+      socket: server.socket,
+      submit: {text: 'echo 100%', until: 'exit'},
+    });
+    expect(await mark('%0', '@nudge-schedule-default')).toBe(job().mark);
   });
 
   test.each([
@@ -93,8 +119,12 @@ describe('nudge schedule', () => {
       /^nudge: --name "a\/b" must be letters/,
     ],
     [['anacron', '--every', '5m', '--', 'x'], /^nudge: .*anacron/],
+    [
+      ['cron', '--every', '5m', '--', '--notify', 'cmd:/bin/touch /tmp/x', '--', 'x'],
+      /^nudge: --notify "cmd:\/bin\/touch \/tmp\/x" is refused: a cmd: sink runs a program/,
+    ],
   ])('refuses %j: exit 2, one line', async (args, message) => {
-    const {env} = world();
+    const {env} = await world();
     const r = await runNudge(['schedule', ...args], env);
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
@@ -103,47 +133,71 @@ describe('nudge schedule', () => {
   });
 
   test('outside tmux a schedule needs --pane (and a socket it can name)', async () => {
-    const {env} = world();
+    const {env, server, mark, job} = await world();
     const {TMUX: _t, TMUX_PANE: _p, ...outside} = env;
     const r = await runNudge(['schedule', 'cron', '--every', '1h', '--', 'continue'], outside);
     expect(r.exitCode).toBe(2);
     expect(r.stderr.trim()).toBe(
       'nudge: A schedule runs outside tmux: give --pane (%N), or run nudge schedule from the pane it is for.',
     );
+    const pane = await server.newPane(['bash', '--norc', '--noprofile']);
     const ok = await runNudge(
       [
         'schedule',
         'cron',
         '--every',
         '1h',
-        '-L',
-        'work',
+        '-S',
+        server.socket,
         '--json',
         '--',
         '--pane',
-        '%2',
+        pane,
         '--',
         'continue',
       ],
       outside,
     );
+    expect(ok.exitCode, ok.stderr).toBe(0);
     expect(JSON.parse(ok.stdout).argv).toEqual([
       process.execPath,
       CLI,
-      'submit',
-      '--wait',
-      '-S',
-      `/tmp/tmux-${process.getuid?.()}/work`,
-      '--pane',
-      '%2',
-      '--',
-      'continue',
+      'schedule',
+      'run',
+      'default',
     ]);
+    expect(await mark(pane, '@nudge-schedule-default')).toBe(job().mark);
   });
 
-  test('the printed crontab line, run as cron runs it (no LANG, a bare environment, /bin/sh), types the text exactly', async () => {
-    const {env} = world();
-    const server = await startTmuxServer();
+  test('a newline in the text: the crontab gets one line, the unit one ExecStart=, the plist one argument list; ps never shows the text', async () => {
+    const {env, table, home} = await world();
+    const text = 'first line\n* * * * * touch /tmp/pwned\nExecStart=/bin/sh -c pwned';
+    for (const scheduler of ['cron', 'systemd', 'launchd']) {
+      const r = await runNudge(
+        ['schedule', scheduler, '--every', '1h', '--install', '--', '--', text],
+        env,
+      );
+      expect(r.exitCode, r.stderr).toBe(0);
+    }
+    const crontab = readFileSync(table, 'utf8').split('\n').filter(Boolean);
+    expect(crontab).toHaveLength(2); // the marker and the one line
+    expect(crontab.join('\n')).not.toContain('pwned');
+    const service = readFileSync(
+      join(home, '.config/systemd/user/tmux-nudge-default.service'),
+      'utf8',
+    );
+    expect(service.split('\n').filter((l) => l.startsWith('ExecStart='))).toEqual([
+      `ExecStart=${process.execPath} ${CLI} schedule run default`,
+    ]);
+    expect(service).not.toContain('pwned');
+    const plist = parsePlist(
+      readFileSync(join(home, 'Library/LaunchAgents/dev.tmux-nudge.default.plist'), 'utf8'),
+    ) as Record<string, unknown>;
+    expect(plist.ProgramArguments).toEqual([process.execPath, CLI, 'schedule', 'run', 'default']);
+  });
+
+  test('the printed crontab line, run as cron runs it (no LANG, a bare environment, /bin/sh), types the text exactly, into the marked pane only', async () => {
+    const {env, server} = await world();
     const pane = (await server.tmux('display-message', '-p', '#{pane_id}')).trim();
     const text = 'printf \'%s done\\n\' "ünï ✓ 100%"';
     const r = await runNudge(
@@ -166,26 +220,35 @@ describe('nudge schedule', () => {
       env,
     );
     expect(r.exitCode, r.stderr).toBe(0);
-    const command = r.stdout
-      .split('\n')[1]!
-      .replace(/^(\S+ ){5}/, '')
-      .replace(/\\%/g, '%');
-    const cron = await execa('/bin/sh', ['-c', command], {
-      env: {HOME: env.HOME, SHELL: '/bin/sh'},
-      extendEnv: false,
-      reject: false,
-    });
-    expect(
-      cron.exitCode,
-      readFileSync(join(env.NUDGE_HOME, 'schedule', 'default.log'), 'utf8'),
-    ).toBe(0);
+    const command = cronCommand(r.stdout);
+    // The scheduled process's argv: no text in it, whatever ps shows while the job runs.
+    expect(command).not.toContain('ünï');
+    const cron = () =>
+      execa('/bin/sh', ['-c', command], {
+        env: {HOME: env.HOME, SHELL: '/bin/sh'},
+        extendEnv: false,
+        reject: false,
+      });
+    const log = () => readFileSync(join(env.NUDGE_HOME, 'schedule', 'default.log'), 'utf8');
+    expect((await cron()).exitCode, log()).toBe(0);
     const screen = await server.capture(pane);
     expect(screen.split('\n').filter((l) => l.endsWith(text))).toHaveLength(1);
     expect(screen).toContain('\nünï ✓ 100% done\n');
+
+    // The pane loses its mark (tmux restarted, a new pane with the old %N): nothing is typed.
+    await server.tmux('set-option', '-p', '-u', '-t', pane, '@nudge-schedule-default');
+    const again = await cron();
+    expect(again.exitCode).not.toBe(0);
+    expect(log()).toContain(
+      'Schedule default: no pane carries its mark @nudge-schedule-default (the pane was closed, or tmux restarted); nothing was typed.',
+    );
+    expect((await server.capture(pane)).split('\n').filter((l) => l.endsWith(text))).toHaveLength(
+      1,
+    );
   });
 
   test('cron --install adds one block (again: replaces it), keeps the rest; --uninstall leaves the crontab as it was', async () => {
-    const {env, table, callsMade} = world();
+    const {env, table, callsMade} = await world();
     const theirs = 'MAILTO=""\n0 3 * * * /usr/local/bin/backup\n';
     writeFileSync(table, theirs);
     const args = [
@@ -207,9 +270,10 @@ describe('nudge schedule', () => {
     const now = readFileSync(table, 'utf8');
     expect(now.startsWith(theirs)).toBe(true);
     expect(now.split('# tmux-nudge schedule poke')).toHaveLength(2);
-    expect(now).toMatch(/\n\*\/15 \* \* \* \* .* submit --wait .* --pane \\%7 -- continue >> /);
+    expect(now).toMatch(/\n\*\/15 \* \* \* \* .* schedule run poke >> /);
     const u = await runNudge(['schedule', 'cron', '--name', 'poke', '--uninstall'], env);
     expect(u.exitCode, u.stderr).toBe(0);
+    expect(existsSync(join(env.NUDGE_HOME, 'schedule', 'poke.json'))).toBe(false);
     expect(readFileSync(table, 'utf8')).toBe(theirs);
     expect(callsMade()).toEqual([
       'crontab -l',
@@ -222,7 +286,7 @@ describe('nudge schedule', () => {
   });
 
   test('systemd --install writes units that systemd-analyze accepts, reloads and enables the timer; --uninstall undoes it', async () => {
-    const {env, home, callsMade} = world();
+    const {env, home, callsMade, job, mark} = await world();
     const r = await runNudge(
       [
         'schedule',
@@ -243,7 +307,9 @@ describe('nudge schedule', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     const dir = join(home, '.config', 'systemd', 'user');
     const service = readFileSync(join(dir, 'tmux-nudge-work.service'), 'utf8');
-    expect(service).toContain(' --pane %%7 --notify-pane %%7 -- "status?"\n');
+    expect(service).toContain(`\nExecStart=${process.execPath} ${CLI} schedule run work\n`);
+    expect(await mark('%0', '@nudge-schedule-work')).toBe(job('work').mark);
+    expect(await mark('%0', '@nudge-schedule-work-notice')).toBe(job('work').mark);
     expect(readFileSync(join(dir, 'tmux-nudge-work.timer'), 'utf8')).toContain(
       'OnCalendar=Mon,Tue,Wed,Thu,Fri *-*-* 08,09,10,11,12,13,14,15,16,17,18:0/10:00\n',
     );
@@ -264,6 +330,7 @@ describe('nudge schedule', () => {
     expect(u.exitCode, u.stderr).toBe(0);
     expect(existsSync(join(dir, 'tmux-nudge-work.service'))).toBe(false);
     expect(existsSync(join(dir, 'tmux-nudge-work.timer'))).toBe(false);
+    expect(await mark('%0', '@nudge-schedule-work')).toBe('');
     expect(callsMade().slice(2)).toEqual([
       'systemctl --user disable --now tmux-nudge-work.timer',
       'systemctl --user daemon-reload',
@@ -271,7 +338,7 @@ describe('nudge schedule', () => {
   });
 
   test('systemd --install when the user manager does not answer: the units stay, exit 1 with what to run', async () => {
-    const {env, home} = world();
+    const {env, home} = await world();
     writeFileSync(
       join(home, 'bin', 'systemctl'),
       '#!/bin/sh\necho "Failed to connect to bus: No medium found" >&2\nexit 1\n',
@@ -285,7 +352,7 @@ describe('nudge schedule', () => {
   });
 
   test('launchd --install writes the plist where launchd reads it and bootstraps it in gui/UID', async () => {
-    const {env, home, callsMade} = world();
+    const {env, home, callsMade} = await world();
     const r = await runNudge(
       ['schedule', 'launchd', '--every', '2h', '--name', 'mac', '--install', '--', 'continue'],
       env,
@@ -293,18 +360,7 @@ describe('nudge schedule', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     const file = join(home, 'Library', 'LaunchAgents', 'dev.tmux-nudge.mac.plist');
     const plist = parsePlist(readFileSync(file, 'utf8')) as Record<string, unknown>;
-    expect(plist.ProgramArguments).toEqual([
-      process.execPath,
-      CLI,
-      'submit',
-      '--wait',
-      '-S',
-      '/tmp/tmux-1000/work',
-      '--pane',
-      '%7',
-      '--',
-      'continue',
-    ]);
+    expect(plist.ProgramArguments).toEqual([process.execPath, CLI, 'schedule', 'run', 'mac']);
     expect(plist.StartInterval).toBe(7200);
     expect(existsSync(join(home, 'state', 'schedule'))).toBe(true); // launchd does not make the log's folder
     const uid = process.getuid?.();

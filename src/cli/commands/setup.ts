@@ -71,7 +71,8 @@ export const scheduleCommand: CliCommand = ({ctx, run}) => ({
         withOptions(
           y.positional('scheduler', {
             type: 'string',
-            choices: ['cron', 'launchd', 'systemd'],
+            choices: ['cron', 'launchd', 'systemd', 'run'],
+            describe: 'run NAME: what the installed schedule runs (its text from its private file)',
             demandOption: true,
           }),
           SERVER_OPTIONS,
@@ -89,9 +90,21 @@ export const scheduleCommand: CliCommand = ({ctx, run}) => ({
         'a user timer, installed and started',
       ),
   handler: async (a) => {
+    const words = wordsOf(a, 'words');
+    if (a.scheduler === 'run') {
+      // The scheduled submit: aimed at the pane its mark is on now, run here (--wait).
+      const {scheduledSubmit} = await import('../../commands/schedule-run.js');
+      const {submit} = await import('../../commands/submit.js');
+      const {renderSubmit} = await import('../render.js');
+      const name = words[0] ?? '';
+      await run(
+        scheduledSubmit({name}, ctx).then((o) => submit(o, ctx)),
+        (r, o) => renderSubmit(r, jsonOf(a), o),
+      );
+      return;
+    }
     const {scheduleSubmit} = await import('../../commands/schedule.js');
     const {renderSchedule} = await import('../render-setup.js');
-    const words = wordsOf(a, 'words');
     const options = {
       ...optionsFrom(a, SCHEDULE_OPTIONS),
       ...optionsFrom(a, SERVER_OPTIONS),

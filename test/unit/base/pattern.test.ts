@@ -55,8 +55,9 @@ describe('LinearPattern: RE2 behind the RegExp calls nudge makes', () => {
         } catch (error) {
           failures.push(`${path}: ${v.source} (${(error as Error).message})`);
         }
-      } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}.${i}`));
-      else if (v && typeof v === 'object')
+      } else if (Array.isArray(v)) {
+        for (const [i, x] of v.entries()) walk(x, `${path}.${i}`);
+      } else if (v && typeof v === 'object')
         for (const [k, x] of Object.entries(v)) walk(x, `${path}.${k}`);
     };
     for (const [name, profile] of Object.entries(loadBuiltinProfiles())) walk(profile, name);
