@@ -48,7 +48,19 @@ export async function submitAnywhere(
     },
     local,
   );
-  if (plan.relay) await startRelay({job: result.job, from: host, to: plan.relay.to}, ctx);
+  if (plan.relay)
+    await startRelay(
+      {
+        job: result.job,
+        from: host,
+        to: plan.relay.to,
+        notice: {
+          template: typeof o.notice === 'string' ? o.notice : undefined,
+          until: o.until?.split(':')[0],
+        },
+      },
+      ctx,
+    );
   if (!followHere) return result;
   const ended = await followJob(result.job, host, ctx, () => {}, [500, 2_000]);
   if (ended instanceof NudgeError) throw ended;

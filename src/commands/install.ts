@@ -70,13 +70,11 @@ const NEXT: Record<InstallAgent, string> = {
 function grantsNote(agent: InstallAgent, allow: boolean): string {
   if (agent === 'pi')
     return 'Pi asks no approvals: its model runs any command, nudge included (nudge adds no rule).';
+  if (agent === 'copilot')
+    return "Copilot approves shell commands by their name (by subcommand only for git and gh: copilot help permissions), so a rule could only allow every nudge command; nudge writes none and Copilot asks you before each nudge command its model runs (--allow-tool 'shell(nudge)' would allow them all, run and schedule included).";
   if (!allow)
     return `No allow rule was added: ${agent} asks you before each nudge command its model runs. nudge install ${agent} --allow adds one for submit, status, jobs and wait (docs/security.md).`;
-  const copilot =
-    agent === 'copilot'
-      ? " Copilot keeps no rules in a file: start it with --allow-tool 'shell(nudge submit)' --allow-tool 'shell(nudge status)' --allow-tool 'shell(nudge jobs)' --allow-tool 'shell(nudge wait)'."
-      : '';
-  return `${ALLOW_GRANTS}${copilot}`;
+  return ALLOW_GRANTS;
 }
 
 /**

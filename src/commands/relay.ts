@@ -1,8 +1,10 @@
 import {mkdir, readFile} from 'node:fs/promises';
 import {join} from 'node:path';
+import {formatDuration} from '../base/durations.js';
 import {describeError, NudgeError} from '../base/errors.js';
 import {writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE, ensureStateDir, JOB_ID_PATTERN, resolveStateDir} from '../base/paths.js';
+import {renderNotice} from '../jobs/notice.js';
 import {launchDetached} from '../process/launch-worker.js';
 import {LOCAL_HOST, splitHostPane} from '../remote/dest.js';
 import type {CommandContext} from './context.js';
@@ -25,6 +27,10 @@ export interface RelaySpec {
   from?: string | undefined;
   /** The notice's pane, and its host (absent: this machine). */
   to: {host?: string | undefined; pane: string};
+  /** The notice as submitted here: its template (absent: the default) and the job's --until.
+   * The relay renders the notice from these and the job's state, number and duration; no
+   * text the other host sends is typed (docs/security.md). */
+  notice: {template?: string | undefined; until?: string | undefined};
 }
 
 /** Where the notice of a job goes: typed by the job itself (`notifyPane`, on its own host),
@@ -192,13 +198,14 @@ export async function runRelay(
   const due = ended.kind === 'submit' ? ended.noticeDue : undefined;
   if (!due) return finish({state: 'no-notice', error: `the job ended ${ended.state}`});
   log(`job ${spec.job} ended ${ended.state}; typing its notice into ${due.to}`);
+  const text = relayedNotice(spec, ended);
   const delivered = await untilItWorks(
     'typing the notice',
     () =>
       onHost(ctx, 'submit', {
         host: spec.to.host ?? LOCAL_HOST,
         pane: spec.to.pane,
-        text: due.text,
+        text,
         notice: false,
         // Sent again after a dropped connection, it is the same job: the notice arrives once.
         jobId: deliveryId(spec.job),
@@ -208,6 +215,36 @@ export async function runRelay(
   );
   if (delivered instanceof NudgeError) return finish({state: 'failed', error: delivered.message});
   return finish({state: 'delivered', delivery: delivered.job});
+}
+
+/**
+ * The notice a relay types: the template given here, filled with what can be checked of the
+ * job's ending (its state, exit status, duration, delivery word); the other host's rendered
+ * text, its matched line and its reasons are never typed (`{match}` and `{reason}` say where
+ * to read them).
+ */
+export function relayedNotice(
+  spec: Pick<RelaySpec, 'job' | 'from' | 'notice'>,
+  ended: {
+    state: string;
+    waitedMs?: number | undefined;
+    exitCode?: number | undefined;
+    delivery?: string | undefined;
+  },
+): string {
+  const status = ended.state === 'timeout' ? 'timeout' : 'done';
+  const waited = Number.isFinite(ended.waitedMs) ? Math.max(0, ended.waitedMs ?? 0) : 0;
+  const see = `nudge status ${spec.from ? `${spec.from}:` : ''}${spec.job}`;
+  return renderNotice(spec.notice?.template, status, {
+    status,
+    elapsed: formatDuration(waited),
+    job: spec.job,
+    until: /^[a-z]+$/.test(spec.notice?.until ?? '') ? (spec.notice?.until ?? '') : 'stable',
+    exit: Number.isSafeInteger(ended.exitCode) ? String(ended.exitCode) : '',
+    match: `(${see})`,
+    delivery: /^[a-z-]{1,24}$/.test(ended.delivery ?? '') ? (ended.delivery ?? '') : 'unconfirmed',
+    reason: /^[a-z]{1,12}$/.test(ended.state) ? ended.state : `(${see})`,
+  });
 }
 
 /** The id of the job that types a relayed notice: made from the followed job's, so a delivery

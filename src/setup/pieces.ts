@@ -47,6 +47,21 @@ export function addPiece(
   }
   const format = formatOf(piece);
   const doc = readDocument(format, piece.file, text);
+  // A parent along the path that holds a value, not a table (opencode's `permission.bash =
+  // "allow"`): the person's own setting, left as it is.
+  for (let n = 1; n < piece.path.length; n++) {
+    const parent = valueAt(doc, piece.path.slice(0, n));
+    if (
+      parent !== undefined &&
+      (typeof parent !== 'object' || parent === null || Array.isArray(parent))
+    )
+      return {
+        text,
+        action: 'conflict',
+        created: [],
+        note: `${piece.path.slice(0, n).join('.')} in ${piece.file} is ${JSON.stringify(parent)}, not a table; left as it is`,
+      };
+  }
   const created = missingParents(doc, piece.path);
   if (piece.kind === 'key') {
     const current = valueAt(doc, piece.path);

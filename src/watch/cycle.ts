@@ -273,9 +273,23 @@ async function assessStep(
       ? {at: 'paused', reason, told: {event: 'done', state: 'paused', reason}}
       : {at: 'gone'};
   }
+  // A line that would run as a command in the agent (its shell mode, a slash command, a
+  // shell's variable): typed only when the person started the watcher with --allow-commands.
+  const prefix = COMMAND_PREFIXES.find((p) => line.trimStart().startsWith(p));
+  if (prefix !== undefined && asked.record.options.allowCommands !== true) {
+    const reason = `The assessor answered a line that starts with "${prefix}" (a command in the agent), so it was not typed; restart the watcher with --allow-commands to allow such lines.`;
+    const written = await note(undefined, ['decision', `refused: ${line}`]);
+    return written
+      ? {at: 'paused', reason, told: {event: 'failed', state: 'paused', reason}}
+      : {at: 'gone'};
+  }
   const written = await note(undefined, ['decision', `continue: ${line}`]);
   return written ? {at: 'inject', line} : {at: 'gone'};
 }
+
+/** What an injected line may not start with unless --allow-commands: an agent's shell mode
+ * (`!`), its slash commands (`/`), a shell's expansion (`$`). */
+export const COMMAND_PREFIXES = ['!', '/', '$'] as const;
 
 /** What the assessor is asked, from the record as it is now, and that record (undefined:
  * the watcher was removed). */

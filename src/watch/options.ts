@@ -23,6 +23,8 @@ export interface WatcherInput {
   assessTimeout?: string | number | undefined;
   /** false: --no-enter (the injected line is left in the input line). */
   enter?: boolean | undefined;
+  /** Type an assessor's line that starts with `!`, `/` or `$` (a command in the agent). */
+  allowCommands?: boolean | undefined;
   transcriptCap?: string | number | undefined;
   /** Sinks told when the watcher pauses (`none`: not the config file's). */
   notify?: readonly string[] | undefined;
@@ -39,6 +41,7 @@ export const WATCHER_OPTION_DEFAULTS: WatcherOptions = {
   waitTimeoutMs: parseDuration(WATCH_DEFAULTS.waitTimeout, '--wait-timeout'),
   assessTimeoutMs: parseDuration(WATCH_DEFAULTS.assessTimeout, '--assess-timeout'),
   enter: true,
+  allowCommands: false,
   transcriptCap: WATCH_DEFAULTS.transcriptCap,
   notifySinks: [],
   onLimit: 'stop',
@@ -68,6 +71,7 @@ export async function resolveWatcherOptions(
     waitTimeoutMs: optionalDuration(o.waitTimeout, '--wait-timeout'),
     assessTimeoutMs: optionalDuration(o.assessTimeout, '--assess-timeout'),
     enter: o.enter,
+    allowCommands: o.allowCommands,
     transcriptCap:
       o.transcriptCap === undefined
         ? undefined

@@ -62,6 +62,10 @@ export interface WatcherOptions {
   assessTimeoutMs: number;
   /** Press Enter after the injected line (false: --no-enter, it is left in the input line). */
   enter: boolean;
+  /** `--allow-commands`: type an assessor's line that starts with a shell-mode or command
+   * prefix (`!`, `/`, `$`). Without it such a line pauses the watcher (docs/security.md).
+   * Absent in a record written before it existed: false. */
+  allowCommands?: boolean;
   /** Transcript entries kept (oldest dropped). */
   transcriptCap: number;
   /** Where a person is told when the watcher pauses (`--notify`). */

@@ -162,8 +162,9 @@ export interface AgentOptions {
   modelUrl?: string;
   /**
    * How tool calls are approved. `default`: the CLI's own approval mode, with the `nudge`
-   * command allowed the way `nudge install` allows it (Claude `Bash(nudge:*)`, Gemini
-   * `run_shell_command(nudge)`, Codex `on-request`); `all`: the "approve everything" mode
+   * command allowed wholesale, as a person may allow it (Claude `Bash(nudge:*)`, Gemini
+   * `run_shell_command(nudge)`, Codex a prefix rule; what `nudge install --allow` writes is
+   * narrower: test/integration/install-*.test.ts); `all`: the "approve everything" mode
    * users run (Claude Bash allowed, Gemini `--yolo`, Codex `approval_policy = "never"`);
    * `none`: the CLI's own approval mode with nothing allowed (what `nudge install` adds is
    * then all there is).
@@ -647,17 +648,14 @@ export function agentArgv(
     ...(name === 'qwen' && opts.approvals === 'none' ? ['--approval-mode', 'default'] : []),
     ...(name === 'pi' ? ['--provider', 'scripted', '--model', 'claude-sonnet-4-5'] : []),
     // Copilot CLI keeps no allowed commands in its settings: they are flags. Its default mode
-    // asks ("Manual Approval"), with nudge's four allowed calls allowed as `nudge install
-    // copilot --allow` tells a user to; "approve everything" is --allow-all (--yolo).
+    // asks ("Manual Approval"), with `nudge` allowed wholesale as a person may allow it;
+    // "approve everything" is --allow-all (--yolo).
     ...(name === 'copilot'
       ? opts.approvals === 'all'
         ? ['--allow-all']
         : opts.approvals === 'none'
           ? []
-          : ['submit', 'status', 'jobs', 'wait'].flatMap((c) => [
-              '--allow-tool',
-              `shell(nudge ${c})`,
-            ])
+          : ['--allow-tool', 'shell(nudge:*)']
       : []),
     ...(opts.args ?? []),
   ];

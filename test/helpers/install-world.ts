@@ -88,7 +88,11 @@ export async function setup(
     {modelUrl: model.url, approvals, env: {NUDGE_HOME: state}, path},
     async (where) => {
       before = snapshot(where.home, FILES[name]);
-      const r = await runNudge(['install', name, '--allow'], {HOME: where.home, NUDGE_HOME: state});
+      // --allow: the tests let the model run nudge as a person allows it; opencode's test home
+      // sets permission.bash = "ask", a setting of the person's that nudge leaves alone (its
+      // /nudge needs no rule).
+      const args = name === 'opencode' ? ['install', name] : ['install', name, '--allow'];
+      const r = await runNudge(args, {HOME: where.home, NUDGE_HOME: state});
       expect(r.exitCode, r.stderr + r.stdout).toBe(0);
       installOut = r.stdout;
     },

@@ -108,9 +108,12 @@ describe.skipIf(!agentAvailable('opencode'))(
 describe.skipIf(!agentAvailable('copilot'))(
   'nudge install copilot, with the real Copilot CLI',
   () => {
-    test('the skill and the MCP server are listed; the model queues a job (nudge allowed as the note says); its notice reaches the model; the agentStop hook marks the turn; --uninstall', async () => {
-      // nudge on the PATH, as `npm install -g` puts it: what --allow-tool 'shell(nudge submit)' allows.
-      const w = await setup('copilot', [nudgeBinDir(useTempDir('nudge-bin-'))], 'default');
+    test('the skill and the MCP server are listed; the model asks to run nudge submit and the person approves it; its notice reaches the model; the agentStop hook marks the turn; --uninstall', async () => {
+      // nudge on the PATH, as `npm install -g` puts it; nothing allowed: Copilot approves shell
+      // commands by name (by subcommand only for git and gh), so nudge writes no rule for it
+      // and the person approves each nudge command its model runs.
+      const w = await setup('copilot', [nudgeBinDir(useTempDir('nudge-bin-'))], 'none');
+      expect(w.installOut).toContain('Copilot approves shell commands by their name');
       const listed = await agentCli('copilot', w.agent, w.model, ['mcp', 'list']);
       expect(listed).toMatch(/nudge/);
       const skills = await agentCli('copilot', w.agent, w.model, ['skill', 'list']);
@@ -124,6 +127,13 @@ describe.skipIf(!agentAvailable('copilot'))(
       );
       const started = Date.now();
       await type(w, 'run echo copilot-installed in the shell pane');
+      // The person's approval prompt shows the nudge command; they answer Yes.
+      await w.server.waitForScreen(
+        w.agent.pane,
+        /nudge submit --json[\s\S]*Do you want to run this command\?/,
+        90_000,
+      );
+      await w.server.tmux('send-keys', '-t', w.agent.pane, 'Enter');
       const id = await theJob(w);
       await expectNoticeAtModel(w, id, started);
       await w.server.waitForScreen(w.shell, /^copilot-installed$/m, 10_000);

@@ -4,8 +4,14 @@ import {existsSync, mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
+import {execa} from 'execa';
 import {describe, expect, onTestFinished, test} from 'vitest';
+import {nodeContext} from '../../src/commands/node-context.js';
+import {startRelay} from '../../src/commands/relay.js';
+import {submit} from '../../src/commands/submit.js';
+import {agentAvailable, agentBin} from '../harness/agents.js';
 import {jobIds, useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
+import {startRecorder} from '../helpers/recorder-pane.js';
 import {CLI, runNudge, submitArgs} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {cleanEnv, startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
@@ -267,5 +273,79 @@ describe('nudge mcp declares what each tool does', () => {
     expect(runTool?.description).toMatch(
       /^Offered only when nudge mcp was started with --allow-exec/,
     );
+  }, 60_000);
+});
+
+describe("a relayed notice is rendered here, never from the other host's text", () => {
+  test("a job whose host rendered '!touch FILE' as its notice: the relay types the notice of this machine's template", async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    const rec = await startRecorder(server);
+    const shell = await server.newPane(['bash', '--norc', '--noprofile']);
+    const made = join(useTempDir('nudge-relay-'), 'made');
+    const ctx = nodeContext(
+      {
+        env: cleanEnv({NUDGE_HOME: home, TMUX: `${server.socket},0,0`, TMUX_PANE: shell}),
+        cwd: home,
+        pid: process.pid,
+        uid: process.getuid?.() ?? 0,
+        signal: new AbortController().signal,
+        readStdin: async () => '',
+        node: process.execPath,
+      },
+      new URL('../../dist/src/', import.meta.url),
+    );
+    // The job's host (here standing in for another): its worker records the notice it
+    // rendered for a pane elsewhere — a hostile host's text.
+    const job = await submit(
+      {
+        text: 'true',
+        pane: shell,
+        until: 'exit',
+        delay: 0,
+        typeDelay: 0,
+        notice: `!touch ${made}`,
+        noticeElsewhere: `beta:${rec.pane}`,
+      },
+      ctx,
+    );
+    const ended = await waitForJobEnd(home, job.job, 60_000);
+    expect(JSON.stringify(ended)).toContain(`!touch ${made}`);
+    await startRelay(
+      {job: job.job, to: {pane: rec.pane}, notice: {template: undefined, until: 'exit'}},
+      ctx,
+    );
+    const notice = '[SYSTEM COMMAND] Command complete. Resume.\r';
+    const bytes = (await rec.waitForLength(notice.length, 60_000)).toString('utf8');
+    expect(bytes).toBe(notice);
+    expect(existsSync(made)).toBe(false);
+  }, 120_000);
+});
+
+describe.skipIf(!agentAvailable('codex'))('install codex --allow, read by Codex itself', () => {
+  test('codex execpolicy check: its rule allows submit, status, jobs and wait outside the sandbox, and no other nudge command', async () => {
+    const home = useTempDir('nudge-codex-home-');
+    const r = await runNudge(['install', 'codex', '--allow'], {
+      HOME: home,
+      NUDGE_HOME: join(home, 'state'),
+    });
+    expect(r.exitCode, r.stderr + r.stdout).toBe(0);
+    const rules = join(home, '.codex', 'rules', 'nudge.rules');
+    const decide = async (sub: string) => {
+      const out = await execa(
+        agentBin('codex'),
+        ['execpolicy', 'check', '--rules', rules, process.execPath, CLI, sub, '--', 'x'],
+        {env: cleanEnv({HOME: home}), extendEnv: false, reject: false},
+      );
+      return (JSON.parse(out.stdout) as {decision?: string}).decision ?? 'none';
+    };
+    for (const sub of ['submit', 'status', 'jobs', 'wait'])
+      expect(await decide(sub), sub).toBe('allow');
+    for (const sub of ['run', 'schedule', 'install', 'watch', 'cancel', 'mcp'])
+      expect(await decide(sub), sub).toBe('none');
+    // Without --allow: no rule file at all.
+    const plain = useTempDir('nudge-codex-home-');
+    await runNudge(['install', 'codex'], {HOME: plain, NUDGE_HOME: join(plain, 'state')});
+    expect(existsSync(join(plain, '.codex', 'rules', 'nudge.rules'))).toBe(false);
   }, 60_000);
 });

@@ -173,6 +173,36 @@ describe('nudge watch', () => {
     await server.waitForScreen('%0', /^injected-42$/m);
   });
 
+  it("an assessor's line that starts with ! / or $ is not typed: the watcher pauses and says why; --allow-commands types it", async () => {
+    const server = await startTmuxServer();
+    await server.waitForScreen('%0', /^\$/m);
+    const w = world(server);
+    const made = join(server.dir, 'made-by-the-assessor');
+    // In a shell pane, `$(touch FILE)` runs touch.
+    const a = w.assessor(answer(`$(touch ${made})`));
+    await w.start('cmd', '%0', ['--plan', 'p', '--assess-cmd', a.argv]);
+    await w.nudge(['watch', 'report', 'cmd', 'go']);
+    const paused = await w.settled('cmd', 'paused');
+    expect(paused.pausedReason).toBe(
+      'The assessor answered a line that starts with "$" (a command in the agent), so it was not typed; restart the watcher with --allow-commands to allow such lines.',
+    );
+    expect(existsSync(made)).toBe(false);
+    expect(await server.capture('%0')).not.toContain('touch');
+
+    // A recorder: `!touch FILE` (an agent's shell mode) reaches it only with --allow-commands.
+    const {rec, w: w2} = await recorderWatched('bang', answer('!touch x'));
+    await w2.nudge(['watch', 'report', 'bang', 'go']);
+    expect((await w2.settled('bang', 'paused')).pausedReason).toMatch(/starts with "!"/);
+    expect((await rec.bytes()).length).toBe(0);
+    // `watch start` again makes it active, now with --allow-commands.
+    const b = w2.assessor(answer('!touch x'));
+    const allowed = await w2.start('bang', rec.pane, ['--assess-cmd', b.argv, '--allow-commands']);
+    expect(allowed.exitCode, shown(allowed)).toBe(0);
+    await w2.nudge(['watch', 'report', 'bang', 'go']);
+    const bytes = (await rec.waitForLength(9)).toString('utf8');
+    expect(bytes.endsWith('!touch x\r'), hex(bytes)).toBe(true);
+  });
+
   it('the scripted model server as an --assess-url endpoint: JSON-schema request with the key; its line is injected', async () => {
     const server = await startTmuxServer();
     const rec = await startRecorder(server);

@@ -56,6 +56,12 @@ export const WATCH_START_OPTIONS = {
     type: 'boolean',
     describe: 'press Enter after an injected line (--no-enter: leave it typed)',
   },
+  // No MCP argument: a model cannot grant its own watcher commands.
+  'allow-commands': {
+    type: 'boolean',
+    describe:
+      "type an assessor's line that starts with ! / or $ (a shell-mode command or slash command in the agent); without it such a line pauses the watcher",
+  },
   notify: {
     type: 'string',
     multiple: true,

@@ -381,7 +381,11 @@ describe('install grants the least (docs/security.md)', () => {
     for (const agent of AGENTS) {
       const r = await installAgent({agent}, ctx);
       expect(r.notes.join(' ')).toMatch(
-        agent === 'pi' ? /Pi asks no approvals/ : /No allow rule was added/,
+        agent === 'pi'
+          ? /Pi asks no approvals/
+          : agent === 'copilot'
+            ? /Copilot approves shell commands by their name/
+            : /No allow rule was added/,
       );
     }
     const rules = rulesOf(home);
