@@ -5,6 +5,7 @@ import {useProfilesOf} from '../src/agents/registry.js';
 import {describeError} from '../src/base/errors.js';
 import {executeJob, recordWorkerFailure, type WorkerUsage} from '../src/jobs/execute.js';
 import {decodeRequest} from '../src/jobs/request.js';
+import {notifyPreviewOf} from '../src/notify/config.js';
 import {statFields} from '../src/process/proc-stat.js';
 import {parseTransportChoice} from '../src/tmux/transport.js';
 import {stopSignal} from './stop-signal.js';
@@ -63,6 +64,9 @@ else if (!stateDir) await fail('NUDGE_HOME is not set');
 else if (!transport.ok) await fail(transport.error);
 else {
   const outcome = await executeJob(decoded.value, {
+    // The config file is read only for a job that tells anyone.
+    notifyPreview:
+      decoded.value.options.notifySinks.length > 0 && notifyPreviewOf(process.env),
     stateDir,
     pid: process.pid,
     signal,

@@ -4,6 +4,7 @@ import {describeError} from '../base/errors.js';
 import {FILE_MODE} from '../base/paths.js';
 import {thisProcess} from '../base/this-process.js';
 import type {JobHandle, JobRecord} from '../jobs/store.js';
+import {notifyPreviewOf} from '../notify/config.js';
 import {teller} from '../notify/tell.js';
 import type {CommandContext} from './context.js';
 
@@ -30,6 +31,7 @@ export async function tellLost(
     const tell = teller({
       sinks,
       job: {id: record.id, pane: record.pane, preview: record.preview},
+      previewOut: notifyPreviewOf(ctx.env),
       deps: {
         clock: ctx.clock,
         tmux: ctx.tmux({kind: 'socket-path', path: record.socketPath}),

@@ -12,7 +12,7 @@ import {
 } from '../jobs/request.js';
 import {JobStore} from '../jobs/store.js';
 import {paneLockFor} from '../locks/pane-lock.js';
-import {resolveSinks} from '../notify/config.js';
+import {notifyPreviewOf, resolveSinks} from '../notify/config.js';
 import {checkReach, paneRefOf, resolvePane} from '../pane/target.js';
 import type {ProcessId} from '../process/identity.js';
 import {launchWorker} from '../process/launch-worker.js';
@@ -138,6 +138,7 @@ export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<Sub
   const {executeJob} = await import('../jobs/execute.js');
   const transport = ctx.env.NUDGE_TRANSPORT;
   const outcome = await executeJob(request, {
+    notifyPreview: notifyPreviewOf(ctx.env),
     stateDir,
     pid: ctx.pid,
     signal: ctx.signal,

@@ -43,6 +43,8 @@ export interface ExecuteContext {
   transport?: TransportChoice | undefined;
   /** Read the process's resource usage, logged when the job ends. */
   usage?: (() => WorkerUsage) | undefined;
+  /** Whether webhook: and ntfy: sinks get the typed text's preview (notifyPreviewOf). */
+  notifyPreview: boolean;
 }
 
 /** When tmux has fallen this many seconds behind in sending us a pane's output, it pauses
@@ -134,6 +136,7 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
         tell: teller({
           sinks: request.options.notifySinks,
           job: {id: request.jobId, pane: request.pane, preview: previewText(request.text)},
+          previewOut: ctx.notifyPreview,
           deps: {clock: realClock, tmux: transport.tmux, platform: thisProcess.platform},
           record: (event, told) =>
             told.ok

@@ -42,3 +42,18 @@ function configSinks(file: string, notify: Record<string, unknown>): string[] {
     );
   return sinks;
 }
+
+/** `[notify] preview = true` in the person's config file: webhook: and ntfy: sinks get the
+ * first 80 characters of the typed text. Off by default: what was typed stays on this machine
+ * (the desktop, tmux and cmd: sinks always get it). */
+export function notifyPreviewOf(env: {
+  XDG_CONFIG_HOME?: string | undefined;
+  HOME?: string | undefined;
+}): boolean {
+  const found = configTable(env, 'notify');
+  const preview = found?.table.preview;
+  if (preview === undefined) return false;
+  if (typeof preview !== 'boolean')
+    throw new NudgeError('bad-config', `${found?.file}: notify.preview must be true or false.`);
+  return preview;
+}

@@ -16,6 +16,9 @@ export type Tell = (change: Change) => Promise<void>;
 export function teller(o: {
   sinks: readonly string[];
   job: {id: string; pane: string; preview: string};
+  /** Whether webhook: and ntfy: sinks get the preview of the typed text (config.toml's
+   * `[notify] preview = true`; notifyPreviewOf). Off, the text stays on this machine. */
+  previewOut: boolean;
   deps: NotifyDeps;
   record: (event: NotifyEvent['event'], outcome: SinkOutcome) => Promise<void>;
 }): Tell {
@@ -29,7 +32,13 @@ export function teller(o: {
       preview: o.job.preview,
       at: new Date(o.deps.clock.now()).toISOString(),
     };
-    const outcomes = await Promise.all(sinks.map((sink) => sendEvent(sink, event, o.deps)));
+    const outcomes = await Promise.all(
+      sinks.map((sink) => {
+        const away = sink.kind === 'webhook' || sink.kind === 'ntfy';
+        const {preview: _p, ...withoutPreview} = event;
+        return sendEvent(sink, away && !o.previewOut ? withoutPreview : event, o.deps);
+      }),
+    );
     for (const outcome of outcomes) await o.record(event.event, outcome).catch(() => {});
   };
 }

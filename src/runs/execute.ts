@@ -12,6 +12,7 @@ import {createRecorder} from '../jobs/recorder.js';
 import {newJobId} from '../jobs/request.js';
 import type {RunReport} from '../jobs/run-report.js';
 import {JobHandle, previewText, type TerminalState} from '../jobs/store.js';
+import {notifyPreviewOf} from '../notify/config.js';
 import {teller} from '../notify/tell.js';
 import {realInjector} from '../pane/inject.js';
 import {paneMemory} from '../pane/memory.js';
@@ -88,6 +89,7 @@ export async function executeRun(request: RunRequest, ctx: RunExecuteContext): P
       notify: teller({
         sinks: request.options.notifySinks,
         job: {id: request.jobId, pane: request.pane, preview: previewText(request.text)},
+        previewOut: notifyPreviewOf(ctx.env),
         deps: {clock: realClock, tmux, platform: thisProcess.platform},
         record: (about, told) =>
           told.ok

@@ -3,6 +3,7 @@ import {realClock} from '../base/clock.js';
 import {createJobLogger} from '../base/log.js';
 import {thisProcess} from '../base/this-process.js';
 import {newJobId} from '../jobs/request.js';
+import {notifyPreviewOf} from '../notify/config.js';
 import {teller} from '../notify/tell.js';
 import {PaneFailure} from '../pane/failures.js';
 import {realInjector} from '../pane/inject.js';
@@ -72,6 +73,7 @@ export async function executeCycles(name: string, ctx: CycleContext): Promise<Cy
     tell: teller({
       sinks: record.options.notifySinks ?? [],
       job: {id: `watch:${name}`, pane: record.pane, preview: record.plan.slice(0, 80)},
+      previewOut: notifyPreviewOf(ctx.env),
       deps: {clock: realClock, tmux, platform: thisProcess.platform},
       record: async (about, told) =>
         void log.info({event: told.ok ? 'notify-sent' : 'notify-failed', about, ...told}, 'notify'),

@@ -46,15 +46,16 @@ describe('--notify', () => {
     const [topic] = await http.waitFor('/nudge-topic');
     expect(hook?.method).toBe('POST');
     expect(hook?.headers['content-type']).toBe('application/json');
-    expect(JSON.parse(hook?.body ?? '')).toMatchObject({
+    // No preview of the typed text leaves the machine unless config.toml says preview = true.
+    expect(JSON.parse(hook?.body ?? '')).toEqual({
       event: 'done',
       job: job.id,
       state: 'done',
       pane: job.pane,
-      preview: 'echo hi',
       at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
-    expect(topic?.body).toBe(`Job ${job.id} "echo hi" done.`);
+    expect(hook?.body).not.toContain('echo hi');
+    expect(topic?.body).toBe(`Job ${job.id} done.`);
     expect(topic?.headers).toMatchObject({
       title: `nudge: done in ${job.pane}`,
       priority: '3',
@@ -72,6 +73,21 @@ describe('--notify', () => {
     expect(http.received).toHaveLength(2);
     const log = readFileSync(join(job.home, 'jobs', job.id, 'worker.log'), 'utf8');
     expect(JSON.stringify(events) + log).not.toContain(SECRET);
+  }, 90_000);
+
+  test('[notify] preview = true: webhook and ntfy get the first 80 characters of the typed text', async () => {
+    const http = await startHttpSink();
+    const config = useTempDir('nudge-config-');
+    execFileSync('mkdir', ['-p', join(config, 'nudge')]);
+    writeFileSync(join(config, 'nudge', 'config.toml'), '[notify]\npreview = true\n');
+    const job = await shellJob(
+      ['--notify', `webhook:${http.url}/hook`, '--notify', `ntfy:${http.url}/topic`],
+      {XDG_CONFIG_HOME: config},
+    );
+    const [hook] = await http.waitFor('/hook');
+    const [topic] = await http.waitFor('/topic');
+    expect(JSON.parse(hook?.body ?? '')).toMatchObject({job: job.id, preview: 'echo hi'});
+    expect(topic?.body).toMatch(new RegExp(`^Job ${job.id} "echo hi" done`));
   }, 90_000);
 
   test('a failing sink is tried three times, recorded, and the job still ends done; the others are told', async () => {

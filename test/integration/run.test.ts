@@ -356,8 +356,9 @@ describe('nudge run', () => {
       event: 'failed',
       state: 'failed',
       reason: 'The command exited with status 3.',
-      preview: 'exit 3',
     });
+    // The command's text stays here (config.toml's [notify] preview = true sends it).
+    expect(JSON.parse(post?.body ?? '')).not.toHaveProperty('preview');
     await new Promise((done) => setTimeout(done, 500));
     expect(http.received).toHaveLength(1);
   });
