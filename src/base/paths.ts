@@ -1,7 +1,7 @@
 import {constants} from 'node:fs';
-import {access, lstat, mkdir} from 'node:fs/promises';
+import {access, lstat, mkdir, realpath, stat} from 'node:fs/promises';
 import {homedir} from 'node:os';
-import {join} from 'node:path';
+import {dirname, join} from 'node:path';
 import {NudgeError} from './errors.js';
 import {thisProcess} from './this-process.js';
 
@@ -48,7 +48,10 @@ export const layout = {
  * Create (0700) and check the state directory: it must be a real directory (not a symlink),
  * owned by us and writable. Throws a NudgeError naming the directory and what to do.
  */
-export async function ensureStateDir(stateDir: string): Promise<void> {
+export async function ensureStateDir(
+  stateDir: string,
+  env: {HOME?: string | undefined} = {},
+): Promise<void> {
   try {
     await mkdir(stateDir, {recursive: true, mode: DIR_MODE});
     const st = await lstat(stateDir);
@@ -72,6 +75,7 @@ export async function ensureStateDir(stateDir: string): Promise<void> {
         `The state directory ${stateDir} is writable by others (mode ${(st.mode & 0o777).toString(8)}); run "chmod 700 ${stateDir}" or set NUDGE_HOME to a private directory.`,
       );
     }
+    await checkParents(stateDir, env.HOME);
     await access(stateDir, constants.W_OK);
     for (const dir of [layout.jobsDir(stateDir), layout.locksDir(stateDir)]) {
       await mkdir(dir, {recursive: true, mode: DIR_MODE});
@@ -90,6 +94,38 @@ export async function ensureStateDir(stateDir: string): Promise<void> {
       'state-dir',
       `Cannot use the state directory ${stateDir} (${code}); make it writable or set NUDGE_HOME to a writable directory.`,
     );
+  }
+}
+
+/**
+ * The folders above the state directory, as OpenSSH's StrictModes checks those above
+ * ~/.ssh: each must belong to us or root and be writable by no one else — else another user
+ * could rename the state directory away and put their own in its place (jobs that type what
+ * they wrote, a trust file of their choosing). A root-owned folder with the sticky bit
+ * (`/tmp`) lets no one rename what is ours in it, and passes. The walk stops at the home
+ * folder (whose own mode is the person's) and at `/`.
+ */
+async function checkParents(stateDir: string, home: string | undefined): Promise<void> {
+  const top = home ? await realpath(home).catch(() => home) : undefined;
+  let dir = dirname(await realpath(stateDir));
+  for (;;) {
+    if (dir === top) return;
+    const st = await stat(dir);
+    const owner = st.uid === 0 || thisProcess.uid === undefined || st.uid === thisProcess.uid;
+    const sticky = (st.mode & 0o1000) !== 0 && st.uid === 0;
+    if (!owner)
+      throw new NudgeError(
+        'state-dir',
+        `${dir}, above the state directory ${stateDir}, belongs to another user; set NUDGE_HOME to a directory under your home.`,
+      );
+    if ((st.mode & 0o022) !== 0 && !sticky)
+      throw new NudgeError(
+        'state-dir',
+        `${dir}, above the state directory ${stateDir}, is writable by others (mode ${(st.mode & 0o777).toString(8)}); run "chmod go-w ${dir}" or set NUDGE_HOME to a directory under your home.`,
+      );
+    const up = dirname(dir);
+    if (up === dir) return;
+    dir = up;
   }
 }
 

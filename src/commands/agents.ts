@@ -105,7 +105,7 @@ export async function trustAgentFiles(
     trusted.push({file, digest: digestOfFile(file), name: checked.name, fields: checked.fields});
   }
   const store = trustStorePath(ctx.env);
-  await ensureStateDir(resolveStateDir(ctx.env));
+  await ensureStateDir(resolveStateDir(ctx.env), ctx.env);
   const recorded = readTrustStore(store);
   for (const t of trusted) recorded[realPathOf(t.file)] = t.digest;
   await writeFileAtomic(store, `${JSON.stringify({version: 1, files: recorded}, null, 2)}\n`);

@@ -70,7 +70,7 @@ export async function runHook(
 /** Write a mark into the state dir; a failure is a warning (a hook never fails). */
 async function record(ctx: CommandContext, write: () => Promise<void>): Promise<HookResult> {
   try {
-    await ensureStateDir(resolveStateDir(ctx.env));
+    await ensureStateDir(resolveStateDir(ctx.env), ctx.env);
     await write();
     return {recorded: true};
   } catch (error) {

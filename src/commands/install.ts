@@ -142,7 +142,7 @@ export async function installAgent(o: InstallOptions, ctx: CommandContext): Prom
   const plan = await planInstall(pieces, manifest);
   let backups: string[] = [];
   if (!dryRun && plan.texts.size > 0) {
-    await ensureStateDir(stateDir);
+    await ensureStateDir(stateDir, ctx.env);
     backups = (
       await applyInstall(plan, pieces, {manifestPath: record, backupDir, agent, scope, root})
     ).backups;

@@ -105,7 +105,7 @@ export async function relayOf(stateDir: string, job: string): Promise<RelayRecor
 /** Record the relay and start its detached worker (it outlives this command). */
 export async function startRelay(spec: RelaySpec, ctx: CommandContext): Promise<void> {
   const stateDir = resolveStateDir(ctx.env);
-  await ensureStateDir(stateDir);
+  await ensureStateDir(stateDir, ctx.env);
   await writeRecord(stateDir, {...spec, state: 'following', updatedAt: now(ctx)});
   launchDetached({
     entry: ctx.relayWorkerEntry,

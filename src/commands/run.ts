@@ -205,7 +205,7 @@ export async function runInPane(o: RunOptions, ctx: CommandContext): Promise<Run
   let pane: string;
   let opened: PaneInfo;
   try {
-    await ensureStateDir(stateDir);
+    await ensureStateDir(stateDir, ctx.env);
     pane = await tmux.openPane(place, runCwd);
     opened = await serverOf(tmux, pane);
   } catch (error) {

@@ -41,7 +41,7 @@ export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<Sub
   // tmux answers while the state directory is checked.
   const [{info, target}] = await Promise.all([
     resolvePane(tmux, spec, o.pane, ctx.env),
-    ensureStateDir(stateDir),
+    ensureStateDir(stateDir, ctx.env),
   ]);
   await checkReach(tmux, info, ctx.env);
   if (options.until.kind === 'prompt') {

@@ -46,7 +46,7 @@ export async function startWatcher(
   const stateDir = resolveStateDir(ctx.env);
   const store = new WatcherStore(stateDir);
   const {plan, assessor, given} = await resolveWatcherOptions(o, ctx.cwd);
-  await ensureStateDir(stateDir);
+  await ensureStateDir(stateDir, ctx.env);
   const existing = await store.read(name);
   // The sinks: as given; a new watcher without --notify takes the config file's.
   if (o.notify !== undefined || !existing) given.notifySinks = resolveSinks(o.notify, ctx.env);

@@ -348,7 +348,7 @@ export async function serveMcp(
   defaults: McpAssessorDefaults,
 ): Promise<void> {
   const stateDir = resolveStateDir(ctx.env);
-  await ensureStateDir(stateDir);
+  await ensureStateDir(stateDir, ctx.env);
   const log = createJobLogger(join(stateDir, 'mcp.log'), {mcp: true});
   const server = createMcpServer(ctx, defaults, log);
   const transport = new StdioServerTransport(

@@ -1,4 +1,6 @@
-import {statSync} from 'node:fs';
+import {chmodSync, chownSync, mkdirSync, mkdtempSync, statSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {ensureStateDir, resolveStateDir} from '../../../src/base/paths.js';
 import type {JobRequest} from '../../../src/jobs/request.js';
@@ -133,4 +135,33 @@ describe('checkJobRecord', () => {
     expect(() => checkJobRecord([], 's')).toThrow(/not an object/);
     expect(() => checkJobRecord({...record, kind: 'cron'}, 's')).toThrow(/kind "cron"/);
   });
+});
+
+describe('the folders above the state directory (as OpenSSH StrictModes)', () => {
+  test('a parent writable by others is refused with the fix; a root-owned sticky one (/tmp) passes', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'nudge-parents-'));
+    const open = join(base, 'shared');
+    mkdirSync(open);
+    chmodSync(open, 0o777);
+    await expect(ensureStateDir(join(open, 'state'))).rejects.toThrow(
+      `${open}, above the state directory ${join(open, 'state')}, is writable by others (mode 777); run "chmod go-w ${open}" or set NUDGE_HOME to a directory under your home.`,
+    );
+    chmodSync(open, 0o755);
+    await expect(ensureStateDir(join(open, 'state'))).resolves.toBeUndefined();
+    // tmpdir() itself is /tmp: world-writable, sticky, root's.
+    await expect(ensureStateDir(join(base, 'in-tmp'))).resolves.toBeUndefined();
+  });
+
+  test.skipIf(process.getuid?.() !== 0)(
+    'a parent of another user is refused (needs root to make one)',
+    async () => {
+      const base = mkdtempSync(join(tmpdir(), 'nudge-parents-'));
+      const theirs = join(base, 'theirs');
+      mkdirSync(theirs, {mode: 0o755});
+      chownSync(theirs, 65534, 65534);
+      await expect(ensureStateDir(join(theirs, 'state'))).rejects.toThrow(
+        /belongs to another user/,
+      );
+    },
+  );
 });
