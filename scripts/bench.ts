@@ -43,6 +43,7 @@ import {corpus} from './lib/figure-corpus.js';
 import {cpuWaiting} from './lib/figure-cpu.js';
 import {detection} from './lib/figure-detection.js';
 import {frontEnd} from './lib/figure-front-end.js';
+import {patterns} from './lib/figure-patterns.js';
 import {remote} from './lib/figure-remote.js';
 import {typing} from './lib/figure-typing.js';
 import {wakeup} from './lib/figure-wakeup.js';
@@ -57,6 +58,7 @@ const FIGURES: Figure[] = [
   concurrency,
   wakeup,
   remote,
+  patterns,
 ];
 
 interface Options {

@@ -275,3 +275,12 @@ function clipLine(s: string): string {
 function stop(s: string): string {
   return /[.!?…]$/.test(s) ? s : `${s}.`;
 }
+
+/** What an injected line may not start with unless the watcher has --allow-commands: an
+ * agent's shell mode (`!`), its slash commands (`/`), a shell's expansion (`$`). */
+export const COMMAND_PREFIXES = ['!', '/', '$'] as const;
+
+/** The command prefix `line` starts with, if any (leading blanks skipped). */
+export function commandPrefixOf(line: string): (typeof COMMAND_PREFIXES)[number] | undefined {
+  return COMMAND_PREFIXES.find((p) => line.trimStart().startsWith(p));
+}

@@ -4,7 +4,7 @@ import type {Change, Tell} from '../notify/tell.js';
 import {PaneFailure} from '../pane/failures.js';
 import type {PaneIdleResult} from '../pane/wait-idle.js';
 import type {CommandRun} from '../process/run-command.js';
-import type {Assessor, AssessRequest} from './assessor.js';
+import {type Assessor, type AssessRequest, commandPrefixOf} from './assessor.js';
 import {waitOutLimit} from './limit.js';
 import {WATCHER_OPTION_DEFAULTS} from './options.js';
 import {
@@ -273,9 +273,8 @@ async function assessStep(
       ? {at: 'paused', reason, told: {event: 'done', state: 'paused', reason}}
       : {at: 'gone'};
   }
-  // A line that would run as a command in the agent (its shell mode, a slash command, a
-  // shell's variable): typed only when the person started the watcher with --allow-commands.
-  const prefix = COMMAND_PREFIXES.find((p) => line.trimStart().startsWith(p));
+  // A line that would run as a command in the agent: only with --allow-commands.
+  const prefix = commandPrefixOf(line);
   if (prefix !== undefined && asked.record.options.allowCommands !== true) {
     const reason = `The assessor answered a line that starts with "${prefix}" (a command in the agent), so it was not typed; restart the watcher with --allow-commands to allow such lines.`;
     const written = await note(undefined, ['decision', `refused: ${line}`]);
@@ -286,10 +285,6 @@ async function assessStep(
   const written = await note(undefined, ['decision', `continue: ${line}`]);
   return written ? {at: 'inject', line} : {at: 'gone'};
 }
-
-/** What an injected line may not start with unless --allow-commands: an agent's shell mode
- * (`!`), its slash commands (`/`), a shell's expansion (`$`). */
-export const COMMAND_PREFIXES = ['!', '/', '$'] as const;
 
 /** What the assessor is asked, from the record as it is now, and that record (undefined:
  * the watcher was removed). */

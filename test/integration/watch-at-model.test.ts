@@ -62,6 +62,8 @@ describe.each(agents)('%s with nudge mcp registered', (name) => {
           `${model.url}/v1`,
           '--assess-model',
           'scripted-assessor',
+          // look_ma's bash_wait runs a command: taken only with --allow-exec (docs/security.md).
+          '--allow-exec',
         ],
         env: {NUDGE_HOME: home},
       },
