@@ -65,8 +65,7 @@ else if (!transport.ok) await fail(transport.error);
 else {
   const outcome = await executeJob(decoded.value, {
     // The config file is read only for a job that tells anyone.
-    notifyPreview:
-      decoded.value.options.notifySinks.length > 0 && notifyPreviewOf(process.env),
+    notifyPreview: decoded.value.options.notifySinks.length > 0 && notifyPreviewOf(process.env),
     stateDir,
     pid: process.pid,
     signal,

@@ -6,7 +6,7 @@ import {chmodSync, mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {readVerifiedTable} from '../../src/agents/verified.js';
-import {runNudge} from '../helpers/run-nudge.js';
+import {CLI, runNudge} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
@@ -167,7 +167,25 @@ describe('nudge doctor', () => {
     expect((await runNudge(['install', 'codex'], env)).exitCode).toBe(0);
     expect((await doctor([], env)).by.codex).toMatchObject({
       status: 'ok',
-      detail: `codex is ${join(bin, 'codex')}; nudge is installed for it (user scope: skill, rule, hook, mcp).`,
+      detail: `codex is ${join(bin, 'codex')}; nudge is installed for it (user scope: skill, hook, mcp; no allow rule: the agent asks you before each nudge command its model runs).`,
+    });
+    // The rules in force: --allow's, by what they allow.
+    expect((await runNudge(['install', 'codex', '--allow'], env)).exitCode).toBe(0);
+    expect((await doctor([], env)).by.codex?.detail).toBe(
+      `codex is ${join(bin, 'codex')}; nudge is installed for it (user scope: skill, hook, mcp; allowed without asking: nudge submit, status, jobs, wait allowed outside the sandbox (a prefix rule: nudge must reach the tmux socket)).`,
+    );
+    // A broad rule an older nudge wrote (the whole CLI outside the sandbox) is named.
+    writeFileSync(
+      join(home, '.codex', 'rules', 'nudge.rules'),
+      `prefix_rule(pattern = ${JSON.stringify([process.execPath, CLI])}, decision = "allow")\n`,
+    );
+    const broad = (await doctor([], env)).checks.find((c) => c.name === 'codex rule');
+    expect(broad).toMatchObject({
+      status: 'warn',
+      detail: expect.stringMatching(
+        /^a prefix rule allowing every nudge command outside the sandbox in .*nudge\.rules lets the model run every nudge command/,
+      ),
+      fix: 'Run nudge install codex again: it takes the rule out (add --allow for the narrow one).',
     });
     // another nudge (an older install elsewhere) registered its own paths
     writeFileSync(

@@ -209,6 +209,24 @@ describe('a pattern from outside runs in linear time', () => {
     expect(end.state).toBe('timeout');
   }, 90_000);
 
+  test('expect (a+)+$ honours SIGTERM: it ends at once with one sentence, exit 1', async () => {
+    const server = await startTmuxServer();
+    const pane = await backtrackingPane(server);
+    const child = execa(
+      process.execPath,
+      [CLI, 'expect', '-S', server.socket, pane, CATASTROPHIC, '--timeout-ms', '120000'],
+      {env: cleanEnv({NUDGE_HOME: useNudgeHome()}), extendEnv: false, reject: false},
+    );
+    // Let it read the pane's lines a few times.
+    await new Promise((r) => setTimeout(r, 2_000));
+    const sent = Date.now();
+    child.kill('SIGTERM');
+    const r = await child;
+    expect(Date.now() - sent).toBeLessThan(10_000);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr.trim()).toBe('nudge: Interrupted before the pattern matched.');
+  }, 60_000);
+
   test('a backreference is exit 2 with one sentence', async () => {
     const r = await runNudge(['expect', '%0', '(a)\\1'], {NUDGE_HOME: useNudgeHome()});
     expect(r.exitCode).toBe(2);
