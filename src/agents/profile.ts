@@ -343,7 +343,11 @@ function squash(text: string): string {
 
 /** A shell's input line: the text after the last prompt character on the cursor's row. */
 function readShellLine(view: PaneView): string | undefined {
-  const line = cursorLine(view);
+  return shellCommandOf(cursorLine(view));
+}
+
+/** The command typed after a shell's prompt on `line` (undefined: no prompt on it). */
+export function shellCommandOf(line: string): string | undefined {
   const m = /^(.*?[$#%>❯»] )(.*)$/.exec(line);
   if (!m) return undefined;
   return (m[2] ?? '').trim();

@@ -14,6 +14,7 @@ import {cursorLine, cursorRow, type PaneView, visibleText} from '../tmux/view.js
 import {type ComposerPolicy, prepareComposer, preview} from './composer.js';
 import {type Delivery, NotDelivered, PaneFailure} from './failures.js';
 import {clearLine, type PaneIo, typeText} from './keys.js';
+import {holdsWhole, PaneInMode, pressEnter, recoverFromMode} from './mode-interrupt.js';
 
 /** How one line is delivered. */
 export interface DeliverOptions extends ComposerPolicy {
@@ -84,7 +85,15 @@ export async function deliver(
   if (queueKey) await io.note('queueing', {pane, key: queueKey});
   for (let enters = 1; ; enters++) {
     io.guard();
-    await tmux.pressKeys(pane, [enters === 1 && queueKey ? queueKey : 'Enter']);
+    await pressEnter(
+      io,
+      pane,
+      profile,
+      text,
+      enters === 1 && queueKey ? queueKey : 'Enter',
+      o.draftWaitMs,
+      signal,
+    );
     const took = await submitted(io, pane, profile, text, kind, before, echoesBefore, signal);
     if (took === 'wrong-mode') {
       await io.note('not-submitted', {pane, enters, why: 'ran-as-shell-command'});
@@ -136,15 +145,27 @@ async function typeWhole(
   const {tmux, clock} = io;
   for (let typings = 1; ; typings++) {
     await prepareComposer(io, pane, profile, o, signal);
-    if (pasted) {
-      signal.throwIfAborted();
-      io.guard();
-      await tmux.paste(pane, text);
-      o.typed?.([...text].length);
-      const shown = readComposer(profile, await tmux.view(pane, 0));
-      await io.note('pasted', {pane, chars: [...text].length, verified: shown === text.trim()});
-    } else {
-      await typeText(io, pane, text, o, signal);
+    // A person who puts the pane in copy mode stops the typing at once (tmux refuses the
+    // keys); once the mode ends the line is made nudge's own again and the text typed whole.
+    let typed = 0;
+    const counted = {...o, typed: (n: number) => ((typed += n), o.typed?.(n))};
+    try {
+      if (pasted) {
+        signal.throwIfAborted();
+        io.guard();
+        await tmux.paste(pane, text);
+        counted.typed([...text].length);
+        const shown = readComposer(profile, await tmux.view(pane, 0));
+        await io.note('pasted', {pane, chars: [...text].length, verified: shown === text.trim()});
+      } else {
+        await typeText(io, pane, text, counted, signal);
+      }
+    } catch (error) {
+      if (!(error instanceof PaneInMode)) throw error;
+      await recoverFromMode(io, pane, profile, text, typed, o.draftWaitMs, signal);
+      o.typed?.(-typed);
+      typings--;
+      continue;
     }
     await clock.sleep(Math.max(o.enterDelayMs, profile.minEnterDelayMs), signal);
     // The screen just before Enter: the reaction gate's baseline, and new output starts on the
@@ -156,6 +177,9 @@ async function typeWhole(
     // Enter would run what they typed (and a half of ours). Where the line can be read, it
     // must still hold only the text; otherwise leave it as it is, for them.
     const composer = pasted ? undefined : readComposerState(profile, before);
+    // A shell's line is read whole, wrapped rows joined: Enter only on the whole text.
+    if (profile.kind === 'shell' && composer !== undefined)
+      await holdsWhole(io, pane, profile, text);
     if (composer !== undefined && !holdsOnly(composer.text, text)) {
       throw new PaneFailure(
         `Someone typed into pane ${pane} while the job typed (its input line reads ${JSON.stringify(preview(composer.text))}); Enter was not pressed and the line was left as it is.`,

@@ -25,7 +25,12 @@ export interface PaneEvents {
   'not-submitted': {pane: string; enters?: number; why?: string; read?: string};
   /** The line held only the end of the text (its start read as a key sequence): cleared,
    * and the text typed again. */
-  retyping: {pane: string; why: 'lost-start'; read: string};
+  retyping:
+    | {pane: string; why: 'lost-start'; read: string}
+    | {pane: string; why: 'mode-entered'; cleared: number};
+  /** A person put the pane in copy mode while nudge typed: tmux refused the rest (`typed` of
+   * `of` characters had arrived), or the Enter (`before`). */
+  'mode-entered': {pane: string; typed?: number; of?: number; before?: 'Enter'};
   'enter-retry': {pane: string; enters: number};
   /** --when-idle. */
   'waiting-for-idle': {pane: string; profile: string};

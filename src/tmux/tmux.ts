@@ -1,6 +1,7 @@
 import {uniqueSuffix} from '../base/fs.js';
 import {dropFence, type Fence, fencingRunner, takeFence} from './fence.js';
 import {joinFormat, splitFields} from './format.js';
+import {guardedInput} from './mode-guard.js';
 import {TmuxCommandError, type TmuxRunner} from './runner.js';
 import {literalArgument} from './typing.js';
 import type {PaneView} from './view.js';
@@ -33,6 +34,9 @@ export interface Tmux {
    * the counters needed to number rows absolutely, taken in one tmux call. Throws
    * TmuxCommandError('no-target') when the pane is gone. */
   view(paneId: string, historyRows: number): Promise<PaneView>;
+  /** The line the cursor is on, wrapped rows joined (`capture-pane -J`): the whole of a
+   * command longer than the pane is wide. `rowsAbove`: how far up it may start. */
+  cursorLogicalLine(paneId: string, rowsAbove: number): Promise<string>;
   /** Type `chars` literally, one key event per character, in one tmux call. */
   typeLiteral(paneId: string, chars: string): Promise<void>;
   /** Paste `text` as one bracketed paste (if the program asked for bracketed pastes), LF
@@ -238,11 +242,39 @@ export function createTmux(runner: TmuxRunner): Tmux {
       return parsePaneView(stdout);
     },
 
+    async cursorLogicalLine(paneId, rowsAbove) {
+      const y = Number.parseInt(
+        (await runner.run(['display-message', '-p', '-t', paneId, '#{cursor_y}'])).trim(),
+        10,
+      );
+      const stdout = await runner.run([
+        'capture-pane',
+        '-p',
+        '-J',
+        '-t',
+        paneId,
+        '-S',
+        String((Number.isFinite(y) ? y : 0) - Math.max(0, Math.floor(rowsAbove))),
+        '-E',
+        String(Number.isFinite(y) ? y : 0),
+      ]);
+      const lines = stdout.replace(/\n$/, '').split('\n');
+      return lines[lines.length - 1] ?? '';
+    },
+
     async typeLiteral(paneId, chars) {
       // -l: no key-name lookup; --: a leading "-" is text. tmux still injects one key event
       // per character (cmd-send-keys.c), so this is typing, not a paste.
+      // Behind the mode guard: no key goes to a pane a person put in copy mode meanwhile.
       for (const chunk of chunkForArgv(chars)) {
-        await runner.run(['send-keys', '-t', paneId, '-l', '--', literalArgument(chunk)]);
+        await guardedInput(runner, paneId, [
+          'send-keys',
+          '-t',
+          paneId,
+          '-l',
+          '--',
+          literalArgument(chunk),
+        ]);
       }
     },
 
@@ -250,7 +282,7 @@ export function createTmux(runner: TmuxRunner): Tmux {
       // A named buffer of our own, deleted by the paste (-d): the user's buffers stay as
       // they were. -p: bracketed paste; -r: keep LF (no LF→CR, which would submit lines).
       const buffer = `nudge-${uniqueSuffix()}`;
-      await runner.run([
+      await guardedInput(runner, paneId, [
         'set-buffer',
         '-b',
         buffer,
@@ -270,7 +302,7 @@ export function createTmux(runner: TmuxRunner): Tmux {
 
     async pressKeys(paneId, keys) {
       if (keys.length === 0) return;
-      await runner.run(['send-keys', '-t', paneId, ...keys]);
+      await guardedInput(runner, paneId, ['send-keys', '-t', paneId, ...keys]);
     },
 
     takeFence: (paneId, token) => takeFence(runner, paneId, token),

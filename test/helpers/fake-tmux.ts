@@ -131,6 +131,9 @@ export class FakeTmux implements Tmux {
   async recentSession(): Promise<string | undefined> {
     throw new Error('FakeTmux has no sessions');
   }
+  async cursorLogicalLine(): Promise<string> {
+    throw new Error('FakeTmux has no logical lines');
+  }
   readonly marks = new Map<string, string>();
   async markPane(pane: string, option: string, value: string | undefined): Promise<void> {
     this.calls.push(['mark', pane, option, value ?? '']);
