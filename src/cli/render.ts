@@ -240,9 +240,14 @@ export function renderCancel(r: OnHost<CancelResult>, json: boolean, out: Output
   const job = jobName(r.job, r.host);
   if (json) {
     const at = r.host ? {host: r.host} : {};
-    out.stdout(JSON.stringify({job: r.job, result: r.result, state: r.state, ...at}));
+    const cleared = r.cleared === undefined ? {} : {cleared: r.cleared};
+    out.stdout(JSON.stringify({job: r.job, result: r.result, state: r.state, ...cleared, ...at}));
   } else if (r.result === 'cancelled') {
-    out.stdout(`Cancelled job ${job}.`);
+    out.stdout(
+      r.cleared === false
+        ? `Cancelled job ${job}; what it had typed was left in the input line (nudge cannot clear it in that program): clear or send it; the pane's next job waits until you do.`
+        : `Cancelled job ${job}.`,
+    );
   } else {
     out.stdout(
       r.endedBefore

@@ -26,6 +26,9 @@ export interface CancelResult {
   state: JobRecord['state'];
   /** Whether it had ended before this cancel looked (nothing was signalled). */
   endedBefore: boolean;
+  /** Cancelled while typing: whether what it typed was cleared from the input line (false: a
+   * program nudge cannot clear; the pane's next line waits for a person). */
+  cleared?: boolean | undefined;
 }
 
 /**
@@ -44,6 +47,7 @@ export async function cancelJob(o: {job: string}, ctx: CommandContext): Promise<
     result: ours || r.state === 'cancelled' ? 'cancelled' : 'already-ended',
     state: r.state,
     endedBefore: false,
+    ...(r.kind === 'submit' && r.cleared !== undefined ? {cleared: r.cleared} : {}),
   });
   if (isTerminal(record.state))
     return {job: record.id, result: 'already-ended', state: record.state, endedBefore: true};

@@ -17,6 +17,9 @@ export interface Stopped {
   /** Characters typed of the text, and its length (a job typing its text). */
   typed?: number | undefined;
   length?: number | undefined;
+  /** A job cancelled while typing: whether what it typed was cleared (false: a program nudge
+   * cannot clear; the next line waits for the person, src/pane/half-line.ts). */
+  cleared?: boolean | undefined;
   /** The pane the job was at, and its server's socket (for messages). */
   pane: string;
   socketPath: string;
@@ -38,7 +41,16 @@ export function endingOf(error: unknown, at: Stopped): JobOutcome {
   if (isAbortError(error) || at.cancelled) {
     const progress =
       phase === 'typing' ? ` after typing ${at.typed} of ${at.length} characters` : '';
-    return {state: 'cancelled', reason: `Cancelled while ${phase}${progress}.`, notified: false};
+    const left =
+      at.cleared === false
+        ? `; they were left in the input line (nudge cannot clear it there), and the pane's next line waits until a person clears or sends it`
+        : '';
+    return {
+      state: 'cancelled',
+      reason: `Cancelled while ${phase}${progress}${left}.`,
+      notified: false,
+      ...(at.cleared === undefined ? {} : {cleared: at.cleared}),
+    };
   }
   if (error instanceof PaneBlocked) {
     const blocked = blockedIn(error.pane, error.dialog);

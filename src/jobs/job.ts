@@ -13,8 +13,9 @@ import type {Tell} from '../notify/tell.js';
 import {awaitDone} from '../pane/await-done.js';
 import {type Delivered, deliver} from '../pane/deliver.js';
 import {NotDelivered, PaneBlocked, PaneFailure} from '../pane/failures.js';
+import {leaveLine} from '../pane/half-line.js';
 import {waitUntilPaneIdle} from '../pane/idle.js';
-import {clearLine, type PaneIo} from '../pane/keys.js';
+import type {PaneIo} from '../pane/keys.js';
 import {ownLinePace} from '../pane/own-line.js';
 import {preflight} from '../pane/preflight.js';
 import {type RecognizeDeps, recognize} from '../pane/profile.js';
@@ -42,9 +43,6 @@ export interface JobDeps extends RecognizeDeps {
   /** Tell the person of a change (the job's `--notify` sinks; none: a no-op). */
   tell: Tell;
 }
-
-/** The most a cancelled job spends clearing the half-typed line before it frees the pane. */
-const CANCEL_CLEAR_MS = 5_000;
 
 /** What the wait found, carried to the notice and the ending. */
 type Waited = Omit<JobOutcome, 'notified'> & {waitedMs: number};
@@ -379,19 +377,17 @@ class Job {
 
   async #outcomeOf(error: unknown): Promise<JobOutcome> {
     const [phase, cancelled, profile] = [this.#phase, this.signal.aborted, this.#profile];
-    if ((isAbortError(error) || cancelled) && phase === 'typing' && this.#typed > 0 && profile) {
-      // Do not leave half a command sitting in the input line. Awaited, bounded, and still
-      // under the lock (run's `finally` releases it after): a clearing key that came later
-      // would land inside the next job's text. After a lost lock the guard refuses it.
-      const stop = AbortSignal.timeout(CANCEL_CLEAR_MS);
-      await clearLine(this.#io, this.request.pane, profile, stop, isAgent(profile)).catch(() => {});
-    }
+    const {pane, jobId} = this.request;
+    const stopped = (isAbortError(error) || cancelled) && phase === 'typing' && this.#typed > 0;
+    const cleared =
+      stopped && profile ? await leaveLine(this.#io, pane, jobId, profile, this.#typed) : undefined;
     return endingOf(error, {
       phase,
       leaseLost: this.#lease?.signal.aborted ?? false,
       cancelled,
       typed: this.#typed,
       length: [...this.request.text].length,
+      cleared,
       pane: phase === 'notifying' ? this.#notifyPane : this.request.pane,
       socketPath: this.request.server.socketPath,
     });

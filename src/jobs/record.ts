@@ -57,6 +57,8 @@ export interface SubmitRecord extends RecordBase {
   noticeHeld?: string;
   /** The notice, for a pane of another host: a relay types it there (src/commands/relay.ts). */
   noticeDue?: {to: string; text: string};
+  /** Cancelled while typing: whether what was typed was cleared (false: left in the line). */
+  cleared?: boolean;
 }
 
 /** A `nudge run` job: a task in a pane of its own. */

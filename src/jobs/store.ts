@@ -76,6 +76,8 @@ export interface JobEnding {
   blocked?: Blocked | undefined;
   /** The notice, not typed here: a relay types it into a pane of another host. */
   noticeDue?: {to: string; text: string} | undefined;
+  /** Cancelled while typing: whether what was typed was cleared from the input line. */
+  cleared?: boolean | undefined;
 }
 
 /** The marker that the ending was claimed (see JobHandle.end). */

@@ -12,6 +12,7 @@ import {waitUntil} from '../detect/wait-until.js';
 import type {Verdict, Watcher} from '../detect/watchers.js';
 import {type PaneView, visibleText} from '../tmux/view.js';
 import {PaneBlocked, PaneFailure} from './failures.js';
+import {waitOutHalfLine} from './half-line.js';
 import {clearLine, type PaneIo, pressGroups} from './keys.js';
 
 /** How the input line may be made ready. */
@@ -56,6 +57,8 @@ export async function prepareComposer(
   signal: AbortSignal,
 ): Promise<void> {
   const {tmux, clock} = io;
+  // Never type onto half a line a cancelled job left and could not clear.
+  await waitOutHalfLine(io, pane, policy.draftWaitMs, signal);
   const deadline = clock.now() + policy.draftWaitMs;
   const look = new ComposerLook(io, pane, profile, policy);
   let leaves = 0;

@@ -16,6 +16,8 @@ export interface PaneEvents {
   /** The program is still starting (its profile's `starting` marker shows). */
   'waiting-for-start': {pane: string; profile: string};
   'waiting-for-draft': {pane: string; chars: number};
+  /** A cancelled job left a half line nudge cannot clear: waiting for the person. */
+  'waiting-for-half-line': {pane: string; job: string; chars: number};
   'waiting-to-leave-mode': {pane: string; mode: string};
   /** The text went as one bracketed paste; `verified`: the composer showed it whole. */
   pasted: {pane: string; chars: number; verified: boolean};

@@ -80,8 +80,9 @@ export async function inputLine(
   text: string,
 ): Promise<string | undefined> {
   if (profile.kind === 'shell') {
-    const view = await io.tmux.view(pane, 0);
-    const rows = Math.ceil(([...text].length + 80) / Math.max(20, view.width)) + 1;
+    // Rows enough for the prompt and the text in a pane as narrow as 20 columns: a line that
+    // starts lower is read whole all the same (the last joined line is the cursor's).
+    const rows = Math.ceil(([...text].length + 80) / 20) + 1;
     return shellCommandOf(await io.tmux.cursorLogicalLine(pane, rows));
   }
   return readComposerState(profile, await io.tmux.view(pane, 0))?.text;

@@ -2,6 +2,7 @@ import {uniqueSuffix} from '../base/fs.js';
 import {dropFence, type Fence, fencingRunner, takeFence} from './fence.js';
 import {joinFormat, splitFields} from './format.js';
 import {guardedInput} from './mode-guard.js';
+import {cursorLogicalLine, markPane, paneMark, panesMarked} from './pane-options.js';
 import {TmuxCommandError, type TmuxRunner} from './runner.js';
 import {literalArgument} from './typing.js';
 import type {PaneView} from './view.js';
@@ -64,6 +65,8 @@ export interface Tmux {
   recentSession(): Promise<string | undefined>;
   /** Set the pane's user option `option` (`@name`) to `value`; undefined unsets it. */
   markPane(paneId: string, option: string, value: string | undefined): Promise<void>;
+  /** The value of the pane's user option `option`, undefined when it is not set. */
+  paneMark(paneId: string, option: string): Promise<string | undefined>;
   /** Every pane of the server whose user option `option` is set, with its value. */
   panesMarked(option: string): Promise<Array<{paneId: string; value: string}>>;
   /** Tell the people at this server `text`: the pane's user option `@nudge` (a status bar
@@ -242,25 +245,10 @@ export function createTmux(runner: TmuxRunner): Tmux {
       return parsePaneView(stdout);
     },
 
-    async cursorLogicalLine(paneId, rowsAbove) {
-      const y = Number.parseInt(
-        (await runner.run(['display-message', '-p', '-t', paneId, '#{cursor_y}'])).trim(),
-        10,
-      );
-      const stdout = await runner.run([
-        'capture-pane',
-        '-p',
-        '-J',
-        '-t',
-        paneId,
-        '-S',
-        String((Number.isFinite(y) ? y : 0) - Math.max(0, Math.floor(rowsAbove))),
-        '-E',
-        String(Number.isFinite(y) ? y : 0),
-      ]);
-      const lines = stdout.replace(/\n$/, '').split('\n');
-      return lines[lines.length - 1] ?? '';
-    },
+    cursorLogicalLine: (paneId, rowsAbove) => cursorLogicalLine(runner, paneId, rowsAbove),
+    markPane: (paneId, option, value) => markPane(runner, paneId, option, value),
+    paneMark: (paneId, option) => paneMark(runner, paneId, option),
+    panesMarked: (option) => panesMarked(runner, option),
 
     async typeLiteral(paneId, chars) {
       // -l: no key-name lookup; --: a leading "-" is text. tmux still injects one key event
@@ -311,32 +299,6 @@ export function createTmux(runner: TmuxRunner): Tmux {
 
     async killPane(paneId) {
       await runner.run(['kill-pane', '-t', paneId]);
-    },
-
-    async markPane(paneId, option, value) {
-      if (!/^@[A-Za-z0-9_-]+$/.test(option)) throw new Error(`not a user option: ${option}`);
-      await runner.run(
-        value === undefined
-          ? ['set-option', '-p', '-u', '-t', paneId, option]
-          : ['set-option', '-p', '-t', paneId, option, value],
-      );
-    },
-
-    async panesMarked(option) {
-      if (!/^@[A-Za-z0-9_-]+$/.test(option)) throw new Error(`not a user option: ${option}`);
-      const stdout = await runner.run([
-        'list-panes',
-        '-a',
-        '-F',
-        // A user option is a format variable too: #{@name}.
-        joinFormat(['pane_id', option]),
-      ]);
-      const marked: Array<{paneId: string; value: string}> = [];
-      for (const line of stdout.split('\n')) {
-        const [paneId, value] = splitFields(line, 2) ?? [];
-        if (paneId && value) marked.push({paneId, value});
-      }
-      return marked;
     },
 
     async announce(paneId, text) {

@@ -131,14 +131,18 @@ export class FakeTmux implements Tmux {
   async recentSession(): Promise<string | undefined> {
     throw new Error('FakeTmux has no sessions');
   }
+  /** The one-line editor's line (it never wraps). */
   async cursorLogicalLine(): Promise<string> {
-    throw new Error('FakeTmux has no logical lines');
+    return `${this.prompt}${this.input}`;
   }
   readonly marks = new Map<string, string>();
   async markPane(pane: string, option: string, value: string | undefined): Promise<void> {
     this.calls.push(['mark', pane, option, value ?? '']);
     if (value === undefined) this.marks.delete(`${pane} ${option}`);
     else this.marks.set(`${pane} ${option}`, value);
+  }
+  async paneMark(pane: string, option: string): Promise<string | undefined> {
+    return this.marks.get(`${pane} ${option}`);
   }
   async panesMarked(option: string): Promise<Array<{paneId: string; value: string}>> {
     return [...this.marks]

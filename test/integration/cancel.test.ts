@@ -186,3 +186,57 @@ describe('nudge cancel', () => {
     expect((await readJobEvents(home, id)).map((e) => e.event)).not.toContain('cancelled');
   });
 });
+
+describe('a half line nudge cannot clear (a program without a profile)', () => {
+  it('a cancelled job leaves it, says so (cleared: false), and the queued job never types onto it: it waits for the person, then fails; once the person clears it, the next job types alone', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    // cat in a cooked tty: nudge has no profile for it (raw), the tty echoes what is typed
+    // and prints a line back once Enter sends it.
+    const pane = await server.newPane(['cat']);
+    const first = await submitOk(
+      jobArgs(server.socket, pane, ['--delay', '0', '--type-delay', '30ms', '--', 'c'.repeat(100)]),
+      home,
+    );
+    const queued = await submitOk(
+      jobArgs(server.socket, pane, [
+        '--delay',
+        '0',
+        '--draft-wait',
+        '3s',
+        '--',
+        'queued-after-cancel',
+      ]),
+      home,
+    );
+    await server.waitForScreen(pane, /c{8}/);
+    const cancel = await runNudge(['cancel', first, '--json'], {NUDGE_HOME: home});
+    expect(JSON.parse(cancel.stdout)).toMatchObject({result: 'cancelled', cleared: false});
+    const state = await readJobState(home, first);
+    expect(state.reason).toMatch(
+      /^Cancelled while typing after typing \d+ of 100 characters; they were left in the input line/,
+    );
+    const second = await waitForJobState(home, queued, ['failed', 'done'], 60_000);
+    expect(second.state).toBe('failed');
+    expect(second.reason).toMatch(
+      new RegExp(
+        `^A cancelled job \\(${first}\\) left \\d+ characters in pane ${pane}'s input line, which nudge cannot clear`,
+      ),
+    );
+    const screen = await server.capture(pane);
+    expect(screen).not.toContain('queued');
+    expect(screen.trim()).toMatch(/^c+$/);
+
+    // The person clears the line (the tty's kill character): the next job types alone.
+    const third = await submitOk(
+      jobArgs(server.socket, pane, ['--delay', '0', '--draft-wait', '20s', '--', 'after-clear']),
+      home,
+    );
+    await waitForEvent(home, third, 'waiting-for-half-line');
+    await server.tmux('send-keys', '-t', pane, 'C-u');
+    await waitForJobState(home, third, ['done', 'failed'], 60_000);
+    // cat prints the line it was sent: only the new text, none of the c's.
+    await server.waitForScreen(pane, /^after-clear\n(.*\n)?after-clear$/m);
+    expect(await server.capture(pane)).not.toMatch(/c+after-clear/);
+  });
+});

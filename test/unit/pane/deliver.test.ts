@@ -57,6 +57,8 @@ class EscapeHoldingPane {
   }
 
   readonly tmux = {
+    // No marks on this pane: no half line a cancelled job left.
+    paneMark: async (): Promise<string | undefined> => undefined,
     view: async (): Promise<PaneView> => {
       this.settle();
       const placeholder =
