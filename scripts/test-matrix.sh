@@ -21,10 +21,12 @@ set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 # The tmux-facing core: typing byte for byte over both transports (with --until exit, regex
-# and stable), wait, expect; then, by name, --until exit in a shell, doctor inside a pane
-# (what it says of this tmux) and a watcher line typed into a shell.
+# and stable), wait, expect, the mode guard (copy mode entered mid-typing: it rests on tmux
+# dropping a command list after `set-option -o` fails, and on if-shell -F running at once);
+# then, by name, --until exit in a shell, doctor inside a pane (what it says of this tmux) and
+# a watcher line typed into a shell.
 CORE=(test/integration/transports.test.ts test/integration/wait-command.test.ts
-  test/integration/expect.test.ts)
+  test/integration/expect.test.ts test/integration/copy-mode.test.ts)
 CORE_NAMED=(test/integration/until.test.ts test/integration/doctor.test.ts
   test/integration/watch.test.ts)
 CORE_NAMES='^(submit --until exit|nudge doctor inside a pane|nudge watch the line runs in a shell pane)'
