@@ -149,6 +149,12 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
     );
   } finally {
     await transport.close();
+    // Whatever stopped it, the job is out of the pane's queue when its worker ends (a no-op
+    // when the lock's release took it out): a cancel that came before the lock was taken
+    // left the front end's entry, which held the pane's next job until it went stale.
+    await paneLockFor(ctx.stateDir, {...server, pane: request.pane})
+      .dequeue(request.jobId)
+      .catch(() => {});
   }
   // Read after the job (not before it: the worker's start stays as quick as it was).
   for (const why of loadedProfiles().problems)

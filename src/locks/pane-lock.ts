@@ -158,10 +158,17 @@ export class PaneLock {
     const started = this.clock.now();
     await this.enqueue(jobId, pid);
     const changes = watchQueue(this.queueDir);
+    let taken = false;
     try {
-      return await this.#waitForTurn(opts, started, changes);
+      const result = await this.#waitForTurn(opts, started, changes);
+      taken = result.ok;
+      return result;
     } finally {
       changes?.close();
+      // Stopped while queued (a cancel's SIGTERM, a failed look): leave the queue now. An
+      // entry left behind held the pane's next job until it went stale (a cancel racing a
+      // job's start, under load: test/faults/cancel-race.test.ts).
+      if (!taken) await this.dequeue(jobId).catch(() => {});
     }
   }
 
