@@ -42,6 +42,23 @@ function readStdin(): Promise<string> {
   });
 }
 
+/** All of stdin as bytes, up to `maxBytes` and one more (`submit --text-file -`): read to its
+ * end, however long that takes (the text comes from a pipe or a file). */
+function readStdinBytes(maxBytes: number): Promise<Uint8Array> {
+  if (process.stdin.isTTY) return Promise.resolve(new Uint8Array());
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => resolve(Buffer.concat(chunks).subarray(0, maxBytes + 1));
+    process.stdin.on('data', (chunk: Buffer) => {
+      if (size <= maxBytes) chunks.push(chunk);
+      size += chunk.length;
+    });
+    process.stdin.once('end', done);
+    process.stdin.once('error', done);
+  });
+}
+
 // Profile files: the user's own, then the project's (the working directory's .nudge/agents);
 // the workers this command starts read the same (NUDGE_PROFILE_DIRS).
 const env = profileEnv(process.env, process.cwd());
@@ -52,6 +69,7 @@ useProfilesOf(env);
 const ctx: CommandContext = nodeContext(
   {
     readStdin,
+    readStdinBytes,
     env,
     cwd: process.cwd(),
     pid: process.pid,

@@ -29,6 +29,7 @@ if (!spec || !process.env.NUDGE_HOME) {
       uid: process.getuid?.() ?? 0,
       signal,
       readStdin: async () => '',
+      readStdinBytes: async () => new Uint8Array(),
       node: process.execPath,
     },
     new URL('../src/', import.meta.url),

@@ -57,6 +57,7 @@ export function toSubmitOptions(
         : [String(sinks)],
     limitMargin: str('limit-margin'),
     resumeText: str('resume-text'),
+    textFile: str('text-file'),
   };
 }
 

@@ -3,6 +3,7 @@ import {resolveStateDir} from '../base/paths.js';
 import {nudgeVersion} from '../base/version.js';
 import type {JobOutcome} from '../jobs/events.js';
 import type {SubmitOptions} from '../jobs/options.js';
+import {textOfFile} from '../jobs/text-file.js';
 import {checkHost, hostOf, LOCAL_HOST, paneNamedThere, splitHostJob} from '../remote/dest.js';
 import {remoteSettings} from '../remote/settings.js';
 import type {CommandContext} from './context.js';
@@ -22,10 +23,13 @@ import type {WatchStartOptions} from './watch-types.js';
  * `local` is the submit run here (tests pass a stand-in).
  */
 export async function submitAnywhere(
-  o: SubmitOptions & HostChoice,
+  given: SubmitOptions & HostChoice,
   ctx: CommandContext,
   local?: typeof submit,
 ): Promise<OnHost<SubmitResult>> {
+  let o = given;
+  // The file is read here, whichever host the job runs on.
+  if (o.textFile !== undefined) o = {...o, text: await textOfFile(o, ctx), textFile: undefined};
   const host = hostOf(paneNamedThere(o, ctx.env).host, ctx.env);
   const plan = planNotice(host, o.notifyPane, ctx.env);
   if (plan.relay && o.notice === false)

@@ -20,6 +20,9 @@ export interface CommandContext {
   signal: AbortSignal;
   /** Read standard input to its end (hooks get their JSON there); '' when there is none. */
   readStdin: () => Promise<string>;
+  /** Read standard input to its end as bytes (`submit --text-file -`), at most `maxBytes` and
+   * one more (so a longer input is known to be too long); empty when there is none. */
+  readStdinBytes: (maxBytes: number) => Promise<Uint8Array>;
   clock: Clock;
   /** How commands reach a tmux server (one tmux process per call). */
   tmux: (spec: ServerSpec) => Tmux;

@@ -12,7 +12,10 @@ import type {CommandContext} from './context.js';
  * read from `process` comes in `own`.
  */
 export function nodeContext(
-  own: Pick<CommandContext, 'env' | 'cwd' | 'pid' | 'uid' | 'signal' | 'readStdin'> & {
+  own: Pick<
+    CommandContext,
+    'env' | 'cwd' | 'pid' | 'uid' | 'signal' | 'readStdin' | 'readStdinBytes'
+  > & {
     node: string;
   },
   srcDir: URL,

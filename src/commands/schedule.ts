@@ -6,6 +6,7 @@ import {NudgeError} from '../base/errors.js';
 import {writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE, findOnPath, resolveStateDir} from '../base/paths.js';
 import {resolveJobOptions, type SubmitOptions, validateText} from '../jobs/options.js';
+import {textOfFile} from '../jobs/text-file.js';
 import {resolveSinks} from '../notify/config.js';
 import {resolvePane} from '../pane/target.js';
 import type {CommandRun} from '../process/run-command.js';
@@ -78,17 +79,23 @@ export interface ScheduleResult {
  * sink: now, not at 3 a.m. in a log), and its panes: the one it types into and the one its
  * notice goes to, each `%N`, `self` or (the pane) this pane.
  */
-function checkedSubmit(
+async function checkedSubmit(
   o: ScheduleOptions,
-  env: Record<string, string | undefined>,
-): {submit: SubmitOptions; pane: string; notice: string | undefined} {
-  const s = o.submit;
-  if (!s) {
+  ctx: CommandContext,
+): Promise<{submit: SubmitOptions; pane: string; notice: string | undefined}> {
+  const env = ctx.env;
+  const given = o.submit;
+  if (!given) {
     throw new NudgeError(
       'bad-usage',
       `The submit options after -- are not valid (${o.submitWords.join(' ') || 'none'}); check them with nudge submit --help.`,
     );
   }
+  // --text-file: read now, kept in the schedule's private file (never in argv).
+  const s =
+    given.textFile === undefined
+      ? given
+      : {...given, text: await textOfFile(given, ctx), textFile: undefined};
   validateText(s.text);
   resolveJobOptions(s);
   resolveSinks(s.notify, env);
@@ -272,7 +279,7 @@ export async function scheduleSubmit(
   // A schedule runs outside tmux, where nudge would use tmux's default socket: name the socket
   // nudge would use here, as a path.
   const socket = socketFile(resolveServerSpec(o, ctx.env), ctx.env, ctx.uid);
-  const checked = checkedSubmit(o, ctx.env);
+  const checked = await checkedSubmit(o, ctx);
   // The scheduler's files hold no text: only `nudge schedule run NAME` and two variables, each
   // word checked for a character that would end a line there.
   const argv = [ctx.self.node, ctx.self.cli, 'schedule', 'run', name];

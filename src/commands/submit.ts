@@ -11,6 +11,7 @@ import {
   REQUEST_VERSION,
 } from '../jobs/request.js';
 import {JobStore} from '../jobs/store.js';
+import {textOfFile} from '../jobs/text-file.js';
 import {paneLockFor} from '../locks/pane-lock.js';
 import {notifyPreviewOf, resolveSinks} from '../notify/config.js';
 import {checkReach, paneRefOf, resolvePane} from '../pane/target.js';
@@ -31,7 +32,8 @@ export type SubmitResult =
  * `nudge submit`: validate everything, record the job, hand it to a detached worker (or run
  * it here with --wait).
  */
-export async function submit(o: SubmitOptions, ctx: CommandContext): Promise<SubmitResult> {
+export async function submit(given: SubmitOptions, ctx: CommandContext): Promise<SubmitResult> {
+  const o = given.textFile === undefined ? given : {...given, text: await textOfFile(given, ctx)};
   validateText(o.text);
   const options = resolveJobOptions(o);
   options.notifySinks = resolveSinks(o.notify, ctx.env);

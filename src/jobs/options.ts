@@ -55,6 +55,8 @@ export interface SubmitOptions {
   resumeText?: string | undefined;
   /** Sinks to tell of the job's changes (`--notify`, repeatable; `none`: not the config's). */
   notify?: readonly string[] | undefined;
+  /** Read the text from this file (`-`: standard input) instead of `text` (the CLI only). */
+  textFile?: string | undefined;
 }
 
 /** The defaults of `nudge submit` (docs/commands.md lists them). */

@@ -11,6 +11,7 @@ export function offlineContext(over: Partial<CommandContext> = {}): CommandConte
     uid: 1000,
     signal: new AbortController().signal,
     readStdin: async () => '',
+    readStdinBytes: async () => new Uint8Array(),
     clock: new FakeClock(),
     tmux: () => {
       throw new Error('no tmux in this test');

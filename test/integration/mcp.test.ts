@@ -53,6 +53,7 @@ async function inProcess(env: Record<string, string>): Promise<Client> {
     uid: process.getuid?.() ?? 0,
     signal: new AbortController().signal,
     readStdin: async () => '',
+    readStdinBytes: async () => new Uint8Array(),
     clock: realClock,
     tmux: (spec) => {
       const tmux = createTmux(createSpawnRunner(spec));

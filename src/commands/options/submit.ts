@@ -107,6 +107,12 @@ export const SUBMIT_OPTIONS = {
     default: SUBMIT_DEFAULTS.draftWait,
     describe: 'how long to wait for a draft to be sent or cleared',
   },
+  // No MCP argument: the tool takes text, never a path to read.
+  'text-file': {
+    type: 'string',
+    describe:
+      'type the text in FILE (- : standard input) byte for byte instead of the words after --; refused unless UTF-8',
+  },
   notify: {
     mcp: {
       name: 'notify',

@@ -1,0 +1,83 @@
+// `submit --text-file FILE` (`-`: standard input), through the real CLI and worker: the text
+// is typed byte for byte as the file holds it; bytes that are not UTF-8 are refused (exit 2,
+// the offset of the first), never typed as U+FFFD (issue 29).
+import {writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {execa} from 'execa';
+import {describe, expect, test} from 'vitest';
+import {jobIds, useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
+import {startRecorder} from '../helpers/recorder-pane.js';
+import {CLI, runNudge, submitArgs} from '../helpers/run-nudge.js';
+import {useTempDir} from '../helpers/temp-dir.js';
+import {cleanEnv, startTmuxServer} from '../helpers/tmux-server.js';
+
+const TEXT = 'summarise ünï ✓ 😀 "quoted" $HOME `tick` -- end';
+
+describe('submit --text-file', () => {
+  test('a file: its text typed byte for byte, Enter after it', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    const rec = await startRecorder(server);
+    const file = join(useTempDir('nudge-text-'), 'prompt.txt');
+    writeFileSync(file, TEXT);
+    const r = await runNudge(
+      submitArgs(server.socket, rec.pane, ['--no-notice', '--text-file', file]),
+      {NUDGE_HOME: home},
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    await waitForJobEnd(home, r.stdout.trim(), 60_000);
+    expect((await rec.bytes()).toString('hex')).toBe(Buffer.from(`${TEXT}\r`).toString('hex'));
+  }, 60_000);
+
+  test('standard input (-): the same', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    const rec = await startRecorder(server);
+    const r = await execa(
+      process.execPath,
+      [CLI, ...submitArgs(server.socket, rec.pane, ['--no-notice', '--text-file', '-'])],
+      {env: cleanEnv({NUDGE_HOME: home}), extendEnv: false, reject: false, input: TEXT},
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    await waitForJobEnd(home, r.stdout.trim(), 60_000);
+    expect((await rec.bytes()).toString('hex')).toBe(Buffer.from(`${TEXT}\r`).toString('hex'));
+  }, 60_000);
+
+  test('bytes that are not UTF-8: exit 2 with the offset, nothing queued or typed', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    const rec = await startRecorder(server);
+    const file = join(useTempDir('nudge-text-'), 'latin1.txt');
+    writeFileSync(file, Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x20, 0x6f, 0x6b])); // "café ok" in Latin-1
+    const r = await runNudge(
+      submitArgs(server.socket, rec.pane, ['--no-notice', '--text-file', file]),
+      {NUDGE_HOME: home},
+    );
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.trim()).toBe(
+      `nudge: --text-file ${file} is not UTF-8: byte 3 (0xe9) starts no valid character; convert it (iconv -t UTF-8) and submit again.`,
+    );
+    const piped = await execa(
+      process.execPath,
+      [CLI, ...submitArgs(server.socket, rec.pane, ['--no-notice', '--text-file', '-'])],
+      {
+        env: cleanEnv({NUDGE_HOME: home}),
+        extendEnv: false,
+        reject: false,
+        input: Buffer.from([0x61, 0xff]),
+      },
+    );
+    expect(piped.exitCode).toBe(2);
+    expect(piped.stderr.trim()).toBe(
+      'nudge: --text-file - (standard input) is not UTF-8: byte 1 (0xff) starts no valid character; convert it (iconv -t UTF-8) and submit again.',
+    );
+    const both = await runNudge(
+      submitArgs(server.socket, rec.pane, ['--text-file', file, '--', 'words']),
+      {NUDGE_HOME: home},
+    );
+    expect(both.exitCode).toBe(2);
+    expect(both.stderr.trim()).toBe('nudge: Give the text after -- or with --text-file, not both.');
+    expect(jobIds(home)).toEqual([]);
+    expect((await rec.bytes()).length).toBe(0);
+  }, 60_000);
+});
