@@ -98,3 +98,22 @@ export function describeError(err: unknown): string {
 export function isErrorCode(code: string): code is ErrorCode {
   return Object.hasOwn(EXIT_OF, code);
 }
+
+/** A file system error's code in words, for a sentence: `the disk is full`. */
+export function fsReason(code: string): string {
+  switch (code) {
+    case 'ENOSPC':
+      return 'the disk is full';
+    case 'EDQUOT':
+      return 'the disk quota is used up';
+    case 'EROFS':
+      return 'the file system is read-only';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ENOENT':
+      return 'a folder on its path does not exist';
+    default:
+      return code;
+  }
+}

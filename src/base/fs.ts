@@ -1,5 +1,5 @@
 import {appendFile, open, rename, rm} from 'node:fs/promises';
-import {NudgeError} from './errors.js';
+import {fsReason, NudgeError} from './errors.js';
 import {FILE_MODE} from './paths.js';
 import {thisProcess} from './this-process.js';
 
@@ -43,15 +43,7 @@ export async function appendLine(path: string, line: string): Promise<void> {
 /** A failed write under the state dir as a one-sentence NudgeError (exit 1). */
 export function stateWriteError(stateDir: string, error: unknown): NudgeError {
   if (error instanceof NudgeError) return error;
-  const code = (error as NodeJS.ErrnoException).code ?? 'error';
-  const why =
-    code === 'ENOSPC' || code === 'EDQUOT'
-      ? 'the disk is full'
-      : code === 'EROFS'
-        ? 'the file system is read-only'
-        : code === 'EACCES' || code === 'EPERM'
-          ? 'permission denied'
-          : code;
+  const why = fsReason((error as NodeJS.ErrnoException).code ?? 'error');
   return new NudgeError(
     'state-dir',
     `Cannot write to the state directory ${stateDir} (${why}); free some space or fix it, or set NUDGE_HOME to a writable directory.`,

@@ -2,7 +2,7 @@ import {constants} from 'node:fs';
 import {access, lstat, mkdir, realpath, stat} from 'node:fs/promises';
 import {homedir} from 'node:os';
 import {dirname, join} from 'node:path';
-import {NudgeError} from './errors.js';
+import {fsReason, NudgeError} from './errors.js';
 import {thisProcess} from './this-process.js';
 
 /** Environment variables that choose the state directory. */
@@ -92,7 +92,7 @@ export async function ensureStateDir(
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
     throw new NudgeError(
       'state-dir',
-      `Cannot use the state directory ${stateDir} (${code}); make it writable or set NUDGE_HOME to a writable directory.`,
+      `Cannot use the state directory ${stateDir}: ${fsReason(code)}; ${code === 'ENOSPC' ? 'free some space, ' : ''}make it writable or set NUDGE_HOME to a writable directory.`,
     );
   }
 }

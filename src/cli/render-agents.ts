@@ -74,6 +74,7 @@ export function renderExplain(r: ExplainResult, json: boolean, out: Output): Exi
   out.stdout(
     `pane     ${r.pane} (${r.command}${r.commandLine ? `: ${r.commandLine.join(' ')}` : ''})`,
   );
+  for (const c of r.conditions) out.stdout(`state    ${c.state}; submit ${c.submit}`);
   out.stdout(`profile  ${r.profile}: ${r.why}`);
   out.stdout(`data     ${r.source}`);
   if (r.version)

@@ -1,5 +1,3 @@
-import {lstat, rm, writeFile} from 'node:fs/promises';
-import {join} from 'node:path';
 import {loadProfiles, userProfileDirs} from '../agents/builtin.js';
 import {INSTALL_AGENTS, type InstallAgent} from '../agents/profile.js';
 import {readProfileTrust} from '../agents/trust.js';
@@ -10,7 +8,7 @@ import {
   versionIn,
 } from '../agents/verified.js';
 import {NudgeError} from '../base/errors.js';
-import {findOnPath, resolveStateDir} from '../base/paths.js';
+import {findOnPath} from '../base/paths.js';
 import {thisProcess} from '../base/this-process.js';
 import {runFile} from '../process/spawn.js';
 import {piecesFor} from '../setup/agents.js';
@@ -26,19 +24,12 @@ import {
 } from '../tmux/server.js';
 import {createTmux} from '../tmux/tmux.js';
 import {openTransport} from '../tmux/transport.js';
+import {type Check, fail, ok, warn} from './check.js';
+import {checkState} from './check-state.js';
 import type {CommandContext} from './context.js';
 import {projectRoot} from './install.js';
 
-export type CheckStatus = 'ok' | 'warn' | 'fail';
-
-export interface Check {
-  name: string;
-  status: CheckStatus;
-  /** What was found, one sentence. */
-  detail: string;
-  /** What to do about it (warn and fail), one sentence. */
-  fix?: string;
-}
+export type {Check, CheckStatus} from './check.js';
 
 export interface DoctorResult {
   checks: Check[];
@@ -61,20 +52,6 @@ function atLeast(version: readonly number[], min: readonly number[]): boolean {
   }
   return true;
 }
-
-const ok = (name: string, detail: string): Check => ({name, status: 'ok', detail});
-const warn = (name: string, detail: string, fix: string): Check => ({
-  name,
-  status: 'warn',
-  detail,
-  fix,
-});
-const fail = (name: string, detail: string, fix: string): Check => ({
-  name,
-  status: 'fail',
-  detail,
-  fix,
-});
 
 /** A verdict of the verified-versions table as a check. */
 function versionCheck(name: string, table: VerifiedTable, program: string, version: string): Check {
@@ -137,7 +114,10 @@ async function checkServer(
   } catch (error) {
     if (!(error instanceof TmuxCommandError)) throw error;
     if (error.kind === 'no-tmux') return {checks: []};
-    const status = error.kind === 'no-server' ? warn : fail;
+    // A server named (-L, -S, NUDGE_TMUX_SOCKET) that does not answer is a failure; tmux's
+    // default one not running yet is only worth a word.
+    const named = flagged || !!ctx.env.NUDGE_TMUX_SOCKET;
+    const status = error.kind === 'no-server' && !named ? warn : fail;
     const fix =
       error.kind === 'no-access'
         ? 'Run nudge outside the sandbox (Codex: nudge install codex adds the rule), or as the user who owns the server.'
@@ -209,42 +189,6 @@ async function checkControl(spec: ServerSpec, pane: string): Promise<Check> {
     );
   } finally {
     await transport.close();
-  }
-}
-
-async function checkState(env: Record<string, string | undefined>): Promise<Check> {
-  const dir = resolveStateDir(env);
-  const name = 'state-dir';
-  try {
-    const st = await lstat(dir);
-    if (st.isSymbolicLink() || !st.isDirectory())
-      return fail(
-        name,
-        `${dir} is not a plain directory.`,
-        'Remove it, or set NUDGE_HOME to another path.',
-      );
-    const mode = st.mode & 0o777;
-    const probe = join(dir, `.doctor-${thisProcess.pid}`);
-    try {
-      await writeFile(probe, '', {mode: 0o600});
-      await rm(probe, {force: true});
-    } catch (error) {
-      return fail(
-        name,
-        `${dir} is not writable (${(error as NodeJS.ErrnoException).code}).`,
-        'Fix its permissions, or set NUDGE_HOME to a writable directory.',
-      );
-    }
-    if (mode & 0o077)
-      return warn(
-        name,
-        `${dir} is readable by others (mode ${mode.toString(8)}).`,
-        `chmod 700 ${dir}`,
-      );
-    return ok(name, `${dir}, private (700) and writable.`);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    return ok(name, `${dir} does not exist yet; nudge creates it (700) on first use.`);
   }
 }
 

@@ -11,6 +11,7 @@ import {paneMemory} from '../pane/memory.js';
 import {recognize} from '../pane/profile.js';
 import {resolvePane} from '../pane/target.js';
 import {resolveServerSpec} from '../tmux/server.js';
+import type {PaneInfo} from '../tmux/tmux.js';
 import type {CommandContext} from './context.js';
 
 /** Options of `nudge explain [PANE]`. */
@@ -41,6 +42,36 @@ export interface ExplainResult {
   verdict: {idle: boolean; why: string};
   /** User profile files that were refused (one sentence each). */
   problems: string[];
+  /** What tmux says of the pane that changes what submit does: dead, in a mode,
+   * synchronized, input off — each with what submit would do about it. */
+  conditions: Array<{state: string; submit: string}>;
+}
+
+/** What tmux says of `info` that changes what submit does, and what it would do. */
+export function paneConditions(info: PaneInfo): ExplainResult['conditions'] {
+  const out: ExplainResult['conditions'] = [];
+  if (info.dead)
+    out.push({
+      state: 'dead: its program exited (the pane is kept by remain-on-exit)',
+      submit: 'fails at once; nothing is typed',
+    });
+  if (info.inMode)
+    out.push({
+      state: `in ${info.mode || 'a mode'} (a person scrolled up, or pressed prefix [)`,
+      submit:
+        'leaves the mode before typing; a mode entered while it types stops the typing until the mode ends (--draft-wait)',
+    });
+  if (info.synchronized)
+    out.push({
+      state: 'synchronize-panes is on: keys reach every pane of its window',
+      submit: 'refuses it (exit 1); turn synchronize-panes off',
+    });
+  if (info.inputOff)
+    out.push({
+      state: 'input is off (select-pane -d)',
+      submit: `refuses it (exit 1); run "tmux select-pane -e -t ${info.paneId}"`,
+    });
+  return out;
 }
 
 /** `nudge explain [PANE]`: which program runs there, why it was recognised, which rules of
@@ -78,7 +109,9 @@ export async function explainPane(o: ExplainOptions, ctx: CommandContext): Promi
   const source = loaded.sources[profile.name];
   return {
     pane: info.paneId,
-    command: info.currentCommand,
+    command: info.dead
+      ? `(dead; it ran ${info.startCommand || 'the default shell'})`
+      : info.currentCommand,
     commandLine: argv ? [...argv] : undefined,
     profile: profile.name,
     why: detection.reason,
@@ -86,7 +119,13 @@ export async function explainPane(o: ExplainOptions, ctx: CommandContext): Promi
     version:
       installed && judged ? {installed, status: judged.status, detail: judged.detail} : undefined,
     rules: explainScreen(profile, view),
-    verdict: 'idle' in now ? {idle: true, why: now.idle} : {idle: false, why: now.busy},
+    // A dead pane runs nothing, whatever its last screen looks like.
+    verdict: info.dead
+      ? {idle: false, why: 'dead: its program exited'}
+      : 'idle' in now
+        ? {idle: true, why: now.idle}
+        : {idle: false, why: now.busy},
     problems: loaded.problems,
+    conditions: paneConditions(info),
   };
 }

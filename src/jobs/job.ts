@@ -1,6 +1,6 @@
 import {blockedIn, type FoundDialog} from '../agents/dialogs.js';
 import type {HookMark, HookMarkSource} from '../agents/hook-marks.js';
-import {isAgent, type Profile} from '../agents/profile.js';
+import type {Profile} from '../agents/profile.js';
 import type {Detection} from '../agents/registry.js';
 import {isPosixShell} from '../agents/shell.js';
 import type {Clock} from '../base/clock.js';

@@ -69,7 +69,6 @@ export async function deliver(
   const pasted =
     isAgent(profile) && (/[\r\n]/.test(text) || profile.pasteWhen?.test(text) === true);
   const {before, composer} = await typeWhole(io, pane, text, profile, pasted, o, signal);
-  const {tmux} = io;
   // A prompt must not be sent from an input mode (it would run as a shell command).
   if (kind === 'prompt' && composer?.mode) {
     throw new NotDelivered(
@@ -148,7 +147,13 @@ async function typeWhole(
     // A person who puts the pane in copy mode stops the typing at once (tmux refuses the
     // keys); once the mode ends the line is made nudge's own again and the text typed whole.
     let typed = 0;
-    const counted = {...o, typed: (n: number) => ((typed += n), o.typed?.(n))};
+    const counted = {
+      ...o,
+      typed: (n: number) => {
+        typed += n;
+        o.typed?.(n);
+      },
+    };
     try {
       if (pasted) {
         signal.throwIfAborted();
