@@ -52,6 +52,39 @@ const COMMANDS: readonly CliCommand[] = [
  * options object and stores its exit code in `result`; errors propagate to the caller, which
  * maps them to exit codes in one place.
  */
+/** Flags renamed, by command: the old spelling keeps its meaning, with a word on stderr. */
+const RENAMED: Record<string, Record<string, string>> = {
+  run: {'--no-notify': '--no-notice'},
+};
+
+/**
+ * The command line as yargs should read it: a negative value after an option (`--timeout
+ * -1s`) is that option's value, so the option's own check says what is wrong with it (yargs
+ * would read `-1s` as the flags -1 and -s); a renamed flag is its new spelling. Nothing after
+ * `--` (the text to type) is touched.
+ */
+export function normalizeArgv(argv: readonly string[], out: Output): string[] {
+  const renamed = RENAMED[argv[0] ?? ''] ?? {};
+  const result: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i] ?? '';
+    if (word === '--') {
+      result.push(...argv.slice(i));
+      break;
+    }
+    const next = argv[i + 1];
+    const now = renamed[word];
+    if (now !== undefined) {
+      out.stderr(`nudge: ${word} is now ${now}; the old spelling still works, for now.`);
+      result.push(now);
+    } else if (/^--[a-z][\w-]*$/.test(word) && next !== undefined && /^-\d/.test(next)) {
+      result.push(`${word}=${next}`);
+      i++;
+    } else result.push(word);
+  }
+  return result;
+}
+
 export function buildCli(
   argv: string[],
   ctx: CommandContext,
@@ -68,7 +101,7 @@ export function buildCli(
       result.exitCode = await render(await command, out);
     },
   };
-  let cli = yargs(argv)
+  let cli = yargs(normalizeArgv(argv, out))
     .scriptName('nudge')
     .usage(
       '$0 <command> [options]\n\nHand a job to a tmux pane without blocking; be woken when it is done.',

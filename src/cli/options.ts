@@ -21,7 +21,10 @@ function yargsOption(spec: OptionSpec) {
     describe: spec.implied !== undefined ? helpOf(spec) : spec.describe,
     ...(spec.short ? {alias: spec.short} : {}),
     ...(spec.default !== undefined ? {default: spec.default} : {}),
-    ...(spec.multiple ? {array: true} : {}),
+    ...(spec.multiple
+      ? {array: true}
+      : // Given twice, the last one counts (yargs would make "5s,6s" of them).
+        {coerce: (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v)}),
     ...(spec.choices ? {choices: [...spec.choices]} : {}),
     ...(spec.hidden ? {hidden: true} : {}),
   };

@@ -147,6 +147,19 @@ const CASES: Case[] = [
     code: 2,
     says: /-L.*-S|-S.*-L/,
   },
+  {
+    // Given twice, the last counts: the sentence names "bogus" alone, never "5s,bogus".
+    name: 'an option given twice',
+    args: (s) => [...ok(s), '--timeout', '5s', '--timeout', 'bogus', '--', 'x'],
+    code: 2,
+    says: /^nudge: --timeout expects a duration [^\n]*, got "bogus"\.$/,
+  },
+  {
+    name: 'a negative duration',
+    args: (s) => [...ok(s), '--timeout', '-1s', '--', 'x'],
+    code: 2,
+    says: /^nudge: --timeout expects a duration [^\n]*, got "-1s"\.$/,
+  },
 ];
 
 describe('submit rejects bad input', () => {
@@ -169,4 +182,31 @@ describe('submit rejects bad input', () => {
     // Nothing was spawned: no job was ever recorded.
     expect(jobIds(home)).toEqual([]);
   });
+});
+
+describe('the other commands: one sentence for each usage error', () => {
+  it('wait with a negative --timeout reaches the duration parser', async () => {
+    const server = await startTmuxServer();
+    const r = await runNudge(['wait', '-S', server.socket, '%0', '--timeout', '-1s'], {
+      NUDGE_HOME: useNudgeHome(),
+    });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/--timeout/);
+    expect(r.stderr).toMatch(/"-1s"/);
+    expect(r.stderr).not.toMatch(/Unknown arguments/);
+  });
+
+  it('run --no-notify, the old spelling of --no-notice: works as it did, and says the new one', async () => {
+    const server = await startTmuxServer();
+    await server.tmux('set-option', '-g', 'default-command', 'bash --norc --noprofile');
+    const r = await runNudge(
+      ['run', '-S', server.socket, '--no-notify', '--wait', '--cwd', server.dir, '--', 'true'],
+      {NUDGE_HOME: useNudgeHome()},
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr.trim()).toBe(
+      'nudge: --no-notify is now --no-notice; the old spelling still works, for now.',
+    );
+  }, 60_000);
 });
