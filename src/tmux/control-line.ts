@@ -153,7 +153,7 @@ export function toControlLine(args: readonly string[]): Result<ControlLine, stri
     if (name === undefined || !COMMAND_NAME.test(name)) {
       return err(`${JSON.stringify(name)} is not a tmux command name`);
     }
-    if (REFUSED_COMMANDS.has(name)) {
+    if (REFUSED_COMMANDS.has(name) && !isModeGuardIf(name, rest)) {
       return err(
         `${name} is not run over the control-mode transport (its replies cannot be matched, or it would change the control client); use the spawn runner`,
       );
@@ -161,6 +161,30 @@ export function toControlLine(args: readonly string[]): Result<ControlLine, stri
     parts.push([name, ...rest.map(quoteControlArgument)].join(' '));
   }
   return ok({line: parts.join(' ; '), commands: commands.length});
+}
+
+/** The pane option the mode guard uses (src/tmux/mode-guard.ts). */
+export const MODE_GUARD_OPTION = '@nudge-mode-guard';
+
+/**
+ * The mode guard's `if-shell -F -t %N '#{pane_in_mode}' 'set-option -p -t %N <guard> 1'`,
+ * the one if-shell the control runner takes: -F runs no shell and inserts its one command at
+ * once, and the reply blocks still match the line's commands — that command's own block comes
+ * only when the pane is in a mode, and then the guard's next command fails, which ends the
+ * line (measured on 3.3a, 3.5a and 3.8: test/integration/copy-mode.test.ts over both
+ * transports).
+ */
+function isModeGuardIf(name: string, rest: readonly string[]): boolean {
+  const [f, t, pane, format, command, ...more] = rest;
+  return (
+    (name === 'if-shell' || name === 'if') &&
+    more.length === 0 &&
+    f === '-F' &&
+    t === '-t' &&
+    /^%\d+$/.test(pane ?? '') &&
+    format === '#{pane_in_mode}' &&
+    command === `set-option -p -t ${pane} ${MODE_GUARD_OPTION} 1`
+  );
 }
 
 /** Whether the control runner can run `args` (see toControlLine for the reasons it cannot). */

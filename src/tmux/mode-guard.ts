@@ -1,3 +1,4 @@
+import {MODE_GUARD_OPTION} from './control-line.js';
 import {TmuxCommandError, type TmuxRunner} from './runner.js';
 
 /**
@@ -11,9 +12,10 @@ import {TmuxCommandError, type TmuxRunner} from './runner.js';
  * when `#{pane_in_mode}` is true (if-shell -F runs its command at once, before the next one of
  * the list), then sets it with `-o` (only if unset) — which fails when the pane is in a mode,
  * and tmux drops the rest of a command list after a failing command. Checked on tmux 3.3a,
- * 3.5a and 3.8 (test/integration/copy-mode.test.ts runs in the tmux matrix).
+ * 3.5a and 3.8 (test/integration/copy-mode.test.ts runs in the tmux matrix), over both
+ * transports (the control runner takes this one if-shell: src/tmux/control-line.ts).
  */
-const OPTION = '@nudge-mode-guard';
+const OPTION = MODE_GUARD_OPTION;
 
 /** The commands that go before an input command to `pane` (a `%N` id), ending in `;`. */
 export function modeGuard(pane: string): string[] {

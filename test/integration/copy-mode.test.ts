@@ -22,92 +22,95 @@ async function scrollAWhile(server: TmuxTestServer, pane: string, ms: number): P
   await server.tmux('send-keys', '-t', pane, '-X', 'cancel');
 }
 
-describe('copy mode entered while a job types', () => {
-  test('into bash, a command longer than the pane is wide: bash runs it whole, once; never a cut one', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
-    const dir = useTempDir('nudge-copy-mode-');
-    const pane = await server.newPane(['bash', '--norc', '--noprofile'], {width: 60, height: 20});
-    await server.waitForScreen(pane, /\$/);
-    const name = `whole-${'a'.repeat(100)}`;
-    const command = `touch ${join(dir, name)}`;
-    const r = await runNudge(
-      submitArgs(server.socket, pane, ['--no-notice', '--until', 'exit', '--', command], {
-        '--type-delay': '20ms',
-      }),
-      {NUDGE_HOME: home},
-    );
-    expect(r.exitCode, r.stderr).toBe(0);
-    const id = r.stdout.trim();
-    // The first characters are on the line: the person scrolls up for a second.
-    await server.waitForScreen(pane, /touch \/\S{10}/, 30_000);
-    await scrollAWhile(server, pane, 1_000);
-    const end = await waitForJobEnd(home, id, 90_000);
-    const events = await readJobEvents(home, id);
-    const shown = `${JSON.stringify(events)}\n${await server.capture(pane)}`;
-    expect(end.state, shown).toBe('done');
-    expect(readdirSync(dir), shown).toEqual([name]);
-    expect(
-      events.some((e) => e.event === 'mode-entered'),
-      shown,
-    ).toBe(true);
-    expect(events.find((e) => e.event === 'retyping')).toMatchObject({why: 'mode-entered'});
-  }, 120_000);
+describe.each(['control', 'spawn'] as const)(
+  'copy mode entered while a job types (%s)',
+  (transport) => {
+    test('into bash, a command longer than the pane is wide: bash runs it whole, once; never a cut one', async () => {
+      const server = await startTmuxServer();
+      const home = useNudgeHome();
+      const dir = useTempDir('nudge-copy-mode-');
+      const pane = await server.newPane(['bash', '--norc', '--noprofile'], {width: 60, height: 20});
+      await server.waitForScreen(pane, /\$/);
+      const name = `whole-${'a'.repeat(100)}`;
+      const command = `touch ${join(dir, name)}`;
+      const r = await runNudge(
+        submitArgs(server.socket, pane, ['--no-notice', '--until', 'exit', '--', command], {
+          '--type-delay': '20ms',
+        }),
+        {NUDGE_HOME: home, NUDGE_TRANSPORT: transport},
+      );
+      expect(r.exitCode, r.stderr).toBe(0);
+      const id = r.stdout.trim();
+      // The first characters are on the line: the person scrolls up for a second.
+      await server.waitForScreen(pane, /touch \/\S{10}/, 30_000);
+      await scrollAWhile(server, pane, 1_000);
+      const end = await waitForJobEnd(home, id, 90_000);
+      const events = await readJobEvents(home, id);
+      const shown = `${JSON.stringify(events)}\n${await server.capture(pane)}`;
+      expect(end.state, shown).toBe('done');
+      expect(readdirSync(dir), shown).toEqual([name]);
+      expect(
+        events.some((e) => e.event === 'mode-entered'),
+        shown,
+      ).toBe(true);
+      expect(events.find((e) => e.event === 'retyping')).toMatchObject({why: 'mode-entered'});
+    }, 120_000);
 
-  test('into a program nudge cannot clear: what arrived stays, no Enter, and the job says how much', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
-    const rec = await startRecorder(server);
-    const text = `${'b'.repeat(120)}-end`;
-    const r = await runNudge(
-      submitArgs(server.socket, rec.pane, ['--no-notice', '--', text], {'--type-delay': '20ms'}),
-      {NUDGE_HOME: home},
-    );
-    expect(r.exitCode, r.stderr).toBe(0);
-    const id = r.stdout.trim();
-    await rec.waitForLength(10, 30_000);
-    await scrollAWhile(server, rec.pane, 1_000);
-    const end = await waitForJobEnd(home, id, 90_000);
-    const got = (await rec.bytes()).toString('utf8');
-    expect(end.state).toBe('failed');
-    expect(String(end.reason)).toMatch(
-      new RegExp(
-        `^The pane ${rec.pane} entered copy mode while typing; ${got.length} of ${text.length} characters arrived, and nudge has no profile for its program, so it cannot clear them; Enter was not pressed\\.$`,
-      ),
-    );
-    // Only a beginning of the text, never a key of copy mode's, never Enter.
-    expect(text.startsWith(got), got).toBe(true);
-    expect(got.length).toBeLessThan(text.length);
-  }, 120_000);
+    test('into a program nudge cannot clear: what arrived stays, no Enter, and the job says how much', async () => {
+      const server = await startTmuxServer();
+      const home = useNudgeHome();
+      const rec = await startRecorder(server);
+      const text = `${'b'.repeat(120)}-end`;
+      const r = await runNudge(
+        submitArgs(server.socket, rec.pane, ['--no-notice', '--', text], {'--type-delay': '20ms'}),
+        {NUDGE_HOME: home, NUDGE_TRANSPORT: transport},
+      );
+      expect(r.exitCode, r.stderr).toBe(0);
+      const id = r.stdout.trim();
+      await rec.waitForLength(10, 30_000);
+      await scrollAWhile(server, rec.pane, 1_000);
+      const end = await waitForJobEnd(home, id, 90_000);
+      const got = (await rec.bytes()).toString('utf8');
+      expect(end.state).toBe('failed');
+      expect(String(end.reason)).toMatch(
+        new RegExp(
+          `^The pane ${rec.pane} entered copy mode while typing; ${got.length} of ${text.length} characters arrived, and nudge has no profile for its program, so it cannot clear them; Enter was not pressed\\.$`,
+        ),
+      );
+      // Only a beginning of the text, never a key of copy mode's, never Enter.
+      expect(text.startsWith(got), got).toBe(true);
+      expect(got.length).toBeLessThan(text.length);
+    }, 120_000);
 
-  test('the notice too: into a recorder put in copy mode mid-notice, no partial notice is submitted', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
-    const rec = await startRecorder(server);
-    const shell = await server.newPane(['bash', '--norc', '--noprofile']);
-    const notice = `Done: ${'n'.repeat(110)} resume.`;
-    const r = await runNudge(
-      submitArgs(
-        server.socket,
-        shell,
-        ['--until', 'exit', '--notify-pane', rec.pane, '--notice', notice, '--', 'true'],
-        {'--type-delay': '20ms'},
-      ),
-      {NUDGE_HOME: home},
-    );
-    expect(r.exitCode, r.stderr).toBe(0);
-    const id = r.stdout.trim();
-    await rec.waitForLength(10, 60_000);
-    await scrollAWhile(server, rec.pane, 1_000);
-    const end = await waitForJobEnd(home, id, 90_000);
-    const got = (await rec.bytes()).toString('utf8');
-    expect(notice.startsWith(got), got).toBe(true);
-    expect(got).not.toContain('\r');
-    expect(end.notified, JSON.stringify(end)).toBe(false);
-    await waitFor('the notice failure in the events', async () =>
-      (await readJobEvents(home, id)).find((e) =>
-        JSON.stringify(e).includes('entered copy mode while typing'),
-      ),
-    );
-  }, 120_000);
-});
+    test('the notice too: into a recorder put in copy mode mid-notice, no partial notice is submitted', async () => {
+      const server = await startTmuxServer();
+      const home = useNudgeHome();
+      const rec = await startRecorder(server);
+      const shell = await server.newPane(['bash', '--norc', '--noprofile']);
+      const notice = `Done: ${'n'.repeat(110)} resume.`;
+      const r = await runNudge(
+        submitArgs(
+          server.socket,
+          shell,
+          ['--until', 'exit', '--notify-pane', rec.pane, '--notice', notice, '--', 'true'],
+          {'--type-delay': '20ms'},
+        ),
+        {NUDGE_HOME: home, NUDGE_TRANSPORT: transport},
+      );
+      expect(r.exitCode, r.stderr).toBe(0);
+      const id = r.stdout.trim();
+      await rec.waitForLength(10, 60_000);
+      await scrollAWhile(server, rec.pane, 1_000);
+      const end = await waitForJobEnd(home, id, 90_000);
+      const got = (await rec.bytes()).toString('utf8');
+      expect(notice.startsWith(got), got).toBe(true);
+      expect(got).not.toContain('\r');
+      expect(end.notified, JSON.stringify(end)).toBe(false);
+      await waitFor('the notice failure in the events', async () =>
+        (await readJobEvents(home, id)).find((e) =>
+          JSON.stringify(e).includes('entered copy mode while typing'),
+        ),
+      );
+    }, 120_000);
+  },
+);

@@ -5,6 +5,7 @@ import {
   splitArgvCommands,
   toControlLine,
 } from '../../../src/tmux/control-line.js';
+import {modeGuard} from '../../../src/tmux/mode-guard.js';
 import {literalArgument} from '../../../src/tmux/typing.js';
 
 /**
@@ -187,5 +188,25 @@ describe('toControlLine', () => {
       ok: false,
     });
     expect(canRunOverControl(['capture-pane', '-p', '-t', '%0'])).toBe(true);
+  });
+
+  test("the mode guard's if-shell, and no other, runs over control", () => {
+    const guard = modeGuard('%3');
+    expect(toControlLine([...guard, 'send-keys', '-t', '%3', '-l', '--', 'x'])).toMatchObject({
+      ok: true,
+      value: {commands: 4},
+    });
+    const ifAt = guard.indexOf('if-shell');
+    for (const change of [
+      [ifAt + 5, 'run-shell "touch /tmp/x"'],
+      [ifAt + 5, 'set-option -p -t %4 @nudge-mode-guard 1'],
+      [ifAt + 4, '#{pane_dead}'],
+      [ifAt + 1, '-b'],
+    ] as const) {
+      const args = [...guard];
+      args[change[0]] = change[1];
+      expect(canRunOverControl(args), JSON.stringify(change)).toBe(false);
+    }
+    expect(canRunOverControl(['if-shell', '-F', '-t', '%3', '#{pane_in_mode}'])).toBe(false);
   });
 });
