@@ -1,4 +1,4 @@
-import {createHash} from 'node:crypto';
+import type * as Crypto from 'node:crypto';
 import {readdirSync, readFileSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import {basename, delimiter, join} from 'node:path';
@@ -258,7 +258,7 @@ export function parseCompiled(text: string): Builtins | undefined {
 }
 
 function digestOf(files: readonly {name: string; text: string}[]): string {
-  const hash = createHash('sha256');
+  const hash = (load('node:crypto') as typeof Crypto).createHash('sha256');
   for (const {name, text} of files) hash.update(`${name}\0${text}\0`);
   return hash.digest('hex');
 }

@@ -1,4 +1,4 @@
-import {AGENT_NAMES} from '../agents/profile.js';
+import {profileNamed} from '../agents/registry.js';
 import {NudgeError} from '../base/errors.js';
 import {linearPattern, type Pattern} from '../base/pattern.js';
 
@@ -9,8 +9,14 @@ export type UntilSpec =
   | {kind: 'regex'; pattern: string}
   | {kind: 'prompt'; profile: string | undefined; pattern: string | undefined};
 
-/** Prompt profiles `--until prompt:NAME` knows (agent profiles join this list). */
-export const PROMPT_PROFILES = ['shell', ...AGENT_NAMES] as const;
+/** Whether `--until prompt:NAME` names a profile whose prompt nudge can read: the shell, or
+ * any agent the registry holds (built-in, added as data, or a user's own file). A name no
+ * profile has is read as a regex. */
+export function isPromptProfile(name: string): boolean {
+  if (name === 'shell') return true;
+  const kind = profileNamed(name)?.kind;
+  return kind === 'agent' || kind === 'shell';
+}
 
 /**
  * Parse `--until`: `stable`, `exit`, `regex:PATTERN`, `prompt`, `prompt:NAME` (a profile) or
@@ -31,8 +37,7 @@ export function parseUntil(text: string, option = '--until'): UntilSpec {
   if (text === 'prompt') return {kind: 'prompt', profile: undefined, pattern: undefined};
   if (text.startsWith('prompt:')) {
     const rest = text.slice('prompt:'.length);
-    if ((PROMPT_PROFILES as readonly string[]).includes(rest))
-      return {kind: 'prompt', profile: rest, pattern: undefined};
+    if (isPromptProfile(rest)) return {kind: 'prompt', profile: rest, pattern: undefined};
     if (rest === '')
       throw new NudgeError('bad-until', `${option} prompt: needs a profile name or a regex.`);
     compileRegex(rest, option);

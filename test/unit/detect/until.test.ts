@@ -1,4 +1,9 @@
+import {mkdtempSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
+import {useProfileDirs} from '../../../src/agents/registry.js';
+import {TRUST_ALL} from '../../../src/agents/trust.js';
 import {describeUntil, parseUntil} from '../../../src/detect/until.js';
 
 describe('parseUntil', () => {
@@ -8,6 +13,13 @@ describe('parseUntil', () => {
     ['regex:listening on \\d+', {kind: 'regex', pattern: 'listening on \\d+'}],
     ['prompt', {kind: 'prompt', profile: undefined, pattern: undefined}],
     ['prompt:shell', {kind: 'prompt', profile: 'shell', pattern: undefined}],
+    // Every agent the registry holds, the ones added as data too (not a regex "qwen").
+    ...['claude', 'gemini', 'codex', 'qwen', 'opencode', 'copilot', 'pi'].map(
+      (name): [string, object] => [
+        `prompt:${name}`,
+        {kind: 'prompt', profile: name, pattern: undefined},
+      ],
+    ),
     ['prompt:^> $', {kind: 'prompt', profile: undefined, pattern: '^> $'}],
   ])('%j', (text, spec) => {
     expect(parseUntil(text)).toEqual(spec);
@@ -25,5 +37,37 @@ describe('parseUntil', () => {
       expect.objectContaining({name: 'NudgeError', exitCode: 2}),
     );
     expect(() => parseUntil(text)).toThrow(message);
+  });
+});
+
+describe("--until prompt:NAME with a user's own profile", () => {
+  test('a profile file of the person adds a name prompt: takes; a name no profile has is a regex', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nudge-until-'));
+    writeFileSync(
+      join(dir, 'mine.toml'),
+      [
+        "name = 'mine'",
+        "kind = 'agent'",
+        "clearKeys = [['C-u']]",
+        'minEnterDelayMs = 100',
+        "composerLine = '^(>) (.*)$'",
+        "busy = ['thinking']",
+      ].join('\n'),
+    );
+    useProfileDirs([dir], TRUST_ALL);
+    try {
+      expect(parseUntil('prompt:mine')).toEqual({
+        kind: 'prompt',
+        profile: 'mine',
+        pattern: undefined,
+      });
+      expect(parseUntil('prompt:yours')).toEqual({
+        kind: 'prompt',
+        profile: undefined,
+        pattern: 'yours',
+      });
+    } finally {
+      useProfileDirs([], TRUST_ALL);
+    }
   });
 });
