@@ -3,6 +3,7 @@ import {describeError, isAbortError} from '../base/errors.js';
 import type {Change} from '../notify/tell.js';
 import {NotDelivered, PaneBlocked, PaneFailure} from '../pane/failures.js';
 import {FenceLost} from '../tmux/fence.js';
+import {PaneInMode} from '../tmux/mode-guard.js';
 import {TmuxCommandError} from '../tmux/runner.js';
 import type {JobOutcome} from './events.js';
 
@@ -63,6 +64,9 @@ export function endingOf(error: unknown, at: Stopped): JobOutcome {
 
 function failureReason(error: unknown, {phase, pane, socketPath}: Stopped): string {
   if (error instanceof PaneFailure) return error.message;
+  // Copy mode entered again while nudge cleared its own prefix: nothing more is typed.
+  if (error instanceof PaneInMode)
+    return `The pane ${error.pane} entered copy mode while ${phase} and nudge could not make its line whole again; nothing more was typed and Enter was not pressed.`;
   if (error instanceof TmuxCommandError) {
     switch (error.kind) {
       case 'no-target':
