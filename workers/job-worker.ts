@@ -2,7 +2,7 @@
 // The files of workers/ and src/cli.ts are the only ones that touch `process`.
 import {readFileSync} from 'node:fs';
 import {useProfilesOf} from '../src/agents/registry.js';
-import {describeError} from '../src/base/errors.js';
+import {describeError, exitCodeOfState} from '../src/base/errors.js';
 import {executeJob, recordWorkerFailure, type WorkerUsage} from '../src/jobs/execute.js';
 import {decodeRequest} from '../src/jobs/request.js';
 import {notifyPreviewOf} from '../src/notify/config.js';
@@ -72,5 +72,6 @@ else {
     transport: transport.value,
     usage,
   });
-  process.exitCode = outcome.state === 'done' ? 0 : outcome.state === 'timeout' ? 124 : 1;
+  // blocked is 3 here as in the CLI: the one table (src/base/errors.ts).
+  process.exitCode = exitCodeOfState(outcome.state);
 }

@@ -2,7 +2,7 @@
 // exits. Started only by `nudge run` (src/commands/run.ts, through src/process/launch-worker.ts).
 // The files of workers/ and src/cli.ts are the only ones that touch `process`.
 import {useProfilesOf} from '../src/agents/registry.js';
-import {describeError} from '../src/base/errors.js';
+import {describeError, exitCodeOfState} from '../src/base/errors.js';
 import {executeRunJob} from '../src/runs/execute.js';
 import {stopSignal} from './stop-signal.js';
 
@@ -27,7 +27,7 @@ if (!stateDir) {
       signal,
       env: process.env,
     });
-    process.exitCode = result.state === 'done' ? 0 : result.state === 'timeout' ? 124 : 1;
+    process.exitCode = exitCodeOfState(result.state);
   } catch (error) {
     process.stderr.write(`nudge run worker: ${describeError(error)}\n`);
     process.exitCode = 1;

@@ -117,3 +117,18 @@ export function fsReason(code: string): string {
       return code;
   }
 }
+
+/** The exit code of a job's or a run's ending, the same for the CLI and its worker: done 0,
+ * blocked 3, timeout 124, anything else 1. */
+export function exitCodeOfState(state: string): ExitCode {
+  switch (state) {
+    case 'done':
+      return EXIT_CODES.ok;
+    case 'blocked':
+      return EXIT_CODES.blocked;
+    case 'timeout':
+      return EXIT_CODES.timeout;
+    default:
+      return EXIT_CODES.failure;
+  }
+}

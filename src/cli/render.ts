@@ -1,5 +1,5 @@
 import {formatDuration} from '../base/durations.js';
-import {EXIT_CODES, type ExitCode} from '../base/errors.js';
+import {EXIT_CODES, type ExitCode, exitCodeOfState} from '../base/errors.js';
 import type {CancelResult} from '../commands/cancel.js';
 import type {ExpectResult} from '../commands/expect.js';
 import type {HookResult} from '../commands/hook.js';
@@ -30,18 +30,10 @@ export interface Output {
   stderr: (line: string) => void;
 }
 
-/** The exit code of a job's ending: done 0, blocked 3, timeout 124, else 1. */
+/** The exit code of a job's ending: done 0, blocked 3, timeout 124, else 1 (the one table
+ * the workers use too). */
 export function exitCodeOfOutcome(state: JobOutcome['state']): ExitCode {
-  switch (state) {
-    case 'done':
-      return EXIT_CODES.ok;
-    case 'blocked':
-      return EXIT_CODES.blocked;
-    case 'timeout':
-      return EXIT_CODES.timeout;
-    default:
-      return EXIT_CODES.failure;
-  }
+  return exitCodeOfState(state);
 }
 
 /** A job as the user names it again: `HOST:ID` for a job on another host. */
