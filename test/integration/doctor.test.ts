@@ -78,7 +78,9 @@ describe('nudge doctor', () => {
     expect(r.by.pane?.detail).toMatch(
       new RegExp(`^This shell is in pane ${pane}, running bash\\.$`),
     );
-    expect(r.by['state-dir']?.detail).toBe(`${join(home, 'state')}, private (700) and writable.`);
+    expect(r.by['state-dir']?.detail).toBe(
+      `${join(home, 'state')}, private (700) and writable (a 64 KiB probe written, synced and removed).`,
+    );
   });
 
   test('a stale $TMUX_PANE fails (exit 1); an open state dir warns with the chmod', async () => {
@@ -105,21 +107,21 @@ describe('nudge doctor', () => {
     });
   });
 
-  test('outside tmux with no server: the server warns, saying which socket and why; exit 0', async () => {
+  test('outside tmux, a server named with -S that is not there: fail, saying which socket and why; exit 1', async () => {
     const home = useTempDir('nudge-doctor-');
     const r = await doctor(['-S', join(home, 'no-such-sock')], {
       HOME: home,
       NUDGE_HOME: join(home, 'state'),
     });
-    expect(r.exitCode).toBe(0);
-    expect(r.by.server?.status).toBe('warn');
+    expect(r.exitCode).toBe(1);
+    expect(r.by.server?.status).toBe('fail');
     expect(r.by.server?.detail).toContain(
       `the tmux server at ${join(home, 'no-such-sock')} (from -S) cannot be reached`,
     );
     expect(r.by['control-mode']).toBeUndefined();
   });
 
-  test('profile files: the profiles they mend, and a warning naming a refused file and its field; exit 0', async () => {
+  test('profile files: the profiles they mend, and a warning naming a refused file and its field', async () => {
     const home = useTempDir('nudge-doctor-');
     const agents = join(home, '.config', 'nudge', 'agents');
     mkdirSync(agents, {recursive: true});
@@ -129,7 +131,8 @@ describe('nudge doctor', () => {
       HOME: home,
       NUDGE_HOME: join(home, 'state'),
     });
-    expect(r.exitCode).toBe(0);
+    // The server -S names is not there (a fail of its own); the profile lines are the point.
+    expect(r.by.server?.status).toBe('fail');
     expect(r.by.profiles?.detail).toBe(
       `built-in, mended by your files: codex (${join(agents, 'a.toml')}).`,
     );
