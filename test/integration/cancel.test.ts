@@ -195,7 +195,7 @@ describe('a half line nudge cannot clear (a program without a profile)', () => {
     // and prints a line back once Enter sends it.
     const pane = await server.newPane(['cat']);
     const first = await submitOk(
-      jobArgs(server.socket, pane, ['--delay', '0', '--type-delay', '30ms', '--', 'c'.repeat(100)]),
+      jobArgs(server.socket, pane, ['--delay', '0', '--type-delay', '40ms', '--', 'c'.repeat(300)]),
       home,
     );
     const queued = await submitOk(
@@ -214,7 +214,7 @@ describe('a half line nudge cannot clear (a program without a profile)', () => {
     expect(JSON.parse(cancel.stdout)).toMatchObject({result: 'cancelled', cleared: false});
     const state = await readJobState(home, first);
     expect(state.reason).toMatch(
-      /^Cancelled while typing after typing \d+ of 100 characters; they were left in the input line/,
+      /^Cancelled while typing after typing \d+ of 300 characters; they were left in the input line/,
     );
     const second = await waitForJobState(home, queued, ['failed', 'done'], 60_000);
     expect(second.state).toBe('failed');
@@ -225,7 +225,7 @@ describe('a half line nudge cannot clear (a program without a profile)', () => {
     );
     const screen = await server.capture(pane);
     expect(screen).not.toContain('queued');
-    expect(screen.trim()).toMatch(/^c+$/);
+    expect(screen.trim()).toMatch(/^[c\n]+$/);
 
     // The person clears the line (the tty's kill character): the next job types alone.
     const third = await submitOk(
@@ -235,8 +235,11 @@ describe('a half line nudge cannot clear (a program without a profile)', () => {
     await waitForEvent(home, third, 'waiting-for-half-line');
     await server.tmux('send-keys', '-t', pane, 'C-u');
     await waitForJobState(home, third, ['done', 'failed'], 60_000);
-    // cat prints the line it was sent: only the new text, none of the c's.
-    await server.waitForScreen(pane, /^after-clear\n(.*\n)?after-clear$/m);
-    expect(await server.capture(pane)).not.toMatch(/c+after-clear/);
+    // cat prints the line it was sent: only the new text, none of the c's (its echo may sit
+    // after what is left of the c's on the screen; its output is a row of its own).
+    await server.waitForScreen(pane, /^after-clear$/m);
+    expect(
+      (await server.capture(pane)).split('\n').filter((l) => l === 'after-clear').length,
+    ).toBeGreaterThan(0);
   });
 });

@@ -31,7 +31,7 @@ describe.each(['control', 'spawn'] as const)(
       const dir = useTempDir('nudge-copy-mode-');
       const pane = await server.newPane(['bash', '--norc', '--noprofile'], {width: 60, height: 20});
       await server.waitForScreen(pane, /\$/);
-      const name = `whole-${'a'.repeat(100)}`;
+      const name = `whole-${'a'.repeat(200)}`;
       const command = `touch ${join(dir, name)}`;
       const r = await runNudge(
         submitArgs(server.socket, pane, ['--no-notice', '--until', 'exit', '--', command], {
@@ -60,7 +60,7 @@ describe.each(['control', 'spawn'] as const)(
       const server = await startTmuxServer();
       const home = useNudgeHome();
       const rec = await startRecorder(server);
-      const text = `${'b'.repeat(120)}-end`;
+      const text = `${'b'.repeat(400)}-end`;
       const r = await runNudge(
         submitArgs(server.socket, rec.pane, ['--no-notice', '--', text], {'--type-delay': '20ms'}),
         {NUDGE_HOME: home, NUDGE_TRANSPORT: transport},
@@ -87,7 +87,7 @@ describe.each(['control', 'spawn'] as const)(
       const home = useNudgeHome();
       const rec = await startRecorder(server);
       const shell = await server.newPane(['bash', '--norc', '--noprofile']);
-      const notice = `Done: ${'n'.repeat(110)} resume.`;
+      const notice = `Done: ${'n'.repeat(400)} resume.`;
       const r = await runNudge(
         submitArgs(
           server.socket,
