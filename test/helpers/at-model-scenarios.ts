@@ -73,10 +73,10 @@ async function setup(
     },
     installed
       ? async (where) => {
-          const r = await runNudge(['install', name, '--allow'], {
-            HOME: where.home,
-            NUDGE_HOME: home,
-          });
+          // --allow, as a person who lets the model run nudge; opencode's test home sets its
+          // permission as one word ("allow" or "ask"), which nudge leaves alone.
+          const args = name === 'opencode' ? ['install', name] : ['install', name, '--allow'];
+          const r = await runNudge(args, {HOME: where.home, NUDGE_HOME: home});
           expect(r.exitCode, r.stderr + r.stdout).toBe(0);
         }
       : undefined,
