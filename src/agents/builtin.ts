@@ -288,7 +288,7 @@ function tableOf(text: string, path: string): Record<string, unknown> | string {
 }
 
 /** The `*.toml` files of a folder, in name order (none when it does not exist). */
-function tomlFiles(dir: string): string[] {
+export function tomlFiles(dir: string): string[] {
   try {
     return readdirSync(dir)
       .filter((f) => f.endsWith('.toml'))

@@ -1,10 +1,11 @@
-import {existsSync, readdirSync, readFileSync} from 'node:fs';
+import {existsSync, readFileSync} from 'node:fs';
 import {isAbsolute, join, resolve} from 'node:path';
 import {
   describeSource,
   loadProfiles,
   type ProfileSource,
   parseToml,
+  tomlFiles,
   userProfileDirs,
 } from '../agents/builtin.js';
 import type {Profile, ProfileKind, ProfileName} from '../agents/profile.js';
@@ -130,15 +131,7 @@ export async function untrustAgentFiles(
 
 /** The project's profile files (`.nudge/agents/*.toml` in the working directory). */
 function projectFiles(ctx: CommandContext): string[] {
-  const dir = join(ctx.cwd, '.nudge', 'agents');
-  try {
-    return readdirSync(dir)
-      .filter((f) => f.endsWith('.toml'))
-      .sort()
-      .map((f) => join(dir, f));
-  } catch {
-    return [];
-  }
+  return tomlFiles(join(ctx.cwd, '.nudge', 'agents'));
 }
 
 function entryOf(p: Profile, s: ProfileSource): AgentEntry {

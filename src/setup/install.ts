@@ -140,15 +140,8 @@ export async function planInstall(
     }
     const text = texts.get(file);
     if (text === undefined) continue;
-    const out = removePiece(r, text);
-    texts.set(file, out.text);
-    plans.push({
-      id: r.piece.id,
-      what: r.piece.what,
-      file,
-      action: out.note ? 'conflict' : 'remove',
-      ...(out.note ? {note: out.note} : {}),
-    });
+    const out = takeOut(r, text, plans);
+    texts.set(file, out);
   }
   const files: FilePlan[] = [...texts.keys()].map((file) => ({
     file,
@@ -300,15 +293,7 @@ export async function planUninstall(manifest: Manifest): Promise<InstallPlan> {
     let text: string | undefined = current;
     for (const r of mine) {
       if (text === undefined) break;
-      const out = removePiece(r, text);
-      plans.push({
-        id: r.piece.id,
-        what: r.piece.what,
-        file,
-        action: out.note ? 'conflict' : 'remove',
-        ...(out.note ? {note: out.note} : {}),
-      });
-      text = out.text;
+      text = takeOut(r, text, plans);
     }
     const first = mine[0];
     // A key one piece created may hold another's (two hooks under `hooks`): pruned once all
@@ -335,6 +320,20 @@ export async function planUninstall(manifest: Manifest): Promise<InstallPlan> {
     files.push({file, action: text === undefined ? 'delete' : 'edit'});
   }
   return {pieces: plans, files, texts, manifest, created: []};
+}
+
+/** Take a recorded piece out of `text` (its file's), noting it in `plans`: removed, or left
+ * alone with why. The text after. */
+function takeOut(r: RecordedPiece, text: string, plans: PiecePlan[]): string | undefined {
+  const out = removePiece(r, text);
+  plans.push({
+    id: r.piece.id,
+    what: r.piece.what,
+    file: r.piece.file,
+    action: out.note ? 'conflict' : 'remove',
+    ...(out.note ? {note: out.note} : {}),
+  });
+  return out.text;
 }
 
 /** Carry out an uninstall plan, then forget the install. */

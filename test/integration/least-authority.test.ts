@@ -2,14 +2,13 @@
 // `nudge mcp`: what a submit may do is bounded by the person's config, not by its caller.
 import {existsSync, mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
-import {Client} from '@modelcontextprotocol/sdk/client/index.js';
-import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 import {execa} from 'execa';
-import {describe, expect, onTestFinished, test} from 'vitest';
+import {describe, expect, test} from 'vitest';
 import {nodeContext} from '../../src/commands/node-context.js';
 import {startRelay} from '../../src/commands/relay.js';
 import {submit} from '../../src/commands/submit.js';
 import {agentAvailable, agentBin} from '../harness/agents.js';
+import {spawnedMcp} from '../helpers/mcp-client.js';
 import {jobIds, useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
 import {CLI, runNudge, submitArgs} from '../helpers/run-nudge.js';
@@ -29,19 +28,7 @@ function configWith(text: string): string {
   return config;
 }
 
-/** A client of a real `nudge mcp` started with `env`. */
-async function mcpClient(env: Record<string, string>, args: string[] = []): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, 'mcp', ...args],
-    env: cleanEnv(env),
-    stderr: 'pipe',
-  });
-  const client = new Client({name: 'test', version: '1'});
-  await client.connect(transport);
-  onTestFinished(() => client.close());
-  return client;
-}
+const mcpClient = spawnedMcp;
 
 type ToolAnswer = {content: Array<{type: string; text: string}>; isError?: boolean};
 

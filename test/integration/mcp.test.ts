@@ -5,7 +5,6 @@ import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
-import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 import {InMemoryTransport} from '@modelcontextprotocol/sdk/inMemory.js';
 import {describe, expect, it, onTestFinished} from 'vitest';
 import {realClock} from '../../src/base/clock.js';
@@ -15,9 +14,10 @@ import {createMcpServer} from '../../src/mcp/server.js';
 import {procForeground} from '../../src/process/foreground.js';
 import {createSpawnRunner} from '../../src/tmux/runner.js';
 import {createTmux} from '../../src/tmux/tmux.js';
+import {spawnedMcp} from '../helpers/mcp-client.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
-import {CLI, FIXTURES} from '../helpers/run-nudge.js';
-import {cleanEnv, startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
+import {FIXTURES} from '../helpers/run-nudge.js';
+import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
@@ -85,19 +85,7 @@ async function inProcess(env: Record<string, string>): Promise<Client> {
   return client;
 }
 
-/** A client of a spawned `nudge mcp`. */
-async function spawned(env: Record<string, string>, args: string[] = []): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, 'mcp', ...args],
-    env: cleanEnv(env),
-    stderr: 'pipe',
-  });
-  const client = new Client({name: 'test', version: '1'});
-  await client.connect(transport);
-  onTestFinished(() => client.close());
-  return client;
-}
+const spawned = spawnedMcp;
 
 const call = (c: Client, name: string, args: Record<string, unknown> = {}, signal?: AbortSignal) =>
   c.callTool(

@@ -1,0 +1,23 @@
+import {Client} from '@modelcontextprotocol/sdk/client/index.js';
+import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
+import {onTestFinished} from 'vitest';
+import {CLI} from './run-nudge.js';
+import {cleanEnv} from './tmux-server.js';
+
+/** A client of a real `nudge mcp` (the built CLI) started with `env` and `args`; closed after
+ * the test. */
+export async function spawnedMcp(
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'mcp', ...args],
+    env: cleanEnv(env),
+    stderr: 'pipe',
+  });
+  const client = new Client({name: 'test', version: '1'});
+  await client.connect(transport);
+  onTestFinished(() => client.close());
+  return client;
+}
