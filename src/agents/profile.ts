@@ -18,17 +18,10 @@ export type ProfileKind = 'agent' | 'shell' | 'raw';
 /** The profiles every nudge has, whatever the files say. */
 export const SHELL = 'shell';
 export const RAW = 'raw';
-/** The agent CLIs with code of their own beside their data: how their turn-end hooks read, and
- * `nudge run --agent`. Every other agent is data only. */
-export const AGENT_NAMES = ['claude', 'gemini', 'codex'] as const;
-export type AgentName = (typeof AGENT_NAMES)[number];
-/** The agents whose command, turn-end hook and MCP server `nudge install` wires
- * (src/setup/agents.ts and newer-agents.ts). */
-export const INSTALL_AGENTS = [...AGENT_NAMES, 'qwen', 'opencode', 'copilot', 'pi'] as const;
-export type InstallAgent = (typeof INSTALL_AGENTS)[number];
-
-/** The profiles by name: the built-ins every nudge has, and any other a file adds. */
-export type Profiles = {readonly [K in AgentName | 'shell' | 'raw']: Profile} & {
+/** The profiles by name: `shell` and `raw`, which every nudge has, and each one a file adds
+ * (the agents of data/agents/, a user's own). The registry (src/agents/registry.ts) is the
+ * one list of names: nothing else writes them down. */
+export type Profiles = {readonly shell: Profile; readonly raw: Profile} & {
   readonly [name: string]: Profile | undefined;
 };
 

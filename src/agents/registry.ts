@@ -151,6 +151,19 @@ export function chooseProfile(
   return {profile, reason: '--profile'};
 }
 
+/** The agent profile named `name` (`nudge run --agent`, `--until prompt:NAME`): any agent the
+ * registry holds, built-in or a user's. A name no agent has is a NudgeError (exit 2). */
+export function agentNamed(name: string, option: string): Profile {
+  const profile = profileNamed(name);
+  if (profile && isAgent(profile)) return profile;
+  throw new NudgeError(
+    'bad-usage',
+    `${option} is an agent's name (${agentProfiles()
+      .map((p) => p.name)
+      .join(', ')}), not ${JSON.stringify(name)}.`,
+  );
+}
+
 /** The error for a profile name nothing loaded has. */
 export function unknownProfile(name: string, option: string): NudgeError {
   return new NudgeError(

@@ -1,5 +1,4 @@
 import {loadProfiles, userProfileDirs} from '../agents/builtin.js';
-import {INSTALL_AGENTS, type InstallAgent} from '../agents/profile.js';
 import {readProfileTrust} from '../agents/trust.js';
 import {
   judgeVersion,
@@ -11,7 +10,7 @@ import {NudgeError} from '../base/errors.js';
 import {findOnPath} from '../base/paths.js';
 import {thisProcess} from '../base/this-process.js';
 import {runFile} from '../process/spawn.js';
-import {piecesFor} from '../setup/agents.js';
+import {type InstallAgent, installTargets, piecesFor} from '../setup/agents.js';
 import {planInstall} from '../setup/install.js';
 import {broadRules} from '../setup/legacy.js';
 import {defaultHome, isAllowRule, type Scope} from '../setup/place.js';
@@ -322,7 +321,7 @@ export async function runDoctor(o: DoctorOptions, ctx: CommandContext): Promise<
   );
   checks.push(await checkState(ctx.env));
   checks.push(...checkProfileFiles(ctx));
-  for (const agent of INSTALL_AGENTS) {
+  for (const agent of installTargets()) {
     const bin = await findOnPath(agent, ctx.env);
     checks.push(...(await checkAgent(agent, bin, ctx)));
     if (bin) checks.push(await checkAgentVersion(agent, bin, table));

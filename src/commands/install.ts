@@ -1,10 +1,15 @@
 import {createHash} from 'node:crypto';
 import {existsSync} from 'node:fs';
 import {dirname, join, resolve} from 'node:path';
-import {INSTALL_AGENTS, type InstallAgent} from '../agents/profile.js';
 import {NudgeError} from '../base/errors.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
-import {piecesFor} from '../setup/agents.js';
+import {
+  INSTALLERS,
+  type InstallAgent,
+  installTargets,
+  isInstallAgent,
+  piecesFor,
+} from '../setup/agents.js';
 import {
   applyInstall,
   applyUninstall,
@@ -54,18 +59,6 @@ export function projectRoot(cwd: string): string {
   }
 }
 
-const NEXT: Record<InstallAgent, string> = {
-  claude:
-    'Restart Claude Code to load /nudge and the MCP server (project scope: it asks once to approve .mcp.json).',
-  gemini:
-    'Run /commands reload in Gemini CLI, or restart it, to load /nudge; the MCP server and hook load at start.',
-  codex: 'Restart Codex to load the $nudge skill, the notify hook and the MCP server.',
-  qwen: 'Restart Qwen Code to load /nudge, the Stop hook and the MCP server.',
-  opencode: 'Restart opencode to load /nudge, the plugin and the MCP server.',
-  copilot: 'Restart Copilot CLI to load the nudge skill, the hook and the MCP server.',
-  pi: 'Restart Pi (or /reload) to load /nudge and the extension; Pi takes no MCP servers.',
-};
-
 /** What the install lets the agent's model do without asking, in words. */
 function grantsNote(agent: InstallAgent, allow: boolean): string {
   if (agent === 'pi')
@@ -84,13 +77,13 @@ function grantsNote(agent: InstallAgent, allow: boolean): string {
  * and the nudge that ran install.
  */
 export async function installAgent(o: InstallOptions, ctx: CommandContext): Promise<InstallResult> {
-  if (!(INSTALL_AGENTS as readonly string[]).includes(o.agent)) {
+  const agent = o.agent;
+  if (!isInstallAgent(agent)) {
     throw new NudgeError(
       'bad-usage',
-      `Unknown agent ${JSON.stringify(o.agent)}; use ${INSTALL_AGENTS.join(', ')}.`,
+      `Unknown agent ${JSON.stringify(agent)}; use ${installTargets().join(', ')}.`,
     );
   }
-  const agent = o.agent as InstallAgent;
   const scope = (o.scope ?? 'user') as Scope;
   if (scope !== 'user' && scope !== 'project') {
     throw new NudgeError(
@@ -154,6 +147,6 @@ export async function installAgent(o: InstallOptions, ctx: CommandContext): Prom
     pieces: plan.pieces,
     files: plan.files,
     backups,
-    notes: [...(changed ? [NEXT[agent]] : []), grantsNote(agent, place.allow)],
+    notes: [...(changed ? [INSTALLERS[agent].next] : []), grantsNote(agent, place.allow)],
   };
 }

@@ -1,6 +1,7 @@
 import {stat} from 'node:fs/promises';
 import {basename, dirname, join, relative, resolve} from 'node:path';
-import {AGENT_NAMES, type AgentName} from '../agents/profile.js';
+import type {ProfileName} from '../agents/profile.js';
+import {agentNamed} from '../agents/registry.js';
 import {parseDuration} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
@@ -298,15 +299,9 @@ export async function runInPane(o: RunOptions, ctx: CommandContext): Promise<Run
 /** git's empty tree: the base of changes in a repository without a commit. */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
-function agentOf(name: string | undefined): AgentName | null {
-  if (name === undefined) return null;
-  if (!(AGENT_NAMES as readonly string[]).includes(name)) {
-    throw new NudgeError(
-      'bad-usage',
-      `--agent is one of ${AGENT_NAMES.join(', ')}, not ${JSON.stringify(name)}.`,
-    );
-  }
-  return name as AgentName;
+/** `--agent NAME`: any agent profile the registry holds (its launch command starts it). */
+function agentOf(name: string | undefined): ProfileName | null {
+  return name === undefined ? null : agentNamed(name, '--agent').name;
 }
 
 async function directory(path: string): Promise<string> {

@@ -41,7 +41,7 @@ export interface SubmitOptions {
   /** The job's id, chosen by the caller instead of made here: a relay's delivery, which may
    * be sent again after a dropped connection and must make one job (never a flag). */
   jobId?: string | undefined;
-  /** auto | claude | gemini | codex | shell | raw. */
+  /** auto, or a profile's name (the registry's: shell, raw, each agent's). */
   profile?: string | undefined;
   /** Wait until the pane is idle before typing. */
   whenIdle?: boolean | undefined;

@@ -1,4 +1,4 @@
-import {AGENT_NAMES, type AgentName} from '../agents/profile.js';
+import type {ProfileName} from '../agents/profile.js';
 import {JOB_ID_PATTERN} from '../base/paths.js';
 import {err, ok, type Result} from '../base/result.js';
 import type {StoredRequest} from '../jobs/store.js';
@@ -28,7 +28,7 @@ export interface RunRequest extends Omit<StoredRequest, 'kind'> {
 
 export interface RunOptions {
   /** The agent started in the pane (the text is its prompt); null: the text is a command. */
-  agent: AgentName | null;
+  agent: ProfileName | null;
   /** Where it runs (the worktree's folder with --worktree). */
   cwd: string;
   worktree: RunWorktree | null;
@@ -69,8 +69,8 @@ export function validateRunRequest(value: unknown): Result<RunRequest, string> {
   if (typeof pane !== 'string' || !/^%\d+$/.test(pane)) return err('bad pane id');
   if (!isText(paneTarget) || !isText(text) || text === '') return err('no text');
   if (!isObject(o)) return err('no options');
-  if (o.agent !== null && !(AGENT_NAMES as readonly unknown[]).includes(o.agent))
-    return err('unknown agent');
+  // Which agent it is, the worker asks the registry (the run fails if none is named so).
+  if (o.agent !== null && !isText(o.agent)) return err('bad agent');
   if (!isText(o.cwd) || o.cwd === '') return err('no working folder');
   for (const key of ['idleTimeoutMs', 'timeoutMs', 'intervalMs'] as const)
     if (!isMs(o[key])) return err(`option ${key} is not a duration`);

@@ -1,5 +1,5 @@
 import type {Profile} from '../agents/profile.js';
-import {PROFILES} from '../agents/registry.js';
+import {agentNamed, PROFILES} from '../agents/registry.js';
 import {describeError} from '../base/errors.js';
 import {exitSentinel} from '../detect/watchers.js';
 import {endingOf} from '../jobs/ending.js';
@@ -86,7 +86,7 @@ class Run {
     this.#start = deps.clock.now();
     this.#o = request.options;
     this.#pane = request.pane;
-    this.#profile = this.#o.agent ? PROFILES[this.#o.agent] : PROFILES.shell;
+    this.#profile = this.#o.agent ? agentNamed(this.#o.agent, '--agent') : PROFILES.shell;
     this.#permissions = new PermissionStops(this.#o.permissions);
     // A subshell: the command's `exit`, `cd` or `set -e` end it, not the pane's shell.
     this.#sentinel = exitSentinel(request.jobId.replace(/-/g, ''), ')');

@@ -1,5 +1,5 @@
 import {join} from 'node:path';
-import type {InstallAgent} from '../agents/profile.js';
+import {agentProfiles} from '../agents/registry.js';
 import {copilotPieces, opencodePieces, piPieces, qwenPieces} from './newer-agents.js';
 import {
   ALLOWED_CALLS,
@@ -179,22 +179,60 @@ function codexPieces(p: InstallPlace, self: SelfCommand): Piece[] {
   ];
 }
 
+/**
+ * The agents `nudge install` wires, each with what it adds (in the order it is added) and
+ * what the person does next to load it. The names are the registry's (data/agents/): this
+ * table only says which of them have install pieces.
+ */
+export const INSTALLERS = {
+  claude: {
+    pieces: claudePieces,
+    next: 'Restart Claude Code to load /nudge and the MCP server (project scope: it asks once to approve .mcp.json).',
+  },
+  gemini: {
+    pieces: geminiPieces,
+    next: 'Run /commands reload in Gemini CLI, or restart it, to load /nudge; the MCP server and hook load at start.',
+  },
+  codex: {
+    pieces: codexPieces,
+    next: 'Restart Codex to load the $nudge skill, the notify hook and the MCP server.',
+  },
+  qwen: {
+    pieces: qwenPieces,
+    next: 'Restart Qwen Code to load /nudge, the Stop hook and the MCP server.',
+  },
+  opencode: {
+    pieces: opencodePieces,
+    next: 'Restart opencode to load /nudge, the plugin and the MCP server.',
+  },
+  copilot: {
+    pieces: copilotPieces,
+    next: 'Restart Copilot CLI to load the nudge skill, the hook and the MCP server.',
+  },
+  pi: {
+    pieces: piPieces,
+    next: 'Restart Pi (or /reload) to load /nudge and the extension; Pi takes no MCP servers.',
+  },
+} as const satisfies Record<
+  string,
+  {pieces: (p: InstallPlace, self: SelfCommand) => Piece[]; next: string}
+>;
+
+export type InstallAgent = keyof typeof INSTALLERS;
+
+/** Whether `name` is an agent `nudge install` wires. */
+export function isInstallAgent(name: string): name is InstallAgent {
+  return Object.hasOwn(INSTALLERS, name);
+}
+
+/** The agents `nudge install` takes, in the registry's order (its help, completion, doctor). */
+export function installTargets(): InstallAgent[] {
+  return agentProfiles()
+    .map((p) => p.name)
+    .filter(isInstallAgent);
+}
+
 /** Everything `nudge install AGENT` adds, in the order it is added. */
 export function piecesFor(agent: InstallAgent, place: InstallPlace, self: SelfCommand): Piece[] {
-  switch (agent) {
-    case 'claude':
-      return claudePieces(place, self);
-    case 'gemini':
-      return geminiPieces(place, self);
-    case 'codex':
-      return codexPieces(place, self);
-    case 'qwen':
-      return qwenPieces(place, self);
-    case 'opencode':
-      return opencodePieces(place, self);
-    case 'copilot':
-      return copilotPieces(place, self);
-    case 'pi':
-      return piPieces(place, self);
-  }
+  return INSTALLERS[agent].pieces(place, self);
 }

@@ -1,10 +1,10 @@
 import {createHash} from 'node:crypto';
 import {chmod, mkdir, readFile, realpath, rm, rmdir, stat} from 'node:fs/promises';
 import {basename, dirname, join} from 'node:path';
-import type {InstallAgent} from '../agents/profile.js';
 import {NudgeError} from '../base/errors.js';
 import {writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE} from '../base/paths.js';
+import type {InstallAgent} from './agents.js';
 import {type KeyPath, pruneCreated} from './edit.js';
 import {addPiece, formatOf, isEmptyDocument, type RecordedPiece, removePiece} from './pieces.js';
 import type {Piece, Scope} from './place.js';

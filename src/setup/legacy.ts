@@ -1,5 +1,5 @@
 import {join} from 'node:path';
-import type {InstallAgent} from '../agents/profile.js';
+import type {InstallAgent} from './agents.js';
 import {type InstallPlace, type Piece, type SelfCommand, selfLine} from './place.js';
 
 /**

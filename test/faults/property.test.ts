@@ -4,6 +4,7 @@
 // on both transports.
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
+import {agentProfiles} from '../../src/agents/registry.js';
 import {
   decodeRequest,
   encodeRequest,
@@ -85,7 +86,7 @@ const requestArb: fc.Arbitrary<JobRequest> = fc.record({
     until: untilArb,
     ignore: fc.array(fc.constantFrom('\\d+s', 'clock \\d\\d:\\d\\d', '[|/\\\\-]'), {maxLength: 3}),
     lines: fc.integer({min: 1, max: 100_000}),
-    profile: fc.constantFrom('auto', 'claude', 'gemini', 'codex', 'shell', 'raw'),
+    profile: fc.constantFrom('auto', 'shell', 'raw', ...agentProfiles().map((p) => p.name)),
     whenIdle: fc.boolean(),
     idleTimeoutMs: fc.nat(),
     clearDraft: fc.boolean(),

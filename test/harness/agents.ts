@@ -26,25 +26,32 @@ import {setTimeout as sleep} from 'node:timers/promises';
 /** The three agents every real-agent test runs (hooks, MCP, install, run). */
 export type CoreAgentName = 'claude' | 'gemini' | 'codex';
 export type AgentName = CoreAgentName | 'opencode' | 'qwen' | 'pi' | 'copilot';
-export const AGENT_NAMES: readonly CoreAgentName[] = ['claude', 'gemini', 'codex'];
-/** The agents nudge supports through a profile file alone, proven at the model
- * (test/integration/agents-at-model.test.ts). */
-export const DATA_AGENT_NAMES: readonly AgentName[] = ['opencode', 'qwen', 'pi', 'copilot'];
 
 interface AgentPackage {
   pkg: string;
   bin: string;
+  /** One of the three every real-agent test runs (their turn-end hooks are code). */
+  core?: true;
 }
 
+/** The CLIs the tests install (scripts/install-agents.sh), by the name of nudge's profile. */
 const PACKAGES: Record<AgentName, AgentPackage> = {
-  claude: {pkg: '@anthropic-ai/claude-code', bin: 'claude'},
-  gemini: {pkg: '@google/gemini-cli', bin: 'gemini'},
-  codex: {pkg: '@openai/codex', bin: 'codex'},
+  claude: {pkg: '@anthropic-ai/claude-code', bin: 'claude', core: true},
+  gemini: {pkg: '@google/gemini-cli', bin: 'gemini', core: true},
+  codex: {pkg: '@openai/codex', bin: 'codex', core: true},
   opencode: {pkg: 'opencode-ai', bin: 'opencode'},
   qwen: {pkg: '@qwen-code/qwen-code', bin: 'qwen'},
   pi: {pkg: '@mariozechner/pi-coding-agent', bin: 'pi'},
   copilot: {pkg: '@github/copilot', bin: 'copilot'},
 };
+
+const HARNESS_AGENTS = Object.keys(PACKAGES) as AgentName[];
+export const AGENT_NAMES = HARNESS_AGENTS.filter((n): n is CoreAgentName => !!PACKAGES[n].core);
+/** The agents nudge supports through a profile file alone, proven at the model
+ * (test/integration/agents-at-model.test.ts). */
+export const DATA_AGENT_NAMES: readonly AgentName[] = HARNESS_AGENTS.filter(
+  (n) => !PACKAGES[n].core,
+);
 
 /** A port nothing listens on: connections are refused at once. */
 const DEAD_ENDPOINT = 'http://127.0.0.1:9';

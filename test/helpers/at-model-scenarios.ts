@@ -8,7 +8,7 @@
  * `approval_policy = "never"`; opencode `permission = "allow"`, Qwen Code `--yolo`). Wake-up latencies are printed at the end of the file (the
  * closing note's table); `npm run bench` measures them against a baseline.
  */
-import {existsSync, readdirSync, readFileSync} from 'node:fs';
+import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {afterAll, describe, expect, onTestFinished, test} from 'vitest';
 import {describePrompts, type ModelServer, type Reply, startModelServer} from './model-server.js';
@@ -184,22 +184,32 @@ const LONG_ANSWER = `Here is the plan, step by step. ${Array.from({length: 80}, 
 
 /** Queue `text` for the agent's pane from outside (a person or a script) with `--until
  * prompt` and no notice; the job's id. */
-async function submitUntilPrompt(w: World, text: string, extra: string[]): Promise<string> {
-  const r = await w.nudge([
-    'submit',
-    '-S',
-    w.server.socket,
-    '--pane',
-    w.agent.pane,
-    '--delay',
-    '0',
-    ...extra,
-    '--until',
-    'prompt',
-    '--no-notice',
-    '--',
-    text,
-  ]);
+async function submitUntilPrompt(
+  w: World,
+  text: string,
+  extra: string[],
+  until = 'prompt',
+  env: Record<string, string> = {},
+): Promise<string> {
+  const r = await runNudge(
+    [
+      'submit',
+      '-S',
+      w.server.socket,
+      '--pane',
+      w.agent.pane,
+      '--delay',
+      '0',
+      ...extra,
+      '--until',
+      until,
+      '--no-notice',
+      '--',
+      text,
+    ],
+    {NUDGE_HOME: w.home, ...env},
+    180_000,
+  );
   expect(r.exitCode, r.stderr).toBe(0);
   return r.stdout.trim().split(/\s+/)[0] ?? '';
 }
@@ -215,9 +225,11 @@ async function untilPromptTurn(
   text: string,
   extra: string[],
   reply: Reply = {holdMs: 5_000, reply: {text: 'Here it is.'}},
+  until = 'prompt',
+  env: Record<string, string> = {},
 ) {
   w.model.script(reply);
-  const id = await submitUntilPrompt(w, text, extra);
+  const id = await submitUntilPrompt(w, text, extra, until, env);
   const end = await expectDone(w, id);
   const events = await readJobEvents(w.home, id);
   expect(
@@ -497,6 +509,42 @@ export function atModelScenarios(names: readonly AgentName[]): void {
         );
         results.push(
           `mid-stream     | ${name} ${mode} | pass | stream end → notice at model ${got.at - (streamed?.endedAt ?? 0)} ms | ${end.state}, notice ${end.noticeDelivery}`,
+        );
+      },
+      300_000,
+    );
+
+    test.skipIf(mode !== 'default')(
+      "--until prompt:NAME: the agent's own profile, and a user's profile file by its name, read the turn's end",
+      async () => {
+        const w = await setup(name, mode);
+        // By the agent's name (the registry's, not the regex NAME), then by the name of a
+        // person's own profile file (a copy of the agent's data file under another name).
+        const own = await untilPromptTurn(w, 'a haiku by name', [], undefined, `prompt:${name}`);
+        // The job waited on that condition (its events name it), not on a regex.
+        expect(JSON.stringify(own.events)).toContain(`"until":"prompt:${name}"`);
+        const config = useTempDir('nudge-config-');
+        const mine = `mine-${name}`;
+        mkdirSync(join(config, 'nudge', 'agents'), {recursive: true});
+        const data = readFileSync(
+          new URL(`../../data/agents/${name}.toml`, import.meta.url),
+          'utf8',
+        );
+        writeFileSync(
+          join(config, 'nudge', 'agents', `${mine}.toml`),
+          data.replace(/^name = .*$/m, `name = '${mine}'`),
+        );
+        const users = await untilPromptTurn(
+          w,
+          "a haiku by a person's profile",
+          [],
+          undefined,
+          `prompt:${mine}`,
+          {XDG_CONFIG_HOME: config},
+        );
+        expect(JSON.stringify(users.events)).toContain(`"until":"prompt:${mine}"`);
+        results.push(
+          `until by name  | ${name} ${mode} | pass | prompt:${name} ${own.latency} ms, prompt:${mine} ${users.latency} ms | ${users.end.state}`,
         );
       },
       300_000,

@@ -8,7 +8,7 @@ import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {execa} from 'execa';
 import {expect, onTestFinished} from 'vitest';
-import type {InstallAgent} from '../../src/agents/profile.js';
+import type {InstallAgent} from '../../src/setup/agents.js';
 import {type ModelServer, startModelServer} from './model-server.js';
 import {stopWorkers} from './nudge-home.js';
 import {

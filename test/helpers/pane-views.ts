@@ -1,5 +1,6 @@
-import {readFileSync} from 'node:fs';
+import {existsSync, readFileSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
+import {agentProfiles} from '../../src/agents/registry.js';
 import type {PaneView} from '../../src/tmux/view.js';
 
 /**
@@ -27,6 +28,14 @@ export function paneViewOf(rows: string[], o: Partial<PaneView> = {}): PaneView 
 
 /** A captured screen of a real agent (test/fixtures/screens, see docs/agent-screens.md): its
  * rows, and the cursor where index.json says, in a 120-column pane running `node`. */
+/** The registry's agents with a real screen captured as test/fixtures/screens/AGENT-SCREEN.txt. */
+export function capturedAgents(screen: string): string[] {
+  const dir = fileURLToPath(new URL('../fixtures/screens/', import.meta.url));
+  return agentProfiles()
+    .map((p) => p.name)
+    .filter((name) => existsSync(`${dir}${name}-${screen}.txt`));
+}
+
 export function capturedScreen(name: string): PaneView {
   const dir = fileURLToPath(new URL('../fixtures/screens/', import.meta.url));
   const index = JSON.parse(readFileSync(`${dir}index.json`, 'utf8')) as Record<

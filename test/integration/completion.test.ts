@@ -4,6 +4,7 @@
  */
 import {execa} from 'execa';
 import {describe, expect, test} from 'vitest';
+import {installTargets} from '../../src/setup/agents.js';
 import {nudgeBinDir, runNudge} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 
@@ -36,7 +37,7 @@ describe('nudge completion', () => {
     expect(await complete(r.stdout, bin, ['nudge', 'd'])).toEqual(['doctor']);
     expect(
       (await complete(r.stdout, bin, ['nudge', 'install', ''])).filter((w) => !w.startsWith('-')),
-    ).toEqual(['claude', 'gemini', 'codex', 'qwen', 'opencode', 'copilot', 'pi']);
+    ).toEqual(installTargets());
     expect(await complete(r.stdout, bin, ['nudge', 'install', 'codex', '--un'])).toEqual([
       '--uninstall',
     ]);

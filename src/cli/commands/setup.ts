@@ -1,8 +1,8 @@
-import {INSTALL_AGENTS} from '../../agents/profile.js';
 import {HOOK_KINDS} from '../../agents/registry.js';
 import {INSTALL_OPTIONS, SCHEDULE_OPTIONS} from '../../commands/options/setup.js';
 import {HOST_OPTION, SERVER_OPTIONS} from '../../commands/options/table.js';
 import {MCP_OPTIONS} from '../../commands/options/watch.js';
+import {installTargets} from '../../setup/agents.js';
 import {type CliCommand, jsonOf, wordsOf} from '../command.js';
 import {optionsFrom, withOptions} from '../options.js';
 import {parseSubmitFast} from '../submit-flags.js';
@@ -46,7 +46,7 @@ export const installCommand: CliCommand = ({ctx, run}) => ({
   builder: (y) =>
     withOptions(
       withOptions(
-        y.positional('agent', {type: 'string', choices: INSTALL_AGENTS, demandOption: true}),
+        y.positional('agent', {type: 'string', choices: installTargets(), demandOption: true}),
         INSTALL_OPTIONS,
       ),
       {json: {type: 'boolean', describe: 'print the plan or result as JSON'}},

@@ -1,12 +1,11 @@
-import {AGENT_NAMES} from '../../agents/profile.js';
 import {HOST_OPTION, type OptionTable} from './table.js';
 
 /** `nudge run [-- WORDS]` (and the MCP tool `run`). */
 export const RUN_OPTIONS = {
   agent: {
     type: 'string',
-    choices: AGENT_NAMES,
-    describe: 'start this agent in the pane and give it the prompt',
+    describe:
+      "start this agent in the pane and give it the prompt: an agent profile's name (nudge agents list)",
     mcp: {name: 'agent'},
   },
   worktree: {

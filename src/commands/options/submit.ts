@@ -84,7 +84,7 @@ export const SUBMIT_OPTIONS = {
     mcp: {name: 'profile'},
     type: 'string',
     default: SUBMIT_DEFAULTS.profile,
-    describe: 'auto | claude | gemini | codex | shell | raw',
+    describe: "auto, shell, raw or an agent profile's name (nudge agents list)",
   },
   'when-idle': {
     mcp: {name: 'when_idle'},

@@ -10,7 +10,6 @@ import {
   loadProfiles,
   parseCompiled,
 } from '../../../src/agents/builtin.js';
-import {AGENT_NAMES} from '../../../src/agents/profile.js';
 import {
   digestOfText,
   type ProfileTrust,
@@ -31,10 +30,10 @@ describe('the built-in profiles, read from data/agents/ through the schema', () 
     expect(loaded[name]?.name).toBe(name);
   });
 
-  test.each(AGENT_NAMES)(
+  test.each(PROFILE_NAMES.filter((name) => loaded[name]?.kind === 'agent'))(
     '%s: recognised by its command, command line and screen; typed into through its composer',
     (name) => {
-      const p = loaded[name];
+      const p = loaded[name]!;
       expect(p.commands?.test(name)).toBe(true);
       expect(p.programs?.length).toBeGreaterThan(0);
       expect(p.screen).toBeInstanceOf(RegExp);
@@ -86,9 +85,9 @@ describe("a user's profile files", () => {
     writeFileSync(file, "name = 'claude'\nbusy = ['esc to stop']\n");
     const {profiles, sources, problems} = loadProfiles([config], TRUST_ALL);
     expect(problems).toEqual([]);
-    expect(profiles.claude.busy.map((b) => b.source)).toEqual(['esc to stop']);
-    expect(profiles.claude.composerLine?.source).toBe(
-      loadBuiltinProfiles().claude.composerLine?.source,
+    expect(profiles.claude!.busy.map((b) => b.source)).toEqual(['esc to stop']);
+    expect(profiles.claude!.composerLine?.source).toBe(
+      loadBuiltinProfiles().claude!.composerLine?.source,
     );
     expect(sources.claude).toEqual({builtin: true, files: [file]});
     expect(sources.gemini).toEqual({builtin: true, files: []});
@@ -124,7 +123,7 @@ describe("a user's profile files", () => {
     const {config, project} = dirs();
     writeFileSync(join(config, 'a.toml'), "name = 'codex'\nminEnterDelayMs = 300\n");
     writeFileSync(join(project, 'b.toml'), "name = 'codex'\nminEnterDelayMs = 400\n");
-    expect(loadProfiles([config, project], TRUST_ALL).profiles.codex.minEnterDelayMs).toBe(400);
+    expect(loadProfiles([config, project], TRUST_ALL).profiles.codex!.minEnterDelayMs).toBe(400);
   });
 
   test.each([
@@ -152,7 +151,7 @@ describe("a user's profile files", () => {
     const {profiles, problems} = loadProfiles([config], TRUST_ALL);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(sentence);
-    expect(profiles.claude).toEqual(loadBuiltinProfiles().claude);
+    expect(profiles.claude!).toEqual(loadBuiltinProfiles().claude);
   });
 });
 
@@ -188,10 +187,12 @@ describe("a project's profile files are read only once the person trusts them", 
       ...trust,
       files: {[realPathOf(file)]: digestOfText(readFileSync(file, 'utf8'))},
     };
-    expect(loadProfiles([own, project], trusted).profiles.codex.minEnterDelayMs).toBe(400);
+    expect(loadProfiles([own, project], trusted).profiles.codex!.minEnterDelayMs).toBe(400);
     writeFileSync(file, "name = 'codex'\nminEnterDelayMs = 401\n");
     const after = loadProfiles([own, project], trusted);
-    expect(after.profiles.codex.minEnterDelayMs).toBe(loadBuiltinProfiles().codex.minEnterDelayMs);
+    expect(after.profiles.codex!.minEnterDelayMs).toBe(
+      loadBuiltinProfiles().codex!.minEnterDelayMs,
+    );
     expect(after.problems[0]).toContain(`${file}: changed since it was trusted`);
   });
 
@@ -205,8 +206,8 @@ describe("a project's profile files are read only once the person trusts them", 
       files: {[realPathOf(file)]: digestOfText(readFileSync(file, 'utf8'))},
     };
     const {profiles, problems} = loadProfiles([own, project], trusted);
-    expect(profiles.claude.launch).toBe('claude --model x');
-    expect(profiles.codex.launch).toBe('codex');
+    expect(profiles.claude!.launch).toBe('claude --model x');
+    expect(profiles.codex!.launch).toBe('codex');
     expect(problems).toEqual([
       `${file}: launch is not taken from a project's file (it starts a program); put it in your own folder, ${own}.`,
     ]);
@@ -225,7 +226,7 @@ describe("a project's profile files are read only once the person trusts them", 
     writeFileSync(join(own, 'claude.toml'), `name = 'claude'\n${line}\n`);
     const {profiles, problems} = loadProfiles([own], trust);
     expect(problems[0]).toContain(`${field} is not valid: expected a tmux key name`);
-    expect(profiles.claude).toEqual(loadBuiltinProfiles().claude);
+    expect(profiles.claude!).toEqual(loadBuiltinProfiles().claude);
   });
 
   test.each(['Enter', 'Escape', 'C-u', 'M-Enter', 'BSpace', 'S-Tab', 'F5', 'C-M-x', 'Tab'])(

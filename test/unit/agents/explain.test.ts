@@ -1,10 +1,11 @@
 import {describe, expect, test} from 'vitest';
 import {explainScreen} from '../../../src/agents/explain.js';
-import {PROFILES} from '../../../src/agents/registry.js';
+import {agentProfiles, PROFILES} from '../../../src/agents/registry.js';
 import {capturedScreen} from '../../helpers/pane-views.js';
 
-const AGENTS = ['claude', 'gemini', 'codex', 'opencode', 'qwen', 'pi', 'copilot'] as const;
-type Agent = (typeof AGENTS)[number];
+/** Every agent of the registry. */
+const AGENTS = agentProfiles().map((p) => p.name);
+type Agent = string;
 
 /** The profile of a built-in agent. */
 function profile(agent: Agent) {

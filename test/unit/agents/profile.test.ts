@@ -1,7 +1,5 @@
 import {describe, expect, test} from 'vitest';
 import {
-  AGENT_NAMES,
-  type AgentName,
   countEchoes,
   echoKindOf,
   isBusy,
@@ -12,17 +10,18 @@ import {
 } from '../../../src/agents/profile.js';
 import {agentOfCommandLine, detectProfile, PROFILES} from '../../../src/agents/registry.js';
 import type {PaneView} from '../../../src/tmux/view.js';
-import {capturedScreen, paneViewOf} from '../../helpers/pane-views.js';
+import {capturedAgents, capturedScreen, paneViewOf} from '../../helpers/pane-views.js';
 
 /** A made-up screen: `rows`, the cursor on row `cursorY`. */
 function viewOf(rows: string[], cursorY: number, currentCommand = 'node'): PaneView {
   return paneViewOf(rows, {cursorY, cursorX: 0, width: 120, currentCommand});
 }
 
-const AGENTS: readonly AgentName[] = AGENT_NAMES;
+/** The agents whose real screens were captured, a pasted text among them. */
+const AGENTS = capturedAgents('pasted');
 
 describe.each(AGENTS)('%s profile on its real screens', (agent) => {
-  const p = PROFILES[agent];
+  const p = PROFILES[agent]!;
   test('the idle composer is empty, and idle', () => {
     const v = capturedScreen(`${agent}-idle-empty`);
     expect(readComposer(p, v)).toBe('');
@@ -77,8 +76,8 @@ test('a shell input line is read after the prompt', () => {
   expect(readComposer(PROFILES.shell, v('no prompt here'))).toBeUndefined();
 });
 
-describe.each(AGENTS)('%s input modes and transcript echoes', (agent) => {
-  const p = PROFILES[agent];
+describe.each(capturedAgents('shell-typed'))('%s input modes and transcript echoes', (agent) => {
+  const p = PROFILES[agent]!;
   const command = '!echo nudge-$((6*7))';
   test('shell mode is read from the composer, with what is typed in it', () => {
     const typed = readComposerState(p, capturedScreen(`${agent}-shell-typed`));
@@ -111,7 +110,7 @@ test('echoes are counted above the composer only, joined across wrapped rows', (
     '─'.repeat(40),
   ];
   const v = viewOf(rows, 6, 'claude');
-  const p = PROFILES.claude;
+  const p = PROFILES.claude!;
   expect(
     countEchoes(p, v, 'fix the parser and then run all of the tests again please', 'prompt'),
   ).toBe(1);
@@ -127,16 +126,16 @@ test("Gemini's YOLO composer is read (` * `), not taken for an unknown screen", 
     ' workspace (/directory)        sandbox        /model',
   ];
   const v = viewOf(rows, 2);
-  expect(readComposerState(PROFILES.gemini, v)).toMatchObject({text: '', mode: undefined});
+  expect(readComposerState(PROFILES.gemini!, v)).toMatchObject({text: '', mode: undefined});
   rows[2] = ' * my draft';
-  expect(readComposer(PROFILES.gemini, v)).toBe('my draft');
+  expect(readComposer(PROFILES.gemini!, v)).toBe('my draft');
 });
 
 test('a Codex composer holding a draft shows no marker, but the foreground program names it', () => {
   const v = capturedScreen('codex-draft');
   expect(detectProfile('node', v.rows.slice(3).join('\n')).profile.name).toBe('raw');
   expect(detectProfile('node', '', 'codex').profile.name).toBe('codex');
-  expect(readComposer(PROFILES.codex, v)).toBe('refactor the parser please');
+  expect(readComposer(PROFILES.codex!, v)).toBe('refactor the parser please');
 });
 
 test('agents are named by their command line', () => {
@@ -152,7 +151,7 @@ test('agents are named by their command line', () => {
 });
 
 test('each agent profile says which releases its screen entries were measured on, for entries it has', () => {
-  for (const name of AGENT_NAMES) {
+  for (const name of AGENTS) {
     const profile = PROFILES[name] as Profile & Record<string, unknown>;
     const measured = profile.measuredOn ?? {};
     for (const key of ['busy', 'queued', 'composerLine', 'promptEcho'])
@@ -161,12 +160,12 @@ test('each agent profile says which releases its screen entries were measured on
       expect(profile[key], `${name}.measuredOn names ${key}, which it does not have`).toBeDefined();
   }
   // Claude Code 2.1.331's queued marker and retry line are held for by name.
-  expect(PROFILES.claude.measuredOn?.queued).toContain('2.1.331');
-  expect(PROFILES.claude.queued?.test('  ⎿  Queued · ctrl+x ctrl+s to send now')).toBe(true);
-  expect(PROFILES.claude.busy.some((b) => b.test('✻ Unable to connect · retrying in 5s'))).toBe(
+  expect(PROFILES.claude!.measuredOn?.queued).toContain('2.1.331');
+  expect(PROFILES.claude!.queued?.test('  ⎿  Queued · ctrl+x ctrl+s to send now')).toBe(true);
+  expect(PROFILES.claude!.busy.some((b) => b.test('✻ Unable to connect · retrying in 5s'))).toBe(
     true,
   );
-  expect(PROFILES.claude.screen?.test('  ⏵⏵ auto mode on (shift+tab to cycle)')).toBe(true);
+  expect(PROFILES.claude!.screen?.test('  ⏵⏵ auto mode on (shift+tab to cycle)')).toBe(true);
 });
 
 describe('Codex while its answer streams (0.169.0, scripted model streaming word by word)', () => {
@@ -195,12 +194,12 @@ describe('Codex while its answer streams (0.169.0, scripted model streaming word
 
   test('the turn is open until its `Worked for` row: busy, not idle', () => {
     const streaming = screen();
-    expect(isBusy(PROFILES.codex, streaming)).toBe(true);
-    expect(isIdle(PROFILES.codex, streaming)).toBe(false);
+    expect(isBusy(PROFILES.codex!, streaming)).toBe(true);
+    expect(isIdle(PROFILES.codex!, streaming)).toBe(false);
     const done = screen('  Worked for 14s • 02:28', '');
-    expect(isBusy(PROFILES.codex, done)).toBe(false);
-    expect(isIdle(PROFILES.codex, done)).toBe(true);
-    expect(isBusy(PROFILES.codex, screen('■ Conversation interrupted', ''))).toBe(false);
+    expect(isBusy(PROFILES.codex!, done)).toBe(false);
+    expect(isIdle(PROFILES.codex!, done)).toBe(true);
+    expect(isBusy(PROFILES.codex!, screen('■ Conversation interrupted', ''))).toBe(false);
   });
 
   test('text typed into the composer mid-answer: the footer says `tab to queue message`', () => {
@@ -210,8 +209,8 @@ describe('Codex while its answer streams (0.169.0, scripted model streaming word
       ...footer,
       '  tab to queue message',
     ]);
-    expect(isBusy(PROFILES.codex, typed)).toBe(true);
-    expect(readComposer(PROFILES.codex, typed)).toBe('[SYSTEM COMMAND] Command complete. Resume.');
+    expect(isBusy(PROFILES.codex!, typed)).toBe(true);
+    expect(readComposer(PROFILES.codex!, typed)).toBe('[SYSTEM COMMAND] Command complete. Resume.');
   });
 
   test('a fresh Codex (no prompt yet) is not busy', () => {
@@ -221,6 +220,15 @@ describe('Codex while its answer streams (0.169.0, scripted model streaming word
       '› Ask Codex to do anything',
       ...footer,
     ]);
-    expect(isBusy(PROFILES.codex, fresh)).toBe(false);
+    expect(isBusy(PROFILES.codex!, fresh)).toBe(false);
   });
+});
+
+test('an agent is named by the registry: any agent profile, none other', async () => {
+  const {agentNamed} = await import('../../../src/agents/registry.js');
+  expect(agentNamed('qwen', '--agent').name).toBe('qwen');
+  expect(() => agentNamed('shell', '--agent')).toThrow(
+    /--agent is an agent's name \(.*qwen.*\), not "shell"/,
+  );
+  expect(() => agentNamed('vim', '--agent')).toThrow(/not "vim"/);
 });

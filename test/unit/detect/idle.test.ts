@@ -100,7 +100,7 @@ const ROWS: Row[] = [
     screen: (look) => shown([`CPU ${look}%`, 'Mem 1G'], 'htop'),
     idle: false,
   },
-  ...(['claude', 'gemini', 'codex'] as const).flatMap((agent): Row[] => [
+  ...(Object.keys(PROGRAM) as (keyof typeof PROGRAM)[]).flatMap((agent): Row[] => [
     {
       name: `${agent} at its empty composer`,
       command: 'node',
@@ -265,7 +265,7 @@ describe('the idle verdicts, the same through every front door', () => {
 
 describe('idleNow', () => {
   test('a fresh turn-end hook mark makes an agent idle without its composer, unless busy', () => {
-    const facts = {agent: PROFILES.claude, shellPane: true, input: waiting('node')};
+    const facts = {agent: PROFILES.claude!, shellPane: true, input: waiting('node')};
     const noComposer = shown(['  the answer is 42'], 'node');
     expect(idleNow({...facts, view: noComposer, freshMark: false})).toEqual({
       busy: 'no idle composer on screen',

@@ -2,7 +2,7 @@ import {mkdtempSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
-import {useProfileDirs} from '../../../src/agents/registry.js';
+import {agentProfiles, useProfileDirs} from '../../../src/agents/registry.js';
 import {TRUST_ALL} from '../../../src/agents/trust.js';
 import {describeUntil, parseUntil} from '../../../src/detect/until.js';
 
@@ -14,12 +14,12 @@ describe('parseUntil', () => {
     ['prompt', {kind: 'prompt', profile: undefined, pattern: undefined}],
     ['prompt:shell', {kind: 'prompt', profile: 'shell', pattern: undefined}],
     // Every agent the registry holds, the ones added as data too (not a regex "qwen").
-    ...['claude', 'gemini', 'codex', 'qwen', 'opencode', 'copilot', 'pi'].map(
-      (name): [string, object] => [
-        `prompt:${name}`,
-        {kind: 'prompt', profile: name, pattern: undefined},
-      ],
-    ),
+    ...agentProfiles().map(({name}): [string, object] => [
+      `prompt:${name}`,
+      {kind: 'prompt', profile: name, pattern: undefined},
+    ]),
+    // An agent added as data alone, named: its profile, not the regex `qwen`.
+    ['prompt:qwen', {kind: 'prompt', profile: 'qwen', pattern: undefined}],
     ['prompt:^> $', {kind: 'prompt', profile: undefined, pattern: '^> $'}],
   ])('%j', (text, spec) => {
     expect(parseUntil(text)).toEqual(spec);

@@ -114,7 +114,7 @@ function world(holdMs: number) {
       io,
       '%1',
       text,
-      PROFILES.gemini,
+      PROFILES.gemini!,
       {
         enter: true,
         typeDelayMs: 0,

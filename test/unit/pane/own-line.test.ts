@@ -7,14 +7,14 @@ describe("the pace of nudge's own lines", () => {
   const jobPace = {typeDelayMs: 7, enterDelayMs: 900, enter: false, clear: true};
 
   test('to an agent, one line goes as a burst with the profile’s least pause before Enter', () => {
-    expect(ownLinePace(PROFILES.codex, 'Resume.', jobPace)).toEqual({
+    expect(ownLinePace(PROFILES.codex!, 'Resume.', jobPace)).toEqual({
       typeDelayMs: 0,
-      enterDelayMs: PROFILES.codex.minEnterDelayMs,
+      enterDelayMs: PROFILES.codex!.minEnterDelayMs,
     });
   });
 
   test('several lines, or a shell, go at the given pace, and nothing else is taken from it', () => {
-    expect(ownLinePace(PROFILES.claude, 'a\nb', jobPace)).toEqual({
+    expect(ownLinePace(PROFILES.claude!, 'a\nb', jobPace)).toEqual({
       typeDelayMs: 7,
       enterDelayMs: 900,
     });

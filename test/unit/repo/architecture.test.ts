@@ -40,7 +40,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     'remote',
   ],
   mcp: ['base', 'commands'],
-  cli: ['base', 'tmux', 'agents', 'commands', 'jobs', 'watch', 'mcp', 'remote'],
+  cli: ['base', 'tmux', 'agents', 'commands', 'jobs', 'watch', 'mcp', 'remote', 'setup'],
 };
 
 /** Which top-level folder may import which: the entries wire src/ together; tests and the

@@ -80,7 +80,7 @@ describe('permission dialogs on real screens', () => {
 
   test('a question quoted in the transcript without options under it is not a dialog', () => {
     const v = paneViewOf(['● Do you want to proceed?', '  ⎿  I asked it above.', '❯ '], {});
-    expect(findDialog(PROFILES.claude, v, 0)).toBeUndefined();
+    expect(findDialog(PROFILES.claude!, v, 0)).toBeUndefined();
   });
 
   test("Codex's approval (its published wording)", () => {
@@ -96,7 +96,7 @@ describe('permission dialogs on real screens', () => {
       ],
       {},
     );
-    expect(findDialog(PROFILES.codex, v, 0)).toMatchObject({
+    expect(findDialog(PROFILES.codex!, v, 0)).toMatchObject({
       kind: 'permission',
       question: 'Would you like to run the following command?',
     });
@@ -265,7 +265,7 @@ describe('the run request and the command line', () => {
       error: 'the request is not a run request',
     });
     expect(broken({pane: 'x'})).toEqual({ok: false, error: 'bad pane id'});
-    expect(broken({}, {agent: 'vim'})).toEqual({ok: false, error: 'unknown agent'});
+    expect(broken({}, {agent: 42})).toEqual({ok: false, error: 'bad agent'});
     expect(broken({}, {permissions: 'yes'})).toEqual({ok: false, error: 'bad permissions'});
     expect(broken({}, {timeoutMs: -1})).toEqual({
       ok: false,
@@ -342,7 +342,7 @@ describe("a run's last lines of output", () => {
   });
 
   test("an agent's: the transcript above its composer", () => {
-    const tail = outputTail(screen('claude-permission-denied'), {agent: PROFILES.claude});
+    const tail = outputTail(screen('claude-permission-denied'), {agent: PROFILES.claude!});
     expect(tail.slice(-2)).toEqual([
       '● Bash(touch made.txt && echo hi)',
       expect.stringMatching(/⎿\s+Interrupted · What should Claude do instead\?$/),

@@ -171,7 +171,7 @@ describe('RunDialogs', () => {
     const dialogs = new RunDialogs(w.deps, {
       io: {tmux: w.tmux, clock: w.clock, note: async () => {}, guard: () => {}},
       pane: '%1',
-      profile: PROFILES.claude,
+      profile: PROFILES.claude!,
       stops: new PermissionStops('deny'),
       notifyPane: '%0',
       who: '[nudge run J] claude',
@@ -190,7 +190,7 @@ describe('RunDialogs', () => {
     const dialogs = new RunDialogs(w.deps, {
       io: {tmux: w.tmux, clock: w.clock, note: async () => {}, guard: () => {}},
       pane: '%1',
-      profile: PROFILES.claude,
+      profile: PROFILES.claude!,
       stops: new PermissionStops('ask'),
       notifyPane: '%0',
       who: '[nudge run J] claude',

@@ -6,6 +6,7 @@ import {describe, expect, test} from 'vitest';
 import {EXIT_CODES, NudgeError} from '../../../src/base/errors.js';
 import {renderInstall} from '../../../src/cli/render-setup.js';
 import {type InstallResult, installAgent} from '../../../src/commands/install.js';
+import {installTargets} from '../../../src/setup/agents.js';
 import {offlineContext} from '../../helpers/offline-context.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 
@@ -254,7 +255,7 @@ describe('nudge install claude', () => {
   test('an unknown agent or scope: exit 2', async () => {
     const {ctx} = setup({});
     await expect(installAgent({agent: 'cursor'}, ctx)).rejects.toThrow(
-      /Unknown agent "cursor"; use claude, gemini, codex, qwen, opencode, copilot, pi\./,
+      `Unknown agent "cursor"; use ${installTargets().join(', ')}.`,
     );
     await expect(installAgent({agent: 'claude', scope: 'team'}, ctx)).rejects.toThrow(
       /Unknown scope/,
@@ -374,7 +375,7 @@ describe('install grants the least (docs/security.md)', () => {
       claudeCommand: maybe('.claude/commands/nudge.md'),
     };
   };
-  const AGENTS = ['claude', 'gemini', 'codex', 'qwen', 'opencode', 'copilot', 'pi'] as const;
+  const AGENTS = installTargets();
 
   test('by default no file holds a rule that lets the model run a command unasked', async () => {
     const {home, ctx} = setup({});
