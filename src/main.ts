@@ -9,6 +9,7 @@ import {parseSubmitFast} from './cli/submit-flags.js';
 import type {CommandContext} from './commands/context.js';
 import {nodeContext} from './commands/node-context.js';
 import {submit} from './commands/submit.js';
+import {dispatch} from './front/dispatch.js';
 
 // A reader that went away (`nudge logs JOB | head`) is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -92,12 +93,9 @@ try {
   const fast = parseSubmitFast(argv);
   if (fast) {
     const {json, ...options} = fast;
-    // Another host (--host, $NUDGE_HOST) or a notice for one (HOST:%N): the remote path.
-    const elsewhere =
-      options.host !== undefined || !!env.NUDGE_HOST || !!options.notifyPane?.includes(':');
-    const submitted = elsewhere
-      ? await (await import('./commands/anywhere.js')).submitAnywhere(options, ctx)
-      : await submit(options, ctx);
+    // Here or on another host: decided where every command's is (src/front/dispatch.ts).
+    // submit itself is bundled with this file: the fast path loads no other chunk for it.
+    const submitted = await dispatch('submit', options, ctx, submit);
     result.exitCode = renderSubmit(submitted, json ?? false, out);
     // A queued job left nothing behind in this process (the worker is detached): exit as soon
     // as stdout has the job id, without waiting for Node's own teardown (~10 ms of the front

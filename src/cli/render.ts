@@ -3,13 +3,15 @@ import {EXIT_CODES, type ExitCode, exitCodeOfState} from '../base/errors.js';
 import type {CancelResult} from '../commands/cancel.js';
 import type {ExpectResult} from '../commands/expect.js';
 import type {HookResult} from '../commands/hook.js';
-import type {OnHost} from '../commands/hosts.js';
 import type {JobList, JobStatus} from '../commands/jobs.js';
 import type {LogLines} from '../commands/logs.js';
-import type {RelayRecord} from '../commands/relay.js';
 import type {RunCommandResult} from '../commands/run.js';
 import type {SubmitResult} from '../commands/submit.js';
 import type {WaitResult} from '../commands/wait.js';
+import type {OnHost} from '../front/dispatch.js';
+import type {JobOutcome} from '../jobs/events.js';
+import type {RelayRecord} from '../relay/relay.js';
+import {LOCAL_HOST} from '../remote/dest.js';
 import type {
   WatchClearResult,
   WatcherView,
@@ -17,9 +19,7 @@ import type {
   WatchPauseResult,
   WatchReportResult,
   WatchStartResult,
-} from '../commands/watch-types.js';
-import type {JobOutcome} from '../jobs/events.js';
-import {LOCAL_HOST} from '../remote/dest.js';
+} from '../watch/types.js';
 
 /**
  * The one place a command's typed result becomes what the CLI prints and the code it exits

@@ -1,7 +1,7 @@
 import {parseArgs} from 'node:util';
-import type {HostChoice} from '../commands/hosts.js';
 import {SUBMIT_OPTIONS} from '../commands/options/submit.js';
 import type {OptionTable} from '../commands/options/table.js';
+import type {HostChoice} from '../front/dispatch.js';
 import type {SubmitOptions} from '../jobs/options.js';
 
 /** The flags of `nudge submit`: both parsers (yargs for help and errors, node's parseArgs for

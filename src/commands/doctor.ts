@@ -11,9 +11,11 @@ import {findOnPath} from '../base/paths.js';
 import {thisProcess} from '../base/this-process.js';
 import {runFile} from '../process/spawn.js';
 import {type InstallAgent, installTargets, piecesFor} from '../setup/agents.js';
+import {type Check, fail, ok, warn} from '../setup/check.js';
+import {checkState} from '../setup/check-state.js';
 import {planInstall} from '../setup/install.js';
 import {broadRules} from '../setup/legacy.js';
-import {defaultHome, isAllowRule, type Scope} from '../setup/place.js';
+import {defaultHome, isAllowRule, projectRoot, type Scope} from '../setup/place.js';
 import {TmuxCommandError} from '../tmux/runner.js';
 import {
   describeServer,
@@ -23,12 +25,9 @@ import {
 } from '../tmux/server.js';
 import {createTmux} from '../tmux/tmux.js';
 import {openTransport} from '../tmux/transport.js';
-import {type Check, fail, ok, warn} from './check.js';
-import {checkState} from './check-state.js';
 import type {CommandContext} from './context.js';
-import {projectRoot} from './install.js';
 
-export type {Check, CheckStatus} from './check.js';
+export type {Check, CheckStatus} from '../setup/check.js';
 
 export interface DoctorResult {
   checks: Check[];

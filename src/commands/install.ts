@@ -1,6 +1,6 @@
 import {createHash} from 'node:crypto';
 import {existsSync} from 'node:fs';
-import {dirname, join, resolve} from 'node:path';
+import {join} from 'node:path';
 import {NudgeError} from '../base/errors.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import {
@@ -19,7 +19,13 @@ import {
   planUninstall,
   readManifest,
 } from '../setup/install.js';
-import {ALLOW_GRANTS, defaultHome, type InstallPlace, type Scope} from '../setup/place.js';
+import {
+  ALLOW_GRANTS,
+  defaultHome,
+  type InstallPlace,
+  projectRoot,
+  type Scope,
+} from '../setup/place.js';
 import type {CommandContext} from './context.js';
 
 export interface InstallOptions {
@@ -46,17 +52,6 @@ export interface InstallResult {
   record: string;
   /** What to do next (restart the agent …). */
   notes: string[];
-}
-
-/** The git work tree around `cwd` (a `.git` folder or file above it), else `cwd`. */
-export function projectRoot(cwd: string): string {
-  let dir = resolve(cwd);
-  for (;;) {
-    if (existsSync(join(dir, '.git'))) return dir;
-    const up = dirname(dir);
-    if (up === dir) return resolve(cwd);
-    dir = up;
-  }
 }
 
 /** What the install lets the agent's model do without asking, in words. */

@@ -1,4 +1,5 @@
 import {resolveStateDir} from '../base/paths.js';
+import {tellLost} from '../jobs/lost.js';
 import type {RunRecord, SubmitRecord} from '../jobs/record.js';
 import {
   type JobEvent,
@@ -9,7 +10,6 @@ import {
   shownState,
 } from '../jobs/store.js';
 import type {CommandContext} from './context.js';
-import {tellLost} from './lost.js';
 
 /**
  * A record as a user should read it: `state` is the state to believe (`lost` for a job whose

@@ -6,13 +6,13 @@ import {parseDuration} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import {shellWord} from '../base/shell.js';
+import {type Undo, withUndo} from '../base/undo.js';
 import {validateText} from '../jobs/options.js';
 import {newJobId} from '../jobs/request.js';
 import {JobStore} from '../jobs/store.js';
 import {resolveSinks} from '../notify/config.js';
 import {checkReach, ownPaneOn, resolvePane, serverError} from '../pane/target.js';
-import type {ProcessId} from '../process/identity.js';
-import {launchDetached} from '../process/launch-worker.js';
+import {launchWorker} from '../process/launch-worker.js';
 import type {RunResult} from '../runs/execute.js';
 import {
   addWorktree,
@@ -24,7 +24,7 @@ import {
 } from '../runs/git.js';
 import {RUN_REQUEST_VERSION, type RunRequest, type RunWorktree} from '../runs/request.js';
 import {resolveServerSpec} from '../tmux/server.js';
-import type {PaneInfo, PanePlace} from '../tmux/tmux.js';
+import type {PaneInfo, PanePlace, Tmux} from '../tmux/tmux.js';
 import type {CommandContext} from './context.js';
 import {RUN_OPTIONS} from './options/run.js';
 
@@ -153,135 +153,67 @@ export async function runInPane(o: RunOptions, ctx: CommandContext): Promise<Run
 
   const now = ctx.clock.now();
   const jobId = newJobId(now);
-  const root = await workTreeRoot(cwd);
-  let worktree: RunWorktree | undefined;
-  let runCwd = cwd;
-  let git: RunRequest['options']['git'] = null;
-  if (o.worktree !== undefined) {
-    if (!root) {
-      throw new NudgeError(
-        'not-a-repo',
-        `--worktree needs a git repository, and ${cwd} is not in one.`,
-      );
-    }
-    const base = await headCommit(root);
-    if (!base) {
-      throw new NudgeError(
-        'not-a-repo',
-        `--worktree branches from HEAD, and the repository at ${root} has no commit yet.`,
-      );
-    }
-    const branch =
-      typeof o.worktree === 'string' && o.worktree !== '' ? o.worktree : `nudge/${jobId}`;
-    if (!(await validBranchName(root, branch))) {
-      throw new NudgeError(
-        'bad-branch',
-        `${JSON.stringify(branch)} is not a valid git branch name.`,
-      );
-    }
-    if (await branchExists(root, branch)) {
-      throw new NudgeError(
-        'bad-branch',
-        `The branch ${branch} exists already; name a new one (--worktree NAME).`,
-      );
-    }
-    const path = join(dirname(root), `${basename(root)}-nudge-${jobId}`);
-    const failed = await addWorktree(root, path, branch, base);
-    if (failed)
-      throw new NudgeError(
-        'provision-failed',
-        `git could not make the worktree ${path}: ${failed}`,
-      );
-    worktree = {path, branch, repo: root};
-    // The same folder inside the worktree as the one asked for in the repository.
-    runCwd = join(path, relative(root, cwd));
-    git = {root: path, base};
-  } else if (root) {
-    git = {root, base: (await headCommit(root)) ?? EMPTY_TREE};
-  }
-  const undoWorktree = async () => {
-    if (worktree) await removeWorktree(worktree.repo, worktree.path, worktree.branch);
-  };
-
-  let pane: string;
-  let opened: PaneInfo;
-  try {
-    await ensureStateDir(stateDir, ctx.env);
-    pane = await tmux.openPane(place, runCwd);
-    opened = await serverOf(tmux, pane);
-  } catch (error) {
-    await undoWorktree();
-    throw error instanceof NudgeError
-      ? error
-      : new NudgeError(
-          'provision-failed',
-          `tmux could not open a pane (${placeText}): ${firstLine(error)}`,
-        );
-  }
-  const request: RunRequest = {
-    version: RUN_REQUEST_VERSION,
-    kind: 'run',
-    jobId,
-    createdAt: new Date(now).toISOString(),
-    server: {socketPath: opened.socketPath, pid: opened.serverPid},
-    pane,
-    paneTarget: placeText,
-    text,
-    options: {
-      agent,
-      cwd: runCwd,
-      worktree: worktree ?? null,
-      git,
-      idleTimeoutMs,
-      timeoutMs,
-      notifyPane,
-      permissions,
-      close: o.close ?? false,
-      pr: o.pr ?? false,
-      intervalMs,
-      notifySinks: resolveSinks(o.notify, ctx.env),
-    },
-  };
   const store = new JobStore(stateDir);
-  let handle: Awaited<ReturnType<JobStore['create']>>;
-  try {
-    handle = await store.create(request, o.wait ? 'foreground' : 'detached');
+  // The steps that make things (a worktree, a pane, the job's record, its worker): if one
+  // fails, the ones before it are taken back in reverse.
+  const made = await withUndo(async (undo) => {
+    const {worktree, runCwd, git} = await worktreeStep(o.worktree, cwd, jobId, undo);
+    const {pane, opened} = await paneStep(ctx, tmux, stateDir, place, placeText, runCwd, undo);
+    const request: RunRequest = {
+      version: RUN_REQUEST_VERSION,
+      kind: 'run',
+      jobId,
+      createdAt: new Date(now).toISOString(),
+      server: {socketPath: opened.socketPath, pid: opened.serverPid},
+      pane,
+      paneTarget: placeText,
+      text,
+      options: {
+        agent,
+        cwd: runCwd,
+        worktree: worktree ?? null,
+        git,
+        idleTimeoutMs,
+        timeoutMs,
+        notifyPane,
+        permissions,
+        close: o.close ?? false,
+        pr: o.pr ?? false,
+        intervalMs,
+        notifySinks: resolveSinks(o.notify, ctx.env),
+      },
+    };
+    const handle = await store.create(request, o.wait ? 'foreground' : 'detached');
+    undo.add(() => store.discard(handle));
     await handle.appendEvent('provisioned', {
       pane,
       place: placeText,
       cwd: runCwd,
       ...(worktree ? {worktree: worktree.path, branch: worktree.branch} : {}),
     });
-  } catch (error) {
-    await tmux.killPane(pane).catch(() => {});
-    await undoWorktree();
-    throw error;
-  }
+    const worker = o.wait
+      ? undefined
+      : await launchWorker({
+          entry: ctx.runWorkerEntry,
+          id: jobId,
+          stateDir,
+          logPath: handle.logPath,
+          env: ctx.env,
+          undo,
+        });
+    return {request, handle, worker, worktree, runCwd};
+  });
+  const {request, handle, worker, worktree, runCwd} = made;
   const shown = {
     job: jobId,
-    pane,
+    pane: request.pane,
     place: placeText,
     cwd: runCwd,
     worktree,
     log: handle.logPath,
     report: handle.reportPath,
   };
-  if (!o.wait) {
-    let worker: ProcessId;
-    try {
-      worker = launchDetached({
-        entry: ctx.runWorkerEntry,
-        args: ['--job', jobId],
-        cwd: stateDir,
-        logPath: handle.logPath,
-        env: {...ctx.env, NUDGE_HOME: stateDir},
-      });
-    } catch (error) {
-      await store.discard(handle);
-      await tmux.killPane(pane).catch(() => {});
-      await undoWorktree();
-      throw error;
-    }
+  if (worker) {
     await handle.recordWorkerPid(worker).catch(() => {});
     return {...shown, kind: 'started', pid: worker.pid};
   }
@@ -294,6 +226,78 @@ export async function runInPane(o: RunOptions, ctx: CommandContext): Promise<Run
     env: ctx.env,
   });
   return {...shown, kind: 'ran', result};
+}
+
+/** The worktree step (--worktree): a new branch from HEAD in a folder beside the repository
+ * (removed again by `undo`); the folder the run works in, and its git facts. */
+async function worktreeStep(
+  given: RunOptions['worktree'],
+  cwd: string,
+  jobId: string,
+  undo: Undo,
+): Promise<{worktree?: RunWorktree; runCwd: string; git: RunRequest['options']['git']}> {
+  const root = await workTreeRoot(cwd);
+  if (given === undefined)
+    return {runCwd: cwd, git: root ? {root, base: (await headCommit(root)) ?? EMPTY_TREE} : null};
+  if (!root) {
+    throw new NudgeError(
+      'not-a-repo',
+      `--worktree needs a git repository, and ${cwd} is not in one.`,
+    );
+  }
+  const base = await headCommit(root);
+  if (!base) {
+    throw new NudgeError(
+      'not-a-repo',
+      `--worktree branches from HEAD, and the repository at ${root} has no commit yet.`,
+    );
+  }
+  const branch = typeof given === 'string' && given !== '' ? given : `nudge/${jobId}`;
+  if (!(await validBranchName(root, branch))) {
+    throw new NudgeError('bad-branch', `${JSON.stringify(branch)} is not a valid git branch name.`);
+  }
+  if (await branchExists(root, branch)) {
+    throw new NudgeError(
+      'bad-branch',
+      `The branch ${branch} exists already; name a new one (--worktree NAME).`,
+    );
+  }
+  const path = join(dirname(root), `${basename(root)}-nudge-${jobId}`);
+  const failed = await addWorktree(root, path, branch, base);
+  if (failed)
+    throw new NudgeError('provision-failed', `git could not make the worktree ${path}: ${failed}`);
+  undo.add(() => removeWorktree(root, path, branch));
+  // The same folder inside the worktree as the one asked for in the repository.
+  return {
+    worktree: {path, branch, repo: root},
+    runCwd: join(path, relative(root, cwd)),
+    git: {root: path, base},
+  };
+}
+
+/** The pane step: the state folder, then the run's pane (killed again by `undo`). */
+async function paneStep(
+  ctx: CommandContext,
+  tmux: Tmux,
+  stateDir: string,
+  place: PanePlace,
+  placeText: string,
+  runCwd: string,
+  undo: Undo,
+): Promise<{pane: string; opened: PaneInfo}> {
+  try {
+    await ensureStateDir(stateDir, ctx.env);
+    const pane = await tmux.openPane(place, runCwd);
+    undo.add(() => tmux.killPane(pane));
+    return {pane, opened: await serverOf(tmux, pane)};
+  } catch (error) {
+    throw error instanceof NudgeError
+      ? error
+      : new NudgeError(
+          'provision-failed',
+          `tmux could not open a pane (${placeText}): ${firstLine(error)}`,
+        );
+  }
 }
 
 /** git's empty tree: the base of changes in a repository without a commit. */

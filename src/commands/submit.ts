@@ -1,5 +1,6 @@
 import {NudgeError} from '../base/errors.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
+import {Undo} from '../base/undo.js';
 import {checkUntilFits} from '../detect/conditions.js';
 import type {JobOutcome} from '../jobs/events.js';
 import {resolveJobOptions, type SubmitOptions, validateText} from '../jobs/options.js';
@@ -15,7 +16,6 @@ import {textOfFile} from '../jobs/text-file.js';
 import {paneLockFor} from '../locks/pane-lock.js';
 import {notifyPreviewOf, resolveSinks} from '../notify/config.js';
 import {checkReach, paneRefOf, resolvePane} from '../pane/target.js';
-import type {ProcessId} from '../process/identity.js';
 import {launchWorker} from '../process/launch-worker.js';
 import {resolveServerSpec} from '../tmux/server.js';
 import {visibleText} from '../tmux/view.js';
@@ -100,9 +100,12 @@ export async function submit(given: SubmitOptions, ctx: CommandContext): Promise
     store.create(request, o.wait ? 'foreground' : 'detached'),
     lock.enqueue(request.jobId),
   ]);
+  // Taken back in reverse if a later step fails: the queue entry, then the record.
+  const undo = new Undo();
+  if (created.status === 'fulfilled') undo.add(() => store.discard(created.value));
+  undo.add(() => lock.dequeue(request.jobId));
   const abandon = async (error: unknown): Promise<never> => {
-    await lock.dequeue(request.jobId).catch(() => {});
-    if (created.status === 'fulfilled') await store.discard(created.value);
+    await undo.run();
     throw error;
   };
   if (created.status === 'rejected') return abandon(created.reason);
@@ -110,19 +113,15 @@ export async function submit(given: SubmitOptions, ctx: CommandContext): Promise
   const handle = created.value;
 
   if (!o.wait) {
-    let worker: ProcessId;
-    try {
-      worker = launchWorker({
-        entry: ctx.workerEntry,
-        jobId: request.jobId,
-        stateDir,
-        encodedRequest: encodeRequest(request),
-        logPath: handle.logPath,
-        env: ctx.env,
-      });
-    } catch (error) {
-      return abandon(error);
-    }
+    const worker = await launchWorker({
+      entry: ctx.workerEntry,
+      id: request.jobId,
+      stateDir,
+      request: encodeRequest(request),
+      logPath: handle.logPath,
+      env: ctx.env,
+      undo,
+    });
     // Record the worker at once, so `status` can tell a dead worker (lost) and `cancel` can
     // reach it even before the worker writes anything. The worker is running by now and
     // records itself when it starts, so a failure here does not fail the submit.

@@ -3,7 +3,7 @@ import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import {resolveSinks} from '../notify/config.js';
 import {checkReach, resolvePane} from '../pane/target.js';
 import {isRunning, type ProcessId, signalProcess} from '../process/identity.js';
-import {launchDetached} from '../process/launch-worker.js';
+import {launchWorker} from '../process/launch-worker.js';
 import {stopGracefully} from '../process/stop.js';
 import {insideTmux, resolveServerSpec} from '../tmux/server.js';
 import {visibleText} from '../tmux/view.js';
@@ -18,7 +18,6 @@ import {
   type WatcherRecord,
 } from '../watch/record.js';
 import {WatcherStore} from '../watch/store.js';
-import type {CommandContext} from './context.js';
 import type {
   WatchClearResult,
   WatcherView,
@@ -27,7 +26,8 @@ import type {
   WatchReportResult,
   WatchStartOptions,
   WatchStartResult,
-} from './watch-types.js';
+} from '../watch/types.js';
+import type {CommandContext} from './context.js';
 
 /** How long a cycle gets to stop after SIGTERM (an injection under way finishes first). */
 const STOP_GRACE_MS = 15_000;
@@ -124,7 +124,7 @@ export async function reportWatcher(
   if (o.bashWait !== undefined && o.bashWait.trim() === '')
     throw new NudgeError('bad-usage', '--bash-wait is empty; give a command or leave it out.');
   const now = new Date(ctx.clock.now()).toISOString();
-  return store.update<WatchReportResult>(name, (r) => {
+  return store.update<WatchReportResult>(name, async (r) => {
     if (!r) throw noSuchWatcher(name);
     const transcript = appendCapped(
       r.transcript,
@@ -154,12 +154,12 @@ export async function reportWatcher(
     }
     // Started under the record's lock: the worker's first look at the record waits for it,
     // and finds itself named as the cycle.
-    const worker = launchDetached({
+    const worker = await launchWorker({
       entry: ctx.watchWorkerEntry,
-      args: ['--watcher', name],
-      cwd: stateDir,
+      id: name,
+      stateDir,
       logPath: store.logPath(name),
-      env: {...ctx.env, NUDGE_HOME: stateDir},
+      env: ctx.env,
     });
     return {
       record: {

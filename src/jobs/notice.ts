@@ -124,7 +124,7 @@ export async function heldBack(
 /**
  * The ending of a job whose notice pane is on another host (`HOST:%N`): the notice is not
  * typed here but recorded (the event `notice-due`, and `noticeDue` in the ending) for the
- * relay on the submitting machine, which types it there (src/commands/relay.ts).
+ * relay on the submitting machine, which types it there (src/relay/relay.ts).
  */
 export async function dueElsewhere<W extends Parameters<typeof noticeFor>[1]>(
   request: Parameters<typeof noticeFor>[0] & {options: {noticeElsewhere?: string | null}},

@@ -36,7 +36,7 @@ export interface SubmitOptions {
   /** Type the notice into this pane instead. */
   notifyPane?: string | undefined;
   /** The notice goes to a pane of another host (`HOST:%N`): set by the front end that
-   * relays it there (src/commands/relay.ts), never by a flag. */
+   * relays it there (src/relay/relay.ts), never by a flag. */
   noticeElsewhere?: string | undefined;
   /** The job's id, chosen by the caller instead of made here: a relay's delivery, which may
    * be sent again after a dropped connection and must make one job (never a flag). */

@@ -3,14 +3,21 @@ import type {ProfileName} from '../agents/profile.js';
 import {NudgeError} from '../base/errors.js';
 import type {Delivery} from '../pane/failures.js';
 import type {RunReport} from './run-report.js';
-import {JOB_STATES, type JobState} from './states.js';
+import {
+  type JobState,
+  RUN_STATES,
+  type RunState,
+  SUBMIT_STATES,
+  type SubmitState,
+  TERMINAL_STATES,
+} from './states.js';
 
 /** What every job's state record (state.json) holds; it is replaced atomically on every
  * transition. */
-interface RecordBase {
+interface RecordBase<S extends JobState> {
   version: 1;
   id: string;
-  state: JobState;
+  state: S;
   pane: string;
   paneTarget: string;
   socketPath: string;
@@ -42,7 +49,7 @@ interface RecordBase {
 
 /** A `submit` job: text typed into a pane, watched, and a notice. Records written before
  * `kind` existed are read as `submit`. */
-export interface SubmitRecord extends RecordBase {
+export interface SubmitRecord extends RecordBase<SubmitState> {
   kind: 'submit';
   /** The program profile used, and why (auto-detection). */
   profile?: ProfileName;
@@ -55,14 +62,14 @@ export interface SubmitRecord extends RecordBase {
   /** Why the wait ended so, and why the notice was held back (if it was). */
   verdict?: string;
   noticeHeld?: string;
-  /** The notice, for a pane of another host: a relay types it there (src/commands/relay.ts). */
+  /** The notice, for a pane of another host: a relay types it there (src/relay/relay.ts). */
   noticeDue?: {to: string; text: string};
   /** Cancelled while typing: whether what was typed was cleared (false: left in the line). */
   cleared?: boolean;
 }
 
 /** A `nudge run` job: a task in a pane of its own. */
-export interface RunRecord extends RecordBase {
+export interface RunRecord extends RecordBase<RunState> {
   kind: 'run';
   /** The report (also in report.md), once it ended. */
   report?: RunReport;
@@ -75,7 +82,9 @@ export type JobRecord = SubmitRecord | RunRecord;
 export type JobKind = JobRecord['kind'];
 
 /** A change to a record: any field of either kind (the kind itself never changes). */
-export type RecordPatch = Partial<Omit<SubmitRecord, 'kind'> & Omit<RunRecord, 'kind'>>;
+export type RecordPatch = Partial<
+  Omit<SubmitRecord, 'kind' | 'state'> & Omit<RunRecord, 'kind' | 'state'>
+> & {state?: JobState};
 
 /**
  * A state.json as read back, checked: a record of another version, or one that is not a job
@@ -89,9 +98,13 @@ export function checkJobRecord(value: unknown, path: string): JobRecord {
   const r = value as Record<string, unknown>;
   if (r.version !== 1) throw bad(`version ${JSON.stringify(r.version)}, this nudge reads 1`);
   if (typeof r.id !== 'string' || typeof r.pane !== 'string') throw bad('no id or pane');
-  if (!(JOB_STATES as readonly unknown[]).includes(r.state))
-    throw bad(`state ${JSON.stringify(r.state)}`);
   const kind = r.kind ?? 'submit';
   if (kind !== 'submit' && kind !== 'run') throw bad(`kind ${JSON.stringify(r.kind)}`);
-  return {...(r as unknown as JobRecord), kind};
+  // Each machine's own states: a run is never `typing`, a submit never `integrating`.
+  const states: readonly unknown[] = [
+    ...(kind === 'run' ? RUN_STATES : SUBMIT_STATES),
+    ...TERMINAL_STATES,
+  ];
+  if (!states.includes(r.state)) throw bad(`state ${JSON.stringify(r.state)} of a ${kind}`);
+  return {...r, kind} as unknown as JobRecord;
 }

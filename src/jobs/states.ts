@@ -1,32 +1,35 @@
-/** The worker's states, in order (a `nudge run` job: queued, starting, running, stopping,
- * integrating, notifying); the last five are terminal (`blocked`: the agent waits for a
- * person — a dialog or a usage limit — and nothing was typed into it). */
-export const JOB_STATES = [
+/**
+ * The two machines a job record holds, each a union of its own: a submit's job (queued,
+ * locked, typing, waiting) and a `nudge run` (queued, starting, running, stopping,
+ * integrating, notifying). Both end in one of the same five states, listed once here
+ * (`blocked`: the agent waits for a person — a dialog or a usage limit — and nothing was
+ * typed into it). Everything that asks "has it ended?" asks this list.
+ */
+export const TERMINAL_STATES = ['done', 'timeout', 'failed', 'cancelled', 'blocked'] as const;
+export type TerminalState = (typeof TERMINAL_STATES)[number];
+
+/** A submit's job before it ends, in order. */
+export const SUBMIT_STATES = ['queued', 'locked', 'typing', 'waiting'] as const;
+export type SubmitState = (typeof SUBMIT_STATES)[number] | TerminalState;
+
+/** A run before it ends, in order. */
+export const RUN_STATES = [
   'queued',
-  'locked',
-  'typing',
-  'waiting',
   'starting',
   'running',
   'stopping',
   'integrating',
   'notifying',
-  'done',
-  'timeout',
-  'failed',
-  'cancelled',
-  'blocked',
 ] as const;
-export type JobState = (typeof JOB_STATES)[number];
-export type TerminalState = 'done' | 'timeout' | 'failed' | 'cancelled' | 'blocked';
+export type RunState = (typeof RUN_STATES)[number] | TerminalState;
+
+/** Any state a job record may hold (the record says which machine by its kind). */
+export type JobState = SubmitState | RunState;
+export const JOB_STATES: readonly JobState[] = [
+  ...new Set<JobState>([...SUBMIT_STATES, ...RUN_STATES, ...TERMINAL_STATES]),
+];
 
 /** Whether a job in `state` has ended. */
-export function isTerminal(state: JobState): state is TerminalState {
-  return (
-    state === 'done' ||
-    state === 'timeout' ||
-    state === 'failed' ||
-    state === 'cancelled' ||
-    state === 'blocked'
-  );
+export function isTerminal(state: string): state is TerminalState {
+  return (TERMINAL_STATES as readonly string[]).includes(state);
 }

@@ -174,7 +174,8 @@ export class JobHandle {
 
   /** Merge `patch` into the state record and write it atomically. */
   async updateState(patch: RecordPatch, nowIso = new Date().toISOString()): Promise<JobRecord> {
-    const next = {...(await this.readState()), ...patch, updatedAt: nowIso};
+    // The machine writes only its own states (its recorder is typed by them).
+    const next = {...(await this.readState()), ...patch, updatedAt: nowIso} as JobRecord;
     await writeFileAtomic(this.statePath, `${JSON.stringify(next, null, 2)}\n`);
     return next;
   }

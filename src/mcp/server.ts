@@ -7,22 +7,14 @@ import {describeError, NudgeError} from '../base/errors.js';
 import {createJobLogger, type Logger} from '../base/log.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import {nudgeVersion} from '../base/version.js';
-import {
-  doctorAnywhere,
-  jobRef,
-  jobsAnywhere,
-  statusAnywhere,
-  submitAnywhere,
-  watchStartAnywhere,
-} from '../commands/anywhere.js';
 import type {CommandContext} from '../commands/context.js';
-import {onHost} from '../commands/hosts.js';
 import {EXPECT_OPTIONS} from '../commands/options/expect.js';
 import {RUN_OPTIONS} from '../commands/options/run.js';
 import {SUBMIT_OPTIONS} from '../commands/options/submit.js';
 import {HOST_OPTION} from '../commands/options/table.js';
 import {WAIT_OPTIONS} from '../commands/options/wait.js';
 import {WATCH_REPORT_OPTIONS, WATCH_START_OPTIONS} from '../commands/options/watch.js';
+import {dispatch} from '../front/dispatch.js';
 import {optionsOf, shapeOf} from './schema.js';
 
 /** The assessor `watch_me` gives a new watcher (from `nudge mcp`'s flags or environment). */
@@ -122,7 +114,8 @@ export function createMcpServer(
     call('submit', async (a, c) => {
       const options = optionsOf(a, SUBMIT_OPTIONS);
       return json(
-        await submitAnywhere(
+        await dispatch(
+          'submit',
           {...options, text: String(a.text), notice: a.no_notice ? false : options.notice},
           c,
         ),
@@ -151,12 +144,16 @@ export function createMcpServer(
     },
     call('run', async (a, c) =>
       json(
-        await onHost(c, 'run', {
-          ...optionsOf(a, RUN_OPTIONS),
-          words: [String(a.command)],
-          worktree: a.worktree as boolean | string | undefined,
-          notice: a.no_notice ? false : undefined,
-        }),
+        await dispatch(
+          'run',
+          {
+            ...optionsOf(a, RUN_OPTIONS),
+            words: [String(a.command)],
+            worktree: a.worktree as boolean | string | undefined,
+            notice: a.no_notice ? false : undefined,
+          },
+          c,
+        ),
       ),
     ),
   );
@@ -178,11 +175,11 @@ export function createMcpServer(
       },
     },
     call('expect', async (a, c) => {
-      const r = await onHost(c, 'expect', {
-        ...optionsOf(a, EXPECT_OPTIONS),
-        pane: String(a.pane_id),
-        pattern: String(a.pattern),
-      });
+      const r = await dispatch(
+        'expect',
+        {...optionsOf(a, EXPECT_OPTIONS), pane: String(a.pane_id), pattern: String(a.pattern)},
+        c,
+      );
       // The pane closed while waiting: a tool error with the sentence (and the answer).
       if (r.warning)
         return {...json(r.answer), content: [{type: 'text', text: r.warning}], isError: true};
@@ -204,10 +201,11 @@ export function createMcpServer(
     },
     call('wait', async (a, c) =>
       json(
-        await onHost(c, 'wait', {
-          ...optionsOf(a, WAIT_OPTIONS),
-          pane: a.pane as string | undefined,
-        }),
+        await dispatch(
+          'wait',
+          {...optionsOf(a, WAIT_OPTIONS), pane: a.pane as string | undefined},
+          c,
+        ),
       ),
     ),
   );
@@ -221,7 +219,7 @@ export function createMcpServer(
       inputSchema: {job: z.string().describe('a job id, or HOST:ID'), ...shapeOf(HOST_OPTION)},
     },
     call('status', async (a: {job: string; host?: string}, c) =>
-      json(await statusAnywhere(jobRef(a.job, a.host), c)),
+      json(await dispatch('status', {job: a.job, host: a.host}, c)),
     ),
   );
   server.registerTool(
@@ -234,7 +232,7 @@ export function createMcpServer(
       inputSchema: shapeOf(HOST_OPTION),
     },
     call('jobs', async (a: {host?: string}, c) => {
-      const {jobs, unreachable} = await jobsAnywhere({host: a.host}, c);
+      const {jobs, unreachable} = await dispatch('jobs', {host: a.host}, c);
       return json(unreachable.length > 0 ? {jobs, unreachable} : {jobs});
     }),
   );
@@ -247,7 +245,7 @@ export function createMcpServer(
       inputSchema: {job: z.string().describe('a job id, or HOST:ID'), ...shapeOf(HOST_OPTION)},
     },
     call('cancel', async (a: {job: string; host?: string}, c) =>
-      json(await onHost(c, 'cancel', jobRef(a.job, a.host))),
+      json(await dispatch('cancel', {job: a.job, host: a.host}, c)),
     ),
   );
 
@@ -260,7 +258,9 @@ export function createMcpServer(
         'What nudge needs, each ok, warn or fail with one sentence of fix: tmux, the server, this pane, control mode, node, the state directory, and each agent CLI with nudge installed for it.',
       inputSchema: shapeOf(HOST_OPTION),
     },
-    call('doctor', async (a: {host?: string}, c) => json(await doctorAnywhere({host: a.host}, c))),
+    call('doctor', async (a: {host?: string}, c) =>
+      json(await dispatch('doctor', {host: a.host}, c)),
+    ),
   );
 
   server.registerTool(
@@ -273,7 +273,8 @@ export function createMcpServer(
       inputSchema: {name: z.string(), ...shapeOf(WATCH_START_OPTIONS)},
     },
     call('watch_me', async (a, c) => {
-      const r = await watchStartAnywhere(
+      const r = await dispatch(
+        'watch-start',
         {
           ...optionsOf(a, WATCH_START_OPTIONS),
           name: String(a.name),
@@ -306,11 +307,15 @@ export function createMcpServer(
           'bad-usage',
           'bash_wait runs a command, and this nudge mcp was not started with --allow-exec; report without it (the watcher sleeps), or ask the person to add --allow-exec.',
         );
-      const r = await onHost(c, 'watch-report', {
-        ...optionsOf(a, WATCH_REPORT_OPTIONS),
-        name: a.name as string | undefined,
-        status: String(a.status_report),
-      });
+      const r = await dispatch(
+        'watch-report',
+        {
+          ...optionsOf(a, WATCH_REPORT_OPTIONS),
+          name: a.name as string | undefined,
+          status: String(a.status_report),
+        },
+        c,
+      );
       return said(r.result, r);
     }),
   );
@@ -323,7 +328,7 @@ export function createMcpServer(
         'Pause the watcher (nothing more is typed) and answer the next step its assessor suggests.',
       inputSchema: {name: z.string(), ...shapeOf(HOST_OPTION)},
     },
-    call('pause', async (a, c) => json(await onHost(c, 'watch-pause', a))),
+    call('pause', async (a, c) => json(await dispatch('watch-pause', a, c))),
   );
   server.registerTool(
     'clear',
@@ -333,7 +338,7 @@ export function createMcpServer(
       description: 'Stop its running cycle and remove it.',
       inputSchema: {name: z.string(), ...shapeOf(HOST_OPTION)},
     },
-    call('clear', async (a, c) => json(await onHost(c, 'watch-clear', a))),
+    call('clear', async (a, c) => json(await dispatch('watch-clear', a, c))),
   );
   return server;
 }

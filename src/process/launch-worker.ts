@@ -1,44 +1,62 @@
 import {closeSync, openSync} from 'node:fs';
 import {NudgeError} from '../base/errors.js';
 import {FILE_MODE} from '../base/paths.js';
+import type {Undo} from '../base/undo.js';
 import {type ProcessId, processId} from './identity.js';
 import {startProcess} from './spawn.js';
 
 /**
- * Start the detached worker for a job and return its identity (pid and start time). This is the only place that
- * spawns workers.
+ * Start the detached worker of a job, a run, a watcher's cycle or a relay, and return its
+ * identity (pid and start time): the one launch of every worker kind (src/process/
+ * worker-main.ts is the other end). What a failed start leaves behind is taken back in
+ * reverse through `undo` (the job record, the pane, the worktree), and the error goes on.
  *
  * - `detached: true` calls setsid(): the worker gets its own session and process group and
  *   no controlling terminal, so the caller's exit, a SIGHUP to the caller's group and the
  *   caller's pane closing do not reach it (test/integration/detach.test.ts).
- * - stdio is /dev/null in and the job's log file out: no pipe to the caller stays open, so
- *   an agent's Bash tool (which waits for its pipes to close) returns at once.
- * - The request travels in the environment, not argv: /proc/<pid>/environ is readable only
- *   by the same user, argv by everyone (`ps`).
+ * - stdio is /dev/null in and the log file out: no pipe to the caller stays open, so an
+ *   agent's Bash tool (which waits for its pipes to close) returns at once.
+ * - The worker is named its job (`--id`); what it is handed (a job's request, a relay's spec)
+ *   travels in the environment (NUDGE_REQUEST), not argv: /proc/<pid>/environ is readable
+ *   only by the same user, argv by everyone (`ps`). Runs and watchers read theirs from the
+ *   store by id.
  * - plain spawn (startProcess) rather than execa: nothing here needs execa's piping, and the
  *   detached fire-and-forget case is simplest (and fastest) with spawn + unref.
  */
-export function launchWorker(opts: {
-  /** The worker script (dist/workers/job-worker.js). */
+export async function launchWorker(opts: {
+  /** The worker script (dist/workers/job-worker.js, …). */
   entry: string;
-  jobId: string;
+  /** The job's id, or the watcher's name. */
+  id: string;
   stateDir: string;
-  encodedRequest: string;
   logPath: string;
   env: Record<string, string | undefined>;
-}): ProcessId {
-  return launchDetached({
-    entry: opts.entry,
-    args: ['--job', opts.jobId],
-    cwd: opts.stateDir,
-    logPath: opts.logPath,
-    env: {...opts.env, NUDGE_REQUEST: opts.encodedRequest, NUDGE_HOME: opts.stateDir},
-  });
+  /** What the worker is handed (NUDGE_REQUEST), when it does not read it from the store. */
+  request?: string;
+  /** What to take back, in reverse, if the worker cannot be started. */
+  undo?: Undo;
+}): Promise<ProcessId> {
+  try {
+    return launchDetached({
+      entry: opts.entry,
+      args: ['--id', opts.id],
+      cwd: opts.stateDir,
+      logPath: opts.logPath,
+      env: {
+        ...opts.env,
+        NUDGE_HOME: opts.stateDir,
+        ...(opts.request === undefined ? {} : {NUDGE_REQUEST: opts.request}),
+      },
+    });
+  } catch (error) {
+    await opts.undo?.run();
+    throw error;
+  }
 }
 
-/** Start a detached node worker (`entry` with `args`) as launchWorker does: its own session,
- * /dev/null in, `logPath` out, `env` as given. Used for job workers and watcher cycles. */
-export function launchDetached(opts: {
+/** Start a detached node process (`entry` with `args`): its own session, /dev/null in,
+ * `logPath` out, `env` as given. */
+function launchDetached(opts: {
   entry: string;
   args: readonly string[];
   cwd: string;

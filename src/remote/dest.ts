@@ -43,18 +43,3 @@ export function splitHostJob(value: string): {host?: string; job: string} {
   if (!m?.[1] || !m[2]) return {job: value};
   return {host: m[1], job: m[2]};
 }
-
-/** With a host, the pane must be named: "self" and no pane mean this machine's pane, which
- * is not there. Returns the options as given. */
-export function paneNamedThere<O extends {host?: string | undefined; pane?: string | undefined}>(
-  o: O,
-  env: {NUDGE_HOST?: string | undefined},
-): O {
-  const host = hostOf(o.host, env);
-  if (host !== undefined && (o.pane === undefined || o.pane === 'self'))
-    throw new NudgeError(
-      'no-pane',
-      `With --host ${host}, name the pane there (%N or session:window.pane): your own pane is on this machine.`,
-    );
-  return o;
-}

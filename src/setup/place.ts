@@ -1,4 +1,6 @@
+import {existsSync} from 'node:fs';
 import {homedir} from 'node:os';
+import {dirname, join, resolve} from 'node:path';
 import {shellWord} from '../base/shell.js';
 import type {Format, KeyPath} from './edit.js';
 
@@ -156,4 +158,15 @@ export function allowItems(
 /** Whether a piece is an allow rule (what `--allow` adds) rather than nudge's own wiring. */
 export function isAllowRule(piece: Pick<Piece, 'id'>): boolean {
   return piece.id.startsWith('allow') || piece.id === 'rule';
+}
+
+/** The git work tree around `cwd` (a `.git` folder or file above it), else `cwd`. */
+export function projectRoot(cwd: string): string {
+  let dir = resolve(cwd);
+  for (;;) {
+    if (existsSync(join(dir, '.git'))) return dir;
+    const up = dirname(dir);
+    if (up === dir) return resolve(cwd);
+    dir = up;
+  }
 }

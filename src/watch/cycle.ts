@@ -310,9 +310,10 @@ export async function assessRequest(
   return {request, record: r};
 }
 
+type PauseDeps = Pick<CycleDeps, 'records' | 'clock'>;
 /** Pause the watcher with `reason` (an `error` entry unless the assessor said stop). Queued
  * reports are dropped (they are in the transcript): a paused watcher runs no cycle. */
-async function pause(deps: CycleDeps, name: string, reason: string): Promise<boolean> {
+export async function pause(deps: PauseDeps, name: string, reason: string): Promise<boolean> {
   const stop = reason === 'The assessor said stop.';
   return deps.records.update(name, (r) => {
     if (!r) return {record: 'keep', result: false};

@@ -16,7 +16,7 @@ import type {ServerRef} from '../tmux/server.js';
 import {createTmux, type Tmux} from '../tmux/tmux.js';
 import {visibleText} from '../tmux/view.js';
 import {createAssessor} from './assessor.js';
-import {type CycleDeps, type CyclePane, type CyclesEnd, runCycles} from './cycle.js';
+import {type CycleDeps, type CyclePane, type CyclesEnd, pause, runCycles} from './cycle.js';
 import type {WatcherRecord} from './record.js';
 import {WatcherStore} from './store.js';
 
@@ -151,4 +151,14 @@ function realPane(
     },
     inject: (line, enter, signal) => inject(pane, line, enter, signal),
   };
+}
+
+/** A cycle worker that failed outside its cycle (a throw, a crash): the watcher pauses with
+ * the reason, in its transcript, as any failure of a cycle does. */
+export async function recordCycleFailure(
+  stateDir: string,
+  name: string,
+  reason: string,
+): Promise<void> {
+  await pause({records: new WatcherStore(stateDir), clock: realClock}, name, reason);
 }

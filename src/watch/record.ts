@@ -163,11 +163,12 @@ export const WATCH_DEFAULTS = {
   transcriptCap: 200,
 } as const;
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/** What a watcher's name looks like. */
+export const WATCHER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** A watcher's name, checked: it names a folder under the state dir. */
 export function validateWatcherName(name: unknown): string {
-  if (typeof name !== 'string' || !NAME.test(name)) {
+  if (typeof name !== 'string' || !WATCHER_NAME.test(name)) {
     throw new NudgeError(
       'bad-usage',
       `${JSON.stringify(name)} is not a watcher name; use 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit.`,

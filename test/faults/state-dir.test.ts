@@ -299,7 +299,7 @@ describe('path traversal through arguments', () => {
     await server.tmux('has-session', '-t', 'main');
   });
 
-  it('a worker started with --job ../../victim writes nothing outside the jobs dir', async () => {
+  it('a worker started with --id ../../victim writes nothing outside the jobs dir', async () => {
     const home = useNudgeHome();
     mkdirSync(join(home, 'jobs'), {recursive: true, mode: 0o700});
     // What the traversal would hit: <home>/../victim/state.json
@@ -308,7 +308,7 @@ describe('path traversal through arguments', () => {
     const decoy = JSON.stringify({state: 'queued', id: 'victim'});
     writeFileSync(join(victim, 'state.json'), decoy);
     const worker = join(CLI, '..', '..', 'workers', 'job-worker.js');
-    const r = await execa(process.execPath, [worker, '--job', '../../victim'], {
+    const r = await execa(process.execPath, [worker, '--id', '../../victim'], {
       env: cleanEnv({NUDGE_HOME: home, NUDGE_REQUEST: 'garbage!'}),
       extendEnv: false,
       reject: false,
@@ -317,7 +317,7 @@ describe('path traversal through arguments', () => {
     expect(r.exitCode).toBe(1);
     expect(readFileSync(join(victim, 'state.json'), 'utf8')).toBe(decoy);
     expect(readdirSync(victim)).toEqual(['state.json']);
-    recordFigure({scenario: 'worker --job ../../victim', jobs: 0, accounted: 0});
+    recordFigure({scenario: 'worker --id ../../victim', jobs: 0, accounted: 0});
   });
 });
 

@@ -20,7 +20,7 @@ export const expectCommand: CliCommand = ({ctx, run}) => ({
       'wait for a server to start',
     ),
   handler: async (a) => {
-    const {onHost} = await import('../../commands/hosts.js');
+    const {dispatch} = await import('../../front/dispatch.js');
     const {renderExpect} = await import('../render.js');
     const options = {
       ...optionsFrom(a, EXPECT_OPTIONS),
@@ -28,6 +28,6 @@ export const expectCommand: CliCommand = ({ctx, run}) => ({
       pane: String(a.pane),
       pattern: String(a.regex),
     };
-    await run(onHost(ctx, 'expect', options), renderExpect);
+    await run(dispatch('expect', options, ctx), renderExpect);
   },
 });

@@ -21,7 +21,7 @@ export const hostCommand: CliCommand = ({ctx, run}) => ({
             ...JSON_OPTION,
           }).example('$0 host install gpu', 'install on the host gpu of ~/.ssh/config'),
         async (a) => {
-          const {installOnHost} = await import('../../commands/host-install.js');
+          const {installOnHost} = await import('../../front/host-install.js');
           const {renderHostInstall} = await import('../render-setup.js');
           const options = {host: String(a.dest), prefix: a.prefix as string | undefined};
           await run(installOnHost(options, ctx), (r, o) => renderHostInstall(r, jsonOf(a), o));
@@ -37,7 +37,7 @@ export const remoteCommand: CliCommand = ({ctx, run, stdio}) => ({
   command: 'remote',
   describe: false,
   handler: async () => {
-    const {serveRemote} = await import('../../commands/serve-remote.js');
+    const {serveRemote} = await import('../../front/serve-remote.js');
     if (!stdio.stdin || !stdio.stdout)
       throw new NudgeError('bad-usage', 'nudge remote talks on stdin and stdout: run it over ssh.');
     await run(serveRemote({stdin: stdio.stdin, stdout: stdio.stdout}, ctx), (code) => code);

@@ -10,9 +10,9 @@ export const jobsCommand: CliCommand = ({ctx, run}) => ({
   describe: 'list jobs (here and on the hosts of config.toml, with a HOST column)',
   builder: (y) => withOptions(y, {...HOST_OPTION, ...JSON_OPTION}),
   handler: async (a) => {
-    const {jobsAnywhere} = await import('../../commands/anywhere.js');
+    const {dispatch} = await import('../../front/dispatch.js');
     const {renderJobs} = await import('../render.js');
-    await run(jobsAnywhere(optionsFrom(a, HOST_OPTION), ctx), (r, o) =>
+    await run(dispatch('jobs', optionsFrom(a, HOST_OPTION), ctx), (r, o) =>
       renderJobs(r, jsonOf(a), o),
     );
   },
@@ -25,12 +25,10 @@ export const statusCommand: CliCommand = ({ctx, run}) => ({
   describe: "show one job's state and events",
   builder: (y) => withOptions(y.positional('job', job), {...HOST_OPTION, ...JSON_OPTION}),
   handler: async (a) => {
-    const {jobRef, statusAnywhere} = await import('../../commands/anywhere.js');
+    const {dispatch} = await import('../../front/dispatch.js');
     const {renderStatus} = await import('../render.js');
-    await run(
-      statusAnywhere(jobRef(String(a.job), optionsFrom(a, HOST_OPTION).host), ctx),
-      (r, o) => renderStatus(r, jsonOf(a), o),
-    );
+    const options = {...optionsFrom(a, HOST_OPTION), job: String(a.job)};
+    await run(dispatch('status', options, ctx), (r, o) => renderStatus(r, jsonOf(a), o));
   },
 });
 
@@ -39,11 +37,10 @@ export const cancelCommand: CliCommand = ({ctx, run}) => ({
   describe: 'stop a queued or running job and free its pane',
   builder: (y) => withOptions(y.positional('job', job), {...HOST_OPTION, ...JSON_OPTION}),
   handler: async (a) => {
-    const {jobRef} = await import('../../commands/anywhere.js');
-    const {onHost} = await import('../../commands/hosts.js');
+    const {dispatch} = await import('../../front/dispatch.js');
     const {renderCancel} = await import('../render.js');
-    const ref = jobRef(String(a.job), optionsFrom(a, HOST_OPTION).host);
-    await run(onHost(ctx, 'cancel', ref), (r, o) => renderCancel(r, jsonOf(a), o));
+    const options = {...optionsFrom(a, HOST_OPTION), job: String(a.job)};
+    await run(dispatch('cancel', options, ctx), (r, o) => renderCancel(r, jsonOf(a), o));
   },
 });
 
@@ -52,10 +49,9 @@ export const logsCommand: CliCommand = ({ctx, run}) => ({
   describe: "print a job's worker log",
   builder: (y) => withOptions(y.positional('job', job), LOGS_OPTIONS),
   handler: async (a) => {
-    const {jobRef} = await import('../../commands/anywhere.js');
-    const {onHost} = await import('../../commands/hosts.js');
+    const {dispatch} = await import('../../front/dispatch.js');
     const {renderLogs} = await import('../render.js');
-    const {host, ...options} = optionsFrom(a, LOGS_OPTIONS);
-    await run(onHost(ctx, 'logs', {...options, ...jobRef(String(a.job), host)}), renderLogs);
+    const options = {...optionsFrom(a, LOGS_OPTIONS), job: String(a.job)};
+    await run(dispatch('logs', options, ctx), renderLogs);
   },
 });

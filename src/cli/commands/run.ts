@@ -25,7 +25,7 @@ export const runCommand: CliCommand = ({ctx, run}) => ({
         'hand a task to Claude Code on a new branch',
       ),
   handler: async (a) => {
-    const {onHost} = await import('../../commands/hosts.js');
+    const {dispatch} = await import('../../front/dispatch.js');
     const {renderRun} = await import('../render.js');
     const {worktree, ...rest} = optionsFrom(a, RUN_OPTIONS);
     const options = {
@@ -35,6 +35,6 @@ export const runCommand: CliCommand = ({ctx, run}) => ({
       // `--worktree` alone: a branch named after the job.
       worktree: worktree === '' ? true : worktree,
     };
-    await run(onHost(ctx, 'run', options), (r, o) => renderRun(r, jsonOf(a), o));
+    await run(dispatch('run', options, ctx), (r, o) => renderRun(r, jsonOf(a), o));
   },
 });

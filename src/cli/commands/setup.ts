@@ -128,9 +128,9 @@ export const doctorCommand: CliCommand = ({ctx, run}) => ({
       .example('$0 doctor', 'ok, warn or fail for each check, with the fix')
       .example('$0 doctor --host gpu', 'the way to the host gpu, then its own checks'),
   handler: async (a) => {
-    const {doctorAnywhere} = await import('../../commands/anywhere.js');
+    const {dispatch} = await import('../../front/dispatch.js');
     const {renderDoctor} = await import('../render-setup.js');
     const options = {...optionsFrom(a, SERVER_OPTIONS), ...optionsFrom(a, HOST_OPTION)};
-    await run(doctorAnywhere(options, ctx), (r, o) => renderDoctor(r, jsonOf(a), o));
+    await run(dispatch('doctor', options, ctx), (r, o) => renderDoctor(r, jsonOf(a), o));
   },
 });

@@ -28,7 +28,9 @@ export const submitCommand: CliCommand = ({ctx, run, submit}) => ({
   handler: async (a) => {
     const {json, ...options} = toSubmitOptions(a, wordsOf(a, 'text'));
     const {renderSubmit} = await import('../render.js');
-    const {submitAnywhere} = await import('../../commands/anywhere.js');
-    await run(submitAnywhere(options, ctx, submit), (r, o) => renderSubmit(r, json ?? false, o));
+    const {dispatch} = await import('../../front/dispatch.js');
+    await run(dispatch('submit', options, ctx, submit), (r, o) =>
+      renderSubmit(r, json ?? false, o),
+    );
   },
 });

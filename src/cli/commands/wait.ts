@@ -18,13 +18,13 @@ export const waitCommand: CliCommand = ({ctx, run}) => ({
       {...WAIT_OPTIONS, json: {type: 'boolean', default: false}},
     ).example('$0 wait %3 --timeout 2m', 'wait until pane %3 has settled'),
   handler: async (a) => {
-    const {onHost} = await import('../../commands/hosts.js');
+    const {dispatch} = await import('../../front/dispatch.js');
     const {renderWait} = await import('../render.js');
     const options = {
       ...optionsFrom(a, WAIT_OPTIONS),
       ...optionsFrom(a, SERVER_OPTIONS),
       pane: a.pane as string | undefined,
     };
-    await run(onHost(ctx, 'wait', options), (r, o) => renderWait(r, jsonOf(a), o));
+    await run(dispatch('wait', options, ctx), (r, o) => renderWait(r, jsonOf(a), o));
   },
 });

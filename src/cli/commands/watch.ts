@@ -17,8 +17,7 @@ const name = {type: 'string', demandOption: true} as const;
 
 function watchCommands<A>(y: Argv<A>, {ctx, run}: CliEnv) {
   const load = async () => ({
-    ...(await import('../../commands/hosts.js')),
-    ...(await import('../../commands/anywhere.js')),
+    ...(await import('../../front/dispatch.js')),
     ...(await import('../render.js')),
   });
   return y
@@ -34,13 +33,15 @@ function watchCommands<A>(y: Argv<A>, {ctx, run}: CliEnv) {
           'watch pane %3',
         ),
       async (a) => {
-        const {watchStartAnywhere, renderWatchStart} = await load();
+        const {dispatch, renderWatchStart} = await load();
         const options = {
           ...optionsFrom(a, WATCH_START_OPTIONS),
           ...optionsFrom(a, SERVER_OPTIONS),
           name: String(a.name),
         };
-        await run(watchStartAnywhere(options, ctx), (r, o) => renderWatchStart(r, jsonOf(a), o));
+        await run(dispatch('watch-start', options, ctx), (r, o) =>
+          renderWatchStart(r, jsonOf(a), o),
+        );
       },
     )
     .command(
@@ -55,13 +56,13 @@ function watchCommands<A>(y: Argv<A>, {ctx, run}: CliEnv) {
           'report, then run the tests as the wait',
         ),
       async (a) => {
-        const {onHost, renderWatchReport} = await load();
+        const {dispatch, renderWatchReport} = await load();
         const options = {
           ...optionsFrom(a, WATCH_REPORT_OPTIONS),
           name: String(a.name),
           status: String(a.status),
         };
-        await run(onHost(ctx, 'watch-report', options), (r, o) =>
+        await run(dispatch('watch-report', options, ctx), (r, o) =>
           renderWatchReport(r, jsonOf(a), o),
         );
       },
@@ -71,9 +72,11 @@ function watchCommands<A>(y: Argv<A>, {ctx, run}: CliEnv) {
       'pause a watcher (nothing more is typed) and print the next step the assessor suggests',
       (b) => withOptions(b.positional('name', name), {...HOST_OPTION, ...JSON_OPTION}),
       async (a) => {
-        const {onHost, renderWatchPause} = await load();
+        const {dispatch, renderWatchPause} = await load();
         const options = {...optionsFrom(a, HOST_OPTION), name: String(a.name)};
-        await run(onHost(ctx, 'watch-pause', options), (r, o) => renderWatchPause(r, jsonOf(a), o));
+        await run(dispatch('watch-pause', options, ctx), (r, o) =>
+          renderWatchPause(r, jsonOf(a), o),
+        );
       },
     )
     .command(
@@ -81,9 +84,11 @@ function watchCommands<A>(y: Argv<A>, {ctx, run}: CliEnv) {
       'stop a running cycle and remove the watcher',
       (b) => withOptions(b.positional('name', name), {...HOST_OPTION, ...JSON_OPTION}),
       async (a) => {
-        const {onHost, renderWatchClear} = await load();
+        const {dispatch, renderWatchClear} = await load();
         const options = {...optionsFrom(a, HOST_OPTION), name: String(a.name)};
-        await run(onHost(ctx, 'watch-clear', options), (r, o) => renderWatchClear(r, jsonOf(a), o));
+        await run(dispatch('watch-clear', options, ctx), (r, o) =>
+          renderWatchClear(r, jsonOf(a), o),
+        );
       },
     )
     .command(
@@ -91,9 +96,9 @@ function watchCommands<A>(y: Argv<A>, {ctx, run}: CliEnv) {
       "a watcher's state, pane, plan, assessor and transcript",
       (b) => withOptions(b.positional('name', name), {...HOST_OPTION, ...JSON_OPTION}),
       async (a) => {
-        const {onHost, renderWatchShow} = await load();
+        const {dispatch, renderWatchShow} = await load();
         const options = {...optionsFrom(a, HOST_OPTION), name: String(a.name)};
-        await run(onHost(ctx, 'watch-show', options), (r, o) => renderWatchShow(r, jsonOf(a), o));
+        await run(dispatch('watch-show', options, ctx), (r, o) => renderWatchShow(r, jsonOf(a), o));
       },
     )
     .command(
@@ -101,8 +106,8 @@ function watchCommands<A>(y: Argv<A>, {ctx, run}: CliEnv) {
       'the watchers',
       (b) => withOptions(b, {...HOST_OPTION, ...JSON_OPTION}),
       async (a) => {
-        const {onHost, renderWatchList} = await load();
-        await run(onHost(ctx, 'watch-list', optionsFrom(a, HOST_OPTION)), (r, o) =>
+        const {dispatch, renderWatchList} = await load();
+        await run(dispatch('watch-list', optionsFrom(a, HOST_OPTION), ctx), (r, o) =>
           renderWatchList(r, jsonOf(a), o),
         );
       },

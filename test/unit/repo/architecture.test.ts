@@ -39,8 +39,37 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     'notify',
     'remote',
   ],
-  mcp: ['base', 'commands'],
-  cli: ['base', 'tmux', 'agents', 'commands', 'jobs', 'watch', 'mcp', 'remote', 'setup'],
+  relay: ['base', 'jobs', 'remote'],
+  /** Where a command runs (dispatch), between the front ends and the verbs. */
+  front: ['base', 'commands', 'jobs', 'process', 'relay', 'remote', 'setup', 'watch'],
+  /** The kinds of detached worker, each its work and where its failures go. */
+  worker: [
+    'base',
+    'agents',
+    'commands',
+    'front',
+    'jobs',
+    'notify',
+    'process',
+    'relay',
+    'runs',
+    'tmux',
+    'watch',
+  ],
+  mcp: ['base', 'commands', 'front'],
+  cli: [
+    'base',
+    'tmux',
+    'agents',
+    'commands',
+    'front',
+    'jobs',
+    'relay',
+    'watch',
+    'mcp',
+    'remote',
+    'setup',
+  ],
 };
 
 /** Which top-level folder may import which: the entries wire src/ together; tests and the
@@ -261,6 +290,15 @@ const RULES: Record<string, (tree: SourceFile[]) => string[]> = {
   'tmux argv only in src/tmux/': tmuxArgvViolations,
   'comments cite files that exist': (tree) =>
     staleCitationViolations(tree, (p) => existsSync(join(ROOT, p))),
+  'no file of src/commands/ imports another command': commandImportViolations,
+  'the host is resolved in one function; src/main.ts holds no host logic': hostViolations,
+  'no numeric exit code outside the one table': exitCodeViolations,
+  'every file of workers/ is under 30 lines': (tree) =>
+    tree
+      .filter((f) => f.path.startsWith('workers/'))
+      .map((f) => [f.path, f.text.split('\n').length] as const)
+      .filter(([, lines]) => lines >= MAX_WORKER_LINES)
+      .map(([path, lines]) => `${path}: ${lines} lines`),
   'no file of src/ is over 400 lines': (tree) =>
     tree
       .filter((f) => f.path.startsWith('src/'))
@@ -268,6 +306,59 @@ const RULES: Record<string, (tree: SourceFile[]) => string[]> = {
       .filter(([, lines]) => lines > MAX_LINES)
       .map(([path, lines]) => `${path}: ${lines} lines`),
 };
+
+/** A file of src/commands/ is a verb: it imports of src/commands/ only the context and the
+ * options tables, never another command (what two commands share lives below them). */
+function commandImportViolations(tree: SourceFile[]): string[] {
+  const shared = /^src\/commands\/(context\.ts|options\/)/;
+  return tree
+    .filter((f) => /^src\/commands\/[^/]+\.ts$/.test(f.path))
+    .flatMap((f) =>
+      importsOf(f)
+        .filter((t) => t.startsWith('src/commands/') && !shared.test(t))
+        .map((t) => `${f.path} imports ${t}`),
+    );
+}
+
+/** Where a command runs is decided in one place: the host is resolved by hostOf, called only
+ * by src/front/dispatch.ts (whereTo); $NUDGE_HOST is read only by hostOf (src/remote/
+ * dest.ts); src/main.ts holds no host logic (it calls dispatch). */
+function hostViolations(tree: SourceFile[]): string[] {
+  const out: string[] = [];
+  for (const f of tree.filter((t) => /^(src|workers)\//.test(t.path))) {
+    const code = codeOf(f.text);
+    if (
+      f.path !== 'src/front/dispatch.ts' &&
+      /(?<![\w.])hostOf\(/.test(code.replace(/export function hostOf\(/, ''))
+    )
+      out.push(`${f.path} resolves a host (hostOf)`);
+    if (f.path !== 'src/remote/dest.ts' && /\.NUDGE_HOST\b/.test(code))
+      out.push(`${f.path} reads $NUDGE_HOST`);
+    if (
+      f.path === 'src/main.ts' &&
+      /host|anywhere/i.test(code.replace(/\/front\/dispatch\.js/, ''))
+    )
+      out.push('src/main.ts decides where a command runs');
+  }
+  return out;
+}
+
+/** Every worker is a few lines handing its kind to the one entry (src/process/worker-main.ts). */
+const MAX_WORKER_LINES = 30;
+
+/** nudge's own exit codes come from the one table (src/base/errors.ts: EXIT_CODES,
+ * exitCodeOfState): no number is set as this process's exit code, or compared with a
+ * NudgeError's, anywhere else. */
+function exitCodeViolations(tree: SourceFile[]): string[] {
+  return tree
+    .filter((f) => /^(src|workers)\//.test(f.path) && f.path !== 'src/base/errors.ts')
+    .filter((f) =>
+      /process\.exit(Code\s*=\s*|\(\s*)\d|\b(error|err|e)\.exitCode\s*[!=]==?\s*\d/.test(
+        codeOf(f.text),
+      ),
+    )
+    .map((f) => f.path);
+}
 
 /** The longest a source file may grow before it is split. */
 const MAX_LINES = 400;
@@ -300,6 +391,17 @@ const BROKEN: Record<string, SourceFile[]> = {
     {path: 'src/jobs/a.ts', text: '/** See src/jobs/gone.ts and tmux-facts.md §3. */'},
   ],
   'no file of src/ is over 400 lines': [{path: 'src/jobs/a.ts', text: 'x\n'.repeat(400)}],
+  'no file of src/commands/ imports another command': [
+    {path: 'src/commands/doctor.ts', text: "import {projectRoot} from './install.js';"},
+  ],
+  'the host is resolved in one function; src/main.ts holds no host logic': [
+    {path: 'src/front/anywhere.ts', text: 'const host = hostOf(o.host, ctx.env);'},
+    {path: 'src/main.ts', text: 'const elsewhere = options.host !== undefined;'},
+  ],
+  'no numeric exit code outside the one table': [
+    {path: 'workers/job-worker.ts', text: 'process.exitCode = 1;'},
+  ],
+  'every file of workers/ is under 30 lines': [{path: 'workers/a.ts', text: 'x\n'.repeat(30)}],
 };
 
 describe('the map of the code', () => {

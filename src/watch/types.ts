@@ -1,5 +1,5 @@
-import type {WatcherInput} from '../watch/options.js';
-import type {TranscriptEntry, WatcherOptions, WatcherState} from '../watch/record.js';
+import type {WatcherInput} from './options.js';
+import type {TranscriptEntry, WatcherOptions, WatcherState} from './record.js';
 
 // What `nudge watch …` takes and answers (src/commands/watch.ts), for the front ends.
 

@@ -2,9 +2,9 @@ import {createInterface} from 'node:readline';
 import {describeError, EXIT_CODES, type ExitCode, isErrorCode, NudgeError} from '../base/errors.js';
 import {thisProcess} from '../base/this-process.js';
 import {nudgeVersion} from '../base/version.js';
+import type {CommandContext} from '../commands/context.js';
 import {parseRequest, REMOTE_PROTOCOL, type RemoteMessage} from '../remote/protocol.js';
-import type {CommandContext} from './context.js';
-import {HOST_COMMANDS, type HostCommand} from './hosts.js';
+import {HOST_COMMANDS, type HostCommand} from './commands.js';
 
 /**
  * `nudge remote`: the far end of `--host` (src/remote/protocol.ts). Says hello, reads one

@@ -1,12 +1,22 @@
 import {readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
+import type {Clock} from '../base/clock.js';
 import {describeError} from '../base/errors.js';
 import {FILE_MODE} from '../base/paths.js';
 import {thisProcess} from '../base/this-process.js';
-import type {JobHandle, JobRecord} from '../jobs/store.js';
+import type {ServerSpec} from '../tmux/server.js';
+import type {Tmux} from '../tmux/tmux.js';
+
+/** What telling of a lost job takes (a command's context has it). */
+export interface LostDeps {
+  env: Record<string, string | undefined>;
+  clock: Clock;
+  tmux(spec: ServerSpec): Tmux;
+}
+
 import {notifyPreviewOf} from '../notify/config.js';
 import {teller} from '../notify/tell.js';
-import type {CommandContext} from './context.js';
+import type {JobHandle, JobRecord} from './store.js';
 
 /** The marker that a lost job's person was told (at most once, whoever noticed first). */
 const LOST_TOLD = 'lost-told';
@@ -16,11 +26,7 @@ const LOST_TOLD = 'lost-told';
  * the first nudge command that finds it so (`jobs`, `status`), once — the marker is created
  * exclusively, and a second command finds it there. Never throws.
  */
-export async function tellLost(
-  handle: JobHandle,
-  record: JobRecord,
-  ctx: CommandContext,
-): Promise<void> {
+export async function tellLost(handle: JobHandle, record: JobRecord, ctx: LostDeps): Promise<void> {
   try {
     const sinks = await sinksOf(handle);
     if (sinks.length === 0) return;

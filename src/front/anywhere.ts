@@ -1,36 +1,39 @@
 import {describeError, NudgeError} from '../base/errors.js';
 import {resolveStateDir} from '../base/paths.js';
 import {nudgeVersion} from '../base/version.js';
+import type {CommandContext} from '../commands/context.js';
+import type {Check, DoctorOptions, DoctorResult} from '../commands/doctor.js';
+import type {JobList, JobStatus} from '../commands/jobs.js';
+import type {SubmitResult, submit} from '../commands/submit.js';
 import type {JobOutcome} from '../jobs/events.js';
 import type {SubmitOptions} from '../jobs/options.js';
 import {textOfFile} from '../jobs/text-file.js';
-import {checkHost, hostOf, LOCAL_HOST, paneNamedThere, splitHostJob} from '../remote/dest.js';
+import {followJob, planNotice, type RelayRecord, relayOf} from '../relay/relay.js';
 import {remoteSettings} from '../remote/settings.js';
-import type {CommandContext} from './context.js';
-import type {Check, DoctorOptions, DoctorResult} from './doctor.js';
-import {callHost, type HostChoice, linkTo, type OnHost, onHost} from './hosts.js';
-import type {JobList, JobStatus} from './jobs.js';
-import {followJob, planNotice, type RelayRecord, relayOf, startRelay} from './relay.js';
-import type {SubmitResult, submit} from './submit.js';
-import type {WatchStartOptions} from './watch-types.js';
+import type {WatchStartOptions} from '../watch/types.js';
+import type {HostOptions, HostResult, OnHost, Where} from './commands.js';
+import {callHost, linkTo} from './hosts.js';
+import {relayEnds, startRelay} from './relay.js';
+import {runOn} from './run-on.js';
 
 /** The commands whose pane or job may be on another host, as the front ends call them. */
 
 /**
- * `nudge submit` wherever its pane is: here, or on `--host` (the request goes to the host's
- * nudge on stdin). A notice for a pane of another host than the job's (`HOST:%N`, or `self`
- * from a job elsewhere) is relayed from here once the job ends (src/commands/relay.ts).
- * `local` is the submit run here (tests pass a stand-in).
+ * `nudge submit` on `host` (resolved by src/front/dispatch.ts; undefined: here, with a notice
+ * for a pane of another host): the request goes to the host's nudge on stdin. A notice for a
+ * pane of another host than the job's (`HOST:%N`, or `self` from a job elsewhere) is relayed
+ * from here once the job ends (src/relay/relay.ts). `local` is the submit run here (tests
+ * pass a stand-in).
  */
 export async function submitAnywhere(
-  given: SubmitOptions & HostChoice,
+  given: SubmitOptions,
+  host: string | undefined,
   ctx: CommandContext,
   local?: typeof submit,
 ): Promise<OnHost<SubmitResult>> {
   let o = given;
   // The file is read here, whichever host the job runs on.
   if (o.textFile !== undefined) o = {...o, text: await textOfFile(o, ctx), textFile: undefined};
-  const host = hostOf(paneNamedThere(o, ctx.env).host, ctx.env);
   const plan = planNotice(host, o.notifyPane, ctx.env);
   if (plan.relay && o.notice === false)
     throw new NudgeError(
@@ -40,16 +43,16 @@ export async function submitAnywhere(
   // --wait on another host: the job runs there detached (so it outlives this connection and
   // this process) and is followed from here until it ends.
   const followHere = host !== undefined && o.wait === true;
-  const result = await onHost(
-    ctx,
+  const result = await runOn(
+    host,
     'submit',
     {
       ...o,
       wait: followHere ? false : o.wait,
-      host: host ?? LOCAL_HOST,
       notifyPane: plan.notifyPane,
       noticeElsewhere: plan.relay?.label,
     },
+    ctx,
     local,
   );
   if (plan.relay)
@@ -66,7 +69,12 @@ export async function submitAnywhere(
       ctx,
     );
   if (!followHere) return result;
-  const ended = await followJob(result.job, host, ctx, () => {}, [500, 2_000]);
+  const ended = await followJob(
+    result.job,
+    host,
+    relayEnds(ctx, () => {}),
+    [500, 2_000],
+  );
   if (ended instanceof NudgeError) throw ended;
   return {kind: 'ran', job: result.job, pane: result.pane, host, outcome: outcomeOf(ended)};
 }
@@ -93,28 +101,13 @@ function outcomeOf(s: JobStatus): JobOutcome {
   return {...kept, state, notified: notified ?? false} as JobOutcome;
 }
 
-/** A job as the user names it: `ID` (with `--host`, or here), or `HOST:ID` as `nudge jobs`
- * and a remote submit print it. */
-export function jobRef(
-  job: string,
-  given: string | undefined,
-): {job: string; host: string | undefined} {
-  const named = splitHostJob(job);
-  if (named.host !== undefined && given !== undefined && checkHost(given) !== checkHost(named.host))
-    throw new NudgeError(
-      'bad-usage',
-      `The job ${job} names host ${named.host}, --host says ${given}: give one.`,
-    );
-  const host = named.host ?? given;
-  return {job: named.job, host: host === undefined ? undefined : (checkHost(host) ?? LOCAL_HOST)};
-}
-
 /** `nudge status JOB` anywhere, with what this machine relays of its notice. */
 export async function statusAnywhere(
-  o: {job: string} & HostChoice,
+  o: {job: string},
+  host: string | undefined,
   ctx: CommandContext,
 ): Promise<OnHost<JobStatus> & {relay?: RelayRecord}> {
-  const status = await onHost(ctx, 'status', o);
+  const status = await runOn(host, 'status', o, ctx);
   const relay = await relayOf(resolveStateDir(ctx.env), status.id);
   return relay ? {...status, relay} : status;
 }
@@ -126,11 +119,13 @@ export interface JobsEverywhere extends JobList {
 }
 
 /** `nudge jobs`: here and on the configured hosts, or (`--host`, `$NUDGE_HOST`) on one. */
-export async function jobsAnywhere(o: HostChoice, ctx: CommandContext): Promise<JobsEverywhere> {
-  const host = hostOf(o.host, ctx.env);
-  if (host !== undefined || o.host === LOCAL_HOST)
-    return {...(await onHost(ctx, 'jobs', {host: host ?? LOCAL_HOST})), unreachable: []};
-  const here = await onHost(ctx, 'jobs', {host: LOCAL_HOST});
+export async function jobsAnywhere(
+  o: HostOptions<'jobs'>,
+  where: Where,
+  ctx: CommandContext,
+): Promise<JobsEverywhere> {
+  if (where.named) return {...(await runOn(where.host, 'jobs', o, ctx)), unreachable: []};
+  const here = await runOn(undefined, 'jobs', o, ctx);
   const {hosts} = remoteSettings(ctx.env);
   const lists = await Promise.allSettled(hosts.map((h) => callHost(h, 'jobs', {}, ctx)));
   const unreachable: JobsEverywhere['unreachable'] = [];
@@ -146,12 +141,11 @@ export async function jobsAnywhere(o: HostChoice, ctx: CommandContext): Promise<
 /** `nudge doctor --host H`: first the way there (ssh, the shared connection, the nudge that
  * answers and its version), then H's own checks as its nudge runs them. */
 export async function doctorAnywhere(
-  o: DoctorOptions & HostChoice,
+  options: DoctorOptions,
+  host: string | undefined,
   ctx: CommandContext,
 ): Promise<OnHost<DoctorResult>> {
-  const host = hostOf(o.host, ctx.env);
-  const {host: _given, ...options} = o;
-  if (host === undefined) return onHost(ctx, 'doctor', {...options, host: LOCAL_HOST});
+  if (host === undefined) return runOn(undefined, 'doctor', options, ctx);
   const failed = (name: string, detail: string, fix?: string): OnHost<DoctorResult> => ({
     host,
     ok: false,
@@ -212,12 +206,12 @@ export async function doctorAnywhere(
 /** `nudge watch start --host H`: a plan given as `@FILE` is read here, where the file is, and
  * sent as text; the watcher and its assessor live on H. */
 export async function watchStartAnywhere(
-  o: WatchStartOptions & HostChoice,
+  o: WatchStartOptions,
+  host: string | undefined,
   ctx: CommandContext,
-): Promise<OnHost<Awaited<ReturnType<typeof onHost<'watch-start'>>>>> {
-  const host = hostOf(o.host, ctx.env);
-  if (host === undefined) return onHost(ctx, 'watch-start', {...o, host: LOCAL_HOST});
+): Promise<OnHost<HostResult<'watch-start'>>> {
+  if (host === undefined) return runOn(undefined, 'watch-start', o, ctx);
   const {readPlan} = await import('../watch/options.js');
   const plan = o.plan?.startsWith('@') ? await readPlan(o.plan, ctx.cwd) : o.plan;
-  return onHost(ctx, 'watch-start', {...o, plan, host});
+  return runOn(host, 'watch-start', {...o, plan}, ctx);
 }

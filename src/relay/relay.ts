@@ -1,15 +1,13 @@
 import {mkdir, readFile} from 'node:fs/promises';
 import {join} from 'node:path';
+import type {Clock} from '../base/clock.js';
 import {formatDuration} from '../base/durations.js';
-import {describeError, NudgeError} from '../base/errors.js';
+import {describeError, EXIT_CODES, NudgeError} from '../base/errors.js';
 import {writeFileAtomic} from '../base/fs.js';
-import {DIR_MODE, ensureStateDir, JOB_ID_PATTERN, resolveStateDir} from '../base/paths.js';
+import {DIR_MODE, JOB_ID_PATTERN} from '../base/paths.js';
 import {renderNotice} from '../jobs/notice.js';
-import {launchDetached} from '../process/launch-worker.js';
+import {TERMINAL_STATES} from '../jobs/states.js';
 import {LOCAL_HOST, splitHostPane} from '../remote/dest.js';
-import type {CommandContext} from './context.js';
-import {type OnHost, onHost} from './hosts.js';
-import type {JobStatus} from './jobs.js';
 
 /**
  * A notice for a pane on another host than the job's (`--notify-pane HOST:%N`, or `self`
@@ -19,6 +17,9 @@ import type {JobStatus} from './jobs.js';
  * of its own to the pane named — typed there under that pane's lock, as any job. The job's
  * host never needs a way to the notice's host: the relay reaches both from here, and picks
  * up where it was after the connection drops or this machine sleeps.
+ *
+ * A relay is a worker kind (src/worker/kinds.ts) with a record of its own
+ * (`<state>/relays/<job>.json`) and the state machine below.
  */
 export interface RelaySpec {
   /** The job followed (its id on its host). */
@@ -33,28 +34,38 @@ export interface RelaySpec {
   notice: {template?: string | undefined; until?: string | undefined};
 }
 
-/** Where the notice of a job goes: typed by the job itself (`notifyPane`, on its own host),
- * or relayed (`relay`, with the label the job records). */
-export interface NoticePlan {
-  notifyPane?: string | undefined;
-  relay?: {to: RelaySpec['to']; label: string} | undefined;
+/** A relay's states: following the job, typing its notice, and the three ends. */
+export type RelayState = 'following' | 'delivering' | 'delivered' | 'no-notice' | 'failed';
+
+/** Which state may follow which: every state is a key (an exhaustive machine). */
+const RELAY_NEXT: Readonly<Record<RelayState, readonly RelayState[]>> = {
+  following: ['delivering', 'no-notice', 'failed'],
+  delivering: ['delivered', 'failed'],
+  delivered: [],
+  'no-notice': [],
+  failed: [],
+};
+
+/** Whether a relay in `state` has ended. */
+export function relayEnded(state: RelayState): boolean {
+  return RELAY_NEXT[state].length === 0;
 }
 
 /** What a relay did, in `<state>/relays/<job>.json`. */
 export interface RelayRecord extends RelaySpec {
-  state: 'following' | 'delivered' | 'no-notice' | 'failed';
+  state: RelayState;
   /** The job that typed the notice (on the notice's host). */
   delivery?: string | undefined;
   error?: string | undefined;
   updatedAt: string;
 }
 
-/** Between looks at a job that has not ended; after the first minutes, longer. */
-const FOLLOW_MS = [2_000, 5_000] as const;
-const FOLLOW_SLOWER_AFTER_MS = 120_000;
-/** Failures in a row back off to this, and give up after this long without a success. */
-const MAX_BACKOFF_MS = 60_000;
-const GIVE_UP_MS = 24 * 3600_000;
+/** Where the notice of a job goes: typed by the job itself (`notifyPane`, on its own host),
+ * or relayed (`relay`, with the label the job records). */
+export interface NoticePlan {
+  notifyPane?: string | undefined;
+  relay?: {to: RelaySpec['to']; label: string} | undefined;
+}
 
 /**
  * Where the notice of a job on `jobHost` (absent: here) goes, for `--notify-pane` as given:
@@ -83,11 +94,13 @@ export function planNotice(
   return {relay: {to: {host: to, pane}, label: `${to ?? LOCAL_HOST}:${pane}`}};
 }
 
-function relaysDir(stateDir: string): string {
+/** The folder of the relays' records and logs. */
+export function relaysDir(stateDir: string): string {
   return join(stateDir, 'relays');
 }
 
-async function writeRecord(stateDir: string, record: RelayRecord): Promise<void> {
+/** Write a relay's record (its folder made private first). */
+export async function writeRelay(stateDir: string, record: RelayRecord): Promise<void> {
   await mkdir(relaysDir(stateDir), {recursive: true, mode: DIR_MODE});
   await writeFileAtomic(join(relaysDir(stateDir), `${record.job}.json`), JSON.stringify(record));
 }
@@ -102,119 +115,147 @@ export async function relayOf(stateDir: string, job: string): Promise<RelayRecor
   }
 }
 
-/** Record the relay and start its detached worker (it outlives this command). */
-export async function startRelay(spec: RelaySpec, ctx: CommandContext): Promise<void> {
-  const stateDir = resolveStateDir(ctx.env);
-  await ensureStateDir(stateDir, ctx.env);
-  await writeRecord(stateDir, {...spec, state: 'following', updatedAt: now(ctx)});
-  launchDetached({
-    entry: ctx.relayWorkerEntry,
-    args: ['--relay', spec.job],
-    cwd: stateDir,
-    logPath: join(relaysDir(stateDir), `${spec.job}.log`),
-    env: {...ctx.env, NUDGE_HOME: stateDir, NUDGE_RELAY: JSON.stringify(spec)},
-  });
+/** A relay whose worker failed outside its loop (bad input, a crash): its record says so,
+ * unless it had ended already. Never throws. */
+export async function recordRelayFailure(
+  stateDir: string,
+  job: string,
+  reason: string,
+  now: number,
+): Promise<void> {
+  const record = await relayOf(stateDir, job);
+  if (!record || relayEnded(record.state)) return;
+  await writeRelay(stateDir, {
+    ...record,
+    state: 'failed',
+    error: reason,
+    updatedAt: new Date(now).toISOString(),
+  }).catch(() => {});
 }
 
-function now(ctx: CommandContext): string {
-  return new Date(ctx.clock.now()).toISOString();
+/** A followed job, as `nudge status` answers for it (here or on its host). */
+export interface FollowedJob {
+  id?: string;
+  state: string;
+  kind?: string;
+  waitedMs?: number | undefined;
+  exitCode?: number | undefined;
+  delivery?: string | undefined;
+  noticeDue?: {to: string} | undefined;
 }
+
+/** What a relay reaches the two ends with (the worker binds them to `--host`). */
+export interface RelayDeps {
+  stateDir: string;
+  clock: Clock;
+  signal: AbortSignal;
+  /** `nudge status JOB` on `host` (absent: here). */
+  status(job: string, host: string | undefined): Promise<FollowedJob>;
+  /** `nudge submit` of `text` into `pane` on `host` (absent: here), as job `jobId`. */
+  submit(o: {host: string | undefined; pane: string; text: string; jobId: string}): Promise<{
+    job: string;
+  }>;
+  log(line: string): void;
+}
+
+/** Between looks at a job that has not ended; after the first minutes, longer. */
+const FOLLOW_MS = [2_000, 5_000] as const;
+const FOLLOW_SLOWER_AFTER_MS = 120_000;
+/** Failures in a row back off to this, and give up after this long without a success. */
+const MAX_BACKOFF_MS = 60_000;
+const GIVE_UP_MS = 24 * 3600_000;
 
 /** One step tried until it works: a host that does not answer is waited out (a growing
  * pause, up to a day); a user error (no such job, no such pane) ends it at once. */
 async function untilItWorks<T>(
   what: string,
   step: () => Promise<T>,
-  ctx: CommandContext,
-  log: (line: string) => void,
+  deps: Pick<RelayDeps, 'clock' | 'signal' | 'log'>,
 ): Promise<T | NudgeError> {
   let backoff: number = FOLLOW_MS[0];
-  const since = ctx.clock.now();
+  const since = deps.clock.now();
   for (;;) {
     try {
       return await step();
     } catch (error) {
-      if (error instanceof NudgeError && error.exitCode === 2) return error;
-      if (ctx.signal.aborted) throw error;
-      if (ctx.clock.now() - since > GIVE_UP_MS)
+      if (error instanceof NudgeError && error.exitCode === EXIT_CODES.usage) return error;
+      if (deps.signal.aborted) throw error;
+      if (deps.clock.now() - since > GIVE_UP_MS)
         return new NudgeError('host-failed', `gave up ${what}: ${describeError(error)}`);
-      log(`${what}: ${describeError(error)}; again in ${backoff / 1000} s`);
-      await ctx.clock.sleep(backoff, ctx.signal);
+      deps.log(`${what}: ${describeError(error)}; again in ${backoff / 1000} s`);
+      await deps.clock.sleep(backoff, deps.signal);
       backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
     }
   }
 }
 
-const ENDED = new Set(['done', 'timeout', 'failed', 'cancelled', 'blocked', 'lost']);
+/** A job has ended when it is in a terminal state, or lost (its worker died). */
+const ENDED: ReadonlySet<string> = new Set([...TERMINAL_STATES, 'lost']);
 
 /**
  * Look at a job (on `from`, or here) until it has ended: its status then. Every 2 s (5 s after
- * the first two minutes; `firstMs` for the first look); a host that does not answer is
- * waited out.
+ * the first two minutes; `intervalMs` to change it); a host that does not answer is waited
+ * out.
  */
-export async function followJob(
+export async function followJob<S extends FollowedJob>(
   job: string,
   from: string | undefined,
-  ctx: CommandContext,
-  log: (line: string) => void,
+  deps: Pick<RelayDeps, 'clock' | 'signal' | 'log'> & {
+    status(job: string, host: string | undefined): Promise<S>;
+  },
   intervalMs: readonly [number, number] = FOLLOW_MS,
-): Promise<OnHost<JobStatus> | NudgeError> {
-  const started = ctx.clock.now();
+): Promise<S | NudgeError> {
+  const started = deps.clock.now();
   for (;;) {
-    const status = await untilItWorks(
-      'reading the job',
-      () => onHost(ctx, 'status', {job, host: from ?? LOCAL_HOST}),
-      ctx,
-      log,
-    );
+    const status = await untilItWorks('reading the job', () => deps.status(job, from), deps);
     if (status instanceof NudgeError || ENDED.has(status.state)) return status;
-    const waited = ctx.clock.now() - started;
-    await ctx.clock.sleep(intervalMs[waited < FOLLOW_SLOWER_AFTER_MS ? 0 : 1], ctx.signal);
+    const waited = deps.clock.now() - started;
+    await deps.clock.sleep(intervalMs[waited < FOLLOW_SLOWER_AFTER_MS ? 0 : 1], deps.signal);
   }
 }
 
 /**
- * The relay's loop (workers/relay-worker.ts): follow the job until it has ended, then type
- * its notice, if one is due, into the pane named — again until that host answers. Every
- * step is a line of the relay's log.
+ * The relay (its worker): follow the job until it has ended, then type its notice, if one is
+ * due, into the pane named — again until that host answers. Each state is recorded as it is
+ * entered, and logged.
  */
-export async function runRelay(
-  spec: RelaySpec,
-  ctx: CommandContext,
-  log: (line: string) => void,
-): Promise<RelayRecord> {
-  const stateDir = resolveStateDir(ctx.env);
-  const finish = async (record: Omit<RelayRecord, keyof RelaySpec | 'updatedAt'>) => {
-    const full: RelayRecord = {...spec, ...record, updatedAt: now(ctx)};
-    await writeRecord(stateDir, full);
-    log(
-      `relay ${full.state}${full.delivery ? ` as job ${full.delivery}` : ''}${full.error ? `: ${full.error}` : ''}`,
+export async function runRelay(spec: RelaySpec, deps: RelayDeps): Promise<RelayRecord> {
+  let state: RelayState = 'following';
+  const enter = async (
+    next: RelayState,
+    more: Pick<RelayRecord, 'delivery' | 'error'> = {},
+  ): Promise<RelayRecord> => {
+    if (!RELAY_NEXT[state].includes(next))
+      throw new Error(`a relay does not go from ${state} to ${next}`);
+    state = next;
+    const record: RelayRecord = {
+      ...spec,
+      ...more,
+      state,
+      updatedAt: new Date(deps.clock.now()).toISOString(),
+    };
+    await writeRelay(deps.stateDir, record);
+    deps.log(
+      `relay ${state}${more.delivery ? ` as job ${more.delivery}` : ''}${more.error ? `: ${more.error}` : ''}`,
     );
-    return full;
+    return record;
   };
-  log(`following job ${spec.job}${spec.from ? ` on ${spec.from}` : ''}`);
-  const ended = await followJob(spec.job, spec.from, ctx, log);
-  if (ended instanceof NudgeError) return finish({state: 'failed', error: ended.message});
+  deps.log(`following job ${spec.job}${spec.from ? ` on ${spec.from}` : ''}`);
+  const ended = await followJob(spec.job, spec.from, deps);
+  if (ended instanceof NudgeError) return enter('failed', {error: ended.message});
   const due = ended.kind === 'submit' ? ended.noticeDue : undefined;
-  if (!due) return finish({state: 'no-notice', error: `the job ended ${ended.state}`});
-  log(`job ${spec.job} ended ${ended.state}; typing its notice into ${due.to}`);
+  if (!due) return enter('no-notice', {error: `the job ended ${ended.state}`});
+  await enter('delivering');
+  deps.log(`job ${spec.job} ended ${ended.state}; typing its notice into ${due.to}`);
   const text = relayedNotice(spec, ended);
   const delivered = await untilItWorks(
     'typing the notice',
-    () =>
-      onHost(ctx, 'submit', {
-        host: spec.to.host ?? LOCAL_HOST,
-        pane: spec.to.pane,
-        text,
-        notice: false,
-        // Sent again after a dropped connection, it is the same job: the notice arrives once.
-        jobId: deliveryId(spec.job),
-      }),
-    ctx,
-    log,
+    // Sent again after a dropped connection, it is the same job: the notice arrives once.
+    () => deps.submit({host: spec.to.host, pane: spec.to.pane, text, jobId: deliveryId(spec.job)}),
+    deps,
   );
-  if (delivered instanceof NudgeError) return finish({state: 'failed', error: delivered.message});
-  return finish({state: 'delivered', delivery: delivered.job});
+  if (delivered instanceof NudgeError) return enter('failed', {error: delivered.message});
+  return enter('delivered', {delivery: delivered.job});
 }
 
 /**

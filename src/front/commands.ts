@@ -1,0 +1,43 @@
+/**
+ * The commands that run where their pane or job is (src/front/dispatch.ts decides where),
+ * and the types of their options and results.
+ */
+/** The commands that run where their pane or job is. Each entry loads its command only when
+ * called (the CLI's fast path loads none but submit). */
+export const HOST_COMMANDS = {
+  submit: async () => (await import('../commands/submit.js')).submit,
+  wait: async () => (await import('../commands/wait.js')).waitForIdle,
+  expect: async () => (await import('../commands/expect.js')).expectPattern,
+  jobs: async () => (await import('../commands/jobs.js')).listJobs,
+  status: async () => (await import('../commands/jobs.js')).showStatus,
+  cancel: async () => (await import('../commands/cancel.js')).cancelJob,
+  logs: async () => (await import('../commands/logs.js')).showLogs,
+  run: async () => (await import('../commands/run.js')).runInPane,
+  'watch-start': async () => (await import('../commands/watch.js')).startWatcher,
+  'watch-report': async () => (await import('../commands/watch.js')).reportWatcher,
+  'watch-pause': async () => (await import('../commands/watch.js')).pauseWatcher,
+  'watch-clear': async () => (await import('../commands/watch.js')).clearWatcher,
+  'watch-show': async () => (await import('../commands/watch.js')).showWatcher,
+  'watch-list': async () => (await import('../commands/watch.js')).listWatchers,
+  doctor: async () => (await import('../commands/doctor.js')).runDoctor,
+} as const;
+
+export type HostCommand = keyof typeof HOST_COMMANDS;
+export type CommandFn<K extends HostCommand> = Awaited<ReturnType<(typeof HOST_COMMANDS)[K]>>;
+export type HostOptions<K extends HostCommand> = Parameters<CommandFn<K>>[0];
+export type HostResult<K extends HostCommand> = Awaited<ReturnType<CommandFn<K>>>;
+
+/** Where a result came from: the host it ran on (absent: this machine). */
+export type OnHost<R> = R & {host?: string};
+
+/** `--host` as a command's option (the CLI's flag, the MCP tool's argument). */
+export interface HostChoice {
+  host?: string | undefined;
+}
+
+/** Where a command runs: `host` (undefined: this machine); `named` when the caller chose it
+ * (`--host`, `$NUDGE_HOST`, `HOST:ID`), not left to the command (`jobs` lists every host). */
+export interface Where {
+  host: string | undefined;
+  named: boolean;
+}

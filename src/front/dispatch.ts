@@ -1,0 +1,104 @@
+import {NudgeError} from '../base/errors.js';
+import type {CommandContext} from '../commands/context.js';
+import {checkHost, hostOf, LOCAL_HOST, splitHostJob} from '../remote/dest.js';
+import type {HostChoice, HostCommand, HostOptions, HostResult, OnHost, Where} from './commands.js';
+import {type CommandFn, runOn} from './run-on.js';
+
+/**
+ * Where a command runs, decided once: every front end (the CLI, the fast path of `submit`,
+ * the MCP server, a relay's worker) calls `dispatch(command, options, context)`. It resolves
+ * the host in one function (whereTo: `--host`, `$NUDGE_HOST`, `HOST:ID`), then runs the
+ * command here or on that host (`nudge remote` there runs the same function on the same
+ * options: src/front/serve-remote.ts). The commands that need both ends — submit's follow and
+ * relay, jobs across hosts, status with its relay, doctor's two ends, watch start's plan —
+ * are entries of one table (SPECIAL). Nothing else in src/ decides where a command runs.
+ */
+
+/** The commands that act on a pane named by the caller: with a host, it must be named. */
+const PANE_COMMANDS: ReadonlySet<HostCommand> = new Set([
+  'submit',
+  'wait',
+  'expect',
+  'watch-start',
+]);
+/** The commands that name a job, as `ID` or `HOST:ID`. */
+const JOB_COMMANDS: ReadonlySet<HostCommand> = new Set(['status', 'cancel', 'logs']);
+
+/**
+ * The one place a host is resolved: the options as given → where the command runs, and the
+ * options the command gets there (a job's `HOST:ID` becomes its `ID`). A `HOST:ID` and a
+ * `--host` that disagree, a bad destination, or a host without a named pane are exit 2.
+ */
+export function whereTo<K extends HostCommand>(
+  name: K,
+  options: HostOptions<K> & HostChoice,
+  env: {NUDGE_HOST?: string | undefined},
+): {where: Where; options: HostOptions<K>} {
+  const {host: given, ...rest} = options as HostOptions<K> & HostChoice;
+  let job: {host?: string; job: string} | undefined;
+  if (JOB_COMMANDS.has(name)) job = splitHostJob(String((rest as {job?: unknown}).job ?? ''));
+  if (job?.host !== undefined && given !== undefined && checkHost(given) !== checkHost(job.host))
+    throw new NudgeError(
+      'bad-usage',
+      `The job ${String((rest as {job?: unknown}).job)} names host ${job.host}, --host says ${given}: give one.`,
+    );
+  const host = job?.host !== undefined ? checkHost(job.host) : hostOf(given, env);
+  const named = given !== undefined || job?.host !== undefined || host !== undefined;
+  const pane = (rest as {pane?: string}).pane;
+  if (host !== undefined && PANE_COMMANDS.has(name) && (pane === undefined || pane === 'self'))
+    throw new NudgeError(
+      'no-pane',
+      `With --host ${host}, name the pane there (%N or session:window.pane): your own pane is on this machine.`,
+    );
+  const there = (job ? {...rest, job: job.job} : rest) as HostOptions<K>;
+  return {where: {host, named}, options: there};
+}
+
+type Special = typeof import('./anywhere.js');
+/** The commands that need both ends, and what each returns. */
+const SPECIAL = {
+  submit: async (o: HostOptions<'submit'>, where: Where, ctx: CommandContext, local?) => {
+    // Here, with its notice here: the command itself (the fast path loads nothing more).
+    if (where.host === undefined && !o.notifyPane?.includes(':'))
+      return runOn(undefined, 'submit', o, ctx, local as CommandFn<'submit'> | undefined);
+    return (await anywhere()).submitAnywhere(o, where.host, ctx, local);
+  },
+  status: async (o: HostOptions<'status'>, where: Where, ctx: CommandContext) =>
+    (await anywhere()).statusAnywhere(o, where.host, ctx),
+  jobs: async (o: HostOptions<'jobs'>, where: Where, ctx: CommandContext) =>
+    (await anywhere()).jobsAnywhere(o, where, ctx),
+  doctor: async (o: HostOptions<'doctor'>, where: Where, ctx: CommandContext) =>
+    (await anywhere()).doctorAnywhere(o, where.host, ctx),
+  'watch-start': async (o: HostOptions<'watch-start'>, where: Where, ctx: CommandContext) =>
+    (await anywhere()).watchStartAnywhere(o, where.host, ctx),
+} satisfies {[K in HostCommand]?: (...a: never[]) => Promise<unknown>};
+
+const anywhere = (): Promise<Special> => import('./anywhere.js');
+
+/** What dispatch returns for a command: the special entry's result, or the command's own
+ * (marked with its host). */
+export type Dispatched<K extends HostCommand> = K extends keyof typeof SPECIAL
+  ? Awaited<ReturnType<(typeof SPECIAL)[K]>>
+  : OnHost<HostResult<K>>;
+
+/**
+ * Run `name` with `options` where they say (the host resolved once, by whereTo): the one entry
+ * of every front end. `local` stands in for the command here (tests).
+ */
+export async function dispatch<K extends HostCommand>(
+  name: K,
+  options: HostOptions<K> & HostChoice,
+  ctx: CommandContext,
+  local?: CommandFn<K>,
+): Promise<Dispatched<K>> {
+  const {where, options: there} = whereTo(name, options, ctx.env);
+  const special = (SPECIAL as Record<string, unknown>)[name] as
+    | ((o: unknown, w: Where, c: CommandContext, l?: unknown) => Promise<Dispatched<K>>)
+    | undefined;
+  if (special) return special(there, where, ctx, local);
+  return runOn(where.host, name, there, ctx, local) as Promise<Dispatched<K>>;
+}
+
+export type {HostChoice, HostCommand, HostOptions, HostResult, OnHost, Where} from './commands.js';
+export {runOn} from './run-on.js';
+export {LOCAL_HOST};

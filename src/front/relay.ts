@@ -1,0 +1,47 @@
+import {join} from 'node:path';
+import {ensureStateDir, resolveStateDir} from '../base/paths.js';
+import type {CommandContext} from '../commands/context.js';
+import type {JobStatus} from '../commands/jobs.js';
+import {launchWorker} from '../process/launch-worker.js';
+import {type RelayDeps, type RelaySpec, relaysDir, writeRelay} from '../relay/relay.js';
+import type {OnHost} from './commands.js';
+import {runOn} from './run-on.js';
+
+/**
+ * The relay's two ends as this machine reaches them (src/relay/relay.ts is the relay itself):
+ * a job's status and a submit, here or on a host, through the same switch as every command.
+ */
+export function relayEnds(
+  ctx: CommandContext,
+  log: (line: string) => void,
+): RelayDeps & {status(job: string, host: string | undefined): Promise<OnHost<JobStatus>>} {
+  return {
+    stateDir: resolveStateDir(ctx.env),
+    clock: ctx.clock,
+    signal: ctx.signal,
+    log,
+    status: (job, host) => runOn(host, 'status', {job}, ctx),
+    submit: (o) =>
+      runOn(o.host, 'submit', {pane: o.pane, text: o.text, notice: false, jobId: o.jobId}, ctx),
+  };
+}
+
+/** Record the relay and start its detached worker (it outlives this command); the spec is
+ * handed over as every worker's request is (src/process/worker-main.ts). */
+export async function startRelay(spec: RelaySpec, ctx: CommandContext): Promise<void> {
+  const stateDir = resolveStateDir(ctx.env);
+  await ensureStateDir(stateDir, ctx.env);
+  await writeRelay(stateDir, {
+    ...spec,
+    state: 'following',
+    updatedAt: new Date(ctx.clock.now()).toISOString(),
+  });
+  await launchWorker({
+    entry: ctx.relayWorkerEntry,
+    id: spec.job,
+    stateDir,
+    logPath: join(relaysDir(stateDir), `${spec.job}.log`),
+    env: ctx.env,
+    request: JSON.stringify(spec),
+  });
+}

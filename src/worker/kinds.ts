@@ -1,0 +1,122 @@
+import {useProfilesOf} from '../agents/registry.js';
+import {realClock} from '../base/clock.js';
+import {EXIT_CODES, exitCodeOfState} from '../base/errors.js';
+import {JOB_ID_PATTERN} from '../base/paths.js';
+import {nodeContext} from '../commands/node-context.js';
+import {relayEnds} from '../front/relay.js';
+import {executeJob, recordWorkerFailure} from '../jobs/execute.js';
+import {decodeRequest} from '../jobs/request.js';
+import {notifyPreviewOf} from '../notify/config.js';
+import type {WorkerKind, WorkerStart} from '../process/worker-main.js';
+import {type RelaySpec, recordRelayFailure, runRelay} from '../relay/relay.js';
+import {executeRunJob} from '../runs/execute.js';
+import {parseTransportChoice} from '../tmux/transport.js';
+import {executeCycles, recordCycleFailure} from '../watch/execute.js';
+import {WATCHER_NAME} from '../watch/record.js';
+
+/**
+ * The four kinds of detached worker, each its work and where its failures go; the entry
+ * (src/process/worker-main.ts) does the rest the same way for all. Each worker runs in the
+ * state folder, with no project folder of its own: it reads the profile files the starting
+ * command read (NUDGE_PROFILE_DIRS).
+ */
+
+/** A request that cannot be run: the worker fails with this sentence (in its record). */
+class BadRequest extends Error {}
+
+/** A job's failure goes into its record (through the store's one writer of endings). */
+const failJob = (s: WorkerStart, reason: string) => recordWorkerFailure(s.stateDir, s.id, reason);
+
+/** `nudge submit`'s job: its request handed over (NUDGE_REQUEST, base64 JSON), checked. */
+export const JOB_WORKER: WorkerKind = {
+  name: 'job',
+  idPattern: JOB_ID_PATTERN,
+  prepare: useProfilesOf,
+  async run(s) {
+    const decoded = decodeRequest(s.handed);
+    if (!decoded.ok) throw new BadRequest(decoded.error);
+    if (decoded.value.jobId !== s.id)
+      throw new BadRequest(`the request is for job ${decoded.value.jobId}, not ${s.id}`);
+    // NUDGE_TRANSPORT=spawn|control|auto picks how tmux is reached (tests run both).
+    const transport = parseTransportChoice(s.env.NUDGE_TRANSPORT);
+    if (!transport.ok) throw new BadRequest(transport.error);
+    const outcome = await executeJob(decoded.value, {
+      // The config file is read only for a job that tells anyone.
+      notifyPreview: decoded.value.options.notifySinks.length > 0 && notifyPreviewOf(s.env),
+      stateDir: s.stateDir,
+      pid: s.pid,
+      signal: s.signal,
+      transport: transport.value,
+      usage: s.usage,
+    });
+    return exitCodeOfState(outcome.state);
+  },
+  recordFailure: failJob,
+};
+
+/** `nudge run`'s job: its request is the job's request.json (read by id). */
+export const RUN_WORKER: WorkerKind = {
+  name: 'run',
+  idPattern: JOB_ID_PATTERN,
+  prepare: useProfilesOf,
+  async run(s) {
+    const result = await executeRunJob(s.id, {
+      stateDir: s.stateDir,
+      pid: s.pid,
+      signal: s.signal,
+      env: s.env,
+    });
+    return exitCodeOfState(result.state);
+  },
+  recordFailure: failJob,
+};
+
+/** A watcher's cycle: the watcher named by `--id`, its queued reports read from its record. */
+export const WATCH_WORKER: WorkerKind = {
+  name: 'watch',
+  idPattern: WATCHER_NAME,
+  prepare: useProfilesOf,
+  async run(s) {
+    const ended = await executeCycles(s.id, {
+      stateDir: s.stateDir,
+      pid: s.pid,
+      signal: s.signal,
+      env: s.env,
+    });
+    return ended === 'not-ours' ? EXIT_CODES.failure : EXIT_CODES.ok;
+  },
+  // The watcher pauses with the reason in its transcript.
+  recordFailure: (s, reason) => recordCycleFailure(s.stateDir, s.id, reason),
+};
+
+/** A relay: its spec handed over (NUDGE_REQUEST, JSON), for the job named by `--id`. */
+export const RELAY_WORKER: WorkerKind = {
+  name: 'relay',
+  idPattern: JOB_ID_PATTERN,
+  prepare: useProfilesOf,
+  async run(s) {
+    let spec: RelaySpec;
+    try {
+      spec = JSON.parse(s.handed ?? '') as RelaySpec;
+    } catch {
+      throw new BadRequest('NUDGE_REQUEST is not a relay');
+    }
+    if (spec?.job !== s.id) throw new BadRequest(`the relay is not job ${s.id}'s`);
+    const ctx = nodeContext(
+      {
+        env: s.env,
+        cwd: s.cwd,
+        pid: s.pid,
+        uid: s.uid,
+        signal: s.signal,
+        readStdin: async () => '',
+        readStdinBytes: async () => new Uint8Array(),
+        node: s.node,
+      },
+      new URL('../', import.meta.url),
+    );
+    const record = await runRelay(spec, relayEnds(ctx, s.log));
+    return record.state === 'failed' ? EXIT_CODES.failure : EXIT_CODES.ok;
+  },
+  recordFailure: (s, reason) => recordRelayFailure(s.stateDir, s.id, reason, realClock.now()),
+};
