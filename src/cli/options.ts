@@ -2,6 +2,7 @@ import type {Argv} from 'yargs';
 import {
   camelOf,
   helpOf,
+  mapOptions,
   type OptionSpec,
   type OptionsOf,
   type OptionTable,
@@ -30,18 +31,11 @@ function yargsOption(spec: OptionSpec) {
   };
 }
 
-/** What yargs parsed, as the options object of a command: each option of the table under its
- * camelCase name (absent when not given and without a default); lists as strings. */
+/** What yargs parsed, as the options object of a command (absent when not given and without
+ * a default). */
 export function optionsFrom<T extends OptionTable>(
   args: Record<string, unknown>,
   table: T,
 ): OptionsOf<T> {
-  const out: Record<string, unknown> = {};
-  for (const [name, spec] of Object.entries(table)) {
-    const key = camelOf(name);
-    const value = args[key];
-    if (value === undefined) continue;
-    out[key] = spec.multiple ? (Array.isArray(value) ? value : [value]).map(String) : value;
-  }
-  return out as OptionsOf<T>;
+  return mapOptions(table, (name) => args[camelOf(name)]);
 }

@@ -1,6 +1,6 @@
 import {parseArgs} from 'node:util';
 import {SUBMIT_OPTIONS} from '../commands/options/submit.js';
-import type {OptionTable} from '../commands/options/table.js';
+import {mapOptions, type OptionTable} from '../commands/options/table.js';
 import type {HostChoice} from '../front/dispatch.js';
 import type {SubmitOptions} from '../jobs/options.js';
 
@@ -8,57 +8,18 @@ import type {SubmitOptions} from '../jobs/options.js';
  * the fast path) are built from this one table, as the MCP tool's schema is. */
 export const SUBMIT_FLAGS: OptionTable = SUBMIT_OPTIONS;
 
-/** Turn parsed flag values (kebab-case keys) and the words to type into SubmitOptions. */
+/** Parsed flag values (by flag name: yargs' or parseArgs') and the words to type, as
+ * SubmitOptions: the table's one mapper (src/commands/options/table.ts), `--no-X` read as X
+ * false where parseArgs leaves it apart, and `--no-notice` as no notice. */
 export function toSubmitOptions(
   values: Record<string, unknown>,
   words: readonly unknown[],
 ): SubmitOptions & HostChoice & {json: boolean | undefined} {
-  const str = (k: string) => (values[k] === undefined ? undefined : String(values[k]));
-  const bool = (k: string) => (values[k] === undefined ? undefined : Boolean(values[k]));
-  const notice = values.notice === false || values['no-notice'] === true ? false : str('notice');
-  const list = values.ignore;
-  const sinks = values.notify;
-  return {
-    text: words.map(String).join(' '),
-    pane: str('pane'),
-    host: str('host'),
-    socketName: str('socket-name'),
-    socketPath: str('socket-path'),
-    delay: str('delay'),
-    typeDelay: str('type-delay'),
-    enterDelay: str('enter-delay'),
-    interval: str('interval'),
-    stableChecks: str('stable-checks'),
-    timeout: str('timeout'),
-    lockTimeout: str('lock-timeout'),
-    clear: values['no-clear'] === true ? false : bool('clear'),
-    enter: values['no-enter'] === true ? false : bool('enter'),
-    notice,
-    wait: bool('wait'),
-    json: bool('json'),
-    until: str('until'),
-    ignore: Array.isArray(list)
-      ? list.map(String)
-      : list === undefined
-        ? undefined
-        : [String(list)],
-    lines: str('lines'),
-    notifyPane: str('notify-pane'),
-    profile: str('profile'),
-    whenIdle: bool('when-idle'),
-    idleTimeout: str('idle-timeout'),
-    clearDraft: bool('clear-draft'),
-    draftWait: str('draft-wait'),
-    onLimit: str('on-limit'),
-    notify: Array.isArray(sinks)
-      ? sinks.map(String)
-      : sinks === undefined
-        ? undefined
-        : [String(sinks)],
-    limitMargin: str('limit-margin'),
-    resumeText: str('resume-text'),
-    textFile: str('text-file'),
-  };
+  const options = mapOptions(SUBMIT_OPTIONS, (name, spec) =>
+    spec.negatable && values[`no-${name}`] === true ? false : values[name],
+  );
+  const notice = values.notice === false || values['no-notice'] === true ? false : options.notice;
+  return {...options, notice, json: options.json, text: words.map(String).join(' ')};
 }
 
 /**

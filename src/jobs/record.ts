@@ -1,6 +1,6 @@
 import type {Blocked} from '../agents/dialogs.js';
 import type {ProfileName} from '../agents/profile.js';
-import {NudgeError} from '../base/errors.js';
+import {versionOneRecord} from '../base/shape.js';
 import type {Delivery} from '../pane/failures.js';
 import type {RunReport} from './run-report.js';
 import {
@@ -91,12 +91,7 @@ export type RecordPatch = Partial<
  * record at all, is an error that names the file, never a shape taken on trust.
  */
 export function checkJobRecord(value: unknown, path: string): JobRecord {
-  const bad = (why: string) =>
-    new NudgeError('state-dir', `${path} is not a job record nudge can read (${why}).`);
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw bad('not an object');
-  const r = value as Record<string, unknown>;
-  if (r.version !== 1) throw bad(`version ${JSON.stringify(r.version)}, this nudge reads 1`);
+  const {r, bad} = versionOneRecord(value, path, 'a job record');
   if (typeof r.id !== 'string' || typeof r.pane !== 'string') throw bad('no id or pane');
   const kind = r.kind ?? 'submit';
   if (kind !== 'submit' && kind !== 'run') throw bad(`kind ${JSON.stringify(r.kind)}`);

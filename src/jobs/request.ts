@@ -3,6 +3,7 @@ import type {ProfileName} from '../agents/profile.js';
 import {JOB_ID_PATTERN} from '../base/paths.js';
 import {linearPattern} from '../base/pattern.js';
 import {err, ok, type Result} from '../base/result.js';
+import {isMs, isObject} from '../base/shape.js';
 import type {UntilSpec} from '../detect/until.js';
 import {exitSentinel} from '../detect/watchers.js';
 import type {DeliverOptions} from '../pane/deliver.js';
@@ -111,10 +112,6 @@ function compiles(pattern: string): boolean {
     return false;
   }
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-const isMs = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 
 /** Check every field of a parsed request; the worker trusts nothing it did not check. */
 export function validateRequest(value: unknown): Result<JobRequest, string> {

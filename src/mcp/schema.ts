@@ -1,7 +1,7 @@
 import {z} from 'zod';
 import {
-  camelOf,
   helpOf,
+  mapOptions,
   type OptionSpec,
   type OptionsOf,
   type OptionTable,
@@ -50,12 +50,5 @@ export function optionsOf<T extends OptionTable>(
   args: Record<string, unknown>,
   table: T,
 ): OptionsOf<T> {
-  const out: Record<string, unknown> = {};
-  for (const [name, spec] of Object.entries(table)) {
-    const value = spec.mcp ? args[spec.mcp.name] : undefined;
-    // A repeatable flag is a list (one string given alone is a list of one).
-    if (value !== undefined)
-      out[camelOf(name)] = spec.multiple && typeof value === 'string' ? [value] : value;
-  }
-  return out as OptionsOf<T>;
+  return mapOptions(table, (_name, spec) => (spec.mcp ? args[spec.mcp.name] : undefined));
 }

@@ -1,6 +1,7 @@
 import type {ProfileName} from '../agents/profile.js';
 import {JOB_ID_PATTERN} from '../base/paths.js';
 import {err, ok, type Result} from '../base/result.js';
+import {isMs, isObject, isText} from '../base/shape.js';
 import type {StoredRequest} from '../jobs/store.js';
 
 /** Version of a run's request.json. */
@@ -49,11 +50,6 @@ export interface RunOptions {
   /** How often the pane and the files are looked at. */
   intervalMs: number;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-const isMs = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
-const isText = (v: unknown): v is string => typeof v === 'string' && !v.includes('\0');
 
 /** Check a run request read back from request.json; one sentence on what is wrong. */
 export function validateRunRequest(value: unknown): Result<RunRequest, string> {

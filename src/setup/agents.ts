@@ -7,6 +7,7 @@ import {
   COMMAND_DESCRIPTION,
   geminiStyleCommand,
   type InstallPlace,
+  mcpServer,
   type Piece,
   type SelfCommand,
   selfLine,
@@ -87,15 +88,7 @@ function claudePieces(p: InstallPlace, self: SelfCommand): Piece[] {
       name: 'claude-notification',
       why: 'a permission prompt',
     }),
-    {
-      id: 'mcp',
-      what: 'nudge mcp registered',
-      file: mcpFile,
-      kind: 'key',
-      format: 'json',
-      path: ['mcpServers', 'nudge'],
-      value: {type: 'stdio', command: self.node, args: [self.cli, 'mcp'], env: {}},
-    },
+    mcpServer(mcpFile, {type: 'stdio', command: self.node, args: [self.cli, 'mcp'], env: {}}),
   ];
 }
 
@@ -118,15 +111,7 @@ function geminiPieces(p: InstallPlace, self: SelfCommand): Piece[] {
       name: 'gemini-notification',
       why: 'a tool permission',
     }),
-    {
-      id: 'mcp',
-      what: 'nudge mcp registered',
-      file: settings,
-      kind: 'key',
-      format: 'json',
-      path: ['mcpServers', 'nudge'],
-      value: {command: self.node, args: [self.cli, 'mcp']},
-    },
+    mcpServer(settings, {command: self.node, args: [self.cli, 'mcp']}),
   ];
 }
 

@@ -6,6 +6,7 @@ import {
   allowItems,
   COMMAND_DESCRIPTION,
   type InstallPlace,
+  mcpServer,
   type Piece,
   type SelfCommand,
   selfLine,
@@ -47,15 +48,7 @@ export function qwenPieces(p: InstallPlace, self: SelfCommand): Piece[] {
     },
     ...allowItems(p, settings, ['permissions', 'allow'], (cmd) => `Bash(${nudge} ${cmd} *)`),
     settingsHook('hook', settings, 'Stop', {nudge, name: 'qwen-stop'}),
-    {
-      id: 'mcp',
-      what: 'nudge mcp registered',
-      file: settings,
-      kind: 'key',
-      format: 'json',
-      path: ['mcpServers', 'nudge'],
-      value: {command: self.node, args: [self.cli, 'mcp']},
-    },
+    mcpServer(settings, {command: self.node, args: [self.cli, 'mcp']}),
   ];
 }
 

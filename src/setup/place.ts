@@ -61,6 +61,17 @@ export type Piece =
       like?: string;
     };
 
+/** `nudge mcp` registered in an agent's file: under `path` (`mcpServers.nudge` and the like),
+ * as `value` says the agent takes a server (its own keys beside the command). */
+export function mcpServer(
+  file: string,
+  value: Record<string, unknown>,
+  path: KeyPath = ['mcpServers', 'nudge'],
+  format: Format = 'json',
+): Piece {
+  return {id: 'mcp', what: 'nudge mcp registered', file, kind: 'key', format, path, value};
+}
+
 /** A hook in a settings.json of Claude Code's shape (Claude Code, Gemini CLI, Qwen Code): on
  * `event`, the command `nudge hook <name>`; `why` says what it is for. */
 export function settingsHook(

@@ -1,4 +1,5 @@
 import {NudgeError} from '../base/errors.js';
+import {versionOneRecord} from '../base/shape.js';
 
 /**
  * A watcher ("mom"): a named plan for one pane. Each time the agent in the pane reports, a
@@ -120,12 +121,7 @@ export interface WatcherRecord {
  * watcher's, is an error that names the file, never a shape taken on trust.
  */
 export function checkWatcherRecord(value: unknown, path: string): WatcherRecord {
-  const bad = (why: string) =>
-    new NudgeError('state-dir', `${path} is not a watcher record nudge can read (${why}).`);
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw bad('not an object');
-  const r = value as Record<string, unknown>;
-  if (r.version !== 1) throw bad(`version ${JSON.stringify(r.version)}, this nudge reads 1`);
+  const {r, bad} = versionOneRecord(value, path, 'a watcher record');
   if (typeof r.name !== 'string' || typeof r.pane !== 'string') throw bad('no name or pane');
   if (typeof r.socketPath !== 'string' || typeof r.serverPid !== 'number')
     throw bad('no tmux server');

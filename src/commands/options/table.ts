@@ -40,6 +40,28 @@ export function camelOf(name: string): string {
   return name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
+/**
+ * A command's options object from what a front end parsed: `given(name, spec)` is the value
+ * the option was given under its flag name (undefined: not given), and each lands under its
+ * camelCase name, a repeatable one as a list of strings. The one mapper of every front end:
+ * yargs (src/cli/options.ts), the fast path of submit (src/cli/submit-flags.ts) and the MCP
+ * tools (src/mcp/schema.ts).
+ */
+export function mapOptions<T extends OptionTable>(
+  table: T,
+  given: (name: string, spec: OptionSpec) => unknown,
+): OptionsOf<T> {
+  const out: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(table)) {
+    const value = given(name, spec);
+    if (value === undefined) continue;
+    out[camelOf(name)] = spec.multiple
+      ? (Array.isArray(value) ? value : [value]).map(String)
+      : value;
+  }
+  return out as OptionsOf<T>;
+}
+
 /** The tmux server flags every tmux-facing command takes. */
 export const SERVER_OPTIONS = {
   'socket-name': {type: 'string', short: 'L', describe: 'tmux server socket name (as tmux -L)'},
