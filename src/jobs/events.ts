@@ -1,6 +1,7 @@
 import type {HookKind} from '../agents/registry.js';
 import type {PaneEvents} from '../pane/events.js';
 import type {Delivery} from '../pane/failures.js';
+import type {SameMembers, SubmitState} from './states.js';
 import type {JobEnding, TerminalState} from './store.js';
 
 /** What the end of a wait found. */
@@ -61,6 +62,11 @@ export interface JobTransitions {
 
 /** The states a job moves through before it ends. */
 export type RunningState = keyof JobTransitions;
+/** Its record's states are these (src/jobs/states.ts): a transition left out there fails here. */
+export const SUBMIT_STATES_ARE_TRANSITIONS: SameMembers<
+  RunningState | 'queued',
+  Exclude<SubmitState, TerminalState>
+> = true;
 
 /** How a job ended: its terminal state and what its record keeps. */
 export type JobOutcome = JobEnding & {state: TerminalState; notified: boolean};

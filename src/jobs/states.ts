@@ -1,6 +1,6 @@
 /**
  * The two machines a job record holds, each a union of its own: a submit's job (queued,
- * locked, typing, waiting) and a `nudge run` (queued, starting, running, stopping,
+ * locked, typing, waiting, notifying) and a `nudge run` (queued, starting, running, stopping,
  * integrating, notifying). Both end in one of the same five states, listed once here
  * (`blocked`: the agent waits for a person — a dialog or a usage limit — and nothing was
  * typed into it). Everything that asks "has it ended?" asks this list.
@@ -8,8 +8,8 @@
 export const TERMINAL_STATES = ['done', 'timeout', 'failed', 'cancelled', 'blocked'] as const;
 export type TerminalState = (typeof TERMINAL_STATES)[number];
 
-/** A submit's job before it ends, in order. */
-export const SUBMIT_STATES = ['queued', 'locked', 'typing', 'waiting'] as const;
+/** A submit's job before it ends, in order (each a transition of src/jobs/events.ts). */
+export const SUBMIT_STATES = ['queued', 'locked', 'typing', 'waiting', 'notifying'] as const;
 export type SubmitState = (typeof SUBMIT_STATES)[number] | TerminalState;
 
 /** A run before it ends, in order. */
@@ -22,6 +22,9 @@ export const RUN_STATES = [
   'notifying',
 ] as const;
 export type RunState = (typeof RUN_STATES)[number] | TerminalState;
+
+/** Whether two unions hold the same members (a compile-time check: `true` or `false`). */
+export type SameMembers<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
 /** Any state a job record may hold (the record says which machine by its kind). */
 export type JobState = SubmitState | RunState;

@@ -3,6 +3,7 @@ import type {Clock} from '../base/clock.js';
 import type {PaneActivity} from '../detect/wait-until.js';
 import type {Recorder} from '../jobs/recorder.js';
 import type {RunReport} from '../jobs/run-report.js';
+import type {RunState as RunRecordState, SameMembers} from '../jobs/states.js';
 import type {TerminalState} from '../jobs/store.js';
 import type {Tell} from '../notify/tell.js';
 import type {PaneEvents} from '../pane/events.js';
@@ -61,6 +62,12 @@ export interface RunTransitions {
   integrating: Record<string, never>;
   notifying: {pane: string};
 }
+
+/** Its record's states are these (src/jobs/states.ts): a transition left out there fails here. */
+export const RUN_STATES_ARE_TRANSITIONS: SameMembers<
+  keyof RunTransitions | 'queued',
+  Exclude<RunRecordState, TerminalState>
+> = true;
 
 /** Where a run records what it does (the report goes into the record with its ending). */
 export type RunRecorder = Recorder<RunTransitions, RunEvents, RunOutcome>;

@@ -5,14 +5,14 @@ import {appendFileSync, mkdirSync, readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {expect} from 'vitest';
-import {readJobEvents, readJobState, runNudge} from './run-nudge.js';
+import {readJobEvents, readJobState, runNudge, TERMINAL} from './run-nudge.js';
 import {waitFor} from './wait-for.js';
 
 /** The worker transports every fault runs against (NUDGE_TRANSPORT). */
 export const TRANSPORTS = ['spawn', 'control'] as const;
 export type TransportName = (typeof TRANSPORTS)[number];
 
-export const TERMINAL = ['done', 'timeout', 'failed', 'cancelled', 'blocked'];
+export {TERMINAL} from './run-nudge.js';
 
 /** proper-lockfile's stale time in src/locks/pane-lock.ts. */
 export const LOCK_STALE_MS = 8_000;

@@ -3,6 +3,8 @@ import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {execa} from 'execa';
+import {expect} from 'vitest';
+import {TERMINAL_STATES} from '../../src/jobs/states.js';
 import {cleanEnv} from './tmux-server.js';
 import {waitFor} from './wait-for.js';
 
@@ -10,6 +12,41 @@ import {waitFor} from './wait-for.js';
 export const CLI = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url));
 /** The test fixtures directory (small programs that play the program in a pane). */
 export const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
+/** A program of test/fixtures/. */
+export const fixture = (name: string): string => join(FIXTURES, name);
+
+/** `nudge submit` (detached) that must be taken (exit 0): the job's id. */
+export async function submitJob(args: string[], env: Record<string, string>): Promise<string> {
+  const r = await runNudge(args, env);
+  expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(0);
+  return r.stdout.trim().split(/\s+/)[0] ?? '';
+}
+
+/** A nudge command's outcome, for an assertion's message. */
+export const shown = (r: NudgeRun): string =>
+  `exit ${r.exitCode}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`;
+
+/** The states a job ends in: the product's one list. */
+export const TERMINAL: readonly string[] = TERMINAL_STATES;
+
+/** `nudge submit` of a quick job into `pane` of the server at `socket`: Enter after 50 ms, a
+ * look every 100 ms, done after two still looks; `extra` (flags, then `--` and the text). */
+export function quickJobArgs(socket: string, pane: string, extra: string[]): string[] {
+  return [
+    'submit',
+    '-S',
+    socket,
+    '--pane',
+    pane,
+    '--enter-delay',
+    '50ms',
+    '--interval',
+    '100ms',
+    '--stable-checks',
+    '2',
+    ...extra,
+  ];
+}
 
 export interface NudgeRun {
   exitCode: number | undefined;
@@ -78,7 +115,7 @@ export async function readJobEvents(
 export async function waitForJobState(
   home: string,
   jobId: string,
-  states: string[],
+  states: readonly string[],
   timeoutMs = 60_000,
 ) {
   let last = '';

@@ -18,7 +18,7 @@ import {
   claudeHasAutoMode,
   startAgent,
 } from '../helpers/real-agents.js';
-import {readJobEvents, runNudge, waitForJobState} from '../helpers/run-nudge.js';
+import {readJobEvents, runNudge, submitJob, waitForJobState} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
@@ -119,7 +119,7 @@ describe.skipIf(withPermission.length === 0).each(withPermission)(
       w.model.script(reply, {text: 'Made it.'});
       const escaped = question.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       const shown = firstSeen(w, new RegExp(escaped));
-      const r = await runNudge(
+      const id = await submitJob(
         [
           'submit',
           '-S',
@@ -138,8 +138,6 @@ describe.skipIf(withPermission.length === 0).each(withPermission)(
         ],
         {NUDGE_HOME: w.home},
       );
-      expect(r.exitCode, r.stderr).toBe(0);
-      const id = r.stdout.trim();
       const end = await waitForJobState(
         w.home,
         id,
@@ -227,7 +225,7 @@ describe.skipIf(!agentAvailable('claude'))("Claude Code's own signal", () => {
       },
     );
     model.script({shell: 'touch made.txt'}, {text: 'Made it.'});
-    const r = await runNudge(
+    const id = await submitJob(
       [
         'submit',
         '-S',
@@ -244,8 +242,6 @@ describe.skipIf(!agentAvailable('claude'))("Claude Code's own signal", () => {
       ],
       env,
     );
-    expect(r.exitCode, r.stderr).toBe(0);
-    const id = r.stdout.trim();
     const end = await waitForJobState(
       home,
       id,

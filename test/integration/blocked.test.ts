@@ -12,7 +12,14 @@ import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 import {describe, expect, onTestFinished, test} from 'vitest';
 import {startHttpSink} from '../helpers/http-sink.js';
 import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
-import {CLI, FIXTURES, readJobEvents, runNudge, submitArgs} from '../helpers/run-nudge.js';
+import {
+  CLI,
+  FIXTURES,
+  readJobEvents,
+  runNudge,
+  submitArgs,
+  submitJob,
+} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {cleanEnv, startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -230,7 +237,7 @@ describe('a usage limit', () => {
   test('--on-limit wait: the job waits until the reset (and the margin), types one resume line, and ends done; the webhook is told of the limit, then of the end', async () => {
     const w = await setup(3);
     const http = await startHttpSink();
-    const r = await runNudge(
+    const id = await submitJob(
       submitArgs(w.server.socket, w.pane, [
         '--notify',
         `webhook:${http.url}/hook`,
@@ -244,8 +251,6 @@ describe('a usage limit', () => {
       ]),
       w.env,
     );
-    expect(r.exitCode, r.stderr).toBe(0);
-    const id = r.stdout.trim();
     const end = await waitForJobEnd(w.home, id, 60_000);
     const events = await readJobEvents(w.home, id);
     expect(end.state, JSON.stringify(events)).toBe('done');

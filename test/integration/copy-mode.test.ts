@@ -10,7 +10,7 @@ import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {readJobEvents, runNudge, submitArgs} from '../helpers/run-nudge.js';
+import {readJobEvents, submitArgs, submitJob} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -33,14 +33,12 @@ describe.each(['control', 'spawn'] as const)(
       await server.waitForScreen(pane, /\$/);
       const name = `whole-${'a'.repeat(200)}`;
       const command = `touch ${join(dir, name)}`;
-      const r = await runNudge(
+      const id = await submitJob(
         submitArgs(server.socket, pane, ['--no-notice', '--until', 'exit', '--', command], {
           '--type-delay': '20ms',
         }),
         {NUDGE_HOME: home, NUDGE_TRANSPORT: transport},
       );
-      expect(r.exitCode, r.stderr).toBe(0);
-      const id = r.stdout.trim();
       // The first characters are on the line: the person scrolls up for a second.
       await server.waitForScreen(pane, /touch \/\S{10}/, 30_000);
       await scrollAWhile(server, pane, 1_000);
@@ -61,12 +59,10 @@ describe.each(['control', 'spawn'] as const)(
       const home = useNudgeHome();
       const rec = await startRecorder(server);
       const text = `${'b'.repeat(400)}-end`;
-      const r = await runNudge(
+      const id = await submitJob(
         submitArgs(server.socket, rec.pane, ['--no-notice', '--', text], {'--type-delay': '20ms'}),
         {NUDGE_HOME: home, NUDGE_TRANSPORT: transport},
       );
-      expect(r.exitCode, r.stderr).toBe(0);
-      const id = r.stdout.trim();
       await rec.waitForLength(10, 30_000);
       await scrollAWhile(server, rec.pane, 1_000);
       const end = await waitForJobEnd(home, id, 90_000);
@@ -88,7 +84,7 @@ describe.each(['control', 'spawn'] as const)(
       const rec = await startRecorder(server);
       const shell = await server.newPane(['bash', '--norc', '--noprofile']);
       const notice = `Done: ${'n'.repeat(400)} resume.`;
-      const r = await runNudge(
+      const id = await submitJob(
         submitArgs(
           server.socket,
           shell,
@@ -97,8 +93,6 @@ describe.each(['control', 'spawn'] as const)(
         ),
         {NUDGE_HOME: home, NUDGE_TRANSPORT: transport},
       );
-      expect(r.exitCode, r.stderr).toBe(0);
-      const id = r.stdout.trim();
       await rec.waitForLength(10, 60_000);
       await scrollAWhile(server, rec.pane, 1_000);
       const end = await waitForJobEnd(home, id, 90_000);

@@ -4,11 +4,10 @@ import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {jobIds, useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
 import {hex, startRecorder} from '../helpers/recorder-pane.js';
-import {CLI, readJobEvents, readJobState, runNudge} from '../helpers/run-nudge.js';
+import {CLI, readJobEvents, readJobState, runNudge, TERMINAL} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
-const TERMINAL = ['done', 'timeout', 'failed', 'cancelled'];
 const JOB_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /** Quote for bash: single quotes, with embedded ones spliced in. */

@@ -1,17 +1,12 @@
-// `nudge expect PANE REGEX`: real programs print into real panes while expect polls; the
-// JSON answer and exit code follow the contract (0 matched, 124 timeout, 1 failed or pane
-// closed, 2 invalid regex or no such pane).
-import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {linearPattern} from '../../src/base/pattern.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
-import {FIXTURES, type NudgeRun, runNudge} from '../helpers/run-nudge.js';
+import {fixture, type NudgeRun, runNudge} from '../helpers/run-nudge.js';
 import {useTmuxCallLog} from '../helpers/tmux-call-log.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 const node = process.execPath;
-const fixture = (name: string) => join(FIXTURES, name);
 const BASH = ['bash', '--norc', '--noprofile'];
 
 interface ExpectAnswer {

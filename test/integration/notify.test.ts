@@ -11,7 +11,7 @@ import {join} from 'node:path';
 import {describe, expect, onTestFinished, test} from 'vitest';
 import {startHttpSink} from '../helpers/http-sink.js';
 import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
-import {readJobEvents, runNudge, submitArgs} from '../helpers/run-nudge.js';
+import {readJobEvents, runNudge, submitArgs, submitJob} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -22,12 +22,10 @@ async function shellJob(extra: string[], env: Record<string, string> = {}) {
   const server = await startTmuxServer();
   const home = useNudgeHome();
   const pane = await server.newPane(['bash', '--norc', '--noprofile']);
-  const r = await runNudge(
+  const id = await submitJob(
     submitArgs(server.socket, pane, ['--until', 'exit', '--no-notice', ...extra, '--', 'echo hi']),
     {NUDGE_HOME: home, ...env},
   );
-  expect(r.exitCode, r.stderr).toBe(0);
-  const id = r.stdout.trim();
   const end = await waitForJobEnd(home, id, 60_000);
   return {server, home, pane, id, end, events: () => readJobEvents(home, id)};
 }

@@ -3,28 +3,19 @@
 import {describe, expect, it} from 'vitest';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {hex, startRecorder} from '../helpers/recorder-pane.js';
-import {readJobEvents, readJobState, runNudge, waitForJobState} from '../helpers/run-nudge.js';
+import {
+  quickJobArgs,
+  readJobEvents,
+  readJobState,
+  runNudge,
+  TERMINAL,
+  waitForJobState,
+} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
-const TERMINAL = ['done', 'timeout', 'failed', 'cancelled'];
-
 function jobArgs(socket: string, pane: string, extra: string[]): string[] {
-  return [
-    'submit',
-    '-S',
-    socket,
-    '--pane',
-    pane,
-    '--no-clear',
-    '--enter-delay',
-    '50ms',
-    '--interval',
-    '100ms',
-    '--stable-checks',
-    '2',
-    ...extra,
-  ];
+  return quickJobArgs(socket, pane, ['--no-clear', ...extra]);
 }
 
 const eventTime = (events: Array<{t: string; event: string}>, name: string) => {

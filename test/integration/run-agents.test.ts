@@ -12,10 +12,8 @@ import {startModelServer} from '../helpers/model-server.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {type AgentName, agentAvailable, prepareAgentServer} from '../helpers/real-agents.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {type NudgeRun, readJobEvents, runNudge, waitForJobState} from '../helpers/run-nudge.js';
+import {readJobEvents, runNudge, shown, waitForJobState} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
-
-const shown = (r: NudgeRun) => `exit ${r.exitCode}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`;
 
 interface RunState {
   state: string;

@@ -12,12 +12,9 @@ import {runNotice} from '../../src/runs/report.js';
 import {startHttpSink} from '../helpers/http-sink.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {type NudgeRun, readJobEvents, runNudge, waitForJobState} from '../helpers/run-nudge.js';
+import {readJobEvents, runNudge, shown, TERMINAL, waitForJobState} from '../helpers/run-nudge.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
-
-const shown = (r: NudgeRun) => `exit ${r.exitCode}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`;
-const TERMINAL = ['done', 'failed', 'timeout', 'cancelled'];
 
 interface RunState {
   state: string;

@@ -8,12 +8,13 @@ import {
   readJobEvents,
   runNudge,
   submitArgs,
+  submitJob,
+  TERMINAL,
   waitForJobState,
 } from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
-const TERMINAL = ['done', 'timeout', 'failed', 'cancelled'];
 const DEFAULT_NOTICE = '[SYSTEM COMMAND] Command complete. Resume.';
 
 describe('waiting until the pane is stable', () => {
@@ -23,12 +24,10 @@ describe('waiting until the pane is stable', () => {
     const pane = '%0'; // bash
     await server.waitForScreen(pane, /^\$/m);
 
-    const r = await runNudge(
+    const id = await submitJob(
       submitArgs(server.socket, pane, ['--', `node ${join(FIXTURES, 'chatty.mjs')} 2000`]),
       {NUDGE_HOME: home},
     );
-    expect(r.exitCode, r.stderr).toBe(0);
-    const id = r.stdout.trim();
 
     const final = await waitForJobState(home, id, TERMINAL, 40_000);
     expect(final.state, JSON.stringify(final)).toBe('done');
@@ -66,7 +65,7 @@ describe('waiting until the pane is stable', () => {
     const pane = '%0'; // bash
     await server.waitForScreen(pane, /^\$/m);
 
-    const r = await runNudge(
+    const id = await submitJob(
       submitArgs(server.socket, pane, [
         '--timeout',
         '2s',
@@ -75,8 +74,6 @@ describe('waiting until the pane is stable', () => {
       ]),
       {NUDGE_HOME: home},
     );
-    expect(r.exitCode, r.stderr).toBe(0);
-    const id = r.stdout.trim();
 
     const final = await waitForJobState(home, id, TERMINAL, 40_000);
     expect(final.state, JSON.stringify(final)).toBe('timeout');
@@ -133,12 +130,10 @@ describe('waiting until the pane is stable', () => {
     const pane = await server.newPane([process.execPath, join(FIXTURES, 'spinner.mjs')]);
     await server.waitForScreen(pane, /SPINNER START/);
 
-    const r = await runNudge(
+    const id = await submitJob(
       submitArgs(server.socket, pane, ['--timeout', '2s', '--', 'go'], {'--stable-checks': '2'}),
       {NUDGE_HOME: home},
     );
-    expect(r.exitCode, r.stderr).toBe(0);
-    const id = r.stdout.trim();
 
     const final = await waitForJobState(home, id, TERMINAL, 40_000);
     const events = (await readJobEvents(home, id)).map(

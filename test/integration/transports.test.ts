@@ -14,9 +14,11 @@ import {
   readJobState,
   runNudge,
   submitArgs,
+  submitJob,
   waitForJobState,
 } from '../helpers/run-nudge.js';
-import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
+import {expectNoticeAfter, shellAtPrompt} from '../helpers/shell-pane.js';
+import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 const TRANSPORTS = ['spawn', 'control'] as const;
@@ -51,36 +53,11 @@ async function expectRecorded(rec: RecorderPane, expected: Buffer): Promise<void
   );
 }
 
-/** Wait until `pane` shows `output` and then `notice` (nothing typed while work went on). */
-async function expectNoticeAfter(
-  server: TmuxTestServer,
-  pane: string,
-  output: RegExp,
-  notice: string,
-): Promise<void> {
-  let screen = '';
-  await waitFor(
-    `${output} and then "${notice}" on ${pane}`,
-    async () => {
-      screen = await server.capture(pane);
-      return output.test(screen) && screen.includes(notice) ? true : undefined;
-    },
-    {timeoutMs: 10_000, describe: () => screen},
-  );
-  expect(screen.indexOf(notice), `the notice came first:\n${screen}`).toBeGreaterThan(
-    screen.search(output),
-  );
-}
-
 describe.each(TRANSPORTS)('the worker over the %s transport', (transport) => {
   const envFor = (home: string) => ({NUDGE_HOME: home, NUDGE_TRANSPORT: transport});
 
   /** Submit detached; the job id. */
-  async function submit(home: string, args: string[]): Promise<string> {
-    const r = await runNudge(args, envFor(home));
-    expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(0);
-    return r.stdout.trim();
-  }
+  const submit = (home: string, args: string[]) => submitJob(args, envFor(home));
 
   /** The job ended `state`, on the transport asked for (event and record). */
   async function expectEnded(home: string, id: string, state: string) {
@@ -134,9 +111,7 @@ describe.each(TRANSPORTS)('the worker over the %s transport', (transport) => {
   });
 
   it('a program that prints for a while: done once it is quiet, the notice after its output', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
-    await server.waitForScreen('%0', /^\$/m);
+    const {server, home} = await shellAtPrompt();
     const id = await submit(
       home,
       submitArgs(server.socket, '%0', [
@@ -171,9 +146,7 @@ describe.each(TRANSPORTS)('the worker over the %s transport', (transport) => {
   });
 
   it('--until exit reports the exit status through the sentinel', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
-    await server.waitForScreen('%0', /^\$/m);
+    const {server, home} = await shellAtPrompt();
     const id = await submit(
       home,
       submitArgs(server.socket, '%0', [
@@ -191,9 +164,7 @@ describe.each(TRANSPORTS)('the worker over the %s transport', (transport) => {
   });
 
   it('--until regex: matches output written after Enter', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
-    await server.waitForScreen('%0', /^\$/m);
+    const {server, home} = await shellAtPrompt();
     const id = await submit(
       home,
       submitArgs(server.socket, '%0', [
@@ -211,9 +182,7 @@ describe.each(TRANSPORTS)('the worker over the %s transport', (transport) => {
   });
 
   it('--notify-pane in another session: the notice reaches it, once', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
-    await server.waitForScreen('%0', /^\$/m);
+    const {server, home} = await shellAtPrompt();
     // A second session: the control client, attached to %0's session, hears none of its
     // output, and must still type into it.
     const file = join(server.dir, 'other-session.bin');
@@ -281,9 +250,7 @@ describe('the control transport', () => {
   });
 
   it('its client killed mid-wait: the job carries on by polling, finishes, and says so', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
-    await server.waitForScreen('%0', /^\$/m);
+    const {server, home} = await shellAtPrompt();
     const r = await runNudge(
       submitArgs(server.socket, '%0', [
         '--notice',

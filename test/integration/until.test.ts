@@ -11,59 +11,27 @@ import {
   readJobState,
   runNudge,
   submitArgs,
+  submitJob,
   waitForJobState,
 } from '../helpers/run-nudge.js';
-import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
-import {waitFor} from '../helpers/wait-for.js';
+import {expectNoticeAfter, shellAtPrompt} from '../helpers/shell-pane.js';
+import {startTmuxServer} from '../helpers/tmux-server.js';
 
 const node = process.execPath;
 const fixture = (name: string) => join(FIXTURES, name);
 const CLOCK_MASK = 'clock \\d\\d:\\d\\d:\\d\\d';
 
 /** Submit (detached) and return the job id. */
-async function submit(home: string, args: string[]): Promise<string> {
-  const r = await runNudge(args, {NUDGE_HOME: home});
-  expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(0);
-  return r.stdout.trim();
-}
+const submit = (home: string, args: string[]) => submitJob(args, {NUDGE_HOME: home});
 
 /** Events of a job, one per line, for assertion messages. */
 async function eventLog(home: string, id: string): Promise<string> {
   return (await readJobEvents(home, id)).map((e) => JSON.stringify(e)).join('\n');
 }
 
-/**
- * Wait until `pane` shows both `output` (the program's line) and `notice`, and check that
- * the notice first appears after the output: nothing was typed (and echoed by the tty)
- * while the work was still going on.
- */
-async function expectNoticeAfter(
-  server: TmuxTestServer,
-  pane: string,
-  output: RegExp,
-  notice: string,
-): Promise<string> {
-  let screen = '';
-  await waitFor(
-    `${output} and then "${notice}" on ${pane}`,
-    async () => {
-      screen = await server.capture(pane);
-      return output.test(screen) && screen.includes(notice) ? true : undefined;
-    },
-    {timeoutMs: 10_000, describe: () => screen},
-  );
-  const outputAt = screen.search(output);
-  expect(screen.indexOf(notice), `the notice came before ${output}:\n${screen}`).toBeGreaterThan(
-    outputAt,
-  );
-  return screen;
-}
-
 describe('submit --until exit', () => {
   it("reports a non-zero exit status in the --wait line, status --json and the notice's {exit}", async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
-    await server.waitForScreen('%0', /^\$/m);
+    const {server, home} = await shellAtPrompt();
 
     const r = await runNudge(
       submitArgs(server.socket, '%0', [
@@ -99,9 +67,7 @@ describe('submit --until exit', () => {
   });
 
   it('reports exit status 0 for a command that succeeds', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
-    await server.waitForScreen('%0', /^\$/m);
+    const {server, home} = await shellAtPrompt();
 
     const id = await submit(
       home,
@@ -156,9 +122,7 @@ describe('submit --until exit', () => {
 
 describe('submit --until regex:', () => {
   it('is done on output written after the job started; old screen text and the typed echo do not count', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
-    await server.waitForScreen('%0', /^\$/m);
+    const {server, home} = await shellAtPrompt();
     await server.tmux('send-keys', '-t', '%0', '-l', 'echo RESULT=old');
     await server.tmux('send-keys', '-t', '%0', 'Enter');
     await server.waitForScreen('%0', /^RESULT=old$/m);
@@ -194,9 +158,7 @@ describe('submit --until regex:', () => {
 
 describe('submit --until prompt', () => {
   it('prompt:shell is done when the shell prompt is back, not while a command runs under a prompt-like line', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
-    await server.waitForScreen('%0', /^\$/m);
+    const {server, home} = await shellAtPrompt();
 
     // While sleep runs, the cursor sits right after "Continue? $ ", which looks like a prompt.
     const id = await submit(
@@ -216,9 +178,7 @@ describe('submit --until prompt', () => {
   });
 
   it('prompt picks the shell profile for a shell pane', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
-    await server.waitForScreen('%0', /^\$/m);
+    const {server, home} = await shellAtPrompt();
     const id = await submit(
       home,
       submitArgs(server.socket, '%0', [
@@ -328,9 +288,7 @@ describe('submit --until stable', () => {
   });
 
   it('a quiet command in a shell pane is not done until it has finished (process liveness)', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
-    await server.waitForScreen('%0', /^\$/m);
+    const {server, home} = await shellAtPrompt();
     // Silent for 3 s: the screen is identical for far more than 3 checks 200 ms apart.
     const id = await submit(
       home,

@@ -1,23 +1,17 @@
-// `nudge wait [PANE]`: block until the pane is idle by --until, or the timeout; exit 0 with
-// "idle after Ns", 124 with "Timeout: %N still active after Ns", --json for scripts.
-import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {useNudgeHome} from '../helpers/nudge-home.js';
-import {FIXTURES, type NudgeRun, runNudge} from '../helpers/run-nudge.js';
+import {fixture, runNudge, shown} from '../helpers/run-nudge.js';
 import {useTmuxCallLog} from '../helpers/tmux-call-log.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 const node = process.execPath;
-const fixture = (name: string) => join(FIXTURES, name);
 const CLOCK_MASK = 'clock \\d\\d:\\d\\d:\\d\\d';
 
 /** `nudge wait` on the test server with quick checks. */
 function waitArgs(socket: string, pane: string, extra: string[]): string[] {
   return ['wait', '-S', socket, pane, '--interval', '200ms', '--stable-checks', '3', ...extra];
 }
-
-const shown = (r: NudgeRun) => `exit ${r.exitCode}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`;
 
 /** Type a command line into a shell pane, press Enter, and wait until `command` is in the
  * pane's foreground (the command is running). */

@@ -11,11 +11,9 @@ import {describe, expect, it, onTestFinished} from 'vitest';
 import {startModelServer} from '../helpers/model-server.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {hex, startRecorder} from '../helpers/recorder-pane.js';
-import {FIXTURES, type NudgeRun, runNudge} from '../helpers/run-nudge.js';
+import {FIXTURES, runNudge, shown} from '../helpers/run-nudge.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
-
-const shown = (r: NudgeRun) => `exit ${r.exitCode}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`;
 
 interface Watcher {
   state: string;

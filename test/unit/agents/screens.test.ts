@@ -22,38 +22,32 @@ interface Row {
   queued?: boolean;
 }
 
+/** The screens every agent added as data was captured in, the same way (test/explore): a
+ * draft typed, busy with and without a draft, a prompt queued while busy. */
+const CAPTURED_TURN: Row[] = [
+  {screen: 'draft', composer: 'refactor the parser please', busy: false, idle: true},
+  {screen: 'busy', composer: '', busy: true, idle: false},
+  {screen: 'busy-draft', composer: 'and also this follow up', busy: true, idle: false},
+  {screen: 'queued', composer: '', busy: true, idle: false, queued: true},
+];
+
 const ROWS: Record<string, Row[]> = {
   opencode: [
     {screen: 'idle-empty', composer: '', busy: false, idle: true},
-    {screen: 'draft', composer: 'refactor the parser please', busy: false, idle: true},
-    {screen: 'busy', composer: '', busy: true, idle: false},
-    {screen: 'busy-draft', composer: 'and also this follow up', busy: true, idle: false},
-    {screen: 'queued', composer: '', busy: true, idle: false, queued: true},
+    ...CAPTURED_TURN,
     {screen: 'idle-after', composer: '', busy: false, idle: true},
     // The first prompt shown, its turn not started on screen yet: busy (turnEnd).
     {screen: 'sent-not-started', composer: '', busy: true, idle: false},
   ],
   qwen: [
     {screen: 'idle-suggested', composer: '', busy: false, idle: true},
-    {screen: 'draft', composer: 'refactor the parser please', busy: false, idle: true},
-    {screen: 'busy', composer: '', busy: true, idle: false},
-    {screen: 'busy-draft', composer: 'and also this follow up', busy: true, idle: false},
-    {screen: 'queued', composer: '', busy: true, idle: false, queued: true},
+    ...CAPTURED_TURN,
     {screen: 'streaming', composer: '', busy: true, idle: false},
   ],
-  pi: [
-    {screen: 'idle-empty', composer: '', busy: false, idle: true},
-    {screen: 'draft', composer: 'refactor the parser please', busy: false, idle: true},
-    {screen: 'busy', composer: '', busy: true, idle: false},
-    {screen: 'busy-draft', composer: 'and also this follow up', busy: true, idle: false},
-    {screen: 'queued', composer: '', busy: true, idle: false, queued: true},
-  ],
+  pi: [{screen: 'idle-empty', composer: '', busy: false, idle: true}, ...CAPTURED_TURN],
   copilot: [
     {screen: 'idle-empty', composer: '', busy: false, idle: true},
-    {screen: 'draft', composer: 'refactor the parser please', busy: false, idle: true},
-    {screen: 'busy', composer: '', busy: true, idle: false},
-    {screen: 'busy-draft', composer: 'and also this follow up', busy: true, idle: false},
-    {screen: 'queued', composer: '', busy: true, idle: false, queued: true},
+    ...CAPTURED_TURN,
     {screen: 'streaming', composer: '', busy: true, idle: false},
     {screen: 'idle-after', composer: '', busy: false, idle: true},
     {screen: 'idle-scrolled', composer: '', busy: false, idle: true},

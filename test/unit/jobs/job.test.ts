@@ -9,6 +9,7 @@ import type {Change} from '../../../src/notify/tell.js';
 import type {PaneMemory} from '../../../src/pane/memory.js';
 import {FakeClock} from '../../helpers/fake-clock.js';
 import {FakeTmux} from '../../helpers/fake-tmux.js';
+import {jobRequest} from '../../helpers/job-request.js';
 
 /** Keeps events in memory. */
 class MemoryRecorder implements JobRecorder {
@@ -51,42 +52,12 @@ function makeRequest(
   overrides: Partial<JobRequest['options']> = {},
   text = 'npm test',
 ): JobRequest {
-  return {
-    version: 1,
-    jobId: '0mwr33g3x-k62r',
-    createdAt: new Date().toISOString(),
-    server: {socketPath: '/tmp/fake.sock', pid: 42},
-    pane: '%1',
-    paneTarget: '%1',
+  return jobRequest({
     text,
-    options: {
-      delayMs: 3000,
-      typeDelayMs: 20,
-      enterDelayMs: 500,
-      clear: true,
-      enter: true,
-      intervalMs: 1000,
-      stableChecks: 2,
-      timeoutMs: 60_000,
-      notify: true,
-      noticeTemplate: null,
-      notifyPane: null,
-      until: {kind: 'stable'},
-      ignore: [],
-      lines: 100,
-      profile: 'auto' as const,
-      whenIdle: false,
-      idleTimeoutMs: 600_000,
-      clearDraft: false,
-      draftWaitMs: 30_000,
-      onLimit: 'stop' as const,
-      limitMarginMs: 60_000,
-      resumeText: 'continue',
-      notifySinks: [],
-      lockTimeoutMs: 600_000,
-      ...overrides,
-    },
-  };
+    createdAt: new Date().toISOString(),
+    given: {stableChecks: 2, timeout: '60s'},
+    exact: overrides,
+  });
 }
 
 function setup(

@@ -7,42 +7,15 @@ import {
   type JobRequest,
   newJobId,
 } from '../../../src/jobs/request.js';
+import {jobRequest} from '../../helpers/job-request.js';
 
-const request: JobRequest = {
-  version: 1,
+const request: JobRequest = jobRequest({
   jobId: newJobId(Date.UTC(2026, 10, 22)),
-  createdAt: '2026-11-22T00:00:00.000Z',
   server: {socketPath: '/tmp/tmux-0/default', pid: 1234},
   pane: '%3',
   paneTarget: 'main:0.1',
   text: 'echo "a;b" $HOME `x` é€😀 漢字\ttab;',
-  options: {
-    delayMs: 3000,
-    typeDelayMs: 20,
-    enterDelayMs: 500,
-    clear: true,
-    enter: true,
-    intervalMs: 1000,
-    stableChecks: 3,
-    timeoutMs: 300_000,
-    notify: true,
-    noticeTemplate: null,
-    notifyPane: null,
-    until: {kind: 'stable'},
-    ignore: [],
-    lines: 100,
-    profile: 'auto',
-    whenIdle: false,
-    idleTimeoutMs: 600_000,
-    clearDraft: false,
-    draftWaitMs: 30_000,
-    onLimit: 'stop' as const,
-    limitMarginMs: 60_000,
-    resumeText: 'continue',
-    notifySinks: [],
-    lockTimeoutMs: 600_000,
-  },
-};
+});
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64');
 

@@ -5,43 +5,23 @@ import {describe, expect, test} from 'vitest';
 import {ensureStateDir, resolveStateDir} from '../../../src/base/paths.js';
 import type {JobRequest} from '../../../src/jobs/request.js';
 import {checkJobRecord, JobStore, previewText, shownState} from '../../../src/jobs/store.js';
+import {jobRequest} from '../../helpers/job-request.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 
-const request = (jobId: string): JobRequest => ({
-  version: 1,
-  jobId,
-  createdAt: '2026-11-22T00:00:00.000Z',
-  server: {socketPath: '/tmp/s', pid: 1},
-  pane: '%1',
-  paneTarget: '%1',
-  text: 'secret text',
-  options: {
-    delayMs: 0,
-    typeDelayMs: 0,
-    enterDelayMs: 0,
-    clear: true,
-    enter: true,
-    intervalMs: 100,
-    stableChecks: 3,
-    timeoutMs: 1000,
-    notify: true,
-    noticeTemplate: null,
-    notifyPane: null,
-    until: {kind: 'stable'},
-    ignore: [],
-    lines: 100,
-    profile: 'auto',
-    whenIdle: false,
-    idleTimeoutMs: 600_000,
-    clearDraft: false,
-    draftWaitMs: 30_000,
-    onLimit: 'stop' as const,
-    limitMarginMs: 60_000,
-    resumeText: 'continue',
-    notifySinks: [],
-    lockTimeoutMs: 1000,
-  },
-});
+const request = (jobId: string): JobRequest =>
+  jobRequest({
+    jobId,
+    text: 'secret text',
+    server: {socketPath: '/tmp/s', pid: 1},
+    given: {
+      delay: '0',
+      typeDelay: '0',
+      enterDelay: '0',
+      interval: '100ms',
+      timeout: '1s',
+      lockTimeout: '1s',
+    },
+  });
 
 describe('state dir', () => {
   test('resolution order', () => {
