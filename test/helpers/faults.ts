@@ -100,37 +100,31 @@ export async function statusOf(home: string, id: string): Promise<Record<string,
   return JSON.parse(r.stdout) as Record<string, unknown>;
 }
 
-/** Pids of live processes in process group `pgid` (Linux /proc). */
-export function processGroupMembers(pgid: number): number[] {
-  const members: number[] = [];
+/** The live processes (Linux /proc) whose stat `match`es: fields[0] is the state, [1] the
+ * parent, [2] the process group; zombies are gone for our purposes. */
+function liveProcesses(match: (fields: string[]) => boolean): number[] {
+  const found: number[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // fields[0] is the state, [2] the process group; zombies are gone for our purposes.
-      if (Number(fields[2]) === pgid && fields[0] !== 'Z') members.push(Number(name));
+      if (fields[0] !== 'Z' && match(fields)) found.push(Number(name));
     } catch {
       // exited while we looked
     }
   }
-  return members;
+  return found;
+}
+
+/** Pids of live processes in process group `pgid` (Linux /proc). */
+export function processGroupMembers(pgid: number): number[] {
+  return liveProcesses((fields) => Number(fields[2]) === pgid);
 }
 
 /** Pids of the live children of `pid` (Linux /proc). */
 export function childrenOf(pid: number): number[] {
-  const children: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[1]) === pid && fields[0] !== 'Z') children.push(Number(name));
-    } catch {
-      // exited while we looked
-    }
-  }
-  return children;
+  return liveProcesses((fields) => Number(fields[1]) === pid);
 }
 
 /** Wait until no process of group `pgid` (a worker and anything it started) is left. */

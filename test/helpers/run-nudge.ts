@@ -22,6 +22,17 @@ export async function submitJob(args: string[], env: Record<string, string>): Pr
   return r.stdout.trim().split(/\s+/)[0] ?? '';
 }
 
+/** A command refused as bad usage: exit 2, nothing on stdout, one line on stderr (returned);
+ * `what` names the attempt in the assertions' messages. */
+export function usageErrorLine(r: NudgeRun, what: string): string {
+  const seen = `${what}: exit ${r.exitCode}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`;
+  expect(r.exitCode, seen).toBe(2);
+  expect(r.stdout, seen).toBe('');
+  const lines = r.stderr.trim().split('\n');
+  expect(lines, seen).toHaveLength(1);
+  return lines[0] ?? '';
+}
+
 /** A nudge command's outcome, for an assertion's message. */
 export const shown = (r: NudgeRun): string =>
   `exit ${r.exitCode}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`;

@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest';
 import {linearPattern} from '../../src/base/pattern.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
-import {fixture, type NudgeRun, runNudge} from '../helpers/run-nudge.js';
+import {fixture, type NudgeRun, runNudge, usageErrorLine} from '../helpers/run-nudge.js';
 import {useTmuxCallLog} from '../helpers/tmux-call-log.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -219,12 +219,7 @@ describe('nudge expect', () => {
       const r = await runNudge(['expect', '-S', server.socket, ...args, '--timeout-ms', '2000'], {
         NUDGE_HOME: home,
       });
-      const shown = `${args.join(' ')}: exit ${r.exitCode}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`;
-      expect(r.exitCode, shown).toBe(2);
-      expect(r.stdout, shown).toBe('');
-      const lines = r.stderr.trim().split('\n');
-      expect(lines, shown).toHaveLength(1);
-      expect(lines[0], shown).toContain(engineMessage(bad));
+      expect(usageErrorLine(r, args.join(' '))).toContain(engineMessage(bad));
     }
   });
 

@@ -64,6 +64,15 @@ async function masterPid(world: SshWorld, host: string): Promise<number> {
   throw new Error(`no master for ${host} in ${dir}`);
 }
 
+/** One ssh host, alpha, with a shell pane at its prompt. */
+async function alphaShell() {
+  const world = await startSshHosts(['alpha']);
+  const [alpha] = world.hosts as [SshHost];
+  const pane = await alpha.newPane(['bash', '--norc', '--noprofile']);
+  await alpha.waitForScreen(pane, /^[$#] ?$/m);
+  return {world, alpha, pane};
+}
+
 describe('nudge on another host over ssh', () => {
   test('submit --host: the job is recorded and run there, every byte typed into its pane, once; jobs, status and logs reach it', async () => {
     const world = await startSshHosts(['alpha']);
@@ -105,10 +114,7 @@ describe('nudge on another host over ssh', () => {
   }, 120_000);
 
   test('the job outlives its ssh connection and its caller: both killed while it waits, it finishes there and its notice arrives there', async () => {
-    const world = await startSshHosts(['alpha']);
-    const [alpha] = world.hosts as [SshHost];
-    const pane = await alpha.newPane(['bash', '--norc', '--noprofile']);
-    await alpha.waitForScreen(pane, /^[$#] ?$/m);
+    const {world, alpha, pane} = await alphaShell();
     // The caller waits in the foreground (--wait) over the connection.
     const caller = execa(
       process.execPath,
@@ -362,10 +368,7 @@ Host stranger
   }, 120_000);
 
   test('wait, expect, cancel, run and watch reach the host too', async () => {
-    const world = await startSshHosts(['alpha']);
-    const [alpha] = world.hosts as [SshHost];
-    const pane = await alpha.newPane(['bash', '--norc', '--noprofile']);
-    await alpha.waitForScreen(pane, /^[$#] ?$/m);
+    const {world, alpha, pane} = await alphaShell();
     await alpha.tmux('send-keys', '-t', pane, 'sleep 2; echo READY-THERE', 'Enter');
     const expected = await nudge(world, [
       'expect',

@@ -4,7 +4,7 @@
 // real CLI as a user's shell would. The caller is a byte recorder.
 import {execFileSync} from 'node:child_process';
 import {existsSync, readFileSync} from 'node:fs';
-import {join} from 'node:path';
+import {basename, join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import type {RunReport} from '../../src/jobs/run-report.js';
 import {runNotice} from '../../src/runs/report.js';
@@ -54,6 +54,23 @@ async function agentWorld(agent: AgentName, approvals: 'default' | 'all') {
   return {server, model, where, home, start, ended, told};
 }
 
+/** The run ended done, the file its agent was asked to create not there, and its one
+ * permission stop recorded with `answer`. */
+async function endedWithoutFile(
+  w: Awaited<ReturnType<typeof agentWorld>>,
+  job: string,
+  file: string,
+  answer: 'answered' | 'denied',
+) {
+  const end = await w.ended(job);
+  expect(end.state, end.reason).toBe('done');
+  expect(existsSync(file)).toBe(false);
+  expect(end.report.permissionStops).toEqual([
+    expect.objectContaining({question: `Do you want to create ${basename(file)}?`, answer}),
+  ]);
+  return end;
+}
+
 describe.skipIf(!agentAvailable('claude'))('nudge run --agent claude', {timeout: 240_000}, () => {
   it('the prompt reaches the model once, exactly; the file its tool wrote is in the report; the caller is told', async () => {
     const w = await agentWorld('claude', 'all');
@@ -101,12 +118,7 @@ describe.skipIf(!agentAvailable('claude'))('nudge run --agent claude', {timeout:
     await new Promise((r) => setTimeout(r, 6_000));
     expect((await readJobEvents(w.home, job)).map((e) => e.event)).not.toContain('timeout');
     await w.server.tmux('send-keys', '-t', String(pane), 'Escape');
-    const end = await w.ended(job);
-    expect(end.state, end.reason).toBe('done');
-    expect(existsSync(file)).toBe(false);
-    expect(end.report.permissionStops).toEqual([
-      expect.objectContaining({question: 'Do you want to create hello.txt?', answer: 'answered'}),
-    ]);
+    const end = await endedWithoutFile(w, job, file, 'answered');
     expect(readFileSync(end.report.path, 'utf8')).toContain(
       'Do you want to create hello.txt? — answered',
     );
@@ -117,12 +129,7 @@ describe.skipIf(!agentAvailable('claude'))('nudge run --agent claude', {timeout:
     const file = join(w.where.workdir, 'denied.txt');
     w.model.script({tool: 'Write', input: {file_path: file, content: 'no\n'}}, {text: 'Stopped.'});
     const job = await w.start(['--permissions', 'deny', '--', 'create denied.txt']);
-    const end = await w.ended(job);
-    expect(end.state, end.reason).toBe('done');
-    expect(existsSync(file)).toBe(false);
-    expect(end.report.permissionStops).toEqual([
-      expect.objectContaining({question: 'Do you want to create denied.txt?', answer: 'denied'}),
-    ]);
+    const end = await endedWithoutFile(w, job, file, 'denied');
     const events = await readJobEvents(w.home, job);
     expect(events.find((e) => e.event === 'permission-denied')).toMatchObject({keys: ['Escape']});
     // Only the end was told: no question (nudge answered it).

@@ -12,6 +12,7 @@ import {
   TERMINAL,
   waitForJobState,
 } from '../helpers/run-nudge.js';
+import {shellAtPrompt} from '../helpers/shell-pane.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
@@ -19,10 +20,8 @@ const DEFAULT_NOTICE = '[SYSTEM COMMAND] Command complete. Resume.';
 
 describe('waiting until the pane is stable', () => {
   it('types the notice only after a program that prints for a while has gone quiet', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await shellAtPrompt();
     const pane = '%0'; // bash
-    await server.waitForScreen(pane, /^\$/m);
 
     const id = await submitJob(
       submitArgs(server.socket, pane, ['--', `node ${join(FIXTURES, 'chatty.mjs')} 2000`]),
@@ -60,10 +59,8 @@ describe('waiting until the pane is stable', () => {
   });
 
   it('a program that never goes quiet: the job times out at --timeout; the notice is held back while it holds the pane', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await shellAtPrompt();
     const pane = '%0'; // bash
-    await server.waitForScreen(pane, /^\$/m);
 
     const id = await submitJob(
       submitArgs(server.socket, pane, [
@@ -96,10 +93,8 @@ describe('waiting until the pane is stable', () => {
   });
 
   it('a program that never goes quiet, with --notify-pane: the timeout notice still goes out, there', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await shellAtPrompt();
     const pane = '%0'; // bash
-    await server.waitForScreen(pane, /^\$/m);
     const rec = await startRecorder(server);
 
     const r = await runNudge(

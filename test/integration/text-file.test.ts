@@ -13,11 +13,24 @@ import {cleanEnv, startTmuxServer} from '../helpers/tmux-server.js';
 
 const TEXT = 'summarise ünï ✓ 😀 "quoted" $HOME `tick` -- end';
 
+/** A private tmux server with a byte recorder's pane, and a state folder. */
+async function recorderWorld() {
+  const server = await startTmuxServer();
+  return {server, home: useNudgeHome(), rec: await startRecorder(server)};
+}
+
+/** `nudge submit --text-file -` with `input` on its standard input. */
+function submitStdin(socket: string, pane: string, home: string, input: string | Buffer) {
+  return execa(
+    process.execPath,
+    [CLI, ...submitArgs(socket, pane, ['--no-notice', '--text-file', '-'])],
+    {env: cleanEnv({NUDGE_HOME: home}), extendEnv: false, reject: false, input},
+  );
+}
+
 describe('submit --text-file', () => {
   test('a file: its text typed byte for byte, Enter after it', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
-    const rec = await startRecorder(server);
+    const {server, home, rec} = await recorderWorld();
     const file = join(useTempDir('nudge-text-'), 'prompt.txt');
     writeFileSync(file, TEXT);
     const r = await runNudge(
@@ -30,23 +43,15 @@ describe('submit --text-file', () => {
   }, 60_000);
 
   test('standard input (-): the same', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
-    const rec = await startRecorder(server);
-    const r = await execa(
-      process.execPath,
-      [CLI, ...submitArgs(server.socket, rec.pane, ['--no-notice', '--text-file', '-'])],
-      {env: cleanEnv({NUDGE_HOME: home}), extendEnv: false, reject: false, input: TEXT},
-    );
+    const {server, home, rec} = await recorderWorld();
+    const r = await submitStdin(server.socket, rec.pane, home, TEXT);
     expect(r.exitCode, r.stderr).toBe(0);
     await waitForJobEnd(home, r.stdout.trim(), 60_000);
     expect((await rec.bytes()).toString('hex')).toBe(Buffer.from(`${TEXT}\r`).toString('hex'));
   }, 60_000);
 
   test('bytes that are not UTF-8: exit 2 with the offset, nothing queued or typed', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
-    const rec = await startRecorder(server);
+    const {server, home, rec} = await recorderWorld();
     const file = join(useTempDir('nudge-text-'), 'latin1.txt');
     writeFileSync(file, Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x20, 0x6f, 0x6b])); // "café ok" in Latin-1
     const r = await runNudge(
@@ -57,16 +62,7 @@ describe('submit --text-file', () => {
     expect(r.stderr.trim()).toBe(
       `nudge: --text-file ${file} is not UTF-8: byte 3 (0xe9) starts no valid character; convert it (iconv -t UTF-8) and submit again.`,
     );
-    const piped = await execa(
-      process.execPath,
-      [CLI, ...submitArgs(server.socket, rec.pane, ['--no-notice', '--text-file', '-'])],
-      {
-        env: cleanEnv({NUDGE_HOME: home}),
-        extendEnv: false,
-        reject: false,
-        input: Buffer.from([0x61, 0xff]),
-      },
-    );
+    const piped = await submitStdin(server.socket, rec.pane, home, Buffer.from([0x61, 0xff]));
     expect(piped.exitCode).toBe(2);
     expect(piped.stderr.trim()).toBe(
       'nudge: --text-file - (standard input) is not UTF-8: byte 1 (0xff) starts no valid character; convert it (iconv -t UTF-8) and submit again.',

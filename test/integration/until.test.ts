@@ -12,6 +12,7 @@ import {
   runNudge,
   submitArgs,
   submitJob,
+  usageErrorLine,
   waitForJobState,
 } from '../helpers/run-nudge.js';
 import {expectNoticeAfter, shellAtPrompt} from '../helpers/shell-pane.js';
@@ -107,13 +108,9 @@ describe('submit --until exit', () => {
         submitArgs(server.socket, pane, ['--until', until, '--', 'echo hi']),
         {NUDGE_HOME: home},
       );
-      const shown = `${pane} --until ${until}: exit ${r.exitCode}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`;
-      expect(r.exitCode, shown).toBe(2);
-      expect(r.stdout, shown).toBe('');
-      const lines = r.stderr.trim().split('\n');
-      expect(lines, shown).toHaveLength(1);
-      expect(lines[0], shown).toMatch(message);
-      if (until === 'exit') expect(lines[0], shown).toContain(pane);
+      const line = usageErrorLine(r, `${pane} --until ${until}`);
+      expect(line).toMatch(message);
+      if (until === 'exit') expect(line).toContain(pane);
     }
     expect(jobIds(home)).toEqual([]);
     expect((await rec.bytes()).toString()).toBe('');

@@ -35,6 +35,14 @@ function waitArgs(socket: string, pane: string, extra: string[]): string[] {
   ];
 }
 
+/** A private tmux server with a pane whose spinner never stops, and a state folder. */
+async function spinnerPane() {
+  const server = await startTmuxServer();
+  const pane = await server.newPane([process.execPath, join(FIXTURES, 'spinner.mjs')]);
+  await server.waitForScreen(pane, /SPINNER START/);
+  return {server, pane, home: useNudgeHome()};
+}
+
 describe('submit --wait exit codes', () => {
   it('exits 0 when the job is done', async () => {
     const server = await startTmuxServer();
@@ -54,10 +62,7 @@ describe('submit --wait exit codes', () => {
   });
 
   it('exits 124 when the wait times out, after sending the timeout notice', async () => {
-    const server = await startTmuxServer();
-    const pane = await server.newPane([process.execPath, join(FIXTURES, 'spinner.mjs')]);
-    await server.waitForScreen(pane, /SPINNER START/);
-    const home = useNudgeHome();
+    const {server, pane, home} = await spinnerPane();
     // A pattern the spinner never prints: the wait can only end by timing out (a spinner
     // starved of CPU on a loaded machine could otherwise look stable).
     const r = await runNudge(
@@ -80,10 +85,7 @@ describe('submit --wait exit codes', () => {
   });
 
   it('exits 1 when the pane is killed during the wait; the job failed, naming the pane', async () => {
-    const server = await startTmuxServer();
-    const pane = await server.newPane([process.execPath, join(FIXTURES, 'spinner.mjs')]);
-    await server.waitForScreen(pane, /SPINNER START/);
-    const home = useNudgeHome();
+    const {server, pane, home} = await spinnerPane();
     const running = runNudge(
       waitArgs(server.socket, pane, ['--no-notice', '--timeout', '60s', '--', 'go']),
       {NUDGE_HOME: home},

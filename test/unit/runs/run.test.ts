@@ -166,16 +166,20 @@ describe('RunDialogs', () => {
       currentCommand: 'node',
     });
 
-  test('deny: a permission dialog is answered no with the profile keys, once per question', async () => {
-    const w = world([]);
-    const dialogs = new RunDialogs(w.deps, {
+  /** The dialogs of a run of Claude Code in %1, its caller in %0, stops answered by `mode`. */
+  const claudeDialogs = (w: ReturnType<typeof world>, mode: 'ask' | 'deny') =>
+    new RunDialogs(w.deps, {
       io: {tmux: w.tmux, clock: w.clock, note: async () => {}, guard: () => {}},
       pane: '%1',
       profile: PROFILES.claude!,
-      stops: new PermissionStops('deny'),
+      stops: new PermissionStops(mode),
       notifyPane: '%0',
       who: '[nudge run J] claude',
     });
+
+  test('deny: a permission dialog is answered no with the profile keys, once per question', async () => {
+    const w = world([]);
+    const dialogs = claudeDialogs(w, 'deny');
     expect(
       await dialogs.onScreen(screen('claude-permission-bash'), new AbortController().signal),
     ).toBe(true);
@@ -187,14 +191,7 @@ describe('RunDialogs', () => {
 
   test('ask: the calling pane is told who asks what, and where to answer', async () => {
     const w = world([]);
-    const dialogs = new RunDialogs(w.deps, {
-      io: {tmux: w.tmux, clock: w.clock, note: async () => {}, guard: () => {}},
-      pane: '%1',
-      profile: PROFILES.claude!,
-      stops: new PermissionStops('ask'),
-      notifyPane: '%0',
-      who: '[nudge run J] claude',
-    });
+    const dialogs = claudeDialogs(w, 'ask');
     await dialogs.onScreen(screen('claude-permission-bash'), new AbortController().signal);
     expect(w.told[0]?.line).toMatch(/^\[nudge run J\] claude asks: .* — answer it in pane %1$/);
     expect(w.tmux.calls.filter((c) => c[0] === 'keys')).toEqual([]);
