@@ -6,7 +6,7 @@ import {
   type OptionSpec,
   type OptionsOf,
   type OptionTable,
-} from '../commands/options/table.js';
+} from '../base/option-table.js';
 
 /** Add a table's options to a yargs command. Help shows each default: yargs prints a default
  * it fills in; an implied one (the command's, not filled in) goes into the description. */

@@ -1,6 +1,6 @@
 import {parseArgs} from 'node:util';
+import {mapOptions, type OptionTable} from '../base/option-table.js';
 import {SUBMIT_OPTIONS} from '../commands/options/submit.js';
-import {mapOptions, type OptionTable} from '../commands/options/table.js';
 import type {HostChoice} from '../front/dispatch.js';
 import type {SubmitOptions} from '../jobs/options.js';
 
@@ -9,7 +9,7 @@ import type {SubmitOptions} from '../jobs/options.js';
 export const SUBMIT_FLAGS: OptionTable = SUBMIT_OPTIONS;
 
 /** Parsed flag values (by flag name: yargs' or parseArgs') and the words to type, as
- * SubmitOptions: the table's one mapper (src/commands/options/table.ts), `--no-X` read as X
+ * SubmitOptions: the table's one mapper (src/base/option-table.ts), `--no-X` read as X
  * false where parseArgs leaves it apart, and `--no-notice` as no notice. */
 export function toSubmitOptions(
   values: Record<string, unknown>,

@@ -2,6 +2,7 @@ import {createHash} from 'node:crypto';
 import {existsSync} from 'node:fs';
 import {join} from 'node:path';
 import {NudgeError} from '../base/errors.js';
+import type {OptionsOf} from '../base/option-table.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import {
   INSTALLERS,
@@ -27,15 +28,10 @@ import {
   type Scope,
 } from '../setup/place.js';
 import type {CommandContext} from './context.js';
+import type {INSTALL_OPTIONS} from './options/setup.js';
 
-export interface InstallOptions {
-  agent: string;
-  scope?: string | undefined;
-  dryRun?: boolean | undefined;
-  uninstall?: boolean | undefined;
-  /** Add the rule that lets the agent's model run submit, status, jobs and wait unasked. */
-  allow?: boolean | undefined;
-}
+/** What `nudge install` takes: its table, and the agent. */
+export type InstallOptions = OptionsOf<typeof INSTALL_OPTIONS> & {agent: string};
 
 export interface InstallResult {
   agent: InstallAgent;

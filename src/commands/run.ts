@@ -4,6 +4,7 @@ import type {ProfileName} from '../agents/profile.js';
 import {agentNamed} from '../agents/registry.js';
 import {parseDuration} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
+import type {OptionsOf, SERVER_OPTIONS} from '../base/option-table.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import {shellWord} from '../base/shell.js';
 import {type Undo, withUndo} from '../base/undo.js';
@@ -28,34 +29,14 @@ import type {PaneInfo, PanePlace, Tmux} from '../tmux/tmux.js';
 import type {CommandContext} from './context.js';
 import {RUN_OPTIONS} from './options/run.js';
 
-/** `nudge run`'s options, as the CLI and the MCP server pass them. */
-export interface RunOptions {
+/** What `nudge run` takes: its table (and the server's flags), and the words. */
+export type RunOptions = Omit<OptionsOf<typeof RUN_OPTIONS & typeof SERVER_OPTIONS>, 'worktree'> & {
   /** The command's words (several: each one word for the shell; one: a shell command line),
    * or with `agent` the prompt's. */
   words: readonly string[];
-  agent?: string | undefined;
   /** `true`: a new branch `nudge/<job>`; a string: that branch. */
   worktree?: boolean | string | undefined;
-  cwd?: string | undefined;
-  window?: boolean | undefined;
-  split?: string | undefined;
-  session?: string | undefined;
-  /** Durations: `30s`, `5m`, `1h30m`, or milliseconds. */
-  idleTimeout?: string | number | undefined;
-  timeout?: string | number | undefined;
-  interval?: string | number | undefined;
-  notifyPane?: string | undefined;
-  /** false: --no-notice (no pane is told). */
-  notice?: boolean | undefined;
-  permissions?: string | undefined;
-  close?: boolean | undefined;
-  pr?: boolean | undefined;
-  wait?: boolean | undefined;
-  socketName?: string | undefined;
-  socketPath?: string | undefined;
-  /** Sinks to tell of the run's end and its permission stops (`none`: not the config's). */
-  notify?: readonly string[] | undefined;
-}
+};
 
 /** The defaults `nudge run --help` shows. */
 export const RUN_DEFAULTS = {

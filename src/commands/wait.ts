@@ -1,6 +1,7 @@
 import {hookMarkSource} from '../agents/hook-marks.js';
 import {parseDuration, parseInteger} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
+import type {OptionsOf, SERVER_OPTIONS} from '../base/option-table.js';
 import {resolveStateDir} from '../base/paths.js';
 import {compileRegex, parseUntil} from '../detect/until.js';
 import {resolvePane, watchError} from '../pane/target.js';
@@ -9,18 +10,10 @@ import {resolveServerSpec} from '../tmux/server.js';
 import type {CommandContext} from './context.js';
 import {WAIT_OPTIONS} from './options/wait.js';
 
-/** Options of `nudge wait [PANE]`. */
-export interface WaitOptions {
+/** What `nudge wait` takes: its table (and the server's flags), and the pane. */
+export type WaitOptions = OptionsOf<typeof WAIT_OPTIONS & typeof SERVER_OPTIONS> & {
   pane?: string | undefined;
-  until?: string | undefined;
-  timeout?: string | number | undefined;
-  interval?: string | number | undefined;
-  stableChecks?: string | number | undefined;
-  ignore?: readonly string[] | undefined;
-  lines?: string | number | undefined;
-  socketName?: string | undefined;
-  socketPath?: string | undefined;
-}
+};
 
 /** Defaults of `nudge wait` (the CLI shows these in --help). */
 export const WAIT_DEFAULTS = {

@@ -2,62 +2,34 @@ import {Buffer} from 'node:buffer';
 import type {ProfileName} from '../agents/profile.js';
 import {parseDuration, parseInteger} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
+import {
+  HOST_OPTION,
+  type OptionsOf,
+  type OptionTable,
+  SERVER_OPTIONS,
+} from '../base/option-table.js';
 import {compileRegex, parseUntil} from '../detect/until.js';
 import {OWN_LINE_WAITS, SHELL_PACE} from '../pane/own-line.js';
 import {findUntypable} from '../tmux/typing.js';
 import {validateNoticeTemplate} from './notice.js';
 import {type JobOptions, MAX_TEXT_BYTES} from './request.js';
 
-/** What a job is asked to do, as `nudge submit` (or any front end) hands it over, as the CLI (or any front end) hands them over. Durations are
- * strings such as "3s" or numbers of milliseconds. */
-export interface SubmitOptions {
+/**
+ * What `nudge submit` takes: the table below is its one declaration (flags, MCP arguments,
+ * help, defaults); this type is derived from it, with what no flag gives — the text, and the
+ * fields a front end sets (a relayed notice's label, a chosen job id).
+ */
+export type SubmitOptions = Omit<OptionsOf<typeof SUBMIT_OPTIONS>, 'notice' | 'json'> & {
   text: string;
-  pane?: string | undefined;
-  socketName?: string | undefined;
-  socketPath?: string | undefined;
-  delay?: string | number | undefined;
-  typeDelay?: string | number | undefined;
-  enterDelay?: string | number | undefined;
-  interval?: string | number | undefined;
-  stableChecks?: string | number | undefined;
-  timeout?: string | number | undefined;
-  lockTimeout?: string | number | undefined;
-  clear?: boolean | undefined;
-  enter?: boolean | undefined;
   /** A template, or false for --no-notice. */
   notice?: string | false | undefined;
-  wait?: boolean | undefined;
-  /** The "done" condition: stable, exit, regex:PATTERN, prompt[:NAME|:REGEX]. */
-  until?: string | undefined;
-  /** Regexes masked before screens are compared (`--until stable`). */
-  ignore?: readonly string[] | undefined;
-  /** Lines of output searched by `--until regex:`. */
-  lines?: string | number | undefined;
-  /** Type the notice into this pane instead. */
-  notifyPane?: string | undefined;
   /** The notice goes to a pane of another host (`HOST:%N`): set by the front end that
    * relays it there (src/relay/relay.ts), never by a flag. */
   noticeElsewhere?: string | undefined;
   /** The job's id, chosen by the caller instead of made here: a relay's delivery, which may
    * be sent again after a dropped connection and must make one job (never a flag). */
   jobId?: string | undefined;
-  /** auto, or a profile's name (the registry's: shell, raw, each agent's). */
-  profile?: string | undefined;
-  /** Wait until the pane is idle before typing. */
-  whenIdle?: boolean | undefined;
-  idleTimeout?: string | number | undefined;
-  /** Clear a draft left in the input line instead of waiting for it. */
-  clearDraft?: boolean | undefined;
-  draftWait?: string | number | undefined;
-  /** A usage limit: stop (end `blocked`) or wait for its reset and resume. */
-  onLimit?: string | undefined;
-  limitMargin?: string | number | undefined;
-  resumeText?: string | undefined;
-  /** Sinks to tell of the job's changes (`--notify`, repeatable; `none`: not the config's). */
-  notify?: readonly string[] | undefined;
-  /** Read the text from this file (`-`: standard input) instead of `text` (the CLI only). */
-  textFile?: string | undefined;
-}
+};
 
 /** The defaults of `nudge submit` (docs/commands.md lists them). */
 export const SUBMIT_DEFAULTS = {
@@ -77,6 +49,168 @@ export const SUBMIT_DEFAULTS = {
   limitMargin: '1m',
   resumeText: 'continue',
 } as const;
+
+/** `nudge submit [options] -- TEXT` (and the MCP tool `submit`). */
+export const SUBMIT_OPTIONS = {
+  pane: {
+    mcp: {name: 'pane', describe: '%N or session:window.pane; default: your pane'},
+    type: 'string',
+    short: 't',
+    describe: 'target pane: %N, session:window.pane or self (default $TMUX_PANE)',
+  },
+  ...SERVER_OPTIONS,
+  ...HOST_OPTION,
+  delay: {
+    mcp: {name: 'delay', duration: true},
+    type: 'string',
+    default: SUBMIT_DEFAULTS.delay,
+    describe: 'wait before typing (let the caller settle)',
+  },
+  'type-delay': {
+    type: 'string',
+    default: SUBMIT_DEFAULTS.typeDelay,
+    describe: 'pause between typed characters',
+  },
+  'enter-delay': {
+    type: 'string',
+    default: SUBMIT_DEFAULTS.enterDelay,
+    describe: 'pause before each Enter',
+  },
+  clear: {
+    type: 'boolean',
+    default: true,
+    negatable: true,
+    describe: 'clear the input line first (--no-clear to skip)',
+  },
+  enter: {
+    type: 'boolean',
+    default: true,
+    negatable: true,
+    describe: 'press Enter after the text (--no-enter to skip)',
+  },
+  interval: {
+    mcp: {name: 'interval', duration: true},
+    type: 'string',
+    default: SUBMIT_DEFAULTS.interval,
+    describe: 'time between screen captures',
+  },
+  'stable-checks': {
+    mcp: {name: 'stable_checks', number: true},
+    type: 'string',
+    default: String(SUBMIT_DEFAULTS.stableChecks),
+    describe:
+      'captures in a row equal to the one before that mean done: N checks = N × --interval of stillness (3 at 1s = 3s)',
+  },
+  timeout: {
+    mcp: {name: 'timeout', duration: true},
+    type: 'string',
+    default: SUBMIT_DEFAULTS.timeout,
+    describe: 'give up waiting after this long (the notice still goes out)',
+  },
+  until: {
+    mcp: {name: 'until'},
+    type: 'string',
+    default: SUBMIT_DEFAULTS.until,
+    describe: 'done when: stable | exit | regex:PATTERN | prompt[:NAME|:REGEX]',
+  },
+  ignore: {
+    type: 'string',
+    multiple: true,
+    describe: 'regex masked before comparing screens (repeatable)',
+  },
+  lines: {
+    type: 'string',
+    default: String(SUBMIT_DEFAULTS.lines),
+    describe: 'lines of output searched by regex:',
+  },
+  'notify-pane': {
+    mcp: {name: 'notify_pane', describe: 'type the notice into this pane instead; self: your pane'},
+    type: 'string',
+    describe:
+      'type the notice into this pane instead (default: --pane); self: the pane nudge runs in',
+  },
+  profile: {
+    mcp: {name: 'profile'},
+    type: 'string',
+    default: SUBMIT_DEFAULTS.profile,
+    describe: "auto, shell, raw or an agent profile's name (nudge agents list)",
+  },
+  'when-idle': {
+    mcp: {name: 'when_idle'},
+    type: 'boolean',
+    default: false,
+    describe: 'wait until the pane is idle (per its profile) before typing',
+  },
+  'idle-timeout': {
+    type: 'string',
+    default: SUBMIT_DEFAULTS.idleTimeout,
+    describe: 'how long --when-idle waits',
+  },
+  'clear-draft': {
+    type: 'boolean',
+    default: false,
+    describe: 'clear a draft left in the input line instead of waiting for it',
+  },
+  'draft-wait': {
+    type: 'string',
+    default: SUBMIT_DEFAULTS.draftWait,
+    describe: 'how long to wait for a draft to be sent or cleared',
+  },
+  // No MCP argument: the tool takes text, never a path to read.
+  'text-file': {
+    type: 'string',
+    describe:
+      'type the text in FILE (- : standard input) byte for byte instead of the words after --; refused unless UTF-8',
+  },
+  notify: {
+    mcp: {
+      name: 'notify',
+      describe: 'sinks to tell of the end: cmd:PROGRAM, webhook:URL, ntfy:URL, desktop, tmux',
+    },
+    type: 'string',
+    multiple: true,
+    describe:
+      "tell a person of the end (done, failed, timeout, blocked, limit): cmd:PROGRAM, webhook:URL, ntfy:URL, desktop, tmux (repeatable; none: not the config file's)",
+  },
+  'on-limit': {
+    type: 'string',
+    choices: ['stop', 'wait'],
+    default: SUBMIT_DEFAULTS.onLimit,
+    describe:
+      "a usage limit on the agent's screen: stop (the job ends blocked, exit 3) or wait for its reset, then type --resume-text",
+  },
+  'limit-margin': {
+    type: 'string',
+    default: SUBMIT_DEFAULTS.limitMargin,
+    describe: 'how long after a usage limit resets to resume',
+  },
+  'resume-text': {
+    type: 'string',
+    default: SUBMIT_DEFAULTS.resumeText,
+    describe: 'what is typed once a usage limit has reset',
+  },
+  notice: {
+    mcp: {
+      name: 'notice',
+      describe: 'the notice template: {status} {elapsed} {job} {until} {exit} {match} {delivery}',
+    },
+    type: 'string',
+    describe:
+      'notice template: {status} {elapsed} {job} {until} {exit} {match} {delivery} (--no-notice for none)',
+  },
+  'lock-timeout': {
+    type: 'string',
+    default: SUBMIT_DEFAULTS.lockTimeout,
+    describe: 'how long to queue behind other jobs on the pane',
+  },
+  wait: {
+    mcp: {name: 'wait', describe: 'run in the foreground and return the outcome'},
+    type: 'boolean',
+    default: false,
+    describe: 'run in the foreground; exit 0 done, 3 blocked, 124 timeout, 1 failed',
+  },
+  json: {type: 'boolean', default: false, describe: 'print one JSON line'},
+} as const satisfies OptionTable;
 
 /** Turn raw options into validated job options; throws NudgeError (exit 2). */
 export function resolveJobOptions(o: SubmitOptions): JobOptions {

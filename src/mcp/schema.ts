@@ -5,7 +5,7 @@ import {
   type OptionSpec,
   type OptionsOf,
   type OptionTable,
-} from '../commands/options/table.js';
+} from '../base/option-table.js';
 
 /** A duration as a tool argument: text as on the command line, or milliseconds. */
 export const duration = z

@@ -1,5 +1,5 @@
 import type {Argv} from 'yargs';
-import {JSON_OPTION} from '../../commands/options/table.js';
+import {JSON_OPTION} from '../../base/option-table.js';
 import {type CliCommand, type CliEnv, jsonOf} from '../command.js';
 import {withOptions} from '../options.js';
 

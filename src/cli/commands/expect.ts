@@ -1,5 +1,5 @@
+import {SERVER_OPTIONS} from '../../base/option-table.js';
 import {EXPECT_OPTIONS} from '../../commands/options/expect.js';
-import {SERVER_OPTIONS} from '../../commands/options/table.js';
 import type {CliCommand} from '../command.js';
 import {optionsFrom, withOptions} from '../options.js';
 

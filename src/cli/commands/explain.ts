@@ -1,4 +1,4 @@
-import {JSON_OPTION, SERVER_OPTIONS} from '../../commands/options/table.js';
+import {JSON_OPTION, SERVER_OPTIONS} from '../../base/option-table.js';
 import {type CliCommand, jsonOf} from '../command.js';
 import {optionsFrom, withOptions} from '../options.js';
 

@@ -1,5 +1,5 @@
 import {NudgeError} from '../../base/errors.js';
-import {JSON_OPTION} from '../../commands/options/table.js';
+import {JSON_OPTION} from '../../base/option-table.js';
 import {type CliCommand, jsonOf} from '../command.js';
 import {withOptions} from '../options.js';
 

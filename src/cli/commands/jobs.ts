@@ -1,5 +1,5 @@
+import {HOST_OPTION, JSON_OPTION} from '../../base/option-table.js';
 import {LOGS_OPTIONS} from '../../commands/options/setup.js';
-import {HOST_OPTION, JSON_OPTION} from '../../commands/options/table.js';
 import {type CliCommand, jsonOf} from '../command.js';
 import {optionsFrom, withOptions} from '../options.js';
 

@@ -1,5 +1,5 @@
+import {SERVER_OPTIONS} from '../../base/option-table.js';
 import {RUN_OPTIONS} from '../../commands/options/run.js';
-import {SERVER_OPTIONS} from '../../commands/options/table.js';
 import {type CliCommand, jsonOf, wordsOf} from '../command.js';
 import {optionsFrom, withOptions} from '../options.js';
 

@@ -1,6 +1,6 @@
 import {HOOK_KINDS} from '../../agents/registry.js';
+import {HOST_OPTION, SERVER_OPTIONS} from '../../base/option-table.js';
 import {INSTALL_OPTIONS, SCHEDULE_OPTIONS} from '../../commands/options/setup.js';
-import {HOST_OPTION, SERVER_OPTIONS} from '../../commands/options/table.js';
 import {MCP_OPTIONS} from '../../commands/options/watch.js';
 import {installTargets} from '../../setup/agents.js';
 import {type CliCommand, jsonOf, wordsOf} from '../command.js';

@@ -1,4 +1,4 @@
-import {SERVER_OPTIONS} from '../../commands/options/table.js';
+import {SERVER_OPTIONS} from '../../base/option-table.js';
 import {WAIT_OPTIONS} from '../../commands/options/wait.js';
 import {type CliCommand, jsonOf} from '../command.js';
 import {optionsFrom, withOptions} from '../options.js';

@@ -1,5 +1,5 @@
 import type {Argv} from 'yargs';
-import {HOST_OPTION, JSON_OPTION, SERVER_OPTIONS} from '../../commands/options/table.js';
+import {HOST_OPTION, JSON_OPTION, SERVER_OPTIONS} from '../../base/option-table.js';
 import {WATCH_REPORT_OPTIONS, WATCH_START_OPTIONS} from '../../commands/options/watch.js';
 import {type CliCommand, type CliEnv, jsonOf} from '../command.js';
 import {optionsFrom, withOptions} from '../options.js';

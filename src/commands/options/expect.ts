@@ -1,4 +1,4 @@
-import {HOST_OPTION, type OptionTable} from './table.js';
+import {HOST_OPTION, type OptionTable} from '../../base/option-table.js';
 
 /** What `expect` does once the pattern matched. */
 export const EXPECT_ACTIONS = ['notify', 'close_pane', 'return_output'] as const;

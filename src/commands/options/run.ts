@@ -1,4 +1,4 @@
-import {HOST_OPTION, type OptionTable} from './table.js';
+import {HOST_OPTION, type OptionTable} from '../../base/option-table.js';
 
 /** `nudge run [-- WORDS]` (and the MCP tool `run`). */
 export const RUN_OPTIONS = {

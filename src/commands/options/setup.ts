@@ -1,4 +1,4 @@
-import {HOST_OPTION, type OptionTable} from './table.js';
+import {HOST_OPTION, type OptionTable} from '../../base/option-table.js';
 
 /** `nudge install AGENT`. */
 export const INSTALL_OPTIONS = {

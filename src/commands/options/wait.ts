@@ -1,4 +1,4 @@
-import {HOST_OPTION, type OptionTable} from './table.js';
+import {HOST_OPTION, type OptionTable} from '../../base/option-table.js';
 
 /** `nudge wait [PANE]` (and the MCP tool `wait`). */
 export const WAIT_OPTIONS = {

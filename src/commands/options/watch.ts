@@ -1,5 +1,5 @@
+import {HOST_OPTION, type OptionTable} from '../../base/option-table.js';
 import {WATCH_DEFAULTS} from '../../watch/record.js';
-import {HOST_OPTION, type OptionTable} from './table.js';
 
 /** `nudge watch start NAME` (and the MCP tool `watch_me`). */
 export const WATCH_START_OPTIONS = {

@@ -257,7 +257,7 @@ describe('nudge install claude', () => {
     await expect(installAgent({agent: 'cursor'}, ctx)).rejects.toThrow(
       `Unknown agent "cursor"; use ${installTargets().join(', ')}.`,
     );
-    await expect(installAgent({agent: 'claude', scope: 'team'}, ctx)).rejects.toThrow(
+    await expect(installAgent({agent: 'claude', scope: 'team' as 'user'}, ctx)).rejects.toThrow(
       /Unknown scope/,
     );
   });

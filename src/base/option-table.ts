@@ -93,7 +93,8 @@ type Camel<S extends string> = S extends `${infer Head}-${infer Tail}`
   : S;
 
 /** The value an option gives a command: a list if repeatable, else by its type. */
-type ValueOf<O> = O extends {mcp: {duration: true}}
+/** (An MCP argument that takes a number, or milliseconds, arrives as one.) */
+type ValueOf<O> = O extends {mcp: {duration: true}} | {mcp: {number: true}}
   ? string | number
   : O extends {multiple: true}
     ? string[]
