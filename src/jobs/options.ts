@@ -9,6 +9,7 @@ import {
   SERVER_OPTIONS,
 } from '../base/option-table.js';
 import {compileRegex, parseUntil} from '../detect/until.js';
+import {SINK_LIST} from '../notify/sinks.js';
 import {OWN_LINE_WAITS, SHELL_PACE} from '../pane/own-line.js';
 import {findUntypable} from '../tmux/typing.js';
 import {validateNoticeTemplate} from './notice.js';
@@ -165,12 +166,11 @@ export const SUBMIT_OPTIONS = {
   notify: {
     mcp: {
       name: 'notify',
-      describe: 'sinks to tell of the end: cmd:PROGRAM, webhook:URL, ntfy:URL, desktop, tmux',
+      describe: `sinks to tell of the end: ${SINK_LIST}`,
     },
     type: 'string',
     multiple: true,
-    describe:
-      "tell a person of the end (done, failed, timeout, blocked, limit): cmd:PROGRAM, webhook:URL, ntfy:URL, desktop, tmux (repeatable; none: not the config file's)",
+    describe: `tell a person of the end (done, failed, timeout, blocked, limit): ${SINK_LIST} (repeatable; none: not the config file's)`,
   },
   'on-limit': {
     type: 'string',

@@ -14,6 +14,19 @@ export type Sink =
   | {kind: 'desktop'}
   | {kind: 'tmux'};
 
+/** Each kind of sink as `--notify` takes it: one entry per member of the union (the compiler
+ * checks), so the help texts and the errors name every kind and no other. */
+export const SINK_FORMS = {
+  cmd: 'cmd:PROGRAM',
+  webhook: 'webhook:URL',
+  ntfy: 'ntfy:URL',
+  desktop: 'desktop',
+  tmux: 'tmux',
+} as const satisfies Record<Sink['kind'], string>;
+
+/** The kinds, for a help text: `cmd:PROGRAM, webhook:URL, ntfy:URL, desktop, tmux`. */
+export const SINK_LIST = Object.values(SINK_FORMS).join(', ');
+
 /** Parse one sink; a bad one is one sentence (exit 2). */
 export function parseSink(spec: string, where = '--notify'): Sink {
   const s = spec.trim();
@@ -45,7 +58,7 @@ export function parseSink(spec: string, where = '--notify'): Sink {
       return {kind: scheme, url: url.href};
     }
     default:
-      throw bad(where, spec, 'use cmd:PROGRAM, webhook:URL, ntfy:URL, desktop or tmux');
+      throw bad(where, spec, `use ${SINK_LIST.replace(/, (?=[^,]*$)/, ' or ')}`);
   }
 }
 

@@ -1,4 +1,5 @@
 import {HOST_OPTION, type OptionTable} from '../../base/option-table.js';
+import {SINK_LIST} from '../../notify/sinks.js';
 
 /** `nudge run [-- WORDS]` (and the MCP tool `run`). */
 export const RUN_OPTIONS = {
@@ -16,8 +17,7 @@ export const RUN_OPTIONS = {
   notify: {
     type: 'string',
     multiple: true,
-    describe:
-      "tell a person of the end and of each permission stop: cmd:PROGRAM, webhook:URL, ntfy:URL, desktop, tmux (repeatable; none: not the config file's)",
+    describe: `tell a person of the end and of each permission stop: ${SINK_LIST} (repeatable; none: not the config file's)`,
     mcp: {name: 'notify'},
   },
   window: {type: 'boolean', describe: 'a new window (the default)'},

@@ -1,4 +1,5 @@
 import {HOST_OPTION, type OptionTable} from '../../base/option-table.js';
+import {SINK_LIST} from '../../notify/sinks.js';
 import {WATCH_DEFAULTS} from '../../watch/record.js';
 
 /** `nudge watch start NAME` (and the MCP tool `watch_me`). */
@@ -65,8 +66,7 @@ export const WATCH_START_OPTIONS = {
   notify: {
     type: 'string',
     multiple: true,
-    describe:
-      "tell a person when the watcher pauses (done, blocked, timeout, failed): cmd:PROGRAM, webhook:URL, ntfy:URL, desktop, tmux (repeatable; none: not the config file's)",
+    describe: `tell a person when the watcher pauses (done, blocked, timeout, failed): ${SINK_LIST} (repeatable; none: not the config file's)`,
     mcp: {name: 'notify'},
   },
   'on-limit': {
