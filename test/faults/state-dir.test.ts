@@ -22,6 +22,7 @@ import {join} from 'node:path';
 import {execa} from 'execa';
 import {describe, expect, it, onTestFinished} from 'vitest';
 import {paneKey} from '../../src/locks/key.js';
+import {relayOf, writeRelay} from '../../src/relay/relay.js';
 import {
   childrenOf,
   jobArgs,
@@ -318,6 +319,32 @@ describe('path traversal through arguments', () => {
     expect(readFileSync(join(victim, 'state.json'), 'utf8')).toBe(decoy);
     expect(readdirSync(victim)).toEqual(['state.json']);
     recordFigure({scenario: 'worker --id ../../victim', jobs: 0, accounted: 0});
+  });
+
+  it('a relay worker handed garbage records why in its own record and exits 1; a watch worker named ../x touches nothing', async () => {
+    const home = useNudgeHome();
+    const job = '0mwt00000-abcd';
+    await writeRelay(home, {job, to: {pane: '%1'}, notice: {}, state: 'following', updatedAt: 'x'});
+    const worker = (kind: string) => join(CLI, '..', '..', 'workers', `${kind}-worker.js`);
+    const run = (kind: string, id: string, request?: string) =>
+      execa(process.execPath, [worker(kind), '--id', id], {
+        env: cleanEnv({NUDGE_HOME: home, ...(request ? {NUDGE_REQUEST: request} : {})}),
+        extendEnv: false,
+        reject: false,
+        timeout: 20_000,
+      });
+    const relay = await run('relay', job, 'garbage!');
+    expect(relay.exitCode).toBe(1);
+    expect(await relayOf(home, job)).toMatchObject({
+      state: 'failed',
+      error: 'Worker failed: NUDGE_REQUEST is not a relay.',
+    });
+    const before = readdirSync(home).sort();
+    const watch = await run('watch', '../x');
+    expect(watch.exitCode).toBe(1);
+    expect(watch.stderr).toContain('"../x" is not an id of a watch');
+    expect(readdirSync(home).sort()).toEqual(before);
+    recordFigure({scenario: 'relay and watch workers handed garbage', jobs: 0, accounted: 0});
   });
 });
 

@@ -9,8 +9,13 @@ import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
+import {execa} from 'execa';
 import {describe, expect, onTestFinished, test} from 'vitest';
+import {ensureStateDir} from '../../src/base/paths.js';
+import {encodeRequest, newJobId} from '../../src/jobs/request.js';
+import {JobStore} from '../../src/jobs/store.js';
 import {startHttpSink} from '../helpers/http-sink.js';
+import {jobRequest} from '../helpers/job-request.js';
 import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
 import {
   CLI,
@@ -201,6 +206,35 @@ describe('an agent waiting for a person is blocked, never typed into', () => {
       status: 'blocked',
       blocked: {kind: 'permission'},
     });
+    expect(dialogKeys(w)).toEqual([]);
+  }, 90_000);
+
+  test("a detached job's worker that ends blocked exits 3, as the CLI does (the one table)", async () => {
+    const w = await setup();
+    await openDialog(w);
+    const pid = Number(await w.server.tmux('display-message', '-p', '#{pid}'));
+    // Recorded as `nudge submit` records it, then started as launchWorker starts it (its id in
+    // argv, its request in the environment), here where its exit status can be read.
+    const request = jobRequest({
+      jobId: newJobId(Date.now()),
+      createdAt: new Date().toISOString(),
+      server: {socketPath: w.server.socket, pid},
+      pane: w.pane,
+      text: 'the next task',
+      given: {whenIdle: true, notice: false},
+    });
+    await ensureStateDir(w.home, {});
+    await new JobStore(w.home).create(request, 'detached');
+    const worker = join(CLI, '..', '..', 'workers', 'job-worker.js');
+    const r = await execa(process.execPath, [worker, '--id', request.jobId], {
+      env: cleanEnv({...w.env, NUDGE_REQUEST: encodeRequest(request)}),
+      extendEnv: false,
+      reject: false,
+      timeout: 60_000,
+    });
+    const end = await waitForJobEnd(w.home, request.jobId, 10_000);
+    expect(end.state, `${r.stdout}${r.stderr}`).toBe('blocked');
+    expect(r.exitCode).toBe(3);
     expect(dialogKeys(w)).toEqual([]);
   }, 90_000);
 
