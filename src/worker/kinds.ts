@@ -24,6 +24,14 @@ import {WATCHER_NAME} from '../watch/record.js';
 /** A request that cannot be run: the worker fails with this sentence (in its record). */
 class BadRequest extends Error {}
 
+/** What a run's and a cycle's execute take of the worker's start. */
+const executeContext = (s: WorkerStart) => ({
+  stateDir: s.stateDir,
+  pid: s.pid,
+  signal: s.signal,
+  env: s.env,
+});
+
 /** A job's failure goes into its record (through the store's one writer of endings). */
 const failJob = (s: WorkerStart, reason: string) => recordWorkerFailure(s.stateDir, s.id, reason);
 
@@ -60,12 +68,7 @@ export const RUN_WORKER: WorkerKind = {
   idPattern: JOB_ID_PATTERN,
   prepare: useProfilesOf,
   async run(s) {
-    const result = await executeRunJob(s.id, {
-      stateDir: s.stateDir,
-      pid: s.pid,
-      signal: s.signal,
-      env: s.env,
-    });
+    const result = await executeRunJob(s.id, executeContext(s));
     return exitCodeOfState(result.state);
   },
   recordFailure: failJob,
@@ -77,12 +80,7 @@ export const WATCH_WORKER: WorkerKind = {
   idPattern: WATCHER_NAME,
   prepare: useProfilesOf,
   async run(s) {
-    const ended = await executeCycles(s.id, {
-      stateDir: s.stateDir,
-      pid: s.pid,
-      signal: s.signal,
-      env: s.env,
-    });
+    const ended = await executeCycles(s.id, executeContext(s));
     return ended === 'not-ours' ? EXIT_CODES.failure : EXIT_CODES.ok;
   },
   // The watcher pauses with the reason in its transcript.

@@ -5,7 +5,7 @@ import {appendFileSync, mkdirSync, readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {expect} from 'vitest';
-import {readJobEvents, readJobState, runNudge, TERMINAL} from './run-nudge.js';
+import {quickJobArgs, readJobEvents, readJobState, runNudge, TERMINAL} from './run-nudge.js';
 import {waitFor} from './wait-for.js';
 
 /** The worker transports every fault runs against (NUDGE_TRANSPORT). */
@@ -18,23 +18,7 @@ export {TERMINAL} from './run-nudge.js';
 export const LOCK_STALE_MS = 8_000;
 
 /** `submit` with quick, test-friendly timings; `extra` overrides or adds. */
-export function jobArgs(socket: string, pane: string, extra: string[]): string[] {
-  const defaults: Array<[string, string]> = [
-    ['--enter-delay', '50ms'],
-    ['--interval', '100ms'],
-    ['--stable-checks', '2'],
-  ];
-  const options = extra.slice(0, extra.includes('--') ? extra.indexOf('--') : extra.length);
-  return [
-    'submit',
-    '-S',
-    socket,
-    '--pane',
-    pane,
-    ...defaults.filter(([flag]) => !options.includes(flag)).flat(),
-    ...extra,
-  ];
-}
+export const jobArgs = quickJobArgs;
 
 /** Submit a detached job and return its id; fails the test if submit fails. */
 export async function submitJob(

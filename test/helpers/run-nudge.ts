@@ -41,20 +41,22 @@ export const shown = (r: NudgeRun): string =>
 export const TERMINAL: readonly string[] = TERMINAL_STATES;
 
 /** `nudge submit` of a quick job into `pane` of the server at `socket`: Enter after 50 ms, a
- * look every 100 ms, done after two still looks; `extra` (flags, then `--` and the text). */
+ * look every 100 ms, done after two still looks, unless `extra` (flags, then `--` and the
+ * text) says otherwise. */
 export function quickJobArgs(socket: string, pane: string, extra: string[]): string[] {
+  const defaults: Array<[string, string]> = [
+    ['--enter-delay', '50ms'],
+    ['--interval', '100ms'],
+    ['--stable-checks', '2'],
+  ];
+  const options = extra.slice(0, extra.includes('--') ? extra.indexOf('--') : extra.length);
   return [
     'submit',
     '-S',
     socket,
     '--pane',
     pane,
-    '--enter-delay',
-    '50ms',
-    '--interval',
-    '100ms',
-    '--stable-checks',
-    '2',
+    ...defaults.filter(([flag]) => !options.includes(flag)).flat(),
     ...extra,
   ];
 }

@@ -4,7 +4,14 @@ import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {jobIds, useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
 import {hex, startRecorder} from '../helpers/recorder-pane.js';
-import {CLI, readJobEvents, readJobState, runNudge, TERMINAL} from '../helpers/run-nudge.js';
+import {
+  CLI,
+  quickJobArgs,
+  readJobEvents,
+  readJobState,
+  runNudge,
+  TERMINAL,
+} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
@@ -16,25 +23,8 @@ function shq(s: string): string {
 }
 
 function fastJobArgs(socket: string, pane: string, delay: string): string[] {
-  return [
-    'submit',
-    '-S',
-    socket,
-    '--pane',
-    pane,
-    '--no-clear',
-    '--no-notice',
-    '--delay',
-    delay,
-    '--type-delay',
-    '1ms',
-    '--enter-delay',
-    '50ms',
-    '--interval',
-    '100ms',
-    '--stable-checks',
-    '2',
-  ];
+  const flags = ['--no-clear', '--no-notice', '--delay', delay, '--type-delay', '1ms'];
+  return quickJobArgs(socket, pane, flags);
 }
 
 describe('detached worker', () => {

@@ -5,6 +5,7 @@ import {useNudgeHome, waitForOnlyJob} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
 import {
   FIXTURES,
+  quickJobArgs,
   readJobEvents,
   readJobState,
   runNudge,
@@ -13,26 +14,15 @@ import {
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 function waitArgs(socket: string, pane: string, extra: string[]): string[] {
-  return [
-    'submit',
-    '-S',
-    socket,
-    '--pane',
-    pane,
+  return quickJobArgs(socket, pane, [
     '--wait',
     '--no-clear',
     '--delay',
     '0',
     '--type-delay',
     '0',
-    '--enter-delay',
-    '50ms',
-    '--interval',
-    '100ms',
-    '--stable-checks',
-    '2',
     ...extra,
-  ];
+  ]);
 }
 
 /** A private tmux server with a pane whose spinner never stops, and a state folder. */
