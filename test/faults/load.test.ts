@@ -6,7 +6,7 @@ import {join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {describe, expect, it} from 'vitest';
 import {
-  eventTime,
+  expectLockedInTurn,
   jobArgs,
   recordFigure,
   submitJob,
@@ -17,7 +17,7 @@ import {
 } from '../helpers/faults.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {hex, type RecorderPane, startRecorder} from '../helpers/recorder-pane.js';
-import {readJobEvents, runNudge, waitForJobState} from '../helpers/run-nudge.js';
+import {runNudge, waitForJobState} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
@@ -65,15 +65,7 @@ async function expectInQueueOrder(
   const expected = Buffer.from(ids.map((id) => `${jobs.get(id)}\rN ${id}\r`).join(''));
   const got = await rec.waitForLength(expected.length, 10_000).catch(() => rec.bytes());
   expect(hex(got), `pane ${rec.pane}: ${got.toString()}`).toBe(hex(expected));
-  const events = await Promise.all(ids.map((id) => readJobEvents(home, id)));
-  for (let i = 1; i < ids.length; i++) {
-    const previousLastKey = eventTime(events[i - 1]!, 'notified');
-    const locked = eventTime(events[i]!, 'locked');
-    expect(
-      locked >= previousLastKey,
-      `${ids[i]} locked at ${new Date(locked).toISOString()}, before ${ids[i - 1]} sent its notice (${new Date(previousLastKey).toISOString()})`,
-    ).toBe(true);
-  }
+  await expectLockedInTurn(home, ids);
   return got.length;
 }
 

@@ -59,6 +59,21 @@ export function eventTime(events: JobEvent[], event: string): number {
   return e ? Date.parse(e.t) : Number.NaN;
 }
 
+/** Each of `ids` (in queue order) took the pane's lock only after the one before it typed its
+ * last key (its notice); their events. */
+export async function expectLockedInTurn(home: string, ids: string[]): Promise<JobEvent[][]> {
+  const events = await Promise.all(ids.map((id) => readJobEvents(home, id)));
+  for (let i = 1; i < ids.length; i++) {
+    const previousLastKey = eventTime(events[i - 1]!, 'notified');
+    const locked = eventTime(events[i]!, 'locked');
+    expect(
+      locked >= previousLastKey,
+      `${ids[i]} locked at ${new Date(locked).toISOString()}, before ${ids[i - 1]} typed its notice (${new Date(previousLastKey).toISOString()})`,
+    ).toBe(true);
+  }
+  return events;
+}
+
 /** The terminal events of a job (exactly one is expected). */
 export async function terminalEvents(home: string, id: string): Promise<JobEvent[]> {
   return (await readJobEvents(home, id)).filter((e) => TERMINAL.includes(e.event));

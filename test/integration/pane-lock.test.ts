@@ -1,6 +1,7 @@
 // Per-pane lock and queue: jobs on one pane run one at a time, in submission order, and
 // their keystrokes never interleave; a worker killed with SIGKILL does not wedge the pane.
 import {describe, expect, it} from 'vitest';
+import {expectLockedInTurn} from '../helpers/faults.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {hex, startRecorder} from '../helpers/recorder-pane.js';
 import {
@@ -17,11 +18,6 @@ import {waitFor} from '../helpers/wait-for.js';
 function jobArgs(socket: string, pane: string, extra: string[]): string[] {
   return quickJobArgs(socket, pane, ['--no-clear', ...extra]);
 }
-
-const eventTime = (events: Array<{t: string; event: string}>, name: string) => {
-  const e = events.find((x) => x.event === name);
-  return e ? Date.parse(e.t) : Number.NaN;
-};
 
 describe('per-pane lock', () => {
   it('runs concurrent submits one at a time, in submission order, never interleaving keystrokes', async () => {
@@ -74,16 +70,8 @@ describe('per-pane lock', () => {
     // The events agree: each job took the lock only after the one before it had typed its
     // last key (its notice). The lock is freed right after that key; the ending is recorded
     // after the release, so it may come a few ms after the next job's `locked`.
-    const events = await Promise.all(ids.map((id) => readJobEvents(home, id)));
-    for (let i = 1; i < ids.length; i++) {
-      const previousLastKey = eventTime(events[i - 1]!, 'notified');
-      const locked = eventTime(events[i]!, 'locked');
-      expect(
-        locked >= previousLastKey,
-        `job ${i + 1} locked at ${new Date(locked).toISOString()}, job ${i} typed its notice at ${new Date(previousLastKey).toISOString()}`,
-      ).toBe(true);
-      expect(events[i]!.map((e) => e.event)).toContain('waiting-for-lock');
-    }
+    const events = await expectLockedInTurn(home, ids);
+    for (const e of events.slice(1)) expect(e.map((x) => x.event)).toContain('waiting-for-lock');
   });
 
   it('a worker killed with SIGKILL while holding the lock: the next job proceeds, the dead one shows as lost', async () => {

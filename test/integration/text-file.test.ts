@@ -13,6 +13,17 @@ import {cleanEnv, startTmuxServer} from '../helpers/tmux-server.js';
 
 const TEXT = 'summarise ünï ✓ 😀 "quoted" $HOME `tick` -- end';
 
+/** The submit was taken, and the recorder got the text byte for byte, and Enter. */
+async function expectTypedWhole(
+  r: {exitCode?: number; stdout: string; stderr: string},
+  home: string,
+  rec: {bytes(): Promise<Buffer>},
+) {
+  expect(r.exitCode, r.stderr).toBe(0);
+  await waitForJobEnd(home, r.stdout.trim(), 60_000);
+  expect((await rec.bytes()).toString('hex')).toBe(Buffer.from(`${TEXT}\r`).toString('hex'));
+}
+
 /** A private tmux server with a byte recorder's pane, and a state folder. */
 async function recorderWorld() {
   const server = await startTmuxServer();
@@ -37,17 +48,13 @@ describe('submit --text-file', () => {
       submitArgs(server.socket, rec.pane, ['--no-notice', '--text-file', file]),
       {NUDGE_HOME: home},
     );
-    expect(r.exitCode, r.stderr).toBe(0);
-    await waitForJobEnd(home, r.stdout.trim(), 60_000);
-    expect((await rec.bytes()).toString('hex')).toBe(Buffer.from(`${TEXT}\r`).toString('hex'));
+    await expectTypedWhole(r, home, rec);
   }, 60_000);
 
   test('standard input (-): the same', async () => {
     const {server, home, rec} = await recorderWorld();
     const r = await submitStdin(server.socket, rec.pane, home, TEXT);
-    expect(r.exitCode, r.stderr).toBe(0);
-    await waitForJobEnd(home, r.stdout.trim(), 60_000);
-    expect((await rec.bytes()).toString('hex')).toBe(Buffer.from(`${TEXT}\r`).toString('hex'));
+    await expectTypedWhole(r, home, rec);
   }, 60_000);
 
   test('bytes that are not UTF-8: exit 2 with the offset, nothing queued or typed', async () => {
