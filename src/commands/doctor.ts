@@ -7,6 +7,7 @@ import {
   versionIn,
 } from '../agents/verified.js';
 import {NudgeError} from '../base/errors.js';
+import type {OptionsOf, SERVER_OPTIONS} from '../base/option-table.js';
 import {findOnPath} from '../base/paths.js';
 import {thisProcess} from '../base/this-process.js';
 import {runFile} from '../process/spawn.js';
@@ -35,10 +36,8 @@ export interface DoctorResult {
   ok: boolean;
 }
 
-export interface DoctorOptions {
-  socketName?: string | undefined;
-  socketPath?: string | undefined;
-}
+/** What `nudge doctor` takes: the server's flags. */
+export type DoctorOptions = OptionsOf<typeof SERVER_OPTIONS>;
 
 const MIN_TMUX = [3, 2] as const;
 const MIN_NODE = [20, 19] as const;

@@ -4,6 +4,7 @@ import {isAgent, type ProfileName} from '../agents/profile.js';
 import {loadedProfiles} from '../agents/registry.js';
 import {isShellPane} from '../agents/shell.js';
 import {judgeVersion, readVerifiedTable} from '../agents/verified.js';
+import type {OptionsOf, SERVER_OPTIONS} from '../base/option-table.js';
 import {resolveStateDir} from '../base/paths.js';
 import {idleNow} from '../detect/idle.js';
 import {parseProfile} from '../jobs/options.js';
@@ -13,15 +14,13 @@ import {resolvePane} from '../pane/target.js';
 import {resolveServerSpec} from '../tmux/server.js';
 import type {PaneInfo} from '../tmux/tmux.js';
 import type {CommandContext} from './context.js';
+import type {EXPLAIN_OPTIONS} from './options/explain.js';
 
 /** Options of `nudge explain [PANE]`. */
-export interface ExplainOptions {
+/** What `nudge explain` takes: its table (and the server's flags), and the pane. */
+export type ExplainOptions = OptionsOf<typeof EXPLAIN_OPTIONS & typeof SERVER_OPTIONS> & {
   pane?: string | undefined;
-  /** Read the pane with this profile instead of recognising its program. */
-  profile?: string | undefined;
-  socketName?: string | undefined;
-  socketPath?: string | undefined;
-}
+};
 
 /** What `nudge explain` found: what a user pastes into a bug report. */
 export interface ExplainResult {

@@ -4,6 +4,7 @@ import {dirname, join} from 'node:path';
 import {parseDuration} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
 import {writeFileAtomic} from '../base/fs.js';
+import type {OptionsOf, SERVER_OPTIONS} from '../base/option-table.js';
 import {DIR_MODE, findOnPath, resolveStateDir} from '../base/paths.js';
 import {resolveJobOptions, type SubmitOptions, validateText} from '../jobs/options.js';
 import {textOfFile} from '../jobs/text-file.js';
@@ -36,21 +37,17 @@ import {
 } from '../setup/schedule-store.js';
 import {resolveServerSpec, socketFile} from '../tmux/server.js';
 import type {CommandContext} from './context.js';
+import type {SCHEDULE_OPTIONS} from './options/setup.js';
 
-export interface ScheduleOptions {
+/** What `nudge schedule` takes: its table (and the server's flags), the scheduler, and the
+ * submit that it fires. */
+export type ScheduleOptions = OptionsOf<typeof SCHEDULE_OPTIONS & typeof SERVER_OPTIONS> & {
   scheduler: string;
-  every?: string | undefined;
-  cron?: string | undefined;
-  name?: string | undefined;
-  install?: boolean | undefined;
-  uninstall?: boolean | undefined;
-  socketName?: string | undefined;
-  socketPath?: string | undefined;
   /** The submit options and text, as given after `--`. */
   submitWords: string[];
   /** The same, parsed (by the front end's submit parser); undefined when they do not parse. */
   submit: SubmitOptions | undefined;
-}
+};
 
 export interface ScheduledFile {
   path: string;

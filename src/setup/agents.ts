@@ -210,11 +210,11 @@ export function isInstallAgent(name: string): name is InstallAgent {
   return Object.hasOwn(INSTALLERS, name);
 }
 
-/** The agents `nudge install` takes, in the registry's order (its help, completion, doctor). */
+/** The agents `nudge install` takes (its help, completion, doctor): those of this table the
+ * registry holds as agents, in the table's order. */
 export function installTargets(): InstallAgent[] {
-  return agentProfiles()
-    .map((p) => p.name)
-    .filter(isInstallAgent);
+  const agents = new Set(agentProfiles().map((p) => p.name));
+  return (Object.keys(INSTALLERS) as InstallAgent[]).filter((name) => agents.has(name));
 }
 
 /** Everything `nudge install AGENT` adds, in the order it is added. */

@@ -1,4 +1,5 @@
 import {JSON_OPTION, SERVER_OPTIONS} from '../../base/option-table.js';
+import {EXPLAIN_OPTIONS} from '../../commands/options/explain.js';
 import {type CliCommand, jsonOf} from '../command.js';
 import {optionsFrom, withOptions} from '../options.js';
 
@@ -16,21 +17,15 @@ export const explainCommand: CliCommand = ({ctx, run}) => ({
         }),
         SERVER_OPTIONS,
       ),
-      {
-        profile: {
-          type: 'string',
-          describe: 'read the pane with this profile (default: recognise it)',
-        },
-        ...JSON_OPTION,
-      },
+      {...EXPLAIN_OPTIONS, ...JSON_OPTION},
     ).example('$0 explain %3', 'what nudge sees in pane %3'),
   handler: async (a) => {
     const {explainPane} = await import('../../commands/explain.js');
     const {renderExplain} = await import('../render-agents.js');
     const options = {
       ...optionsFrom(a, SERVER_OPTIONS),
+      ...optionsFrom(a, EXPLAIN_OPTIONS),
       pane: a.pane as string | undefined,
-      profile: a.profile as string | undefined,
     };
     await run(explainPane(options, ctx), (r, o) => renderExplain(r, jsonOf(a), o));
   },
