@@ -291,6 +291,11 @@ const RULES: Record<string, (tree: SourceFile[]) => string[]> = {
   'comments cite files that exist': (tree) =>
     staleCitationViolations(tree, (p) => existsSync(join(ROOT, p))),
   'each module of a rule folder has its unit test at its mirror path': mirrorViolations,
+  'no code lists the agents by name (the registry and data/agents/ do)': (tree) =>
+    tree
+      .filter((f) => f.path !== 'src/agents/registry.ts')
+      .filter((f) => /'claude',\s*'gemini',\s*'codex'/.test(codeOf(f.text)))
+      .map((f) => f.path),
   'no file of src/commands/ imports another command': commandImportViolations,
   'the host is resolved in one function; src/main.ts holds no host logic': hostViolations,
   'no numeric exit code outside the one table': exitCodeViolations,
@@ -458,6 +463,12 @@ const BROKEN: Record<string, SourceFile[]> = {
   'no file of src/ is over 400 lines': [{path: 'src/jobs/a.ts', text: 'x\n'.repeat(400)}],
   'each module of a rule folder has its unit test at its mirror path': [
     {path: 'src/detect/new-rule.ts', text: 'export const x = 1;'},
+  ],
+  'no code lists the agents by name (the registry and data/agents/ do)': [
+    {
+      path: 'src/agents/profile.ts',
+      text: "export const AGENT_NAMES = ['claude', 'gemini', 'codex'];",
+    },
   ],
   'no file of src/commands/ imports another command': [
     {path: 'src/commands/doctor.ts', text: "import {projectRoot} from './install.js';"},
