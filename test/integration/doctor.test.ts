@@ -6,6 +6,7 @@ import {chmodSync, mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {readVerifiedTable} from '../../src/agents/verified.js';
+import {installTargets} from '../../src/setup/agents.js';
 import {CLI, runNudge} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
@@ -47,13 +48,8 @@ describe('nudge doctor', () => {
       'node',
       'state-dir',
       'profiles',
-      'claude',
-      'gemini',
-      'codex',
-      'qwen',
-      'opencode',
-      'copilot',
-      'pi',
+      // Then each agent nudge installs for, in the installers' order.
+      ...installTargets(),
     ]);
     expect(r.by.profiles?.detail).toBe('built-in (no file of yours mends one).');
     for (const name of ['server', 'pane', 'control-mode', 'node', 'state-dir', 'profiles'])
