@@ -223,12 +223,3 @@ describe('Codex while its answer streams (0.169.0, scripted model streaming word
     expect(isBusy(PROFILES.codex!, fresh)).toBe(false);
   });
 });
-
-test('an agent is named by the registry: any agent profile, none other', async () => {
-  const {agentNamed} = await import('../../../src/agents/registry.js');
-  expect(agentNamed('qwen', '--agent').name).toBe('qwen');
-  expect(() => agentNamed('shell', '--agent')).toThrow(
-    /--agent is an agent's name \(.*qwen.*\), not "shell"/,
-  );
-  expect(() => agentNamed('vim', '--agent')).toThrow(/not "vim"/);
-});

@@ -1,0 +1,17 @@
+import {expect, test} from 'vitest';
+import {
+  isTerminal,
+  JOB_STATES,
+  RUN_STATES,
+  SUBMIT_STATES,
+  TERMINAL_STATES,
+} from '../../../src/jobs/states.js';
+
+test('two machines, one terminal list: every state of either is a job state, and only the five end one', () => {
+  expect(TERMINAL_STATES.every(isTerminal)).toBe(true);
+  expect([...SUBMIT_STATES, ...RUN_STATES].some(isTerminal)).toBe(false);
+  expect([...JOB_STATES].sort()).toEqual(
+    [...new Set([...SUBMIT_STATES, ...RUN_STATES, ...TERMINAL_STATES])].sort(),
+  );
+  expect(isTerminal('lost')).toBe(false);
+});
