@@ -405,8 +405,6 @@ const NOT_YET_MIRRORED = new Set([
   'src/locks/fenced-lease.ts',
   'src/locks/ownership.ts',
   'src/locks/queue-watch.ts',
-  'src/locks/record-lock.ts',
-  'src/locks/session-slots.ts',
 ]);
 
 function mirrorViolations(tree: SourceFile[]): string[] {
