@@ -391,7 +391,6 @@ const NOT_YET_MIRRORED = new Set([
   'src/jobs/claim.ts',
   'src/jobs/events.ts',
   'src/jobs/execute.ts',
-  'src/jobs/limit.ts',
   'src/jobs/lock-pane.ts',
   'src/jobs/lost.ts',
   'src/jobs/options.ts',
