@@ -27,6 +27,7 @@ const limit = (resetsAt: number | undefined): FoundDialog =>
   ({
     kind: 'limit',
     question: "You've hit your limit",
+    detail: [],
     resets: '3pm',
     resetsAt,
     denyKeys: [],
