@@ -394,7 +394,6 @@ const NOT_YET_MIRRORED = new Set([
   'src/jobs/lock-pane.ts',
   'src/jobs/lost.ts',
   'src/jobs/options.ts',
-  'src/jobs/recorder.ts',
   'src/jobs/run-report.ts',
   'src/jobs/text-file.ts',
   'src/agents/claude.ts',
