@@ -395,7 +395,6 @@ const NOT_YET_MIRRORED = new Set([
   'src/jobs/lost.ts',
   'src/jobs/options.ts',
   'src/jobs/run-report.ts',
-  'src/jobs/text-file.ts',
   'src/locks/fenced-lease.ts',
   'src/locks/ownership.ts',
   'src/locks/queue-watch.ts',
