@@ -1,6 +1,7 @@
 import {type Blocked, blockedIn} from '../agents/dialogs.js';
 import {parseDuration, parseInteger} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
+import type {OptionsOf, SERVER_OPTIONS} from '../base/option-table.js';
 import {endingOnDialogs} from '../detect/blocked.js';
 import {compileRegex} from '../detect/until.js';
 import {waitUntil} from '../detect/wait-until.js';
@@ -11,25 +12,18 @@ import {TmuxCommandError} from '../tmux/runner.js';
 import {resolveServerSpec} from '../tmux/server.js';
 import {cursorRow, OutputReader} from '../tmux/view.js';
 import type {CommandContext} from './context.js';
-import {EXPECT_ACTIONS} from './options/expect.js';
+import {EXPECT_ACTIONS, type EXPECT_OPTIONS} from './options/expect.js';
 
 /** What to do once the pattern matched. */
 export {EXPECT_ACTIONS};
 export type ExpectAction = (typeof EXPECT_ACTIONS)[number];
 
-/** Options of `nudge expect PANE REGEX`. */
-export interface ExpectOptions {
+/** What `nudge expect PANE REGEX` takes: its table (and the server's flags), the pane and the
+ * pattern. */
+export type ExpectOptions = OptionsOf<typeof EXPECT_OPTIONS & typeof SERVER_OPTIONS> & {
   pane: string;
   pattern: string;
-  timeoutMs?: string | number | undefined;
-  pollIntervalMs?: string | number | undefined;
-  lines?: string | number | undefined;
-  action?: string | undefined;
-  includeExisting?: boolean | undefined;
-  failPattern?: readonly string[] | undefined;
-  socketName?: string | undefined;
-  socketPath?: string | undefined;
-}
+};
 
 /** The JSON answer of `nudge expect`. */
 export interface ExpectAnswer {
