@@ -2,36 +2,102 @@ import {readFile} from 'node:fs/promises';
 import {resolve} from 'node:path';
 import {parseDuration, parseInteger} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
+import {HOST_OPTION, type OptionsOf, type OptionTable} from '../base/option-table.js';
 import {parseOnLimit, parseResumeText, SUBMIT_DEFAULTS} from '../jobs/options.js';
+import {SINK_LIST} from '../notify/sinks.js';
 import {type AssessorSpec, WATCH_DEFAULTS, type WatcherOptions} from './record.js';
 
-/** What `watch start` is given (the CLI's flags, the MCP tool's arguments). Durations are
- * strings ("3s") or milliseconds. */
-export interface WatcherInput {
-  /** The plan's text, or `@FILE` to read it from a file. Required for a new watcher. */
-  plan?: string | undefined;
-  /** The assessor command: an argument array, a JSON array, or words split as a shell would
-   * (quotes, backslashes; no expansion, no shell). */
+/** `nudge watch start NAME` (and the MCP tool `watch_me`). */
+export const WATCH_START_OPTIONS = {
+  pane: {
+    type: 'string',
+    describe: 'the pane watched: %N or session:window.pane (default $TMUX_PANE)',
+    mcp: {name: 'pane'},
+  },
+  plan: {type: 'string', describe: 'the plan: TEXT or @FILE', mcp: {name: 'plan'}},
+  'assess-cmd': {
+    type: 'string',
+    describe:
+      'assessor command: words or a JSON array, no shell (prompt JSON on stdin, answer JSON on stdout)',
+  },
+  'assess-url': {
+    type: 'string',
+    describe: 'assessor: an OpenAI-compatible endpoint (…/v1 or …/v1/chat/completions)',
+  },
+  'assess-model': {type: 'string', describe: 'the model --assess-url serves'},
+  'assess-key-env': {type: 'string', describe: 'environment variable holding the API key'},
+  'idle-threshold': {
+    type: 'string',
+    implied: WATCH_DEFAULTS.idleThreshold,
+    describe: 'the pane must be still this long before assessing',
+    mcp: {name: 'idle_threshold', duration: true},
+  },
+  'idle-timeout': {
+    type: 'string',
+    implied: WATCH_DEFAULTS.idleTimeout,
+    describe: 'pause if the pane is not idle within this',
+  },
+  'default-wait': {
+    type: 'string',
+    implied: WATCH_DEFAULTS.defaultWait,
+    describe: 'sleep this long when a report has no --bash-wait',
+    mcp: {name: 'default_wait', duration: true},
+  },
+  'wait-timeout': {
+    type: 'string',
+    implied: WATCH_DEFAULTS.waitTimeout,
+    describe: 'stop a --bash-wait command after this',
+  },
+  'assess-timeout': {
+    type: 'string',
+    implied: WATCH_DEFAULTS.assessTimeout,
+    describe: 'give up on the assessor after this',
+  },
+  'transcript-cap': {
+    type: 'string',
+    implied: WATCH_DEFAULTS.transcriptCap,
+    describe: 'transcript entries kept, oldest dropped',
+  },
+  enter: {
+    type: 'boolean',
+    describe: 'press Enter after an injected line (--no-enter: leave it typed)',
+  },
+  // No MCP argument: a model cannot grant its own watcher commands.
+  'allow-commands': {
+    type: 'boolean',
+    describe:
+      "type an assessor's line that starts with ! / or $ (a shell-mode command or slash command in the agent); without it such a line pauses the watcher",
+  },
+  notify: {
+    type: 'string',
+    multiple: true,
+    describe: `tell a person when the watcher pauses (done, blocked, timeout, failed): ${SINK_LIST} (repeatable; none: not the config file's)`,
+    mcp: {name: 'notify'},
+  },
+  'on-limit': {
+    type: 'string',
+    choices: ['stop', 'wait'],
+    describe:
+      'a usage limit at the idle step: stop (pause) or wait for its reset, then type --resume-text',
+    mcp: {name: 'on_limit'},
+  },
+  'limit-margin': {type: 'string', describe: 'how long after a usage limit resets to resume (1m)'},
+  'resume-text': {
+    type: 'string',
+    describe: 'what is typed once a usage limit has reset (continue)',
+  },
+  ...HOST_OPTION,
+} as const satisfies OptionTable;
+
+/** What `watch start` is given (the CLI's flags, the MCP tool's arguments): derived from its
+ * table. Durations are strings ("3s") or milliseconds; the assessor command may also come as
+ * an argument array (the MCP server's default, a test). */
+export type WatcherInput = Omit<
+  OptionsOf<typeof WATCH_START_OPTIONS>,
+  'pane' | 'host' | 'assessCmd'
+> & {
   assessCmd?: string | readonly string[] | undefined;
-  assessUrl?: string | undefined;
-  assessModel?: string | undefined;
-  assessKeyEnv?: string | undefined;
-  idleThreshold?: string | number | undefined;
-  idleTimeout?: string | number | undefined;
-  defaultWait?: string | number | undefined;
-  waitTimeout?: string | number | undefined;
-  assessTimeout?: string | number | undefined;
-  /** false: --no-enter (the injected line is left in the input line). */
-  enter?: boolean | undefined;
-  /** Type an assessor's line that starts with `!`, `/` or `$` (a command in the agent). */
-  allowCommands?: boolean | undefined;
-  transcriptCap?: string | number | undefined;
-  /** Sinks told when the watcher pauses (`none`: not the config file's). */
-  notify?: readonly string[] | undefined;
-  onLimit?: string | undefined;
-  limitMargin?: string | number | undefined;
-  resumeText?: string | undefined;
-}
+};
 
 /** A new watcher's options (the defaults of WATCH_DEFAULTS, in milliseconds). */
 export const WATCHER_OPTION_DEFAULTS: WatcherOptions = {
