@@ -393,7 +393,6 @@ const NOT_YET_MIRRORED = new Set([
   'src/jobs/execute.ts',
   'src/jobs/lock-pane.ts',
   'src/jobs/lost.ts',
-  'src/jobs/options.ts',
   'src/jobs/run-report.ts',
   'src/locks/fenced-lease.ts',
   'src/locks/ownership.ts',
