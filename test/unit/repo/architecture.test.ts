@@ -376,7 +376,6 @@ const NOT_YET_MIRRORED = new Set([
   'src/detect/hook-watch.ts',
   'src/pane/await-done.ts',
   'src/pane/composer.ts',
-  'src/pane/events.ts',
   'src/pane/failures.ts',
   'src/pane/half-line.ts',
   'src/pane/idle.ts',
@@ -389,11 +388,9 @@ const NOT_YET_MIRRORED = new Set([
   'src/pane/target.ts',
   'src/pane/wait-idle.ts',
   'src/jobs/claim.ts',
-  'src/jobs/events.ts',
   'src/jobs/execute.ts',
   'src/jobs/lock-pane.ts',
   'src/jobs/lost.ts',
-  'src/jobs/run-report.ts',
   'src/locks/fenced-lease.ts',
   'src/locks/ownership.ts',
   'src/locks/queue-watch.ts',
@@ -402,7 +399,10 @@ const NOT_YET_MIRRORED = new Set([
 function mirrorViolations(tree: SourceFile[]): string[] {
   const tests = tree.map((f) => f.path).filter((p) => p.startsWith('test/unit/'));
   const out: string[] = [];
-  for (const file of tree.filter((f) => RULE_FOLDERS.includes(srcFolder(f.path)))) {
+  // A module of types alone holds no rule to test (its checks are the compiler's).
+  const holdsCode = (f: SourceFile) =>
+    /\b(function|class)\b|\bconst\s+\w+(\s*:[^=]+)?\s*=\s*(async\s*)?\(/.test(codeOf(f.text));
+  for (const file of tree.filter((f) => RULE_FOLDERS.includes(srcFolder(f.path)) && holdsCode(f))) {
     const name = basename(file.path, '.ts');
     const mirror = `test/unit/${srcFolder(file.path)}/${name}.`;
     const has = tests.some((t) => t.startsWith(mirror) && t.endsWith('.test.ts'));
@@ -446,7 +446,7 @@ const BROKEN: Record<string, SourceFile[]> = {
   ],
   'no file of src/ is over 400 lines': [{path: 'src/jobs/a.ts', text: 'x\n'.repeat(400)}],
   'each module of a rule folder has its unit test at its mirror path': [
-    {path: 'src/detect/new-rule.ts', text: 'export const x = 1;'},
+    {path: 'src/detect/new-rule.ts', text: 'export function rule() {\n  return 1;\n}'},
   ],
   'no code lists the agents by name (the registry and data/agents/ do)': [
     {
