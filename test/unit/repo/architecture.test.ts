@@ -390,7 +390,6 @@ const NOT_YET_MIRRORED = new Set([
   'src/jobs/lost.ts',
   'src/locks/fenced-lease.ts',
   'src/locks/ownership.ts',
-  'src/locks/queue-watch.ts',
 ]);
 
 function mirrorViolations(tree: SourceFile[]): string[] {
