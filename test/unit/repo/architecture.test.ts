@@ -387,7 +387,6 @@ const NOT_YET_MIRRORED = new Set([
   'src/pane/wait-idle.ts',
   'src/jobs/execute.ts',
   'src/jobs/lock-pane.ts',
-  'src/jobs/lost.ts',
   'src/locks/fenced-lease.ts',
   'src/locks/ownership.ts',
 ]);
