@@ -379,7 +379,6 @@ const NOT_YET_MIRRORED = new Set([
   'src/pane/idle.ts',
   'src/pane/inject.ts',
   'src/pane/keys.ts',
-  'src/pane/memory.ts',
   'src/pane/mode-interrupt.ts',
   'src/pane/preflight.ts',
   'src/pane/profile.ts',
