@@ -381,7 +381,6 @@ const NOT_YET_MIRRORED = new Set([
   'src/pane/keys.ts',
   'src/pane/mode-interrupt.ts',
   'src/pane/preflight.ts',
-  'src/pane/profile.ts',
   'src/pane/target.ts',
   'src/pane/wait-idle.ts',
   'src/jobs/execute.ts',
