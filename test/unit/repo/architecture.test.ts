@@ -375,7 +375,6 @@ const NOT_YET_MIRRORED = new Set([
   'src/detect/conditions.ts',
   'src/pane/await-done.ts',
   'src/pane/composer.ts',
-  'src/pane/half-line.ts',
   'src/pane/idle.ts',
   'src/pane/inject.ts',
   'src/pane/keys.ts',
