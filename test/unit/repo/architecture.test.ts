@@ -380,7 +380,6 @@ const NOT_YET_MIRRORED = new Set([
   'src/pane/keys.ts',
   'src/pane/mode-interrupt.ts',
   'src/pane/preflight.ts',
-  'src/pane/target.ts',
   'src/pane/wait-idle.ts',
   'src/jobs/execute.ts',
   'src/jobs/lock-pane.ts',

@@ -1,0 +1,66 @@
+import {describe, expect, test} from 'vitest';
+import {NudgeError} from '../../../src/base/errors.js';
+import {checkReach, ownPaneOn, serverError, watchError} from '../../../src/pane/target.js';
+import {TmuxCommandError} from '../../../src/tmux/runner.js';
+import type {PaneInfo, Tmux} from '../../../src/tmux/tmux.js';
+
+const INSIDE = {TMUX: '/tmp/tmux-0/default,42,0', TMUX_PANE: '%1', XDG_CONFIG_HOME: '/nonexistent'};
+
+/** A pane of server 42 at /tmp/tmux-0/default, in `session`. */
+const pane = (paneId: string, sessionId: string, socketPath = '/tmp/tmux-0/default') =>
+  ({
+    paneId,
+    sessionId,
+    socketPath,
+    serverPid: socketPath === '/tmp/tmux-0/default' ? 42 : 7,
+  }) as PaneInfo;
+
+/** The caller's own pane, %1, in session $0. */
+const tmux = {describePane: async () => pane('%1', '$0')} as unknown as Tmux;
+
+describe('how far a nudge started inside a pane may type', () => {
+  test('its own pane and its session: yes; another session: one sentence naming the setting', async () => {
+    await checkReach(tmux, pane('%1', '$0'), INSIDE);
+    await checkReach(tmux, pane('%2', '$0'), INSIDE);
+    await expect(checkReach(tmux, pane('%9', '$3'), INSIDE)).rejects.toThrow(
+      /in another session than the pane nudge runs in \(%1\).*\[submit\] panes = "server"/,
+    );
+  });
+
+  test('another server: never; outside tmux: not bounded here', async () => {
+    await expect(checkReach(tmux, pane('%2', '$0', '/tmp/other'), INSIDE)).rejects.toThrow(
+      /on another tmux server/,
+    );
+    await checkReach(tmux, pane('%9', '$3'), {});
+  });
+
+  test('$TMUX_PANE names a pane of the server in $TMUX only', () => {
+    expect(ownPaneOn({kind: 'default'}, INSIDE)).toBe('%1');
+    expect(ownPaneOn({kind: 'socket-path', path: '/tmp/tmux-0/default'}, INSIDE)).toBe('%1');
+    expect(ownPaneOn({kind: 'socket-path', path: '/tmp/other'}, INSIDE)).toBeUndefined();
+  });
+});
+
+describe("tmux's failures as sentences", () => {
+  test('no server, no tmux: exit 1 with what to do; anything else as it is', () => {
+    const noServer = serverError(new TmuxCommandError('no-server', '', 'x'), {
+      kind: 'socket-name',
+      name: 'w',
+    });
+    expect(noServer).toBeInstanceOf(NudgeError);
+    expect((noServer as Error).message).toMatch(/^No tmux server is running with socket name "w"/);
+    const other = new Error('x');
+    expect(serverError(other, {kind: 'default'})).toBe(other);
+  });
+
+  test('a pane gone while watched, or an interrupt', () => {
+    expect(
+      (watchError(new TmuxCommandError('no-target', '', 'x'), '%3', 'waiting') as Error).message,
+    ).toBe('Pane %3 closed while waiting.');
+    const abort = new Error('stop');
+    abort.name = 'AbortError';
+    expect((watchError(abort, '%3', 'waiting') as Error).message).toBe(
+      'Interrupted while waiting.',
+    );
+  });
+});
