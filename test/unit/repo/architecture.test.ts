@@ -377,7 +377,6 @@ const NOT_YET_MIRRORED = new Set([
   'src/pane/composer.ts',
   'src/pane/idle.ts',
   'src/pane/inject.ts',
-  'src/pane/keys.ts',
   'src/pane/mode-interrupt.ts',
   'src/pane/preflight.ts',
   'src/pane/wait-idle.ts',
