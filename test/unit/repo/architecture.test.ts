@@ -378,7 +378,6 @@ const NOT_YET_MIRRORED = new Set([
   'src/pane/idle.ts',
   'src/pane/inject.ts',
   'src/pane/mode-interrupt.ts',
-  'src/pane/preflight.ts',
   'src/pane/wait-idle.ts',
   'src/jobs/execute.ts',
   'src/jobs/lock-pane.ts',
