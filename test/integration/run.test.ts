@@ -41,7 +41,13 @@ async function world() {
   };
   const ended = async (job: string, timeoutMs = 60_000): Promise<RunState> => {
     await waitForJobState(home, job, TERMINAL, timeoutMs);
-    // The ending is written after the report and the notice.
+    // The ending is written after the report and the notice: the record first, then its event
+    // (two writes; on a loaded machine a look can fall between them).
+    await waitFor(
+      `job ${job}'s ending event`,
+      async () =>
+        (await readJobEvents(home, job)).some((e) => TERMINAL.includes(e.event)) || undefined,
+    );
     return JSON.parse(readFileSync(join(home, 'jobs', job, 'state.json'), 'utf8')) as RunState;
   };
   return {server, rec, home, run, start, ended};
