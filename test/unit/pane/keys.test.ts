@@ -20,7 +20,13 @@ describe('keys into a pane', () => {
       w.io,
       '%1',
       'ab\nc',
-      {typeDelayMs: 20, enterDelayMs: 500, typed: (n) => void (count += n)},
+      {
+        typeDelayMs: 20,
+        enterDelayMs: 500,
+        typed: (n) => {
+          count += n;
+        },
+      },
       go(),
     );
     expect(w.tmux.calls.filter((c) => c[0] !== 'view')).toEqual([
