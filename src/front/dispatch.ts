@@ -1,6 +1,6 @@
 import {NudgeError} from '../base/errors.js';
 import type {CommandContext} from '../commands/context.js';
-import {checkHost, hostOf, LOCAL_HOST, splitHostJob} from '../remote/dest.js';
+import {checkHost, hostOf, splitHostJob} from '../remote/dest.js';
 import type {HostChoice, HostCommand, HostOptions, HostResult, OnHost, Where} from './commands.js';
 import {type CommandFn, runOn} from './run-on.js';
 
@@ -100,5 +100,3 @@ export async function dispatch<K extends HostCommand>(
 }
 
 export type {HostChoice, HostCommand, HostOptions, HostResult, OnHost, Where} from './commands.js';
-export {runOn} from './run-on.js';
-export {LOCAL_HOST};
