@@ -185,7 +185,7 @@ async function typeWhole(
     // A shell's line is read whole, wrapped rows joined: Enter only on the whole text.
     if (profile.kind === 'shell' && composer !== undefined)
       await holdsWhole(io, pane, profile, text);
-    if (composer !== undefined && !holdsOnly(composer.text, text)) {
+    if (composer !== undefined && !holdsOnly(composer.text, shownIn(profile, composer, text))) {
       throw new PaneFailure(
         `Someone typed into pane ${pane} while the job typed (its input line reads ${JSON.stringify(preview(composer.text))}); Enter was not pressed and the line was left as it is.`,
       );
@@ -315,12 +315,16 @@ function lostItsStart(
   if (!isAgent(profile) || /[\r\n]/.test(text)) return false;
   const columns = [...text].reduce((n, ch) => n + ((ch.codePointAt(0) ?? 0) >= 0x1100 ? 2 : 1), 0);
   if (columns + COMPOSER_PROMPT_COLUMNS > view.width) return false;
-  // Text that starts with the shell prefix turned the line into shell mode, which shows the
-  // rest of it.
+  return squashed(line.text) !== squashed(shownIn(profile, line, text));
+}
+
+/**
+ * What an input line shows of `text`: text that starts with the shell prefix turned the line
+ * into shell mode, which shows the rest of it (the prompt character says the mode).
+ */
+function shownIn(profile: Profile, line: ComposerState, text: string): string {
   const prefix = profile.shellPrefix;
-  const shown = line.mode && prefix && text.startsWith(prefix) ? text.slice(prefix.length) : text;
-  const squash = (s: string) => s.replace(/\s+/g, '');
-  return squash(line.text) !== squash(shown);
+  return line.mode && prefix && text.startsWith(prefix) ? text.slice(prefix.length) : text;
 }
 
 /**
@@ -337,7 +341,6 @@ async function drawnView(
   text: string,
   signal: AbortSignal,
 ): Promise<PaneView> {
-  const whole = squashed(text);
   let last: PaneView | undefined;
   await waitUntil(
     io.tmux,
@@ -346,9 +349,11 @@ async function drawnView(
       historyRows: 0,
       observe: (view) => {
         last = view;
-        const line = readComposer(profile, view);
+        const line = readComposerState(profile, view);
+        const whole = line && squashed(shownIn(profile, line, text));
+        const drawn = line && squashed(line.text);
         const drawing =
-          line !== undefined && whole.startsWith(squashed(line)) && squashed(line) !== whole;
+          whole !== undefined && drawn !== undefined && whole.startsWith(drawn) && drawn !== whole;
         return drawing ? {status: 'pending', why: 'still drawing the text'} : {status: 'done'};
       },
     },
@@ -371,6 +376,5 @@ const COMPOSER_PROMPT_COLUMNS = 8;
 /** Whether an input line read back after typing holds only (the visible end of) `text`:
  * whitespace is ignored, as the line may wrap or the program may reflow it. */
 function holdsOnly(line: string, text: string): boolean {
-  const squash = (s: string) => s.replace(/\s+/g, '');
-  return squash(text).endsWith(squash(line));
+  return squashed(text).endsWith(squashed(line));
 }

@@ -33,6 +33,10 @@ class EscapeHoldingPane {
   heldSince: number | undefined;
   /** Typing bursts whose first two characters are lost whatever nudge waits for. */
   lossyBursts = 0;
+  /** Looks after typing that still show only the first half of the line (a program slow to
+   * redraw on a loaded machine), and how many are left. */
+  slowDraws = 0;
+  private staleLooks = 0;
   private transcript: string[] = [];
 
   constructor(
@@ -64,7 +68,12 @@ class EscapeHoldingPane {
       const placeholder =
         this.mode === 'shell' ? 'Type your shell command' : 'Type your message or @path/to/file';
       const sign = this.mode === 'shell' ? '!' : '>';
-      return paneViewOf([...this.transcript, RULE, ` ${sign}   ${this.line || placeholder}`, RULE]);
+      let line = this.line;
+      if (this.staleLooks > 0) {
+        this.staleLooks--;
+        line = line.slice(0, Math.floor(line.length / 2));
+      }
+      return paneViewOf([...this.transcript, RULE, ` ${sign}   ${line || placeholder}`, RULE]);
     },
     typeLiteral: async (_pane: string, chars: string): Promise<void> => {
       this.settle();
@@ -74,6 +83,7 @@ class EscapeHoldingPane {
         rest = rest.slice(2);
       }
       if (this.swallowed()) rest = rest.slice(rest[0] === '[' ? 2 : 1);
+      this.staleLooks = this.slowDraws;
       for (const ch of rest) {
         if (ch === '!' && this.line === '' && this.mode === 'prompt') this.mode = 'shell';
         else this.line += ch;
@@ -178,5 +188,21 @@ describe('delivery into a program that holds a lone Escape', () => {
     expect(w.pane.received).toEqual(['!make build']);
     expect(delivery).toBe('submitted');
     expect(w.names()).not.toContain('retyping');
+  });
+
+  test('a shell-mode command the program is slow to draw is waited for, not read as someone typing', async () => {
+    const w = world(200);
+    w.pane.slowDraws = 3;
+    const {delivery} = await w.send('!echo ran >> /tmp/ran.log; sleep 2; echo build-output-42');
+    expect(w.pane.received).toEqual(['!echo ran >> /tmp/ran.log; sleep 2; echo build-output-42']);
+    expect(delivery).toBe('submitted');
+  });
+
+  test('a prompt the program is slow to draw is waited for too', async () => {
+    const w = world(200);
+    w.pane.slowDraws = 3;
+    const {delivery} = await w.send(NOTICE);
+    expect(w.pane.received).toEqual([NOTICE]);
+    expect(delivery).toBe('submitted');
   });
 });
