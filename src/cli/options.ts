@@ -6,6 +6,7 @@ import {
   type OptionSpec,
   type OptionsOf,
   type OptionTable,
+  SERVER_OPTIONS,
 } from '../base/option-table.js';
 
 /** Add a table's options to a yargs command. Help shows each default: yargs prints a default
@@ -14,6 +15,18 @@ export function withOptions<A>(y: Argv<A>, table: OptionTable): Argv<A> {
   let b = y;
   for (const [name, spec] of Object.entries(table)) b = b.option(name, yargsOption(spec));
   return b;
+}
+
+/** A command about one pane, `[pane]` (default $TMUX_PANE), with the server options and the
+ * command's own table. */
+export function paneCommand<A>(y: Argv<A>, table: OptionTable): Argv<A> {
+  return withOptions(
+    y.positional('pane', {
+      type: 'string',
+      describe: 'pane: %N or session:window.pane (default $TMUX_PANE)',
+    }) as unknown as Argv<A>,
+    {...SERVER_OPTIONS, ...table},
+  );
 }
 
 function yargsOption(spec: OptionSpec) {

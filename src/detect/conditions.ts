@@ -211,15 +211,15 @@ export class IdleCondition implements Watcher {
   #facts: Omit<IdleFacts, 'view'> | undefined;
   #lastKey: string | undefined;
   #inARow = 0;
-  #looks = 0;
+  #busyLooks = 0;
   constructor(
     private readonly read: IdleFactsReader,
     private readonly now: () => number,
     private readonly required = 2,
   ) {}
-  /** Looks taken so far. */
-  get looks(): number {
-    return this.#looks;
+  /** Looks so far that did not find the pane idle (a wait has begun once there is one). */
+  get busyLooks(): number {
+    return this.#busyLooks;
   }
   async prepare(view: PaneView): Promise<void> {
     this.#facts = await this.read(view);
@@ -227,7 +227,6 @@ export class IdleCondition implements Watcher {
   observe(view: PaneView): Verdict {
     const facts = this.#facts;
     if (!facts) throw new Error('Internal error: IdleCondition.observe before prepare');
-    this.#looks++;
     const dialog = facts.agent
       ? (findDialog(facts.agent, view, this.now()) ??
         signalledNeed(facts.agent, view, facts.needs, Number.NEGATIVE_INFINITY))
@@ -242,6 +241,7 @@ export class IdleCondition implements Watcher {
       (facts.input?.kind === 'waiting-for-input' && isShellCommand(facts.input.program));
     const idle = 'idle' in now && (atRest || held);
     this.#inARow = idle ? this.#inARow + 1 : 0;
+    if (!idle) this.#busyLooks++;
     if ('idle' in now && this.#inARow >= this.required) return {status: 'done', why: now.idle};
     if ('busy' in now) return {status: 'pending', why: now.busy};
     return {status: 'pending', why: 'the screen is still changing'};

@@ -43,7 +43,7 @@ const QUEUE_ENTRY_STALE_MS = 15_000;
 const QUEUE_UNCLAIMED_STALE_MS = 60_000;
 
 /** What a worker waiting for its pane's lock says about itself. */
-interface AcquireOptions {
+export interface AcquireOptions {
   jobId: string;
   pid: number;
   timeoutMs: number;

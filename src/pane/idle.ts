@@ -34,8 +34,9 @@ export async function waitUntilPaneIdle(
       const shellPane = isShellPane(info);
       const mark = await io.hookMarks.read(pane);
       const needs = await io.hookMarks.readNeeds(pane);
-      // Announced when one look did not settle it (a wait has begun).
-      if (condition.looks > 0 && !announced) {
+      // Announced once a look found it not idle (a wait has begun): a pane idle from the
+      // first look goes without a word.
+      if (condition.busyLooks > 0 && !announced) {
         announced = true;
         await io.note('waiting-for-idle', {pane, profile: profile.name});
       }

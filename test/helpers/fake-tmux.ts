@@ -1,7 +1,10 @@
+import type {HookMarkSource} from '../../src/agents/hook-marks.js';
+import type {Foreground, InputState} from '../../src/process/foreground.js';
 import {type Fence, fenceOption} from '../../src/tmux/fence.js';
 import {TmuxCommandError} from '../../src/tmux/runner.js';
 import type {PaneInfo, Tmux} from '../../src/tmux/tmux.js';
 import type {PaneView} from '../../src/tmux/view.js';
+import {FakeClock} from './fake-clock.js';
 import {paneViewOf} from './pane-views.js';
 
 /**
@@ -157,4 +160,49 @@ export class FakeTmux implements Tmux {
     this.calls.push(['leave-mode']);
     this.info = {...this.info, inMode: false, mode: ''};
   }
+}
+
+/** No agent hook ever reports (no turn-end or needs marks, no file events). */
+export const NO_HOOK_MARKS: HookMarkSource = {
+  read: async () => undefined,
+  readNeeds: async () => undefined,
+  version: () => 0,
+  changed: async () => {},
+};
+
+/** A pane's foreground as the system would tell it: what it is doing (`input`, read at each
+ * look), and its command line (`argv`, undefined where it cannot be read). */
+export function fakeForeground(
+  input: () => InputState,
+  argv: () => readonly string[] | undefined = () => undefined,
+): Foreground {
+  return {
+    commandLine: async () => argv(),
+    group: async () => 7,
+    inputState: async () => input(),
+  };
+}
+
+/** Claude Code's command line, as /proc shows it for a pane that runs `node`. */
+export const CLAUDE_ARGV = ['node', '/usr/lib/node_modules/@anthropic-ai/claude-code/cli.js'];
+
+/**
+ * A pane in memory and the facts nudge reads about it, in virtual time: `info` over a shell's
+ * pane, its screen (`screen`, else the one-line editor), what its foreground does (`input`)
+ * and, for a pane that runs `node`, Claude Code's command line. No hook ever reports.
+ */
+export function fakePane(o: {
+  input: () => InputState;
+  info?: Partial<PaneInfo>;
+  screen?: () => PaneView;
+}) {
+  const tmux = new FakeTmux(o.info);
+  if (o.screen) tmux.view = async () => o.screen!();
+  const argv = () => (tmux.info.currentCommand === 'node' ? CLAUDE_ARGV : undefined);
+  return {
+    tmux,
+    clock: new FakeClock(),
+    hookMarks: NO_HOOK_MARKS,
+    foreground: fakeForeground(o.input, argv),
+  };
 }

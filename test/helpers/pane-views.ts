@@ -26,8 +26,6 @@ export function paneViewOf(rows: string[], o: Partial<PaneView> = {}): PaneView 
   };
 }
 
-/** A captured screen of a real agent (test/fixtures/screens, see docs/agent-screens.md): its
- * rows, and the cursor where index.json says, in a 120-column pane running `node`. */
 /** The registry's agents with a real screen captured as test/fixtures/screens/AGENT-SCREEN.txt. */
 export function capturedAgents(screen: string): string[] {
   const dir = fileURLToPath(new URL('../fixtures/screens/', import.meta.url));
@@ -36,6 +34,8 @@ export function capturedAgents(screen: string): string[] {
     .filter((name) => existsSync(`${dir}${name}-${screen}.txt`));
 }
 
+/** A captured screen of a real agent (test/fixtures/screens, see docs/agent-screens.md): its
+ * rows, and the cursor where index.json says, in a 120-column pane running `node`. */
 export function capturedScreen(name: string): PaneView {
   const dir = fileURLToPath(new URL('../fixtures/screens/', import.meta.url));
   const index = JSON.parse(readFileSync(`${dir}index.json`, 'utf8')) as Record<

@@ -1,7 +1,7 @@
 import {JSON_OPTION, SERVER_OPTIONS} from '../../base/option-table.js';
 import {EXPLAIN_OPTIONS} from '../../commands/options/explain.js';
 import {type CliCommand, jsonOf} from '../command.js';
-import {optionsFrom, withOptions} from '../options.js';
+import {optionsFrom, paneCommand} from '../options.js';
 
 /** `nudge explain [PANE]`: what nudge sees in a pane, rule by rule. */
 export const explainCommand: CliCommand = ({ctx, run}) => ({
@@ -9,16 +9,10 @@ export const explainCommand: CliCommand = ({ctx, run}) => ({
   describe:
     "which program runs in a pane, why nudge recognised it, each rule of its profile on the screen now, and wait's verdict",
   builder: (y) =>
-    withOptions(
-      withOptions(
-        y.positional('pane', {
-          type: 'string',
-          describe: 'pane: %N or session:window.pane (default $TMUX_PANE)',
-        }),
-        SERVER_OPTIONS,
-      ),
-      {...EXPLAIN_OPTIONS, ...JSON_OPTION},
-    ).example('$0 explain %3', 'what nudge sees in pane %3'),
+    paneCommand(y, {...EXPLAIN_OPTIONS, ...JSON_OPTION}).example(
+      '$0 explain %3',
+      'what nudge sees in pane %3',
+    ),
   handler: async (a) => {
     const {explainPane} = await import('../../commands/explain.js');
     const {renderExplain} = await import('../render-agents.js');

@@ -1,22 +1,16 @@
-import {SERVER_OPTIONS} from '../../base/option-table.js';
+import {JSON_OPTION, SERVER_OPTIONS} from '../../base/option-table.js';
 import {WAIT_OPTIONS} from '../../commands/options/wait.js';
 import {type CliCommand, jsonOf} from '../command.js';
-import {optionsFrom, withOptions} from '../options.js';
+import {optionsFrom, paneCommand} from '../options.js';
 
 export const waitCommand: CliCommand = ({ctx, run}) => ({
   command: 'wait [pane]',
   describe: 'block until a pane is idle (exit 0) or the timeout passes (exit 124)',
   builder: (y) =>
-    withOptions(
-      withOptions(
-        y.positional('pane', {
-          type: 'string',
-          describe: 'pane: %N or session:window.pane (default $TMUX_PANE)',
-        }),
-        SERVER_OPTIONS,
-      ),
-      {...WAIT_OPTIONS, json: {type: 'boolean', default: false}},
-    ).example('$0 wait %3 --timeout 2m', 'wait until pane %3 has settled'),
+    paneCommand(y, {...WAIT_OPTIONS, ...JSON_OPTION}).example(
+      '$0 wait %3 --timeout 2m',
+      'wait until pane %3 has settled',
+    ),
   handler: async (a) => {
     const {dispatch} = await import('../../front/dispatch.js');
     const {renderWait} = await import('../render.js');

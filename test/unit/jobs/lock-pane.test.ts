@@ -1,0 +1,73 @@
+/**
+ * takePaneLock: a job's place in the pane's queue is recorded as it waits, the lock it gets is
+ * fenced under the job's id, and a lock not had within --lock-timeout is one sentence naming
+ * the holder. Pure logic: a fake lock, tmux and recorder.
+ */
+import {describe, expect, test} from 'vitest';
+import {err, ok} from '../../../src/base/result.js';
+import {takePaneLock} from '../../../src/jobs/lock-pane.js';
+import type {JobRecorder} from '../../../src/jobs/recorder.js';
+import type {AcquireOptions, PaneLease} from '../../../src/locks/pane-lock.js';
+import {jobRequest} from '../../helpers/job-request.js';
+
+function world(outcome: 'ok' | 'timeout', holder?: string) {
+  const events: Array<[string, unknown]> = [];
+  const recorder = {
+    event: async (name: string, data: unknown) => void events.push([name, data]),
+  } as unknown as JobRecorder;
+  const fences: string[] = [];
+  const lease: PaneLease = {
+    signal: new AbortController().signal,
+    assertHeld: () => {},
+    release: async () => {},
+  };
+  let asked: AcquireOptions | undefined;
+  const deps = {
+    pid: 4242,
+    recorder,
+    tmux: {
+      takeFence: async (pane: string, token: string) => {
+        fences.push(`${pane} ${token}`);
+        return {pane, option: `@nudge-fence-${token}`};
+      },
+      dropFence: async () => {},
+    },
+    lockFor: (pane: string) => ({
+      acquire: async (o: AcquireOptions) => {
+        asked = o;
+        o.onWaiting?.(['job-ahead', 'job-behind']);
+        expect(pane).toBe('%5');
+        return outcome === 'ok' ? ok(lease) : err({reason: 'lock-timeout' as const, holder});
+      },
+    }),
+  };
+  return {deps, events, fences, asked: () => asked};
+}
+
+describe('takePaneLock', () => {
+  test('records its place in the queue and fences the pane under the job id', async () => {
+    const w = world('ok');
+    const request = jobRequest({given: {lockTimeout: '90s'}});
+    const got = await takePaneLock(w.deps, request, '%5', new AbortController().signal);
+    expect(got.ok).toBe(true);
+    expect(w.fences).toEqual([`%5 ${request.jobId}`]);
+    expect(w.asked()).toMatchObject({jobId: request.jobId, pid: 4242, timeoutMs: 90_000});
+    expect(w.events).toEqual([['waiting-for-lock', {pane: '%5', ahead: 2, head: 'job-ahead'}]]);
+  });
+
+  test('a lock not had in time: one sentence with the wait, the holder and what to do', async () => {
+    const w = world('timeout', 'job-ahead');
+    const got = await takePaneLock(
+      w.deps,
+      jobRequest({given: {lockTimeout: '90s'}}),
+      '%5',
+      new AbortController().signal,
+    );
+    expect(got).toEqual({
+      ok: false,
+      error:
+        "Waited 1m30s for pane %5's lock (job job-ahead holds it); raise --lock-timeout or cancel the job ahead.",
+    });
+    expect(w.fences).toEqual([]);
+  });
+});
