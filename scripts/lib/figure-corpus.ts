@@ -3,7 +3,7 @@ import {join} from 'node:path';
 import {realClock} from '../../src/base/clock.js';
 import {waitUntil} from '../../src/detect/wait-until.js';
 import {ForegroundWatch, StableWatcher} from '../../src/detect/watchers.js';
-import {procForeground} from '../../src/process/foreground.js';
+import {systemForeground} from '../../src/process/foreground.js';
 import {openTransport} from '../../src/tmux/transport.js';
 import {
   CORPUS,
@@ -52,7 +52,7 @@ export const corpus: Figure = {
       try {
         if (transport.kind !== 'control')
           throw new Error(`no control mode: ${transport.fallbackReason}`);
-        const foreground = new ForegroundWatch(() => procForeground.inputState(Number(info)));
+        const foreground = new ForegroundWatch(() => systemForeground.inputState(Number(info)));
         const watcher = new StableWatcher(STABLE_CHECKS, {
           baselineKey: undefined,
           graceChecks: 0,

@@ -233,12 +233,17 @@ export function renderCancel(r: OnHost<CancelResult>, json: boolean, out: Output
   if (json) {
     const at = r.host ? {host: r.host} : {};
     const cleared = r.cleared === undefined ? {} : {cleared: r.cleared};
-    out.stdout(JSON.stringify({job: r.job, result: r.result, state: r.state, ...cleared, ...at}));
+    const refused = r.notSignalled === undefined ? {} : {not_signalled: r.notSignalled};
+    out.stdout(
+      JSON.stringify({job: r.job, result: r.result, state: r.state, ...cleared, ...refused, ...at}),
+    );
   } else if (r.result === 'cancelled') {
     out.stdout(
-      r.cleared === false
-        ? `Cancelled job ${job}; what it had typed was left in the input line (nudge cannot clear it in that program): clear or send it; the pane's next job waits until you do.`
-        : `Cancelled job ${job}.`,
+      r.notSignalled
+        ? `Cancelled job ${job}; ${r.notSignalled}.`
+        : r.cleared === false
+          ? `Cancelled job ${job}; what it had typed was left in the input line (nudge cannot clear it in that program): clear or send it; the pane's next job waits until you do.`
+          : `Cancelled job ${job}.`,
     );
   } else {
     out.stdout(

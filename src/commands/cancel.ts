@@ -8,7 +8,7 @@ import {
   workerOf,
 } from '../jobs/store.js';
 import {paneLockFor} from '../locks/pane-lock.js';
-import {isRunning, signalProcess} from '../process/identity.js';
+import {identify, isRunning, signalProcess} from '../process/identity.js';
 import {stopGracefully} from '../process/stop.js';
 import type {CommandContext} from './context.js';
 
@@ -29,6 +29,9 @@ export interface CancelResult {
   /** Cancelled while typing: whether what it typed was cleared from the input line (false: a
    * program nudge cannot clear; the pane's next line waits for a person). */
   cleared?: boolean | undefined;
+  /** Its recorded worker's pid is alive but cannot be tied to the job (reused, or its start
+   * time unreadable): why nothing was signalled. */
+  notSignalled?: string | undefined;
 }
 
 /**
@@ -75,6 +78,10 @@ export async function cancelJob(o: {job: string}, ctx: CommandContext): Promise<
     if (how === 'killed') await paneLockFor(stateDir, record).dequeue(record.id);
   }
   if (isTerminal(record.state)) return result(record, false);
+  const notSignalled =
+    record.pid !== undefined && identify(workerOf({...record, pid: record.pid})) === 'other'
+      ? `process ${record.pid} was not signalled: it runs, but nudge cannot tie it to the job's worker (its start time differs from the one recorded, or cannot be read)`
+      : undefined;
   // The worker is gone without recording an ending (killed, or never started): record it,
   // and leave the pane's queue. Its lock, if it held one, goes stale within seconds.
   const ended = await handle.end('cancelled', {
@@ -87,7 +94,7 @@ export async function cancelJob(o: {job: string}, ctx: CommandContext): Promise<
     return result(await waitForEnd(ctx, handle, () => true, RECORD_WAIT_MS), false);
   }
   await paneLockFor(stateDir, ended.record).dequeue(ended.record.id);
-  return result(ended.record, true);
+  return {...result(ended.record, true), ...(notSignalled ? {notSignalled} : {})};
 }
 
 /** Wait until the job's record is terminal, or `alive()` turns false, at most `ms`. */

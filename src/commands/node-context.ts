@@ -1,6 +1,6 @@
 import {fileURLToPath} from 'node:url';
 import {realClock} from '../base/clock.js';
-import {procForeground} from '../process/foreground.js';
+import {systemForeground} from '../process/foreground.js';
 import {createSpawnRunner} from '../tmux/runner.js';
 import {createTmux} from '../tmux/tmux.js';
 import type {CommandContext} from './context.js';
@@ -26,7 +26,7 @@ export function nodeContext(
     ...rest,
     clock: realClock,
     tmux: (spec) => createTmux(createSpawnRunner(spec)),
-    foreground: procForeground,
+    foreground: systemForeground,
     workerEntry: at('../workers/job-worker.js'),
     watchWorkerEntry: at('../workers/watch-worker.js'),
     runWorkerEntry: at('../workers/run-worker.js'),

@@ -8,7 +8,7 @@ import {controlMutexFor} from '../locks/control-mutex.js';
 import {paneLockFor} from '../locks/pane-lock.js';
 import {teller} from '../notify/tell.js';
 import {paneMemory} from '../pane/memory.js';
-import {procForeground} from '../process/foreground.js';
+import {systemForeground} from '../process/foreground.js';
 import type {ServerRef, ServerSpec} from '../tmux/server.js';
 import {
   openTransport,
@@ -131,7 +131,7 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
         recorder,
         pid: ctx.pid,
         hookMarks: hookMarkSource(ctx.stateDir, server),
-        foreground: procForeground,
+        foreground: systemForeground,
         paneMemory: paneMemory(ctx.stateDir, server),
         tell: teller({
           sinks: request.options.notifySinks,

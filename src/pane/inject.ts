@@ -3,7 +3,7 @@ import type {Clock} from '../base/clock.js';
 import {formatDuration} from '../base/durations.js';
 import {fenceLease} from '../locks/fenced-lease.js';
 import {type PaneLock, paneLockFor} from '../locks/pane-lock.js';
-import {procForeground} from '../process/foreground.js';
+import {systemForeground} from '../process/foreground.js';
 import type {ServerRef} from '../tmux/server.js';
 import type {Tmux} from '../tmux/tmux.js';
 import {deliver} from './deliver.js';
@@ -125,7 +125,7 @@ export function realInjector(o: {
         tmux: o.tmux,
         clock: o.clock,
         note: o.note,
-        foreground: procForeground,
+        foreground: systemForeground,
         paneMemory: paneMemory(o.stateDir, o.server),
         lock: paneLockFor(o.stateDir, {...o.server, pane}),
         pid: o.pid,

@@ -1,8 +1,10 @@
 import {readdir, readFile, readlink} from 'node:fs/promises';
 import {statFields} from './proc-stat.js';
+import {psForeground} from './ps.js';
+import {processView, waitKindOf} from './view.js';
 
-/** What nudge asks about the program in the foreground of a pane's terminal (Linux /proc;
- * elsewhere each answer is "cannot tell"). */
+/** What nudge asks about the program in the foreground of a pane's terminal (Linux /proc, or
+ * ps and lsof: src/process/view.ts). */
 export interface Foreground {
   /** The foreground program's command line: it names an agent whose screen does not. */
   commandLine(panePid: number): Promise<readonly string[] | undefined>;
@@ -13,12 +15,24 @@ export interface Foreground {
   inputState(panePid: number): Promise<InputState>;
 }
 
-/** The real answers, from /proc. */
-export const procForeground: Foreground = {
+/** The answers from /proc. */
+const procForeground: Foreground = {
   commandLine: foregroundCommandLine,
   group: foregroundGroup,
   inputState: foregroundInputState,
 };
+
+/** The real answers, from the process view in use (/proc, or ps where there is none or
+ * NUDGE_PROCESS_VIEW=ps), chosen at each question. */
+export const systemForeground: Foreground = {
+  commandLine: (pid) => reader().commandLine(pid),
+  group: (pid) => reader().group(pid),
+  inputState: (pid) => reader().inputState(pid),
+};
+
+function reader(): Foreground {
+  return processView() === 'ps' ? psForeground : procForeground;
+}
 
 /** The fields of /proc/PID/stat after the command name (see proc-stat.ts). */
 async function readStat(path: string): Promise<string[]> {
@@ -82,12 +96,8 @@ export type InputState =
   | {kind: 'unknown'; why: string};
 
 /** What one process of the foreground group is doing. */
-type MemberState = 'waiting' | 'neutral' | 'running' | 'unknown';
+export type MemberState = 'waiting' | 'neutral' | 'running' | 'unknown';
 
-const TTY_READ = /^(wait_woken|n_tty_read|tty_read)/;
-const POLL = /^(poll_schedule_timeout|do_select|do_sys_poll|core_sys_select)/;
-const EPOLL = /^(do_epoll_wait|ep_poll)/;
-const CHILD_WAIT = /^(do_wait|kernel_wait4|wait_consider_task)/;
 /** Descriptors that can wake a poll other than the terminal. */
 const OTHER_SOURCE =
   /^(socket:|pipe:|anon_inode:(\[eventfd\]|inotify|\[signalfd\]|\[timerfd\]|\[eventpoll\]|\[pidfd\]))/;
@@ -169,12 +179,11 @@ async function memberState(pid: number, terminal: string): Promise<MemberState> 
     const [t] = await readStat(`/proc/${pid}/task/${tid}/stat`).catch(() => ['S']);
     if (t === 'R' || t === 'D') return 'running';
   }
-  const wchan = (await readFile(`/proc/${pid}/wchan`, 'utf8')).trim();
-  if (wchan === '' || wchan === '0') return 'unknown';
-  if (CHILD_WAIT.test(wchan)) return 'neutral';
-  const reads = TTY_READ.test(wchan) || POLL.test(wchan);
-  const epoll = EPOLL.test(wchan);
-  if (!reads && !epoll) return 'running';
+  const kind = waitKindOf(await readFile(`/proc/${pid}/wchan`, 'utf8'));
+  if (kind === 'none') return 'unknown';
+  if (kind === 'child') return 'neutral';
+  if (kind === 'other') return 'running';
+  const epoll = kind === 'event-loop';
   const fds = await descriptors(pid, terminal);
   if (fds.tty.size === 0) return 'running';
   if (epoll) return (await epollWatchesTerminal(pid, fds.epolls, fds.tty)) ? 'waiting' : 'running';
@@ -184,7 +193,6 @@ async function memberState(pid: number, terminal: string): Promise<MemberState> 
 
 /** Whether the foreground of the pane whose first process is `panePid` waits for input. */
 async function foregroundInputState(panePid: number): Promise<InputState> {
-  if (process.platform !== 'linux') return {kind: 'unknown', why: 'not Linux (no /proc)'};
   try {
     const terminal = await terminalOf(panePid);
     const tpgid = await foregroundGroup(panePid);

@@ -1,7 +1,9 @@
 import {readFileSync} from 'node:fs';
 import type {Clock} from '../base/clock.js';
 import {statFields} from './proc-stat.js';
+import {psGroupSync} from './ps.js';
 import {stopGracefully} from './stop.js';
+import {processView} from './view.js';
 
 /** Whether any process of group `pgid` is left (signal 0 probes without signalling). */
 export function groupAlive(pgid: number): boolean {
@@ -45,8 +47,9 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
   }
 }
 
-/** This process's group id (Linux /proc; undefined elsewhere). */
+/** This process's group id, from the process view in use. */
 function getOwnGroup(): number | undefined {
+  if (processView() === 'ps') return psGroupSync(process.pid);
   try {
     // Node has no getpgid; field 5 of /proc/self/stat is the process group.
     return Number(statFields(readFileSync('/proc/self/stat', 'utf8'))[2]);

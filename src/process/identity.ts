@@ -1,19 +1,28 @@
 import {readFileSync} from 'node:fs';
 import {statFields} from './proc-stat.js';
+import {psStat} from './ps.js';
+import {processView} from './view.js';
 
 /**
- * A process as nudge records it: its pid and, where the system tells it (Linux /proc), its
- * start time. Pids are reused (quickly after a reboot); pid and start time together name one
- * process, so a record's process is alive only if both still match.
+ * A process as nudge records it: its pid and its start time, from the process view in use
+ * (src/process/view.ts). Pids are reused (quickly after a reboot); pid and start time together
+ * name one process, so a record's process is running only if both still match — a pid whose
+ * start time cannot be read, or was never recorded, is not the recorded process.
  */
 export interface ProcessId {
   pid: number;
-  /** Field 22 of /proc/<pid>/stat (clock ticks since boot); absent where unknown. */
+  /** From /proc: field 22 of /proc/<pid>/stat (clock ticks since boot). From ps: `@` and the
+   * seconds since the epoch (`lstart`). Absent where it could not be read. */
   start?: string | undefined;
 }
 
-/** The state (field 3) and start time (field 22) of `pid`, where /proc says them. */
+/** The state and start time of `pid`, from the process view in use. */
 function statOf(pid: number): {state: string; start: string} | undefined {
+  return processView() === 'ps' ? psStat(pid) : procStatOf(pid);
+}
+
+/** The state (field 3) and start time (field 22) of `pid`, where /proc says them. */
+function procStatOf(pid: number): {state: string; start: string} | undefined {
   try {
     const fields = statFields(readFileSync(`/proc/${pid}/stat`, 'utf8'));
     return {state: fields[0] ?? '', start: fields[19] ?? ''};
@@ -44,18 +53,23 @@ export function isPidAlive(pid: number | undefined): boolean {
   }
 }
 
-/** Whether the process `id` names is still running: its pid is alive, not a zombie and,
- * where its start time was recorded and can be read, started then. Without a recorded start
- * time a live pid is trusted (records from other systems). */
+/** Whether the process `id` names is still running: its pid is alive, not a zombie, and
+ * started when it was recorded to. A pid whose start time cannot be read now, or was not
+ * recorded, cannot be tied to the record: not running (never signalled). */
 export function isRunning(id: ProcessId): boolean {
-  if (!isPidAlive(id.pid)) return false;
+  return identify(id) === 'running';
+}
+
+/** Whether `id`'s process runs, is gone, or is a live pid that cannot be tied to it (`other`:
+ * reused, or its start time unreadable or never recorded). */
+export function identify(id: ProcessId): 'running' | 'gone' | 'other' {
+  if (!isPidAlive(id.pid)) return 'gone';
   const now = statOf(id.pid);
-  // A live pid whose /proc cannot be read: not Linux, or it just exited.
-  if (now === undefined) return process.platform !== 'linux';
+  if (now === undefined) return 'other';
   // An exited process not yet reaped (a detached worker's parent is gone, and not every
   // init reaps at once) still answers signal 0: it is not running.
-  if (now.state === 'Z' || now.state === 'X') return false;
-  return id.start === undefined || now.start === id.start;
+  if (now.state === 'Z' || now.state === 'X') return 'gone';
+  return id.start !== undefined && now.start === id.start ? 'running' : 'other';
 }
 
 /**

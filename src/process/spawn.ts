@@ -1,4 +1,10 @@
-import {type ChildProcess, execFile, type SpawnOptions, spawn} from 'node:child_process';
+import {
+  type ChildProcess,
+  execFile,
+  execFileSync,
+  type SpawnOptions,
+  spawn,
+} from 'node:child_process';
 
 /**
  * The one place nudge starts processes. Every start takes an argv array: no shell ever sees
@@ -50,6 +56,26 @@ export function runFile(
       },
     );
   });
+}
+
+/** Run `file` with `args` to its end and return its stdout (UTF-8), or undefined when it could
+ * not start, failed or took longer than `timeoutMs`. For the few facts a synchronous caller
+ * needs (whether a recorded process still runs, read with `ps` where there is no /proc). */
+export function runFileSync(
+  file: string,
+  args: readonly string[],
+  o: {timeoutMs: number; env?: NodeJS.ProcessEnv},
+): string | undefined {
+  try {
+    return execFileSync(file, args, {
+      timeout: o.timeoutMs,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      ...(o.env ? {env: o.env} : {}),
+    });
+  } catch {
+    return undefined;
+  }
 }
 
 /** Start a long-lived child (a tmux control client, a detached worker, a guard). */

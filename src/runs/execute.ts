@@ -17,7 +17,7 @@ import {teller} from '../notify/tell.js';
 import {realInjector} from '../pane/inject.js';
 import {paneMemory} from '../pane/memory.js';
 import {OWN_LINE_WAITS} from '../pane/own-line.js';
-import {procForeground} from '../process/foreground.js';
+import {systemForeground} from '../process/foreground.js';
 import {endProcessGroup} from '../process/group.js';
 import {runCommand} from '../process/run-command.js';
 import {createSpawnRunner} from '../tmux/runner.js';
@@ -77,7 +77,7 @@ export async function executeRun(request: RunRequest, ctx: RunExecuteContext): P
     {
       tmux,
       clock: realClock,
-      foreground: procForeground,
+      foreground: systemForeground,
       paneMemory: paneMemory(ctx.stateDir, server),
       activity: undefined,
       hookMarks: hookMarkSource(ctx.stateDir, server),

@@ -9,7 +9,7 @@ import {PaneFailure} from '../pane/failures.js';
 import {realInjector} from '../pane/inject.js';
 import {OWN_LINE_WAITS} from '../pane/own-line.js';
 import {type WaitIdleOptions, waitPaneIdle} from '../pane/wait-idle.js';
-import {procForeground} from '../process/foreground.js';
+import {systemForeground} from '../process/foreground.js';
 import {runCommand} from '../process/run-command.js';
 import {createSpawnRunner, TmuxCommandError} from '../tmux/runner.js';
 import type {ServerRef} from '../tmux/server.js';
@@ -132,7 +132,7 @@ function realPane(
           {
             tmux,
             clock: realClock,
-            foreground: procForeground,
+            foreground: systemForeground,
             hookMarks: hookMarkSource(ctx.stateDir, server),
           },
           info,

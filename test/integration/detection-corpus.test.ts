@@ -1,6 +1,7 @@
 // The detection corpus (test/harness/detection-corpus.ts): real programs in real panes, and the
 // verdict `nudge wait` must reach for each — idle, and why, or still busy at the timeout, and
-// why — within the stability window plus a margin.
+// why — within the stability window plus a margin. Once through each process view: /proc and
+// ps with lsof (NUDGE_PROCESS_VIEW=ps, what macOS uses), so CI runs the ps reader every run.
 import {describe, expect, it} from 'vitest';
 import {CORPUS, CORPUS_SHELLS, type CorpusCase, startCase} from '../harness/detection-corpus.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
@@ -22,41 +23,47 @@ async function prepare(c: CorpusCase): Promise<{server: TmuxTestServer; pane: st
   return {server, pane: '%0'};
 }
 
-describe('the detection corpus: nudge wait reaches the verdict a person would', () => {
-  for (const c of CORPUS) {
-    it(`${c.name}: ${c.verdict}`, async () => {
-      const {server, pane} = await prepare(c);
-      const interval = c.intervalMs ?? INTERVAL_MS;
-      const window = interval * STABLE_CHECKS;
-      const r = await runNudge(
-        [
-          'wait',
-          '-S',
-          server.socket,
-          pane,
-          '--json',
-          '--interval',
-          `${interval}ms`,
-          '--stable-checks',
-          String(STABLE_CHECKS),
-          '--timeout',
-          c.verdict === 'idle' ? '20s' : `${Math.max(BUSY_TIMEOUT_MS, 2 * window)}ms`,
-        ],
-        {NUDGE_HOME: useNudgeHome()},
-      );
-      const seen = `exit ${r.exitCode}\nstdout: ${r.stdout}\nstderr: ${r.stderr}\nscreen:\n${await server.capture(pane)}`;
-      const answer = JSON.parse(r.stdout || '{}') as {
-        status?: string;
-        reason?: string;
-        duration_ms?: number;
-      };
-      expect(answer.reason, seen).toMatch(c.reason);
-      expect(answer.status, seen).toBe(c.verdict === 'idle' ? 'idle' : 'timeout');
-      expect(r.exitCode, seen).toBe(c.verdict === 'idle' ? 0 : 124);
-      if (c.verdict === 'idle') {
-        expect(answer.duration_ms, seen).toBeGreaterThanOrEqual(window);
-        expect(answer.duration_ms, seen).toBeLessThanOrEqual(window + IDLE_MARGIN_MS);
-      }
-    });
-  }
-});
+/** The process views to run the corpus through: both where /proc exists, else ps alone. */
+const VIEWS = process.platform === 'linux' ? (['proc', 'ps'] as const) : (['ps'] as const);
+
+describe.each(VIEWS)(
+  'the detection corpus through the %s reader: nudge wait reaches the verdict a person would',
+  (view) => {
+    for (const c of CORPUS) {
+      it(`${c.name}: ${c.verdict}`, async () => {
+        const {server, pane} = await prepare(c);
+        const interval = c.intervalMs ?? INTERVAL_MS;
+        const window = interval * STABLE_CHECKS;
+        const r = await runNudge(
+          [
+            'wait',
+            '-S',
+            server.socket,
+            pane,
+            '--json',
+            '--interval',
+            `${interval}ms`,
+            '--stable-checks',
+            String(STABLE_CHECKS),
+            '--timeout',
+            c.verdict === 'idle' ? '20s' : `${Math.max(BUSY_TIMEOUT_MS, 2 * window)}ms`,
+          ],
+          {NUDGE_HOME: useNudgeHome(), NUDGE_PROCESS_VIEW: view},
+        );
+        const seen = `exit ${r.exitCode}\nstdout: ${r.stdout}\nstderr: ${r.stderr}\nscreen:\n${await server.capture(pane)}`;
+        const answer = JSON.parse(r.stdout || '{}') as {
+          status?: string;
+          reason?: string;
+          duration_ms?: number;
+        };
+        expect(answer.reason, seen).toMatch(c.reason);
+        expect(answer.status, seen).toBe(c.verdict === 'idle' ? 'idle' : 'timeout');
+        expect(r.exitCode, seen).toBe(c.verdict === 'idle' ? 0 : 124);
+        if (c.verdict === 'idle') {
+          expect(answer.duration_ms, seen).toBeGreaterThanOrEqual(window);
+          expect(answer.duration_ms, seen).toBeLessThanOrEqual(window + IDLE_MARGIN_MS);
+        }
+      });
+    }
+  },
+);

@@ -11,7 +11,7 @@ import {realClock} from '../../src/base/clock.js';
 import {createSilentLogger} from '../../src/base/log.js';
 import type {CommandContext} from '../../src/commands/context.js';
 import {createMcpServer} from '../../src/mcp/server.js';
-import {procForeground} from '../../src/process/foreground.js';
+import {systemForeground} from '../../src/process/foreground.js';
 import {createSpawnRunner} from '../../src/tmux/runner.js';
 import {createTmux} from '../../src/tmux/tmux.js';
 import {spawnedMcp} from '../helpers/mcp-client.js';
@@ -65,7 +65,7 @@ async function inProcess(env: Record<string, string>): Promise<Client> {
         },
       };
     },
-    foreground: procForeground,
+    foreground: systemForeground,
     workerEntry: join(DIST, 'workers', 'job-worker.js'),
     watchWorkerEntry: join(DIST, 'workers', 'watch-worker.js'),
     runWorkerEntry: join(DIST, 'workers', 'run-worker.js'),

@@ -1,0 +1,223 @@
+import {basename} from 'node:path';
+import type {Foreground, InputState, MemberState} from './foreground.js';
+import {runFile, runFileSync} from './spawn.js';
+import {waitKindOf} from './view.js';
+
+/**
+ * The `ps` reader of the process view (src/process/view.ts): the same facts the /proc reader
+ * gives, from `ps -o …` with the keywords procps (Linux) and BSD ps (macOS, FreeBSD) share —
+ * `stat`, `lstart`, `pgid`, `tpgid`, `tty`, `wchan`, `comm`, `command` — and, for what a
+ * process could be reading, `lsof`'s list of its open descriptors. Each `-o` list ends with
+ * the one field that may hold spaces or be long (procps cuts a column short unless it is the
+ * last).
+ */
+
+const PS = 'ps';
+const LSOF = 'lsof';
+const PS_TIMEOUT_MS = 5_000;
+const PS_BUFFER = 16 * 1024 * 1024;
+/** English month and day names in `lstart`, whatever the user's locale. */
+const C_LOCALE = {...process.env, LC_ALL: 'C'};
+
+/** State (first letter of `stat`) and start time of `pid`, or undefined where ps cannot say
+ * (gone, or no ps). The start time is `@` and the seconds since the epoch (`lstart`). */
+export function psStat(pid: number): {state: string; start: string} | undefined {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
+  const out = runFileSync(PS, ['-o', 'stat=,lstart=', '-p', String(pid)], {
+    timeoutMs: PS_TIMEOUT_MS,
+    env: C_LOCALE,
+  });
+  return out === undefined ? undefined : parseStatLine(out);
+}
+
+/** `S+   Thu Nov 26 14:10:18 2026` → {state: 'S', start: '@1795702218'}. */
+export function parseStatLine(line: string): {state: string; start: string} | undefined {
+  const m = /^\s*(\S+)\s+(.+?)\s*$/.exec(line);
+  if (!m) return undefined;
+  const at = Date.parse(m[2] ?? '');
+  if (!Number.isFinite(at)) return undefined;
+  return {state: (m[1] ?? '').charAt(0), start: `@${Math.floor(at / 1000)}`};
+}
+
+/** The process group of `pid` (sync: this process's own, once). */
+export function psGroupSync(pid: number): number | undefined {
+  const out = runFileSync(PS, ['-o', 'pgid=', '-p', String(pid)], {timeoutMs: PS_TIMEOUT_MS});
+  return positive(out);
+}
+
+async function ps(args: readonly string[]): Promise<string | undefined> {
+  const r = await runFile(PS, args, {timeoutMs: PS_TIMEOUT_MS, maxBuffer: PS_BUFFER});
+  return r.ok ? r.stdout : undefined;
+}
+
+function positive(text: string | undefined): number | undefined {
+  const n = Number((text ?? '').trim());
+  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}
+
+/** The foreground process group of the terminal of `panePid`. */
+async function foregroundGroup(panePid: number): Promise<number | undefined> {
+  if (!Number.isSafeInteger(panePid) || panePid <= 0) return undefined;
+  return positive(await ps(['-o', 'tpgid=', '-p', String(panePid)]));
+}
+
+/** The command line of the foreground group's leader, split at spaces: ps joins the
+ * arguments with spaces, so one that holds a space reads as two (the names nudge looks for —
+ * `claude`, `@google/gemini-cli`, `codex` — hold none). */
+async function foregroundCommandLine(panePid: number): Promise<string[] | undefined> {
+  if (!Number.isSafeInteger(panePid) || panePid <= 0) return undefined;
+  const leader = (await foregroundGroup(panePid)) ?? panePid;
+  const out = await ps(['-ww', '-o', 'command=', '-p', String(leader)]);
+  const argv = (out ?? '').trim().split(/\s+/).filter(Boolean);
+  return argv.length > 0 ? argv : undefined;
+}
+
+/** One line of `ps -A -o pid=,pgid=,stat=,wchan=`. */
+export interface PsMember {
+  pid: number;
+  pgid: number;
+  state: string;
+  wchan: string;
+}
+
+export function parseMembers(out: string): PsMember[] {
+  const members: PsMember[] = [];
+  for (const line of out.split('\n')) {
+    const m = /^\s*(\d+)\s+(\d+)\s+(\S+)\s*(\S*)/.exec(line);
+    if (m)
+      members.push({
+        pid: Number(m[1]),
+        pgid: Number(m[2]),
+        state: (m[3] ?? '').charAt(0),
+        wchan: m[4] ?? '',
+      });
+  }
+  return members;
+}
+
+/** What `lsof` says a process has open: the terminal, an event loop's set (epoll, kqueue),
+ * sockets, and other sources a poll can wake on (pipes, inotify, eventfd, timers). */
+export interface Descriptors {
+  tty: number;
+  eventSets: number;
+  sockets: number;
+  others: number;
+}
+
+const SOCKET_TYPES = /^(IPv4|IPv6|unix|sock|SOCK|netlink|systm|ax25|inet)$/;
+const OTHER_INODES = /inotify|eventfd|signalfd|timerfd|pidfd/;
+
+/** `lsof -F tn` output (lines `f<fd>`, `t<type>`, `n<name>`) → what the process has open. */
+export function parseDescriptors(out: string, terminal: string): Descriptors {
+  const d: Descriptors = {tty: 0, eventSets: 0, sockets: 0, others: 0};
+  let type = '';
+  for (const line of out.split('\n')) {
+    const tag = line.charAt(0);
+    const value = line.slice(1);
+    if (tag === 'f') type = '';
+    else if (tag === 't') type = value;
+    else if (tag === 'n') {
+      if (type === 'CHR' && (value === terminal || value === '/dev/tty')) d.tty++;
+      else if (type === 'KQUEUE' || (type === 'a_inode' && value.startsWith('[eventpoll')))
+        d.eventSets++;
+      else if (SOCKET_TYPES.test(type)) d.sockets++;
+      else if (
+        type === 'FIFO' ||
+        type === 'PIPE' ||
+        (type === 'a_inode' && OTHER_INODES.test(value))
+      )
+        d.others++;
+    }
+  }
+  return d;
+}
+
+async function descriptors(pid: number, terminal: string): Promise<Descriptors | undefined> {
+  const r = await runFile(
+    LSOF,
+    ['-w', '-n', '-P', '-a', '-p', String(pid), '-d', '0-65535', '-F', 'tn'],
+    {timeoutMs: PS_TIMEOUT_MS, maxBuffer: PS_BUFFER},
+  );
+  // lsof exits 1 when it lists nothing; a process with no descriptors reads as none open.
+  if (!r.ok && r.code !== undefined) return undefined;
+  return parseDescriptors(r.stdout, terminal);
+}
+
+/**
+ * What one member of the foreground group is doing, by its state, its wait channel and what
+ * it has open: the rule of the /proc reader (foreground.ts), but for an event loop (epoll,
+ * kqueue), whose set ps cannot see: one with the terminal open and no socket waits for input.
+ * `undefined` descriptors: lsof is missing or failed.
+ */
+export function psMemberState(
+  m: Pick<PsMember, 'state' | 'wchan'>,
+  fds: Descriptors | undefined | 'not-read',
+): MemberState | 'needs-descriptors' {
+  if (m.state === 'Z' || m.state === 'X') return 'neutral';
+  if (m.state !== 'S' && m.state !== 'I') return 'running';
+  const kind = waitKindOf(m.wchan);
+  if (kind === 'none') return 'unknown';
+  if (kind === 'child') return 'neutral';
+  if (kind === 'other') return 'running';
+  // A read on the terminal is the terminal's own wait message on the BSDs: no doubt there.
+  if (kind === 'tty-read' && m.wchan === 'ttyin') return 'waiting';
+  if (fds === 'not-read') return 'needs-descriptors';
+  if (fds === undefined) return 'unknown';
+  if (fds.tty === 0) return 'running';
+  if (kind === 'event-loop') return fds.sockets === 0 ? 'waiting' : 'running';
+  return fds.sockets + fds.others + fds.eventSets === 0 ? 'waiting' : 'running';
+}
+
+async function comm(pid: number): Promise<string> {
+  const out = (await ps(['-o', 'comm=', '-p', String(pid)]))?.trim();
+  return out ? basename(out) : '?';
+}
+
+/** Whether the foreground of the pane whose first process is `panePid` waits for input. */
+async function foregroundInputState(panePid: number): Promise<InputState> {
+  const line = await ps(['-o', 'tpgid=,tty=', '-p', String(panePid)]);
+  if (line === undefined)
+    return {kind: 'unknown', why: `ps does not list the pane's process (${panePid})`};
+  const [group, tty = ''] = line.trim().split(/\s+/);
+  if (tty === '' || tty.startsWith('?')) return {kind: 'unknown', why: 'the pane has no terminal'};
+  const terminal = tty.startsWith('/') ? tty : `/dev/${tty}`;
+  const tpgid = positive(group);
+  if (tpgid === undefined)
+    return {kind: 'unknown', why: 'the pane has no foreground process group'};
+  const all = await ps(['-A', '-o', 'pid=,pgid=,stat=,wchan=']);
+  if (all === undefined) return {kind: 'unknown', why: 'ps could not be run'};
+  const members = parseMembers(all)
+    .filter((m) => m.pgid === tpgid)
+    .sort((a, b) => (a.pid === tpgid ? -1 : b.pid === tpgid ? 1 : a.pid - b.pid));
+  let waiting: number | undefined;
+  for (const m of members) {
+    let s = psMemberState(m, 'not-read');
+    let listed = true;
+    if (s === 'needs-descriptors') {
+      const fds = await descriptors(m.pid, terminal);
+      listed = fds !== undefined;
+      s = psMemberState(m, fds);
+    }
+    if (s === 'running') return {kind: 'running', program: await comm(m.pid)};
+    if (s === 'unknown' || s === 'needs-descriptors')
+      return {
+        kind: 'unknown',
+        why: listed
+          ? `ps does not say where ${await comm(m.pid)} waits`
+          : `lsof could not list what ${await comm(m.pid)} has open`,
+      };
+    if (s === 'waiting' && waiting === undefined) waiting = m.pid;
+  }
+  if (waiting !== undefined) return {kind: 'waiting-for-input', program: await comm(waiting)};
+  const leader = members[0];
+  return leader === undefined
+    ? {kind: 'unknown', why: 'the foreground process group is empty'}
+    : {kind: 'running', program: await comm(leader.pid)};
+}
+
+/** The foreground of a pane's terminal, as ps (and lsof) tell it. */
+export const psForeground: Foreground = {
+  commandLine: foregroundCommandLine,
+  group: foregroundGroup,
+  inputState: foregroundInputState,
+};

@@ -1,0 +1,52 @@
+import {existsSync} from 'node:fs';
+
+/**
+ * Where nudge reads what processes do: Linux's `/proc`, or `ps` (with `lsof` for open
+ * descriptors) where there is no /proc — macOS and the BSDs. `NUDGE_PROCESS_VIEW=ps` (or
+ * `proc`) forces one, so the `ps` reader runs in CI on Linux too; any other value is ignored
+ * (and `doctor` says so).
+ */
+export type ProcessViewName = 'proc' | 'ps';
+
+let procThere: boolean | undefined;
+
+/** The reader in use: the one forced by NUDGE_PROCESS_VIEW, else /proc where it exists. */
+export function processView(env: NodeJS.ProcessEnv = process.env): ProcessViewName {
+  const forced = env.NUDGE_PROCESS_VIEW;
+  if (forced === 'ps' || forced === 'proc') return forced;
+  procThere ??= existsSync('/proc/self/stat');
+  return procThere ? 'proc' : 'ps';
+}
+
+/** What NUDGE_PROCESS_VIEW says when it names no reader (for doctor), else undefined. */
+export function badProcessView(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const forced = env.NUDGE_PROCESS_VIEW;
+  return forced === undefined || forced === '' || forced === 'ps' || forced === 'proc'
+    ? undefined
+    : forced;
+}
+
+/**
+ * Where a sleeping process waits, by its wait channel — Linux's kernel function names
+ * (/proc/PID/wchan, `ps -o wchan`) and the BSD wait messages (`ps -o wchan` on macOS and
+ * FreeBSD shows the kernel's `wmesg`: a terminal read sleeps in `ttyin` — XNU
+ * bsd/kern/tty.c, ttread → ttysleep(…, "ttyin", 0); FreeBSD sys/kern/tty_ttydisc.c —
+ * `select`/`poll` in `select`, a kqueue wait in `kqread`, a parent waiting for its child in
+ * `wait`).
+ */
+export type WaitKind = 'tty-read' | 'poll' | 'event-loop' | 'child' | 'other' | 'none';
+
+const TTY_READ = /^(wait_woken|n_tty_read|tty_read|ttyin$)/;
+const POLL = /^(poll_schedule_timeout|do_select|do_sys_poll|core_sys_select|select$|poll$)/;
+const EVENT_LOOP = /^(do_epoll_wait|ep_poll|kqread$|kevent$)/;
+const CHILD_WAIT = /^(do_wait|kernel_wait4|wait_consider_task|wait$)/;
+
+export function waitKindOf(wchan: string): WaitKind {
+  const w = wchan.trim();
+  if (w === '' || w === '0' || w === '-') return 'none';
+  if (CHILD_WAIT.test(w)) return 'child';
+  if (TTY_READ.test(w)) return 'tty-read';
+  if (POLL.test(w)) return 'poll';
+  if (EVENT_LOOP.test(w)) return 'event-loop';
+  return 'other';
+}
