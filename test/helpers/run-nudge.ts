@@ -40,6 +40,11 @@ export const shown = (r: NudgeRun): string =>
 /** The states a job ends in: the product's one list. */
 export const TERMINAL: readonly string[] = TERMINAL_STATES;
 
+/** The process views (src/process/view.ts) a test that reads processes runs through: /proc and
+ * ps where /proc exists (NUDGE_PROCESS_VIEW forces each), else ps alone. */
+export const PROCESS_VIEWS =
+  process.platform === 'linux' ? (['proc', 'ps'] as const) : (['ps'] as const);
+
 /** `nudge submit` of a quick job into `pane` of the server at `socket`: Enter after 50 ms, a
  * look every 100 ms, done after two still looks, unless `extra` (flags, then `--` and the
  * text) says otherwise. */

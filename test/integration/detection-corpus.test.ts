@@ -5,7 +5,8 @@
 import {describe, expect, it} from 'vitest';
 import {CORPUS, CORPUS_SHELLS, type CorpusCase, startCase} from '../harness/detection-corpus.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
-import {FIXTURES, runNudge} from '../helpers/run-nudge.js';
+import {processViewEnv} from '../helpers/process-view.js';
+import {FIXTURES, PROCESS_VIEWS, runNudge} from '../helpers/run-nudge.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 
 /** Quick checks: 3 stable checks 250 ms apart are a 750 ms window. */
@@ -16,6 +17,10 @@ const BUSY_TIMEOUT_MS = 4_000;
 /** What an idle verdict may take beyond the window on a shared 2-core machine. */
 const IDLE_MARGIN_MS = 3_000;
 
+async function panePid(server: TmuxTestServer, pane: string): Promise<string> {
+  return (await server.tmux('display', '-p', '-t', pane, '#{pane_pid}')).trim();
+}
+
 /** A pane with the case's program at the moment under test. */
 async function prepare(c: CorpusCase): Promise<{server: TmuxTestServer; pane: string}> {
   const server = await startTmuxServer([...CORPUS_SHELLS[c.shell ?? 'bash']]);
@@ -23,15 +28,13 @@ async function prepare(c: CorpusCase): Promise<{server: TmuxTestServer; pane: st
   return {server, pane: '%0'};
 }
 
-/** The process views to run the corpus through: both where /proc exists, else ps alone. */
-const VIEWS = process.platform === 'linux' ? (['proc', 'ps'] as const) : (['ps'] as const);
-
-describe.each(VIEWS)(
+describe.each(PROCESS_VIEWS)(
   'the detection corpus through the %s reader: nudge wait reaches the verdict a person would',
   (view) => {
     for (const c of CORPUS) {
       it(`${c.name}: ${c.verdict}`, async () => {
         const {server, pane} = await prepare(c);
+        const reader = processViewEnv(view, server.dir);
         const interval = c.intervalMs ?? INTERVAL_MS;
         const window = interval * STABLE_CHECKS;
         const r = await runNudge(
@@ -48,7 +51,7 @@ describe.each(VIEWS)(
             '--timeout',
             c.verdict === 'idle' ? '20s' : `${Math.max(BUSY_TIMEOUT_MS, 2 * window)}ms`,
           ],
-          {NUDGE_HOME: useNudgeHome(), NUDGE_PROCESS_VIEW: view},
+          {NUDGE_HOME: useNudgeHome(), ...reader.env},
         );
         const seen = `exit ${r.exitCode}\nstdout: ${r.stdout}\nstderr: ${r.stderr}\nscreen:\n${await server.capture(pane)}`;
         const answer = JSON.parse(r.stdout || '{}') as {
@@ -59,6 +62,10 @@ describe.each(VIEWS)(
         expect(answer.reason, seen).toMatch(c.reason);
         expect(answer.status, seen).toBe(c.verdict === 'idle' ? 'idle' : 'timeout');
         expect(r.exitCode, seen).toBe(c.verdict === 'idle' ? 0 : 124);
+        // Through the ps reader, the verdict came from ps: each look asked it for the pane's
+        // foreground group and terminal.
+        if (view === 'ps')
+          expect(reader.calls()).toContain(`ps -o tpgid=,tty= -p ${await panePid(server, pane)}`);
         if (c.verdict === 'idle') {
           expect(answer.duration_ms, seen).toBeGreaterThanOrEqual(window);
           expect(answer.duration_ms, seen).toBeLessThanOrEqual(window + IDLE_MARGIN_MS);

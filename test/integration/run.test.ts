@@ -11,8 +11,16 @@ import type {RunReport} from '../../src/jobs/run-report.js';
 import {runNotice} from '../../src/runs/report.js';
 import {startHttpSink} from '../helpers/http-sink.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
+import {processViewEnv} from '../helpers/process-view.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {readJobEvents, runNudge, shown, TERMINAL, waitForJobState} from '../helpers/run-nudge.js';
+import {
+  PROCESS_VIEWS,
+  readJobEvents,
+  runNudge,
+  shown,
+  TERMINAL,
+  waitForJobState,
+} from '../helpers/run-nudge.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
@@ -150,61 +158,76 @@ describe('nudge run', () => {
     expect(events).toEqual(expect.arrayContaining(['stopping', 'interrupted', 'timeout']));
   });
 
-  it('a command that never stops printing ends on the total timeout: interrupted, its process group ended, the pane left open', async () => {
-    const w = await world();
-    const pidFile = join(w.server.dir, 'chatty.pid');
-    // It ignores C-c: only ending its process group stops it.
-    const job = await w.start([
-      '--timeout',
-      '3s',
-      '--cwd',
-      w.server.dir,
-      '--',
-      `sh -c 'trap "" INT; echo $$ > ${pidFile}; while :; do echo tick; sleep 0.1; done'`,
-    ]);
-    const pid = await pidIn(pidFile);
-    const end = await w.ended(job);
-    expect(end).toMatchObject({state: 'timeout', notified: true});
-    expect(end.reason).toBe('total timeout: still running after 3.0s.');
-    expect(end.report.status).toBe('timeout');
-    expect(end.report.outputTail).toContain('tick');
-    await waitFor('the command to be gone', async () => !alive(pid) || undefined);
-    const events = await readJobEvents(w.home, job);
-    expect(events.find((e) => e.event === 'group-ended')).toMatchObject({
-      how: expect.stringMatching(/terminated|killed/),
-    });
-    expect(events.filter((e) => e.event === 'progress').length).toBeGreaterThan(0);
-    // The pane's shell is still there (a person can read what happened).
-    const cmd = await w.server.tmux(
-      'display',
-      '-p',
-      '-t',
-      end.report.pane,
-      '#{pane_current_command}',
-    );
-    expect(cmd.trim()).toBe('bash');
-  });
+  it.each(PROCESS_VIEWS)(
+    'a command that never stops printing ends on the total timeout: interrupted, its process group ended, the pane left open (%s reader)',
+    async (view) => {
+      const w = await world();
+      const reader = processViewEnv(view, w.server.dir);
+      const pidFile = join(w.server.dir, 'chatty.pid');
+      // It ignores C-c: only ending its process group stops it.
+      const job = await w.start(
+        [
+          '--timeout',
+          '3s',
+          '--cwd',
+          w.server.dir,
+          '--',
+          `sh -c 'trap "" INT; echo $$ > ${pidFile}; while :; do echo tick; sleep 0.1; done'`,
+        ],
+        reader.env,
+      );
+      const pid = await pidIn(pidFile);
+      const end = await w.ended(job);
+      expect(end).toMatchObject({state: 'timeout', notified: true});
+      expect(end.reason).toBe('total timeout: still running after 3.0s.');
+      expect(end.report.status).toBe('timeout');
+      expect(end.report.outputTail).toContain('tick');
+      await waitFor('the command to be gone', async () => !alive(pid) || undefined);
+      const events = await readJobEvents(w.home, job);
+      expect(events.find((e) => e.event === 'group-ended')).toMatchObject({
+        how: expect.stringMatching(/terminated|killed/),
+      });
+      expect(events.filter((e) => e.event === 'progress').length).toBeGreaterThan(0);
+      // Through the ps reader, the group ended is the one ps named as the pane's foreground.
+      if (view === 'ps')
+        expect(reader.calls().some((c) => c.startsWith('ps -o tpgid= -p'))).toBe(true);
+      // The pane's shell is still there (a person can read what happened).
+      const cmd = await w.server.tmux(
+        'display',
+        '-p',
+        '-t',
+        end.report.pane,
+        '#{pane_current_command}',
+      );
+      expect(cmd.trim()).toBe('bash');
+    },
+  );
 
-  it('cancel stops a run: cancelled, the report written, its processes gone, no notice', async () => {
-    const w = await world();
-    const pidFile = join(w.server.dir, 'long.pid');
-    const job = await w.start([
-      '--cwd',
-      w.server.dir,
-      '--',
-      `echo $BASHPID > ${pidFile}; exec sleep 300`,
-    ]);
-    const pid = await pidIn(pidFile);
-    const cancelled = await runNudge(['cancel', job], {NUDGE_HOME: w.home});
-    expect(cancelled.exitCode, shown(cancelled)).toBe(0);
-    expect(cancelled.stdout).toBe(`Cancelled job ${job}.`);
-    const end = await w.ended(job);
-    expect(end).toMatchObject({state: 'cancelled', notified: false});
-    expect(end.report.status).toBe('cancelled');
-    expect(existsSync(end.report.path)).toBe(true);
-    expect(alive(pid)).toBe(false);
-    expect((await w.rec.bytes()).length).toBe(0);
-  });
+  it.each(PROCESS_VIEWS)(
+    'cancel stops a run: cancelled, the report written, its processes gone, no notice (%s reader)',
+    async (view) => {
+      const w = await world();
+      const reader = processViewEnv(view, w.server.dir);
+      const pidFile = join(w.server.dir, 'long.pid');
+      const job = await w.start(
+        ['--cwd', w.server.dir, '--', `echo $BASHPID > ${pidFile}; exec sleep 300`],
+        reader.env,
+      );
+      const pid = await pidIn(pidFile);
+      const cancelled = await runNudge(['cancel', job], {NUDGE_HOME: w.home, ...reader.env});
+      expect(cancelled.exitCode, shown(cancelled)).toBe(0);
+      expect(cancelled.stdout).toBe(`Cancelled job ${job}.`);
+      const end = await w.ended(job);
+      expect(end).toMatchObject({state: 'cancelled', notified: false});
+      expect(end.report.status).toBe('cancelled');
+      expect(existsSync(end.report.path)).toBe(true);
+      expect(alive(pid)).toBe(false);
+      expect((await w.rec.bytes()).length).toBe(0);
+      // Through the ps reader, the worker signalled was identified by its start time from ps.
+      if (view === 'ps')
+        expect(reader.calls().some((c) => c.startsWith('ps -o stat=,lstart= -p'))).toBe(true);
+    },
+  );
 
   it('--worktree: a new branch from HEAD; what the command changed and committed is committed on the branch, counted, and reported; --pr without gh says so and skips', async () => {
     const w = await world();
