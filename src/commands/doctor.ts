@@ -17,6 +17,8 @@ import {checkState} from '../setup/check-state.js';
 import {planInstall} from '../setup/install.js';
 import {broadRules} from '../setup/legacy.js';
 import {defaultHome, isAllowRule, projectRoot, type Scope} from '../setup/place.js';
+import {checkPlatform} from '../setup/platform.js';
+import {checkWrittenPaths} from '../setup/written-paths.js';
 import {TmuxCommandError} from '../tmux/runner.js';
 import {
   describeServer,
@@ -317,6 +319,7 @@ export async function runDoctor(o: DoctorOptions, ctx: CommandContext): Promise<
           'Install Node 20.19 or newer.',
         ),
   );
+  checks.push(...(await checkPlatform(ctx.env)));
   checks.push(await checkState(ctx.env));
   checks.push(...checkProfileFiles(ctx));
   for (const agent of installTargets()) {
@@ -324,5 +327,6 @@ export async function runDoctor(o: DoctorOptions, ctx: CommandContext): Promise<
     checks.push(...(await checkAgent(agent, bin, ctx)));
     if (bin) checks.push(await checkAgentVersion(agent, bin, table));
   }
+  checks.push(...(await checkWrittenPaths(ctx)));
   return {checks, ok: checks.every((c) => c.status !== 'fail')};
 }

@@ -1,13 +1,16 @@
 import {fileURLToPath} from 'node:url';
 import {realClock} from '../base/clock.js';
 import {systemForeground} from '../process/foreground.js';
+import type {SelfCommand} from '../setup/place.js';
+import {stableNode} from '../setup/self-paths.js';
 import {createSpawnRunner} from '../tmux/runner.js';
 import {createTmux} from '../tmux/tmux.js';
 import type {CommandContext} from './context.js';
 
 /**
- * The context of a real nudge process (the CLI, a relay worker): real time, tmux, /proc, and
- * the worker scripts of this install. `srcDir` is the compiled src/ folder (dist/src/, where
+ * The context of a real nudge process (the CLI, a relay worker): real time, tmux, the process
+ * view (/proc or ps), and the worker scripts of this install; `self` is how to run this nudge
+ * again (the node on PATH that survives an upgrade: src/setup/self-paths.ts). `srcDir` is the compiled src/ folder (dist/src/, where
  * the CLI's bundle is): the workers are in dist/workers/ beside it. What only the entry may
  * read from `process` comes in `own`.
  */
@@ -22,6 +25,7 @@ export function nodeContext(
 ): CommandContext {
   const at = (path: string) => fileURLToPath(new URL(path, srcDir));
   const {node, ...rest} = own;
+  let self: SelfCommand | undefined;
   return {
     ...rest,
     clock: realClock,
@@ -31,7 +35,11 @@ export function nodeContext(
     watchWorkerEntry: at('../workers/watch-worker.js'),
     runWorkerEntry: at('../workers/run-worker.js'),
     relayWorkerEntry: at('../workers/relay-worker.js'),
-    self: {node, cli: at('./cli.js')},
+    // Read on first use (install, schedule, doctor): the submit path never walks PATH.
+    get self() {
+      self ??= {node: stableNode(node, own.env.PATH), cli: at('./cli.js')};
+      return self;
+    },
     dataDir: at('../../data/'),
   };
 }

@@ -2,7 +2,7 @@
  * `nudge doctor` through the built CLI against a private tmux server: each check's status and
  * the exit code (0 unless a check failed), in the situations a user meets.
  */
-import {chmodSync, mkdirSync, writeFileSync} from 'node:fs';
+import {chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {readVerifiedTable} from '../../src/agents/verified.js';
@@ -46,11 +46,17 @@ describe('nudge doctor', () => {
       'pane',
       'control-mode',
       'node',
+      'platform',
       'state-dir',
       'profiles',
       // Then each agent nudge installs for, in the installers' order.
       ...installTargets(),
     ]);
+    expect(r.by.platform?.detail).toMatch(
+      process.platform === 'linux'
+        ? /^Linux \(linux \w+\); processes are read from \/proc/
+        : /processes are read with ps/,
+    );
     expect(r.by.profiles?.detail).toBe('built-in (no file of yours mends one).');
     for (const name of ['server', 'pane', 'control-mode', 'node', 'state-dir', 'profiles'])
       expect(r.by[name]?.status, JSON.stringify(r.by[name])).toBe('ok');
@@ -77,6 +83,37 @@ describe('nudge doctor', () => {
     expect(r.by['state-dir']?.detail).toBe(
       `${join(home, 'state')}, private (700) and writable (a 64 KiB probe written, synced and removed).`,
     );
+  });
+
+  test('install writes the node on PATH (a link to this node), not its versioned path; once that link is gone, doctor fails naming the file and the fix', async () => {
+    const home = useTempDir('nudge-doctor-');
+    // As Homebrew's /opt/homebrew/bin/node links to Cellar/node/<version>/bin/node.
+    const bin = join(home, 'bin');
+    mkdirSync(bin);
+    symlinkSync(process.execPath, join(bin, 'node'));
+    const env = {
+      HOME: home,
+      NUDGE_HOME: join(home, 'state'),
+      PATH: `${bin}:${process.env.PATH ?? ''}`,
+    };
+    const installed = await runNudge(['install', 'claude'], env);
+    expect(installed.exitCode, installed.stderr).toBe(0);
+    const settings = readFileSync(join(home, '.claude', 'settings.json'), 'utf8');
+    expect(settings).toContain(`${join(bin, 'node')} ${CLI}`);
+    expect(settings).not.toContain(process.execPath);
+    const before = await doctor([], env);
+    expect(before.by['written paths']).toMatchObject({status: 'ok'});
+    // `brew upgrade node` (or a node moved): the path written is gone.
+    rmSync(join(bin, 'node'));
+    const after = await doctor([], env);
+    expect(after.exitCode).toBe(1);
+    const broken = after.checks.filter((c) => c.name === 'written paths');
+    expect(broken).toContainEqual({
+      name: 'written paths',
+      status: 'fail',
+      detail: `${join(home, '.claude', 'settings.json')} runs nudge with ${join(bin, 'node')}, which no longer exists (node upgraded or moved?).`,
+      fix: "Run nudge install claude: it writes this node's and nudge's paths.",
+    });
   });
 
   test('a stale $TMUX_PANE fails (exit 1); an open state dir warns with the chmod', async () => {
