@@ -18,8 +18,40 @@ import type {RemoteSettings} from './settings.js';
 const SLOT_WAIT_MS = 120_000;
 /** How long setting up the shared connection may take (ssh's own ConnectTimeout is less). */
 const MASTER_TIMEOUT_MS = 60_000;
-/** sun_path holds 104–108 bytes; ssh binds `<ControlPath>.<16 random chars>` first. */
-const MAX_SOCKET_PATH = 90;
+/** What ssh adds to ControlPath for the socket it binds first (and then renames into place):
+ * `.` and 16 random characters (OpenSSH mux.c, muxserver_listen). */
+const SSH_TEMP_SUFFIX = 17;
+
+/** The longest socket path the platform binds, in bytes: sun_path less its closing NUL —
+ * 108 bytes on Linux, 104 on macOS and the BSDs. */
+export function socketPathLimit(platform: NodeJS.Platform): number {
+  return (platform === 'linux' ? 108 : 104) - 1;
+}
+
+/**
+ * The folder of a host's control socket (`<folder>/<key>.sock`): the state dir's `ssh`, else
+ * (a path too long for the platform once ssh adds its suffix) a private folder under the temp
+ * folder, else under /tmp; a NudgeError when even that does not fit.
+ */
+export function controlDir(o: {
+  stateDir: string;
+  key: string;
+  platform: NodeJS.Platform;
+  tmp: string;
+  uid: number | undefined;
+}): string {
+  const mine = `nudge-ssh-${o.uid ?? 'user'}`;
+  const candidates = [join(o.stateDir, 'ssh'), join(o.tmp, mine), join('/tmp', mine)];
+  const fits = (dir: string) =>
+    Buffer.byteLength(join(dir, `${o.key}.sock`)) + SSH_TEMP_SUFFIX <= socketPathLimit(o.platform);
+  const dir = candidates.find(fits);
+  if (dir === undefined)
+    throw new NudgeError(
+      'state-dir',
+      `ssh's control socket does not fit in ${socketPathLimit(o.platform)} bytes under ${candidates.join(', ')}; set NUDGE_HOME to a shorter path.`,
+    );
+  return dir;
+}
 
 /** What a session to a host needs from its caller. */
 export interface LinkEnv {
@@ -57,13 +89,15 @@ export class HostLink {
       .slice(0, 16);
   }
 
-  /** Where the control socket and the slot locks live: `<state>/ssh`, or (a state folder
-   * whose path is too long for a socket) a private folder under the temp folder. */
+  /** Where the control socket and the slot locks live (controlDir). */
   get dir(): string {
-    const own = join(this.#o.stateDir, 'ssh');
-    return own.length + this.#key.length + 6 <= MAX_SOCKET_PATH
-      ? own
-      : join(tmpdir(), `nudge-ssh-${thisProcess.uid ?? 'user'}`);
+    return controlDir({
+      stateDir: this.#o.stateDir,
+      key: this.#key,
+      platform: thisProcess.platform,
+      tmp: tmpdir(),
+      uid: thisProcess.uid,
+    });
   }
 
   get controlPath(): string {
