@@ -125,3 +125,23 @@ function keepTail(
 function firstLine(s: string): string {
   return s.split('\n')[0] ?? s;
 }
+
+/**
+ * The user's login shell, which runs `--bash-wait` and the assessor command (`$SHELL -lc`):
+ * its profile sets PATH as the user's terminal has it (Homebrew's folders first on macOS,
+ * where `bash -l` would read /etc/profile's path_helper order under Apple's bash 3.2).
+ * `$SHELL` when it is an absolute path, else bash.
+ */
+export function loginShell(env: Record<string, string | undefined>): string {
+  const shell = env.SHELL;
+  return shell?.startsWith('/') ? shell : 'bash';
+}
+
+/** The argv that runs `argv` itself (no shell reads its words) under the user's login shell:
+ * `$SHELL -lc 'exec "$0" "$@"' FILE ARGS…`. */
+export function underLoginShell(
+  env: Record<string, string | undefined>,
+  argv: readonly string[],
+): [string, string[]] {
+  return [loginShell(env), ['-lc', 'exec "$0" "$@"', ...argv]];
+}

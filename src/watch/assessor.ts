@@ -1,7 +1,7 @@
 import {formatDuration} from '../base/durations.js';
 import {describeError} from '../base/errors.js';
 import {err, ok, type Result} from '../base/result.js';
-import type {CommandRun, RunCommandOptions} from '../process/run-command.js';
+import {type CommandRun, type RunCommandOptions, underLoginShell} from '../process/run-command.js';
 import {type AssessorSpec, MAX_INJECTION_CHARS} from './record.js';
 
 /** What the assessor is asked (an `--assess-cmd` reads it as JSON on stdin). */
@@ -75,9 +75,11 @@ export function createAssessor(spec: AssessorSpec, deps: AssessorDeps): Assessor
     return {
       describe,
       async assess(request, signal) {
-        const [file, ...args] = spec.argv;
+        const [file] = spec.argv;
         if (file === undefined) return err('The assessor command is empty.');
-        const run = await deps.runCommand(file, args, {
+        // Under the user's login shell, for their PATH; the shell runs the argv as it is.
+        const [shell, shellArgs] = underLoginShell(deps.env, spec.argv);
+        const run = await deps.runCommand(shell, shellArgs, {
           input: JSON.stringify(request),
           timeoutMs: deps.timeoutMs,
           maxBytes: MAX_ANSWER_BYTES,

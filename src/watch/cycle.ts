@@ -48,7 +48,7 @@ export interface CycleDeps {
   /** The assessor the record names (read again for each assessment: `watch start` may
    * change it between cycles). */
   assessorFor: (record: WatcherRecord) => Assessor;
-  /** Run `--bash-wait` (under `bash -lc` in `cwd`, output merged, bounded). */
+  /** Run `--bash-wait` (under the user's `$SHELL -lc` in `cwd`, output merged, bounded). */
   runWait: (
     command: string,
     cwd: string | undefined,

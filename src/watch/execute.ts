@@ -10,7 +10,7 @@ import {realInjector} from '../pane/inject.js';
 import {OWN_LINE_WAITS} from '../pane/own-line.js';
 import {type WaitIdleOptions, waitPaneIdle} from '../pane/wait-idle.js';
 import {systemForeground} from '../process/foreground.js';
-import {runCommand} from '../process/run-command.js';
+import {loginShell, runCommand} from '../process/run-command.js';
 import {createSpawnRunner, TmuxCommandError} from '../tmux/runner.js';
 import type {ServerRef} from '../tmux/server.js';
 import {createTmux, type Tmux} from '../tmux/tmux.js';
@@ -37,7 +37,7 @@ export interface CycleContext {
 /**
  * Run watcher `name`'s queued reports with the real world wired in: tmux over spawned
  * processes on the watcher's server (a cycle mostly waits; nothing here needs output
- * events), `bash -lc` for waits, the assessor the record names, and the pane's lock while a
+ * events), the user's `$SHELL -lc` for waits, the assessor the record names, and the pane's lock while a
  * line is typed. Used by the cycle worker (workers/watch-worker.ts).
  */
 export async function executeCycles(name: string, ctx: CycleContext): Promise<CyclesEnd> {
@@ -63,7 +63,7 @@ export async function executeCycles(name: string, ctx: CycleContext): Promise<Cy
         timeoutMs: r.options.assessTimeoutMs,
       }),
     runWait: (command, cwd, timeoutMs, signal) =>
-      runCommand('bash', ['-lc', command], {
+      runCommand(loginShell(ctx.env), ['-lc', command], {
         merged: true,
         timeoutMs,
         maxBytes: WAIT_OUTPUT_BYTES,

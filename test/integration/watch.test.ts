@@ -3,7 +3,7 @@
 // model server's /v1/chat/completions as assessors; what reached the pane is read from a
 // byte recorder or from the shell that ran it.
 import {once} from 'node:events';
-import {existsSync, readFileSync, writeFileSync} from 'node:fs';
+import {chmodSync, existsSync, readFileSync, writeFileSync} from 'node:fs';
 import {createServer} from 'node:http';
 import type {AddressInfo} from 'node:net';
 import {join} from 'node:path';
@@ -158,6 +158,33 @@ describe('nudge watch', () => {
     const {statSync} = await import('node:fs');
     expect(statSync(join(w.home, 'watchers', 'demo')).mode & 0o777).toBe(0o700);
     expect(statSync(join(w.home, 'watchers', 'demo', 'watcher.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it("the wait and the assessor command run under the reporter's $SHELL -lc (its login PATH), the assessor's argv as it is", async () => {
+    const server = await startTmuxServer();
+    const rec = await startRecorder(server);
+    const w = world(server);
+    // A login shell that says how it was called, then runs bash as asked.
+    const called = join(server.dir, 'shell-calls.log');
+    const shell = join(server.dir, 'login-shell');
+    writeFileSync(shell, `#!/bin/sh\nprintf '%s\\n' "$*" >> '${called}'\nexec bash "$@"\n`);
+    chmodSync(shell, 0o755);
+    const a = w.assessor(answer('next step'));
+    const started = await w.start('login', rec.pane, ['--plan', 'p', '--assess-cmd', a.argv]);
+    expect(started.exitCode, shown(started)).toBe(0);
+    const reported = await w.nudge(
+      ['watch', 'report', 'login', 'done', '--bash-wait', 'echo waited'],
+      {SHELL: shell},
+    );
+    expect(reported.stdout, shown(reported)).toBe('recorded+waiting');
+    const end = await w.settled('login', 'standby');
+    expect(end.transcript.find((e) => e.role === 'wait_output')?.text).toBe('waited');
+    await rec.waitForLength(Buffer.byteLength('next step') + 1);
+    const argv = JSON.parse(a.argv) as string[];
+    expect(readFileSync(called, 'utf8').split('\n').filter(Boolean)).toEqual([
+      '-lc echo waited',
+      `-lc exec "$0" "$@" ${argv.join(' ')}`,
+    ]);
   });
 
   it('the line runs in a shell pane as a command (the shell saw it, not a composer)', async () => {

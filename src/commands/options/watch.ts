@@ -7,7 +7,7 @@ export {WATCH_START_OPTIONS} from '../../watch/options.js';
 export const WATCH_REPORT_OPTIONS = {
   'bash-wait': {
     type: 'string',
-    describe: 'wait by running this under bash -lc (output goes to the assessor)',
+    describe: 'wait by running this under your $SHELL -lc (output goes to the assessor)',
     mcp: {name: 'bash_wait'},
   },
   ...HOST_OPTION,
