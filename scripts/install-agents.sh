@@ -17,7 +17,8 @@
 #          the exit status is 1 only when none of the requested agents is usable.
 #
 # Each agent gets its own npm prefix so that installing (or failing to install) one never
-# prunes or breaks another. Only the npm registry is needed.
+# prunes or breaks another. Only the npm registry is needed. Runs on macOS's own bash 3.2 and
+# without GNU tools (no `timeout`: see bounded below).
 set -uo pipefail
 
 # Versions known to run offline in a private tmux on Node 20 (see docs/agent-screens.md).
@@ -64,11 +65,30 @@ installed_version() {
   node -e 'try { console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).version ?? "") } catch {}' "$manifest"
 }
 
+# Run a command for at most $1 seconds: GNU timeout where there is one, else the command in the
+# background and a sleeper that ends it (macOS has no timeout).
+bounded() {
+  local secs=$1
+  shift
+  if command -v timeout >/dev/null 2>&1; then
+    timeout "$secs" "$@"
+    return
+  fi
+  "$@" &
+  local pid=$!
+  (sleep "$secs" && kill "$pid" 2>/dev/null) &
+  local sleeper=$!
+  wait "$pid"
+  local status=$?
+  kill "$sleeper" 2>/dev/null
+  return "$status"
+}
+
 # The CLI's own answer to --version, with a short bound; it must run offline. The first line
 # that holds a version number, from stdout or stderr (Pi prints its version on stderr).
 probe_version() {
   local bin=$1
-  timeout 60 env DISABLE_AUTOUPDATER=1 NO_UPDATE_NOTIFIER=1 "$bin" --version 2>&1 |
+  bounded 60 env DISABLE_AUTOUPDATER=1 NO_UPDATE_NOTIFIER=1 "$bin" --version 2>&1 |
     grep -m 1 -E '[0-9]+\.[0-9]+'
 }
 
@@ -126,7 +146,8 @@ done
 
 # The newest releases, each beside the pinned one (the at-model scenarios run on both).
 if [[ -n $newest ]]; then
-  for agent in "${ok[@]}"; do
+  # ${a[@]+"${a[@]}"}: an empty array under set -u is an error in bash before 4.4.
+  for agent in ${ok[@]+"${ok[@]}"}; do
     read -r pkg version bin <<<"$(spec "$agent")"
     latest=$(npm view "$pkg" version --no-update-notifier 2>/dev/null | tail -n 1)
     if [[ -z $latest ]]; then

@@ -5,8 +5,9 @@
 #
 #   bash scripts/setup.sh
 #
-# Installs tmux with apt-get when it is missing: directly as root (CI), through sudo
-# otherwise. On a machine without apt-get it says what to install and stops.
+# Installs tmux when it is missing: with Homebrew on macOS, with apt-get elsewhere (directly as
+# root, as CI does, through sudo otherwise). Without either it says what to install and stops.
+# Runs on macOS's own bash 3.2 and without GNU tools.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -17,9 +18,16 @@ die() {
 }
 
 # --- tmux ---------------------------------------------------------------------------------
+if ! command -v tmux >/dev/null 2>&1 && [[ $(uname -s) == Darwin ]]; then
+  command -v brew >/dev/null 2>&1 ||
+    die "tmux is missing and Homebrew is not installed; install Homebrew (https://brew.sh) or tmux 3.2 or newer some other way, then run this again."
+  say "installing tmux with Homebrew"
+  brew install tmux || die "'brew install tmux' failed; install tmux 3.2 or newer, then run this again."
+  command -v tmux >/dev/null 2>&1 || die "brew installed tmux but it is not on PATH; open a new terminal (brew shellenv) and run this again."
+fi
 if ! command -v tmux >/dev/null 2>&1; then
   command -v apt-get >/dev/null 2>&1 ||
-    die "tmux is missing and there is no apt-get here; install tmux 3.2 or newer with your package manager (e.g. 'brew install tmux' or 'dnf install tmux'), then run this again."
+    die "tmux is missing and there is no apt-get here; install tmux 3.2 or newer with your package manager (e.g. 'dnf install tmux'), then run this again."
   if [[ $(id -u) -eq 0 ]]; then
     as_root=()
   elif command -v sudo >/dev/null 2>&1; then
@@ -30,8 +38,9 @@ if ! command -v tmux >/dev/null 2>&1; then
   fi
   say "installing tmux with apt-get"
   export DEBIAN_FRONTEND=noninteractive
-  "${as_root[@]}" apt-get update -qq
-  "${as_root[@]}" apt-get install -y -qq --no-install-recommends tmux >/dev/null
+  # ${a[@]+"${a[@]}"}: an empty array under set -u is an error in bash before 4.4.
+  ${as_root[@]+"${as_root[@]}"} apt-get update -qq
+  ${as_root[@]+"${as_root[@]}"} apt-get install -y -qq --no-install-recommends tmux >/dev/null
   command -v tmux >/dev/null 2>&1 || die "apt-get ran but tmux is still not on PATH."
 fi
 # "tmux 3.3a", "tmux next-3.4", "tmux master"
