@@ -10,7 +10,7 @@
 set -euo pipefail
 declare -A package=([zsh]=zsh [vim]=vim [less]=less [top]=procps [watch]=procps [python3]=python3 [cron]=cron
   [dunst]=dunst [notify-send]=libnotify-bin [Xvfb]=xvfb [xauth]=xauth [dbus-daemon]=dbus
-  [ssh]=openssh-client [ssh-keygen]=openssh-client)
+  [ssh]=openssh-client [ssh-keygen]=openssh-client [ps]=procps [lsof]=lsof)
 missing=()
 for program in "${!package[@]}"; do
   command -v "$program" >/dev/null 2>&1 || missing+=("${package[$program]}")

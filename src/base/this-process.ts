@@ -6,6 +6,7 @@
 export const thisProcess = {
   pid: process.pid,
   platform: process.platform,
+  arch: process.arch,
   /** Node's version, e.g. "20.19.1". */
   nodeVersion: process.versions.node,
   /** The node binary running this process. */

@@ -1,19 +1,15 @@
 import {readdir, readFile, readlink} from 'node:fs/promises';
 import {statFields} from './proc-stat.js';
 import {psForeground} from './ps.js';
-import {processView, waitKindOf} from './view.js';
+import {
+  type Foreground,
+  type InputState,
+  type MemberState,
+  processView,
+  waitKindOf,
+} from './view.js';
 
-/** What nudge asks about the program in the foreground of a pane's terminal (Linux /proc, or
- * ps and lsof: src/process/view.ts). */
-export interface Foreground {
-  /** The foreground program's command line: it names an agent whose screen does not. */
-  commandLine(panePid: number): Promise<readonly string[] | undefined>;
-  /** The terminal's foreground process group: another group than before means another
-   * program took the terminal. */
-  group(panePid: number): Promise<number | undefined>;
-  /** Whether the foreground waits for its user's input. */
-  inputState(panePid: number): Promise<InputState>;
-}
+export type {Foreground, InputState};
 
 /** The answers from /proc. */
 const procForeground: Foreground = {
@@ -68,35 +64,6 @@ async function foregroundCommandLine(panePid: number): Promise<string[] | undefi
     return undefined;
   }
 }
-
-/**
- * Whether the program in the foreground of a pane's terminal is waiting for its user, read
- * from Linux's /proc without attaching to anything:
- *
- * - the terminal's foreground process group is field 8 (`tpgid`) of /proc/<pane pid>/stat;
- * - each member's threads say where they sleep in /proc/PID/task/TID/wchan (a read of a
- *   terminal sleeps in `wait_woken`, `poll`/`select` in `poll_schedule_timeout`, `epoll` in
- *   `do_epoll_wait`, `sleep` in `hrtimer_nanosleep`, a parent waiting for its child in
- *   `do_wait`);
- * - what a process could be reading is its open descriptors, /proc/PID/fd/N: the pane's
- *   terminal, or other sources (sockets, pipes, inotify, eventfd, timers); an epoll set's
- *   members are the `tfd:` lines of /proc/PID/fdinfo/N.
- *
- * A member blocked in a read, poll or select with only the terminal to read from, or in an
- * epoll whose set holds the terminal, waits for input; a member waiting for its child is
- * neutral; anything else (sleeping on a timer, reading a socket, running) is still running.
- * wchan, fd and fdinfo need only read access to the process (not ptrace attach, which
- * /proc/PID/syscall needs and a hardened kernel denies), so this works for the user's own
- * panes. Where /proc cannot tell (not Linux, another user's process, a kernel that hides
- * wchan), the answer is `unknown` and nudge decides as it did before.
- */
-export type InputState =
-  | {kind: 'waiting-for-input'; program: string}
-  | {kind: 'running'; program: string}
-  | {kind: 'unknown'; why: string};
-
-/** What one process of the foreground group is doing. */
-export type MemberState = 'waiting' | 'neutral' | 'running' | 'unknown';
 
 /** Descriptors that can wake a poll other than the terminal. */
 const OTHER_SOURCE =
@@ -168,7 +135,29 @@ async function epollWatchesTerminal(pid: number, epolls: string[], tty: Set<stri
   return false;
 }
 
-/** What one member of the foreground group is doing. */
+/**
+ * Whether the program in the foreground of a pane's terminal is waiting for its user, read
+ * from Linux's /proc without attaching to anything:
+ *
+ * - the terminal's foreground process group is field 8 (`tpgid`) of /proc/<pane pid>/stat;
+ * - each member's threads say where they sleep in /proc/PID/task/TID/wchan (a read of a
+ *   terminal sleeps in `wait_woken`, `poll`/`select` in `poll_schedule_timeout`, `epoll` in
+ *   `do_epoll_wait`, `sleep` in `hrtimer_nanosleep`, a parent waiting for its child in
+ *   `do_wait`);
+ * - what a process could be reading is its open descriptors, /proc/PID/fd/N: the pane's
+ *   terminal, or other sources (sockets, pipes, inotify, eventfd, timers); an epoll set's
+ *   members are the `tfd:` lines of /proc/PID/fdinfo/N.
+ *
+ * A member blocked in a read, poll or select with only the terminal to read from, or in an
+ * epoll whose set holds the terminal, waits for input; a member waiting for its child is
+ * neutral; anything else (sleeping on a timer, reading a socket, running) is still running.
+ * wchan, fd and fdinfo need only read access to the process (not ptrace attach, which
+ * /proc/PID/syscall needs and a hardened kernel denies), so this works for the user's own
+ * panes. Where /proc cannot tell (not Linux, another user's process, a kernel that hides
+ * wchan), the answer is `unknown` and nudge decides as it did before.
+ *
+ * This is what one member of the foreground group is doing, by /proc.
+ */
 async function memberState(pid: number, terminal: string): Promise<MemberState> {
   const [state] = await readStat(`/proc/${pid}/stat`);
   if (state === 'Z' || state === 'X') return 'neutral';
@@ -191,7 +180,8 @@ async function memberState(pid: number, terminal: string): Promise<MemberState> 
   return fds.others === 0 && fds.epolls.length === 0 ? 'waiting' : 'running';
 }
 
-/** Whether the foreground of the pane whose first process is `panePid` waits for input. */
+/** Whether the foreground of the pane whose first process is `panePid` waits for input, by
+ * /proc (memberState says how). */
 async function foregroundInputState(panePid: number): Promise<InputState> {
   try {
     const terminal = await terminalOf(panePid);

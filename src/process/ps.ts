@@ -1,7 +1,6 @@
 import {basename} from 'node:path';
-import type {Foreground, InputState, MemberState} from './foreground.js';
 import {runFile, runFileSync} from './spawn.js';
-import {waitKindOf} from './view.js';
+import {type Foreground, type InputState, type MemberState, waitKindOf} from './view.js';
 
 /**
  * The `ps` reader of the process view (src/process/view.ts): the same facts the /proc reader

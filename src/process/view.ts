@@ -50,3 +50,26 @@ export function waitKindOf(wchan: string): WaitKind {
   if (EVENT_LOOP.test(w)) return 'event-loop';
   return 'other';
 }
+
+/** What nudge asks about the program in the foreground of a pane's terminal (Linux /proc, or
+ * ps and lsof). */
+export interface Foreground {
+  /** The foreground program's command line: it names an agent whose screen does not. */
+  commandLine(panePid: number): Promise<readonly string[] | undefined>;
+  /** The terminal's foreground process group: another group than before means another
+   * program took the terminal. */
+  group(panePid: number): Promise<number | undefined>;
+  /** Whether the foreground waits for its user's input. */
+  inputState(panePid: number): Promise<InputState>;
+}
+
+/** Whether the program in the foreground of a pane's terminal waits for its user: what the
+ * reader in use found (foreground.ts for /proc, ps.ts for ps), or `unknown` and why it cannot
+ * tell (nudge then decides as it did before: a command in a shell's pane counts as busy). */
+export type InputState =
+  | {kind: 'waiting-for-input'; program: string}
+  | {kind: 'running'; program: string}
+  | {kind: 'unknown'; why: string};
+
+/** What one process of the foreground group is doing. */
+export type MemberState = 'waiting' | 'neutral' | 'running' | 'unknown';

@@ -12,7 +12,7 @@ const NAMES: Record<string, string> = {linux: 'Linux', darwin: 'macOS', freebsd:
  */
 export async function checkPlatform(env: Record<string, string | undefined>): Promise<Check[]> {
   const platform = thisProcess.platform;
-  const name = `${NAMES[platform] ?? platform} (${platform} ${process.arch})`;
+  const name = `${NAMES[platform] ?? platform} (${platform} ${thisProcess.arch})`;
   const view = processView(env);
   const checks: Check[] = [];
   if (view === 'proc') {

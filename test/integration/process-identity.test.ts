@@ -1,12 +1,22 @@
+// Process identity with real processes, through each process view (/proc, and ps as on
+// macOS): a pid is the recorded process only while its start time matches; an exited but
+// unreaped process (a zombie) answers signal 0 but is not running, and is never signalled.
 import {spawn} from 'node:child_process';
-import {expect, onTestFinished, test} from 'vitest';
-import {isPidAlive, isRunning, processId, signalProcess} from '../../src/process/identity.js';
+import {describe, expect, onTestFinished, test, vi} from 'vitest';
+import {
+  identify,
+  isPidAlive,
+  isRunning,
+  processId,
+  signalProcess,
+} from '../../src/process/identity.js';
+import {PROCESS_VIEWS} from '../helpers/run-nudge.js';
 import {waitFor} from '../helpers/wait-for.js';
 
-/** A real process that has exited but is not reaped: `sh` starts `sleep 0` in the background,
+/** A real process that has exited but is not reaped: `sh` starts `sleep 1` in the background,
  * prints its pid, then becomes `sleep 30`, which never waits for it. */
 async function zombie(): Promise<{pid: number; parent: number}> {
-  const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], {
+  const parent = spawn('sh', ['-c', 'sleep 1 & echo $!; exec sleep 30'], {
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   onTestFinished(() => {
@@ -18,35 +28,49 @@ async function zombie(): Promise<{pid: number; parent: number}> {
   return {pid, parent: parent.pid ?? 0};
 }
 
-test('an exited, unreaped process answers signal 0 but is not running', async () => {
-  if (process.platform !== 'linux') return;
-  const {pid} = await zombie();
-  await waitFor('the background sleep to exit', async () => (isRunning({pid}) ? undefined : true), {
-    timeoutMs: 10_000,
-    describe: () => `pid ${pid} still looks like it runs`,
+describe.each(PROCESS_VIEWS)('through the %s reader', (view) => {
+  test('an exited, unreaped process answers signal 0 but is not running, and is not signalled', async () => {
+    vi.stubEnv('NUDGE_PROCESS_VIEW', view);
+    onTestFinished(() => void vi.unstubAllEnvs());
+    const {pid} = await zombie();
+    // Recorded while it runs (its start time read by this reader).
+    const id = processId(pid);
+    expect(id.start).toMatch(view === 'ps' ? /^@\d+$/ : /^\d+$/);
+    expect(identify(id)).toBe('running');
+    await waitFor(
+      'the background sleep to exit',
+      async () => identify(id) === 'gone' || undefined,
+      {
+        timeoutMs: 10_000,
+        describe: () => `pid ${pid} still looks like it runs`,
+      },
+    );
+    expect(isPidAlive(pid)).toBe(true);
+    expect(signalProcess(id, 'SIGTERM', false)).toBe(false);
   });
-  expect(isPidAlive(pid)).toBe(true);
-  expect(signalProcess({pid}, 'SIGTERM', false)).toBe(false);
-});
 
-test('a pid is the recorded process only while its start time matches', async () => {
-  const child = spawn('sleep', ['30'], {stdio: 'ignore'});
-  onTestFinished(() => {
-    child.kill('SIGKILL');
-  });
-  const id = processId(child.pid ?? 0);
-  expect(isRunning(id)).toBe(true);
-  if (process.platform === 'linux') {
-    expect(id.start).toMatch(/^\d+$/);
-    // The same pid with another start time is a reused pid: never ours, never signalled.
-    const stranger = {pid: id.pid, start: String(Number(id.start) + 1)};
-    expect(isRunning(stranger)).toBe(false);
-    expect(signalProcess(stranger, 'SIGTERM', false)).toBe(false);
+  test('a pid is the recorded process only while its start time matches; one never recorded is not', async () => {
+    vi.stubEnv('NUDGE_PROCESS_VIEW', view);
+    onTestFinished(() => void vi.unstubAllEnvs());
+    const child = spawn('sleep', ['30'], {stdio: 'ignore'});
+    onTestFinished(() => {
+      child.kill('SIGKILL');
+    });
+    const id = processId(child.pid ?? 0);
     expect(isRunning(id)).toBe(true);
-  }
-  expect(signalProcess(id, 'SIGTERM', false)).toBe(true);
-  await waitFor('sleep to end', async () => (isRunning(id) ? undefined : true), {
-    timeoutMs: 10_000,
-    describe: () => `sleep ${id.pid} did not end`,
+    // The same pid with another start time is a reused pid: never ours, never signalled.
+    const other =
+      view === 'ps' ? `@${Number(id.start?.slice(1)) - 3600}` : String(Number(id.start) + 1);
+    const stranger = {pid: id.pid, start: other};
+    expect(identify(stranger)).toBe('other');
+    expect(signalProcess(stranger, 'SIGTERM', false)).toBe(false);
+    // No start time recorded (a record from before this check): it cannot be tied either.
+    expect(identify({pid: id.pid})).toBe('other');
+    expect(isRunning(id)).toBe(true);
+    expect(signalProcess(id, 'SIGTERM', false)).toBe(true);
+    await waitFor('sleep to end', async () => (isRunning(id) ? undefined : true), {
+      timeoutMs: 10_000,
+      describe: () => `sleep ${id.pid} did not end`,
+    });
   });
 });

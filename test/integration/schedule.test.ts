@@ -5,6 +5,7 @@
  * test/slow/schedule-cron.test.ts). systemd units are checked with the real
  * `systemd-analyze verify` where it is installed.
  */
+import {spawnSync} from 'node:child_process';
 import {existsSync, mkdirSync, readFileSync, statSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {execa, execaSync} from 'execa';
@@ -371,4 +372,30 @@ describe('nudge schedule', () => {
     await runNudge(['schedule', 'launchd', '--name', 'mac', '--uninstall'], env);
     expect(existsSync(file)).toBe(false);
   });
+
+  // plutil is Apple's: this runs in the macOS workflow (.github/workflows/macos.yml) only.
+  test.skipIf(process.platform !== 'darwin')(
+    'launchd: plutil -lint accepts the plist nudge writes (macOS only)',
+    async () => {
+      const {env, home} = await world();
+      const r = await runNudge(
+        [
+          'schedule',
+          'launchd',
+          '--cron',
+          '30 9 * * 1-5',
+          '--name',
+          'lint',
+          '--install',
+          '--',
+          'go',
+        ],
+        env,
+      );
+      expect(r.exitCode, r.stderr).toBe(0);
+      const file = join(home, 'Library', 'LaunchAgents', 'dev.tmux-nudge.lint.plist');
+      const lint = spawnSync('plutil', ['-lint', file], {encoding: 'utf8'});
+      expect(lint.status, `${lint.stdout}${lint.stderr}`).toBe(0);
+    },
+  );
 });

@@ -23,7 +23,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   jobs: ['base', 'tmux', 'agents', 'detect', 'pane', 'locks', 'process', 'notify'],
   watch: ['base', 'tmux', 'agents', 'detect', 'pane', 'jobs', 'locks', 'process', 'notify'],
   runs: ['base', 'tmux', 'agents', 'detect', 'pane', 'jobs', 'locks', 'process', 'notify'],
-  setup: ['base', 'agents'],
+  setup: ['base', 'agents', 'process'],
   commands: [
     'base',
     'tmux',

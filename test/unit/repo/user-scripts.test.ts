@@ -19,6 +19,7 @@ const RULES: Array<{pattern: RegExp; why: string; breaks: string}> = [
     breaks: 'declare -A m',
   },
   {pattern: /\b(mapfile|readarray)\b/, why: 'mapfile (bash 4)', breaks: 'mapfile -t lines'},
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a line of bash, not a template.
   {pattern: /\$\{\w+(,,|\^\^)\}/, why: 'case conversion (bash 4)', breaks: 'echo ${x,,}'},
   {pattern: /&>>|\|&/, why: '&>> and |& (bash 4)', breaks: 'make |& tee log'},
   {
@@ -39,6 +40,7 @@ const RULES: Array<{pattern: RegExp; why: string; breaks: string}> = [
   {
     pattern: /(?<![+}])"\$\{\w+\[@\]\}"/,
     why: 'an array that may be empty, expanded bare under set -u (bash < 4.4)',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a line of bash, not a template.
     breaks: 'run "${extra[@]}" x',
   },
 ];
