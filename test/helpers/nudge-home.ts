@@ -1,4 +1,5 @@
-import {readdirSync, readFileSync} from 'node:fs';
+import {execFileSync} from 'node:child_process';
+import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {onTestFinished} from 'vitest';
 import {useTempDir} from './temp-dir.js';
@@ -67,10 +68,20 @@ function workerOf(home: string, id: string): Worker | undefined {
 }
 
 function alive(w: Worker): boolean {
+  return commandLineOf(w.pid)?.includes(w.id) === true;
+}
+
+/** A process's command line: from /proc, or from ps where there is none (macOS). */
+function commandLineOf(pid: number): string | undefined {
   try {
-    return readFileSync(`/proc/${w.pid}/cmdline`, 'utf8').includes(w.id);
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
   } catch {
-    return false;
+    if (existsSync('/proc/self')) return undefined;
+    try {
+      return execFileSync('ps', ['-ww', '-o', 'command=', '-p', String(pid)], {encoding: 'utf8'});
+    } catch {
+      return undefined;
+    }
   }
 }
 
@@ -98,7 +109,7 @@ function killLeftoverCycles(home: string): void {
       const record = JSON.parse(readFileSync(join(home, 'watchers', name, 'watcher.json'), 'utf8'));
       const pid: unknown = record.cycle?.pid;
       if (typeof pid !== 'number' || !(pid > 0)) continue;
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      const cmdline = commandLineOf(pid) ?? '';
       if (cmdline.includes('watch-worker') && cmdline.includes(name)) process.kill(-pid, 'SIGKILL');
     } catch {
       // gone already
