@@ -3,6 +3,7 @@ import {statFields} from './proc-stat.js';
 import {psForeground} from './ps.js';
 import {
   type Foreground,
+  groupVerdict,
   type InputState,
   type MemberState,
   processView,
@@ -188,20 +189,14 @@ async function foregroundInputState(panePid: number): Promise<InputState> {
     const tpgid = await foregroundGroup(panePid);
     if (tpgid === undefined)
       return {kind: 'unknown', why: 'the pane has no foreground process group'};
-    const members = await groupMembers(panePid, tpgid);
-    let waiting: number | undefined;
-    for (const pid of members) {
-      const s = await memberState(pid, terminal).catch((): MemberState => 'unknown');
-      if (s === 'running') return {kind: 'running', program: await comm(pid)};
-      if (s === 'unknown')
-        return {kind: 'unknown', why: `/proc does not say where ${await comm(pid)} waits`};
-      if (s === 'waiting' && waiting === undefined) waiting = pid;
-    }
-    if (waiting !== undefined) return {kind: 'waiting-for-input', program: await comm(waiting)};
-    const leader = members[0];
-    return leader === undefined
-      ? {kind: 'unknown', why: 'the foreground process group is empty'}
-      : {kind: 'running', program: await comm(leader)};
+    return await groupVerdict(
+      await groupMembers(panePid, tpgid),
+      async (pid) => ({
+        state: await memberState(pid, terminal).catch((): MemberState => 'unknown'),
+        why: (program) => `/proc does not say where ${program} waits`,
+      }),
+      comm,
+    );
   } catch (error) {
     return {kind: 'unknown', why: `/proc could not be read (${(error as Error).message})`};
   }

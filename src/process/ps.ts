@@ -1,6 +1,12 @@
 import {basename} from 'node:path';
 import {runFile, runFileSync} from './spawn.js';
-import {type Foreground, type InputState, type MemberState, waitKindOf} from './view.js';
+import {
+  type Foreground,
+  groupVerdict,
+  type InputState,
+  type MemberState,
+  waitKindOf,
+} from './view.js';
 
 /**
  * The `ps` reader of the process view (src/process/view.ts): the same facts the /proc reader
@@ -188,31 +194,23 @@ async function foregroundInputState(panePid: number): Promise<InputState> {
   const members = parseMembers(all)
     .filter((m) => m.pgid === tpgid)
     .sort((a, b) => (a.pid === tpgid ? -1 : b.pid === tpgid ? 1 : a.pid - b.pid));
-  let waiting: number | undefined;
-  for (const m of members) {
-    let s = psMemberState(m, 'not-read');
-    let listed = true;
-    if (s === 'needs-descriptors') {
+  return groupVerdict(
+    members,
+    async (m) => {
+      const first = psMemberState(m, 'not-read');
+      if (first !== 'needs-descriptors') return {state: first, why: psCannotTell};
       const fds = await descriptors(m.pid, terminal);
-      listed = fds !== undefined;
-      s = psMemberState(m, fds);
-    }
-    if (s === 'running') return {kind: 'running', program: await comm(m.pid)};
-    if (s === 'unknown' || s === 'needs-descriptors')
+      const state = psMemberState(m, fds);
       return {
-        kind: 'unknown',
-        why: listed
-          ? `ps does not say where ${await comm(m.pid)} waits`
-          : `lsof could not list what ${await comm(m.pid)} has open`,
+        state: state === 'needs-descriptors' ? 'unknown' : state,
+        why: fds === undefined ? (p) => `lsof could not list what ${p} has open` : psCannotTell,
       };
-    if (s === 'waiting' && waiting === undefined) waiting = m.pid;
-  }
-  if (waiting !== undefined) return {kind: 'waiting-for-input', program: await comm(waiting)};
-  const leader = members[0];
-  return leader === undefined
-    ? {kind: 'unknown', why: 'the foreground process group is empty'}
-    : {kind: 'running', program: await comm(leader.pid)};
+    },
+    (m) => comm(m.pid),
+  );
 }
+
+const psCannotTell = (program: string) => `ps does not say where ${program} waits`;
 
 /** The foreground of a pane's terminal, as ps (and lsof) tell it. */
 export const psForeground: Foreground = {

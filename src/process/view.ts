@@ -73,3 +73,30 @@ export type InputState =
 
 /** What one process of the foreground group is doing. */
 export type MemberState = 'waiting' | 'neutral' | 'running' | 'unknown';
+
+/**
+ * The foreground group's verdict from its members, leader first (both readers): the first
+ * member found running makes it running; one whose wait cannot be told makes it unknown (with
+ * `look`'s why); else it waits for input when a member does, and runs otherwise (its leader).
+ */
+export async function groupVerdict<M>(
+  members: readonly M[],
+  look: (m: M) => Promise<{state: MemberState; why?: (program: string) => string}>,
+  name: (m: M) => Promise<string>,
+): Promise<InputState> {
+  let waiting: M | undefined;
+  for (const m of members) {
+    const {state, why} = await look(m);
+    if (state === 'running') return {kind: 'running', program: await name(m)};
+    if (state === 'unknown') {
+      const program = await name(m);
+      return {kind: 'unknown', why: why?.(program) ?? `nothing says where ${program} waits`};
+    }
+    if (state === 'waiting' && waiting === undefined) waiting = m;
+  }
+  if (waiting !== undefined) return {kind: 'waiting-for-input', program: await name(waiting)};
+  const leader = members[0];
+  return leader === undefined
+    ? {kind: 'unknown', why: 'the foreground process group is empty'}
+    : {kind: 'running', program: await name(leader)};
+}
