@@ -68,8 +68,9 @@ describe.each(PROCESS_VIEWS)('through the %s reader', (view) => {
     expect(cancelled.stdout).toBe(
       `Cancelled job ${job}; process ${record.pid} was not signalled: it runs, but nudge cannot tie it to the job's worker (its start time differs from the one recorded, or cannot be read).`,
     );
-    // The live process was left alone.
+    // The live process was left alone (then ended here: it is this test's own worker).
     expect(() => process.kill(record.pid as number, 0)).not.toThrow();
+    process.kill(record.pid as number, 'SIGKILL');
     if (view === 'ps')
       expect(reader.calls().some((c) => c.startsWith('ps -o stat=,lstart= -p'))).toBe(true);
   });
