@@ -173,9 +173,15 @@ export function psMemberState(
   return fds.sockets + fds.others + fds.eventSets === 0 ? 'waiting' : 'running';
 }
 
+/** A process's program name: `comm` without a folder (BSD ps may print the path) or a login
+ * shell's leading `-` (`-zsh`). */
 async function comm(pid: number): Promise<string> {
   const out = (await ps(['-o', 'comm=', '-p', String(pid)]))?.trim();
-  return out ? basename(out) : '?';
+  return out ? programName(out) : '?';
+}
+
+export function programName(comm: string): string {
+  return basename(comm.trim()).replace(/^-/, '');
 }
 
 /** Whether the foreground of the pane whose first process is `panePid` waits for input. */

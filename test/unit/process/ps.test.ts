@@ -11,6 +11,7 @@ import {
   parseDescriptors,
   parseMembers,
   parseStatLine,
+  programName,
   psMemberState,
 } from '../../../src/process/ps.js';
 import {badProcessView, processView, waitKindOf} from '../../../src/process/view.js';
@@ -70,6 +71,13 @@ describe('parsing ps', () => {
       {pid: 412, pgid: 401, state: 'R', wchan: '-'},
       {pid: 77, pgid: 77, state: 'Z', wchan: ''},
     ]);
+  });
+
+  test('program names: no folder (BSD ps), no login shell dash', () => {
+    expect(programName('python3')).toBe('python3');
+    expect(programName('/bin/zsh')).toBe('zsh');
+    expect(programName('-zsh')).toBe('zsh');
+    expect(programName('/usr/local/bin/node\n')).toBe('node');
   });
 });
 
