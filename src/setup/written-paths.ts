@@ -5,7 +5,7 @@ import {runFile} from '../process/spawn.js';
 import {type Check, fail, ok} from './check.js';
 import {type Manifest, readManifest} from './install.js';
 import {defaultHome} from './place.js';
-import {launchdLabel, systemdUnit} from './schedule.js';
+import {cronMarker, launchdLabel, systemdUnit} from './schedule.js';
 import {gonePaths} from './self-paths.js';
 
 /** Where one thing nudge wrote runs nudge from, and what mends it. */
@@ -77,7 +77,7 @@ async function scheduled(env: Record<string, string | undefined>): Promise<Writt
     'Run nudge schedule again with its --name and --install (installing a name again replaces it), or take it out with --uninstall.';
   const out: Written[] = [];
   const cron = await runFile('crontab', ['-l'], {timeoutMs: 10_000, maxBuffer: 1024 * 1024});
-  if (cron.ok && cron.stdout.includes('# tmux-nudge schedule'))
+  if (cron.ok && cron.stdout.includes(cronMarker('').trimEnd()))
     out.push({what: 'your crontab', text: cron.stdout, fix});
   const home = defaultHome(env);
   const places = [
