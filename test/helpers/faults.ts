@@ -74,9 +74,24 @@ export async function expectLockedInTurn(home: string, ids: string[]): Promise<J
   return events;
 }
 
-/** The terminal events of a job (exactly one is expected). */
+/**
+ * The terminal events of a job (exactly one is expected). A job's ending writes state.json
+ * first and its event just after, so once state.json shows an ending this waits for that event
+ * to be written before counting (a job that has not ended returns what there is, often []).
+ */
 export async function terminalEvents(home: string, id: string): Promise<JobEvent[]> {
-  return (await readJobEvents(home, id)).filter((e) => TERMINAL.includes(e.event));
+  const endings = async () =>
+    (await readJobEvents(home, id)).filter((e) => TERMINAL.includes(e.event));
+  const state = await readJobState(home, id).catch(() => undefined);
+  if (!state || !TERMINAL.includes(state.state)) return endings();
+  return waitFor(
+    `job ${id}'s ending (${state.state}) to reach its events`,
+    async () => {
+      const found = await endings();
+      return found.length > 0 ? found : undefined;
+    },
+    {timeoutMs: 20_000},
+  );
 }
 
 /** A job's pid from its state record (the worker records it when it starts). */
