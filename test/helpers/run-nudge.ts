@@ -142,7 +142,11 @@ export async function waitForJobState(
     async () => {
       const s = await readJobState(home, jobId).catch(() => undefined);
       last = JSON.stringify(s);
-      return s && states.includes(s.state) ? s : undefined;
+      if (!s || !states.includes(s.state)) return undefined;
+      // A job's ending writes state.json first and its event just after: wait for both, so
+      // a caller reading the events next finds the ending there.
+      if (!TERMINAL.includes(s.state)) return s;
+      return (await readJobEvents(home, jobId)).some((e) => e.event === s.state) ? s : undefined;
     },
     {
       timeoutMs,
