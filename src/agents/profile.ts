@@ -1,6 +1,7 @@
 import {type Pattern, replaceFirst} from '../base/pattern.js';
 import type {PaneView} from '../tmux/view.js';
 import {cursorLine, visibleText} from '../tmux/view.js';
+import type {DoorSpec} from './doors.js';
 
 /**
  * What is specific to the program in a pane, kept as data: how to empty its input line, the
@@ -109,6 +110,9 @@ export interface Profile {
    * folder, answer a question or approve a plan, or a usage limit. nudge reports them
    * (`blocked`), never types into them, and may answer no (`nudge run`); never yes. */
   dialogs?: readonly Dialog[];
+  /** Ways into the program other than its terminal, tried in order before typing a notice
+   * (src/doors/; docs/agents.md, "Doors"). */
+  doors?: readonly DoorSpec[];
   /** The command that starts the program interactively from a shell (`nudge run --agent`). */
   launch?: string;
   /** The releases each entry was measured on, by entry (`busy`, `queued`, …), and which of

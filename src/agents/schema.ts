@@ -2,6 +2,7 @@ import {createRequire} from 'node:module';
 import type * as Zod from 'zod';
 import {linearPattern, type Pattern} from '../base/pattern.js';
 import {err, ok, type Result} from '../base/result.js';
+import {DOOR_KINDS} from './doors.js';
 import type {Profile} from './profile.js';
 
 /**
@@ -45,6 +46,14 @@ function build(z: typeof Zod.z, compile: (source: string) => Pattern) {
     denyKeys: keyGroups.optional(),
   });
 
+  const door = z.strictObject({
+    kind: z.enum(DOOR_KINDS),
+    minVersion: z
+      .string()
+      .regex(/^\d+(\.\d+)*$/, 'a version such as 2.1.224')
+      .optional(),
+  });
+
   /** What a profile file may hold. `name` and `kind` say what it is; the rest is Profile. */
   const profileFile = z.strictObject({
     name: z
@@ -77,6 +86,7 @@ function build(z: typeof Zod.z, compile: (source: string) => Pattern) {
     commands: regex.optional(),
     programs: z.array(regex).optional(),
     dialogs: z.array(dialog).optional(),
+    doors: z.array(door).optional(),
     launch: z.string().min(1).optional(),
     measuredOn: z.record(z.string(), z.string()).optional(),
   });

@@ -206,9 +206,12 @@ export function renderStatus(
   if (submit?.match !== undefined) line(`match   ${submit.match}`);
   if (submit?.verdict !== undefined) line(`verdict ${submit.verdict}`);
   if (s.notified !== undefined) {
-    const how = submit?.noticeDelivery ? ` (${submit.noticeDelivery})` : '';
-    line(`notice  ${s.notified ? `sent${how}` : 'not sent'}`);
+    const how = [submit?.noticeDelivery, submit?.noticeVia && `via ${submit.noticeVia}`]
+      .filter(Boolean)
+      .join(', ');
+    line(`notice  ${s.notified ? `sent${how ? ` (${how})` : ''}` : 'not sent'}`);
   }
+  for (const door of submit?.noticeDoors ?? []) line(`door    ${door}`);
   if (submit?.noticeHeld !== undefined) line(`held    ${submit.noticeHeld}`);
   if (submit?.noticeDue) line(`relay   the notice is for ${submit.noticeDue.to}`);
   if (s.relay) {

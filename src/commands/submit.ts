@@ -3,7 +3,12 @@ import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import {Undo} from '../base/undo.js';
 import {checkUntilFits} from '../detect/conditions.js';
 import type {JobOutcome} from '../jobs/events.js';
-import {resolveJobOptions, type SubmitOptions, validateText} from '../jobs/options.js';
+import {
+  configuredVia,
+  resolveJobOptions,
+  type SubmitOptions,
+  validateText,
+} from '../jobs/options.js';
 import {
   encodeRequest,
   JOB_ID_PATTERN,
@@ -37,6 +42,7 @@ export async function submit(given: SubmitOptions, ctx: CommandContext): Promise
   validateText(o.text);
   const options = resolveJobOptions(o);
   options.notifySinks = resolveSinks(o.notify, ctx.env);
+  if (o.via === undefined && options.notify) options.via = configuredVia(ctx.env) ?? 'auto';
   const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
   const stateDir = resolveStateDir(ctx.env);
   const tmux = ctx.tmux(spec);
@@ -144,6 +150,7 @@ export async function submit(given: SubmitOptions, ctx: CommandContext): Promise
     pid: ctx.pid,
     signal: ctx.signal,
     transport: transport === 'spawn' || transport === 'control' ? transport : 'auto',
+    env: ctx.env,
   });
   return {kind: 'ran', job: request.jobId, pane: info.paneId, outcome};
 }

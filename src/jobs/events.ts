@@ -1,6 +1,8 @@
 import type {HookKind} from '../agents/registry.js';
+import type {DoorAttempt} from '../doors/ladder.js';
 import type {PaneEvents} from '../pane/events.js';
 import type {Delivery} from '../pane/failures.js';
+import type {NoticeVia} from './record.js';
 import type {SameMembers, SubmitState} from './states.js';
 import type {JobEnding, TerminalState} from './store.js';
 
@@ -40,7 +42,9 @@ export interface JobEvents extends PaneEvents {
   'notify-failed': {about: string; sink: string; error: string};
   /** The resume line typed once a limit was over. */
   resumed: {pane: string; text: string; delivery: Delivery};
-  notified: {pane: string; chars: number; delivery: Delivery};
+  notified: {pane: string; chars: number; delivery: Delivery; via: NoticeVia};
+  /** A door tried for the notice (src/doors/): what it did, and why not when it did not. */
+  door: DoorAttempt & {pane: string};
   'hook-mark': {pane: string; source: HookKind; atMs: number};
   transport: {kind: string; session?: string; reason?: string};
   /** /proc cannot say whether the foreground waits for input: liveness as before. */

@@ -4,11 +4,13 @@ import {realClock} from '../base/clock.js';
 import {describeError} from '../base/errors.js';
 import {layout} from '../base/paths.js';
 import {thisProcess} from '../base/this-process.js';
+import {realDoors} from '../doors/ladder.js';
 import {controlMutexFor} from '../locks/control-mutex.js';
 import {paneLockFor} from '../locks/pane-lock.js';
 import {teller} from '../notify/tell.js';
 import {paneMemory} from '../pane/memory.js';
 import {systemForeground} from '../process/foreground.js';
+import {systemTree} from '../process/tree.js';
 import type {ServerRef, ServerSpec} from '../tmux/server.js';
 import {
   openTransport,
@@ -45,7 +47,14 @@ export interface ExecuteContext {
   usage?: (() => WorkerUsage) | undefined;
   /** Whether webhook: and ntfy: sinks get the typed text's preview (notifyPreviewOf). */
   notifyPreview: boolean;
+  /** The worker's environment: where the agents' doors are found (src/doors/). */
+  env: Record<string, string | undefined>;
 }
+
+/** How long a door waits for the agent to show a notice taken before it is typed instead:
+ * Claude Code writes it to its transcript within ~50 ms of the post (measured on 2.1.332);
+ * generous for a loaded machine. */
+const DOOR_CONFIRM_MS = 8_000;
 
 /** When tmux has fallen this many seconds behind in sending us a pane's output, it pauses
  * that pane for us (and we resume it at once, counting it as output) rather than holding the
@@ -132,6 +141,7 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
         pid: ctx.pid,
         hookMarks: hookMarkSource(ctx.stateDir, server),
         foreground: systemForeground,
+        doors: realDoors({tree: systemTree, env: ctx.env, confirmMs: DOOR_CONFIRM_MS}),
         paneMemory: paneMemory(ctx.stateDir, server),
         tell: teller({
           sinks: request.options.notifySinks,

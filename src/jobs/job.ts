@@ -7,12 +7,13 @@ import type {Clock} from '../base/clock.js';
 import {isAbortError} from '../base/errors.js';
 import {describeUntil} from '../detect/until.js';
 import type {PaneActivity} from '../detect/wait-until.js';
+import type {Doors} from '../doors/ladder.js';
 import type {FencedLease} from '../locks/fenced-lease.js';
 import type {PaneLock} from '../locks/pane-lock.js';
 import type {Tell} from '../notify/tell.js';
 import {awaitDone} from '../pane/await-done.js';
 import {type Delivered, deliver} from '../pane/deliver.js';
-import {NotDelivered, PaneBlocked, PaneFailure} from '../pane/failures.js';
+import {type Delivery, NotDelivered, PaneBlocked, PaneFailure} from '../pane/failures.js';
 import {leaveLine} from '../pane/half-line.js';
 import {waitUntilPaneIdle} from '../pane/idle.js';
 import type {PaneIo} from '../pane/keys.js';
@@ -24,6 +25,8 @@ import type {JobEvents, JobOutcome} from './events.js';
 import {LimitWaits, resumeAfterLimit} from './limit.js';
 import {takePaneLock} from './lock-pane.js';
 import {dueElsewhere, heldBack, noticeFor} from './notice.js';
+import {nativeFailure, throughDoors} from './notice-doors.js';
+import type {NoticeVia} from './record.js';
 import type {JobRecorder} from './recorder.js';
 import {deliverOptionsOf, type JobRequest, sentinelOf, textToType} from './request.js';
 
@@ -42,6 +45,8 @@ export interface JobDeps extends RecognizeDeps {
   hookMarks: HookMarkSource;
   /** Tell the person of a change (the job's `--notify` sinks; none: a no-op). */
   tell: Tell;
+  /** The agents' own doors for a notice (src/doors/): tried before typing it. */
+  doors: Doors;
 }
 
 /** What the wait found, carried to the notice and the ending. */
@@ -67,14 +72,11 @@ type Phase = Exclude<Step['at'], 'ended'>;
  * Each state change is recorded (state.json, events.jsonl, pino log) through the recorder,
  * and the ending through the one writer of endings. The pane typed into is locked from typing
  * to the end of the wait; the notice pane while the notice is typed (one lock for the whole
- * job when they are the same pane). `signal` cancels (SIGTERM from `nudge cancel`). Never
- * throws: every ending is an outcome.
+ * job when they are the same pane); a notice goes through the agent's door where it has one
+ * (src/doors/). `signal` cancels (SIGTERM from `nudge cancel`). Never throws: every ending is
+ * an outcome.
  */
-export async function runJob(
-  deps: JobDeps,
-  request: JobRequest,
-  signal: AbortSignal,
-): Promise<JobOutcome> {
+export async function runJob(deps: JobDeps, request: JobRequest, signal: AbortSignal) {
   const outcome = await new Job(deps, request, signal).run();
   await deps.recorder.end(outcome);
   const change = changeOfEnding(outcome);
@@ -190,24 +192,23 @@ class Job {
   async #typing({detected, paneCommand, panePid}: Extract<Step, {at: 'typing'}>): Promise<Step> {
     const text = textToType(this.request);
     const {profile, reason} = detected;
+    const chosen = {profile: profile.name, profileReason: reason};
+    const until = describeUntil(this.#o.until);
     await this.deps.recorder.transition(
       'typing',
-      {
-        profile: profile.name,
-        profileReason: reason,
-        chars: [...text].length,
-        until: describeUntil(this.#o.until),
-      },
-      {profile: profile.name, profileReason: reason},
+      {...chosen, chars: [...text].length, until},
+      chosen,
     );
+    const pace = {enter: this.#o.enter, typed: (n: number) => void (this.#typed += n)};
     let delivered: Delivered;
     try {
+      const options = deliverOptionsOf(this.request, pace);
       delivered = await deliver(
         this.#io,
         this.request.pane,
         text,
         profile,
-        deliverOptionsOf(this.request, {enter: this.#o.enter, typed: (n) => this.#count(n)}),
+        options,
         this.#jobSignal(),
       );
     } catch (error) {
@@ -302,10 +303,8 @@ class Job {
     await this.deps.recorder.transition('notifying', {pane});
     const notice = noticeFor(this.request, waited);
     const info = await preflight(this.#io, pane, this.request.server.pid);
-    const held =
-      pane === this.request.pane
-        ? await heldBack(this.deps.foreground, this.#began, info)
-        : undefined;
+    const began = pane === this.request.pane ? this.#began : undefined;
+    const held = await heldBack(this.deps.foreground, began, info);
     if (held) {
       await this.deps.recorder.event('notice-held', {pane, why: held});
       return this.#ended({...waited, noticeHeld: held});
@@ -314,20 +313,27 @@ class Job {
       pane === this.request.pane && this.#profile
         ? this.#profile
         : (await recognize(this.deps, pane, info, o.profile)).profile;
+    const target = {pane, panePid: info.panePid, jobId: this.request.jobId};
+    const doors = await throughDoors(this.deps, profile, target, notice, o.via, this.#jobSignal());
+    const tried = doors.tried.length ? {noticeDoors: doors.tried} : {};
+    const sent = async (delivery: Delivery, via: NoticeVia) => {
+      await this.deps.recorder.event('notified', {pane, chars: [...notice].length, delivery, via});
+      return this.#ended({
+        ...waited,
+        notified: true,
+        noticeDelivery: delivery,
+        noticeVia: via,
+        ...tried,
+      });
+    };
+    if (doors.delivered) return sent(doors.delivered.delivery, doors.delivered.door);
+    if ((o.via ?? 'auto') === 'native')
+      return this.#ended({...waited, ...tried, ...nativeFailure(waited, profile, doors.tried)});
     try {
-      const {delivery} = await deliver(
-        this.#io,
-        pane,
-        notice,
-        profile,
-        deliverOptionsOf(this.request, {
-          enter: true,
-          ...ownLinePace(profile, notice, this.#o),
-        }),
-        this.#jobSignal(),
-      );
-      await this.deps.recorder.event('notified', {pane, chars: [...notice].length, delivery});
-      return this.#ended({...waited, notified: true, noticeDelivery: delivery});
+      const pace = {enter: true, ...ownLinePace(profile, notice, this.#o)};
+      const options = deliverOptionsOf(this.request, pace);
+      const typed = await deliver(this.#io, pane, notice, profile, options, this.#jobSignal());
+      return await sent(typed.delivery, 'keys');
     } catch (error) {
       if (!(error instanceof NotDelivered)) throw error;
       return this.#ended({
@@ -335,6 +341,7 @@ class Job {
         state: 'failed',
         reason: `The work ended (${waited.state}), but the notice did not reach the agent: ${error.message}`,
         noticeDelivery: error.delivery,
+        ...tried,
       });
     }
   }
@@ -355,11 +362,6 @@ class Job {
 
   #ended(outcome: Omit<JobOutcome, 'notified'> & {notified?: boolean}): Step {
     return {at: 'ended', outcome: {...outcome, notified: outcome.notified ?? false}};
-  }
-
-  /** Characters of the text typed so far (for "cancelled after typing N of M"). */
-  #count(n: number): void {
-    this.#typed += n;
   }
 
   /** Cancellation, or the loss of the lock held. */

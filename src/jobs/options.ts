@@ -1,5 +1,7 @@
 import {Buffer} from 'node:buffer';
+import {VIAS, type Via} from '../agents/doors.js';
 import type {ProfileName} from '../agents/profile.js';
+import {type ConfigEnv, configTable} from '../base/config.js';
 import {parseDuration, parseInteger} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
 import {
@@ -198,6 +200,16 @@ export const SUBMIT_OPTIONS = {
     describe:
       'notice template: {status} {elapsed} {job} {until} {exit} {match} {delivery} (--no-notice for none)',
   },
+  via: {
+    mcp: {
+      name: 'via',
+      describe: "how the notice goes: auto (the agent's door, else typing), keys, native",
+    },
+    type: 'string',
+    choices: VIAS,
+    describe:
+      "how the notice goes: auto (the agent's own door where it has one, else typed), keys (typed), native (a door only); default: config.toml's [submit] via, else auto",
+  },
   'lock-timeout': {
     type: 'string',
     default: SUBMIT_DEFAULTS.lockTimeout,
@@ -257,6 +269,8 @@ export function resolveJobOptions(o: SubmitOptions): JobOptions {
     notify: o.notice !== false,
     noticeTemplate: typeof o.notice === 'string' ? o.notice : null,
     notifyPane: null,
+    // The config file's [submit] via is added by the command, which knows the environment.
+    via: o.via === undefined ? 'auto' : parseVia(o.via),
     noticeElsewhere: o.noticeElsewhere ?? null,
     until,
     ignore,
@@ -281,6 +295,23 @@ export function parseOnLimit(value: string): 'stop' | 'wait' {
     'bad-usage',
     `--on-limit must be stop or wait, got ${JSON.stringify(value)}.`,
   );
+}
+
+/** Check `--via`; throws NudgeError (exit 2). */
+export function parseVia(value: string, where = '--via'): Via {
+  if ((VIAS as readonly string[]).includes(value)) return value as Via;
+  throw new NudgeError(
+    'bad-usage',
+    `${where} must be auto, keys or native, got ${JSON.stringify(value)}.`,
+  );
+}
+
+/** `[submit] via` in the person's config file, if set (checked: one sentence, exit 2). */
+export function configuredVia(env: ConfigEnv): Via | undefined {
+  const found = configTable(env, 'submit');
+  const value = found?.table.via;
+  if (found === undefined || value === undefined) return undefined;
+  return parseVia(String(value), `${found.file}: submit.via`);
 }
 
 /** Check `--resume-text`: one line; throws NudgeError (exit 2). */

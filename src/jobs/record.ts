@@ -1,4 +1,5 @@
 import type {Blocked} from '../agents/dialogs.js';
+import type {DoorKind} from '../agents/doors.js';
 import type {ProfileName} from '../agents/profile.js';
 import {versionOneRecord} from '../base/shape.js';
 import type {Delivery} from '../pane/failures.js';
@@ -47,6 +48,9 @@ interface RecordBase<S extends JobState> {
   blocked?: Blocked;
 }
 
+/** How a notice went: a door's name, or `keys` (typed). */
+export type NoticeVia = DoorKind | 'keys';
+
 /** A `submit` job: text typed into a pane, watched, and a notice. Records written before
  * `kind` existed are read as `submit`. */
 export interface SubmitRecord extends RecordBase<SubmitState> {
@@ -57,6 +61,10 @@ export interface SubmitRecord extends RecordBase<SubmitState> {
   /** Whether the text, and the notice, were submitted (read back from the screen). */
   delivery?: Delivery;
   noticeDelivery?: Delivery;
+  /** How the notice went (a door, or `keys`), and the doors tried before typing and why each
+   * did not take it. */
+  noticeVia?: NoticeVia;
+  noticeDoors?: string[];
   /** `--until regex:`: the match. */
   match?: string;
   /** Why the wait ended so, and why the notice was held back (if it was). */

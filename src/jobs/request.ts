@@ -1,4 +1,5 @@
 import {Buffer} from 'node:buffer';
+import {VIAS, type Via} from '../agents/doors.js';
 import type {ProfileName} from '../agents/profile.js';
 import {JOB_ID_PATTERN} from '../base/paths.js';
 import {linearPattern} from '../base/pattern.js';
@@ -48,6 +49,9 @@ export interface JobOptions {
   noticeTemplate: string | null;
   /** The pane (`%N`) the notice is typed into; null: the pane typed into. */
   notifyPane: string | null;
+  /** How the notice goes: the agent's doors, then typing (`auto`), typing only (`keys`), a
+   * door only (`native`). Requests made before it existed are `auto`. */
+  via?: Via | undefined;
   /** The notice's pane is on another host (`HOST:%N`): the worker does not type it but
    * records it in the ending, and the relay on the submitting machine types it there.
    * Absent or null: typed here. */
@@ -227,6 +231,9 @@ export function validateRequest(value: unknown): Result<JobRequest, string> {
     options.resumeText.trim() === ''
   ) {
     return err('the request options onLimit/limitMarginMs/resumeText are not valid');
+  }
+  if (options.via !== undefined && !(VIAS as readonly unknown[]).includes(options.via)) {
+    return err('the request option via is not auto, keys or native');
   }
   if (
     !Array.isArray(options.notifySinks) ||

@@ -2,7 +2,7 @@ import {mkdir, readdir, readFile, rm, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import type {Blocked} from '../agents/dialogs.js';
 import {NudgeError} from '../base/errors.js';
-import {checkJobRecord, type JobRecord, type RecordPatch} from './record.js';
+import {checkJobRecord, type JobRecord, type NoticeVia, type RecordPatch} from './record.js';
 import {isTerminal, type JobState, type TerminalState} from './states.js';
 
 export {checkJobRecord, type JobKind, type JobRecord} from './record.js';
@@ -66,6 +66,10 @@ export interface JobEnding {
   match?: string | undefined;
   delivery?: Delivery | undefined;
   noticeDelivery?: Delivery | undefined;
+  /** How the notice went: through a door of the agent's (src/doors/), or typed. */
+  noticeVia?: NoticeVia | undefined;
+  /** The doors tried before it was typed, each with why it did not take the notice. */
+  noticeDoors?: string[] | undefined;
   /** Why the wait ended so (`idle: waiting for input (python3)`, `still running: sleep`). */
   verdict?: string | undefined;
   /** Why the notice was not typed, when it was held back. */

@@ -56,6 +56,7 @@ export const JOB_WORKER: WorkerKind = {
       signal: s.signal,
       transport: transport.value,
       usage: s.usage,
+      env: s.env,
     });
     return exitCodeOfState(outcome.state);
   },

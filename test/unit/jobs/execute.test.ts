@@ -28,7 +28,7 @@ async function recorded() {
     stateDir: home,
     pid: process.pid,
     signal: new AbortController().signal,
-    notifyPreview: false,
+    notifyPreview: false, env: {},
   };
   const lock = paneLockFor(home, {
     socketPath: request.server.socketPath,

@@ -89,6 +89,12 @@ function setup(
       },
       paneMemory: {recall: async () => undefined, remember: async () => {}} as PaneMemory,
       tell: async (change: Change) => void told.push(change),
+      // No profile of these tests has a door: never asked (the door tests give their own).
+      doors: {
+        deliver: async () => {
+          throw new Error('no door was expected');
+        },
+      },
     },
     told,
   };

@@ -20,7 +20,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   pane: ['base', 'tmux', 'agents', 'detect', 'locks', 'process'],
   notify: ['base', 'tmux', 'process', 'agents'],
   remote: ['base', 'process', 'locks'],
-  jobs: ['base', 'tmux', 'agents', 'detect', 'pane', 'locks', 'process', 'notify'],
+  /** The agents' own doors for a notice (Claude Code's inbox). */
+  doors: ['base', 'agents', 'process'],
+  jobs: ['base', 'tmux', 'agents', 'detect', 'pane', 'locks', 'process', 'notify', 'doors'],
   watch: ['base', 'tmux', 'agents', 'detect', 'pane', 'jobs', 'locks', 'process', 'notify'],
   runs: ['base', 'tmux', 'agents', 'detect', 'pane', 'jobs', 'locks', 'process', 'notify'],
   setup: ['base', 'agents', 'process'],
