@@ -482,6 +482,13 @@ export function createAgentHome(name: AgentName, opts: AgentOptions = {}): Agent
 }
 
 /** Whether a Claude Code version starts in auto mode (2.1.283 and newer). */
+/** Whether this Claude Code has its inbox (a socket per session, 2.1.224 and newer): nudge's
+ * notices then go through it (src/doors/). */
+export function claudeHasInbox(version: string | undefined): boolean {
+  const [a = 0, b = 0, c = 0] = (version ?? '').split('.').map((n) => Number.parseInt(n, 10) || 0);
+  return a > 2 || (a === 2 && (b > 1 || (b === 1 && c >= 224)));
+}
+
 export function claudeHasAutoMode(version: string | undefined): boolean {
   const [a = 0, b = 0, c = 0] = (version ?? '').split('.').map((n) => Number.parseInt(n, 10) || 0);
   return a > 2 || (a === 2 && (b > 1 || (b === 1 && c >= 283)));

@@ -111,6 +111,11 @@ export interface ReceivedPrompt {
   at: number;
   /** Sent as "a message while you were working" (Claude Code's queued messages). */
   queued: boolean;
+  /** How it came: typed into the CLI, or through Claude Code's inbox ("Another Claude
+   * session sent a message:"; `text` is then the message's body after nudge's first line). */
+  via: 'typed' | 'inbox';
+  /** An inbox message's first line, when nudge wrote one ("From nudge …"). */
+  preface?: string;
 }
 
 export interface ModelServer {
@@ -485,14 +490,7 @@ export async function startModelServer(): Promise<ModelServer> {
       if (e.side) continue;
       e.prompts.forEach((text, i) => {
         const key = `${i}\u0000${text}`;
-        if (!seen.has(key)) {
-          const queued = text.startsWith(QUEUED_PREFIX);
-          seen.set(key, {
-            text: queued ? text.slice(QUEUED_PREFIX.length).trim() : text,
-            at: e.at,
-            queued,
-          });
-        }
+        if (!seen.has(key)) seen.set(key, {...receivedAs(text), at: e.at});
       });
     }
     return [...seen.values()];
@@ -550,13 +548,40 @@ export function describePrompts(prompts: ReceivedPrompt[]): string {
   return prompts
     .map(
       (p) =>
-        `${new Date(p.at).toISOString()}${p.queued ? ' (queued)' : ''} ${JSON.stringify(p.text)}`,
+        `${new Date(p.at).toISOString()}${p.queued ? ' (queued)' : ''}${p.via === 'inbox' ? ' (inbox)' : ''} ${JSON.stringify(p.text)}`,
     )
     .join('\n');
 }
 
 /** How Claude Code passes a message typed while a tool ran (as `role: "system"` content). */
 const QUEUED_PREFIX = 'The user sent a new message while you were working:';
+
+/** How Claude Code (2.1.224+) passes a message from its inbox: as a user turn, or (while a
+ * tool ran) as `role: "system"` content after the tool's result; the body, then a disclaimer. */
+const INBOX_MESSAGE =
+  /^Another Claude session sent a message( while you were working)?:\n([\s\S]*?)\n\nThis came from another Claude session/;
+
+/** A prompt's text as the model got it: typed, queued, or an inbox message's body. */
+function receivedAs(text: string): Omit<ReceivedPrompt, 'at'> {
+  const inbox = INBOX_MESSAGE.exec(text);
+  if (inbox) {
+    const body = inbox[2] ?? '';
+    const preface = /^From nudge\b[^\n]*\n/.exec(body)?.[0];
+    return {
+      text: preface ? body.slice(preface.length) : body,
+      queued: inbox[1] !== undefined,
+      via: 'inbox',
+      ...(preface ? {preface: preface.trimEnd()} : {}),
+    };
+  }
+  const queued = text.startsWith(QUEUED_PREFIX);
+  return {text: queued ? text.slice(QUEUED_PREFIX.length).trim() : text, queued, via: 'typed'};
+}
+
+/** Whether a `role: "system"` text is a message Claude Code passes on (typed or from its
+ * inbox while a tool ran), not its own instructions. */
+const passedOn = (text: string | undefined) =>
+  !!text && (text.includes(QUEUED_PREFIX) || INBOX_MESSAGE.test(text));
 
 function formatOf(method: string, path: string): WireFormat | 'unknown' {
   if (method !== 'POST') return 'unknown';
@@ -711,12 +736,12 @@ function promptsOf(format: WireFormat, b: Record<string, unknown>): string[] {
       for (const m of (b.messages ?? []) as Array<{role: string; content: unknown}>) {
         if (m.role === 'user' || m.role === 'system') {
           if (typeof m.content === 'string') {
-            if (m.role === 'user' || m.content.includes(QUEUED_PREFIX)) add(m.content);
+            if (m.role === 'user' || passedOn(m.content)) add(m.content);
             continue;
           }
           for (const part of (m.content ?? []) as Array<{type: string; text?: string}>) {
             if (part.type !== 'text') continue;
-            if (m.role === 'user' || part.text?.includes(QUEUED_PREFIX)) add(part.text);
+            if (m.role === 'user' || passedOn(part.text)) add(part.text);
           }
         }
       }

@@ -11,13 +11,20 @@
 import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {afterAll, describe, expect, onTestFinished, test} from 'vitest';
-import {describePrompts, type ModelServer, type Reply, startModelServer} from './model-server.js';
+import {
+  describePrompts,
+  type ModelServer,
+  type ReceivedPrompt,
+  type Reply,
+  startModelServer,
+} from './model-server.js';
 import {stopWorkers} from './nudge-home.js';
 import {
   type AgentName,
   agentAvailable,
   agentVersion,
   claudeHasAutoMode,
+  claudeHasInbox,
   DATA_AGENT_NAMES,
   type RealAgent,
   startAgent,
@@ -146,6 +153,33 @@ function noticeTyped(w: World): Promise<unknown> {
 /** How many prompts the model received that are exactly `text`. */
 function received(model: ModelServer, text: string): number {
   return model.prompts().filter((p) => p.text === text).length;
+}
+
+/** The door a notice to `name`'s pane goes through (a job submitted from the agent's own
+ * tool, so its worker finds the session): Claude Code's inbox where it has one, else typed. */
+function viaOf(name: AgentName): 'claude-inbox' | 'keys' {
+  return name === 'claude' && claudeHasInbox(agentVersion('claude')) ? 'claude-inbox' : 'keys';
+}
+
+/** The notice reached the model as it should for the door it went through: through the inbox
+ * as nudge's first line and then the notice byte for byte; typed, as the prompt itself. And
+ * the job says so. */
+function expectThrough(
+  name: AgentName,
+  got: ReceivedPrompt,
+  end: Record<string, unknown>,
+  id: string,
+): void {
+  const via = viaOf(name);
+  expect(end.noticeVia, JSON.stringify(end)).toBe(via);
+  expect(got.via).toBe(via === 'keys' ? 'typed' : 'inbox');
+  if (via === 'claude-inbox')
+    expect(got.preface).toBe(
+      `From nudge (not another Claude session): job ${id}, which this session started, has ended.`,
+    );
+  // Where the agent has a door that was not used, the job says why.
+  if (via === 'keys' && name === 'claude')
+    expect(String(end.noticeDoors), JSON.stringify(end)).toMatch(/^claude-inbox: /);
 }
 
 function escapeRegex(s: string): string {
@@ -308,6 +342,7 @@ export function atModelScenarios(names: readonly AgentName[]): void {
       });
       expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
       expect(notice.queued).toBe(false);
+      expectThrough(name, notice, end, id);
       // Qwen Code asks the model for a follow-up suggestion as a turn ends, and queues what is
       // sent meanwhile (`⏳ 1 queued`) until that answer is in: then it goes as a prompt.
       expect(String(end.noticeDelivery)).toMatch(
@@ -337,6 +372,7 @@ export function atModelScenarios(names: readonly AgentName[]): void {
         timeoutMs: 60_000,
       });
       expect(received(w.model, got.text), describePrompts(w.model.prompts())).toBe(1);
+      expectThrough(name, got, end, id);
       const met = (await readJobEvents(w.home, id)).find((e) => e.event === 'condition-met');
       results.push(
         `build in %B    | ${name} ${mode} | pass | exit → notice at model ${got.at - Date.parse(String(met?.t))} ms | ${end.state}, notice ${end.noticeDelivery}`,
@@ -369,6 +405,7 @@ export function atModelScenarios(names: readonly AgentName[]): void {
       // Let the agent send anything else it might (a second copy must not come).
       await w.agent.waitForIdle(90_000);
       expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
+      expectThrough(name, got, end, id);
       expect(w.model.cutShort(), 'a turn was cancelled').toEqual([]);
       expect(held?.endedAt, 'the held turn ended normally').toBeDefined();
       expect(String(end.noticeDelivery)).toMatch(
@@ -379,7 +416,7 @@ export function atModelScenarios(names: readonly AgentName[]): void {
       );
     }, 300_000);
 
-    test("a person's unsent draft survives; the notice arrives after it is sent", async () => {
+    test("a person's unsent draft survives; the notice arrives after it is sent (typed) or beside it (through a door)", async () => {
       const w = await setup(name, mode);
       const build = await w.server.newPane(['bash', '--norc', '--noprofile']);
       w.model.script(
@@ -394,6 +431,39 @@ export function atModelScenarios(names: readonly AgentName[]): void {
       // A person starts typing a message and has not sent it when the build ends.
       const draft = 'my half written thought about the parser';
       await w.server.tmux('send-keys', '-t', w.agent.pane, '-l', draft);
+      if (viaOf(name) !== 'keys') {
+        // Through a door the notice needs no input line: it reaches the model while the
+        // draft stays where the person left it, untouched and unsent.
+        const end = await expectDone(w, id);
+        const got = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
+          timeoutMs: 90_000,
+        });
+        expectThrough(name, got, end, id);
+        // The turn the notice started ends; the draft is still in the input line.
+        await waitFor(
+          'the turn to end with the draft still in the input line',
+          async () => {
+            const screen = await w.agent.capture();
+            return new RegExp(`❯\\s${escapeRegex(draft)}\\s*$`, 'm').test(screen) &&
+              !/esc to interrupt/.test(screen)
+              ? screen
+              : undefined;
+          },
+          {timeoutMs: 90_000, describe: () => w.agent.capture()},
+        );
+        expect(received(w.model, draft), 'the draft was sent by someone').toBe(0);
+        await w.server.tmux('send-keys', '-t', w.agent.pane, 'Enter');
+        const sent = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(draft)}$`), {
+          timeoutMs: 60_000,
+        });
+        expect(sent.at).toBeGreaterThan(got.at);
+        expect(received(w.model, draft), describePrompts(w.model.prompts())).toBe(1);
+        expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
+        results.push(
+          `draft          | ${name} ${mode} | pass | notice through ${end.noticeVia}, draft kept | ${end.state}, notice ${end.noticeDelivery}`,
+        );
+        return;
+      }
       await waitFor(
         'the job to wait for the draft',
         async () =>
@@ -504,6 +574,7 @@ export function atModelScenarios(names: readonly AgentName[]): void {
         expect(got.at).toBeGreaterThanOrEqual(streamed?.endedAt ?? 0);
         expect(typedAt).toBeLessThan(streamed?.endedAt ?? 0);
         expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
+        expectThrough(name, got, end, id);
         expect(String(end.noticeDelivery)).toMatch(
           queuesMidTurn(name) ? /^queued/ : /^(submitted|queued)/,
         );

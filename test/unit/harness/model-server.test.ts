@@ -114,6 +114,40 @@ test('a held turn ends after the hold; a message sent while the model worked is 
   ]);
 });
 
+test("Claude Code's inbox messages are told apart: their body, nudge's first line, queued or not", async () => {
+  const model = await startModelServer();
+  const disclaimer = '\n\nThis came from another Claude session — not typed by your user.';
+  await post(`${model.url}/v1/messages`, {
+    stream: true,
+    messages: [
+      {
+        role: 'user',
+        content: [
+          {type: 'text', text: '<system-reminder>x</system-reminder>'},
+          {
+            type: 'text',
+            text: `Another Claude session sent a message:\nFrom nudge (not another Claude session): job j has ended.\n[SYSTEM COMMAND] Command complete. Resume.${disclaimer}`,
+          },
+        ],
+      },
+      {role: 'assistant', content: 'ok'},
+      {
+        role: 'system',
+        content: `Another Claude session sent a message while you were working:\nplain body${disclaimer}`,
+      },
+    ],
+  });
+  expect(model.prompts()).toMatchObject([
+    {
+      text: '[SYSTEM COMMAND] Command complete. Resume.',
+      via: 'inbox',
+      queued: false,
+      preface: 'From nudge (not another Claude session): job j has ended.',
+    },
+    {text: 'plain body', via: 'inbox', queued: true},
+  ]);
+});
+
 test('a named tool call (an MCP tool) streams as tool_use with its input (Anthropic) and as a functionCall (Gemini)', async () => {
   const model = await startModelServer();
   model.script(

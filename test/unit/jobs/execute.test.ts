@@ -28,7 +28,8 @@ async function recorded() {
     stateDir: home,
     pid: process.pid,
     signal: new AbortController().signal,
-    notifyPreview: false, env: {},
+    notifyPreview: false,
+    env: {},
   };
   const lock = paneLockFor(home, {
     socketPath: request.server.socketPath,
