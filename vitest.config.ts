@@ -25,6 +25,7 @@ export default defineConfig({
             'test/integration/agents-at-model.test.ts',
             'test/integration/data-agents-at-model.test.ts',
             'test/integration/blocked-at-model.test.ts',
+            'test/integration/doors-at-model.test.ts',
           ],
           // Real tmux servers and workers: one file at a time on a 2-core machine.
           pool: 'forks',
@@ -45,6 +46,7 @@ export default defineConfig({
             'test/integration/agents-at-model.test.ts',
             'test/integration/data-agents-at-model.test.ts',
             'test/integration/blocked-at-model.test.ts',
+            'test/integration/doors-at-model.test.ts',
           ],
           pool: 'forks',
           maxWorkers: 2,

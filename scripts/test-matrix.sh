@@ -82,13 +82,14 @@ matrix_agents() {
     files=(test/integration/agents-at-model.test.ts test/integration/install-agents.test.ts
       test/integration/blocked-at-model.test.ts)
     case $agent in
-      claude | gemini | codex) ;;
+      claude) files+=(test/integration/doors-at-model.test.ts) ;;
+      gemini | codex) ;;
       *) files=(test/integration/data-agents-at-model.test.ts test/integration/install-newer-agents.test.ts
         test/integration/blocked-at-model.test.ts) ;;
     esac
     run "newest-$agent" "NUDGE_AGENTS_DIR=$AGENTS_DIR/newest" -- --project integration \
       --project at-model "${files[@]}" \
-      -t "^($agent \((default|manual) approvals\)|$agent \(all approvals\) (self-execution|a build in another pane)|nudge install $agent|$agent stops at|$agent asks the person)"
+      -t "^($agent \((default|manual) approvals\)|$agent \(all approvals\) (self-execution|a build in another pane)|nudge install $agent|$agent stops at|$agent asks the person|$agent door)"
   done < <(bash scripts/install-agents.sh --newest 2>/dev/null | grep '^newer ' | cut -d' ' -f2-)
 }
 

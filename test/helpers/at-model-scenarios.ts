@@ -34,13 +34,13 @@ import {useTempDir} from './temp-dir.js';
 import {startTmuxServer, type TmuxTestServer} from './tmux-server.js';
 import {waitFor} from './wait-for.js';
 
-const NOTICE = '[SYSTEM COMMAND] Command complete. Resume.';
+export const NOTICE = '[SYSTEM COMMAND] Command complete. Resume.';
 /** An agent's approval mode: its default (`nudge` allowed as `nudge install` allows it; for
  * Claude Code 2.1.283 and newer that is auto mode), "approve everything", and for a Claude
  * Code with auto mode its manual mode too (the mode that asks, `defaultMode: "default"`). */
-type Mode = 'default' | 'all' | 'manual';
+export type Mode = 'default' | 'all' | 'manual';
 
-interface World {
+export interface World {
   model: ModelServer;
   server: TmuxTestServer;
   agent: RealAgent;
@@ -53,10 +53,16 @@ interface World {
 /** A model server, a tmux server and the agent talking to the one in a pane of the other;
  * with `hooks`, its turn-end hook configured as a user would (Claude Code's Stop hook, Codex's
  * `notify`), calling `nudge hook …`. */
-async function setup(
+export async function setup(
   name: AgentName,
   mode: Mode,
-  o: {hooks?: boolean; wait?: boolean} = {},
+  o: {
+    hooks?: boolean;
+    wait?: boolean;
+    args?: string[];
+    env?: Record<string, string>;
+    path?: string[];
+  } = {},
 ): Promise<World> {
   const model = await startModelServer();
   const server = await startTmuxServer();
@@ -73,8 +79,9 @@ async function setup(
       modelUrl: model.url,
       approvals: mode === 'manual' ? 'default' : mode,
       ...(mode === 'manual' ? {permissionMode: 'default' as const} : {}),
-      path: [bin],
-      env: {NUDGE_HOME: home},
+      path: [...(o.path ?? []), bin],
+      env: {NUDGE_HOME: home, ...o.env},
+      ...(o.args ? {args: o.args} : {}),
       ...(o.hooks && !installed ? {hookCommand: [join(bin, 'nudge')]} : {}),
       ...(o.wait === false ? {wait: false} : {}),
     },
@@ -98,7 +105,7 @@ async function setup(
 }
 
 /** Type a prompt into the agent as a person would, and wait until the model has it. */
-async function say(w: World, text: string): Promise<void> {
+export async function say(w: World, text: string): Promise<void> {
   await w.server.tmux('send-keys', '-t', w.agent.pane, '-l', text);
   // A pause before Enter, as a person leaves (the CLIs take a fast Enter as a newline).
   await new Promise((r) => setTimeout(r, 400));
@@ -108,7 +115,7 @@ async function say(w: World, text: string): Promise<void> {
 
 /** The only job in the test's state dir (the one the model's shell call queued); on timeout
  * the agent's screen says why (the tool call failed, was refused, waits for approval). */
-async function theJob(w: World, timeoutMs = 60_000): Promise<string> {
+export async function theJob(w: World, timeoutMs = 60_000): Promise<string> {
   const {home} = w;
   return waitFor(
     'the job the model queued',
@@ -151,7 +158,7 @@ function noticeTyped(w: World): Promise<unknown> {
 }
 
 /** How many prompts the model received that are exactly `text`. */
-function received(model: ModelServer, text: string): number {
+export function received(model: ModelServer, text: string): number {
   return model.prompts().filter((p) => p.text === text).length;
 }
 
@@ -182,17 +189,17 @@ function expectThrough(
     expect(String(end.noticeDoors), JSON.stringify(end)).toMatch(/^claude-inbox: /);
 }
 
-function escapeRegex(s: string): string {
+export function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** A single-quoted word for the POSIX shell the agent's tool runs. */
-function sq(s: string): string {
+export function sq(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Wait until the job ended, then check it ended `done` with the notice delivered. */
-async function expectDone(w: World, id: string): Promise<Record<string, unknown>> {
+export async function expectDone(w: World, id: string): Promise<Record<string, unknown>> {
   const end = await waitForJobState(
     w.home,
     id,

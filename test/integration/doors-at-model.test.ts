@@ -1,0 +1,175 @@
+// The doors into an agent, proven at the model (src/doors/; docs/agents.md, "Doors"): Claude
+// Code's inbox on a release that has it. The notice reaches the model through the inbox with
+// nothing typed into the pane — idle, and between two tool calls of a running turn — and a
+// message Claude holds, or a socket that refuses, falls back to typing, once. The every-day
+// scenarios (self-execution, mid-turn, mid-stream, a draft) assert the door too
+// (test/helpers/at-model-scenarios.ts); this file holds what only a door has.
+import {unlinkSync} from 'node:fs';
+import {readFile} from 'node:fs/promises';
+import {join} from 'node:path';
+import {describe, expect, test} from 'vitest';
+import {
+  escapeRegex,
+  expectDone,
+  NOTICE,
+  received,
+  say,
+  setup,
+  sq,
+  theJob,
+} from '../helpers/at-model-scenarios.js';
+import {describePrompts} from '../helpers/model-server.js';
+import {agentAvailable, agentVersion, claudeHasInbox} from '../helpers/real-agents.js';
+import {readJobEvents} from '../helpers/run-nudge.js';
+import {useTempDir} from '../helpers/temp-dir.js';
+import {useTmuxCallLog} from '../helpers/tmux-call-log.js';
+import {waitFor} from '../helpers/wait-for.js';
+
+const inbox = agentAvailable('claude') && claudeHasInbox(agentVersion('claude'));
+
+/** The session record of the pane's Claude (its inbox socket), from the agent's home. */
+async function sessionRecord(home: string): Promise<{messagingSocketPath: string}> {
+  const dir = join(home, '.claude', 'sessions');
+  return waitFor(
+    "Claude Code's session record",
+    async () => {
+      const {readdir} = await import('node:fs/promises');
+      const name = (await readdir(dir).catch(() => [])).find((n) => /^\d+\.json$/.test(n));
+      if (!name) return undefined;
+      const r = JSON.parse(await readFile(join(dir, name), 'utf8')) as {
+        messagingSocketPath?: string;
+      };
+      return r.messagingSocketPath ? (r as {messagingSocketPath: string}) : undefined;
+    },
+    {timeoutMs: 30_000},
+  );
+}
+
+describe.skipIf(!inbox)('claude door: the inbox', () => {
+  test('idle: the notice reaches the model through the inbox, and no key is sent to its pane', async () => {
+    const calls = await useTmuxCallLog(useTempDir('door-calls-'));
+    // Every tmux call of the job's worker goes through the logging tmux (one process per
+    // call: NUDGE_TRANSPORT=spawn), so a key sent to Claude's pane would be in the log.
+    const w = await setup('claude', 'default', {
+      env: {NUDGE_TRANSPORT: 'spawn'},
+      path: [calls.env.PATH.split(':')[0] ?? ''],
+    });
+    const build = await w.server.newPane(['bash', '--norc', '--noprofile']);
+    w.model.script(
+      {
+        shell: `nudge submit --delay 0 --pane ${build} --notify-pane self --until exit -- ${sq('sleep 1')}`,
+      },
+      {text: 'Building.'},
+    );
+    await say(w, 'build it in the other pane');
+    const id = await theJob(w);
+    const end = await expectDone(w, id);
+    const got = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
+      timeoutMs: 60_000,
+    });
+    expect(got).toMatchObject({via: 'inbox', queued: false});
+    expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
+    expect(end).toMatchObject({noticeVia: 'claude-inbox', noticeDelivery: 'submitted'});
+    const door = (await readJobEvents(w.home, id)).find((e) => e.event === 'door');
+    expect(door).toMatchObject({door: 'claude-inbox', result: 'delivered', pane: w.agent.pane});
+    // The worker typed into the build pane only: no key, paste or buffer into Claude's.
+    const logged = await calls.calls();
+    expect(logged.some((c) => c.includes(`send-keys`) && c.includes(build))).toBe(true);
+    const intoClaude = logged.filter(
+      (c) => /\b(send-keys|paste-buffer|set-buffer)\b/.test(c) && c.includes(w.agent.pane),
+    );
+    expect(intoClaude).toEqual([]);
+  }, 300_000);
+
+  test('mid-turn, between two tool calls: the notice rides after the tool result; the turn is not cut', async () => {
+    // Everything approved: the model's second tool call runs without asking.
+    const w = await setup('claude', 'all');
+    const build = await w.server.newPane(['bash', '--norc', '--noprofile']);
+    const marker = join(w.agent.workdir, 'second-tool.log');
+    w.model.script(
+      {
+        shell: `nudge submit --delay 0 --pane ${build} --notify-pane self --until exit -- ${sq('sleep 1')}`,
+      },
+      // The second tool runs until the notice has been posted (its job's `notified` event).
+      {
+        shell: `while [ ! -s ${sq(marker)} ]; do sleep 0.2; done; echo second tool done`,
+      },
+      {text: 'Both done.'},
+    );
+    await say(w, 'build it, then wait for the marker');
+    const id = await theJob(w);
+    const events = await waitFor(
+      'the notice posted while the second tool runs',
+      async () => {
+        const e = await readJobEvents(w.home, id);
+        return e.some((x) => x.event === 'notified') ? e : undefined;
+      },
+      {timeoutMs: 120_000, describe: () => w.agent.capture()},
+    );
+    const {writeFileSync} = await import('node:fs');
+    writeFileSync(marker, 'go\n');
+    const end = await expectDone(w, id);
+    const got = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
+      timeoutMs: 90_000,
+    });
+    await w.agent.waitForIdle(90_000);
+    // Queued while the tool ran; given to the model with the tool's result, in the same turn.
+    expect(end).toMatchObject({noticeVia: 'claude-inbox', noticeDelivery: 'queued'});
+    expect(got).toMatchObject({via: 'inbox', queued: true});
+    expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
+    expect(w.model.cutShort(), 'a turn was cancelled').toEqual([]);
+    const notified = Date.parse(String(events.find((e) => e.event === 'notified')?.t));
+    expect(got.at).toBeGreaterThan(notified);
+  }, 300_000);
+
+  test('a message Claude holds for review (a setting nudge cannot read): typed instead, once', async () => {
+    // --settings on the command line: nudge reads the settings files, not this; Claude holds
+    // the message and says so in a receipt.
+    const w = await setup('claude', 'manual', {
+      args: ['--settings', JSON.stringify({crossSessionInbound: 'hold'})],
+    });
+    const build = await w.server.newPane(['bash', '--norc', '--noprofile']);
+    w.model.script(
+      {
+        shell: `nudge submit --delay 0 --pane ${build} --notify-pane self --until exit -- ${sq('sleep 1')}`,
+      },
+      {text: 'Building.'},
+    );
+    await say(w, 'build it please');
+    const id = await theJob(w);
+    const end = await expectDone(w, id);
+    const got = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
+      timeoutMs: 60_000,
+    });
+    await w.agent.waitForIdle(90_000);
+    expect(got.via).toBe('typed');
+    expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
+    expect(end.noticeVia).toBe('keys');
+    expect(String(end.noticeDoors)).toMatch(/^claude-inbox: held, Claude Code answered "held"/);
+  }, 300_000);
+
+  test('an inbox socket that refuses (its file removed): typed instead, once', async () => {
+    const w = await setup('claude', 'default');
+    unlinkSync((await sessionRecord(w.agent.home)).messagingSocketPath);
+    const build = await w.server.newPane(['bash', '--norc', '--noprofile']);
+    w.model.script(
+      {
+        shell: `nudge submit --delay 0 --pane ${build} --notify-pane self --until exit -- ${sq('sleep 1')}`,
+      },
+      {text: 'Building.'},
+    );
+    await say(w, 'build it now');
+    const id = await theJob(w);
+    const end = await expectDone(w, id);
+    const got = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
+      timeoutMs: 60_000,
+    });
+    await w.agent.waitForIdle(90_000);
+    expect(got.via).toBe('typed');
+    expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
+    expect(end.noticeVia).toBe('keys');
+    expect(String(end.noticeDoors)).toMatch(
+      /^claude-inbox: refused, its inbox .* refused the message: ENOENT/,
+    );
+  }, 300_000);
+});
