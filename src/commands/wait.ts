@@ -4,8 +4,10 @@ import {NudgeError} from '../base/errors.js';
 import type {OptionsOf, SERVER_OPTIONS} from '../base/option-table.js';
 import {resolveStateDir} from '../base/paths.js';
 import {compileRegex, parseUntil} from '../detect/until.js';
+import {withSessionNeeds} from '../doors/session-needs.js';
 import {resolvePane, watchError} from '../pane/target.js';
 import {type PaneIdleResult, waitPaneIdle} from '../pane/wait-idle.js';
+import {systemTree} from '../process/tree.js';
 import {resolveServerSpec} from '../tmux/server.js';
 import type {CommandContext} from './context.js';
 import {WAIT_OPTIONS} from './options/wait.js';
@@ -66,10 +68,18 @@ export async function waitForIdle(o: WaitOptions, ctx: CommandContext): Promise<
         tmux,
         clock: ctx.clock,
         foreground: ctx.foreground,
-        hookMarks: hookMarkSource(resolveStateDir(ctx.env), {
-          socketPath: info.socketPath,
-          serverPid: info.serverPid,
-        }),
+        hookMarks: withSessionNeeds(
+          hookMarkSource(resolveStateDir(ctx.env), {
+            socketPath: info.socketPath,
+            serverPid: info.serverPid,
+          }),
+          {
+            tree: systemTree,
+            env: ctx.env,
+            panePidOf: async () => info.panePid,
+            now: () => ctx.clock.now(),
+          },
+        ),
       },
       info,
       {until, intervalMs, timeoutMs, stableChecks, ignore, lines},

@@ -5,6 +5,7 @@ import {describeError} from '../base/errors.js';
 import {layout} from '../base/paths.js';
 import {thisProcess} from '../base/this-process.js';
 import {realDoors} from '../doors/ladder.js';
+import {withSessionNeeds} from '../doors/session-needs.js';
 import {controlMutexFor} from '../locks/control-mutex.js';
 import {paneLockFor} from '../locks/pane-lock.js';
 import {teller} from '../notify/tell.js';
@@ -139,7 +140,12 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
         lockFor,
         recorder,
         pid: ctx.pid,
-        hookMarks: hookMarkSource(ctx.stateDir, server),
+        hookMarks: withSessionNeeds(hookMarkSource(ctx.stateDir, server), {
+          tree: systemTree,
+          env: ctx.env,
+          panePidOf: async (pane) => (await transport.tmux.describePane(pane))?.panePid,
+          now: () => realClock.now(),
+        }),
         foreground: systemForeground,
         doors: realDoors({tree: systemTree, env: ctx.env, confirmMs: DOOR_CONFIRM_MS}),
         paneMemory: paneMemory(ctx.stateDir, server),

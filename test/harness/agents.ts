@@ -183,6 +183,9 @@ export interface AgentOptions {
    * that asks, called "manual" here; `auto` is the default of 2.1.283 and newer). Unset: the
    * CLI's own default. */
   permissionMode?: 'default' | 'auto' | 'acceptEdits';
+  /** Claude Code 2.1.283+ in another mode than auto: leave its one-time "Make auto mode your
+   * default permission mode?" dialog to show at start (a person who never answered it). */
+  autoDefaultDialog?: boolean;
   /** Folders put in front of PATH (a `nudge` wrapper for the model's shell calls). */
   path?: string[];
   /** Register an MCP server named `nudge` as a user would (`claude mcp add -s user`,
@@ -287,7 +290,9 @@ export function createAgentHome(name: AgentName, opts: AgentOptions = {}): Agent
           hasCompletedOnboarding: true,
           // 2.1.283+: in any other mode than auto it would first ask "Make auto mode your
           // default permission mode?" (a person who keeps another mode has answered it).
-          ...(permissionMode && permissionMode !== 'auto' ? {hasSeenAutoDefaultNudge: true} : {}),
+          ...(permissionMode && permissionMode !== 'auto' && !opts.autoDefaultDialog
+            ? {hasSeenAutoDefaultNudge: true}
+            : {}),
           theme: 'dark',
           customApiKeyResponses: {approved: [FAKE_KEYS.claude.slice(-20)], rejected: []},
           projects: {[workdir]: {hasTrustDialogAccepted: opts.trusted !== false}},

@@ -4,8 +4,8 @@
 // message Claude holds, or a socket that refuses, falls back to typing, once. The every-day
 // scenarios (self-execution, mid-turn, mid-stream, a draft) assert the door too
 // (test/helpers/at-model-scenarios.ts); this file holds what only a door has.
-import {unlinkSync} from 'node:fs';
-import {readFile} from 'node:fs/promises';
+import {unlinkSync, writeFileSync} from 'node:fs';
+import {readdir, readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {
@@ -18,11 +18,12 @@ import {
   sq,
   theJob,
 } from '../helpers/at-model-scenarios.js';
-import {describePrompts} from '../helpers/model-server.js';
-import {agentAvailable, agentVersion, claudeHasInbox} from '../helpers/real-agents.js';
-import {readJobEvents} from '../helpers/run-nudge.js';
+import {describePrompts, startModelServer} from '../helpers/model-server.js';
+import {agentAvailable, agentVersion, claudeHasInbox, startAgent} from '../helpers/real-agents.js';
+import {readJobEvents, runNudge} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {useTmuxCallLog} from '../helpers/tmux-call-log.js';
+import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 const inbox = agentAvailable('claude') && claudeHasInbox(agentVersion('claude'));
@@ -33,7 +34,6 @@ async function sessionRecord(home: string): Promise<{messagingSocketPath: string
   return waitFor(
     "Claude Code's session record",
     async () => {
-      const {readdir} = await import('node:fs/promises');
       const name = (await readdir(dir).catch(() => [])).find((n) => /^\d+\.json$/.test(n));
       if (!name) return undefined;
       const r = JSON.parse(await readFile(join(dir, name), 'utf8')) as {
@@ -106,7 +106,6 @@ describe.skipIf(!inbox)('claude door: the inbox', () => {
       },
       {timeoutMs: 120_000, describe: () => w.agent.capture()},
     );
-    const {writeFileSync} = await import('node:fs');
     writeFileSync(marker, 'go\n');
     const end = await expectDone(w, id);
     const got = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
@@ -171,5 +170,49 @@ describe.skipIf(!inbox)('claude door: the inbox', () => {
     expect(String(end.noticeDoors)).toMatch(
       /^claude-inbox: refused, its inbox .* refused the message: ENOENT/,
     );
+  }, 300_000);
+});
+
+describe.skipIf(!inbox)('claude door: the session record', () => {
+  test('a dialog the screen profile does not read: the record says waiting, and nudge wait exits 3 naming it', async () => {
+    const model = await startModelServer();
+    const server = await startTmuxServer();
+    // Manual mode, the one-time "Make auto mode your default?" dialog not yet answered.
+    const agent = await startAgent(server, 'claude', {
+      modelUrl: model.url,
+      permissionMode: 'default',
+      autoDefaultDialog: true,
+      wait: false,
+    });
+    await waitFor(
+      'the session record to say waiting (dialog open)',
+      async () => {
+        const dir = join(agent.home, '.claude', 'sessions');
+        for (const name of await readdir(dir).catch(() => [] as string[])) {
+          if (!/^\d+\.json$/.test(name)) continue;
+          const r = JSON.parse(await readFile(join(dir, name), 'utf8').catch(() => '{}')) as {
+            status?: string;
+            waitingFor?: string;
+          };
+          if (r.status === 'waiting') return r;
+        }
+        return undefined;
+      },
+      {timeoutMs: 60_000, describe: () => agent.capture()},
+    );
+    const r = await runNudge(
+      ['wait', '-S', server.socket, agent.pane, '--timeout', '60s', '--json'],
+      {HOME: agent.home, NUDGE_HOME: useTempDir('nudge-home-')},
+      90_000,
+    );
+    expect(r.exitCode, `${r.stdout}${r.stderr}\n${await agent.capture()}`).toBe(3);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      status: 'blocked',
+      blocked: {
+        kind: 'question',
+        question:
+          'Claude Code waits for a person (its session record says: waiting for dialog open)',
+      },
+    });
   }, 300_000);
 });

@@ -28,6 +28,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   setup: ['base', 'agents', 'process'],
   commands: [
     'base',
+    'doors',
     'tmux',
     'agents',
     'detect',
