@@ -86,6 +86,15 @@ export function renderExplain(r: ExplainResult, json: boolean, out: Output): Exi
     out.stdout(`${head} ${x.rule.padEnd(width)}  ${seen}  (${x.field})`);
   });
   out.stdout(`verdict  ${r.verdict.why}`);
+  if (r.session)
+    out.stdout(
+      `session  Claude Code pid ${r.session.pid}: ${r.session.status}${r.session.waitingFor ? ` (${r.session.waitingFor})` : ''}`,
+    );
+  r.doors.forEach((d, i) => {
+    out.stdout(
+      `${i === 0 ? 'notice  ' : '        '} ${d.door}  ${d.use ? 'yes' : 'no '}  ${d.why}`,
+    );
+  });
   for (const p of r.problems) out.stderr(`refused: ${p}`);
   return EXIT_CODES.ok;
 }

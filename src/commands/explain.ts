@@ -7,10 +7,12 @@ import {judgeVersion, readVerifiedTable} from '../agents/verified.js';
 import type {OptionsOf, SERVER_OPTIONS} from '../base/option-table.js';
 import {resolveStateDir} from '../base/paths.js';
 import {idleNow} from '../detect/idle.js';
+import {type DoorPlan, planDoors} from '../doors/ladder.js';
 import {parseProfile} from '../jobs/options.js';
 import {paneMemory} from '../pane/memory.js';
 import {recognize} from '../pane/profile.js';
 import {resolvePane} from '../pane/target.js';
+import {systemTree} from '../process/tree.js';
 import {resolveServerSpec} from '../tmux/server.js';
 import type {PaneInfo} from '../tmux/tmux.js';
 import type {CommandContext} from './context.js';
@@ -44,6 +46,10 @@ export interface ExplainResult {
   /** What tmux says of the pane that changes what submit does: dead, in a mode,
    * synchronized, input off — each with what submit would do about it. */
   conditions: Array<{state: string; submit: string}>;
+  /** The doors a notice would try, in order, ending with typing: the one used says yes. */
+  doors: DoorPlan[];
+  /** The pane's Claude Code session, as its record says (a signal beside the screen). */
+  session?: {pid: number; status: string; waitingFor?: string | undefined} | undefined;
 }
 
 /** What tmux says of `info` that changes what submit does, and what it would do. */
@@ -106,6 +112,20 @@ export async function explainPane(o: ExplainOptions, ctx: CommandContext): Promi
     : undefined;
   const loaded = loadedProfiles();
   const source = loaded.sources[profile.name];
+  const {plans, session} = await planDoors(
+    {tree: systemTree, env: ctx.env},
+    profile.doors ?? [],
+    info.panePid,
+  );
+  const said = session?.status;
+  const verdict = info.dead
+    ? {idle: false, why: 'dead: its program exited'}
+    : 'idle' in now
+      ? {idle: true, why: now.idle}
+      : {idle: false, why: now.busy};
+  // The record and the screen are two witnesses: when they disagree, say so.
+  if (said === 'waiting' || (said === 'busy' && verdict.idle) || (said === 'idle' && !verdict.idle))
+    verdict.why += `; its session record says ${said}${session?.waitingFor ? ` (${session.waitingFor})` : ''}`;
   return {
     pane: info.paneId,
     command: info.dead
@@ -119,12 +139,12 @@ export async function explainPane(o: ExplainOptions, ctx: CommandContext): Promi
       installed && judged ? {installed, status: judged.status, detail: judged.detail} : undefined,
     rules: explainScreen(profile, view),
     // A dead pane runs nothing, whatever its last screen looks like.
-    verdict: info.dead
-      ? {idle: false, why: 'dead: its program exited'}
-      : 'idle' in now
-        ? {idle: true, why: now.idle}
-        : {idle: false, why: now.busy},
+    verdict,
     problems: loaded.problems,
     conditions: paneConditions(info),
+    doors: plans,
+    session: session
+      ? {pid: session.pid, status: session.status ?? 'unknown', waitingFor: session.waitingFor}
+      : undefined,
   };
 }

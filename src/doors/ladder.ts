@@ -1,8 +1,8 @@
 import type {DoorKind, DoorSpec} from '../agents/doors.js';
 import {compareVersions} from '../agents/verified.js';
 import type {ProcessTree} from '../process/tree.js';
-import {postToInbox} from './claude-inbox.js';
-import {claudeConfigDirs, sessionOfPane} from './claude-session.js';
+import {holdsOutsideMessages, postToInbox, transcriptOf} from './claude-inbox.js';
+import {type ClaudeSession, claudeConfigDirs, sessionOfPane} from './claude-session.js';
 
 /** The pane a notice is for. */
 export interface DoorTarget {
@@ -83,6 +83,21 @@ async function tryDoor(
   }
 }
 
+/** The pane's Claude Code session, if its inbox can take a message from nudge; else why not. */
+async function inboxOf(
+  deps: Pick<DoorDeps, 'tree' | 'env'>,
+  spec: DoorSpec,
+  panePid: number,
+): Promise<{session: ClaudeSession} | {why: string}> {
+  const found = await sessionOfPane(deps.tree, panePid, claudeConfigDirs(deps.env));
+  if ('why' in found) return found;
+  const {session} = found;
+  if (spec.minVersion && session.version && compareVersions(session.version, spec.minVersion) < 0)
+    return {why: `Claude Code ${session.version} has no inbox (it came in ${spec.minVersion})`};
+  if (!session.socket) return {why: 'its inbox is off (no messagingSocketPath)'};
+  return found;
+}
+
 async function claudeInbox(
   deps: DoorDeps,
   spec: DoorSpec,
@@ -91,17 +106,15 @@ async function claudeInbox(
   signal: AbortSignal,
 ): Promise<DoorAttempt> {
   const started = Date.now();
-  const skip = (why: string): DoorAttempt => ({
-    door: 'claude-inbox',
-    result: 'not-applicable',
-    why,
-    ms: Date.now() - started,
-  });
-  const found = await sessionOfPane(deps.tree, target.panePid, claudeConfigDirs(deps.env));
-  if ('why' in found) return skip(found.why);
+  const found = await inboxOf(deps, spec, target.panePid);
+  if ('why' in found)
+    return {
+      door: 'claude-inbox',
+      result: 'not-applicable',
+      why: found.why,
+      ms: Date.now() - started,
+    };
   const {session} = found;
-  if (spec.minVersion && session.version && compareVersions(session.version, spec.minVersion) < 0)
-    return skip(`Claude Code ${session.version} has no inbox (it came in ${spec.minVersion})`);
   const own = deps.env.CLAUDE_CODE_MESSAGING_SOCKET === session.socket;
   const posted = await postToInbox({
     session,
@@ -115,4 +128,54 @@ async function claudeInbox(
   const base = {door: 'claude-inbox' as const, ms: posted.ms};
   if ('why' in posted) return {...base, result: posted.kind, why: posted.why};
   return {...base, result: 'delivered', delivery: posted.kind};
+}
+
+/** What `nudge explain` says of a door: whether a notice would go through it now, and why. */
+export interface DoorPlan {
+  door: DoorKind | 'keys';
+  use: boolean;
+  why: string;
+}
+
+/**
+ * The doors a notice to this pane would try, in order, ending with typing, each with whether
+ * it would take the notice now and why — looked at, never posted to. With the pane's Claude
+ * Code session, where one was found (its status is a signal of its own).
+ */
+export async function planDoors(
+  deps: Pick<DoorDeps, 'tree' | 'env'>,
+  specs: readonly DoorSpec[],
+  panePid: number,
+): Promise<{plans: DoorPlan[]; session?: ClaudeSession | undefined}> {
+  const plans: DoorPlan[] = [];
+  let session: ClaudeSession | undefined;
+  for (const spec of specs) {
+    const found = await inboxOf(deps, spec, panePid);
+    if ('why' in found) {
+      plans.push({door: spec.kind, use: false, why: found.why});
+      continue;
+    }
+    session = found.session;
+    const holds = await holdsOutsideMessages(session, await transcriptOf(session));
+    plans.push(
+      holds
+        ? {door: spec.kind, use: false, why: holds}
+        : {
+            door: spec.kind,
+            use: true,
+            why: `Claude Code ${session.version ?? ''} session ${session.sessionId} listens on ${session.socket}`,
+          },
+    );
+  }
+  const door = plans.find((p) => p.use);
+  plans.push({
+    door: 'keys',
+    use: !door,
+    why: door
+      ? `the notice goes through ${door.door}; typed only if it does not take it`
+      : specs.length
+        ? 'no door takes it now: the notice is typed'
+        : 'the program has no door: the notice is typed',
+  });
+  return {plans, session};
 }

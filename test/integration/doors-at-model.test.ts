@@ -216,3 +216,34 @@ describe.skipIf(!inbox)('claude door: the session record', () => {
     });
   }, 300_000);
 });
+
+describe.skipIf(!inbox)('claude door: explain', () => {
+  test('nudge explain names the door a notice would take, and the session record', async () => {
+    const server = await startTmuxServer();
+    const agent = await startAgent(server, 'claude', {});
+    const r = await runNudge(['explain', '-S', server.socket, agent.pane, '--json'], {
+      HOME: agent.home,
+      NUDGE_HOME: useTempDir('nudge-home-'),
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const got = JSON.parse(r.stdout) as {doors: unknown[]; session: unknown};
+    expect(got.doors).toEqual([
+      {
+        door: 'claude-inbox',
+        use: true,
+        why: expect.stringMatching(/^Claude Code 2\.1\.\d+ session .* listens on \//),
+      },
+      {
+        door: 'keys',
+        use: false,
+        why: 'the notice goes through claude-inbox; typed only if it does not take it',
+      },
+    ]);
+    expect(got.session).toMatchObject({status: 'idle'});
+    const text = await runNudge(['explain', '-S', server.socket, agent.pane], {
+      HOME: agent.home,
+      NUDGE_HOME: useTempDir('nudge-home-'),
+    });
+    expect(text.stdout).toMatch(/^notice {3}claude-inbox {2}yes {2}Claude Code/m);
+  }, 120_000);
+});
