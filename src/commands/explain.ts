@@ -113,7 +113,7 @@ export async function explainPane(o: ExplainOptions, ctx: CommandContext): Promi
   const loaded = loadedProfiles();
   const source = loaded.sources[profile.name];
   const {plans, session} = await planDoors(
-    {tree: systemTree, env: ctx.env},
+    {tree: systemTree, env: ctx.env, stateDir: resolveStateDir(ctx.env)},
     profile.doors ?? [],
     info.panePid,
   );

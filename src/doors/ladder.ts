@@ -3,6 +3,7 @@ import {compareVersions} from '../agents/verified.js';
 import type {ProcessTree} from '../process/tree.js';
 import {holdsOutsideMessages, postToInbox, transcriptOf} from './claude-inbox.js';
 import {type ClaudeSession, claudeConfigDirs, sessionOfPane} from './claude-session.js';
+import {piSocketOf, postToPi} from './pi-door.js';
 
 /** The pane a notice is for. */
 export interface DoorTarget {
@@ -32,6 +33,8 @@ export interface DoorDeps {
   env: Record<string, string | undefined>;
   /** How long a door waits for its program to show the notice taken. */
   confirmMs: number;
+  /** nudge's state folder: where Pi's extension listens (`doors/pi-<pid>.sock`). */
+  stateDir: string;
 }
 
 /** The doors as a job uses them. */
@@ -78,6 +81,8 @@ async function tryDoor(
   switch (spec.kind) {
     case 'claude-inbox':
       return claudeInbox(deps, spec, target, notice, signal);
+    case 'pi-extension':
+      return piExtension(deps, target, notice);
     default:
       return spec.kind satisfies never;
   }
@@ -130,6 +135,22 @@ async function claudeInbox(
   return {...base, result: 'delivered', delivery: posted.kind};
 }
 
+async function piExtension(
+  deps: DoorDeps,
+  target: DoorTarget,
+  notice: string,
+): Promise<DoorAttempt> {
+  const started = Date.now();
+  const ms = () => Date.now() - started;
+  const found = await piSocketOf(deps.tree, deps.stateDir, target.panePid);
+  if ('why' in found)
+    return {door: 'pi-extension', result: 'not-applicable', why: found.why, ms: ms()};
+  const r = await postToPi(found.socket, notice, deps.confirmMs);
+  return r.ok
+    ? {door: 'pi-extension', result: 'delivered', delivery: r.delivery, ms: ms()}
+    : {door: 'pi-extension', result: 'refused', why: r.why, ms: ms()};
+}
+
 /** What `nudge explain` says of a door: whether a notice would go through it now, and why. */
 export interface DoorPlan {
   door: DoorKind | 'keys';
@@ -143,13 +164,22 @@ export interface DoorPlan {
  * Code session, where one was found (its status is a signal of its own).
  */
 export async function planDoors(
-  deps: Pick<DoorDeps, 'tree' | 'env'>,
+  deps: Pick<DoorDeps, 'tree' | 'env' | 'stateDir'>,
   specs: readonly DoorSpec[],
   panePid: number,
 ): Promise<{plans: DoorPlan[]; session?: ClaudeSession | undefined}> {
   const plans: DoorPlan[] = [];
   let session: ClaudeSession | undefined;
   for (const spec of specs) {
+    if (spec.kind === 'pi-extension') {
+      const pi = await piSocketOf(deps.tree, deps.stateDir, panePid);
+      plans.push(
+        'why' in pi
+          ? {door: spec.kind, use: false, why: pi.why}
+          : {door: spec.kind, use: true, why: `nudge's extension listens on ${pi.socket}`},
+      );
+      continue;
+    }
     const found = await inboxOf(deps, spec, panePid);
     if ('why' in found) {
       plans.push({door: spec.kind, use: false, why: found.why});

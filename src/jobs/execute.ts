@@ -147,7 +147,12 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
           now: () => realClock.now(),
         }),
         foreground: systemForeground,
-        doors: realDoors({tree: systemTree, env: ctx.env, confirmMs: DOOR_CONFIRM_MS}),
+        doors: realDoors({
+          tree: systemTree,
+          env: ctx.env,
+          confirmMs: DOOR_CONFIRM_MS,
+          stateDir: ctx.stateDir,
+        }),
         paneMemory: paneMemory(ctx.stateDir, server),
         tell: teller({
           sinks: request.options.notifySinks,

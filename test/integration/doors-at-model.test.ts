@@ -247,3 +247,40 @@ describe.skipIf(!inbox)('claude door: explain', () => {
     expect(text.stdout).toMatch(/^notice {3}claude-inbox {2}yes {2}Claude Code/m);
   }, 120_000);
 });
+
+describe.skipIf(!agentAvailable('pi'))('pi door: the extension nudge install pi writes', () => {
+  test('the notice reaches the model through the extension, and no key is sent to its pane', async () => {
+    const calls = await useTmuxCallLog(useTempDir('door-calls-'));
+    const w = await setup('pi', 'default', {
+      hooks: true,
+      env: {NUDGE_TRANSPORT: 'spawn'},
+      path: [calls.env.PATH.split(':')[0] ?? ''],
+    });
+    const build = await w.server.newPane(['bash', '--norc', '--noprofile']);
+    // What explain says before: the door, and that it would take the notice.
+    const explained = await w.nudge(['explain', '-S', w.server.socket, w.agent.pane, '--json']);
+    expect(JSON.parse(explained.stdout).doors[0]).toMatchObject({door: 'pi-extension', use: true});
+    w.model.script(
+      {
+        shell: `nudge submit --delay 0 --pane ${build} --notify-pane self --until exit -- ${sq('sleep 1')}`,
+      },
+      {text: 'Building.'},
+    );
+    await say(w, 'build it in the other pane');
+    const id = await theJob(w);
+    const end = await expectDone(w, id);
+    const got = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
+      timeoutMs: 60_000,
+    });
+    await w.agent.waitForIdle(90_000);
+    expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
+    expect(end).toMatchObject({noticeVia: 'pi-extension', noticeDelivery: 'submitted'});
+    const logged = await calls.calls();
+    expect(logged.some((c) => c.includes('send-keys') && c.includes(build))).toBe(true);
+    const intoPi = logged.filter(
+      (c) => /\b(send-keys|paste-buffer|set-buffer)\b/.test(c) && c.includes(w.agent.pane),
+    );
+    expect(intoPi).toEqual([]);
+    expect(got.via).toBe('typed');
+  }, 300_000);
+});
