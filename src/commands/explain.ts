@@ -113,7 +113,12 @@ export async function explainPane(o: ExplainOptions, ctx: CommandContext): Promi
   const loaded = loadedProfiles();
   const source = loaded.sources[profile.name];
   const {plans, session} = await planDoors(
-    {tree: systemTree, env: ctx.env, stateDir: resolveStateDir(ctx.env)},
+    {
+      tree: systemTree,
+      env: ctx.env,
+      stateDir: resolveStateDir(ctx.env),
+      commandLine: (pid) => ctx.foreground.commandLine(pid),
+    },
     profile.doors ?? [],
     info.panePid,
   );

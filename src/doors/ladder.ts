@@ -3,6 +3,13 @@ import {compareVersions} from '../agents/verified.js';
 import type {ProcessTree} from '../process/tree.js';
 import {holdsOutsideMessages, postToInbox, transcriptOf} from './claude-inbox.js';
 import {type ClaudeSession, claudeConfigDirs, sessionOfPane} from './claude-session.js';
+import {
+  currentSession,
+  type OpencodeServer,
+  portOf,
+  postToOpencode,
+  serverOf,
+} from './opencode-door.js';
 import {piSocketOf, postToPi} from './pi-door.js';
 
 /** The pane a notice is for. */
@@ -35,6 +42,8 @@ export interface DoorDeps {
   confirmMs: number;
   /** nudge's state folder: where Pi's extension listens (`doors/pi-<pid>.sock`). */
   stateDir: string;
+  /** The command line of the program in the foreground of a pane (opencode's `--port`). */
+  commandLine(panePid: number): Promise<readonly string[] | undefined>;
 }
 
 /** The doors as a job uses them. */
@@ -83,6 +92,8 @@ async function tryDoor(
       return claudeInbox(deps, spec, target, notice, signal);
     case 'pi-extension':
       return piExtension(deps, target, notice);
+    case 'opencode-server':
+      return opencodeServer(deps, target, notice, signal);
     default:
       return spec.kind satisfies never;
   }
@@ -151,6 +162,38 @@ async function piExtension(
     : {door: 'pi-extension', result: 'refused', why: r.why, ms: ms()};
 }
 
+/** The server of the pane's opencode, when it was started with `--port`; else why not. */
+async function opencodeOf(
+  deps: Pick<DoorDeps, 'commandLine' | 'env'>,
+  panePid: number,
+): Promise<OpencodeServer | {why: string}> {
+  const argv = await deps.commandLine(panePid);
+  if (!argv) return {why: "its command line cannot be read, so its server's port is unknown"};
+  const port = portOf(argv);
+  if (port === undefined)
+    return {
+      why: 'it was started without --port, so its server cannot be found (opencode --port N opens this door)',
+    };
+  return serverOf(port, deps.env);
+}
+
+async function opencodeServer(
+  deps: DoorDeps,
+  target: DoorTarget,
+  notice: string,
+  signal: AbortSignal,
+): Promise<DoorAttempt> {
+  const started = Date.now();
+  const ms = () => Date.now() - started;
+  const server = await opencodeOf(deps, target.panePid);
+  if ('why' in server)
+    return {door: 'opencode-server', result: 'not-applicable', why: server.why, ms: ms()};
+  const r = await postToOpencode(server, notice, deps.confirmMs, signal);
+  return r.ok
+    ? {door: 'opencode-server', result: 'delivered', delivery: r.delivery, ms: ms()}
+    : {door: 'opencode-server', result: 'refused', why: r.why, ms: ms()};
+}
+
 /** What `nudge explain` says of a door: whether a notice would go through it now, and why. */
 export interface DoorPlan {
   door: DoorKind | 'keys';
@@ -164,13 +207,27 @@ export interface DoorPlan {
  * Code session, where one was found (its status is a signal of its own).
  */
 export async function planDoors(
-  deps: Pick<DoorDeps, 'tree' | 'env' | 'stateDir'>,
+  deps: Pick<DoorDeps, 'tree' | 'env' | 'stateDir' | 'commandLine'>,
   specs: readonly DoorSpec[],
   panePid: number,
 ): Promise<{plans: DoorPlan[]; session?: ClaudeSession | undefined}> {
   const plans: DoorPlan[] = [];
   let session: ClaudeSession | undefined;
   for (const spec of specs) {
+    if (spec.kind === 'opencode-server') {
+      const server = await opencodeOf(deps, panePid);
+      const session = 'why' in server ? server : await currentSession(server, 2_000);
+      plans.push(
+        'why' in session
+          ? {door: spec.kind, use: false, why: session.why}
+          : {
+              door: spec.kind,
+              use: true,
+              why: `its server takes the notice into session ${session.id}`,
+            },
+      );
+      continue;
+    }
     if (spec.kind === 'pi-extension') {
       const pi = await piSocketOf(deps.tree, deps.stateDir, panePid);
       plans.push(

@@ -152,6 +152,7 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
           env: ctx.env,
           confirmMs: DOOR_CONFIRM_MS,
           stateDir: ctx.stateDir,
+          commandLine: (pid) => systemForeground.commandLine(pid),
         }),
         paneMemory: paneMemory(ctx.stateDir, server),
         tell: teller({

@@ -6,6 +6,7 @@
 // (test/helpers/at-model-scenarios.ts); this file holds what only a door has.
 import {unlinkSync, writeFileSync} from 'node:fs';
 import {readdir, readFile} from 'node:fs/promises';
+import {type AddressInfo, createServer} from 'node:net';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {
@@ -284,3 +285,55 @@ describe.skipIf(!agentAvailable('pi'))('pi door: the extension nudge install pi 
     expect(got.via).toBe('typed');
   }, 300_000);
 });
+
+/** A free port on 127.0.0.1 for opencode's server. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const {port} = probe.address() as AddressInfo;
+  await new Promise((r) => probe.close(r));
+  return port;
+}
+
+describe.skipIf(!agentAvailable('opencode'))(
+  'opencode door: its server (started with --port)',
+  () => {
+    test("the notice goes into the TUI's session through the server; the draft and the pane untouched", async () => {
+      const calls = await useTmuxCallLog(useTempDir('door-calls-'));
+      const w = await setup('opencode', 'all', {
+        args: ['--port', String(await freePort())],
+        env: {NUDGE_TRANSPORT: 'spawn'},
+        path: [calls.env.PATH.split(':')[0] ?? ''],
+      });
+      const build = await w.server.newPane(['bash', '--norc', '--noprofile']);
+      w.model.script(
+        {
+          shell: `nudge submit --delay 0 --pane ${build} --notify-pane "$TMUX_PANE" --until exit -- ${sq('sleep 3')}`,
+        },
+        {text: 'Building.'},
+      );
+      await say(w, 'build it in the other pane');
+      const id = await theJob(w);
+      // A person starts a message meanwhile; the notice must not touch it.
+      await w.agent.waitForIdle(90_000);
+      const draft = 'a thought not yet sent';
+      await w.server.tmux('send-keys', '-t', w.agent.pane, '-l', draft);
+      const end = await expectDone(w, id);
+      const got = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
+        timeoutMs: 60_000,
+      });
+      expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
+      expect(got.via).toBe('typed');
+      expect(end).toMatchObject({noticeVia: 'opencode-server'});
+      expect(received(w.model, draft)).toBe(0);
+      await waitFor('the draft still in the input line', async () =>
+        (await w.agent.capture()).includes(draft) ? true : undefined,
+      );
+      const logged = await calls.calls();
+      const intoAgent = logged.filter(
+        (c) => /\b(send-keys|paste-buffer|set-buffer)\b/.test(c) && c.includes(w.agent.pane),
+      );
+      expect(intoAgent).toEqual([]);
+    }, 300_000);
+  },
+);

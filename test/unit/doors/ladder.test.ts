@@ -9,7 +9,13 @@ const noParents = {parentOf: async () => undefined, procStartOf: async () => und
 describe('realDoors', () => {
   test('no session record: not applicable, and says where it looked', async () => {
     const home = useTempDir('door-home-');
-    const doors = realDoors({tree: noParents, env: {HOME: home}, confirmMs: 100, stateDir: home});
+    const doors = realDoors({
+      tree: noParents,
+      env: {HOME: home},
+      confirmMs: 100,
+      stateDir: home,
+      commandLine: async () => undefined,
+    });
     const attempts = await doors.deliver(
       [{kind: 'claude-inbox', minVersion: '2.1.224'}],
       {pane: '%1', panePid: 100, jobId: 'j1'},
@@ -32,7 +38,13 @@ describe('realDoors', () => {
       join(home, '.claude', 'sessions', '100.json'),
       JSON.stringify({pid: 100, sessionId: 's', version: '2.1.197', messagingSocketPath: '/x'}),
     );
-    const doors = realDoors({tree: noParents, env: {HOME: home}, confirmMs: 100, stateDir: home});
+    const doors = realDoors({
+      tree: noParents,
+      env: {HOME: home},
+      confirmMs: 100,
+      stateDir: home,
+      commandLine: async () => undefined,
+    });
     const [attempt] = await doors.deliver(
       [{kind: 'claude-inbox', minVersion: '2.1.224'}],
       {pane: '%1', panePid: 100, jobId: 'j1'},
