@@ -3,7 +3,12 @@
  * A profile lists the doors its program offers (`[[doors]]` in data/agents/*.toml), in the
  * order they are tried; typing stays the floor under them (docs/agents.md, "Doors").
  */
-export const DOOR_KINDS = ['claude-inbox', 'pi-extension', 'opencode-server'] as const;
+export const DOOR_KINDS = [
+  'claude-inbox',
+  'pi-extension',
+  'opencode-server',
+  'codex-app-server',
+] as const;
 export type DoorKind = (typeof DOOR_KINDS)[number];
 
 /** How a notice may go: the doors, then typing (`auto`); typing only (`keys`); a door only,

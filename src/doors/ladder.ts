@@ -3,6 +3,7 @@ import {compareVersions} from '../agents/verified.js';
 import type {ProcessTree} from '../process/tree.js';
 import {holdsOutsideMessages, postToInbox, transcriptOf} from './claude-inbox.js';
 import {type ClaudeSession, claudeConfigDirs, sessionOfPane} from './claude-session.js';
+import {postToCodex, remoteSocketOf} from './codex-door.js';
 import {
   currentSession,
   type OpencodeServer,
@@ -94,6 +95,8 @@ async function tryDoor(
       return piExtension(deps, target, notice);
     case 'opencode-server':
       return opencodeServer(deps, target, notice, signal);
+    case 'codex-app-server':
+      return codexAppServer(deps, target, notice);
     default:
       return spec.kind satisfies never;
   }
@@ -194,6 +197,36 @@ async function opencodeServer(
     : {door: 'opencode-server', result: 'refused', why: r.why, ms: ms()};
 }
 
+/** The app-server socket of the pane's Codex, when its TUI was started with
+ * `--remote unix://PATH`; else why not. */
+async function codexSocketOf(
+  deps: Pick<DoorDeps, 'commandLine'>,
+  panePid: number,
+): Promise<{socket: string} | {why: string}> {
+  const argv = await deps.commandLine(panePid);
+  if (!argv) return {why: 'its command line cannot be read, so its app-server is unknown'};
+  const socket = remoteSocketOf(argv);
+  return socket
+    ? {socket}
+    : {why: 'it was started without --remote unix://PATH, so no other client can reach its thread'};
+}
+
+async function codexAppServer(
+  deps: DoorDeps,
+  target: DoorTarget,
+  notice: string,
+): Promise<DoorAttempt> {
+  const started = Date.now();
+  const ms = () => Date.now() - started;
+  const found = await codexSocketOf(deps, target.panePid);
+  if ('why' in found)
+    return {door: 'codex-app-server', result: 'not-applicable', why: found.why, ms: ms()};
+  const r = await postToCodex(found.socket, notice, deps.confirmMs);
+  return r.ok
+    ? {door: 'codex-app-server', result: 'delivered', delivery: r.delivery, ms: ms()}
+    : {door: 'codex-app-server', result: 'refused', why: r.why, ms: ms()};
+}
+
 /** What `nudge explain` says of a door: whether a notice would go through it now, and why. */
 export interface DoorPlan {
   door: DoorKind | 'keys';
@@ -214,6 +247,15 @@ export async function planDoors(
   const plans: DoorPlan[] = [];
   let session: ClaudeSession | undefined;
   for (const spec of specs) {
+    if (spec.kind === 'codex-app-server') {
+      const found = await codexSocketOf(deps, panePid);
+      plans.push(
+        'why' in found
+          ? {door: spec.kind, use: false, why: found.why}
+          : {door: spec.kind, use: true, why: `its app-server listens on ${found.socket}`},
+      );
+      continue;
+    }
     if (spec.kind === 'opencode-server') {
       const server = await opencodeOf(deps, panePid);
       const session = 'why' in server ? server : await currentSession(server, 2_000);

@@ -4,11 +4,12 @@
 // message Claude holds, or a socket that refuses, falls back to typing, once. The every-day
 // scenarios (self-execution, mid-turn, mid-stream, a draft) assert the door too
 // (test/helpers/at-model-scenarios.ts); this file holds what only a door has.
-import {unlinkSync, writeFileSync} from 'node:fs';
+import {spawn} from 'node:child_process';
+import {existsSync, unlinkSync, writeFileSync} from 'node:fs';
 import {readdir, readFile} from 'node:fs/promises';
 import {type AddressInfo, createServer} from 'node:net';
 import {join} from 'node:path';
-import {describe, expect, test} from 'vitest';
+import {describe, expect, onTestFinished, test} from 'vitest';
 import {
   escapeRegex,
   expectDone,
@@ -20,11 +21,19 @@ import {
   theJob,
 } from '../helpers/at-model-scenarios.js';
 import {describePrompts, startModelServer} from '../helpers/model-server.js';
-import {agentAvailable, agentVersion, claudeHasInbox, startAgent} from '../helpers/real-agents.js';
-import {readJobEvents, runNudge} from '../helpers/run-nudge.js';
+import {stopWorkers} from '../helpers/nudge-home.js';
+import {
+  agentAvailable,
+  agentBin,
+  agentEnv,
+  agentVersion,
+  claudeHasInbox,
+  startAgent,
+} from '../helpers/real-agents.js';
+import {readJobEvents, runNudge, waitForJobState} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {useTmuxCallLog} from '../helpers/tmux-call-log.js';
-import {startTmuxServer} from '../helpers/tmux-server.js';
+import {cleanEnv, startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 const inbox = agentAvailable('claude') && claudeHasInbox(agentVersion('claude'));
@@ -334,6 +343,95 @@ describe.skipIf(!agentAvailable('opencode'))(
         (c) => /\b(send-keys|paste-buffer|set-buffer)\b/.test(c) && c.includes(w.agent.pane),
       );
       expect(intoAgent).toEqual([]);
+    }, 300_000);
+  },
+);
+
+describe.skipIf(!agentAvailable('codex'))(
+  'codex door: an app-server client (codex --remote unix://PATH)',
+  () => {
+    test("the notice starts a turn on the TUI's thread through its app-server; nothing typed into the pane", async () => {
+      const model = await startModelServer();
+      const server = await startTmuxServer();
+      const sock = join(useTempDir('codex-app-'), 'app.sock');
+      const opts = {modelUrl: model.url, approvals: 'all' as const};
+      // The app-server first (as a person runs it), then the TUI as its client.
+      const agent = await startAgent(
+        server,
+        'codex',
+        {...opts, args: ['--remote', `unix://${sock}`]},
+        async (where) => {
+          const app = spawn(agentBin('codex'), ['app-server', '--listen', `unix://${sock}`], {
+            env: {...cleanEnv(), ...agentEnv('codex', where, opts)},
+            stdio: 'ignore',
+            detached: true,
+          });
+          onTestFinished(() => {
+            try {
+              process.kill(-(app.pid ?? 0), 'SIGTERM');
+            } catch {
+              // gone already
+            }
+          });
+          await waitFor(
+            'the app-server socket',
+            async () => (existsSync(sock) ? true : undefined),
+            {
+              timeoutMs: 60_000,
+            },
+          );
+        },
+      );
+      const home = useTempDir('nudge-home-');
+      onTestFinished(() => stopWorkers(home));
+      const calls = await useTmuxCallLog(useTempDir('door-calls-'));
+      model.script({text: 'Hello.'});
+      await server.tmux('send-keys', '-t', agent.pane, '-l', 'hello');
+      await new Promise((r) => setTimeout(r, 400));
+      await server.tmux('send-keys', '-t', agent.pane, 'Enter');
+      await model.waitForPrompt(/^hello$/, {timeoutMs: 60_000});
+      await agent.waitForIdle(90_000);
+      const build = await server.newPane(['bash', '--norc', '--noprofile']);
+      const r = await runNudge(
+        [
+          'submit',
+          '-S',
+          server.socket,
+          '--pane',
+          build,
+          '--notify-pane',
+          agent.pane,
+          '--delay',
+          '0',
+          '--until',
+          'exit',
+          '--',
+          'sleep 1',
+        ],
+        {NUDGE_HOME: home, NUDGE_TRANSPORT: 'spawn', ...calls.env},
+      );
+      expect(r.exitCode, r.stderr).toBe(0);
+      const id = r.stdout.trim().split(/\s+/)[0] ?? '';
+      const end = await waitForJobState(
+        home,
+        id,
+        ['done', 'failed', 'timeout', 'cancelled', 'blocked'],
+        120_000,
+      );
+      expect(end, JSON.stringify(end)).toMatchObject({
+        state: 'done',
+        noticeVia: 'codex-app-server',
+      });
+      await model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {timeoutMs: 60_000});
+      expect(received(model, NOTICE), describePrompts(model.prompts())).toBe(1);
+      // Nothing was typed into Codex's pane: every tmux call of the worker is in the log.
+      await agent.waitForIdle(90_000);
+      const logged = await calls.calls();
+      expect(logged.some((c) => c.includes('send-keys') && c.includes(build))).toBe(true);
+      const intoCodex = logged.filter(
+        (c) => /\b(send-keys|paste-buffer|set-buffer)\b/.test(c) && c.includes(agent.pane),
+      );
+      expect(intoCodex).toEqual([]);
     }, 300_000);
   },
 );
