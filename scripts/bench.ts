@@ -42,6 +42,7 @@ import {concurrency} from './lib/figure-concurrency.js';
 import {corpus} from './lib/figure-corpus.js';
 import {cpuWaiting} from './lib/figure-cpu.js';
 import {detection} from './lib/figure-detection.js';
+import {doors} from './lib/figure-doors.js';
 import {frontEnd} from './lib/figure-front-end.js';
 import {patterns} from './lib/figure-patterns.js';
 import {remote} from './lib/figure-remote.js';
@@ -57,6 +58,7 @@ const FIGURES: Figure[] = [
   cpuWaiting,
   concurrency,
   wakeup,
+  doors,
   remote,
   patterns,
 ];
