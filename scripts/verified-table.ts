@@ -18,6 +18,7 @@ import {existsSync, readdirSync, readFileSync, statSync, writeFileSync} from 'no
 import {join} from 'node:path';
 import {
   compareVersions,
+  doorsVerified,
   VERIFIED_FILE,
   type VerifiedEntry,
   type VerifiedTable,
@@ -74,13 +75,14 @@ if (!process.argv.includes('--print') && existsSync(dir)) {
 }
 
 const cells = [
-  ['program', 'version', 'tmux', 'Node', 'scenarios passed', 'date'],
+  ['program', 'version', 'tmux', 'Node', 'scenarios passed', 'doors', 'date'],
   ...table.entries.map((e) => [
     e.program,
     e.version,
     e.tmux,
     e.node.split('.')[0] ?? e.node,
     `${e.passed}/${e.passed + e.failed}`,
+    doorsVerified({...table, entries: [e]}, e.program, e.version).join(', ') || '–',
     e.date,
   ]),
 ];

@@ -92,6 +92,20 @@ export interface VersionVerdict {
   fix?: string;
 }
 
+/** The doors into `program` its tests proved at `version` (suites named `<agent> door
+ * (<kind>): …`, every test of the kind passed). */
+export function doorsVerified(table: VerifiedTable, program: string, version: string): string[] {
+  const passed = new Set<string>();
+  const failed = new Set<string>();
+  for (const e of table.entries.filter((x) => x.program === program && x.version === version)) {
+    for (const name of e.scenarios) {
+      const kind = /\bdoor \(([a-z-]+)\)/.exec(name)?.[1];
+      if (kind) (name.startsWith('FAILED: ') ? failed : passed).add(kind);
+    }
+  }
+  return [...passed].filter((k) => !failed.has(k)).sort();
+}
+
 /** What the table says of `program` at `version`: verified, never verified, or too old. */
 export function judgeVersion(
   table: VerifiedTable,
@@ -119,9 +133,11 @@ export function judgeVersion(
       .at(-1);
     const on = [...new Set(mine.map((e) => e.tmux))].sort(compareVersions).join(', ');
     const scenarios = Math.max(...mine.map((e) => e.passed));
+    const doors = doorsVerified(table, program, version);
+    const through = doors.length ? `; notices through ${doors.join(', ')}` : '';
     return {
       status: 'ok',
-      detail: `${program} ${version}, verified on ${last} (${scenarios} scenarios${program === 'tmux' ? '' : `, tmux ${on}`}).`,
+      detail: `${program} ${version}, verified on ${last} (${scenarios} scenarios${program === 'tmux' ? '' : `, tmux ${on}`}${through}).`,
     };
   }
   const newer = seen.length > 0 && compareVersions(version, seen.at(-1) ?? '') > 0;

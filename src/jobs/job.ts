@@ -199,18 +199,14 @@ class Job {
       {...chosen, chars: [...text].length, until},
       chosen,
     );
-    const pace = {enter: this.#o.enter, typed: (n: number) => void (this.#typed += n)};
+    const count = (n: number) => {
+      this.#typed += n;
+    };
+    const options = deliverOptionsOf(this.request, {enter: this.#o.enter, typed: count});
     let delivered: Delivered;
     try {
-      const options = deliverOptionsOf(this.request, pace);
-      delivered = await deliver(
-        this.#io,
-        this.request.pane,
-        text,
-        profile,
-        options,
-        this.#jobSignal(),
-      );
+      const {pane} = this.request;
+      delivered = await deliver(this.#io, pane, text, profile, options, this.#jobSignal());
     } catch (error) {
       // A usage limit before anything was typed: wait it out (--on-limit wait), then type.
       if (!(error instanceof PaneBlocked) || !this.#limits.waitsOut(error.dialog)) throw error;

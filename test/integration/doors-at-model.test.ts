@@ -55,7 +55,7 @@ async function sessionRecord(home: string): Promise<{messagingSocketPath: string
   );
 }
 
-describe.skipIf(!inbox)('claude door: the inbox', () => {
+describe.skipIf(!inbox)('claude door (claude-inbox): the inbox', () => {
   test('idle: the notice reaches the model through the inbox, and no key is sent to its pane', async () => {
     const calls = await useTmuxCallLog(useTempDir('door-calls-'));
     // Every tmux call of the job's worker goes through the logging tmux (one process per
@@ -183,7 +183,7 @@ describe.skipIf(!inbox)('claude door: the inbox', () => {
   }, 300_000);
 });
 
-describe.skipIf(!inbox)('claude door: the session record', () => {
+describe.skipIf(!inbox)('claude door (claude-inbox): the session record', () => {
   test('a dialog the screen profile does not read: the record says waiting, and nudge wait exits 3 naming it', async () => {
     const model = await startModelServer();
     const server = await startTmuxServer();
@@ -227,7 +227,7 @@ describe.skipIf(!inbox)('claude door: the session record', () => {
   }, 300_000);
 });
 
-describe.skipIf(!inbox)('claude door: explain', () => {
+describe.skipIf(!inbox)('claude door (claude-inbox): explain', () => {
   test('nudge explain names the door a notice would take, and the session record', async () => {
     const server = await startTmuxServer();
     const agent = await startAgent(server, 'claude', {});
@@ -258,42 +258,48 @@ describe.skipIf(!inbox)('claude door: explain', () => {
   }, 120_000);
 });
 
-describe.skipIf(!agentAvailable('pi'))('pi door: the extension nudge install pi writes', () => {
-  test('the notice reaches the model through the extension, and no key is sent to its pane', async () => {
-    const calls = await useTmuxCallLog(useTempDir('door-calls-'));
-    const w = await setup('pi', 'default', {
-      hooks: true,
-      env: {NUDGE_TRANSPORT: 'spawn'},
-      path: [calls.env.PATH.split(':')[0] ?? ''],
-    });
-    const build = await w.server.newPane(['bash', '--norc', '--noprofile']);
-    // What explain says before: the door, and that it would take the notice.
-    const explained = await w.nudge(['explain', '-S', w.server.socket, w.agent.pane, '--json']);
-    expect(JSON.parse(explained.stdout).doors[0]).toMatchObject({door: 'pi-extension', use: true});
-    w.model.script(
-      {
-        shell: `nudge submit --delay 0 --pane ${build} --notify-pane self --until exit -- ${sq('sleep 1')}`,
-      },
-      {text: 'Building.'},
-    );
-    await say(w, 'build it in the other pane');
-    const id = await theJob(w);
-    const end = await expectDone(w, id);
-    const got = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
-      timeoutMs: 60_000,
-    });
-    await w.agent.waitForIdle(90_000);
-    expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
-    expect(end).toMatchObject({noticeVia: 'pi-extension', noticeDelivery: 'submitted'});
-    const logged = await calls.calls();
-    expect(logged.some((c) => c.includes('send-keys') && c.includes(build))).toBe(true);
-    const intoPi = logged.filter(
-      (c) => /\b(send-keys|paste-buffer|set-buffer)\b/.test(c) && c.includes(w.agent.pane),
-    );
-    expect(intoPi).toEqual([]);
-    expect(got.via).toBe('typed');
-  }, 300_000);
-});
+describe.skipIf(!agentAvailable('pi'))(
+  'pi door (pi-extension): the extension nudge install pi writes',
+  () => {
+    test('the notice reaches the model through the extension, and no key is sent to its pane', async () => {
+      const calls = await useTmuxCallLog(useTempDir('door-calls-'));
+      const w = await setup('pi', 'default', {
+        hooks: true,
+        env: {NUDGE_TRANSPORT: 'spawn'},
+        path: [calls.env.PATH.split(':')[0] ?? ''],
+      });
+      const build = await w.server.newPane(['bash', '--norc', '--noprofile']);
+      // What explain says before: the door, and that it would take the notice.
+      const explained = await w.nudge(['explain', '-S', w.server.socket, w.agent.pane, '--json']);
+      expect(JSON.parse(explained.stdout).doors[0]).toMatchObject({
+        door: 'pi-extension',
+        use: true,
+      });
+      w.model.script(
+        {
+          shell: `nudge submit --delay 0 --pane ${build} --notify-pane self --until exit -- ${sq('sleep 1')}`,
+        },
+        {text: 'Building.'},
+      );
+      await say(w, 'build it in the other pane');
+      const id = await theJob(w);
+      const end = await expectDone(w, id);
+      const got = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
+        timeoutMs: 60_000,
+      });
+      await w.agent.waitForIdle(90_000);
+      expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
+      expect(end).toMatchObject({noticeVia: 'pi-extension', noticeDelivery: 'submitted'});
+      const logged = await calls.calls();
+      expect(logged.some((c) => c.includes('send-keys') && c.includes(build))).toBe(true);
+      const intoPi = logged.filter(
+        (c) => /\b(send-keys|paste-buffer|set-buffer)\b/.test(c) && c.includes(w.agent.pane),
+      );
+      expect(intoPi).toEqual([]);
+      expect(got.via).toBe('typed');
+    }, 300_000);
+  },
+);
 
 /** A free port on 127.0.0.1 for opencode's server. */
 async function freePort(): Promise<number> {
@@ -305,7 +311,7 @@ async function freePort(): Promise<number> {
 }
 
 describe.skipIf(!agentAvailable('opencode'))(
-  'opencode door: its server (started with --port)',
+  'opencode door (opencode-server): its server (started with --port)',
   () => {
     test("the notice goes into the TUI's session through the server; the draft and the pane untouched", async () => {
       const calls = await useTmuxCallLog(useTempDir('door-calls-'));
@@ -348,7 +354,7 @@ describe.skipIf(!agentAvailable('opencode'))(
 );
 
 describe.skipIf(!agentAvailable('codex'))(
-  'codex door: an app-server client (codex --remote unix://PATH)',
+  'codex door (codex-app-server): an app-server client (codex --remote unix://PATH)',
   () => {
     test("the notice starts a turn on the TUI's thread through its app-server; nothing typed into the pane", async () => {
       const model = await startModelServer();

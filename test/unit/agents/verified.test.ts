@@ -1,9 +1,10 @@
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {afterEach, expect, test} from 'vitest';
+import {afterEach, describe, expect, test} from 'vitest';
 import {
   compareVersions,
+  doorsVerified,
   judgeVersion,
   readVerifiedTable,
   type VerifiedEntry,
@@ -97,4 +98,37 @@ test('the shipped table reads; a missing or broken file is an empty table', () =
     JSON.stringify({minimum: {tmux: '3.2'}, entries: [entry('tmux', '3.3a'), {program: 1}]}),
   );
   expect(readVerifiedTable(dir).entries).toHaveLength(1);
+});
+
+describe('doorsVerified', () => {
+  test('a door counts at a version when its suite passed there, and not when any of it failed', () => {
+    const entry = (version: string, scenarios: string[]) => ({
+      program: 'claude',
+      version,
+      tmux: '3.3a',
+      node: '20.20.2',
+      passed: scenarios.filter((s) => !s.startsWith('FAILED')).length,
+      failed: scenarios.filter((s) => s.startsWith('FAILED')).length,
+      scenarios,
+      date: '2026-11-26',
+    });
+    const table = {
+      minimum: {},
+      entries: [
+        entry('2.1.332', [
+          'claude door (claude-inbox): the inbox idle',
+          'claude (default approvals) self-execution',
+        ]),
+        entry('2.1.333', [
+          'claude door (claude-inbox): the inbox idle',
+          'FAILED: claude door (claude-inbox): the inbox mid-turn',
+        ]),
+      ],
+    };
+    expect(doorsVerified(table, 'claude', '2.1.332')).toEqual(['claude-inbox']);
+    expect(doorsVerified(table, 'claude', '2.1.333')).toEqual([]);
+    expect(judgeVersion(table, 'claude', '2.1.332').detail).toMatch(
+      /notices through claude-inbox\)\.$/,
+    );
+  });
 });
