@@ -1,5 +1,3 @@
-import WebSocket from 'ws';
-
 /**
  * Codex's door: a TUI started as a client of an app-server (`codex --remote unix://PATH`)
  * shares its thread with any other client of that server, which can start a turn on it
@@ -30,6 +28,8 @@ interface Rpc {
 
 /** A JSON-RPC client over the app-server's WebSocket on `socket`. */
 async function connect(socket: string, timeoutMs: number): Promise<Rpc> {
+  // Loaded only here: a notice to a Codex app-server client is the one use of it.
+  const {default: WebSocket} = await import('ws');
   const ws = new WebSocket(`ws+unix://${socket}:/`, {handshakeTimeout: timeoutMs});
   const waiting = new Map<
     number,
