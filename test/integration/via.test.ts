@@ -1,0 +1,87 @@
+// --via: how a notice goes (src/doors/). Through the real CLI and worker, on a shell pane
+// (its profile has no door): `native` never types the notice and says why; `[submit] via` in
+// config.toml is the default; a wrong value is one sentence, exit 2.
+import {mkdirSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {describe, expect, it} from 'vitest';
+import {useNudgeHome} from '../helpers/nudge-home.js';
+import {runNudge} from '../helpers/run-nudge.js';
+import {useTempDir} from '../helpers/temp-dir.js';
+import {startTmuxServer} from '../helpers/tmux-server.js';
+
+const quick = ['--delay', '0', '--interval', '200ms', '--stable-checks', '2', '--until', 'exit'];
+
+async function shellJob(extra: string[], env: Record<string, string> = {}) {
+  const server = await startTmuxServer();
+  await server.waitForScreen('%0', /^\$$/m);
+  const home = useNudgeHome();
+  const r = await runNudge(
+    [
+      'submit',
+      '-S',
+      server.socket,
+      '--pane',
+      '%0',
+      '--wait',
+      '--json',
+      ...quick,
+      ...extra,
+      '--',
+      'echo built',
+    ],
+    {NUDGE_HOME: home, ...env},
+  );
+  const screen = await server.capture('%0');
+  return {r, screen, seen: `exit ${r.exitCode}\n${r.stdout}\n${r.stderr}\n${screen}`};
+}
+
+describe('--via', () => {
+  it('native on a program without a door: the job fails saying why, and no notice is typed', async () => {
+    const {r, screen, seen} = await shellJob(['--via', 'native']);
+    expect(r.exitCode, seen).toBe(1);
+    expect(JSON.parse(r.stdout), seen).toMatchObject({
+      state: 'failed',
+      notified: false,
+      reason:
+        'The work ended (done), but no door took the notice (shell has no door); nothing was typed (--via native).',
+    });
+    expect(screen).not.toContain('Command complete');
+  });
+
+  it('auto (the default) types where there is no door, and the job says so', async () => {
+    const {r, seen} = await shellJob([]);
+    expect(r.exitCode, seen).toBe(0);
+    expect(JSON.parse(r.stdout), seen).toMatchObject({
+      state: 'done',
+      notified: true,
+      noticeVia: 'keys',
+    });
+  });
+
+  it("config.toml's [submit] via is the default; a flag overrides it", async () => {
+    const config = useTempDir('nudge-config-');
+    mkdirSync(join(config, 'nudge'));
+    writeFileSync(join(config, 'nudge', 'config.toml'), '[submit]\nvia = "native"\n');
+    const fromConfig = await shellJob([], {XDG_CONFIG_HOME: config});
+    expect(JSON.parse(fromConfig.r.stdout), fromConfig.seen).toMatchObject({
+      state: 'failed',
+      notified: false,
+    });
+    const flag = await shellJob(['--via', 'keys'], {XDG_CONFIG_HOME: config});
+    expect(JSON.parse(flag.r.stdout), flag.seen).toMatchObject({state: 'done', noticeVia: 'keys'});
+    writeFileSync(join(config, 'nudge', 'config.toml'), '[submit]\nvia = "sideways"\n');
+    const bad = await shellJob([], {XDG_CONFIG_HOME: config});
+    expect(bad.r.exitCode).toBe(2);
+    expect(bad.r.stderr.trim()).toMatch(
+      /config\.toml: submit\.via must be auto, keys or native, got "sideways"\.$/,
+    );
+  });
+
+  it('a value it does not know: one sentence, exit 2, nothing started', async () => {
+    const {r} = await shellJob(['--via', 'sideways']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/via/);
+    expect(r.stderr).not.toMatch(/\bat \S+:\d+/);
+  });
+});
