@@ -82,8 +82,8 @@ matrix_agents() {
     files=(test/integration/agents-at-model.test.ts test/integration/install-agents.test.ts
       test/integration/blocked-at-model.test.ts)
     case $agent in
-      claude) files+=(test/integration/doors-at-model.test.ts) ;;
-      gemini | codex) ;;
+      claude | codex) files+=(test/integration/doors-at-model.test.ts) ;;
+      gemini) ;;
       *) files=(test/integration/data-agents-at-model.test.ts test/integration/install-newer-agents.test.ts
         test/integration/blocked-at-model.test.ts) ;;
     esac

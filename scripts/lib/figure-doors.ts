@@ -1,6 +1,5 @@
 import {type ChildProcess, spawn} from 'node:child_process';
 import {existsSync, mkdirSync, rmSync, writeFileSync} from 'node:fs';
-import {createServer} from 'node:net';
 import {join} from 'node:path';
 import {
   AGENT_SCREENS,
@@ -18,6 +17,7 @@ import {
 } from '../../test/harness/agents.js';
 import {startModelServer} from '../../test/harness/model-server.js';
 import {CLI, onCleanup, runCli, sleep} from '../../test/harness/private-tmux.js';
+import {freePort} from '../../test/harness/ssh-hosts.js';
 import {
   type BenchContext,
   eventTime,
@@ -42,14 +42,6 @@ interface DoorAgent {
   args?: (dir: string) => Promise<string[]>;
   /** Runs in the agent's home before it starts. */
   prepare?: (home: string, env: Record<string, string>, dir: string) => Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const {port} = probe.address() as {port: number};
-  await new Promise((r) => probe.close(r));
-  return port;
 }
 
 /** The agents whose door can be opened here, each at a release that has it. */

@@ -118,6 +118,7 @@ export async function explainPane(o: ExplainOptions, ctx: CommandContext): Promi
       env: ctx.env,
       stateDir: resolveStateDir(ctx.env),
       commandLine: (pid) => ctx.foreground.commandLine(pid),
+      confirmMs: 2_000,
     },
     profile.doors ?? [],
     info.panePid,

@@ -81,6 +81,104 @@ export function realDoors(deps: DoorDeps): Doors {
   };
 }
 
+/** What a door's post came to. */
+type Posted =
+  | {ok: true; delivery: 'submitted' | 'queued'}
+  | {ok: false; result: Exclude<DoorAttempt['result'], 'delivered'>; why: string};
+
+/** One kind of door: how it finds the pane's program, what `explain` says of it once found
+ * (looked at, never posted to), and how it hands over a notice. */
+interface DoorWay<Found> {
+  find(deps: DoorDeps, spec: DoorSpec, panePid: number): Promise<Found | {why: string}>;
+  ready(found: Found): Promise<{use: boolean; why: string}>;
+  post(
+    deps: DoorDeps,
+    found: Found,
+    notice: string,
+    target: DoorTarget,
+    signal: AbortSignal,
+  ): Promise<Posted>;
+}
+
+const fromPost = (
+  r: {ok: true; delivery: 'submitted' | 'queued'} | {ok: false; why: string},
+): Posted => (r.ok ? r : {ok: false, result: 'refused', why: r.why});
+
+const claudeInbox: DoorWay<{session: ClaudeSession}> = {
+  find: (deps, spec, panePid) => inboxOf(deps, spec, panePid),
+  async ready({session}) {
+    const holds = await holdsOutsideMessages(session, await transcriptOf(session));
+    return holds
+      ? {use: false, why: holds}
+      : {
+          use: true,
+          why: `Claude Code ${session.version ?? ''} session ${session.sessionId} listens on ${session.socket}`,
+        };
+  },
+  async post(deps, {session}, notice, target, signal) {
+    const own = deps.env.CLAUDE_CODE_MESSAGING_SOCKET === session.socket;
+    const posted = await postToInbox({
+      session,
+      body: doorBody(notice, target.jobId),
+      token: own ? deps.env.CLAUDE_CODE_MESSAGING_TOKEN : undefined,
+      name: target.jobId,
+      confirmMs: deps.confirmMs,
+      queuedAfterMs: 600,
+      signal,
+    });
+    return 'why' in posted
+      ? {ok: false, result: posted.kind, why: posted.why}
+      : {ok: true, delivery: posted.kind};
+  },
+};
+
+const piExtension: DoorWay<{socket: string}> = {
+  find: (deps, _spec, panePid) => piSocketOf(deps.tree, deps.stateDir, panePid),
+  ready: async ({socket}) => ({use: true, why: `nudge's extension listens on ${socket}`}),
+  post: async (deps, {socket}, notice) => fromPost(await postToPi(socket, notice, deps.confirmMs)),
+};
+
+const opencodeServer: DoorWay<OpencodeServer> = {
+  async find(deps, _spec, panePid) {
+    const port = portOf((await deps.commandLine(panePid)) ?? []);
+    return port === undefined
+      ? {
+          why: 'it was not started with --port (or its command line cannot be read), so its server cannot be found (opencode --port N opens this door)',
+        }
+      : serverOf(port, deps.env);
+  },
+  async ready(server) {
+    const session = await currentSession(server, 2_000);
+    return 'why' in session
+      ? {use: false, why: session.why}
+      : {use: true, why: `its server takes the notice into session ${session.id}`};
+  },
+  post: async (deps, server, notice, _target, signal) =>
+    fromPost(await postToOpencode(server, notice, deps.confirmMs, signal)),
+};
+
+const codexAppServer: DoorWay<{socket: string}> = {
+  async find(deps, _spec, panePid) {
+    const socket = remoteSocketOf((await deps.commandLine(panePid)) ?? []);
+    return socket
+      ? {socket}
+      : {
+          why: 'it was not started with --remote unix://PATH (or its command line cannot be read), so no other client can reach its thread',
+        };
+  },
+  ready: async ({socket}) => ({use: true, why: `its app-server listens on ${socket}`}),
+  post: async (deps, {socket}, notice) =>
+    fromPost(await postToCodex(socket, notice, deps.confirmMs)),
+};
+
+/** Each kind of door, by its name in the profiles. */
+const WAYS: {[K in DoorKind]: DoorWay<never>} = {
+  'claude-inbox': claudeInbox as DoorWay<never>,
+  'pi-extension': piExtension as DoorWay<never>,
+  'opencode-server': opencodeServer as DoorWay<never>,
+  'codex-app-server': codexAppServer as DoorWay<never>,
+};
+
 async function tryDoor(
   deps: DoorDeps,
   spec: DoorSpec,
@@ -88,18 +186,19 @@ async function tryDoor(
   notice: string,
   signal: AbortSignal,
 ): Promise<DoorAttempt> {
-  switch (spec.kind) {
-    case 'claude-inbox':
-      return claudeInbox(deps, spec, target, notice, signal);
-    case 'pi-extension':
-      return piExtension(deps, target, notice);
-    case 'opencode-server':
-      return opencodeServer(deps, target, notice, signal);
-    case 'codex-app-server':
-      return codexAppServer(deps, target, notice);
-    default:
-      return spec.kind satisfies never;
-  }
+  const started = Date.now();
+  const ms = () => Date.now() - started;
+  const way = WAYS[spec.kind];
+  const found = await way.find(deps, spec, target.panePid);
+  if (isWhy(found)) return {door: spec.kind, result: 'not-applicable', why: found.why, ms: ms()};
+  const r = await way.post(deps, found, notice, target, signal);
+  return r.ok
+    ? {door: spec.kind, result: 'delivered', delivery: r.delivery, ms: ms()}
+    : {door: spec.kind, result: r.result, why: r.why, ms: ms()};
+}
+
+function isWhy(x: unknown): x is {why: string} {
+  return !!x && typeof x === 'object' && 'why' in x;
 }
 
 /** The pane's Claude Code session, if its inbox can take a message from nudge; else why not. */
@@ -117,116 +216,6 @@ async function inboxOf(
   return found;
 }
 
-async function claudeInbox(
-  deps: DoorDeps,
-  spec: DoorSpec,
-  target: DoorTarget,
-  notice: string,
-  signal: AbortSignal,
-): Promise<DoorAttempt> {
-  const started = Date.now();
-  const found = await inboxOf(deps, spec, target.panePid);
-  if ('why' in found)
-    return {
-      door: 'claude-inbox',
-      result: 'not-applicable',
-      why: found.why,
-      ms: Date.now() - started,
-    };
-  const {session} = found;
-  const own = deps.env.CLAUDE_CODE_MESSAGING_SOCKET === session.socket;
-  const posted = await postToInbox({
-    session,
-    body: doorBody(notice, target.jobId),
-    token: own ? deps.env.CLAUDE_CODE_MESSAGING_TOKEN : undefined,
-    name: target.jobId,
-    confirmMs: deps.confirmMs,
-    queuedAfterMs: 600,
-    signal,
-  });
-  const base = {door: 'claude-inbox' as const, ms: posted.ms};
-  if ('why' in posted) return {...base, result: posted.kind, why: posted.why};
-  return {...base, result: 'delivered', delivery: posted.kind};
-}
-
-async function piExtension(
-  deps: DoorDeps,
-  target: DoorTarget,
-  notice: string,
-): Promise<DoorAttempt> {
-  const started = Date.now();
-  const ms = () => Date.now() - started;
-  const found = await piSocketOf(deps.tree, deps.stateDir, target.panePid);
-  if ('why' in found)
-    return {door: 'pi-extension', result: 'not-applicable', why: found.why, ms: ms()};
-  const r = await postToPi(found.socket, notice, deps.confirmMs);
-  return r.ok
-    ? {door: 'pi-extension', result: 'delivered', delivery: r.delivery, ms: ms()}
-    : {door: 'pi-extension', result: 'refused', why: r.why, ms: ms()};
-}
-
-/** The server of the pane's opencode, when it was started with `--port`; else why not. */
-async function opencodeOf(
-  deps: Pick<DoorDeps, 'commandLine' | 'env'>,
-  panePid: number,
-): Promise<OpencodeServer | {why: string}> {
-  const argv = await deps.commandLine(panePid);
-  if (!argv) return {why: "its command line cannot be read, so its server's port is unknown"};
-  const port = portOf(argv);
-  if (port === undefined)
-    return {
-      why: 'it was started without --port, so its server cannot be found (opencode --port N opens this door)',
-    };
-  return serverOf(port, deps.env);
-}
-
-async function opencodeServer(
-  deps: DoorDeps,
-  target: DoorTarget,
-  notice: string,
-  signal: AbortSignal,
-): Promise<DoorAttempt> {
-  const started = Date.now();
-  const ms = () => Date.now() - started;
-  const server = await opencodeOf(deps, target.panePid);
-  if ('why' in server)
-    return {door: 'opencode-server', result: 'not-applicable', why: server.why, ms: ms()};
-  const r = await postToOpencode(server, notice, deps.confirmMs, signal);
-  return r.ok
-    ? {door: 'opencode-server', result: 'delivered', delivery: r.delivery, ms: ms()}
-    : {door: 'opencode-server', result: 'refused', why: r.why, ms: ms()};
-}
-
-/** The app-server socket of the pane's Codex, when its TUI was started with
- * `--remote unix://PATH`; else why not. */
-async function codexSocketOf(
-  deps: Pick<DoorDeps, 'commandLine'>,
-  panePid: number,
-): Promise<{socket: string} | {why: string}> {
-  const argv = await deps.commandLine(panePid);
-  if (!argv) return {why: 'its command line cannot be read, so its app-server is unknown'};
-  const socket = remoteSocketOf(argv);
-  return socket
-    ? {socket}
-    : {why: 'it was started without --remote unix://PATH, so no other client can reach its thread'};
-}
-
-async function codexAppServer(
-  deps: DoorDeps,
-  target: DoorTarget,
-  notice: string,
-): Promise<DoorAttempt> {
-  const started = Date.now();
-  const ms = () => Date.now() - started;
-  const found = await codexSocketOf(deps, target.panePid);
-  if ('why' in found)
-    return {door: 'codex-app-server', result: 'not-applicable', why: found.why, ms: ms()};
-  const r = await postToCodex(found.socket, notice, deps.confirmMs);
-  return r.ok
-    ? {door: 'codex-app-server', result: 'delivered', delivery: r.delivery, ms: ms()}
-    : {door: 'codex-app-server', result: 'refused', why: r.why, ms: ms()};
-}
-
 /** What `nudge explain` says of a door: whether a notice would go through it now, and why. */
 export interface DoorPlan {
   door: DoorKind | 'keys';
@@ -240,61 +229,21 @@ export interface DoorPlan {
  * Code session, where one was found (its status is a signal of its own).
  */
 export async function planDoors(
-  deps: Pick<DoorDeps, 'tree' | 'env' | 'stateDir' | 'commandLine'>,
+  deps: DoorDeps,
   specs: readonly DoorSpec[],
   panePid: number,
 ): Promise<{plans: DoorPlan[]; session?: ClaudeSession | undefined}> {
   const plans: DoorPlan[] = [];
   let session: ClaudeSession | undefined;
   for (const spec of specs) {
-    if (spec.kind === 'codex-app-server') {
-      const found = await codexSocketOf(deps, panePid);
-      plans.push(
-        'why' in found
-          ? {door: spec.kind, use: false, why: found.why}
-          : {door: spec.kind, use: true, why: `its app-server listens on ${found.socket}`},
-      );
-      continue;
-    }
-    if (spec.kind === 'opencode-server') {
-      const server = await opencodeOf(deps, panePid);
-      const session = 'why' in server ? server : await currentSession(server, 2_000);
-      plans.push(
-        'why' in session
-          ? {door: spec.kind, use: false, why: session.why}
-          : {
-              door: spec.kind,
-              use: true,
-              why: `its server takes the notice into session ${session.id}`,
-            },
-      );
-      continue;
-    }
-    if (spec.kind === 'pi-extension') {
-      const pi = await piSocketOf(deps.tree, deps.stateDir, panePid);
-      plans.push(
-        'why' in pi
-          ? {door: spec.kind, use: false, why: pi.why}
-          : {door: spec.kind, use: true, why: `nudge's extension listens on ${pi.socket}`},
-      );
-      continue;
-    }
-    const found = await inboxOf(deps, spec, panePid);
-    if ('why' in found) {
+    const way = WAYS[spec.kind];
+    const found = await way.find(deps, spec, panePid);
+    if (isWhy(found)) {
       plans.push({door: spec.kind, use: false, why: found.why});
       continue;
     }
-    session = found.session;
-    const holds = await holdsOutsideMessages(session, await transcriptOf(session));
-    plans.push(
-      holds
-        ? {door: spec.kind, use: false, why: holds}
-        : {
-            door: spec.kind,
-            use: true,
-            why: `Claude Code ${session.version ?? ''} session ${session.sessionId} listens on ${session.socket}`,
-          },
-    );
+    if (spec.kind === 'claude-inbox') session = (found as {session: ClaudeSession}).session;
+    plans.push({door: spec.kind, ...(await way.ready(found))});
   }
   const door = plans.find((p) => p.use);
   plans.push({

@@ -7,22 +7,25 @@
 import {spawn} from 'node:child_process';
 import {existsSync, unlinkSync, writeFileSync} from 'node:fs';
 import {readdir, readFile} from 'node:fs/promises';
-import {type AddressInfo, createServer} from 'node:net';
 import {join} from 'node:path';
 import {describe, expect, onTestFinished, test} from 'vitest';
+import {freePort} from '../harness/ssh-hosts.js';
 import {
   escapeRegex,
   expectDone,
+  type Mode,
   NOTICE,
   received,
   say,
   setup,
   sq,
   theJob,
+  type World,
 } from '../helpers/at-model-scenarios.js';
-import {describePrompts, startModelServer} from '../helpers/model-server.js';
+import {describePrompts, type Reply, startModelServer} from '../helpers/model-server.js';
 import {stopWorkers} from '../helpers/nudge-home.js';
 import {
+  type AgentName,
   agentAvailable,
   agentBin,
   agentEnv,
@@ -32,7 +35,7 @@ import {
 } from '../helpers/real-agents.js';
 import {readJobEvents, runNudge, waitForJobState} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
-import {useTmuxCallLog} from '../helpers/tmux-call-log.js';
+import {type TmuxCallLog, useTmuxCallLog} from '../helpers/tmux-call-log.js';
 import {cleanEnv, startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
@@ -55,80 +58,100 @@ async function sessionRecord(home: string): Promise<{messagingSocketPath: string
   );
 }
 
+/** A world whose worker's every tmux call is logged (one process per call), so a key sent
+ * into the agent's pane would be seen. */
+async function loggedWorld(name: AgentName, mode: Mode, o: Parameters<typeof setup>[2] = {}) {
+  const calls = await useTmuxCallLog(useTempDir('door-calls-'));
+  const w = await setup(name, mode, {
+    ...o,
+    env: {NUDGE_TRANSPORT: 'spawn', ...o.env},
+    path: [calls.env.PATH.split(':')[0] ?? ''],
+  });
+  return {w, calls};
+}
+
+/** The worker typed into `build` and sent no key, paste or buffer into `agentPane`. */
+async function expectNoKeysInto(calls: TmuxCallLog, agentPane: string, build: string) {
+  const logged = await calls.calls();
+  expect(logged.some((c) => c.includes('send-keys') && c.includes(build))).toBe(true);
+  const into = logged.filter(
+    (c) => /\b(send-keys|paste-buffer|set-buffer)\b/.test(c) && c.includes(agentPane),
+  );
+  expect(into).toEqual([]);
+}
+
+/** The model, asked `prompt`, starts `command` in a new shell pane with the notice for its
+ * own pane (`notifyPane`), then answers `replies` (default: one line of text); the job, once done,
+ * and the notice as the model got it. */
+async function buildWithNotice(
+  w: World,
+  prompt: string,
+  o: {
+    command?: string;
+    notifyPane?: string;
+    replies?: Reply[];
+    beforeEnd?: (id: string) => Promise<void>;
+  } = {},
+) {
+  const build = await w.server.newPane(['bash', '--norc', '--noprofile']);
+  w.model.script(
+    {
+      shell: `nudge submit --delay 0 --pane ${build} --notify-pane ${o.notifyPane ?? 'self'} --until exit -- ${sq(o.command ?? 'sleep 1')}`,
+    },
+    ...(o.replies ?? [{text: 'Building.'}]),
+  );
+  await say(w, prompt);
+  const id = await theJob(w);
+  await o.beforeEnd?.(id);
+  const end = await expectDone(w, id);
+  const got = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
+    timeoutMs: 90_000,
+  });
+  expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
+  return {build, id, end, got};
+}
+
 describe.skipIf(!inbox)('claude door (claude-inbox): the inbox', () => {
   test('idle: the notice reaches the model through the inbox, and no key is sent to its pane', async () => {
-    const calls = await useTmuxCallLog(useTempDir('door-calls-'));
-    // Every tmux call of the job's worker goes through the logging tmux (one process per
-    // call: NUDGE_TRANSPORT=spawn), so a key sent to Claude's pane would be in the log.
-    const w = await setup('claude', 'default', {
-      env: {NUDGE_TRANSPORT: 'spawn'},
-      path: [calls.env.PATH.split(':')[0] ?? ''],
-    });
-    const build = await w.server.newPane(['bash', '--norc', '--noprofile']);
-    w.model.script(
-      {
-        shell: `nudge submit --delay 0 --pane ${build} --notify-pane self --until exit -- ${sq('sleep 1')}`,
-      },
-      {text: 'Building.'},
-    );
-    await say(w, 'build it in the other pane');
-    const id = await theJob(w);
-    const end = await expectDone(w, id);
-    const got = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
-      timeoutMs: 60_000,
-    });
+    const {w, calls} = await loggedWorld('claude', 'default');
+    const {build, id, end, got} = await buildWithNotice(w, 'build it in the other pane');
     expect(got).toMatchObject({via: 'inbox', queued: false});
-    expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
     expect(end).toMatchObject({noticeVia: 'claude-inbox', noticeDelivery: 'submitted'});
     const door = (await readJobEvents(w.home, id)).find((e) => e.event === 'door');
     expect(door).toMatchObject({door: 'claude-inbox', result: 'delivered', pane: w.agent.pane});
-    // The worker typed into the build pane only: no key, paste or buffer into Claude's.
-    const logged = await calls.calls();
-    expect(logged.some((c) => c.includes(`send-keys`) && c.includes(build))).toBe(true);
-    const intoClaude = logged.filter(
-      (c) => /\b(send-keys|paste-buffer|set-buffer)\b/.test(c) && c.includes(w.agent.pane),
-    );
-    expect(intoClaude).toEqual([]);
+    await expectNoKeysInto(calls, w.agent.pane, build);
   }, 300_000);
 
   test('mid-turn, between two tool calls: the notice rides after the tool result; the turn is not cut', async () => {
     // Everything approved: the model's second tool call runs without asking.
     const w = await setup('claude', 'all');
-    const build = await w.server.newPane(['bash', '--norc', '--noprofile']);
     const marker = join(w.agent.workdir, 'second-tool.log');
-    w.model.script(
-      {
-        shell: `nudge submit --delay 0 --pane ${build} --notify-pane self --until exit -- ${sq('sleep 1')}`,
-      },
+    let notifiedAt = 0;
+    const {end, got} = await buildWithNotice(w, 'build it, then wait for the marker', {
       // The second tool runs until the notice has been posted (its job's `notified` event).
-      {
-        shell: `while [ ! -s ${sq(marker)} ]; do sleep 0.2; done; echo second tool done`,
+      replies: [
+        {shell: `while [ ! -s ${sq(marker)} ]; do sleep 0.2; done; echo second tool done`},
+        {text: 'Both done.'},
+      ],
+      beforeEnd: async (id) => {
+        const events = await waitFor(
+          'the notice posted while the second tool runs',
+          async () => {
+            const e = await readJobEvents(w.home, id);
+            return e.find((x) => x.event === 'notified');
+          },
+          {timeoutMs: 120_000, describe: () => w.agent.capture()},
+        );
+        notifiedAt = Date.parse(String(events.t));
+        writeFileSync(marker, 'go\n');
       },
-      {text: 'Both done.'},
-    );
-    await say(w, 'build it, then wait for the marker');
-    const id = await theJob(w);
-    const events = await waitFor(
-      'the notice posted while the second tool runs',
-      async () => {
-        const e = await readJobEvents(w.home, id);
-        return e.some((x) => x.event === 'notified') ? e : undefined;
-      },
-      {timeoutMs: 120_000, describe: () => w.agent.capture()},
-    );
-    writeFileSync(marker, 'go\n');
-    const end = await expectDone(w, id);
-    const got = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
-      timeoutMs: 90_000,
     });
     await w.agent.waitForIdle(90_000);
     // Queued while the tool ran; given to the model with the tool's result, in the same turn.
     expect(end).toMatchObject({noticeVia: 'claude-inbox', noticeDelivery: 'queued'});
     expect(got).toMatchObject({via: 'inbox', queued: true});
-    expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
     expect(w.model.cutShort(), 'a turn was cancelled').toEqual([]);
-    const notified = Date.parse(String(events.find((e) => e.event === 'notified')?.t));
-    expect(got.at).toBeGreaterThan(notified);
+    expect(got.at).toBeGreaterThan(notifiedAt);
   }, 300_000);
 
   test('a message Claude holds for review (a setting nudge cannot read): typed instead, once', async () => {
@@ -137,22 +160,8 @@ describe.skipIf(!inbox)('claude door (claude-inbox): the inbox', () => {
     const w = await setup('claude', 'manual', {
       args: ['--settings', JSON.stringify({crossSessionInbound: 'hold'})],
     });
-    const build = await w.server.newPane(['bash', '--norc', '--noprofile']);
-    w.model.script(
-      {
-        shell: `nudge submit --delay 0 --pane ${build} --notify-pane self --until exit -- ${sq('sleep 1')}`,
-      },
-      {text: 'Building.'},
-    );
-    await say(w, 'build it please');
-    const id = await theJob(w);
-    const end = await expectDone(w, id);
-    const got = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
-      timeoutMs: 60_000,
-    });
-    await w.agent.waitForIdle(90_000);
+    const {end, got} = await buildWithNotice(w, 'build it please');
     expect(got.via).toBe('typed');
-    expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
     expect(end.noticeVia).toBe('keys');
     expect(String(end.noticeDoors)).toMatch(/^claude-inbox: held, Claude Code answered "held"/);
   }, 300_000);
@@ -160,22 +169,8 @@ describe.skipIf(!inbox)('claude door (claude-inbox): the inbox', () => {
   test('an inbox socket that refuses (its file removed): typed instead, once', async () => {
     const w = await setup('claude', 'default');
     unlinkSync((await sessionRecord(w.agent.home)).messagingSocketPath);
-    const build = await w.server.newPane(['bash', '--norc', '--noprofile']);
-    w.model.script(
-      {
-        shell: `nudge submit --delay 0 --pane ${build} --notify-pane self --until exit -- ${sq('sleep 1')}`,
-      },
-      {text: 'Building.'},
-    );
-    await say(w, 'build it now');
-    const id = await theJob(w);
-    const end = await expectDone(w, id);
-    const got = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
-      timeoutMs: 60_000,
-    });
-    await w.agent.waitForIdle(90_000);
+    const {end, got} = await buildWithNotice(w, 'build it now');
     expect(got.via).toBe('typed');
-    expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
     expect(end.noticeVia).toBe('keys');
     expect(String(end.noticeDoors)).toMatch(
       /^claude-inbox: refused, its inbox .* refused the message: ENOENT/,
@@ -262,93 +257,46 @@ describe.skipIf(!agentAvailable('pi'))(
   'pi door (pi-extension): the extension nudge install pi writes',
   () => {
     test('the notice reaches the model through the extension, and no key is sent to its pane', async () => {
-      const calls = await useTmuxCallLog(useTempDir('door-calls-'));
-      const w = await setup('pi', 'default', {
-        hooks: true,
-        env: {NUDGE_TRANSPORT: 'spawn'},
-        path: [calls.env.PATH.split(':')[0] ?? ''],
-      });
-      const build = await w.server.newPane(['bash', '--norc', '--noprofile']);
+      const {w, calls} = await loggedWorld('pi', 'default', {hooks: true});
       // What explain says before: the door, and that it would take the notice.
       const explained = await w.nudge(['explain', '-S', w.server.socket, w.agent.pane, '--json']);
       expect(JSON.parse(explained.stdout).doors[0]).toMatchObject({
         door: 'pi-extension',
         use: true,
       });
-      w.model.script(
-        {
-          shell: `nudge submit --delay 0 --pane ${build} --notify-pane self --until exit -- ${sq('sleep 1')}`,
-        },
-        {text: 'Building.'},
-      );
-      await say(w, 'build it in the other pane');
-      const id = await theJob(w);
-      const end = await expectDone(w, id);
-      const got = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
-        timeoutMs: 60_000,
-      });
+      const {build, end, got} = await buildWithNotice(w, 'build it in the other pane');
       await w.agent.waitForIdle(90_000);
-      expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
       expect(end).toMatchObject({noticeVia: 'pi-extension', noticeDelivery: 'submitted'});
-      const logged = await calls.calls();
-      expect(logged.some((c) => c.includes('send-keys') && c.includes(build))).toBe(true);
-      const intoPi = logged.filter(
-        (c) => /\b(send-keys|paste-buffer|set-buffer)\b/.test(c) && c.includes(w.agent.pane),
-      );
-      expect(intoPi).toEqual([]);
       expect(got.via).toBe('typed');
+      await expectNoKeysInto(calls, w.agent.pane, build);
     }, 300_000);
   },
 );
-
-/** A free port on 127.0.0.1 for opencode's server. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const {port} = probe.address() as AddressInfo;
-  await new Promise((r) => probe.close(r));
-  return port;
-}
 
 describe.skipIf(!agentAvailable('opencode'))(
   'opencode door (opencode-server): its server (started with --port)',
   () => {
     test("the notice goes into the TUI's session through the server; the draft and the pane untouched", async () => {
-      const calls = await useTmuxCallLog(useTempDir('door-calls-'));
-      const w = await setup('opencode', 'all', {
+      const {w, calls} = await loggedWorld('opencode', 'all', {
         args: ['--port', String(await freePort())],
-        env: {NUDGE_TRANSPORT: 'spawn'},
-        path: [calls.env.PATH.split(':')[0] ?? ''],
       });
-      const build = await w.server.newPane(['bash', '--norc', '--noprofile']);
-      w.model.script(
-        {
-          shell: `nudge submit --delay 0 --pane ${build} --notify-pane "$TMUX_PANE" --until exit -- ${sq('sleep 3')}`,
-        },
-        {text: 'Building.'},
-      );
-      await say(w, 'build it in the other pane');
-      const id = await theJob(w);
-      // A person starts a message meanwhile; the notice must not touch it.
-      await w.agent.waitForIdle(90_000);
       const draft = 'a thought not yet sent';
-      await w.server.tmux('send-keys', '-t', w.agent.pane, '-l', draft);
-      const end = await expectDone(w, id);
-      const got = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
-        timeoutMs: 60_000,
+      const {build, end, got} = await buildWithNotice(w, 'build it in the other pane', {
+        command: 'sleep 3',
+        notifyPane: '"$TMUX_PANE"',
+        // A person starts a message meanwhile; the notice must not touch it.
+        beforeEnd: async () => {
+          await w.agent.waitForIdle(90_000);
+          await w.server.tmux('send-keys', '-t', w.agent.pane, '-l', draft);
+        },
       });
-      expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
       expect(got.via).toBe('typed');
       expect(end).toMatchObject({noticeVia: 'opencode-server'});
       expect(received(w.model, draft)).toBe(0);
       await waitFor('the draft still in the input line', async () =>
         (await w.agent.capture()).includes(draft) ? true : undefined,
       );
-      const logged = await calls.calls();
-      const intoAgent = logged.filter(
-        (c) => /\b(send-keys|paste-buffer|set-buffer)\b/.test(c) && c.includes(w.agent.pane),
-      );
-      expect(intoAgent).toEqual([]);
+      await expectNoKeysInto(calls, w.agent.pane, build);
     }, 300_000);
   },
 );
@@ -432,12 +380,7 @@ describe.skipIf(!agentAvailable('codex'))(
       expect(received(model, NOTICE), describePrompts(model.prompts())).toBe(1);
       // Nothing was typed into Codex's pane: every tmux call of the worker is in the log.
       await agent.waitForIdle(90_000);
-      const logged = await calls.calls();
-      expect(logged.some((c) => c.includes('send-keys') && c.includes(build))).toBe(true);
-      const intoCodex = logged.filter(
-        (c) => /\b(send-keys|paste-buffer|set-buffer)\b/.test(c) && c.includes(agent.pane),
-      );
-      expect(intoCodex).toEqual([]);
+      await expectNoKeysInto(calls, agent.pane, build);
     }, 300_000);
   },
 );

@@ -5,32 +5,17 @@ import {mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {useNudgeHome} from '../helpers/nudge-home.js';
-import {runNudge} from '../helpers/run-nudge.js';
+import {runNudge, submitArgs} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
-const quick = ['--delay', '0', '--interval', '200ms', '--stable-checks', '2', '--until', 'exit'];
-
+/** A job of `echo built` in a fresh shell pane, run in the foreground: its outcome (JSON),
+ * the pane's screen, and all of it for a failure's message. */
 async function shellJob(extra: string[], env: Record<string, string> = {}) {
   const server = await startTmuxServer();
   await server.waitForScreen('%0', /^\$$/m);
-  const home = useNudgeHome();
-  const r = await runNudge(
-    [
-      'submit',
-      '-S',
-      server.socket,
-      '--pane',
-      '%0',
-      '--wait',
-      '--json',
-      ...quick,
-      ...extra,
-      '--',
-      'echo built',
-    ],
-    {NUDGE_HOME: home, ...env},
-  );
+  const args = submitArgs(server.socket, '%0', ['--until', 'exit', '--wait', '--json', ...extra]);
+  const r = await runNudge([...args, '--', 'echo built'], {NUDGE_HOME: useNudgeHome(), ...env});
   const screen = await server.capture('%0');
   return {r, screen, seen: `exit ${r.exitCode}\n${r.stdout}\n${r.stderr}\n${screen}`};
 }

@@ -1,34 +1,41 @@
 import {mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
-import {doorBody, realDoors} from '../../../src/doors/ladder.js';
+import {doorBody, planDoors, realDoors} from '../../../src/doors/ladder.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 
 const noParents = {parentOf: async () => undefined, procStartOf: async () => undefined};
 
+/** The doors' deps for a home (and a command line for the pane's program). */
+const depsOf = (home: string, argv?: string[]) => ({
+  tree: noParents,
+  env: {HOME: home},
+  confirmMs: 100,
+  stateDir: home,
+  commandLine: async () => argv,
+});
+
+/** Claude's inbox tried once on pane pid 100: its one attempt. */
+async function inboxAttempt(home: string) {
+  const [attempt] = await realDoors(depsOf(home)).deliver(
+    [{kind: 'claude-inbox', minVersion: '2.1.224'}],
+    {pane: '%1', panePid: 100, jobId: 'j1'},
+    'done',
+    new AbortController().signal,
+  );
+  return attempt;
+}
+
 describe('realDoors', () => {
   test('no session record: not applicable, and says where it looked', async () => {
     const home = useTempDir('door-home-');
-    const doors = realDoors({
-      tree: noParents,
-      env: {HOME: home},
-      confirmMs: 100,
-      stateDir: home,
-      commandLine: async () => undefined,
-    });
-    const attempts = await doors.deliver(
-      [{kind: 'claude-inbox', minVersion: '2.1.224'}],
-      {pane: '%1', panePid: 100, jobId: 'j1'},
-      'done',
-      new AbortController().signal,
-    );
-    expect(attempts).toEqual([
+    expect(await inboxAttempt(home)).toEqual(
       expect.objectContaining({
         door: 'claude-inbox',
         result: 'not-applicable',
         why: `no Claude Code session record in ${join(home, '.claude', 'sessions')}`,
       }),
-    ]);
+    );
   });
 
   test('a Claude Code older than the door: not applicable, nothing posted', async () => {
@@ -38,20 +45,7 @@ describe('realDoors', () => {
       join(home, '.claude', 'sessions', '100.json'),
       JSON.stringify({pid: 100, sessionId: 's', version: '2.1.197', messagingSocketPath: '/x'}),
     );
-    const doors = realDoors({
-      tree: noParents,
-      env: {HOME: home},
-      confirmMs: 100,
-      stateDir: home,
-      commandLine: async () => undefined,
-    });
-    const [attempt] = await doors.deliver(
-      [{kind: 'claude-inbox', minVersion: '2.1.224'}],
-      {pane: '%1', panePid: 100, jobId: 'j1'},
-      'done',
-      new AbortController().signal,
-    );
-    expect(attempt).toMatchObject({
+    expect(await inboxAttempt(home)).toMatchObject({
       result: 'not-applicable',
       why: 'Claude Code 2.1.197 has no inbox (it came in 2.1.224)',
     });
@@ -61,5 +55,28 @@ describe('realDoors', () => {
     expect(doorBody('[SYSTEM COMMAND] Command complete. Resume.', 'abc')).toBe(
       'From nudge (not another Claude session): job abc, which this session started, has ended.\n[SYSTEM COMMAND] Command complete. Resume.',
     );
+  });
+});
+
+describe('planDoors', () => {
+  test('each door in order, with why it would or would not take a notice, then typing', async () => {
+    const home = useTempDir('door-home-');
+    const plan = await planDoors(
+      depsOf(home, ['codex', '--remote', 'unix:///tmp/app.sock']),
+      [{kind: 'opencode-server'}, {kind: 'codex-app-server'}],
+      100,
+    );
+    expect(plan.plans).toEqual([
+      {door: 'opencode-server', use: false, why: expect.stringMatching(/not started with --port/)},
+      {door: 'codex-app-server', use: true, why: 'its app-server listens on /tmp/app.sock'},
+      {
+        door: 'keys',
+        use: false,
+        why: 'the notice goes through codex-app-server; typed only if it does not take it',
+      },
+    ]);
+    expect((await planDoors(depsOf(home), [], 100)).plans).toEqual([
+      {door: 'keys', use: true, why: 'the program has no door: the notice is typed'},
+    ]);
   });
 });
