@@ -32,8 +32,9 @@ export interface InboxPost {
   name: string;
   /** How long to wait for the transcript to show it. */
   confirmMs: number;
-  /** How long an `enqueue` may stand without the `user` line before it counts as queued
-   * behind the running turn (an idle session takes it within ~50 ms). */
+  /** A session at work: how long an `enqueue` may stand without the `user` line before it
+   * counts as queued behind the running turn. An idle session's message is waited for until
+   * it is given to the model (within ~50 ms measured; the whole window on a loaded machine). */
   queuedAfterMs: number;
   signal: AbortSignal;
 }
@@ -69,6 +70,12 @@ export async function holdsOutsideMessages(
   if (transcript && (await lastPermissionMode(transcript)) === 'bypassPermissions')
     return 'the session runs with --dangerously-skip-permissions, where Claude Code holds a message from outside it for review';
   return undefined;
+}
+
+async function statusNow(session: ClaudeSession): Promise<string | undefined> {
+  const r = await readJson(session.file);
+  const status = (r as {status?: unknown} | undefined)?.status;
+  return typeof status === 'string' ? status : session.status;
 }
 
 async function readJson(file: string): Promise<unknown> {
@@ -155,6 +162,8 @@ export async function postToInbox(p: InboxPost): Promise<InboxResult> {
         () => 0,
       )
     : 0;
+  // The session's status as it is now (the record is rewritten at each change).
+  const idle = (await statusNow(p.session)) === 'idle';
   const receipts = await listenForReceipts(join(dirname(socket), `nudge-${p.name}.sock`));
   try {
     const msgId = randomUUID();
@@ -175,7 +184,7 @@ export async function postToInbox(p: InboxPost): Promise<InboxResult> {
     );
     if (sent)
       return {kind: 'refused', why: `its inbox ${socket} refused the message: ${sent}`, ms: ms()};
-    return await confirm(p, {transcript, offset, receipts, msgId, ms});
+    return await confirm(p, {transcript, offset, receipts, msgId, ms, idle});
   } finally {
     await receipts?.close();
   }
@@ -250,6 +259,8 @@ async function confirm(
     receipts: Receipts | undefined;
     msgId: string;
     ms: () => number;
+    /** Whether the session was idle when the message was posted. */
+    idle: boolean;
   },
 ): Promise<InboxResult> {
   let transcript = o.transcript;
@@ -271,7 +282,7 @@ async function confirm(
       if (seen === 'user') return {kind: 'submitted', ms: o.ms()};
       if (seen === 'enqueued') enqueuedAt ??= o.ms();
     }
-    if (enqueuedAt !== undefined && o.ms() - enqueuedAt >= p.queuedAfterMs)
+    if (enqueuedAt !== undefined && !o.idle && o.ms() - enqueuedAt >= p.queuedAfterMs)
       return {kind: 'queued', ms: o.ms()};
     if (o.ms() >= p.confirmMs) {
       return enqueuedAt !== undefined

@@ -9,7 +9,7 @@ import {holdsOutsideMessages, postToInbox, seenIn} from '../../../src/doors/clau
 import type {ClaudeSession} from '../../../src/doors/claude-session.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 
-type Behaviour = 'deliver' | 'queue' | 'hold' | 'ignore';
+type Behaviour = 'deliver' | 'late' | 'queue' | 'hold' | 'ignore';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -42,9 +42,9 @@ async function fakeClaude(behaviour: Behaviour, o: {mode?: string} = {}) {
         if (line.type !== 'user') continue;
         const body = String((line.message as {content: string}).content);
         const write = (entry: unknown) => appendFileSync(transcript, `${JSON.stringify(entry)}\n`);
-        if (behaviour === 'deliver' || behaviour === 'queue')
+        if (behaviour !== 'hold' && behaviour !== 'ignore')
           write({type: 'queue-operation', operation: 'enqueue', content: body});
-        if (behaviour === 'deliver')
+        const given = () =>
           write({
             type: 'user',
             message: {
@@ -53,6 +53,9 @@ async function fakeClaude(behaviour: Behaviour, o: {mode?: string} = {}) {
             },
             origin: {kind: 'peer'},
           });
+        if (behaviour === 'deliver') given();
+        // A loaded machine: the turn starts well after the message was queued.
+        if (behaviour === 'late') setTimeout(given, 900);
         if (behaviour === 'hold') {
           const back = createConnection(String(line.from).replace(/^uds:/, ''));
           back.end(
@@ -103,6 +106,13 @@ describe('postToInbox', () => {
       },
     });
     expect(String(c.lines[1]?.from)).toMatch(/^uds:.*nudge-job-x\.sock$/);
+  });
+
+  test('an idle session slow to start the turn: submitted, not taken for queued', async () => {
+    const c = await fakeClaude('late');
+    mkdirSync(join(c.configDir, 'sessions'), {recursive: true});
+    writeFileSync(c.session.file, JSON.stringify({pid: 42, sessionId: 'abc-123', status: 'idle'}));
+    expect((await post(c.session)).kind).toBe('submitted');
   });
 
   test('a busy session that queues it: queued', async () => {
