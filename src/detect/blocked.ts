@@ -42,13 +42,25 @@ export class BlockedWatcher implements Watcher {
   }
 
   observe(view: PaneView): Verdict {
-    return this.#blocked(view) ?? this.inner.observe(view);
+    return this.#blocked(view) ?? this.#noted(this.inner.observe(view));
   }
 
   observeEvents(view: PaneView, facts: EventFacts): Verdict {
     return (
-      this.#blocked(view) ?? this.inner.observeEvents?.(view, facts) ?? this.inner.observe(view)
+      this.#blocked(view) ??
+      this.#noted(this.inner.observeEvents?.(view, facts) ?? this.inner.observe(view))
     );
+  }
+
+  /** The agent's own word and the screen disagree (it says it waits for a person, the screen
+   * shows its composer or work): the verdict says so. */
+  #noted(verdict: Verdict): Verdict {
+    const mark = this.#mark;
+    if (!mark || !this.needs || mark.atMs < this.needs.since) return verdict;
+    const note = `; ${mark.source} says: ${mark.message}, but the screen shows no dialog`;
+    if (verdict.status === 'done') return {...verdict, why: `${verdict.why ?? 'done'}${note}`};
+    if (verdict.status === 'pending') return {...verdict, why: `${verdict.why}${note}`};
+    return verdict;
   }
 
   /** Never only after silence: a dialog that appears and holds still is seen at the next

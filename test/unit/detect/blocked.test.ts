@@ -48,4 +48,24 @@ describe('any wait ends when the agent waits for a person', () => {
     ).toBeUndefined();
     expect(signalledNeed(PROFILES.claude!, dialog, undefined, 1_000)).toBeUndefined();
   });
+
+  test("the agent's word and the screen disagree (it says waiting, its composer shows): the verdict says so", async () => {
+    const said = {
+      source: 'claude session record',
+      kind: 'question' as const,
+      message: 'Claude Code waits for a person (its session record says: waiting for dialog open)',
+      atMs: 2_000,
+      pane: '%1',
+    };
+    const w = endingOnDialogs(pending, PROFILES.claude!, now, undefined, {
+      read: async () => said,
+      since: 1_000,
+    });
+    const view = capturedScreen('claude-idle-empty');
+    await w.prepare?.(view);
+    expect(w.observe(view)).toEqual({
+      status: 'pending',
+      why: 'not yet; claude session record says: Claude Code waits for a person (its session record says: waiting for dialog open), but the screen shows no dialog',
+    });
+  });
 });
