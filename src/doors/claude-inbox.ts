@@ -9,7 +9,7 @@ import type {ClaudeSession} from './claude-session.js';
  * Claude Code's inbox (2.1.224 and newer): every interactive session listens on a Unix
  * socket for JSON lines; a `{"type":"user",…}` line is read between tool calls during a turn
  * and starts a turn when the session is idle, shown to the model as a message from "another
- * Claude session". Measured on 2.1.332: ../shared/research/claude-inbox.md.
+ * Claude session". Measured on 2.1.332: docs/agents.md, "Doors".
  *
  * Nothing is written back on the sending connection, so a message counts as delivered only
  * when Claude's own transcript shows it: a `queue-operation` `enqueue` line with its exact

@@ -5,7 +5,7 @@ import {descendsFrom, type ProcessTree} from '../process/tree.js';
 /**
  * Claude Code's record of a running interactive session: `<config dir>/sessions/<pid>.json`,
  * written from 2.1.2xx on and removed when the session exits
- * (../shared/research/claude-inbox.md). Only the fields nudge uses, checked on read.
+ * (docs/agents.md, "Doors"). Only the fields nudge uses, checked on read.
  */
 export interface ClaudeSession {
   /** Claude's own process. */

@@ -1,5 +1,5 @@
 // Claude Code's inbox against a stand-in that behaves as 2.1.332 was measured to
-// (../shared/research/claude-inbox.md): a real Unix socket that reads JSON lines and writes
+// (docs/agents.md, "Doors"): a real Unix socket that reads JSON lines and writes
 // what Claude writes to its transcript — or a receipt back to the sender's socket.
 import {appendFileSync, mkdirSync, writeFileSync} from 'node:fs';
 import {createConnection, createServer, type Server} from 'node:net';
