@@ -95,6 +95,8 @@ export interface VersionVerdict {
 /** The doors into `program` its tests proved at `version` (suites named `<agent> door
  * (<kind>): …`, every test of the kind passed). */
 export function doorsVerified(table: VerifiedTable, program: string, version: string): string[] {
+  // tmux's entries hold every test run on it: a door is an agent's, never tmux's.
+  if (program === 'tmux') return [];
   const passed = new Set<string>();
   const failed = new Set<string>();
   for (const e of table.entries.filter((x) => x.program === program && x.version === version)) {

@@ -127,6 +127,8 @@ describe('doorsVerified', () => {
     };
     expect(doorsVerified(table, 'claude', '2.1.332')).toEqual(['claude-inbox']);
     expect(doorsVerified(table, 'claude', '2.1.333')).toEqual([]);
+    const tmux = {minimum: {}, entries: table.entries.map((e) => ({...e, program: 'tmux'}))};
+    expect(doorsVerified(tmux, 'tmux', '2.1.332')).toEqual([]);
     expect(judgeVersion(table, 'claude', '2.1.332').detail).toMatch(
       /notices through claude-inbox\)\.$/,
     );
