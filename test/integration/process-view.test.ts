@@ -8,7 +8,7 @@ import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {processViewEnv} from '../helpers/process-view.js';
-import {PROCESS_VIEWS, runNudge, shown, submitJob} from '../helpers/run-nudge.js';
+import {PROCESS_VIEWS, readJobEvents, runNudge, shown, submitJob} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
@@ -58,6 +58,11 @@ describe.each(PROCESS_VIEWS)('through the %s reader', (view) => {
       return r.pid !== undefined && r.pidStart !== undefined ? r : undefined;
     });
     if (view === 'ps') expect(record.pidStart).toMatch(/^@\d+$/);
+    // Its last write before the 10-minute delay: after it the worker leaves state.json alone,
+    // so the change below is not written over.
+    await waitFor('the worker to take the lock and wait out its delay', async () =>
+      (await readJobEvents(home, job)).some((e) => e.event === 'locked') ? true : undefined,
+    );
     // The pid now names another process (as after a reboot): its start time differs.
     const state = JSON.parse(readFileSync(statePath, 'utf8'));
     writeFileSync(statePath, JSON.stringify({...state, pidStart: view === 'ps' ? '@1' : '1'}));
