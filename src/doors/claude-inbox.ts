@@ -3,7 +3,7 @@ import {open, readdir, readFile, stat, unlink} from 'node:fs/promises';
 import {createConnection, createServer, type Server} from 'node:net';
 import {dirname, join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
-import type {ClaudeSession} from './claude-session.js';
+import {type ClaudeSession, rereadSession} from './claude-session.js';
 
 /**
  * Claude Code's inbox (2.1.224 and newer): every interactive session listens on a Unix
@@ -70,12 +70,6 @@ export async function holdsOutsideMessages(
   if (transcript && (await lastPermissionMode(transcript)) === 'bypassPermissions')
     return 'the session runs with --dangerously-skip-permissions, where Claude Code holds a message from outside it for review';
   return undefined;
-}
-
-async function statusNow(session: ClaudeSession): Promise<string | undefined> {
-  const r = await readJson(session.file);
-  const status = (r as {status?: unknown} | undefined)?.status;
-  return typeof status === 'string' ? status : session.status;
 }
 
 async function readJson(file: string): Promise<unknown> {
@@ -163,7 +157,7 @@ export async function postToInbox(p: InboxPost): Promise<InboxResult> {
       )
     : 0;
   // The session's status as it is now (the record is rewritten at each change).
-  const idle = (await statusNow(p.session)) === 'idle';
+  const idle = ((await rereadSession(p.session)) ?? p.session).status === 'idle';
   const receipts = await listenForReceipts(join(dirname(socket), `nudge-${p.name}.sock`));
   try {
     const msgId = randomUUID();

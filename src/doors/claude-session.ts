@@ -70,6 +70,18 @@ export function checkSessionRecord(
   };
 }
 
+/** The session's record as it is now (it is rewritten at each change of status), or
+ * undefined once it is gone or names another process. */
+export async function rereadSession(session: ClaudeSession): Promise<ClaudeSession | undefined> {
+  try {
+    const where = {configDir: session.configDir, file: session.file};
+    const again = checkSessionRecord(JSON.parse(await readFile(session.file, 'utf8')), where);
+    return again?.pid === session.pid ? again : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The session records in `configDir` (none when it has no sessions folder). */
 export async function readSessions(configDir: string): Promise<ClaudeSession[]> {
   const dir = join(configDir, 'sessions');

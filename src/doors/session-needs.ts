@@ -1,11 +1,10 @@
-import {readFile} from 'node:fs/promises';
 import type {HookMarkSource, NeedsMark} from '../agents/hook-marks.js';
 import type {DialogKind} from '../agents/profile.js';
 import type {ProcessTree} from '../process/tree.js';
 import {
   type ClaudeSession,
-  checkSessionRecord,
   claudeConfigDirs,
+  rereadSession,
   sessionOfPane,
 } from './claude-session.js';
 
@@ -35,7 +34,7 @@ export function withSessionNeeds(marks: HookMarkSource, deps: SessionNeedsDeps):
   const sessionOf = async (pane: string): Promise<ClaudeSession | undefined> => {
     const known = found.get(pane);
     if (known) {
-      const fresh = await reread(known);
+      const fresh = await rereadSession(known);
       if (fresh) return fresh;
       found.delete(pane);
     }
@@ -58,16 +57,6 @@ export function withSessionNeeds(marks: HookMarkSource, deps: SessionNeedsDeps):
       return said ?? marks.readNeeds(pane);
     },
   };
-}
-
-async function reread(session: ClaudeSession): Promise<ClaudeSession | undefined> {
-  try {
-    const where = {configDir: session.configDir, file: session.file};
-    const again = checkSessionRecord(JSON.parse(await readFile(session.file, 'utf8')), where);
-    return again?.pid === session.pid ? again : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The "needs a person" a session record says, if it says one. It is the session's state
