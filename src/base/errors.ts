@@ -46,6 +46,8 @@ const EXIT_OF = {
   'no-server': EXIT_CODES.failure,
   'no-access': EXIT_CODES.failure,
   'pane-gone': EXIT_CODES.failure,
+  /** `--if-busy refuse` on a busy pane. */
+  'pane-busy': EXIT_CODES.failure,
   'state-dir': EXIT_CODES.failure,
   'spawn-failed': EXIT_CODES.failure,
   'provision-failed': EXIT_CODES.failure,

@@ -5,6 +5,7 @@ import {checkUntilFits} from '../detect/conditions.js';
 import type {JobOutcome} from '../jobs/events.js';
 import {
   configuredVia,
+  resolveIfBusy,
   resolveJobOptions,
   type SubmitOptions,
   validateText,
@@ -43,6 +44,8 @@ export async function submit(given: SubmitOptions, ctx: CommandContext): Promise
   const options = resolveJobOptions(o);
   options.notifySinks = resolveSinks(o.notify, ctx.env);
   if (o.via === undefined && options.notify) options.via = configuredVia(ctx.env) ?? 'auto';
+  const ifBusy = resolveIfBusy(o.ifBusy, ctx.env);
+  if (ifBusy === 'wait') options.whenIdle = true;
   const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
   const stateDir = resolveStateDir(ctx.env);
   const tmux = ctx.tmux(spec);
@@ -80,6 +83,23 @@ export async function submit(given: SubmitOptions, ctx: CommandContext): Promise
     if (notify.info.paneId !== info.paneId) options.notifyPane = notify.info.paneId;
   }
 
+  const lock = paneLockFor(stateDir, paneRefOf(info));
+  if (ifBusy === 'refuse') {
+    // Loaded only for this policy: the profiles and the pane's look.
+    const [{busyWith}, {paneMemory}] = await Promise.all([
+      import('../pane/busy.js'),
+      import('../pane/memory.js'),
+    ]);
+    const server = {socketPath: info.socketPath, serverPid: info.serverPid};
+    const deps = {tmux, foreground: ctx.foreground, paneMemory: paneMemory(stateDir, server)};
+    const busy = await busyWith(deps, info, options.profile, await lock.liveEntries());
+    if (busy)
+      throw new NudgeError(
+        'pane-busy',
+        `Pane ${info.paneId} is busy — ${busy}; nothing was queued (--if-busy refuse).`,
+      );
+  }
+
   const store = new JobStore(stateDir);
   if (o.jobId !== undefined) {
     // Sent again (the answer was lost on the way): the job made the first time is the answer.
@@ -101,7 +121,6 @@ export async function submit(given: SubmitOptions, ctx: CommandContext): Promise
   // even if their workers start in another order), both at once. Until a worker runs, a
   // failure leaves no job behind (it would only show as "lost" later): the user gets one
   // sentence and exit 1, and nothing was typed.
-  const lock = paneLockFor(stateDir, paneRefOf(info));
   const [created, queued] = await Promise.allSettled([
     store.create(request, o.wait ? 'foreground' : 'detached'),
     lock.enqueue(request.jobId),

@@ -34,6 +34,10 @@ export type SubmitOptions = Omit<OptionsOf<typeof SUBMIT_OPTIONS>, 'notice' | 'j
   jobId?: string | undefined;
 };
 
+/** What a submit does when its pane is busy. */
+export const IF_BUSY = ['queue', 'wait', 'refuse'] as const;
+export type IfBusy = (typeof IF_BUSY)[number];
+
 /** The defaults of `nudge submit` (docs/commands.md lists them). */
 export const SUBMIT_DEFAULTS = {
   delay: '3s',
@@ -142,7 +146,17 @@ export const SUBMIT_OPTIONS = {
     mcp: {name: 'when_idle'},
     type: 'boolean',
     default: false,
-    describe: 'wait until the pane is idle (per its profile) before typing',
+    describe: 'wait until the pane is idle (per its profile) before typing (= --if-busy wait)',
+  },
+  'if-busy': {
+    mcp: {
+      name: 'if_busy',
+      describe: 'the pane is busy: queue (default), wait until idle, refuse (nothing queued)',
+    },
+    type: 'string',
+    choices: IF_BUSY,
+    describe:
+      "the pane is busy (its program works, or jobs wait for it): queue behind them (default), wait until it is idle, or refuse (exit 1, nothing queued); default: config.toml's [submit] if-busy, else queue",
   },
   'idle-timeout': {
     type: 'string',
@@ -295,6 +309,24 @@ export function parseOnLimit(value: string): 'stop' | 'wait' {
     'bad-usage',
     `--on-limit must be stop or wait, got ${JSON.stringify(value)}.`,
   );
+}
+
+/** Check `--if-busy` (or config.toml's `[submit] if-busy`); throws NudgeError (exit 2). */
+export function parseIfBusy(value: string, where = '--if-busy'): IfBusy {
+  if ((IF_BUSY as readonly string[]).includes(value)) return value as IfBusy;
+  throw new NudgeError(
+    'bad-usage',
+    `${where} must be queue, wait or refuse, got ${JSON.stringify(value)}.`,
+  );
+}
+
+/** `--if-busy`, else `[submit] if-busy` in the person's config file, else `queue`. */
+export function resolveIfBusy(given: string | undefined, env: ConfigEnv): IfBusy {
+  if (given !== undefined) return parseIfBusy(given);
+  const found = configTable(env, 'submit');
+  const value = found?.table['if-busy'];
+  if (found === undefined || value === undefined) return 'queue';
+  return parseIfBusy(String(value), `${found.file}: submit.if-busy`);
 }
 
 /** Check `--via`; throws NudgeError (exit 2). */

@@ -1,0 +1,30 @@
+import {isAgent} from '../agents/profile.js';
+import {isShellPane} from '../agents/shell.js';
+import {idleNow} from '../detect/idle.js';
+import type {PaneInfo} from '../tmux/tmux.js';
+import {type RecognizeDeps, recognize} from './profile.js';
+
+/** What a busy pane is busy with, for `--if-busy refuse`'s sentence; undefined when idle. */
+export async function busyWith(
+  deps: RecognizeDeps,
+  info: PaneInfo,
+  profileChoice: Parameters<typeof recognize>[3],
+  /** Jobs already waiting for the pane's lock (ids, in order). */
+  queued: readonly string[],
+): Promise<string | undefined> {
+  if (queued.length > 0)
+    return `nudge has ${queued.length === 1 ? 'a job' : `${queued.length} jobs`} on it or waiting for it (${queued.join(', ')})`;
+  const {profile} = await recognize(deps, info.paneId, info, profileChoice);
+  const view = await deps.tmux.view(info.paneId, 0);
+  const shellPane = isShellPane(info);
+  const input = shellPane ? await deps.foreground.inputState(info.panePid) : undefined;
+  const now = idleNow({
+    view,
+    agent: isAgent(profile) ? profile : undefined,
+    shellPane,
+    input,
+    freshMark: false,
+  });
+  if (!('busy' in now)) return undefined;
+  return isAgent(profile) ? `${profile.name}: ${now.busy}` : now.busy;
+}

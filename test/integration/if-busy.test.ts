@@ -1,0 +1,79 @@
+// --if-busy: what a submit does when its pane is busy, through the real CLI on a real shell
+// pane. refuse: one sentence naming what keeps it busy, exit 1, no job made; wait: the job
+// types only once the pane is idle.
+import {readdirSync} from 'node:fs';
+import {join} from 'node:path';
+import {describe, expect, it} from 'vitest';
+import {useNudgeHome} from '../helpers/nudge-home.js';
+import {readJobEvents, runNudge, submitArgs, waitForJobState} from '../helpers/run-nudge.js';
+import {startTmuxServer} from '../helpers/tmux-server.js';
+
+const jobsIn = (home: string) => {
+  try {
+    return readdirSync(join(home, 'jobs'));
+  } catch {
+    return [];
+  }
+};
+
+describe('--if-busy', () => {
+  it('refuse on a shell running a command: exit 1, the sentence names it, no job is made', async () => {
+    const server = await startTmuxServer();
+    await server.waitForScreen('%0', /^\$$/m);
+    await server.tmux('send-keys', '-t', '%0', 'sleep 30', 'Enter');
+    const home = useNudgeHome();
+    await server.waitForScreen('%0', /sleep 30/);
+    const r = await runNudge(
+      [...submitArgs(server.socket, '%0', ['--if-busy', 'refuse']), '--', 'echo hi'],
+      {NUDGE_HOME: home},
+    );
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr.trim()).toBe(
+      'nudge: Pane %0 is busy — still running: sleep; nothing was queued (--if-busy refuse).',
+    );
+    expect(jobsIn(home)).toEqual([]);
+  });
+
+  it('refuse on an idle shell: the job is made and typed as usual', async () => {
+    const server = await startTmuxServer();
+    await server.waitForScreen('%0', /^\$$/m);
+    const home = useNudgeHome();
+    const r = await runNudge(
+      [
+        ...submitArgs(server.socket, '%0', [
+          '--if-busy',
+          'refuse',
+          '--until',
+          'exit',
+          '--wait',
+          '--json',
+        ]),
+        '--',
+        'echo hi',
+      ],
+      {NUDGE_HOME: home},
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({state: 'done'});
+  });
+
+  it('wait on a busy shell: typed only once the command it runs has ended', async () => {
+    const server = await startTmuxServer();
+    await server.waitForScreen('%0', /^\$$/m);
+    await server.tmux('send-keys', '-t', '%0', 'sleep 3', 'Enter');
+    await server.waitForScreen('%0', /sleep 3/);
+    const home = useNudgeHome();
+    const r = await runNudge(
+      [...submitArgs(server.socket, '%0', ['--if-busy', 'wait']), '--', 'echo after'],
+      {NUDGE_HOME: home},
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    const id = r.stdout.trim().split(/\s+/)[0] ?? '';
+    const end = await waitForJobState(home, id, ['done', 'failed', 'timeout', 'cancelled'], 60_000);
+    expect(end.state, JSON.stringify(end)).toBe('done');
+    const screen = await server.capture('%0');
+    // The text came after the sleep's prompt returned, never into the running command.
+    expect(screen.indexOf('sleep 3')).toBeLessThan(screen.indexOf('echo after'));
+    expect((await readJobEvents(home, id)).map((e) => e.event)).toContain('typed');
+  });
+});
