@@ -9,6 +9,7 @@ import {expectCommand} from './commands/expect.js';
 import {explainCommand} from './commands/explain.js';
 import {hostCommand, remoteCommand} from './commands/host.js';
 import {cancelCommand, jobsCommand, logsCommand, statusCommand} from './commands/jobs.js';
+import {queueCommand} from './commands/queue.js';
 import {runCommand} from './commands/run.js';
 import {
   doctorCommand,
@@ -33,6 +34,7 @@ const COMMANDS: readonly CliCommand[] = [
   jobsCommand,
   statusCommand,
   cancelCommand,
+  queueCommand,
   logsCommand,
   runCommand,
   watchCommand,

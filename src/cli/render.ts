@@ -1,6 +1,5 @@
 import {formatDuration} from '../base/durations.js';
 import {EXIT_CODES, type ExitCode, exitCodeOfState} from '../base/errors.js';
-import type {CancelResult} from '../commands/cancel.js';
 import type {ExpectResult} from '../commands/expect.js';
 import type {HookResult} from '../commands/hook.js';
 import type {JobList, JobStatus} from '../commands/jobs.js';
@@ -9,6 +8,7 @@ import type {RunCommandResult} from '../commands/run.js';
 import type {SubmitResult} from '../commands/submit.js';
 import type {WaitResult} from '../commands/wait.js';
 import type {OnHost} from '../front/dispatch.js';
+import type {CancelResult} from '../jobs/cancel.js';
 import type {JobOutcome} from '../jobs/events.js';
 import type {RelayRecord} from '../relay/relay.js';
 import {LOCAL_HOST} from '../remote/dest.js';
@@ -339,7 +339,7 @@ export function renderWatchList(r: WatchListResult, json: boolean, out: Output):
 }
 
 /** Columns padded to their widest cell; the last one as it is. */
-function printTable(header: string[], rows: string[][], out: Output): void {
+export function printTable(header: string[], rows: string[][], out: Output): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   for (const row of [header, ...rows]) {
     out.stdout(

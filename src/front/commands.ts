@@ -10,7 +10,7 @@ export const HOST_COMMANDS = {
   expect: async () => (await import('../commands/expect.js')).expectPattern,
   jobs: async () => (await import('../commands/jobs.js')).listJobs,
   status: async () => (await import('../commands/jobs.js')).showStatus,
-  cancel: async () => (await import('../commands/cancel.js')).cancelJob,
+  cancel: async () => (await import('../jobs/cancel.js')).cancelJob,
   logs: async () => (await import('../commands/logs.js')).showLogs,
   run: async () => (await import('../commands/run.js')).runInPane,
   'watch-start': async () => (await import('../commands/watch.js')).startWatcher,
@@ -20,6 +20,11 @@ export const HOST_COMMANDS = {
   'watch-show': async () => (await import('../commands/watch.js')).showWatcher,
   'watch-list': async () => (await import('../commands/watch.js')).listWatchers,
   doctor: async () => (await import('../commands/doctor.js')).runDoctor,
+  queue: async () => (await import('../commands/queue.js')).listQueue,
+  'queue-move': async () => (await import('../commands/queue.js')).moveInQueue,
+  'queue-drop': async () => (await import('../commands/queue.js')).dropFromQueue,
+  'queue-edit': async () => (await import('../commands/queue.js')).editInQueue,
+  'queue-text': async () => (await import('../commands/queue.js')).queuedText,
 } as const;
 
 export type HostCommand = keyof typeof HOST_COMMANDS;

@@ -22,7 +22,15 @@ const PANE_COMMANDS: ReadonlySet<HostCommand> = new Set([
   'watch-start',
 ]);
 /** The commands that name a job, as `ID` or `HOST:ID`. */
-const JOB_COMMANDS: ReadonlySet<HostCommand> = new Set(['status', 'cancel', 'logs']);
+const JOB_COMMANDS: ReadonlySet<HostCommand> = new Set([
+  'status',
+  'cancel',
+  'logs',
+  'queue-move',
+  'queue-drop',
+  'queue-edit',
+  'queue-text',
+]);
 
 /**
  * The one place a host is resolved: the options as given → where the command runs, and the

@@ -25,6 +25,13 @@ export interface JobEvents extends PaneEvents {
   /** A user profile file that was refused (the built-in profile is used instead). */
   'profile-file-refused': {why: string};
   'waiting-for-lock': {pane: string; ahead: number; head: string | null};
+  /** The person changed the job while it waited (`nudge queue`): moved it (its place, from
+   * 1, among the waiting jobs), edited its text, or dropped it (it ends cancelled). */
+  'queue-moved': {pane: string; place: number; by: string};
+  'queue-edited': {pane: string; chars: number; by: string};
+  'queue-dropped': {pane: string; by: string};
+  /** The lock taken, the job types its text as edited in the queue. */
+  'text-edited': {chars: number};
   typed: {chars: number; enter: boolean; delivery: Delivery};
   'condition-met': WaitFound;
   'wait-timeout': WaitFound;

@@ -138,6 +138,7 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
         activity: transport.activity,
         clock: realClock,
         lockFor,
+        textNow: () => handle.readText(),
         recorder,
         pid: ctx.pid,
         hookMarks: withSessionNeeds(hookMarkSource(ctx.stateDir, server), {

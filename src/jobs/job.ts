@@ -23,7 +23,7 @@ import {type RecognizeDeps, recognize} from '../pane/profile.js';
 import {blockedReason, changeOfEnding, endingOf} from './ending.js';
 import type {JobEvents, JobOutcome} from './events.js';
 import {LimitWaits, resumeAfterLimit} from './limit.js';
-import {takePaneLock} from './lock-pane.js';
+import {holdingPlace, takePaneLock} from './lock-pane.js';
 import {dueElsewhere, heldBack, noticeFor} from './notice.js';
 import {nativeFailure, throughDoors} from './notice-doors.js';
 import type {NoticeVia} from './record.js';
@@ -34,7 +34,9 @@ import {deliverOptionsOf, type JobRequest, sentinelOf, textToType} from './reque
 export interface JobDeps extends RecognizeDeps {
   clock: Clock;
   /** The lock of a pane of the job's server. */
-  lockFor: (pane: string) => Pick<PaneLock, 'acquire'>;
+  lockFor: (pane: string) => Pick<PaneLock, 'acquire' | 'hold'>;
+  /** The job's text as it is now: `nudge queue edit` may change it while the job waits. */
+  textNow: () => Promise<string>;
   recorder: JobRecorder;
   /** The process running the job (recorded in the queue so waiters can tell it is alive). */
   pid: number;
@@ -99,7 +101,8 @@ class Job {
 
   constructor(
     private readonly deps: JobDeps,
-    private readonly request: JobRequest,
+    /** Its text as edited while queued once the lock is taken (#lock). */
+    private request: JobRequest,
     private readonly signal: AbortSignal,
   ) {
     this.#o = request.options;
@@ -157,11 +160,13 @@ class Job {
     const {pane} = this.request;
     await this.deps.recorder.event('worker-started', {pid: this.deps.pid});
     if (this.#o.whenIdle) {
-      await waitUntilPaneIdle(
-        {...this.deps, ...this.#io},
-        pane,
-        {profile: this.#o.profile, timeoutMs: this.#o.idleTimeoutMs},
-        this.signal,
+      await holdingPlace(this.deps.lockFor(pane), this.request, this.deps.pid, () =>
+        waitUntilPaneIdle(
+          {...this.deps, ...this.#io},
+          pane,
+          {profile: this.#o.profile, timeoutMs: this.#o.idleTimeoutMs},
+          this.signal,
+        ),
       );
     }
     return (await this.#lock(pane)) ?? {at: 'locked'};
@@ -368,8 +373,9 @@ class Job {
   /** Queue for `pane`'s lock and take it; on the lock timeout, the failed ending. */
   async #lock(pane: string): Promise<Step | undefined> {
     const taken = await takePaneLock(this.deps, this.request, pane, this.signal);
-    if (!taken.ok) return this.#ended({state: 'failed', reason: taken.error});
-    this.#lease = taken.value;
+    if (!taken.ok) return this.#ended(taken.error);
+    this.#lease = taken.value.lease;
+    this.request = {...this.request, text: taken.value.text};
     return undefined;
   }
 

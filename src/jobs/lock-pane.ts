@@ -1,7 +1,7 @@
 import {formatDuration} from '../base/durations.js';
 import {err, ok, type Result} from '../base/result.js';
 import {type FencedLease, fenceLease} from '../locks/fenced-lease.js';
-import type {PaneLock} from '../locks/pane-lock.js';
+import {type PaneLock, whyNoLock} from '../locks/pane-lock.js';
 import type {Tmux} from '../tmux/tmux.js';
 import type {JobRecorder} from './recorder.js';
 import type {JobRequest} from './request.js';
@@ -9,7 +9,9 @@ import type {JobRequest} from './request.js';
 /**
  * Queue for `pane`'s lock and take it for a job, the pane fenced in the tmux server as the
  * job's (src/tmux/fence.ts): its place in the queue is recorded (`waiting-for-lock`); after
- * `--lock-timeout`, the one sentence of its failed ending.
+ * `--lock-timeout`, the one sentence of its failed ending; dropped from the queue by the
+ * person, its cancelled ending. With the lease, the job's text as it is now (the person may
+ * have edited it while it waited).
  */
 export async function takePaneLock(
   deps: {
@@ -17,11 +19,14 @@ export async function takePaneLock(
     tmux: Pick<Tmux, 'takeFence' | 'dropFence'>;
     pid: number;
     recorder: JobRecorder;
+    textNow: () => Promise<string>;
   },
-  request: Pick<JobRequest, 'jobId' | 'options'>,
+  request: Pick<JobRequest, 'jobId' | 'options' | 'text'>,
   pane: string,
   signal: AbortSignal,
-): Promise<Result<FencedLease, string>> {
+): Promise<
+  Result<{lease: FencedLease; text: string}, {state: 'failed' | 'cancelled'; reason: string}>
+> {
   const timeoutMs = request.options.lockTimeoutMs;
   const acquired = await deps.lockFor(pane).acquire({
     jobId: request.jobId,
@@ -35,9 +40,31 @@ export async function takePaneLock(
         head: ahead[0] ?? null,
       }),
   });
-  if (acquired.ok) return ok(await fenceLease(deps.tmux, acquired.value, pane, request.jobId));
-  const holder = acquired.error.holder ? ` (job ${acquired.error.holder} holds it)` : '';
-  return err(
-    `Waited ${formatDuration(timeoutMs)} for pane ${pane}'s lock${holder}; raise --lock-timeout or cancel the job ahead.`,
-  );
+  if (acquired.ok) {
+    const lease = await fenceLease(deps.tmux, acquired.value, pane, request.jobId);
+    // Taken under the queue's lock: no edit (`nudge queue edit`) comes after this read.
+    const text = await deps.textNow();
+    if (text !== request.text) await deps.recorder.event('text-edited', {chars: [...text].length});
+    return ok({lease, text});
+  }
+  const why = whyNoLock(acquired.error, pane, formatDuration(timeoutMs));
+  if (acquired.error.reason === 'dropped')
+    return err({state: 'cancelled', reason: `${why}; nothing was typed.`});
+  return err({state: 'failed', reason: `${why}; raise --lock-timeout or cancel the job ahead.`});
+}
+
+/** Run `wait` (a wait for an idle pane before the lock) with the job's place in the queue kept,
+ * so the person can still move, edit or drop it meanwhile. */
+export async function holdingPlace<T>(
+  lock: Pick<PaneLock, 'hold'>,
+  request: Pick<JobRequest, 'jobId'>,
+  pid: number,
+  wait: () => Promise<T>,
+): Promise<T> {
+  const held = await lock.hold(request.jobId, pid);
+  try {
+    return await wait();
+  } finally {
+    held.stop();
+  }
 }

@@ -110,6 +110,13 @@ export class JobHandle {
     this.reportPath = join(dir, 'report.md');
   }
 
+  /** The text its request.json holds now (`nudge queue edit` rewrites it while queued). */
+  async readText(): Promise<string> {
+    const request = JSON.parse(await readFile(this.requestPath, 'utf8')) as {text?: unknown};
+    if (typeof request.text !== 'string') throw new Error(`${this.requestPath} holds no text`);
+    return request.text;
+  }
+
   /** Read the state record; until the worker has recorded its own pid, the launcher's
    * worker.pid ("PID START") stands in for it. */
   async readState(): Promise<JobRecord> {

@@ -8,7 +8,9 @@ import {isPidAlive} from '../process/identity.js';
 import type {PaneRef} from '../tmux/server.js';
 import {paneKey} from './key.js';
 import {LockOwnership} from './ownership.js';
+import {inQueueOrder, type QueueEntry} from './pane-queue.js';
 import {type QueueWatch, watchQueue} from './queue-watch.js';
+import {withRecordLock} from './record-lock.js';
 
 // proper-lockfile: the holder refreshes the lock's mtime every LOCK_UPDATE_MS; a lock not
 // refreshed for LOCK_STALE_MS is stale and may be taken over. A worker killed with -9 thus
@@ -41,6 +43,9 @@ const QUEUE_HEARTBEAT_MS = 2_000;
 const QUEUE_ENTRY_STALE_MS = 15_000;
 /** An entry whose worker never started (front end died between enqueue and spawn). */
 const QUEUE_UNCLAIMED_STALE_MS = 60_000;
+/** The queue's own short lock (a worker taking the head, a person's change to the queue): a
+ * holder that died leaves it stale after this. */
+const QUEUE_LOCK_STALE_MS = 5_000;
 
 /** What a worker waiting for its pane's lock says about itself. */
 export interface AcquireOptions {
@@ -49,12 +54,6 @@ export interface AcquireOptions {
   timeoutMs: number;
   signal: AbortSignal;
   onWaiting?: (ahead: string[]) => void;
-}
-
-interface QueueEntry {
-  jobId: string;
-  pid?: number;
-  createdAt: string;
 }
 
 /** A held pane lock. */
@@ -79,11 +78,27 @@ export class LeaseReleased extends Error {
   }
 }
 
-/** Why the lock was not taken. */
-export interface LockWaitTimeout {
-  reason: 'lock-timeout';
-  /** The job at the head of the queue when we gave up. */
-  holder: string | undefined;
+/** Why the lock was not taken: the wait ran out, or the person dropped the job from the queue
+ * (`nudge queue drop`). */
+export type LockWaitTimeout =
+  | {
+      reason: 'lock-timeout';
+      /** The job at the head of the queue when we gave up. */
+      holder: string | undefined;
+    }
+  | {reason: 'dropped'};
+
+/** Why the lock was not taken, as the first words of a sentence ("… ; nothing was typed."). */
+export function whyNoLock(why: LockWaitTimeout, pane: string, waitedFor: string): string {
+  if (why.reason === 'dropped') return `Dropped from pane ${pane}'s queue by "nudge queue drop"`;
+  const holder = why.holder ? ` (job ${why.holder} holds it)` : '';
+  return `Waited ${waitedFor} for pane ${pane}'s lock${holder}`;
+}
+
+/** A queued job's place kept alive while its worker waits for something else first (an idle
+ * pane): its entry is refreshed until `stop`. */
+export interface QueueHold {
+  stop(): void;
 }
 
 /** The FIFO queue and the lock of one pane, under `<state>/locks`. */
@@ -106,13 +121,46 @@ export class PaneLock {
    * queue order is the submission order). */
   async enqueue(jobId: string, pid?: number): Promise<void> {
     const entry: QueueEntry = {jobId, createdAt: new Date(this.clock.now()).toISOString()};
-    if (pid !== undefined) entry.pid = pid;
     try {
       await mkdir(this.queueDir, {recursive: true, mode: DIR_MODE});
-      await writeFileAtomic(this.entryPath(jobId), JSON.stringify(entry));
+      if (pid === undefined) {
+        await writeFileAtomic(this.entryPath(jobId), JSON.stringify(entry));
+        return;
+      }
+      // The worker claims its entry: what the person changed of it (its place, a drop) stays.
+      await this.withQueue(async (entries) => {
+        const had = entries.find((e) => e.jobId === jobId);
+        await this.writeEntry({...entry, ...had, pid});
+      });
     } catch (error) {
       throw stateWriteError(dirname(this.locksDir), error);
     }
+  }
+
+  /** Keep `jobId`'s place (its entry claimed and refreshed) while its worker waits for
+   * something before the lock (`--when-idle`): an entry left untouched would go stale. */
+  async hold(jobId: string, pid: number): Promise<QueueHold> {
+    await this.enqueue(jobId, pid);
+    const heartbeat = setInterval(() => void this.touch(jobId), QUEUE_HEARTBEAT_MS);
+    heartbeat.unref();
+    return {stop: () => clearInterval(heartbeat)};
+  }
+
+  /**
+   * Run `fn` on the queue's live entries (in queue order, dropped ones too) holding the
+   * queue's own lock: a worker taking the head and a person's change to the queue (`nudge
+   * queue move|drop|edit`) are each atomic against the other.
+   */
+  async withQueue<T>(fn: (entries: QueueEntry[]) => Promise<T>): Promise<T> {
+    await mkdir(this.queueDir, {recursive: true, mode: DIR_MODE});
+    return withRecordLock(this.queueDir, QUEUE_LOCK_STALE_MS, async () =>
+      fn(inQueueOrder(await this.entries())),
+    );
+  }
+
+  /** Write one entry as given (under withQueue). */
+  async writeEntry(entry: QueueEntry): Promise<void> {
+    await writeFileAtomic(this.entryPath(entry.jobId), JSON.stringify(entry));
   }
 
   /** Leave the queue (after finishing, or when a job is cancelled). */
@@ -120,15 +168,21 @@ export class PaneLock {
     await rm(this.entryPath(jobId), {force: true});
   }
 
-  /** The live entries in queue order (oldest job id first); dead ones are removed. */
+  /** The live entries' job ids in queue order (the one typing first, then the waiting ones as
+   * submitted or as the person moved them); dead ones are removed. */
   async liveEntries(): Promise<string[]> {
+    return inQueueOrder((await this.entries()).filter((e) => !e.dropped)).map((e) => e.jobId);
+  }
+
+  /** The live entries (dropped ones too), unordered; dead ones are removed. */
+  async entries(): Promise<QueueEntry[]> {
     let names: string[];
     try {
       names = await readdir(this.queueDir);
     } catch {
       return [];
     }
-    const live: string[] = [];
+    const live: QueueEntry[] = [];
     for (const name of names.filter((n) => n.endsWith('.json')).sort()) {
       const path = join(this.queueDir, name);
       try {
@@ -139,7 +193,7 @@ export class PaneLock {
           entry.pid === undefined
             ? age < QUEUE_UNCLAIMED_STALE_MS
             : isPidAlive(entry.pid) && age < QUEUE_ENTRY_STALE_MS;
-        if (alive) live.push(entry.jobId);
+        if (alive) live.push(entry);
         else await rm(path, {force: true});
       } catch {
         // an entry being written or removed right now: look again next round
@@ -184,16 +238,20 @@ export class PaneLock {
       // Changes from here on wake the wait below; the look that follows sees any before.
       changes?.reset();
       signal.throwIfAborted();
-      const live = await this.liveEntries();
-      if (!live.includes(jobId)) {
+      const entries = await this.entries();
+      const own = entries.find((e) => e.jobId === jobId);
+      if (!own) {
         // Our entry was lost (e.g. removed by hand): take our place again.
         await this.enqueue(jobId, pid);
         continue;
       }
+      if (own.dropped) return err({reason: 'dropped'});
+      const live = inQueueOrder(entries.filter((e) => !e.dropped)).map((e) => e.jobId);
       const ahead = live.slice(0, live.indexOf(jobId));
       if (ahead.length === 0) {
-        const lease = await this.tryLock(jobId);
-        if (lease) return ok(lease);
+        const taken = await this.#takeHead(jobId);
+        if (taken === 'dropped') return err({reason: 'dropped'});
+        if (taken) return ok(taken);
       }
       // Report the wait once per change of the job ahead, not on every poll.
       const head = ahead[0] ?? 'a stale lock';
@@ -230,6 +288,19 @@ export class PaneLock {
       }
       signal.throwIfAborted();
     }
+  }
+
+  /** Take the lock if `jobId` is still the head, its entry marked `taken` — under the queue's
+   * lock, so a person's move, edit or drop comes wholly before it or is refused after it. */
+  async #takeHead(jobId: string): Promise<PaneLease | 'dropped' | undefined> {
+    return this.withQueue(async (entries) => {
+      const own = entries.find((e) => e.jobId === jobId);
+      if (own?.dropped) return 'dropped';
+      if (!own || entries.find((e) => !e.dropped)?.jobId !== jobId) return undefined;
+      const lease = await this.tryLock(jobId);
+      if (lease) await this.writeEntry({...own, taken: true});
+      return lease;
+    });
   }
 
   private async tryLock(jobId: string): Promise<PaneLease | undefined> {

@@ -2,7 +2,7 @@ import {isAgent} from '../agents/profile.js';
 import type {Clock} from '../base/clock.js';
 import {formatDuration} from '../base/durations.js';
 import {fenceLease} from '../locks/fenced-lease.js';
-import {type PaneLock, paneLockFor} from '../locks/pane-lock.js';
+import {type PaneLock, paneLockFor, whyNoLock} from '../locks/pane-lock.js';
 import {systemForeground} from '../process/foreground.js';
 import type {ServerRef} from '../tmux/server.js';
 import type {Tmux} from '../tmux/tmux.js';
@@ -56,10 +56,8 @@ export async function injectLine(
     signal,
   });
   if (!acquired.ok) {
-    const holder = acquired.error.holder ? ` (job ${acquired.error.holder} holds it)` : '';
-    throw new PaneFailure(
-      `Waited ${formatDuration(o.waits.lockTimeoutMs)} for pane ${pane}'s lock${holder}; nothing was typed.`,
-    );
+    const waited = formatDuration(o.waits.lockTimeoutMs);
+    throw new PaneFailure(`${whyNoLock(acquired.error, pane, waited)}; nothing was typed.`);
   }
   const lease = await fenceLease(deps.tmux, acquired.value, pane, o.ticket);
   try {

@@ -32,7 +32,8 @@ class MemoryRecorder implements JobRecorder {
 function fakeLock(opts: {timeout?: boolean} = {}) {
   const compromise = new AbortController();
   let released = 0;
-  const lock: Pick<PaneLock, 'acquire'> = {
+  const lock: Pick<PaneLock, 'acquire' | 'hold'> = {
+    hold: async () => ({stop: () => {}}),
     async acquire() {
       if (opts.timeout) return {ok: false, error: {reason: 'lock-timeout', holder: 'other-job'}};
       return {
@@ -48,10 +49,14 @@ function fakeLock(opts: {timeout?: boolean} = {}) {
   return {lock, compromise, released: () => released};
 }
 
+/** The text of the request made last: the job's stored text (nothing edits it here). */
+let storedText = '';
+
 function makeRequest(
   overrides: Partial<JobRequest['options']> = {},
   text = 'npm test',
 ): JobRequest {
+  storedText = text;
   return jobRequest({
     text,
     createdAt: new Date().toISOString(),
@@ -79,6 +84,7 @@ function setup(
       clock,
       recorder,
       lockFor: () => lock.lock,
+      textNow: async () => storedText,
       pid: 1,
       activity: undefined,
       hookMarks: noHookMarks,
@@ -247,6 +253,7 @@ describe('runJob', () => {
     // The lease as the real one behaves: every key checked, none after release.
     let released = false;
     deps.lockFor = () => ({
+      hold: async () => ({stop: () => {}}),
       acquire: async () => ({
         ok: true as const,
         value: {
@@ -283,6 +290,7 @@ describe('runJob', () => {
   test('no key goes out without a lease', async () => {
     const {deps, tmux} = setup();
     deps.lockFor = () => ({
+      hold: async () => ({stop: () => {}}),
       acquire: async () => ({
         ok: true as const,
         // A lock implementation that forgot its lease: the guard refuses, nothing is typed.

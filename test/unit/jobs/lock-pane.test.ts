@@ -10,7 +10,7 @@ import type {JobRecorder} from '../../../src/jobs/recorder.js';
 import type {AcquireOptions, PaneLease} from '../../../src/locks/pane-lock.js';
 import {jobRequest} from '../../helpers/job-request.js';
 
-function world(outcome: 'ok' | 'timeout', holder?: string) {
+function world(outcome: 'ok' | 'timeout' | 'dropped', holder?: string, textNow = 'npm test') {
   const events: Array<[string, unknown]> = [];
   const recorder = {
     event: async (name: string, data: unknown) => void events.push([name, data]),
@@ -25,6 +25,7 @@ function world(outcome: 'ok' | 'timeout', holder?: string) {
   const deps = {
     pid: 4242,
     recorder,
+    textNow: async () => textNow,
     tmux: {
       takeFence: async (pane: string, token: string) => {
         fences.push(`${pane} ${token}`);
@@ -37,6 +38,7 @@ function world(outcome: 'ok' | 'timeout', holder?: string) {
         asked = o;
         o.onWaiting?.(['job-ahead', 'job-behind']);
         expect(pane).toBe('%5');
+        if (outcome === 'dropped') return err({reason: 'dropped' as const});
         return outcome === 'ok' ? ok(lease) : err({reason: 'lock-timeout' as const, holder});
       },
     }),
@@ -65,9 +67,38 @@ describe('takePaneLock', () => {
     );
     expect(got).toEqual({
       ok: false,
-      error:
-        "Waited 1m30s for pane %5's lock (job job-ahead holds it); raise --lock-timeout or cancel the job ahead.",
+      error: {
+        state: 'failed',
+        reason:
+          "Waited 1m30s for pane %5's lock (job job-ahead holds it); raise --lock-timeout or cancel the job ahead.",
+      },
     });
     expect(w.fences).toEqual([]);
+  });
+
+  test('dropped from the queue by the person: cancelled, nothing typed, no fence', async () => {
+    const w = world('dropped');
+    const got = await takePaneLock(w.deps, jobRequest({}), '%5', new AbortController().signal);
+    expect(got).toEqual({
+      ok: false,
+      error: {
+        state: 'cancelled',
+        reason: 'Dropped from pane %5\'s queue by "nudge queue drop"; nothing was typed.',
+      },
+    });
+    expect(w.fences).toEqual([]);
+  });
+
+  test('the text as it is when the lock is taken: an edit made while queued is what types', async () => {
+    const w = world('ok', undefined, 'npm run lint');
+    const request = jobRequest({text: 'npm test'});
+    const got = await takePaneLock(w.deps, request, '%5', new AbortController().signal);
+    expect(got.ok && got.value.text).toBe('npm run lint');
+    expect(w.events).toContainEqual(['text-edited', {chars: 12}]);
+    // Not edited: no event.
+    const same = world('ok');
+    const kept = await takePaneLock(same.deps, request, '%5', new AbortController().signal);
+    expect(kept.ok && kept.value.text).toBe('npm test');
+    expect(same.events.map(([name]) => name)).not.toContain('text-edited');
   });
 });

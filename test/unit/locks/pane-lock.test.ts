@@ -91,4 +91,71 @@ describe('PaneLock', () => {
     await expect(waiting).rejects.toMatchObject({name: 'AbortError'});
     if (held.ok) await held.value.release();
   });
+
+  test("the person's order: a job moved first takes the pane before the older ones", async () => {
+    const dir = useTempDir();
+    const lock = new PaneLock(dir, 'k', realClock);
+    const ids = ['a0000000-0001', 'a0000000-0002', 'a0000000-0003'];
+    for (const id of ids) await lock.enqueue(id);
+    await lock.withQueue(async (entries) => {
+      const last = entries.find((e) => e.jobId === 'a0000000-0003');
+      if (last) await lock.writeEntry({...last, rank: 0});
+    });
+    expect(await lock.liveEntries()).toEqual(['a0000000-0003', 'a0000000-0001', 'a0000000-0002']);
+    // The worker's claim (its pid) keeps the place the person gave it.
+    await lock.enqueue('a0000000-0003', process.pid);
+    expect((await lock.liveEntries())[0]).toBe('a0000000-0003');
+    const r = await lock.acquire({
+      jobId: 'a0000000-0003',
+      pid: process.pid,
+      timeoutMs: 5_000,
+      signal: new AbortController().signal,
+    });
+    expect(r.ok).toBe(true);
+    // Taken: it stays first whatever the others' ranks, marked as at work.
+    expect((await lock.entries()).find((e) => e.jobId === 'a0000000-0003')?.taken).toBe(true);
+    if (r.ok) await r.value.release();
+    expect(await lock.liveEntries()).toEqual(['a0000000-0001', 'a0000000-0002']);
+  });
+
+  test('a dropped job never takes the pane: its wait ends "dropped", the next one goes', async () => {
+    const dir = useTempDir();
+    const lock = new PaneLock(dir, 'k', realClock);
+    await lock.enqueue('a0000000-0001', process.pid);
+    await lock.enqueue('a0000000-0002', process.pid);
+    await lock.withQueue(async (entries) => {
+      const head = entries.find((e) => e.jobId === 'a0000000-0001');
+      if (head) await lock.writeEntry({...head, dropped: true});
+    });
+    // Gone from everyone's view but its own.
+    expect(await lock.liveEntries()).toEqual(['a0000000-0002']);
+    const dropped = await lock.acquire({
+      jobId: 'a0000000-0001',
+      pid: process.pid,
+      timeoutMs: 5_000,
+      signal: new AbortController().signal,
+    });
+    expect(dropped).toEqual({ok: false, error: {reason: 'dropped'}});
+    const next = await lock.acquire({
+      jobId: 'a0000000-0002',
+      pid: process.pid,
+      timeoutMs: 5_000,
+      signal: new AbortController().signal,
+    });
+    expect(next.ok).toBe(true);
+    if (next.ok) await next.value.release();
+  });
+
+  test('hold keeps a place that would go stale, until it stops', async () => {
+    const dir = useTempDir();
+    const lock = new PaneLock(dir, 'k', realClock);
+    await lock.enqueue('a0000000-0001');
+    await lock.withQueue(async ([e]) => {
+      if (e) await lock.writeEntry({...e, rank: 7});
+    });
+    const held = await lock.hold('a0000000-0001', process.pid);
+    const [entry] = await lock.entries();
+    expect(entry).toMatchObject({jobId: 'a0000000-0001', pid: process.pid, rank: 7});
+    held.stop();
+  });
 });

@@ -72,6 +72,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     'mcp',
     'remote',
     'setup',
+    'process',
   ],
 };
 

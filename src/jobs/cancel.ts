@@ -1,4 +1,8 @@
+import type {Clock} from '../base/clock.js';
 import {resolveStateDir} from '../base/paths.js';
+import {paneLockFor} from '../locks/pane-lock.js';
+import {identify, isRunning, signalProcess} from '../process/identity.js';
+import {stopGracefully} from '../process/stop.js';
 import {
   isJobProcessAlive,
   isTerminal,
@@ -6,11 +10,13 @@ import {
   type JobRecord,
   JobStore,
   workerOf,
-} from '../jobs/store.js';
-import {paneLockFor} from '../locks/pane-lock.js';
-import {identify, isRunning, signalProcess} from '../process/identity.js';
-import {stopGracefully} from '../process/stop.js';
-import type {CommandContext} from './context.js';
+} from './store.js';
+
+/** What a cancel reads of its caller's world (a command's context has both). */
+export interface CancelContext {
+  env: Record<string, string | undefined>;
+  clock: Clock;
+}
 
 /** How long a worker gets to record "cancelled" and release its lock after SIGTERM. */
 const CANCEL_GRACE_MS = 5_000;
@@ -41,7 +47,7 @@ export interface CancelResult {
  * cancels, or a cancel and the worker, never both record one). A job that already ended is
  * left alone.
  */
-export async function cancelJob(o: {job: string}, ctx: CommandContext): Promise<CancelResult> {
+export async function cancelJob(o: {job: string}, ctx: CancelContext): Promise<CancelResult> {
   const stateDir = resolveStateDir(ctx.env);
   const handle = await new JobStore(stateDir).open(o.job);
   let record = await handle.readState();
@@ -99,7 +105,7 @@ export async function cancelJob(o: {job: string}, ctx: CommandContext): Promise<
 
 /** Wait until the job's record is terminal, or `alive()` turns false, at most `ms`. */
 async function waitForEnd(
-  ctx: CommandContext,
+  ctx: CancelContext,
   handle: JobHandle,
   alive: () => boolean,
   ms: number,
