@@ -15,6 +15,7 @@ import {SUBMIT_OPTIONS} from '../commands/options/submit.js';
 import {WAIT_OPTIONS} from '../commands/options/wait.js';
 import {WATCH_REPORT_OPTIONS, WATCH_START_OPTIONS} from '../commands/options/watch.js';
 import {dispatch} from '../front/dispatch.js';
+import {registerQueueTools, type ToolResult} from './queue-tools.js';
 import {optionsOf, shapeOf} from './schema.js';
 
 /** The assessor `watch_me` gives a new watcher (from `nudge mcp`'s flags or environment). */
@@ -36,14 +37,6 @@ export interface McpAssessorDefaults {
 const ACTS = {readOnlyHint: false, destructiveHint: true, openWorldHint: true} as const;
 const LOOKS = {readOnlyHint: true, destructiveHint: false, openWorldHint: false} as const;
 const KEEPS = {readOnlyHint: false, destructiveHint: false, openWorldHint: false} as const;
-
-/** A tool's answer: the command's typed result as JSON (and as structured content), or for
- * the watcher tools the seed's return string. */
-type ToolResult = {
-  content: Array<{type: 'text'; text: string}>;
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-};
 
 /**
  * The nudge tools as an MCP server. Each tool calls the same command function as the CLI and
@@ -248,6 +241,8 @@ export function createMcpServer(
       json(await dispatch('cancel', {job: a.job, host: a.host}, c)),
     ),
   );
+
+  registerQueueTools(server, {call, json});
 
   server.registerTool(
     'doctor',

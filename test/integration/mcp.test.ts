@@ -108,6 +108,10 @@ describe('nudge mcp, in-process', () => {
         'jobs',
         'look_ma',
         'pause',
+        'queue',
+        'queue_drop',
+        'queue_edit',
+        'queue_move',
         'run',
         'status',
         'submit',
@@ -242,6 +246,19 @@ describe('nudge mcp, spawned', () => {
     expect(
       (jobs.structuredContent?.jobs as Array<{id: string}> | undefined)?.map((j) => j.id),
     ).toEqual([job]);
+    // A second job waits behind it: the queue tools see it, edit it and drop it.
+    const second = await call(c, 'submit', {text: 'echo two', delay: '0', no_notice: true});
+    const next = String(second.structuredContent?.job);
+    const queue = await call(c, 'queue', {pane: '%0'});
+    const [pane] = (queue.structuredContent as {panes: Array<{jobs: Array<{id: string}>}>}).panes;
+    expect(pane?.jobs.map((j) => j.id)).toEqual([job, next]);
+    const edited = await call(c, 'queue_edit', {job: next, text: 'echo edited'});
+    expect(edited.structuredContent).toMatchObject({job: next, action: 'edited'});
+    const atWork = await call(c, 'queue_move', {job, first: true});
+    expect(atWork.isError).toBe(true);
+    expect(atWork.content[0]?.text).toMatch(/has taken the pane already/);
+    const dropped = await call(c, 'queue_drop', {job: next});
+    expect(dropped.structuredContent).toMatchObject({job: next, action: 'dropped', order: [job]});
     const cancelled = await call(c, 'cancel', {job});
     expect(cancelled.structuredContent).toMatchObject({
       job,
