@@ -12,7 +12,9 @@ import {teller} from '../notify/tell.js';
 import {paneMemory} from '../pane/memory.js';
 import {systemForeground} from '../process/foreground.js';
 import {systemTree} from '../process/tree.js';
+import {createSpawnRunner} from '../tmux/runner.js';
 import type {ServerRef, ServerSpec} from '../tmux/server.js';
+import {createTmux} from '../tmux/tmux.js';
 import {
   openTransport,
   openTransportLazily,
@@ -22,6 +24,7 @@ import {
 import {claimJob} from './claim.js';
 import type {JobOutcome} from './events.js';
 import {runJob} from './job.js';
+import {showingPaneState} from './pane-status.js';
 import type {RecordPatch} from './record.js';
 import {createJobRecorder, type JobRecorder} from './recorder.js';
 import type {JobRequest} from './request.js';
@@ -93,7 +96,7 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
   let transportRecord: string | undefined;
   // Every state change carries the transport once it is known, so the final state has it
   // whatever happened to an earlier write.
-  const recorder = withPatch(createJobRecorder(handle, log), () =>
+  const patched = withPatch(createJobRecorder(handle, log), () =>
     transportRecord === undefined ? {} : {transport: transportRecord},
   );
 
@@ -126,6 +129,16 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
     },
   );
   const lockFor = (pane: string) => paneLockFor(ctx.stateDir, {...server, pane});
+  // Each step shown on the pane too (@nudge-state …): over the job's transport once it is
+  // open, else one tmux process (a job queued behind others holds no control client).
+  const spawned = createTmux(createSpawnRunner(spec));
+  const recorder = showingPaneState(patched, request.pane, request.jobId, {
+    tmux: {
+      markPane: (pane, option, value) =>
+        (transport.opened ? transport.tmux : spawned).markPane(pane, option, value),
+    },
+    lock: lockFor(request.pane),
+  });
   // The profiles are read now, before any pane lock is taken: a user's profile files load zod
   // and the TOML parser, CPU a lock holder must not spend between two refreshes of its lock.
   loadedProfiles();

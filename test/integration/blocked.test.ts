@@ -144,6 +144,15 @@ describe('an agent waiting for a person is blocked, never typed into', () => {
     // Nothing was typed into the dialog, the notice included.
     expect(dialogKeys(w)).toEqual([]);
     expect(w.log().filter((l) => l.startsWith('prompt:'))).toEqual(['prompt: please ask about it']);
+    // The pane says so where a status bar reads it.
+    const options = await w.server.tmux(
+      'display',
+      '-p',
+      '-t',
+      w.pane,
+      '#{@nudge-state}|#{@nudge-job}|#{@nudge-needs}',
+    );
+    expect(options.trim()).toBe(`blocked|${out.job}|Do you want to proceed?`);
     const status = await runNudge(['status', out.job], w.env);
     expect(status.stdout).toMatch(/state +blocked/);
     expect(status.stdout).toContain('permission — Do you want to proceed?');

@@ -1,0 +1,131 @@
+import type {PaneLock} from '../locks/pane-lock.js';
+import type {QueueEntry} from '../locks/pane-queue.js';
+import type {Tmux} from '../tmux/tmux.js';
+import type {JobOutcome, JobTransitions} from './events.js';
+import type {JobRecorder} from './recorder.js';
+
+/**
+ * A pane's state where tmux can show it (`#{@nudge-state}` in status-format,
+ * window-status-format, pane-border-format: docs/tmux-status.md). The workers keep four pane
+ * options current on the pane a job types into:
+ *
+ *   @nudge-state  typing | waiting | notifying | blocked | done | failed
+ *   @nudge-job    the job at work on the pane (or the one that ended last)
+ *   @nudge-queue  how many jobs wait behind it (unset: none)
+ *   @nudge-needs  the question of the dialog a blocked pane waits on (short)
+ *
+ * An ending (done, failed, blocked) stays until the pane's next job starts or the person
+ * visits the pane (`nudge next`); a cancelled job's clears them; with no job left on the
+ * pane, @nudge-job and @nudge-queue are cleared.
+ */
+export const PANE_OPTIONS = {
+  state: '@nudge-state',
+  job: '@nudge-job',
+  queue: '@nudge-queue',
+  needs: '@nudge-needs',
+} as const;
+
+export const PANE_STATES = ['typing', 'waiting', 'notifying', 'blocked', 'done', 'failed'] as const;
+export type PaneState = (typeof PANE_STATES)[number];
+
+/** The states that need the person, most urgent first (`nudge next`, `status-line`). */
+export const NEEDS_PERSON: readonly PaneState[] = ['blocked', 'failed', 'done'];
+
+/** How long @nudge-needs may be: a status bar has little room. */
+const NEEDS_CHARS = 60;
+
+/** A running state of the job as the pane shows it (locked: about to type). */
+export function paneStateOf(state: keyof JobTransitions): PaneState {
+  return state === 'locked' ? 'typing' : state;
+}
+
+/** An ending as the pane shows it; undefined (cleared) for a cancelled job. */
+export function paneEndingOf(state: JobOutcome['state']): PaneState | undefined {
+  if (state === 'cancelled') return undefined;
+  return state === 'timeout' ? 'failed' : state;
+}
+
+/** The question on one short line. */
+export function shortNeeds(question: string): string {
+  const line = question.replace(/\s+/g, ' ').trim();
+  return line.length > NEEDS_CHARS ? `${line.slice(0, NEEDS_CHARS - 1)}…` : line;
+}
+
+/** What the pane's options are set to: a value, or undefined to unset. */
+export type PaneMarks = Partial<Record<keyof typeof PANE_OPTIONS, string | undefined>>;
+
+/** How many jobs wait on the pane besides `jobId` (not at work, not dropped). */
+export function waitingBehind(entries: readonly QueueEntry[], jobId: string): number {
+  return entries.filter((e) => !e.taken && !e.dropped && e.jobId !== jobId).length;
+}
+
+export interface PaneStatusDeps {
+  tmux: Pick<Tmux, 'markPane'>;
+  lock: Pick<PaneLock, 'entries' | 'withQueue'>;
+}
+
+/** Set the pane's options; a pane gone or a server gone never fails the job. */
+async function mark(deps: PaneStatusDeps, pane: string, marks: PaneMarks): Promise<void> {
+  for (const [key, value] of Object.entries(marks) as [keyof typeof PANE_OPTIONS, string][]) {
+    await deps.tmux.markPane(pane, PANE_OPTIONS[key], value).catch(() => {});
+  }
+}
+
+const count = (n: number) => (n > 0 ? String(n) : undefined);
+
+/**
+ * The job's recorder, showing each step on the pane as well: a queued job counts itself in
+ * @nudge-queue, the job at work sets @nudge-state and @nudge-job, its ending is shown (under
+ * the queue's lock, so the next job's state, set once it takes the pane, comes after it).
+ */
+export function showingPaneState(
+  recorder: JobRecorder,
+  pane: string,
+  jobId: string,
+  deps: PaneStatusDeps,
+): JobRecorder {
+  const behind = async () => count(waitingBehind(await deps.lock.entries(), jobId));
+  return {
+    async transition(state, data, patch) {
+      await recorder.transition(state, data, patch);
+      await mark(deps, pane, {
+        state: paneStateOf(state),
+        job: jobId,
+        queue: await behind().catch(() => undefined),
+        needs: undefined,
+      });
+    },
+    async event(name, data) {
+      await recorder.event(name, data);
+      // Queued behind another job: the pane's count of waiting jobs includes this one.
+      if (name === 'waiting-for-lock') {
+        const entries = await deps.lock.entries().catch(() => []);
+        await mark(deps, pane, {queue: count(entries.filter((e) => !e.taken && !e.dropped).length)});
+      }
+    },
+    async end(outcome, patch) {
+      await recorder.end(outcome, patch);
+      await deps.lock
+        .withQueue(async (entries) => {
+          const waiting = waitingBehind(entries, jobId);
+          // Another job has the pane now: its own state stands.
+          if (entries.some((e) => e.taken && e.jobId !== jobId)) {
+            await mark(deps, pane, {queue: count(waiting)});
+            return;
+          }
+          const state = paneEndingOf(outcome.state);
+          const left = waiting > 0;
+          await mark(deps, pane, {
+            state,
+            job: left || state !== undefined ? jobId : undefined,
+            queue: count(waiting),
+            needs:
+              outcome.state === 'blocked' && outcome.blocked
+                ? shortNeeds(outcome.blocked.question)
+                : undefined,
+          });
+        })
+        .catch(() => {});
+    },
+  };
+}

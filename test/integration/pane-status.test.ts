@@ -1,0 +1,55 @@
+// The pane options the workers keep (@nudge-state, @nudge-job, @nudge-queue, @nudge-needs),
+// read the way a status bar reads them: tmux expanding a format (`display -p`). Through the
+// real CLI and workers on a real shell pane; in the tmux matrix (3.3a, 3.5a, the newest).
+
+import {writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {describe, expect, it} from 'vitest';
+import {useNudgeHome} from '../helpers/nudge-home.js';
+import {runNudge, submitArgs, TERMINAL, waitForJobState} from '../helpers/run-nudge.js';
+import {useTempDir} from '../helpers/temp-dir.js';
+import {startTmuxServer} from '../helpers/tmux-server.js';
+import {waitFor} from '../helpers/wait-for.js';
+
+const FORMAT = '#{@nudge-state}|#{@nudge-job}|#{@nudge-queue}|#{@nudge-needs}';
+
+describe('pane options', () => {
+  it('set through a job’s life, counted while others wait, the ending kept, a cancel cleared', async () => {
+    const server = await startTmuxServer();
+    await server.waitForScreen('%0', /^\$$/m);
+    const home = useNudgeHome();
+    const dir = useTempDir('nudge-status-');
+    const submit = async (text: string, until: string) => {
+      const r = await runNudge(
+        [...submitArgs(server.socket, '%0', ['--until', until, '--no-notice']), '--', text],
+        {NUDGE_HOME: home},
+      );
+      expect(r.exitCode, r.stderr).toBe(0);
+      return r.stdout.trim().split(/\s+/)[0] ?? '';
+    };
+    const shown = async () =>
+      (await server.tmux('display', '-p', '-t', '%0', FORMAT)).trim();
+    const until = (want: string) =>
+      waitFor(
+        `the pane's options to read ${want}`,
+        async () => ((await shown()) === want ? want : undefined),
+        {timeoutMs: 30_000, describe: shown},
+      );
+    const gate = join(dir, 'go');
+    const a = await submit(`until [ -e ${gate} ]; do sleep 0.1; done`, 'exit');
+    await until(`waiting|${a}||`);
+    const b = await submit('echo second', 'stable');
+    await until(`waiting|${a}|1|`);
+    writeFileSync(gate, '');
+    expect((await waitForJobState(home, a, TERMINAL, 60_000)).state).toBe('done');
+    expect((await waitForJobState(home, b, TERMINAL, 60_000)).state).toBe('done');
+    // The last ending stays for the person; nothing waits.
+    await until(`done|${b}||`);
+
+    const c = await submit(`until [ -e ${gate}2 ]; do sleep 0.1; done`, 'exit');
+    await until(`waiting|${c}||`);
+    const cancel = await runNudge(['cancel', c], {NUDGE_HOME: home});
+    expect(cancel.exitCode, cancel.stderr).toBe(0);
+    await until('|||');
+  });
+});

@@ -1,0 +1,106 @@
+/**
+ * The pane's state as tmux shows it: which option each step sets, the count of jobs waiting,
+ * an ending kept (and not over the next job's state), a cancel cleared. A fake tmux records
+ * the marks; the queue is a list of entries.
+ */
+import {describe, expect, test} from 'vitest';
+import {
+  paneEndingOf,
+  paneStateOf,
+  shortNeeds,
+  showingPaneState,
+  waitingBehind,
+} from '../../../src/jobs/pane-status.js';
+import type {JobRecorder} from '../../../src/jobs/recorder.js';
+import type {QueueEntry} from '../../../src/locks/pane-queue.js';
+
+const at = '2026-11-26T00:00:00.000Z';
+
+function world(entries: QueueEntry[]) {
+  const marks = new Map<string, string>();
+  const recorded: string[] = [];
+  const recorder: JobRecorder = {
+    transition: async (state) => void recorded.push(state),
+    event: async (name) => void recorded.push(name),
+    end: async (outcome) => void recorded.push(outcome.state),
+  };
+  const shown = showingPaneState(recorder, '%1', 'job-a', {
+    tmux: {
+      markPane: async (_pane, option, value) => {
+        if (value === undefined) marks.delete(option);
+        else marks.set(option, value);
+      },
+    },
+    lock: {
+      entries: async () => entries,
+      withQueue: async (fn) => fn(entries),
+    },
+  });
+  return {marks, recorded, shown};
+}
+
+describe('pane status', () => {
+  test('the states and endings as the pane shows them', () => {
+    expect(paneStateOf('locked')).toBe('typing');
+    expect(paneStateOf('waiting')).toBe('waiting');
+    expect(paneEndingOf('timeout')).toBe('failed');
+    expect(paneEndingOf('blocked')).toBe('blocked');
+    expect(paneEndingOf('cancelled')).toBeUndefined();
+    expect(shortNeeds('Do you\nwant   to proceed?')).toBe('Do you want to proceed?');
+    expect(shortNeeds('x'.repeat(80))).toHaveLength(60);
+    expect(
+      waitingBehind(
+        [
+          {jobId: 'job-a', createdAt: at, taken: true},
+          {jobId: 'job-b', createdAt: at},
+          {jobId: 'job-c', createdAt: at, dropped: true},
+        ],
+        'job-a',
+      ),
+    ).toBe(1);
+  });
+
+  test('a step is recorded first, then shown with the count of jobs behind', async () => {
+    const w = world([
+      {jobId: 'job-a', createdAt: at, taken: true},
+      {jobId: 'job-b', createdAt: at},
+    ]);
+    await w.shown.transition('typing', {profile: 'shell', profileReason: '', chars: 1, until: ''});
+    expect(w.recorded).toEqual(['typing']);
+    expect(Object.fromEntries(w.marks)).toEqual({
+      '@nudge-state': 'typing',
+      '@nudge-job': 'job-a',
+      '@nudge-queue': '1',
+    });
+  });
+
+  test('blocked: the question on the pane; with no job left, no count', async () => {
+    const w = world([]);
+    await w.shown.end({
+      state: 'blocked',
+      notified: false,
+      blocked: {kind: 'permission', question: 'Do you want to proceed?', pane: '%1', detail: []},
+    });
+    expect(Object.fromEntries(w.marks)).toEqual({
+      '@nudge-state': 'blocked',
+      '@nudge-job': 'job-a',
+      '@nudge-needs': 'Do you want to proceed?',
+    });
+  });
+
+  test('an ending never overwrites the state of the job that has the pane now', async () => {
+    const w = world([{jobId: 'job-b', createdAt: at, taken: true}]);
+    w.marks.set('@nudge-state', 'typing');
+    w.marks.set('@nudge-job', 'job-b');
+    await w.shown.end({state: 'done', notified: true});
+    expect(Object.fromEntries(w.marks)).toEqual({'@nudge-state': 'typing', '@nudge-job': 'job-b'});
+  });
+
+  test('a cancelled job with nothing behind it clears the pane', async () => {
+    const w = world([]);
+    w.marks.set('@nudge-state', 'waiting');
+    w.marks.set('@nudge-job', 'job-a');
+    await w.shown.end({state: 'cancelled', notified: false});
+    expect(w.marks.size).toBe(0);
+  });
+});
