@@ -9,6 +9,7 @@ import {expectCommand} from './commands/expect.js';
 import {explainCommand} from './commands/explain.js';
 import {hostCommand, remoteCommand} from './commands/host.js';
 import {cancelCommand, jobsCommand, logsCommand, statusCommand} from './commands/jobs.js';
+import {nextCommand, statusLineCommand} from './commands/panes.js';
 import {queueCommand} from './commands/queue.js';
 import {runCommand} from './commands/run.js';
 import {
@@ -35,6 +36,8 @@ const COMMANDS: readonly CliCommand[] = [
   statusCommand,
   cancelCommand,
   queueCommand,
+  statusLineCommand,
+  nextCommand,
   logsCommand,
   runCommand,
   watchCommand,

@@ -100,7 +100,9 @@ export function showingPaneState(
       // Queued behind another job: the pane's count of waiting jobs includes this one.
       if (name === 'waiting-for-lock') {
         const entries = await deps.lock.entries().catch(() => []);
-        await mark(deps, pane, {queue: count(entries.filter((e) => !e.taken && !e.dropped).length)});
+        await mark(deps, pane, {
+          queue: count(entries.filter((e) => !e.taken && !e.dropped).length),
+        });
       }
     },
     async end(outcome, patch) {

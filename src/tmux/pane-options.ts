@@ -73,3 +73,72 @@ export async function panesMarked(
   }
   return marked;
 }
+
+/** A pane of the server with nudge's state options (status-line, next, top). */
+export interface PaneStateRow {
+  paneId: string;
+  /** `session:window.pane`, as a person names it. */
+  target: string;
+  command: string;
+  state: string;
+  job: string;
+  queue: string;
+  needs: string;
+}
+
+/** Every pane of the server with its nudge options (empty strings where unset), in the
+ * server's order (session, window, pane). */
+export async function paneStates(runner: TmuxRunner): Promise<PaneStateRow[]> {
+  const fields = [
+    'pane_id',
+    'session_name',
+    'window_index',
+    'pane_index',
+    'pane_current_command',
+    '@nudge-state',
+    '@nudge-job',
+    '@nudge-queue',
+    '@nudge-needs',
+  ];
+  const stdout = await runner.run(['list-panes', '-a', '-F', joinFormat(fields)]);
+  const rows: PaneStateRow[] = [];
+  for (const line of stdout.split('\n')) {
+    const f = splitFields(line, fields.length);
+    if (!f) continue;
+    const [paneId = '', session, window, pane, command = '', state = '', job = '', queue = ''] = f;
+    rows.push({
+      paneId,
+      target: `${session}:${window}.${pane}`,
+      command,
+      state,
+      job,
+      queue,
+      needs: f[8] ?? '',
+    });
+  }
+  return rows;
+}
+
+/** Bring a client to `paneId`: its session, window and pane made current, in one command
+ * list. `client` names the client (`#{client_name}` in a key binding); without it tmux picks
+ * the current one. */
+export async function jumpToPane(
+  runner: TmuxRunner,
+  paneId: string,
+  client: string | undefined,
+): Promise<void> {
+  await runner.run([
+    'switch-client',
+    ...(client ? ['-c', client] : []),
+    '-t',
+    paneId,
+    ';',
+    'select-window',
+    '-t',
+    paneId,
+    ';',
+    'select-pane',
+    '-t',
+    paneId,
+  ]);
+}

@@ -2,7 +2,15 @@ import {uniqueSuffix} from '../base/fs.js';
 import {dropFence, type Fence, fencingRunner, takeFence} from './fence.js';
 import {joinFormat, splitFields} from './format.js';
 import {guardedInput} from './mode-guard.js';
-import {cursorLogicalLine, markPane, paneMark, panesMarked} from './pane-options.js';
+import {
+  cursorLogicalLine,
+  jumpToPane,
+  markPane,
+  type PaneStateRow,
+  paneMark,
+  paneStates,
+  panesMarked,
+} from './pane-options.js';
 import {TmuxCommandError, type TmuxRunner} from './runner.js';
 import {literalArgument} from './typing.js';
 import type {PaneView} from './view.js';
@@ -69,6 +77,11 @@ export interface Tmux {
   paneMark(paneId: string, option: string): Promise<string | undefined>;
   /** Every pane of the server whose user option `option` is set, with its value. */
   panesMarked(option: string): Promise<Array<{paneId: string; value: string}>>;
+  /** Every pane of the server with nudge's state options (@nudge-state, …). */
+  paneStates(): Promise<PaneStateRow[]>;
+  /** Bring a client (by name; else the current one) to the pane: its session, window and
+   * pane made current. */
+  jumpToPane(paneId: string, client: string | undefined): Promise<void>;
   /** Tell the people at this server `text`: the pane's user option `@nudge` (a status bar
    * can show it) and a message on every attached client. Resolves to the clients' terminals
    * (their tty paths). */
@@ -249,6 +262,8 @@ export function createTmux(runner: TmuxRunner): Tmux {
     markPane: (paneId, option, value) => markPane(runner, paneId, option, value),
     paneMark: (paneId, option) => paneMark(runner, paneId, option),
     panesMarked: (option) => panesMarked(runner, option),
+    paneStates: () => paneStates(runner),
+    jumpToPane: (paneId, client) => jumpToPane(runner, paneId, client),
 
     async typeLiteral(paneId, chars) {
       // -l: no key-name lookup; --: a leading "-" is text. tmux still injects one key event

@@ -1,6 +1,7 @@
 import type {HookMarkSource} from '../../src/agents/hook-marks.js';
 import type {Foreground, InputState} from '../../src/process/foreground.js';
 import {type Fence, fenceOption} from '../../src/tmux/fence.js';
+import type {PaneStateRow} from '../../src/tmux/pane-options.js';
 import {TmuxCommandError} from '../../src/tmux/runner.js';
 import type {PaneInfo, Tmux} from '../../src/tmux/tmux.js';
 import type {PaneView} from '../../src/tmux/view.js';
@@ -151,6 +152,12 @@ export class FakeTmux implements Tmux {
     return [...this.marks]
       .filter(([k]) => k.endsWith(` ${option}`))
       .map(([k, value]) => ({paneId: k.split(' ')[0] ?? '', value}));
+  }
+  async paneStates(): Promise<PaneStateRow[]> {
+    throw new Error('paneStates: not in this fake (the status commands are tested on real tmux)');
+  }
+  async jumpToPane(paneId: string, client: string | undefined): Promise<void> {
+    this.calls.push(['jump', paneId, client ?? '']);
   }
   async announce(_pane: string, text: string): Promise<string[]> {
     this.calls.push(['announce', text]);

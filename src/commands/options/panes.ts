@@ -1,0 +1,16 @@
+import {type OptionTable, SERVER_OPTIONS} from '../../base/option-table.js';
+
+/** `nudge status-line`: a segment for tmux's status bar (`#(nudge status-line …)`). */
+export const STATUS_LINE_OPTIONS = {
+  ...SERVER_OPTIONS,
+  plain: {type: 'boolean', default: false, describe: 'no tmux #[…] styles'},
+} as const satisfies OptionTable;
+
+/** `nudge next`: go to the next pane that needs the person. */
+export const NEXT_OPTIONS = {
+  ...SERVER_OPTIONS,
+  client: {
+    type: 'string',
+    describe: 'the tmux client to move (#{client_name} in a key binding; default: the current one)',
+  },
+} as const satisfies OptionTable;

@@ -1,0 +1,81 @@
+// `nudge status-line` and `nudge next`, through the real CLI on a private tmux server with a
+// real client attached (a second private server's pane runs `tmux attach`: a headless
+// terminal). The segment names the panes that need the person first; `next` moves that client.
+import {describe, expect, it} from 'vitest';
+import {useNudgeHome} from '../helpers/nudge-home.js';
+import {runNudge, submitArgs, TERMINAL, waitForJobState} from '../helpers/run-nudge.js';
+import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
+import {waitFor} from '../helpers/wait-for.js';
+
+/** A client of `inner`, attached from a pane of another private server; its name. */
+async function attachClient(inner: TmuxTestServer): Promise<string> {
+  await startTmuxServer(['tmux', '-S', inner.socket, 'attach', '-t', 'main']);
+  return waitFor('a client attached', async () => {
+    const out = (await inner.tmux('list-clients', '-F', '#{client_name}')).trim();
+    return out === '' ? undefined : out.split('\n')[0];
+  });
+}
+
+describe('status-line and next', () => {
+  it('a real job done shows in the segment; blocked panes come first; next goes there, then on', async () => {
+    const server = await startTmuxServer();
+    await server.waitForScreen('%0', /^\$$/m);
+    const home = useNudgeHome();
+    const nudge = (args: string[]) => runNudge(args, {NUDGE_HOME: home});
+    const line = async (extra: string[] = []) => {
+      const r = await nudge(['status-line', '-S', server.socket, ...extra]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      return r.stdout.replace(/\n$/, '');
+    };
+    expect(await line()).toBe('');
+    const r = await nudge([
+      ...submitArgs(server.socket, '%0', ['--until', 'exit', '--no-notice']),
+      '--',
+      'true',
+    ]);
+    const job = r.stdout.trim().split(/\s+/)[0] ?? '';
+    expect((await waitForJobState(home, job, TERMINAL, 60_000)).state).toBe('done');
+    await waitFor('the ending on the pane', async () =>
+      (await line(['--plain'])) === 'done main:0.0' ? true : undefined,
+    );
+    expect(await line()).toBe('#[fg=green]done main:0.0#[default]');
+
+    // A pane whose agent asks the person (set as a worker sets it), and one at work.
+    const asking = await server.newPane(['bash', '--norc']);
+    const working = await server.newPane(['bash', '--norc']);
+    await server.tmux('set-option', '-p', '-t', asking, '@nudge-state', 'blocked');
+    await server.tmux('set-option', '-p', '-t', asking, '@nudge-needs', 'Do you want to proceed?');
+    await server.tmux('set-option', '-p', '-t', working, '@nudge-state', 'waiting');
+    await server.tmux('set-option', '-p', '-t', working, '@nudge-queue', '2');
+    expect(await line(['--plain'])).toBe('blocked main:1.0 · done main:0.0 · 1 working · 2 queued');
+
+    const client = await attachClient(server);
+    const next = await nudge(['next', '-S', server.socket, '--client', client]);
+    expect(next.exitCode, next.stderr).toBe(0);
+    expect(next.stdout.trim()).toBe(
+      `${asking} main:1.0: blocked (Do you want to proceed?); 1 more need you.`,
+    );
+    const current = async () =>
+      (await server.tmux('display', '-p', '-c', client, '#{pane_id}')).trim();
+    expect(await current()).toBe(asking);
+    // From there (as a binding run in that pane would be), the next one: the done pane, which
+    // counts as seen once visited.
+    const again = await runNudge(['next', '-S', server.socket, '--client', client], {
+      NUDGE_HOME: home,
+      TMUX_PANE: asking,
+    });
+    expect(again.stdout.trim()).toBe(`%0 main:0.0: done; 1 more need you.`);
+    expect(await current()).toBe('%0');
+    expect(await line(['--plain'])).toBe('blocked main:1.0 · 1 working · 2 queued');
+  });
+
+  it('next with no client to move: one sentence, exit 1', async () => {
+    const server = await startTmuxServer();
+    await server.tmux('set-option', '-p', '-t', '%0', '@nudge-state', 'failed');
+    const r = await runNudge(['next', '-S', server.socket], {NUDGE_HOME: useNudgeHome()});
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr.trim()).toMatch(
+      /^nudge: No tmux client could be moved to %0 \(.*\): run it inside tmux, or give --client\.$/,
+    );
+  });
+});
