@@ -9,7 +9,7 @@ import {expectCommand} from './commands/expect.js';
 import {explainCommand} from './commands/explain.js';
 import {hostCommand, remoteCommand} from './commands/host.js';
 import {cancelCommand, jobsCommand, logsCommand, statusCommand} from './commands/jobs.js';
-import {nextCommand, statusLineCommand} from './commands/panes.js';
+import {nextCommand, statusLineCommand, topCommand} from './commands/panes.js';
 import {queueCommand} from './commands/queue.js';
 import {runCommand} from './commands/run.js';
 import {
@@ -38,6 +38,7 @@ const COMMANDS: readonly CliCommand[] = [
   queueCommand,
   statusLineCommand,
   nextCommand,
+  topCommand,
   logsCommand,
   runCommand,
   watchCommand,

@@ -66,7 +66,7 @@ export interface JobEvents extends PaneEvents {
 /** What each state change records with it (`queued` is written when the job is created). */
 export interface JobTransitions {
   locked: {notifyPane?: string};
-  typing: {profile: string; profileReason: string; chars: number; until: string};
+  typing: {profile: string; profileReason: string; program: string; chars: number; until: string};
   waiting: {until: string; intervalMs: number};
   notifying: {pane: string};
 }

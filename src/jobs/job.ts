@@ -197,7 +197,7 @@ class Job {
   async #typing({detected, paneCommand, panePid}: Extract<Step, {at: 'typing'}>): Promise<Step> {
     const text = textToType(this.request);
     const {profile, reason} = detected;
-    const chosen = {profile: profile.name, profileReason: reason};
+    const chosen = {profile: profile.name, profileReason: reason, program: paneCommand};
     const until = describeUntil(this.#o.until);
     await this.deps.recorder.transition(
       'typing',

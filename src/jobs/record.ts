@@ -58,6 +58,8 @@ export interface SubmitRecord extends RecordBase<SubmitState> {
   /** The program profile used, and why (auto-detection). */
   profile?: ProfileName;
   profileReason?: string;
+  /** The pane's foreground program when the job typed (`pane_current_command`). */
+  program?: string;
   /** Whether the text, and the notice, were submitted (read back from the screen). */
   delivery?: Delivery;
   noticeDelivery?: Delivery;

@@ -3,6 +3,7 @@ import {execa} from 'execa';
 import {onTestFinished} from 'vitest';
 import {cleanEnv, type TmuxClient, tmuxClient} from '../harness/private-tmux.js';
 import {useTempDir} from './temp-dir.js';
+import {waitFor} from './wait-for.js';
 
 export {cleanEnv};
 
@@ -29,4 +30,14 @@ export async function startTmuxServer(
     await execa('tmux', ['-S', socket, 'kill-server'], {reject: false, env, extendEnv: false});
   });
   return {dir, socket, ...client};
+}
+
+/** A client of `inner`, attached from a pane of another private server (a headless
+ * terminal); resolves to its name (`#{client_name}`). */
+export async function attachClient(inner: TmuxTestServer): Promise<string> {
+  await startTmuxServer(['tmux', '-S', inner.socket, 'attach', '-t', 'main']);
+  return waitFor('a client attached', async () => {
+    const out = (await inner.tmux('list-clients', '-F', '#{client_name}')).trim();
+    return out === '' ? undefined : out.split('\n')[0];
+  });
 }

@@ -14,6 +14,7 @@ import {describe, expect, onTestFinished, test} from 'vitest';
 import {ensureStateDir} from '../../src/base/paths.js';
 import {encodeRequest, newJobId} from '../../src/jobs/request.js';
 import {JobStore} from '../../src/jobs/store.js';
+import {ASKER_PROFILE} from '../helpers/asking-agent.js';
 import {startHttpSink} from '../helpers/http-sink.js';
 import {jobRequest} from '../helpers/job-request.js';
 import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
@@ -28,31 +29,6 @@ import {
 import {useTempDir} from '../helpers/temp-dir.js';
 import {cleanEnv, startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
-
-/** The stand-in agent, described as a user describes a program nudge does not ship. */
-const ASKER_PROFILE = [
-  "name = 'asker'",
-  "kind = 'agent'",
-  "clearKeys = [['C-u']]",
-  'minEnterDelayMs = 100',
-  "composerLine = '^(❯) ?(.*)$'",
-  "ruleLine = '^─{20,}$'",
-  "promptEcho = '^» (.*)$'",
-  "busy = ['esc to interrupt']",
-  "programs = ['(^|/)asking-agent\\.mjs$']",
-  '',
-  '[[dialogs]]',
-  "kind = 'permission'",
-  "question = '^│\\s*(Do you want to proceed\\?)'",
-  "firstOption = '❯ 1\\. Yes'",
-  "denyKeys = [['Escape']]",
-  '',
-  '[[dialogs]]',
-  "kind = 'limit'",
-  "question = '(You.ve hit your limit.*)'",
-  "resets = 'resets (.+)$'",
-  '',
-].join('\n');
 
 interface World {
   server: TmuxTestServer;

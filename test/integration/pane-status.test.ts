@@ -27,8 +27,7 @@ describe('pane options', () => {
       expect(r.exitCode, r.stderr).toBe(0);
       return r.stdout.trim().split(/\s+/)[0] ?? '';
     };
-    const shown = async () =>
-      (await server.tmux('display', '-p', '-t', '%0', FORMAT)).trim();
+    const shown = async () => (await server.tmux('display', '-p', '-t', '%0', FORMAT)).trim();
     const until = (want: string) =>
       waitFor(
         `the pane's options to read ${want}`,

@@ -406,6 +406,16 @@ Host stranger
     ]);
     const job = r.stdout.trim();
     await waitForStateOn(alpha, job.split(':')[1] ?? '', /^waiting$/);
+    // top and queue read that host's store.
+    const top = await nudge(world, ['top', '--host', 'alpha', '--once']);
+    expect(top.exitCode, top.stderr).toBe(0);
+    expect(top.stdout).toMatch(new RegExp(`${pane} +bash +shell +waiting +${job.split(':')[1]} `));
+    const queue = await nudge(world, ['queue', '--host', 'alpha', '--json']);
+    expect(queue.exitCode, queue.stderr).toBe(0);
+    expect(JSON.parse(queue.stdout)[0]?.jobs[0]).toMatchObject({
+      id: job.split(':')[1],
+      atWork: true,
+    });
     const cancelled = await nudge(world, ['cancel', job]);
     expect(cancelled.exitCode, cancelled.stderr).toBe(0);
     expect(cancelled.stdout).toBe(`Cancelled job ${job}.`);

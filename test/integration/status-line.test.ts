@@ -4,17 +4,8 @@
 import {describe, expect, it} from 'vitest';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {runNudge, submitArgs, TERMINAL, waitForJobState} from '../helpers/run-nudge.js';
-import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
+import {attachClient, startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
-
-/** A client of `inner`, attached from a pane of another private server; its name. */
-async function attachClient(inner: TmuxTestServer): Promise<string> {
-  await startTmuxServer(['tmux', '-S', inner.socket, 'attach', '-t', 'main']);
-  return waitFor('a client attached', async () => {
-    const out = (await inner.tmux('list-clients', '-F', '#{client_name}')).trim();
-    return out === '' ? undefined : out.split('\n')[0];
-  });
-}
 
 describe('status-line and next', () => {
   it('a real job done shows in the segment; blocked panes come first; next goes there, then on', async () => {

@@ -1,5 +1,6 @@
+import {EXIT_CODES, NudgeError} from '../../base/errors.js';
 import {JSON_OPTION} from '../../base/option-table.js';
-import {NEXT_OPTIONS, STATUS_LINE_OPTIONS} from '../../commands/options/panes.js';
+import {NEXT_OPTIONS, STATUS_LINE_OPTIONS, TOP_OPTIONS} from '../../commands/options/panes.js';
 import {type CliCommand, jsonOf} from '../command.js';
 import {optionsFrom, withOptions} from '../options.js';
 
@@ -36,6 +37,38 @@ export const nextCommand: CliCommand = ({ctx, run}) => ({
     const {renderNext} = await import('../render-panes.js');
     await run(dispatch('next', optionsFrom(a, NEXT_OPTIONS), ctx), (r, o) =>
       renderNext(r, jsonOf(a), o),
+    );
+  },
+});
+
+/** `nudge top`: the live view of the server's panes and jobs (Ink, loaded only here). */
+export const topCommand: CliCommand = ({ctx, run, stdio}) => ({
+  command: 'top',
+  describe:
+    'a live view of every pane nudge knows on the server: program, state, job, queue, the question if blocked; keys to go there, cancel, open the queue',
+  builder: (y) => withOptions(y, {...TOP_OPTIONS, ...JSON_OPTION}),
+  handler: async (a) => {
+    const options = optionsFrom(a, TOP_OPTIONS);
+    const {dispatch} = await import('../../front/dispatch.js');
+    if (options.once || a.json === true) {
+      const {topText} = await import('../top.js');
+      await run(dispatch('top', options, ctx), (r, o) => {
+        if (a.json === true) o.stdout(JSON.stringify(r));
+        else for (const line of topText(r)) o.stdout(line);
+        return EXIT_CODES.ok;
+      });
+      return;
+    }
+    const tty = (s: unknown) => (s as {isTTY?: boolean} | undefined)?.isTTY === true;
+    if (!tty(stdio.stdin) || !tty(stdio.stdout))
+      throw new NudgeError(
+        'bad-usage',
+        'nudge top needs a terminal (a tty on stdin and stdout); nudge top --once prints the view once.',
+      );
+    const {runTop} = await import('../top.js');
+    await run(
+      runTop(options, ctx).then(() => EXIT_CODES.ok),
+      (code) => code,
     );
   },
 });

@@ -65,7 +65,13 @@ describe('pane status', () => {
       {jobId: 'job-a', createdAt: at, taken: true},
       {jobId: 'job-b', createdAt: at},
     ]);
-    await w.shown.transition('typing', {profile: 'shell', profileReason: '', chars: 1, until: ''});
+    await w.shown.transition('typing', {
+      profile: 'shell',
+      profileReason: '',
+      program: 'bash',
+      chars: 1,
+      until: '',
+    });
     expect(w.recorded).toEqual(['typing']);
     expect(Object.fromEntries(w.marks)).toEqual({
       '@nudge-state': 'typing',

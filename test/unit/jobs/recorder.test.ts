@@ -16,6 +16,7 @@ test('one call per step: the record, events.jsonl and the log agree; the ending 
   await recorder.transition('typing', {
     profile: 'shell',
     profileReason: 'test',
+    program: 'bash',
     chars: 8,
     until: 'stable',
   });

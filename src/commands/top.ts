@@ -1,0 +1,95 @@
+import type {OptionsOf} from '../base/option-table.js';
+import {resolveStateDir} from '../base/paths.js';
+import {isTerminal, type JobRecord, JobStore, type ShownState, shownState} from '../jobs/store.js';
+import {resolveServerSpec} from '../tmux/server.js';
+import type {CommandContext} from './context.js';
+import type {JUMP_OPTIONS, TOP_OPTIONS} from './options/panes.js';
+
+export type TopOptions = OptionsOf<typeof TOP_OPTIONS>;
+export type JumpOptions = OptionsOf<typeof JUMP_OPTIONS> & {pane: string};
+
+/** One pane nudge knows on the server, as `nudge top` lists it: from the job store alone (the
+ * panes are never looked at). */
+export interface TopPane {
+  pane: string;
+  /** The program nudge recognised there, and the profile it read it with (from the last job
+   * that typed there). */
+  program: string;
+  profile: string;
+  /** The state of the job at work there, or of the last one. */
+  state: ShownState;
+  /** That job, its text and how long ago it began. */
+  job: string;
+  preview: string;
+  ageMs: number;
+  /** Jobs waiting behind it. */
+  queued: number;
+  /** A blocked job's question. */
+  needs?: string | undefined;
+  kind: JobRecord['kind'];
+}
+
+export interface TopView {
+  nowMs: number;
+  /** The server's socket path (its panes are the ones listed). */
+  server: string;
+  /** Where the view reads its jobs (what `top` watches for changes). */
+  jobsDir: string;
+  panes: TopPane[];
+}
+
+/** The program the job found in the pane when it typed. */
+function programOf(record: JobRecord): string {
+  return record.kind === 'submit' ? (record.program ?? '') : 'run';
+}
+
+/**
+ * `nudge top`'s data: every pane of the server that has jobs in the store, with the job at work
+ * there (or the last one), how many wait, and a blocked job's question — read from the job
+ * store only, so a view that refreshes on its changes never touches the panes.
+ */
+export async function topView(o: TopOptions, ctx: CommandContext): Promise<TopView> {
+  const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
+  // The server's identity, asked once: which jobs are of this server (and not of an old one).
+  const server = await ctx.tmux(spec).describePane('');
+  const store = new JobStore(resolveStateDir(ctx.env));
+  const nowMs = ctx.clock.now();
+  const byPane = new Map<string, JobRecord[]>();
+  for (const r of await store.list()) {
+    if (server && (r.socketPath !== server.socketPath || r.serverPid !== server.serverPid))
+      continue;
+    byPane.set(r.pane, [...(byPane.get(r.pane) ?? []), r]);
+  }
+  const panes: TopPane[] = [];
+  for (const [pane, records] of byPane) {
+    const shown = records.map((r) => ({r, state: shownState(r, nowMs)}));
+    const live = shown.filter((s) => s.state !== 'lost' && !isTerminal(s.state));
+    const atWork = live.find((s) => s.state !== 'queued');
+    const head = atWork ?? live[0] ?? shown[shown.length - 1];
+    if (!head) continue;
+    const typed = [...records].reverse().find((r) => r.kind === 'submit' && r.profile);
+    panes.push({
+      pane,
+      program: typed ? programOf(typed) : programOf(head.r),
+      profile: typed?.kind === 'submit' ? (typed.profile ?? '') : '',
+      state: head.state,
+      job: head.r.id,
+      preview: head.r.preview,
+      ageMs: Math.max(0, nowMs - Date.parse(head.r.createdAt)),
+      queued: live.filter((s) => s.state === 'queued' && s.r.id !== head.r.id).length,
+      needs: head.r.blocked?.question,
+      kind: head.r.kind,
+    });
+  }
+  panes.sort((a, b) => paneNumber(a.pane) - paneNumber(b.pane));
+  return {nowMs, server: server?.socketPath ?? '', jobsDir: store.jobsDir, panes};
+}
+
+const paneNumber = (pane: string) => Number.parseInt(pane.replace('%', ''), 10) || 0;
+
+/** `top`'s jump: bring the client `top` runs in (or `--client`) to the pane. */
+export async function jumpTo(o: JumpOptions, ctx: CommandContext): Promise<{pane: string}> {
+  const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
+  await ctx.tmux(spec).jumpToPane(o.pane, o.client);
+  return {pane: o.pane};
+}
