@@ -48,6 +48,8 @@ const EXIT_OF = {
   'pane-gone': EXIT_CODES.failure,
   /** `--if-busy refuse` on a busy pane. */
   'pane-busy': EXIT_CODES.failure,
+  /** `--if-busy now` for a program without a door of its own. */
+  'no-door': EXIT_CODES.failure,
   /** `nudge next` with no tmux client to move. */
   'no-client': EXIT_CODES.failure,
   /** `nudge queue move|drop|edit` on a job no longer waiting (it took the pane, or ended). */

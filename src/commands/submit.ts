@@ -84,20 +84,29 @@ export async function submit(given: SubmitOptions, ctx: CommandContext): Promise
   }
 
   const lock = paneLockFor(stateDir, paneRefOf(info));
-  if (ifBusy === 'refuse') {
-    // Loaded only for this policy: the profiles and the pane's look.
-    const [{busyWith}, {paneMemory}] = await Promise.all([
+  if (ifBusy === 'refuse' || ifBusy === 'now') {
+    // Loaded only for these policies: the profiles and the pane's look.
+    const [{busyWith, doorsOf}, {paneMemory}] = await Promise.all([
       import('../pane/busy.js'),
       import('../pane/memory.js'),
     ]);
     const server = {socketPath: info.socketPath, serverPid: info.serverPid};
     const deps = {tmux, foreground: ctx.foreground, paneMemory: paneMemory(stateDir, server)};
-    const busy = await busyWith(deps, info, options.profile, await lock.liveEntries());
-    if (busy)
-      throw new NudgeError(
-        'pane-busy',
-        `Pane ${info.paneId} is busy — ${busy}; nothing was queued (--if-busy refuse).`,
-      );
+    if (ifBusy === 'now') {
+      if (options.via === 'keys')
+        throw new NudgeError('bad-usage', '--if-busy now goes through a door; --via keys types.');
+      const refused = await doorsOf(deps, info, options.profile);
+      if (refused)
+        throw new NudgeError('no-door', `${refused}; nothing was queued (--if-busy now).`);
+      options.now = true;
+    } else {
+      const busy = await busyWith(deps, info, options.profile, await lock.liveEntries());
+      if (busy)
+        throw new NudgeError(
+          'pane-busy',
+          `Pane ${info.paneId} is busy — ${busy}; nothing was queued (--if-busy refuse).`,
+        );
+    }
   }
 
   const store = new JobStore(stateDir);
@@ -121,9 +130,11 @@ export async function submit(given: SubmitOptions, ctx: CommandContext): Promise
   // even if their workers start in another order), both at once. Until a worker runs, a
   // failure leaves no job behind (it would only show as "lost" later): the user gets one
   // sentence and exit 1, and nothing was typed.
+  // A job for the agent's door now (--if-busy now) takes no place in the queue: it never
+  // takes the pane's lock, and would hold the jobs behind it back.
   const [created, queued] = await Promise.allSettled([
     store.create(request, o.wait ? 'foreground' : 'detached'),
-    lock.enqueue(request.jobId),
+    options.now ? Promise.resolve() : lock.enqueue(request.jobId),
   ]);
   // Taken back in reverse if a later step fails: the queue entry, then the record.
   const undo = new Undo();

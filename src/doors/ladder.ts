@@ -19,6 +19,9 @@ export interface DoorTarget {
   panePid: number;
   /** The job's id: names the receipt socket, and is said in the notice's first line. */
   jobId: string;
+  /** What goes through: the job's notice (its work has ended), or the job's own text
+   * (`--if-busy now`). Absent: a notice. */
+  purpose?: 'notice' | 'text' | undefined;
 }
 
 /** What one door did with a notice. */
@@ -62,7 +65,9 @@ export interface Doors {
  * The first line of a notice that goes through a door: Claude Code shows it to the model
  * under "Another Claude session sent a message:", so it says who it is from and why.
  */
-export function doorBody(notice: string, jobId: string): string {
+export function doorBody(notice: string, jobId: string, purpose: DoorTarget['purpose']): string {
+  if (purpose === 'text')
+    return `From nudge (not another Claude session): a message the person sent to this session with nudge submit --if-busy now (job ${jobId}).\n${notice}`;
   return `From nudge (not another Claude session): job ${jobId}, which this session started, has ended.\n${notice}`;
 }
 
@@ -119,7 +124,7 @@ const claudeInbox: DoorWay<{session: ClaudeSession}> = {
     const own = deps.env.CLAUDE_CODE_MESSAGING_SOCKET === session.socket;
     const posted = await postToInbox({
       session,
-      body: doorBody(notice, target.jobId),
+      body: doorBody(notice, target.jobId, target.purpose),
       token: own ? deps.env.CLAUDE_CODE_MESSAGING_TOKEN : undefined,
       name: target.jobId,
       confirmMs: deps.confirmMs,

@@ -130,15 +130,18 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
   );
   const lockFor = (pane: string) => paneLockFor(ctx.stateDir, {...server, pane});
   // Each step shown on the pane too (@nudge-state …): over the job's transport once it is
-  // open, else one tmux process (a job queued behind others holds no control client).
+  // open, else one tmux process (a job queued behind others holds no control client). A
+  // text handed to the agent's door (--if-busy now) leaves the pane's state to its jobs.
   const spawned = createTmux(createSpawnRunner(spec));
-  const recorder = showingPaneState(patched, request.pane, request.jobId, {
-    tmux: {
-      markPane: (pane, option, value) =>
-        (transport.opened ? transport.tmux : spawned).markPane(pane, option, value),
-    },
-    lock: lockFor(request.pane),
-  });
+  const recorder = request.options.now
+    ? patched
+    : showingPaneState(patched, request.pane, request.jobId, {
+        tmux: {
+          markPane: (pane, option, value) =>
+            (transport.opened ? transport.tmux : spawned).markPane(pane, option, value),
+        },
+        lock: lockFor(request.pane),
+      });
   // The profiles are read now, before any pane lock is taken: a user's profile files load zod
   // and the TOML parser, CPU a lock holder must not spend between two refreshes of its lock.
   loadedProfiles();

@@ -1,16 +1,11 @@
 import {blockedIn, type FoundDialog} from '../agents/dialogs.js';
-import type {HookMark, HookMarkSource} from '../agents/hook-marks.js';
+import type {HookMark} from '../agents/hook-marks.js';
 import type {Profile} from '../agents/profile.js';
 import type {Detection} from '../agents/registry.js';
 import {isPosixShell} from '../agents/shell.js';
-import type {Clock} from '../base/clock.js';
 import {isAbortError} from '../base/errors.js';
 import {describeUntil} from '../detect/until.js';
-import type {PaneActivity} from '../detect/wait-until.js';
-import type {Doors} from '../doors/ladder.js';
 import type {FencedLease} from '../locks/fenced-lease.js';
-import type {PaneLock} from '../locks/pane-lock.js';
-import type {Tell} from '../notify/tell.js';
 import {awaitDone} from '../pane/await-done.js';
 import {type Delivered, deliver} from '../pane/deliver.js';
 import {type Delivery, NotDelivered, PaneBlocked, PaneFailure} from '../pane/failures.js';
@@ -19,37 +14,19 @@ import {waitUntilPaneIdle} from '../pane/idle.js';
 import type {PaneIo} from '../pane/keys.js';
 import {ownLinePace} from '../pane/own-line.js';
 import {preflight} from '../pane/preflight.js';
-import {type RecognizeDeps, recognize} from '../pane/profile.js';
+import {recognize} from '../pane/profile.js';
 import {blockedReason, changeOfEnding, endingOf} from './ending.js';
 import type {JobEvents, JobOutcome} from './events.js';
+import type {JobDeps} from './job-deps.js';
 import {LimitWaits, resumeAfterLimit} from './limit.js';
 import {holdingPlace, takePaneLock} from './lock-pane.js';
 import {dueElsewhere, heldBack, noticeFor} from './notice.js';
 import {nativeFailure, throughDoors} from './notice-doors.js';
+import {deliverNow} from './now.js';
 import type {NoticeVia} from './record.js';
-import type {JobRecorder} from './recorder.js';
 import {deliverOptionsOf, type JobRequest, sentinelOf, textToType} from './request.js';
 
-/** What a job needs from the outside world: every member is required (fakes implement each). */
-export interface JobDeps extends RecognizeDeps {
-  clock: Clock;
-  /** The lock of a pane of the job's server. */
-  lockFor: (pane: string) => Pick<PaneLock, 'acquire' | 'hold'>;
-  /** The job's text as it is now: `nudge queue edit` may change it while the job waits. */
-  textNow: () => Promise<string>;
-  recorder: JobRecorder;
-  /** The process running the job (recorded in the queue so waiters can tell it is alive). */
-  pid: number;
-  /** Output events of panes, when the transport provides them (control mode): undefined
-   * when the transport has none. */
-  activity: PaneActivity | undefined;
-  /** "This pane's agent finished a turn" marks (Claude Stop / Codex notify hooks). */
-  hookMarks: HookMarkSource;
-  /** Tell the person of a change (the job's `--notify` sinks; none: a no-op). */
-  tell: Tell;
-  /** The agents' own doors for a notice (src/doors/): tried before typing it. */
-  doors: Doors;
-}
+export type {JobDeps} from './job-deps.js';
 
 /** What the wait found, carried to the notice and the ending. */
 type Waited = Omit<JobOutcome, 'notified'> & {waitedMs: number};
@@ -79,7 +56,9 @@ type Phase = Exclude<Step['at'], 'ended'>;
  * an outcome.
  */
 export async function runJob(deps: JobDeps, request: JobRequest, signal: AbortSignal) {
-  const outcome = await new Job(deps, request, signal).run();
+  const outcome = request.options.now
+    ? await deliverNow(deps, request, signal)
+    : await new Job(deps, request, signal).run();
   await deps.recorder.end(outcome);
   const change = changeOfEnding(outcome);
   if (change) await deps.tell(change);

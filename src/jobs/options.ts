@@ -35,7 +35,7 @@ export type SubmitOptions = Omit<OptionsOf<typeof SUBMIT_OPTIONS>, 'notice' | 'j
 };
 
 /** What a submit does when its pane is busy. */
-export const IF_BUSY = ['queue', 'wait', 'refuse'] as const;
+export const IF_BUSY = ['queue', 'wait', 'refuse', 'now'] as const;
 export type IfBusy = (typeof IF_BUSY)[number];
 
 /** The defaults of `nudge submit` (docs/commands.md lists them). */
@@ -151,12 +151,13 @@ export const SUBMIT_OPTIONS = {
   'if-busy': {
     mcp: {
       name: 'if_busy',
-      describe: 'the pane is busy: queue (default), wait until idle, refuse (nothing queued)',
+      describe:
+        "the pane is busy: queue (default), wait until idle, refuse (nothing queued), now (through the agent's own door, mid-turn)",
     },
     type: 'string',
     choices: IF_BUSY,
     describe:
-      "the pane is busy (its program works, or jobs wait for it): queue behind them (default), wait until it is idle, or refuse (exit 1, nothing queued); default: config.toml's [submit] if-busy, else queue",
+      "the pane is busy (its program works, or jobs wait for it): queue behind them (default), wait until it is idle, refuse (exit 1, nothing queued), or now (handed to the agent's own door at once, mid-turn; refused where it has none); default: config.toml's [submit] if-busy, else queue",
   },
   'idle-timeout': {
     type: 'string',
@@ -316,7 +317,7 @@ export function parseIfBusy(value: string, where = '--if-busy'): IfBusy {
   if ((IF_BUSY as readonly string[]).includes(value)) return value as IfBusy;
   throw new NudgeError(
     'bad-usage',
-    `${where} must be queue, wait or refuse, got ${JSON.stringify(value)}.`,
+    `${where} must be queue, wait, refuse or now, got ${JSON.stringify(value)}.`,
   );
 }
 

@@ -66,6 +66,9 @@ export interface JobOptions {
   profile: ProfileName | 'auto';
   /** Wait until the pane is idle (per its profile) before typing. */
   whenIdle: boolean;
+  /** `--if-busy now`: hand the text to the agent's own door at once (no lock, no keys), and
+   * end once the agent has taken it. Absent: typed as usual. */
+  now?: boolean | undefined;
   /** How long --when-idle waits. */
   idleTimeoutMs: number;
   /** Clear a draft someone left in the input line instead of waiting for it. */
@@ -217,6 +220,9 @@ export function validateRequest(value: unknown): Result<JobRequest, string> {
   }
   if (typeof options.profile !== 'string' || options.profile === '') {
     return err('the request option profile is not a profile name');
+  }
+  if (options.now !== undefined && typeof options.now !== 'boolean') {
+    return err('the request option now is not a boolean');
   }
   if (typeof options.whenIdle !== 'boolean' || typeof options.clearDraft !== 'boolean') {
     return err('the request options whenIdle/clearDraft are not booleans');

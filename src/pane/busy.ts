@@ -1,4 +1,5 @@
 import {isAgent} from '../agents/profile.js';
+import {agentProfiles} from '../agents/registry.js';
 import {isShellPane} from '../agents/shell.js';
 import {idleNow} from '../detect/idle.js';
 import type {PaneInfo} from '../tmux/tmux.js';
@@ -27,4 +28,20 @@ export async function busyWith(
   });
   if (!('busy' in now)) return undefined;
   return isAgent(profile) ? `${profile.name}: ${now.busy}` : now.busy;
+}
+
+/** Why a text cannot go to the pane's program through a door of its own (`--if-busy now`):
+ * its profile lists none. Undefined when it has one (whether the door takes it is seen when
+ * the worker posts). */
+export async function doorsOf(
+  deps: RecognizeDeps,
+  info: PaneInfo,
+  profileChoice: Parameters<typeof recognize>[3],
+): Promise<string | undefined> {
+  const {profile} = await recognize(deps, info.paneId, info, profileChoice);
+  if ((profile.doors ?? []).length > 0) return undefined;
+  const withDoors = agentProfiles()
+    .filter((p) => (p.doors ?? []).length > 0)
+    .map((p) => p.name);
+  return `Pane ${info.paneId} runs ${profile.name}, which has no door of its own to take a message mid-turn (${withDoors.join(', ')} have one: docs/agents.md)`;
 }

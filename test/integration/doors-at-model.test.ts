@@ -33,7 +33,7 @@ import {
   claudeHasInbox,
   startAgent,
 } from '../helpers/real-agents.js';
-import {readJobEvents, runNudge, waitForJobState} from '../helpers/run-nudge.js';
+import {readJobEvents, runNudge, TERMINAL, waitForJobState} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {type TmuxCallLog, useTmuxCallLog} from '../helpers/tmux-call-log.js';
 import {cleanEnv, startTmuxServer} from '../helpers/tmux-server.js';
@@ -175,6 +175,51 @@ describe.skipIf(!inbox)('claude door (claude-inbox): the inbox', () => {
     expect(String(end.noticeDoors)).toMatch(
       /^claude-inbox: refused, its inbox .* refused the message: ENOENT/,
     );
+  }, 300_000);
+});
+
+describe.skipIf(!inbox)('claude door (claude-inbox): --if-busy now', () => {
+  test('mid-turn: the text goes through the inbox at once, queued behind the running tool and read after it; no key; the job ends done (queued)', async () => {
+    const calls = await useTmuxCallLog(useTempDir('now-calls-'));
+    const w = await setup('claude', 'all');
+    const marker = join(w.agent.workdir, 'now.marker');
+    const TEXT = 'Also check the changelog, please.';
+    // The turn runs a tool until the marker is written; then two answers.
+    w.model.script(
+      {shell: `while [ ! -s ${sq(marker)} ]; do sleep 0.2; done; echo tool done`},
+      {text: 'Tool finished.'},
+      {text: 'Changelog checked.'},
+    );
+    await say(w, 'run the long tool');
+    await waitFor(
+      'the tool running',
+      async () => ((await w.agent.capture()).includes('now.marker') ? true : undefined),
+      {timeoutMs: 90_000, describe: () => w.agent.capture()},
+    );
+    const r = await runNudge(
+      ['submit', '-S', w.server.socket, '--pane', w.agent.pane, '--if-busy', 'now', '--', TEXT],
+      {NUDGE_HOME: w.home, HOME: w.agent.home, NUDGE_TRANSPORT: 'spawn', PATH: calls.env.PATH},
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    const id = r.stdout.trim();
+    const end = await waitForJobState(w.home, id, TERMINAL, 60_000);
+    expect(end, JSON.stringify(await readJobEvents(w.home, id))).toMatchObject({
+      state: 'done',
+      delivery: 'queued',
+    });
+    writeFileSync(marker, 'go\n');
+    const got = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(TEXT)}$`), {
+      timeoutMs: 90_000,
+    });
+    expect(got).toMatchObject({via: 'inbox', queued: true});
+    expect(got.preface).toMatch(/--if-busy now \(job /);
+    expect(received(w.model, TEXT), describePrompts(w.model.prompts())).toBe(1);
+    expect(w.model.cutShort(), 'a turn was cancelled').toEqual([]);
+    // Nothing went into the agent's pane: no key, no paste, no buffer.
+    const into = (await calls.calls()).filter(
+      (c) => /\b(send-keys|paste-buffer|set-buffer)\b/.test(c) && c.includes(w.agent.pane),
+    );
+    expect(into).toEqual([]);
   }, 300_000);
 });
 

@@ -76,4 +76,25 @@ describe('--if-busy', () => {
     expect(screen.indexOf('sleep 3')).toBeLessThan(screen.indexOf('echo after'));
     expect((await readJobEvents(home, id)).map((e) => e.event)).toContain('typed');
   });
+
+  it('now on a program without a door of its own: exit 1, the sentence says which have one, no job made', async () => {
+    const server = await startTmuxServer();
+    await server.waitForScreen('%0', /^\$$/m);
+    const home = useNudgeHome();
+    const r = await runNudge(
+      [...submitArgs(server.socket, '%0', ['--if-busy', 'now']), '--', 'echo hi'],
+      {NUDGE_HOME: home},
+    );
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr.trim()).toMatch(
+      /^nudge: Pane %0 runs shell, which has no door of its own to take a message mid-turn \((\w+, )*claude(, \w+)* have one: docs\/agents\.md\); nothing was queued \(--if-busy now\)\.$/,
+    );
+    expect(jobsIn(home)).toEqual([]);
+    const keys = await runNudge(
+      [...submitArgs(server.socket, '%0', ['--if-busy', 'now', '--via', 'keys']), '--', 'echo hi'],
+      {NUDGE_HOME: home},
+    );
+    expect(keys.exitCode).toBe(2);
+    expect(keys.stderr.trim()).toBe('nudge: --if-busy now goes through a door; --via keys types.');
+  });
 });

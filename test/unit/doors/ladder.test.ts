@@ -52,8 +52,14 @@ describe('realDoors', () => {
   });
 
   test('the notice is the last line of the body, whole; the first says who sends it', () => {
-    expect(doorBody('[SYSTEM COMMAND] Command complete. Resume.', 'abc')).toBe(
+    expect(doorBody('[SYSTEM COMMAND] Command complete. Resume.', 'abc', undefined)).toBe(
       'From nudge (not another Claude session): job abc, which this session started, has ended.\n[SYSTEM COMMAND] Command complete. Resume.',
+    );
+  });
+
+  test("--if-busy now: the job's own text, with who sends it and how", () => {
+    expect(doorBody('review the diff', 'abc', 'text')).toBe(
+      'From nudge (not another Claude session): a message the person sent to this session with nudge submit --if-busy now (job abc).\nreview the diff',
     );
   });
 });

@@ -1,0 +1,29 @@
+import type {HookMarkSource} from '../agents/hook-marks.js';
+import type {Clock} from '../base/clock.js';
+import type {PaneActivity} from '../detect/wait-until.js';
+import type {Doors} from '../doors/ladder.js';
+import type {PaneLock} from '../locks/pane-lock.js';
+import type {Tell} from '../notify/tell.js';
+import type {RecognizeDeps} from '../pane/profile.js';
+import type {JobRecorder} from './recorder.js';
+
+/** What a job needs from the outside world: every member is required (fakes implement each). */
+export interface JobDeps extends RecognizeDeps {
+  clock: Clock;
+  /** The lock of a pane of the job's server. */
+  lockFor: (pane: string) => Pick<PaneLock, 'acquire' | 'hold'>;
+  /** The job's text as it is now: `nudge queue edit` may change it while the job waits. */
+  textNow: () => Promise<string>;
+  recorder: JobRecorder;
+  /** The process running the job (recorded in the queue so waiters can tell it is alive). */
+  pid: number;
+  /** Output events of panes, when the transport provides them (control mode): undefined
+   * when the transport has none. */
+  activity: PaneActivity | undefined;
+  /** "This pane's agent finished a turn" marks (Claude Stop / Codex notify hooks). */
+  hookMarks: HookMarkSource;
+  /** Tell the person of a change (the job's `--notify` sinks; none: a no-op). */
+  tell: Tell;
+  /** The agents' own doors for a notice (src/doors/): tried before typing it. */
+  doors: Doors;
+}
