@@ -1,14 +1,13 @@
 import {describeSource} from '../agents/builtin.js';
 import {explainScreen, programVersion, type RuleMatch} from '../agents/explain.js';
-import {isAgent, type ProfileName} from '../agents/profile.js';
+import type {ProfileName} from '../agents/profile.js';
 import {loadedProfiles} from '../agents/registry.js';
-import {isShellPane} from '../agents/shell.js';
 import {judgeVersion, readVerifiedTable} from '../agents/verified.js';
 import type {OptionsOf, SERVER_OPTIONS} from '../base/option-table.js';
 import {resolveStateDir} from '../base/paths.js';
-import {idleNow} from '../detect/idle.js';
 import {type DoorPlan, planDoors} from '../doors/ladder.js';
 import {parseProfile} from '../jobs/options.js';
+import {idleOnScreen} from '../pane/busy.js';
 import {paneMemory} from '../pane/memory.js';
 import {recognize} from '../pane/profile.js';
 import {resolvePane} from '../pane/target.js';
@@ -95,17 +94,8 @@ export async function explainPane(o: ExplainOptions, ctx: CommandContext): Promi
     choice,
   );
   const {profile} = detection;
-  const view = await tmux.view(info.paneId, 0);
+  const {view, now} = await idleOnScreen({tmux, foreground: ctx.foreground}, info, profile);
   const argv = await ctx.foreground.commandLine(info.panePid);
-  const shellPane = isShellPane(info);
-  const input = shellPane ? await ctx.foreground.inputState(info.panePid) : undefined;
-  const now = idleNow({
-    view,
-    agent: isAgent(profile) ? profile : undefined,
-    shellPane,
-    input,
-    freshMark: false,
-  });
   const installed = argv ? programVersion(profile, argv) : undefined;
   const judged = installed
     ? judgeVersion(readVerifiedTable(ctx.dataDir), profile.name, installed)

@@ -1,8 +1,9 @@
-import {isAgent} from '../agents/profile.js';
+import {isAgent, type Profile} from '../agents/profile.js';
 import {agentProfiles} from '../agents/registry.js';
 import {isShellPane} from '../agents/shell.js';
 import {idleNow} from '../detect/idle.js';
 import type {PaneInfo} from '../tmux/tmux.js';
+import type {PaneView} from '../tmux/view.js';
 import {type RecognizeDeps, recognize} from './profile.js';
 
 /** What a busy pane is busy with, for `--if-busy refuse`'s sentence; undefined when idle. */
@@ -16,6 +17,19 @@ export async function busyWith(
   if (queued.length > 0)
     return `nudge has ${queued.length === 1 ? 'a job' : `${queued.length} jobs`} on it or waiting for it (${queued.join(', ')})`;
   const {profile} = await recognize(deps, info.paneId, info, profileChoice);
+  const {now} = await idleOnScreen(deps, info, profile);
+  if (!('busy' in now)) return undefined;
+  return isAgent(profile) ? `${profile.name}: ${now.busy}` : now.busy;
+}
+
+/** The pane's screen as it is, and whether its program waits for input now (the screen by
+ * its profile; a shell pane's foreground by /proc or ps): what `--if-busy refuse` and `nudge
+ * explain` read. */
+export async function idleOnScreen(
+  deps: Pick<RecognizeDeps, 'tmux' | 'foreground'>,
+  info: PaneInfo,
+  profile: Profile,
+): Promise<{view: PaneView; now: ReturnType<typeof idleNow>}> {
   const view = await deps.tmux.view(info.paneId, 0);
   const shellPane = isShellPane(info);
   const input = shellPane ? await deps.foreground.inputState(info.panePid) : undefined;
@@ -26,8 +40,7 @@ export async function busyWith(
     input,
     freshMark: false,
   });
-  if (!('busy' in now)) return undefined;
-  return isAgent(profile) ? `${profile.name}: ${now.busy}` : now.busy;
+  return {view, now};
 }
 
 /** Why a text cannot go to the pane's program through a door of its own (`--if-busy now`):

@@ -3,8 +3,6 @@
 // go at the moment it changes the queue. Whichever comes first, what the command answered is
 // what happened: the order it reports is the order typed, a dropped job is never typed, an
 // edit it accepted is typed as edited (and one it refused is typed as it was).
-import {mkdirSync, writeFileSync} from 'node:fs';
-import {join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {execa} from 'execa';
 import {describe, expect, it} from 'vitest';
@@ -19,7 +17,7 @@ import {paneLockFor} from '../../src/locks/pane-lock.js';
 import {jobArgs, recordFigure, submitJob, TERMINAL, waitForEvent} from '../helpers/faults.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {offlineContext} from '../helpers/offline-context.js';
-import {hex, startRecorder} from '../helpers/recorder-pane.js';
+import {hex, recorderProfile, startRecorder} from '../helpers/recorder-pane.js';
 import {readJobEvents, waitForJobState} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
@@ -31,13 +29,7 @@ describe('queue races', () => {
     const server = await startTmuxServer();
     const rec = await startRecorder(server);
     const home = useNudgeHome();
-    const config = join(home, 'config');
-    mkdirSync(join(config, 'nudge', 'agents'), {recursive: true});
-    writeFileSync(
-      join(config, 'nudge', 'agents', 'recorder.toml'),
-      "name = 'recorder'\nkind = 'raw'\nclearKeys = [['C-u']]\nminEnterDelayMs = 0\nbusy = []\n",
-    );
-    const env = {XDG_CONFIG_HOME: config};
+    const env = recorderProfile(home);
     const ctx = offlineContext({env: {NUDGE_HOME: home}, clock: realClock});
     const [socketPath = '', pid = ''] = (
       await execa('tmux', ['-S', server.socket, 'display', '-p', '#{socket_path} #{pid}'])

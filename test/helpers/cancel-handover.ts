@@ -5,11 +5,9 @@
 // round) and the fault suite (twenty in a row). A program nudge does not know is never
 // cleared, so the recorder is made known by a profile file of the user's (`recorder`: typed
 // into as it is, and emptied with C-u).
-import {mkdirSync, writeFileSync} from 'node:fs';
-import {join} from 'node:path';
 import {expect} from 'vitest';
 import {jobArgs, submitJob, TERMINAL} from './faults.js';
-import {hex, type RecorderPane} from './recorder-pane.js';
+import {hex, type RecorderPane, recorderProfile} from './recorder-pane.js';
 import {readJobEvents, runNudge, waitForJobState} from './run-nudge.js';
 
 /** One round on `rec` (a raw recorder pane of `socket`); resolves once both jobs ended. */
@@ -19,13 +17,7 @@ export async function cancelHandoverRound(
   rec: RecorderPane,
   round: number,
 ): Promise<void> {
-  const config = join(home, 'config');
-  mkdirSync(join(config, 'nudge', 'agents'), {recursive: true});
-  writeFileSync(
-    join(config, 'nudge', 'agents', 'recorder.toml'),
-    "name = 'recorder'\nkind = 'raw'\nclearKeys = [['C-u']]\nminEnterDelayMs = 0\nbusy = []\n",
-  );
-  const env = {XDG_CONFIG_HOME: config};
+  const env = recorderProfile(home);
   const before = (await rec.bytes()).length;
   // 300 characters typed 40 ms apart (12 s): the cancel below comes a second or two in, so
   // it lands mid-typing even on a loaded machine.

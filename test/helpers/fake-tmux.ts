@@ -1,4 +1,5 @@
 import type {HookMarkSource} from '../../src/agents/hook-marks.js';
+import type {PaneMemory} from '../../src/pane/memory.js';
 import type {Foreground, InputState} from '../../src/process/foreground.js';
 import {type Fence, fenceOption} from '../../src/tmux/fence.js';
 import type {PaneStateRow} from '../../src/tmux/pane-options.js';
@@ -189,6 +190,16 @@ export function fakeForeground(
     inputState: async () => input(),
   };
 }
+
+/** A pane whose foreground nudge cannot read (no command line, no group, input unknown). */
+export const UNREAD_FOREGROUND: Foreground = {
+  commandLine: async () => undefined,
+  group: async () => undefined,
+  inputState: async () => ({kind: 'unknown' as const, why: 'a fake pane'}),
+};
+
+/** A pane memory that remembers nothing. */
+export const NO_PANE_MEMORY: PaneMemory = {recall: async () => undefined, remember: async () => {}};
 
 /** Claude Code's command line, as /proc shows it for a pane that runs `node`. */
 export const CLAUDE_ARGV = ['node', '/usr/lib/node_modules/@anthropic-ai/claude-code/cli.js'];

@@ -1,3 +1,4 @@
+import {mkdirSync, writeFileSync} from 'node:fs';
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {FIXTURES} from './run-nudge.js';
@@ -67,4 +68,16 @@ export async function startRecorder(server: TmuxTestServer): Promise<RecorderPan
 export function hex(bytes: Buffer | string): string {
   const buf = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes;
   return [...buf].map((b) => b.toString(16).padStart(2, '0')).join(' ');
+}
+
+/** The recorder made known to nudge by a profile file of the user's (`recorder`: typed into as
+ * it is, emptied with C-u), under `home`; the environment that makes nudge read it. */
+export function recorderProfile(home: string): {XDG_CONFIG_HOME: string} {
+  const config = join(home, 'config');
+  mkdirSync(join(config, 'nudge', 'agents'), {recursive: true});
+  writeFileSync(
+    join(config, 'nudge', 'agents', 'recorder.toml'),
+    "name = 'recorder'\nkind = 'raw'\nclearKeys = [['C-u']]\nminEnterDelayMs = 0\nbusy = []\n",
+  );
+  return {XDG_CONFIG_HOME: config};
 }

@@ -175,6 +175,19 @@ export function submitArgs(
   return ['submit', '-S', socket, '--pane', pane, ...Object.entries(timings).flat(), ...extra];
 }
 
+/** `submit -- TEXT` on a test server with submitArgs's quick timings and `extra` flags: the
+ * run, and the job id it printed (the first word of stdout; empty when none). */
+export async function submitTo(
+  socket: string,
+  pane: string,
+  text: string,
+  extra: string[],
+  env: Record<string, string>,
+): Promise<NudgeRun & {id: string}> {
+  const r = await runNudge([...submitArgs(socket, pane, extra), '--', text], env);
+  return {...r, id: r.stdout.trim().split(/\s+/)[0] ?? ''};
+}
+
 /** A folder holding a `nudge` executable that runs the built CLI with this node, for
  * programs that call `nudge` by name (an agent's shell tool, a hook). */
 export function nudgeBinDir(dir: string): string {

@@ -5,7 +5,13 @@ import {readdirSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {useNudgeHome} from '../helpers/nudge-home.js';
-import {readJobEvents, runNudge, submitArgs, waitForJobState} from '../helpers/run-nudge.js';
+import {
+  readJobEvents,
+  runNudge,
+  submitArgs,
+  submitTo,
+  waitForJobState,
+} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 const jobsIn = (home: string) => {
@@ -23,10 +29,9 @@ describe('--if-busy', () => {
     await server.tmux('send-keys', '-t', '%0', 'sleep 30', 'Enter');
     const home = useNudgeHome();
     await server.waitForScreen('%0', /sleep 30/);
-    const r = await runNudge(
-      [...submitArgs(server.socket, '%0', ['--if-busy', 'refuse']), '--', 'echo hi'],
-      {NUDGE_HOME: home},
-    );
+    const r = await submitTo(server.socket, '%0', 'echo hi', ['--if-busy', 'refuse'], {
+      NUDGE_HOME: home,
+    });
     expect(r.exitCode, r.stderr).toBe(1);
     expect(r.stderr.trim()).toBe(
       'nudge: Pane %0 is busy — still running: sleep; nothing was queued (--if-busy refuse).',
@@ -63,12 +68,11 @@ describe('--if-busy', () => {
     await server.tmux('send-keys', '-t', '%0', 'sleep 3', 'Enter');
     await server.waitForScreen('%0', /sleep 3/);
     const home = useNudgeHome();
-    const r = await runNudge(
-      [...submitArgs(server.socket, '%0', ['--if-busy', 'wait']), '--', 'echo after'],
-      {NUDGE_HOME: home},
-    );
+    const r = await submitTo(server.socket, '%0', 'echo after', ['--if-busy', 'wait'], {
+      NUDGE_HOME: home,
+    });
     expect(r.exitCode, r.stderr).toBe(0);
-    const id = r.stdout.trim().split(/\s+/)[0] ?? '';
+    const id = r.id;
     const end = await waitForJobState(home, id, ['done', 'failed', 'timeout', 'cancelled'], 60_000);
     expect(end.state, JSON.stringify(end)).toBe('done');
     const screen = await server.capture('%0');
@@ -81,18 +85,22 @@ describe('--if-busy', () => {
     const server = await startTmuxServer();
     await server.waitForScreen('%0', /^\$$/m);
     const home = useNudgeHome();
-    const r = await runNudge(
-      [...submitArgs(server.socket, '%0', ['--if-busy', 'now']), '--', 'echo hi'],
-      {NUDGE_HOME: home},
-    );
+    const r = await submitTo(server.socket, '%0', 'echo hi', ['--if-busy', 'now'], {
+      NUDGE_HOME: home,
+    });
     expect(r.exitCode, r.stderr).toBe(1);
     expect(r.stderr.trim()).toMatch(
       /^nudge: Pane %0 runs shell, which has no door of its own to take a message mid-turn \((\w+, )*claude(, \w+)* have one: docs\/agents\.md\); nothing was queued \(--if-busy now\)\.$/,
     );
     expect(jobsIn(home)).toEqual([]);
-    const keys = await runNudge(
-      [...submitArgs(server.socket, '%0', ['--if-busy', 'now', '--via', 'keys']), '--', 'echo hi'],
-      {NUDGE_HOME: home},
+    const keys = await submitTo(
+      server.socket,
+      '%0',
+      'echo hi',
+      ['--if-busy', 'now', '--via', 'keys'],
+      {
+        NUDGE_HOME: home,
+      },
     );
     expect(keys.exitCode).toBe(2);
     expect(keys.stderr.trim()).toBe('nudge: --if-busy now goes through a door; --via keys types.');

@@ -6,7 +6,7 @@ import {writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {useNudgeHome} from '../helpers/nudge-home.js';
-import {runNudge, submitArgs, TERMINAL, waitForJobState} from '../helpers/run-nudge.js';
+import {runNudge, submitTo, TERMINAL, waitForJobState} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -20,12 +20,11 @@ describe('pane options', () => {
     const home = useNudgeHome();
     const dir = useTempDir('nudge-status-');
     const submit = async (text: string, until: string) => {
-      const r = await runNudge(
-        [...submitArgs(server.socket, '%0', ['--until', until, '--no-notice']), '--', text],
-        {NUDGE_HOME: home},
-      );
+      const r = await submitTo(server.socket, '%0', text, ['--until', until, '--no-notice'], {
+        NUDGE_HOME: home,
+      });
       expect(r.exitCode, r.stderr).toBe(0);
-      return r.stdout.trim().split(/\s+/)[0] ?? '';
+      return r.id;
     };
     const shown = async () => (await server.tmux('display', '-p', '-t', '%0', FORMAT)).trim();
     const until = (want: string) =>

@@ -6,7 +6,7 @@ import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import type {PaneQueue} from '../../src/commands/queue.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
-import {readJobEvents, runNudge, submitArgs, waitForJobState} from '../helpers/run-nudge.js';
+import {readJobEvents, runNudge, submitTo, waitForJobState} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -24,12 +24,11 @@ async function heldPane() {
   // The queued jobs wait for a still screen: the pane runs the first job's loop when they
   // are submitted (--until exit takes a shell at the prompt).
   const submit = async (text: string, extra: string[] = ['--until', 'stable']) => {
-    const r = await runNudge(
-      [...submitArgs(server.socket, '%0', ['--no-notice', ...extra]), '--', text],
-      {NUDGE_HOME: home},
-    );
+    const r = await submitTo(server.socket, '%0', text, ['--no-notice', ...extra], {
+      NUDGE_HOME: home,
+    });
     expect(r.exitCode, r.stderr).toBe(0);
-    return r.stdout.trim().split(/\s+/)[0] ?? '';
+    return r.id;
   };
   const nudge = (args: string[]) => runNudge(args, {NUDGE_HOME: home});
   const first = await submit(

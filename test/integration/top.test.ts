@@ -7,7 +7,7 @@ import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {ASKER_PROFILE} from '../helpers/asking-agent.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
-import {CLI, FIXTURES, runNudge, submitArgs, waitForJobState} from '../helpers/run-nudge.js';
+import {CLI, FIXTURES, runNudge, submitTo, waitForJobState} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {attachClient, startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -22,12 +22,9 @@ describe('nudge top', () => {
     writeFileSync(join(config, 'nudge', 'agents', 'asker.toml'), ASKER_PROFILE);
     const env = {NUDGE_HOME: home, XDG_CONFIG_HOME: config};
     const submit = async (pane: string, text: string, extra: string[]) => {
-      const r = await runNudge(
-        [...submitArgs(server.socket, pane, ['--no-notice', ...extra]), '--', text],
-        env,
-      );
+      const r = await submitTo(server.socket, pane, text, ['--no-notice', ...extra], env);
       expect(r.exitCode, r.stderr).toBe(0);
-      return r.stdout.trim().split(/\s+/)[0] ?? '';
+      return r.id;
     };
     // A job at work on %0, another queued behind it; an agent at a permission dialog.
     const running = await submit('%0', 'sleep 300', ['--until', 'exit']);

@@ -6,9 +6,8 @@ import type {JobRecorder} from '../../../src/jobs/recorder.js';
 import type {JobRequest} from '../../../src/jobs/request.js';
 import type {PaneLock} from '../../../src/locks/pane-lock.js';
 import type {Change} from '../../../src/notify/tell.js';
-import type {PaneMemory} from '../../../src/pane/memory.js';
 import {FakeClock} from '../../helpers/fake-clock.js';
-import {FakeTmux} from '../../helpers/fake-tmux.js';
+import {FakeTmux, NO_PANE_MEMORY, UNREAD_FOREGROUND} from '../../helpers/fake-tmux.js';
 import {jobRequest} from '../../helpers/job-request.js';
 
 /** Keeps events in memory. */
@@ -88,12 +87,8 @@ function setup(
       pid: 1,
       activity: undefined,
       hookMarks: noHookMarks,
-      foreground: {
-        commandLine: async () => undefined,
-        group: async () => undefined,
-        inputState: async () => ({kind: 'unknown' as const, why: 'a fake pane'}),
-      },
-      paneMemory: {recall: async () => undefined, remember: async () => {}} as PaneMemory,
+      foreground: UNREAD_FOREGROUND,
+      paneMemory: NO_PANE_MEMORY,
       tell: async (change: Change) => void told.push(change),
       // No profile of these tests has a door: never asked (the door tests give their own).
       doors: {

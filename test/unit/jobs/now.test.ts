@@ -8,9 +8,8 @@ import {describe, expect, test} from 'vitest';
 import type {DoorAttempt, DoorTarget} from '../../../src/doors/ladder.js';
 import {deliverNow} from '../../../src/jobs/now.js';
 import type {JobRecorder} from '../../../src/jobs/recorder.js';
-import type {PaneMemory} from '../../../src/pane/memory.js';
 import {FakeClock} from '../../helpers/fake-clock.js';
-import {FakeTmux} from '../../helpers/fake-tmux.js';
+import {FakeTmux, NO_PANE_MEMORY, UNREAD_FOREGROUND} from '../../helpers/fake-tmux.js';
 import {jobRequest} from '../../helpers/job-request.js';
 
 function world(attempts: DoorAttempt[], screen = '❯ ') {
@@ -22,12 +21,8 @@ function world(attempts: DoorAttempt[], screen = '❯ ') {
     clock: new FakeClock(),
     pid: 7,
     recorder: {event: async () => {}} as unknown as JobRecorder,
-    foreground: {
-      commandLine: async () => undefined,
-      group: async () => undefined,
-      inputState: async () => ({kind: 'unknown' as const, why: 'a fake pane'}),
-    },
-    paneMemory: {recall: async () => undefined, remember: async () => {}} as PaneMemory,
+    foreground: UNREAD_FOREGROUND,
+    paneMemory: NO_PANE_MEMORY,
     doors: {
       deliver: async (_specs: unknown, target: DoorTarget, text: string) => {
         posted.push({target, text});

@@ -4,6 +4,18 @@ import {paneKey} from '../../../src/locks/key.js';
 import {PaneLock} from '../../../src/locks/pane-lock.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 
+/** Wait up to 5 s for the lock as job `jobId` (this process). */
+const take = (lock: PaneLock, jobId: string) =>
+  lock.acquire({jobId, pid: process.pid, timeoutMs: 5_000, signal: new AbortController().signal});
+
+/** A lock in a fresh folder with three jobs queued, as submit queues them. */
+async function threeQueued() {
+  const lock = new PaneLock(useTempDir(), 'k', realClock);
+  const ids = ['a0000000-0001', 'a0000000-0002', 'a0000000-0003'];
+  for (const id of ids) await lock.enqueue(id);
+  return {lock, ids};
+}
+
 describe('PaneLock', () => {
   test('keys differ per server socket, server pid and pane', () => {
     const k = paneKey({socketPath: '/tmp/a', serverPid: 10, pane: '%1'});
@@ -14,10 +26,7 @@ describe('PaneLock', () => {
   });
 
   test('waiters take the pane in queue order, one at a time', async () => {
-    const dir = useTempDir();
-    const lock = new PaneLock(dir, 'k', realClock);
-    const ids = ['a0000000-0001', 'a0000000-0002', 'a0000000-0003'];
-    for (const id of ids) await lock.enqueue(id);
+    const {lock, ids} = await threeQueued();
     const order: string[] = [];
     let holders = 0;
     // Start in reverse order: the queue, not the start order, decides.
@@ -93,10 +102,7 @@ describe('PaneLock', () => {
   });
 
   test("the person's order: a job moved first takes the pane before the older ones", async () => {
-    const dir = useTempDir();
-    const lock = new PaneLock(dir, 'k', realClock);
-    const ids = ['a0000000-0001', 'a0000000-0002', 'a0000000-0003'];
-    for (const id of ids) await lock.enqueue(id);
+    const {lock} = await threeQueued();
     await lock.withQueue(async (entries) => {
       const last = entries.find((e) => e.jobId === 'a0000000-0003');
       if (last) await lock.writeEntry({...last, rank: 0});
@@ -105,12 +111,7 @@ describe('PaneLock', () => {
     // The worker's claim (its pid) keeps the place the person gave it.
     await lock.enqueue('a0000000-0003', process.pid);
     expect((await lock.liveEntries())[0]).toBe('a0000000-0003');
-    const r = await lock.acquire({
-      jobId: 'a0000000-0003',
-      pid: process.pid,
-      timeoutMs: 5_000,
-      signal: new AbortController().signal,
-    });
+    const r = await take(lock, 'a0000000-0003');
     expect(r.ok).toBe(true);
     // Taken: it stays first whatever the others' ranks, marked as at work.
     expect((await lock.entries()).find((e) => e.jobId === 'a0000000-0003')?.taken).toBe(true);
@@ -129,19 +130,9 @@ describe('PaneLock', () => {
     });
     // Gone from everyone's view but its own.
     expect(await lock.liveEntries()).toEqual(['a0000000-0002']);
-    const dropped = await lock.acquire({
-      jobId: 'a0000000-0001',
-      pid: process.pid,
-      timeoutMs: 5_000,
-      signal: new AbortController().signal,
-    });
+    const dropped = await take(lock, 'a0000000-0001');
     expect(dropped).toEqual({ok: false, error: {reason: 'dropped'}});
-    const next = await lock.acquire({
-      jobId: 'a0000000-0002',
-      pid: process.pid,
-      timeoutMs: 5_000,
-      signal: new AbortController().signal,
-    });
+    const next = await take(lock, 'a0000000-0002');
     expect(next.ok).toBe(true);
     if (next.ok) await next.value.release();
   });
