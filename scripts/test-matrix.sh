@@ -54,22 +54,33 @@ run() {
   tail -n 1 ".ci/matrix-$label.log"
 }
 
+# One tmux version's runs, in order; its own exit status (1 if any failed).
+tmux_version() {
+  local version=$1 dir=$2
+  run "tmux-$version" "PATH=$dir:$PATH" -- --project integration "${CORE[@]}"
+  run "tmux-$version-named" "PATH=$dir:$PATH" -- --project integration "${CORE_NAMED[@]}" \
+    -t "$CORE_NAMES"
+  # The fence behind the pane lock rests on two tmux behaviours (an unset option's show
+  # fails; a command list stops at a failing command): proven on each version.
+  run "tmux-$version-fence" "PATH=$dir:$PATH" -- --project faults test/faults/fence.test.ts
+  run "tmux-$version-claude" "PATH=$dir:$PATH" -- --project at-model \
+    test/integration/agents-at-model.test.ts -t '^claude \(default approvals\) self-execution'
+  return "$status"
+}
+
+# The versions side by side (each on private tmux servers of its own binary): the tests wait
+# on signals, not time, and the machine's two cores are mostly idle while tmux answers.
 matrix_tmux() {
-  local stable version path
+  local stable version path pids=()
   stable=$(tmux -V | awk '{print $2}')
   while read -r version path; do
     [[ $version == "$stable" ]] && continue
-    local dir
-    dir=$(dirname "$path")
-    run "tmux-$version" "PATH=$dir:$PATH" -- --project integration "${CORE[@]}"
-    run "tmux-$version-named" "PATH=$dir:$PATH" -- --project integration "${CORE_NAMED[@]}" \
-      -t "$CORE_NAMES"
-    # The fence behind the pane lock rests on two tmux behaviours (an unset option's show
-    # fails; a command list stops at a failing command): proven on each version.
-    run "tmux-$version-fence" "PATH=$dir:$PATH" -- --project faults test/faults/fence.test.ts
-    run "tmux-$version-claude" "PATH=$dir:$PATH" -- --project at-model \
-      test/integration/agents-at-model.test.ts -t '^claude \(default approvals\) self-execution'
+    tmux_version "$version" "$(dirname "$path")" &
+    pids+=($!)
   done < <(bash scripts/install-test-tmux.sh)
+  for pid in ${pids[@]+"${pids[@]}"}; do
+    wait "$pid" || status=1
+  done
 }
 
 matrix_agents() {
