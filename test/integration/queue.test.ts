@@ -6,7 +6,7 @@ import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import type {PaneQueue} from '../../src/commands/queue.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
-import {readJobEvents, runNudge, submitTo, waitForJobState} from '../helpers/run-nudge.js';
+import {CLI, readJobEvents, runNudge, submitTo, waitForJobState} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -132,5 +132,28 @@ describe('nudge queue', () => {
     await waitFor('the log', async () => (p.typed() === 'first\nb\n' ? true : undefined), {
       timeoutMs: 30_000,
     });
+  });
+
+  it('queue edit without --text opens $EDITOR on the text in a terminal (here a pane), and types what was saved', async () => {
+    const p = await heldPane();
+    const b = await p.submit(p.line('b'));
+    // The "editor": sed, given as $EDITOR with its arguments, edits the file in place.
+    const pane = await p.server.newPane([
+      'env',
+      `NUDGE_HOME=${p.home}`,
+      'EDITOR=sed -i s/b/b-from-editor/',
+      'bash',
+      '-c',
+      `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} queue edit ${b}; echo EDIT-ENDED $?; sleep 600`,
+    ]);
+    await p.server.waitForScreen(pane, /EDIT-ENDED 0/);
+    expect(await p.server.capture(pane)).toContain(`Edited job ${b}'s text`);
+    p.go();
+    expect((await waitForJobState(p.home, b, ENDED, 90_000)).state).toBe('done');
+    await waitFor(
+      'the edited line',
+      async () => (p.typed() === 'first\nb-from-editor\n' ? true : undefined),
+      {timeoutMs: 30_000, describe: async () => p.typed()},
+    );
   });
 });
