@@ -367,7 +367,10 @@ function squashed(text: string): string {
 }
 
 /** How long a program may take to draw what was typed, and how often it is looked at. */
-const DRAWN_WAIT_MS = 2_000;
+// 8 s, not 2: opencode on a CI machine running two test suites at once drew only the first
+// of 29 characters in 2 s. Waiting longer only delays a failure (a line that stays a strict
+// beginning of the text is never submitted), never a success.
+const DRAWN_WAIT_MS = 8_000;
 const DRAWN_POLL_MS = 50;
 
 /** Columns an agent's composer row takes before the text (Gemini's ` *   `, with room). */
