@@ -123,13 +123,28 @@ parts=("$@")
 ((${#parts[@]})) || parts=(tmux agents node)
 for part in "${parts[@]}"; do
   case $part in
-    tmux) matrix_tmux ;;
-    agents) matrix_agents ;;
-    node) matrix_node ;;
+    tmux | agents | node) ;;
     *)
       echo "test-matrix: unknown part '$part'; choose from tmux, agents, node." >&2
       exit 2
       ;;
   esac
 done
+want() { [[ " ${parts[*]} " == *" $1 "* ]]; }
+
+if want tmux; then matrix_tmux; fi
+if want agents && want node; then
+  # The Node lines' runs beside the agents' (which spend their minutes waiting on the agents
+  # and the model's held turns).
+  (
+    matrix_node
+    exit "$status"
+  ) &
+  node_pid=$!
+  matrix_agents
+  wait "$node_pid" || status=1
+else
+  if want agents; then matrix_agents; fi
+  if want node; then matrix_node; fi
+fi
 exit $status
