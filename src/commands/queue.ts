@@ -1,18 +1,9 @@
-import {readFile} from 'node:fs/promises';
 import {NudgeError} from '../base/errors.js';
-import {writeFileAtomic} from '../base/fs.js';
 import type {OptionsOf} from '../base/option-table.js';
 import {resolveStateDir} from '../base/paths.js';
 import {cancelJob} from '../jobs/cancel.js';
 import {validateText} from '../jobs/options.js';
-import {
-  isTerminal,
-  type JobHandle,
-  type JobRecord,
-  JobStore,
-  previewText,
-  shownState,
-} from '../jobs/store.js';
+import {isTerminal, type JobRecord, JobStore, previewText, shownState} from '../jobs/store.js';
 import {paneLockFor} from '../locks/pane-lock.js';
 import {inQueueOrder, type QueueEntry, type QueuePlace, ranksFor} from '../locks/pane-queue.js';
 import {resolvePane} from '../pane/target.js';
@@ -90,14 +81,14 @@ export async function listQueue(o: QueueOptions, ctx: CommandContext): Promise<Q
     const jobs: QueuedJob[] = [];
     for (const [i, record] of ordered.entries()) {
       const handle = await store.open(record.id);
-      const request = await readRequest(handle);
+      const [text, waitsForIdle] = await Promise.all([handle.readText(), handle.waitsForIdle()]);
       jobs.push({
         id: record.id,
         place: i + 1,
         atWork: record.state !== 'queued' || entries.some((e) => e.jobId === record.id && e.taken),
         state: record.state,
-        policy: request.whenIdle ? 'wait' : 'queue',
-        preview: previewText(request.text),
+        policy: waitsForIdle ? 'wait' : 'queue',
+        preview: previewText(text),
         ageMs: Math.max(0, nowMs - Date.parse(record.createdAt)),
       });
     }
@@ -178,8 +169,7 @@ export async function editInQueue(o: QueueEditOptions, ctx: CommandContext): Pro
   const order = await lock.withQueue(async (entries) => {
     const own = entries.find((e) => e.jobId === record.id);
     notAtWork(own, record.id, await handle.readState());
-    const request = JSON.parse(await readFileText(handle)) as Record<string, unknown>;
-    await writeFileAtomic(handle.requestPath, `${JSON.stringify({...request, text}, null, 2)}\n`);
+    await handle.writeText(text);
     await handle.appendEvent('queue-edited', {pane: record.pane, chars: [...text].length, by: BY});
     return inQueueOrder(entries.filter((e) => !e.dropped)).map((e) => e.jobId);
   });
@@ -224,21 +214,6 @@ function inOrder(records: JobRecord[], entries: QueueEntry[]): JobRecord[] {
     return i < 0 ? order.length : i;
   };
   return [...records].sort((a, b) => rank(a) - rank(b) || (a.id < b.id ? -1 : 1));
-}
-
-async function readRequest(handle: JobHandle): Promise<{text: string; whenIdle: boolean}> {
-  const request = JSON.parse(await readFileText(handle)) as {
-    text?: unknown;
-    options?: {whenIdle?: unknown};
-  };
-  return {
-    text: typeof request.text === 'string' ? request.text : '',
-    whenIdle: request.options?.whenIdle === true,
-  };
-}
-
-function readFileText(handle: JobHandle): Promise<string> {
-  return readFile(handle.requestPath, 'utf8');
 }
 
 async function paneNamed(

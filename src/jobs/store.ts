@@ -112,9 +112,26 @@ export class JobHandle {
 
   /** The text its request.json holds now (`nudge queue edit` rewrites it while queued). */
   async readText(): Promise<string> {
-    const request = JSON.parse(await readFile(this.requestPath, 'utf8')) as {text?: unknown};
+    const request = await this.#request();
     if (typeof request.text !== 'string') throw new Error(`${this.requestPath} holds no text`);
     return request.text;
+  }
+
+  /** Whether the job waits for an idle pane before it types (`--if-busy wait`). */
+  async waitsForIdle(): Promise<boolean> {
+    const request = await this.#request();
+    return (request.options as {whenIdle?: unknown} | undefined)?.whenIdle === true;
+  }
+
+  /** Replace the text it will type (`nudge queue edit`, under the pane's queue lock, while
+   * the job waits); the rest of the request is kept as it is. */
+  async writeText(text: string): Promise<void> {
+    const request = await this.#request();
+    await writeFileAtomic(this.requestPath, `${JSON.stringify({...request, text}, null, 2)}\n`);
+  }
+
+  async #request(): Promise<Record<string, unknown>> {
+    return JSON.parse(await readFile(this.requestPath, 'utf8')) as Record<string, unknown>;
   }
 
   /** Read the state record; until the worker has recorded its own pid, the launcher's
