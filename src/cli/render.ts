@@ -10,6 +10,7 @@ import type {WaitResult} from '../commands/wait.js';
 import type {OnHost} from '../front/dispatch.js';
 import type {CancelResult} from '../jobs/cancel.js';
 import type {JobOutcome} from '../jobs/events.js';
+import {describeStalled} from '../jobs/stalled.js';
 import type {RelayRecord} from '../relay/relay.js';
 import {LOCAL_HOST} from '../remote/dest.js';
 import type {
@@ -156,7 +157,7 @@ export function renderJobs(
   const rows = jobs.map((j) => [
     ...(hosts ? [j.host ?? LOCAL_HOST] : []),
     j.id,
-    j.state,
+    j.stalled ? `${j.state}, ${describeStalled(j.stalled, r.nowMs)}` : j.state,
     j.pane,
     formatDuration(r.nowMs - Date.parse(j.createdAt)),
     j.preview,
@@ -181,6 +182,8 @@ export function renderStatus(
   if (s.host) line(`host    ${s.host}`);
   line(`state   ${s.state}${lostNote}`);
   if (s.reason) line(`reason  ${s.reason}`);
+  if (s.stalled)
+    line(`stall   ${describeStalled(s.stalled, Date.now())}, since ${s.stalled.since}`);
   if (s.blocked) {
     const b = s.blocked;
     line(`waits   for a person in ${b.pane}: ${b.kind} — ${b.question}`);

@@ -29,6 +29,7 @@ const STATE_COLOR: Record<string, string> = {
   lost: 'red',
   done: 'green',
   waiting: 'yellow',
+  stalled: 'magenta',
   typing: 'cyan',
   locked: 'cyan',
   notifying: 'cyan',
@@ -48,7 +49,7 @@ function cells(p: TopPane, ageMs: number): string[] {
     p.pane.padEnd(5),
     (p.program || '?').padEnd(10).slice(0, 10),
     (p.profile || '-').padEnd(9).slice(0, 9),
-    p.state.padEnd(10),
+    (p.stalled ? 'stalled' : p.state).padEnd(10),
     p.job.padEnd(15),
     String(p.queued).padStart(5),
     formatDuration(ageMs).padStart(7),
@@ -196,7 +197,9 @@ function TopApp({options, ctx}: Props) {
         {key: p.pane, inverse: i === selected},
         `${i === selected ? '>' : ' '} `,
         ...cells(p, age(p)).map((c, j) =>
-          j === 3 ? h(Text, {key: j, color: STATE_COLOR[p.state]}, `${c} `) : `${c} `,
+          j === 3
+            ? h(Text, {key: j, color: STATE_COLOR[p.stalled ? 'stalled' : p.state]}, `${c} `)
+            : `${c} `,
         ),
         p.needs ? h(Text, {color: 'red'}, p.needs) : p.preview,
       ),

@@ -8,6 +8,7 @@ import type {OptionsOf, SERVER_OPTIONS} from '../base/option-table.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import {shellWord} from '../base/shell.js';
 import {type Undo, withUndo} from '../base/undo.js';
+import {resolveStall} from '../detect/stall-options.js';
 import {validateText} from '../jobs/options.js';
 import {newJobId} from '../jobs/request.js';
 import {JobStore} from '../jobs/store.js';
@@ -110,6 +111,7 @@ export async function runInPane(o: RunOptions, ctx: CommandContext): Promise<Run
     100,
     parseDuration(o.interval ?? RUN_DEFAULTS.interval, '--interval'),
   );
+  const stall = resolveStall(o, ctx.env, 'run', {intervalMs, continues: true});
   const cwd = await directory(resolve(ctx.cwd, o.cwd ?? '.'));
 
   const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
@@ -162,6 +164,7 @@ export async function runInPane(o: RunOptions, ctx: CommandContext): Promise<Run
         pr: o.pr ?? false,
         intervalMs,
         notifySinks: resolveSinks(o.notify, ctx.env),
+        stall,
       },
     };
     const handle = await store.create(request, o.wait ? 'foreground' : 'detached');

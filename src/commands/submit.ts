@@ -2,6 +2,7 @@ import {NudgeError} from '../base/errors.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import {Undo} from '../base/undo.js';
 import {checkUntilFits} from '../detect/conditions.js';
+import {resolveStall} from '../detect/stall-options.js';
 import type {JobOutcome} from '../jobs/events.js';
 import {
   configuredVia,
@@ -46,6 +47,16 @@ export async function submit(given: SubmitOptions, ctx: CommandContext): Promise
   if (o.via === undefined && options.notify) options.via = configuredVia(ctx.env) ?? 'auto';
   const ifBusy = resolveIfBusy(o.ifBusy, ctx.env);
   if (ifBusy === 'wait') options.whenIdle = true;
+  if (ifBusy === 'now' && o.stall !== undefined)
+    throw new NudgeError(
+      'bad-usage',
+      '--stall watches the wait for the work to be done, and --if-busy now does not wait; give one of them.',
+    );
+  // A text handed to the agent's door is not waited on: config.toml's stall is not for it.
+  options.stall =
+    ifBusy === 'now'
+      ? null
+      : resolveStall(o, ctx.env, 'submit', {intervalMs: options.intervalMs, continues: true});
   const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
   const stateDir = resolveStateDir(ctx.env);
   const tmux = ctx.tmux(spec);

@@ -1,5 +1,6 @@
 import type {OptionsOf} from '../base/option-table.js';
 import {resolveStateDir} from '../base/paths.js';
+import {describeStalled} from '../jobs/stalled.js';
 import {isTerminal, type JobRecord, JobStore, type ShownState, shownState} from '../jobs/store.js';
 import {resolveServerSpec} from '../tmux/server.js';
 import type {CommandContext} from './context.js';
@@ -24,8 +25,10 @@ export interface TopPane {
   ageMs: number;
   /** Jobs waiting behind it. */
   queued: number;
-  /** A blocked job's question. */
+  /** A blocked job's question, or what a stalled one shows. */
   needs?: string | undefined;
+  /** The job at work there has stalled (`--stall`). */
+  stalled?: boolean | undefined;
   kind: JobRecord['kind'];
 }
 
@@ -77,7 +80,10 @@ export async function topView(o: TopOptions, ctx: CommandContext): Promise<TopVi
       preview: head.r.preview,
       ageMs: Math.max(0, nowMs - Date.parse(head.r.createdAt)),
       queued: live.filter((s) => s.state === 'queued' && s.r.id !== head.r.id).length,
-      needs: head.r.blocked?.question,
+      needs:
+        head.r.blocked?.question ??
+        (head.r.stalled ? describeStalled(head.r.stalled, nowMs) : undefined),
+      ...(head.r.stalled ? {stalled: true} : {}),
       kind: head.r.kind,
     });
   }

@@ -1,5 +1,6 @@
 import {NudgeError} from '../base/errors.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
+import {resolveStall} from '../detect/stall-options.js';
 import {resolveSinks} from '../notify/config.js';
 import {checkReach, resolvePane} from '../pane/target.js';
 import {isRunning, type ProcessId, signalProcess} from '../process/identity.js';
@@ -45,11 +46,14 @@ export async function startWatcher(
   const name = validateWatcherName(o.name);
   const stateDir = resolveStateDir(ctx.env);
   const store = new WatcherStore(stateDir);
-  const {plan, assessor, given} = await resolveWatcherOptions(o, ctx.cwd);
+  const {plan, assessor, given} = await resolveWatcherOptions(o, ctx.cwd, ctx.env);
   await ensureStateDir(stateDir, ctx.env);
   const existing = await store.read(name);
   // The sinks: as given; a new watcher without --notify takes the config file's.
   if (o.notify !== undefined || !existing) given.notifySinks = resolveSinks(o.notify, ctx.env);
+  // The stall watchdog: a new watcher without --stall takes config.toml's [watch] stall.
+  if (!existing && given.stall === undefined)
+    given.stall = resolveStall({}, ctx.env, 'watch', {intervalMs: 1_000, continues: false});
   // The pane: as given, else (new watcher) this pane, else the watcher's own.
   let paneFields: Pick<WatcherRecord, 'pane' | 'paneTarget' | 'socketPath' | 'serverPid'>;
   if (o.pane !== undefined || !existing) {
@@ -102,6 +106,8 @@ export async function startWatcher(
       pending: base?.pending ?? [],
       cycle: cycleRuns ? base?.cycle : undefined,
       transcript: (base?.transcript ?? []).slice(-options.transcriptCap),
+      // Started again by a person: --max-injections counts afresh.
+      injections: 0,
     };
     return {record, result: {result: base ? 'updated' : 'watching', watcher: viewOf(record)}};
   });

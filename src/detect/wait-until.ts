@@ -3,6 +3,7 @@ import type {PaneActivity} from '../tmux/activity.js';
 import {TmuxCommandError} from '../tmux/runner.js';
 import type {Tmux} from '../tmux/tmux.js';
 import {type PaneView, visibleText} from '../tmux/view.js';
+import {describeStall, type Stall, type StallHook} from './stall.js';
 import {
   CHANGING,
   type EventFacts,
@@ -25,6 +26,8 @@ export interface WaitResult {
   /** How the pane was watched: by output events, or by polling (no events, the pane out of
    * their reach, or the event source ended during the wait). */
   watchedBy: 'events' | 'polling';
+  /** The wait ended on a stall (`--on-stall cancel`): which. */
+  stalled?: Stall | undefined;
 }
 
 /** Options of waitUntil. */
@@ -43,6 +46,8 @@ export interface WaitOptions {
   /** Resolves when news from outside the screen (an agent's turn-end hook) makes a look
    * worthwhile now rather than at the next interval. */
   wake?: ((signal: AbortSignal) => Promise<void>) | undefined;
+  /** The stall watchdog (`--stall`): fed every look that did not end the wait. */
+  stall?: StallHook | undefined;
 }
 
 /** After output, a read waits until the pane has been quiet this long (the rest of a burst
@@ -84,6 +89,39 @@ interface LoopState {
   checks: number;
   verdict: Verdict;
   lastScreen: string;
+  stalled?: Stall | undefined;
+}
+
+/**
+ * Feed a look that did not end the wait to the stall watchdog; true when the stall it found
+ * ends the wait (`--on-stall cancel`), with the verdict saying so.
+ */
+async function stallEnds(
+  opts: WaitOptions,
+  view: PaneView,
+  state: LoopState,
+  lastOutputMs: number | undefined,
+): Promise<boolean> {
+  const hook = opts.stall;
+  if (!hook) return false;
+  const change = hook.watch.observe({
+    view,
+    nowMs: opts.clock.now(),
+    lastOutputMs,
+    dialog: hook.dialogIn(view),
+  });
+  if (!change) return false;
+  if ('over' in change) {
+    await hook.over(change.over.stall, change.over.lastedMs);
+    return false;
+  }
+  if ((await hook.began(change.began, view)) === 'go-on') return false;
+  state.stalled = change.began;
+  state.verdict = {
+    status: 'pending',
+    why: `stalled: ${describeStall(change.began)}`,
+  };
+  return true;
 }
 
 /** Take one view (reaching back further when output scrolled past) and count it. */
@@ -116,6 +154,7 @@ function ending(
     checks: state.checks,
     lastScreen: state.lastScreen,
     watchedBy,
+    ...(state.stalled ? {stalled: state.stalled} : {}),
   };
 }
 
@@ -134,6 +173,7 @@ async function pollUntil(
     const view = await takeView(tmux, paneId, watcher, state, opts.foreground);
     state.verdict = watcher.observe(view);
     if (state.verdict.status !== 'pending') return ending(state.verdict.status, state, 'polling');
+    if (await stallEnds(opts, view, state, undefined)) return ending('timeout', state, 'polling');
     const remaining = deadline - clock.now();
     if (remaining <= 0) return ending('timeout', state, 'polling');
     await sleepOrWake(clock, Math.min(opts.intervalMs, remaining), signal, opts.wake);
@@ -172,7 +212,9 @@ async function waitOnEvents(
 ): Promise<WaitResult | undefined> {
   const {clock, signal, intervalMs} = opts;
   const typedAt = opts.typedAt ?? clock.now();
-  const quietWindowMs = watcher.quietWindowMs?.(intervalMs);
+  // The stall watchdog reads the screen while output flows (a spinner turning is not work):
+  // with it, the wait looks after output and every interval, never only after quiet windows.
+  const quietWindowMs = opts.stall ? undefined : watcher.quietWindowMs?.(intervalMs);
 
   /** Sleep until `at` (capped at the deadline); wake early when `wake` resolves, or when
    * `opts.wake` does ('nudged': look now). */
@@ -229,9 +271,10 @@ async function waitOnEvents(
       intervalMs,
     };
     state.verdict = watcher.observeEvents?.(view, facts) ?? watcher.observe(view);
-    return state.verdict.status === 'pending'
-      ? undefined
-      : ending(state.verdict.status, state, 'events');
+    if (state.verdict.status !== 'pending') return ending(state.verdict.status, state, 'events');
+    return (await stallEnds(opts, view, state, lastOutput))
+      ? ending('timeout', state, 'events')
+      : undefined;
   };
 
   if (quietWindowMs !== undefined) {

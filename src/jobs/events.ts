@@ -3,6 +3,7 @@ import type {DoorAttempt} from '../doors/ladder.js';
 import type {PaneEvents} from '../pane/events.js';
 import type {Delivery} from '../pane/failures.js';
 import type {NoticeVia} from './record.js';
+import type {StallEvents} from './stall.js';
 import type {SameMembers, SubmitState} from './states.js';
 import type {JobEnding, TerminalState} from './store.js';
 
@@ -20,7 +21,7 @@ export interface WaitFound {
  * Every event a job records in its events.jsonl (and log) besides its state changes, by
  * name: the pane services' events and the job's own. One typed event per step.
  */
-export interface JobEvents extends PaneEvents {
+export interface JobEvents extends PaneEvents, StallEvents {
   'worker-started': {pid: number};
   /** A user profile file that was refused (the built-in profile is used instead). */
   'profile-file-refused': {why: string};

@@ -222,6 +222,7 @@ function withPatch(recorder: JobRecorder, patch: () => RecordPatch): JobRecorder
   return {
     transition: (state, data, extra) => recorder.transition(state, data, {...patch(), ...extra}),
     event: (name, data) => recorder.event(name, data),
+    mark: (p) => recorder.mark({...patch(), ...p}),
     end: (outcome, extra) => recorder.end(outcome, {...patch(), ...extra}),
   };
 }

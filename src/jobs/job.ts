@@ -4,6 +4,7 @@ import type {Profile} from '../agents/profile.js';
 import type {Detection} from '../agents/registry.js';
 import {isPosixShell} from '../agents/shell.js';
 import {isAbortError} from '../base/errors.js';
+import {describeStall, type StallHook} from '../detect/stall.js';
 import {describeUntil} from '../detect/until.js';
 import type {FencedLease} from '../locks/fenced-lease.js';
 import {awaitDone} from '../pane/await-done.js';
@@ -25,6 +26,7 @@ import {nativeFailure, throughDoors} from './notice-doors.js';
 import {deliverNow} from './now.js';
 import type {NoticeVia} from './record.js';
 import {deliverOptionsOf, type JobRequest, sentinelOf, textToType} from './request.js';
+import {recordedStallHook} from './stall.js';
 
 export type {JobDeps} from './job-deps.js';
 
@@ -213,6 +215,7 @@ class Job {
     const onHookMark = (mark: HookMark) =>
       void recorder.event('hook-mark', {pane, source: mark.source, atMs: mark.atMs});
     const onInputUnknown = (why: string) => void recorder.event('input-state-unknown', {pane, why});
+    const stall = this.#stallHook(step);
     const done = await awaitDone(
       this.deps,
       pane,
@@ -224,9 +227,12 @@ class Job {
         dialogs: 'end',
         onHookMark,
         onInputUnknown,
+        stall,
       },
       this.#jobSignal(),
     );
+    // A stall still going on when the wait ended: the record and the pane show the ending.
+    if (stall?.watch.current) await recorder.mark({stalled: undefined});
     const {status, waitedMs, checks, exitCode, match, failed, why: verdict, dialog} = done;
     if (dialog) {
       const blocked = blockedIn(pane, dialog);
@@ -258,6 +264,9 @@ class Job {
       waitedMs,
       delivery,
       verdict,
+      ...(done.stalled
+        ? {reason: `Stalled (${describeStall(done.stalled)}): --on-stall cancel ended the wait.`}
+        : {}),
     };
     Object.assign(
       result,
@@ -338,6 +347,19 @@ class Job {
     if (timedOut) return timedOut;
     await this.deps.recorder.event('limit-over', {pane, waitedMs: this.deps.clock.now() - planned});
     return undefined;
+  }
+
+  /** The stall watchdog over the wait (`--stall`), typing its continue line under the lock
+   * the job holds while it waits. */
+  #stallHook({profile, panePid}: Extract<Step, {at: 'waiting'}>): StallHook | undefined {
+    const policy = this.#o.stall;
+    const {pane} = this.request;
+    const type = async (line: string) => {
+      const options = deliverOptionsOf(this.request, {enter: true, ownText: line});
+      return (await deliver(this.#io, pane, line, profile, options, this.#jobSignal())).delivery;
+    };
+    const o = {pane, panePid, profile, ignore: this.#o.ignore, state: 'waiting', type};
+    return policy ? recordedStallHook(this.deps, {...o, policy}) : undefined;
   }
 
   #ended(outcome: Omit<JobOutcome, 'notified'> & {notified?: boolean}): Step {

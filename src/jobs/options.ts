@@ -10,6 +10,7 @@ import {
   type OptionTable,
   SERVER_OPTIONS,
 } from '../base/option-table.js';
+import {STALL_OPTIONS} from '../detect/stall-options.js';
 import {compileRegex, parseUntil} from '../detect/until.js';
 import {SINK_LIST} from '../notify/sinks.js';
 import {OWN_LINE_WAITS, SHELL_PACE} from '../pane/own-line.js';
@@ -225,6 +226,7 @@ export const SUBMIT_OPTIONS = {
     describe:
       "how the notice goes: auto (the agent's own door where it has one, else typed), keys (typed), native (a door only); default: config.toml's [submit] via, else auto",
   },
+  ...STALL_OPTIONS,
   'lock-timeout': {
     type: 'string',
     default: SUBMIT_DEFAULTS.lockTimeout,
@@ -300,6 +302,7 @@ export function resolveJobOptions(o: SubmitOptions): JobOptions {
     resumeText: parseResumeText(o.resumeText ?? SUBMIT_DEFAULTS.resumeText),
     // The config file's defaults are added by the command, which knows the environment.
     notifySinks: [...(o.notify ?? [])],
+    stall: null,
   };
 }
 

@@ -3,16 +3,18 @@ import type {QueueEntry} from '../locks/pane-queue.js';
 import type {Tmux} from '../tmux/tmux.js';
 import type {JobOutcome, JobTransitions} from './events.js';
 import type {JobRecorder} from './recorder.js';
+import {stallShown} from './stalled.js';
 
 /**
  * A pane's state where tmux can show it (`#{@nudge-state}` in status-format,
  * window-status-format, pane-border-format: docs/tmux-status.md). The workers keep four pane
  * options current on the pane a job types into:
  *
- *   @nudge-state  typing | waiting | notifying | blocked | done | failed
+ *   @nudge-state  typing | waiting | stalled | notifying | blocked | done | failed
  *   @nudge-job    the job at work on the pane (or the one that ended last)
  *   @nudge-queue  how many jobs wait behind it (unset: none)
- *   @nudge-needs  the question of the dialog a blocked pane waits on (short)
+ *   @nudge-needs  the question of the dialog a blocked pane waits on (short), or what a
+ *                 stalled one shows (`no output`, `only a spinner moves`)
  *
  * An ending (done, failed, blocked) stays until the pane's next job starts or the person
  * visits the pane (`nudge next`); a cancelled job's clears them; with no job left on the
@@ -25,11 +27,19 @@ export const PANE_OPTIONS = {
   needs: '@nudge-needs',
 } as const;
 
-export const PANE_STATES = ['typing', 'waiting', 'notifying', 'blocked', 'done', 'failed'] as const;
+export const PANE_STATES = [
+  'typing',
+  'waiting',
+  'stalled',
+  'notifying',
+  'blocked',
+  'done',
+  'failed',
+] as const;
 export type PaneState = (typeof PANE_STATES)[number];
 
 /** The states that need the person, most urgent first (`nudge next`, `status-line`). */
-export const NEEDS_PERSON: readonly PaneState[] = ['blocked', 'failed', 'done'];
+export const NEEDS_PERSON: readonly PaneState[] = ['blocked', 'stalled', 'failed', 'done'];
 
 /** How long @nudge-needs may be: a status bar has little room. */
 const NEEDS_CHARS = 60;
@@ -94,6 +104,17 @@ export function showingPaneState(
         queue: await behind().catch(() => undefined),
         needs: undefined,
       });
+    },
+    async mark(patch) {
+      await recorder.mark(patch);
+      // A stall begun or over (--stall): the pane shows it while it lasts.
+      if ('stalled' in patch) {
+        const s = patch.stalled;
+        await mark(deps, pane, {
+          state: s ? 'stalled' : 'waiting',
+          needs: s ? stallShown(s.kind) : undefined,
+        });
+      }
     },
     async event(name, data) {
       await recorder.event(name, data);

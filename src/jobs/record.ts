@@ -4,6 +4,7 @@ import type {ProfileName} from '../agents/profile.js';
 import {versionOneRecord} from '../base/shape.js';
 import type {Delivery} from '../pane/failures.js';
 import type {RunReport} from './run-report.js';
+import type {StalledMark} from './stalled.js';
 import {
   type JobState,
   RUN_STATES,
@@ -46,6 +47,8 @@ interface RecordBase<S extends JobState> {
   transport?: string;
   /** State `blocked`: what the person is asked, and where. */
   blocked?: Blocked;
+  /** A stall going on now (`--stall`): cleared once the pane moves again. */
+  stalled?: StalledMark;
 }
 
 /** How a notice went: a door's name, or `keys` (typed). */

@@ -20,6 +20,8 @@ export interface Recorder<
     data: Transitions[S],
     patch?: RecordPatch,
   ): Promise<void>;
+  /** Change the record without a change of state (a stall begun or over). */
+  mark(patch: RecordPatch): Promise<void>;
   /** Append an event that is not a state change (and log it). */
   event<K extends keyof Events & string>(name: K, data: Events[K]): Promise<void>;
   /** Record the ending (through JobHandle.end, the one writer of terminal states). */
@@ -51,6 +53,9 @@ export function createRecorder<
       await handle.updateState({...patch, state: state as JobRecord['state']});
       await handle.appendEvent(state, {state, ...data});
       info({event: state, ...data}, `state ${state}`);
+    },
+    async mark(patch) {
+      await handle.updateState(patch);
     },
     async event(name, data) {
       await handle.appendEvent(name, {...data} as Record<string, unknown>);

@@ -5,6 +5,8 @@ import {JOB_ID_PATTERN} from '../base/paths.js';
 import {linearPattern} from '../base/pattern.js';
 import {err, ok, type Result} from '../base/result.js';
 import {isMs, isObject} from '../base/shape.js';
+import type {StallPolicy} from '../detect/stall.js';
+import {isStallPolicy} from '../detect/stall-options.js';
 import type {UntilSpec} from '../detect/until.js';
 import {exitSentinel} from '../detect/watchers.js';
 import type {DeliverOptions} from '../pane/deliver.js';
@@ -86,6 +88,9 @@ export interface JobOptions {
   /** Where a person is told of the job's changes (sinks: `desktop`, `ntfy:URL`, …), checked
    * by the front end (`--notify`, else the config file's defaults). */
   notifySinks: string[];
+  /** The stall watchdog over the wait (`--stall`, `--on-stall`, `--continue-text`); absent or
+   * null: off. */
+  stall?: StallPolicy | null | undefined;
 }
 
 /** Encode a request for the worker: JSON, then base64. */
@@ -246,6 +251,9 @@ export function validateRequest(value: unknown): Result<JobRequest, string> {
     !options.notifySinks.every((s) => typeof s === 'string')
   ) {
     return err('the request option notifySinks is not a list of sinks');
+  }
+  if (options.stall != null && !isStallPolicy(options.stall)) {
+    return err('the request option stall is not a stall policy');
   }
   return ok(value as unknown as JobRequest);
 }

@@ -5,7 +5,15 @@
  */
 
 /** The changes a person is told of. */
-export const NOTIFY_EVENTS = ['done', 'failed', 'timeout', 'blocked', 'limit', 'lost'] as const;
+export const NOTIFY_EVENTS = [
+  'done',
+  'failed',
+  'timeout',
+  'blocked',
+  'limit',
+  'lost',
+  'stalled',
+] as const;
 export type NotifyEventName = (typeof NOTIFY_EVENTS)[number];
 
 /** One change of a job, as every sink receives it. */
@@ -19,7 +27,8 @@ export interface NotifyEvent {
   host?: string;
   /** Why it ended so, one sentence. */
   reason?: string;
-  /** `blocked` and `limit`: what the person is asked, and what kind of answer. */
+  /** `blocked` and `limit`: what the person is asked, and what kind of answer; `stalled`:
+   * `quiet` or `spinning`. */
   question?: string;
   kind?: string;
   /** `limit`: when the limit resets (ISO). */
@@ -43,7 +52,9 @@ export function lineOf(e: NotifyEvent): string {
     case 'limit':
       return `Job ${e.job}${what} hit a usage limit in ${e.pane}${e.resetsAt ? `; it resets at ${e.resetsAt}` : ''}.`;
     case 'lost':
-      return `Job ${e.job}${what}: its worker is gone and the job never finished.`;
+      return `Job ${e.job}${what}: ${e.reason ?? 'its worker is gone and the job never finished.'}`;
+    case 'stalled':
+      return `Job ${e.job}${what} stalled in ${e.pane}: ${e.reason ?? e.kind ?? ''}`;
     default:
       return `Job ${e.job}${what} ${e.event}${e.reason ? `: ${e.reason}` : '.'}`;
   }

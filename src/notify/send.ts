@@ -35,6 +35,7 @@ const NTFY: Record<NotifyEvent['event'], {priority: number; tags: string}> = {
   blocked: {priority: 5, tags: 'raising_hand'},
   limit: {priority: 4, tags: 'hourglass'},
   lost: {priority: 4, tags: 'ghost'},
+  stalled: {priority: 4, tags: 'snail'},
 };
 
 /**

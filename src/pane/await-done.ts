@@ -6,6 +6,7 @@ import type {Clock} from '../base/clock.js';
 import type {Pattern} from '../base/pattern.js';
 import {watcherAfterEnter} from '../detect/conditions.js';
 import {watchHookMark} from '../detect/hook-watch.js';
+import type {Stall, StallHook} from '../detect/stall.js';
 import type {UntilSpec} from '../detect/until.js';
 import {type PaneActivity, waitUntil} from '../detect/wait-until.js';
 import {ForegroundWatch} from '../detect/watchers.js';
@@ -47,6 +48,8 @@ export interface AwaitOptions {
   exitPattern: Pattern;
   /** Told once when the agent's turn-end hook reports (under `--until prompt`). */
   onHookMark: (mark: HookMark) => void;
+  /** The stall watchdog (`--stall`), if on. */
+  stall?: StallHook | undefined;
 }
 
 /** How the wait ended. */
@@ -62,6 +65,8 @@ export interface Awaited {
   failed?: {pattern: string; line: string};
   /** The agent waits for a person: the dialog or usage limit on its screen. */
   dialog?: FoundDialog;
+  /** The wait ended on a stall (`--on-stall cancel`; status `timeout`). */
+  stalled?: Stall | undefined;
   /** Why it is done (`idle`, `idle: waiting for input (python3)`), or, on a timeout, why it
    * was not (`still running: sleep`, `the screen is still changing`). */
   why: string;
@@ -81,7 +86,13 @@ export async function awaitDone(
   const start = deps.clock.now();
   const hook =
     agent && o.until.kind === 'prompt'
-      ? watchHookMark(deps.hookMarks, pane, start, signal, o.onHookMark)
+      ? watchHookMark(deps.hookMarks, pane, start, signal, (mark) => {
+          o.onHookMark(mark);
+          // A turn-end mark is news of the work: no stall goes on through it.
+          const change = o.stall?.watch.touch(deps.clock.now());
+          if (change && 'over' in change)
+            void o.stall?.over(change.over.stall, change.over.lastedMs).catch(() => {});
+        })
       : undefined;
   try {
     const foreground = new ForegroundWatch(
@@ -108,6 +119,7 @@ export async function awaitDone(
       typedAt: start,
       wake: hook?.wake,
       foreground,
+      stall: o.stall,
     });
     const v = waited.verdict;
     const base = {waitedMs: deps.clock.now() - start, checks: waited.checks};
@@ -121,6 +133,7 @@ export async function awaitDone(
     }
     return {
       ...base,
+      ...(waited.stalled ? {stalled: waited.stalled} : {}),
       status: waited.status,
       exitCode: v.status === 'done' ? v.exitCode : undefined,
       match: v.status !== 'pending' ? v.match : undefined,

@@ -1,9 +1,11 @@
 import {type Blocked, blockedIn} from '../agents/dialogs.js';
 import type {HookMarkSource} from '../agents/hook-marks.js';
+import type {Profile} from '../agents/profile.js';
 import {PROFILES} from '../agents/registry.js';
 import {isShellPane} from '../agents/shell.js';
 import type {Clock} from '../base/clock.js';
 import {checkUntilFits, createWatcher} from '../detect/conditions.js';
+import type {Stall, StallHook} from '../detect/stall.js';
 import {describeUntil, type UntilSpec} from '../detect/until.js';
 import {waitUntil} from '../detect/wait-until.js';
 import {ForegroundWatch} from '../detect/watchers.js';
@@ -30,6 +32,9 @@ export interface WaitIdleOptions {
   stableChecks: number;
   ignore: readonly string[];
   lines: number;
+  /** The stall watchdog over the wait (the watcher's `--stall`), made once the pane's agent
+   * (if any) is known. */
+  stall?: ((agent: Profile | undefined) => StallHook) | undefined;
 }
 
 /** What the wait found. */
@@ -50,6 +55,8 @@ export interface PaneIdleResult {
   line?: string;
   /** What the person is asked, and where (status `blocked`). */
   blocked?: Blocked;
+  /** The wait ended on a stall (`--on-stall cancel`; status `timeout`). */
+  stalled?: Stall | undefined;
 }
 
 /**
@@ -104,6 +111,7 @@ export async function waitPaneIdle(
     clock: deps.clock,
     signal,
     foreground,
+    stall: o.stall?.(agent),
   });
   const v = waited.verdict;
   if (v.status === 'blocked') {
@@ -123,6 +131,7 @@ export async function waitPaneIdle(
     durationMs: deps.clock.now() - started,
     reason: v.status === 'pending' ? v.why : v.status === 'done' ? (v.why ?? 'idle') : 'failed',
     ...(unknown === undefined ? {} : {inputState: `unknown: ${unknown}`}),
+    ...(waited.stalled ? {stalled: waited.stalled} : {}),
     ...(v.status === 'done' && v.match !== undefined ? {match: v.match, line: v.line} : {}),
   };
 }

@@ -3,6 +3,7 @@ import type {Clock} from '../base/clock.js';
 import type {PaneActivity} from '../detect/wait-until.js';
 import type {Recorder} from '../jobs/recorder.js';
 import type {RunReport} from '../jobs/run-report.js';
+import type {StallEvents} from '../jobs/stall.js';
 import type {RunState as RunRecordState, SameMembers} from '../jobs/states.js';
 import type {TerminalState} from '../jobs/store.js';
 import type {Tell} from '../notify/tell.js';
@@ -16,7 +17,7 @@ import type {RunGit} from './git.js';
 export type RunState = keyof RunTransitions;
 
 /** Every event a run records (events.jsonl, log) besides its state changes. */
-export interface RunEvents extends PaneEvents {
+export interface RunEvents extends PaneEvents, StallEvents {
   'worker-started': {pid: number};
   /** A user profile file that was refused (the built-in profile is used instead). */
   'profile-file-refused': {why: string};

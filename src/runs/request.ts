@@ -2,6 +2,8 @@ import type {ProfileName} from '../agents/profile.js';
 import {JOB_ID_PATTERN} from '../base/paths.js';
 import {err, ok, type Result} from '../base/result.js';
 import {isMs, isObject, isText} from '../base/shape.js';
+import type {StallPolicy} from '../detect/stall.js';
+import {isStallPolicy} from '../detect/stall-options.js';
 import type {StoredRequest} from '../jobs/store.js';
 
 /** Version of a run's request.json. */
@@ -49,6 +51,8 @@ export interface RunOptions {
   notifySinks: string[];
   /** How often the pane and the files are looked at. */
   intervalMs: number;
+  /** The stall watchdog (`--stall`); absent or null: off. */
+  stall?: StallPolicy | null | undefined;
 }
 
 /** Check a run request read back from request.json; one sentence on what is wrong. */
@@ -82,5 +86,6 @@ export function validateRunRequest(value: unknown): Result<RunRequest, string> {
   const git = o.git;
   if (git !== null && !(isObject(git) && isText(git.root) && isText(git.base)))
     return err('bad git');
+  if (o.stall != null && !isStallPolicy(o.stall)) return err('bad stall policy');
   return ok(value as unknown as RunRequest);
 }

@@ -223,6 +223,8 @@ class Run {
       looks: this.#looks,
       permissions: this.#permissions,
       noteGroup: () => this.#noteGroup(),
+      type: async (line) =>
+        (await deliverRunText(this.#io, this.#pane, line, this.#profile, this.signal)).delivery,
     };
   }
 

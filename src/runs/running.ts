@@ -1,13 +1,16 @@
 import type {Profile} from '../agents/profile.js';
 import {isShellCommand} from '../agents/shell.js';
 import {formatDuration} from '../base/durations.js';
+import {describeStall} from '../detect/stall.js';
 import {waitUntil} from '../detect/wait-until.js';
 import type {Verdict, Watcher} from '../detect/watchers.js';
+import {stallHook} from '../jobs/stall.js';
 import {type Awaited, awaitDone} from '../pane/await-done.js';
+import type {Delivery} from '../pane/failures.js';
 import type {PaneInfo} from '../tmux/tmux.js';
 import {type PaneView, visibleText} from '../tmux/view.js';
 import type {RunDialogs} from './dialogs.js';
-import type {Ending, RunDeps} from './events.js';
+import type {Ending, RunDeps, RunEvents} from './events.js';
 import type {RunLooks} from './looks.js';
 import {type Verdict as LookVerdict, progressDue, RunClock} from './monitor.js';
 import type {PermissionStops} from './permissions.js';
@@ -32,6 +35,8 @@ export interface RunningRun {
   permissions: PermissionStops;
   /** Remember the pane's foreground process group (ended on a stop). */
   noteGroup: () => Promise<void>;
+  /** Type a line into the run's pane and press Enter (`--on-stall continue`). */
+  type: (line: string) => Promise<Delivery>;
 }
 
 /**
@@ -77,23 +82,46 @@ export async function watchRunning(
     (e: unknown) => ({e}),
   );
   const monitor = new RunMonitor(deps, run, shell.panePid, signal);
+  const stall = o.stall
+    ? stallHook(
+        {
+          clock,
+          note: (name, data) => recorder.event(name, data as RunEvents[typeof name]),
+          mark: (stalled) => recorder.mark({stalled}),
+          tell: deps.notify,
+          input: () => deps.foreground.inputState(shell.panePid),
+          type: run.type,
+        },
+        {policy: o.stall, pane: run.pane, profile: run.profile, ignore: [], state: 'running'},
+      )
+    : undefined;
   const watched: Promise<{m: Ending} | {me: unknown}> = waitUntil(deps.tmux, run.pane, monitor, {
     intervalMs: o.intervalMs,
     timeoutMs: o.timeoutMs + AWAIT_SLACK_MS,
     clock,
     signal: both,
+    stall,
   }).then(
     (w) =>
       ({
-        m: monitor.ending ?? {
-          state: 'timeout',
-          timeout: 'total',
-          reason: `total timeout: ${w.verdict.status === 'pending' ? w.verdict.why : 'no end seen'}.`,
-        },
+        m:
+          monitor.ending ??
+          (w.stalled
+            ? {
+                state: 'timeout',
+                timeout: 'idle',
+                reason: `Stalled (${describeStall(w.stalled)}): --on-stall cancel stopped the run.`,
+              }
+            : {
+                state: 'timeout',
+                timeout: 'total',
+                reason: `total timeout: ${w.verdict.status === 'pending' ? w.verdict.why : 'no end seen'}.`,
+              }),
       }) as const,
     (me: unknown) => ({me}),
   );
   const first = await Promise.race([done, watched]);
+  if (stall?.watch.current) await recorder.mark({stalled: undefined}).catch(() => {});
   // Whatever ended first, the other stops with it (and is waited for: no look outlives it).
   stop.abort();
   await Promise.all([done, watched]);

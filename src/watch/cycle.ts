@@ -1,5 +1,6 @@
 import type {Clock} from '../base/clock.js';
 import {describeError, isAbortError} from '../base/errors.js';
+import {describeStall, type StallPolicy} from '../detect/stall.js';
 import type {Change, Tell} from '../notify/tell.js';
 import {PaneFailure} from '../pane/failures.js';
 import type {PaneIdleResult} from '../pane/wait-idle.js';
@@ -16,24 +17,21 @@ import {
   type WatcherRecord,
   type WatcherState,
 } from './record.js';
-import type {WatcherChange} from './store.js';
-
-/** The watcher's record, as a cycle reads and changes it. */
-export interface WatcherRecords {
-  update<T>(
-    name: string,
-    change: (
-      record: WatcherRecord | undefined,
-    ) => {record: WatcherChange; result: T} | Promise<{record: WatcherChange; result: T}>,
-  ): Promise<T>;
-}
+import {countInjection, injectionBound, pause, type WatcherRecords} from './record-changes.js';
 
 /** What a cycle does to the pane. Every member is required (tests pass a fake pane). */
 export interface CyclePane {
   /** Whether the pane is still there (the same server). */
   exists(): Promise<boolean>;
-  /** Block until the pane has been idle for `thresholdMs` (the verdicts of `nudge wait`). */
-  waitIdle(thresholdMs: number, timeoutMs: number, signal: AbortSignal): Promise<PaneIdleResult>;
+  /** Block until the pane has been idle for `thresholdMs` (the verdicts of `nudge wait`),
+   * with the stall watchdog over the wait when the watcher has one (`stall`: it records and
+   * tells of a stall; `--on-stall cancel` ends the wait, `stalled` set). */
+  waitIdle(
+    thresholdMs: number,
+    timeoutMs: number,
+    stall: StallPolicy | null,
+    signal: AbortSignal,
+  ): Promise<PaneIdleResult>;
   /** The last lines of the pane's screen. */
   tail(): Promise<string>;
   /** Type the line and confirm it (holding the pane's lock only meanwhile): the delivery. */
@@ -71,7 +69,8 @@ type Step =
   | {at: 'assess'; waitOutput: string}
   | {at: 'inject'; line: string}
   | {at: 'standby'}
-  | {at: 'paused'; reason: string; told?: Change}
+  /** `told`: what the person is told (default: failed); null: told already. */
+  | {at: 'paused'; reason: string; told?: Change | null}
   | {at: 'gone'};
 
 /** How a cycle worker's run ended. */
@@ -135,6 +134,7 @@ export async function runCycle(
           break;
         case 'inject': {
           const delivery = await deps.pane.inject(step.line, await enterOf(deps, name), signal);
+          await countInjection(deps.records, name);
           step = (await note('standby', ['injection', `${step.line} (${delivery})`]))
             ? {at: 'standby'}
             : {at: 'gone'};
@@ -145,7 +145,8 @@ export async function runCycle(
         case 'paused': {
           // A record that cannot be written even now: give up (the worker logs why).
           const paused = await pause(deps, name, step.reason).catch(() => false);
-          await deps.tell(step.told ?? {event: 'failed', state: 'paused', reason: step.reason});
+          if (step.told !== null)
+            await deps.tell(step.told ?? {event: 'failed', state: 'paused', reason: step.reason});
           return paused ? 'paused' : 'gone';
         }
         case 'gone':
@@ -220,8 +221,18 @@ async function idleStep(
   const options = await optionsOf(deps, name);
   if (!options) return {at: 'gone'};
   if (!(await deps.pane.exists())) return {at: 'paused', reason: await paneGone(deps, name)};
-  const idle = await deps.pane.waitIdle(options.idleThresholdMs, options.idleTimeoutMs, signal);
+  const idle = await deps.pane.waitIdle(
+    options.idleThresholdMs,
+    options.idleTimeoutMs,
+    options.stall ?? null,
+    signal,
+  );
   const seconds = (idle.durationMs / 1000).toFixed(2);
+  if (idle.stalled) {
+    // Told already, as the stall began.
+    const reason = `The agent stalled (${describeStall(idle.stalled)}); --on-stall cancel paused the watcher and nothing was typed.`;
+    return {at: 'paused', reason, told: null};
+  }
   if (idle.status === 'blocked' && idle.blocked) {
     const b = idle.blocked;
     if (b.kind === 'limit' && b.resetsAt !== undefined && options.onLimit === 'wait') {
@@ -282,6 +293,12 @@ async function assessStep(
       ? {at: 'paused', reason, told: {event: 'failed', state: 'paused', reason}}
       : {at: 'gone'};
   }
+  const bound = injectionBound(asked.record, line);
+  if (bound) {
+    const written = await note(undefined, ['decision', `bound reached: ${line}`]);
+    const told = {event: 'stalled', state: 'paused', kind: 'injections', reason: bound} as const;
+    return written ? {at: 'paused', reason: bound, told} : {at: 'gone'};
+  }
   const written = await note(undefined, ['decision', `continue: ${line}`]);
   return written ? {at: 'inject', line} : {at: 'gone'};
 }
@@ -308,43 +325,6 @@ export async function assessRequest(
     max_injection_chars: MAX_INJECTION_CHARS,
   };
   return {request, record: r};
-}
-
-type PauseDeps = Pick<CycleDeps, 'records' | 'clock'>;
-/** Pause the watcher with `reason` (an `error` entry unless the assessor said stop). Queued
- * reports are dropped (they are in the transcript): a paused watcher runs no cycle. */
-export async function pause(deps: PauseDeps, name: string, reason: string): Promise<boolean> {
-  const stop = reason === 'The assessor said stop.';
-  return deps.records.update(name, (r) => {
-    if (!r) return {record: 'keep', result: false};
-    // Paused already (`watch pause` stopped this cycle): its reason stands.
-    if (r.state === 'paused') return {record: 'keep', result: true};
-    let transcript = r.transcript;
-    const add = (role: TranscriptRole, text: string) => {
-      transcript = appendCapped(
-        transcript,
-        {t: iso(deps.clock), role, text},
-        r.options.transcriptCap,
-      );
-    };
-    if (!stop) add('error', reason);
-    if (r.pending.length > 0)
-      add(
-        'error',
-        `${r.pending.length} queued report(s) not assessed: the watcher paused. Start it again to resume.`,
-      );
-    return {
-      record: {
-        ...r,
-        state: 'paused',
-        pausedReason: reason,
-        pending: [],
-        transcript,
-        updatedAt: iso(deps.clock),
-      },
-      result: true,
-    };
-  });
 }
 
 async function paneGone(deps: CycleDeps, name: string): Promise<string> {

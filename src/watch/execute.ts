@@ -1,10 +1,13 @@
 import {hookMarkSource} from '../agents/hook-marks.js';
+import type {Profile} from '../agents/profile.js';
+import {PROFILES} from '../agents/registry.js';
 import {realClock} from '../base/clock.js';
 import {createJobLogger} from '../base/log.js';
 import {thisProcess} from '../base/this-process.js';
 import {newJobId} from '../jobs/request.js';
+import {stallHook} from '../jobs/stall.js';
 import {notifyPreviewOf} from '../notify/config.js';
-import {teller} from '../notify/tell.js';
+import {type Tell, teller} from '../notify/tell.js';
 import {PaneFailure} from '../pane/failures.js';
 import {realInjector} from '../pane/inject.js';
 import {OWN_LINE_WAITS} from '../pane/own-line.js';
@@ -16,8 +19,9 @@ import type {ServerRef} from '../tmux/server.js';
 import {createTmux, type Tmux} from '../tmux/tmux.js';
 import {visibleText} from '../tmux/view.js';
 import {createAssessor} from './assessor.js';
-import {type CycleDeps, type CyclePane, type CyclesEnd, pause, runCycles} from './cycle.js';
+import {type CycleDeps, type CyclePane, type CyclesEnd, runCycles} from './cycle.js';
 import type {WatcherRecord} from './record.js';
+import {pause} from './record-changes.js';
 import {WatcherStore} from './store.js';
 
 /** Bytes of a `--bash-wait` command's output kept (its last ones). */
@@ -47,14 +51,23 @@ export async function executeCycles(name: string, ctx: CycleContext): Promise<Cy
   const log = createJobLogger(store.logPath(name), {watcher: name, pane: record.pane});
   const tmux = createTmux(createSpawnRunner({kind: 'socket-path', path: record.socketPath}));
   const server: ServerRef = {socketPath: record.socketPath, serverPid: record.serverPid};
+  const tell = teller({
+    sinks: record.options.notifySinks ?? [],
+    job: {id: `watch:${name}`, pane: record.pane, preview: record.plan.slice(0, 80)},
+    previewOut: notifyPreviewOf(ctx.env),
+    deps: {clock: realClock, tmux, platform: thisProcess.platform},
+    record: async (about, told) =>
+      void log.info({event: told.ok ? 'notify-sent' : 'notify-failed', about, ...told}, 'notify'),
+  });
+  const note = (event: string, data: Record<string, unknown>) => {
+    log.info({event, ...data}, event);
+    return Promise.resolve();
+  };
   const deps: CycleDeps = {
     records: store,
     clock: realClock,
     pid: ctx.pid,
-    pane: realPane(tmux, record, server, ctx, (event, data) => {
-      log.info({event, ...data}, event);
-      return Promise.resolve();
-    }),
+    pane: realPane(tmux, record, server, ctx, note, {store, tell}),
     assessorFor: (r) =>
       createAssessor(r.assessor, {
         runCommand,
@@ -70,14 +83,7 @@ export async function executeCycles(name: string, ctx: CycleContext): Promise<Cy
         signal,
         cwd,
       }),
-    tell: teller({
-      sinks: record.options.notifySinks ?? [],
-      job: {id: `watch:${name}`, pane: record.pane, preview: record.plan.slice(0, 80)},
-      previewOut: notifyPreviewOf(ctx.env),
-      deps: {clock: realClock, tmux, platform: thisProcess.platform},
-      record: async (about, told) =>
-        void log.info({event: told.ok ? 'notify-sent' : 'notify-failed', about, ...told}, 'notify'),
-    }),
+    tell,
   };
   log.info({event: 'cycle-worker-started'}, 'cycle worker started');
   const ended = await runCycles(deps, name, ctx.signal);
@@ -100,6 +106,8 @@ function realPane(
   server: ServerRef,
   ctx: CycleContext,
   note: (event: string, data: Record<string, unknown>) => Promise<void>,
+  /** Where the stall watchdog keeps a stall (the watcher's record) and tells of it. */
+  watchdog: {store: WatcherStore; tell: Tell},
 ): CyclePane {
   const {pane} = record;
   const describe = async () => {
@@ -124,9 +132,29 @@ function realPane(
   });
   return {
     exists: async () => (await describe()) !== undefined,
-    async waitIdle(thresholdMs, timeoutMs, signal) {
+    async waitIdle(thresholdMs, timeoutMs, policy, signal) {
       const info = await describe();
       if (!info) throw gone();
+      const stall = policy
+        ? (agent: Profile | undefined) =>
+            stallHook(
+              {
+                clock: realClock,
+                note: (event, data) => note(event, {...data}),
+                mark: async (stalled) => {
+                  await watchdog.store.update(record.name, (r) =>
+                    r
+                      ? {record: {...r, stalled}, result: undefined}
+                      : {record: 'keep', result: undefined},
+                  );
+                },
+                tell: watchdog.tell,
+                input: () => systemForeground.inputState(info.panePid),
+                type: (line) => inject(pane, line, true, signal),
+              },
+              {policy, pane, profile: agent ?? PROFILES.shell, ignore: [], state: 'idle_spin'},
+            )
+        : undefined;
       try {
         return await waitPaneIdle(
           {
@@ -136,7 +164,7 @@ function realPane(
             hookMarks: hookMarkSource(ctx.stateDir, server),
           },
           info,
-          watcherIdleOptions(thresholdMs, timeoutMs),
+          {...watcherIdleOptions(thresholdMs, timeoutMs), stall},
           signal,
         );
       } catch (error) {

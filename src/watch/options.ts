@@ -3,6 +3,7 @@ import {resolve} from 'node:path';
 import {parseDuration, parseInteger} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
 import {HOST_OPTION, type OptionsOf, type OptionTable} from '../base/option-table.js';
+import {resolveStall, STALL_OPTIONS} from '../detect/stall-options.js';
 import {parseOnLimit, parseResumeText, SUBMIT_DEFAULTS} from '../jobs/options.js';
 import {SINK_LIST} from '../notify/sinks.js';
 import {type AssessorSpec, WATCH_DEFAULTS, type WatcherOptions} from './record.js';
@@ -86,6 +87,13 @@ export const WATCH_START_OPTIONS = {
     type: 'string',
     describe: 'what is typed once a usage limit has reset (continue)',
   },
+  ...STALL_OPTIONS,
+  'max-injections': {
+    type: 'string',
+    describe:
+      'the most lines the assessor may type before the watcher pauses and tells (counted from each watch start; default: no bound)',
+    mcp: {name: 'max_injections', number: true},
+  },
   ...HOST_OPTION,
 } as const satisfies OptionTable;
 
@@ -123,6 +131,7 @@ export const WATCHER_OPTION_DEFAULTS: WatcherOptions = {
 export async function resolveWatcherOptions(
   o: WatcherInput,
   cwd: string,
+  env: Record<string, string | undefined>,
 ): Promise<{
   plan: string | undefined;
   assessor: AssessorSpec | undefined;
@@ -146,7 +155,15 @@ export async function resolveWatcherOptions(
     limitMarginMs:
       o.limitMargin === undefined ? undefined : parseDuration(o.limitMargin, '--limit-margin'),
     resumeText: o.resumeText === undefined ? undefined : parseResumeText(o.resumeText),
+    maxInjections:
+      o.maxInjections === undefined
+        ? undefined
+        : parseInteger(o.maxInjections, '--max-injections', 1, 10_000),
   };
+  // The watchdog: as given, else config.toml's [watch] stall (for a new watcher, or one given
+  // any of the three options).
+  if (o.stall !== undefined || o.onStall !== undefined || o.continueText !== undefined)
+    given.stall = resolveStall(o, env, 'watch', {intervalMs: 1_000, continues: false});
   for (const key of Object.keys(given) as Array<keyof WatcherOptions>) {
     if (given[key] === undefined) delete given[key];
   }

@@ -1,5 +1,7 @@
 import {NudgeError} from '../base/errors.js';
 import {versionOneRecord} from '../base/shape.js';
+import type {StallPolicy} from '../detect/stall.js';
+import type {StalledMark} from '../jobs/stalled.js';
 
 /**
  * A watcher ("mom"): a named plan for one pane. Each time the agent in the pane reports, a
@@ -76,6 +78,12 @@ export interface WatcherOptions {
   onLimit: 'stop' | 'wait';
   limitMarginMs: number;
   resumeText: string;
+  /** The stall watchdog over the idle step (`--stall`, `--on-stall notify|cancel`); absent
+   * or null: off. */
+  stall?: StallPolicy | null | undefined;
+  /** The most lines the assessor may have typed since the watcher was (re)started
+   * (`--max-injections`); after them the watcher pauses and tells. Absent or null: no bound. */
+  maxInjections?: number | null | undefined;
 }
 
 /** A report waiting for its cycle. */
@@ -114,6 +122,10 @@ export interface WatcherRecord {
   pending: PendingReport[];
   cycle?: CycleProcess | undefined;
   transcript: TranscriptEntry[];
+  /** Lines typed since the watcher was (re)started (`--max-injections` counts them). */
+  injections?: number | undefined;
+  /** A stall going on in the idle step now (`--stall`). */
+  stalled?: StalledMark | undefined;
 }
 
 /**

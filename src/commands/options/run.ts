@@ -1,4 +1,5 @@
 import {HOST_OPTION, type OptionTable} from '../../base/option-table.js';
+import {STALL_OPTIONS} from '../../detect/stall-options.js';
 import {SINK_LIST} from '../../notify/sinks.js';
 
 /** `nudge run [-- WORDS]` (and the MCP tool `run`). */
@@ -44,6 +45,7 @@ export const RUN_OPTIONS = {
     describe: 'stop after this long in all',
     mcp: {name: 'timeout', duration: true},
   },
+  ...STALL_OPTIONS,
   interval: {type: 'string', default: '1s', hidden: true},
   'notify-pane': {
     type: 'string',

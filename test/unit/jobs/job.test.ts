@@ -19,6 +19,9 @@ class MemoryRecorder implements JobRecorder {
   async event(name: keyof JobEvents, data: object): Promise<void> {
     this.events.push({event: name, data: {...data}});
   }
+  async mark(patch: object): Promise<void> {
+    this.events.push({event: 'mark', data: {...patch}});
+  }
   async end({state, ...data}: JobOutcome): Promise<void> {
     this.events.push({event: state, data});
   }

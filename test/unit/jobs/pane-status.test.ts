@@ -22,6 +22,7 @@ function world(entries: QueueEntry[]) {
   const recorder: JobRecorder = {
     transition: async (state) => void recorded.push(state),
     event: async (name) => void recorded.push(name),
+    mark: async (patch) => void recorded.push(`mark:${Object.keys(patch).join(',')}`),
     end: async (outcome) => void recorded.push(outcome.state),
   };
   const shown = showingPaneState(recorder, '%1', 'job-a', {

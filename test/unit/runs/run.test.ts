@@ -69,6 +69,7 @@ function world(screens: string[]) {
       transition: async (state, data) => void events.push({name: state, data}),
       event: async <K extends keyof RunEvents>(name: K, data: RunEvents[K]) =>
         void events.push({name, data}),
+      mark: async (patch) => void events.push({name: 'mark', data: patch}),
       end: async (o: RunOutcome) => void events.push({name: `end:${o.state}`, data: o}),
     },
     git: {

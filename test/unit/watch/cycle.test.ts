@@ -4,6 +4,7 @@
 import {describe, expect, it} from 'vitest';
 import type {Blocked} from '../../../src/agents/dialogs.js';
 import {err, ok, type Result} from '../../../src/base/result.js';
+import type {StallPolicy} from '../../../src/detect/stall.js';
 import type {Change} from '../../../src/notify/tell.js';
 import type {PaneIdleResult} from '../../../src/pane/wait-idle.js';
 import type {CommandRun} from '../../../src/process/run-command.js';
@@ -55,10 +56,27 @@ class FakePane implements CyclePane {
   }
   /** The agent waits for a person: the idle step reports it. */
   blocked: Blocked | undefined;
+  /** The agent stalls in the idle step (its watchdog's cancel ends the wait). */
+  stalled = false;
+  stallPolicies: Array<StallPolicy | null> = [];
   onInject: () => void = () => {};
-  async waitIdle(thresholdMs: number): Promise<PaneIdleResult> {
+  async waitIdle(
+    thresholdMs: number,
+    _timeoutMs: number,
+    stall: StallPolicy | null,
+  ): Promise<PaneIdleResult> {
     this.onIdleWait();
+    this.stallPolicies.push(stall);
     await this.clock.sleep(this.idleAfterMs + thresholdMs);
+    if (this.stalled)
+      return {
+        status: 'timeout',
+        pane: '%1',
+        until: 'stable',
+        durationMs: 0,
+        reason: 'stalled',
+        stalled: {kind: 'spinning', sinceMs: 0, quietMs: 600_000, count: 1},
+      };
     if (this.blocked)
       return {
         status: 'blocked',
@@ -263,6 +281,42 @@ describe('a cycle', () => {
     expect(typedAt).toBeLessThan(Date.parse(resetsAt) + 60_000 + 30_000);
     expect(w.told.map((t) => t.event)).toEqual(['limit', 'done']);
     expect(w.told[0]).toMatchObject({resetsAt});
+  });
+
+  it('--max-injections 2: two lines typed, the third is not; the watcher pauses and tells (stalled), once', async () => {
+    const base = watcher();
+    const record = watcher({options: {...base.options, maxInjections: 2}}, [
+      report('one'),
+      report('two'),
+      report('three'),
+    ]);
+    const w = setup([go('next 1'), go('next 2'), go('next 3')], record);
+    expect(await runCycles(w.deps, 'w', signal())).toBe('idle');
+    expect(w.pane.typed).toEqual(['next 1⏎', 'next 2⏎']);
+    const r = w.records.record!;
+    expect(r.state).toBe('paused');
+    expect(r.injections).toBe(2);
+    expect(r.pausedReason).toContain('--max-injections 2');
+    expect(w.told).toEqual([
+      expect.objectContaining({event: 'stalled', state: 'paused', kind: 'injections'}),
+    ]);
+  });
+
+  it('the stall policy goes to the idle step; a stall that ends it (--on-stall cancel) pauses the watcher, nothing typed, told once (by the watchdog)', async () => {
+    const base = watcher();
+    const policy: StallPolicy = {stallMs: 600_000, onStall: {kind: 'cancel'}, continueText: 'x'};
+    const w = setup(
+      [go('never')],
+      watcher({options: {...base.options, stall: policy}}, [report('a')]),
+    );
+    w.pane.stalled = true;
+    expect(await runCycles(w.deps, 'w', signal())).toBe('idle');
+    expect(w.pane.stallPolicies).toEqual([policy]);
+    expect(w.pane.typed).toEqual([]);
+    expect(w.assessor.asked).toEqual([]);
+    expect(w.records.record?.pausedReason).toContain('--on-stall cancel paused the watcher');
+    // The watchdog told of the stall as it began; the pause adds no second message.
+    expect(w.told).toEqual([]);
   });
 
   it('a bad assessor: recorded as an error with its sentence, the watcher pauses, nothing is typed', async () => {

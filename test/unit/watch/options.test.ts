@@ -27,7 +27,7 @@ describe('splitCommand', () => {
 
 describe('resolveWatcherOptions', () => {
   it('only what was given, in milliseconds', async () => {
-    const r = await resolveWatcherOptions({idleThreshold: '2s', enter: false}, '/');
+    const r = await resolveWatcherOptions({idleThreshold: '2s', enter: false}, '/', {});
     expect(r).toEqual({
       plan: undefined,
       assessor: undefined,
@@ -49,7 +49,7 @@ describe('resolveWatcherOptions', () => {
     [{plan: '  '}, 'The plan is empty; say what the agent should get done.'],
     [{idleThreshold: '0s'}, '--idle-threshold must be more than 0, got "0s".'],
   ])('%j is bad input', async (o, sentence) => {
-    await expect(resolveWatcherOptions(o, '/')).rejects.toThrow(sentence);
+    await expect(resolveWatcherOptions(o, '/', {})).rejects.toThrow(sentence);
   });
 });
 

@@ -1,0 +1,22 @@
+import {formatDuration} from '../base/durations.js';
+import type {StallKind} from '../detect/stall.js';
+
+/** What a job or run keeps in its record while a stall goes on (cleared once it is over). */
+export interface StalledMark {
+  kind: StallKind;
+  /** When nothing changed last (ISO). */
+  since: string;
+  /** Which stall of its wait, from 1. */
+  count: number;
+}
+
+/** What a stalled pane shows, in two or three words. */
+export function stallShown(kind: StallKind): string {
+  return kind === 'quiet' ? 'no output' : 'only a spinner moves';
+}
+
+/** A stall mark in words, for listings: `stalled 5m (no output)`. */
+export function describeStalled(mark: StalledMark, nowMs: number): string {
+  const lasted = formatDuration(Math.max(0, nowMs - Date.parse(mark.since)));
+  return `stalled ${lasted} (${stallShown(mark.kind)})`;
+}
