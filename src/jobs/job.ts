@@ -352,8 +352,7 @@ class Job {
   /** The stall watchdog over the wait (`--stall`), typing its continue line under the lock
    * the job holds while it waits. */
   #stallHook({profile, panePid}: Extract<Step, {at: 'waiting'}>): StallHook | undefined {
-    const policy = this.#o.stall;
-    const {pane} = this.request;
+    const [policy, {pane}] = [this.#o.stall, this.request];
     const type = async (line: string) => {
       const options = deliverOptionsOf(this.request, {enter: true, ownText: line});
       return (await deliver(this.#io, pane, line, profile, options, this.#jobSignal())).delivery;
