@@ -177,7 +177,9 @@ export function renderStatus(
   }
   const line = out.stdout;
   const lostNote =
-    s.state === 'lost' ? ` (its process ${s.pid ?? '?'} is gone; it never finished)` : '';
+    s.state === 'lost' && s.recordedState !== 'lost'
+      ? ` (its process ${s.pid ?? '?'} is gone; it never finished)`
+      : '';
   line(`job     ${s.id}`);
   if (s.host) line(`host    ${s.host}`);
   line(`state   ${s.state}${lostNote}`);

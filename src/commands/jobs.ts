@@ -1,5 +1,5 @@
 import {resolveStateDir} from '../base/paths.js';
-import {tellLost} from '../jobs/lost.js';
+import {endJobsOfGoneServers, tellLost} from '../jobs/lost.js';
 import type {RunRecord, SubmitRecord} from '../jobs/record.js';
 import {
   type JobEvent,
@@ -40,6 +40,8 @@ export interface JobList {
 /** `nudge jobs`. */
 export async function listJobs(_o: object, ctx: CommandContext): Promise<JobList> {
   const store = new JobStore(resolveStateDir(ctx.env));
+  // Jobs of a tmux server that is gone end lost now (and their people are told).
+  await endJobsOfGoneServers(store, ctx);
   const nowMs = ctx.clock.now();
   const jobs = (await store.list()).map((r) => believable(r, nowMs));
   for (const job of jobs)
@@ -63,7 +65,9 @@ export async function readStatus(handle: JobHandle, nowMs: number): Promise<JobS
 
 /** `nudge status JOB`: one job with its events. */
 export async function showStatus(o: {job: string}, ctx: CommandContext): Promise<JobStatus> {
-  const handle = await new JobStore(resolveStateDir(ctx.env)).open(o.job);
+  const store = new JobStore(resolveStateDir(ctx.env));
+  const handle = await store.open(o.job);
+  await endJobsOfGoneServers(store, ctx, [await handle.readState()]);
   const status = await readStatus(handle, ctx.clock.now());
   if (status.state === 'lost') await tellLost(handle, await handle.readState(), ctx);
   return status;

@@ -2,6 +2,7 @@ import {NudgeError} from '../base/errors.js';
 import type {OptionsOf} from '../base/option-table.js';
 import {resolveStateDir} from '../base/paths.js';
 import {cancelJob} from '../jobs/cancel.js';
+import {endJobsOfGoneServers} from '../jobs/lost.js';
 import {validateText} from '../jobs/options.js';
 import {isTerminal, type JobRecord, JobStore, previewText, shownState} from '../jobs/store.js';
 import {paneLockFor} from '../locks/pane-lock.js';
@@ -65,6 +66,8 @@ export async function listQueue(o: QueueOptions, ctx: CommandContext): Promise<Q
   const only =
     o.pane === undefined ? undefined : await paneNamed(o.pane, o.socketName, o.socketPath, ctx);
   const groups = new Map<string, JobRecord[]>();
+  // A queue on a server that is gone is no queue: its jobs end lost (nudge recover).
+  await endJobsOfGoneServers(store, ctx);
   for (const record of await store.list()) {
     if (record.kind !== 'submit') continue;
     const shown = shownState(record, nowMs);

@@ -1,5 +1,6 @@
 import type {OptionsOf} from '../base/option-table.js';
 import {resolveStateDir} from '../base/paths.js';
+import {endJobsOfGoneServers} from '../jobs/lost.js';
 import {describeStalled} from '../jobs/stalled.js';
 import {isTerminal, type JobRecord, JobStore, type ShownState, shownState} from '../jobs/store.js';
 import {resolveServerSpec} from '../tmux/server.js';
@@ -58,6 +59,8 @@ export async function topView(o: TopOptions, ctx: CommandContext): Promise<TopVi
   const store = new JobStore(resolveStateDir(ctx.env));
   const nowMs = ctx.clock.now();
   const byPane = new Map<string, JobRecord[]>();
+  const records = await store.list();
+  await endJobsOfGoneServers(store, ctx, records);
   for (const r of await store.list()) {
     if (server && (r.socketPath !== server.socketPath || r.serverPid !== server.serverPid))
       continue;

@@ -57,6 +57,9 @@ export function endingOf(error: unknown, at: Stopped): JobOutcome {
     const blocked = blockedIn(error.pane, error.dialog);
     return {state: 'blocked', blocked, reason: blockedReason(blocked), notified: false};
   }
+  // The server is gone (killed, a reboot): the work went with it, and every job of it is lost.
+  if (error instanceof TmuxCommandError && error.kind === 'no-server')
+    return {state: 'lost', reason: failureReason(error, at), notified: false};
   const failed: JobOutcome = {state: 'failed', reason: failureReason(error, at), notified: false};
   if (error instanceof NotDelivered) failed.delivery = error.delivery;
   return failed;

@@ -24,6 +24,7 @@ import {
 import {claimJob} from './claim.js';
 import type {JobOutcome} from './events.js';
 import {runJob} from './job.js';
+import {tellingLostOnce} from './lost.js';
 import {showingPaneState} from './pane-status.js';
 import type {RecordPatch} from './record.js';
 import {createJobRecorder, type JobRecorder} from './recorder.js';
@@ -172,16 +173,24 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
           commandLine: (pid) => systemForeground.commandLine(pid),
         }),
         paneMemory: paneMemory(ctx.stateDir, server),
-        tell: teller({
-          sinks: request.options.notifySinks,
-          job: {id: request.jobId, pane: request.pane, preview: previewText(request.text)},
-          previewOut: ctx.notifyPreview,
-          deps: {clock: realClock, tmux: transport.tmux, platform: thisProcess.platform},
-          record: (event, told) =>
-            told.ok
-              ? recorder.event('notify-sent', {about: event, sink: told.sink, tries: told.tries})
-              : recorder.event('notify-failed', {about: event, sink: told.sink, error: told.error}),
-        }),
+        // A job of a server that went away is lost: told once, whoever finds it first.
+        tell: tellingLostOnce(
+          handle.dir,
+          teller({
+            sinks: request.options.notifySinks,
+            job: {id: request.jobId, pane: request.pane, preview: previewText(request.text)},
+            previewOut: ctx.notifyPreview,
+            deps: {clock: realClock, tmux: transport.tmux, platform: thisProcess.platform},
+            record: (event, told) =>
+              told.ok
+                ? recorder.event('notify-sent', {about: event, sink: told.sink, tries: told.tries})
+                : recorder.event('notify-failed', {
+                    about: event,
+                    sink: told.sink,
+                    error: told.error,
+                  }),
+          }),
+        ),
       },
       request,
       ctx.signal,

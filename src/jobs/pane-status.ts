@@ -52,7 +52,7 @@ export function paneStateOf(state: keyof JobTransitions): PaneState {
 /** An ending as the pane shows it; undefined (cleared) for a cancelled job. */
 export function paneEndingOf(state: JobOutcome['state']): PaneState | undefined {
   if (state === 'cancelled') return undefined;
-  return state === 'timeout' ? 'failed' : state;
+  return state === 'timeout' || state === 'lost' ? 'failed' : state;
 }
 
 /** The question on one short line. */

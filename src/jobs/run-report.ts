@@ -9,7 +9,14 @@ export interface FileChange {
 }
 
 /** How a run ended, in the words of its notice. */
-export type RunStatus = 'success' | 'failed' | 'idle-timeout' | 'timeout' | 'cancelled' | 'blocked';
+export type RunStatus =
+  | 'success'
+  | 'failed'
+  | 'idle-timeout'
+  | 'timeout'
+  | 'cancelled'
+  | 'blocked'
+  | 'lost';
 
 /** A permission stop seen during the run, and what became of it. */
 export interface PermissionStop {

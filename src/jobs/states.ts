@@ -1,11 +1,19 @@
 /**
  * The two machines a job record holds, each a union of its own: a submit's job (queued,
  * locked, typing, waiting, notifying) and a `nudge run` (queued, starting, running, stopping,
- * integrating, notifying). Both end in one of the same five states, listed once here
+ * integrating, notifying). Both end in one of the same six states, listed once here
  * (`blocked`: the agent waits for a person — a dialog or a usage limit — and nothing was
- * typed into it). Everything that asks "has it ended?" asks this list.
+ * typed into it; `lost`: its tmux server is gone, killed or rebooted, so the work was lost
+ * with it — `nudge recover` brings back what can be). Everything that asks "has it ended?" asks this list.
  */
-export const TERMINAL_STATES = ['done', 'timeout', 'failed', 'cancelled', 'blocked'] as const;
+export const TERMINAL_STATES = [
+  'done',
+  'timeout',
+  'failed',
+  'cancelled',
+  'blocked',
+  'lost',
+] as const;
 export type TerminalState = (typeof TERMINAL_STATES)[number];
 
 /** A submit's job before it ends, in order (each a transition of src/jobs/events.ts). */

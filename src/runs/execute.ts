@@ -8,6 +8,7 @@ import type {Logger} from '../base/log.js';
 import {layout} from '../base/paths.js';
 import {thisProcess} from '../base/this-process.js';
 import {claimJob} from '../jobs/claim.js';
+import {tellingLostOnce} from '../jobs/lost.js';
 import {createRecorder} from '../jobs/recorder.js';
 import {newJobId} from '../jobs/request.js';
 import type {RunReport} from '../jobs/run-report.js';
@@ -86,16 +87,19 @@ export async function executeRun(request: RunRequest, ctx: RunExecuteContext): P
       endGroup: (group) => endProcessGroup(group, realClock),
       // Not the run's signal: a question or notice, once its pane's turn comes, goes whole.
       tell: (pane, line) => tell(pane, line, true, new AbortController().signal),
-      notify: teller({
-        sinks: request.options.notifySinks,
-        job: {id: request.jobId, pane: request.pane, preview: previewText(request.text)},
-        previewOut: notifyPreviewOf(ctx.env),
-        deps: {clock: realClock, tmux, platform: thisProcess.platform},
-        record: (about, told) =>
-          told.ok
-            ? recorder.event('notify-sent', {about, sink: told.sink, tries: told.tries})
-            : recorder.event('notify-failed', {about, sink: told.sink, error: told.error}),
-      }),
+      notify: tellingLostOnce(
+        handle.dir,
+        teller({
+          sinks: request.options.notifySinks,
+          job: {id: request.jobId, pane: request.pane, preview: previewText(request.text)},
+          previewOut: notifyPreviewOf(ctx.env),
+          deps: {clock: realClock, tmux, platform: thisProcess.platform},
+          record: (about, told) =>
+            told.ok
+              ? recorder.event('notify-sent', {about, sink: told.sink, tries: told.tries})
+              : recorder.event('notify-failed', {about, sink: told.sink, error: told.error}),
+        }),
+      ),
       gh: (args, cwd) =>
         runCommand(ctx.env.NUDGE_GH || 'gh', args, {
           cwd,

@@ -15,6 +15,8 @@ export function runStatusOf(state: TerminalState, timeout?: 'idle' | 'total'): R
       return 'cancelled';
     case 'blocked':
       return 'blocked';
+    case 'lost':
+      return 'lost';
   }
 }
 
