@@ -4,6 +4,7 @@ import {linearPattern, type Pattern} from '../base/pattern.js';
 import {err, ok, type Result} from '../base/result.js';
 import {DOOR_KINDS} from './doors.js';
 import type {Profile} from './profile.js';
+import {SESSION_SOURCES} from './profile.js';
 
 /**
  * The one shape of a profile file (TOML): the built-in profiles under data/agents/ and a
@@ -54,6 +55,13 @@ function build(z: typeof Zod.z, compile: (source: string) => Pattern) {
       .optional(),
   });
 
+  const word = z.string().regex(/^[A-Za-z0-9{}._=:/@+,-]+$/, 'a word without spaces or quotes');
+  const resume = z.strictObject({
+    args: z.array(word).min(1),
+    session: z.enum(SESSION_SOURCES),
+    startArgs: z.array(word).optional(),
+  });
+
   /** What a profile file may hold. `name` and `kind` say what it is; the rest is Profile. */
   const profileFile = z.strictObject({
     name: z
@@ -88,6 +96,7 @@ function build(z: typeof Zod.z, compile: (source: string) => Pattern) {
     dialogs: z.array(dialog).optional(),
     doors: z.array(door).optional(),
     launch: z.string().min(1).optional(),
+    resume: resume.optional(),
     measuredOn: z.record(z.string(), z.string()).optional(),
   });
 

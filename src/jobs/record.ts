@@ -84,6 +84,8 @@ export interface SubmitRecord extends RecordBase<SubmitState> {
 /** A `nudge run` job: a task in a pane of its own. */
 export interface RunRecord extends RecordBase<RunState> {
   kind: 'run';
+  /** The agent's session (its conversation), once known: what `nudge recover` resumes. */
+  session?: {id: string; from: string};
   /** The report (also in report.md), once it ended. */
   report?: RunReport;
 }

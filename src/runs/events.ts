@@ -1,4 +1,5 @@
 import type {HookMarkSource} from '../agents/hook-marks.js';
+import type {SessionSource} from '../agents/profile.js';
 import type {Clock} from '../base/clock.js';
 import type {PaneActivity} from '../detect/wait-until.js';
 import type {Recorder} from '../jobs/recorder.js';
@@ -11,6 +12,7 @@ import type {PaneEvents} from '../pane/events.js';
 import type {Delivery} from '../pane/failures.js';
 import type {RecognizeDeps} from '../pane/profile.js';
 import type {CommandRun} from '../process/run-command.js';
+import type {AgentSession} from './agent-session.js';
 import type {RunGit} from './git.js';
 
 /** The states a run moves through before it ends (`queued` is written when it is made). */
@@ -53,6 +55,8 @@ export interface RunEvents extends PaneEvents, StallEvents {
   'notice-failed': {pane: string; why: string};
   'pane-closed': {pane: string};
   'input-state-unknown': {pane: string; why: string};
+  /** The agent's session (its conversation): what `nudge recover` resumes. */
+  session: {id: string; from: string};
 }
 
 /** What each of a run's state changes carries. */
@@ -92,6 +96,13 @@ export interface RunDeps extends RecognizeDeps {
   files: {report: string; log: string; events: string};
   writeReport: (markdown: string) => Promise<void>;
   pid: number;
+  /** The agent's session, read from its own files (src/runs/agent-session.ts). */
+  findSession: (
+    source: SessionSource,
+    o: {cwd: string; sinceMs: number; panePid: number},
+  ) => Promise<AgentSession | undefined>;
+  /** A new session id of nudge's own (for an agent that takes one as it starts). */
+  newSessionId: () => string;
 }
 
 /** How the work ended, before integration and the report. */

@@ -1,3 +1,4 @@
+import {randomUUID} from 'node:crypto';
 import {readFile} from 'node:fs/promises';
 import {hookMarkSource} from '../agents/hook-marks.js';
 import {loadedProfiles} from '../agents/registry.js';
@@ -21,9 +22,11 @@ import {OWN_LINE_WAITS} from '../pane/own-line.js';
 import {systemForeground} from '../process/foreground.js';
 import {endProcessGroup} from '../process/group.js';
 import {runCommand} from '../process/run-command.js';
+import {systemTree} from '../process/tree.js';
 import {createSpawnRunner} from '../tmux/runner.js';
 import type {ServerRef} from '../tmux/server.js';
 import {createTmux} from '../tmux/tmux.js';
+import {findAgentSession} from './agent-session.js';
 import {realGit} from './git.js';
 import {type RunRequest, validateRunRequest} from './request.js';
 import {type RunEvents, type RunOutcome, type RunRecorder, runRun} from './run.js';
@@ -112,6 +115,9 @@ export async function executeRun(request: RunRequest, ctx: RunExecuteContext): P
       files: {report: handle.reportPath, log: handle.logPath, events: handle.eventsPath},
       writeReport: (markdown) => writeFileAtomic(handle.reportPath, markdown),
       pid: ctx.pid,
+      // The agent runs as the person who started the run: its files are under their HOME.
+      findSession: (source, o) => findAgentSession(source, {...o, env: ctx.env, tree: systemTree}),
+      newSessionId: () => randomUUID(),
     },
     request,
     ctx.signal,

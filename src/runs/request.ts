@@ -1,4 +1,4 @@
-import type {ProfileName} from '../agents/profile.js';
+import {type ProfileName, SESSION_ID} from '../agents/profile.js';
 import {JOB_ID_PATTERN} from '../base/paths.js';
 import {err, ok, type Result} from '../base/result.js';
 import {isMs, isObject, isText} from '../base/shape.js';
@@ -51,6 +51,9 @@ export interface RunOptions {
   notifySinks: string[];
   /** How often the pane and the files are looked at. */
   intervalMs: number;
+  /** Not a new task: the agent started again into an earlier run's conversation (`nudge
+   * recover`); the text is not typed. Absent or null: a run of its own. */
+  resume?: {session: string; of: string} | null | undefined;
   /** The stall watchdog (`--stall`); absent or null: off. */
   stall?: StallPolicy | null | undefined;
 }
@@ -87,5 +90,12 @@ export function validateRunRequest(value: unknown): Result<RunRequest, string> {
   if (git !== null && !(isObject(git) && isText(git.root) && isText(git.base)))
     return err('bad git');
   if (o.stall != null && !isStallPolicy(o.stall)) return err('bad stall policy');
+  const r = o.resume;
+  if (
+    r != null &&
+    !(isObject(r) && typeof r.session === 'string' && SESSION_ID.test(r.session) && isText(r.of))
+  )
+    return err('bad resume');
+  if (r != null && o.agent === null) return err('a resume without an agent');
   return ok(value as unknown as RunRequest);
 }

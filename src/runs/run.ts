@@ -1,11 +1,14 @@
 import type {Profile} from '../agents/profile.js';
+import {withSession} from '../agents/profile.js';
 import {agentNamed, PROFILES} from '../agents/registry.js';
 import {describeError} from '../base/errors.js';
 import {exitSentinel} from '../detect/watchers.js';
 import {endingOf} from '../jobs/ending.js';
+import {PaneFailure} from '../pane/failures.js';
 import type {PaneIo} from '../pane/keys.js';
 import type {PaneInfo} from '../tmux/tmux.js';
 import {cursorRow, type PaneView} from '../tmux/view.js';
+import type {AgentSession} from './agent-session.js';
 import {RunDialogs} from './dialogs.js';
 import type {Ending, RunDeps, RunEvents, RunOutcome} from './events.js';
 import {reportOf} from './finish.js';
@@ -18,6 +21,11 @@ import {deliverRunText, shellReady, startAgent} from './start.js';
 import {stopRun} from './stop.js';
 
 export type {Ending, RunDeps, RunEvents, RunOutcome, RunRecorder, RunState} from './events.js';
+
+/** How long after the agent started its session is looked for in its files. */
+const SESSION_LOOKUP_MS = 120_000;
+/** A file's time and our clock may differ a little (a coarse file system). */
+const SESSION_CLOCK_SLACK_MS = 2_000;
 
 /** The run's states, each with what it needs; the machine moves by returning the next. */
 type Step =
@@ -77,6 +85,9 @@ class Run {
   #filesAtStart: Map<string, number> | undefined;
   /** Foreground process groups seen (other than the shell's): ended on a stop. */
   readonly #groups = new Set<number>();
+  /** The agent's session, once known; and when the agent was started (its files are newer). */
+  #session: AgentSession | undefined;
+  #agentStartedAt = 0;
 
   constructor(
     private readonly deps: RunDeps,
@@ -179,14 +190,27 @@ class Run {
     this.#startRow = cursorRow(await this.deps.tmux.view(this.#pane, 0)) + 1;
     if (o.agent) {
       const onDialog = (view: PaneView) => this.#dialogs.onScreen(view, this.signal);
+      const {args, session} = this.#sessionAtStart();
+      this.#agentStartedAt = this.deps.clock.now();
       await startAgent(
         {...this.deps, io: this.#io, onDialog},
         this.#pane,
         this.#profile,
         shell.panePid,
         this.signal,
+        args,
       );
       await recorder.event('agent-ready', {pane: this.#pane, agent: o.agent});
+      if (session) await this.#noteSession(session);
+    }
+    // Resumed (nudge recover): the agent is back in its conversation; nothing is typed.
+    if (o.resume) {
+      await recorder.transition('running', {
+        idleTimeoutMs: o.idleTimeoutMs,
+        timeoutMs: o.timeoutMs,
+      });
+      const before = await this.deps.tmux.view(this.#pane, 0);
+      return {at: 'running', shell, before, paneCommand: before.currentCommand};
     }
     const text = o.agent ? this.request.text : `( ${this.request.text}\n${this.#sentinel.command}`;
     const delivered = await deliverRunText(this.#io, this.#pane, text, this.#profile, this.signal);
@@ -201,6 +225,49 @@ class Run {
     // idle prompt is read from its screen, not from the shell's foreground.
     const paneCommand = o.agent ? delivered.before.currentCommand : shell.currentCommand;
     return {at: 'running', shell, before: delivered.before, paneCommand};
+  }
+
+  /** The words the agent starts with, and its session when nudge knows it from the start: the
+   * one resumed (nudge recover), or one nudge chose and gives it (`startArgs`). */
+  #sessionAtStart(): {args: string[]; session?: AgentSession} {
+    const o = this.#o;
+    const resume = this.#profile.resume;
+    if (o.resume) {
+      if (!resume)
+        throw new PaneFailure(
+          `${o.agent} has no resume option in its profile; nothing was started.`,
+        );
+      const id = o.resume.session;
+      return {
+        args: withSession(resume.args, id),
+        session: {id, from: `resumed (run ${o.resume.of})`},
+      };
+    }
+    if (resume?.session !== 'chosen' || !resume.startArgs) return {args: []};
+    const id = this.deps.newSessionId();
+    return {args: withSession(resume.startArgs, id), session: {id, from: 'chosen by nudge'}};
+  }
+
+  async #noteSession(session: AgentSession): Promise<void> {
+    this.#session = session;
+    await this.deps.recorder.event('session', session);
+    await this.deps.recorder.mark({session});
+  }
+
+  /** Look for the agent's session in its files (each look while running, for two minutes
+   * after it started): once found, it is recorded for nudge recover. */
+  async #lookForSession(): Promise<void> {
+    const source = this.#profile.resume?.session;
+    if (this.#session || !source || source === 'chosen' || this.#shellPid === undefined) return;
+    if (this.deps.clock.now() - this.#agentStartedAt > SESSION_LOOKUP_MS) return;
+    const found = await this.deps
+      .findSession(source, {
+        cwd: this.#o.cwd,
+        sinceMs: this.#agentStartedAt - SESSION_CLOCK_SLACK_MS,
+        panePid: this.#shellPid,
+      })
+      .catch(() => undefined);
+    if (found) await this.#noteSession(found);
   }
 
   /** Remember the pane's foreground group while it is not the shell's own. */
@@ -223,6 +290,7 @@ class Run {
       looks: this.#looks,
       permissions: this.#permissions,
       noteGroup: () => this.#noteGroup(),
+      lookForSession: () => this.#lookForSession(),
       type: async (line) =>
         (await deliverRunText(this.#io, this.#pane, line, this.#profile, this.signal)).delivery,
     };

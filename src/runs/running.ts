@@ -35,6 +35,8 @@ export interface RunningRun {
   permissions: PermissionStops;
   /** Remember the pane's foreground process group (ended on a stop). */
   noteGroup: () => Promise<void>;
+  /** Look for the agent's session in its files, until it is found (for nudge recover). */
+  lookForSession: () => Promise<void>;
   /** Type a line into the run's pane and press Enter (`--on-stall continue`). */
   type: (line: string) => Promise<Delivery>;
 }
@@ -162,6 +164,7 @@ class RunMonitor implements Watcher {
     const {run} = this;
     const o = run.options;
     await run.noteGroup();
+    await run.lookForSession();
     const shown = o.agent !== null && (await run.dialogs.onScreen(view, this.signal));
     this.#asking = shown && o.permissions === 'ask';
     this.#files = await run.looks.files();

@@ -4,6 +4,7 @@ import {PROFILES} from '../agents/registry.js';
 import {isPosixShell, isShellCommand} from '../agents/shell.js';
 import type {Clock} from '../base/clock.js';
 import {formatDuration} from '../base/durations.js';
+import {shellWord} from '../base/shell.js';
 import {waitUntil} from '../detect/wait-until.js';
 import type {Verdict, Watcher} from '../detect/watchers.js';
 import {type Delivered, deliver} from '../pane/deliver.js';
@@ -103,8 +104,10 @@ export async function startAgent(
   profile: Profile,
   shellPid: number,
   signal: AbortSignal,
+  /** The words after the launch command (a session id to start with, or to resume). */
+  args: readonly string[] = [],
 ): Promise<void> {
-  const launch = profile.launch ?? profile.name;
+  const launch = [profile.launch ?? profile.name, ...args.map(shellWord)].join(' ');
   await deliver(
     deps.io,
     pane,

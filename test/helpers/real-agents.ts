@@ -143,7 +143,8 @@ export async function prepareAgentServer(
   const where = createAgentHome(name, opts);
   onTestFinished(async () => {
     await killProcessesOfHome(where.home);
-    if (!opts.keepHome) rmSync(where.root, {recursive: true, force: true, maxRetries: 3});
+    const keep = opts.keepHome || process.env.NUDGE_KEEP_AGENT_HOMES === '1';
+    if (!keep) rmSync(where.root, {recursive: true, force: true, maxRetries: 3});
   });
   const env = agentEnv(name, where, opts);
   env.PATH = [dirname(agentBin(name)), ...(opts.path ?? []), process.env.PATH ?? ''].join(':');

@@ -60,6 +60,8 @@ function world(screens: string[]) {
     hookMarks: {read: async () => undefined, watch: () => ({close: () => {}})} as never,
     paneMemory: {recall: async () => undefined, remember: async () => {}} as PaneMemory,
     notify: async () => {},
+    findSession: async () => undefined,
+    newSessionId: () => '00000000-0000-4000-8000-000000000000',
     foreground: {
       commandLine: async () => undefined,
       group: async () => 777,
