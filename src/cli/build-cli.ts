@@ -11,6 +11,7 @@ import {hostCommand, remoteCommand} from './commands/host.js';
 import {cancelCommand, jobsCommand, logsCommand, statusCommand} from './commands/jobs.js';
 import {nextCommand, statusLineCommand, topCommand} from './commands/panes.js';
 import {queueCommand} from './commands/queue.js';
+import {recoverCommand} from './commands/recover.js';
 import {runCommand} from './commands/run.js';
 import {
   doctorCommand,
@@ -47,6 +48,7 @@ const COMMANDS: readonly CliCommand[] = [
   installCommand,
   scheduleCommand,
   doctorCommand,
+  recoverCommand,
   explainCommand,
   agentsCommand,
   hostCommand,

@@ -127,7 +127,7 @@ async function markPanes(
   o: ScheduleOptions,
   name: string,
   panes: {pane: string; notice: string | undefined},
-): Promise<{token: string; pane: string; notice: string | undefined}> {
+): Promise<{token: string; pane: string; notice: string | undefined; serverPid: number}> {
   const spec = resolveServerSpec(o, ctx.env);
   const tmux = ctx.tmux(spec);
   const target = await resolvePane(tmux, spec, panes.pane, ctx.env);
@@ -146,7 +146,12 @@ async function markPanes(
       await tmux.markPane(old.paneId, option, undefined);
     if (info) await tmux.markPane(info.paneId, option, token);
   }
-  return {token, pane: target.info.paneId, notice: notice?.info.paneId};
+  return {
+    token,
+    pane: target.info.paneId,
+    notice: notice?.info.paneId,
+    serverPid: target.info.serverPid,
+  };
 }
 
 function whenOf(o: ScheduleOptions): When {
@@ -311,9 +316,11 @@ export async function scheduleSubmit(
     socket,
     mark: marked.token,
     noticeMarked: marked.notice !== undefined,
+    marked: {serverPid: marked.serverPid, pane: marked.pane, notice: marked.notice},
     submit,
   });
-  const result = {scheduler, name, log, argv: spec.argv, files: out, ran, job: file, ...marked};
+  const {serverPid: _s, ...shown} = marked;
+  const result = {scheduler, name, log, argv: spec.argv, files: out, ran, job: file, ...shown};
   if (!o.install) return {...result, action: 'print'};
 
   switch (scheduler) {

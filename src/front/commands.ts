@@ -20,6 +20,7 @@ export const HOST_COMMANDS = {
   'watch-show': async () => (await import('../commands/watch.js')).showWatcher,
   'watch-list': async () => (await import('../commands/watch.js')).listWatchers,
   doctor: async () => (await import('../commands/doctor.js')).runDoctor,
+  recover: async () => (await import('../commands/recover.js')).recover,
   'status-line': async () => (await import('../commands/panes.js')).statusLine,
   next: async () => (await import('../commands/panes.js')).nextPane,
   top: async () => (await import('../commands/top.js')).topView,

@@ -10,6 +10,7 @@ import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import {nudgeVersion} from '../base/version.js';
 import type {CommandContext} from '../commands/context.js';
 import {EXPECT_OPTIONS} from '../commands/options/expect.js';
+import {RECOVER_OPTIONS} from '../commands/options/recover.js';
 import {RUN_OPTIONS} from '../commands/options/run.js';
 import {SUBMIT_OPTIONS} from '../commands/options/submit.js';
 import {WAIT_OPTIONS} from '../commands/options/wait.js';
@@ -153,6 +154,23 @@ export function createMcpServer(
 
   // A tool that runs a command is there only when the person started the server so.
   if (defaults.allowExec !== true) runTool.disable();
+
+  server.registerTool(
+    'recover',
+    {
+      title: 'Bring back what a lost tmux server had',
+      annotations: ACTS,
+      description:
+        "After a reboot or a tmux server that went away: each run's agent in a new session and pane, started again into its conversation; the jobs queued for such a pane submitted to its new pane; schedules marked again. What cannot come back is listed with why. dry_run (the default unless nudge mcp was started with --allow-exec, since it starts the agents again) only shows the plan.",
+      inputSchema: shapeOf(RECOVER_OPTIONS),
+    },
+    call('recover', async (a, c) => {
+      const options = optionsOf(a, RECOVER_OPTIONS);
+      // Starting the agents again runs commands: only with --allow-exec; else the plan.
+      const dryRun = defaults.allowExec !== true || options.dryRun === true;
+      return json(await dispatch('recover', {...options, dryRun}, c));
+    }),
+  );
 
   server.registerTool(
     'expect',

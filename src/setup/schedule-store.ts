@@ -21,6 +21,9 @@ export interface ScheduledJob {
   mark: string;
   /** Whether the notice goes to a marked pane of its own. */
   noticeMarked: boolean;
+  /** The panes the marks were put on, and their server then (`nudge recover` marks the new
+   * pane of a recovered run again). Absent in files written before it existed. */
+  marked?: {serverPid: number; pane: string; notice?: string | undefined} | undefined;
   /** The submit options as given, without the panes and the server (the marks say those). */
   submit: Record<string, unknown> & {text: string};
 }

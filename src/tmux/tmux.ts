@@ -90,6 +90,8 @@ export interface Tmux {
 
 /** Where `openPane` puts a new pane. */
 export type PanePlace =
+  /** A session of its own (the server started with it when none runs: nudge recover). */
+  | {kind: 'session'; name: string}
   | {kind: 'window'; session: string}
   | {kind: 'split'; of: string; direction: 'h' | 'v'};
 
@@ -349,9 +351,11 @@ export function createTmux(runner: TmuxRunner): Tmux {
     async openPane(where, cwd) {
       // -d: the person's active window and pane stay as they are; -P -F: print the new id.
       const place =
-        where.kind === 'window'
-          ? ['new-window', '-d', '-t', `${where.session}:`]
-          : ['split-window', '-d', `-${where.direction}`, '-t', where.of];
+        where.kind === 'session'
+          ? ['new-session', '-d', '-s', where.name, '-x', '200', '-y', '50']
+          : where.kind === 'window'
+            ? ['new-window', '-d', '-t', `${where.session}:`]
+            : ['split-window', '-d', `-${where.direction}`, '-t', where.of];
       const stdout = await runner.run([...place, '-c', cwd, '-P', '-F', '#{pane_id}']);
       const id = stdout.trim();
       if (!/^%\d+$/.test(id)) throw new Error(`tmux printed ${JSON.stringify(id)} for a new pane`);
