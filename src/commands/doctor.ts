@@ -8,9 +8,12 @@ import {
 } from '../agents/verified.js';
 import {NudgeError} from '../base/errors.js';
 import type {OptionsOf, SERVER_OPTIONS} from '../base/option-table.js';
-import {findOnPath} from '../base/paths.js';
+import {findOnPath, resolveStateDir} from '../base/paths.js';
 import {thisProcess} from '../base/this-process.js';
+import {endJobsOfGoneServers} from '../jobs/lost.js';
+import {JobStore} from '../jobs/store.js';
 import {runFile} from '../process/spawn.js';
+import {planRecovery, recoveryFacts} from '../runs/recovery.js';
 import {type InstallAgent, installTargets, piecesFor} from '../setup/agents.js';
 import {type Check, fail, ok, warn} from '../setup/check.js';
 import {checkState} from '../setup/check-state.js';
@@ -328,5 +331,32 @@ export async function runDoctor(o: DoctorOptions, ctx: CommandContext): Promise<
     if (bin) checks.push(await checkAgentVersion(agent, bin, table));
   }
   checks.push(...(await checkWrittenPaths(ctx)));
+  checks.push(await checkRecoverable(ctx));
   return {checks, ok: checks.every((c) => c.status !== 'fail')};
+}
+
+/** Whether a tmux server nudge worked with is gone with things `nudge recover` can bring
+ * back (its live jobs end lost now, as any command that finds the server gone does). */
+async function checkRecoverable(ctx: CommandContext): Promise<Check> {
+  const stateDir = resolveStateDir(ctx.env);
+  const store = new JobStore(stateDir);
+  await endJobsOfGoneServers(store, ctx).catch(() => []);
+  const plan = planRecovery(await recoveryFacts(store, stateDir, ctx));
+  const runs = plan.runs.filter((r) => r.action === 'resume').length;
+  const jobs = plan.jobs.filter((j) => j.action === 'retarget').length;
+  const schedules = plan.schedules.filter((s) => s.action === 'remark').length;
+  if (runs === 0) {
+    const gone = plan.servers.map((s) => s.socketPath).join(', ');
+    return ok(
+      'recover',
+      plan.servers.length === 0
+        ? 'Nothing to recover: the tmux servers nudge last worked with run.'
+        : `The server(s) at ${gone} are gone, with nothing that can come back (nudge recover --dry-run says why).`,
+    );
+  }
+  return warn(
+    'recover',
+    `A tmux server nudge worked with is gone: ${runs} run(s) can be resumed, ${jobs} queued job(s) moved to them, ${schedules} schedule(s) marked again.`,
+    'Run nudge recover --dry-run to see the plan, then nudge recover.',
+  );
 }

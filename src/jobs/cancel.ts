@@ -60,6 +60,8 @@ export async function cancelJob(o: {job: string}, ctx: CancelContext): Promise<C
   });
   if (isTerminal(record.state))
     return {job: record.id, result: 'already-ended', state: record.state, endedBefore: true};
+  // A person cancels it (not a shutdown's signal): said before the worker is signalled.
+  await handle.markCancelRequested('nudge cancel');
   // Never signal a process we did not start: pid and start time must both match. A detached
   // worker leads its own process group (setsid): the group goes, so anything it started goes
   // too. A --wait job runs in the caller's process: only that is signalled.

@@ -103,3 +103,10 @@ export function changeOfEnding(outcome: JobOutcome): Change | undefined {
     ...(b?.resetsAt ? {resetsAt: b.resetsAt} : {}),
   };
 }
+
+/** A cancel nobody asked for through nudge (no `nudge cancel`, no `queue drop`): the worker
+ * was stopped from outside (a shutdown's SIGTERM, a kill). Said so in the reason. */
+export function stoppedFromOutside<O extends {reason?: string | undefined}>(outcome: O): O {
+  const why = 'not by nudge cancel: a signal from outside (the machine shutting down, or a kill)';
+  return {...outcome, reason: `${(outcome.reason ?? 'Cancelled.').replace(/\.$/, '')}, ${why}.`};
+}

@@ -22,6 +22,7 @@ import {
   type TransportChoice,
 } from '../tmux/transport.js';
 import {claimJob} from './claim.js';
+import {stoppedFromOutside} from './ending.js';
 import type {JobOutcome} from './events.js';
 import {runJob} from './job.js';
 import {tellingLostOnce} from './lost.js';
@@ -97,8 +98,12 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
   let transportRecord: string | undefined;
   // Every state change carries the transport once it is known, so the final state has it
   // whatever happened to an earlier write.
-  const patched = withPatch(createJobRecorder(handle, log), () =>
-    transportRecord === undefined ? {} : {transport: transportRecord},
+  const patched = withPatch(
+    createJobRecorder(handle, log),
+    () => (transportRecord === undefined ? {} : {transport: transportRecord}),
+    // --wait runs in the person's own terminal: a Ctrl-C there is theirs.
+    async () =>
+      (await handle.readState()).mode === 'foreground' || (await handle.cancelRequested()),
   );
 
   const transport = openTransportLazily(
@@ -226,13 +231,21 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
   return outcome;
 }
 
-/** `recorder`, with `patch()` merged into every state change. */
-function withPatch(recorder: JobRecorder, patch: () => RecordPatch): JobRecorder {
+/** `recorder`, with `patch()` merged into every state change; a cancel no person asked for
+ * (`byPerson`) is recorded as a stop from outside. */
+function withPatch(
+  recorder: JobRecorder,
+  patch: () => RecordPatch,
+  byPerson: () => Promise<boolean>,
+): JobRecorder {
   return {
     transition: (state, data, extra) => recorder.transition(state, data, {...patch(), ...extra}),
     event: (name, data) => recorder.event(name, data),
     mark: (p) => recorder.mark({...patch(), ...p}),
-    end: (outcome, extra) => recorder.end(outcome, {...patch(), ...extra}),
+    end: async (outcome, extra) => {
+      const told = outcome.state === 'cancelled' && !(await byPerson());
+      await recorder.end(told ? stoppedFromOutside(outcome) : outcome, {...patch(), ...extra});
+    },
   };
 }
 

@@ -390,7 +390,7 @@ class Job {
       leaseLost: this.#lease?.signal.aborted ?? false,
       cancelled,
       typed: this.#typed,
-      length: [...this.request.text].length,
+      length: [...textToType(this.request)].length,
       cleared,
       pane: phase === 'notifying' ? this.#notifyPane : this.request.pane,
       socketPath: this.request.server.socketPath,

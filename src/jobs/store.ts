@@ -86,6 +86,8 @@ export interface JobEnding {
 
 /** The marker that the ending was claimed (see JobHandle.end). */
 const ENDED_CLAIM = 'ended';
+/** The marker that a person cancelled the job (see JobHandle.markCancelRequested). */
+export const CANCEL_REQUESTED = 'cancel-requested';
 
 /** One job's files. */
 export class JobHandle {
@@ -198,6 +200,21 @@ export class JobHandle {
     const record = await this.updateState({...fields, state, finishedAt: nowIso}, nowIso);
     await this.appendEvent(state, {state, ...fields, ...(by ? {by} : {})}, nowIso);
     return {record, wrote: true};
+  }
+
+  /** Say that a person cancels the job (`nudge cancel`, `queue drop`) before its worker is
+   * signalled: a worker stopped by a signal without it was stopped from outside (a shutdown,
+   * a kill), which `nudge recover` does not take for a person's cancel. */
+  async markCancelRequested(by: string): Promise<void> {
+    await writeFile(join(this.dir, CANCEL_REQUESTED), `${by}\n`, {mode: FILE_MODE});
+  }
+
+  /** Whether a person cancelled the job (markCancelRequested). */
+  async cancelRequested(): Promise<boolean> {
+    return readFile(join(this.dir, CANCEL_REQUESTED), 'utf8').then(
+      () => true,
+      () => false,
+    );
   }
 
   /** Merge `patch` into the state record and write it atomically. */

@@ -9,6 +9,7 @@ import type {Logger} from '../base/log.js';
 import {layout} from '../base/paths.js';
 import {thisProcess} from '../base/this-process.js';
 import {claimJob} from '../jobs/claim.js';
+import {stoppedFromOutside} from '../jobs/ending.js';
 import {tellingLostOnce} from '../jobs/lost.js';
 import {createRecorder} from '../jobs/recorder.js';
 import {newJobId} from '../jobs/request.js';
@@ -65,6 +66,13 @@ export async function executeRun(request: RunRequest, ctx: RunExecuteContext): P
   const server: ServerRef = {socketPath: request.server.socketPath, serverPid: request.server.pid};
   const tmux = createTmux(createSpawnRunner({kind: 'socket-path', path: server.socketPath}));
   const recorder = runRecorder(handle, log);
+  const ending = recorder.end;
+  // A cancel no person asked for (nudge cancel; --wait is the person's own terminal) is a
+  // stop from outside (a shutdown, a kill).
+  const byPerson = async () =>
+    (await handle.readState()).mode === 'foreground' || (await handle.cancelRequested());
+  recorder.end = async (o, patch) =>
+    ending(o.state === 'cancelled' && !(await byPerson()) ? stoppedFromOutside(o) : o, patch);
   const tell = realInjector({
     stateDir: ctx.stateDir,
     server,

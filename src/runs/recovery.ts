@@ -6,7 +6,7 @@ import {FILE_MODE} from '../base/paths.js';
 import {type LostDeps, serverGone} from '../jobs/lost.js';
 import type {JobRecord, RunRecord, SubmitRecord} from '../jobs/record.js';
 import {validateRequest} from '../jobs/request.js';
-import {isTerminal, type JobStore} from '../jobs/store.js';
+import {CANCEL_REQUESTED, isTerminal, type JobStore} from '../jobs/store.js';
 import {readScheduledJob, type ScheduledJob} from '../setup/schedule-store.js';
 import {type RunRequest, validateRunRequest} from './request.js';
 
@@ -91,6 +91,8 @@ export async function claimRecovery(dir: string, newJob: string): Promise<boolea
 /** What planning reads of a run: its record, request and whether it was recovered. */
 export interface RunFacts {
   record: RunRecord;
+  /** Ended `cancelled` by a signal no person sent through nudge (a shutdown): as lost. */
+  stoppedFromOutside: boolean;
   request: RunRequest | undefined;
   recoveredAs: string | undefined;
 }
@@ -98,6 +100,7 @@ export interface RunFacts {
 /** What planning reads of a submit's job. */
 export interface JobFacts {
   record: SubmitRecord;
+  stoppedFromOutside: boolean;
   typed: boolean;
   recoveredAs: string | undefined;
 }
@@ -124,7 +127,9 @@ export function planRecovery(f: RecoveryFacts): RecoveryPlan {
   const schedules: PlannedSchedule[] = [];
   const resumed = new Map<string, PlannedRun>();
   for (const g of f.gone) {
-    for (const {record, request, recoveredAs} of f.runs.filter((r) => on(g, r.record))) {
+    for (const {record, request, recoveredAs, stoppedFromOutside} of f.runs.filter((r) =>
+      on(g, r.record),
+    )) {
       if (recoveredAs !== undefined) continue;
       const o = request?.options;
       const base = {
@@ -138,7 +143,7 @@ export function planRecovery(f: RecoveryFacts): RecoveryPlan {
       };
       const why = !o
         ? 'its request cannot be read'
-        : record.state === 'cancelled'
+        : record.state === 'cancelled' && !stoppedFromOutside
           ? 'a person cancelled it'
           : o.close
             ? 'its pane was closed when it ended (--close)'
@@ -161,8 +166,16 @@ export function planRecovery(f: RecoveryFacts): RecoveryPlan {
       runs.push(planned);
       if (!why) resumed.set(record.pane, planned);
     }
-    for (const {record, typed, recoveredAs} of f.jobs.filter((j) => on(g, j.record))) {
-      if (recoveredAs !== undefined || record.state !== 'lost') continue;
+    for (const {record, typed, recoveredAs, stoppedFromOutside} of f.jobs.filter((j) =>
+      on(g, j.record),
+    )) {
+      // Not ended yet: its server is gone, so it is lost (recover records it so first; a dry
+      // run only says so). Stopped by a shutdown's signal: as lost too.
+      const lost =
+        record.state === 'lost' ||
+        !isTerminal(record.state) ||
+        (record.state === 'cancelled' && stoppedFromOutside);
+      if (recoveredAs !== undefined || !lost) continue;
       const run = resumed.get(record.pane);
       const base = {job: record.id, pane: record.pane, preview: record.preview};
       const why = typed
@@ -246,15 +259,20 @@ export async function recoveryFacts(
       (t) => t.trim(),
       () => undefined,
     );
+    const stoppedFromOutside =
+      record.state === 'cancelled' &&
+      record.mode === 'detached' &&
+      !existsSync(join(dir, CANCEL_REQUESTED));
     if (record.kind === 'run') {
-      if (!isTerminal(record.state)) continue;
       const request = await readFile(join(dir, 'request.json'), 'utf8')
         .then((t) => validateRunRequest(JSON.parse(t)))
         .catch(() => undefined);
-      runs.push({record, request: request?.ok ? request.value : undefined, recoveredAs});
+      const value = request?.ok ? request.value : undefined;
+      runs.push({record, request: value, recoveredAs, stoppedFromOutside});
     } else {
       const events = await (await store.open(record.id)).readEvents().catch(() => []);
-      jobs.push({record, typed: events.some((e) => e.event === 'typed'), recoveredAs});
+      const typed = events.some((e) => e.event === 'typed');
+      jobs.push({record, typed, recoveredAs, stoppedFromOutside});
     }
   }
   return {
