@@ -83,6 +83,10 @@ export interface Profile {
   rowEnd?: Pattern;
   /** Busy markers: any of these on the visible screen means the program is working. */
   busy: readonly Pattern[];
+  /** Rows that change while nothing new happens (a spinner glyph and a made-up verb, a
+   * counting timer, the program's own notices): the stall watchdog leaves them out, as it does
+   * the rows with a busy marker. */
+  noise?: readonly Pattern[];
   /** Shown while the program is still starting: its composer may be drawn already, but keys
    * typed into it are not yet taken as they will be (Codex: `Waiting for startup`). */
   starting?: readonly Pattern[];

@@ -85,6 +85,7 @@ function build(z: typeof Zod.z, compile: (source: string) => Pattern) {
     ruleLine: regex.optional(),
     rowEnd: regex.optional(),
     busy: z.array(regex),
+    noise: z.array(regex).optional(),
     starting: z.array(regex).optional(),
     turnEnd: z.array(regex).optional(),
     queueKey: keyName.optional(),

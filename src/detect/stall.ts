@@ -1,6 +1,6 @@
 import {formatDuration} from '../base/durations.js';
 import type {Pattern} from '../base/pattern.js';
-import {type PaneView, visibleText} from '../tmux/view.js';
+import type {PaneView} from '../tmux/view.js';
 import {maskScreen} from './watchers.js';
 
 /**
@@ -51,6 +51,10 @@ export interface StallLook {
   lastOutputMs?: number | undefined;
   /** A dialog is on screen: a person is asked; that is not a stall. */
   dialog: boolean;
+  /** The program says it works (an agent's busy marker): a stall now is `spinning` — it
+   * shows work and nothing comes — else `quiet`. Undefined (a shell, a program nudge does not
+   * read): `spinning` when anything moved at all (a masked spinner, a clock). */
+  busy?: boolean | undefined;
 }
 
 /** What a look changed: a stall began, or the one going on is over. */
@@ -75,6 +79,10 @@ export class StallWatch {
     /** `--ignore` masks. */
     private readonly ignore: readonly Pattern[],
     startMs: number,
+    /** The rows where work shows (an agent's transcript, above its composer: the composer
+     * and the footer under it are the program's own, a hint there is not work); default:
+     * the visible screen. */
+    private readonly workRows: (view: PaneView) => readonly string[] = visibleRows,
   ) {
     this.#lastChangeMs = startMs;
     this.#lastRawChangeMs = startMs;
@@ -92,21 +100,26 @@ export class StallWatch {
   }
 
   observe(look: StallLook): StallChange {
-    const raw = visibleText(look.view);
-    const key = this.#keyOf(raw);
+    const rows = this.workRows(look.view);
+    // What moved at all where work shows (a spinner, a masked clock): `spinning`, not `quiet`.
+    const raw = rows.join('\n');
+    const key = this.#keyOf(rows);
     const rawChanged = this.#raw !== undefined && raw !== this.#raw;
     const changed = this.#key !== undefined && key !== this.#key;
     this.#raw = raw;
     this.#key = key;
     if (rawChanged) this.#lastRawChangeMs = look.nowMs;
-    if (look.lastOutputMs !== undefined)
+    // The pane's output times count where the whole screen is where work shows (an agent's
+    // footer redrawn is output too, and not its spinner).
+    if (look.lastOutputMs !== undefined && this.workRows === visibleRows)
       this.#lastRawChangeMs = Math.max(this.#lastRawChangeMs, look.lastOutputMs);
     if (changed || look.dialog) return this.#moved(look.nowMs);
     const quietMs = look.nowMs - this.#lastChangeMs;
     if (this.#current || quietMs < this.stallMs) return undefined;
     this.#count++;
+    const moved = look.busy ?? this.#lastRawChangeMs > this.#lastChangeMs;
     this.#current = {
-      kind: this.#lastRawChangeMs > this.#lastChangeMs ? 'spinning' : 'quiet',
+      kind: moved ? 'spinning' : 'quiet',
       sinceMs: this.#lastChangeMs,
       quietMs,
       count: this.#count,
@@ -123,10 +136,15 @@ export class StallWatch {
   }
 
   /** The screen as compared: the busy rows and the `--ignore` matches left out. */
-  #keyOf(raw: string): string {
-    const rows = raw.split('\n').map((row) => (this.busyRows.some((b) => b.test(row)) ? '' : row));
-    return maskScreen(rows.join('\n'), this.ignore);
+  #keyOf(rows: readonly string[]): string {
+    const kept = rows.map((row) => (this.busyRows.some((b) => b.test(row)) ? '' : row));
+    return maskScreen(kept.join('\n'), this.ignore);
   }
+}
+
+/** The visible screen's rows. */
+function visibleRows(view: PaneView): readonly string[] {
+  return view.rows.slice(Math.max(0, view.rows.length - view.height));
 }
 
 /** A stall in words: `quiet for 5m`, `only the spinner moved for 5m`. */
@@ -149,4 +167,6 @@ export interface StallHook {
   over(stall: Stall, lastedMs: number): Promise<void>;
   /** Whether a dialog is on the screen. */
   dialogIn(view: PaneView): boolean;
+  /** Whether the program says it works (undefined: it cannot say). */
+  busyIn(view: PaneView): boolean | undefined;
 }

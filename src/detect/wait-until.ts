@@ -109,6 +109,7 @@ async function stallEnds(
     nowMs: opts.clock.now(),
     lastOutputMs,
     dialog: hook.dialogIn(view),
+    busy: hook.busyIn(view),
   });
   if (!change) return false;
   if ('over' in change) {

@@ -1,5 +1,5 @@
 import {findDialog} from '../agents/dialogs.js';
-import {isAgent, type Profile, readComposerState} from '../agents/profile.js';
+import {isAgent, isBusy, type Profile, readComposerState} from '../agents/profile.js';
 import type {Clock} from '../base/clock.js';
 import {idleNow} from '../detect/idle.js';
 import {
@@ -65,9 +65,10 @@ export function stallHook(
   const {policy, pane, profile} = o;
   const watch = new StallWatch(
     policy.stallMs,
-    profile.busy,
+    [...profile.busy, ...(profile.noise ?? [])],
     o.ignore.map((i) => compileRegex(i, '--ignore')),
     deps.clock.now(),
+    isAgent(profile) ? (view) => transcriptRows(profile, view) : undefined,
   );
   let continued = 0;
   const dialogIn = (view: PaneView) =>
@@ -91,6 +92,7 @@ export function stallHook(
   return {
     watch,
     dialogIn,
+    busyIn: (view) => (isAgent(profile) ? isBusy(profile, view) : undefined),
     async began(stall, view): Promise<StallAnswer> {
       const base = {pane, kind: stall.kind, quietMs: stall.quietMs, count: stall.count};
       await deps.mark({
@@ -176,4 +178,14 @@ export function recordedStallHook(
     },
     o,
   );
+}
+
+/** An agent's work shows above its composer: the composer and the footer under it are the
+ * program's own (a hint appearing there is not work). The visible screen when no composer
+ * shows. */
+function transcriptRows(profile: Profile, view: PaneView): readonly string[] {
+  const top = Math.max(0, view.rows.length - view.height);
+  const rows = view.rows.slice(top);
+  const composer = readComposerState(profile, view);
+  return composer ? rows.slice(0, Math.max(0, composer.index - top)) : rows;
 }

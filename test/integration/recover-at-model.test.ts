@@ -107,8 +107,10 @@ async function recoverScenario(agent: AgentName) {
   const job1 = await submit(atWork);
   await model.waitForPrompt(/job at work/, {timeoutMs: 120_000});
   const job2 = await submit(queued);
-  await waitFor('the second job queued behind the first', async () =>
-    (await readJobEvents(home, job2)).some((e) => e.event === 'waiting-for-lock') || undefined,
+  await waitFor(
+    'the second job queued behind the first',
+    async () =>
+      (await readJobEvents(home, job2)).some((e) => e.event === 'waiting-for-lock') || undefined,
   );
 
   // 3. A reboot: the tmux server and every process of the person's home go.
@@ -121,7 +123,7 @@ async function recoverScenario(agent: AgentName) {
   const dry = await nudge(['recover', '--dry-run', '--json']);
   expect(dry.exitCode, shown(dry)).toBe(0);
   const plan = JSON.parse(dry.stdout) as Recovered;
-  expect(plan.runs, dry.stdout).toEqual([expect.objectContaining({job: run, action: "resume"})]);
+  expect(plan.runs, dry.stdout).toEqual([expect.objectContaining({job: run, action: 'resume'})]);
   const listed = (await runNudge(['jobs', '--json'], {NUDGE_HOME: home})).stdout;
   expect(plan.jobs, `${dry.stdout}\n${listed}`).toEqual(
     expect.arrayContaining([
@@ -161,9 +163,7 @@ describe.each(['claude', 'codex'] as const)('nudge recover: %s', (agent) => {
       // request that carries it holds the run's first prompt.
       const got = await w.model.waitForPrompt(/which word did I ask you/, {timeoutMs: 180_000});
       expect(got.text).toBe(w.queued);
-      const carrying = w.model
-        .journal()
-        .filter((e) => !e.side && e.prompts.includes(w.queued));
+      const carrying = w.model.journal().filter((e) => !e.side && e.prompts.includes(w.queued));
       expect(carrying.length).toBeGreaterThan(0);
       expect(carrying[0]?.prompts).toContain(w.first);
       expect(w.model.prompts().filter((p) => p.text === w.queued)).toHaveLength(1);
