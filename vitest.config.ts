@@ -26,6 +26,8 @@ export default defineConfig({
             'test/integration/data-agents-at-model.test.ts',
             'test/integration/blocked-at-model.test.ts',
             'test/integration/doors-at-model.test.ts',
+            'test/integration/stall-at-model.test.ts',
+            'test/integration/recover-at-model.test.ts',
           ],
           // Real tmux servers and workers: one file at a time on a 2-core machine.
           pool: 'forks',
@@ -47,6 +49,8 @@ export default defineConfig({
             'test/integration/data-agents-at-model.test.ts',
             'test/integration/blocked-at-model.test.ts',
             'test/integration/doors-at-model.test.ts',
+            'test/integration/stall-at-model.test.ts',
+            'test/integration/recover-at-model.test.ts',
           ],
           pool: 'forks',
           maxWorkers: 2,

@@ -95,14 +95,15 @@ matrix_agents() {
     files=(test/integration/agents-at-model.test.ts test/integration/install-agents.test.ts
       test/integration/blocked-at-model.test.ts)
     case $agent in
-      claude | codex) files+=(test/integration/doors-at-model.test.ts) ;;
+      claude | codex) files+=(test/integration/doors-at-model.test.ts
+        test/integration/stall-at-model.test.ts test/integration/recover-at-model.test.ts) ;;
       gemini) ;;
       *) files=(test/integration/data-agents-at-model.test.ts test/integration/install-newer-agents.test.ts
         test/integration/blocked-at-model.test.ts) ;;
     esac
     run "newest-$agent" "NUDGE_AGENTS_DIR=$AGENTS_DIR/newest" -- --project integration \
       --project at-model "${files[@]}" \
-      -t "^($agent \((default|manual) approvals\)|$agent \(all approvals\) (self-execution|a build in another pane)|nudge install $agent|$agent stops at|$agent asks the person|$agent door)"
+      -t "^($agent \((default|manual) approvals\)|$agent \(all approvals\) (self-execution|a build in another pane)|nudge install $agent|$agent stops at|$agent asks the person|$agent door|$agent: the stall watchdog|nudge recover: $agent)"
   done < <(bash scripts/install-agents.sh --newest 2>/dev/null | grep '^newer ' | cut -d' ' -f2-)
 }
 

@@ -29,6 +29,7 @@ interface Recovered {
   servers: Array<{socketPath: string}>;
   runs: Array<{job: string; action: string; why?: string; newJob?: string; newPane?: string}>;
   jobs: Array<{job: string; action: string; why?: string; newJob?: string; newPane?: string}>;
+  schedules: Array<{name: string; action: string; why?: string}>;
 }
 
 async function recoverScenario(agent: AgentName) {
@@ -104,6 +105,24 @@ async function recoverScenario(agent: AgentName) {
     expect(r.exitCode, shown(r)).toBe(0);
     return r.stdout.trim();
   };
+  // A schedule that types into the run's pane: its mark moves to the recovered pane.
+  const scheduled = await nudge([
+    'schedule',
+    'cron',
+    '-S',
+    server.socket,
+    '--name',
+    'nightly',
+    '--every',
+    '1h',
+    '--',
+    '--pane',
+    pane,
+    '--',
+    'the nightly check',
+  ]);
+  expect(scheduled.exitCode, shown(scheduled)).toBe(0);
+  const token = JSON.parse(readFileSync(join(home, 'schedule', 'nightly.json'), 'utf8')).mark;
   const job1 = await submit(atWork);
   await model.waitForPrompt(/job at work/, {timeoutMs: 120_000});
   const job2 = await submit(queued);
@@ -138,7 +157,10 @@ async function recoverScenario(agent: AgentName) {
   // No tmux server was started on the socket.
   const listed2 = spawnSync('tmux', ['-S', server.socket, 'list-sessions'], {encoding: 'utf8'});
   expect(listed2.status, listed2.stdout).not.toBe(0);
-  return {server, model, where, home, nudge, state, run, session, pane, first, queued, job2};
+  expect(plan.schedules, dry.stdout).toEqual([
+    expect.objectContaining({name: 'nightly', action: 'remark', run}),
+  ]);
+  return {server, model, where, home, nudge, state, run, session, pane, first, queued, job2, token};
 }
 
 describe.each(['claude', 'codex'] as const)('nudge recover: %s', (agent) => {
@@ -171,6 +193,17 @@ describe.each(['claude', 'codex'] as const)('nudge recover: %s', (agent) => {
       expect(w.state(String(moved?.newJob)).state).toBe('done');
       // The resumed run records the same session, and is there for a next recovery.
       expect((w.state(String(resumed?.newJob)).session as {id: string}).id).toBe(w.session);
+      // The schedule's mark is on the new pane (and its file names it), none on another.
+      const marked = await w.server.tmux(
+        'show-options',
+        '-pqv',
+        '-t',
+        String(resumed?.newPane),
+        '@nudge-schedule-nightly',
+      );
+      expect(marked.trim()).toBe(w.token);
+      const file = JSON.parse(readFileSync(join(w.home, 'schedule', 'nightly.json'), 'utf8'));
+      expect(file.marked.pane).toBe(resumed?.newPane);
       // A second recover finds nothing more to bring back.
       const again = await w.nudge(['recover', '--json']);
       const second = JSON.parse(again.stdout) as Recovered;

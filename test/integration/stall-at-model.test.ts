@@ -123,11 +123,7 @@ describe.skipIf(agents.length === 0).each(agents)('%s: the stall watchdog', (nam
     ]);
     // At the model: the job's prompt, then the continue line twice.
     const texts = w.model.prompts().map((p) => p.text);
-    expect(texts).toEqual([
-      `work until the tests pass (${name})`,
-      'Continue.',
-      'Continue.',
-    ]);
+    expect(texts).toEqual([`work until the tests pass (${name})`, 'Continue.', 'Continue.']);
     // Each continue came after the turn before it had ended (an idle prompt, never mid-turn).
     const turns = w.model.journal().filter((e) => !e.side && e.reply !== undefined);
     for (let i = 1; i < turns.length; i++)

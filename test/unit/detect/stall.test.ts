@@ -81,9 +81,9 @@ describe('StallWatch kinds as the program says', () => {
   it('an agent that says it works is spinning; one at its prompt is quiet, whatever else moved', () => {
     const busy = new StallWatch(2_000, [], [], 0);
     busy.observe({view: view('x'), nowMs: 0, dialog: false, busy: true});
-    expect(busy.observe({view: view('x'), nowMs: 2_000, dialog: false, busy: true})).toMatchObject(
-      {began: {kind: 'spinning'}},
-    );
+    expect(busy.observe({view: view('x'), nowMs: 2_000, dialog: false, busy: true})).toMatchObject({
+      began: {kind: 'spinning'},
+    });
     const idle = new StallWatch(2_000, [/^ {12,}\S/], [], 0);
     idle.observe({view: view('❯', '             a notice'), nowMs: 0, dialog: false, busy: false});
     const later = view('❯', '             another notice');
