@@ -2,12 +2,13 @@ import {execFileSync} from 'node:child_process';
 import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {onTestFinished} from 'vitest';
+import {TERMINAL_STATES} from '../../src/jobs/states.js';
 import {useTempDir} from './temp-dir.js';
 import {waitFor} from './wait-for.js';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-const TERMINAL = new Set(['done', 'timeout', 'failed', 'cancelled', 'blocked']);
+const TERMINAL: ReadonlySet<string> = new Set(TERMINAL_STATES);
 
 /**
  * A fresh NUDGE_HOME for one test. When the test finishes, its workers are gone before the
