@@ -2,6 +2,7 @@ import {type Pattern, replaceFirst} from '../base/pattern.js';
 import type {PaneView} from '../tmux/view.js';
 import {cursorLine, visibleText} from '../tmux/view.js';
 import type {DoorSpec} from './doors.js';
+import type {AgentResume} from './resume.js';
 
 /**
  * What is specific to the program in a pane, kept as data: how to empty its input line, the
@@ -147,30 +148,6 @@ export interface Dialog {
   resets?: Pattern;
   /** Key groups that answer no (each one tmux call); none: nudge never answers it. */
   denyKeys?: readonly (readonly string[])[];
-}
-
-/** Where a run's agent session id comes from: Claude Code's session records (its
- * `sessions/<pid>.json`, else the newest transcript of the folder in `projects/`), Codex's
- * rollout files (`sessions/YYYY/MM/DD/rollout-*.jsonl`, the one of the run's folder), or an id
- * nudge chooses and gives the program as it starts (`startArgs`). */
-export const SESSION_SOURCES = ['claude-sessions', 'codex-rollouts', 'chosen'] as const;
-export type SessionSource = (typeof SESSION_SOURCES)[number];
-
-/** An agent's resume option, as data: `launch` followed by `args` (`{session}` in a word stands
- * for the session id), e.g. `claude --resume {session}`, `codex resume {session}`. */
-export interface AgentResume {
-  args: readonly string[];
-  session: SessionSource;
-  /** Words added when a run starts the program (`--session-id {session}`), for `chosen`. */
-  startArgs?: readonly string[];
-}
-
-/** The form of a session id nudge accepts (uuid-like: no character a shell reads). */
-export const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-
-/** The words of `words` with `{session}` replaced by the id. */
-export function withSession(words: readonly string[], session: string): string[] {
-  return words.map((w) => w.replaceAll('{session}', session));
 }
 
 /** An input mode of an agent's composer (shell mode, bash mode). */

@@ -4,7 +4,7 @@ import {linearPattern, type Pattern} from '../base/pattern.js';
 import {err, ok, type Result} from '../base/result.js';
 import {DOOR_KINDS} from './doors.js';
 import type {Profile} from './profile.js';
-import {SESSION_SOURCES} from './profile.js';
+import {SESSION_SOURCES} from './resume.js';
 
 /**
  * The one shape of a profile file (TOML): the built-in profiles under data/agents/ and a

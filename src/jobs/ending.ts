@@ -1,7 +1,7 @@
 import {type Blocked, blockedIn} from '../agents/dialogs.js';
 import {describeError, isAbortError} from '../base/errors.js';
 import type {Change} from '../notify/tell.js';
-import {NotDelivered, PaneBlocked, PaneFailure} from '../pane/failures.js';
+import {NotDelivered, PaneBlocked, PaneFailure, ServerGone} from '../pane/failures.js';
 import {FenceLost} from '../tmux/fence.js';
 import {PaneInMode} from '../tmux/mode-guard.js';
 import {TmuxCommandError} from '../tmux/runner.js';
@@ -58,7 +58,10 @@ export function endingOf(error: unknown, at: Stopped): JobOutcome {
     return {state: 'blocked', blocked, reason: blockedReason(blocked), notified: false};
   }
   // The server is gone (killed, a reboot): the work went with it, and every job of it is lost.
-  if (error instanceof TmuxCommandError && error.kind === 'no-server')
+  if (
+    (error instanceof TmuxCommandError && error.kind === 'no-server') ||
+    error instanceof ServerGone
+  )
     return {state: 'lost', reason: failureReason(error, at), notified: false};
   const failed: JobOutcome = {state: 'failed', reason: failureReason(error, at), notified: false};
   if (error instanceof NotDelivered) failed.delivery = error.delivery;

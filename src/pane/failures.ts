@@ -6,6 +6,12 @@ export class PaneFailure extends Error {
   override name = 'PaneFailure';
 }
 
+/** The job's tmux server is gone (restarted: its pane ids start again at %0): the job is
+ * lost with it, not failed. */
+export class ServerGone extends PaneFailure {
+  override name = 'ServerGone';
+}
+
 /** Whether the program took what was typed: read back from its screen after Enter. */
 export type Delivery =
   | 'submitted'

@@ -1,5 +1,5 @@
 import type {PaneInfo} from '../tmux/tmux.js';
-import {PaneFailure} from './failures.js';
+import {PaneFailure, ServerGone} from './failures.js';
 import type {PaneIo} from './keys.js';
 
 /**
@@ -17,7 +17,7 @@ export async function preflight(
   let info = await tmux.describePane(pane);
   if (!info) throw new PaneFailure(`Pane ${pane} is gone; nothing more was typed.`);
   if (info.serverPid !== serverPid) {
-    throw new PaneFailure(
+    throw new ServerGone(
       `The tmux server restarted (pid ${info.serverPid}, was ${serverPid}), so ${pane} is a different pane now; nothing was typed.`,
     );
   }

@@ -1,7 +1,7 @@
 import {Buffer} from 'node:buffer';
 import {open, readdir, stat} from 'node:fs/promises';
 import {join} from 'node:path';
-import {SESSION_ID, type SessionSource} from '../agents/profile.js';
+import {SESSION_ID, type SessionSource} from '../agents/resume.js';
 import {claudeConfigDirs, sessionOfPane} from '../doors/claude-session.js';
 import type {ProcessTree} from '../process/tree.js';
 

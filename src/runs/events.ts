@@ -1,5 +1,5 @@
 import type {HookMarkSource} from '../agents/hook-marks.js';
-import type {SessionSource} from '../agents/profile.js';
+import type {SessionSource} from '../agents/resume.js';
 import type {Clock} from '../base/clock.js';
 import type {PaneActivity} from '../detect/wait-until.js';
 import type {Recorder} from '../jobs/recorder.js';

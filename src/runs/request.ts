@@ -1,4 +1,5 @@
-import {type ProfileName, SESSION_ID} from '../agents/profile.js';
+import type {ProfileName} from '../agents/profile.js';
+import {SESSION_ID} from '../agents/resume.js';
 import {JOB_ID_PATTERN} from '../base/paths.js';
 import {err, ok, type Result} from '../base/result.js';
 import {isMs, isObject, isText} from '../base/shape.js';

@@ -1,6 +1,6 @@
 import type {Profile} from '../agents/profile.js';
-import {withSession} from '../agents/profile.js';
 import {agentNamed, PROFILES} from '../agents/registry.js';
+import {withSession} from '../agents/resume.js';
 import {describeError} from '../base/errors.js';
 import {exitSentinel} from '../detect/watchers.js';
 import {endingOf} from '../jobs/ending.js';

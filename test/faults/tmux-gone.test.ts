@@ -155,7 +155,7 @@ describe.each(TRANSPORTS)('tmux goes away under a job (%s transport)', (transpor
       await recorderAsFirstPane(server, second);
 
       const final = await waitForJobState(home, id, TERMINAL, 30_000);
-      expect(final.state, JSON.stringify(final)).toBe('failed');
+      expect(final.state, JSON.stringify(final)).toBe('lost');
       expect(final.reason).toMatch(/server restarted|stopped while/);
       await waitForGroupGone(pid);
       await waitForLocksFree(home);
@@ -193,7 +193,7 @@ describe.each(TRANSPORTS)('tmux goes away under a job (%s transport)', (transpor
       await waitForEvent(home, id, phase);
       await server.tmux('kill-server');
       const final = await waitForJobState(home, id, TERMINAL, 30_000);
-      expect(final.state, JSON.stringify(final)).toBe('failed');
+      expect(final.state, JSON.stringify(final)).toBe('lost');
       expect(final.reason).toMatch(/tmux server .* stopped while|is gone/);
       expect(await terminalEvents(home, id)).toHaveLength(1);
       await waitForGroupGone(pid);

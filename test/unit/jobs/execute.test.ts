@@ -54,12 +54,12 @@ describe('executeJob', () => {
     expect((await w.handle.readState()).state).toBe('cancelled');
   });
 
-  test('a job whose tmux server is gone fails with one sentence, recorded; nothing is left queued', async () => {
+  test('a job whose tmux server is gone ends lost with one sentence, recorded; nothing is left queued', async () => {
     const w = await recorded();
     const outcome = await executeJob(w.request, w.ctx);
-    expect(outcome.state).toBe('failed');
+    expect(outcome.state).toBe('lost');
     const record = await w.handle.readState();
-    expect(record.state).toBe('failed');
+    expect(record.state).toBe('lost');
     expect(record.reason).toMatch(/^The tmux server .*\.$/);
     expect(record.reason).not.toMatch(/\n| {4}at /);
     expect(await readdir(w.lock.queueDir).catch(() => [])).toEqual([]);

@@ -199,15 +199,16 @@ describe('runJob', () => {
   });
 
   test.each([
-    [{dead: true}, /is dead/],
-    [{inputOff: true}, /input turned off/],
-    [{synchronized: true}, /synchronize-panes/],
-    [{serverPid: 7}, /server restarted/],
-    [{paneId: '%9'}, /is gone/],
-  ])('refuses to type blind into a pane with %j', async (info, reason) => {
+    [{dead: true}, /is dead/, 'failed'],
+    [{inputOff: true}, /input turned off/, 'failed'],
+    [{synchronized: true}, /synchronize-panes/, 'failed'],
+    // Another server on the socket: the job's server is gone, and the job with it.
+    [{serverPid: 7}, /server restarted/, 'lost'],
+    [{paneId: '%9'}, /is gone/, 'failed'],
+  ])('refuses to type blind into a pane with %j', async (info, reason, state) => {
     const {deps, tmux} = setup(info);
     const outcome = await runJob(deps, makeRequest(), new AbortController().signal);
-    expect(outcome.state).toBe('failed');
+    expect(outcome.state).toBe(state);
     expect(outcome.reason).toMatch(reason);
     expect(tmux.calls.filter((c) => c[0] === 'type' || c[0] === 'keys')).toEqual([]);
   });

@@ -24,7 +24,21 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   doors: ['base', 'agents', 'process'],
   jobs: ['base', 'tmux', 'agents', 'detect', 'pane', 'locks', 'process', 'notify', 'doors'],
   watch: ['base', 'tmux', 'agents', 'detect', 'pane', 'jobs', 'locks', 'process', 'notify'],
-  runs: ['base', 'tmux', 'agents', 'detect', 'pane', 'jobs', 'locks', 'process', 'notify'],
+  /** doors: Claude Code's session records name a run's session; setup: the schedules a
+   * recovery marks again. */
+  runs: [
+    'base',
+    'tmux',
+    'agents',
+    'detect',
+    'pane',
+    'jobs',
+    'locks',
+    'process',
+    'notify',
+    'doors',
+    'setup',
+  ],
   setup: ['base', 'agents', 'process'],
   commands: [
     'base',
