@@ -131,9 +131,11 @@ export function loadProfiles(
       problems.push(value);
       continue;
     }
-    if (verdict.kind !== 'own' && value.launch !== undefined) {
+    // launch and resume start a program (nudge run, nudge recover): only from your own folder.
+    const starts = (['launch', 'resume'] as const).find((f) => value[f] !== undefined);
+    if (verdict.kind !== 'own' && starts !== undefined) {
       problems.push(
-        `${path}: launch is not taken from a project's file (it starts a program); put it in your own folder, ${trust.own[0] ?? '~/.config/nudge/agents'}.`,
+        `${path}: ${starts} is not taken from a project's file (it starts a program); put it in your own folder, ${trust.own[0] ?? '~/.config/nudge/agents'}.`,
       );
       continue;
     }

@@ -17,30 +17,10 @@ import {
 } from '../../../src/watch/assessor.js';
 import {type CycleDeps, type CyclePane, runCycles} from '../../../src/watch/cycle.js';
 import type {PendingReport, WatcherRecord} from '../../../src/watch/record.js';
-import type {WatcherChange} from '../../../src/watch/store.js';
 import {FakeClock} from '../../helpers/fake-clock.js';
+import {MemoryRecords} from '../../helpers/memory-records.js';
 
 const PID = 4242;
-
-/** One watcher's record in memory, changed as the store changes it. */
-class MemoryRecords {
-  record: WatcherRecord | undefined;
-  constructor(record: WatcherRecord) {
-    this.record = record;
-  }
-  async update<T>(
-    _name: string,
-    change: (
-      r: WatcherRecord | undefined,
-    ) => {record: WatcherChange; result: T} | Promise<{record: WatcherChange; result: T}>,
-  ): Promise<T> {
-    const copy = this.record ? structuredClone(this.record) : undefined;
-    const {record, result} = await change(copy);
-    if (record === 'remove') this.record = undefined;
-    else if (record !== 'keep') this.record = record;
-    return result;
-  }
-}
 
 /** A pane that is there, goes idle after `idleAfterMs`, and records what is typed. */
 class FakePane implements CyclePane {

@@ -3,25 +3,16 @@
 import {describe, expect, it} from 'vitest';
 import type {WatcherRecord} from '../../../src/watch/record.js';
 import {countInjection, injectionBound, pause} from '../../../src/watch/record-changes.js';
-import type {WatcherChange} from '../../../src/watch/store.js';
 import {FakeClock} from '../../helpers/fake-clock.js';
+import {MemoryRecords} from '../../helpers/memory-records.js';
 
 function records(r: WatcherRecord) {
-  const box = {record: r as WatcherRecord | undefined};
-  return {
-    box,
-    async update<T>(
-      _name: string,
-      change: (
-        r: WatcherRecord | undefined,
-      ) => {record: WatcherChange; result: T} | Promise<{record: WatcherChange; result: T}>,
-    ): Promise<T> {
-      const {record, result} = await change(box.record && structuredClone(box.record));
-      if (record === 'remove') box.record = undefined;
-      else if (record !== 'keep') box.record = record;
-      return result;
+  const memory = new MemoryRecords(r);
+  return Object.assign(memory, {
+    get box() {
+      return memory;
     },
-  };
+  });
 }
 
 const record = (o: Partial<WatcherRecord> = {}, maxInjections?: number): WatcherRecord =>
