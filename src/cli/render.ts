@@ -184,6 +184,7 @@ export function renderStatus(
   if (s.host) line(`host    ${s.host}`);
   line(`state   ${s.state}${lostNote}`);
   if (s.reason) line(`reason  ${s.reason}`);
+  if (s.recoveredAs) line(`recovered as job ${s.recoveredAs} (nudge recover)`);
   if (s.stalled)
     line(`stall   ${describeStalled(s.stalled, Date.now())}, since ${s.stalled.since}`);
   if (s.blocked) {

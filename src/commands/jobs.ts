@@ -1,3 +1,5 @@
+import {readFile} from 'node:fs/promises';
+import {join} from 'node:path';
 import {resolveStateDir} from '../base/paths.js';
 import {endJobsOfGoneServers, tellLost} from '../jobs/lost.js';
 import type {RunRecord, SubmitRecord} from '../jobs/record.js';
@@ -6,6 +8,7 @@ import {
   type JobHandle,
   type JobRecord,
   JobStore,
+  RECOVERED,
   type ShownState,
   shownState,
 } from '../jobs/store.js';
@@ -50,16 +53,22 @@ export async function listJobs(_o: object, ctx: CommandContext): Promise<JobList
   return {jobsDir: store.jobsDir, nowMs, jobs};
 }
 
-/** A job's record plus its events, as `nudge status` shows it. */
-export type JobStatus = ShownJob & {events: JobEvent[]; logPath: string};
+/** A job's record plus its events, as `nudge status` shows it; `recoveredAs`: the job that
+ * brought it back after its tmux server went away (`nudge recover`). */
+export type JobStatus = ShownJob & {events: JobEvent[]; logPath: string; recoveredAs?: string};
 
 /** Read one job's status. */
 export async function readStatus(handle: JobHandle, nowMs: number): Promise<JobStatus> {
   const record = await handle.readState();
+  const recoveredAs = await readFile(join(handle.dir, RECOVERED), 'utf8').then(
+    (t) => t.trim(),
+    () => undefined,
+  );
   return {
     ...believable(record, nowMs),
     events: await handle.readEvents(),
     logPath: handle.logPath,
+    ...(recoveredAs ? {recoveredAs} : {}),
   };
 }
 

@@ -88,6 +88,8 @@ export interface JobEnding {
 const ENDED_CLAIM = 'ended';
 /** The marker that a person cancelled the job (see JobHandle.markCancelRequested). */
 export const CANCEL_REQUESTED = 'cancel-requested';
+/** The marker that `nudge recover` brought the job back (its content: the new job's id). */
+export const RECOVERED = 'recovered';
 
 /** One job's files. */
 export class JobHandle {

@@ -6,7 +6,7 @@ import {FILE_MODE} from '../base/paths.js';
 import {type LostDeps, serverGone} from '../jobs/lost.js';
 import type {JobRecord, RunRecord, SubmitRecord} from '../jobs/record.js';
 import {validateRequest} from '../jobs/request.js';
-import {CANCEL_REQUESTED, isTerminal, type JobStore} from '../jobs/store.js';
+import {CANCEL_REQUESTED, isTerminal, type JobStore, RECOVERED} from '../jobs/store.js';
 import {readScheduledJob, type ScheduledJob} from '../setup/schedule-store.js';
 import {type RunRequest, validateRunRequest} from './request.js';
 
@@ -73,9 +73,6 @@ export interface RecoveryPlan {
   jobs: PlannedJob[];
   schedules: PlannedSchedule[];
 }
-
-/** A job's marker that it was recovered (its content: the new job's id). */
-const RECOVERED = 'recovered';
 
 /** Claim the recovery of a job (true once: a second recover, or one running at the same time,
  * leaves it). */
