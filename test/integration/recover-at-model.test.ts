@@ -5,10 +5,11 @@
 // conversation — the model sees the run's first prompt in the request that carries the
 // queued job's text — and the queued job is typed into the new pane once. The agent's HOME is
 // the person's: `nudge run` and `nudge recover` run with it, as they would for a user.
-import {execFileSync, spawnSync} from 'node:child_process';
+import {spawnSync} from 'node:child_process';
 import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {dirname, join} from 'node:path';
 import {describe, expect, it} from 'vitest';
+import {commitAll} from '../helpers/git-repo.js';
 import {startModelServer} from '../helpers/model-server.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {
@@ -45,14 +46,7 @@ async function recoverScenario(agent: AgentName) {
     join(where.home, '.tmux.conf'),
     `set -g default-command "export PATH=${shellQuote(path).replaceAll('"', '\\"')} PS1='$ '; exec bash --norc --noprofile"\n`,
   );
-  const git = (...args: string[]) =>
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
-      cwd: where.workdir,
-      encoding: 'utf8',
-    });
-  git('init', '-q');
-  git('add', '.');
-  git('commit', '-qm', 'start');
+  commitAll(where.workdir);
   // A worktree is a sibling of the work folder: trusted as the person would trust it.
   const rec = await startRecorder(server);
   const home = useNudgeHome();

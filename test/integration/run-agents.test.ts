@@ -2,12 +2,12 @@
 // server on 127.0.0.1, and what the model received is asserted there. The tmux server's
 // global environment is the agent's (a throwaway home), so the pane nudge opens starts the
 // real CLI as a user's shell would. The caller is a byte recorder.
-import {execFileSync} from 'node:child_process';
 import {existsSync, readFileSync} from 'node:fs';
 import {basename, join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import type {RunReport} from '../../src/jobs/run-report.js';
 import {runNotice} from '../../src/runs/report.js';
+import {commitAll} from '../helpers/git-repo.js';
 import {startModelServer} from '../helpers/model-server.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {type AgentName, agentAvailable, prepareAgentServer} from '../helpers/real-agents.js';
@@ -28,14 +28,7 @@ async function agentWorld(agent: AgentName, approvals: 'default' | 'all') {
   const server = await startTmuxServer();
   const model = await startModelServer();
   const where = await prepareAgentServer(server, agent, {modelUrl: model.url, approvals});
-  const gitIn = (...args: string[]) =>
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
-      cwd: where.workdir,
-      encoding: 'utf8',
-    });
-  gitIn('init', '-q');
-  gitIn('add', '.');
-  gitIn('commit', '-qm', 'start');
+  commitAll(where.workdir);
   const rec = await startRecorder(server);
   const home = useNudgeHome();
   const start = async (args: string[]) => {

@@ -3,12 +3,13 @@
 // processes gone after), cancel, a worktree run in a temporary git repository, --pr with and
 // without gh, --wait, and bad input. The notice is read byte for byte from a recorder pane
 // standing in for the calling agent.
-import {execFileSync} from 'node:child_process';
+
 import {chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import type {RunReport} from '../../src/jobs/run-report.js';
 import {runNotice} from '../../src/runs/report.js';
+import {git} from '../helpers/git-repo.js';
 import {startHttpSink} from '../helpers/http-sink.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {processViewEnv} from '../helpers/process-view.js';
@@ -76,13 +77,6 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
-    cwd,
-    encoding: 'utf8',
-  });
 }
 
 async function repo(server: TmuxTestServer, name = 'repo'): Promise<string> {
