@@ -6,7 +6,7 @@ import {
   type VerifiedTable,
   versionIn,
 } from '../agents/verified.js';
-import {NudgeError} from '../base/errors.js';
+import {describeError, NudgeError} from '../base/errors.js';
 import type {OptionsOf, SERVER_OPTIONS} from '../base/option-table.js';
 import {findOnPath, resolveStateDir} from '../base/paths.js';
 import {thisProcess} from '../base/this-process.js';
@@ -341,7 +341,17 @@ async function checkRecoverable(ctx: CommandContext): Promise<Check> {
   const stateDir = resolveStateDir(ctx.env);
   const store = new JobStore(stateDir);
   await endJobsOfGoneServers(store, ctx).catch(() => []);
-  const plan = planRecovery(await recoveryFacts(store, stateDir, ctx));
+  let plan: ReturnType<typeof planRecovery>;
+  try {
+    plan = planRecovery(await recoveryFacts(store, stateDir, ctx));
+  } catch (error) {
+    // The state-dir check says why; nothing here can be planned without it.
+    return warn(
+      'recover',
+      `What could be recovered cannot be read: ${describeError(error)}.`,
+      'Fix the state directory (the state-dir check), then run nudge doctor again.',
+    );
+  }
   const runs = plan.runs.filter((r) => r.action === 'resume').length;
   const jobs = plan.jobs.filter((j) => j.action === 'retarget').length;
   const schedules = plan.schedules.filter((s) => s.action === 'remark').length;

@@ -51,7 +51,10 @@ describe('nudge doctor', () => {
       'profiles',
       // Then each agent nudge installs for, in the installers' order.
       ...installTargets(),
+      // Last: whether a tmux server nudge worked with is gone, with things to recover.
+      'recover',
     ]);
+    expect(r.by.recover).toMatchObject({status: 'ok'});
     expect(r.by.platform?.detail).toMatch(
       process.platform === 'linux'
         ? /^Linux \(linux \w+\); processes are read from \/proc/

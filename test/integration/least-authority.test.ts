@@ -270,6 +270,12 @@ describe('nudge mcp declares what each tool does', () => {
     expect(look.content[0]?.text).toBe(
       'bash_wait runs a command, and this nudge mcp was not started with --allow-exec; report without it (the watcher sleeps), or ask the person to add --allow-exec.',
     );
+    // recover starts agents again: without --allow-exec it only plans, whatever is asked.
+    expect(hints.recover).toMatchObject({readOnlyHint: false, destructiveHint: true});
+    const recover = (await plain.callTool({name: 'recover', arguments: {dry_run: false}})) as {
+      structuredContent?: {dryRun?: boolean};
+    };
+    expect(recover.structuredContent?.dryRun).toBe(true);
 
     const exec = await mcpClient(env, ['--allow-exec']);
     const listed = (await exec.listTools()).tools;

@@ -112,6 +112,7 @@ describe('nudge mcp, in-process', () => {
         'queue_drop',
         'queue_edit',
         'queue_move',
+        'recover',
         'run',
         'status',
         'submit',
