@@ -311,12 +311,18 @@ export function renderWatchShow(w: WatcherView, json: boolean, out: Output): Exi
   line(`watcher  ${w.name}`);
   line(`state    ${w.state}${w.cycle ? ` (cycle ${w.cycle} running)` : ''}`);
   if (w.pausedReason) line(`reason   ${w.pausedReason}`);
+  if (w.stalled) line(`stall    ${describeStalled(w.stalled, Date.now())}`);
   if (w.lostCycle) line(`lost     ${w.lostCycle}`);
   line(
     `pane     ${w.pane}${w.paneTarget !== w.pane ? ` (${w.paneTarget})` : ''} on ${w.socketPath}`,
   );
   line(`assessor ${w.assessor}`);
   if (w.pending) line(`queued   ${w.pending} report(s)`);
+  const max = w.options.maxInjections;
+  if (w.injections > 0 || max != null)
+    line(
+      `typed    ${w.injections} line(s)${max != null ? ` of at most ${max} (--max-injections)` : ''}`,
+    );
   line('plan');
   for (const l of w.plan.split('\n')) line(`  ${l}`);
   line('transcript');

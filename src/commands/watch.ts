@@ -298,6 +298,8 @@ function viewOf(r: WatcherRecord): WatcherView {
     assessor: describeAssessor(r.assessor),
     options: r.options,
     ...(r.pausedReason ? {pausedReason: r.pausedReason} : {}),
+    ...(r.stalled ? {stalled: r.stalled} : {}),
+    injections: r.injections ?? 0,
     pending: r.pending.length,
     ...(running ? {cycle: r.cycle?.pid} : {}),
     ...(r.cycle && !running

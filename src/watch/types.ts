@@ -1,3 +1,4 @@
+import type {StalledMark} from '../jobs/stalled.js';
 import type {WatcherInput} from './options.js';
 import type {TranscriptEntry, WatcherOptions, WatcherState} from './record.js';
 
@@ -28,6 +29,10 @@ export interface WatcherView {
   /** Set when the record names a cycle worker that is gone without finishing (killed, the
    * machine restarted): the report it worked on is lost; the next report starts a new one. */
   lostCycle?: string | undefined;
+  /** A stall going on in its idle step (`--stall`). */
+  stalled?: StalledMark | undefined;
+  /** Lines the assessor typed since the watcher was (re)started (`--max-injections`). */
+  injections: number;
   createdAt: string;
   updatedAt: string;
   transcript: TranscriptEntry[];

@@ -124,6 +124,8 @@ describe('--stall', () => {
       stall: {stallMs: 600_000, onStall: {kind: 'cancel'}},
       maxInjections: 4,
     });
+    const shownW = await runNudge(['watch', 'show', 'w'], env);
+    expect(shownW.stdout).toContain('typed    0 line(s) of at most 4 (--max-injections)');
     const refused = await start(['--stall', '10m', '--on-stall', 'continue:2']);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain('--max-injections');
