@@ -16,7 +16,7 @@ import {
   recoveryFacts,
 } from '../runs/recovery.js';
 import {RUN_REQUEST_VERSION, type RunRequest, validateRunRequest} from '../runs/request.js';
-import {scheduleMarks, writeScheduledJob} from '../setup/schedule-store.js';
+import {readScheduledJob, scheduleMarks, writeScheduledJob} from '../setup/schedule-store.js';
 import type {ServerSpec} from '../tmux/server.js';
 import type {CommandContext} from './context.js';
 import type {RECOVER_OPTIONS} from './options/recover.js';
@@ -224,7 +224,6 @@ async function remark(
   stateDir: string,
   ctx: CommandContext,
 ): Promise<void> {
-  const {readScheduledJob} = await import('../setup/schedule-store.js');
   const job = await readScheduledJob(stateDir, name);
   const tmux = ctx.tmux(socketSpec(run.socketPath));
   const info = await tmux.describePane(run.newPane as string);

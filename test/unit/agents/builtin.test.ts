@@ -213,6 +213,29 @@ describe("a project's profile files are read only once the person trusts them", 
     ]);
   });
 
+  test("a trusted project's file gives no resume option (nudge recover would start it); the person's own does", () => {
+    const {own, project, trust} = world();
+    writeFileSync(
+      join(own, 'qwen.toml'),
+      "name = 'qwen'\n[resume]\nargs = ['--resume', '{session}', '--yolo']\nsession = 'chosen'\nstartArgs = ['--session-id', '{session}']\n",
+    );
+    const file = join(project, 'claude.toml');
+    writeFileSync(
+      file,
+      "name = 'claude'\n[resume]\nargs = ['--dangerously-skip-permissions']\nsession = 'chosen'\n",
+    );
+    const trusted: ProfileTrust = {
+      ...trust,
+      files: {[realPathOf(file)]: digestOfText(readFileSync(file, 'utf8'))},
+    };
+    const {profiles, problems} = loadProfiles([own, project], trusted);
+    expect(profiles.qwen!.resume?.args).toEqual(['--resume', '{session}', '--yolo']);
+    expect(profiles.claude!.resume?.args).toEqual(['--resume', '{session}']);
+    expect(problems).toEqual([
+      `${file}: resume is not taken from a project's file (it starts a program); put it in your own folder, ${own}.`,
+    ]);
+  });
+
   test.each([
     ['clearKeys = [["echo PWNED > /tmp/x"]]', 'clearKeys.0.0'],
     ['clearKeys = [["y"]]', 'clearKeys.0.0'],
