@@ -101,9 +101,7 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
   const patched = withPatch(
     createJobRecorder(handle, log),
     () => (transportRecord === undefined ? {} : {transport: transportRecord}),
-    // --wait runs in the person's own terminal: a Ctrl-C there is theirs.
-    async () =>
-      (await handle.readState()).mode === 'foreground' || (await handle.cancelRequested()),
+    () => handle.cancelledByPerson(),
   );
 
   const transport = openTransportLazily(

@@ -87,7 +87,7 @@ export interface JobEnding {
 /** The marker that the ending was claimed (see JobHandle.end). */
 const ENDED_CLAIM = 'ended';
 /** The marker that a person cancelled the job (see JobHandle.markCancelRequested). */
-export const CANCEL_REQUESTED = 'cancel-requested';
+const CANCEL_REQUESTED = 'cancel-requested';
 /** The marker that `nudge recover` brought the job back (its content: the new job's id). */
 export const RECOVERED = 'recovered';
 
@@ -211,8 +211,11 @@ export class JobHandle {
     await writeFile(join(this.dir, CANCEL_REQUESTED), `${by}\n`, {mode: FILE_MODE});
   }
 
-  /** Whether a person cancelled the job (markCancelRequested). */
-  async cancelRequested(): Promise<boolean> {
+  /** Whether a stop of the job is a person's: they cancelled it (markCancelRequested), or it
+   * runs in their own terminal (`--wait`: a Ctrl-C there is theirs). Otherwise a signal came
+   * from outside (a shutdown, a kill). */
+  async cancelledByPerson(): Promise<boolean> {
+    if ((await this.readState()).mode === 'foreground') return true;
     return readFile(join(this.dir, CANCEL_REQUESTED), 'utf8').then(
       () => true,
       () => false,

@@ -69,10 +69,11 @@ export async function executeRun(request: RunRequest, ctx: RunExecuteContext): P
   const ending = recorder.end;
   // A cancel no person asked for (nudge cancel; --wait is the person's own terminal) is a
   // stop from outside (a shutdown, a kill).
-  const byPerson = async () =>
-    (await handle.readState()).mode === 'foreground' || (await handle.cancelRequested());
   recorder.end = async (o, patch) =>
-    ending(o.state === 'cancelled' && !(await byPerson()) ? stoppedFromOutside(o) : o, patch);
+    ending(
+      o.state === 'cancelled' && !(await handle.cancelledByPerson()) ? stoppedFromOutside(o) : o,
+      patch,
+    );
   const tell = realInjector({
     stateDir: ctx.stateDir,
     server,

@@ -6,7 +6,7 @@ import {FILE_MODE} from '../base/paths.js';
 import {type LostDeps, serverGone} from '../jobs/lost.js';
 import type {JobRecord, RunRecord, SubmitRecord} from '../jobs/record.js';
 import {validateRequest} from '../jobs/request.js';
-import {CANCEL_REQUESTED, isTerminal, type JobStore, RECOVERED} from '../jobs/store.js';
+import {isTerminal, type JobStore, RECOVERED} from '../jobs/store.js';
 import {readScheduledJob, type ScheduledJob} from '../setup/schedule-store.js';
 import {type RunRequest, validateRunRequest} from './request.js';
 
@@ -257,9 +257,7 @@ export async function recoveryFacts(
       () => undefined,
     );
     const stoppedFromOutside =
-      record.state === 'cancelled' &&
-      record.mode === 'detached' &&
-      !existsSync(join(dir, CANCEL_REQUESTED));
+      record.state === 'cancelled' && !(await (await store.open(record.id)).cancelledByPerson());
     if (record.kind === 'run') {
       const request = await readFile(join(dir, 'request.json'), 'utf8')
         .then((t) => validateRunRequest(JSON.parse(t)))
