@@ -1,4 +1,5 @@
-import type {DialogKind, TurnEnd} from './profile.js';
+import type {TurnEnd} from './identity.js';
+import type {DialogKind} from './profile.js';
 
 // Claude Code's profile is data (data/agents/claude.toml); what stays code is how its turn-end
 // hook's payload reads.

@@ -1,4 +1,5 @@
-import type {DialogKind, TurnEnd} from './profile.js';
+import type {TurnEnd} from './identity.js';
+import type {DialogKind} from './profile.js';
 
 // Gemini CLI's profile is data (data/agents/gemini.toml); what stays code is how its turn-end
 // hook's payload reads.

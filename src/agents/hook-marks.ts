@@ -16,6 +16,9 @@ export interface HookMark {
   pane: string;
   /** The agent's session/thread id, when the hook said. */
   session?: string;
+  /** How the pane was proven when the hook ran outside it: the job that typed the turn's
+   * input there (src/jobs/typed-turn.ts). Absent: the hook ran in the pane. */
+  provenBy?: string;
 }
 
 /** The pane a hook runs in, from the environment tmux gives every pane: `$TMUX` is
@@ -26,18 +29,24 @@ export function hookPaneFromEnv(env: Record<string, string | undefined>): PaneRe
   return {socketPath: here.socketPath, serverPid: here.serverPid, pane: here.pane};
 }
 
-function markPath(stateDir: string, where: PaneRef): string {
-  return join(stateDir, 'marks', `${paneKey(where)}.json`);
-}
-
-/** Record a mark for a pane (the newest replaces the previous one). */
-export async function recordHookMark(
-  stateDir: string,
-  where: PaneRef,
-  mark: HookMark,
-): Promise<void> {
-  await mkdir(join(stateDir, 'marks'), {recursive: true, mode: DIR_MODE});
-  await writeFileAtomic(markPath(stateDir, where), JSON.stringify(mark));
+/** One kind of a pane's mark: a file `<pane key><suffix>` in the state dir's marks/, the
+ * newest replacing the previous one. */
+function markFile<M>(suffix: string) {
+  const path = (stateDir: string, where: PaneRef) =>
+    join(stateDir, 'marks', `${paneKey(where)}${suffix}`);
+  return {
+    async write(stateDir: string, where: PaneRef, mark: M): Promise<void> {
+      await mkdir(join(stateDir, 'marks'), {recursive: true, mode: DIR_MODE});
+      await writeFileAtomic(path(stateDir, where), JSON.stringify(mark));
+    },
+    async read(stateDir: string, where: PaneRef): Promise<M | undefined> {
+      try {
+        return JSON.parse(await readFile(path(stateDir, where), 'utf8')) as M;
+      } catch {
+        return undefined;
+      }
+    },
+  };
 }
 
 /** "This pane's agent waits for a person", as an agent's own notification hook reported it
@@ -51,43 +60,31 @@ export interface NeedsMark {
   pane: string;
 }
 
-function needsPath(stateDir: string, where: PaneRef): string {
-  return join(stateDir, 'marks', `${paneKey(where)}.needs.json`);
+/** A hook that ran with `$TMUX_PANE` naming a pane it could not prove it runs in (a Codex
+ * `notify` under the shared app-server): nothing was recorded for that pane; this says so, to
+ * the job waiting there and to `doctor`. */
+export interface RefusedMark {
+  source: string;
+  /** The pane `$TMUX_PANE` named. */
+  claimed: string;
+  /** Why it was not believed (a clause). */
+  why: string;
+  atMs: number;
 }
 
-/** Record that a pane's agent waits for a person (the newest replaces the previous one). */
-export async function recordNeedsMark(
-  stateDir: string,
-  where: PaneRef,
-  mark: NeedsMark,
-): Promise<void> {
-  await mkdir(join(stateDir, 'marks'), {recursive: true, mode: DIR_MODE});
-  await writeFileAtomic(needsPath(stateDir, where), JSON.stringify(mark));
-}
+const TURN_END = markFile<HookMark>('.json');
+const NEEDS = markFile<NeedsMark>('.needs.json');
+const REFUSED = markFile<RefusedMark>('.refused.json');
 
-/** The newest "needs a person" mark of a pane, if any. */
-export async function readNeedsMark(
-  stateDir: string,
-  where: PaneRef,
-): Promise<NeedsMark | undefined> {
-  try {
-    return JSON.parse(await readFile(needsPath(stateDir, where), 'utf8')) as NeedsMark;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The newest mark of a pane, if any. */
-export async function readHookMark(
-  stateDir: string,
-  where: PaneRef,
-): Promise<HookMark | undefined> {
-  try {
-    return JSON.parse(await readFile(markPath(stateDir, where), 'utf8')) as HookMark;
-  } catch {
-    return undefined;
-  }
-}
+/** Record a turn-end mark for a pane; read the newest. */
+export const recordHookMark = TURN_END.write;
+export const readHookMark = TURN_END.read;
+/** Record that a pane's agent waits for a person; read the newest. */
+export const recordNeedsMark = NEEDS.write;
+export const readNeedsMark = NEEDS.read;
+/** Record that a hook claimed a pane it could not prove; read the newest. */
+export const recordRefusedMark = REFUSED.write;
+export const readRefusedMark = REFUSED.read;
 
 /** Where a job reads the turn-end marks of its server's panes. */
 export interface HookMarkSource {
@@ -95,6 +92,8 @@ export interface HookMarkSource {
   read(pane: string): Promise<HookMark | undefined>;
   /** The newest "needs a person" mark of a pane, if any. */
   readNeeds(pane: string): Promise<NeedsMark | undefined>;
+  /** The newest refusal of a hook that claimed the pane and could not prove it, if any. */
+  readRefused(pane: string): Promise<RefusedMark | undefined>;
   /** A counter of file events in the marks folder: take it before `read`, and pass it to
    * `changed`, so an event between the two is not missed. */
   version(): number;
@@ -129,6 +128,7 @@ export function hookMarkSource(stateDir: string, server: ServerRef): HookMarkSou
   return {
     read: (pane) => readHookMark(stateDir, {...server, pane}),
     readNeeds: (pane) => readNeedsMark(stateDir, {...server, pane}),
+    readRefused: (pane) => readRefusedMark(stateDir, {...server, pane}),
     version: () => events,
     async changed(signal, backstopMs, since) {
       signal.throwIfAborted();

@@ -2,6 +2,7 @@ import {type Pattern, replaceFirst} from '../base/pattern.js';
 import type {PaneView} from '../tmux/view.js';
 import {cursorLine, visibleText} from '../tmux/view.js';
 import type {DoorSpec} from './doors.js';
+import type {AgentIdentity} from './identity.js';
 import type {AgentResume} from './resume.js';
 
 /**
@@ -123,6 +124,9 @@ export interface Profile {
   /** How the program is started again into an earlier conversation (`nudge recover`), and
    * where its session id comes from when a run starts. */
   resume?: AgentResume;
+  /** How a call from the program's tools and hooks proves the pane it comes from
+   * (src/pane/own-pane.ts; docs/agents.md, "Which pane a call comes from"). */
+  identity?: AgentIdentity;
   /** The releases each entry was measured on, by entry (`busy`, `queued`, …), and which of
    * its patterns hold for which: what to look at first when a release changes a screen. */
   measuredOn?: Readonly<Partial<Record<Exclude<keyof Profile, 'measuredOn' | 'name'>, string>>>;
@@ -160,12 +164,6 @@ export interface InputMode {
 /** A command's base name: `-bash` (a login shell) and `/bin/bash` are `bash`. */
 export function baseName(command: string): string {
   return command.replace(/^-/, '').split('/').pop() ?? '';
-}
-
-/** An agent's "I finished a turn" hook call, as read from its payload. */
-export interface TurnEnd {
-  /** The agent's session (thread) id, when the payload names it. */
-  session?: string;
 }
 
 /** The rule line agents draw above their composer. */

@@ -3,13 +3,13 @@ import {type LoadedProfiles, loadProfiles, profileDirsOf} from './builtin.js';
 import {claudeNeedsPerson, claudeStopTurn} from './claude.js';
 import {codexNotifyTurn} from './codex.js';
 import {geminiAfterAgentTurn, geminiNeedsPerson} from './gemini.js';
+import type {SharedServer, TurnEnd} from './identity.js';
 import {
   type DialogKind,
   isAgent,
   type Profile,
   type ProfileName,
   type Profiles,
-  type TurnEnd,
 } from './profile.js';
 import {isShellCommand} from './shell.js';
 import {type ProfileTrust, readProfileTrust} from './trust.js';
@@ -209,4 +209,16 @@ export const HOOK_KINDS = [
 function sessionTurn(input: Record<string, unknown> | undefined): TurnEnd {
   const id = input?.session_id ?? input?.sessionId;
   return typeof id === 'string' ? {session: id} : {};
+}
+
+/** The servers the agent profiles say their sessions share (`[identity] servers`): a call made
+ * under one proves no pane (src/pane/own-pane.ts). */
+export function sharedServers(): SharedServer[] {
+  return agentProfiles().flatMap((p) =>
+    (p.identity?.servers ?? []).map((pattern) => ({
+      agent: p.name,
+      pattern,
+      thread: p.identity?.thread,
+    })),
+  );
 }

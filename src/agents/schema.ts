@@ -62,6 +62,14 @@ function build(z: typeof Zod.z, compile: (source: string) => Pattern) {
     startArgs: z.array(word).optional(),
   });
 
+  const identity = z.strictObject({
+    servers: z.array(regex).min(1).optional(),
+    thread: z
+      .string()
+      .regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name such as CODEX_THREAD_ID')
+      .optional(),
+  });
+
   /** What a profile file may hold. `name` and `kind` say what it is; the rest is Profile. */
   const profileFile = z.strictObject({
     name: z
@@ -98,6 +106,7 @@ function build(z: typeof Zod.z, compile: (source: string) => Pattern) {
     doors: z.array(door).optional(),
     launch: z.string().min(1).optional(),
     resume: resume.optional(),
+    identity: identity.optional(),
     measuredOn: z.record(z.string(), z.string()).optional(),
   });
 

@@ -27,6 +27,8 @@ const EXIT_OF = {
   'bad-pane': EXIT_CODES.usage,
   'bad-job': EXIT_CODES.usage,
   'no-pane': EXIT_CODES.usage,
+  // A pane named by an inherited $TMUX_PANE, or self, that the process tree does not prove.
+  'unproven-pane': EXIT_CODES.usage,
   'no-such-pane': EXIT_CODES.usage,
   'no-such-job': EXIT_CODES.usage,
   'ambiguous-job': EXIT_CODES.usage,

@@ -1,5 +1,6 @@
 import type {Clock} from '../base/clock.js';
 import type {Foreground} from '../process/foreground.js';
+import type {ProcessTree} from '../process/tree.js';
 import type {SelfCommand} from '../setup/place.js';
 import type {ServerSpec} from '../tmux/server.js';
 import type {Tmux} from '../tmux/tmux.js';
@@ -26,6 +27,8 @@ export interface CommandContext {
   clock: Clock;
   /** How commands reach a tmux server (one tmux process per call). */
   tmux: (spec: ServerSpec) => Tmux;
+  /** Which process descends from which (/proc or ps): proves the pane a call comes from. */
+  tree: ProcessTree;
   /** What runs in the foreground of a pane's terminal (Linux /proc). */
   foreground: Foreground;
   /** The worker script a detached job runs in (dist/workers/job-worker.js). */

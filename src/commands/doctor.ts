@@ -12,10 +12,13 @@ import {findOnPath, resolveStateDir} from '../base/paths.js';
 import {thisProcess} from '../base/this-process.js';
 import {endJobsOfGoneServers} from '../jobs/lost.js';
 import {JobStore} from '../jobs/store.js';
+import {describeOwnPane} from '../pane/own-pane.js';
+import {ownPane} from '../pane/target.js';
 import {runFile} from '../process/spawn.js';
 import {planRecovery, recoveryFacts} from '../runs/recovery.js';
 import {type InstallAgent, installTargets, piecesFor} from '../setup/agents.js';
 import {type Check, fail, ok, warn} from '../setup/check.js';
+import {checkRefusedHooks} from '../setup/check-hooks.js';
 import {checkState} from '../setup/check-state.js';
 import {planInstall} from '../setup/install.js';
 import {broadRules} from '../setup/legacy.js';
@@ -109,7 +112,6 @@ async function checkServer(
   const why = serverChoiceReason(o, ctx.env);
   const tmux = ctx.tmux(spec);
   const flagged = o.socketName !== undefined || o.socketPath !== undefined;
-  const own = flagged ? undefined : ctx.env.TMUX_PANE;
   let session: string | undefined;
   try {
     session = await tmux.recentSession();
@@ -147,7 +149,10 @@ async function checkServer(
     };
   }
   const checks = [ok('server', `${info.socketPath} (${why}), server pid ${info.serverPid}.`)];
-  if (!own) {
+  // How this process's calls are identified: the pane its process tree proves, never
+  // $TMUX_PANE alone (src/pane/own-pane.ts).
+  const own = flagged ? ({kind: 'outside'} as const) : await ownPane(tmux, spec, ctx);
+  if (own.kind === 'outside') {
     checks.push(
       warn(
         'pane',
@@ -157,15 +162,29 @@ async function checkServer(
     );
     return {checks, pane: info.paneId};
   }
-  const mine = await tmux.describePane(own).catch(() => undefined);
+  if (own.kind === 'unproven') {
+    const gone = own.claimed && !(await tmux.describePane(own.claimed).catch(() => undefined));
+    checks.push(
+      gone
+        ? fail(
+            'pane',
+            `$TMUX_PANE is ${own.claimed}, but that pane is not on this server.`,
+            'Open a new shell in tmux (the variable is stale), or pass --pane.',
+          )
+        : fail(
+            'pane',
+            `Calls from here are not identified: ${describeOwnPane(own)}; self and the default pane are refused here, and hook marks from here are not recorded.`,
+            'Pass --pane/--notify-pane %N; or run the agent so its tools run in its own pane (codex --no-daemon, a plain opencode rather than attach: docs/agents.md, "Which pane a call comes from").',
+          ),
+    );
+    return {checks, pane: info.paneId};
+  }
+  const mine = await tmux.describePane(own.pane).catch(() => undefined);
   checks.push(
-    mine && mine.paneId === own
-      ? ok('pane', `This shell is in pane ${own}, running ${mine.currentCommand || 'its shell'}.`)
-      : fail(
-          'pane',
-          `$TMUX_PANE is ${own}, but that pane is not on this server.`,
-          'Open a new shell in tmux (the variable is stale), or pass --pane.',
-        ),
+    ok(
+      'pane',
+      `This shell is in pane ${own.pane}, running ${mine?.currentCommand || 'its shell'}; calls from here are identified by the process tree: ${describeOwnPane(own)}.`,
+    ),
   );
   return {checks, pane: mine?.paneId ?? info.paneId};
 }
@@ -331,6 +350,7 @@ export async function runDoctor(o: DoctorOptions, ctx: CommandContext): Promise<
     if (bin) checks.push(await checkAgentVersion(agent, bin, table));
   }
   checks.push(...(await checkWrittenPaths(ctx)));
+  checks.push(...(await checkRefusedHooks(ctx.env, ctx.clock.now())));
   checks.push(await checkRecoverable(ctx));
   return {checks, ok: checks.every((c) => c.status !== 'fail')};
 }

@@ -73,7 +73,7 @@ export async function expectPattern(o: ExpectOptions, ctx: CommandContext): Prom
   }
   const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
   const tmux = ctx.tmux(spec);
-  const {info} = await resolvePane(tmux, spec, o.pane, ctx.env, 'PANE');
+  const {info} = await resolvePane(tmux, spec, o.pane, ctx, 'PANE');
   const started = ctx.clock.now();
   let warning: string | undefined;
 

@@ -84,7 +84,7 @@ export async function explainPane(o: ExplainOptions, ctx: CommandContext): Promi
   const choice = parseProfile(o.profile ?? 'auto');
   const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
   const tmux = ctx.tmux(spec);
-  const {info} = await resolvePane(tmux, spec, o.pane, ctx.env, 'PANE');
+  const {info} = await resolvePane(tmux, spec, o.pane, ctx, 'PANE');
   const server = {socketPath: info.socketPath, serverPid: info.serverPid};
   const memory = paneMemory(resolveStateDir(ctx.env), server);
   const detection = await recognize(

@@ -2,8 +2,10 @@ import {
   type HookMark,
   hookPaneFromEnv,
   type NeedsMark,
+  type RefusedMark,
   recordHookMark,
   recordNeedsMark,
+  recordRefusedMark,
 } from '../agents/hook-marks.js';
 import {
   HOOK_KINDS,
@@ -14,6 +16,10 @@ import {
 } from '../agents/registry.js';
 import {NudgeError} from '../base/errors.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
+import {paneTypedWith} from '../jobs/typed-turn.js';
+import type {OwnPane} from '../pane/own-pane.js';
+import {ownPane} from '../pane/target.js';
+import type {PaneRef, ServerSpec} from '../tmux/server.js';
 import type {CommandContext} from './context.js';
 
 function parseJson(text: string): Record<string, unknown> | undefined {
@@ -37,8 +43,10 @@ export interface HookResult {
 /**
  * `nudge hook claude-stop` (Claude Code's Stop hook: JSON on stdin) and `nudge hook
  * codex-notify JSON` (Codex's `notify` program: JSON as the last argument) record "this pane's
- * agent finished a turn" for the pane the hook runs in. They print nothing on stdout (Claude
- * reads a hook's stdout as JSON) and exit 0 even when there is nothing to record.
+ * agent finished a turn" for the pane the hook runs in — proven by the process tree, or, for a
+ * hook run outside its pane, by a job that typed the turn's input there; else nothing is
+ * marked and the refusal is recorded. They print nothing on stdout (Claude reads a hook's
+ * stdout as JSON) and exit 0 even when there is nothing to record.
  */
 export async function runHook(
   o: {kind: string; payload?: string | undefined},
@@ -50,21 +58,51 @@ export async function runHook(
       `Unknown hook ${JSON.stringify(o.kind)}; use ${HOOK_KINDS.join(' or ')}.`,
     );
   }
-  const where = hookPaneFromEnv(ctx.env);
-  if (!where) return {recorded: false}; // not inside tmux: nothing to mark
-  if (o.kind in NEEDS_PERSON_HOOKS) {
-    const needs = NEEDS_PERSON_HOOKS[o.kind as NeedsHookKind](parseJson(await ctx.readStdin()));
-    if (!needs) return {recorded: false};
-    const mark: NeedsMark = {source: o.kind, ...needs, atMs: ctx.clock.now(), pane: where.pane};
-    return record(ctx, () => recordNeedsMark(resolveStateDir(ctx.env), where, mark));
-  }
+  const claimed = hookPaneFromEnv(ctx.env);
+  if (!claimed) return {recorded: false}; // not inside tmux: nothing to mark
+  const stateDir = resolveStateDir(ctx.env);
+  const atMs = ctx.clock.now();
+  // What the hook reports. Claude Code passes its JSON on stdin, Codex as the last argument.
+  const needsKind = o.kind in NEEDS_PERSON_HOOKS ? (o.kind as NeedsHookKind) : undefined;
   const kind = o.kind as HookKind;
-  // Claude Code passes its JSON on stdin, Codex as the last argument.
   const input = parseJson(kind === 'codex-notify' ? (o.payload ?? '') : await ctx.readStdin());
-  const turn = TURN_END_HOOKS[kind](input);
-  if (!turn) return {recorded: false};
-  const mark: HookMark = {source: kind, atMs: ctx.clock.now(), pane: where.pane, ...turn};
-  return record(ctx, () => recordHookMark(resolveStateDir(ctx.env), where, mark));
+  const needs = needsKind ? NEEDS_PERSON_HOOKS[needsKind](input) : undefined;
+  const turn = needsKind ? undefined : TURN_END_HOOKS[kind](input);
+  if (!needs && !turn) return {recorded: false};
+  const {inputs, ...told} = turn ?? {};
+  // The pane the hook runs in, proven by the process tree: $TMUX_PANE alone may be another
+  // pane's (Codex's shared app-server runs every session's notify with the first pane's).
+  // Where it cannot be, a turn nudge typed proves its pane by that (paneTypedWith).
+  const spec: ServerSpec = {kind: 'socket-path', path: claimed.socketPath};
+  const own = await ownPane(ctx.tmux(spec), spec, ctx).catch(
+    (error: Error): OwnPane => ({kind: 'unproven', claimed: claimed.pane, why: error.message}),
+  );
+  const typed =
+    own.kind !== 'proven' && inputs
+      ? await paneTypedWith(stateDir, inputs, atMs).catch(() => undefined)
+      : undefined;
+  if (own.kind !== 'proven' && !typed) {
+    const why = own.kind === 'unproven' ? own.why : 'it runs in no pane';
+    const refused: RefusedMark = {source: o.kind, claimed: claimed.pane, why, atMs};
+    const r = await record(ctx, () => recordRefusedMark(stateDir, claimed, refused));
+    return {
+      recorded: false,
+      warning: `no mark recorded for ${claimed.pane}: ${why}${r.warning ? `; ${r.warning}` : ''}`,
+    };
+  }
+  const where: PaneRef = typed?.where ?? {...claimed, pane: own.kind === 'proven' ? own.pane : ''};
+  if (needs) {
+    const mark: NeedsMark = {source: o.kind, ...needs, atMs, pane: where.pane};
+    return record(ctx, () => recordNeedsMark(stateDir, where, mark));
+  }
+  const mark: HookMark = {
+    source: kind,
+    atMs,
+    pane: where.pane,
+    ...told,
+    ...(typed ? {provenBy: `job ${typed.job} typed this turn's input there`} : {}),
+  };
+  return record(ctx, () => recordHookMark(stateDir, where, mark));
 }
 
 /** Write a mark into the state dir; a failure is a warning (a hook never fails). */

@@ -1,6 +1,7 @@
 import {fileURLToPath} from 'node:url';
 import {realClock} from '../base/clock.js';
 import {systemForeground} from '../process/foreground.js';
+import {systemTree} from '../process/tree.js';
 import type {SelfCommand} from '../setup/place.js';
 import {stableNode} from '../setup/self-paths.js';
 import {createSpawnRunner} from '../tmux/runner.js';
@@ -30,6 +31,7 @@ export function nodeContext(
     ...rest,
     clock: realClock,
     tmux: (spec) => createTmux(createSpawnRunner(spec)),
+    tree: systemTree,
     foreground: systemForeground,
     workerEntry: at('../workers/job-worker.js'),
     watchWorkerEntry: at('../workers/watch-worker.js'),

@@ -226,7 +226,7 @@ async function paneNamed(
   ctx: CommandContext,
 ) {
   const spec = resolveServerSpec({socketName, socketPath}, ctx.env);
-  const {info} = await resolvePane(ctx.tmux(spec), spec, pane, ctx.env);
+  const {info} = await resolvePane(ctx.tmux(spec), spec, pane, ctx);
   return {socketPath: info.socketPath, serverPid: info.serverPid, pane: info.paneId};
 }
 

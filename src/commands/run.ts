@@ -13,7 +13,8 @@ import {validateText} from '../jobs/options.js';
 import {newJobId} from '../jobs/request.js';
 import {JobStore} from '../jobs/store.js';
 import {resolveSinks} from '../notify/config.js';
-import {checkReach, ownPaneOn, resolvePane, serverError} from '../pane/target.js';
+import {provenPane} from '../pane/own-pane.js';
+import {checkReach, ownPane, ownPaneOrRefuse, resolvePane, serverError} from '../pane/target.js';
 import {launchWorker} from '../process/launch-worker.js';
 import type {RunResult} from '../runs/execute.js';
 import {
@@ -119,7 +120,7 @@ export async function runInPane(o: RunOptions, ctx: CommandContext): Promise<Run
   const stateDir = resolveStateDir(ctx.env);
   // The caller's pane: where a split goes, and who is told (when nudge runs inside tmux, on
   // this server).
-  const caller = await callerPane(ctx, spec);
+  const caller = await callerPane(ctx, spec, o.notice !== false && o.notifyPane === undefined);
   const [place, placeText] = await placeOf(o, caller, async () => {
     try {
       return await tmux.recentSession();
@@ -129,7 +130,7 @@ export async function runInPane(o: RunOptions, ctx: CommandContext): Promise<Run
   });
   let notifyPane: string | null = o.notice === false ? null : (caller?.paneId ?? null);
   if (o.notifyPane !== undefined) {
-    const n = await resolvePane(tmux, spec, o.notifyPane, ctx.env, '--notify-pane');
+    const n = await resolvePane(tmux, spec, o.notifyPane, ctx, '--notify-pane');
     await checkReach(tmux, n.info, ctx.env, '--notify-pane');
     notifyPane = n.info.paneId;
   }
@@ -300,14 +301,20 @@ async function directory(path: string): Promise<string> {
   return path;
 }
 
-/** The pane nudge runs in, when it runs inside tmux on the server it works with. */
+/** The pane nudge runs in, when it runs inside tmux on the server it works with and the
+ * process tree proves which; a claimed pane it cannot prove is refused when the run's notice
+ * would go there (`toldThere`), and otherwise not used. */
 async function callerPane(
   ctx: CommandContext,
   spec: ReturnType<typeof resolveServerSpec>,
+  toldThere: boolean,
 ): Promise<PaneInfo | undefined> {
-  const own = ownPaneOn(spec, ctx.env);
-  if (!own) return undefined;
-  return (await resolvePane(ctx.tmux(spec), spec, own, ctx.env)).info;
+  const tmux = ctx.tmux(spec);
+  const lead = "The run's notice goes to the pane nudge runs in";
+  const own = toldThere
+    ? await ownPaneOrRefuse(tmux, spec, ctx, lead, 'pass --notify-pane %N, or --no-notice')
+    : provenPane(await ownPane(tmux, spec, ctx).catch(() => ({kind: 'outside'}) as const));
+  return own === undefined ? undefined : (await resolvePane(tmux, spec, own, ctx)).info;
 }
 
 /** Where the pane goes, and how to say it. */

@@ -9,7 +9,7 @@ import {DIR_MODE, findOnPath, resolveStateDir} from '../base/paths.js';
 import {resolveJobOptions, type SubmitOptions, validateText} from '../jobs/options.js';
 import {textOfFile} from '../jobs/text-file.js';
 import {resolveSinks} from '../notify/config.js';
-import {resolvePane} from '../pane/target.js';
+import {ownPaneOrRefuse, resolvePane} from '../pane/target.js';
 import type {CommandRun} from '../process/run-command.js';
 import {defaultHome} from '../setup/place.js';
 import {
@@ -102,18 +102,22 @@ async function checkedSubmit(
       'bad-usage',
       'Give -L/-S to nudge schedule (before --), not among the submit options.',
     );
-  const here = env.TMUX_PANE;
-  const pinned = (value: string | undefined, what: string): string => {
-    if (value !== undefined && value !== 'self') return value;
-    if (!here)
-      throw new NudgeError(
-        'bad-usage',
-        `A schedule runs outside tmux: give ${what} (%N), or run nudge schedule from the pane it is for.`,
-      );
-    return here;
+  // The pane nudge schedule runs in, proven (never $TMUX_PANE alone), when one is left to it.
+  const mine = async (what: string): Promise<string> => {
+    const spec = resolveServerSpec(o, env);
+    const lead = `Without ${what} (or with self), the schedule is for the pane nudge schedule runs in`;
+    const own = await ownPaneOrRefuse(ctx.tmux(spec), spec, ctx, lead, `give ${what} %N`, true);
+    if (own !== undefined) return own;
+    throw new NudgeError(
+      'bad-usage',
+      `A schedule runs outside tmux: give ${what} (%N), or run nudge schedule from the pane it is for.`,
+    );
   };
-  const pane = pinned(s.pane, '--pane');
-  const notice = s.notifyPane === undefined ? undefined : pinned(s.notifyPane, '--notify-pane');
+  const pinned = async (value: string | undefined, what: string): Promise<string> =>
+    value !== undefined && value !== 'self' ? value : mine(what);
+  const pane = await pinned(s.pane, '--pane');
+  const notice =
+    s.notifyPane === undefined ? undefined : await pinned(s.notifyPane, '--notify-pane');
   return {submit: s, pane, notice};
 }
 
@@ -130,11 +134,11 @@ async function markPanes(
 ): Promise<{token: string; pane: string; notice: string | undefined; serverPid: number}> {
   const spec = resolveServerSpec(o, ctx.env);
   const tmux = ctx.tmux(spec);
-  const target = await resolvePane(tmux, spec, panes.pane, ctx.env);
+  const target = await resolvePane(tmux, spec, panes.pane, ctx);
   const notice =
     panes.notice === undefined
       ? undefined
-      : await resolvePane(tmux, spec, panes.notice, ctx.env, '--notify-pane');
+      : await resolvePane(tmux, spec, panes.notice, ctx, '--notify-pane');
   const token = randomBytes(6).toString('hex');
   const marks = scheduleMarks(name);
   for (const [option, info] of [

@@ -22,7 +22,7 @@ import {JobStore} from '../jobs/store.js';
 import {textOfFile} from '../jobs/text-file.js';
 import {paneLockFor} from '../locks/pane-lock.js';
 import {notifyPreviewOf, resolveSinks} from '../notify/config.js';
-import {checkReach, paneRefOf, resolvePane} from '../pane/target.js';
+import {checkReach, ownPaneOrRefuse, paneRefOf, resolvePane} from '../pane/target.js';
 import {launchWorker} from '../process/launch-worker.js';
 import {resolveServerSpec} from '../tmux/server.js';
 import {visibleText} from '../tmux/view.js';
@@ -62,7 +62,7 @@ export async function submit(given: SubmitOptions, ctx: CommandContext): Promise
   const tmux = ctx.tmux(spec);
   // tmux answers while the state directory is checked.
   const [{info, target}] = await Promise.all([
-    resolvePane(tmux, spec, o.pane, ctx.env),
+    resolvePane(tmux, spec, o.pane, ctx),
     ensureStateDir(stateDir, ctx.env),
   ]);
   await checkReach(tmux, info, ctx.env);
@@ -86,7 +86,7 @@ export async function submit(given: SubmitOptions, ctx: CommandContext): Promise
     checkUntilFits(options.until, info);
   }
   if (o.notifyPane !== undefined) {
-    const notify = await resolvePane(tmux, spec, o.notifyPane, ctx.env, '--notify-pane');
+    const notify = await resolvePane(tmux, spec, o.notifyPane, ctx, '--notify-pane');
     await checkReach(tmux, notify.info, ctx.env, '--notify-pane');
     if (notify.info.serverPid !== info.serverPid) {
       throw new NudgeError('bad-pane', '--notify-pane must be on the same tmux server as --pane.');
@@ -205,4 +205,17 @@ async function madeBefore(store: JobStore, jobId: string): Promise<SubmitResult 
   const handle = await store.open(jobId);
   const record = await handle.readState();
   return {kind: 'queued', job: jobId, pane: record.pane, pid: record.pid ?? 0, log: handle.logPath};
+}
+
+/** For `--notify-pane self` on a job of another host: this machine's pane nudge runs in,
+ * proven (src/pane/own-pane.ts); a claimed pane it cannot prove is refused. */
+export async function ownPaneHere(
+  host: string | undefined,
+  notifyPane: string | undefined,
+  ctx: CommandContext,
+): Promise<string | undefined> {
+  if (host === undefined || notifyPane !== 'self') return undefined;
+  const spec = resolveServerSpec({}, ctx.env);
+  const lead = '--notify-pane self names the pane nudge runs in';
+  return ownPaneOrRefuse(ctx.tmux(spec), spec, ctx, lead, 'name it as local:%N');
 }

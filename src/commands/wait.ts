@@ -61,7 +61,7 @@ export async function waitForIdle(o: WaitOptions, ctx: CommandContext): Promise<
 
   const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
   const tmux = ctx.tmux(spec);
-  const {info} = await resolvePane(tmux, spec, o.pane, ctx.env, 'PANE');
+  const {info} = await resolvePane(tmux, spec, o.pane, ctx, 'PANE');
   try {
     return await waitPaneIdle(
       {

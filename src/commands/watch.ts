@@ -2,7 +2,8 @@ import {NudgeError} from '../base/errors.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import {resolveStall} from '../detect/stall-options.js';
 import {resolveSinks} from '../notify/config.js';
-import {checkReach, resolvePane} from '../pane/target.js';
+import {provenPane} from '../pane/own-pane.js';
+import {checkReach, ownPane, resolvePane} from '../pane/target.js';
 import {isRunning, type ProcessId, signalProcess} from '../process/identity.js';
 import {launchWorker} from '../process/launch-worker.js';
 import {stopGracefully} from '../process/stop.js';
@@ -59,7 +60,7 @@ export async function startWatcher(
   if (o.pane !== undefined || !existing) {
     const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
     const tmux = ctx.tmux(spec);
-    const {info, target} = await resolvePane(tmux, spec, o.pane, ctx.env);
+    const {info, target} = await resolvePane(tmux, spec, o.pane, ctx);
     await checkReach(tmux, info, ctx.env);
     paneFields = {
       pane: info.paneId,
@@ -338,8 +339,17 @@ async function nameOf(
 ): Promise<string> {
   if (given !== undefined) return validateWatcherName(given);
   const all = await store.list();
+  // The pane the report comes from, proven (a claimed $TMUX_PANE may be another's).
+  const socketPath = insideTmux(ctx.env)?.socketPath;
+  const spec = resolveServerSpec({}, ctx.env);
+  const own =
+    socketPath === undefined
+      ? undefined
+      : provenPane(
+          await ownPane(ctx.tmux(spec), spec, ctx).catch(() => ({kind: 'outside'}) as const),
+        );
   const here = all.filter(
-    (w) => w.pane === ctx.env.TMUX_PANE && w.socketPath === insideTmux(ctx.env)?.socketPath,
+    (w) => own !== undefined && w.pane === own && w.socketPath === socketPath,
   );
   const pick = here.length === 1 ? here : all.length === 1 ? all : [];
   if (pick[0]) return pick[0].name;

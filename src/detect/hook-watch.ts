@@ -1,4 +1,4 @@
-import type {HookMark, HookMarkSource} from '../agents/hook-marks.js';
+import type {HookMark, HookMarkSource, RefusedMark} from '../agents/hook-marks.js';
 
 /** How often a pane's hook mark is looked at when no file event comes (the backstop). */
 const HOOK_MARK_BACKSTOP_MS = 1_000;
@@ -16,7 +16,9 @@ export interface HookWatch {
 
 /**
  * Follow `pane`'s turn-end hook mark (file events on the marks folder, with a backstop) and
- * say whether one came after `since`; `onFresh` is told once when it does.
+ * say whether one came after `since`; `onFresh` is told once when it does. A hook that claimed
+ * the pane and could not prove it marks nothing; `onRefused` is told of each such refusal
+ * after `since` (the wait goes on: another pane's turn end is not this one's).
  */
 export function watchHookMark(
   hookMarks: HookMarkSource,
@@ -24,8 +26,10 @@ export function watchHookMark(
   since: number,
   signal: AbortSignal,
   onFresh: (mark: HookMark) => void,
+  onRefused: (refused: RefusedMark) => void,
 ): HookWatch {
   let fresh = false;
+  let refusedAt = since - 1;
   const waiters = new Set<() => void>();
   const stopper = new AbortController();
   const onAbort = () => stopper.abort();
@@ -33,7 +37,14 @@ export function watchHookMark(
   void (async () => {
     while (!stopper.signal.aborted && !fresh) {
       const seen = hookMarks.version();
-      const mark = await hookMarks.read(pane);
+      const [mark, refused] = await Promise.all([
+        hookMarks.read(pane),
+        hookMarks.readRefused(pane).catch(() => undefined),
+      ]);
+      if (refused !== undefined && refused.atMs > refusedAt) {
+        refusedAt = refused.atMs;
+        onRefused(refused);
+      }
       if (mark !== undefined && mark.atMs >= since) {
         fresh = true;
         onFresh(mark);

@@ -4,7 +4,7 @@ import {nudgeVersion} from '../base/version.js';
 import type {CommandContext} from '../commands/context.js';
 import type {Check, DoctorOptions, DoctorResult} from '../commands/doctor.js';
 import type {JobList, JobStatus} from '../commands/jobs.js';
-import type {SubmitResult, submit} from '../commands/submit.js';
+import {ownPaneHere, type SubmitResult, type submit} from '../commands/submit.js';
 import type {JobOutcome} from '../jobs/events.js';
 import type {SubmitOptions} from '../jobs/options.js';
 import {textOfFile} from '../jobs/text-file.js';
@@ -34,7 +34,7 @@ export async function submitAnywhere(
   let o = given;
   // The file is read here, whichever host the job runs on.
   if (o.textFile !== undefined) o = {...o, text: await textOfFile(o, ctx), textFile: undefined};
-  const plan = planNotice(host, o.notifyPane, ctx.env);
+  const plan = planNotice(host, o.notifyPane, await ownPaneHere(host, o.notifyPane, ctx));
   if (plan.relay && o.notice === false)
     throw new NudgeError(
       'bad-usage',

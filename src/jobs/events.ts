@@ -54,6 +54,8 @@ export interface JobEvents extends PaneEvents, StallEvents {
   /** A door tried for the notice (src/doors/): what it did, and why not when it did not. */
   door: DoorAttempt & {pane: string};
   'hook-mark': {pane: string; source: HookKind; atMs: number};
+  /** A hook claimed the pane (`$TMUX_PANE`) and could not prove it: no mark, the wait goes on. */
+  'hook-mark-refused': {pane: string; source: string; why: string; atMs: number};
   transport: {kind: string; session?: string; reason?: string};
   /** /proc cannot say whether the foreground waits for input: liveness as before. */
   'input-state-unknown': {pane: string; why: string};

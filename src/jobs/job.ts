@@ -1,5 +1,4 @@
 import {blockedIn, type FoundDialog} from '../agents/dialogs.js';
-import type {HookMark} from '../agents/hook-marks.js';
 import type {Profile} from '../agents/profile.js';
 import type {Detection} from '../agents/registry.js';
 import {isPosixShell} from '../agents/shell.js';
@@ -25,6 +24,7 @@ import {dueElsewhere, heldBack, noticeFor} from './notice.js';
 import {nativeFailure, throughDoors} from './notice-doors.js';
 import {deliverNow} from './now.js';
 import type {NoticeVia} from './record.js';
+import {hookEvents} from './recorder.js';
 import {deliverOptionsOf, type JobRequest, sentinelOf, textToType} from './request.js';
 import {recordedStallHook} from './stall.js';
 
@@ -212,8 +212,7 @@ class Job {
     const o = this.#o;
     const {before, delivery} = step.delivered;
     await recorder.transition('waiting', {until: describeUntil(o.until), intervalMs: o.intervalMs});
-    const onHookMark = (mark: HookMark) =>
-      void recorder.event('hook-mark', {pane, source: mark.source, atMs: mark.atMs});
+    const {onHookMark, onHookRefused} = hookEvents(recorder, pane);
     const onInputUnknown = (why: string) => void recorder.event('input-state-unknown', {pane, why});
     const stall = this.#stallHook(step);
     const done = await awaitDone(
@@ -226,6 +225,7 @@ class Job {
         exitPattern: sentinelOf(this.request).pattern,
         dialogs: 'end',
         onHookMark,
+        onHookRefused,
         onInputUnknown,
         stall,
       },

@@ -1,3 +1,4 @@
+import type {HookMark, RefusedMark} from '../agents/hook-marks.js';
 import type {Logger} from '../base/log.js';
 import type {JobEvents, JobOutcome, JobTransitions} from './events.js';
 import type {JobRecord, RecordPatch} from './record.js';
@@ -74,4 +75,18 @@ export function createRecorder<
 /** The real recorder of a submit's job. */
 export function createJobRecorder(handle: JobHandle, log: Logger): JobRecorder {
   return createRecorder(handle, log, ({state: _state, ...ending}: JobOutcome) => ({ending}));
+}
+
+/** What a job records of an agent's turn-end hooks while it waits on `pane`: a mark, and a
+ * hook that claimed the pane and could not prove it (no mark, the wait goes on). */
+export function hookEvents(
+  recorder: JobRecorder,
+  pane: string,
+): {onHookMark: (mark: HookMark) => void; onHookRefused: (refused: RefusedMark) => void} {
+  return {
+    onHookMark: (mark) =>
+      void recorder.event('hook-mark', {pane, source: mark.source, atMs: mark.atMs}),
+    onHookRefused: (r) =>
+      void recorder.event('hook-mark-refused', {pane, source: r.source, why: r.why, atMs: r.atMs}),
+  };
 }

@@ -53,7 +53,7 @@ export function createMcpServer(
     {name: 'nudge', version: nudgeVersion()},
     {
       instructions:
-        'nudge hands work to tmux panes without blocking and wakes you when it is done. The pane defaults to your own ($TMUX_PANE).',
+        'nudge hands work to tmux panes without blocking and wakes you when it is done. The pane defaults to your own, where nudge can prove which it runs in (its process tree; a $TMUX_PANE inherited from a server that several sessions share is refused).',
     },
   );
   /** Run one tool call: its own abort signal (the client's cancellation, or the server's

@@ -1,5 +1,5 @@
 import type {FoundDialog} from '../agents/dialogs.js';
-import type {HookMark, HookMarkSource} from '../agents/hook-marks.js';
+import type {HookMark, HookMarkSource, RefusedMark} from '../agents/hook-marks.js';
 import type {Profile} from '../agents/profile.js';
 import {isAgent} from '../agents/profile.js';
 import type {Clock} from '../base/clock.js';
@@ -48,6 +48,8 @@ export interface AwaitOptions {
   exitPattern: Pattern;
   /** Told once when the agent's turn-end hook reports (under `--until prompt`). */
   onHookMark: (mark: HookMark) => void;
+  /** Told of each hook that claimed the pane and could not prove it (nothing marked). */
+  onHookRefused: (refused: RefusedMark) => void;
   /** The stall watchdog (`--stall`), if on. */
   stall?: StallHook | undefined;
 }
@@ -86,13 +88,20 @@ export async function awaitDone(
   const start = deps.clock.now();
   const hook =
     agent && o.until.kind === 'prompt'
-      ? watchHookMark(deps.hookMarks, pane, start, signal, (mark) => {
-          o.onHookMark(mark);
-          // A turn-end mark is news of the work: no stall goes on through it.
-          const change = o.stall?.watch.touch(deps.clock.now());
-          if (change && 'over' in change)
-            void o.stall?.over(change.over.stall, change.over.lastedMs).catch(() => {});
-        })
+      ? watchHookMark(
+          deps.hookMarks,
+          pane,
+          start,
+          signal,
+          (mark) => {
+            o.onHookMark(mark);
+            // A turn-end mark is news of the work: no stall goes on through it.
+            const change = o.stall?.watch.touch(deps.clock.now());
+            if (change && 'over' in change)
+              void o.stall?.over(change.over.stall, change.over.lastedMs).catch(() => {});
+          },
+          o.onHookRefused,
+        )
       : undefined;
   try {
     const foreground = new ForegroundWatch(

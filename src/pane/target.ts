@@ -1,8 +1,11 @@
+import {sharedServers} from '../agents/registry.js';
 import {type ConfigEnv, configTable} from '../base/config.js';
 import {NudgeError} from '../base/errors.js';
+import type {ProcessTree} from '../process/tree.js';
 import {TmuxCommandError} from '../tmux/runner.js';
 import {describeServer, insideTmux, type PaneRef, type ServerSpec} from '../tmux/server.js';
 import type {PaneInfo, Tmux} from '../tmux/tmux.js';
+import {type OwnPane, proveOwnPane, unprovenPaneError} from './own-pane.js';
 
 /** A pane found for a command: what tmux says of it, and how the user named it. */
 export interface Target {
@@ -28,42 +31,102 @@ function whereServer(spec: ServerSpec): string {
   }
 }
 
-/** The pane nudge runs in ($TMUX_PANE), when it is a pane of the server `spec` names:
- * $TMUX_PANE names a pane of the server in $TMUX only (a -L/-S elsewhere is another server). */
-export function ownPaneOn(
-  spec: ServerSpec,
-  env: Record<string, string | undefined>,
-): string | undefined {
-  const tmuxSocket = insideTmux(env)?.socketPath;
-  const sameServer =
-    spec.kind === 'default' || (spec.kind === 'socket-path' && spec.path === tmuxSocket);
-  return sameServer ? env.TMUX_PANE : undefined;
+/** What proving the caller's own pane needs from a command's context. */
+export interface Caller {
+  env: Record<string, string | undefined>;
+  pid: number;
+  tree: ProcessTree;
 }
 
-/** Find the pane to work on, or throw a NudgeError saying exactly what is wrong. */
+/** Whether `$TMUX_PANE` could name a pane of the server `spec` names: it names a pane of the
+ * server in $TMUX only (a -L/-S elsewhere is another server). */
+function onOwnServer(spec: ServerSpec, env: Record<string, string | undefined>): boolean {
+  const tmuxSocket = insideTmux(env)?.socketPath;
+  return spec.kind === 'default' || (spec.kind === 'socket-path' && spec.path === tmuxSocket);
+}
+
+/**
+ * The pane nudge runs in on the server `spec` names, proven by the process tree
+ * (src/pane/own-pane.ts), never taken from `$TMUX_PANE` alone. `always`: look even without a
+ * `$TMUX_PANE` (`self` was asked for).
+ */
+export async function ownPane(
+  tmux: Tmux,
+  spec: ServerSpec,
+  caller: Caller,
+  always = false,
+): Promise<OwnPane> {
+  if (!onOwnServer(spec, caller.env)) return {kind: 'outside'};
+  return proveOwnPane(
+    {tmux, tree: caller.tree, pid: caller.pid, env: caller.env, servers: sharedServers},
+    always,
+  );
+}
+
+/**
+ * The caller's own pane where something is sent there on the caller's behalf: proven, or
+ * `undefined` when nudge runs in no pane; a claimed pane it cannot prove is refused in one
+ * sentence (`lead` says what wanted it, `fix` what to do instead).
+ */
+export async function ownPaneOrRefuse(
+  tmux: Tmux,
+  spec: ServerSpec,
+  caller: Caller,
+  lead: string,
+  fix: string,
+  always = false,
+): Promise<string | undefined> {
+  const own = await ownPane(tmux, spec, caller, always).catch((error: unknown) => {
+    throw serverError(error, spec);
+  });
+  if (own.kind === 'unproven') throw unprovenPaneError(lead, own, fix);
+  return own.kind === 'proven' ? own.pane : undefined;
+}
+
+/** Find the pane to work on, or throw a NudgeError saying exactly what is wrong. Without a
+ * target, or with `self`, the caller's own pane — only where the process tree proves it. */
 export async function resolvePane(
   tmux: Tmux,
   spec: ServerSpec,
   paneTarget: string | undefined,
-  env: Record<string, string | undefined>,
+  caller: Caller,
   flag = '--pane',
 ): Promise<Target> {
-  const own = ownPaneOn(spec, env);
+  const {env} = caller;
   // `self`: the pane nudge runs in, as a literal word (an agent's command-approval rules
   // match plain commands, not ones that expand "$TMUX_PANE").
-  if (paneTarget === 'self' && !own) {
+  if (paneTarget === 'self' && !onOwnServer(spec, env)) {
     throw new NudgeError(
       'no-pane',
       `${flag} self means the pane nudge runs in, but ${env.TMUX_PANE ? 'that pane is on another tmux server than -L/-S names' : 'nudge is not running inside tmux ($TMUX_PANE is not set)'}; pass the pane as %N.`,
     );
   }
-  const target = paneTarget === 'self' ? own : (paneTarget ?? own);
-  if (!target) {
-    throw new NudgeError(
-      'no-pane',
-      'No target pane: pass --pane %N (or session:window.pane), or run nudge inside tmux so $TMUX_PANE is set.',
-    );
+  let target = paneTarget;
+  if (paneTarget === 'self' || paneTarget === undefined) {
+    const own = await ownPane(tmux, spec, caller, paneTarget === 'self').catch((error: unknown) => {
+      throw serverError(error, spec);
+    });
+    if (own.kind === 'unproven')
+      throw unprovenPaneError(
+        paneTarget === 'self'
+          ? `${flag} self names the pane nudge runs in`
+          : `Without ${flag}, the pane is the one nudge runs in`,
+        own,
+        `pass ${flag} %N`,
+      );
+    if (own.kind === 'outside')
+      throw paneTarget === 'self'
+        ? new NudgeError(
+            'no-pane',
+            `${flag} self means the pane nudge runs in, but nudge is not running inside tmux ($TMUX_PANE is not set); pass the pane as %N.`,
+          )
+        : new NudgeError(
+            'no-pane',
+            'No target pane: pass --pane %N (or session:window.pane), or run nudge inside tmux so $TMUX_PANE is set.',
+          );
+    target = own.pane;
   }
+  if (target === undefined) throw new Error('unreachable: a pane was resolved');
   if (target.trim() === '' || /[\0\n]/.test(target)) {
     throw new NudgeError(
       'bad-pane',

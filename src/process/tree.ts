@@ -14,7 +14,20 @@ export interface ProcessTree {
   /** The start time as Linux's /proc writes it (field 22 of stat, clock ticks since boot),
    * where there is a /proc in use: what Claude Code records as `procStart`. */
   procStartOf(pid: number): Promise<string | undefined>;
+  /** `pid` and its ancestors, nearest first, each with its command line (at most
+   * {@link MAX_GENERATIONS}; a process that cannot be read ends the list). */
+  ancestry(pid: number): Promise<ProcessLink[]>;
 }
+
+/** One process of an ancestry: its id and its command line, its arguments joined by spaces
+ * (as `ps` shows them: an argument holding a space cannot be told apart). */
+export interface ProcessLink {
+  pid: number;
+  command: string;
+}
+
+/** How far up an ancestry is walked: deeper than any real chain of shells and agents. */
+export const MAX_GENERATIONS = 64;
 
 /** The real tree, from the process view in use at each question. */
 export const systemTree: ProcessTree = {
@@ -33,7 +46,65 @@ export const systemTree: ProcessTree = {
     if (processView() === 'ps') return undefined;
     return (await procStat(pid))?.[19];
   },
+  async ancestry(pid) {
+    if (processView() === 'ps') return psAncestry(pid);
+    const chain: ProcessLink[] = [];
+    let at: number | undefined = pid;
+    while (at !== undefined && at > 0 && chain.length < MAX_GENERATIONS) {
+      const stat = await procStat(at);
+      if (!stat) break;
+      chain.push({pid: at, command: await procCommand(at)});
+      at = positive(stat[1]);
+    }
+    return chain;
+  },
 };
+
+/** A process's command line from /proc (NUL-separated arguments, joined by spaces); '' for a
+ * kernel thread or one that cannot be read. */
+async function procCommand(pid: number): Promise<string> {
+  try {
+    return (await readFile(`/proc/${pid}/cmdline`, 'utf8')).replace(/\0+$/, '').replace(/\0/g, ' ');
+  } catch {
+    return '';
+  }
+}
+
+/** The ancestry from one `ps -A` listing (one process, whatever the depth; macOS and the BSDs
+ * take the same keywords): `pid`, `ppid`, then the command line last, where ps may not cut it. */
+async function psAncestry(pid: number): Promise<ProcessLink[]> {
+  const r = await runFile('ps', ['-ww', '-A', '-o', 'pid=,ppid=,command='], {
+    timeoutMs: 5_000,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return r.ok ? ancestryOf(parsePsTable(r.stdout), pid) : [];
+}
+
+/** `ps -o pid=,ppid=,command=` lines as a table: pid → parent and command line. */
+export function parsePsTable(out: string): Map<number, {ppid: number; command: string}> {
+  const table = new Map<number, {ppid: number; command: string}>();
+  for (const line of out.split('\n')) {
+    const m = /^\s*(\d+)\s+(\d+)\s?(.*)$/.exec(line);
+    if (m) table.set(Number(m[1]), {ppid: Number(m[2]), command: (m[3] ?? '').trim()});
+  }
+  return table;
+}
+
+/** `pid` and its ancestors from a table of processes, nearest first. */
+export function ancestryOf(
+  table: ReadonlyMap<number, {ppid: number; command: string}>,
+  pid: number,
+): ProcessLink[] {
+  const chain: ProcessLink[] = [];
+  let at: number | undefined = pid;
+  while (at !== undefined && at > 0 && chain.length < MAX_GENERATIONS) {
+    const row = table.get(at);
+    if (!row) break;
+    chain.push({pid: at, command: row.command});
+    at = row.ppid;
+  }
+  return chain;
+}
 
 async function procStat(pid: number): Promise<string[] | undefined> {
   try {
@@ -51,7 +122,7 @@ function positive(text: string | undefined): number | undefined {
 /** Whether `pid` is `root` or descends from it (at most 64 generations are walked). */
 export async function descendsFrom(tree: ProcessTree, pid: number, root: number): Promise<boolean> {
   let at: number | undefined = pid;
-  for (let i = 0; i < 64 && at !== undefined && at > 1; i++) {
+  for (let i = 0; i < MAX_GENERATIONS && at !== undefined && at > 1; i++) {
     if (at === root) return true;
     at = await tree.parentOf(at);
   }

@@ -70,16 +70,16 @@ export interface NoticePlan {
 /**
  * Where the notice of a job on `jobHost` (absent: here) goes, for `--notify-pane` as given:
  * `%N` or a target is a pane of the job's host; `HOST:%N` the pane of that host (`local:%N`
- * this machine's); `self`, for a job elsewhere, the caller's own pane here.
+ * this machine's); `self`, for a job elsewhere, the caller's own pane here (`own`, as the
+ * process tree proved it).
  */
 export function planNotice(
   jobHost: string | undefined,
   notifyPane: string | undefined,
-  env: {TMUX_PANE?: string | undefined},
+  own: string | undefined,
 ): NoticePlan {
   if (notifyPane === undefined) return {};
   if (notifyPane === 'self' && jobHost !== undefined) {
-    const own = env.TMUX_PANE;
     if (!own || !/^%\d+$/.test(own))
       throw new NudgeError(
         'no-pane',

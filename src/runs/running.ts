@@ -77,6 +77,7 @@ export async function watchRunning(
       // The run's monitor answers (--permissions deny) or reports its dialogs.
       dialogs: 'ignore',
       onHookMark: () => {},
+      onHookRefused: () => {},
     },
     both,
   ).then(

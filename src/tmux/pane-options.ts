@@ -84,6 +84,9 @@ export interface PaneStateRow {
   job: string;
   queue: string;
   needs: string;
+  /** The pane's first process (`#{pane_pid}`): a process descends from it when it runs in the
+   * pane (src/pane/own-pane.ts). */
+  panePid: number;
 }
 
 /** Every pane of the server with its nudge options (empty strings where unset), in the
@@ -99,6 +102,7 @@ export async function paneStates(runner: TmuxRunner): Promise<PaneStateRow[]> {
     '@nudge-job',
     '@nudge-queue',
     '@nudge-needs',
+    'pane_pid',
   ];
   const stdout = await runner.run(['list-panes', '-a', '-F', joinFormat(fields)]);
   const rows: PaneStateRow[] = [];
@@ -114,6 +118,7 @@ export async function paneStates(runner: TmuxRunner): Promise<PaneStateRow[]> {
       job,
       queue,
       needs: f[8] ?? '',
+      panePid: Number.parseInt(f[9] ?? '', 10) || 0,
     });
   }
   return rows;

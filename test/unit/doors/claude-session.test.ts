@@ -14,6 +14,7 @@ function treeOf(parents: Record<number, number>, starts: Record<number, string> 
   return {
     parentOf: async (pid) => parents[pid],
     procStartOf: async (pid) => starts[pid],
+    ancestry: async () => [],
   };
 }
 

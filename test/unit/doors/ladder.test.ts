@@ -4,7 +4,11 @@ import {describe, expect, test} from 'vitest';
 import {doorBody, planDoors, realDoors} from '../../../src/doors/ladder.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 
-const noParents = {parentOf: async () => undefined, procStartOf: async () => undefined};
+const noParents = {
+  parentOf: async () => undefined,
+  procStartOf: async () => undefined,
+  ancestry: async () => [],
+};
 
 /** The doors' deps for a home (and a command line for the pane's program). */
 const depsOf = (home: string, argv?: string[]) => ({

@@ -26,6 +26,7 @@ async function extension(stateDir: string, pid: number, answer: object | undefin
 const tree = {
   parentOf: async (pid: number) => (pid === 300 ? 100 : undefined),
   procStartOf: async () => undefined,
+  ancestry: async () => [],
 };
 
 describe("Pi's door", () => {

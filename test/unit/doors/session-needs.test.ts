@@ -17,6 +17,7 @@ function marks(mark: NeedsMark | undefined): HookMarkSource {
   return {
     read: async () => undefined,
     readNeeds: async () => mark,
+    readRefused: async () => undefined,
     version: () => 0,
     changed: async () => {},
   };
@@ -33,6 +34,7 @@ function home(record: Record<string, unknown>) {
 const tree = {
   parentOf: async (pid: number) => (pid === 300 ? 100 : undefined),
   procStartOf: async () => undefined,
+  ancestry: async () => [],
 };
 
 describe('withSessionNeeds', () => {

@@ -108,6 +108,7 @@ function setup(
 const noHookMarks: HookMarkSource = {
   read: async () => undefined,
   readNeeds: async () => undefined,
+  readRefused: async () => undefined,
   version: () => 0,
   changed: (signal, backstopMs) =>
     new Promise((resolve, reject) => {

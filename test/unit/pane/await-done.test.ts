@@ -43,6 +43,7 @@ function world(screens: Array<() => PaneView>) {
         paneCommand: 'bash',
         panePid: 100,
         onInputUnknown: () => {},
+        onHookRefused: () => {},
         before: paneViewOf(['$ make']),
         dialogs: 'end',
         exitPattern: SENTINEL.pattern,

@@ -1,6 +1,6 @@
 import {describe, expect, test} from 'vitest';
 import {NudgeError} from '../../../src/base/errors.js';
-import {checkReach, ownPaneOn, serverError, watchError} from '../../../src/pane/target.js';
+import {checkReach, serverError, watchError} from '../../../src/pane/target.js';
 import {TmuxCommandError} from '../../../src/tmux/runner.js';
 import type {PaneInfo, Tmux} from '../../../src/tmux/tmux.js';
 
@@ -32,12 +32,6 @@ describe('how far a nudge started inside a pane may type', () => {
       /on another tmux server/,
     );
     await checkReach(tmux, pane('%9', '$3'), {});
-  });
-
-  test('$TMUX_PANE names a pane of the server in $TMUX only', () => {
-    expect(ownPaneOn({kind: 'default'}, INSIDE)).toBe('%1');
-    expect(ownPaneOn({kind: 'socket-path', path: '/tmp/tmux-0/default'}, INSIDE)).toBe('%1');
-    expect(ownPaneOn({kind: 'socket-path', path: '/tmp/other'}, INSIDE)).toBeUndefined();
   });
 });
 

@@ -101,15 +101,15 @@ describe('the relay: following → delivering → delivered | no-notice | failed
 
 describe('where a notice goes', () => {
   test('a pane of the job host is typed by the job; another host is relayed; self from elsewhere is this pane', () => {
-    expect(planNotice('gpu', '%3', {})).toEqual({notifyPane: '%3'});
-    expect(planNotice('gpu', 'gpu:%3', {})).toEqual({notifyPane: '%3'});
-    expect(planNotice(undefined, 'gpu:%3', {})).toEqual({
+    expect(planNotice('gpu', '%3', undefined)).toEqual({notifyPane: '%3'});
+    expect(planNotice('gpu', 'gpu:%3', undefined)).toEqual({notifyPane: '%3'});
+    expect(planNotice(undefined, 'gpu:%3', undefined)).toEqual({
       relay: {to: {host: 'gpu', pane: '%3'}, label: 'gpu:%3'},
     });
-    expect(planNotice('gpu', 'self', {TMUX_PANE: '%9'})).toEqual({
+    expect(planNotice('gpu', 'self', '%9')).toEqual({
       relay: {to: {pane: '%9'}, label: 'local:%9'},
     });
-    expect(() => planNotice('gpu', 'self', {})).toThrow(/not in tmux/);
+    expect(() => planNotice('gpu', 'self', undefined)).toThrow(/not in tmux/);
   });
 
   test("the relayed notice is this machine's rendering: the other host's words never typed", () => {

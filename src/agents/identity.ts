@@ -1,0 +1,34 @@
+import type {Pattern} from '../base/pattern.js';
+
+/**
+ * How a program's calls (a shell tool running `nudge`, a hook, an MCP server it starts) prove
+ * their pane. By default they descend from the pane's first process, and that proves it. A
+ * program that runs its tools in a server shared by all its sessions (Codex's app-server
+ * daemon) names that server: a call made under it proves no pane, whichever pane's process
+ * started the server.
+ */
+export interface AgentIdentity {
+  /** Command lines of a server the program shares between its sessions. */
+  servers?: readonly Pattern[];
+  /** The variable a tool call carries that names the program's own session or thread
+   * (Codex: CODEX_THREAD_ID), said in the refusal. */
+  thread?: string;
+}
+
+/** A server an agent shares between its sessions (`[identity] servers`), as the pane proof
+ * reads it (src/pane/own-pane.ts). */
+export interface SharedServer {
+  agent: string;
+  pattern: Pattern;
+  /** The variable that names the agent's thread in a tool call, if it has one. */
+  thread?: string | undefined;
+}
+
+/** An agent's "I finished a turn" hook call, as read from its payload. */
+export interface TurnEnd {
+  /** The agent's session (thread) id, when the payload names it. */
+  session?: string;
+  /** The turn's user inputs, when the payload gives them (Codex's `input-messages`): what
+   * proves the turn's pane where its hook runs outside it (src/jobs/typed-turn.ts). */
+  inputs?: string[];
+}
