@@ -28,6 +28,7 @@ export default defineConfig({
             'test/integration/doors-at-model.test.ts',
             'test/integration/stall-at-model.test.ts',
             'test/integration/recover-at-model.test.ts',
+            'test/integration/many-sessions-at-model.test.ts',
           ],
           // Real tmux servers and workers: one file at a time on a 2-core machine.
           pool: 'forks',
@@ -51,6 +52,7 @@ export default defineConfig({
             'test/integration/doors-at-model.test.ts',
             'test/integration/stall-at-model.test.ts',
             'test/integration/recover-at-model.test.ts',
+            'test/integration/many-sessions-at-model.test.ts',
           ],
           pool: 'forks',
           maxWorkers: 2,

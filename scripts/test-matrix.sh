@@ -88,12 +88,14 @@ matrix_agents() {
   # "<agent> <pinned> <newest>" for each agent whose newest release is not the pinned one.
   while read -r agent _ _; do
     [[ -n $agent ]] || continue
+    # The stall watchdog's held stream only (its --on-stall continue:2 runs on the pinned
+    # release in npm test: it tests nudge's loop, not the agent's screens), to keep CI's time.
     # Every scenario in the default mode (for Claude Code: auto, and manual too); with
     # everything approved, the scenarios where approval decides (the model's own call).
     # The three agents with code of their own, or one of the agents of data alone: only the
     # files that hold its tests (a file with none fails vitest).
     files=(test/integration/agents-at-model.test.ts test/integration/install-agents.test.ts
-      test/integration/blocked-at-model.test.ts)
+      test/integration/blocked-at-model.test.ts test/integration/many-sessions-at-model.test.ts)
     case $agent in
       claude | codex) files+=(test/integration/doors-at-model.test.ts
         test/integration/stall-at-model.test.ts test/integration/recover-at-model.test.ts) ;;
@@ -103,7 +105,7 @@ matrix_agents() {
     esac
     run "newest-$agent" "NUDGE_AGENTS_DIR=$AGENTS_DIR/newest" -- --project integration \
       --project at-model "${files[@]}" \
-      -t "^($agent \((default|manual) approvals\)|$agent \(all approvals\) (self-execution|a build in another pane)|nudge install $agent|$agent stops at|$agent asks the person|$agent door|$agent: the stall watchdog|nudge recover: $agent)"
+      -t "^($agent \((default|manual) approvals\)|$agent \(all approvals\) (self-execution|a build in another pane)|nudge install $agent|$agent stops at|$agent asks the person|$agent door|$agent: the stall watchdog a model that holds|nudge recover: $agent|$agent: many sessions)"
   done < <(bash scripts/install-agents.sh --newest 2>/dev/null | grep '^newer ' | cut -d' ' -f2-)
 }
 

@@ -397,9 +397,14 @@ describe('privacy of the state and of the request', () => {
       const leaks = ps.split('\n').filter((l) => l.includes(secret) || l.includes(encoded));
       expect(leaks, ps).toEqual([]);
       // Nor in the environment of anything the worker started (the tmux client).
+      const workerLine = readFileSync(`/proc/${pid}/cmdline`, 'latin1');
       for (const child of childrenOf(pid)) {
         let environ = '';
         try {
+          // A child caught between fork and exec is still the worker's image: /proc shows the
+          // worker's own first environment block (which held the request before the worker
+          // dropped it), not what the child will run with. Only a child that has exec'd counts.
+          if (readFileSync(`/proc/${child}/cmdline`, 'latin1') === workerLine) continue;
           environ = readFileSync(`/proc/${child}/environ`, 'latin1');
         } catch {
           continue; // a tmux call that just ended

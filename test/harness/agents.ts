@@ -191,6 +191,9 @@ export interface AgentOptions {
   /** Register an MCP server named `nudge` as a user would (`claude mcp add -s user`,
    * `gemini mcp add -s user`, `codex mcp add`), its tools allowed in the agent's settings. */
   mcpServer?: {command: string; args: string[]; env?: Record<string, string>};
+  /** Codex: leave its shared app-server daemon on, as it is by default since 0.157 (the test
+   * homes turn it off otherwise: it outlives the pane; killProcessesOfHome ends it). */
+  codexDaemon?: boolean;
   /** Configure the turn-end hooks as a user would: Claude Code's Stop hook runs
    * `<nudge> hook claude-stop`, Codex's `notify` runs `<nudge> hook codex-notify`. */
   hookCommand?: string[];
@@ -371,7 +374,7 @@ export function createAgentHome(name: AgentName, opts: AgentOptions = {}): Agent
           '',
           '[features]',
           // 0.169 starts an app-server daemon (setsid, outlives the pane) by default.
-          'daemon_auto_start = false',
+          `daemon_auto_start = ${opts.codexDaemon === true}`,
           ...(retriesOf === undefined ? [] : ['unbounded_connection_retries = false']),
           '',
           ...retries,

@@ -124,6 +124,10 @@ export interface ModelServer {
   port: number;
   /** Append replies for the next turn requests, in order. */
   script(...replies: Reply[]): void;
+  /** Append replies for the next turn requests of the conversations whose first user prompt
+   * matches `first` (one session among several sharing this server), in order: they never
+   * take another conversation's turn, and the plain script never takes theirs. */
+  scriptFor(first: RegExp, ...replies: Reply[]): void;
   /** Append replies for the next chat-completions requests (an assessor), in order: they
    * never take the agents' script, and the agents' turns never take these. */
   scriptChat(...replies: Reply[]): void;
@@ -149,6 +153,7 @@ export interface ModelServer {
  * so when the test finishes). */
 export async function startModelServer(): Promise<ModelServer> {
   const queue: Reply[] = [];
+  const routes: Array<{first: RegExp; replies: Reply[]}> = [];
   const chatQueue: Reply[] = [];
   const entries: JournalEntry[] = [];
   const open = new Set<ServerResponse>();
@@ -221,7 +226,12 @@ export async function startModelServer(): Promise<ModelServer> {
       entry.endedAt = Date.now();
       return;
     }
-    const reply = (format === 'chat' ? chatQueue.shift() : queue.shift()) ?? {text: 'OK.'};
+    const route = routes.find((r) => r.first.test(entry.prompts[0] ?? ''));
+    const reply = (format === 'chat'
+      ? chatQueue.shift()
+      : route
+        ? route.replies.shift()
+        : queue.shift()) ?? {text: 'OK.'};
     entry.reply = reply;
     await answer(format, b, url, res, reply, true, entry);
     entry.endedAt = Date.now();
@@ -496,19 +506,25 @@ export async function startModelServer(): Promise<ModelServer> {
     return [...seen.values()];
   };
 
+  // A signal may fail before its turn comes (or with no turn at all): never unhandled.
+  const handled = (replies: Reply[]) => {
+    for (const reply of replies) {
+      let r: Reply | undefined = reply;
+      while (r) {
+        if ('until' in r) r.until?.catch(() => {});
+        r = 'reply' in r ? r.reply : undefined;
+      }
+    }
+    return replies;
+  };
   const model: ModelServer = {
     url: `http://127.0.0.1:${port}`,
     port,
-    script: (...replies) => {
-      // A signal may fail before its turn comes (or with no turn at all): never unhandled.
-      for (const reply of replies) {
-        let r: Reply | undefined = reply;
-        while (r) {
-          if ('until' in r) r.until?.catch(() => {});
-          r = 'reply' in r ? r.reply : undefined;
-        }
-      }
-      queue.push(...replies);
+    script: (...replies) => void queue.push(...handled(replies)),
+    scriptFor: (first, ...replies) => {
+      const route = routes.find((r) => r.first.source === first.source);
+      if (route) route.replies.push(...handled(replies));
+      else routes.push({first, replies: handled(replies)});
     },
     scriptChat: (...replies) => void chatQueue.push(...replies),
     journal: () => entries,

@@ -174,6 +174,7 @@ export class FakeTmux implements Tmux {
 export const NO_HOOK_MARKS: HookMarkSource = {
   read: async () => undefined,
   readNeeds: async () => undefined,
+  readRefused: async () => undefined,
   version: () => 0,
   changed: async () => {},
 };

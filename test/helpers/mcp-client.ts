@@ -1,7 +1,7 @@
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 import {onTestFinished} from 'vitest';
-import {CLI} from './run-nudge.js';
+import {CLI, fixture} from './run-nudge.js';
 import {cleanEnv} from './tmux-server.js';
 
 /** A client of a real `nudge mcp` (the built CLI) started with `env` and `args`; closed after
@@ -14,6 +14,34 @@ export async function spawnedMcp(
     command: process.execPath,
     args: [CLI, 'mcp', ...args],
     env: cleanEnv(env),
+    stderr: 'pipe',
+  });
+  const client = new Client({name: 'test', version: '1'});
+  await client.connect(transport);
+  onTestFinished(() => client.close());
+  return client;
+}
+
+/** A client of a real `nudge mcp` started from inside a pane (a child of the runner there,
+ * its stdio carried over the runner's socket): as an agent in that pane starts it. */
+export async function spawnedMcpIn(
+  inside: {socket: string; env: Record<string, string>},
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [
+      fixture('runner.mjs'),
+      '--connect',
+      inside.socket,
+      '--',
+      process.execPath,
+      CLI,
+      'mcp',
+      ...args,
+    ],
+    env: cleanEnv({...env, ...inside.env}),
     stderr: 'pipe',
   });
   const client = new Client({name: 'test', version: '1'});

@@ -16,6 +16,11 @@ export function offlineContext(over: Partial<CommandContext> = {}): CommandConte
     tmux: () => {
       throw new Error('no tmux in this test');
     },
+    tree: {
+      parentOf: async () => undefined,
+      procStartOf: async () => undefined,
+      ancestry: async () => [],
+    },
     foreground: {
       commandLine: async () => undefined,
       group: async () => undefined,

@@ -1,7 +1,7 @@
 import {mkdirSync, writeFileSync} from 'node:fs';
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
-import {FIXTURES} from './run-nudge.js';
+import {FIXTURES, type NudgeRun, runNudgeIn} from './run-nudge.js';
 import type {TmuxTestServer} from './tmux-server.js';
 import {waitFor} from './wait-for.js';
 
@@ -19,6 +19,9 @@ export interface RecorderPane {
    * cannot read: the line and Enter, nothing else (no Escape, no C-u). Resolves to the lines;
    * throws if any byte is not accounted for so. */
   lines(count: number, timeoutMs?: number): Promise<string[]>;
+  /** Run nudge from inside this pane (a child of the recorder: runNudgeIn), with `$TMUX` and
+   * `$TMUX_PANE` naming it as tmux would. */
+  nudge(args: string[], env: Record<string, string>, timeoutMs?: number): Promise<NudgeRun>;
 }
 
 let counter = 0;
@@ -26,13 +29,22 @@ let counter = 0;
 /** Start a recorder in a new window of `server` and wait until its tty is in raw mode. */
 export async function startRecorder(server: TmuxTestServer): Promise<RecorderPane> {
   const file = join(server.dir, `recorded-${++counter}.bin`);
-  const pane = await server.newPane([process.execPath, join(FIXTURES, 'recorder.mjs'), file]);
+  const socket = join(server.dir, `runner-${counter}.sock`);
+  const pane = await server.newPane([
+    process.execPath,
+    join(FIXTURES, 'recorder.mjs'),
+    file,
+    socket,
+  ]);
   await server.waitForScreen(pane, /RECORDER READY/);
   const bytes = () => readFile(file).catch(() => Buffer.alloc(0));
+  const tmuxVar = `${server.socket},${(await server.tmux('display', '-p', '#{pid}')).trim()},0`;
   return {
     pane,
     file,
     bytes,
+    nudge: (args, env, timeoutMs) =>
+      runNudgeIn(socket, args, {...env, TMUX: tmuxVar, TMUX_PANE: pane}, timeoutMs),
     async waitForLength(length, timeoutMs = 20_000) {
       let last = Buffer.alloc(0);
       return waitFor(

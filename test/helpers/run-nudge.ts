@@ -1,5 +1,6 @@
 import {mkdirSync, writeFileSync} from 'node:fs';
 import {readFile} from 'node:fs/promises';
+import {connect} from 'node:net';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {execa} from 'execa';
@@ -95,6 +96,48 @@ export async function runNudge(
     exitCode: r.exitCode,
     stdout: r.stdout,
     stderr: r.stderr,
+    durationMs: Date.now() - started,
+  };
+}
+
+/**
+ * Run the built `nudge` as a child of the program in a pane (test/fixtures/runner.mjs,
+ * listening on `socket`): what "nudge called from inside that pane" means, since nudge proves
+ * its pane by its process tree and never by `$TMUX_PANE` alone. `env` as runNudge's.
+ */
+export async function runNudgeIn(
+  socket: string,
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<NudgeRun> {
+  const started = Date.now();
+  const reply = await new Promise<string>((resolve, reject) => {
+    const conn = connect(socket);
+    let got = '';
+    const timer = setTimeout(() => {
+      conn.destroy();
+      reject(new Error(`nudge ${args.join(' ')} in the pane gave no answer in ${timeoutMs} ms`));
+    }, timeoutMs);
+    conn.on('data', (d) => {
+      got += d;
+    });
+    conn.on('end', () => {
+      clearTimeout(timer);
+      resolve(got);
+    });
+    conn.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    conn.write(`${JSON.stringify({argv: [process.execPath, CLI, ...args], env: cleanEnv(env)})}\n`);
+  });
+  const r = JSON.parse(reply) as {exitCode: number | null; stdout: string; stderr: string};
+  const trim = (t: string) => t.replace(/\n$/, '');
+  return {
+    exitCode: r.exitCode ?? undefined,
+    stdout: trim(r.stdout),
+    stderr: trim(r.stderr),
     durationMs: Date.now() - started,
   };
 }

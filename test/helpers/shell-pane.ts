@@ -1,5 +1,8 @@
+import {existsSync} from 'node:fs';
+import {join} from 'node:path';
 import {expect} from 'vitest';
 import {useNudgeHome} from './nudge-home.js';
+import {fixture, type NudgeRun, runNudgeIn} from './run-nudge.js';
 import {startTmuxServer, type TmuxTestServer} from './tmux-server.js';
 import {waitFor} from './wait-for.js';
 
@@ -33,4 +36,44 @@ export async function expectNoticeAfter(
     screen.search(output),
   );
   return screen;
+}
+
+/** A shell pane from which tests run nudge as a person would type it there: a runner
+ * (test/fixtures/runner.mjs) started in the background of the pane's shell, so each nudge is a
+ * descendant of the pane (nudge proves its pane by its process tree, not by `$TMUX_PANE`). */
+export interface InsidePane {
+  pane: string;
+  /** The runner's socket (test/fixtures/runner.mjs). */
+  socket: string;
+  /** `$TMUX` and `$TMUX_PANE` as tmux gives them to the pane's programs. */
+  env: {TMUX: string; TMUX_PANE: string};
+  /** Run nudge in the pane with `env` (and the pane's `$TMUX`, `$TMUX_PANE`). */
+  nudge(args: string[], env: Record<string, string>, timeoutMs?: number): Promise<NudgeRun>;
+}
+
+let runners = 0;
+
+/** Start a runner in the background of the shell in `pane` (at its prompt), once it listens.
+ * `as`: the command line it shows (its argv[0], by bash's `exec -a`), to stand in for a
+ * program nudge recognises by it (a server an agent shares between its sessions). */
+export async function runFromPane(
+  server: TmuxTestServer,
+  pane: string,
+  as?: string,
+): Promise<InsidePane> {
+  const socket = join(server.dir, `pane-runner-${++runners}.sock`);
+  const start = `${as ? `exec -a '${as}' ` : ''}${process.execPath} ${fixture('runner.mjs')} ${socket}`;
+  const line = as ? `(${start}) >/dev/null &` : `${start} >/dev/null &`;
+  await server.tmux('send-keys', '-t', pane, '-l', line);
+  await server.tmux('send-keys', '-t', pane, 'Enter');
+  await waitFor(`the runner in ${pane}`, async () => (existsSync(socket) ? true : undefined));
+  await server.tmux('send-keys', '-t', pane, 'C-l');
+  const pid = (await server.tmux('display-message', '-p', '#{pid}')).trim();
+  const env = {TMUX: `${server.socket},${pid},0`, TMUX_PANE: pane};
+  return {
+    pane,
+    socket,
+    env,
+    nudge: (args, more, timeoutMs) => runNudgeIn(socket, args, {...more, ...env}, timeoutMs),
+  };
 }

@@ -8,6 +8,7 @@ import {describe, expect, test} from 'vitest';
 import {readVerifiedTable} from '../../src/agents/verified.js';
 import {installTargets} from '../../src/setup/agents.js';
 import {CLI, runNudge} from '../helpers/run-nudge.js';
+import {type InsidePane, runFromPane} from '../helpers/shell-pane.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
@@ -18,8 +19,8 @@ interface Check {
   fix?: string;
 }
 
-async function doctor(args: string[], env: Record<string, string>) {
-  const r = await runNudge(['doctor', '--json', ...args], env);
+async function doctor(args: string[], env: Record<string, string>, from?: InsidePane) {
+  const r = await (from ?? {nudge: runNudge}).nudge(['doctor', '--json', ...args], env);
   const out = JSON.parse(r.stdout) as {checks: Check[]; ok: boolean};
   const by = Object.fromEntries(out.checks.map((c) => [c.name, c]));
   return {exitCode: r.exitCode, ok: out.ok, by, checks: out.checks};
@@ -30,15 +31,15 @@ describe('nudge doctor', () => {
     const server = await startTmuxServer();
     const pid = (await server.tmux('display-message', '-p', '#{pid}')).trim();
     const pane = (await server.tmux('display-message', '-p', '#{pane_id}')).trim();
+    await server.waitForScreen(pane, /^\$/m);
+    const inside = await runFromPane(server, pane);
     const home = useTempDir('nudge-doctor-');
     mkdirSync(join(home, 'state'), {mode: 0o700});
-    const r = await doctor([], {
-      HOME: home,
-      NUDGE_HOME: join(home, 'state'),
-      TMUX: `${server.socket},${pid},0`,
-      TMUX_PANE: pane,
-      PATH: process.env.PATH ?? '',
-    });
+    const r = await doctor(
+      [],
+      {HOME: home, NUDGE_HOME: join(home, 'state'), PATH: process.env.PATH ?? ''},
+      inside,
+    );
     expect(r.exitCode).toBe(0);
     expect(r.checks.map((c) => c.name)).toEqual([
       'tmux',
@@ -81,7 +82,9 @@ describe('nudge doctor', () => {
       `${server.socket} (from $TMUX: this shell runs inside it), server pid ${pid}.`,
     );
     expect(r.by.pane?.detail).toMatch(
-      new RegExp(`^This shell is in pane ${pane}, running bash\\.$`),
+      new RegExp(
+        `^This shell is in pane ${pane}, running bash; calls from here are identified by the process tree: ${pane}, proven: nudge descends from the pane's first process \\(pid \\d+\\)\\.$`,
+      ),
     );
     expect(r.by['state-dir']?.detail).toBe(
       `${join(home, 'state')}, private (700) and writable (a 64 KiB probe written, synced and removed).`,

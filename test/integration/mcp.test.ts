@@ -12,11 +12,13 @@ import {createSilentLogger} from '../../src/base/log.js';
 import type {CommandContext} from '../../src/commands/context.js';
 import {createMcpServer} from '../../src/mcp/server.js';
 import {systemForeground} from '../../src/process/foreground.js';
+import {systemTree} from '../../src/process/tree.js';
 import {createSpawnRunner} from '../../src/tmux/runner.js';
 import {createTmux} from '../../src/tmux/tmux.js';
-import {spawnedMcp} from '../helpers/mcp-client.js';
+import {spawnedMcp, spawnedMcpIn} from '../helpers/mcp-client.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {FIXTURES} from '../helpers/run-nudge.js';
+import {runFromPane} from '../helpers/shell-pane.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
@@ -30,8 +32,12 @@ type ToolAnswer = {
 
 /** The environment of a server started from pane %0 of `server` (as an agent there would). */
 function paneEnv(server: TmuxTestServer, home: string): Record<string, string> {
+  servers.push(server);
   return {NUDGE_HOME: home, TMUX: `${server.socket},1,0`, TMUX_PANE: '%0'};
 }
+
+/** The servers paneEnv was asked about, newest last (spawned starts its server from there). */
+const servers: TmuxTestServer[] = [];
 
 /** How many times the in-process server has read a pane's screen: a call that reads it at
  * least twice has taken its baseline and is polling (no sleep needed to know it started). */
@@ -65,6 +71,7 @@ async function inProcess(env: Record<string, string>): Promise<Client> {
         },
       };
     },
+    tree: systemTree,
     foreground: systemForeground,
     workerEntry: join(DIST, 'workers', 'job-worker.js'),
     watchWorkerEntry: join(DIST, 'workers', 'watch-worker.js'),
@@ -85,7 +92,14 @@ async function inProcess(env: Record<string, string>): Promise<Client> {
   return client;
 }
 
-const spawned = spawnedMcp;
+/** `nudge mcp` started from pane %0's shell, as an agent there starts it: its own pane is
+ * proven by its process tree. */
+async function spawned(env: Record<string, string>, args: string[] = []): Promise<Client> {
+  const server = servers.at(-1);
+  if (!server) throw new Error('start the tmux server first');
+  await server.waitForScreen('%0', /\$/);
+  return spawnedMcpIn(await runFromPane(server, '%0'), env, args);
+}
 
 const call = (c: Client, name: string, args: Record<string, unknown> = {}, signal?: AbortSignal) =>
   c.callTool(
@@ -170,11 +184,11 @@ describe('nudge mcp, in-process', () => {
     expect(closed.content[0]?.text).toBe(`Pane ${doomed} closed while waiting for /never/.`);
   });
 
-  it("wait: the verdict and why, for the server's own pane by default; a client's cancellation ends it", async () => {
+  it("wait: the verdict and why; a client's cancellation ends it", async () => {
     const server = await startTmuxServer();
     await server.waitForScreen('%0', /\$/);
     const c = await inProcess(paneEnv(server, useNudgeHome()));
-    const idle = await call(c, 'wait', {timeout: '20s'});
+    const idle = await call(c, 'wait', {pane: '%0', timeout: '20s'});
     expect(idle.structuredContent).toMatchObject({status: 'idle', pane: '%0', reason: 'idle'});
     const spinner = await server.newPane([process.execPath, join(FIXTURES, 'spinner.mjs')]);
     await server.waitForScreen(spinner, /SPINNER START/);
@@ -271,6 +285,14 @@ describe('nudge mcp, spawned', () => {
     const checks = doctor.structuredContent?.checks as Array<{name: string; status: string}>;
     expect(checks.find((k) => k.name === 'pane')).toMatchObject({status: 'ok'});
     expect(checks.find((k) => k.name === 'server')).toMatchObject({status: 'ok'});
+    // The same server started beside the pane, not in it, with the pane's $TMUX_PANE (as a
+    // server several sessions share hands it on): "your own pane" is refused, nothing typed.
+    const beside = await spawnedMcp(paneEnv(server, home));
+    const refused = await call(beside, 'submit', {text: 'echo never', delay: '0'});
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0]?.text).toMatch(
+      /^Without --pane, the pane is the one nudge runs in, but \$TMUX_PANE says %0 and nudge cannot prove that is its pane: it does not run in any pane of that tmux server .*; nothing was typed: pass --pane %N\.$/,
+    );
     const noJob = await call(c, 'status', {job: 'nope'});
     expect(noJob.isError).toBe(true);
     expect(noJob.content[0]?.text).toBe(

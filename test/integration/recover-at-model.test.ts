@@ -50,12 +50,10 @@ async function recoverScenario(agent: AgentName) {
   // A worktree is a sibling of the work folder: trusted as the person would trust it.
   const rec = await startRecorder(server);
   const home = useNudgeHome();
+  // A person's terminal outside the server (what recover is run from once it is gone); the
+  // run itself is started from inside the recorder's pane.
   const nudge = (args: string[], timeoutMs?: number) =>
-    runNudge(
-      args,
-      {...env, NUDGE_HOME: home, TMUX: `${server.socket},1,0`, TMUX_PANE: rec.pane},
-      timeoutMs,
-    );
+    runNudge(args, {...env, NUDGE_HOME: home}, timeoutMs);
   const state = (job: string) =>
     JSON.parse(readFileSync(join(home, 'jobs', job, 'state.json'), 'utf8')) as Record<
       string,
@@ -65,18 +63,21 @@ async function recoverScenario(agent: AgentName) {
   // 1. The run, in a worktree: the agent answers its prompt; its session is recorded.
   const first = `remember the word pineapple (${agent})`;
   model.script({text: 'Noted: pineapple.'});
-  const started = await nudge([
-    'run',
-    '-S',
-    server.socket,
-    '--agent',
-    agent,
-    '--cwd',
-    where.workdir,
-    '--worktree',
-    '--',
-    first,
-  ]);
+  const started = await rec.nudge(
+    [
+      'run',
+      '-S',
+      server.socket,
+      '--agent',
+      agent,
+      '--cwd',
+      where.workdir,
+      '--worktree',
+      '--',
+      first,
+    ],
+    {...env, NUDGE_HOME: home},
+  );
   expect(started.exitCode, shown(started)).toBe(0);
   const run = started.stdout.trim();
   await waitForJobState(home, run, ['done', 'failed', 'timeout', 'cancelled'], 180_000);

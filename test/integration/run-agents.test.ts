@@ -12,7 +12,7 @@ import {startModelServer} from '../helpers/model-server.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {type AgentName, agentAvailable, prepareAgentServer} from '../helpers/real-agents.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {readJobEvents, runNudge, shown, waitForJobState} from '../helpers/run-nudge.js';
+import {readJobEvents, shown, waitForJobState} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 interface RunState {
@@ -32,9 +32,9 @@ async function agentWorld(agent: AgentName, approvals: 'default' | 'all') {
   const rec = await startRecorder(server);
   const home = useNudgeHome();
   const start = async (args: string[]) => {
-    const r = await runNudge(
+    const r = await rec.nudge(
       ['run', '-S', server.socket, '--agent', agent, '--cwd', where.workdir, ...args],
-      {NUDGE_HOME: home, TMUX: `${server.socket},1,0`, TMUX_PANE: rec.pane},
+      {NUDGE_HOME: home},
     );
     expect(r.exitCode, shown(r)).toBe(0);
     return r.stdout.trim();

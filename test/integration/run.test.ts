@@ -34,15 +34,18 @@ interface RunState {
 }
 
 /** A test's world: a tmux server whose new windows run a plain bash, a recorder pane as the
- * caller (nudge runs "inside" it: TMUX and TMUX_PANE name it), and a NUDGE_HOME. */
+ * caller (nudge runs inside it, as a child of the recorder), and a NUDGE_HOME. */
 async function world() {
   const server = await startTmuxServer();
   await server.tmux('set-option', '-g', 'default-command', 'bash --norc --noprofile');
   const rec = await startRecorder(server);
   const home = useNudgeHome();
-  const callerEnv = {NUDGE_HOME: home, TMUX: `${server.socket},1,0`, TMUX_PANE: rec.pane};
+  // The caller: nudge run from inside the recorder's pane (a child of its program).
   const run = (args: string[], env: Record<string, string> = {}) =>
-    runNudge(['run', '-S', server.socket, '--interval', '200ms', ...args], {...callerEnv, ...env});
+    rec.nudge(['run', '-S', server.socket, '--interval', '200ms', ...args], {
+      NUDGE_HOME: home,
+      ...env,
+    });
   const start = async (args: string[], env: Record<string, string> = {}) => {
     const r = await run(args, env);
     expect(r.exitCode, shown(r)).toBe(0);

@@ -12,6 +12,7 @@ import {execa, execaSync} from 'execa';
 import {parse as parsePlist} from 'plist';
 import {describe, expect, test} from 'vitest';
 import {CLI, runNudge} from '../helpers/run-nudge.js';
+import {runFromPane} from '../helpers/shell-pane.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
@@ -59,7 +60,11 @@ async function world() {
   /** The value of pane option `option` on `pane` ('' when unset). */
   const mark = async (pane: string, option: string) =>
     (await server.tmux('show-options', '-p', '-t', pane, '-v', option).catch(() => '')).trim();
-  return {home, env, table, callsMade, server, job, mark};
+  // nudge schedule typed in pane %0's shell (a child of it: the pane is proven, not claimed).
+  await server.waitForScreen('%0', /^\$/m);
+  const inside = await runFromPane(server, '%0');
+  const nudge = (args: string[], e: Record<string, string> = env) => inside.nudge(args, e);
+  return {home, env, table, callsMade, server, job, mark, nudge};
 }
 
 /** The scheduled command of a printed crontab block: what cron hands /bin/sh. */
@@ -71,8 +76,8 @@ const cronCommand = (stdout: string) =>
 
 describe('nudge schedule', () => {
   test('cron, printed: only `nudge schedule run NAME` with absolute paths and the log; the text in a 0600 file; the pane marked', async () => {
-    const {env, home, job, mark, server} = await world();
-    const r = await runNudge(
+    const {env, home, job, mark, server, nudge} = await world();
+    const r = await nudge(
       ['schedule', 'cron', '--every', '30m', '--', '--until', 'exit', '--', 'echo 100%'],
       env,
     );
@@ -125,8 +130,8 @@ describe('nudge schedule', () => {
       /^nudge: --notify "cmd:\/bin\/touch \/tmp\/x" is refused: a cmd: sink runs a program/,
     ],
   ])('refuses %j: exit 2, one line', async (args, message) => {
-    const {env} = await world();
-    const r = await runNudge(['schedule', ...args], env);
+    const {env, nudge} = await world();
+    const r = await nudge(['schedule', ...args], env);
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -171,10 +176,10 @@ describe('nudge schedule', () => {
   });
 
   test('a newline in the text: the crontab gets one line, the unit one ExecStart=, the plist one argument list; ps never shows the text', async () => {
-    const {env, table, home} = await world();
+    const {env, table, home, nudge} = await world();
     const text = 'first line\n* * * * * touch /tmp/pwned\nExecStart=/bin/sh -c pwned';
     for (const scheduler of ['cron', 'systemd', 'launchd']) {
-      const r = await runNudge(
+      const r = await nudge(
         ['schedule', scheduler, '--every', '1h', '--install', '--', '--', text],
         env,
       );
@@ -198,10 +203,10 @@ describe('nudge schedule', () => {
   });
 
   test('the printed crontab line, run as cron runs it (no LANG, a bare environment, /bin/sh), types the text exactly, into the marked pane only', async () => {
-    const {env, server} = await world();
+    const {env, server, nudge} = await world();
     const pane = (await server.tmux('display-message', '-p', '#{pane_id}')).trim();
     const text = 'printf \'%s done\\n\' "ünï ✓ 100%"';
-    const r = await runNudge(
+    const r = await nudge(
       [
         'schedule',
         'cron',
@@ -249,7 +254,7 @@ describe('nudge schedule', () => {
   });
 
   test('cron --install adds one block (again: replaces it), keeps the rest; --uninstall leaves the crontab as it was', async () => {
-    const {env, table, callsMade} = await world();
+    const {env, table, callsMade, nudge} = await world();
     const theirs = 'MAILTO=""\n0 3 * * * /usr/local/bin/backup\n';
     writeFileSync(table, theirs);
     const args = [
@@ -264,7 +269,7 @@ describe('nudge schedule', () => {
       'continue',
     ];
     for (let i = 0; i < 2; i += 1) {
-      const r = await runNudge(args, env);
+      const r = await nudge(args, env);
       expect(r.exitCode, r.stderr).toBe(0);
       expect(r.stdout).toContain('installed schedule poke (cron) in your crontab');
     }
@@ -272,7 +277,7 @@ describe('nudge schedule', () => {
     expect(now.startsWith(theirs)).toBe(true);
     expect(now.split('# tmux-nudge schedule poke')).toHaveLength(2);
     expect(now).toMatch(/\n\*\/15 \* \* \* \* .* schedule run poke >> /);
-    const u = await runNudge(['schedule', 'cron', '--name', 'poke', '--uninstall'], env);
+    const u = await nudge(['schedule', 'cron', '--name', 'poke', '--uninstall'], env);
     expect(u.exitCode, u.stderr).toBe(0);
     expect(existsSync(join(env.NUDGE_HOME, 'schedule', 'poke.json'))).toBe(false);
     expect(readFileSync(table, 'utf8')).toBe(theirs);
@@ -287,8 +292,8 @@ describe('nudge schedule', () => {
   });
 
   test('systemd --install writes units that systemd-analyze accepts, reloads and enables the timer; --uninstall undoes it', async () => {
-    const {env, home, callsMade, job, mark} = await world();
-    const r = await runNudge(
+    const {env, home, callsMade, job, mark, nudge} = await world();
+    const r = await nudge(
       [
         'schedule',
         'systemd',
@@ -327,7 +332,7 @@ describe('nudge schedule', () => {
       'systemctl --user daemon-reload',
       'systemctl --user enable --now tmux-nudge-work.timer',
     ]);
-    const u = await runNudge(['schedule', 'systemd', '--name', 'work', '--uninstall'], env);
+    const u = await nudge(['schedule', 'systemd', '--name', 'work', '--uninstall'], env);
     expect(u.exitCode, u.stderr).toBe(0);
     expect(existsSync(join(dir, 'tmux-nudge-work.service'))).toBe(false);
     expect(existsSync(join(dir, 'tmux-nudge-work.timer'))).toBe(false);
@@ -339,13 +344,13 @@ describe('nudge schedule', () => {
   });
 
   test('systemd --install when the user manager does not answer: the units stay, exit 1 with what to run', async () => {
-    const {env, home} = await world();
+    const {env, home, nudge} = await world();
     writeFileSync(
       join(home, 'bin', 'systemctl'),
       '#!/bin/sh\necho "Failed to connect to bus: No medium found" >&2\nexit 1\n',
       {mode: 0o755},
     );
-    const r = await runNudge(['schedule', 'systemd', '--every', '1h', '--install', '--', 'x'], env);
+    const r = await nudge(['schedule', 'systemd', '--every', '1h', '--install', '--', 'x'], env);
     expect(r.exitCode).toBe(1);
     expect(r.stderr.trim()).toBe(
       'nudge: systemctl --user daemon-reload failed (Failed to connect to bus: No medium found); the units are written, run it yourself once your user manager runs (loginctl enable-linger).',
@@ -353,8 +358,8 @@ describe('nudge schedule', () => {
   });
 
   test('launchd --install writes the plist where launchd reads it and bootstraps it in gui/UID', async () => {
-    const {env, home, callsMade} = await world();
-    const r = await runNudge(
+    const {env, home, callsMade, nudge} = await world();
+    const r = await nudge(
       ['schedule', 'launchd', '--every', '2h', '--name', 'mac', '--install', '--', 'continue'],
       env,
     );
@@ -369,7 +374,7 @@ describe('nudge schedule', () => {
       `launchctl bootout gui/${uid}/dev.tmux-nudge.mac`,
       `launchctl bootstrap gui/${uid} ${file}`,
     ]);
-    await runNudge(['schedule', 'launchd', '--name', 'mac', '--uninstall'], env);
+    await nudge(['schedule', 'launchd', '--name', 'mac', '--uninstall'], env);
     expect(existsSync(file)).toBe(false);
   });
 
@@ -377,8 +382,8 @@ describe('nudge schedule', () => {
   test.skipIf(process.platform !== 'darwin')(
     'launchd: plutil -lint accepts the plist nudge writes (macOS only)',
     async () => {
-      const {env, home} = await world();
-      const r = await runNudge(
+      const {env, home, nudge} = await world();
+      const r = await nudge(
         [
           'schedule',
           'launchd',

@@ -12,6 +12,7 @@ import {describe, expect, test} from 'vitest';
 import {startHttpSink} from '../helpers/http-sink.js';
 import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
 import {readJobEvents, runNudge, shown, submitTo} from '../helpers/run-nudge.js';
+import {runFromPane} from '../helpers/shell-pane.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
@@ -100,9 +101,12 @@ describe('--stall', () => {
   test('watch start keeps --stall and --max-injections; --on-stall continue is refused for a watcher', async () => {
     const server = await startTmuxServer();
     const home = useNudgeHome();
-    const env = {NUDGE_HOME: home, TMUX: `${server.socket},1,0`, TMUX_PANE: '%0'};
+    const env = {NUDGE_HOME: home};
+    // Started from pane %0 (its shell's child): the watcher's pane is the one it runs in.
+    await server.waitForScreen('%0', /^\$/m);
+    const inside = await runFromPane(server, '%0');
     const start = (flags: string[]) =>
-      runNudge(
+      inside.nudge(
         [
           'watch',
           'start',

@@ -1,0 +1,50 @@
+import {readFileSync} from 'node:fs';
+import {setTimeout as sleep} from 'node:timers/promises';
+import {test} from 'vitest';
+import {startModelServer} from '../helpers/model-server.js';
+import {agentBin, prepareAgentServer} from '../helpers/real-agents.js';
+import {startTmuxServer} from '../helpers/tmux-server.js';
+
+// Claude Code's background sessions (`claude --bg`, 2.1.332): where does their Bash tool run,
+// and with which $TMUX_PANE?
+test('claude --bg: the process tree of its tool calls', async () => {
+  const model = await startModelServer();
+  const server = await startTmuxServer();
+  const where = await prepareAgentServer(server, 'claude', {modelUrl: model.url, approvals: 'all'});
+  const pane = await server.newPane(['bash', '--norc', '--noprofile']);
+  const out = `${server.dir}/bg`;
+  model.script(
+    {
+      shell: `echo "pane=$TMUX_PANE pid=$$" > ${out}.txt; ps -eo pid,ppid,pgid,sid,tty,args --forest > ${out}.ps`,
+    },
+    {text: 'done'},
+  );
+  await sleep(1500);
+  await server.tmux(
+    'send-keys',
+    '-t',
+    pane,
+    '-l',
+    `cd ${where.workdir} && ${agentBin('claude')} --bg "run it"`,
+  );
+  await server.tmux('send-keys', '-t', pane, 'Enter');
+  for (let i = 0; i < 60; i++) {
+    try {
+      console.log(readFileSync(`${out}.txt`, 'utf8'));
+      break;
+    } catch {
+      await sleep(1000);
+    }
+  }
+  await sleep(1000);
+  console.log(await server.capture(pane));
+  try {
+    const ps = readFileSync(`${out}.ps`, 'utf8').split('\n');
+    const me = ps.findIndex((l) => l.includes('echo "pane='));
+    console.log(ps.filter((l) => /claude|tmux|bash|echo "pane/.test(l)).join('\n'));
+    console.log('tool at line', me);
+  } catch (e) {
+    console.log('no ps', (e as Error).message);
+  }
+  console.log(await server.tmux('list-panes', '-a', '-F', '#{pane_id} #{pane_pid}'));
+}, 200_000);

@@ -1,0 +1,62 @@
+import {readFileSync} from 'node:fs';
+import {setTimeout as sleep} from 'node:timers/promises';
+import {test} from 'vitest';
+import {startModelServer} from '../helpers/model-server.js';
+import {
+  agentWindowArgs,
+  createAgentHome,
+  killProcessesOfHome,
+  waitForIdleComposer,
+} from '../helpers/real-agents.js';
+import {startTmuxServer} from '../helpers/tmux-server.js';
+
+// opencode's headless server (`opencode serve`) with a TUI attached from another pane
+// (`opencode attach URL`): where does the shell tool of the attached session run, and with
+// which $TMUX_PANE?
+test('opencode serve + attach: the process tree of a tool call', async () => {
+  const model = await startModelServer();
+  const server = await startTmuxServer();
+  const opts = {modelUrl: model.url, approvals: 'all' as const};
+  const where = createAgentHome('opencode', opts);
+  // A window running opencode with `args`, in the work folder, as the harness starts it.
+  const windowOf = async (...args: string[]) =>
+    (await server.tmux(...agentWindowArgs('opencode', where, {...opts, args}))).trim();
+  try {
+    const a = await windowOf('serve', '--port', '47391');
+    await sleep(5000);
+    console.log('A', await server.capture(a));
+    const b = await windowOf('attach', 'http://127.0.0.1:47391');
+    await waitForIdleComposer(server, b, 'opencode', 60_000).catch((e) =>
+      console.log('not idle', e.message),
+    );
+    const out = `${server.dir}/oc`;
+    model.script(
+      {
+        shell: `echo "pane=$TMUX_PANE pid=$$" > ${out}.txt; ps -eo pid,ppid,sid,tty,args --forest > ${out}.ps`,
+      },
+      {text: 'done'},
+    );
+    await server.tmux('send-keys', '-t', b, '-l', 'run it');
+    await sleep(500);
+    await server.tmux('send-keys', '-t', b, 'Enter');
+    for (let i = 0; i < 40; i++) {
+      try {
+        console.log(readFileSync(`${out}.txt`, 'utf8'));
+        break;
+      } catch {
+        await sleep(1000);
+      }
+    }
+    await sleep(1000);
+    console.log(
+      readFileSync(`${out}.ps`, 'utf8')
+        .split('\n')
+        .filter((l) => /opencode|echo "pane|tmux -S/.test(l))
+        .join('\n'),
+    );
+    console.log(await server.tmux('list-panes', '-a', '-F', '#{pane_id} #{pane_pid}'));
+    console.log('B', await server.capture(b));
+  } finally {
+    await killProcessesOfHome(where.home);
+  }
+}, 200_000);

@@ -1,0 +1,307 @@
+/**
+ * Many sessions of one agent in one tmux server, one HOME (as one person runs them), each
+ * calling nudge from its own tools with `self` and with the hooks `nudge install` wrote: every
+ * notice and every turn-end mark lands in the session's own pane, proven at the scripted model
+ * server — the notice arrives as a prompt of that session's conversation, byte for byte — or,
+ * where nudge cannot prove the pane (Codex's shared app-server), it is refused in one sentence,
+ * nothing typed anywhere and no mark recorded for another pane.
+ */
+import {existsSync, readdirSync, readFileSync, rmSync} from 'node:fs';
+import {join} from 'node:path';
+import {setTimeout as sleep} from 'node:timers/promises';
+import {describe, expect, onTestFinished, test} from 'vitest';
+import {type HookMark, type RefusedMark, readHookMark} from '../../src/agents/hook-marks.js';
+import {escapeRegex} from '../helpers/at-model-scenarios.js';
+import {type ModelServer, startModelServer} from '../helpers/model-server.js';
+import {useNudgeHome} from '../helpers/nudge-home.js';
+import {
+  type AgentName,
+  agentAvailable,
+  agentWindowArgs,
+  createAgentHome,
+  killProcessesOfHome,
+  waitForIdleComposer,
+} from '../helpers/real-agents.js';
+import {
+  nudgeBinDir,
+  readJobEvents,
+  readJobState,
+  runNudge,
+  shown,
+  waitForJobState,
+} from '../helpers/run-nudge.js';
+import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
+import {waitFor} from '../helpers/wait-for.js';
+
+/** One person's sessions of `name`: one HOME with `nudge install NAME` in it (its hook, nudge
+ * mcp; tool calls approved by the agent's "approve everything" mode), `count`
+ * panes running the agent, each with a shell pane beside it for its commands. */
+async function sessions(name: AgentName, count: number) {
+  const model = await startModelServer();
+  const server = await startTmuxServer();
+  const home = useNudgeHome();
+  const bin = nudgeBinDir(server.dir);
+  const opts = {
+    modelUrl: model.url,
+    approvals: 'all' as const,
+    path: [bin],
+    env: {NUDGE_HOME: home},
+    codexDaemon: name === 'codex',
+  };
+  const where = createAgentHome(name, opts);
+  onTestFinished(async () => {
+    await killProcessesOfHome(where.home);
+    rmSync(where.root, {recursive: true, force: true, maxRetries: 3});
+  });
+  const installed = await runNudge(['install', name], {
+    HOME: where.home,
+    NUDGE_HOME: home,
+  });
+  expect(installed.exitCode, shown(installed)).toBe(0);
+  const panes: string[] = [];
+  const shells: string[] = [];
+  for (let i = 0; i < count; i++) {
+    // One after the other, as a person opens them (the first Codex starts the shared server).
+    const pane = (await server.tmux(...agentWindowArgs(name, where, opts))).trim();
+    await waitForIdleComposer(server, pane, name, 120_000);
+    panes.push(pane);
+    shells.push(await server.newPane(['bash', '--norc', '--noprofile']));
+  }
+  const serverPid = Number((await server.tmux('display-message', '-p', '#{pid}')).trim());
+  return {model, server, home, where, panes, shells, nudge: join(bin, 'nudge'), serverPid};
+}
+
+/** Type a prompt into `pane` as a person would, and wait until the model has it. */
+async function say(server: TmuxTestServer, model: ModelServer, pane: string, text: string) {
+  await server.tmux('send-keys', '-t', pane, '-l', text);
+  await sleep(400);
+  await server.tmux('send-keys', '-t', pane, 'Enter');
+  await model.waitForPrompt(new RegExp(`^${escapeRegex(text)}$`), {timeoutMs: 90_000});
+}
+
+/** The turn requests of the conversation that began with `first`. */
+function conversation(model: ModelServer, first: string) {
+  return model.journal().filter((e) => !e.side && e.prompts[0] === first);
+}
+
+/** The turn-end marks recorded in the state dir, by pane (`.json` files other than needs and
+ * refusals). */
+function marksIn(home: string): Array<HookMark> {
+  const dir = join(home, 'marks');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter(
+      (f) => f.endsWith('.json') && !f.endsWith('.needs.json') && !f.endsWith('.refused.json'),
+    )
+    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as HookMark);
+}
+
+function refusalsIn(home: string): RefusedMark[] {
+  const dir = join(home, 'marks');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.refused.json'))
+    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as RefusedMark);
+}
+
+/** Agents whose tools and hooks run in their own pane's process tree. */
+const inTree = (
+  [
+    ['claude', 3],
+    ['gemini', 2],
+  ] as const
+).filter(([name]) => agentAvailable(name));
+
+describe.each(inTree)('%s: many sessions', (name, count) => {
+  test(`${count} sessions at once, each submitting with --notify-pane self: each notice reaches its own conversation once, byte for byte; each turn-end mark is its own pane's`, async () => {
+    const w = await sessions(name, count);
+    const tasks = w.panes.map((_, i) => `session ${i + 1}: run the build`);
+    const notices = w.panes.map((_, i) => `build ${i + 1} finished: exit {exit}. Resume.`);
+    w.panes.forEach((_, i) => {
+      const command = `sleep 2; echo built-${i + 1}`;
+      w.model.scriptFor(
+        new RegExp(`^${escapeRegex(tasks[i] ?? '')}$`),
+        {
+          shell: `nudge submit --pane ${w.shells[i]} --notify-pane self --until exit --notice '${notices[i]}' -- '${command}'`,
+        },
+        {text: `Build ${i + 1} started.`},
+        {text: `Build ${i + 1} seen.`},
+      );
+    });
+    // Every session typed to before any notice comes: the jobs run side by side.
+    for (const [i, pane] of w.panes.entries()) await say(w.server, w.model, pane, tasks[i] ?? '');
+    for (const [i] of w.panes.entries()) {
+      const notice = (notices[i] ?? '').replace('{exit}', '0');
+      const got = await w.model
+        .waitForPrompt(new RegExp(`^${escapeRegex(notice)}$`), {timeoutMs: 180_000})
+        .catch(async (error: Error) => {
+          // What the session's tool call answered, and its screen: why no notice came.
+          const turns = w.model
+            .journal()
+            .map(
+              (e) =>
+                `${e.path} side=${e.side} prompts=${JSON.stringify(e.prompts)} reply=${JSON.stringify(e.reply)?.slice(0, 300)} tail=${JSON.stringify(e.body).match(/functionResponse.{0,800}/)?.[0]}`,
+            );
+          throw new Error(
+            `${error.message}\n${turns.join('\n')}\n${await w.server.capture(w.panes[i] ?? '')}`,
+          );
+        });
+      expect(got.text).toBe(notice);
+      // In its own session's conversation, and in no other (typed, or through Claude Code's
+      // inbox: either way in the requests of that conversation).
+      const carries = (e: {body: unknown}) => JSON.stringify(e.body).includes(notice);
+      expect(conversation(w.model, tasks[i] ?? '').some(carries)).toBe(true);
+      for (const [j] of w.panes.entries())
+        if (j !== i) expect(conversation(w.model, tasks[j] ?? '').some(carries)).toBe(false);
+      expect(w.model.prompts().filter((p) => p.text === notice)).toHaveLength(1);
+    }
+    // Each job typed into its own shell pane and told its own session's pane.
+    const jobs = readdirSync(join(w.home, 'jobs'));
+    expect(jobs).toHaveLength(count);
+    for (const job of jobs) {
+      const state = await readJobState(w.home, job);
+      const i = w.shells.indexOf(String(state.pane));
+      expect(i, JSON.stringify(state)).toBeGreaterThanOrEqual(0);
+      // The notice's pane, as the worker took it (`locked`), is the session's own.
+      const locked = (await readJobEvents(w.home, job)).find((e) => e.event === 'locked');
+      expect(locked?.notifyPane, JSON.stringify(locked)).toBe(w.panes[i]);
+    }
+    // The turn-end hook (nudge install's) marked each pane for its own session's turn.
+    const source = {claude: 'claude-stop', gemini: 'gemini-after-agent'}[name];
+    await waitFor(
+      'a turn-end mark for each pane',
+      async () => (marksIn(w.home).length === count ? true : undefined),
+      {describe: () => JSON.stringify(marksIn(w.home))},
+    );
+    for (const pane of w.panes) {
+      const mark = await readHookMark(w.home, {
+        socketPath: w.server.socket,
+        serverPid: w.serverPid,
+        pane,
+      });
+      expect(mark, pane).toMatchObject({source, pane});
+    }
+    expect(refusalsIn(w.home)).toEqual([]);
+  }, 420_000);
+});
+
+describe.skipIf(!agentAvailable('codex'))('codex: many sessions', () => {
+  test("two sessions of one HOME share the app-server: B's --notify-pane self is refused in one sentence (nothing typed, no job), B's turn end is never recorded for A, a job waiting on A is not ended by it, and A's turn nudge typed is marked for A", async () => {
+    const w = await sessions('codex', 2);
+    const [a = '', b = ''] = w.panes;
+    const shell = w.shells[1] ?? '';
+    // 1. B's model submits a build with --notify-pane self.
+    const build = 'from B: run the build';
+    w.model.scriptFor(
+      new RegExp(`^${escapeRegex(build)}$`),
+      {
+        shell: `${w.nudge} submit --pane ${shell} --notify-pane self --until exit -- 'echo built-by-B'`,
+      },
+      {shell: `${w.nudge} doctor`},
+      {text: 'B: I could not start it.'},
+    );
+    await say(w.server, w.model, b, build);
+    const answered = await waitFor(
+      "the tool's answer at the model",
+      async () =>
+        conversation(w.model, build).find((e) =>
+          JSON.stringify(e.body).includes('function_call_output'),
+        ),
+      {timeoutMs: 90_000},
+    );
+    const output = JSON.stringify(answered.body);
+    expect(output).toContain(
+      '--notify-pane self names the pane nudge runs in, but $TMUX_PANE says',
+    );
+    expect(output).toContain(`says ${a} and nudge cannot prove that is its pane`);
+    expect(output).toContain('nothing was typed: pass --notify-pane %N.');
+    // nudge doctor, run by B's model there, says how calls from there are identified.
+    const doctored = await waitFor(
+      "doctor's answer at the model",
+      async () =>
+        conversation(w.model, build).find((e) =>
+          JSON.stringify(e.body).includes('Calls from here'),
+        ),
+      {timeoutMs: 90_000},
+    );
+    expect(JSON.stringify(doctored.body)).toContain(
+      `Calls from here are not identified: $TMUX_PANE says ${a}, not proven: it runs under the codex server that all codex sessions share`,
+    );
+    // Nothing was queued, typed or told anywhere.
+    expect(existsSync(join(w.home, 'jobs')) ? readdirSync(join(w.home, 'jobs')) : []).toEqual([]);
+    expect(await w.server.capture(shell)).not.toContain('built-by-B');
+    expect(w.model.prompts().map((p) => p.text)).toEqual([build]);
+
+    // 2. Its turn end (Codex's notify, run by the shared server with A's $TMUX_PANE) marks
+    // nothing for A: a refusal is recorded instead.
+    const refused = await waitFor(
+      'the notify hook refused',
+      async () => refusalsIn(w.home).find((r) => r.source === 'codex-notify'),
+      {timeoutMs: 60_000},
+    );
+    expect(refused.claimed).toBe(a);
+    expect(marksIn(w.home)).toEqual([]);
+
+    // 3. A job waiting on A for its prompt: B's turn ends meanwhile, and the job goes on.
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const long = 'from A: the long task';
+    w.model.scriptFor(new RegExp(`^${escapeRegex(long)}$`), {
+      holdMs: 240_000,
+      until: held,
+      reply: {text: 'A: the long task is done.'},
+    });
+    const submitted = await runNudge(
+      [
+        'submit',
+        '-S',
+        w.server.socket,
+        '--pane',
+        a,
+        '--until',
+        'prompt',
+        '--no-notice',
+        '--timeout',
+        '4m',
+        '--',
+        long,
+      ],
+      {NUDGE_HOME: w.home},
+    );
+    expect(submitted.exitCode, shown(submitted)).toBe(0);
+    const job = submitted.stdout.trim();
+    await w.model.waitForPrompt(new RegExp(`^${escapeRegex(long)}$`), {timeoutMs: 90_000});
+    const before = refused.atMs;
+    const quick = 'from B: a quick question';
+    w.model.scriptFor(new RegExp(`^${escapeRegex(quick)}$`), {text: 'B: quick answer.'});
+    await say(w.server, w.model, b, quick);
+    await waitFor(
+      "the job told of B's turn end, refused for A",
+      async () =>
+        (await readJobEvents(w.home, job)).find(
+          (e) => e.event === 'hook-mark-refused' && Number(e.atMs) > before,
+        ),
+      {timeoutMs: 60_000},
+    );
+    expect((await readJobState(w.home, job)).state).toBe('waiting');
+    expect(marksIn(w.home)).toEqual([]);
+    release();
+    const end = await waitForJobState(w.home, job, ['done', 'failed', 'timeout'], 120_000);
+    expect(end.state).toBe('done');
+    // A's turn end is marked for A: its notify ran under the shared server too, but its input
+    // is the text the job typed into A (delivered, read back), which proves the pane.
+    const marked = await waitFor('the mark for A', async () =>
+      readHookMark(w.home, {socketPath: w.server.socket, serverPid: w.serverPid, pane: a}),
+    );
+    expect(marked).toMatchObject({
+      source: 'codex-notify',
+      pane: a,
+      provenBy: `job ${job} typed this turn's input there`,
+    });
+    expect(marksIn(w.home)).toHaveLength(1);
+    const aTurn = conversation(w.model, long).at(-1);
+    expect(aTurn?.turnEndedAt, "A's turn ended before the job did").toBeDefined();
+  }, 420_000);
+});
