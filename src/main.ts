@@ -3,7 +3,7 @@
 
 import {profileEnv} from './agents/builtin.js';
 import {useProfilesOf} from './agents/registry.js';
-import {EXIT_CODES, type ExitCode, NudgeError} from './base/errors.js';
+import {EXIT_CODES, NudgeError} from './base/errors.js';
 import {type Output, renderSubmit} from './cli/render.js';
 import {parseSubmitFast} from './cli/submit-flags.js';
 import type {CommandContext} from './commands/context.js';
@@ -21,7 +21,7 @@ const controller = new AbortController();
 process.once('SIGINT', () => controller.abort());
 process.once('SIGTERM', () => controller.abort());
 
-const result: {exitCode: ExitCode} = {exitCode: EXIT_CODES.ok};
+const result: {exitCode: number} = {exitCode: EXIT_CODES.ok};
 /** All of stdin, at most 1 MiB, giving up after 2 s (a hook's stdin may never close). */
 function readStdin(): Promise<string> {
   if (process.stdin.isTTY) return Promise.resolve('');

@@ -1,4 +1,4 @@
-import {baseName} from './profile.js';
+import {baseName, isAgent, type Profile} from './profile.js';
 
 /** Interactive shells, and whether `--until exit`'s `{ …\n} ; printf … "$?"` wrapper is valid
  * in their syntax (POSIX). */
@@ -39,4 +39,19 @@ export function isShellPane(info: {currentCommand: string; startCommand: string}
       .replace(/^["']/, '')
       .split(/[\s"']/)[0] ?? '';
   return info.startCommand.trim() === '' || isShellCommand(first);
+}
+
+/**
+ * The program a shell's pane runs in its foreground now, when it is neither the shell nor an
+ * agent nudge knows (`sleep`, `make`, `cat`): a line typed now would sit in its input unread
+ * until it ends, then run in the shell. Undefined when the shell holds the terminal, the pane
+ * is not a shell's, or `profile` is an agent's.
+ */
+export function programAhead(
+  info: {currentCommand: string; startCommand: string},
+  profile: Profile,
+): string | undefined {
+  if (isAgent(profile) || isShellCommand(info.currentCommand) || !isShellPane(info))
+    return undefined;
+  return info.currentCommand;
 }

@@ -1,5 +1,5 @@
 import yargs from 'yargs';
-import {type ExitCode, NudgeError} from '../base/errors.js';
+import {NudgeError} from '../base/errors.js';
 import {nudgeVersion} from '../base/version.js';
 import type {CommandContext} from '../commands/context.js';
 import {submit} from '../commands/submit.js';
@@ -97,7 +97,7 @@ export function buildCli(
   argv: string[],
   ctx: CommandContext,
   out: Output,
-  result: {exitCode: ExitCode},
+  result: {exitCode: number},
   commands: {submit: typeof submit} = {submit},
   stdio: McpStdio = {stdin: undefined, stdout: undefined},
 ) {

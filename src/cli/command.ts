@@ -1,5 +1,4 @@
 import type {ArgumentsCamelCase, CommandModule} from 'yargs';
-import type {ExitCode} from '../base/errors.js';
 import type {CommandContext} from '../commands/context.js';
 import type {submit} from '../commands/submit.js';
 import type {Output} from './render.js';
@@ -16,7 +15,8 @@ export interface CliEnv {
   ctx: CommandContext;
   run: <R>(
     command: Promise<R>,
-    render: (r: R, out: Output) => ExitCode | Promise<ExitCode>,
+    // A number: `submit --wait --until exit` exits with the command's own status.
+    render: (r: R, out: Output) => number | Promise<number>,
   ) => Promise<void>;
   stdio: McpStdio;
   /** `submit` itself (tests pass a stand-in that records what the parser produced). */

@@ -42,7 +42,14 @@ function jobName(job: string, host: string | undefined): string {
   return host ? `${host}:${job}` : job;
 }
 
-export function renderSubmit(r: OnHost<SubmitResult>, json: boolean, out: Output): ExitCode {
+/** The exit code of `submit --wait`: the command's own status under `--until exit` (0–255 as
+ * it gave it) once it ran, else the job's ending's (exitCodeOfOutcome). */
+export function exitCodeOfJob(o: {state: JobOutcome['state']; exitCode?: number | undefined}) {
+  const ran = o.exitCode !== undefined && (o.state === 'done' || o.state === 'failed');
+  return ran && o.exitCode !== 0 ? (o.exitCode as number) : exitCodeOfOutcome(o.state);
+}
+
+export function renderSubmit(r: OnHost<SubmitResult>, json: boolean, out: Output): number {
   const at = r.host ? {host: r.host} : {};
   if (r.kind === 'queued') {
     const {job, pane, pid, log} = r;
@@ -62,7 +69,7 @@ export function renderSubmit(r: OnHost<SubmitResult>, json: boolean, out: Output
       `${jobName(r.job, r.host)} ${o.state}${waited}${exit}${o.notified ? ', notice sent' : ''}${why}`,
     );
   }
-  return exitCodeOfOutcome(o.state);
+  return exitCodeOfJob(o);
 }
 
 export function renderRun(r: OnHost<RunCommandResult>, json: boolean, out: Output): ExitCode {

@@ -47,6 +47,7 @@ export async function submit(given: SubmitOptions, ctx: CommandContext): Promise
   if (o.via === undefined && options.notify) options.via = configuredVia(ctx.env) ?? 'auto';
   const ifBusy = resolveIfBusy(o.ifBusy, ctx.env);
   if (ifBusy === 'wait') options.whenIdle = true;
+  if (ifBusy === 'type-ahead') options.typeAhead = true;
   if (ifBusy === 'now' && o.stall !== undefined)
     throw new NudgeError(
       'bad-usage',

@@ -161,7 +161,7 @@ export function watcherAfterEnter(
   spec: UntilSpec,
   s: Pick<
     WatcherSetup,
-    'stableChecks' | 'ignore' | 'lines' | 'paneCommand' | 'freshHookMark' | 'input'
+    'stableChecks' | 'ignore' | 'lines' | 'paneCommand' | 'freshHookMark' | 'input' | 'shellPane'
   > & {
     profile: Profile;
     before: PaneView;
@@ -181,6 +181,7 @@ export function watcherAfterEnter(
     ignore: s.ignore,
     lines: s.lines,
     paneCommand: s.paneCommand,
+    shellPane: s.shellPane,
     profile: s.profile,
     freshHookMark: s.freshHookMark,
     input: s.input,

@@ -41,13 +41,17 @@ export interface CancelResult {
 }
 
 /**
- * `nudge cancel JOB`: stop a queued or running job. The worker gets SIGTERM, records
+ * `nudge cancel JOB`: stop a queued or running job, and the command it typed into a shell's
+ * pane (the worker interrupts it: C-c, then its process group) unless `keepRunning`. The worker gets SIGTERM, records
  * "cancelled" and releases the pane lock itself; if it does not within the grace period it
  * is killed, and the ending is recorded here (through the one writer of endings, so two
  * cancels, or a cancel and the worker, never both record one). A job that already ended is
  * left alone.
  */
-export async function cancelJob(o: {job: string}, ctx: CancelContext): Promise<CancelResult> {
+export async function cancelJob(
+  o: {job: string; keepRunning?: boolean | undefined},
+  ctx: CancelContext,
+): Promise<CancelResult> {
   const stateDir = resolveStateDir(ctx.env);
   const handle = await new JobStore(stateDir).open(o.job);
   let record = await handle.readState();
@@ -61,7 +65,8 @@ export async function cancelJob(o: {job: string}, ctx: CancelContext): Promise<C
   if (isTerminal(record.state))
     return {job: record.id, result: 'already-ended', state: record.state, endedBefore: true};
   // A person cancels it (not a shutdown's signal): said before the worker is signalled.
-  await handle.markCancelRequested('nudge cancel');
+  // Its worker interrupts the command it typed (in a shell's pane) unless told to leave it.
+  await handle.markCancelRequested('nudge cancel', o.keepRunning === true);
   // Never signal a process we did not start: pid and start time must both match. A detached
   // worker leads its own process group (setsid): the group goes, so anything it started goes
   // too. A --wait job runs in the caller's process: only that is signalled.

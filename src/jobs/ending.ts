@@ -21,6 +21,8 @@ export interface Stopped {
   /** A job cancelled while typing: whether what it typed was cleared (false: a program nudge
    * cannot clear; the next line waits for the person, src/pane/half-line.ts). */
   cleared?: boolean | undefined;
+  /** A job cancelled while its command ran: how it was stopped (src/jobs/stop-command.ts). */
+  interrupted?: string | undefined;
   /** The pane the job was at, and its server's socket (for messages). */
   pane: string;
   socketPath: string;
@@ -48,7 +50,7 @@ export function endingOf(error: unknown, at: Stopped): JobOutcome {
         : '';
     return {
       state: 'cancelled',
-      reason: `Cancelled while ${phase}${progress}${left}.`,
+      reason: `Cancelled while ${phase}${progress}${left}${at.interrupted ? `; ${at.interrupted}` : ''}.`,
       notified: false,
       ...(at.cleared === undefined ? {} : {cleared: at.cleared}),
     };
@@ -112,4 +114,16 @@ export function changeOfEnding(outcome: JobOutcome): Change | undefined {
 export function stoppedFromOutside<O extends {reason?: string | undefined}>(outcome: O): O {
   const why = 'not by nudge cancel: a signal from outside (the machine shutting down, or a kill)';
   return {...outcome, reason: `${(outcome.reason ?? 'Cancelled.').replace(/\.$/, '')}, ${why}.`};
+}
+
+/** What `--until exit`'s status makes of a wait that ended: the status, and a non-zero one
+ * ends the job failed (the command failed; its notice still goes). Nothing without one. */
+export function exitEnding(exitCode: number | undefined): {
+  exitCode?: number;
+  state?: 'failed';
+  reason?: string;
+} {
+  if (exitCode === undefined) return {};
+  if (exitCode === 0) return {exitCode};
+  return {exitCode, state: 'failed', reason: `The command exited with status ${exitCode}.`};
 }

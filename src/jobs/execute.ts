@@ -11,6 +11,7 @@ import {paneLockFor} from '../locks/pane-lock.js';
 import {teller} from '../notify/tell.js';
 import {paneMemory} from '../pane/memory.js';
 import {systemForeground} from '../process/foreground.js';
+import {endProcessGroup} from '../process/group.js';
 import {systemTree} from '../process/tree.js';
 import {createSpawnRunner} from '../tmux/runner.js';
 import type {ServerRef, ServerSpec} from '../tmux/server.js';
@@ -176,6 +177,10 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
           commandLine: (pid) => systemForeground.commandLine(pid),
         }),
         paneMemory: paneMemory(ctx.stateDir, server),
+        stopWork: {
+          wanted: () => handle.cancelStopsCommand(),
+          endGroup: (group) => endProcessGroup(group, realClock),
+        },
         // A job of a server that went away is lost: told once, whoever finds it first.
         tell: tellingLostOnce(
           handle.dir,

@@ -6,6 +6,7 @@ import type {PaneLock} from '../locks/pane-lock.js';
 import type {Tell} from '../notify/tell.js';
 import type {RecognizeDeps} from '../pane/profile.js';
 import type {JobRecorder} from './recorder.js';
+import type {StopWork} from './stop-command.js';
 
 /** What a job needs from the outside world: every member is required (fakes implement each). */
 export interface JobDeps extends RecognizeDeps {
@@ -26,4 +27,6 @@ export interface JobDeps extends RecognizeDeps {
   tell: Tell;
   /** The agents' own doors for a notice (src/doors/): tried before typing it. */
   doors: Doors;
+  /** How a cancel stops the command the job typed into a shell's pane. */
+  stopWork: StopWork;
 }

@@ -1,44 +1,49 @@
 import {blockedIn, type FoundDialog} from '../agents/dialogs.js';
-import type {Profile} from '../agents/profile.js';
+import {isAgent, type Profile} from '../agents/profile.js';
 import type {Detection} from '../agents/registry.js';
-import {isPosixShell} from '../agents/shell.js';
+import {isPosixShell, isShellPane} from '../agents/shell.js';
 import {isAbortError} from '../base/errors.js';
 import {describeStall, type StallHook} from '../detect/stall.js';
 import {describeUntil} from '../detect/until.js';
 import type {FencedLease} from '../locks/fenced-lease.js';
 import {awaitDone} from '../pane/await-done.js';
 import {type Delivered, deliver} from '../pane/deliver.js';
-import {type Delivery, NotDelivered, PaneBlocked, PaneFailure} from '../pane/failures.js';
+import {PaneBlocked, PaneFailure} from '../pane/failures.js';
 import {leaveLine} from '../pane/half-line.js';
 import {waitUntilPaneIdle} from '../pane/idle.js';
 import type {PaneIo} from '../pane/keys.js';
-import {ownLinePace} from '../pane/own-line.js';
+import {sendOwnLine} from '../pane/own-line-out.js';
 import {preflight} from '../pane/preflight.js';
 import {recognize} from '../pane/profile.js';
-import {blockedReason, changeOfEnding, endingOf} from './ending.js';
+import {behindProgram} from './behind-program.js';
+import {blockedReason, changeOfEnding, endingOf, exitEnding} from './ending.js';
 import type {JobEvents, JobOutcome} from './events.js';
 import type {JobDeps} from './job-deps.js';
 import {LimitWaits, resumeAfterLimit} from './limit.js';
 import {holdingPlace, takePaneLock} from './lock-pane.js';
 import {dueElsewhere, heldBack, noticeFor} from './notice.js';
-import {nativeFailure, throughDoors} from './notice-doors.js';
+import {sendNotice} from './notice-doors.js';
 import {deliverNow} from './now.js';
-import type {NoticeVia} from './record.js';
 import {hookEvents} from './recorder.js';
 import {deliverOptionsOf, type JobRequest, sentinelOf, textToType} from './request.js';
 import {recordedStallHook} from './stall.js';
+import {stopCommand} from './stop-command.js';
 
 export type {JobDeps} from './job-deps.js';
 
 /** What the wait found, carried to the notice and the ending. */
 type Waited = Omit<JobOutcome, 'notified'> & {waitedMs: number};
 
+/** The pane as the job began to type: its foreground command, first process, and whether it
+ * is a shell's pane running no agent. */
+type AtPane = {paneCommand: string; panePid: number; shellPane: boolean};
+
 /** The job's states, each with what it needs; the machine moves by returning the next. */
 type Step =
   | {at: 'queued'}
   | {at: 'locked'}
-  | {at: 'typing'; detected: Detection; paneCommand: string; panePid: number}
-  | {at: 'waiting'; profile: Profile; paneCommand: string; panePid: number; delivered: Delivered}
+  | ({at: 'typing'; detected: Detection} & AtPane)
+  | ({at: 'waiting'; profile: Profile; delivered: Delivered} & AtPane)
   | {at: 'notifying'; waited: Waited}
   | {at: 'ended'; outcome: JobOutcome};
 
@@ -73,6 +78,8 @@ class Job {
   #profile: Profile | undefined;
   /** The pane's foreground when the job began to type: its command and process group. */
   #began: {command: string; group: number | undefined} | undefined;
+  /** The command typed into a shell's pane, once Enter was pressed (a cancel stops it). */
+  #running: {panePid: number} | undefined;
   /** The pane lock held now: checked right before every key sent (PaneIo.guard). */
   #lease: FencedLease | undefined;
   readonly #o: JobRequest['options'];
@@ -159,23 +166,41 @@ class Job {
     const notifyPane = this.#notifyPane;
     await this.deps.recorder.transition('locked', notifyPane === pane ? {} : {notifyPane});
     await this.deps.clock.sleep(this.#o.delayMs, this.#jobSignal());
-    const info = await preflight(this.#io, pane, this.request.server.pid);
+    const first = await preflight(this.#io, pane, this.request.server.pid);
+    let detected = await recognize(this.deps, pane, first, this.#o.profile);
+    const typesInto = this.#o.typeAhead === true || this.#o.profile !== 'auto';
+    const {intervalMs, timeoutMs} = this.#o;
+    const o = {serverPid: this.request.server.pid, intervalMs, timeoutMs, typesInto};
+    const behind = await behindProgram(
+      this.#io,
+      pane,
+      {info: first, profile: detected.profile},
+      o,
+      this.#jobSignal(),
+    );
+    if ('timedOut' in behind) return this.#ended(behind.timedOut);
+    const info = behind.ready;
+    if (info !== first) detected = await recognize(this.deps, pane, info, this.#o.profile);
     if (this.#o.until.kind === 'exit' && !isPosixShell(info.currentCommand)) {
       throw new PaneFailure(
         `--until exit needs a POSIX shell in pane ${pane}, but it runs ${info.currentCommand}; nothing was typed.`,
       );
     }
-    const detected = await recognize(this.deps, pane, info, this.#o.profile);
     this.#profile = detected.profile;
     this.#began = {
       command: info.currentCommand,
       group: await this.deps.foreground.group(info.panePid),
     };
-    return {at: 'typing', detected, paneCommand: info.currentCommand, panePid: info.panePid};
+    // What runs in a shell's pane is done when the shell holds the terminal again, whatever
+    // the text was typed into (a program a person named with --profile, or type-ahead).
+    const shellPane = !isAgent(detected.profile) && isShellPane(info);
+    const {currentCommand: paneCommand, panePid} = info;
+    return {at: 'typing', detected, paneCommand, panePid, shellPane};
   }
 
   /** Type the text (under `--until exit`, wrapped to print its exit status) and submit it. */
-  async #typing({detected, paneCommand, panePid}: Extract<Step, {at: 'typing'}>): Promise<Step> {
+  async #typing(step: Extract<Step, {at: 'typing'}>): Promise<Step> {
+    const {detected, paneCommand} = step;
     const text = textToType(this.request);
     const {profile, reason} = detected;
     const chosen = {profile: profile.name, profileReason: reason, program: paneCommand};
@@ -196,13 +221,13 @@ class Job {
     } catch (error) {
       // A usage limit before anything was typed: wait it out (--on-limit wait), then type.
       if (!(error instanceof PaneBlocked) || !this.#limits.waitsOut(error.dialog)) throw error;
-      return (
-        (await this.#waitOutLimit(error.dialog)) ?? {at: 'typing', detected, paneCommand, panePid}
-      );
+      return (await this.#waitOutLimit(error.dialog)) ?? step;
     }
     const typed = {chars: [...text].length, enter: this.#o.enter, delivery: delivered.delivery};
     await this.deps.recorder.event('typed', typed);
-    return {at: 'waiting', profile, paneCommand, panePid, delivered};
+    const {panePid, shellPane} = step;
+    if (shellPane && this.#o.enter) this.#running = {panePid};
+    return {at: 'waiting', profile, paneCommand, panePid, shellPane, delivered};
   }
 
   /** Wait until the --until condition holds, the fail pattern shows, or --timeout. */
@@ -268,11 +293,7 @@ class Job {
         ? {reason: `Stalled (${describeStall(done.stalled)}): --on-stall cancel ended the wait.`}
         : {}),
     };
-    Object.assign(
-      result,
-      exitCode === undefined ? {} : {exitCode},
-      match === undefined ? {} : {match},
-    );
+    Object.assign(result, match === undefined ? {} : {match}, exitEnding(exitCode));
     if (!o.notify) return this.#ended(result);
     if (o.noticeElsewhere) return this.#ended(await dueElsewhere(this.request, result, recorder));
     // The notice: same pane → keep the lock; another pane → free this one first, so no job
@@ -302,37 +323,10 @@ class Job {
       pane === this.request.pane && this.#profile
         ? this.#profile
         : (await recognize(this.deps, pane, info, o.profile)).profile;
-    const target = {pane, panePid: info.panePid, jobId: this.request.jobId};
-    const doors = await throughDoors(this.deps, profile, target, notice, o.via, this.#jobSignal());
-    const tried = doors.tried.length ? {noticeDoors: doors.tried} : {};
-    const sent = async (delivery: Delivery, via: NoticeVia) => {
-      await this.deps.recorder.event('notified', {pane, chars: [...notice].length, delivery, via});
-      return this.#ended({
-        ...waited,
-        notified: true,
-        noticeDelivery: delivery,
-        noticeVia: via,
-        ...tried,
-      });
-    };
-    if (doors.delivered) return sent(doors.delivered.delivery, doors.delivered.door);
-    if ((o.via ?? 'auto') === 'native')
-      return this.#ended({...waited, ...tried, ...nativeFailure(waited, profile, doors.tried)});
-    try {
-      const pace = {enter: true, ...ownLinePace(profile, notice, this.#o)};
-      const options = deliverOptionsOf(this.request, pace);
-      const typed = await deliver(this.#io, pane, notice, profile, options, this.#jobSignal());
-      return await sent(typed.delivery, 'keys');
-    } catch (error) {
-      if (!(error instanceof NotDelivered)) throw error;
-      return this.#ended({
-        ...waited,
-        state: 'failed',
-        reason: `The work ended (${waited.state}), but the notice did not reach the agent: ${error.message}`,
-        noticeDelivery: error.delivery,
-        ...tried,
-      });
-    }
+    const at = {pane, panePid: info.panePid, profile};
+    return this.#ended(
+      await sendNotice(this.deps, this.#io, this.request, at, notice, waited, this.#jobSignal()),
+    );
   }
 
   /** Wait a usage limit out (the pane's lock freed meanwhile), then take the lock again; the
@@ -355,7 +349,8 @@ class Job {
     const [policy, {pane}] = [this.#o.stall, this.request];
     const type = async (line: string) => {
       const options = deliverOptionsOf(this.request, {enter: true, ownText: line});
-      return (await deliver(this.#io, pane, line, profile, options, this.#jobSignal())).delivery;
+      return (await sendOwnLine(this.#io, pane, line, profile, options, this.#jobSignal()))
+        .delivery;
     };
     const o = {pane, panePid, profile, ignore: this.#o.ignore, state: 'waiting', type};
     return policy ? recordedStallHook(this.deps, {...o, policy}) : undefined;
@@ -385,6 +380,11 @@ class Job {
     const stopped = (isAbortError(error) || cancelled) && phase === 'typing' && this.#typed > 0;
     const cleared =
       stopped && profile ? await leaveLine(this.#io, pane, jobId, profile, this.#typed) : undefined;
+    const running = this.#running;
+    const interrupted =
+      cancelled && phase === 'waiting' && running
+        ? await stopCommand(this.#io, this.deps, pane, running.panePid).catch(() => undefined)
+        : undefined;
     return endingOf(error, {
       phase,
       leaseLost: this.#lease?.signal.aborted ?? false,
@@ -392,6 +392,7 @@ class Job {
       typed: this.#typed,
       length: [...textToType(this.request)].length,
       cleared,
+      interrupted,
       pane: phase === 'notifying' ? this.#notifyPane : this.request.pane,
       socketPath: this.request.server.socketPath,
     });

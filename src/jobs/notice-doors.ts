@@ -2,9 +2,15 @@ import type {Via} from '../agents/doors.js';
 import type {Profile} from '../agents/profile.js';
 import type {DoorAttempt, Doors, DoorTarget} from '../doors/ladder.js';
 import type {Delivery} from '../pane/failures.js';
+import {NotDelivered} from '../pane/failures.js';
+import type {PaneIo} from '../pane/keys.js';
+import {ownLinePace} from '../pane/own-line.js';
+import {sendOwnLine} from '../pane/own-line-out.js';
 import type {JobOutcome} from './events.js';
+import type {JobDeps} from './job-deps.js';
 import type {NoticeVia} from './record.js';
 import type {JobRecorder} from './recorder.js';
+import {deliverOptionsOf, type JobRequest} from './request.js';
 
 /** What the doors did with a notice: the door that delivered it, if one did, and why each
  * door tried before typing did not (`claude-inbox: …`). */
@@ -50,4 +56,47 @@ export function nativeFailure(
     state: 'failed',
     reason: `The work ended (${waited.state}), but no door took the notice (${why}); nothing was typed (--via native).`,
   };
+}
+
+/**
+ * Send a job's notice to its pane: through the agent's doors (src/doors/), else typed — as a
+ * comment, or shown as a tmux message, where a shell would run it (src/pane/shell-line.ts).
+ * Resolves to the job's ending: the work's, notified, or failed when the notice did not reach
+ * the agent (the work is done, but a notice lost makes the job failed, never done).
+ */
+export async function sendNotice<W extends {state: JobOutcome['state']}>(
+  deps: JobDeps,
+  io: PaneIo,
+  request: JobRequest,
+  at: {pane: string; panePid: number; profile: Profile},
+  notice: string,
+  waited: W,
+  signal: AbortSignal,
+): Promise<W & Partial<JobOutcome>> {
+  const {pane, profile} = at;
+  const o = request.options;
+  const target = {pane, panePid: at.panePid, jobId: request.jobId};
+  const doors = await throughDoors(deps, profile, target, notice, o.via, signal);
+  const tried = doors.tried.length ? {noticeDoors: doors.tried} : {};
+  const sent = async (delivery: Delivery, via: NoticeVia) => {
+    await deps.recorder.event('notified', {pane, chars: [...notice].length, delivery, via});
+    return {...waited, notified: true, noticeDelivery: delivery, noticeVia: via, ...tried};
+  };
+  if (doors.delivered) return sent(doors.delivered.delivery, doors.delivered.door);
+  if ((o.via ?? 'auto') === 'native')
+    return {...waited, ...tried, ...nativeFailure(waited, profile, doors.tried)};
+  try {
+    const options = deliverOptionsOf(request, {enter: true, ...ownLinePace(profile, notice, o)});
+    const out = await sendOwnLine(io, pane, notice, profile, options, signal);
+    return await sent(out.delivery, out.via);
+  } catch (error) {
+    if (!(error instanceof NotDelivered)) throw error;
+    return {
+      ...waited,
+      state: 'failed',
+      reason: `The work ended (${waited.state}), but the notice did not reach the agent: ${error.message}`,
+      noticeDelivery: error.delivery,
+      ...tried,
+    };
+  }
 }

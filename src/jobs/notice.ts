@@ -12,6 +12,9 @@ export const DEFAULT_NOTICE = '[SYSTEM COMMAND] Command complete. Resume.';
 export const DEFAULT_TIMEOUT_NOTICE =
   '[SYSTEM COMMAND] Timed out after {elapsed}; the command may still be running. Resume.';
 
+/** The notice when `--until exit`'s command exited with a status other than 0. */
+export const FAILED_NOTICE = '[SYSTEM COMMAND] Command complete (exit status {exit}). Resume.';
+
 /** Placeholders a `--notice` template may use. */
 export const NOTICE_PLACEHOLDERS = [
   'status',
@@ -87,7 +90,11 @@ export function noticeFor(
   },
 ): string {
   const status = waited.state === 'timeout' ? 'timeout' : 'done';
-  return renderNotice(request.options.noticeTemplate ?? undefined, status, {
+  // The default notice says so when the command failed (--until exit).
+  const failed = waited.exitCode !== undefined && waited.exitCode !== 0;
+  const template =
+    request.options.noticeTemplate ?? (failed && status === 'done' ? FAILED_NOTICE : undefined);
+  return renderNotice(template, status, {
     status,
     elapsed: formatDuration(waited.waitedMs),
     job: request.jobId,

@@ -36,7 +36,7 @@ export type SubmitOptions = Omit<OptionsOf<typeof SUBMIT_OPTIONS>, 'notice' | 'j
 };
 
 /** What a submit does when its pane is busy. */
-export const IF_BUSY = ['queue', 'wait', 'refuse', 'now'] as const;
+export const IF_BUSY = ['queue', 'wait', 'refuse', 'now', 'type-ahead'] as const;
 export type IfBusy = (typeof IF_BUSY)[number];
 
 /** The defaults of `nudge submit` (docs/commands.md lists them). */
@@ -153,12 +153,12 @@ export const SUBMIT_OPTIONS = {
     mcp: {
       name: 'if_busy',
       describe:
-        "the pane is busy: queue (default), wait until idle, refuse (nothing queued), now (through the agent's own door, mid-turn)",
+        "the pane is busy: queue (default), wait until idle, refuse (nothing queued), now (through the agent's own door, mid-turn), type-ahead (typed into the program running in a shell pane)",
     },
     type: 'string',
     choices: IF_BUSY,
     describe:
-      "the pane is busy (its program works, or jobs wait for it): queue behind them (default), wait until it is idle, refuse (exit 1, nothing queued), or now (handed to the agent's own door at once, mid-turn; refused where it has none); default: config.toml's [submit] if-busy, else queue",
+      "the pane is busy (its program works, or jobs wait for it): queue behind them (default), wait until it is idle, refuse (exit 1, nothing queued), now (handed to the agent's own door at once, mid-turn; refused where it has none), or type-ahead (typed at once into a program running in a shell pane's foreground); default: config.toml's [submit] if-busy, else queue",
   },
   'idle-timeout': {
     type: 'string',
@@ -320,7 +320,7 @@ export function parseIfBusy(value: string, where = '--if-busy'): IfBusy {
   if ((IF_BUSY as readonly string[]).includes(value)) return value as IfBusy;
   throw new NudgeError(
     'bad-usage',
-    `${where} must be queue, wait, refuse or now, got ${JSON.stringify(value)}.`,
+    `${where} must be queue, wait, refuse, now or type-ahead, got ${JSON.stringify(value)}.`,
   );
 }
 

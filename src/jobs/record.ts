@@ -52,7 +52,9 @@ interface RecordBase<S extends JobState> {
 }
 
 /** How a notice went: a door's name, or `keys` (typed). */
-export type NoticeVia = DoorKind | 'keys';
+/** How the notice went: a door, typed keys, typed as a shell comment, or shown as a tmux
+ * message (src/pane/shell-line.ts). */
+export type NoticeVia = DoorKind | 'keys' | 'comment' | 'message';
 
 /** A `submit` job: text typed into a pane, watched, and a notice. Records written before
  * `kind` existed are read as `submit`. */

@@ -71,6 +71,9 @@ export interface JobOptions {
   /** `--if-busy now`: hand the text to the agent's own door at once (no lock, no keys), and
    * end once the agent has taken it. Absent: typed as usual. */
   now?: boolean | undefined;
+  /** `--if-busy type-ahead`: type at once into a program a shell pane runs in its foreground
+   * (else the job waits behind it). Absent: false. */
+  typeAhead?: boolean | undefined;
   /** How long --when-idle waits. */
   idleTimeoutMs: number;
   /** Clear a draft someone left in the input line instead of waiting for it. */
@@ -228,6 +231,9 @@ export function validateRequest(value: unknown): Result<JobRequest, string> {
   }
   if (options.now !== undefined && typeof options.now !== 'boolean') {
     return err('the request option now is not a boolean');
+  }
+  if (options.typeAhead !== undefined && typeof options.typeAhead !== 'boolean') {
+    return err('the request option typeAhead is not a boolean');
   }
   if (typeof options.whenIdle !== 'boolean' || typeof options.clearDraft !== 'boolean') {
     return err('the request options whenIdle/clearDraft are not booleans');

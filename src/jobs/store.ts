@@ -88,6 +88,8 @@ export interface JobEnding {
 const ENDED_CLAIM = 'ended';
 /** The marker that a person cancelled the job (see JobHandle.markCancelRequested). */
 const CANCEL_REQUESTED = 'cancel-requested';
+/** Its second line when the cancel leaves the command running (`cancel --keep-running`). */
+const KEEP_RUNNING = 'keep-running';
 /** The marker that `nudge recover` brought the job back (its content: the new job's id). */
 export const RECOVERED = 'recovered';
 
@@ -207,8 +209,16 @@ export class JobHandle {
   /** Say that a person cancels the job (`nudge cancel`, `queue drop`) before its worker is
    * signalled: a worker stopped by a signal without it was stopped from outside (a shutdown,
    * a kill), which `nudge recover` does not take for a person's cancel. */
-  async markCancelRequested(by: string): Promise<void> {
-    await writeFile(join(this.dir, CANCEL_REQUESTED), `${by}\n`, {mode: FILE_MODE});
+  async markCancelRequested(by: string, keepRunning = false): Promise<void> {
+    const text = `${by}\n${keepRunning ? `${KEEP_RUNNING}\n` : ''}`;
+    await writeFile(join(this.dir, CANCEL_REQUESTED), text, {mode: FILE_MODE});
+  }
+
+  /** Whether `nudge cancel` asked to stop the command the job typed too (not with
+   * `--keep-running`; not a stop from outside, nor a Ctrl-C of `--wait`, which stops waiting). */
+  async cancelStopsCommand(): Promise<boolean> {
+    const text = await readFile(join(this.dir, CANCEL_REQUESTED), 'utf8').catch(() => undefined);
+    return text !== undefined && !text.split('\n').includes(KEEP_RUNNING);
   }
 
   /** Whether a stop of the job is a person's: they cancelled it (markCancelRequested), or it

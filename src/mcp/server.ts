@@ -252,11 +252,16 @@ export function createMcpServer(
     {
       title: 'Cancel a job',
       annotations: {...KEEPS, destructiveHint: true, idempotentHint: true},
-      description: 'Stop a queued or running job and free its pane.',
-      inputSchema: {job: z.string().describe('a job id, or HOST:ID'), ...shapeOf(HOST_OPTION)},
+      description:
+        'Stop a queued or running job and free its pane; the command it typed into a shell is interrupted unless keep_running.',
+      inputSchema: {
+        job: z.string().describe('a job id, or HOST:ID'),
+        keep_running: z.boolean().optional().describe('leave the command the job typed running'),
+        ...shapeOf(HOST_OPTION),
+      },
     },
-    call('cancel', async (a: {job: string; host?: string}, c) =>
-      json(await dispatch('cancel', {job: a.job, host: a.host}, c)),
+    call('cancel', async (a: {job: string; host?: string; keep_running?: boolean}, c) =>
+      json(await dispatch('cancel', {job: a.job, host: a.host, keepRunning: a.keep_running}, c)),
     ),
   );
 

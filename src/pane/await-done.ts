@@ -37,6 +37,10 @@ export interface AwaitOptions {
   paneCommand: string;
   /** The pane's first process (its shell): whose terminal's foreground is read. */
   panePid: number;
+  /** A shell's pane running no agent: not done while a program holds its foreground (the
+   * text typed into it waits unread), whatever ran there when the text was typed. Default:
+   * the foreground command was a shell. */
+  shellPane?: boolean | undefined;
   /** Told once when /proc cannot say what the foreground does (liveness falls back). */
   onInputUnknown: (why: string) => void;
   /** The screen just before Enter. */

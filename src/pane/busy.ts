@@ -1,6 +1,6 @@
 import {isAgent, type Profile} from '../agents/profile.js';
 import {agentProfiles} from '../agents/registry.js';
-import {isShellPane} from '../agents/shell.js';
+import {isShellPane, programAhead} from '../agents/shell.js';
 import {idleNow} from '../detect/idle.js';
 import type {PaneInfo} from '../tmux/tmux.js';
 import type {PaneView} from '../tmux/view.js';
@@ -17,6 +17,8 @@ export async function busyWith(
   if (queued.length > 0)
     return `nudge has ${queued.length === 1 ? 'a job' : `${queued.length} jobs`} on it or waiting for it (${queued.join(', ')})`;
   const {profile} = await recognize(deps, info.paneId, info, profileChoice);
+  const ahead = profileChoice === 'auto' ? programAhead(info, profile) : undefined;
+  if (ahead) return `its shell runs ${ahead} in the foreground`;
   const {now} = await idleOnScreen(deps, info, profile);
   if (!('busy' in now)) return undefined;
   return isAgent(profile) ? `${profile.name}: ${now.busy}` : now.busy;

@@ -37,6 +37,13 @@ export interface PaneEvents {
   /** --when-idle. */
   'waiting-for-idle': {pane: string; profile: string};
   idle: {pane: string; waitedMs: number};
+  /** A line of nudge's own was shown as a tmux message, not typed: a shell would run it. */
+  'own-line-shown': {pane: string; why: string};
+  /** A cancelled job's command was interrupted (the keys), then its process group ended. */
+  'command-interrupted': {pane: string; keys: string[]; group: number};
+  'command-group-ended': {pane: string; group: number; how: string};
+  /** The pane's shell runs a program in its foreground: the job waits behind it (`queue`). */
+  'waiting-for-program': {pane: string; program: string};
 }
 
 /** Record one pane event. */

@@ -19,7 +19,9 @@ export type Delivery =
   | 'queued'
   | 'not-submitted'
   | 'unconfirmed'
-  | 'no-enter';
+  | 'no-enter'
+  /** Not typed: shown as a tmux message, where a shell would have run it (a notice). */
+  | 'shown';
 
 /** Text that was typed but did not reach the program as meant (stayed in the composer, or
  * ran as a shell command). */

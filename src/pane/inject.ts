@@ -6,12 +6,12 @@ import {type PaneLock, paneLockFor, whyNoLock} from '../locks/pane-lock.js';
 import {systemForeground} from '../process/foreground.js';
 import type {ServerRef} from '../tmux/server.js';
 import type {Tmux} from '../tmux/tmux.js';
-import {deliver} from './deliver.js';
 import type {Note} from './events.js';
 import {type Delivery, PaneFailure} from './failures.js';
 import type {PaneIo} from './keys.js';
 import {paneMemory} from './memory.js';
 import {type OwnLineWaits, ownLinePace, SHELL_PACE} from './own-line.js';
+import {sendOwnLine} from './own-line-out.js';
 import {preflight} from './preflight.js';
 import {type RecognizeDeps, recognize} from './profile.js';
 
@@ -73,7 +73,7 @@ export async function injectLine(
     const held = AbortSignal.any([lease.signal, AbortSignal.timeout(INJECT_BOUND_MS)]);
     const info = await preflight(io, pane, o.serverPid);
     const {profile} = await recognize(deps, pane, info, 'auto');
-    const {delivery} = await deliver(
+    const {delivery} = await sendOwnLine(
       io,
       pane,
       line,

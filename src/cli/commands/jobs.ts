@@ -32,14 +32,26 @@ export const statusCommand: CliCommand = ({ctx, run}) => ({
   },
 });
 
+/** `cancel --keep-running`: leave the command the job typed running. */
+const KEEP_RUNNING = {
+  'keep-running': {
+    type: 'boolean',
+    default: false,
+    describe:
+      'leave the command the job typed running (default: it is interrupted, C-c, then its process group ended)',
+  },
+} as const;
+
 export const cancelCommand: CliCommand = ({ctx, run}) => ({
   command: 'cancel <job>',
   describe: 'stop a queued or running job and free its pane',
-  builder: (y) => withOptions(y.positional('job', job), {...HOST_OPTION, ...JSON_OPTION}),
+  builder: (y) =>
+    withOptions(y.positional('job', job), {...HOST_OPTION, ...JSON_OPTION, ...KEEP_RUNNING}),
   handler: async (a) => {
     const {dispatch} = await import('../../front/dispatch.js');
     const {renderCancel} = await import('../render.js');
-    const options = {...optionsFrom(a, HOST_OPTION), job: String(a.job)};
+    const keepRunning = a.keepRunning === true;
+    const options = {...optionsFrom(a, HOST_OPTION), job: String(a.job), keepRunning};
     await run(dispatch('cancel', options, ctx), (r, o) => renderCancel(r, jsonOf(a), o));
   },
 });

@@ -99,6 +99,13 @@ function setup(
           throw new Error('no door was expected');
         },
       },
+      // The foreground is never read here (UNREAD_FOREGROUND): nothing to stop.
+      stopWork: {
+        wanted: async () => true,
+        endGroup: async () => {
+          throw new Error('no process group was expected to be ended');
+        },
+      },
     },
     told,
   };
@@ -123,7 +130,7 @@ const noHookMarks: HookMarkSource = {
 describe('runJob', () => {
   test('walks queued → locked → typing → waiting → notifying → done', async () => {
     const {deps, recorder, tmux, lock} = setup();
-    tmux.screens = ['$ npm test', 'running', 'ok', 'ok', 'ok'];
+    tmux.screens = ['$ npm test', 'running', 'ok\n$ ', 'ok\n$ ', 'ok\n$ '];
     const outcome = await runJob(deps, makeRequest(), new AbortController().signal);
     expect(outcome).toMatchObject({state: 'done', notified: true});
     expect(recorder.names()).toEqual([
@@ -140,8 +147,8 @@ describe('runJob', () => {
       'done',
     ]);
     // shell profile: the input line was empty, so the text goes in as is, then Enter; the
-    // notice's line is not a prompt line nudge can read, so it is cleared (C-e C-u) first.
-    expect(tmux.typed()).toBe('npm test\r<C-e><C-u>[SYSTEM COMMAND] Command complete. Resume.\r');
+    // notice goes to the shell at its prompt as a comment, which it does not run.
+    expect(tmux.typed()).toBe('npm test\r# [SYSTEM COMMAND] Command complete. Resume.\r');
     expect(lock.released()).toBe(1);
   });
 
@@ -167,7 +174,8 @@ describe('runJob', () => {
   });
 
   test('a program nudge does not know gets the text and Enter alone (no Escape, no C-u); --no-clear and --no-enter are honoured', async () => {
-    const unknown = setup({currentCommand: 'node'});
+    // The pane's own program (not one a shell runs in its foreground: that one waits).
+    const unknown = setup({currentCommand: 'node', startCommand: 'node'});
     await runJob(unknown.deps, makeRequest({notify: false}, 'x'), new AbortController().signal);
     expect(unknown.tmux.typed()).toBe('x\r');
     const bare = setup();
@@ -189,7 +197,10 @@ describe('runJob', () => {
     );
     expect(outcome.state).toBe('timeout');
     expect(outcome.notified).toBe(true);
-    expect(tmux.typed()).toMatch(/Timed out after 1\d\.\ds/);
+    // The shell is not at its prompt: the notice is shown, never typed where it would run.
+    expect(tmux.typed()).toBe('npm test\r');
+    expect(tmux.calls.find((c) => c[0] === 'announce')?.[1]).toMatch(/Timed out after 1\d\.\ds/);
+    expect(outcome).toMatchObject({noticeVia: 'message', noticeDelivery: 'shown'});
   });
 
   test('copy mode is left before typing', async () => {

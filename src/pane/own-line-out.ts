@@ -1,0 +1,42 @@
+import type {Profile} from '../agents/profile.js';
+import {type DeliverOptions, deliver} from './deliver.js';
+import {type Delivery, PaneFailure} from './failures.js';
+import type {PaneIo} from './keys.js';
+import {ownLineWay} from './shell-line.js';
+
+/** How a line of nudge's own went out: typed (as it is, or as a shell comment), or shown as a
+ * tmux message (`shown`) where a shell would have run it. */
+export interface OwnLineSent {
+  delivery: Delivery;
+  via: 'keys' | 'comment' | 'message';
+  /** Why it was shown rather than typed. */
+  why?: string;
+}
+
+/**
+ * Send one line of nudge's own (a notice, a stall's continue line, a watcher's line) to
+ * `pane` as ownLineWay says, under the pane's lock (`io.guard`): a shell never runs it as a
+ * command. The message goes to the pane's `@nudge` option and every attached client's status
+ * line (Tmux.announce). Throws what deliver throws (NotDelivered, PaneFailure).
+ */
+export async function sendOwnLine(
+  io: PaneIo,
+  pane: string,
+  line: string,
+  profile: Profile,
+  options: DeliverOptions,
+  signal: AbortSignal,
+): Promise<OwnLineSent> {
+  const info = await io.tmux.describePane(pane);
+  if (!info) throw new PaneFailure(`Pane ${pane} is gone; nothing was typed.`);
+  const way = ownLineWay(info, profile, await io.tmux.view(pane, 0), line);
+  if (way.how === 'message') {
+    io.guard();
+    await io.tmux.announce(pane, line);
+    await io.note('own-line-shown', {pane, why: way.why});
+    return {delivery: 'shown', via: 'message', why: way.why};
+  }
+  const typed = way.line;
+  const sent = await deliver(io, pane, typed, profile, options, signal);
+  return {delivery: sent.delivery, via: way.how};
+}

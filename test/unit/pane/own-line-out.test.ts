@@ -1,0 +1,70 @@
+/**
+ * sendOwnLine: a line of nudge's own goes under the pane's lock as ownLineWay says — typed as
+ * a comment to a shell at its prompt, shown as a tmux message (nothing typed) where a program
+ * holds the shell's terminal. A shell's one-line editor in memory (test/helpers/fake-tmux.ts).
+ */
+import {describe, expect, test} from 'vitest';
+import {PROFILES} from '../../../src/agents/registry.js';
+import {sendOwnLine} from '../../../src/pane/own-line-out.js';
+import {FakeClock} from '../../helpers/fake-clock.js';
+import {FakeTmux} from '../../helpers/fake-tmux.js';
+
+const OPTIONS = {
+  enter: true,
+  typeDelayMs: 0,
+  enterDelayMs: 0,
+  clear: false,
+  clearDraft: false,
+  draftWaitMs: 1_000,
+  ownText: 'x',
+};
+
+function io(tmux: FakeTmux) {
+  const notes: Array<[string, unknown]> = [];
+  let guarded = 0;
+  return {
+    notes,
+    guarded: () => guarded,
+    io: {
+      tmux,
+      clock: new FakeClock(),
+      note: async (event: string, data: unknown) => void notes.push([event, data]),
+      guard: () => void guarded++,
+    },
+  };
+}
+
+describe('sendOwnLine', () => {
+  test('a shell at its prompt: typed as a comment, Enter pressed', async () => {
+    const tmux = new FakeTmux();
+    const w = io(tmux);
+    const sent = await sendOwnLine(
+      w.io,
+      '%1',
+      'Resume.',
+      PROFILES.shell,
+      OPTIONS,
+      AbortSignal.timeout(5_000),
+    );
+    expect(sent.via).toBe('comment');
+    expect(tmux.typed()).toBe('# Resume.\r');
+  });
+
+  test("a program in the shell's foreground: shown, nothing typed, under the lock", async () => {
+    const tmux = new FakeTmux({currentCommand: 'sleep'});
+    const w = io(tmux);
+    const sent = await sendOwnLine(
+      w.io,
+      '%1',
+      'Resume.',
+      PROFILES.raw,
+      OPTIONS,
+      AbortSignal.timeout(5_000),
+    );
+    expect(sent).toMatchObject({delivery: 'shown', via: 'message'});
+    expect(tmux.typed()).toBe('');
+    expect(tmux.calls.filter((c) => c[0] === 'announce')).toEqual([['announce', 'Resume.']]);
+    expect(w.guarded()).toBe(1);
+    expect(w.notes.map(([e]) => e)).toEqual(['own-line-shown']);
+  });
+});
