@@ -191,8 +191,7 @@ class Job {
       command: info.currentCommand,
       group: await this.deps.foreground.group(info.panePid),
     };
-    // What runs in a shell's pane is done when the shell holds the terminal again, whatever
-    // the text was typed into (a program a person named with --profile, or type-ahead).
+    // A shell's pane is done when its shell holds the terminal again (AtPane.shellPane).
     const shellPane = !isAgent(detected.profile) && isShellPane(info);
     const {currentCommand: paneCommand, panePid} = info;
     return {at: 'typing', detected, paneCommand, panePid, shellPane};
