@@ -33,7 +33,7 @@ export async function behindProgram(
   for (;;) {
     const waitedMs = io.clock.now() - start;
     if (waitedMs >= o.timeoutMs) {
-      const reason = `Pane ${pane}'s shell still ran ${info.currentCommand} after ${formatDuration(waitedMs)}, so nothing was typed (--if-busy queue waits behind a running program; type-ahead types into it).`;
+      const reason = `Pane ${pane}'s shell still ran ${info.currentCommand} after ${formatDuration(waitedMs)}, so nothing was typed (--if-busy queue waits behind a running program; --if-busy type-ahead or a named --profile types into it).`;
       return {timedOut: {state: 'timeout', waitedMs, reason}};
     }
     await io.clock.sleep(Math.min(o.intervalMs, o.timeoutMs - waitedMs), signal);

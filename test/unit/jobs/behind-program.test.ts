@@ -41,7 +41,7 @@ describe('behindProgram', () => {
         state: 'timeout',
         waitedMs: 10_000,
         reason:
-          "Pane %1's shell still ran sleep after 10.0s, so nothing was typed (--if-busy queue waits behind a running program; type-ahead types into it).",
+          "Pane %1's shell still ran sleep after 10.0s, so nothing was typed (--if-busy queue waits behind a running program; --if-busy type-ahead or a named --profile types into it).",
       },
     });
     expect(w.tmux.typed()).toBe('');

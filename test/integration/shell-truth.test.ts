@@ -1,0 +1,133 @@
+// The ordinary shell pane tells the truth (issue 41), with a real bash in a private tmux
+// server and nudge run as a user runs it: a command a person started is never typed into
+// nor reported done before it ends; a notice is never run by the shell; `--wait --until exit`
+// returns the command's own status; a cancel stops the command it typed, and the next job
+// types only once the prompt is back.
+import {describe, expect, test} from 'vitest';
+import {
+  quickJobArgs,
+  readJobEvents,
+  readJobState,
+  runNudge,
+  waitForJobState,
+} from '../helpers/run-nudge.js';
+import {shellAtPrompt} from '../helpers/shell-pane.js';
+import {waitFor} from '../helpers/wait-for.js';
+
+const NOTICE = '[SYSTEM COMMAND] Command complete. Resume.';
+
+/** The screen's lines, trailing blanks gone. */
+async function lines(server: {capture(pane: string): Promise<string>}, pane: string) {
+  return (await server.capture(pane)).split('\n').map((l) => l.trimEnd());
+}
+
+describe('a shell pane', () => {
+  test('a command a person started holds the pane: the job waits behind it, types after it, is done after its own line ran; the notice is a comment the shell ignores', async () => {
+    const {server, home} = await shellAtPrompt();
+    await server.tmux('send-keys', '-t', '%0', '-l', 'sleep 4; echo PERSON-DONE');
+    await server.tmux('send-keys', '-t', '%0', 'Enter');
+    await waitFor('sleep in the foreground', async () =>
+      (await server.tmux('display', '-p', '-t', '%0', '#{pane_current_command}')).trim() === 'sleep'
+        ? true
+        : undefined,
+    );
+    const r = await runNudge(
+      [...quickJobArgs(server.socket, '%0', ['--delay', '0', '--', 'echo JOB-$((6*7))'])],
+      {NUDGE_HOME: home},
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    const id = r.stdout.trim();
+    const state = await waitForJobState(home, id, ['done', 'failed', 'timeout'], 60_000);
+    expect(state.state, JSON.stringify(state)).toBe('done');
+    const events = (await readJobEvents(home, id)).map((e) => e.event);
+    expect(events).toContain('waiting-for-program');
+    // Typed only after sleep ended: the person's line printed first, then the job's ran.
+    const screen = await lines(server, '%0');
+    const person = screen.indexOf('PERSON-DONE');
+    const job = screen.indexOf('JOB-42');
+    expect(person, screen.join('\n')).toBeGreaterThan(-1);
+    expect(job, screen.join('\n')).toBeGreaterThan(person);
+    // The notice: one comment line at the prompt, never run.
+    expect(screen).toContain(`$ # ${NOTICE}`);
+    expect(screen.join('\n')).not.toMatch(/command not found/);
+    expect(await readJobState(home, id)).toMatchObject({noticeVia: 'comment'});
+  });
+
+  test('submit --wait --until exit returns the command status: 7 for exit 7, the job failed', async () => {
+    const {server, home} = await shellAtPrompt();
+    const r = await runNudge(
+      [
+        ...quickJobArgs(server.socket, '%0', [
+          '--wait',
+          '--until',
+          'exit',
+          '--no-notice',
+          '--',
+          "sh -c 'exit 7'",
+        ]),
+      ],
+      {NUDGE_HOME: home},
+    );
+    expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(7);
+    const id = r.stdout.trim().split(/\s+/)[0] ?? '';
+    expect(await readJobState(home, id)).toMatchObject({state: 'failed', exitCode: 7});
+    const ok = await runNudge(
+      [
+        ...quickJobArgs(server.socket, '%0', [
+          '--wait',
+          '--until',
+          'exit',
+          '--no-notice',
+          '--',
+          'true',
+        ]),
+      ],
+      {NUDGE_HOME: home},
+    );
+    expect(ok.exitCode, ok.stdout).toBe(0);
+  });
+
+  test('nudge cancel stops the command the job typed; the queued job types once the prompt is back', async () => {
+    const {server, home} = await shellAtPrompt();
+    const args = (text: string) =>
+      quickJobArgs(server.socket, '%0', ['--delay', '0', '--no-notice', '--', text]);
+    const first = (await runNudge(args('sleep 40'), {NUDGE_HOME: home})).stdout.trim();
+    await waitForJobState(home, first, ['waiting']);
+    const next = (await runNudge(args('echo AFTER-$((1+1))'), {NUDGE_HOME: home})).stdout.trim();
+    const cancelled = await runNudge(['cancel', first], {NUDGE_HOME: home});
+    expect(cancelled.exitCode, cancelled.stderr).toBe(0);
+    const ended = await readJobState(home, first);
+    expect(ended.state).toBe('cancelled');
+    expect(String(ended.reason)).toMatch(/its command was interrupted \(C-c\)/);
+    expect(await waitForJobState(home, next, ['done', 'failed', 'timeout'])).toMatchObject({
+      state: 'done',
+    });
+    const screen = await lines(server, '%0');
+    // sleep was stopped (^C), then the next line ran at a prompt of its own.
+    expect(screen, screen.join('\n')).toContain('AFTER-2');
+    expect(screen).toContain('$ echo AFTER-$((1+1))');
+    expect((await server.tmux('display', '-p', '-t', '%0', '#{pane_current_command}')).trim()).toBe(
+      'bash',
+    );
+  });
+
+  test('cancel --keep-running leaves it; the queued job waits behind it, never typed into it', async () => {
+    const {server, home} = await shellAtPrompt();
+    const args = (text: string, extra: string[] = []) =>
+      quickJobArgs(server.socket, '%0', ['--delay', '0', '--no-notice', ...extra, '--', text]);
+    const first = (await runNudge(args('sleep 3; echo SLEPT'), {NUDGE_HOME: home})).stdout.trim();
+    await waitForJobState(home, first, ['waiting']);
+    const next = (
+      await runNudge(args('echo NEXT-$((2+2))', ['--timeout', '60s']), {NUDGE_HOME: home})
+    ).stdout.trim();
+    const kept = await runNudge(['cancel', first, '--keep-running'], {NUDGE_HOME: home});
+    expect(kept.exitCode, kept.stderr).toBe(0);
+    expect(await waitForJobState(home, next, ['done', 'failed', 'timeout'])).toMatchObject({
+      state: 'done',
+    });
+    expect((await readJobEvents(home, next)).map((e) => e.event)).toContain('waiting-for-program');
+    const screen = await lines(server, '%0');
+    expect(screen.indexOf('NEXT-4'), screen.join('\n')).toBeGreaterThan(screen.indexOf('SLEPT'));
+    expect(screen.indexOf('SLEPT')).toBeGreaterThan(-1);
+  });
+});
