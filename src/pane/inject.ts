@@ -6,6 +6,7 @@ import {type PaneLock, paneLockFor, whyNoLock} from '../locks/pane-lock.js';
 import {systemForeground} from '../process/foreground.js';
 import type {ServerRef} from '../tmux/server.js';
 import type {Tmux} from '../tmux/tmux.js';
+import {deliver} from './deliver.js';
 import type {Note} from './events.js';
 import {type Delivery, PaneFailure} from './failures.js';
 import type {PaneIo} from './keys.js';
@@ -30,6 +31,9 @@ export interface InjectOptions {
   /** Press Enter (false: leave the line in the input line). */
   enter: boolean;
   waits: OwnLineWaits;
+  /** The line is the person's (a watcher's plan step, its assessor's answer): typed as it is.
+   * Else nudge's own (a notice, a continue line): never run by a shell (sendOwnLine). */
+  given?: boolean | undefined;
 }
 
 /** How long typing one line (with a draft wait) may take once the lock is held. */
@@ -73,7 +77,7 @@ export async function injectLine(
     const held = AbortSignal.any([lease.signal, AbortSignal.timeout(INJECT_BOUND_MS)]);
     const info = await preflight(io, pane, o.serverPid);
     const {profile} = await recognize(deps, pane, info, 'auto');
-    const {delivery} = await sendOwnLine(
+    const {delivery} = await (o.given ? deliver : sendOwnLine)(
       io,
       pane,
       line,
@@ -100,6 +104,8 @@ export type Injector = (
   line: string,
   enter: boolean,
   signal: AbortSignal,
+  /** The person's line, typed as it is (InjectOptions.given). */
+  given?: boolean,
 ) => Promise<Delivery>;
 
 /**
@@ -117,7 +123,7 @@ export function realInjector(o: {
   ticket: () => string;
   waits: OwnLineWaits;
 }): Injector {
-  return (pane, line, enter, signal) =>
+  return (pane, line, enter, signal, given) =>
     injectLine(
       {
         tmux: o.tmux,
@@ -135,6 +141,7 @@ export function realInjector(o: {
         serverPid: o.server.serverPid,
         enter,
         waits: o.waits,
+        given,
       },
       signal,
     );

@@ -177,7 +177,8 @@ function realPane(
       while (lines.length > 0 && lines[lines.length - 1]?.trim() === '') lines.pop();
       return lines.slice(-PANE_TAIL_LINES).join('\n');
     },
-    inject: (line, enter, signal) => inject(pane, line, enter, signal),
+    // The plan's lines are the person's (typed as they are, a shell runs them).
+    inject: (line, enter, signal) => inject(pane, line, enter, signal, true),
   };
 }
 
