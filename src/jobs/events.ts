@@ -64,6 +64,8 @@ export interface JobEvents extends PaneEvents, StallEvents {
   /** The notice was not typed: another program holds the pane and it would answer it. */
   'notice-held': {pane: string; why: string};
   'transport-lost': {detail: string};
+  /** After a `blocked` ending: the person answered the dialog; the pane's state was cleared. */
+  unblocked: {pane: string; waitedMs: number};
 }
 
 /** What each state change records with it (`queued` is written when the job is created). */

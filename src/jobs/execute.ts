@@ -1,13 +1,14 @@
 import {hookMarkSource} from '../agents/hook-marks.js';
-import {loadedProfiles} from '../agents/registry.js';
+import {loadedProfiles, profileNamed} from '../agents/registry.js';
 import {realClock} from '../base/clock.js';
 import {describeError} from '../base/errors.js';
+import type {Logger} from '../base/log.js';
 import {layout} from '../base/paths.js';
 import {thisProcess} from '../base/this-process.js';
 import {realDoors} from '../doors/ladder.js';
 import {withSessionNeeds} from '../doors/session-needs.js';
 import {controlMutexFor} from '../locks/control-mutex.js';
-import {paneLockFor} from '../locks/pane-lock.js';
+import {type PaneLock, paneLockFor} from '../locks/pane-lock.js';
 import {teller} from '../notify/tell.js';
 import {paneMemory} from '../pane/memory.js';
 import {systemForeground} from '../process/foreground.js';
@@ -15,7 +16,7 @@ import {endProcessGroup} from '../process/group.js';
 import {systemTree} from '../process/tree.js';
 import {createSpawnRunner} from '../tmux/runner.js';
 import type {ServerRef, ServerSpec} from '../tmux/server.js';
-import {createTmux} from '../tmux/tmux.js';
+import {createTmux, type Tmux} from '../tmux/tmux.js';
 import {
   openTransport,
   openTransportLazily,
@@ -32,6 +33,7 @@ import type {RecordPatch} from './record.js';
 import {createJobRecorder, type JobRecorder} from './recorder.js';
 import type {JobRequest} from './request.js';
 import {isTerminal, JobHandle, previewText, type TerminalState} from './store.js';
+import {untilAnswered} from './unblocked.js';
 
 /** What the worker process used, for its exit log line. */
 export interface WorkerUsage {
@@ -62,6 +64,10 @@ export interface ExecuteContext {
  * Claude Code writes it to its transcript within ~50 ms of the post (measured on 2.1.332);
  * generous for a loaded machine. */
 const DOOR_CONFIRM_MS = 8_000;
+
+/** How long a detached worker whose job ended `blocked` watches for the person's answer, to
+ * clear the pane's `blocked` (later, the pane's next job or `nudge next` does). */
+const UNBLOCK_WATCH_MS = 30 * 60_000;
 
 /** When tmux has fallen this many seconds behind in sending us a pane's output, it pauses
  * that pane for us (and we resume it at once, counting it as output) rather than holding the
@@ -212,6 +218,14 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
       .dequeue(request.jobId)
       .catch(() => {});
   }
+  // A dialog that ended the job: the pane stops saying blocked once the person answers it.
+  if (outcome.state === 'blocked')
+    await watchForAnswer(
+      handle,
+      request,
+      {tmux: spawned, lockFor, recorder: patched, log},
+      ctx.signal,
+    );
   // Read after the job (not before it: the worker's start stays as quick as it was).
   for (const why of loadedProfiles().problems)
     await recorder.event('profile-file-refused', {why}).catch(() => {});
@@ -232,6 +246,30 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
     'worker exiting',
   );
   return outcome;
+}
+
+/** A detached job that ended `blocked`: watch its pane until the person answers (untilAnswered). */
+async function watchForAnswer(
+  handle: JobHandle,
+  request: JobRequest,
+  w: {tmux: Tmux; lockFor: (pane: string) => PaneLock; recorder: JobRecorder; log: Logger},
+  signal: AbortSignal,
+): Promise<void> {
+  const record = await handle.readState();
+  if (record.kind !== 'submit' || record.mode !== 'detached') return;
+  const profile = profileNamed(record.profile ?? '');
+  if (!profile) return;
+  const deps = {
+    tmux: w.tmux,
+    clock: realClock,
+    lock: w.lockFor(request.pane),
+    record: (data: {pane: string; waitedMs: number}) => w.recorder.event('unblocked', data),
+  };
+  const at = {pane: request.pane, jobId: request.jobId, profile};
+  const o = {intervalMs: request.options.intervalMs, forMs: UNBLOCK_WATCH_MS};
+  await untilAnswered(deps, at, o, signal).catch((error: unknown) => {
+    if (!signal.aborted) w.log.warn({error: describeError(error)}, 'unblock watch failed');
+  });
 }
 
 /** `recorder`, with `patch()` merged into every state change; a cancel no person asked for

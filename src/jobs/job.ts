@@ -9,7 +9,7 @@ import type {FencedLease} from '../locks/fenced-lease.js';
 import {awaitDone} from '../pane/await-done.js';
 import {type Delivered, deliver} from '../pane/deliver.js';
 import {PaneBlocked, PaneFailure} from '../pane/failures.js';
-import {leaveLine} from '../pane/half-line.js';
+import {leaveLine, markHalfLine} from '../pane/half-line.js';
 import {waitUntilPaneIdle} from '../pane/idle.js';
 import type {PaneIo} from '../pane/keys.js';
 import {sendOwnLine} from '../pane/own-line-out.js';
@@ -304,8 +304,7 @@ class Job {
     return timedOut ?? {at: 'notifying', waited: result};
   }
 
-  /** Type the notice into the notify pane. The work is done, but a notice that does not
-   * reach the agent makes the job failed, never done. */
+  /** Send the notice to the notify pane (sendNotice), unless another program holds it. */
   async #notifying(waited: Waited): Promise<Step> {
     const pane = this.#notifyPane;
     const o = this.#o;
@@ -379,11 +378,12 @@ class Job {
     const stopped = (isAbortError(error) || cancelled) && phase === 'typing' && this.#typed > 0;
     const cleared =
       stopped && profile ? await leaveLine(this.#io, pane, jobId, profile, this.#typed) : undefined;
-    const running = this.#running;
+    // Any other end of typing into a program nudge cannot clear: the next line waits.
+    if (!stopped && phase === 'typing' && this.#typed > 0 && profile?.clearKeys.length === 0)
+      await markHalfLine(this.deps.tmux, pane, jobId, this.#typed).catch(() => {});
+    const run = cancelled && phase === 'waiting' ? this.#running : undefined;
     const interrupted =
-      cancelled && phase === 'waiting' && running
-        ? await stopCommand(this.#io, this.deps, pane, running.panePid).catch(() => undefined)
-        : undefined;
+      run && (await stopCommand(this.#io, this.deps, pane, run.panePid).catch(() => undefined));
     return endingOf(error, {
       phase,
       leaseLost: this.#lease?.signal.aborted ?? false,

@@ -21,6 +21,7 @@ import {
 import {readJobEvents, runNudge, submitJob, waitForJobState} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
+import {waitFor} from '../helpers/wait-for.js';
 
 /** A tool call each agent asks a person about with nothing allowed, and the question. */
 const PERMISSION: Partial<Record<AgentName, {reply: Reply; question: string}>> = {
@@ -91,6 +92,11 @@ async function setup(name: AgentName) {
     ...(manual ? {permissionMode: 'default' as const} : {}),
   });
   return {model, server, home, agent};
+}
+
+/** A pane option of the agent's pane ('' when unset). */
+async function paneOption(w: Awaited<ReturnType<typeof setup>>, option: string): Promise<string> {
+  return (await w.server.tmux('display', '-p', '-t', w.agent.pane, `#{${option}}`)).trim();
 }
 
 /** When `pattern` first showed on the pane (looked at every 100 ms from now). */
@@ -176,6 +182,19 @@ describe.skipIf(withPermission.length === 0).each(withPermission)(
         describePrompts(w.model.prompts()),
       ).toEqual(['make the file']);
       expect(http.received).toHaveLength(1);
+
+      // The person answers (no): the pane stops saying blocked within the job's interval (1 s),
+      // and the job records that the dialog was answered.
+      expect(await paneOption(w, '@nudge-state')).toBe('blocked');
+      await w.server.tmux('send-keys', '-t', w.agent.pane, 'Escape');
+      const answered = await waitFor(
+        'the unblocked event',
+        async () => (await readJobEvents(w.home, id)).find((e) => e.event === 'unblocked'),
+        {timeoutMs: 60_000, describe: () => w.agent.capture()},
+      );
+      expect(answered).toMatchObject({pane: w.agent.pane});
+      expect(await paneOption(w, '@nudge-state')).toBe('');
+      expect(await paneOption(w, '@nudge-needs')).toBe('');
     }, 240_000);
   },
 );
