@@ -76,6 +76,21 @@ describe.each(['control', 'spawn'] as const)(
       // Only a beginning of the text, never a key of copy mode's, never Enter.
       expect(text.startsWith(got), got).toBe(true);
       expect(got.length).toBeLessThan(text.length);
+
+      // The next job never builds on that half line: it waits for the person (here, up to its
+      // --draft-wait, then fails having typed nothing).
+      const next = await submitJob(
+        submitArgs(server.socket, rec.pane, ['--no-notice', '--draft-wait', '2s', '--', 'next'], {
+          '--type-delay': '0',
+        }),
+        {NUDGE_HOME: home, NUDGE_TRANSPORT: transport},
+      );
+      const after = await waitForJobEnd(home, next, 60_000);
+      expect((await readJobEvents(home, next)).map((e) => e.event)).toContain(
+        'waiting-for-half-line',
+      );
+      expect(after.state).toBe('failed');
+      expect((await rec.bytes()).toString('utf8')).toBe(got);
     }, 120_000);
 
     test('the notice too: into a recorder put in copy mode mid-notice, no partial notice is submitted', async () => {

@@ -47,15 +47,18 @@ describe('submit --until exit', () => {
       ]),
       {NUDGE_HOME: home},
     );
-    // The job itself succeeded (exit 0): the command's status is reported, not inherited.
-    expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(0);
-    const line = /^(\S+) done after \S+, exit 3, notice sent$/.exec(r.stdout.trim());
+    // The command's status is nudge's exit code, and the job failed with it (issue 41).
+    expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(3);
+    const line =
+      /^(\S+) failed after \S+, exit 3, notice sent: The command exited with status 3\.$/.exec(
+        r.stdout.trim(),
+      );
     expect(line, r.stdout).not.toBeNull();
     const id = line?.[1] ?? '';
 
     const status = await runNudge(['status', id, '--json'], {NUDGE_HOME: home});
     expect(status.exitCode, status.stderr).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({id, state: 'done', exitCode: 3});
+    expect(JSON.parse(status.stdout)).toMatchObject({id, state: 'failed', exitCode: 3});
     const met = (await readJobEvents(home, id)).find((e) => e.event === 'condition-met');
     expect(met, await eventLog(home, id)).toMatchObject({exitCode: 3});
 
@@ -343,7 +346,7 @@ describe('submit --notify-pane', () => {
     expect(secondFinal.state, await eventLog(home, second)).toBe('done');
     const firstFinal = await waitForJobEnd(home, first);
     expect(firstFinal, await eventLog(home, first)).toMatchObject({
-      state: 'done',
+      state: 'failed',
       exitCode: 4,
       notified: true,
     });
