@@ -42,8 +42,8 @@ export function isShellPane(info: {currentCommand: string; startCommand: string}
 }
 
 /**
- * The program a shell's pane runs in its foreground now, when it is neither the shell nor an
- * agent nudge knows (`sleep`, `make`, `cat`): a line typed now would sit in its input unread
+ * The program a shell's pane runs in its foreground now, when nudge knows nothing about it
+ * (its profile is `raw`: `sleep`, `make`, `cat`): a line typed now would sit in its input unread
  * until it ends, then run in the shell. Undefined when the shell holds the terminal, the pane
  * is not a shell's, or `profile` is an agent's.
  */
@@ -51,7 +51,8 @@ export function programAhead(
   info: {currentCommand: string; startCommand: string},
   profile: Profile,
 ): string | undefined {
-  if (isAgent(profile) || isShellCommand(info.currentCommand) || !isShellPane(info))
-    return undefined;
+  // An agent, or a program a profile file describes, is the person's target when recognised.
+  if (isAgent(profile) || profile.name !== 'raw') return undefined;
+  if (isShellCommand(info.currentCommand) || !isShellPane(info)) return undefined;
   return info.currentCommand;
 }

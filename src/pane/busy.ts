@@ -18,7 +18,7 @@ export async function busyWith(
     return `nudge has ${queued.length === 1 ? 'a job' : `${queued.length} jobs`} on it or waiting for it (${queued.join(', ')})`;
   const {profile} = await recognize(deps, info.paneId, info, profileChoice);
   const ahead = profileChoice === 'auto' ? programAhead(info, profile) : undefined;
-  if (ahead) return `its shell runs ${ahead} in the foreground`;
+  if (ahead) return `still running: ${ahead}`;
   const {now} = await idleOnScreen(deps, info, profile);
   if (!('busy' in now)) return undefined;
   return isAgent(profile) ? `${profile.name}: ${now.busy}` : now.busy;

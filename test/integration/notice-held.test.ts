@@ -61,7 +61,7 @@ describe('a question in the job pane', () => {
         '--notify-pane',
         agent,
         '--notice',
-        "echo 'DONE {reason}'",
+        'DONE {reason}',
         '--wait',
         '--json',
         ...quick,
@@ -72,7 +72,8 @@ describe('a question in the job pane', () => {
     );
     expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({state: 'done', notified: true});
-    await server.waitForScreen(agent, /^DONE idle: waiting for input \(python3\)$/m);
+    // The pane there is a shell at its prompt: the notice is a comment it does not run.
+    await server.waitForScreen(agent, /^\$ # DONE idle: waiting for input \(python3\)$/m);
     expect((await server.capture('%0')).trimEnd().split('\n').at(-1)).toBe('Overwrite? [y/N]');
   });
 });

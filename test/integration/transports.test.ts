@@ -158,8 +158,9 @@ describe.each(TRANSPORTS)('the worker over the %s transport', (transport) => {
         "sleep 0.5; sh -c 'exit 7'",
       ]),
     );
-    const final = await expectEnded(home, id, 'done');
-    expect(final.exitCode).toBe(7);
+    // A non-zero status ends the job failed (issue 41), its notice sent all the same.
+    const final = await expectEnded(home, id, 'failed');
+    expect(final).toMatchObject({exitCode: 7, notified: true});
     await expectNoticeAfter(server, '%0', /^__NUDGE_\w+_EXIT_7__$/m, '# exit notice 7');
   });
 

@@ -39,7 +39,8 @@ describe('--via', () => {
     expect(JSON.parse(r.stdout), seen).toMatchObject({
       state: 'done',
       notified: true,
-      noticeVia: 'keys',
+      // Typed, as a comment: the pane is a shell at its prompt (issue 41).
+      noticeVia: 'comment',
     });
   });
 
@@ -53,7 +54,10 @@ describe('--via', () => {
       notified: false,
     });
     const flag = await shellJob(['--via', 'keys'], {XDG_CONFIG_HOME: config});
-    expect(JSON.parse(flag.r.stdout), flag.seen).toMatchObject({state: 'done', noticeVia: 'keys'});
+    expect(JSON.parse(flag.r.stdout), flag.seen).toMatchObject({
+      state: 'done',
+      noticeVia: 'comment',
+    });
     writeFileSync(join(config, 'nudge', 'config.toml'), '[submit]\nvia = "sideways"\n');
     const bad = await shellJob([], {XDG_CONFIG_HOME: config});
     expect(bad.r.exitCode).toBe(2);
