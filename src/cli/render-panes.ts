@@ -8,6 +8,7 @@ const NAMED = 3;
 /** The tmux style of each state that needs the person. */
 const STYLE: Record<string, string> = {
   blocked: 'fg=red,bold',
+  'waiting-for-you': 'fg=yellow,bold',
   stalled: 'fg=yellow,bold',
   failed: 'fg=red',
   done: 'fg=green',

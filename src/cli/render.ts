@@ -164,7 +164,11 @@ export function renderJobs(
   const rows = jobs.map((j) => [
     ...(hosts ? [j.host ?? LOCAL_HOST] : []),
     j.id,
-    j.stalled ? `${j.state}, ${describeStalled(j.stalled, r.nowMs)}` : j.state,
+    j.stalled
+      ? `${j.state}, ${describeStalled(j.stalled, r.nowMs)}`
+      : 'waitingForYou' in j && j.waitingForYou
+        ? `${j.state}, waiting for you`
+        : j.state,
     j.pane,
     formatDuration(r.nowMs - Date.parse(j.createdAt)),
     j.preview,
@@ -194,6 +198,7 @@ export function renderStatus(
   if (s.recoveredAs) line(`recovered as job ${s.recoveredAs} (nudge recover)`);
   if (s.stalled)
     line(`stall   ${describeStalled(s.stalled, Date.now())}, since ${s.stalled.since}`);
+  if ('waitingForYou' in s && s.waitingForYou) line(`waits   for you: ${s.waitingForYou}`);
   if (s.blocked) {
     const b = s.blocked;
     line(`waits   for a person in ${b.pane}: ${b.kind} — ${b.question}`);

@@ -24,6 +24,7 @@ const REMOTE_EVERY_MS = 2_000;
 
 const STATE_COLOR: Record<string, string> = {
   blocked: 'red',
+  'waiting-for-you': 'yellow',
   failed: 'red',
   timeout: 'red',
   lost: 'red',

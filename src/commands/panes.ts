@@ -97,8 +97,8 @@ export async function nextPane(o: NextOptions, ctx: CommandContext): Promise<Nex
       `No tmux client could be moved to ${next.pane} (${describeError(error)}): run it inside tmux, or give --client.`,
     );
   }
-  // A blocked or stalled pane keeps its state while it waits; an ending counts as seen.
-  if (next.state !== 'blocked' && next.state !== 'stalled') {
+  // A pane that waits (blocked, stalled, for you) keeps its state; an ending counts as seen.
+  if (!['blocked', 'stalled', 'waiting-for-you'].includes(next.state)) {
     await tmux.markPane(next.pane, PANE_OPTIONS.state, undefined);
     await tmux.markPane(next.pane, PANE_OPTIONS.job, undefined);
   }

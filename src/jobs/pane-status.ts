@@ -10,7 +10,8 @@ import {stallShown} from './stalled.js';
  * window-status-format, pane-border-format: docs/tmux-status.md). The workers keep four pane
  * options current on the pane a job types into:
  *
- *   @nudge-state  typing | waiting | stalled | notifying | blocked | done | failed
+ *   @nudge-state  typing | waiting | stalled | notifying | blocked | waiting-for-you |
+ *                 done | failed
  *   @nudge-job    the job at work on the pane (or the one that ended last)
  *   @nudge-queue  how many jobs wait behind it (unset: none)
  *   @nudge-needs  the question of the dialog a blocked pane waits on (short), or what a
@@ -33,13 +34,27 @@ export const PANE_STATES = [
   'stalled',
   'notifying',
   'blocked',
+  /** The job waits for the person before it types: their draft, or a half line left there. */
+  'waiting-for-you',
   'done',
   'failed',
 ] as const;
 export type PaneState = (typeof PANE_STATES)[number];
 
 /** The states that need the person, most urgent first (`nudge next`, `status-line`). */
-export const NEEDS_PERSON: readonly PaneState[] = ['blocked', 'stalled', 'failed', 'done'];
+export const NEEDS_PERSON: readonly PaneState[] = [
+  'blocked',
+  'waiting-for-you',
+  'stalled',
+  'failed',
+  'done',
+];
+
+/** What a job waits for the person for, by the event that says it does. */
+const WAITS_FOR_YOU: Partial<Record<string, string>> = {
+  'waiting-for-draft': 'your draft in the input line (send or clear it)',
+  'waiting-for-half-line': 'a half line left in the input line (send or clear it)',
+};
 
 /** How long @nudge-needs may be: a status bar has little room. */
 const NEEDS_CHARS = 60;
@@ -118,6 +133,16 @@ export function showingPaneState(
     },
     async event(name, data) {
       await recorder.event(name, data);
+      // Waiting for the person (a draft, a half line) is not work: said on the pane and in
+      // the record until the line is the job's again (`person-done`).
+      const waitsFor = WAITS_FOR_YOU[name];
+      if (waitsFor !== undefined || name === 'person-done') {
+        await recorder.mark({waitingForYou: waitsFor});
+        await mark(deps, pane, {
+          state: waitsFor === undefined ? 'typing' : 'waiting-for-you',
+          needs: waitsFor === undefined ? undefined : shortNeeds(waitsFor),
+        });
+      }
       // Queued behind another job: the pane's count of waiting jobs includes this one.
       if (name === 'waiting-for-lock') {
         const entries = await deps.lock.entries().catch(() => []);
@@ -127,7 +152,8 @@ export function showingPaneState(
       }
     },
     async end(outcome, patch) {
-      await recorder.end(outcome, patch);
+      // An ended job waits for nobody.
+      await recorder.end(outcome, {...patch, waitingForYou: undefined});
       await deps.lock
         .withQueue(async (entries) => {
           const waiting = waitingBehind(entries, jobId);

@@ -49,9 +49,10 @@ interface RecordBase<S extends JobState> {
   blocked?: Blocked;
   /** A stall going on now (`--stall`): cleared once the pane moves again. */
   stalled?: StalledMark;
+  /** The job waits for the person before it types (their draft, a half line): what for. */
+  waitingForYou?: string;
 }
 
-/** How a notice went: a door's name, or `keys` (typed). */
 /** How the notice went: a door, typed keys, typed as a shell comment, or shown as a tmux
  * message (src/pane/shell-line.ts). */
 export type NoticeVia = DoorKind | 'keys' | 'comment' | 'message';

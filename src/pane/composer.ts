@@ -58,7 +58,7 @@ export async function prepareComposer(
 ): Promise<void> {
   const {tmux, clock} = io;
   // Never type onto half a line a cancelled job left and could not clear.
-  await waitOutHalfLine(io, pane, policy.draftWaitMs, signal);
+  let halfLine = await waitOutHalfLine(io, pane, policy.draftWaitMs, signal);
   const deadline = clock.now() + policy.draftWaitMs;
   const look = new ComposerLook(io, pane, profile, policy);
   let leaves = 0;
@@ -84,6 +84,9 @@ export async function prepareComposer(
         }.`,
       );
     }
+    if (look.waitedForPerson || halfLine) await io.note('person-done', {pane});
+    halfLine = false;
+    look.waitedForPerson = false;
     switch (found.kind) {
       case 'ready':
         return;
@@ -134,6 +137,8 @@ class ComposerLook implements Watcher {
   found: ComposerFinding | undefined;
   canClear = true;
   canLeave = true;
+  /** A person's draft was waited for since the last reset. */
+  waitedForPerson = false;
   readonly #announced = new Set<string>();
   constructor(
     private readonly io: PaneIo,
@@ -157,6 +162,7 @@ class ComposerLook implements Watcher {
       );
     else if (f.waitingFor.startsWith('has a draft')) {
       const chars = [...(readComposerState(profile, view)?.text ?? '')].length;
+      this.waitedForPerson = true;
       await this.#once('draft', () => io.note('waiting-for-draft', {pane, chars}));
     } else {
       const mode = readComposerState(profile, view)?.mode?.name ?? '';

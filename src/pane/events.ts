@@ -19,6 +19,8 @@ export interface PaneEvents {
   /** A cancelled job left a half line nudge cannot clear: waiting for the person. */
   'waiting-for-half-line': {pane: string; job: string; chars: number};
   'waiting-to-leave-mode': {pane: string; mode: string};
+  /** The person sent or cleared what the job waited for (a draft, a half line). */
+  'person-done': {pane: string};
   /** The text went as one bracketed paste; `verified`: the composer showed it whole. */
   pasted: {pane: string; chars: number; verified: boolean};
   /** The agent was busy: the line goes with its queue key instead of Enter. */

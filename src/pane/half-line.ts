@@ -48,16 +48,17 @@ export async function markHalfLine(tmux: Tmux, pane: string, job: string, typed:
   await tmux.markPane(pane, OPTION, `${job} ${typed} ${view.cursorX},${view.cursorY}`);
 }
 
-/** Before typing into `pane`: a half line a cancelled job left there is waited out (the
- * person clears or sends it), or the line is refused with one sentence after `waitMs`. */
+/** Before typing into `pane`: a half line a job left there is waited out (the person clears
+ * or sends it), or the line is refused with one sentence after `waitMs`. Resolves to whether
+ * there was one to wait for. */
 export async function waitOutHalfLine(
   io: PaneIo,
   pane: string,
   waitMs: number,
   signal: AbortSignal,
-): Promise<void> {
+): Promise<boolean> {
   const mark = await io.tmux.paneMark(pane, OPTION);
-  if (mark === undefined) return;
+  if (mark === undefined) return false;
   const [job = '?', typed = '?', at = ''] = mark.split(' ');
   await io.note('waiting-for-half-line', {pane, job, chars: Number(typed)});
   const deadline = io.clock.now() + waitMs;
@@ -66,9 +67,9 @@ export async function waitOutHalfLine(
     if (`${view.cursorX},${view.cursorY}` !== at) {
       // The person cleared or sent it (or someone else's job went first and took the mark).
       await io.tmux.markPane(pane, OPTION, undefined);
-      return;
+      return true;
     }
-    if ((await io.tmux.paneMark(pane, OPTION)) === undefined) return;
+    if ((await io.tmux.paneMark(pane, OPTION)) === undefined) return true;
     if (io.clock.now() >= deadline)
       throw new PaneFailure(
         `A cancelled job (${job}) left ${typed} characters in pane ${pane}'s input line, which nudge cannot clear (it has no profile with clearing keys for that program), and they were still there after ${formatDuration(waitMs)}; nothing was typed. Clear or send the line in the pane, then submit again.`,

@@ -130,4 +130,42 @@ describe('a shell pane', () => {
     expect(screen.indexOf('NEXT-4'), screen.join('\n')).toBeGreaterThan(screen.indexOf('SLEPT'));
     expect(screen.indexOf('SLEPT')).toBeGreaterThan(-1);
   });
+
+  test("a job waiting for the person's draft says so (pane state, status), never typing; it types once the line is clear", async () => {
+    const {server, home} = await shellAtPrompt();
+    await server.tmux('send-keys', '-t', '%0', '-l', 'echo a-draft');
+    await server.waitForScreen('%0', /^\$ echo a-draft$/m);
+    const id = (
+      await runNudge(
+        quickJobArgs(server.socket, '%0', [
+          '--delay',
+          '0',
+          '--no-notice',
+          '--draft-wait',
+          '60s',
+          '--',
+          'echo JOB-OK',
+        ]),
+        {NUDGE_HOME: home},
+      )
+    ).stdout.trim();
+    const state = () => server.tmux('display', '-p', '-t', '%0', '#{@nudge-state}');
+    await waitFor('the pane to say it waits for you', async () =>
+      (await state()).trim() === 'waiting-for-you' ? true : undefined,
+    );
+    const status = await runNudge(['status', id], {NUDGE_HOME: home});
+    expect(status.stdout).toMatch(/^waits {3}for you: your draft in the input line/m);
+    const line = await runNudge(['status-line', '-S', server.socket, '--plain'], {
+      NUDGE_HOME: home,
+    });
+    expect(line.stdout.trim()).toMatch(/^waiting-for-you /);
+    expect(line.stdout).not.toMatch(/working/);
+    // The person clears the draft: the job types its own line.
+    await server.tmux('send-keys', '-t', '%0', 'C-u');
+    expect(await waitForJobState(home, id, ['done', 'failed', 'timeout'])).toMatchObject({
+      state: 'done',
+    });
+    expect(await lines(server, '%0')).toContain('JOB-OK');
+    expect((await readJobState(home, id)).waitingForYou).toBeUndefined();
+  });
 });

@@ -110,4 +110,20 @@ describe('pane status', () => {
     await w.shown.end({state: 'cancelled', notified: false});
     expect(w.marks.size).toBe(0);
   });
+
+  test('waiting for the person (a draft, a half line) shows as such, and typing again after', async () => {
+    const w = world([{jobId: 'job-a', createdAt: at, taken: true}]);
+    await w.shown.event('waiting-for-draft', {pane: '%1', chars: 4});
+    expect(w.marks.get('@nudge-state')).toBe('waiting-for-you');
+    expect(w.marks.get('@nudge-needs')).toBe('your draft in the input line (send or clear it)');
+    await w.shown.event('person-done', {pane: '%1'});
+    expect(w.marks.get('@nudge-state')).toBe('typing');
+    expect(w.marks.has('@nudge-needs')).toBe(false);
+    expect(w.recorded).toEqual([
+      'waiting-for-draft',
+      'mark:waitingForYou',
+      'person-done',
+      'mark:waitingForYou',
+    ]);
+  });
 });
