@@ -2,12 +2,14 @@ import {NudgeError} from '../base/errors.js';
 import type {OptionsOf} from '../base/option-table.js';
 import {resolveStateDir} from '../base/paths.js';
 import {cancelJob} from '../jobs/cancel.js';
+import {editHolder, holdForEdit, releaseEdit} from '../jobs/edit-hold.js';
 import {endJobsOfGoneServers} from '../jobs/lost.js';
 import {validateText} from '../jobs/options.js';
 import {isTerminal, type JobRecord, JobStore, previewText, shownState} from '../jobs/store.js';
 import {paneLockFor} from '../locks/pane-lock.js';
 import {inQueueOrder, type QueueEntry, type QueuePlace, ranksFor} from '../locks/pane-queue.js';
 import {resolvePane} from '../pane/target.js';
+import {processId} from '../process/identity.js';
 import {resolveServerSpec} from '../tmux/server.js';
 import type {CommandContext} from './context.js';
 import type {QUEUE_EDIT_OPTIONS, QUEUE_MOVE_OPTIONS, QUEUE_OPTIONS} from './options/queue.js';
@@ -171,18 +173,35 @@ export async function editInQueue(o: QueueEditOptions, ctx: CommandContext): Pro
   const {record, handle, lock} = await waitingJob(o.job, ctx);
   const order = await lock.withQueue(async (entries) => {
     const own = entries.find((e) => e.jobId === record.id);
-    notAtWork(own, record.id, await handle.readState());
+    // A job held for this edit ($EDITOR, queuedText's hold) waits for it, lock taken or not.
+    if ((await editHolder(handle.dir))?.pid !== ctx.pid)
+      notAtWork(own, record.id, await handle.readState());
     await handle.writeText(text);
+    await releaseEdit(handle.dir);
     await handle.appendEvent('queue-edited', {pane: record.pane, chars: [...text].length, by: BY});
     return inQueueOrder(entries.filter((e) => !e.dropped)).map((e) => e.jobId);
   });
   return {job: record.id, pane: record.pane, action: 'edited', order};
 }
 
-/** The current text of a waiting job (what `nudge queue edit` opens in $EDITOR). */
-export async function queuedText(o: {job: string}, ctx: CommandContext): Promise<string> {
-  const {handle} = await waitingJob(o.job, ctx);
-  return handle.readText();
+/** The current text of a waiting job (what `nudge queue edit` opens in $EDITOR). With `hold`,
+ * the job is held for the edit: its worker does not type until this process writes the edit
+ * (editInQueue) or ends, so an edit made while the job reached the pane is never lost. */
+export async function queuedText(
+  o: {job: string; hold?: boolean | undefined},
+  ctx: CommandContext,
+): Promise<string> {
+  const {handle, record, lock} = await waitingJob(o.job, ctx);
+  if (o.hold !== true) return handle.readText();
+  return lock.withQueue(async (entries) => {
+    notAtWork(
+      entries.find((e) => e.jobId === record.id),
+      record.id,
+      await handle.readState(),
+    );
+    await holdForEdit(handle.dir, processId(ctx.pid));
+    return handle.readText();
+  });
 }
 
 async function waitingJob(job: string, ctx: CommandContext) {

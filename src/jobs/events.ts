@@ -31,6 +31,8 @@ export interface JobEvents extends PaneEvents, StallEvents {
   'queue-moved': {pane: string; place: number; by: string};
   'queue-edited': {pane: string; chars: number; by: string};
   'queue-dropped': {pane: string; by: string};
+  /** `nudge queue edit` has the text open in $EDITOR: the job waits for the edit. */
+  'waiting-for-edit': {pane: string};
   /** The lock taken, the job types its text as edited in the queue. */
   'text-edited': {chars: number};
   typed: {chars: number; enter: boolean; delivery: Delivery};

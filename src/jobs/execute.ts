@@ -27,6 +27,7 @@ import {claimJob} from './claim.js';
 import {stoppedFromOutside} from './ending.js';
 import type {JobOutcome} from './events.js';
 import {runJob} from './job.js';
+import {textAfterEdit} from './lock-pane.js';
 import {tellingLostOnce} from './lost.js';
 import {showingPaneState} from './pane-status.js';
 import type {RecordPatch} from './record.js';
@@ -165,7 +166,13 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
         activity: transport.activity,
         clock: realClock,
         lockFor,
-        textNow: () => handle.readText(),
+        textNow: () =>
+          textAfterEdit(handle, {
+            pane: request.pane,
+            recorder,
+            clock: realClock,
+            signal: ctx.signal,
+          }),
         recorder,
         pid: ctx.pid,
         hookMarks: withSessionNeeds(hookMarkSource(ctx.stateDir, server), {

@@ -1,8 +1,10 @@
+import type {Clock} from '../base/clock.js';
 import {formatDuration} from '../base/durations.js';
 import {err, ok, type Result} from '../base/result.js';
 import {type FencedLease, fenceLease} from '../locks/fenced-lease.js';
 import {type PaneLock, whyNoLock} from '../locks/pane-lock.js';
 import type {Tmux} from '../tmux/tmux.js';
+import {editHolder} from './edit-hold.js';
 import type {JobRecorder} from './recorder.js';
 import type {JobRequest} from './request.js';
 
@@ -67,4 +69,27 @@ export async function holdingPlace<T>(
   } finally {
     held.stop();
   }
+}
+
+/** How often a job held for an edit looks whether the edit is in. */
+const EDIT_POLL_MS = 250;
+
+/**
+ * The job's text, once no `nudge queue edit` holds it ($EDITOR open on it): the worker waits,
+ * its lock held, until the edit is written or the editing process is gone, and says so
+ * (`waiting-for-edit`, then `person-done`), so an edit is never lost to a job that reached
+ * the pane meanwhile.
+ */
+export async function textAfterEdit(
+  handle: {readText: () => Promise<string>; dir: string},
+  o: {pane: string; recorder: JobRecorder; clock: Clock; signal: AbortSignal},
+): Promise<string> {
+  let waited = false;
+  while ((await editHolder(handle.dir)) !== undefined) {
+    if (!waited) await o.recorder.event('waiting-for-edit', {pane: o.pane});
+    waited = true;
+    await o.clock.sleep(EDIT_POLL_MS, o.signal);
+  }
+  if (waited) await o.recorder.event('person-done', {pane: o.pane});
+  return handle.readText();
 }

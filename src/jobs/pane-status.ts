@@ -54,6 +54,7 @@ export const NEEDS_PERSON: readonly PaneState[] = [
 const WAITS_FOR_YOU: Partial<Record<string, string>> = {
   'waiting-for-draft': 'your draft in the input line (send or clear it)',
   'waiting-for-half-line': 'a half line left in the input line (send or clear it)',
+  'waiting-for-edit': 'your edit of its text (nudge queue edit)',
 };
 
 /** How long @nudge-needs may be: a status bar has little room. */

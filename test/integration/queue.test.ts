@@ -1,7 +1,7 @@
 // nudge queue: the jobs waiting for a pane in the person's hands, through the real CLI and the
 // real workers on a real shell pane. A first job holds the pane until the test lets it go
 // (a file it waits for), so the changes are made while the others wait — no timing luck.
-import {readFileSync, writeFileSync} from 'node:fs';
+import {existsSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import type {PaneQueue} from '../../src/commands/queue.js';
@@ -153,6 +153,41 @@ describe('nudge queue', () => {
     await waitFor(
       'the edited line',
       async () => (p.typed() === 'first\nb-from-editor\n' ? true : undefined),
+      {timeoutMs: 30_000, describe: async () => p.typed()},
+    );
+  });
+
+  it('queue edit holds the job while $EDITOR is open: it reaches the pane, waits for the edit, and types what was saved', async () => {
+    const p = await heldPane();
+    const b = await p.submit(p.line('b'));
+    const editor = join(p.server.dir, 'slow-editor.sh');
+    const go = join(p.server.dir, 'go');
+    const opened = join(p.server.dir, 'opened');
+    writeFileSync(
+      editor,
+      `#!/bin/sh\ntouch '${opened}'\nwhile [ ! -e '${go}' ]; do sleep 0.1; done\nsed -i s/b/b-late/ "$1"\n`,
+      {mode: 0o755},
+    );
+    const pane = await p.server.newPane([
+      'env',
+      `NUDGE_HOME=${p.home}`,
+      `EDITOR=${editor}`,
+      'bash',
+      '-c',
+      `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} queue edit ${b}; echo EDIT-ENDED $?; sleep 600`,
+    ]);
+    await waitFor('the editor to open', async () => (existsSync(opened) ? true : undefined));
+    // The job ahead ends while the editor is open: b takes the pane and waits for the edit.
+    p.go();
+    await waitFor('b to wait for the edit', async () =>
+      (await readJobEvents(p.home, b)).find((e) => e.event === 'waiting-for-edit'),
+    );
+    writeFileSync(go, '');
+    await p.server.waitForScreen(pane, /EDIT-ENDED 0/);
+    expect((await waitForJobState(p.home, b, ENDED, 90_000)).state).toBe('done');
+    await waitFor(
+      'the edited line',
+      async () => (p.typed() === 'first\nb-late\n' ? true : undefined),
       {timeoutMs: 30_000, describe: async () => p.typed()},
     );
   });

@@ -82,7 +82,8 @@ function queueCommands<A>(y: Argv<A>, {ctx, run, stdio}: CliEnv) {
               'bad-usage',
               'Give the new text with --text: $EDITOR needs a terminal.',
             );
-          const was = await dispatch('queue-text', options, ctx);
+          // Held while the editor is open: the job does not type before the edit is in.
+          const was = await dispatch('queue-text', {...options, hold: true}, ctx);
           const {editInEditor} = await import('../../process/editor.js');
           const edited = await editInEditor(String(was), ctx.env);
           if (!edited.ok) throw new NudgeError('bad-usage', `Nothing was changed: ${edited.why}.`);
