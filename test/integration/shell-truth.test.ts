@@ -55,35 +55,23 @@ describe('a shell pane', () => {
 
   test('submit --wait --until exit returns the command status: 7 for exit 7, the job failed', async () => {
     const {server, home} = await shellAtPrompt();
-    const r = await runNudge(
-      [
-        ...quickJobArgs(server.socket, '%0', [
+    const untilExit = (command: string) =>
+      runNudge(
+        quickJobArgs(server.socket, '%0', [
           '--wait',
           '--until',
           'exit',
           '--no-notice',
           '--',
-          "sh -c 'exit 7'",
+          command,
         ]),
-      ],
-      {NUDGE_HOME: home},
-    );
+        {NUDGE_HOME: home},
+      );
+    const r = await untilExit("sh -c 'exit 7'");
     expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(7);
     const id = r.stdout.trim().split(/\s+/)[0] ?? '';
     expect(await readJobState(home, id)).toMatchObject({state: 'failed', exitCode: 7});
-    const ok = await runNudge(
-      [
-        ...quickJobArgs(server.socket, '%0', [
-          '--wait',
-          '--until',
-          'exit',
-          '--no-notice',
-          '--',
-          'true',
-        ]),
-      ],
-      {NUDGE_HOME: home},
-    );
+    const ok = await untilExit('true');
     expect(ok.exitCode, ok.stdout).toBe(0);
   });
 
