@@ -43,18 +43,41 @@ function readStdin(): Promise<string> {
   });
 }
 
-/** All of stdin as bytes, up to `maxBytes` and one more (`submit --text-file -`): read to its
- * end, however long that takes (the text comes from a pipe or a file). */
+/** All of stdin as bytes, up to `maxBytes` and one more (`submit --text-file -`): read until
+ * it ends or one byte past the limit (then reading stops: `yes | nudge submit --text-file -`
+ * ends at once), or until SIGINT/SIGTERM. */
 function readStdinBytes(maxBytes: number): Promise<Uint8Array> {
   if (process.stdin.isTTY) return Promise.resolve(new Uint8Array());
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const done = () => resolve(Buffer.concat(chunks).subarray(0, maxBytes + 1));
-    process.stdin.on('data', (chunk: Buffer) => {
-      if (size <= maxBytes) chunks.push(chunk);
+    const stop = () => {
+      process.stdin.off('data', take);
+      controller.signal.removeEventListener('abort', abort);
+      process.stdin.pause();
+    };
+    const done = () => {
+      stop();
+      resolve(Buffer.concat(chunks).subarray(0, maxBytes + 1));
+    };
+    const abort = () => {
+      stop();
+      process.stdin.destroy();
+      reject(
+        new NudgeError('interrupted', 'Interrupted while reading the text from standard input.'),
+      );
+    };
+    const take = (chunk: Buffer) => {
+      chunks.push(chunk);
       size += chunk.length;
-    });
+      if (size > maxBytes) {
+        done();
+        process.stdin.destroy();
+      }
+    };
+    if (controller.signal.aborted) return abort();
+    controller.signal.addEventListener('abort', abort, {once: true});
+    process.stdin.on('data', take);
     process.stdin.once('end', done);
     process.stdin.once('error', done);
   });

@@ -3,6 +3,7 @@ import {readdirSync, readFileSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import {basename, delimiter, join} from 'node:path';
 import type * as TomlPatch from '@decimalturn/toml-patch';
+import {READ_LIMITS, readFailure, readTextCappedSync} from '../base/bounded-read.js';
 import {packageDir} from '../base/version.js';
 import {type Profile, type ProfileName, type Profiles, RAW, SHELL} from './profile.js';
 import {checkProfileFile, type ProfileFile, profileOf} from './schema.js';
@@ -103,8 +104,9 @@ export function loadProfiles(
   /** Which files may be read (src/agents/trust.ts): an untrusted file is a problem. */
   trust: ProfileTrust,
   builtin = builtinDir(),
-  /** Files read after the folders' (a file checked on its own). */
-  files: readonly string[] = [],
+  /** Files read after the folders' (a file checked on its own), each a path or a path with
+   * the text already read from it (`nudge agents trust` checks and records one read). */
+  files: readonly (string | {path: string; text: string})[] = [],
 ): LoadedProfiles {
   const {raw, checked} = readBuiltins(builtin);
   const profiles: Record<ProfileName, Profile> = {};
@@ -114,8 +116,10 @@ export function loadProfiles(
     sources[name] = {builtin: true, files: []};
   }
   const problems: string[] = [];
-  for (const path of [...dirs.flatMap(tomlFiles), ...files]) {
-    const text = readText(path);
+  for (const file of [...dirs.flatMap(tomlFiles), ...files]) {
+    const path = typeof file === 'string' ? file : file.path;
+    const text =
+      typeof file === 'string' ? readText(path) : {kind: 'text' as const, text: file.text};
     if (text.kind === 'error') {
       problems.push(text.why);
       continue;
@@ -270,13 +274,16 @@ export function loadBuiltinProfiles(dir = builtinDir()): Profiles {
   return loadProfiles([], TRUST_ALL, dir).profiles;
 }
 
-/** A file's text, or the sentence why it cannot be read. */
-function readText(path: string): {kind: 'text'; text: string} | {kind: 'error'; why: string} {
+/** A profile file's text, or the sentence why it is not read: a user's file is read only when
+ * it is a regular file of at most READ_LIMITS.profile bytes (a FIFO in a repository's
+ * `.nudge/agents/` would hang every command that loads profiles). */
+export function readText(
+  path: string,
+): {kind: 'text'; text: string} | {kind: 'error'; why: string} {
   try {
-    return {kind: 'text', text: readFileSync(path, 'utf8')};
+    return {kind: 'text', text: readTextCappedSync(path, READ_LIMITS.profile)};
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    return {kind: 'error', why: `${path}: cannot be read (${code}).`};
+    return {kind: 'error', why: `${path}: ${readFailure(error)}.`};
   }
 }
 

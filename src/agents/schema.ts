@@ -113,10 +113,30 @@ function build(z: typeof Zod.z, compile: (source: string) => Pattern) {
   return profileFile;
 }
 
-/** tmux's names of keys (key-string.c), with C-, M- and S- before one; a modifier may also
- * stand before one printable character (`C-u`). A bare character is text, and refused. */
+/** tmux's names of keys (key-string.c), with C-, M- and S- before one; C- or M- may also
+ * stand before one printable character (`C-u`, `M-x`, `C-S-x`). A bare character is text, and
+ * so is `S-` before one alone: tmux 3.5a and 3.8 type `S-e` as the letter, so a "key" of it
+ * would type text (issue 42). Refused. */
 export const TMUX_KEY_NAME =
-  /^(?:[CMS]-)*(?:Enter|Escape|Tab|BTab|BSpace|Space|Up|Down|Left|Right|Home|End|IC|DC|Insert|Delete|PPage|PgUp|PageUp|NPage|PgDn|PageDown|F(?:[1-9]|1[0-2])|KP(?:[0-9]|Enter|Slash|Star|Minus|Plus|Period))$|^(?:[CMS]-)+[!-~]$/;
+  /^(?:[CMS]-)*(?:Enter|Escape|Tab|BTab|BSpace|Space|Up|Down|Left|Right|Home|End|IC|DC|Insert|Delete|PPage|PgUp|PageUp|NPage|PgDn|PageDown|F(?:[1-9]|1[0-2])|KP(?:[0-9]|Enter|Slash|Star|Minus|Plus|Period))$|^(?:[CMS]-)*[CM]-(?:[CMS]-)*[!-~]$/;
+
+/** Every key a profile file's table would send (its key fields, in file order), for the person
+ * to read before trusting it (`nudge agents trust`, `nudge agents check`). */
+export function keysOfTable(table: Record<string, unknown>): string[] {
+  const keys: string[] = [];
+  const groups = (v: unknown) => {
+    if (!Array.isArray(v)) return;
+    for (const g of v) if (Array.isArray(g)) keys.push(...g.filter((k) => typeof k === 'string'));
+  };
+  groups(table.clearKeys);
+  const modes = table.inputModes;
+  if (modes && typeof modes === 'object')
+    for (const m of Object.values(modes)) groups((m as {leaveKeys?: unknown}).leaveKeys);
+  if (Array.isArray(table.dialogs))
+    for (const d of table.dialogs) groups((d as {denyKeys?: unknown} | null)?.denyKeys);
+  if (typeof table.queueKey === 'string') keys.push(table.queueKey);
+  return keys;
+}
 
 const load = createRequire(import.meta.url);
 let built: ReturnType<typeof build> | undefined;

@@ -1,8 +1,9 @@
 import type * as Crypto from 'node:crypto';
-import {readFileSync, realpathSync} from 'node:fs';
+import {realpathSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import {homedir} from 'node:os';
 import {join, resolve} from 'node:path';
+import {READ_LIMITS, readTextCappedSync} from '../base/bounded-read.js';
 import {resolveStateDir, type StateEnv} from '../base/paths.js';
 
 /**
@@ -49,7 +50,7 @@ export function readProfileTrust(
 /** The trusted files of a store (none when it is missing or not what nudge writes). */
 export function readTrustStore(store: string): Record<string, string> {
   try {
-    const value = JSON.parse(readFileSync(store, 'utf8')) as {files?: unknown};
+    const value = JSON.parse(readTextCappedSync(store, READ_LIMITS.config)) as {files?: unknown};
     const files = value.files;
     if (typeof files !== 'object' || files === null) return {};
     return Object.fromEntries(

@@ -1,8 +1,9 @@
-import {existsSync, readFileSync} from 'node:fs';
+import {existsSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import {homedir} from 'node:os';
 import {join} from 'node:path';
 import type * as TomlPatch from '@decimalturn/toml-patch';
+import {READ_LIMITS, readFailure, readTextCappedSync} from './bounded-read.js';
 import {NudgeError} from './errors.js';
 
 const load = createRequire(import.meta.url);
@@ -35,11 +36,15 @@ export function configTable(
 ): {file: string; table: Record<string, unknown>} | undefined {
   const file = configPath(env);
   if (!existsSync(file)) return undefined;
+  let text: string;
+  try {
+    text = readTextCappedSync(file, READ_LIMITS.config);
+  } catch (error) {
+    throw new NudgeError('bad-config', `${file} ${readFailure(error)}.`);
+  }
   let parsed: unknown;
   try {
-    parsed = (load('@decimalturn/toml-patch') as typeof TomlPatch).parse(
-      readFileSync(file, 'utf8'),
-    );
+    parsed = (load('@decimalturn/toml-patch') as typeof TomlPatch).parse(text);
   } catch (error) {
     throw new NudgeError(
       'bad-config',

@@ -29,12 +29,17 @@ export function renderAgentShown(r: AgentShown, json: boolean, out: Output): Exi
   return EXIT_CODES.ok;
 }
 
+/** The keys a file would send, on a line of their own ("" when it sends none). */
+function keysLine(keys: readonly string[]): string {
+  return keys.length === 0 ? '' : `\n  keys it sends: ${keys.join(' ')}`;
+}
+
 /** `nudge agents check FILE`: which profile it mends or adds, and the fields it gives. */
 export function renderAgentCheck(r: AgentFileChecked, json: boolean, out: Output): ExitCode {
   out.stdout(
     json
       ? JSON.stringify(r)
-      : `ok: ${r.file} ${r.action} ${r.name} (${r.fields.join(', ') || 'no field'})`,
+      : `ok: ${r.file} ${r.action} ${r.name} (${r.fields.join(', ') || 'no field'})${keysLine(r.keys)}`,
   );
   return EXIT_CODES.ok;
 }
@@ -47,7 +52,7 @@ export function renderAgentsTrusted(r: AgentsTrusted, json: boolean, out: Output
   }
   for (const t of r.trusted)
     out.stdout(
-      `trusted: ${t.file} (${t.name}: ${t.fields.join(', ') || 'no field'}; sha256 ${t.digest.slice(0, 12)}…)`,
+      `trusted: ${t.file} (${t.name}: ${t.fields.join(', ') || 'no field'}; sha256 ${t.digest.slice(0, 12)}…)${keysLine(t.keys)}`,
     );
   out.stdout(`recorded in ${r.store}; a file changed later is not read until trusted again.`);
   return EXIT_CODES.ok;

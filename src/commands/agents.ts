@@ -1,14 +1,16 @@
-import {existsSync, readFileSync} from 'node:fs';
+import {existsSync} from 'node:fs';
 import {isAbsolute, join, resolve} from 'node:path';
 import {
   describeSource,
   loadProfiles,
   type ProfileSource,
   parseToml,
+  readText,
   tomlFiles,
   userProfileDirs,
 } from '../agents/builtin.js';
 import type {Profile, ProfileKind, ProfileName} from '../agents/profile.js';
+import {keysOfTable} from '../agents/schema.js';
 import {
   digestOfText,
   readProfileTrust,
@@ -54,33 +56,38 @@ export interface AgentFileChecked {
   /** Whether it mends a profile nudge has (built-in or from an earlier file), or adds one. */
   action: 'mends' | 'adds';
   fields: string[];
+  /** Every key it would send (its key fields), for the person to read before trusting it. */
+  keys: string[];
+  /** The sha256 of the text checked: what `nudge agents trust` records. */
+  digest: string;
 }
 
-function loadFor(ctx: CommandContext, file?: string) {
+function loadFor(ctx: CommandContext, file?: {path: string; text: string}) {
   const dirs = userProfileDirs(ctx.env, ctx.cwd);
   const trust = readProfileTrust(ctx.env);
   // A file checked on its own is read last, after the user's other files (once if it is one
   // of them: the folder's copy is then read again on top of itself, which changes nothing).
-  // Naming it is reading it: it is checked as if trusted (what it would do once trusted).
+  // Naming it is reading it: it is checked as if trusted (what it would do once trusted), from
+  // the text read once by the caller (what is checked is what is hashed).
   const files =
-    file === undefined ? trust.files : {...trust.files, [realPathOf(file)]: digestOfFile(file)};
+    file === undefined
+      ? trust.files
+      : {...trust.files, [realPathOf(file.path)]: digestOfText(file.text)};
   return {
     dirs,
     loaded: loadProfiles(dirs, {...trust, files}, undefined, file === undefined ? [] : [file]),
   };
 }
 
-function digestOfFile(file: string): string {
-  try {
-    return digestOfText(readFileSync(file, 'utf8'));
-  } catch {
-    return '';
-  }
-}
-
 /** `nudge agents trust [FILE…]`: what was trusted (each file with its digest). */
 export interface AgentsTrusted {
-  trusted: Array<{file: string; digest: string; name: ProfileName; fields: string[]}>;
+  trusted: Array<{
+    file: string;
+    digest: string;
+    name: ProfileName;
+    fields: string[];
+    keys: string[];
+  }>;
   store: string;
 }
 
@@ -102,8 +109,15 @@ export async function trustAgentFiles(
     );
   const trusted: AgentsTrusted['trusted'] = [];
   for (const file of files) {
+    // One read: the digest recorded is that of the text checked (checkAgentFile).
     const checked = await checkAgentFile({file}, ctx);
-    trusted.push({file, digest: digestOfFile(file), name: checked.name, fields: checked.fields});
+    trusted.push({
+      file,
+      digest: checked.digest,
+      name: checked.name,
+      fields: checked.fields,
+      keys: checked.keys,
+    });
   }
   const store = trustStorePath(ctx.env);
   await ensureStateDir(resolveStateDir(ctx.env), ctx.env);
@@ -181,15 +195,24 @@ export async function checkAgentFile(
 ): Promise<AgentFileChecked> {
   const file = isAbsolute(o.file) ? o.file : resolve(ctx.cwd, o.file);
   if (!existsSync(file)) throw new NudgeError('bad-config', `${file} does not exist.`);
-  const {loaded} = loadFor(ctx, file);
+  const read = readText(file);
+  if (read.kind === 'error') throw new NudgeError('bad-config', read.why);
+  const {loaded} = loadFor(ctx, {path: file, text: read.text});
   const problem = loaded.problems.find((p) => p.startsWith(`${file}:`));
   if (problem) throw new NudgeError('bad-config', problem);
   const name = Object.keys(loaded.sources).find((n) => loaded.sources[n]?.files.includes(file));
   if (!name) throw new NudgeError('bad-config', `${file}: no profile was read from it.`);
-  const given = parseToml(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  const given = parseToml(read.text) as Record<string, unknown>;
   const source = loaded.sources[name];
   const action = source?.builtin || source?.files[0] !== file ? 'mends' : 'adds';
-  return {file, name, action, fields: Object.keys(given).filter((k) => k !== 'name')};
+  return {
+    file,
+    name,
+    action,
+    fields: Object.keys(given).filter((k) => k !== 'name'),
+    keys: keysOfTable(given),
+    digest: digestOfText(read.text),
+  };
 }
 
 /** A profile as plain data: regular expressions as their source text. */

@@ -1,8 +1,9 @@
 import {randomUUID} from 'node:crypto';
-import {open, readdir, readFile, stat, unlink} from 'node:fs/promises';
+import {open, readdir, stat, unlink} from 'node:fs/promises';
 import {createConnection, createServer, type Server} from 'node:net';
 import {dirname, join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
+import {READ_LIMITS, readTextCapped} from '../base/bounded-read.js';
 import {type ClaudeSession, rereadSession} from './claude-session.js';
 
 /**
@@ -74,7 +75,7 @@ export async function holdsOutsideMessages(
 
 async function readJson(file: string): Promise<unknown> {
   try {
-    return JSON.parse(await readFile(file, 'utf8'));
+    return JSON.parse(await readTextCapped(file, READ_LIMITS.record));
   } catch {
     return undefined;
   }

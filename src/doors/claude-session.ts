@@ -1,5 +1,6 @@
-import {readdir, readFile} from 'node:fs/promises';
+import {readdir} from 'node:fs/promises';
 import {join} from 'node:path';
+import {READ_LIMITS, readTextCapped} from '../base/bounded-read.js';
 import {descendsFrom, type ProcessTree} from '../process/tree.js';
 
 /**
@@ -75,7 +76,10 @@ export function checkSessionRecord(
 export async function rereadSession(session: ClaudeSession): Promise<ClaudeSession | undefined> {
   try {
     const where = {configDir: session.configDir, file: session.file};
-    const again = checkSessionRecord(JSON.parse(await readFile(session.file, 'utf8')), where);
+    const again = checkSessionRecord(
+      JSON.parse(await readTextCapped(session.file, READ_LIMITS.record)),
+      where,
+    );
     return again?.pid === session.pid ? again : undefined;
   } catch {
     return undefined;
@@ -95,7 +99,10 @@ export async function readSessions(configDir: string): Promise<ClaudeSession[]> 
   for (const name of names.filter((n) => /^\d+\.json$/.test(n))) {
     const file = join(dir, name);
     try {
-      const s = checkSessionRecord(JSON.parse(await readFile(file, 'utf8')), {configDir, file});
+      const s = checkSessionRecord(JSON.parse(await readTextCapped(file, READ_LIMITS.record)), {
+        configDir,
+        file,
+      });
       if (s) found.push(s);
     } catch {
       // being written, or just removed

@@ -1,6 +1,7 @@
 import {createHash} from 'node:crypto';
-import {chmod, mkdir, readFile, realpath, rm, rmdir, stat} from 'node:fs/promises';
+import {chmod, mkdir, realpath, rm, rmdir, stat} from 'node:fs/promises';
 import {basename, dirname, join} from 'node:path';
+import {READ_LIMITS, readTextCapped} from '../base/bounded-read.js';
 import {NudgeError} from '../base/errors.js';
 import {writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE} from '../base/paths.js';
@@ -74,7 +75,7 @@ function sha(text: string): string {
 
 async function readText(file: string): Promise<string | undefined> {
   try {
-    return await readFile(file, 'utf8');
+    return await readTextCapped(file, READ_LIMITS.record);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new NudgeError(

@@ -1,5 +1,6 @@
-import {lstat, readFile} from 'node:fs/promises';
+import {lstat} from 'node:fs/promises';
 import {join} from 'node:path';
+import {READ_LIMITS, readTextCapped} from '../base/bounded-read.js';
 import {NudgeError} from '../base/errors.js';
 import {writeFileAtomic} from '../base/fs.js';
 import {thisProcess} from '../base/this-process.js';
@@ -57,7 +58,7 @@ export async function readScheduledJob(stateDir: string, name: string): Promise<
         'state-dir',
         `${path} is not a private file of yours (a symlink, another owner, or writable by others); nothing was typed: run nudge schedule again.`,
       );
-    text = await readFile(path, 'utf8');
+    text = await readTextCapped(path, READ_LIMITS.config);
   } catch (error) {
     if (error instanceof NudgeError) throw error;
     throw new NudgeError(

@@ -1,5 +1,6 @@
 import {readdir, readFile} from 'node:fs/promises';
 import {join} from 'node:path';
+import {READ_LIMITS, readTextCapped} from '../base/bounded-read.js';
 import {resolveStateDir} from '../base/paths.js';
 import {runFile} from '../process/spawn.js';
 import {type Check, fail, ok} from './check.js';
@@ -59,7 +60,7 @@ async function installed(env: Record<string, string | undefined>): Promise<Writt
     if (!manifest) continue;
     const scope = manifest.scope === 'project' ? ` --scope project (in ${manifest.root})` : '';
     for (const file of Object.keys(manifest.files)) {
-      const text = await readFile(file, 'utf8').catch(() => undefined);
+      const text = await readTextCapped(file, READ_LIMITS.record).catch(() => undefined);
       if (text !== undefined)
         out.push({
           what: file,

@@ -1,5 +1,5 @@
-import {readFile} from 'node:fs/promises';
 import {resolve} from 'node:path';
+import {READ_LIMITS, readFailure, readTextCapped} from '../base/bounded-read.js';
 import {parseDuration, parseInteger} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
 import {HOST_OPTION, type OptionsOf, type OptionTable} from '../base/option-table.js';
@@ -184,12 +184,11 @@ export async function readPlan(plan: string, cwd: string): Promise<string> {
   if (plan.startsWith('@')) {
     const path = resolve(cwd, plan.slice(1));
     try {
-      text = await readFile(path, 'utf8');
+      text = await readTextCapped(path, READ_LIMITS.config);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? 'error';
       throw new NudgeError(
         'bad-usage',
-        `Cannot read the plan file ${path} (${code}); check the path after "@".`,
+        `The plan file ${path} ${readFailure(error)}; check the path after "@".`,
       );
     }
   }

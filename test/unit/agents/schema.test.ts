@@ -1,5 +1,5 @@
 import {describe, expect, test} from 'vitest';
-import {checkProfileFile} from '../../../src/agents/schema.js';
+import {checkProfileFile, keysOfTable, TMUX_KEY_NAME} from '../../../src/agents/schema.js';
 
 describe('a profile file, checked', () => {
   const least = {name: 'tool', kind: 'agent', clearKeys: [['C-u']], minEnterDelayMs: 0, busy: []};
@@ -38,5 +38,55 @@ describe('a profile file, checked', () => {
     ],
   ])('%j is refused with one sentence naming the file and the field', (value, sentence) => {
     expect(checkProfileFile(value, 'f.toml')).toEqual({ok: false, error: sentence});
+  });
+});
+
+describe('keys are keys (issue 42)', () => {
+  test.each([
+    'C-u',
+    'M-x',
+    'C-S-x',
+    'Escape',
+    'S-Tab',
+    'BTab',
+    'M-Enter',
+    'F12',
+    'C-M-a',
+    'KPEnter',
+  ])('%s is a key tmux names', (key) => expect(TMUX_KEY_NAME.test(key)).toBe(true));
+
+  test.each(['e', 'S-e', 'S-S-e', 'S-!', 'echo', 'C-', 'Enter x', 'C-uu'])(
+    '%s is text (tmux 3.5a and 3.8 type S-<letter> as the letter), refused',
+    (key) => expect(TMUX_KEY_NAME.test(key)).toBe(false),
+  );
+
+  test('a profile of "key names" S-e S-c S-h S-o (which tmux types as echo) is refused', () => {
+    const r = checkProfileFile(
+      {
+        name: 'tool',
+        kind: 'agent',
+        clearKeys: [['S-e', 'S-c', 'S-h', 'S-o']],
+        minEnterDelayMs: 0,
+        busy: [],
+      },
+      'f.toml',
+    );
+    expect(r).toEqual({
+      ok: false,
+      error:
+        'f.toml: clearKeys.0.0 is not valid: expected a tmux key name (C-u, Escape, Enter, BSpace, Tab, …), not text.',
+    });
+  });
+
+  test('every key a file would send, in file order', () => {
+    expect(
+      keysOfTable({
+        clearKeys: [['Escape'], ['C-u']],
+        inputModes: {shell: {name: 'shell', leaveKeys: [['BSpace']]}},
+        dialogs: [{kind: 'permission', denyKeys: [['Escape']]}, {kind: 'trust'}],
+        queueKey: 'Tab',
+      }),
+    ).toEqual(['Escape', 'C-u', 'BSpace', 'Escape', 'Tab']);
+    expect(keysOfTable({name: 'x'})).toEqual([]);
   });
 });
