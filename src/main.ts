@@ -4,6 +4,7 @@
 import {profileEnv} from './agents/builtin.js';
 import {useProfilesOf} from './agents/registry.js';
 import {EXIT_CODES, NudgeError} from './base/errors.js';
+import {plainText} from './base/sanitize.js';
 import {type Output, renderSubmit} from './cli/render.js';
 import {parseSubmitFast} from './cli/submit-flags.js';
 import type {CommandContext} from './commands/context.js';
@@ -103,9 +104,12 @@ const ctx: CommandContext = nodeContext(
   },
   new URL('./', import.meta.url),
 );
+// Everything printed goes through the one sanitiser (src/base/sanitize.ts): a reason, a
+// question or a preview may hold another program's words, and no escape sequence in them
+// reaches the person's terminal (JSON output escapes its own; its text is unchanged).
 const out: Output = {
-  stdout: (text) => process.stdout.write(`${text}\n`),
-  stderr: (text) => process.stderr.write(`${text}\n`),
+  stdout: (text) => process.stdout.write(`${plainText(text)}\n`),
+  stderr: (text) => process.stderr.write(`${plainText(text)}\n`),
 };
 
 try {

@@ -1,4 +1,5 @@
 import {EXIT_CODES, type ExitCode} from '../base/errors.js';
+import {formatText, plainLine} from '../base/sanitize.js';
 import type {NextResult, ShownPane, StatusLine} from '../commands/panes.js';
 import type {Output} from './render.js';
 
@@ -20,8 +21,9 @@ const STYLE: Record<string, string> = {
  * nothing on the server, so the bar shows nothing.
  */
 export function statusLineText(r: StatusLine, plain: boolean): string {
+  // What a pane shows is the pane's (anyone in it may set its options): never a style of tmux.
   const styled = (style: string | undefined, text: string) =>
-    plain || !style ? text : `#[${style}]${text}#[default]`;
+    plain ? plainLine(text) : style ? `#[${style}]${formatText(text)}#[default]` : formatText(text);
   const named = r.needsYou
     .slice(0, NAMED)
     .map((p: ShownPane) => styled(STYLE[p.state], `${p.state} ${p.target}`));

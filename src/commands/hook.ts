@@ -16,6 +16,7 @@ import {
 } from '../agents/registry.js';
 import {NudgeError} from '../base/errors.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
+import {plainLine} from '../base/sanitize.js';
 import {paneTypedWith} from '../jobs/typed-turn.js';
 import type {OwnPane} from '../pane/own-pane.js';
 import {ownPane} from '../pane/target.js';
@@ -92,7 +93,14 @@ export async function runHook(
   }
   const where: PaneRef = typed?.where ?? {...claimed, pane: own.kind === 'proven' ? own.pane : ''};
   if (needs) {
-    const mark: NeedsMark = {source: o.kind, ...needs, atMs, pane: where.pane};
+    // The payload's words are another program's: kept as plain text (src/base/sanitize.ts).
+    const mark: NeedsMark = {
+      source: o.kind,
+      ...needs,
+      message: plainLine(needs.message),
+      atMs,
+      pane: where.pane,
+    };
     return record(ctx, () => recordNeedsMark(stateDir, where, mark));
   }
   const mark: HookMark = {

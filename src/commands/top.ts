@@ -1,5 +1,6 @@
 import type {OptionsOf} from '../base/option-table.js';
 import {resolveStateDir} from '../base/paths.js';
+import {plainLine} from '../base/sanitize.js';
 import {endJobsOfGoneServers} from '../jobs/lost.js';
 import {describeStalled} from '../jobs/stalled.js';
 import {isTerminal, type JobRecord, JobStore, type ShownState, shownState} from '../jobs/store.js';
@@ -80,12 +81,14 @@ export async function topView(o: TopOptions, ctx: CommandContext): Promise<TopVi
       profile: typed?.kind === 'submit' ? (typed.profile ?? '') : '',
       state: head.state,
       job: head.r.id,
-      preview: head.r.preview,
+      // The text and the question are others' words; top draws them in the person's terminal.
+      preview: plainLine(head.r.preview),
       ageMs: Math.max(0, nowMs - Date.parse(head.r.createdAt)),
       queued: live.filter((s) => s.state === 'queued' && s.r.id !== head.r.id).length,
-      needs:
+      needs: plainLineOf(
         head.r.blocked?.question ??
-        (head.r.stalled ? describeStalled(head.r.stalled, nowMs) : undefined),
+          (head.r.stalled ? describeStalled(head.r.stalled, nowMs) : undefined),
+      ),
       ...(head.r.stalled ? {stalled: true} : {}),
       kind: head.r.kind,
     });
@@ -94,6 +97,8 @@ export async function topView(o: TopOptions, ctx: CommandContext): Promise<TopVi
   return {nowMs, server: server?.socketPath ?? '', jobsDir: store.jobsDir, panes};
 }
 
+const plainLineOf = (text: string | undefined) =>
+  text === undefined ? undefined : plainLine(text);
 const paneNumber = (pane: string) => Number.parseInt(pane.replace('%', ''), 10) || 0;
 
 /** `top`'s jump: bring the client `top` runs in (or `--client`) to the pane. */

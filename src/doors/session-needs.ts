@@ -1,5 +1,6 @@
 import type {HookMarkSource, NeedsMark} from '../agents/hook-marks.js';
 import type {DialogKind} from '../agents/profile.js';
+import {plainLine} from '../base/sanitize.js';
 import type {ProcessTree} from '../process/tree.js';
 import {
   type ClaudeSession,
@@ -67,7 +68,7 @@ export function sessionNeeds(
   nowMs: number,
 ): NeedsMark | undefined {
   if (session.status !== 'waiting') return undefined;
-  const what = session.waitingFor ?? 'a person';
+  const what = plainLine(session.waitingFor ?? 'a person');
   const kind: DialogKind = what === 'permission prompt' ? 'permission' : 'question';
   return {
     source: 'claude session record',

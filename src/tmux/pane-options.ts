@@ -1,3 +1,4 @@
+import {formatText, plainLine, unformatText} from '../base/sanitize.js';
 import {joinFormat, splitFields} from './format.js';
 import type {TmuxRunner} from './runner.js';
 
@@ -28,6 +29,9 @@ export async function cursorLogicalLine(
   return lines[lines.length - 1] ?? '';
 }
 
+/** Set (or, given undefined, unset) one of nudge's pane options. The value is stored for a
+ * tmux format (src/base/sanitize.ts formatText: no control character, every `#` doubled), as
+ * status-format shows `#{@nudge-needs}`; paneMark and panesMarked read it back as written. */
 export async function markPane(
   runner: TmuxRunner,
   paneId: string,
@@ -38,7 +42,7 @@ export async function markPane(
   await runner.run(
     value === undefined
       ? ['set-option', '-p', '-u', '-t', paneId, option]
-      : ['set-option', '-p', '-t', paneId, option, value],
+      : ['set-option', '-p', '-t', paneId, option, formatText(value)],
   );
 }
 
@@ -51,7 +55,7 @@ export async function paneMark(
   // -q: no error for an option that is not set (then nothing is printed).
   const out = await runner.run(['show-options', '-p', '-q', '-v', '-t', paneId, option]);
   const value = out.replace(/\n$/, '');
-  return value === '' ? undefined : value;
+  return value === '' ? undefined : unformatText(value);
 }
 
 export async function panesMarked(
@@ -69,7 +73,7 @@ export async function panesMarked(
   const marked: Array<{paneId: string; value: string}> = [];
   for (const line of stdout.split('\n')) {
     const [paneId, value] = splitFields(line, 2) ?? [];
-    if (paneId && value) marked.push({paneId, value});
+    if (paneId && value) marked.push({paneId, value: unformatText(value)});
   }
   return marked;
 }
@@ -114,10 +118,11 @@ export async function paneStates(runner: TmuxRunner): Promise<PaneStateRow[]> {
       paneId,
       target: `${session}:${window}.${pane}`,
       command,
-      state,
-      job,
       queue,
-      needs: f[8] ?? '',
+      // Anyone in the pane may set these options: shown as plain text, whatever they hold.
+      state: plainLine(state),
+      job: plainLine(job),
+      needs: plainLine(unformatText(f[8] ?? '')),
       panePid: Number.parseInt(f[9] ?? '', 10) || 0,
     });
   }
