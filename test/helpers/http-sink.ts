@@ -1,7 +1,27 @@
+import {appendFileSync, mkdirSync} from 'node:fs';
 import {createServer, type IncomingMessage} from 'node:http';
 import type {AddressInfo} from 'node:net';
+import {join} from 'node:path';
 import {onTestFinished} from 'vitest';
+import {useTempDir} from './temp-dir.js';
 import {waitFor} from './wait-for.js';
+
+/**
+ * The person's config (in `dir`, else a new folder) letting a flag name these sinks: a
+ * `webhook:` or `ntfy:` sink sends data off the machine, so `--notify` takes one only when
+ * config.toml lists it (`[notify] allow`; issue 42). Returns the env that points at it.
+ */
+export function allowSinks(
+  specs: readonly string[],
+  dir = useTempDir('nudge-config-'),
+): {XDG_CONFIG_HOME: string} {
+  mkdirSync(join(dir, 'nudge'), {recursive: true});
+  appendFileSync(
+    join(dir, 'nudge', 'config.toml'),
+    `\n[notify]\nallow = ${JSON.stringify(specs)}\n`,
+  );
+  return {XDG_CONFIG_HOME: dir};
+}
 
 /** A request an HTTP sink received. */
 export interface Received {

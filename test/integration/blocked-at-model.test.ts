@@ -9,7 +9,7 @@
 import {existsSync, mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, onTestFinished, test} from 'vitest';
-import {startHttpSink} from '../helpers/http-sink.js';
+import {allowSinks, startHttpSink} from '../helpers/http-sink.js';
 import {describePrompts, type Reply, startModelServer} from '../helpers/model-server.js';
 import {
   type AgentName,
@@ -142,7 +142,7 @@ describe.skipIf(withPermission.length === 0).each(withPermission)(
           '--',
           'make the file',
         ],
-        {NUDGE_HOME: w.home},
+        {NUDGE_HOME: w.home, ...allowSinks([`webhook:${http.url}/hook`])},
       );
       const end = await waitForJobState(
         w.home,

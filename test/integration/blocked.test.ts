@@ -15,7 +15,7 @@ import {ensureStateDir} from '../../src/base/paths.js';
 import {encodeRequest, newJobId} from '../../src/jobs/request.js';
 import {JobStore} from '../../src/jobs/store.js';
 import {ASKER_PROFILE} from '../helpers/asking-agent.js';
-import {startHttpSink} from '../helpers/http-sink.js';
+import {allowSinks, startHttpSink} from '../helpers/http-sink.js';
 import {jobRequest} from '../helpers/job-request.js';
 import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
 import {
@@ -86,7 +86,7 @@ describe('an agent waiting for a person is blocked, never typed into', () => {
         '--',
         'please ask about it',
       ]),
-      w.env,
+      {...w.env, ...allowSinks([`webhook:${http.url}/hook`], w.env.XDG_CONFIG_HOME)},
       60_000,
     );
     expect(r.exitCode, r.stdout + r.stderr).toBe(3);
@@ -268,7 +268,7 @@ describe('a usage limit', () => {
         '--',
         'hit the limit',
       ]),
-      w.env,
+      {...w.env, ...allowSinks([`webhook:${http.url}/hook`], w.env.XDG_CONFIG_HOME)},
     );
     const end = await waitForJobEnd(w.home, id, 60_000);
     const events = await readJobEvents(w.home, id);

@@ -9,7 +9,7 @@ import {execFileSync, spawn} from 'node:child_process';
 import {readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, onTestFinished, test} from 'vitest';
-import {startHttpSink} from '../helpers/http-sink.js';
+import {allowSinks, startHttpSink} from '../helpers/http-sink.js';
 import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
 import {readJobEvents, runNudge, submitArgs, submitJob} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
@@ -33,12 +33,11 @@ async function shellJob(extra: string[], env: Record<string, string> = {}) {
 describe('--notify', () => {
   test('webhook and ntfy: one POST each when the job ends; the event as JSON, the ntfy line with title, priority and tags', async () => {
     const http = await startHttpSink();
-    const job = await shellJob([
-      '--notify',
-      `webhook:${http.url}/hook/${SECRET}`,
-      '--notify',
-      `ntfy:${http.url}/nudge-topic`,
-    ]);
+    const sinks = [`webhook:${http.url}/hook/${SECRET}`, `ntfy:${http.url}/nudge-topic`];
+    const job = await shellJob(
+      sinks.flatMap((s) => ['--notify', s]),
+      allowSinks(sinks),
+    );
     expect(job.end.state).toBe('done');
     const [hook] = await http.waitFor(`/hook/${SECRET}`);
     const [topic] = await http.waitFor('/nudge-topic');
@@ -77,9 +76,13 @@ describe('--notify', () => {
     const http = await startHttpSink();
     const config = useTempDir('nudge-config-');
     execFileSync('mkdir', ['-p', join(config, 'nudge')]);
-    writeFileSync(join(config, 'nudge', 'config.toml'), '[notify]\npreview = true\n');
+    const sinks = [`webhook:${http.url}/hook`, `ntfy:${http.url}/topic`];
+    writeFileSync(
+      join(config, 'nudge', 'config.toml'),
+      `[notify]\npreview = true\nallow = ${JSON.stringify(sinks)}\n`,
+    );
     const job = await shellJob(
-      ['--notify', `webhook:${http.url}/hook`, '--notify', `ntfy:${http.url}/topic`],
+      sinks.flatMap((s) => ['--notify', s]),
       {XDG_CONFIG_HOME: config},
     );
     const [hook] = await http.waitFor('/hook');
@@ -91,12 +94,11 @@ describe('--notify', () => {
   test('a failing sink is tried three times, recorded, and the job still ends done; the others are told', async () => {
     const failing = await startHttpSink([500]);
     const fine = await startHttpSink();
-    const job = await shellJob([
-      '--notify',
-      `webhook:${failing.url}/broken/${SECRET}`,
-      '--notify',
-      `webhook:${fine.url}/ok`,
-    ]);
+    const sinks = [`webhook:${failing.url}/broken/${SECRET}`, `webhook:${fine.url}/ok`];
+    const job = await shellJob(
+      sinks.flatMap((s) => ['--notify', s]),
+      allowSinks(sinks),
+    );
     expect(job.end.state).toBe('done');
     await fine.waitFor('/ok');
     const events = await waitFor('the failed sink recorded', async () => {
@@ -131,6 +133,23 @@ describe('--notify', () => {
     expect(bad.stderr.trim()).toBe(
       'nudge: --notify "pager:555" is not a sink nudge knows: use cmd:PROGRAM, webhook:URL, ntfy:URL, desktop or tmux.',
     );
+    // A sink that sends data off the machine, named by a flag (or a tool's argument) but not
+    // listed in config.toml, is refused (issue 42): a model allowed to run nudge submit cannot
+    // send what it likes where it likes. The config's own sink may be named.
+    for (const sink of [`webhook:${http.url}/elsewhere`, 'ntfy:https://ntfy.sh/exfil']) {
+      const egress = await runNudge(['submit', '--pane', '%1', '--notify', sink, '--', 'x'], {
+        XDG_CONFIG_HOME: config,
+      });
+      expect(egress.exitCode).toBe(2);
+      expect(egress.stderr.trim()).toBe(
+        `nudge: --notify ${JSON.stringify(sink)} is refused: a ${sink.split(':')[0]}: sink sends data to another host, so a flag or a tool's argument may name it only when your config.toml's [notify] sinks or allow lists it.`,
+      );
+    }
+    const named = await shellJob(['--notify', `webhook:${http.url}/from-config`], {
+      XDG_CONFIG_HOME: config,
+    });
+    expect(named.end.state).toBe('done');
+    await http.waitFor('/from-config', 2);
   }, 90_000);
 
   test('cmd: (from config.toml) the program gets the event as JSON on stdin; tmux: the pane is marked @nudge', async () => {
@@ -181,7 +200,7 @@ describe('--notify', () => {
         '--',
         'sleep 60',
       ]),
-      {NUDGE_HOME: home},
+      {NUDGE_HOME: home, ...allowSinks([`webhook:${http.url}/lost`])},
     );
     const id = r.stdout.trim();
     const waiting = await waitFor('the job waiting', async () => {

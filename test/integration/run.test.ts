@@ -10,7 +10,7 @@ import {describe, expect, it} from 'vitest';
 import type {RunReport} from '../../src/jobs/run-report.js';
 import {runNotice} from '../../src/runs/report.js';
 import {git} from '../helpers/git-repo.js';
-import {startHttpSink} from '../helpers/http-sink.js';
+import {allowSinks, startHttpSink} from '../helpers/http-sink.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {processViewEnv} from '../helpers/process-view.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
@@ -363,16 +363,19 @@ describe('nudge run', () => {
   it('--notify: the person is told of the end (a webhook on 127.0.0.1), once', async () => {
     const w = await world();
     const http = await startHttpSink();
-    const r = await w.run([
-      '--wait',
-      '--cwd',
-      w.server.dir,
-      '--no-notice',
-      '--notify',
-      `webhook:${http.url}/run`,
-      '--',
-      'exit 3',
-    ]);
+    const r = await w.run(
+      [
+        '--wait',
+        '--cwd',
+        w.server.dir,
+        '--no-notice',
+        '--notify',
+        `webhook:${http.url}/run`,
+        '--',
+        'exit 3',
+      ],
+      allowSinks([`webhook:${http.url}/run`]),
+    );
     expect(r.exitCode, shown(r)).toBe(1);
     const [post] = await http.waitFor('/run');
     expect(JSON.parse(post?.body ?? '')).toMatchObject({

@@ -7,7 +7,7 @@
 //   prompt. The continue line is typed twice — each after the turn before it ended — reaching
 //   the model as a prompt each time; the third stall is told (one POST) and nothing more typed.
 import {describe, expect, it} from 'vitest';
-import {startHttpSink} from '../helpers/http-sink.js';
+import {allowSinks, startHttpSink} from '../helpers/http-sink.js';
 import {startModelServer} from '../helpers/model-server.js';
 import {type AgentName, agentAvailable, startAgent} from '../helpers/real-agents.js';
 import {readJobEvents, runNudge, shown, waitForJobState} from '../helpers/run-nudge.js';
@@ -47,7 +47,7 @@ async function world(name: AgentName) {
         '--',
         text,
       ],
-      {NUDGE_HOME: home},
+      {NUDGE_HOME: home, ...allowSinks([`webhook:${http.url}/hook`])},
     );
     expect(r.exitCode, shown(r)).toBe(0);
     return r.stdout.trim();

@@ -9,7 +9,7 @@
 import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
-import {startHttpSink} from '../helpers/http-sink.js';
+import {allowSinks, startHttpSink} from '../helpers/http-sink.js';
 import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
 import {readJobEvents, runNudge, shown, submitTo} from '../helpers/run-nudge.js';
 import {runFromPane} from '../helpers/shell-pane.js';
@@ -39,7 +39,7 @@ describe('--stall', () => {
         '--notify',
         `webhook:${http.url}/hook`,
       ],
-      {NUDGE_HOME: home},
+      {NUDGE_HOME: home, ...allowSinks([`webhook:${http.url}/hook`])},
     );
     expect(job.exitCode, shown(job)).toBe(0);
     const end = await waitForJobEnd(home, job.id, 60_000);
@@ -143,8 +143,9 @@ describe('a tmux server that goes away', () => {
     const http = await startHttpSink();
     const pane = await server.newPane(['bash', '--norc', '--noprofile']);
     const flags = ['--until', 'exit', '--no-notice', '--notify', `webhook:${http.url}/hook`];
-    const first = await submitTo(server.socket, pane, 'sleep 60', flags, {NUDGE_HOME: home});
-    const second = await submitTo(server.socket, pane, 'echo 2', flags, {NUDGE_HOME: home});
+    const env = {NUDGE_HOME: home, ...allowSinks([`webhook:${http.url}/hook`])};
+    const first = await submitTo(server.socket, pane, 'sleep 60', flags, env);
+    const second = await submitTo(server.socket, pane, 'echo 2', flags, env);
     await waitForJobEnd(home, first.id, 1).catch(() => undefined);
     const waiting = async () =>
       (await readJobEvents(home, first.id)).some((e) => e.event === 'waiting');
