@@ -30,6 +30,8 @@ const EXIT_OF = {
   // A pane named by an inherited $TMUX_PANE, or self, that the process tree does not prove.
   'unproven-pane': EXIT_CODES.usage,
   'no-such-pane': EXIT_CODES.usage,
+  // A pane or a job beyond the caller's reach (src/pane/reach.ts): another session or server.
+  'out-of-reach': EXIT_CODES.usage,
   'no-such-job': EXIT_CODES.usage,
   'ambiguous-job': EXIT_CODES.usage,
   'no-such-watcher': EXIT_CODES.usage,

@@ -1,6 +1,7 @@
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {resolveStateDir} from '../base/paths.js';
+import {jobsInReach} from '../jobs/job-reach.js';
 import {endJobsOfGoneServers, tellLost} from '../jobs/lost.js';
 import type {RunRecord, SubmitRecord} from '../jobs/record.js';
 import {
@@ -40,13 +41,14 @@ export interface JobList {
   jobs: ShownJob[];
 }
 
-/** `nudge jobs`. */
+/** `nudge jobs`: the jobs the caller may reach (a nudge inside a pane: its session's). */
 export async function listJobs(_o: object, ctx: CommandContext): Promise<JobList> {
   const store = new JobStore(resolveStateDir(ctx.env));
   // Jobs of a tmux server that is gone end lost now (and their people are told).
   await endJobsOfGoneServers(store, ctx);
   const nowMs = ctx.clock.now();
-  const jobs = (await store.list()).map((r) => believable(r, nowMs));
+  // Only the jobs on panes within the caller's reach (src/pane/reach.ts).
+  const jobs = (await jobsInReach(await store.list(), ctx)).map((r) => believable(r, nowMs));
   for (const job of jobs)
     if (job.state === 'lost')
       await tellLost(await store.open(job.id), job as unknown as JobRecord, ctx);

@@ -3,6 +3,7 @@ import type {OptionsOf} from '../base/option-table.js';
 import {resolveStateDir} from '../base/paths.js';
 import {cancelJob} from '../jobs/cancel.js';
 import {editHolder, holdForEdit, releaseEdit} from '../jobs/edit-hold.js';
+import {jobsInReach} from '../jobs/job-reach.js';
 import {endJobsOfGoneServers} from '../jobs/lost.js';
 import {validateText} from '../jobs/options.js';
 import {isTerminal, type JobRecord, JobStore, previewText, shownState} from '../jobs/store.js';
@@ -70,7 +71,7 @@ export async function listQueue(o: QueueOptions, ctx: CommandContext): Promise<Q
   const groups = new Map<string, JobRecord[]>();
   // A queue on a server that is gone is no queue: its jobs end lost (nudge recover).
   await endJobsOfGoneServers(store, ctx);
-  for (const record of await store.list()) {
+  for (const record of await jobsInReach(await store.list(), ctx)) {
     if (record.kind !== 'submit') continue;
     const shown = shownState(record, nowMs);
     if (shown === 'lost' || isTerminal(shown)) continue;

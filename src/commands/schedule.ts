@@ -9,7 +9,7 @@ import {DIR_MODE, findOnPath, resolveStateDir} from '../base/paths.js';
 import {resolveJobOptions, type SubmitOptions, validateText} from '../jobs/options.js';
 import {textOfFile} from '../jobs/text-file.js';
 import {resolveSinks} from '../notify/config.js';
-import {ownPaneOrRefuse, resolvePane} from '../pane/target.js';
+import {checkReach, ownPaneOrRefuse, resolvePane} from '../pane/target.js';
 import type {CommandRun} from '../process/run-command.js';
 import {defaultHome} from '../setup/place.js';
 import {
@@ -139,6 +139,9 @@ async function markPanes(
     panes.notice === undefined
       ? undefined
       : await resolvePane(tmux, spec, panes.notice, ctx, '--notify-pane');
+  // A schedule made from inside a pane marks (and later types into) only panes within its reach.
+  await checkReach(tmux, target.info, ctx.env);
+  if (notice) await checkReach(tmux, notice.info, ctx.env, '--notify-pane');
   const token = randomBytes(6).toString('hex');
   const marks = scheduleMarks(name);
   for (const [option, info] of [

@@ -5,7 +5,7 @@ import type {OptionsOf, SERVER_OPTIONS} from '../base/option-table.js';
 import {resolveStateDir} from '../base/paths.js';
 import {compileRegex, parseUntil} from '../detect/until.js';
 import {withSessionNeeds} from '../doors/session-needs.js';
-import {resolvePane, watchError} from '../pane/target.js';
+import {checkReach, resolvePane, watchError} from '../pane/target.js';
 import {type PaneIdleResult, waitPaneIdle} from '../pane/wait-idle.js';
 import {systemTree} from '../process/tree.js';
 import {resolveServerSpec} from '../tmux/server.js';
@@ -62,6 +62,8 @@ export async function waitForIdle(o: WaitOptions, ctx: CommandContext): Promise<
   const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
   const tmux = ctx.tmux(spec);
   const {info} = await resolvePane(tmux, spec, o.pane, ctx, 'PANE');
+  // Reading a screen (and expect's close_pane) is reached as typing is (src/pane/reach.ts).
+  await checkReach(tmux, info, ctx.env, 'PANE');
   try {
     return await waitPaneIdle(
       {

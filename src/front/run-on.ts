@@ -10,6 +10,17 @@ import {
 
 export type {CommandFn} from './commands.js';
 
+/** The commands that act on a job the caller names. */
+const JOB_DOORS: ReadonlySet<HostCommand> = new Set([
+  'status',
+  'cancel',
+  'logs',
+  'queue-move',
+  'queue-drop',
+  'queue-edit',
+  'queue-text',
+]);
+
 /** Run a command where it was resolved to run: here (`local`, if given, stands in for it:
  * tests), or on `host` over ssh. */
 export async function runOn<K extends HostCommand>(
@@ -20,6 +31,11 @@ export async function runOn<K extends HostCommand>(
   local?: CommandFn<K>,
 ): Promise<OnHost<HostResult<K>>> {
   if (host === undefined) {
+    // The one door of the commands that name a job: the job must be within the caller's reach.
+    if (JOB_DOORS.has(name)) {
+      const {checkJobReach} = await import('../jobs/job-reach.js');
+      await checkJobReach(String((options as {job?: unknown}).job ?? ''), ctx);
+    }
     const run = (local ?? (await HOST_COMMANDS[name]())) as (
       o: unknown,
       c: CommandContext,

@@ -28,6 +28,9 @@ export interface McpAssessorDefaults {
   /** Offer the tools that run commands (`nudge mcp --allow-exec`): `run`, and look_ma's
    * bash_wait. Without it they are not listed, and a call names the flag. */
   allowExec?: boolean | undefined;
+  /** Let `expect` close the pane it watched (`nudge mcp --allow-close`): the tool is then
+   * annotated destructive; without it, it only looks and close_pane is refused. */
+  allowClose?: boolean | undefined;
 }
 
 /**
@@ -176,16 +179,21 @@ export function createMcpServer(
     'expect',
     {
       title: 'Wait for a pattern in a pane',
-      annotations: LOOKS,
+      annotations: defaults.allowClose === true ? ACTS : LOOKS,
       description:
         'Block until a regular expression matches output written to the pane after the call, or the timeout; an agent that waits for a person (a permission, a question, a usage limit) ends it as blocked. Answers {status: matched|timeout|blocked, pattern, match, line, duration_ms, output?, blocked?}.',
       inputSchema: {
         pane_id: z.string().describe('%N or session:window.pane'),
-        pattern: z.string().describe('a JavaScript regular expression'),
+        pattern: z.string().describe('a regular expression (RE2: linear time)'),
         ...shapeOf(EXPECT_OPTIONS),
       },
     },
     call('expect', async (a, c) => {
+      if ((a as {action?: unknown}).action === 'close_pane' && defaults.allowClose !== true)
+        throw new NudgeError(
+          'bad-usage',
+          'close_pane closes a pane: nudge mcp offers it only when started with --allow-close.',
+        );
       const r = await dispatch(
         'expect',
         {...optionsOf(a, EXPECT_OPTIONS), pane: String(a.pane_id), pattern: String(a.pattern)},

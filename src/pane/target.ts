@@ -1,11 +1,11 @@
 import {sharedServers} from '../agents/registry.js';
-import {type ConfigEnv, configTable} from '../base/config.js';
 import {NudgeError} from '../base/errors.js';
 import type {ProcessTree} from '../process/tree.js';
 import {TmuxCommandError} from '../tmux/runner.js';
 import {describeServer, insideTmux, type PaneRef, type ServerSpec} from '../tmux/server.js';
 import type {PaneInfo, Tmux} from '../tmux/tmux.js';
 import {type OwnPane, proveOwnPane, unprovenPaneError} from './own-pane.js';
+import {askerOf, checkReachOf} from './reach.js';
 
 /** A pane found for a command: what tmux says of it, and how the user named it. */
 export interface Target {
@@ -185,28 +185,12 @@ export function watchError(error: unknown, pane: string, doing: string): unknown
   return error;
 }
 
-/** How far a nudge started inside a pane may type (config.toml `[submit] panes`): the panes
- * of its own session (the default), or of its whole server. */
-export type PaneReach = 'session' | 'server';
-
-/** `[submit] panes` from the person's config file (default `session`). */
-export function paneReachOf(env: ConfigEnv): PaneReach {
-  const found = configTable(env, 'submit');
-  const value = found?.table.panes;
-  if (value === undefined) return 'session';
-  if (value === 'session' || value === 'server') return value;
-  throw new NudgeError(
-    'bad-config',
-    `${found?.file}: submit.panes must be "session" or "server", not ${JSON.stringify(value)}.`,
-  );
-}
-
 /**
  * Least authority (docs/security.md): a nudge started inside a pane (an agent's tool, a hook,
- * `nudge mcp`) types only into the panes of that pane's own session, unless the person's
- * config widens it to the server; never into another server's. A nudge started outside tmux
- * (the person's own terminal, a schedule) is not bounded here. Throws exit 2 naming the
- * setting to change.
+ * `nudge mcp`) types, reads and closes only in the panes of that pane's own session, unless
+ * the person's config widens it to the server; never another server's. A nudge started outside
+ * tmux (the person's own terminal, a schedule) is not bounded here. The one check
+ * (src/pane/reach.ts); throws exit 2 naming the flag, the pane and the setting to change.
  */
 export async function checkReach(
   tmux: Tmux,
@@ -214,22 +198,15 @@ export async function checkReach(
   env: Record<string, string | undefined>,
   flag = '--pane',
 ): Promise<void> {
-  const inside = insideTmux(env);
-  if (!inside?.pane) return;
-  const here = inside.pane;
-  const sameServer =
-    inside.socketPath === target.socketPath || inside.serverPid === target.serverPid;
-  if (!sameServer)
-    throw new NudgeError(
-      'bad-pane',
-      `${flag} ${target.paneId} is on another tmux server than the pane nudge runs in (${here}); nudge started inside a pane types only into panes of its own server: run it from that server or outside tmux.`,
-    );
-  const reach = paneReachOf(env);
-  if (reach === 'server' || target.paneId === here) return;
-  const mine = await tmux.describePane(here).catch(() => undefined);
-  if (mine?.sessionId === target.sessionId) return;
-  throw new NudgeError(
-    'bad-pane',
-    `${flag} ${target.paneId} is in another session than the pane nudge runs in (${here}); nudge started inside a pane types only into its own session's panes unless your config.toml says [submit] panes = "server".`,
+  await checkReachOf(
+    askerOf(env),
+    {
+      socketPath: target.socketPath,
+      serverPid: target.serverPid,
+      pane: target.paneId,
+      sessionId: target.sessionId,
+    },
+    () => tmux,
+    `${flag} ${target.paneId} is out of reach`,
   );
 }

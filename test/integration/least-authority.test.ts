@@ -105,14 +105,14 @@ describe('a nudge started inside a pane types only into its own session', () => 
     );
     expect(r.exitCode).toBe(2);
     expect(r.stderr.trim()).toBe(
-      `nudge: --pane ${other} is in another session than the pane nudge runs in (%0); nudge started inside a pane types only into its own session's panes unless your config.toml says [submit] panes = "server".`,
+      `nudge: --pane ${other} is out of reach: it is in another session than the pane nudge runs in (%0), and config.toml's [submit] panes is not "server".`,
     );
     const notice = await runNudge(
       submitArgs(server.socket, '%0', ['--notify-pane', other, '--', 'true']),
       {...env, ...here},
     );
     expect(notice.exitCode).toBe(2);
-    expect(notice.stderr).toContain(`--notify-pane ${other} is in another session`);
+    expect(notice.stderr).toContain(`--notify-pane ${other} is out of reach: it is in another session`);
     expect(jobIds(home)).toEqual([]);
 
     const wide = configWith('[submit]\npanes = "server"\n');

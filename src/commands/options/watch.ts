@@ -25,4 +25,9 @@ export const MCP_OPTIONS = {
     describe:
       "offer the tools that run commands: run (a command or agent in a new pane) and look_ma's bash_wait",
   },
+  'allow-close': {
+    type: 'boolean',
+    default: false,
+    describe: "let expect's close_pane action close the pane it watched (off: expect only looks)",
+  },
 } as const satisfies OptionTable;

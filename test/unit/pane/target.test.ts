@@ -23,7 +23,7 @@ describe('how far a nudge started inside a pane may type', () => {
     await checkReach(tmux, pane('%1', '$0'), INSIDE);
     await checkReach(tmux, pane('%2', '$0'), INSIDE);
     await expect(checkReach(tmux, pane('%9', '$3'), INSIDE)).rejects.toThrow(
-      /in another session than the pane nudge runs in \(%1\).*\[submit\] panes = "server"/,
+      /in another session than the pane nudge runs in \(%1\).*\[submit\] panes is not "server"/,
     );
   });
 

@@ -1,0 +1,44 @@
+import {resolveStateDir} from '../base/paths.js';
+import {askerOf, checkReachOf, type Reached, reachable} from '../pane/reach.js';
+import type {ServerSpec} from '../tmux/server.js';
+import type {Tmux} from '../tmux/tmux.js';
+import {type JobRecord, JobStore} from './store.js';
+
+/** What the job doors read: who asks (the environment) and the servers of the jobs' panes. */
+export interface ReachContext {
+  env: Record<string, string | undefined>;
+  tmux: (spec: ServerSpec) => Tmux;
+}
+
+/** The pane a job types into, as the reach check judges it. */
+export function reachedOf(record: Pick<JobRecord, 'socketPath' | 'serverPid' | 'pane'>): Reached {
+  return {socketPath: record.socketPath, serverPid: record.serverPid, pane: record.pane};
+}
+
+/**
+ * The door of every command that names a job (status, logs, cancel, queue move|drop|edit, the
+ * text `queue edit` opens): the job's pane must be within the caller's reach
+ * (src/pane/reach.ts), else exit 2 naming the job, its pane and why. A job that does not exist
+ * is left to the command (its own sentence).
+ */
+export async function checkJobReach(job: string, ctx: ReachContext): Promise<void> {
+  const asker = askerOf(ctx.env);
+  if (asker.kind === 'person') return;
+  const handle = await new JobStore(resolveStateDir(ctx.env)).open(job).catch(() => undefined);
+  if (!handle) return;
+  const record = await handle.readState();
+  await checkReachOf(
+    asker,
+    reachedOf(record),
+    ctx.tmux,
+    `Job ${record.id} (pane ${record.pane}) is out of reach`,
+  );
+}
+
+/** Of `records`, the jobs the caller may reach (`nudge jobs`, `nudge queue`). */
+export async function jobsInReach<R extends Pick<JobRecord, 'socketPath' | 'serverPid' | 'pane'>>(
+  records: readonly R[],
+  ctx: ReachContext,
+): Promise<R[]> {
+  return reachable(askerOf(ctx.env), records, reachedOf, ctx.tmux);
+}
