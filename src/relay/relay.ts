@@ -99,8 +99,14 @@ export function relaysDir(stateDir: string): string {
   return join(stateDir, 'relays');
 }
 
-/** Write a relay's record (its folder made private first). */
+/** Write a relay's record (its folder made private first). The job's id came from another
+ * host: it names a file here only when it is a job id (no `/`, no `..`), else it is refused. */
 export async function writeRelay(stateDir: string, record: RelayRecord): Promise<void> {
+  if (!JOB_ID_PATTERN.test(record.job))
+    throw new NudgeError(
+      'host-failed',
+      `The other host answered a job id nudge does not take (${JSON.stringify(record.job.slice(0, 40))}); nothing was written.`,
+    );
   await mkdir(relaysDir(stateDir), {recursive: true, mode: DIR_MODE});
   await writeFileAtomic(join(relaysDir(stateDir), `${record.job}.json`), JSON.stringify(record));
 }

@@ -282,7 +282,10 @@ function stop(s: string): string {
  * agent's shell mode (`!`), its slash commands (`/`), a shell's expansion (`$`). */
 export const COMMAND_PREFIXES = ['!', '/', '$'] as const;
 
-/** The command prefix `line` starts with, if any (leading blanks skipped). */
+/** The command prefix `line` starts with, if any: leading blanks, control characters and
+ * invisible format characters (a program may drop them: `\x01!cmd` arrives as `!cmd`) are
+ * skipped. */
 export function commandPrefixOf(line: string): (typeof COMMAND_PREFIXES)[number] | undefined {
-  return COMMAND_PREFIXES.find((p) => line.trimStart().startsWith(p));
+  const first = line.replace(/^[\s\p{Cc}\p{Cf}]+/u, '');
+  return COMMAND_PREFIXES.find((p) => first.startsWith(p));
 }
