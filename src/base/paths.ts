@@ -1,7 +1,7 @@
 import {constants} from 'node:fs';
 import {access, lstat, mkdir, realpath, stat} from 'node:fs/promises';
 import {homedir} from 'node:os';
-import {dirname, join} from 'node:path';
+import {dirname, join, resolve} from 'node:path';
 import {fsReason, NudgeError} from './errors.js';
 import {thisProcess} from './this-process.js';
 
@@ -106,6 +106,7 @@ export async function ensureStateDir(
  * folder (whose own mode is the person's) and at `/`.
  */
 async function checkParents(stateDir: string, home: string | undefined): Promise<void> {
+  await checkLinks(stateDir);
   const top = home ? await realpath(home).catch(() => home) : undefined;
   let dir = dirname(await realpath(stateDir));
   for (;;) {
@@ -122,6 +123,31 @@ async function checkParents(stateDir: string, home: string | undefined): Promise
       throw new NudgeError(
         'state-dir',
         `${dir}, above the state directory ${stateDir}, is writable by others (mode ${(st.mode & 0o777).toString(8)}); run "chmod go-w ${dir}" or set NUDGE_HOME to a directory under your home.`,
+      );
+    const up = dirname(dir);
+    if (up === dir) return;
+    dir = up;
+  }
+}
+
+/**
+ * The path as given, before links are followed: a folder on it that is a symbolic link must
+ * be ours or root's, else its owner could point it elsewhere later (the walk above checks only
+ * where it points now).
+ */
+async function checkLinks(stateDir: string): Promise<void> {
+  let dir = dirname(resolve(stateDir));
+  for (;;) {
+    const st = await lstat(dir).catch(() => undefined);
+    if (
+      st?.isSymbolicLink() &&
+      st.uid !== 0 &&
+      thisProcess.uid !== undefined &&
+      st.uid !== thisProcess.uid
+    )
+      throw new NudgeError(
+        'state-dir',
+        `${dir}, on the way to the state directory ${stateDir}, is a symbolic link of another user; set NUDGE_HOME to a directory under your home.`,
       );
     const up = dirname(dir);
     if (up === dir) return;

@@ -8,6 +8,7 @@ import {
   chownSync,
   closeSync,
   existsSync,
+  lchownSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -133,6 +134,16 @@ describe('an unsafe state directory is refused', () => {
         return join(base, 'home');
       },
       /jobs.*(symlink|plain directory)/,
+    ],
+    [
+      "under a symbolic link of another user's (its owner could point it elsewhere later)",
+      (base) => {
+        mkdirSync(join(base, 'real'), {mode: 0o700});
+        symlinkSync(join(base, 'real'), join(base, 'link'));
+        lchownSync(join(base, 'link'), 12345, 12345);
+        return join(base, 'link', 'home');
+      },
+      /symbolic link of another user/,
     ],
     [
       'under a regular file',
