@@ -7,9 +7,8 @@ import {compileRegex} from '../detect/until.js';
 import {waitUntil} from '../detect/wait-until.js';
 import {RegexWatcher, type Verdict} from '../detect/watchers.js';
 import {agentInPane} from '../pane/profile.js';
-import {checkReach, resolvePane} from '../pane/target.js';
+import {reachablePane} from '../pane/target.js';
 import {TmuxCommandError} from '../tmux/runner.js';
-import {resolveServerSpec} from '../tmux/server.js';
 import {cursorRow, OutputReader} from '../tmux/view.js';
 import type {CommandContext} from './context.js';
 import {EXPECT_ACTIONS, type EXPECT_OPTIONS} from './options/expect.js';
@@ -71,11 +70,7 @@ export async function expectPattern(o: ExpectOptions, ctx: CommandContext): Prom
       `--action must be one of ${EXPECT_ACTIONS.join(', ')}, got ${JSON.stringify(o.action)}.`,
     );
   }
-  const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
-  const tmux = ctx.tmux(spec);
-  const {info} = await resolvePane(tmux, spec, o.pane, ctx, 'PANE');
-  // Reading a screen (and expect's close_pane) is reached as typing is (src/pane/reach.ts).
-  await checkReach(tmux, info, ctx.env, 'PANE');
+  const {tmux, info} = await reachablePane(o, ctx);
   const started = ctx.clock.now();
   let warning: string | undefined;
 

@@ -5,10 +5,9 @@ import type {OptionsOf, SERVER_OPTIONS} from '../base/option-table.js';
 import {resolveStateDir} from '../base/paths.js';
 import {compileRegex, parseUntil} from '../detect/until.js';
 import {withSessionNeeds} from '../doors/session-needs.js';
-import {checkReach, resolvePane, watchError} from '../pane/target.js';
+import {reachablePane, watchError} from '../pane/target.js';
 import {type PaneIdleResult, waitPaneIdle} from '../pane/wait-idle.js';
 import {systemTree} from '../process/tree.js';
-import {resolveServerSpec} from '../tmux/server.js';
 import type {CommandContext} from './context.js';
 import {WAIT_OPTIONS} from './options/wait.js';
 
@@ -59,11 +58,7 @@ export async function waitForIdle(o: WaitOptions, ctx: CommandContext): Promise<
   const ignore = [...(o.ignore ?? [])];
   for (const i of ignore) compileRegex(i, '--ignore');
 
-  const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
-  const tmux = ctx.tmux(spec);
-  const {info} = await resolvePane(tmux, spec, o.pane, ctx, 'PANE');
-  // Reading a screen (and expect's close_pane) is reached as typing is (src/pane/reach.ts).
-  await checkReach(tmux, info, ctx.env, 'PANE');
+  const {tmux, info} = await reachablePane(o, ctx);
   try {
     return await waitPaneIdle(
       {

@@ -33,6 +33,18 @@ export const HOST_COMMANDS = {
 } as const;
 
 export type HostCommand = keyof typeof HOST_COMMANDS;
+
+/** The commands that name a job (`ID` or `HOST:ID`): run where the job is, and only on a job
+ * within the caller's reach (src/jobs/job-reach.ts). */
+export const JOB_COMMANDS: ReadonlySet<HostCommand> = new Set([
+  'status',
+  'cancel',
+  'logs',
+  'queue-move',
+  'queue-drop',
+  'queue-edit',
+  'queue-text',
+]);
 export type CommandFn<K extends HostCommand> = Awaited<ReturnType<(typeof HOST_COMMANDS)[K]>>;
 export type HostOptions<K extends HostCommand> = Parameters<CommandFn<K>>[0];
 export type HostResult<K extends HostCommand> = Awaited<ReturnType<CommandFn<K>>>;

@@ -1,7 +1,15 @@
 import {NudgeError} from '../base/errors.js';
 import type {CommandContext} from '../commands/context.js';
 import {checkHost, hostOf, splitHostJob} from '../remote/dest.js';
-import type {HostChoice, HostCommand, HostOptions, HostResult, OnHost, Where} from './commands.js';
+import {
+  type HostChoice,
+  type HostCommand,
+  type HostOptions,
+  type HostResult,
+  JOB_COMMANDS,
+  type OnHost,
+  type Where,
+} from './commands.js';
 import {type CommandFn, runOn} from './run-on.js';
 
 /**
@@ -20,16 +28,6 @@ const PANE_COMMANDS: ReadonlySet<HostCommand> = new Set([
   'wait',
   'expect',
   'watch-start',
-]);
-/** The commands that name a job, as `ID` or `HOST:ID`. */
-const JOB_COMMANDS: ReadonlySet<HostCommand> = new Set([
-  'status',
-  'cancel',
-  'logs',
-  'queue-move',
-  'queue-drop',
-  'queue-edit',
-  'queue-text',
 ]);
 
 /**

@@ -5,21 +5,11 @@ import {
   type HostCommand,
   type HostOptions,
   type HostResult,
+  JOB_COMMANDS,
   type OnHost,
 } from './commands.js';
 
 export type {CommandFn} from './commands.js';
-
-/** The commands that act on a job the caller names. */
-const JOB_DOORS: ReadonlySet<HostCommand> = new Set([
-  'status',
-  'cancel',
-  'logs',
-  'queue-move',
-  'queue-drop',
-  'queue-edit',
-  'queue-text',
-]);
 
 /** Run a command where it was resolved to run: here (`local`, if given, stands in for it:
  * tests), or on `host` over ssh. */
@@ -32,7 +22,7 @@ export async function runOn<K extends HostCommand>(
 ): Promise<OnHost<HostResult<K>>> {
   if (host === undefined) {
     // The one door of the commands that name a job: the job must be within the caller's reach.
-    if (JOB_DOORS.has(name)) {
+    if (JOB_COMMANDS.has(name)) {
       const {checkJobReach} = await import('../jobs/job-reach.js');
       await checkJobReach(String((options as {job?: unknown}).job ?? ''), ctx);
     }

@@ -2,7 +2,13 @@ import {sharedServers} from '../agents/registry.js';
 import {NudgeError} from '../base/errors.js';
 import type {ProcessTree} from '../process/tree.js';
 import {TmuxCommandError} from '../tmux/runner.js';
-import {describeServer, insideTmux, type PaneRef, type ServerSpec} from '../tmux/server.js';
+import {
+  describeServer,
+  insideTmux,
+  type PaneRef,
+  resolveServerSpec,
+  type ServerSpec,
+} from '../tmux/server.js';
 import type {PaneInfo, Tmux} from '../tmux/tmux.js';
 import {type OwnPane, proveOwnPane, unprovenPaneError} from './own-pane.js';
 import {askerOf, checkReachOf} from './reach.js';
@@ -209,4 +215,21 @@ export async function checkReach(
     () => tmux,
     `${flag} ${target.paneId} is out of reach`,
   );
+}
+
+/**
+ * The pane a command that reads or closes it names (`wait`, `expect`), on the server its
+ * `-L`/`-S` name: resolved, then within the caller's reach (checkReach) — reading a screen is
+ * reached as typing is.
+ */
+export async function reachablePane(
+  o: {socketName?: string | undefined; socketPath?: string | undefined; pane?: string | undefined},
+  ctx: Caller & {tmux: (spec: ServerSpec) => Tmux},
+  flag = 'PANE',
+): Promise<{tmux: Tmux; info: PaneInfo}> {
+  const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
+  const tmux = ctx.tmux(spec);
+  const {info} = await resolvePane(tmux, spec, o.pane, ctx, flag);
+  await checkReach(tmux, info, ctx.env, flag);
+  return {tmux, info};
 }

@@ -25,6 +25,27 @@ function repoWith(name: string, make: (path: string) => void): {repo: string; fi
 
 const mkfifo = (path: string) => execFileSync('mkfifo', [path]);
 
+/** A private server with a pane of cat, a state folder, and `nudge submit --text-file -` into
+ * the pane with `stdin` as its standard input. */
+async function catPane() {
+  const server = await startTmuxServer();
+  const home = useNudgeHome();
+  const pane = await server.newPane(['cat']);
+  const submitStdin = (stdin: 'pipe' | NodeJS.ReadableStream, timeout?: number) =>
+    execa(
+      process.execPath,
+      [CLI, ...submitArgs(server.socket, pane, ['--no-notice', '--text-file', '-'])],
+      {
+        env: cleanEnv({NUDGE_HOME: home}),
+        extendEnv: false,
+        reject: false,
+        stdin,
+        ...(timeout ? {timeout} : {}),
+      },
+    );
+  return {home, submitStdin};
+}
+
 describe('--text-file takes a regular file, never more than the text limit', () => {
   test('/dev/zero, a FIFO, a folder and a file over 64 KiB: exit 2, one sentence, nothing queued', async () => {
     const server = await startTmuxServer();
@@ -57,21 +78,9 @@ describe('--text-file takes a regular file, never more than the text limit', () 
   }, 120_000);
 
   test('standard input that never ends (yes |): reading stops one byte past the limit, exit 2', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
-    const pane = await server.newPane(['cat']);
+    const {home, submitStdin} = await catPane();
     const yes = execa('yes', {reject: false, buffer: false});
-    const r = await execa(
-      process.execPath,
-      [CLI, ...submitArgs(server.socket, pane, ['--no-notice', '--text-file', '-'])],
-      {
-        env: cleanEnv({NUDGE_HOME: home}),
-        extendEnv: false,
-        reject: false,
-        stdin: yes.stdout ?? 'ignore',
-        timeout: 30_000,
-      },
-    );
+    const r = await submitStdin(yes.stdout ?? 'ignore', 30_000);
     yes.kill();
     expect(r.timedOut, 'submit --text-file - read yes for 30 s').toBe(false);
     expect(r.exitCode).toBe(2);
@@ -82,14 +91,8 @@ describe('--text-file takes a regular file, never more than the text limit', () 
   }, 60_000);
 
   test('standard input held open with nothing on it: SIGTERM ends the read, nothing queued', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
-    const pane = await server.newPane(['cat']);
-    const child = execa(
-      process.execPath,
-      [CLI, ...submitArgs(server.socket, pane, ['--no-notice', '--text-file', '-'])],
-      {env: cleanEnv({NUDGE_HOME: home}), extendEnv: false, reject: false, stdin: 'pipe'},
-    );
+    const {home, submitStdin} = await catPane();
+    const child = submitStdin('pipe');
     child.stdin?.write('half a text');
     // The process reads: give it time to start (if SIGTERM came first it ends anyway).
     await new Promise((r) => setTimeout(r, 2_000));

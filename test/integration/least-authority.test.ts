@@ -112,7 +112,9 @@ describe('a nudge started inside a pane types only into its own session', () => 
       {...env, ...here},
     );
     expect(notice.exitCode).toBe(2);
-    expect(notice.stderr).toContain(`--notify-pane ${other} is out of reach: it is in another session`);
+    expect(notice.stderr).toContain(
+      `--notify-pane ${other} is out of reach: it is in another session`,
+    );
     expect(jobIds(home)).toEqual([]);
 
     const wide = configWith('[submit]\npanes = "server"\n');
