@@ -1,5 +1,6 @@
 import {createHash} from 'node:crypto';
 import {existsSync} from 'node:fs';
+import {rm} from 'node:fs/promises';
 import {join} from 'node:path';
 import {NudgeError} from '../base/errors.js';
 import type {OptionsOf} from '../base/option-table.js';
@@ -24,6 +25,7 @@ import {
   ALLOW_GRANTS,
   defaultHome,
   type InstallPlace,
+  isAllowRule,
   projectRoot,
   type Scope,
 } from '../setup/place.js';
@@ -86,14 +88,28 @@ export async function installAgent(o: InstallOptions, ctx: CommandContext): Prom
   const root = scope === 'project' ? projectRoot(ctx.cwd) : home;
   const place: InstallPlace = {scope, home, root, env: ctx.env, allow: o.allow ?? false};
   const pieces = piecesFor(agent, place, ctx.self);
+  // A grant is the person's: never written into a file a repository commits (issue 42).
+  const committed = pieces.find(
+    (piece) => scope === 'project' && isAllowRule(piece) && !/\.local\.json$/.test(piece.file),
+  );
+  if (committed)
+    throw new NudgeError(
+      'bad-usage',
+      `--allow with --scope project would write a permission rule into ${committed.file}, which the repository commits and others clone; install with --allow at user scope, or leave --allow out.`,
+    );
   const stateDir = resolveStateDir(ctx.env);
-  const key =
-    scope === 'project'
-      ? `${agent}-project-${createHash('sha256').update(root).digest('hex').slice(0, 12)}`
-      : `${agent}-user`;
+  // Keyed by the folder it wrote into: a project's root, or the HOME of a user install (two
+  // HOMEs sharing one state folder never take each other's record).
+  const key = `${agent}-${scope}-${createHash('sha256').update(root).digest('hex').slice(0, 12)}`;
   const record = join(stateDir, 'install', `${key}.json`);
   const backupDir = join(stateDir, 'install', 'backups', key);
-  const manifest = await readManifest(record);
+  const current = await readManifest(record);
+  const manifest = current ?? (await legacyUserManifest(stateDir, agent, scope, home));
+  // Once this install writes its record, the unkeyed one it came from goes.
+  const dropLegacy = async () => {
+    if (!current && manifest)
+      await rm(join(stateDir, 'install', `${agent}-user.json`), {force: true});
+  };
   const dryRun = o.dryRun ?? false;
   const base = {agent, scope, ...(scope === 'project' ? {root} : {}), dryRun, record};
   if (o.uninstall) {
@@ -108,7 +124,10 @@ export async function installAgent(o: InstallOptions, ctx: CommandContext): Prom
       };
     }
     const plan = await planUninstall(manifest);
-    if (!dryRun) await applyUninstall(plan, record);
+    if (!dryRun) {
+      await applyUninstall(plan, record);
+      await dropLegacy();
+    }
     const kept = dryRun
       ? []
       : Object.values(manifest.files).flatMap((f) =>
@@ -130,6 +149,7 @@ export async function installAgent(o: InstallOptions, ctx: CommandContext): Prom
     backups = (
       await applyInstall(plan, pieces, {manifestPath: record, backupDir, agent, scope, root})
     ).backups;
+    await dropLegacy();
   }
   const changed = plan.pieces.some((p) => p.action === 'add' || p.action === 'update');
   return {
@@ -140,4 +160,19 @@ export async function installAgent(o: InstallOptions, ctx: CommandContext): Prom
     backups,
     notes: [...(changed ? [INSTALLERS[agent].next] : []), grantsNote(agent, place.allow)],
   };
+}
+
+/** A user install recorded before records were keyed by HOME (`AGENT-user.json`): taken only
+ * when every file it names is under this HOME. */
+async function legacyUserManifest(
+  stateDir: string,
+  agent: string,
+  scope: Scope,
+  home: string,
+): Promise<Awaited<ReturnType<typeof readManifest>>> {
+  if (scope !== 'user') return undefined;
+  const legacy = await readManifest(join(stateDir, 'install', `${agent}-user.json`));
+  if (!legacy) return undefined;
+  const inside = Object.keys(legacy.files).every((f) => f.startsWith(`${home}/`));
+  return inside ? legacy : undefined;
 }

@@ -74,7 +74,9 @@ function claudePieces(p: InstallPlace, self: SelfCommand): Piece[] {
       (rule, i): Piece => ({
         id: `allow-${ALLOWED_CALLS[Math.floor(i / 2)]}${i % 2 ? '-absolute' : ''}`,
         what: `${rule} allowed (permissions.allow)`,
-        file: join(dir, 'settings.json'),
+        // In a project, the rules go to the file Claude Code keeps out of the repository
+        // (settings.local.json): a grant is the person's, never committed for others.
+        file: join(dir, p.scope === 'project' ? 'settings.local.json' : 'settings.json'),
         kind: 'item',
         path: ['permissions', 'allow'],
         value: rule,

@@ -240,6 +240,36 @@ describe('nudge install claude', () => {
     expect(Object.keys(snapshot(home)).sort()).toEqual(['/repo/.git/HEAD', '/repo/src/x.ts']);
   });
 
+  test('--scope project --allow: the rules go to settings.local.json (never committed); an agent without such a file is refused (issue 42)', async () => {
+    const {home, ctx} = setup({'repo/.git/HEAD': 'ref: refs/heads/main\n'});
+    const sub = {...ctx, cwd: join(home, 'repo')};
+    await installAgent({agent: 'claude', scope: 'project', allow: true}, sub);
+    expect(json(home, 'repo/.claude/settings.local.json').permissions.allow).toContain(
+      `Bash(${NUDGE} submit:*)`,
+    );
+    expect(json(home, 'repo/.claude/settings.json').permissions?.allow).toBeUndefined();
+    const refused = await installAgent({agent: 'gemini', scope: 'project', allow: true}, sub).catch(
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(NudgeError);
+    expect((refused as NudgeError).message).toBe(
+      `--allow with --scope project would write a permission rule into ${join(home, 'repo', '.gemini', 'settings.json')}, which the repository commits and others clone; install with --allow at user scope, or leave --allow out.`,
+    );
+    expect(existsSync(join(home, 'repo', '.gemini'))).toBe(false);
+  });
+
+  test('two HOMEs sharing one state folder keep a record each: one uninstall leaves the other (issue 42)', async () => {
+    const a = setup({});
+    const b = setup({});
+    const shared = {...b.ctx, env: {...b.ctx.env, NUDGE_HOME: a.ctx.env.NUDGE_HOME}};
+    const ra = await installAgent({agent: 'claude'}, a.ctx);
+    const rb = await installAgent({agent: 'claude'}, shared);
+    expect(ra.record).not.toBe(rb.record);
+    await installAgent({agent: 'claude', uninstall: true}, shared);
+    expect(existsSync(join(a.home, '.claude', 'commands', 'nudge.md'))).toBe(true);
+    expect(existsSync(join(b.home, '.claude', 'commands', 'nudge.md'))).toBe(false);
+  });
+
   test('a settings file that is not valid JSON: one sentence, exit 2, nothing written', async () => {
     const {home, ctx} = setup({'.claude/settings.json': '{"hooks": '});
     const before = snapshot(home);
