@@ -5,9 +5,11 @@ import {endJobsOfGoneServers} from '../jobs/lost.js';
 import {encodeRequest, type JobRequest, newJobId} from '../jobs/request.js';
 import {isTerminal, JobStore} from '../jobs/store.js';
 import {paneLockFor} from '../locks/pane-lock.js';
+import {askerOf} from '../pane/reach.js';
 import {paneRefOf} from '../pane/target.js';
 import {launchWorker} from '../process/launch-worker.js';
 import {
+  boundToServer,
   claimRecovery,
   type PlannedRun,
   planRecovery,
@@ -47,6 +49,9 @@ export async function recover(o: RecoverOptions, ctx: CommandContext): Promise<R
   const store = new JobStore(stateDir);
   const endedLost = o.dryRun ? [] : (await endJobsOfGoneServers(store, ctx)).map((r) => r.id);
   const plan = planRecovery(await recoveryFacts(store, stateDir, ctx));
+  // From inside a pane (an agent's tool, nudge mcp --allow-exec): its own server's runs only.
+  const asker = askerOf(ctx.env);
+  if (asker.kind === 'pane') boundToServer(plan, asker);
   if (o.dryRun) return {...plan, dryRun: true, endedLost};
   await ensureStateDir(stateDir, ctx.env);
   for (const run of plan.runs.filter((r) => r.action === 'resume')) {

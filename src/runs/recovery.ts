@@ -306,3 +306,22 @@ export async function readJobRequest(store: JobStore, id: string) {
     return undefined;
   }
 }
+
+/** From inside a pane (an agent's tool, `nudge mcp --allow-exec`) only the runs of its own
+ * server's socket come back (src/pane/reach.ts): the others, and the jobs that wait for them,
+ * are left, saying why. */
+export function boundToServer(
+  plan: Pick<RecoveryPlan, 'runs' | 'jobs'>,
+  asker: {socketPath: string; pane: string},
+): void {
+  for (const run of plan.runs)
+    if (run.action === 'resume' && run.socketPath !== asker.socketPath)
+      Object.assign(run, {
+        action: 'leave',
+        why: `it ran on another tmux server (${run.socketPath}) than the pane nudge runs in (${asker.pane}); recover it from outside tmux or from that server`,
+      });
+  const kept = new Set(plan.runs.filter((r) => r.action === 'resume').map((r) => r.job));
+  for (const job of plan.jobs)
+    if (job.action === 'retarget' && !kept.has(job.run as string))
+      Object.assign(job, {action: 'leave', why: 'its run is not brought back from here'});
+}

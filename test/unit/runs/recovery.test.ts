@@ -3,7 +3,12 @@
 // which schedules are marked again.
 import {describe, expect, it} from 'vitest';
 import type {RunRecord, SubmitRecord} from '../../../src/jobs/record.js';
-import {type JobFacts, planRecovery, type RunFacts} from '../../../src/runs/recovery.js';
+import {
+  boundToServer,
+  type JobFacts,
+  planRecovery,
+  type RunFacts,
+} from '../../../src/runs/recovery.js';
 import type {RunRequest} from '../../../src/runs/request.js';
 import type {ScheduledJob} from '../../../src/setup/schedule-store.js';
 
@@ -144,6 +149,26 @@ describe('planRecovery', () => {
       ['there', 'leave'],
       ['notice', 'leave'],
       ['old', 'leave'],
+    ]);
+  });
+});
+
+describe('boundToServer (issue 42: recover from inside a pane)', () => {
+  it("only the runs of the caller's own server come back; the others and their jobs are left, saying why", () => {
+    const other = {socketPath: '/tmp/other', serverPid: 9};
+    const plan = planRecovery({
+      ...facts([run('a', '%1'), run('b', '%2', {}, other)], [job('j', '%2', {}), job('k', '%1')]),
+      gone: [server, other],
+    });
+    expect(plan.runs.map((r) => r.action)).toEqual(['resume', 'resume']);
+    boundToServer(plan, {socketPath: '/tmp/s', pane: '%0'});
+    expect(plan.runs.map((r) => [r.job, r.action, r.why ?? ''])).toEqual([
+      ['a', 'resume', ''],
+      [
+        'b',
+        'leave',
+        'it ran on another tmux server (/tmp/other) than the pane nudge runs in (%0); recover it from outside tmux or from that server',
+      ],
     ]);
   });
 });
