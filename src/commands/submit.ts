@@ -22,6 +22,7 @@ import {JobStore} from '../jobs/store.js';
 import {textOfFile} from '../jobs/text-file.js';
 import {paneLockFor} from '../locks/pane-lock.js';
 import {notifyPreviewOf, resolveSinks} from '../notify/config.js';
+import {askerOf} from '../pane/reach.js';
 import {checkReach, ownPaneOrRefuse, paneRefOf, resolvePane} from '../pane/target.js';
 import {launchWorker} from '../process/launch-worker.js';
 import {resolveServerSpec} from '../tmux/server.js';
@@ -145,7 +146,7 @@ export async function submit(given: SubmitOptions, ctx: CommandContext): Promise
   // A job for the agent's door now (--if-busy now) takes no place in the queue: it never
   // takes the pane's lock, and would hold the jobs behind it back.
   const [created, queued] = await Promise.allSettled([
-    store.create(request, o.wait ? 'foreground' : 'detached'),
+    store.create(request, o.wait ? 'foreground' : 'detached', submittedFrom(ctx.env)),
     options.now ? Promise.resolve() : lock.enqueue(request.jobId),
   ]);
   // Taken back in reverse if a later step fails: the queue entry, then the record.
@@ -219,4 +220,10 @@ export async function ownPaneHere(
   const spec = resolveServerSpec({}, ctx.env);
   const lead = '--notify-pane self names the pane nudge runs in';
   return ownPaneOrRefuse(ctx.tmux(spec), spec, ctx, lead, 'name it as local:%N');
+}
+
+/** The pane the caller runs in, as the job records who submitted it (absent: the person). */
+function submittedFrom(env: Record<string, string | undefined>) {
+  const asker = askerOf(env);
+  return asker.kind === 'pane' ? {socketPath: asker.socketPath, pane: asker.pane} : undefined;
 }

@@ -280,10 +280,15 @@ export class JobStore {
   /** Record a new job: request.json, state.json (queued) and the `queued` event. A job that
    * cannot be recorded whole (disk full, ...) is removed again and throws a NudgeError, so no
    * half-made job is left and no worker is started for it. */
-  async create(request: StoredRequest, mode: JobRecord['mode']): Promise<JobHandle> {
+  async create(
+    request: StoredRequest,
+    mode: JobRecord['mode'],
+    /** Who submitted it (the caller's pane), for the record alone. */
+    from?: JobRecord['submittedFrom'],
+  ): Promise<JobHandle> {
     const handle = new JobHandle(request.jobId, layout.jobDir(this.stateDir, request.jobId));
     try {
-      return await this.#write(handle, request, mode);
+      return await this.#write(handle, request, mode, from);
     } catch (error) {
       await this.discard(handle);
       throw stateWriteError(this.stateDir, error);
@@ -299,6 +304,7 @@ export class JobStore {
     handle: JobHandle,
     request: StoredRequest,
     mode: JobRecord['mode'],
+    from: JobRecord['submittedFrom'],
   ): Promise<JobHandle> {
     await mkdir(handle.dir, {mode: DIR_MODE});
     const record: JobRecord = {
@@ -314,6 +320,7 @@ export class JobStore {
       createdAt: request.createdAt,
       updatedAt: request.createdAt,
       preview: previewText(request.text),
+      ...(from ? {submittedFrom: from} : {}),
     };
     // Three files at once: their fsyncs share the file system's commits.
     await Promise.all([

@@ -58,6 +58,17 @@ describe('JobStore', () => {
     });
   });
 
+  test('records who submitted a job: the pane the caller ran in (issue 42)', async () => {
+    const dir = useTempDir();
+    await ensureStateDir(dir);
+    const store = new JobStore(dir);
+    const from = {socketPath: '/tmp/s', pane: '%4'};
+    const handle = await store.create(request('0mwr33g3x-cccc'), 'detached', from);
+    expect(await handle.readState()).toMatchObject({submittedFrom: from});
+    const person = await store.create(request('0mwr33g3x-dddd'), 'detached');
+    expect(await person.readState()).not.toHaveProperty('submittedFrom');
+  });
+
   test('opens by id or unique prefix and refuses paths', async () => {
     const dir = useTempDir();
     await ensureStateDir(dir);
