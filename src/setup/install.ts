@@ -1,7 +1,7 @@
 import {createHash} from 'node:crypto';
 import {chmod, mkdir, realpath, rm, rmdir, stat} from 'node:fs/promises';
 import {basename, dirname, join} from 'node:path';
-import {READ_LIMITS, readTextCapped} from '../base/bounded-read.js';
+import {READ_LIMITS, readFailure, readTextCapped} from '../base/bounded-read.js';
 import {NudgeError} from '../base/errors.js';
 import {writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE} from '../base/paths.js';
@@ -78,10 +78,7 @@ async function readText(file: string): Promise<string | undefined> {
     return await readTextCapped(file, READ_LIMITS.record);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new NudgeError(
-      'config-write',
-      `Cannot read ${file} (${(error as NodeJS.ErrnoException).code}); nothing was changed.`,
-    );
+    throw new NudgeError('config-write', `${file} ${readFailure(error)}; nothing was changed.`);
   }
 }
 

@@ -1,5 +1,5 @@
 import {resolve} from 'node:path';
-import {READ_LIMITS, readFailure, readTextCapped} from '../base/bounded-read.js';
+import {READ_LIMITS, ReadRefused, readTextCapped} from '../base/bounded-read.js';
 import {parseDuration, parseInteger} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
 import {HOST_OPTION, type OptionsOf, type OptionTable} from '../base/option-table.js';
@@ -186,9 +186,13 @@ export async function readPlan(plan: string, cwd: string): Promise<string> {
     try {
       text = await readTextCapped(path, READ_LIMITS.config);
     } catch (error) {
+      const why =
+        error instanceof ReadRefused
+          ? error.detail
+          : ((error as NodeJS.ErrnoException).code ?? 'error');
       throw new NudgeError(
         'bad-usage',
-        `The plan file ${path} ${readFailure(error)}; check the path after "@".`,
+        `Cannot read the plan file ${path} (${why}); check the path after "@".`,
       );
     }
   }
