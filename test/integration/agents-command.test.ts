@@ -79,7 +79,10 @@ describe('nudge agents', () => {
       "name = 'mine'\nkind = 'agent'\nclearKeys = [['C-u']]\nminEnterDelayMs = 100\nbusy = ['working']\n",
     );
     const added = await runNudge(['agents', 'check', mine], {XDG_CONFIG_HOME: dir});
-    expect(added.stdout).toBe(`ok: ${mine} adds mine (kind, clearKeys, minEnterDelayMs, busy)`);
+    // Every key the file would send, on a line of its own (issue 42).
+    expect(added.stdout).toBe(
+      `ok: ${mine} adds mine (kind, clearKeys, minEnterDelayMs, busy)\n  keys it sends: C-u`,
+    );
     const refused = await runNudge(['agents', 'check', bad], {XDG_CONFIG_HOME: dir});
     expect(refused.exitCode).toBe(2);
     expect(refused.stdout).toBe('');
