@@ -144,6 +144,23 @@ export async function waitForOnlyJob(home: string, timeoutMs = 20_000): Promise<
  * Wait until job `id` has ended (a terminal state); fail at once, instead of at the
  * deadline, if its worker process is gone while the job never recorded an ending.
  */
+/** Wait for a job to end and its worker to exit: a worker records what it read (refused
+ * profile files) after the job's end, so a test of those events waits for the exit. */
+export async function waitForWorkerExit(home: string, id: string, timeoutMs = 30_000) {
+  const end = await waitForJobEnd(home, id, timeoutMs);
+  const pid = typeof end.pid === 'number' ? end.pid : undefined;
+  if (pid !== undefined)
+    await waitFor(
+      `job ${id}'s worker (pid ${pid}) to exit`,
+      async () => !isAlive(pid) || undefined,
+      {
+        timeoutMs,
+        intervalMs: 100,
+      },
+    );
+  return end;
+}
+
 export async function waitForJobEnd(
   home: string,
   id: string,

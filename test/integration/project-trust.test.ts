@@ -5,7 +5,7 @@
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
+import {useNudgeHome, waitForWorkerExit} from '../helpers/nudge-home.js';
 import {FIXTURES, readJobEvents, runNudge, submitArgs} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
@@ -41,7 +41,7 @@ describe("a cloned repository's profile files", () => {
       );
       expect(r.exitCode, r.stderr).toBe(0);
       const id = r.stdout.trim().split(/\s+/)[0] ?? '';
-      await waitForJobEnd(home, id, 60_000);
+      await waitForWorkerExit(home, id, 60_000);
       await server.waitForScreen(pane, /RECORDER READY/);
       return {keys: readFileSync(out).toString('hex'), events: await readJobEvents(home, id)};
     };
