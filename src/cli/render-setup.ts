@@ -94,12 +94,17 @@ export function renderSchedule(r: ScheduleResult, json: boolean, out: Output): E
       if (r.scheduler === 'systemd') out.stdout(`# ${f.path}`);
       out.stdout(f.content.replace(/\n$/, ''));
     }
-    if (r.scheduler === 'launchd')
-      out.stderr(`nudge: save it as ${r.files[0]?.path}, or run this again with --install.`);
-    if (r.job)
+    if (r.job === undefined)
+      out.stderr(
+        'nudge: a preview: nothing is written and no pane is marked; run this again with --write to keep the text and mark the pane for lines you put in place yourself, or with --install to put them in place too.',
+      );
+    else {
+      if (r.scheduler === 'launchd')
+        out.stderr(`nudge: save it as ${r.files[0]?.path}, or run this again with --install.`);
       out.stderr(
         `nudge: the text is in ${r.job} (0600); it types into ${r.pane}, the pane marked @nudge-schedule-${r.name}.`,
       );
+    }
     return EXIT_CODES.ok;
   }
   if (r.action === 'install') {

@@ -23,6 +23,7 @@ import {
   SCHEDULERS,
   type Scheduler,
   type ScheduleSpec,
+  schedulerFiles,
   systemdUnit,
   systemdUnits,
   type When,
@@ -222,26 +223,15 @@ export async function scheduleSubmit(
       'bad-usage',
       `--name ${JSON.stringify(name)} must be letters, digits, - and _ (at most 64).`,
     );
-  if (o.install && o.uninstall)
-    throw new NudgeError('bad-usage', 'Give --install or --uninstall, not both.');
+  if (o.uninstall && (o.install || o.write))
+    throw new NudgeError(
+      'bad-usage',
+      `Give --${o.install ? 'install' : 'write'} or --uninstall, not both.`,
+    );
   const home = defaultHome(ctx.env);
   const stateDir = resolveStateDir(ctx.env);
   const log = join(stateDir, 'schedule', `${name}.log`);
-  const files = {
-    launchd: join(home, 'Library', 'LaunchAgents', `${launchdLabel(name)}.plist`),
-    service: join(
-      ctx.env.XDG_CONFIG_HOME || join(home, '.config'),
-      'systemd',
-      'user',
-      `${systemdUnit(name)}.service`,
-    ),
-    timer: join(
-      ctx.env.XDG_CONFIG_HOME || join(home, '.config'),
-      'systemd',
-      'user',
-      `${systemdUnit(name)}.timer`,
-    ),
-  };
+  const files = schedulerFiles(home, ctx.env, name);
   const ran: string[][] = [];
   const exec = async (file: string, args: string[], input?: string) => {
     ran.push([file, ...args]);
@@ -311,9 +301,12 @@ export async function scheduleSubmit(
             {path: files.service, content: systemdUnits(spec).service},
             {path: files.timer, content: systemdUnits(spec).timer},
           ];
-  // The log's folder, printed or installed: cron's redirection, launchd and systemd's append:
-  // all fail (and the command never runs) when it is missing. The schedule's file and its
-  // panes' marks are made either way: the printed line runs them.
+  const result = {scheduler, name, log, argv: spec.argv, files: out, ran};
+  // Printed alone, it is a preview: nothing is written and no pane is marked (a schedule's
+  // mark lets a later run type there; the person approves that with --write or --install).
+  if (!o.install && !o.write) return {...result, action: 'print'};
+  // The log's folder, written or installed: cron's redirection, launchd and systemd's append
+  // all fail (and the command never runs) when it is missing.
   await mkdir(dirname(log), {recursive: true, mode: DIR_MODE});
   const marked = await markPanes(ctx, o, name, checked);
   const {pane: _p, notifyPane: _n, ...submit} = checked.submit;
@@ -327,8 +320,8 @@ export async function scheduleSubmit(
     submit,
   });
   const {serverPid: _s, ...shown} = marked;
-  const result = {scheduler, name, log, argv: spec.argv, files: out, ran, job: file, ...shown};
-  if (!o.install) return {...result, action: 'print'};
+  const written = {...result, job: file, ...shown};
+  if (!o.install) return {...written, action: 'print'};
 
   switch (scheduler) {
     case 'cron': {
@@ -369,7 +362,7 @@ export async function scheduleSubmit(
       break;
     }
   }
-  return {...result, action: 'install'};
+  return {...written, action: 'install'};
 }
 
 /** Take out schedule `name`'s file and its panes' marks, on the server its file names (what

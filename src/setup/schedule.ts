@@ -1,3 +1,4 @@
+import {join} from 'node:path';
 import {build as buildPlist, type PlistValue} from 'plist';
 import {NudgeError} from '../base/errors.js';
 import {shellWord} from '../base/shell.js';
@@ -35,6 +36,20 @@ export function cronMarker(name: string): string {
 
 export const launchdLabel = (name: string) => `dev.tmux-nudge.${name}`;
 export const systemdUnit = (name: string) => `tmux-nudge-${name}`;
+
+/** Where each scheduler's files for schedule `name` go: the plist, the two user units. */
+export function schedulerFiles(
+  home: string,
+  env: NodeJS.ProcessEnv,
+  name: string,
+): {launchd: string; service: string; timer: string} {
+  const units = join(env.XDG_CONFIG_HOME || join(home, '.config'), 'systemd', 'user');
+  return {
+    launchd: join(home, 'Library', 'LaunchAgents', `${launchdLabel(name)}.plist`),
+    service: join(units, `${systemdUnit(name)}.service`),
+    timer: join(units, `${systemdUnit(name)}.timer`),
+  };
+}
 
 // ---------------------------------------------------------------- cron expressions
 

@@ -87,6 +87,7 @@ describe("from inside a pane of one session, another session's panes and jobs ar
       [
         'schedule',
         'cron',
+        '--write',
         '-S',
         server.socket,
         '--name',

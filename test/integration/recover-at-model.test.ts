@@ -104,6 +104,7 @@ async function recoverScenario(agent: AgentName) {
   const scheduled = await nudge([
     'schedule',
     'cron',
+    '--write',
     '-S',
     server.socket,
     '--name',

@@ -75,13 +75,19 @@ const cronCommand = (stdout: string) =>
     .replace(/\\%/g, '%');
 
 describe('nudge schedule', () => {
-  test('cron, printed: only `nudge schedule run NAME` with absolute paths and the log; the text in a 0600 file; the pane marked', async () => {
+  test('cron, printed: only `nudge schedule run NAME` with absolute paths and the log; a preview writes and marks nothing; --write: the text in a 0600 file, the pane marked', async () => {
     const {env, home, job, mark, server, nudge} = await world();
-    const r = await nudge(
-      ['schedule', 'cron', '--every', '30m', '--', '--until', 'exit', '--', 'echo 100%'],
-      env,
+    const args = ['schedule', 'cron', '--every', '30m', '--', '--until', 'exit', '--', 'echo 100%'];
+    const preview = await nudge(args, env);
+    expect(preview.exitCode, preview.stderr).toBe(0);
+    expect(preview.stderr.trim()).toBe(
+      'nudge: a preview: nothing is written and no pane is marked; run this again with --write to keep the text and mark the pane for lines you put in place yourself, or with --install to put them in place too.',
     );
+    expect(existsSync(join(home, 'state', 'schedule'))).toBe(false);
+    expect(await mark('%0', '@nudge-schedule-default')).toBe('');
+    const r = await nudge([...args.slice(0, 4), '--write', ...args.slice(4)], env);
     expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe(preview.stdout);
     expect(r.stdout).toBe(
       [
         '# tmux-nudge schedule default',
@@ -153,6 +159,7 @@ describe('nudge schedule', () => {
         'cron',
         '--every',
         '1h',
+        '--write',
         '-S',
         server.socket,
         '--json',
@@ -212,6 +219,7 @@ describe('nudge schedule', () => {
         'cron',
         '--every',
         '1m',
+        '--write',
         '-S',
         server.socket,
         '--',

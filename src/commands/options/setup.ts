@@ -23,6 +23,10 @@ export const SCHEDULE_OPTIONS = {
   cron: {type: 'string', describe: "when, as a cron expression: '0 9 * * 1-5'"},
   name: {type: 'string', describe: 'names the crontab block, plist or units (default: default)'},
   install: {type: 'boolean', describe: 'put it in place and load it'},
+  write: {
+    type: 'boolean',
+    describe: 'keep the text and mark the pane, for lines you put in place yourself',
+  },
   uninstall: {type: 'boolean', describe: 'unload it and take it out'},
 } as const satisfies OptionTable;
 
