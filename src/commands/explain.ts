@@ -11,6 +11,7 @@ import {idleOnScreen} from '../pane/busy.js';
 import {paneMemory} from '../pane/memory.js';
 import {recognize} from '../pane/profile.js';
 import {resolvePane} from '../pane/target.js';
+import {listenersOf} from '../process/listeners.js';
 import {systemTree} from '../process/tree.js';
 import {resolveServerSpec} from '../tmux/server.js';
 import type {PaneInfo} from '../tmux/tmux.js';
@@ -108,6 +109,7 @@ export async function explainPane(o: ExplainOptions, ctx: CommandContext): Promi
       env: ctx.env,
       stateDir: resolveStateDir(ctx.env),
       commandLine: (pid) => ctx.foreground.commandLine(pid),
+      listeners: listenersOf,
       confirmMs: 2_000,
     },
     profile.doors ?? [],

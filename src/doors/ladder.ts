@@ -1,6 +1,7 @@
 import type {DoorKind, DoorSpec} from '../agents/doors.js';
 import {compareVersions} from '../agents/verified.js';
-import type {ProcessTree} from '../process/tree.js';
+import type {Listeners} from '../process/listeners.js';
+import {descendsFrom, type ProcessTree} from '../process/tree.js';
 import {holdsOutsideMessages, postToInbox, transcriptOf} from './claude-inbox.js';
 import {type ClaudeSession, claudeConfigDirs, sessionOfPane} from './claude-session.js';
 import {postToCodex, remoteSocketOf} from './codex-door.js';
@@ -48,6 +49,8 @@ export interface DoorDeps {
   stateDir: string;
   /** The command line of the program in the foreground of a pane (opencode's `--port`). */
   commandLine(panePid: number): Promise<readonly string[] | undefined>;
+  /** Who listens on a TCP port: opencode's password goes only to the pane's own server. */
+  listeners(port: number): Promise<Listeners>;
 }
 
 /** The doors as a job uses them. */
@@ -143,6 +146,25 @@ const piExtension: DoorWay<{socket: string}> = {
   post: async (deps, {socket}, notice) => fromPost(await postToPi(socket, notice, deps.confirmMs)),
 };
 
+/** opencode's server on `port`, once the listener there is proven a process of the pane:
+ * what listens on a loopback port may be anyone's, and the request carries the password. */
+async function ownServer(
+  deps: DoorDeps,
+  port: number,
+  panePid: number,
+): Promise<OpencodeServer | {why: string}> {
+  const found = await deps.listeners(port);
+  if ('why' in found) return {why: `${found.why}, so its password is not sent there`};
+  for (const pid of found.pids)
+    if (await descendsFrom(deps.tree, pid, panePid)) return serverOf(port, deps.env);
+  return {
+    why:
+      found.pids.length === 0
+        ? `nothing of yours listens on its --port ${port}`
+        : `what listens on its --port ${port} (pid ${found.pids.join(', ')}) is not a process of the pane, so its password is not sent there`,
+  };
+}
+
 const opencodeServer: DoorWay<OpencodeServer> = {
   async find(deps, _spec, panePid) {
     const port = portOf((await deps.commandLine(panePid)) ?? []);
@@ -150,7 +172,7 @@ const opencodeServer: DoorWay<OpencodeServer> = {
       ? {
           why: 'it was not started with --port (or its command line cannot be read), so its server cannot be found (opencode --port N opens this door)',
         }
-      : serverOf(port, deps.env);
+      : ownServer(deps, port, panePid);
   },
   async ready(server) {
     const session = await currentSession(server, 2_000);

@@ -13,6 +13,7 @@ import {teller} from '../notify/tell.js';
 import {paneMemory} from '../pane/memory.js';
 import {systemForeground} from '../process/foreground.js';
 import {endProcessGroup} from '../process/group.js';
+import {listenersOf} from '../process/listeners.js';
 import {systemTree} from '../process/tree.js';
 import {createSpawnRunner} from '../tmux/runner.js';
 import type {ServerRef, ServerSpec} from '../tmux/server.js';
@@ -188,6 +189,7 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
           confirmMs: DOOR_CONFIRM_MS,
           stateDir: ctx.stateDir,
           commandLine: (pid) => systemForeground.commandLine(pid),
+          listeners: listenersOf,
         }),
         paneMemory: paneMemory(ctx.stateDir, server),
         stopWork: {

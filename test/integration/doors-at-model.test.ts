@@ -24,6 +24,7 @@ import {
 } from '../helpers/at-model-scenarios.js';
 import {describePrompts, type Reply, startModelServer} from '../helpers/model-server.js';
 import {stopWorkers} from '../helpers/nudge-home.js';
+import {processViewEnv} from '../helpers/process-view.js';
 import {
   type AgentName,
   agentAvailable,
@@ -65,7 +66,7 @@ async function loggedWorld(name: AgentName, mode: Mode, o: Parameters<typeof set
   const w = await setup(name, mode, {
     ...o,
     env: {NUDGE_TRANSPORT: 'spawn', ...o.env},
-    path: [calls.env.PATH.split(':')[0] ?? ''],
+    path: [calls.env.PATH.split(':')[0] ?? '', ...(o.path ?? [])],
   });
   return {w, calls};
 }
@@ -321,28 +322,40 @@ describe.skipIf(!agentAvailable('pi'))(
 describe.skipIf(!agentAvailable('opencode'))(
   'opencode door (opencode-server): its server (started with --port)',
   () => {
-    test("the notice goes into the TUI's session through the server; the draft and the pane untouched", async () => {
-      const {w, calls} = await loggedWorld('opencode', 'all', {
-        args: ['--port', String(await freePort())],
-      });
-      const draft = 'a thought not yet sent';
-      const {build, end, got} = await buildWithNotice(w, 'build it in the other pane', {
-        command: 'sleep 3',
-        notifyPane: '"$TMUX_PANE"',
-        // A person starts a message meanwhile; the notice must not touch it.
-        beforeEnd: async () => {
-          await w.agent.waitForIdle(90_000);
-          await w.server.tmux('send-keys', '-t', w.agent.pane, '-l', draft);
-        },
-      });
-      expect(got.via).toBe('typed');
-      expect(end).toMatchObject({noticeVia: 'opencode-server'});
-      expect(received(w.model, draft)).toBe(0);
-      await waitFor('the draft still in the input line', async () =>
-        (await w.agent.capture()).includes(draft) ? true : undefined,
-      );
-      await expectNoKeysInto(calls, w.agent.pane, build);
-    }, 300_000);
+    // The listener on --port is proven the pane's opencode before its password goes there: by
+    // /proc, and by lsof as on macOS (NUDGE_PROCESS_VIEW=ps).
+    test.each(['proc', 'ps'] as const)(
+      "the notice goes into the TUI's session through the server; the draft and the pane untouched (%s)",
+      async (view) => {
+        const port = await freePort();
+        const spy = processViewEnv(view, useTempDir('door-view-'));
+        const {w, calls} = await loggedWorld('opencode', 'all', {
+          args: ['--port', String(port)],
+          env: {NUDGE_PROCESS_VIEW: view},
+          path: view === 'ps' ? [(spy.env.PATH ?? '').split(':')[0] ?? ''] : [],
+        });
+        const draft = 'a thought not yet sent';
+        const {build, end, got} = await buildWithNotice(w, 'build it in the other pane', {
+          command: 'sleep 3',
+          notifyPane: '"$TMUX_PANE"',
+          // A person starts a message meanwhile; the notice must not touch it.
+          beforeEnd: async () => {
+            await w.agent.waitForIdle(90_000);
+            await w.server.tmux('send-keys', '-t', w.agent.pane, '-l', draft);
+          },
+        });
+        expect(got.via).toBe('typed');
+        expect(end).toMatchObject({noticeVia: 'opencode-server'});
+        expect(received(w.model, draft)).toBe(0);
+        await waitFor('the draft still in the input line', async () =>
+          (await w.agent.capture()).includes(draft) ? true : undefined,
+        );
+        await expectNoKeysInto(calls, w.agent.pane, build);
+        if (view === 'ps')
+          expect(spy.calls()).toContain(`lsof -w -nP -iTCP:${port} -sTCP:LISTEN -Fp`);
+      },
+      300_000,
+    );
   },
 );
 

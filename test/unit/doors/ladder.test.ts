@@ -1,6 +1,8 @@
 import {mkdirSync, writeFileSync} from 'node:fs';
+import {createServer} from 'node:http';
+import type {AddressInfo} from 'node:net';
 import {join} from 'node:path';
-import {describe, expect, test} from 'vitest';
+import {afterEach, describe, expect, test} from 'vitest';
 import {doorBody, planDoors, realDoors} from '../../../src/doors/ladder.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 
@@ -17,6 +19,7 @@ const depsOf = (home: string, argv?: string[]) => ({
   confirmMs: 100,
   stateDir: home,
   commandLine: async () => argv,
+  listeners: async () => ({pids: []}),
 });
 
 /** Claude's inbox tried once on pane pid 100: its one attempt. */
@@ -88,5 +91,60 @@ describe('planDoors', () => {
     expect((await planDoors(depsOf(home), [], 100)).plans).toEqual([
       {door: 'keys', use: true, why: 'the program has no door: the notice is typed'},
     ]);
+  });
+});
+
+describe("opencode's door sends its password only to the pane's own server", () => {
+  const closing: Array<() => void> = [];
+  afterEach(() => {
+    for (const close of closing.splice(0)) close();
+  });
+
+  /** A loopback server that records the Authorization header of each request. */
+  async function listener(): Promise<{port: number; seen: string[]}> {
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      seen.push(String(req.headers.authorization));
+      res.setHeader('content-type', 'application/json');
+      res.end('[]');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closing.push(() => server.close());
+    return {port: (server.address() as AddressInfo).port, seen};
+  }
+
+  const planWith = async (port: number, listeners: number[], parent: number | undefined) => {
+    const home = useTempDir('door-home-');
+    const deps = {
+      ...depsOf(home, ['opencode', '--port', String(port)]),
+      env: {HOME: home, OPENCODE_SERVER_PASSWORD: 'sekrit'},
+      tree: {...noParents, parentOf: async () => parent},
+      listeners: async () => ({pids: listeners}),
+    };
+    return (await planDoors(deps, [{kind: 'opencode-server'}], 100)).plans[0];
+  };
+
+  test('a listener that is not a process of the pane gets nothing', async () => {
+    const {port, seen} = await listener();
+    expect(await planWith(port, [process.pid], 1)).toEqual({
+      door: 'opencode-server',
+      use: false,
+      why: `what listens on its --port ${port} (pid ${process.pid}) is not a process of the pane, so its password is not sent there`,
+    });
+    expect(await planWith(port, [], 1)).toMatchObject({
+      use: false,
+      why: `nothing of yours listens on its --port ${port}`,
+    });
+    expect(seen).toEqual([]);
+  });
+
+  test("the pane's own listener is asked, with the password", async () => {
+    const {port, seen} = await listener();
+    expect(await planWith(port, [process.pid], 100)).toMatchObject({
+      door: 'opencode-server',
+      use: false,
+      why: 'the TUI has no session yet (nothing was sent in it)',
+    });
+    expect(seen).toEqual([`Basic ${Buffer.from('opencode:sekrit').toString('base64')}`]);
   });
 });
