@@ -1,11 +1,12 @@
 import {readFile} from 'node:fs/promises';
+import {NudgeError} from '../base/errors.js';
 import type {OptionsOf} from '../base/option-table.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import {endJobsOfGoneServers} from '../jobs/lost.js';
 import {encodeRequest, type JobRequest, newJobId} from '../jobs/request.js';
 import {isTerminal, JobStore} from '../jobs/store.js';
 import {paneLockFor} from '../locks/pane-lock.js';
-import {askerOf} from '../pane/reach.js';
+import {askerOf, whyRemoteRefused} from '../pane/reach.js';
 import {paneRefOf} from '../pane/target.js';
 import {launchWorker} from '../process/launch-worker.js';
 import {
@@ -45,12 +46,14 @@ const AGENT_BACK_POLL_MS = 500;
  * What cannot be brought back is listed with the reason. `--dry-run` only shows the plan.
  */
 export async function recover(o: RecoverOptions, ctx: CommandContext): Promise<RecoverResult> {
+  const asker = askerOf(ctx.env);
+  const why = asker.kind === 'remote' ? whyRemoteRefused(asker) : undefined;
+  if (why !== undefined) throw new NudgeError('out-of-reach', `Nothing here is recovered: ${why}.`);
   const stateDir = resolveStateDir(ctx.env);
   const store = new JobStore(stateDir);
   const endedLost = o.dryRun ? [] : (await endJobsOfGoneServers(store, ctx)).map((r) => r.id);
   const plan = planRecovery(await recoveryFacts(store, stateDir, ctx));
   // From inside a pane (an agent's tool, nudge mcp --allow-exec): its own server's runs only.
-  const asker = askerOf(ctx.env);
   if (asker.kind === 'pane') boundToServer(plan, asker);
   if (o.dryRun) return {...plan, dryRun: true, endedLost};
   await ensureStateDir(stateDir, ctx.env);

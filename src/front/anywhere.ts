@@ -8,6 +8,7 @@ import {ownPaneHere, type SubmitResult, type submit} from '../commands/submit.js
 import type {JobOutcome} from '../jobs/events.js';
 import type {SubmitOptions} from '../jobs/options.js';
 import {textOfFile} from '../jobs/text-file.js';
+import {checkHostGrant} from '../pane/reach.js';
 import {followJob, planNotice, type RelayRecord, relayOf} from '../relay/relay.js';
 import {remoteSettings} from '../remote/settings.js';
 import type {WatchStartOptions} from '../watch/types.js';
@@ -40,6 +41,8 @@ export async function submitAnywhere(
       'bad-usage',
       '--notify-pane and --no-notice exclude each other; give one.',
     );
+  const relayed = plan.relay?.to.host;
+  if (relayed !== undefined) checkHostGrant(ctx.env, relayed, `--notify-pane ${plan.relay?.label}`);
   // --wait on another host: the job runs there detached (so it outlives this connection and
   // this process) and is followed from here until it ends.
   const followHere = host !== undefined && o.wait === true;

@@ -2,6 +2,7 @@
 import {isErrorCode, NudgeError} from '../base/errors.js';
 import {resolveStateDir} from '../base/paths.js';
 import type {CommandContext} from '../commands/context.js';
+import {wireAskerOf} from '../pane/reach.js';
 import {HostLink} from '../remote/link.js';
 import type {RemoteMessage} from '../remote/protocol.js';
 import {remoteSettings} from '../remote/settings.js';
@@ -13,6 +14,7 @@ export function linkTo(host: string, ctx: CommandContext): HostLink {
     stateDir: resolveStateDir(ctx.env),
     settings: remoteSettings(ctx.env),
     env: ctx.env,
+    asker: wireAskerOf(ctx.env, host),
   });
 }
 

@@ -20,18 +20,27 @@ export async function runOn<K extends HostCommand>(
   ctx: CommandContext,
   local?: CommandFn<K>,
 ): Promise<OnHost<HostResult<K>>> {
-  if (host === undefined) {
-    // The one door of the commands that name a job: the job must be within the caller's reach.
-    if (JOB_COMMANDS.has(name)) {
-      const {checkJobReach} = await import('../jobs/job-reach.js');
-      await checkJobReach(String((options as {job?: unknown}).job ?? ''), ctx);
-    }
-    const run = (local ?? (await HOST_COMMANDS[name]())) as (
-      o: unknown,
-      c: CommandContext,
-    ) => Promise<OnHost<HostResult<K>>>;
-    return run(options, ctx);
-  }
+  if (host === undefined) return runHere(name, options, ctx, local);
   const {callHost} = await import('./hosts.js');
   return callHost(host, name, options, ctx);
+}
+
+/** Run a command on this machine, through the one door of the commands that name a job: the
+ * job must be within the caller's reach (for `nudge remote` too, whose caller's bound is in
+ * its environment). */
+export async function runHere<K extends HostCommand>(
+  name: K,
+  options: HostOptions<K>,
+  ctx: CommandContext,
+  local?: CommandFn<K>,
+): Promise<OnHost<HostResult<K>>> {
+  if (JOB_COMMANDS.has(name)) {
+    const {checkJobReach} = await import('../jobs/job-reach.js');
+    await checkJobReach(String((options as {job?: unknown}).job ?? ''), ctx);
+  }
+  const run = (local ?? (await HOST_COMMANDS[name]())) as (
+    o: unknown,
+    c: CommandContext,
+  ) => Promise<OnHost<HostResult<K>>>;
+  return run(options, ctx);
 }

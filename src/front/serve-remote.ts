@@ -3,8 +3,10 @@ import {describeError, EXIT_CODES, type ExitCode, isErrorCode, NudgeError} from 
 import {thisProcess} from '../base/this-process.js';
 import {nudgeVersion} from '../base/version.js';
 import type {CommandContext} from '../commands/context.js';
+import {REMOTE_ASKER_VAR, remoteAskerOf} from '../pane/reach.js';
 import {parseRequest, REMOTE_PROTOCOL, type RemoteMessage} from '../remote/protocol.js';
 import {HOST_COMMANDS, type HostCommand} from './commands.js';
+import {runHere} from './run-on.js';
 
 /**
  * `nudge remote`: the far end of `--host` (src/remote/protocol.ts). Says hello, reads one
@@ -49,13 +51,16 @@ export async function serveRemote(
   if (!Object.hasOwn(HOST_COMMANDS, request.command))
     return fail('bad-usage', `nudge remote: no command ${JSON.stringify(request.command)}.`);
   const {host: _ignored, ...options} = request.options as Record<string, unknown>;
-  const c: CommandContext = {...ctx, signal: AbortSignal.any([ctx.signal, gone.signal])};
+  // The caller's bound, applied here as a local door applies a pane's (src/pane/reach.ts).
+  const asker = remoteAskerOf(request.asker);
+  const {TMUX: _t, TMUX_PANE: _p, [REMOTE_ASKER_VAR]: _a, ...env} = ctx.env;
+  const c: CommandContext = {
+    ...ctx,
+    env: asker.kind === 'person' ? env : {...env, [REMOTE_ASKER_VAR]: JSON.stringify(asker)},
+    signal: AbortSignal.any([ctx.signal, gone.signal]),
+  };
   try {
-    const run = (await HOST_COMMANDS[request.command as HostCommand]()) as (
-      o: unknown,
-      c: CommandContext,
-    ) => Promise<unknown>;
-    const result = await run(options, c);
+    const result: unknown = await runHere(request.command as HostCommand, options as never, c);
     if (request.command === 'logs') {
       for await (const line of (result as {lines: AsyncIterable<string>}).lines) {
         if (gone.signal.aborted) break;

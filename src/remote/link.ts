@@ -16,14 +16,12 @@ import type {RemoteSettings} from './settings.js';
 
 /** How long a caller waits for one of the host's session slots before giving up. */
 const SLOT_WAIT_MS = 120_000;
-/** How long setting up the shared connection may take (ssh's own ConnectTimeout is less). */
+/** How long setting up the shared connection may take (ssh's ConnectTimeout is less). */
 const MASTER_TIMEOUT_MS = 60_000;
-/** What ssh adds to ControlPath for the socket it binds first (and then renames into place):
- * `.` and 16 random characters (OpenSSH mux.c, muxserver_listen). */
+/** What ssh adds to ControlPath while it binds: `.` and 16 random characters (mux.c). */
 const SSH_TEMP_SUFFIX = 17;
 
-/** The longest socket path the platform binds, in bytes: sun_path less its closing NUL —
- * 108 bytes on Linux, 104 on macOS and the BSDs. */
+/** The longest socket path the platform binds, less its NUL: Linux 108 bytes, macOS/BSD 104. */
 export function socketPathLimit(platform: NodeJS.Platform): number {
   return (platform === 'linux' ? 108 : 104) - 1;
 }
@@ -59,6 +57,8 @@ export interface LinkEnv {
   settings: RemoteSettings;
   /** The environment ssh runs in (SSH_AUTH_SOCK, HOME). */
   env: Record<string, string | undefined>;
+  /** Who asks: sent with each request, for the host to apply (src/pane/reach.ts). */
+  asker: unknown;
 }
 
 /** The answer of one session: the messages up to the first result, error or end. */
@@ -207,6 +207,7 @@ export class HostLink {
           protocol: REMOTE_PROTOCOL,
           command: request.command,
           options: request.options,
+          asker: this.#o.asker,
         }),
       );
       const lines = piped.lines[Symbol.asyncIterator]();

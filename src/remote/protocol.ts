@@ -4,7 +4,7 @@
  * messages, one JSON line each, on stdout. The request's stdin stays open: its end tells the
  * remote side that the caller went away (a wait it runs then stops).
  *
- *   → {"nudge":"0.9.0","protocol":1,"command":"submit","options":{...}}
+ *   → {"nudge":"0.9.0","protocol":1,"command":"submit","options":{...},"asker":{...}}
  *   ← {"hello":{"nudge":"0.9.0","protocol":1,"node":"20.19.2","platform":"linux"}}
  *   ← {"result":{...}}                       the command's typed result, or
  *   ← {"error":{"code":"no-such-pane","message":"..."}}   its one sentence, or
@@ -17,6 +17,9 @@ export interface RemoteRequest {
   protocol: number;
   command: string;
   options: unknown;
+  /** Who asks (src/pane/reach.ts WireAsker): the person, or a pane of the caller's host,
+   * whose bound the remote side applies. Read fail-closed. */
+  asker?: unknown;
 }
 
 export interface Hello {

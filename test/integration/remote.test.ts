@@ -4,6 +4,7 @@
  * the real `nudge mcp`. What a pane received is read byte for byte from a recorder there.
  */
 import {mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {hostname} from 'node:os';
 import {join} from 'node:path';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -442,11 +443,15 @@ Host stranger
     expect(JSON.parse(list.stdout)).toEqual([]);
   }, 150_000);
 
-  test('the MCP tools take a host: submit and status through the real nudge mcp', async () => {
+  test('the MCP tools take a host: submit and status through the real nudge mcp, once config.toml [submit] hosts names it', async () => {
     const world = await startSshHosts(['alpha']);
     const [alpha] = world.hosts as [SshHost];
     const rec = await startRecorder(alpha);
     const local = await startTmuxServer();
+    const config = join(world.env.XDG_CONFIG_HOME ?? '', 'nudge', 'config.toml');
+    // A pane's nudge reaches another host only where the person granted it.
+    await expectRemoteRefused(world, local, rec, config);
+    writeFileSync(config, `${readFileSync(config, 'utf8')}\n[submit]\nhosts = ["alpha"]\n`);
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [CLI, 'mcp'],
@@ -464,7 +469,7 @@ Host stranger
       host: 'alpha',
       kind: 'queued',
     });
-    expect(await rec.lines(1)).toEqual(['from mcp']);
+    expect(await rec.lines(2)).toEqual(['by the person', 'from mcp']);
     const job = submitted.structuredContent?.job ?? '';
     const status = (await client.callTool({
       name: 'status',
@@ -475,3 +480,60 @@ Host stranger
     expect(await local.capture('%0')).not.toContain('from mcp');
   }, 120_000);
 });
+
+/**
+ * From a pane (the real `nudge mcp` and CLI, `$TMUX` set) with no `[submit] hosts`: the remote
+ * side applies the caller's bound: submit refused there (exit 2, nothing typed), its jobs not
+ * listed, a job of the host not cancelled.
+ */
+async function expectRemoteRefused(
+  world: Awaited<ReturnType<typeof startSshHosts>>,
+  local: Awaited<ReturnType<typeof startTmuxServer>>,
+  rec: Awaited<ReturnType<typeof startRecorder>>,
+  config: string,
+) {
+  const inPane = {...world.env, TMUX: `${local.socket},1,0`, TMUX_PANE: '%0'};
+  const refusal = `on alpha: --pane ${rec.pane} is out of reach: the pane that asked (${hostname()}:%0) is on another host, whose config.toml [submit] hosts does not name alpha.`;
+  const cli = await runNudge(
+    ['submit', '--host', 'alpha', '--pane', rec.pane, '--no-notice', '--', 'not typed'],
+    inPane,
+  );
+  expect(cli.exitCode).toBe(2);
+  expect(cli.stderr.trim()).toBe(`nudge: ${refusal}`);
+  // A job here whose notice would be relayed there: refused before anything runs.
+  const relayed = await runNudge(
+    ['submit', '--pane', '%0', '-S', local.socket, '--notify-pane', `alpha:${rec.pane}`, '--', 'x'],
+    inPane,
+  );
+  expect(relayed.exitCode).toBe(2);
+  expect(relayed.stderr.trim()).toBe(
+    `nudge: --notify-pane alpha:${rec.pane} is out of reach: the pane that asked (${hostname()}:%0) is on another host, whose config.toml [submit] hosts does not name alpha.`,
+  );
+  // The person, outside tmux, submits there; the pane's nudge sees none of it.
+  const person = await runNudge(
+    [
+      'submit',
+      '--host',
+      'alpha',
+      '--pane',
+      rec.pane,
+      '--delay',
+      '0',
+      '--no-notice',
+      '--',
+      'by the person',
+    ],
+    world.env,
+  );
+  expect(person.exitCode, person.stderr).toBe(0);
+  expect(await rec.lines(1)).toEqual(['by the person']);
+  const job = person.stdout.trim().split(/\s+/)[0] ?? '';
+  const listed = await runNudge(['jobs', '--host', 'alpha', '--json'], inPane);
+  expect(listed.exitCode, listed.stderr).toBe(0);
+  expect(JSON.parse(listed.stdout).jobs ?? JSON.parse(listed.stdout)).toEqual([]);
+  const cancel = await runNudge(['cancel', job], inPane);
+  expect(cancel.exitCode).toBe(2);
+  expect(cancel.stderr).toContain('is out of reach: the pane that asked');
+  expect(readFileSync(config, 'utf8')).not.toContain('[submit]');
+  expect(await rec.lines(1)).toEqual(['by the person']);
+}

@@ -1,9 +1,18 @@
 // The one reach check (issue 42): who asks (the person outside tmux, or a process in a pane,
 // bounded to its session unless config.toml widens it to the server) and what it may reach.
 import {mkdirSync, writeFileSync} from 'node:fs';
+import {hostname} from 'node:os';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
-import {askerOf, checkReachOf, reachable, whyUnreachable} from '../../../src/pane/reach.js';
+import {
+  askerOf,
+  checkReachOf,
+  REMOTE_ASKER_VAR,
+  reachable,
+  remoteAskerOf,
+  whyUnreachable,
+  wireAskerOf,
+} from '../../../src/pane/reach.js';
 import type {PaneInfo, Tmux} from '../../../src/tmux/tmux.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 
@@ -38,6 +47,43 @@ describe('who asks', () => {
     mkdirSync(join(dir, 'nudge'));
     writeFileSync(join(dir, 'nudge', 'config.toml'), '[submit]\npanes = "server"\n');
     expect(askerOf({...INSIDE, XDG_CONFIG_HOME: dir})).toMatchObject({reach: 'server'});
+  });
+});
+
+describe('--host: the bound a request carries, and the far end reading it', () => {
+  test('the person stays the person; a pane is granted a host only by [submit] hosts', () => {
+    expect(wireAskerOf({}, 'gpu')).toEqual({kind: 'person'});
+    const ungranted = {kind: 'remote', from: `${hostname()}:%1`, host: 'gpu', granted: false};
+    expect(wireAskerOf(INSIDE, 'gpu')).toEqual(ungranted);
+    const dir = useTempDir('nudge-config-');
+    mkdirSync(join(dir, 'nudge'));
+    writeFileSync(join(dir, 'nudge', 'config.toml'), '[submit]\nhosts = ["gpu"]\n');
+    expect(wireAskerOf({...INSIDE, XDG_CONFIG_HOME: dir}, 'gpu')).toEqual({
+      ...ungranted,
+      granted: true,
+    });
+    expect(wireAskerOf({...INSIDE, XDG_CONFIG_HOME: dir}, 'other')).toMatchObject({
+      granted: false,
+    });
+  });
+
+  test('read fail-closed; honoured only outside a pane', async () => {
+    const closed = {kind: 'remote', from: '?', host: '?', granted: false};
+    for (const bad of [undefined, null, 'person', {kind: 'pane'}, {kind: 'remote', granted: 'yes'}])
+      expect(remoteAskerOf(bad)).toEqual(closed);
+    expect(remoteAskerOf({kind: 'person'})).toEqual({kind: 'person'});
+    const wire = JSON.stringify({kind: 'remote', from: 'a:%1', host: 'gpu', granted: false});
+    const asker = askerOf({[REMOTE_ASKER_VAR]: wire});
+    expect(await whyUnreachable(asker, at('%9'), () => tmux)).toBe(
+      'the pane that asked (a:%1) is on another host, whose config.toml [submit] hosts does not name gpu',
+    );
+    expect(askerOf({[REMOTE_ASKER_VAR]: 'not json'})).toEqual(closed);
+    // Inside a pane the variable changes nothing: the pane's own bound holds.
+    expect(
+      askerOf({...INSIDE, [REMOTE_ASKER_VAR]: JSON.stringify({kind: 'person'})}),
+    ).toMatchObject({
+      kind: 'pane',
+    });
   });
 });
 

@@ -65,6 +65,7 @@ describe('controlDir', () => {
       stateDir: stateOf(64),
       settings: {sshConfig: undefined, sessions: 2, nudge: {}} as never,
       env: {},
+      asker: {kind: 'person'},
     });
     expect(Buffer.byteLength(link.controlPath) + 17).toBeLessThanOrEqual(
       socketPathLimit(process.platform),

@@ -58,7 +58,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   ],
   relay: ['base', 'jobs', 'remote'],
   /** Where a command runs (dispatch), between the front ends and the verbs. */
-  front: ['base', 'commands', 'jobs', 'process', 'relay', 'remote', 'setup', 'watch'],
+  front: ['base', 'commands', 'jobs', 'pane', 'process', 'relay', 'remote', 'setup', 'watch'],
   /** The kinds of detached worker, each its work and where its failures go. */
   worker: [
     'base',
