@@ -150,3 +150,43 @@ describe('keys are keys', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({keys: ['Escape', 'C-a', 'C-k']});
   }, 60_000);
 });
+
+describe('every wait honours SIGTERM', () => {
+  test('wait, expect, logs --follow and a submit --wait queued behind a running job each end on SIGTERM', async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    const env = cleanEnv({NUDGE_HOME: home});
+    // A pane that never settles (a clock), and a shell whose command runs for an hour.
+    const busy = await server.newPane(['sh', '-c', 'while :; do date +%s%N; sleep 0.2; done']);
+    const shell = await server.newPane(['bash', '--norc', '--noprofile']);
+    await server.waitForScreen(shell, /\$\s*$/m);
+    const started = await runNudge(
+      [...submitArgs(server.socket, shell, ['--no-notice', '--until', 'exit', '--', 'sleep 3600'])],
+      {NUDGE_HOME: home},
+    );
+    expect(started.exitCode, started.stderr).toBe(0);
+    const job = started.stdout.trim().split(/\s+/)[0] ?? '';
+    const S = ['-S', server.socket];
+    const waits: string[][] = [
+      ['wait', ...S, '--pane', busy, '--timeout', '1h'],
+      ['expect', ...S, '--timeout-ms', '3600000', busy, 'never shown'],
+      ['logs', '--follow', job],
+      // Queued behind the hour-long job: it waits for the pane's lock.
+      submitArgs(server.socket, shell, ['--wait', '--no-notice', '--', 'echo queued']),
+    ];
+    for (const args of waits) {
+      const child = execa(process.execPath, [CLI, ...args], {env, extendEnv: false, reject: false});
+      // SIGTERM at any moment ends it: before its wait began or in it.
+      await new Promise((r) => setTimeout(r, 1_500));
+      // Still waiting (not ended on a usage error), then told to stop.
+      expect(child.exitCode, `${args.join(' ')} ended by itself`).toBeNull();
+      child.kill('SIGTERM');
+      const deadline = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      const r = await child;
+      clearTimeout(deadline);
+      expect(r.signal === 'SIGKILL' ? `${args[0]} ignored SIGTERM` : 'ended', r.stderr).toBe(
+        'ended',
+      );
+    }
+  }, 180_000);
+});
