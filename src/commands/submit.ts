@@ -11,6 +11,7 @@ import {
   type SubmitOptions,
   validateText,
 } from '../jobs/options.js';
+import type {JobRecord} from '../jobs/record.js';
 import {
   encodeRequest,
   JOB_ID_PATTERN,
@@ -26,6 +27,7 @@ import {askerOf} from '../pane/reach.js';
 import {checkReach, ownPaneOrRefuse, paneRefOf, resolvePane} from '../pane/target.js';
 import {launchWorker} from '../process/launch-worker.js';
 import {resolveServerSpec} from '../tmux/server.js';
+import type {PaneInfo, Tmux} from '../tmux/tmux.js';
 import {visibleText} from '../tmux/view.js';
 import type {CommandContext} from './context.js';
 
@@ -145,8 +147,9 @@ export async function submit(given: SubmitOptions, ctx: CommandContext): Promise
   // sentence and exit 1, and nothing was typed.
   // A job for the agent's door now (--if-busy now) takes no place in the queue: it never
   // takes the pane's lock, and would hold the jobs behind it back.
+  const from = submittedFrom(ctx.env, tmux, info);
   const [created, queued] = await Promise.allSettled([
-    store.create(request, o.wait ? 'foreground' : 'detached', submittedFrom(ctx.env)),
+    store.create(request, o.wait ? 'foreground' : 'detached', await from),
     options.now ? Promise.resolve() : lock.enqueue(request.jobId),
   ]);
   // Taken back in reverse if a later step fails: the queue entry, then the record.
@@ -222,8 +225,20 @@ export async function ownPaneHere(
   return ownPaneOrRefuse(ctx.tmux(spec), spec, ctx, lead, 'name it as local:%N');
 }
 
-/** The pane the caller runs in, as the job records who submitted it (absent: the person). */
-function submittedFrom(env: Record<string, string | undefined>) {
+/** The pane the caller runs in and its session, as the job records who submitted it (absent:
+ * the person; a pane of another host says so). The session is the target's when the caller
+ * types into its own pane, else read from its server (absent when that is another). */
+async function submittedFrom(
+  env: Record<string, string | undefined>,
+  tmux: Tmux,
+  target: PaneInfo,
+): Promise<JobRecord['submittedFrom']> {
   const asker = askerOf(env);
-  return asker.kind === 'pane' ? {socketPath: asker.socketPath, pane: asker.pane} : undefined;
+  if (asker.kind === 'remote') return {socketPath: '', pane: asker.from};
+  if (asker.kind !== 'pane') return undefined;
+  const from = {socketPath: asker.socketPath, pane: asker.pane};
+  if (asker.pane === target.paneId) return {...from, sessionId: target.sessionId};
+  if (asker.socketPath !== target.socketPath) return from;
+  const sessionId = (await tmux.describePane(asker.pane).catch(() => undefined))?.sessionId;
+  return sessionId ? {...from, sessionId} : from;
 }

@@ -51,8 +51,9 @@ interface RecordBase<S extends JobState> {
   stalled?: StalledMark;
   /** The job waits for the person before it types (their draft, a half line): what for. */
   waitingForYou?: string;
-  /** Who submitted it: the pane the caller ran in (absent: the person, outside tmux). */
-  submittedFrom?: {socketPath: string; pane: string};
+  /** Who submitted it: the pane the caller ran in and its session (absent: the person, outside
+   * tmux; a pane of another host: `HOST:%N`, no socket). */
+  submittedFrom?: {socketPath: string; pane: string; sessionId?: string};
 }
 
 /** How the notice went: a door, typed keys, typed as a shell comment, or shown as a tmux

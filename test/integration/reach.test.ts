@@ -149,14 +149,21 @@ describe("from inside a pane of one session, another session's panes and jobs ar
     const status = await runNudge(['status', queued, '--json'], person);
     expect(status.exitCode, status.stderr).toBe(0);
     expect(JSON.parse(status.stdout).preview).toBe('the person queued this');
-    // A job records who submitted it: the pane the agent ran in.
+    // A job records who submitted it: the pane the agent ran in, and its session.
+    const session = (
+      await server.tmux('display-message', '-p', '-t', '%0', '#{session_id}')
+    ).trim();
     const own = await runNudge(
       submitArgs(server.socket, '%0', ['--no-notice', '--', 'true']),
       agent,
     );
     expect(own.exitCode, own.stderr).toBe(0);
     const mine = await runNudge(['status', own.stdout.trim(), '--json'], agent);
-    expect(JSON.parse(mine.stdout).submittedFrom).toEqual({socketPath: server.socket, pane: '%0'});
+    expect(JSON.parse(mine.stdout).submittedFrom).toEqual({
+      socketPath: server.socket,
+      pane: '%0',
+      sessionId: session,
+    });
     await waitForJobEnd(home, own.stdout.trim(), 60_000);
     for (const id of [queued, holding]) {
       const c = await runNudge(['cancel', id], person);
