@@ -510,21 +510,8 @@ async function expectRemoteRefused(
     `nudge: --notify-pane alpha:${rec.pane} is out of reach: the pane that asked (${hostname()}:%0) is on another host, whose config.toml [submit] hosts does not name alpha.`,
   );
   // The person, outside tmux, submits there; the pane's nudge sees none of it.
-  const person = await runNudge(
-    [
-      'submit',
-      '--host',
-      'alpha',
-      '--pane',
-      rec.pane,
-      '--delay',
-      '0',
-      '--no-notice',
-      '--',
-      'by the person',
-    ],
-    world.env,
-  );
+  const submit = 'submit --host alpha --delay 0 --no-notice --pane'.split(' ');
+  const person = await runNudge([...submit, rec.pane, '--', 'by the person'], world.env);
   expect(person.exitCode, person.stderr).toBe(0);
   expect(await rec.lines(1)).toEqual(['by the person']);
   const job = person.stdout.trim().split(/\s+/)[0] ?? '';
