@@ -3,7 +3,7 @@ import {NudgeError} from '../base/errors.js';
 import type {OptionsOf} from '../base/option-table.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import {endJobsOfGoneServers} from '../jobs/lost.js';
-import {encodeRequest, type JobRequest, newJobId} from '../jobs/request.js';
+import {type JobRequest, newJobId} from '../jobs/request.js';
 import {isTerminal, JobStore} from '../jobs/store.js';
 import {paneLockFor} from '../locks/pane-lock.js';
 import {askerOf, whyRemoteRefused} from '../pane/reach.js';
@@ -217,7 +217,6 @@ async function retargetJob(
     entry: ctx.workerEntry,
     id: jobId,
     stateDir,
-    request: encodeRequest(request),
     logPath: handle.logPath,
     env: ctx.env,
   });

@@ -12,13 +12,7 @@ import {
   validateText,
 } from '../jobs/options.js';
 import type {JobRecord} from '../jobs/record.js';
-import {
-  encodeRequest,
-  JOB_ID_PATTERN,
-  type JobRequest,
-  newJobId,
-  REQUEST_VERSION,
-} from '../jobs/request.js';
+import {JOB_ID_PATTERN, type JobRequest, newJobId, REQUEST_VERSION} from '../jobs/request.js';
 import {JobStore} from '../jobs/store.js';
 import {textOfFile} from '../jobs/text-file.js';
 import {paneLockFor} from '../locks/pane-lock.js';
@@ -169,7 +163,6 @@ export async function submit(given: SubmitOptions, ctx: CommandContext): Promise
       entry: ctx.workerEntry,
       id: request.jobId,
       stateDir,
-      request: encodeRequest(request),
       logPath: handle.logPath,
       env: ctx.env,
       undo,

@@ -26,8 +26,8 @@ export function relayEnds(
   };
 }
 
-/** Record the relay and start its detached worker (it outlives this command); the spec is
- * handed over as every worker's request is (src/process/worker-main.ts). */
+/** Record the relay and start its detached worker (it outlives this command), which reads
+ * the spec from that record. */
 export async function startRelay(spec: RelaySpec, ctx: CommandContext): Promise<void> {
   const stateDir = resolveStateDir(ctx.env);
   await ensureStateDir(stateDir, ctx.env);
@@ -42,6 +42,5 @@ export async function startRelay(spec: RelaySpec, ctx: CommandContext): Promise<
     stateDir,
     logPath: join(relaysDir(stateDir), `${spec.job}.log`),
     env: ctx.env,
-    request: JSON.stringify(spec),
   });
 }

@@ -12,11 +12,10 @@ import {exitSentinel} from '../detect/watchers.js';
 import type {DeliverOptions} from '../pane/deliver.js';
 import {MAX_NOTICE_LENGTH} from './notice.js';
 
-/** Version of the request format handed from the front end to the worker. */
+/** Version of the request format the front end stores for the worker (request.json). */
 export const REQUEST_VERSION = 1;
 
-/** The largest text (UTF-8 bytes) one job may type. Kept well under the 128 KiB limit on one
- * environment string (Linux MAX_ARG_STRLEN), which carries the base64 request to the worker. */
+/** The largest text (UTF-8 bytes) one job may type. */
 export const MAX_TEXT_BYTES = 64 * 1024;
 
 /** Everything a worker needs to run one job; resolved and validated by the front end. */
@@ -96,19 +95,17 @@ export interface JobOptions {
   stall?: StallPolicy | null | undefined;
 }
 
-/** Encode a request for the worker: JSON, then base64. */
-export function encodeRequest(request: JobRequest): string {
-  return Buffer.from(JSON.stringify(request), 'utf8').toString('base64');
-}
+/** The largest request.json a worker reads: the text at its limit, JSON-escaped, and room for
+ * the options around it. */
+export const MAX_REQUEST_BYTES = MAX_TEXT_BYTES * 6 + 64 * 1024;
 
-/** Decode and validate what the front end sent; garbage yields a one-sentence reason. */
-export function decodeRequest(encoded: string | undefined): Result<JobRequest, string> {
-  if (!encoded) return err('no request was handed to the worker (NUDGE_REQUEST is empty)');
-  if (encoded.length > MAX_TEXT_BYTES * 2 + 16_384) return err('the request is too large');
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded)) return err('the request is not valid base64');
+/** The request as the job's request.json holds it (the one carrier of a request, from the
+ * front end to the worker), checked: garbage yields a one-sentence reason. */
+export function parseStoredRequest(text: string): Result<JobRequest, string> {
+  if (text.length > MAX_REQUEST_BYTES) return err('the request is too large');
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(encoded, 'base64').toString('utf8'));
+    parsed = JSON.parse(text);
   } catch {
     return err('the request is not valid JSON');
   }

@@ -16,10 +16,9 @@ import {startProcess} from './spawn.js';
  *   caller's pane closing do not reach it (test/integration/detach.test.ts).
  * - stdio is /dev/null in and the log file out: no pipe to the caller stays open, so an
  *   agent's Bash tool (which waits for its pipes to close) returns at once.
- * - The worker is named its job (`--id`); what it is handed (a job's request, a relay's spec)
- *   travels in the environment (NUDGE_REQUEST), not argv: /proc/<pid>/environ is readable
- *   only by the same user, argv by everyone (`ps`). Runs and watchers read theirs from the
- *   store by id.
+ * - The worker is named its job (`--id`) and nothing more: every kind reads its request from
+ *   the store by that id (a job's request.json, a relay's record, a run's, a watcher's), the
+ *   one carrier of a request — never argv (`ps` shows it to everyone) or the environment.
  * - plain spawn (startProcess) rather than execa: nothing here needs execa's piping, and the
  *   detached fire-and-forget case is simplest (and fastest) with spawn + unref.
  */
@@ -31,8 +30,6 @@ export async function launchWorker(opts: {
   stateDir: string;
   logPath: string;
   env: Record<string, string | undefined>;
-  /** What the worker is handed (NUDGE_REQUEST), when it does not read it from the store. */
-  request?: string;
   /** What to take back, in reverse, if the worker cannot be started. */
   undo?: Undo;
 }): Promise<ProcessId> {
@@ -42,11 +39,7 @@ export async function launchWorker(opts: {
       args: ['--id', opts.id],
       cwd: opts.stateDir,
       logPath: opts.logPath,
-      env: {
-        ...opts.env,
-        NUDGE_HOME: opts.stateDir,
-        ...(opts.request === undefined ? {} : {NUDGE_REQUEST: opts.request}),
-      },
+      env: {...opts.env, NUDGE_HOME: opts.stateDir},
     });
   } catch (error) {
     await opts.undo?.run();

@@ -4,9 +4,8 @@ import {statFields} from './proc-stat.js';
 
 /**
  * The one entry of every detached worker (workers/*.ts hand it their kind): it reads what
- * the launch (src/process/launch-worker.ts) gave — the job's id (`--id`), the state folder
- * (NUDGE_HOME) and, for the kinds handed one, the request (NUDGE_REQUEST, taken out of the
- * environment before anything is started) — turns SIGTERM and SIGINT into the stop signal,
+ * the launch (src/process/launch-worker.ts) gave — the job's id (`--id`) and the state folder
+ * (NUDGE_HOME), by which each kind reads its request from the store — turns SIGTERM and SIGINT into the stop signal,
  * records any failure the work did not record itself (bad input, a throw, an uncaught error)
  * in the kind's own record, and exits with the code of the one table (src/base/errors.ts).
  */
@@ -15,8 +14,6 @@ export interface WorkerStart {
   id: string;
   /** The state folder (NUDGE_HOME). */
   stateDir: string;
-  /** What the launch handed over (NUDGE_REQUEST), if anything. */
-  handed: string | undefined;
   env: Record<string, string | undefined>;
   pid: number;
   uid: number;
@@ -57,14 +54,10 @@ export interface WorkerKind {
 export async function workerMain(kind: WorkerKind): Promise<void> {
   const signal = stopSignal();
   const env = process.env;
-  const handed = env.NUDGE_REQUEST;
-  // Children we start (tmux, ssh, git) need not see the request.
-  delete env.NUDGE_REQUEST;
   const at = process.argv.indexOf('--id');
   const start: WorkerStart = {
     id: at < 0 ? '' : (process.argv[at + 1] ?? ''),
     stateDir: env.NUDGE_HOME ?? '',
-    handed,
     env,
     pid: process.pid,
     uid: process.getuid?.() ?? 0,

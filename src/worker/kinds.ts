@@ -1,14 +1,17 @@
 import {useProfilesOf} from '../agents/registry.js';
+import {readFailure, readTextCapped} from '../base/bounded-read.js';
 import {realClock} from '../base/clock.js';
 import {EXIT_CODES, exitCodeOfState} from '../base/errors.js';
-import {JOB_ID_PATTERN} from '../base/paths.js';
+import {JOB_ID_PATTERN, layout} from '../base/paths.js';
+import {err, type Result} from '../base/result.js';
 import {nodeContext} from '../commands/node-context.js';
 import {relayEnds} from '../front/relay.js';
 import {executeJob, recordWorkerFailure} from '../jobs/execute.js';
-import {decodeRequest} from '../jobs/request.js';
+import {type JobRequest, MAX_REQUEST_BYTES, parseStoredRequest} from '../jobs/request.js';
+import {JobHandle} from '../jobs/store.js';
 import {notifyPreviewOf} from '../notify/config.js';
 import type {WorkerKind, WorkerStart} from '../process/worker-main.js';
-import {type RelaySpec, recordRelayFailure, runRelay} from '../relay/relay.js';
+import {type RelaySpec, recordRelayFailure, relayOf, runRelay} from '../relay/relay.js';
 import {executeRunJob} from '../runs/execute.js';
 import {parseTransportChoice} from '../tmux/transport.js';
 import {executeCycles, recordCycleFailure} from '../watch/execute.js';
@@ -35,13 +38,24 @@ const executeContext = (s: WorkerStart) => ({
 /** A job's failure goes into its record (through the store's one writer of endings). */
 const failJob = (s: WorkerStart, reason: string) => recordWorkerFailure(s.stateDir, s.id, reason);
 
-/** `nudge submit`'s job: its request handed over (NUDGE_REQUEST, base64 JSON), checked. */
+/** The request of job `s.id`: its request.json, the one carrier of a request (read bounded,
+ * checked). */
+async function storedRequest(s: WorkerStart): Promise<Result<JobRequest, string>> {
+  const path = new JobHandle(s.id, layout.jobDir(s.stateDir, s.id)).requestPath;
+  try {
+    return parseStoredRequest(await readTextCapped(path, MAX_REQUEST_BYTES));
+  } catch (error) {
+    return err(`its request (${path}) cannot be read: ${readFailure(error)}`);
+  }
+}
+
+/** `nudge submit`'s job: its request read from the store by the job's id, checked. */
 export const JOB_WORKER: WorkerKind = {
   name: 'job',
   idPattern: JOB_ID_PATTERN,
   prepare: useProfilesOf,
   async run(s) {
-    const decoded = decodeRequest(s.handed);
+    const decoded = await storedRequest(s);
     if (!decoded.ok) throw new BadRequest(decoded.error);
     if (decoded.value.jobId !== s.id)
       throw new BadRequest(`the request is for job ${decoded.value.jobId}, not ${s.id}`);
@@ -88,19 +102,23 @@ export const WATCH_WORKER: WorkerKind = {
   recordFailure: (s, reason) => recordCycleFailure(s.stateDir, s.id, reason),
 };
 
-/** A relay: its spec handed over (NUDGE_REQUEST, JSON), for the job named by `--id`. */
+/** A relay: its record (`relays/<job>.json`, written before its launch), for the job named by
+ * `--id`. */
 export const RELAY_WORKER: WorkerKind = {
   name: 'relay',
   idPattern: JOB_ID_PATTERN,
   prepare: useProfilesOf,
   async run(s) {
-    let spec: RelaySpec;
-    try {
-      spec = JSON.parse(s.handed ?? '') as RelaySpec;
-    } catch {
-      throw new BadRequest('NUDGE_REQUEST is not a relay');
-    }
-    if (spec?.job !== s.id) throw new BadRequest(`the relay is not job ${s.id}'s`);
+    const record = await relayOf(s.stateDir, s.id);
+    if (record === undefined) throw new BadRequest(`job ${s.id} has no relay recorded`);
+    if (record.job !== s.id || typeof record.to?.pane !== 'string')
+      throw new BadRequest(`the relay recorded for job ${s.id} is not one`);
+    const spec: RelaySpec = {
+      job: record.job,
+      from: record.from,
+      to: record.to,
+      notice: record.notice,
+    };
     const ctx = nodeContext(
       {
         env: s.env,
@@ -114,8 +132,8 @@ export const RELAY_WORKER: WorkerKind = {
       },
       new URL('../', import.meta.url),
     );
-    const record = await runRelay(spec, relayEnds(ctx, s.log));
-    return record.state === 'failed' ? EXIT_CODES.failure : EXIT_CODES.ok;
+    const ended = await runRelay(spec, relayEnds(ctx, s.log));
+    return ended.state === 'failed' ? EXIT_CODES.failure : EXIT_CODES.ok;
   },
   recordFailure: (s, reason) => recordRelayFailure(s.stateDir, s.id, reason, realClock.now()),
 };

@@ -321,7 +321,7 @@ describe('path traversal through arguments', () => {
     writeFileSync(join(victim, 'state.json'), decoy);
     const worker = join(CLI, '..', '..', 'workers', 'job-worker.js');
     const r = await execa(process.execPath, [worker, '--id', '../../victim'], {
-      env: cleanEnv({NUDGE_HOME: home, NUDGE_REQUEST: 'garbage!'}),
+      env: cleanEnv({NUDGE_HOME: home}),
       extendEnv: false,
       reject: false,
       timeout: 20_000,
@@ -332,23 +332,30 @@ describe('path traversal through arguments', () => {
     recordFigure({scenario: 'worker --id ../../victim', jobs: 0, accounted: 0});
   });
 
-  it('a relay worker handed garbage records why in its own record and exits 1; a watch worker named ../x touches nothing', async () => {
+  it('a relay worker whose record is garbage records why in its own record and exits 1; a watch worker named ../x touches nothing', async () => {
     const home = useNudgeHome();
     const job = '0mwt00000-abcd';
-    await writeRelay(home, {job, to: {pane: '%1'}, notice: {}, state: 'following', updatedAt: 'x'});
+    // A relay record that names no pane to type into.
+    await writeRelay(home, {
+      job,
+      to: 'nowhere' as never,
+      notice: {},
+      state: 'following',
+      updatedAt: 'x',
+    });
     const worker = (kind: string) => join(CLI, '..', '..', 'workers', `${kind}-worker.js`);
-    const run = (kind: string, id: string, request?: string) =>
+    const run = (kind: string, id: string) =>
       execa(process.execPath, [worker(kind), '--id', id], {
-        env: cleanEnv({NUDGE_HOME: home, ...(request ? {NUDGE_REQUEST: request} : {})}),
+        env: cleanEnv({NUDGE_HOME: home}),
         extendEnv: false,
         reject: false,
         timeout: 20_000,
       });
-    const relay = await run('relay', job, 'garbage!');
+    const relay = await run('relay', job);
     expect(relay.exitCode).toBe(1);
     expect(await relayOf(home, job)).toMatchObject({
       state: 'failed',
-      error: 'Worker failed: NUDGE_REQUEST is not a relay.',
+      error: `Worker failed: the relay recorded for job ${job} is not one.`,
     });
     const before = readdirSync(home).sort();
     const watch = await run('watch', '../x');
@@ -373,7 +380,7 @@ function modes(dir: string): Array<[string, 'dir' | 'file', number]> {
 
 describe('privacy of the state and of the request', () => {
   it.each(TRANSPORTS)(
-    'files 0600, dirs 0700, and no argv ever holds the request (%s transport)',
+    'files 0600, dirs 0700, and no argv or environment ever holds the request (%s transport)',
     async (transport) => {
       const server = await startTmuxServer();
       const rec = await startRecorder(server);
@@ -407,19 +414,16 @@ describe('privacy of the state and of the request', () => {
       const ps = execFileSync('ps', ['-eo', 'pid,args'], {encoding: 'utf8'});
       const leaks = ps.split('\n').filter((l) => l.includes(secret) || l.includes(encoded));
       expect(leaks, ps).toEqual([]);
-      // Nor in the environment of anything the worker started (the tmux client).
-      const workerLine = readFileSync(`/proc/${pid}/cmdline`, 'latin1');
-      for (const child of childrenOf(pid)) {
+      // Nor in the environment of the worker or of anything it started (the tmux client): the
+      // store is the request's one carrier.
+      for (const p of [pid, ...childrenOf(pid)]) {
         let environ = '';
         try {
-          // A child caught between fork and exec is still the worker's image: /proc shows the
-          // worker's own first environment block (which held the request before the worker
-          // dropped it), not what the child will run with. Only a child that has exec'd counts.
-          if (readFileSync(`/proc/${child}/cmdline`, 'latin1') === workerLine) continue;
-          environ = readFileSync(`/proc/${child}/environ`, 'latin1');
+          environ = readFileSync(`/proc/${p}/environ`, 'latin1');
         } catch {
           continue; // a tmux call that just ended
         }
+        expect(environ).not.toContain(secret);
         expect(environ).not.toContain('NUDGE_REQUEST');
       }
       for (const [path, kind, mode] of modes(home)) {

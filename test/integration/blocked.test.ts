@@ -12,7 +12,7 @@ import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 import {execa} from 'execa';
 import {describe, expect, onTestFinished, test} from 'vitest';
 import {ensureStateDir} from '../../src/base/paths.js';
-import {encodeRequest, newJobId} from '../../src/jobs/request.js';
+import {newJobId} from '../../src/jobs/request.js';
 import {JobStore} from '../../src/jobs/store.js';
 import {ASKER_PROFILE} from '../helpers/asking-agent.js';
 import {allowSinks, startHttpSink} from '../helpers/http-sink.js';
@@ -199,7 +199,7 @@ describe('an agent waiting for a person is blocked, never typed into', () => {
     await openDialog(w);
     const pid = Number(await w.server.tmux('display-message', '-p', '#{pid}'));
     // Recorded as `nudge submit` records it, then started as launchWorker starts it (its id in
-    // argv, its request in the environment), here where its exit status can be read.
+    // argv; it reads its request from the store), here where its exit status can be read.
     const request = jobRequest({
       jobId: newJobId(Date.now()),
       createdAt: new Date().toISOString(),
@@ -212,7 +212,7 @@ describe('an agent waiting for a person is blocked, never typed into', () => {
     await new JobStore(w.home).create(request, 'detached');
     const worker = join(CLI, '..', '..', 'workers', 'job-worker.js');
     const r = await execa(process.execPath, [worker, '--id', request.jobId], {
-      env: cleanEnv({...w.env, NUDGE_REQUEST: encodeRequest(request)}),
+      env: cleanEnv({...w.env, NUDGE_HOME: w.home}),
       extendEnv: false,
       reject: false,
       timeout: 60_000,

@@ -1,11 +1,9 @@
-import {Buffer} from 'node:buffer';
 import {describe, expect, test} from 'vitest';
 import {
-  decodeRequest,
-  encodeRequest,
   JOB_ID_PATTERN,
   type JobRequest,
   newJobId,
+  parseStoredRequest,
 } from '../../../src/jobs/request.js';
 import {jobRequest} from '../../helpers/job-request.js';
 
@@ -17,36 +15,36 @@ const request: JobRequest = jobRequest({
   text: 'echo "a;b" $HOME `x` é€😀 漢字\ttab;',
 });
 
-const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64');
+/** A request.json's text. */
+const stored = (value: unknown) => JSON.stringify(value, null, 2);
 
-describe('request codec', () => {
+describe('the stored request (request.json)', () => {
   test('round-trips every character', () => {
-    const decoded = decodeRequest(encodeRequest(request));
+    const decoded = parseStoredRequest(stored(request));
     expect(decoded).toEqual({ok: true, value: request});
   });
 
   test.each([
-    ['missing', undefined, /no request/],
-    ['not base64', '!!!', /not valid base64/],
-    ['not JSON', Buffer.from('{oops').toString('base64'), /not valid JSON/],
-    ['wrong version', b64({...request, version: 2}), /version 2, expected 1/],
-    ['bad pane', b64({...request, pane: '../../../x'}), /bad pane id/],
-    ['bad job id', b64({...request, jobId: '../etc'}), /bad job id/],
-    ['empty text', b64({...request, text: ''}), /no text/],
+    ['empty', '', /not valid JSON/],
+    ['not JSON', '{oops', /not valid JSON/],
+    ['wrong version', stored({...request, version: 2}), /version 2, expected 1/],
+    ['bad pane', stored({...request, pane: '../../../x'}), /bad pane id/],
+    ['bad job id', stored({...request, jobId: '../etc'}), /bad job id/],
+    ['empty text', stored({...request, text: ''}), /no text/],
     [
       'negative duration',
-      b64({...request, options: {...request.options, delayMs: -1}}),
+      stored({...request, options: {...request.options, delayMs: -1}}),
       /delayMs is not a duration/,
     ],
     [
       'zero stable checks',
-      b64({...request, options: {...request.options, stableChecks: 0}}),
+      stored({...request, options: {...request.options, stableChecks: 0}}),
       /stableChecks/,
     ],
-    ['truncated', encodeRequest(request).slice(0, 40), /not valid (base64|JSON)/],
-    ['array', b64([1, 2]), /not an object/],
+    ['truncated', stored(request).slice(0, 40), /not valid JSON/],
+    ['array', stored([1, 2]), /not an object/],
   ])('rejects %s', (_name, encoded, message) => {
-    const decoded = decodeRequest(encoded);
+    const decoded = parseStoredRequest(encoded);
     expect(decoded.ok).toBe(false);
     if (!decoded.ok) expect(decoded.error).toMatch(message);
   });
