@@ -1,5 +1,22 @@
 import {defineConfig} from 'vitest/config';
 
+/** The integration files that spend their minutes waiting on real agent CLIs: the at-model
+ * project, run beside the rest (scripts/test.sh). */
+const WAITING_FILES = [
+  'test/integration/agents-at-model.test.ts',
+  'test/integration/data-agents-at-model.test.ts',
+  'test/integration/data-agents-2-at-model.test.ts',
+  'test/integration/blocked-at-model.test.ts',
+  'test/integration/doors-at-model.test.ts',
+  'test/integration/stall-at-model.test.ts',
+  'test/integration/recover-at-model.test.ts',
+  'test/integration/many-sessions-at-model.test.ts',
+  'test/integration/real-agents.test.ts',
+  'test/integration/install-agents.test.ts',
+  'test/integration/install-newer-agents.test.ts',
+  'test/integration/run-agents.test.ts',
+];
+
 export default defineConfig({
   test: {
     // Set explicitly: under an AI agent vitest would otherwise pick a reporter without a summary.
@@ -21,15 +38,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          exclude: [
-            'test/integration/agents-at-model.test.ts',
-            'test/integration/data-agents-at-model.test.ts',
-            'test/integration/blocked-at-model.test.ts',
-            'test/integration/doors-at-model.test.ts',
-            'test/integration/stall-at-model.test.ts',
-            'test/integration/recover-at-model.test.ts',
-            'test/integration/many-sessions-at-model.test.ts',
-          ],
+          exclude: WAITING_FILES,
           // Real tmux servers and workers: one file at a time on a 2-core machine.
           pool: 'forks',
           fileParallelism: false,
@@ -39,23 +48,15 @@ export default defineConfig({
         },
       },
       {
-        // The real agent CLIs at the scripted model server: a project of its own, so its
-        // minutes — mostly waiting on the agents and the model's held turns, every wait on a
-        // signal — run beside the rest of the integration files instead of after them; its
-        // two files (the three agents with hooks, the agents of data alone) side by side.
+        // The real agent CLIs (at the scripted model server, installed, started by `nudge
+        // run`): a project of its own, so its minutes — mostly waiting on the agents and the
+        // model's held turns, every wait on a signal — run beside the rest of the integration
+        // files instead of after them, three files at a time.
         test: {
           name: 'at-model',
-          include: [
-            'test/integration/agents-at-model.test.ts',
-            'test/integration/data-agents-at-model.test.ts',
-            'test/integration/blocked-at-model.test.ts',
-            'test/integration/doors-at-model.test.ts',
-            'test/integration/stall-at-model.test.ts',
-            'test/integration/recover-at-model.test.ts',
-            'test/integration/many-sessions-at-model.test.ts',
-          ],
+          include: WAITING_FILES,
           pool: 'forks',
-          maxWorkers: 2,
+          maxWorkers: 3,
           testTimeout: 90_000,
           hookTimeout: 30_000,
           globalSetup: ['test/helpers/global-setup.ts'],

@@ -100,7 +100,8 @@ matrix_agents() {
       claude | codex) files+=(test/integration/doors-at-model.test.ts
         test/integration/stall-at-model.test.ts test/integration/recover-at-model.test.ts) ;;
       gemini) ;;
-      *) files=(test/integration/data-agents-at-model.test.ts test/integration/install-newer-agents.test.ts
+      *) files=(test/integration/data-agents-at-model.test.ts
+        test/integration/data-agents-2-at-model.test.ts test/integration/install-newer-agents.test.ts
         test/integration/blocked-at-model.test.ts) ;;
     esac
     run "newest-$agent" "NUDGE_AGENTS_DIR=$AGENTS_DIR/newest" -- --project integration \
@@ -135,19 +136,19 @@ for part in "${parts[@]}"; do
 done
 want() { [[ " ${parts[*]} " == *" $1 "* ]]; }
 
-if want tmux; then matrix_tmux; fi
-if want agents && want node; then
-  # The Node lines' runs beside the agents' (which spend their minutes waiting on the agents
-  # and the model's held turns).
+if want agents; then
+  # The tmux versions' and the Node lines' runs, one after the other, beside the agents'
+  # (which spend their minutes waiting on the agents and the model's held turns).
   (
-    matrix_node
+    if want tmux; then matrix_tmux; fi
+    if want node; then matrix_node; fi
     exit "$status"
   ) &
-  node_pid=$!
+  others_pid=$!
   matrix_agents
-  wait "$node_pid" || status=1
+  wait "$others_pid" || status=1
 else
-  if want agents; then matrix_agents; fi
+  if want tmux; then matrix_tmux; fi
   if want node; then matrix_node; fi
 fi
 exit $status

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `npm test` (after the build): the unit and integration projects, and beside them the
-# at-model project (the real agent CLIs at the scripted model server). The at-model files spend
-# their ten minutes mostly waiting — on the agents' start, on the model's held turns — so they
-# run in a vitest process of their own next to the rest instead of after it. Its output is
+# at-model project (the files that run real agent CLIs: WAITING_FILES in vitest.config.ts).
+# Those files spend their minutes mostly waiting — on the agents' start, on the model's held
+# turns — so they run in a vitest process of their own next to the rest instead of after it. Its output is
 # printed when both are done; the closing line adds both up. Exits non-zero if either failed.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
