@@ -1,7 +1,8 @@
 import {defineConfig} from 'vitest/config';
 
-/** The integration files that spend their minutes waiting on real agent CLIs: the at-model
- * project, run beside the rest (scripts/test.sh). */
+/** The integration files that spend their minutes waiting on real programs of their own —
+ * agent CLIs, the stand-in ssh hosts: the at-model project, run beside the rest
+ * (scripts/test.sh). */
 const WAITING_FILES = [
   'test/integration/agents-at-model.test.ts',
   'test/integration/data-agents-at-model.test.ts',
@@ -15,6 +16,7 @@ const WAITING_FILES = [
   'test/integration/install-agents.test.ts',
   'test/integration/install-newer-agents.test.ts',
   'test/integration/run-agents.test.ts',
+  'test/integration/remote.test.ts',
 ];
 
 export default defineConfig({
