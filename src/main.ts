@@ -5,12 +5,12 @@ import {profileEnv} from './agents/builtin.js';
 import {useProfilesOf} from './agents/registry.js';
 import {EXIT_CODES, NudgeError} from './base/errors.js';
 import {plainText} from './base/sanitize.js';
-import {type Output, renderSubmit} from './cli/render.js';
 import {parseSubmitFast} from './cli/submit-flags.js';
 import type {CommandContext} from './commands/context.js';
 import {nodeContext} from './commands/node-context.js';
 import {submit} from './commands/submit.js';
 import {dispatch} from './front/dispatch.js';
+import {type Output, renderSubmit} from './render/render.js';
 
 // A reader that went away (`nudge logs JOB | head`) is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

@@ -23,6 +23,9 @@ export interface OptionSpec {
    * `duration: true` there also accepts a number of milliseconds; `number: true` takes a
    * number where the CLI takes the digits as text. */
   mcp?: {name: string; duration?: boolean; number?: boolean; describe?: string};
+  /** Why the MCP tool does not take it, where the command has a tool (a test holds every
+   * other option to an MCP argument). */
+  cliOnly?: string;
 }
 
 export type OptionTable = Readonly<Record<string, OptionSpec>>;
@@ -62,10 +65,22 @@ export function mapOptions<T extends OptionTable>(
   return out as OptionsOf<T>;
 }
 
+const ON_ITS_SERVER = 'nudge mcp serves the tmux server its own pane is on';
+
 /** The tmux server flags every tmux-facing command takes. */
 export const SERVER_OPTIONS = {
-  'socket-name': {type: 'string', short: 'L', describe: 'tmux server socket name (as tmux -L)'},
-  'socket-path': {type: 'string', short: 'S', describe: 'tmux server socket path (as tmux -S)'},
+  'socket-name': {
+    type: 'string',
+    short: 'L',
+    describe: 'tmux server socket name (as tmux -L)',
+    cliOnly: ON_ITS_SERVER,
+  },
+  'socket-path': {
+    type: 'string',
+    short: 'S',
+    describe: 'tmux server socket path (as tmux -S)',
+    cliOnly: ON_ITS_SERVER,
+  },
 } as const satisfies OptionTable;
 
 /** `--host`: run the command on another host, over ssh (docs/remote.md). */
@@ -84,7 +99,12 @@ export const HOST_OPTION = {
 
 /** `--json`: print the typed result as JSON. */
 export const JSON_OPTION = {
-  json: {type: 'boolean', default: false, describe: 'print the result as JSON'},
+  json: {
+    type: 'boolean',
+    default: false,
+    describe: 'print the result as JSON',
+    cliOnly: 'a tool answers JSON always',
+  },
 } as const satisfies OptionTable;
 
 /** `stable-checks` → `stableChecks`, as a type. */

@@ -2,53 +2,40 @@ import yargs from 'yargs';
 import {NudgeError} from '../base/errors.js';
 import {nudgeVersion} from '../base/version.js';
 import type {CommandContext} from '../commands/context.js';
-import {submit} from '../commands/submit.js';
+import type {submit} from '../commands/submit.js';
+import type {Output} from '../render/render.js';
 import type {CliCommand, CliEnv, McpStdio} from './command.js';
 import {agentsCommand} from './commands/agents.js';
-import {expectCommand} from './commands/expect.js';
 import {explainCommand} from './commands/explain.js';
 import {hostCommand, remoteCommand} from './commands/host.js';
-import {cancelCommand, jobsCommand, logsCommand, statusCommand} from './commands/jobs.js';
 import {nextCommand, statusLineCommand, topCommand} from './commands/panes.js';
-import {queueCommand} from './commands/queue.js';
-import {recoverCommand} from './commands/recover.js';
-import {runCommand} from './commands/run.js';
-import {
-  doctorCommand,
-  hookCommand,
-  installCommand,
-  mcpCommand,
-  scheduleCommand,
-} from './commands/setup.js';
-import {submitCommand} from './commands/submit.js';
-import {waitCommand} from './commands/wait.js';
-import {watchCommand} from './commands/watch.js';
-import type {Output} from './render.js';
+import {hookCommand, installCommand, mcpCommand, scheduleCommand} from './commands/setup.js';
+import {declaredCommand as declared} from './declared.js';
 
 export type {McpStdio} from './command.js';
 
-/** The commands, in the order --help lists them. Each is in its own file under commands/, its
- * options in a table under src/commands/options/ (shared with the MCP tools). */
+/** The commands, in the order --help lists them: the declared ones (src/declare/, shared with
+ * the MCP tools) by name, the CLI's own from commands/. */
 const COMMANDS: readonly CliCommand[] = [
-  submitCommand,
-  waitCommand,
-  expectCommand,
-  jobsCommand,
-  statusCommand,
-  cancelCommand,
-  queueCommand,
+  declared('submit'),
+  declared('wait'),
+  declared('expect'),
+  declared('jobs'),
+  declared('status'),
+  declared('cancel'),
+  declared('queue'),
   statusLineCommand,
   nextCommand,
   topCommand,
-  logsCommand,
-  runCommand,
-  watchCommand,
+  declared('logs'),
+  declared('run'),
+  declared('watch'),
   mcpCommand,
   hookCommand,
   installCommand,
   scheduleCommand,
-  doctorCommand,
-  recoverCommand,
+  declared('doctor'),
+  declared('recover'),
   explainCommand,
   agentsCommand,
   hostCommand,
@@ -98,13 +85,13 @@ export function buildCli(
   ctx: CommandContext,
   out: Output,
   result: {exitCode: number},
-  commands: {submit: typeof submit} = {submit},
+  local: {submit?: typeof submit} = {},
   stdio: McpStdio = {stdin: undefined, stdout: undefined},
 ) {
   const env: CliEnv = {
     ctx,
     stdio,
-    submit: commands.submit,
+    local,
     run: async (command, render) => {
       result.exitCode = await render(await command, out);
     },

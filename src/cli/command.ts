@@ -1,7 +1,8 @@
 import type {ArgumentsCamelCase, CommandModule} from 'yargs';
 import type {CommandContext} from '../commands/context.js';
-import type {submit} from '../commands/submit.js';
-import type {Output} from './render.js';
+import type {HostCommand} from '../front/dispatch.js';
+import type {CommandFn} from '../front/run-on.js';
+import type {Output} from '../render/render.js';
 
 /** The streams `nudge mcp` speaks the protocol on (the entry passes process.stdin/stdout). */
 export interface McpStdio {
@@ -19,8 +20,9 @@ export interface CliEnv {
     render: (r: R, out: Output) => number | Promise<number>,
   ) => Promise<void>;
   stdio: McpStdio;
-  /** `submit` itself (tests pass a stand-in that records what the parser produced). */
-  submit: typeof submit;
+  /** Commands run in place of the verbs here (tests pass a `submit` that records what the
+   * parser produced). */
+  local: {[K in HostCommand]?: CommandFn<K>};
 }
 
 /** Parsed arguments as a handler sees them. */

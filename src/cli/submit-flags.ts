@@ -1,6 +1,7 @@
 import {parseArgs} from 'node:util';
 import {mapOptions, type OptionTable} from '../base/option-table.js';
 import {SUBMIT_OPTIONS} from '../commands/options/submit.js';
+import {submitOptionsOf} from '../declare/panes.js';
 import type {HostChoice} from '../front/dispatch.js';
 import type {SubmitOptions} from '../jobs/options.js';
 
@@ -8,18 +9,19 @@ import type {SubmitOptions} from '../jobs/options.js';
  * the fast path) are built from this one table, as the MCP tool's schema is. */
 export const SUBMIT_FLAGS: OptionTable = SUBMIT_OPTIONS;
 
-/** Parsed flag values (by flag name: yargs' or parseArgs') and the words to type, as
+/** Parsed flag values (by flag name, as parseArgs gives them) and the words to type, as
  * SubmitOptions: the table's one mapper (src/base/option-table.ts), `--no-X` read as X
- * false where parseArgs leaves it apart, and `--no-notice` as no notice. */
+ * false where parseArgs leaves it apart, then the submit declaration's own step
+ * (src/declare/panes.ts), as yargs and the MCP tool take it. */
 export function toSubmitOptions(
   values: Record<string, unknown>,
   words: readonly unknown[],
 ): SubmitOptions & HostChoice & {json: boolean | undefined} {
-  const options = mapOptions(SUBMIT_OPTIONS, (name, spec) =>
+  const given = mapOptions(SUBMIT_OPTIONS, (name, spec) =>
     spec.negatable && values[`no-${name}`] === true ? false : values[name],
   );
-  const notice = values.notice === false || values['no-notice'] === true ? false : options.notice;
-  return {...options, notice, json: options.json, text: words.map(String).join(' ')};
+  const noNotice = values.notice === false || values['no-notice'] === true;
+  return {...submitOptionsOf({...given, text: words.map(String), noNotice}), json: given.json};
 }
 
 /**

@@ -75,22 +75,26 @@ export const SUBMIT_OPTIONS = {
     describe: 'wait before typing (let the caller settle)',
   },
   'type-delay': {
+    mcp: {name: 'type_delay', duration: true},
     type: 'string',
     default: SUBMIT_DEFAULTS.typeDelay,
     describe: 'pause between typed characters',
   },
   'enter-delay': {
+    mcp: {name: 'enter_delay', duration: true},
     type: 'string',
     default: SUBMIT_DEFAULTS.enterDelay,
     describe: 'pause before each Enter',
   },
   clear: {
+    mcp: {name: 'clear', describe: 'clear the input line first (false: leave it)'},
     type: 'boolean',
     default: true,
     negatable: true,
     describe: 'clear the input line first (--no-clear to skip)',
   },
   enter: {
+    mcp: {name: 'enter', describe: 'press Enter after the text (false: leave it typed)'},
     type: 'boolean',
     default: true,
     negatable: true,
@@ -122,11 +126,13 @@ export const SUBMIT_OPTIONS = {
     describe: 'done when: stable | exit | regex:PATTERN | prompt[:NAME|:REGEX]',
   },
   ignore: {
+    mcp: {name: 'ignore', describe: 'regexes masked before comparing screens'},
     type: 'string',
     multiple: true,
     describe: 'regex masked before comparing screens (repeatable)',
   },
   lines: {
+    mcp: {name: 'lines', number: true},
     type: 'string',
     default: String(SUBMIT_DEFAULTS.lines),
     describe: 'lines of output searched by regex:',
@@ -161,22 +167,25 @@ export const SUBMIT_OPTIONS = {
       "the pane is busy (its program works, or jobs wait for it): queue behind them (default), wait until it is idle, refuse (exit 1, nothing queued), now (handed to the agent's own door at once, mid-turn; refused where it has none), or type-ahead (typed at once into a program running in a shell pane's foreground); default: config.toml's [submit] if-busy, else queue",
   },
   'idle-timeout': {
+    mcp: {name: 'idle_timeout', duration: true},
     type: 'string',
     default: SUBMIT_DEFAULTS.idleTimeout,
     describe: 'how long --when-idle waits',
   },
   'clear-draft': {
+    mcp: {name: 'clear_draft'},
     type: 'boolean',
     default: false,
     describe: 'clear a draft left in the input line instead of waiting for it',
   },
   'draft-wait': {
+    mcp: {name: 'draft_wait', duration: true},
     type: 'string',
     default: SUBMIT_DEFAULTS.draftWait,
     describe: 'how long to wait for a draft to be sent or cleared',
   },
-  // No MCP argument: the tool takes text, never a path to read.
   'text-file': {
+    cliOnly: 'the tool takes text, never a path to read',
     type: 'string',
     describe:
       'type the text in FILE (- : standard input) byte for byte instead of the words after --; refused unless UTF-8',
@@ -191,6 +200,7 @@ export const SUBMIT_OPTIONS = {
     describe: `tell a person of the end (done, failed, timeout, blocked, limit): ${SINK_LIST} (repeatable; none: not the config file's)`,
   },
   'on-limit': {
+    mcp: {name: 'on_limit'},
     type: 'string',
     choices: ['stop', 'wait'],
     default: SUBMIT_DEFAULTS.onLimit,
@@ -198,11 +208,13 @@ export const SUBMIT_OPTIONS = {
       "a usage limit on the agent's screen: stop (the job ends blocked, exit 3) or wait for its reset, then type --resume-text",
   },
   'limit-margin': {
+    mcp: {name: 'limit_margin', duration: true},
     type: 'string',
     default: SUBMIT_DEFAULTS.limitMargin,
     describe: 'how long after a usage limit resets to resume',
   },
   'resume-text': {
+    mcp: {name: 'resume_text'},
     type: 'string',
     default: SUBMIT_DEFAULTS.resumeText,
     describe: 'what is typed once a usage limit has reset',
@@ -228,6 +240,7 @@ export const SUBMIT_OPTIONS = {
   },
   ...STALL_OPTIONS,
   'lock-timeout': {
+    mcp: {name: 'lock_timeout', duration: true},
     type: 'string',
     default: SUBMIT_DEFAULTS.lockTimeout,
     describe: 'how long to queue behind other jobs on the pane',
@@ -238,7 +251,12 @@ export const SUBMIT_OPTIONS = {
     default: false,
     describe: 'run in the foreground; exit 0 done, 3 blocked, 124 timeout, 1 failed',
   },
-  json: {type: 'boolean', default: false, describe: 'print one JSON line'},
+  json: {
+    type: 'boolean',
+    default: false,
+    describe: 'print one JSON line',
+    cliOnly: 'a tool answers JSON always',
+  },
 } as const satisfies OptionTable;
 
 /** Turn raw options into validated job options; throws NudgeError (exit 2). */

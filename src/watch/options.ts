@@ -8,6 +8,10 @@ import {parseOnLimit, parseResumeText, SUBMIT_DEFAULTS} from '../jobs/options.js
 import {SINK_LIST} from '../notify/sinks.js';
 import {type AssessorSpec, WATCH_DEFAULTS, type WatcherOptions} from './record.js';
 
+/** Why `watch_me` takes no assessor: what judges an agent is the person's (nudge mcp's flags),
+ * not the watched agent's. */
+const ASSESSOR_IS_THE_PERSONS = "the assessor is nudge mcp's (--assess-cmd …), not the agent's";
+
 /** `nudge watch start NAME` (and the MCP tool `watch_me`). */
 export const WATCH_START_OPTIONS = {
   pane: {
@@ -17,16 +21,26 @@ export const WATCH_START_OPTIONS = {
   },
   plan: {type: 'string', describe: 'the plan: TEXT or @FILE', mcp: {name: 'plan'}},
   'assess-cmd': {
+    cliOnly: ASSESSOR_IS_THE_PERSONS,
     type: 'string',
     describe:
       'assessor command: words or a JSON array, no shell (prompt JSON on stdin, answer JSON on stdout)',
   },
   'assess-url': {
+    cliOnly: ASSESSOR_IS_THE_PERSONS,
     type: 'string',
     describe: 'assessor: an OpenAI-compatible endpoint (…/v1 or …/v1/chat/completions)',
   },
-  'assess-model': {type: 'string', describe: 'the model --assess-url serves'},
-  'assess-key-env': {type: 'string', describe: 'environment variable holding the API key'},
+  'assess-model': {
+    type: 'string',
+    describe: 'the model --assess-url serves',
+    cliOnly: ASSESSOR_IS_THE_PERSONS,
+  },
+  'assess-key-env': {
+    type: 'string',
+    describe: 'environment variable holding the API key',
+    cliOnly: ASSESSOR_IS_THE_PERSONS,
+  },
   'idle-threshold': {
     type: 'string',
     implied: WATCH_DEFAULTS.idleThreshold,
@@ -34,6 +48,7 @@ export const WATCH_START_OPTIONS = {
     mcp: {name: 'idle_threshold', duration: true},
   },
   'idle-timeout': {
+    mcp: {name: 'idle_timeout', duration: true},
     type: 'string',
     implied: WATCH_DEFAULTS.idleTimeout,
     describe: 'pause if the pane is not idle within this',
@@ -45,26 +60,30 @@ export const WATCH_START_OPTIONS = {
     mcp: {name: 'default_wait', duration: true},
   },
   'wait-timeout': {
+    mcp: {name: 'wait_timeout', duration: true},
     type: 'string',
     implied: WATCH_DEFAULTS.waitTimeout,
     describe: 'stop a --bash-wait command after this',
   },
   'assess-timeout': {
+    mcp: {name: 'assess_timeout', duration: true},
     type: 'string',
     implied: WATCH_DEFAULTS.assessTimeout,
     describe: 'give up on the assessor after this',
   },
   'transcript-cap': {
+    mcp: {name: 'transcript_cap', number: true},
     type: 'string',
     implied: WATCH_DEFAULTS.transcriptCap,
     describe: 'transcript entries kept, oldest dropped',
   },
   enter: {
+    mcp: {name: 'enter'},
     type: 'boolean',
     describe: 'press Enter after an injected line (--no-enter: leave it typed)',
   },
-  // No MCP argument: a model cannot grant its own watcher commands.
   'allow-commands': {
+    cliOnly: "a model cannot grant its own watcher commands: that is the person's choice",
     type: 'boolean',
     describe:
       "type an assessor's line that starts with ! / or $ (a shell-mode command or slash command in the agent); without it such a line pauses the watcher",
@@ -82,8 +101,13 @@ export const WATCH_START_OPTIONS = {
       'a usage limit at the idle step: stop (pause) or wait for its reset, then type --resume-text',
     mcp: {name: 'on_limit'},
   },
-  'limit-margin': {type: 'string', describe: 'how long after a usage limit resets to resume (1m)'},
+  'limit-margin': {
+    type: 'string',
+    describe: 'how long after a usage limit resets to resume (1m)',
+    mcp: {name: 'limit_margin', duration: true},
+  },
   'resume-text': {
+    mcp: {name: 'resume_text'},
     type: 'string',
     describe: 'what is typed once a usage limit has reset (continue)',
   },

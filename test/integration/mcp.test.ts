@@ -184,6 +184,36 @@ describe('nudge mcp, in-process', () => {
     expect(closed.content[0]?.text).toBe(`Pane ${doomed} closed while waiting for /never/.`);
   });
 
+  it('expect takes what nudge expect takes: include_existing matches what is there, fail_pattern ends it failed', async () => {
+    const server = await startTmuxServer();
+    const c = await inProcess(paneEnv(server, useNudgeHome()));
+    const pane = await server.newPane(['bash', '--norc', '--noprofile']);
+    await server.waitForScreen(pane, /\$/);
+    // The command lines never hold the words looked for (printf puts them together).
+    await server.tmux('send-keys', '-t', pane, '-l', "printf 'built %s\\n' OK");
+    await server.tmux('send-keys', '-t', pane, 'Enter');
+    await server.waitForScreen(pane, /^built OK$/m);
+    const existing = await call(c, 'expect', {
+      pane_id: pane,
+      pattern: 'built (OK)',
+      include_existing: true,
+      timeout_ms: 20_000,
+    });
+    expect(existing.structuredContent).toMatchObject({status: 'matched', match: 'built OK'});
+
+    const before = screenReads.count;
+    const failing = call(c, 'expect', {
+      pane_id: pane,
+      pattern: 'all tests passed',
+      fail_pattern: ['FAILED'],
+      timeout_ms: 20_000,
+    });
+    await readsAfter(before);
+    await server.tmux('send-keys', '-t', pane, '-l', "printf 'test F%sD\\n' AILE");
+    await server.tmux('send-keys', '-t', pane, 'Enter');
+    expect((await failing).structuredContent).toMatchObject({status: 'failed'});
+  });
+
   it("wait: the verdict and why; a client's cancellation ends it", async () => {
     const server = await startTmuxServer();
     await server.waitForScreen('%0', /\$/);

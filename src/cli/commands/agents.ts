@@ -14,7 +14,7 @@ export const agentsCommand: CliCommand = (env) => ({
 function agentsCommands<A>(y: Argv<A>, {ctx, run}: CliEnv) {
   const load = async () => ({
     ...(await import('../../commands/agents.js')),
-    ...(await import('../render-agents.js')),
+    ...(await import('../../render/agents.js')),
   });
   return y
     .command(

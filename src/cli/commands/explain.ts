@@ -15,7 +15,7 @@ export const explainCommand: CliCommand = ({ctx, run}) => ({
     ),
   handler: async (a) => {
     const {explainPane} = await import('../../commands/explain.js');
-    const {renderExplain} = await import('../render-agents.js');
+    const {renderExplain} = await import('../../render/agents.js');
     const options = {
       ...optionsFrom(a, SERVER_OPTIONS),
       ...optionsFrom(a, EXPLAIN_OPTIONS),

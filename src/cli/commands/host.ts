@@ -22,7 +22,7 @@ export const hostCommand: CliCommand = ({ctx, run}) => ({
           }).example('$0 host install gpu', 'install on the host gpu of ~/.ssh/config'),
         async (a) => {
           const {installOnHost} = await import('../../front/host-install.js');
-          const {renderHostInstall} = await import('../render-setup.js');
+          const {renderHostInstall} = await import('../../render/setup.js');
           const options = {host: String(a.dest), prefix: a.prefix as string | undefined};
           await run(installOnHost(options, ctx), (r, o) => renderHostInstall(r, jsonOf(a), o));
         },

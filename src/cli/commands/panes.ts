@@ -16,7 +16,7 @@ export const statusLineCommand: CliCommand = ({ctx, run}) => ({
     ),
   handler: async (a) => {
     const {dispatch} = await import('../../front/dispatch.js');
-    const {renderStatusLine} = await import('../render-panes.js');
+    const {renderStatusLine} = await import('../../render/panes.js');
     await run(dispatch('status-line', optionsFrom(a, STATUS_LINE_OPTIONS), ctx), (r, o) =>
       renderStatusLine(r, jsonOf(a), a.plain === true, o),
     );
@@ -34,7 +34,7 @@ export const nextCommand: CliCommand = ({ctx, run}) => ({
     ),
   handler: async (a) => {
     const {dispatch} = await import('../../front/dispatch.js');
-    const {renderNext} = await import('../render-panes.js');
+    const {renderNext} = await import('../../render/panes.js');
     await run(dispatch('next', optionsFrom(a, NEXT_OPTIONS), ctx), (r, o) =>
       renderNext(r, jsonOf(a), o),
     );

@@ -1,5 +1,5 @@
 import {HOOK_KINDS} from '../../agents/registry.js';
-import {HOST_OPTION, SERVER_OPTIONS} from '../../base/option-table.js';
+import {SERVER_OPTIONS} from '../../base/option-table.js';
 import {INSTALL_OPTIONS, SCHEDULE_OPTIONS} from '../../commands/options/setup.js';
 import {MCP_OPTIONS} from '../../commands/options/watch.js';
 import {installTargets} from '../../setup/agents.js';
@@ -33,7 +33,7 @@ export const hookCommand: CliCommand = ({ctx, run}) => ({
       .positional('payload', {type: 'string', describe: 'codex-notify: the JSON Codex passes'}),
   handler: async (a) => {
     const {runHook} = await import('../../commands/hook.js');
-    const {renderHook} = await import('../render.js');
+    const {renderHook} = await import('../../render/render.js');
     const payload = a.payload as string | undefined;
     await run(runHook({kind: String(a.kind), payload}, ctx), renderHook);
   },
@@ -55,7 +55,7 @@ export const installCommand: CliCommand = ({ctx, run}) => ({
       .example('$0 install codex --dry-run', 'what it would change, changing nothing'),
   handler: async (a) => {
     const {installAgent} = await import('../../commands/install.js');
-    const {renderInstall} = await import('../render-setup.js');
+    const {renderInstall} = await import('../../render/setup.js');
     const options = {...optionsFrom(a, INSTALL_OPTIONS), agent: String(a.agent)};
     await run(installAgent(options, ctx), (r, o) => renderInstall(r, jsonOf(a), o));
   },
@@ -95,7 +95,7 @@ export const scheduleCommand: CliCommand = ({ctx, run}) => ({
       // The scheduled submit: aimed at the pane its mark is on now, run here (--wait).
       const {scheduledSubmit} = await import('../../commands/schedule-run.js');
       const {submit} = await import('../../commands/submit.js');
-      const {renderSubmit} = await import('../render.js');
+      const {renderSubmit} = await import('../../render/render.js');
       const name = words[0] ?? '';
       await run(
         scheduledSubmit({name}, ctx).then((o) => submit(o, ctx)),
@@ -104,7 +104,7 @@ export const scheduleCommand: CliCommand = ({ctx, run}) => ({
       return;
     }
     const {scheduleSubmit} = await import('../../commands/schedule.js');
-    const {renderSchedule} = await import('../render-setup.js');
+    const {renderSchedule} = await import('../../render/setup.js');
     const options = {
       ...optionsFrom(a, SCHEDULE_OPTIONS),
       ...optionsFrom(a, SERVER_OPTIONS),
@@ -113,24 +113,5 @@ export const scheduleCommand: CliCommand = ({ctx, run}) => ({
       submit: parseSubmitFast(['submit', ...words]),
     };
     await run(scheduleSubmit(options, ctx), (r, o) => renderSchedule(r, jsonOf(a), o));
-  },
-});
-
-export const doctorCommand: CliCommand = ({ctx, run}) => ({
-  command: 'doctor',
-  describe:
-    'check tmux, the server, this pane, node, the state directory, control mode and each agent',
-  builder: (y) =>
-    withOptions(withOptions(y, SERVER_OPTIONS), {
-      ...HOST_OPTION,
-      json: {type: 'boolean', describe: 'print the checks as JSON'},
-    })
-      .example('$0 doctor', 'ok, warn or fail for each check, with the fix')
-      .example('$0 doctor --host gpu', 'the way to the host gpu, then its own checks'),
-  handler: async (a) => {
-    const {dispatch} = await import('../../front/dispatch.js');
-    const {renderDoctor} = await import('../render-setup.js');
-    const options = {...optionsFrom(a, SERVER_OPTIONS), ...optionsFrom(a, HOST_OPTION)};
-    await run(dispatch('doctor', options, ctx), (r, o) => renderDoctor(r, jsonOf(a), o));
   },
 });

@@ -34,11 +34,13 @@ export const EXPECT_OPTIONS = {
     type: 'boolean',
     default: false,
     describe: 'also match what is already there',
+    mcp: {name: 'include_existing'},
   },
   'fail-pattern': {
     type: 'string',
     multiple: true,
     describe: 'end with status "failed" if this shows first (repeatable)',
+    mcp: {name: 'fail_pattern', describe: 'end with status "failed" if one of these shows first'},
   },
   ...HOST_OPTION,
 } as const satisfies OptionTable;

@@ -21,7 +21,7 @@ export const RUN_OPTIONS = {
     describe: `tell a person of the end and of each permission stop: ${SINK_LIST} (repeatable; none: not the config file's)`,
     mcp: {name: 'notify'},
   },
-  window: {type: 'boolean', describe: 'a new window (the default)'},
+  window: {type: 'boolean', describe: 'a new window (the default)', mcp: {name: 'window'}},
   split: {
     type: 'string',
     choices: ['h', 'v'],
@@ -46,13 +46,18 @@ export const RUN_OPTIONS = {
     mcp: {name: 'timeout', duration: true},
   },
   ...STALL_OPTIONS,
-  interval: {type: 'string', default: '1s', hidden: true},
+  interval: {type: 'string', default: '1s', hidden: true, cliOnly: 'a tuning flag of the tests'},
   'notify-pane': {
     type: 'string',
     describe: 'pane told of the end and of permission stops (default: the caller)',
     mcp: {name: 'notify_pane', describe: 'who is told (default: your pane)'},
   },
-  notice: {type: 'boolean', negatable: true, describe: '--no-notice: tell no pane'},
+  notice: {
+    type: 'boolean',
+    negatable: true,
+    describe: '--no-notice: tell no pane',
+    cliOnly: 'the tool says it as no_notice',
+  },
   permissions: {
     type: 'string',
     choices: ['ask', 'deny'],

@@ -14,17 +14,29 @@ export const WAIT_OPTIONS = {
     describe: 'give up after this',
     mcp: {name: 'timeout', duration: true},
   },
-  interval: {type: 'string', default: '1s', describe: 'time between looks at the pane'},
+  interval: {
+    type: 'string',
+    default: '1s',
+    describe: 'time between looks at the pane',
+    mcp: {name: 'interval', duration: true},
+  },
   'stable-checks': {
     type: 'string',
     default: '3',
     describe: 'captures in a row equal to the one before: N × --interval of stillness',
+    mcp: {name: 'stable_checks', number: true},
   },
   ignore: {
     type: 'string',
     multiple: true,
     describe: 'regex masked before comparing screens (repeatable)',
+    mcp: {name: 'ignore', describe: 'regexes masked before comparing screens'},
   },
-  lines: {type: 'string', default: '100', describe: 'lines of the screen compared'},
+  lines: {
+    type: 'string',
+    default: '100',
+    describe: 'lines of the screen compared',
+    mcp: {name: 'lines', number: true},
+  },
   ...HOST_OPTION,
 } as const satisfies OptionTable;

@@ -11,7 +11,15 @@ describe('shapeOf', () => {
   test("takes the table's MCP arguments, with the CLI's defaults and help", () => {
     const shape = z.object(shapeOf(EXPECT_OPTIONS));
     expect(Object.keys(shape.shape).sort()).toEqual(
-      ['action', 'host', 'lines', 'poll_interval_ms', 'timeout_ms'].sort(),
+      [
+        'action',
+        'fail_pattern',
+        'host',
+        'include_existing',
+        'lines',
+        'poll_interval_ms',
+        'timeout_ms',
+      ].sort(),
     );
     // Digits as text on the CLI, a number in MCP; the default is the same.
     expect(shape.parse({})).toEqual({

@@ -73,8 +73,14 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     'tmux',
     'watch',
   ],
-  mcp: ['base', 'commands', 'front'],
+  /** What a person reads: each command's typed result as lines (or its JSON). */
+  render: ['base', 'commands', 'front', 'jobs', 'relay', 'remote', 'watch'],
+  /** Each command declared once: its words, options, verb, renderer and MCP tool. */
+  declare: ['base', 'commands', 'front', 'process', 'render'],
+  mcp: ['base', 'commands', 'front', 'declare'],
   cli: [
+    'declare',
+    'render',
     'base',
     'tmux',
     'agents',

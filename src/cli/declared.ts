@@ -1,0 +1,84 @@
+import type {Argv} from 'yargs';
+import {type AnyDeclaration, optionsOfGiven, usageOf} from '../declare/define.js';
+import {DECLARED, GROUPS} from '../declare/registry.js';
+import type {Args, CliCommand, CliEnv} from './command.js';
+import {wordsOf} from './command.js';
+import {optionsFrom, withOptions} from './options.js';
+
+/**
+ * The yargs modules of the declared commands (src/declare/): each a loop step over its
+ * declaration — its words, its table's flags, its examples — whose handler dispatches the verb
+ * and prints the result with the declaration's renderer.
+ */
+
+/** The yargs module of a command, or of a group and its commands. */
+export function declaredCommand(name: string): CliCommand {
+  const group = GROUPS[name];
+  if (group) return groupCommand(name, group);
+  const d = DECLARED.find((c) => c.group === undefined && c.name === name);
+  if (!d) throw new Error(`No declared command ${name}`);
+  return (env) => ({
+    command: usageOf(d),
+    describe: d.describe,
+    builder: (y) => build(y, d),
+    handler: (a) => handle(d, a, env),
+  });
+}
+
+function groupCommand(name: string, group: {describe: string; demand?: string}): CliCommand {
+  const members = DECLARED.filter((d) => d.group === name);
+  return (env) => ({
+    command: name,
+    describe: group.describe,
+    builder: (y) => {
+      let b = y;
+      for (const d of members) {
+        const usage = usageOf(d);
+        const words = d.groupDefault ? [usage, usage.replace(d.name, '$0')] : usage;
+        b = b.command(
+          words,
+          d.describe,
+          (c) => build(c, d),
+          (a) => handle(d, a, env),
+        );
+      }
+      return group.demand ? b.demandCommand(1, group.demand) : b.demandCommand(0);
+    },
+    handler: () => {},
+  });
+}
+
+function build<A>(y: Argv<A>, d: AnyDeclaration): Argv<A> {
+  let b = y;
+  for (const p of d.positionals ?? [])
+    b = b.positional(p.name, {
+      type: 'string',
+      describe: p.describe,
+      ...(p.variadic ? {array: true} : {}),
+      ...(p.required ? {demandOption: true} : {}),
+    }) as unknown as Argv<A>;
+  b = withOptions(b, d.options);
+  for (const [command, description] of d.examples ?? []) b = b.example(command, description);
+  return b;
+}
+
+/** What yargs parsed as the declaration's `Given`: the table's options, each positional under
+ * its key (a variadic one with the words after `--`). */
+export function givenOf(d: AnyDeclaration, a: Args): Record<string, unknown> {
+  const given: Record<string, unknown> = {...optionsFrom(a, d.options)};
+  for (const p of d.positionals ?? []) {
+    const value = p.variadic ? wordsOf(a, p.name) : a[p.name];
+    if (value !== undefined) given[p.key ?? p.name] = p.variadic ? value : String(value);
+  }
+  return given;
+}
+
+async function handle(d: AnyDeclaration, a: Args, env: CliEnv): Promise<void> {
+  const {json: _json, ...options} = optionsOfGiven(d, givenOf(d, a)) as Record<string, unknown>;
+  const {dispatch} = await import('../front/dispatch.js');
+  const render = await d.render();
+  const result = d.cli
+    ? d.cli(options, {dispatch, ctx: env.ctx, stdin: env.stdio.stdin})
+    : dispatch(d.verb, options as never, env.ctx, env.local[d.verb] as never);
+  await env.run(result, (r, out) => render(r, a.json === true, out));
+}

@@ -1,0 +1,184 @@
+import type {OptionsOf, OptionTable} from '../base/option-table.js';
+import type {CommandContext} from '../commands/context.js';
+import type {
+  Dispatched,
+  dispatch,
+  HostChoice,
+  HostCommand,
+  HostOptions,
+} from '../front/dispatch.js';
+import type {Output} from '../render/render.js';
+
+/**
+ * Each command declared once: the words and options a person types, the verb it runs (by its
+ * name in src/front/commands.ts, so dispatch decides where), how its result is printed, and
+ * the MCP tool it is. The CLI (src/cli/declared.ts) and the MCP server (src/mcp/tools.ts) are
+ * loops over these declarations; neither restates a table.
+ */
+
+/** A word of the command line before the flags (`<job>`, `[pane]`, `[text..]`), and the MCP
+ * argument it is. */
+export interface Positional {
+  /** Its name on the command line (`nudge status <job>`). */
+  name: string;
+  /** Where it lands in the options object (default: `name`). */
+  key?: string;
+  describe: string;
+  /** `<name>`: it must be given. */
+  required?: boolean;
+  /** `[name..]`: the rest of the words, and everything after `--` (a list of strings; an MCP
+   * argument gives one string, the list of that one). */
+  variadic?: boolean;
+  /** The MCP argument it is, when it differs (the tool's own word, optional there). */
+  mcp?: {name?: string; describe?: string; optional?: boolean};
+}
+
+/** An argument the MCP tool takes that is not a word or flag of the command line as such
+ * (`no_notice`, said `--no-notice` there). */
+export interface ToolArgument {
+  name: string;
+  key: string;
+  type: 'boolean' | 'string' | 'boolean-or-string';
+  describe: string;
+}
+
+/** How `nudge mcp` was started: what its tools may do beyond looking and typing. */
+export interface McpPolicy {
+  /** `--allow-exec`: the tools that run commands are offered. */
+  allowExec: boolean;
+  /** `--allow-close`: `expect` may close the pane it watched. */
+  allowClose: boolean;
+  /** The assessor a watcher made by `watch_me` gets. */
+  assess: {
+    assessCmd?: string | undefined;
+    assessUrl?: string | undefined;
+    assessModel?: string | undefined;
+    assessKeyEnv?: string | undefined;
+  };
+}
+
+/** What a tool is, as MCP's annotations say it (a client's "always allow" reads them). */
+export interface Annotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  openWorldHint: boolean;
+  idempotentHint?: boolean;
+}
+
+/** Only looks. */
+export const LOOKS: Annotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  openWorldHint: false,
+};
+/** Acts on panes, and may make a program run a command (text typed into a shell). */
+export const ACTS: Annotations = {readOnlyHint: false, destructiveHint: true, openWorldHint: true};
+/** Changes nudge's own records only. */
+export const KEEPS: Annotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  openWorldHint: false,
+};
+
+/** A tool's answer: the result as JSON, a sentence beside it, or an error with its sentence. */
+export type ToolAnswer =
+  | {value: object}
+  | {text: string; value: object}
+  | {error: string; value: object};
+
+/** The MCP tool a command is. */
+export interface ToolDeclaration<K extends HostCommand> {
+  name: string;
+  title: string;
+  description: string;
+  annotations: Annotations | ((policy: McpPolicy) => Annotations);
+  /** Arguments of the tool alone (beside the positionals and the table's `mcp` rows). */
+  arguments?: readonly ToolArgument[];
+  /** Listed only when the policy allows it (a tool that runs commands). */
+  offered?: (policy: McpPolicy) => boolean;
+  /** What the person's policy changes or refuses in a call (a NudgeError names the flag). */
+  police?: (options: HostOptions<K> & HostChoice, policy: McpPolicy) => HostOptions<K> & HostChoice;
+  /** The answer from the result (default: the result as JSON). */
+  answer?: (result: Dispatched<K>) => ToolAnswer;
+}
+
+/** What the front end parsed: the positionals under their keys, the table's options under
+ * their camelCase names, and the tool's own arguments. */
+export type Given<T extends OptionTable> = OptionsOf<T> & Record<string, unknown>;
+
+/** How a result is printed; the number is the exit code. */
+export type Renderer<K extends HostCommand> = (
+  result: Dispatched<K>,
+  json: boolean,
+  out: Output,
+) => number | Promise<number>;
+
+export interface CommandDeclaration<K extends HostCommand, T extends OptionTable> {
+  /** The verb dispatch runs (src/front/commands.ts). */
+  verb: K;
+  /** The command line: `wait`, or `start` under `group` (`nudge watch start`). */
+  name: string;
+  group?: string;
+  describe: string;
+  positionals?: readonly Positional[];
+  /** Every flag, each with its MCP argument where the tool takes it. */
+  options: T;
+  examples?: ReadonlyArray<readonly [string, string]>;
+  /** The verb's options from what was parsed (default: as parsed). */
+  toOptions?: (given: Given<T>) => HostOptions<K> & HostChoice;
+  /** How the CLI runs it, where that is more than the verb (default: dispatch the verb). */
+  cli?: (options: HostOptions<K> & HostChoice, kit: CliKit) => Promise<Dispatched<K>>;
+  /** The group's command when the group is named alone (`nudge queue` is `queue show`). */
+  groupDefault?: boolean;
+  /** The renderer, loaded when the command runs. */
+  render: () => Promise<Renderer<K>>;
+  /** Its MCP tool, or why it has none. */
+  mcp: ToolDeclaration<K> | {none: string};
+}
+
+/** What a command's own CLI step gets: the one dispatch, the context, the terminal's stdin. */
+export interface CliKit {
+  dispatch: typeof dispatch;
+  ctx: CommandContext;
+  stdin: NodeJS.ReadableStream | undefined;
+}
+
+/** A declaration as the loops see it: the verb's types erased (each was checked where it was
+ * declared). */
+export type AnyDeclaration = Omit<
+  CommandDeclaration<HostCommand, OptionTable>,
+  'toOptions' | 'cli' | 'render' | 'mcp'
+> & {
+  toOptions?: (given: Loose) => Loose;
+  cli?: (options: Loose, kit: CliKit) => Promise<Loose>;
+  render: () => Promise<(result: Loose, json: boolean, out: Output) => number | Promise<number>>;
+  mcp:
+    | {none: string}
+    | (Omit<ToolDeclaration<HostCommand>, 'police' | 'answer'> & {
+        police?: (options: Loose, policy: McpPolicy) => Loose;
+        answer?: (result: Loose) => ToolAnswer;
+      });
+};
+// biome-ignore lint/suspicious/noExplicitAny: what a declaration's own types checked
+type Loose = any;
+
+/** Declare a command (the identity, typed: the verb's options and result check the rest). */
+export function defineCommand<K extends HostCommand, T extends OptionTable>(
+  declaration: CommandDeclaration<K, T>,
+): CommandDeclaration<K, T> {
+  return declaration;
+}
+
+/** The command-line words of a declaration: `status <job>`, `submit [text..]`. */
+export function usageOf(d: AnyDeclaration): string {
+  const words = (d.positionals ?? []).map((p) => {
+    const inner = `${p.name}${p.variadic ? '..' : ''}`;
+    return p.required ? `<${inner}>` : `[${inner}]`;
+  });
+  return [d.name, ...words].join(' ');
+}
+
+/** The options object of a declaration from what a front end parsed. */
+export function optionsOfGiven(d: AnyDeclaration, given: Record<string, unknown>): object {
+  return d.toOptions ? d.toOptions(given) : given;
+}

@@ -1,0 +1,80 @@
+import {HOST_OPTION, JSON_OPTION} from '../base/option-table.js';
+import {LOGS_OPTIONS} from '../commands/options/setup.js';
+import {defineCommand, KEEPS, LOOKS, type Positional} from './define.js';
+
+/** `nudge jobs`, `status`, `cancel` and `logs`: the jobs in the store — here, or with
+ * `--host` (or a job named `HOST:ID`) on another host. */
+
+const JOB: Positional = {name: 'job', required: true, describe: 'a job id, or HOST:ID'};
+
+export const jobs = defineCommand({
+  verb: 'jobs',
+  name: 'jobs',
+  describe: 'list jobs (here and on the hosts of config.toml, with a HOST column)',
+  options: {...HOST_OPTION, ...JSON_OPTION},
+  render: async () => (await import('../render/render.js')).renderJobs,
+  mcp: {
+    name: 'jobs',
+    title: 'The jobs',
+    annotations: LOOKS,
+    description:
+      'Every job, newest last: here and on the hosts of config.toml (each remote job with its host), or on one host.',
+    answer: ({jobs, unreachable}) => ({
+      value: unreachable.length > 0 ? {jobs, unreachable} : {jobs},
+    }),
+  },
+});
+
+export const status = defineCommand({
+  verb: 'status',
+  name: 'status',
+  describe: "show one job's state and events",
+  positionals: [JOB],
+  options: {...HOST_OPTION, ...JSON_OPTION},
+  render: async () => (await import('../render/render.js')).renderStatus,
+  mcp: {
+    name: 'status',
+    title: "A job's state",
+    annotations: LOOKS,
+    description: "A job's state, outcome and events.",
+  },
+});
+
+export const cancel = defineCommand({
+  verb: 'cancel',
+  name: 'cancel',
+  describe: 'stop a queued or running job and free its pane',
+  positionals: [JOB],
+  options: {
+    ...HOST_OPTION,
+    ...JSON_OPTION,
+    'keep-running': {
+      type: 'boolean',
+      default: false,
+      describe:
+        'leave the command the job typed running (default: it is interrupted, C-c, then its process group ended)',
+      mcp: {name: 'keep_running', describe: 'leave the command the job typed running'},
+    },
+  },
+  render: async () => (await import('../render/render.js')).renderCancel,
+  mcp: {
+    name: 'cancel',
+    title: 'Cancel a job',
+    annotations: {...KEEPS, destructiveHint: true, idempotentHint: true},
+    description:
+      'Stop a queued or running job and free its pane; the command it typed into a shell is interrupted unless keep_running.',
+  },
+});
+
+export const logs = defineCommand({
+  verb: 'logs',
+  name: 'logs',
+  describe: "print a job's worker log",
+  positionals: [JOB],
+  options: LOGS_OPTIONS,
+  render: async () => {
+    const {renderLogs} = await import('../render/render.js');
+    return (r, _json, out) => renderLogs(r, out);
+  },
+  mcp: {none: 'a worker log is for a person (status answers the events); --follow streams'},
+});

@@ -1,0 +1,75 @@
+// Each command declared once: the CLI and the MCP server are loops over these declarations, so
+// what holds of the list holds of both front ends.
+import {describe, expect, test} from 'vitest';
+import {usageOf} from '../../../src/declare/define.js';
+import {submitOptionsOf} from '../../../src/declare/panes.js';
+import {DECLARED, GROUPS} from '../../../src/declare/registry.js';
+
+describe('the declared commands', () => {
+  test('every option of a command with a tool is an argument of it, or says why not', () => {
+    const missing: string[] = [];
+    for (const d of DECLARED) {
+      if ('none' in d.mcp) continue;
+      const own = new Set((d.mcp.arguments ?? []).map((a) => a.key));
+      for (const [name, spec] of Object.entries(d.options)) {
+        const key = name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+        if (!spec.mcp && !spec.cliOnly && !own.has(key)) missing.push(`${d.mcp.name}: --${name}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  test('a command without a tool says why', () => {
+    for (const d of DECLARED) if ('none' in d.mcp) expect(d.mcp.none.length).toBeGreaterThan(10);
+  });
+
+  test('names are unique: commands within their group, tools and their arguments', () => {
+    const commands = DECLARED.map((d) => `${d.group ?? ''} ${d.name}`);
+    expect(new Set(commands).size).toBe(commands.length);
+    const tools = DECLARED.flatMap((d) => ('none' in d.mcp ? [] : [d.mcp.name]));
+    expect(new Set(tools).size).toBe(tools.length);
+    for (const d of DECLARED) {
+      if ('none' in d.mcp) continue;
+      const args = [
+        ...(d.positionals ?? []).map((p) => p.mcp?.name ?? p.name),
+        ...Object.values(d.options).flatMap((s) => (s.mcp ? [s.mcp.name] : [])),
+        ...(d.mcp.arguments ?? []).map((a) => a.name),
+      ];
+      expect(new Set(args).size, d.mcp.name).toBe(args.length);
+    }
+  });
+
+  test('every group is declared, with at most one default command', () => {
+    for (const group of Object.keys(GROUPS)) {
+      const members = DECLARED.filter((d) => d.group === group);
+      expect(members.length, group).toBeGreaterThan(0);
+      expect(members.filter((d) => d.groupDefault).length).toBeLessThanOrEqual(1);
+    }
+    for (const d of DECLARED) if (d.group) expect(GROUPS[d.group], d.name).toBeDefined();
+  });
+
+  test('the words of a command: required <x>, optional [x], the rest [x..]', () => {
+    const usage = Object.fromEntries(DECLARED.map((d) => [d.mcp && d.verb, usageOf(d)]));
+    expect(usage.submit).toBe('submit [text..]');
+    expect(usage.expect).toBe('expect <pane> <regex>');
+    expect(usage.wait).toBe('wait [pane]');
+    expect(usage['watch-report']).toBe('report <name> <status>');
+  });
+});
+
+describe('submitOptionsOf', () => {
+  test('the words are the text; --no-notice and no_notice are no notice', () => {
+    expect(submitOptionsOf({text: ['npm', 'test'], pane: '%1'})).toEqual({
+      pane: '%1',
+      notice: undefined,
+      text: 'npm test',
+    });
+    expect(submitOptionsOf({text: ['x'], noNotice: true}).notice).toBe(false);
+    // yargs reads --no-notice as notice false.
+    expect(submitOptionsOf({text: ['x'], notice: false as never}).notice).toBe(false);
+    expect(submitOptionsOf({text: ['x'], notice: 'done {status}', json: true})).toEqual({
+      notice: 'done {status}',
+      text: 'x',
+    });
+  });
+});
