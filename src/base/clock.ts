@@ -19,3 +19,23 @@ export const realClock: Clock = {
     await sleepFor(ms, undefined, {signal});
   },
 };
+
+/** Sleep `ms`, or less when `wake` resolves first. */
+export async function sleepOrWake(
+  clock: Clock,
+  ms: number,
+  signal: AbortSignal,
+  wake: ((signal: AbortSignal) => Promise<void>) | undefined,
+): Promise<void> {
+  if (!wake) return clock.sleep(ms, signal);
+  const stop = new AbortController();
+  const cancel = () => stop.abort(signal.reason);
+  signal.addEventListener('abort', cancel, {once: true});
+  try {
+    await Promise.race([clock.sleep(ms, stop.signal), wake(stop.signal)]);
+  } finally {
+    signal.removeEventListener('abort', cancel);
+    stop.abort();
+  }
+  signal.throwIfAborted();
+}

@@ -59,56 +59,10 @@ function cells(p: TopPane, ageMs: number): string[] {
 
 function TopApp({options, ctx}: Props) {
   const {exit} = useApp();
-  const [view, setView] = useState<TopView | undefined>();
-  const [loadedAt, setLoadedAt] = useState(0);
-  const [now, setNow] = useState(ctx.clock.now());
   const [selected, setSelected] = useState(0);
   const [mode, setMode] = useState<Mode>({kind: 'list'});
   const [queue, setQueue] = useState<QueueList | undefined>();
-  const [message, setMessage] = useState('');
-  const loading = useRef(false);
-
-  const load = useCallback(async () => {
-    if (loading.current) return;
-    loading.current = true;
-    try {
-      const next = await dispatch('top', options, ctx);
-      setView(next);
-      setLoadedAt(ctx.clock.now());
-    } catch (error) {
-      setMessage(describeError(error));
-    } finally {
-      loading.current = false;
-    }
-  }, [options, ctx]);
-
-  // Read again when the store changes (or, from another host, every few seconds).
-  useEffect(() => {
-    void load();
-    const tick = setInterval(() => setNow(ctx.clock.now()), 1_000);
-    let watcher: FSWatcher | undefined;
-    let settle: ReturnType<typeof setTimeout> | undefined;
-    let poll: ReturnType<typeof setInterval> | undefined;
-    const again = () => {
-      clearTimeout(settle);
-      settle = setTimeout(() => void load(), SETTLE_MS);
-    };
-    if (options.host === undefined && view?.jobsDir) {
-      try {
-        watcher = watch(view.jobsDir, {recursive: true}, again);
-      } catch {
-        poll = setInterval(again, REMOTE_EVERY_MS);
-      }
-    } else if (options.host !== undefined) poll = setInterval(again, REMOTE_EVERY_MS);
-    return () => {
-      clearInterval(tick);
-      clearInterval(poll);
-      clearTimeout(settle);
-      watcher?.close();
-    };
-    // The watch is set up once the jobs folder is known.
-  }, [load, ctx, options.host, view?.jobsDir]);
-
+  const {view, loadedAt, now, load, message, setMessage} = useTopView(options, ctx);
   const panes = view?.panes ?? [];
   const current = panes[Math.min(selected, Math.max(0, panes.length - 1))];
   const act = (what: string, p: Promise<unknown>) =>
@@ -174,6 +128,81 @@ function TopApp({options, ctx}: Props) {
   });
 
   const age = (p: TopPane) => p.ageMs + Math.max(0, now - loadedAt);
+  return screen({view, panes, selected, mode, queue, message, age});
+}
+
+/** The view of the server's panes, read again when the store changes (or, from another host,
+ * every few seconds), and the clock the ages count on. */
+function useTopView(options: TopOptions, ctx: CommandContext) {
+  const [view, setView] = useState<TopView | undefined>();
+  const [loadedAt, setLoadedAt] = useState(0);
+  const [now, setNow] = useState(ctx.clock.now());
+  const [message, setMessage] = useState('');
+  const loading = useRef(false);
+
+  const load = useCallback(async () => {
+    if (loading.current) return;
+    loading.current = true;
+    try {
+      const next = await dispatch('top', options, ctx);
+      setView(next);
+      setLoadedAt(ctx.clock.now());
+    } catch (error) {
+      setMessage(describeError(error));
+    } finally {
+      loading.current = false;
+    }
+  }, [options, ctx]);
+
+  // Read again when the store changes (or, from another host, every few seconds).
+  useEffect(() => {
+    void load();
+    const tick = setInterval(() => setNow(ctx.clock.now()), 1_000);
+    let watcher: FSWatcher | undefined;
+    let settle: ReturnType<typeof setTimeout> | undefined;
+    let poll: ReturnType<typeof setInterval> | undefined;
+    const again = () => {
+      clearTimeout(settle);
+      settle = setTimeout(() => void load(), SETTLE_MS);
+    };
+    if (options.host === undefined && view?.jobsDir) {
+      try {
+        watcher = watch(view.jobsDir, {recursive: true}, again);
+      } catch {
+        poll = setInterval(again, REMOTE_EVERY_MS);
+      }
+    } else if (options.host !== undefined) poll = setInterval(again, REMOTE_EVERY_MS);
+    return () => {
+      clearInterval(tick);
+      clearInterval(poll);
+      clearTimeout(settle);
+      watcher?.close();
+    };
+    // The watch is set up once the jobs folder is known.
+  }, [load, ctx, options.host, view?.jobsDir]);
+
+  return {view, loadedAt, now, load, message, setMessage};
+}
+
+/** What top draws: the header, a row a pane (the selected one inverse), the queue panel and
+ * the last message. */
+function screen({
+  view,
+  panes,
+  selected,
+  mode,
+  queue,
+  message,
+  age,
+}: {
+  view: TopView | undefined;
+  panes: TopPane[];
+  selected: number;
+  mode: Mode;
+  queue: QueueList | undefined;
+  message: string;
+  age: (p: TopPane) => number;
+}) {
   const header = [
     'PANE ',
     'PROGRAM   ',

@@ -66,6 +66,104 @@ export type RunCommandResult = {
  * --wait). Everything that can be wrong with the request is found before anything is made.
  */
 export async function runInPane(o: RunOptions, ctx: CommandContext): Promise<RunCommandResult> {
+  const {text, ...checked} = checkRun(o);
+  // What the run's options are, whatever its pane and folder turn out to be.
+  const given = {
+    ...checked,
+    close: o.close ?? false,
+    pr: o.pr ?? false,
+    notifySinks: resolveSinks(o.notify, ctx.env),
+    stall: resolveStall(o, ctx.env, 'run', {intervalMs: checked.intervalMs, continues: true}),
+  };
+  const cwd = await directory(resolve(ctx.cwd, o.cwd ?? '.'));
+
+  const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
+  const tmux = ctx.tmux(spec);
+  const stateDir = resolveStateDir(ctx.env);
+  // The caller's pane: where a split goes, and who is told (when nudge runs inside tmux, on
+  // this server).
+  const caller = await callerPane(ctx, spec, o.notice !== false && o.notifyPane === undefined);
+  const [place, placeText] = await placeOf(o, caller, async () => {
+    try {
+      return await tmux.recentSession();
+    } catch (error) {
+      throw serverError(error, spec);
+    }
+  });
+  let notifyPane: string | null = o.notice === false ? null : (caller?.paneId ?? null);
+  if (o.notifyPane !== undefined) {
+    const n = await resolvePane(tmux, spec, o.notifyPane, ctx, '--notify-pane');
+    await checkReach(tmux, n.info, ctx.env, '--notify-pane');
+    notifyPane = n.info.paneId;
+  }
+
+  const now = ctx.clock.now();
+  const jobId = newJobId(now);
+  const store = new JobStore(stateDir);
+  // The steps that make things (a worktree, a pane, the job's record, its worker): if one
+  // fails, the ones before it are taken back in reverse.
+  const made = await withUndo(async (undo) => {
+    const {worktree, runCwd, git} = await worktreeStep(o.worktree, cwd, jobId, undo);
+    const {pane, opened} = await paneStep(ctx, tmux, stateDir, place, placeText, runCwd, undo);
+    const request: RunRequest = {
+      version: RUN_REQUEST_VERSION,
+      kind: 'run',
+      jobId,
+      createdAt: new Date(now).toISOString(),
+      server: {socketPath: opened.socketPath, pid: opened.serverPid},
+      pane,
+      paneTarget: placeText,
+      text,
+      options: {...given, cwd: runCwd, worktree: worktree ?? null, git, notifyPane},
+    };
+    const handle = await store.create(request, o.wait ? 'foreground' : 'detached');
+    undo.add(() => store.discard(handle));
+    await handle.appendEvent('provisioned', {
+      pane,
+      place: placeText,
+      cwd: runCwd,
+      ...(worktree ? {worktree: worktree.path, branch: worktree.branch} : {}),
+    });
+    const worker = o.wait
+      ? undefined
+      : await launchWorker({
+          entry: ctx.runWorkerEntry,
+          id: jobId,
+          stateDir,
+          logPath: handle.logPath,
+          env: ctx.env,
+          undo,
+        });
+    return {request, handle, worker, worktree, runCwd};
+  });
+  const {request, handle, worker, worktree, runCwd} = made;
+  const shown = {
+    job: jobId,
+    pane: request.pane,
+    place: placeText,
+    cwd: runCwd,
+    worktree,
+    log: handle.logPath,
+    report: handle.reportPath,
+  };
+  if (worker) {
+    await handle.recordWorkerPid(worker).catch(() => {});
+    return {...shown, kind: 'started', pid: worker.pid};
+  }
+  // Loaded only here: the detached path stays light.
+  const {executeRun} = await import('../runs/execute.js');
+  const result = await executeRun(request, {
+    stateDir,
+    pid: ctx.pid,
+    signal: ctx.signal,
+    env: ctx.env,
+  });
+  return {...shown, kind: 'ran', result};
+}
+
+/** What can be wrong with a run's words and options alone, found before anything is made:
+ * the text it types, its permissions and its timings. */
+function checkRun(o: RunOptions) {
   const agent = agentOf(o.agent);
   const words = [...o.words];
   if (words.length === 0 || words.every((w) => w.trim() === '')) {
@@ -112,105 +210,7 @@ export async function runInPane(o: RunOptions, ctx: CommandContext): Promise<Run
     100,
     parseDuration(o.interval ?? RUN_DEFAULTS.interval, '--interval'),
   );
-  const stall = resolveStall(o, ctx.env, 'run', {intervalMs, continues: true});
-  const cwd = await directory(resolve(ctx.cwd, o.cwd ?? '.'));
-
-  const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
-  const tmux = ctx.tmux(spec);
-  const stateDir = resolveStateDir(ctx.env);
-  // The caller's pane: where a split goes, and who is told (when nudge runs inside tmux, on
-  // this server).
-  const caller = await callerPane(ctx, spec, o.notice !== false && o.notifyPane === undefined);
-  const [place, placeText] = await placeOf(o, caller, async () => {
-    try {
-      return await tmux.recentSession();
-    } catch (error) {
-      throw serverError(error, spec);
-    }
-  });
-  let notifyPane: string | null = o.notice === false ? null : (caller?.paneId ?? null);
-  if (o.notifyPane !== undefined) {
-    const n = await resolvePane(tmux, spec, o.notifyPane, ctx, '--notify-pane');
-    await checkReach(tmux, n.info, ctx.env, '--notify-pane');
-    notifyPane = n.info.paneId;
-  }
-
-  const now = ctx.clock.now();
-  const jobId = newJobId(now);
-  const store = new JobStore(stateDir);
-  // The steps that make things (a worktree, a pane, the job's record, its worker): if one
-  // fails, the ones before it are taken back in reverse.
-  const made = await withUndo(async (undo) => {
-    const {worktree, runCwd, git} = await worktreeStep(o.worktree, cwd, jobId, undo);
-    const {pane, opened} = await paneStep(ctx, tmux, stateDir, place, placeText, runCwd, undo);
-    const request: RunRequest = {
-      version: RUN_REQUEST_VERSION,
-      kind: 'run',
-      jobId,
-      createdAt: new Date(now).toISOString(),
-      server: {socketPath: opened.socketPath, pid: opened.serverPid},
-      pane,
-      paneTarget: placeText,
-      text,
-      options: {
-        agent,
-        cwd: runCwd,
-        worktree: worktree ?? null,
-        git,
-        idleTimeoutMs,
-        timeoutMs,
-        notifyPane,
-        permissions,
-        close: o.close ?? false,
-        pr: o.pr ?? false,
-        intervalMs,
-        notifySinks: resolveSinks(o.notify, ctx.env),
-        stall,
-      },
-    };
-    const handle = await store.create(request, o.wait ? 'foreground' : 'detached');
-    undo.add(() => store.discard(handle));
-    await handle.appendEvent('provisioned', {
-      pane,
-      place: placeText,
-      cwd: runCwd,
-      ...(worktree ? {worktree: worktree.path, branch: worktree.branch} : {}),
-    });
-    const worker = o.wait
-      ? undefined
-      : await launchWorker({
-          entry: ctx.runWorkerEntry,
-          id: jobId,
-          stateDir,
-          logPath: handle.logPath,
-          env: ctx.env,
-          undo,
-        });
-    return {request, handle, worker, worktree, runCwd};
-  });
-  const {request, handle, worker, worktree, runCwd} = made;
-  const shown = {
-    job: jobId,
-    pane: request.pane,
-    place: placeText,
-    cwd: runCwd,
-    worktree,
-    log: handle.logPath,
-    report: handle.reportPath,
-  };
-  if (worker) {
-    await handle.recordWorkerPid(worker).catch(() => {});
-    return {...shown, kind: 'started', pid: worker.pid};
-  }
-  // Loaded only here: the detached path stays light.
-  const {executeRun} = await import('../runs/execute.js');
-  const result = await executeRun(request, {
-    stateDir,
-    pid: ctx.pid,
-    signal: ctx.signal,
-    env: ctx.env,
-  });
-  return {...shown, kind: 'ran', result};
+  return {agent, text, permissions, idleTimeoutMs, timeoutMs, intervalMs};
 }
 
 /** The worktree step (--worktree): a new branch from HEAD in a folder beside the repository

@@ -3,7 +3,6 @@ import {mkdir, rm} from 'node:fs/promises';
 import {dirname, join} from 'node:path';
 import {parseDuration} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
-import {writeFileAtomic} from '../base/fs.js';
 import type {OptionsOf, SERVER_OPTIONS} from '../base/option-table.js';
 import {DIR_MODE, findOnPath, resolveStateDir} from '../base/paths.js';
 import {resolveJobOptions, type SubmitOptions, validateText} from '../jobs/options.js';
@@ -14,9 +13,7 @@ import type {CommandRun} from '../process/run-command.js';
 import {defaultHome} from '../setup/place.js';
 import {
   cronBlock,
-  cronMarker,
   everyAsCron,
-  launchdLabel,
   launchdPlist,
   NAME_PATTERN,
   parseCron,
@@ -24,10 +21,8 @@ import {
   type Scheduler,
   type ScheduleSpec,
   schedulerFiles,
-  systemdUnit,
   systemdUnits,
   type When,
-  withoutCronBlock,
 } from '../setup/schedule.js';
 import {
   checkConfigWord,
@@ -36,6 +31,7 @@ import {
   scheduleMarks,
   writeScheduledJob,
 } from '../setup/schedule-store.js';
+import {installInto, uninstallFrom} from '../setup/schedulers.js';
 import {resolveServerSpec, socketFile} from '../tmux/server.js';
 import type {CommandContext} from './context.js';
 import type {SCHEDULE_OPTIONS} from './options/setup.js';
@@ -189,19 +185,6 @@ async function run(
   });
 }
 
-function failed(what: string, r: CommandRun, after: string): NudgeError {
-  const why =
-    r.startError ?? (r.stderr.trim() || r.output.trim() || `exit ${r.exitCode}`).split('\n')[0];
-  return new NudgeError('scheduler-failed', `${what} failed (${why})${after}`);
-}
-
-async function crontabNow(ctx: CommandContext): Promise<string> {
-  const r = await run('crontab', ['-l'], ctx);
-  if (r.exitCode === 0) return r.output;
-  if (/no crontab/i.test(r.stderr)) return '';
-  throw failed('crontab -l', r, '; nothing was changed.');
-}
-
 /**
  * `nudge schedule cron|launchd|systemd`: a ready schedule for `nudge submit --wait …` with
  * absolute node and nudge paths, the tmux socket, the state dir and a log; printed, or put in
@@ -248,29 +231,8 @@ export async function scheduleSubmit(
       argv: [],
       files: [] as ScheduledFile[],
     };
-    switch (scheduler) {
-      case 'cron': {
-        const now = await crontabNow(ctx);
-        if (!now.split('\n').includes(cronMarker(name))) return {...base, ran};
-        const r = await exec('crontab', ['-'], withoutCronBlock(now, name));
-        if (r.exitCode !== 0) throw failed('crontab -', r, '; the crontab is unchanged.');
-        return {...base, ran};
-      }
-      case 'launchd': {
-        await exec('launchctl', ['bootout', `gui/${ctx.uid}/${launchdLabel(name)}`]); // not loaded: fine
-        await rm(files.launchd, {force: true});
-        return {...base, ran};
-      }
-      case 'systemd': {
-        await exec('systemctl', ['--user', 'disable', '--now', `${systemdUnit(name)}.timer`]);
-        await rm(files.timer, {force: true});
-        await rm(files.service, {force: true});
-        const r = await exec('systemctl', ['--user', 'daemon-reload']);
-        if (r.exitCode !== 0)
-          throw failed('systemctl --user daemon-reload', r, '; the unit files are removed.');
-        return {...base, ran};
-      }
-    }
+    await uninstallFrom(scheduler, {name, files, uid: ctx.uid, exec});
+    return {...base, ran};
   }
 
   const when = whenOf(o);
@@ -323,45 +285,7 @@ export async function scheduleSubmit(
   const written = {...result, job: file, ...shown};
   if (!o.install) return {...written, action: 'print'};
 
-  switch (scheduler) {
-    case 'cron': {
-      const now = withoutCronBlock(await crontabNow(ctx), name);
-      const next = `${now}${now === '' || now.endsWith('\n') ? '' : '\n'}${out[0]!.content}`;
-      const r = await exec('crontab', ['-'], next);
-      if (r.exitCode !== 0) throw failed('crontab -', r, '; the crontab is unchanged.');
-      break;
-    }
-    case 'launchd': {
-      await mkdir(dirname(files.launchd), {recursive: true});
-      await writeFileAtomic(files.launchd, out[0]!.content);
-      await exec('launchctl', ['bootout', `gui/${ctx.uid}/${launchdLabel(name)}`]); // an older one
-      const r = await exec('launchctl', ['bootstrap', `gui/${ctx.uid}`, files.launchd]);
-      if (r.exitCode !== 0)
-        throw failed(
-          `launchctl bootstrap gui/${ctx.uid} ${files.launchd}`,
-          r,
-          `; the plist is written, load it with that command.`,
-        );
-      break;
-    }
-    case 'systemd': {
-      await mkdir(dirname(files.service), {recursive: true});
-      for (const f of out) await writeFileAtomic(f.path, f.content);
-      for (const args of [
-        ['--user', 'daemon-reload'],
-        ['--user', 'enable', '--now', `${systemdUnit(name)}.timer`],
-      ]) {
-        const r = await exec('systemctl', args);
-        if (r.exitCode !== 0)
-          throw failed(
-            `systemctl ${args.join(' ')}`,
-            r,
-            `; the units are written, run it yourself once your user manager runs (loginctl enable-linger).`,
-          );
-      }
-      break;
-    }
-  }
+  await installInto(scheduler, out, {name, files, uid: ctx.uid, exec});
   return {...written, action: 'install'};
 }
 

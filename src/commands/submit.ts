@@ -4,18 +4,19 @@ import {Undo} from '../base/undo.js';
 import {checkUntilFits} from '../detect/conditions.js';
 import {resolveStall} from '../detect/stall-options.js';
 import type {JobOutcome} from '../jobs/events.js';
-import {
-  configuredVia,
-  resolveIfBusy,
-  resolveJobOptions,
-  type SubmitOptions,
-  validateText,
-} from '../jobs/options.js';
+import {resolveJobOptions, type SubmitOptions, validateText} from '../jobs/options.js';
+import {configuredVia, resolveIfBusy} from '../jobs/policies.js';
 import type {JobRecord} from '../jobs/record.js';
-import {JOB_ID_PATTERN, type JobRequest, newJobId, REQUEST_VERSION} from '../jobs/request.js';
-import {JobStore} from '../jobs/store.js';
+import {
+  JOB_ID_PATTERN,
+  type JobOptions,
+  type JobRequest,
+  newJobId,
+  REQUEST_VERSION,
+} from '../jobs/request.js';
+import {type JobHandle, JobStore} from '../jobs/store.js';
 import {textOfFile} from '../jobs/text-file.js';
-import {paneLockFor} from '../locks/pane-lock.js';
+import {type PaneLock, paneLockFor} from '../locks/pane-lock.js';
 import {notifyPreviewOf, resolveSinks} from '../notify/config.js';
 import {askerOf} from '../pane/reach.js';
 import {checkReach, ownPaneOrRefuse, paneRefOf, resolvePane} from '../pane/target.js';
@@ -38,23 +39,7 @@ export type SubmitResult =
  */
 export async function submit(given: SubmitOptions, ctx: CommandContext): Promise<SubmitResult> {
   const o = given.textFile === undefined ? given : {...given, text: await textOfFile(given, ctx)};
-  validateText(o.text);
-  const options = resolveJobOptions(o);
-  options.notifySinks = resolveSinks(o.notify, ctx.env);
-  if (o.via === undefined && options.notify) options.via = configuredVia(ctx.env) ?? 'auto';
-  const ifBusy = resolveIfBusy(o.ifBusy, ctx.env);
-  if (ifBusy === 'wait') options.whenIdle = true;
-  if (ifBusy === 'type-ahead') options.typeAhead = true;
-  if (ifBusy === 'now' && o.stall !== undefined)
-    throw new NudgeError(
-      'bad-usage',
-      '--stall watches the wait for the work to be done, and --if-busy now does not wait; give one of them.',
-    );
-  // A text handed to the agent's door is not waited on: config.toml's stall is not for it.
-  options.stall =
-    ifBusy === 'now'
-      ? null
-      : resolveStall(o, ctx.env, 'submit', {intervalMs: options.intervalMs, continues: true});
+  const {options, ifBusy} = jobOptionsOf(o, ctx.env);
   const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
   const stateDir = resolveStateDir(ctx.env);
   const tmux = ctx.tmux(spec);
@@ -64,25 +49,7 @@ export async function submit(given: SubmitOptions, ctx: CommandContext): Promise
     ensureStateDir(stateDir, ctx.env),
   ]);
   await checkReach(tmux, info, ctx.env);
-  if (options.until.kind === 'prompt') {
-    // Which program is it? The worker decides again when it types; here it only has to
-    // know whether a prompt can be recognised at all.
-    const screen = visibleText(await tmux.view(info.paneId, 0));
-    // The profiles are data read on first use: only this branch of submit needs them.
-    const {chooseProfile} = await import('../agents/registry.js');
-    checkUntilFits(
-      options.until,
-      info,
-      chooseProfile(options.profile, info.currentCommand, screen).profile,
-    );
-  } else {
-    if (options.profile !== 'auto') {
-      // A name no profile file gives is bad input now, not a failed job later.
-      const {profileNamed, unknownProfile} = await import('../agents/registry.js');
-      if (!profileNamed(options.profile)) throw unknownProfile(options.profile, '--profile');
-    }
-    checkUntilFits(options.until, info);
-  }
+  await checkUntil(tmux, info, options);
   if (o.notifyPane !== undefined) {
     const notify = await resolvePane(tmux, spec, o.notifyPane, ctx, '--notify-pane');
     await checkReach(tmux, notify.info, ctx.env, '--notify-pane');
@@ -91,32 +58,9 @@ export async function submit(given: SubmitOptions, ctx: CommandContext): Promise
     }
     if (notify.info.paneId !== info.paneId) options.notifyPane = notify.info.paneId;
   }
-
   const lock = paneLockFor(stateDir, paneRefOf(info));
-  if (ifBusy === 'refuse' || ifBusy === 'now') {
-    // Loaded only for these policies: the profiles and the pane's look.
-    const [{busyWith, doorsOf}, {paneMemory}] = await Promise.all([
-      import('../pane/busy.js'),
-      import('../pane/memory.js'),
-    ]);
-    const server = {socketPath: info.socketPath, serverPid: info.serverPid};
-    const deps = {tmux, foreground: ctx.foreground, paneMemory: paneMemory(stateDir, server)};
-    if (ifBusy === 'now') {
-      if (options.via === 'keys')
-        throw new NudgeError('bad-usage', '--if-busy now goes through a door; --via keys types.');
-      const refused = await doorsOf(deps, info, options.profile);
-      if (refused)
-        throw new NudgeError('no-door', `${refused}; nothing was queued (--if-busy now).`);
-      options.now = true;
-    } else {
-      const busy = await busyWith(deps, info, options.profile, await lock.liveEntries());
-      if (busy)
-        throw new NudgeError(
-          'pane-busy',
-          `Pane ${info.paneId} is busy — ${busy}; nothing was queued (--if-busy refuse).`,
-        );
-    }
-  }
+  if (ifBusy === 'refuse' || ifBusy === 'now')
+    await checkBusy(ifBusy, {tmux, info, options, lock, stateDir, ctx});
 
   const store = new JobStore(stateDir);
   if (o.jobId !== undefined) {
@@ -135,29 +79,7 @@ export async function submit(given: SubmitOptions, ctx: CommandContext): Promise
     text: o.text,
     options,
   };
-  // Record the job and take its place in the pane's queue (so jobs run in submission order
-  // even if their workers start in another order), both at once. Until a worker runs, a
-  // failure leaves no job behind (it would only show as "lost" later): the user gets one
-  // sentence and exit 1, and nothing was typed.
-  // A job for the agent's door now (--if-busy now) takes no place in the queue: it never
-  // takes the pane's lock, and would hold the jobs behind it back.
-  const from = submittedFrom(ctx.env, tmux, info);
-  const [created, queued] = await Promise.allSettled([
-    store.create(request, o.wait ? 'foreground' : 'detached', await from),
-    options.now ? Promise.resolve() : lock.enqueue(request.jobId),
-  ]);
-  // Taken back in reverse if a later step fails: the queue entry, then the record.
-  const undo = new Undo();
-  if (created.status === 'fulfilled') undo.add(() => store.discard(created.value));
-  undo.add(() => lock.dequeue(request.jobId));
-  const abandon = async (error: unknown): Promise<never> => {
-    await undo.run();
-    throw error;
-  };
-  if (created.status === 'rejected') return abandon(created.reason);
-  if (queued.status === 'rejected') return abandon(queued.reason);
-  const handle = created.value;
-
+  const {handle, undo} = await recordJob(request, o.wait === true, {store, lock, tmux, info, ctx});
   if (!o.wait) {
     const worker = await launchWorker({
       entry: ctx.workerEntry,
@@ -171,13 +93,8 @@ export async function submit(given: SubmitOptions, ctx: CommandContext): Promise
     // reach it even before the worker writes anything. The worker is running by now and
     // records itself when it starts, so a failure here does not fail the submit.
     await handle.recordWorkerPid(worker).catch(() => {});
-    return {
-      kind: 'queued',
-      job: request.jobId,
-      pane: info.paneId,
-      pid: worker.pid,
-      log: handle.logPath,
-    };
+    const log = handle.logPath;
+    return {kind: 'queued', job: request.jobId, pane: info.paneId, pid: worker.pid, log};
   }
 
   // Loaded only for --wait: the detached path must stay light (pino, proper-lockfile).
@@ -192,6 +109,113 @@ export async function submit(given: SubmitOptions, ctx: CommandContext): Promise
     env: ctx.env,
   });
   return {kind: 'ran', job: request.jobId, pane: info.paneId, outcome};
+}
+
+/** The job's options from what was given, with config.toml's defaults (its sinks, its via,
+ * its busy policy, its stall watchdog), and the busy policy decided. */
+function jobOptionsOf(o: SubmitOptions, env: CommandContext['env']) {
+  validateText(o.text);
+  const options = resolveJobOptions(o);
+  options.notifySinks = resolveSinks(o.notify, env);
+  if (o.via === undefined && options.notify) options.via = configuredVia(env) ?? 'auto';
+  const ifBusy = resolveIfBusy(o.ifBusy, env);
+  if (ifBusy === 'wait') options.whenIdle = true;
+  if (ifBusy === 'type-ahead') options.typeAhead = true;
+  if (ifBusy === 'now' && o.stall !== undefined)
+    throw new NudgeError(
+      'bad-usage',
+      '--stall watches the wait for the work to be done, and --if-busy now does not wait; give one of them.',
+    );
+  // A text handed to the agent's door is not waited on: config.toml's stall is not for it.
+  options.stall =
+    ifBusy === 'now'
+      ? null
+      : resolveStall(o, env, 'submit', {intervalMs: options.intervalMs, continues: true});
+  return {options, ifBusy};
+}
+
+/** The "done" condition fits the pane's program (a prompt can be recognised at all), and a
+ * named profile exists: bad input now, not a failed job later. */
+async function checkUntil(tmux: Tmux, info: PaneInfo, options: JobOptions): Promise<void> {
+  // The profiles are data read on first use: only these branches of submit need them.
+  if (options.until.kind === 'prompt') {
+    // Which program is it? The worker decides again when it types.
+    const screen = visibleText(await tmux.view(info.paneId, 0));
+    const {chooseProfile} = await import('../agents/registry.js');
+    const {profile} = chooseProfile(options.profile, info.currentCommand, screen);
+    checkUntilFits(options.until, info, profile);
+    return;
+  }
+  if (options.profile !== 'auto') {
+    const {profileNamed, unknownProfile} = await import('../agents/registry.js');
+    if (!profileNamed(options.profile)) throw unknownProfile(options.profile, '--profile');
+  }
+  checkUntilFits(options.until, info);
+}
+
+/** `--if-busy refuse` (a busy pane is refused, nothing queued) and `--if-busy now` (the
+ * agent's door must take it). */
+async function checkBusy(
+  ifBusy: 'refuse' | 'now',
+  {tmux, info, options, lock, stateDir, ctx}: SubmitSteps & {options: JobOptions; stateDir: string},
+): Promise<void> {
+  // Loaded only for these policies: the profiles and the pane's look.
+  const [{busyWith, doorsOf}, {paneMemory}] = await Promise.all([
+    import('../pane/busy.js'),
+    import('../pane/memory.js'),
+  ]);
+  const server = {socketPath: info.socketPath, serverPid: info.serverPid};
+  const deps = {tmux, foreground: ctx.foreground, paneMemory: paneMemory(stateDir, server)};
+  if (ifBusy === 'now') {
+    if (options.via === 'keys')
+      throw new NudgeError('bad-usage', '--if-busy now goes through a door; --via keys types.');
+    const refused = await doorsOf(deps, info, options.profile);
+    if (refused) throw new NudgeError('no-door', `${refused}; nothing was queued (--if-busy now).`);
+    options.now = true;
+    return;
+  }
+  const busy = await busyWith(deps, info, options.profile, await lock.liveEntries());
+  if (busy)
+    throw new NudgeError(
+      'pane-busy',
+      `Pane ${info.paneId} is busy — ${busy}; nothing was queued (--if-busy refuse).`,
+    );
+}
+
+/** What the steps of a submit share. */
+interface SubmitSteps {
+  tmux: Tmux;
+  info: PaneInfo;
+  lock: PaneLock;
+  ctx: CommandContext;
+}
+
+/**
+ * Record the job and take its place in the pane's queue (so jobs run in submission order even
+ * if their workers start in another order), both at once. Until a worker runs, a failure
+ * leaves no job behind (it would only show as "lost" later): the user gets one sentence and
+ * exit 1, and nothing was typed. A job for the agent's door now (--if-busy now) takes no place
+ * in the queue: it never takes the pane's lock, and would hold the jobs behind it back.
+ */
+async function recordJob(
+  request: JobRequest,
+  foreground: boolean,
+  {store, lock, tmux, info, ctx}: SubmitSteps & {store: JobStore},
+): Promise<{handle: JobHandle; undo: Undo}> {
+  const from = submittedFrom(ctx.env, tmux, info);
+  const [created, queued] = await Promise.allSettled([
+    store.create(request, foreground ? 'foreground' : 'detached', await from),
+    request.options.now ? Promise.resolve() : lock.enqueue(request.jobId),
+  ]);
+  // Taken back in reverse if a later step fails: the queue entry, then the record.
+  const undo = new Undo();
+  if (created.status === 'fulfilled') undo.add(() => store.discard(created.value));
+  undo.add(() => lock.dequeue(request.jobId));
+  if (created.status === 'rejected' || queued.status === 'rejected') {
+    await undo.run();
+    throw created.status === 'rejected' ? created.reason : (queued as PromiseRejectedResult).reason;
+  }
+  return {handle: created.value, undo};
 }
 
 /** The job `jobId` names, when a submit with that id was made before (a relay's delivery sent

@@ -1,4 +1,4 @@
-import type {Clock} from '../base/clock.js';
+import {type Clock, sleepOrWake} from '../base/clock.js';
 import type {PaneActivity} from '../tmux/activity.js';
 import {TmuxCommandError} from '../tmux/runner.js';
 import type {Tmux} from '../tmux/tmux.js';
@@ -51,11 +51,10 @@ export interface WaitOptions {
 }
 
 /** After output, a read waits until the pane has been quiet this long (the rest of a burst
- * lands in the same read)... */
+ * lands in the same read); while output keeps flowing, one interval after it began. */
 export const READ_DEBOUNCE_MS = 50;
 /** While waiting out a long quiet window, check this often that the pane still exists. */
 const PANE_CHECK_MS = 1_000;
-// ...but while output keeps flowing, a read still comes one interval after it began.
 
 /**
  * Watch pane `paneId` and feed views to `watcher` until it says done or failed, or
@@ -211,11 +210,27 @@ async function waitOnEvents(
   deadline: number,
   state: LoopState,
 ): Promise<WaitResult | undefined> {
-  const {clock, signal, intervalMs} = opts;
-  const typedAt = opts.typedAt ?? clock.now();
+  const kit = eventKit(tmux, paneId, watcher, opts, activity, deadline, state);
   // The stall watchdog reads the screen while output flows (a spinner turning is not work):
   // with it, the wait looks after output and every interval, never only after quiet windows.
-  const quietWindowMs = opts.stall ? undefined : watcher.quietWindowMs?.(intervalMs);
+  const quietWindowMs = opts.stall ? undefined : watcher.quietWindowMs?.(opts.intervalMs);
+  return quietWindowMs !== undefined ? waitQuiet(kit, quietWindowMs) : waitReading(kit);
+}
+
+/** What the two event loops share: the wait's clock, signal and sleeps, and one look. */
+type EventKit = ReturnType<typeof eventKit>;
+
+function eventKit(
+  tmux: Tmux,
+  paneId: string,
+  watcher: Watcher,
+  opts: WaitOptions,
+  activity: PaneActivity,
+  deadline: number,
+  state: LoopState,
+) {
+  const {clock, signal, intervalMs} = opts;
+  const typedAt = opts.typedAt ?? clock.now();
 
   /** Sleep until `at` (capped at the deadline); wake early when `wake` resolves, or when
    * `opts.wake` does ('nudged': look now). */
@@ -278,48 +293,73 @@ async function waitOnEvents(
       : undefined;
   };
 
-  if (quietWindowMs !== undefined) {
-    for (;;) {
-      signal.throwIfAborted();
-      if (activity.isEnded) return undefined;
-      const lastOutput = activity.lastOutputAt(paneId);
-      const quietEnd = Math.max(lastOutput ?? Number.NEGATIVE_INFINITY, typedAt) + quietWindowMs;
-      if (quietEnd >= deadline) {
-        // Not quiet long enough before the deadline (later output only moves quietEnd on).
-        if ((await sleepWatchingPane(deadline)) === 'woken') return undefined;
-        const printed = activity.lastOutputAt(paneId);
-        state.verdict = {
-          status: 'pending',
-          why:
-            printed !== undefined && printed > typedAt
-              ? CHANGING
-              : 'the timeout came before one whole stability window',
-        };
-        return ending('timeout', state, 'events');
-      }
-      if (quietEnd > clock.now()) {
-        // One wake-up per window, however much the pane prints meanwhile.
-        if ((await sleepWatchingPane(quietEnd)) === 'woken') return undefined;
-        continue;
-      }
-      // Quiet for the window. Trust it only while the pane is in reach (its window may have
-      // moved to another session, whose output we do not hear).
-      if (!(await activity.covers(paneId))) return undefined;
-      const decided = await look();
-      if (decided) return decided;
-      // It printed while we looked: a new window.
-      if (activity.lastOutputAt(paneId) !== lastOutput) continue;
-      // Quiet, but not done (no reaction yet, or a command still in the foreground): look
-      // again an interval on, or after the next output's window.
-      const again = clock.now() + intervalMs;
-      if (again >= deadline) {
-        if ((await sleepUntil(deadline, untilOutput)) === 'woken') continue;
-        return ending('timeout', state, 'events');
-      }
-      await sleepUntil(again, untilOutput);
-    }
-  }
+  return {
+    clock,
+    signal,
+    intervalMs,
+    typedAt,
+    paneId,
+    activity,
+    deadline,
+    state,
+    sleepUntil,
+    sleepWatchingPane,
+    untilEnded,
+    untilOutput,
+    look,
+  };
+}
 
+/** `--until stable` without masks: one look after each quiet window (see waitOnEvents). */
+async function waitQuiet(k: EventKit, quietWindowMs: number): Promise<WaitResult | undefined> {
+  const {clock, signal, intervalMs, typedAt, paneId, activity, deadline, state} = k;
+  const {sleepUntil, sleepWatchingPane, untilOutput, look} = k;
+  for (;;) {
+    signal.throwIfAborted();
+    if (activity.isEnded) return undefined;
+    const lastOutput = activity.lastOutputAt(paneId);
+    const quietEnd = Math.max(lastOutput ?? Number.NEGATIVE_INFINITY, typedAt) + quietWindowMs;
+    if (quietEnd >= deadline) {
+      // Not quiet long enough before the deadline (later output only moves quietEnd on).
+      if ((await sleepWatchingPane(deadline)) === 'woken') return undefined;
+      const printed = activity.lastOutputAt(paneId);
+      state.verdict = {
+        status: 'pending',
+        why:
+          printed !== undefined && printed > typedAt
+            ? CHANGING
+            : 'the timeout came before one whole stability window',
+      };
+      return ending('timeout', state, 'events');
+    }
+    if (quietEnd > clock.now()) {
+      // One wake-up per window, however much the pane prints meanwhile.
+      if ((await sleepWatchingPane(quietEnd)) === 'woken') return undefined;
+      continue;
+    }
+    // Quiet for the window. Trust it only while the pane is in reach (its window may have
+    // moved to another session, whose output we do not hear).
+    if (!(await activity.covers(paneId))) return undefined;
+    const decided = await look();
+    if (decided) return decided;
+    // It printed while we looked: a new window.
+    if (activity.lastOutputAt(paneId) !== lastOutput) continue;
+    // Quiet, but not done (no reaction yet, or a command still in the foreground): look
+    // again an interval on, or after the next output's window.
+    const again = clock.now() + intervalMs;
+    if (again >= deadline) {
+      if ((await sleepUntil(deadline, untilOutput)) === 'woken') continue;
+      return ending('timeout', state, 'events');
+    }
+    await sleepUntil(again, untilOutput);
+  }
+}
+
+/** Every other condition: a look once output settles, and one every interval while the pane
+ * is quiet (see waitOnEvents). */
+async function waitReading(k: EventKit): Promise<WaitResult | undefined> {
+  const {clock, signal, intervalMs, paneId, activity, deadline, state} = k;
+  const {sleepUntil, untilEnded, untilOutput, look} = k;
   let unreadSince: number | undefined;
   for (;;) {
     signal.throwIfAborted();
@@ -338,7 +378,7 @@ async function waitOnEvents(
       let next: number;
       if (unread) {
         unreadSince ??= now;
-        next = Math.min(lastOutput + READ_DEBOUNCE_MS, unreadSince + intervalMs);
+        next = Math.min(lastOutput + READ_DEBOUNCE_MS, (unreadSince ?? now) + intervalMs);
       } else {
         next = lookedAt + intervalMs;
       }
@@ -356,24 +396,4 @@ async function waitOnEvents(
       // Woken by output (or by the end of events), or the debounce ran out: reconsider.
     }
   }
-}
-
-/** Sleep `ms`, or less when `wake` resolves first. */
-async function sleepOrWake(
-  clock: Clock,
-  ms: number,
-  signal: AbortSignal,
-  wake: ((signal: AbortSignal) => Promise<void>) | undefined,
-): Promise<void> {
-  if (!wake) return clock.sleep(ms, signal);
-  const stop = new AbortController();
-  const cancel = () => stop.abort(signal.reason);
-  signal.addEventListener('abort', cancel, {once: true});
-  try {
-    await Promise.race([clock.sleep(ms, stop.signal), wake(stop.signal)]);
-  } finally {
-    signal.removeEventListener('abort', cancel);
-    stop.abort();
-  }
-  signal.throwIfAborted();
 }

@@ -19,6 +19,7 @@ import {createSpawnRunner} from '../tmux/runner.js';
 import type {ServerRef, ServerSpec} from '../tmux/server.js';
 import {createTmux, type Tmux} from '../tmux/tmux.js';
 import {
+  type LazyTransport,
   openTransport,
   openTransportLazily,
   type Transport,
@@ -28,6 +29,7 @@ import {claimJob} from './claim.js';
 import {stoppedFromOutside} from './ending.js';
 import type {JobOutcome} from './events.js';
 import {runJob} from './job.js';
+import type {JobDeps} from './job-deps.js';
 import {textAfterEdit} from './lock-pane.js';
 import {tellingLostOnce} from './lost.js';
 import {showingPaneState} from './pane-status.js';
@@ -93,14 +95,11 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
   const server: ServerRef = {socketPath: request.server.socketPath, serverPid: request.server.pid};
   const claimed = await claimJob(ctx.stateDir, request, ctx.pid);
   const {handle, log} = claimed;
+  // Ended before its worker started (a cancel): out of the pane's queue, nothing typed.
   if (claimed.ended) {
     await paneLockFor(ctx.stateDir, {...server, pane: request.pane}).dequeue(request.jobId);
-    const {state, reason} = claimed.record;
-    return {
-      state: state as TerminalState,
-      notified: false,
-      reason: reason ?? 'Ended before the worker started.',
-    };
+    const reason = claimed.record.reason ?? 'Ended before the worker started.';
+    return {state: claimed.record.state as TerminalState, notified: false, reason};
   }
   const spec: ServerSpec = {kind: 'socket-path', path: request.server.socketPath};
   let lost: string | undefined;
@@ -129,16 +128,7 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
         // two writers of it could lose a transition. The record gets it at the end.
         void recorder.event('transport-lost', {detail}).catch(() => {});
       });
-      try {
-        await handle.updateState({transport: transportRecord});
-        await recorder.event('transport', {
-          kind: opened.kind,
-          ...(opened.control ? {session: opened.control.sessionId} : {}),
-          ...(opened.fallbackReason ? {reason: opened.fallbackReason} : {}),
-        });
-      } catch (error) {
-        log.warn({error: describeError(error)}, 'could not record the transport');
-      }
+      await recordTransport(opened, transportRecord, {handle, recorder, log});
     },
   );
   const lockFor = (pane: string) => paneLockFor(ctx.stateDir, {...server, pane});
@@ -162,59 +152,7 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
   let outcome: JobOutcome;
   try {
     outcome = await runJob(
-      {
-        tmux: transport.tmux,
-        activity: transport.activity,
-        clock: realClock,
-        lockFor,
-        textNow: () =>
-          textAfterEdit(handle, {
-            pane: request.pane,
-            recorder,
-            clock: realClock,
-            signal: ctx.signal,
-          }),
-        recorder,
-        pid: ctx.pid,
-        hookMarks: withSessionNeeds(hookMarkSource(ctx.stateDir, server), {
-          tree: systemTree,
-          env: ctx.env,
-          panePidOf: async (pane) => (await transport.tmux.describePane(pane))?.panePid,
-          now: () => realClock.now(),
-        }),
-        foreground: systemForeground,
-        doors: realDoors({
-          tree: systemTree,
-          env: ctx.env,
-          confirmMs: DOOR_CONFIRM_MS,
-          stateDir: ctx.stateDir,
-          commandLine: (pid) => systemForeground.commandLine(pid),
-          listeners: listenersOf,
-        }),
-        paneMemory: paneMemory(ctx.stateDir, server),
-        stopWork: {
-          wanted: () => handle.cancelStopsCommand(),
-          endGroup: (group) => endProcessGroup(group, realClock),
-        },
-        // A job of a server that went away is lost: told once, whoever finds it first.
-        tell: tellingLostOnce(
-          handle.dir,
-          teller({
-            sinks: request.options.notifySinks,
-            job: {id: request.jobId, pane: request.pane, preview: previewText(request.text)},
-            previewOut: ctx.notifyPreview,
-            deps: {clock: realClock, tmux: transport.tmux, platform: thisProcess.platform},
-            record: (event, told) =>
-              told.ok
-                ? recorder.event('notify-sent', {about: event, sink: told.sink, tries: told.tries})
-                : recorder.event('notify-failed', {
-                    about: event,
-                    sink: told.sink,
-                    error: told.error,
-                  }),
-          }),
-        ),
-      },
+      realJobDeps(request, ctx, {handle, transport, recorder, lockFor, server}),
       request,
       ctx.signal,
     );
@@ -235,26 +173,135 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
       {tmux: spawned, lockFor, recorder: patched, log},
       ctx.signal,
     );
+  await recordTheEnd(
+    outcome,
+    {handle, recorder, log, ctx},
+    {
+      lost: lost !== undefined ? transportRecord : undefined,
+      kind: transport.opened?.kind ?? 'none',
+    },
+  );
+  return outcome;
+}
+
+/** The transport a job got, in its record and as an event (a failure only logged: the job
+ * goes on). */
+async function recordTransport(
+  opened: Transport,
+  described: string,
+  {handle, recorder, log}: {handle: JobHandle; recorder: JobRecorder; log: Logger},
+): Promise<void> {
+  try {
+    await handle.updateState({transport: described});
+    await recorder.event('transport', {
+      kind: opened.kind,
+      ...(opened.control ? {session: opened.control.sessionId} : {}),
+      ...(opened.fallbackReason ? {reason: opened.fallbackReason} : {}),
+    });
+  } catch (error) {
+    log.warn({error: describeError(error)}, 'could not record the transport');
+  }
+}
+
+/** After the job: the profile files refused, a transport lost after the last transition
+ * written into the record, and the worker's last line. */
+async function recordTheEnd(
+  outcome: JobOutcome,
+  {
+    handle,
+    recorder,
+    log,
+    ctx,
+  }: {handle: JobHandle; recorder: JobRecorder; log: Logger; ctx: ExecuteContext},
+  transport: {lost: string | undefined; kind: string},
+): Promise<void> {
   // Read after the job (not before it: the worker's start stays as quick as it was).
   for (const why of loadedProfiles().problems)
     await recorder.event('profile-file-refused', {why}).catch(() => {});
-  if (lost !== undefined && transportRecord !== undefined) {
+  if (transport.lost !== undefined) {
     // Lost after the last transition (e.g. while closing).
     const record = await handle.readState().catch(() => undefined);
-    if (record && record.transport !== transportRecord) {
-      await handle.updateState({transport: transportRecord}).catch(() => {});
-    }
+    if (record && record.transport !== transport.lost)
+      await handle.updateState({transport: transport.lost}).catch(() => {});
   }
   log.info(
-    {
-      event: 'worker-exit',
-      state: outcome.state,
-      transport: transport.opened?.kind ?? 'none',
-      ...ctx.usage?.(),
-    },
+    {event: 'worker-exit', state: outcome.state, transport: transport.kind, ...ctx.usage?.()},
     'worker exiting',
   );
-  return outcome;
+}
+
+/** What runJob needs, wired to the real world: the job's transport, its recorder, the pane
+ * locks, the hooks' marks, the process view, the agents' doors and the person's sinks. */
+function realJobDeps(
+  request: JobRequest,
+  ctx: ExecuteContext,
+  {
+    handle,
+    transport,
+    recorder,
+    lockFor,
+    server,
+  }: {
+    handle: JobHandle;
+    transport: LazyTransport;
+    recorder: JobRecorder;
+    lockFor: (pane: string) => PaneLock;
+    server: ServerRef;
+  },
+): JobDeps {
+  return {
+    tmux: transport.tmux,
+    activity: transport.activity,
+    clock: realClock,
+    lockFor,
+    textNow: () =>
+      textAfterEdit(handle, {
+        pane: request.pane,
+        recorder,
+        clock: realClock,
+        signal: ctx.signal,
+      }),
+    recorder,
+    pid: ctx.pid,
+    hookMarks: withSessionNeeds(hookMarkSource(ctx.stateDir, server), {
+      tree: systemTree,
+      env: ctx.env,
+      panePidOf: async (pane) => (await transport.tmux.describePane(pane))?.panePid,
+      now: () => realClock.now(),
+    }),
+    foreground: systemForeground,
+    doors: realDoors({
+      tree: systemTree,
+      env: ctx.env,
+      confirmMs: DOOR_CONFIRM_MS,
+      stateDir: ctx.stateDir,
+      commandLine: (pid) => systemForeground.commandLine(pid),
+      listeners: listenersOf,
+    }),
+    paneMemory: paneMemory(ctx.stateDir, server),
+    stopWork: {
+      wanted: () => handle.cancelStopsCommand(),
+      endGroup: (group) => endProcessGroup(group, realClock),
+    },
+    // A job of a server that went away is lost: told once, whoever finds it first.
+    tell: tellingLostOnce(
+      handle.dir,
+      teller({
+        sinks: request.options.notifySinks,
+        job: {id: request.jobId, pane: request.pane, preview: previewText(request.text)},
+        previewOut: ctx.notifyPreview,
+        deps: {clock: realClock, tmux: transport.tmux, platform: thisProcess.platform},
+        record: (event, told) =>
+          told.ok
+            ? recorder.event('notify-sent', {about: event, sink: told.sink, tries: told.tries})
+            : recorder.event('notify-failed', {
+                about: event,
+                sink: told.sink,
+                error: told.error,
+              }),
+      }),
+    ),
+  };
 }
 
 /** A detached job that ended `blocked`: watch its pane until the person answers (untilAnswered). */

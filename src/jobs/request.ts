@@ -133,11 +133,24 @@ export function validateRequest(value: unknown): Result<JobRequest, string> {
       `the request has version ${JSON.stringify(value.version)}, expected ${REQUEST_VERSION}`,
     );
   }
-  const {jobId, createdAt, server, pane, paneTarget, text, options} = value;
+  const wrong = headerWrong(value) ?? textWrong(value.text);
+  if (wrong) return err(wrong);
+  const {options} = value;
+  if (!isObject(options)) return err('the request has no options');
+  for (const check of OPTION_CHECKS) {
+    const what = check(options);
+    if (what !== undefined) return err(`the request option${what}`);
+  }
+  return ok(value as unknown as JobRequest);
+}
+
+/** What is wrong with the request's job, time, server and pane, if anything. */
+function headerWrong(value: Record<string, unknown>): string | undefined {
+  const {jobId, createdAt, server, pane, paneTarget} = value;
   if (typeof jobId !== 'string' || !JOB_ID_PATTERN.test(jobId))
-    return err('the request has a bad job id');
+    return 'the request has a bad job id';
   if (typeof createdAt !== 'string' || Number.isNaN(Date.parse(createdAt)))
-    return err('the request has no valid creation time');
+    return 'the request has no valid creation time';
   if (
     !isObject(server) ||
     typeof server.socketPath !== 'string' ||
@@ -145,121 +158,108 @@ export function validateRequest(value: unknown): Result<JobRequest, string> {
     server.socketPath.includes('\0') ||
     !Number.isSafeInteger(server.pid) ||
     (server.pid as number) <= 0
-  ) {
-    return err('the request has no valid tmux server');
-  }
-  if (typeof pane !== 'string' || !/^%\d+$/.test(pane)) return err('the request has a bad pane id');
+  )
+    return 'the request has no valid tmux server';
+  if (typeof pane !== 'string' || !PANE_ID.test(pane)) return 'the request has a bad pane id';
   if (typeof paneTarget !== 'string' || paneTarget.includes('\0'))
-    return err('the request has no valid pane target');
-  if (typeof text !== 'string' || text.length === 0) return err('the request has no text');
-  if (Buffer.byteLength(text, 'utf8') > MAX_TEXT_BYTES) return err('the request text is too long');
-  // The front end refuses these; a request that has them was not made by it.
-  if (text.includes('\0')) return err('the request text has a NUL character');
-  if (LONE_SURROGATE.test(text)) return err('the request text is not valid Unicode');
-  if (!isObject(options)) return err('the request has no options');
-  for (const key of [
-    'delayMs',
-    'typeDelayMs',
-    'enterDelayMs',
-    'intervalMs',
-    'timeoutMs',
-    'lockTimeoutMs',
-  ]) {
-    if (!isMs(options[key])) return err(`the request option ${key} is not a duration`);
-  }
-  if (!Number.isSafeInteger(options.stableChecks) || (options.stableChecks as number) < 1) {
-    return err('the request option stableChecks is not a positive whole number');
-  }
-  if (typeof options.clear !== 'boolean' || typeof options.enter !== 'boolean') {
-    return err('the request options clear/enter are not booleans');
-  }
-  if (typeof options.notify !== 'boolean') return err('the request option notify is not a boolean');
-  if (
-    options.noticeTemplate !== null &&
-    !(
-      typeof options.noticeTemplate === 'string' &&
-      options.noticeTemplate.length <= MAX_NOTICE_LENGTH &&
-      !/[\0\r\n]/.test(options.noticeTemplate)
-    )
-  ) {
-    return err('the request option noticeTemplate is not a one-line template or null');
-  }
-  if (
-    options.notifyPane !== null &&
-    !(typeof options.notifyPane === 'string' && /^%\d+$/.test(options.notifyPane))
-  ) {
-    return err('the request option notifyPane is not a pane id or null');
-  }
-  if (
-    options.noticeElsewhere != null &&
-    !(
-      typeof options.noticeElsewhere === 'string' && /^.{1,255}:%\d+$/.test(options.noticeElsewhere)
-    )
-  ) {
-    return err('the request option noticeElsewhere is not HOST:%N or null');
-  }
-  if (
-    !isObject(options.until) ||
-    !['stable', 'exit', 'regex', 'prompt'].includes(String(options.until.kind))
-  ) {
-    return err('the request option until is not a condition');
-  }
-  for (const key of ['pattern', 'profile'] as const) {
-    const v = options.until[key];
-    if (v !== undefined && typeof v !== 'string')
-      return err(`the request option until.${key} is not a string`);
-    if (key === 'pattern' && typeof v === 'string' && !compiles(v))
-      return err('the request option until.pattern is not a valid regex');
-  }
-  if (options.until.kind === 'regex' && typeof options.until.pattern !== 'string') {
-    return err('the request option until is regex without a pattern');
-  }
-  if (
-    !Array.isArray(options.ignore) ||
-    !options.ignore.every((i) => typeof i === 'string' && compiles(i))
-  ) {
-    return err('the request option ignore is not a list of valid regexes');
-  }
-  if (!Number.isSafeInteger(options.lines) || (options.lines as number) < 1) {
-    return err('the request option lines is not a positive whole number');
-  }
-  if (typeof options.profile !== 'string' || options.profile === '') {
-    return err('the request option profile is not a profile name');
-  }
-  if (options.now !== undefined && typeof options.now !== 'boolean') {
-    return err('the request option now is not a boolean');
-  }
-  if (options.typeAhead !== undefined && typeof options.typeAhead !== 'boolean') {
-    return err('the request option typeAhead is not a boolean');
-  }
-  if (typeof options.whenIdle !== 'boolean' || typeof options.clearDraft !== 'boolean') {
-    return err('the request options whenIdle/clearDraft are not booleans');
-  }
-  if (!isMs(options.idleTimeoutMs) || !isMs(options.draftWaitMs)) {
-    return err('the request options idleTimeoutMs/draftWaitMs are not durations');
-  }
-  if (
-    (options.onLimit !== 'stop' && options.onLimit !== 'wait') ||
-    !isMs(options.limitMarginMs) ||
-    typeof options.resumeText !== 'string' ||
-    options.resumeText.trim() === ''
-  ) {
-    return err('the request options onLimit/limitMarginMs/resumeText are not valid');
-  }
-  if (options.via !== undefined && !(VIAS as readonly unknown[]).includes(options.via)) {
-    return err('the request option via is not auto, keys or native');
-  }
-  if (
-    !Array.isArray(options.notifySinks) ||
-    !options.notifySinks.every((s) => typeof s === 'string')
-  ) {
-    return err('the request option notifySinks is not a list of sinks');
-  }
-  if (options.stall != null && !isStallPolicy(options.stall)) {
-    return err('the request option stall is not a stall policy');
-  }
-  return ok(value as unknown as JobRequest);
+    return 'the request has no valid pane target';
+  return undefined;
 }
+
+/** What is wrong with the request's text, if anything. */
+function textWrong(text: unknown): string | undefined {
+  if (typeof text !== 'string' || text.length === 0) return 'the request has no text';
+  if (Buffer.byteLength(text, 'utf8') > MAX_TEXT_BYTES) return 'the request text is too long';
+  // The front end refuses these; a request that has them was not made by it.
+  if (text.includes('\0')) return 'the request text has a NUL character';
+  if (LONE_SURROGATE.test(text)) return 'the request text is not valid Unicode';
+  return undefined;
+}
+
+const PANE_ID = /^%\d+$/;
+type Options = Record<string, unknown>;
+const isBool = (v: unknown) => typeof v === 'boolean';
+const isCount = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 1;
+const absentOr = (check: (v: unknown) => boolean) => (v: unknown) => v === undefined || check(v);
+const oneLine = (v: unknown, max: number) =>
+  typeof v === 'string' && v.length <= max && !/[\0\r\n]/.test(v);
+
+function untilWrong(until: unknown): string | undefined {
+  if (!isObject(until) || !['stable', 'exit', 'regex', 'prompt'].includes(String(until.kind)))
+    return ' until is not a condition';
+  for (const key of ['pattern', 'profile'] as const) {
+    const v = until[key];
+    if (v !== undefined && typeof v !== 'string') return ` until.${key} is not a string`;
+    if (key === 'pattern' && typeof v === 'string' && !compiles(v))
+      return ' until.pattern is not a valid regex';
+  }
+  if (until.kind === 'regex' && typeof until.pattern !== 'string')
+    return ' until is regex without a pattern';
+  return undefined;
+}
+
+/** A check of the options: what holds, and what the sentence says when it does not. */
+const must =
+  (holds: (o: Options) => boolean, what: string) =>
+  (o: Options): string | undefined =>
+    holds(o) ? undefined : what;
+
+/** Each check of the options: undefined when it holds, else the end of the sentence "the
+ * request option…". */
+const OPTION_CHECKS: ReadonlyArray<(o: Options) => string | undefined> = [
+  ...['delayMs', 'typeDelayMs', 'enterDelayMs', 'intervalMs', 'timeoutMs', 'lockTimeoutMs'].map(
+    (key) => must((o) => isMs(o[key]), ` ${key} is not a duration`),
+  ),
+  must((o) => isCount(o.stableChecks), ' stableChecks is not a positive whole number'),
+  must((o) => isBool(o.clear) && isBool(o.enter), 's clear/enter are not booleans'),
+  must((o) => isBool(o.notify), ' notify is not a boolean'),
+  must(
+    (o) => o.noticeTemplate === null || oneLine(o.noticeTemplate, MAX_NOTICE_LENGTH),
+    ' noticeTemplate is not a one-line template or null',
+  ),
+  must(
+    (o) =>
+      o.notifyPane === null || (typeof o.notifyPane === 'string' && PANE_ID.test(o.notifyPane)),
+    ' notifyPane is not a pane id or null',
+  ),
+  must(
+    (o) =>
+      o.noticeElsewhere == null ||
+      (typeof o.noticeElsewhere === 'string' && /^.{1,255}:%\d+$/.test(o.noticeElsewhere)),
+    ' noticeElsewhere is not HOST:%N or null',
+  ),
+  (o) => untilWrong(o.until),
+  must(
+    (o) => Array.isArray(o.ignore) && o.ignore.every((i) => typeof i === 'string' && compiles(i)),
+    ' ignore is not a list of valid regexes',
+  ),
+  must((o) => isCount(o.lines), ' lines is not a positive whole number'),
+  must((o) => typeof o.profile === 'string' && o.profile !== '', ' profile is not a profile name'),
+  must((o) => absentOr(isBool)(o.now), ' now is not a boolean'),
+  must((o) => absentOr(isBool)(o.typeAhead), ' typeAhead is not a boolean'),
+  must((o) => isBool(o.whenIdle) && isBool(o.clearDraft), 's whenIdle/clearDraft are not booleans'),
+  must(
+    (o) => isMs(o.idleTimeoutMs) && isMs(o.draftWaitMs),
+    's idleTimeoutMs/draftWaitMs are not durations',
+  ),
+  must(
+    (o) =>
+      (o.onLimit === 'stop' || o.onLimit === 'wait') &&
+      isMs(o.limitMarginMs) &&
+      typeof o.resumeText === 'string' &&
+      o.resumeText.trim() !== '',
+    's onLimit/limitMarginMs/resumeText are not valid',
+  ),
+  must(
+    (o) => absentOr((v) => (VIAS as readonly unknown[]).includes(v))(o.via),
+    ' via is not auto, keys or native',
+  ),
+  must(
+    (o) => Array.isArray(o.notifySinks) && o.notifySinks.every((s) => typeof s === 'string'),
+    ' notifySinks is not a list of sinks',
+  ),
+  must((o) => o.stall == null || isStallPolicy(o.stall), ' stall is not a stall policy'),
+];
 
 /** Job ids: a base-36 millisecond timestamp and four random characters (see paths.ts). */
 export {JOB_ID_PATTERN} from '../base/paths.js';

@@ -211,6 +211,19 @@ export function chunkForArgv(text: string, maxBytes = MAX_LITERAL_BYTES): string
  * a tmux command without -t from inside a pane targets the window's *active* pane. */
 export function createTmux(runner: TmuxRunner): Tmux {
   return {
+    ...reading(runner),
+    ...typing(runner),
+    takeFence: (paneId, token) => takeFence(runner, paneId, token),
+    dropFence: (fence) => dropFence(runner, fence),
+    fenced: (current) => createTmux(fencingRunner(runner, current)),
+
+    ...panes(runner),
+  };
+}
+
+/** What a look at a pane and its marks takes. */
+function reading(runner: TmuxRunner) {
+  return {
     async describePane(target) {
       // display-message never fails on a bad target (it falls back to another pane), so a
       // capture of one line goes first: it fails properly, and tmux drops the rest of the
@@ -266,7 +279,12 @@ export function createTmux(runner: TmuxRunner): Tmux {
     panesMarked: (option) => panesMarked(runner, option),
     paneStates: () => paneStates(runner),
     jumpToPane: (paneId, client) => jumpToPane(runner, paneId, client),
+  } satisfies Partial<Tmux>;
+}
 
+/** Keys into a pane, each behind the mode guard (guardedInput). */
+function typing(runner: TmuxRunner) {
+  return {
     async typeLiteral(paneId, chars) {
       // -l: no key-name lookup; --: a leading "-" is text. tmux still injects one key event
       // per character (cmd-send-keys.c), so this is typing, not a paste.
@@ -310,13 +328,17 @@ export function createTmux(runner: TmuxRunner): Tmux {
       await guardedInput(runner, paneId, ['send-keys', '-t', paneId, ...keys]);
     },
 
-    takeFence: (paneId, token) => takeFence(runner, paneId, token),
-    dropFence: (fence) => dropFence(runner, fence),
-    fenced: (current) => createTmux(fencingRunner(runner, current)),
-
-    async killPane(paneId) {
-      await runner.run(['kill-pane', '-t', paneId]);
+    async leaveMode(paneId) {
+      // -q: exit 0 even when the pane is in no mode (tmux >= 3.2).
+      await runner.run(['copy-mode', '-q', '-t', paneId]);
     },
+  } satisfies Partial<Tmux>;
+}
+
+/** Panes opened, closed and announced in. */
+function panes(runner: TmuxRunner) {
+  return {
+    killPane: async (paneId) => void (await runner.run(['kill-pane', '-t', paneId])),
 
     async announce(paneId, text) {
       await runner.run(['set-option', '-p', '-t', paneId, '@nudge', text]);
@@ -341,11 +363,6 @@ export function createTmux(runner: TmuxRunner): Tmux {
         if (tty) ttys.push(tty);
       }
       return ttys;
-    },
-
-    async leaveMode(paneId) {
-      // -q: exit 0 even when the pane is in no mode (tmux >= 3.2).
-      await runner.run(['copy-mode', '-q', '-t', paneId]);
     },
 
     async openPane(where, cwd) {
@@ -377,5 +394,5 @@ export function createTmux(runner: TmuxRunner): Tmux {
       }
       return best?.id;
     },
-  };
+  } satisfies Partial<Tmux>;
 }

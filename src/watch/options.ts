@@ -4,7 +4,8 @@ import {parseDuration, parseInteger} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
 import {HOST_OPTION, type OptionsOf, type OptionTable} from '../base/option-table.js';
 import {resolveStall, STALL_OPTIONS} from '../detect/stall-options.js';
-import {parseOnLimit, parseResumeText, SUBMIT_DEFAULTS} from '../jobs/options.js';
+import {SUBMIT_DEFAULTS} from '../jobs/options.js';
+import {parseOnLimit, parseResumeText} from '../jobs/policies.js';
 import {SINK_LIST} from '../notify/sinks.js';
 import {type AssessorSpec, WATCH_DEFAULTS, type WatcherOptions} from './record.js';
 

@@ -1,8 +1,6 @@
 import {describe, expect, test} from 'vitest';
 import {
-  parseOnLimit,
   parseProfile,
-  parseResumeText,
   resolveJobOptions,
   SUBMIT_DEFAULTS,
   SUBMIT_OPTIONS,
@@ -50,11 +48,7 @@ describe("submit's options: the table's defaults, resolved once", () => {
 });
 
 describe('the values checked by their own rule', () => {
-  test('--on-limit, --resume-text, --profile', () => {
-    expect(parseOnLimit('wait')).toBe('wait');
-    expect(() => parseOnLimit('later')).toThrow('--on-limit must be stop or wait, got "later".');
-    expect(parseResumeText('go on')).toBe('go on');
-    expect(() => parseResumeText('two\nlines')).toThrow(/one line of text/);
+  test('--profile', () => {
     expect(parseProfile('my-agent')).toBe('my-agent');
     expect(() => parseProfile('Bad Name')).toThrow(/--profile must be auto or a profile's name/);
   });

@@ -1,6 +1,7 @@
 import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import {basename, dirname, join, normalize} from 'node:path';
 import {fileURLToPath} from 'node:url';
+import ts from 'typescript';
 import {describe, expect, test} from 'vitest';
 
 /**
@@ -303,6 +304,35 @@ function staleCitationViolations(tree: SourceFile[], exists: (path: string) => b
   return out;
 }
 
+/** The longest a function of src/ or workers/ may be, in lines (a closure counts within its
+ * function too): a longer one does more than one thing. */
+const MAX_FUNCTION_LINES = 100;
+
+/** Functions (declarations, expressions, arrows, methods) of src/ and workers/ over the limit,
+ * found by TypeScript's own parser. */
+function longFunctionViolations(tree: SourceFile[]): string[] {
+  const out: string[] = [];
+  for (const file of tree.filter((f) => /^(src|workers)\//.test(f.path))) {
+    const sf = ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node): void => {
+      if (
+        ts.isFunctionDeclaration(node) ||
+        ts.isFunctionExpression(node) ||
+        ts.isArrowFunction(node) ||
+        ts.isMethodDeclaration(node)
+      ) {
+        const from = sf.getLineAndCharacterOfPosition(node.getStart()).line;
+        const to = sf.getLineAndCharacterOfPosition(node.getEnd()).line;
+        if (to - from + 1 > MAX_FUNCTION_LINES)
+          out.push(`${file.path}:${from + 1} is ${to - from + 1} lines`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+  return out;
+}
+
 const RULES: Record<string, (tree: SourceFile[]) => string[]> = {
   'the folders of src/ import only what the map allows': srcMapViolations,
   'workers/, scripts/ and test/ import only what theirs allows (tests never scripts/)':
@@ -335,6 +365,7 @@ const RULES: Record<string, (tree: SourceFile[]) => string[]> = {
       .map((f) => [f.path, f.text.split('\n').length] as const)
       .filter(([, lines]) => lines > MAX_LINES)
       .map(([path, lines]) => `${path}: ${lines} lines`),
+  'no function of src/ or workers/ is over 100 lines': longFunctionViolations,
 };
 
 /** A file of src/commands/ is a verb: it imports of src/commands/ only the context and the
@@ -459,6 +490,9 @@ const BROKEN: Record<string, SourceFile[]> = {
     {path: 'workers/job-worker.ts', text: 'process.exitCode = 1;'},
   ],
   'every file of workers/ is under 30 lines': [{path: 'workers/a.ts', text: 'x\n'.repeat(30)}],
+  'no function of src/ or workers/ is over 100 lines': [
+    {path: 'src/jobs/a.ts', text: `export function long() {\n${'  step();\n'.repeat(99)}}`},
+  ],
 };
 
 describe('the map of the code', () => {

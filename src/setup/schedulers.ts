@@ -1,0 +1,118 @@
+import {mkdir, rm} from 'node:fs/promises';
+import {dirname} from 'node:path';
+import {NudgeError} from '../base/errors.js';
+import {writeFileAtomic} from '../base/fs.js';
+import type {CommandRun} from '../process/run-command.js';
+import {
+  cronMarker,
+  launchdLabel,
+  type Scheduler,
+  systemdUnit,
+  withoutCronBlock,
+} from './schedule.js';
+
+/**
+ * A schedule put in place or taken out with the scheduler's own programs: `crontab`,
+ * `launchctl` (the person's GUI domain) and `systemctl --user`. A program that fails is one
+ * sentence that says what was left as it was.
+ */
+
+/** What the steps need: the schedule's name, its files, the person's uid, and a way to run a
+ * program (recorded by the caller: `nudge schedule` shows what it ran). */
+export interface SchedulerSteps {
+  name: string;
+  files: {launchd: string; service: string; timer: string};
+  uid: number;
+  exec: (file: string, args: string[], input?: string) => Promise<CommandRun>;
+}
+
+/** A failed program as one sentence: what ran, why it failed, what that left. */
+export function failed(what: string, r: CommandRun, after: string): NudgeError {
+  const why =
+    r.startError ?? (r.stderr.trim() || r.output.trim() || `exit ${r.exitCode}`).split('\n')[0];
+  return new NudgeError('scheduler-failed', `${what} failed (${why})${after}`);
+}
+
+/** The person's crontab now ('' when they have none). */
+async function crontabNow({exec}: SchedulerSteps): Promise<string> {
+  const r = await exec('crontab', ['-l']);
+  if (r.exitCode === 0) return r.output;
+  if (/no crontab/i.test(r.stderr)) return '';
+  throw failed('crontab -l', r, '; nothing was changed.');
+}
+
+/** Take schedule `name` out of the scheduler (what is not there is not an error). */
+export async function uninstallFrom(scheduler: Scheduler, steps: SchedulerSteps): Promise<void> {
+  const {name, files, uid, exec} = steps;
+  switch (scheduler) {
+    case 'cron': {
+      const now = await crontabNow(steps);
+      if (!now.split('\n').includes(cronMarker(name))) return;
+      const r = await exec('crontab', ['-'], withoutCronBlock(now, name));
+      if (r.exitCode !== 0) throw failed('crontab -', r, '; the crontab is unchanged.');
+      return;
+    }
+    case 'launchd':
+      await exec('launchctl', ['bootout', `gui/${uid}/${launchdLabel(name)}`]); // not loaded: fine
+      await rm(files.launchd, {force: true});
+      return;
+    case 'systemd': {
+      await exec('systemctl', ['--user', 'disable', '--now', `${systemdUnit(name)}.timer`]);
+      await rm(files.timer, {force: true});
+      await rm(files.service, {force: true});
+      const r = await exec('systemctl', ['--user', 'daemon-reload']);
+      if (r.exitCode !== 0)
+        throw failed('systemctl --user daemon-reload', r, '; the unit files are removed.');
+      return;
+    }
+  }
+}
+
+/** Put schedule `name`'s files (`out`: its crontab block, plist or units) in place and load
+ * them. */
+export async function installInto(
+  scheduler: Scheduler,
+  out: ReadonlyArray<{path: string; content: string}>,
+  steps: SchedulerSteps,
+): Promise<void> {
+  const {name, files, uid, exec} = steps;
+  switch (scheduler) {
+    case 'cron': {
+      const now = withoutCronBlock(await crontabNow(steps), name);
+      const next = `${now}${now === '' || now.endsWith('\n') ? '' : '\n'}${out[0]?.content ?? ''}`;
+      const r = await exec('crontab', ['-'], next);
+      if (r.exitCode !== 0) throw failed('crontab -', r, '; the crontab is unchanged.');
+      return;
+    }
+    case 'launchd': {
+      await mkdir(dirname(files.launchd), {recursive: true});
+      await writeFileAtomic(files.launchd, out[0]?.content ?? '');
+      await exec('launchctl', ['bootout', `gui/${uid}/${launchdLabel(name)}`]); // an older one
+      const r = await exec('launchctl', ['bootstrap', `gui/${uid}`, files.launchd]);
+      if (r.exitCode !== 0)
+        throw failed(
+          `launchctl bootstrap gui/${uid} ${files.launchd}`,
+          r,
+          `; the plist is written, load it with that command.`,
+        );
+      return;
+    }
+    case 'systemd': {
+      await mkdir(dirname(files.service), {recursive: true});
+      for (const f of out) await writeFileAtomic(f.path, f.content);
+      for (const args of [
+        ['--user', 'daemon-reload'],
+        ['--user', 'enable', '--now', `${systemdUnit(name)}.timer`],
+      ]) {
+        const r = await exec('systemctl', args);
+        if (r.exitCode !== 0)
+          throw failed(
+            `systemctl ${args.join(' ')}`,
+            r,
+            `; the units are written, run it yourself once your user manager runs (loginctl enable-linger).`,
+          );
+      }
+      return;
+    }
+  }
+}
