@@ -1,7 +1,6 @@
 import {Buffer} from 'node:buffer';
-import {VIAS, type Via} from '../agents/doors.js';
+import {VIAS} from '../agents/doors.js';
 import type {ProfileName} from '../agents/profile.js';
-import {type ConfigEnv, configTable} from '../base/config.js';
 import {parseDuration, parseInteger} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
 import {
