@@ -503,6 +503,18 @@ describe('the map of the code', () => {
     expect([...folders].sort()).toEqual(Object.keys(MAY_IMPORT).sort());
   });
 
+  test("CONTRIBUTING.md's import table is this map", () => {
+    const text = readFileSync(join(ROOT, 'CONTRIBUTING.md'), 'utf8');
+    const table: Record<string, string[]> = {};
+    for (const m of text.matchAll(/^\| `(\w+)` +\| ([^|]+)\|$/gm)) {
+      const list = (m[2] ?? '').replace(/\(.*\)/, '').trim();
+      table[m[1] ?? ''] = list === '—' ? [] : list.split(', ').map((w) => w.trim());
+    }
+    const sorted = (r: Record<string, readonly string[]>) =>
+      Object.fromEntries(Object.entries(r).map(([k, v]) => [k, [...v].sort()]));
+    expect(sorted(table)).toEqual(sorted(MAY_IMPORT));
+  });
+
   test('unit tests mirror src/: test/unit/<folder of src>/<file>.test.ts (repo/ and harness/ for the rest)', () => {
     const misplaced = walk('test/unit').filter((path) => {
       const folder = path.split('/')[2] ?? '';
