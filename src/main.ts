@@ -6,11 +6,11 @@ import {useProfilesOf} from './agents/registry.js';
 import {EXIT_CODES, NudgeError} from './base/errors.js';
 import {plainText} from './base/sanitize.js';
 import {parseSubmitFast} from './cli/submit-flags.js';
-import type {CommandContext} from './commands/context.js';
-import {nodeContext} from './commands/node-context.js';
-import {submit} from './commands/submit.js';
 import {dispatch} from './front/dispatch.js';
 import {type Output, renderSubmit} from './render/render.js';
+import type {CommandContext} from './verbs/context.js';
+import {nodeContext} from './verbs/node-context.js';
+import {submit} from './verbs/submit.js';
 
 // A reader that went away (`nudge logs JOB | head`) is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

@@ -1,9 +1,9 @@
 import yargs from 'yargs';
 import {NudgeError} from '../base/errors.js';
 import {nudgeVersion} from '../base/version.js';
-import type {CommandContext} from '../commands/context.js';
-import type {submit} from '../commands/submit.js';
 import type {Output} from '../render/render.js';
+import type {CommandContext} from '../verbs/context.js';
+import type {submit} from '../verbs/submit.js';
 import type {CliCommand, CliEnv, McpStdio} from './command.js';
 import {agentsCommand} from './commands/agents.js';
 import {explainCommand} from './commands/explain.js';

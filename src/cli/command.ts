@@ -1,8 +1,8 @@
 import type {ArgumentsCamelCase, CommandModule} from 'yargs';
-import type {CommandContext} from '../commands/context.js';
-import type {HostCommand} from '../front/dispatch.js';
+import type {Verb} from '../front/dispatch.js';
 import type {CommandFn} from '../front/run-on.js';
 import type {Output} from '../render/render.js';
+import type {CommandContext} from '../verbs/context.js';
 
 /** The streams `nudge mcp` speaks the protocol on (the entry passes process.stdin/stdout). */
 export interface McpStdio {
@@ -22,7 +22,7 @@ export interface CliEnv {
   stdio: McpStdio;
   /** Commands run in place of the verbs here (tests pass a `submit` that records what the
    * parser produced). */
-  local: {[K in HostCommand]?: CommandFn<K>};
+  local: {[K in Verb]?: CommandFn<K>};
 }
 
 /** Parsed arguments as a handler sees them. */

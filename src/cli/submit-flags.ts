@@ -1,9 +1,9 @@
 import {parseArgs} from 'node:util';
 import {mapOptions, type OptionTable} from '../base/option-table.js';
-import {SUBMIT_OPTIONS} from '../commands/options/submit.js';
 import {submitOptionsOf} from '../declare/panes.js';
 import type {HostChoice} from '../front/dispatch.js';
 import type {SubmitOptions} from '../jobs/options.js';
+import {SUBMIT_OPTIONS} from '../verbs/options/submit.js';
 
 /** The flags of `nudge submit`: both parsers (yargs for help and errors, node's parseArgs for
  * the fast path) are built from this one table, as the MCP tool's schema is. */

@@ -3,17 +3,17 @@ import {Box, render, Text, useApp, useInput} from 'ink';
 import {createElement as h, useCallback, useEffect, useRef, useState} from 'react';
 import {formatDuration} from '../base/durations.js';
 import {describeError} from '../base/errors.js';
-import type {CommandContext} from '../commands/context.js';
-import type {QueueList} from '../commands/queue.js';
-import type {TopOptions, TopPane, TopView} from '../commands/top.js';
 import {dispatch} from '../front/dispatch.js';
+import type {CommandContext} from '../verbs/context.js';
+import type {QueueList} from '../verbs/queue.js';
+import type {TopOptions, TopPane, TopView} from '../verbs/top.js';
 
 /**
  * `nudge top`: a live view of the server's panes and their jobs, drawn with Ink (the React
  * renderer for terminals that Claude Code, Gemini CLI, Qwen Code and Copilot CLI draw their
  * own screens with: maintained, and it restores the terminal on exit). Loaded only by this
  * command, so `submit` never pays for it. The view is read from the job store
- * (src/commands/top.ts) and read again when the store changes (a file watch on the jobs
+ * (src/verbs/top.ts) and read again when the store changes (a file watch on the jobs
  * folder; with --host, every few seconds from that host's store): the panes are never polled.
  */
 

@@ -1,17 +1,11 @@
 import type {OptionsOf, OptionTable} from '../base/option-table.js';
-import type {CommandContext} from '../commands/context.js';
-import type {
-  Dispatched,
-  dispatch,
-  HostChoice,
-  HostCommand,
-  HostOptions,
-} from '../front/dispatch.js';
+import type {Dispatched, dispatch, HostChoice, HostOptions, Verb} from '../front/dispatch.js';
 import type {Output} from '../render/render.js';
+import type {CommandContext} from '../verbs/context.js';
 
 /**
  * Each command declared once: the words and options a person types, the verb it runs (by its
- * name in src/front/commands.ts, so dispatch decides where), how its result is printed, and
+ * name in src/front/verbs.ts, so dispatch decides where), how its result is printed, and
  * the MCP tool it is. The CLI (src/cli/declared.ts) and the MCP server (src/mcp/tools.ts) are
  * loops over these declarations; neither restates a table.
  */
@@ -87,7 +81,7 @@ export type ToolAnswer =
   | {error: string; value: object};
 
 /** The MCP tool a command is. */
-export interface ToolDeclaration<K extends HostCommand> {
+export interface ToolDeclaration<K extends Verb> {
   name: string;
   title: string;
   description: string;
@@ -107,14 +101,14 @@ export interface ToolDeclaration<K extends HostCommand> {
 export type Given<T extends OptionTable> = OptionsOf<T> & Record<string, unknown>;
 
 /** How a result is printed; the number is the exit code. */
-export type Renderer<K extends HostCommand> = (
+export type Renderer<K extends Verb> = (
   result: Dispatched<K>,
   json: boolean,
   out: Output,
 ) => number | Promise<number>;
 
-export interface CommandDeclaration<K extends HostCommand, T extends OptionTable> {
-  /** The verb dispatch runs (src/front/commands.ts). */
+export interface CommandDeclaration<K extends Verb, T extends OptionTable> {
+  /** The verb dispatch runs (src/front/verbs.ts). */
   verb: K;
   /** The command line: `wait`, or `start` under `group` (`nudge watch start`). */
   name: string;
@@ -146,7 +140,7 @@ export interface CliKit {
 /** A declaration as the loops see it: the verb's types erased (each was checked where it was
  * declared). */
 export type AnyDeclaration = Omit<
-  CommandDeclaration<HostCommand, OptionTable>,
+  CommandDeclaration<Verb, OptionTable>,
   'toOptions' | 'cli' | 'render' | 'mcp'
 > & {
   toOptions?: (given: Loose) => Loose;
@@ -154,7 +148,7 @@ export type AnyDeclaration = Omit<
   render: () => Promise<(result: Loose, json: boolean, out: Output) => number | Promise<number>>;
   mcp:
     | {none: string}
-    | (Omit<ToolDeclaration<HostCommand>, 'police' | 'answer'> & {
+    | (Omit<ToolDeclaration<Verb>, 'police' | 'answer'> & {
         police?: (options: Loose, policy: McpPolicy) => Loose;
         answer?: (result: Loose) => ToolAnswer;
       });
@@ -163,7 +157,7 @@ export type AnyDeclaration = Omit<
 type Loose = any;
 
 /** Declare a command (the identity, typed: the verb's options and result check the rest). */
-export function defineCommand<K extends HostCommand, T extends OptionTable>(
+export function defineCommand<K extends Verb, T extends OptionTable>(
   declaration: CommandDeclaration<K, T>,
 ): CommandDeclaration<K, T> {
   return declaration;

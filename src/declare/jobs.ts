@@ -1,5 +1,5 @@
 import {HOST_OPTION, JSON_OPTION} from '../base/option-table.js';
-import {LOGS_OPTIONS} from '../commands/options/setup.js';
+import {LOGS_OPTIONS} from '../verbs/options/setup.js';
 import {defineCommand, KEEPS, LOOKS, type Positional} from './define.js';
 
 /** `nudge jobs`, `status`, `cancel` and `logs`: the jobs in the store — here, or with

@@ -1,8 +1,8 @@
 import {NudgeError} from '../base/errors.js';
 import {JSON_OPTION, SERVER_OPTIONS} from '../base/option-table.js';
-import {EXPECT_OPTIONS} from '../commands/options/expect.js';
-import {SUBMIT_OPTIONS} from '../commands/options/submit.js';
-import {WAIT_OPTIONS} from '../commands/options/wait.js';
+import {EXPECT_OPTIONS} from '../verbs/options/expect.js';
+import {SUBMIT_OPTIONS} from '../verbs/options/submit.js';
+import {WAIT_OPTIONS} from '../verbs/options/wait.js';
 import {ACTS, defineCommand, type Given, LOOKS} from './define.js';
 
 /** `nudge submit`, `wait` and `expect`: the commands about one pane. */

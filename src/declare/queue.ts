@@ -1,6 +1,6 @@
 import {NudgeError} from '../base/errors.js';
 import {HOST_OPTION, JSON_OPTION} from '../base/option-table.js';
-import {QUEUE_EDIT_OPTIONS, QUEUE_MOVE_OPTIONS, QUEUE_OPTIONS} from '../commands/options/queue.js';
+import {QUEUE_EDIT_OPTIONS, QUEUE_MOVE_OPTIONS, QUEUE_OPTIONS} from '../verbs/options/queue.js';
 import {defineCommand, LOOKS, type Positional} from './define.js';
 
 /** `nudge queue [PANE]`, `queue move|drop|edit JOB` (the MCP tools queue, queue_move,

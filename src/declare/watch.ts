@@ -1,6 +1,6 @@
 import {NudgeError} from '../base/errors.js';
 import {HOST_OPTION, JSON_OPTION, SERVER_OPTIONS} from '../base/option-table.js';
-import {WATCH_REPORT_OPTIONS, WATCH_START_OPTIONS} from '../commands/options/watch.js';
+import {WATCH_REPORT_OPTIONS, WATCH_START_OPTIONS} from '../verbs/options/watch.js';
 import {ACTS, defineCommand, KEEPS, type Positional} from './define.js';
 
 /** `nudge watch start|report|pause|clear|show|list` (the MCP tools watch_me, look_ma, pause,

@@ -1,21 +1,21 @@
 import {describeError, NudgeError} from '../base/errors.js';
 import {resolveStateDir} from '../base/paths.js';
 import {nudgeVersion} from '../base/version.js';
-import type {CommandContext} from '../commands/context.js';
-import type {Check, DoctorOptions, DoctorResult} from '../commands/doctor.js';
-import type {JobList, JobStatus} from '../commands/jobs.js';
-import {ownPaneHere, type SubmitResult, type submit} from '../commands/submit.js';
 import type {JobOutcome} from '../jobs/events.js';
 import type {SubmitOptions} from '../jobs/options.js';
 import {textOfFile} from '../jobs/text-file.js';
 import {checkHostGrant} from '../pane/reach.js';
 import {followJob, planNotice, type RelayRecord, relayOf} from '../relay/relay.js';
 import {remoteSettings} from '../remote/settings.js';
+import type {CommandContext} from '../verbs/context.js';
+import type {Check, DoctorOptions, DoctorResult} from '../verbs/doctor.js';
+import type {JobList, JobStatus} from '../verbs/jobs.js';
+import {ownPaneHere, type SubmitResult, type submit} from '../verbs/submit.js';
 import type {WatchStartOptions} from '../watch/types.js';
-import type {HostOptions, HostResult, OnHost, Where} from './commands.js';
 import {callHost, linkTo} from './hosts.js';
 import {relayEnds, startRelay} from './relay.js';
 import {runOn} from './run-on.js';
+import type {HostOptions, HostResult, OnHost, Where} from './verbs.js';
 
 /** The commands whose pane or job may be on another host, as the front ends call them. */
 

@@ -1,16 +1,16 @@
 import {NudgeError} from '../base/errors.js';
-import type {CommandContext} from '../commands/context.js';
 import {checkHost, hostOf, splitHostJob} from '../remote/dest.js';
+import type {CommandContext} from '../verbs/context.js';
+import {type CommandFn, runOn} from './run-on.js';
 import {
   type HostChoice,
-  type HostCommand,
   type HostOptions,
   type HostResult,
-  JOB_COMMANDS,
+  JOB_VERBS,
   type OnHost,
+  type Verb,
   type Where,
-} from './commands.js';
-import {type CommandFn, runOn} from './run-on.js';
+} from './verbs.js';
 
 /**
  * Where a command runs, decided once: every front end (the CLI, the fast path of `submit`,
@@ -23,26 +23,21 @@ import {type CommandFn, runOn} from './run-on.js';
  */
 
 /** The commands that act on a pane named by the caller: with a host, it must be named. */
-const PANE_COMMANDS: ReadonlySet<HostCommand> = new Set([
-  'submit',
-  'wait',
-  'expect',
-  'watch-start',
-]);
+const PANE_VERBS: ReadonlySet<Verb> = new Set(['submit', 'wait', 'expect', 'watch-start']);
 
 /**
  * The one place a host is resolved: the options as given → where the command runs, and the
  * options the command gets there (a job's `HOST:ID` becomes its `ID`). A `HOST:ID` and a
  * `--host` that disagree, a bad destination, or a host without a named pane are exit 2.
  */
-export function whereTo<K extends HostCommand>(
+export function whereTo<K extends Verb>(
   name: K,
   options: HostOptions<K> & HostChoice,
   env: {NUDGE_HOST?: string | undefined},
 ): {where: Where; options: HostOptions<K>} {
   const {host: given, ...rest} = options as HostOptions<K> & HostChoice;
   let job: {host?: string; job: string} | undefined;
-  if (JOB_COMMANDS.has(name)) job = splitHostJob(String((rest as {job?: unknown}).job ?? ''));
+  if (JOB_VERBS.has(name)) job = splitHostJob(String((rest as {job?: unknown}).job ?? ''));
   if (job?.host !== undefined && given !== undefined && checkHost(given) !== checkHost(job.host))
     throw new NudgeError(
       'bad-usage',
@@ -51,7 +46,7 @@ export function whereTo<K extends HostCommand>(
   const host = job?.host !== undefined ? checkHost(job.host) : hostOf(given, env);
   const named = given !== undefined || job?.host !== undefined || host !== undefined;
   const pane = (rest as {pane?: string}).pane;
-  if (host !== undefined && PANE_COMMANDS.has(name) && (pane === undefined || pane === 'self'))
+  if (host !== undefined && PANE_VERBS.has(name) && (pane === undefined || pane === 'self'))
     throw new NudgeError(
       'no-pane',
       `With --host ${host}, name the pane there (%N or session:window.pane): your own pane is on this machine.`,
@@ -77,13 +72,13 @@ const SPECIAL = {
     (await anywhere()).doctorAnywhere(o, where.host, ctx),
   'watch-start': async (o: HostOptions<'watch-start'>, where: Where, ctx: CommandContext) =>
     (await anywhere()).watchStartAnywhere(o, where.host, ctx),
-} satisfies {[K in HostCommand]?: (...a: never[]) => Promise<unknown>};
+} satisfies {[K in Verb]?: (...a: never[]) => Promise<unknown>};
 
 const anywhere = (): Promise<Special> => import('./anywhere.js');
 
 /** What dispatch returns for a command: the special entry's result, or the command's own
  * (marked with its host). */
-export type Dispatched<K extends HostCommand> = K extends keyof typeof SPECIAL
+export type Dispatched<K extends Verb> = K extends keyof typeof SPECIAL
   ? Awaited<ReturnType<(typeof SPECIAL)[K]>>
   : OnHost<HostResult<K>>;
 
@@ -91,7 +86,7 @@ export type Dispatched<K extends HostCommand> = K extends keyof typeof SPECIAL
  * Run `name` with `options` where they say (the host resolved once, by whereTo): the one entry
  * of every front end. `local` stands in for the command here (tests).
  */
-export async function dispatch<K extends HostCommand>(
+export async function dispatch<K extends Verb>(
   name: K,
   options: HostOptions<K> & HostChoice,
   ctx: CommandContext,
@@ -105,4 +100,4 @@ export async function dispatch<K extends HostCommand>(
   return runOn(where.host, name, there, ctx, local) as Promise<Dispatched<K>>;
 }
 
-export type {HostChoice, HostCommand, HostOptions, HostResult, OnHost, Where} from './commands.js';
+export type {HostChoice, HostOptions, HostResult, OnHost, Verb, Where} from './verbs.js';

@@ -6,11 +6,11 @@ import {configPath} from '../base/config.js';
 import {NudgeError} from '../base/errors.js';
 import {DIR_MODE, FILE_MODE} from '../base/paths.js';
 import {packageDir} from '../base/version.js';
-import type {CommandContext} from '../commands/context.js';
 import {runCommand} from '../process/run-command.js';
 import {checkHost} from '../remote/dest.js';
 import {remoteSettings} from '../remote/settings.js';
 import {setValue} from '../setup/edit.js';
+import type {CommandContext} from '../verbs/context.js';
 import {linkTo} from './hosts.js';
 
 /** What `nudge host install` did. */

@@ -1,12 +1,12 @@
 /** Another host, reached over ssh: the link (its shared connection) and a command run there. */
 import {isErrorCode, NudgeError} from '../base/errors.js';
 import {resolveStateDir} from '../base/paths.js';
-import type {CommandContext} from '../commands/context.js';
 import {wireAskerOf} from '../pane/reach.js';
 import {HostLink} from '../remote/link.js';
 import type {RemoteMessage} from '../remote/protocol.js';
 import {remoteSettings} from '../remote/settings.js';
-import type {HostCommand, HostOptions, HostResult, OnHost} from './commands.js';
+import type {CommandContext} from '../verbs/context.js';
+import type {HostOptions, HostResult, OnHost, Verb} from './verbs.js';
 
 /** The link to a host, with the user's `[remote]` settings. */
 export function linkTo(host: string, ctx: CommandContext): HostLink {
@@ -23,7 +23,7 @@ export function linkTo(host: string, ctx: CommandContext): HostLink {
  * error there is the same error here (the same code, so the same exit code), its sentence
  * prefixed with the host. `logs` comes back as lines, read as they arrive.
  */
-export async function callHost<K extends HostCommand>(
+export async function callHost<K extends Verb>(
   host: string,
   name: K,
   options: HostOptions<K>,
@@ -75,7 +75,7 @@ function remoteError(host: string, e: {code: string; message: string}): NudgeErr
 }
 
 /** Mark a result with its host; the jobs of a list each get it too. */
-function withHost(host: string, name: HostCommand, result: unknown): unknown {
+function withHost(host: string, name: Verb, result: unknown): unknown {
   if (typeof result !== 'object' || result === null) return result;
   const marked: Record<string, unknown> = {...(result as Record<string, unknown>), host};
   if (name === 'jobs' && Array.isArray(marked.jobs))

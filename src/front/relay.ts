@@ -1,11 +1,11 @@
 import {join} from 'node:path';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
-import type {CommandContext} from '../commands/context.js';
-import type {JobStatus} from '../commands/jobs.js';
 import {launchWorker} from '../process/launch-worker.js';
 import {type RelayDeps, type RelaySpec, relaysDir, writeRelay} from '../relay/relay.js';
-import type {OnHost} from './commands.js';
+import type {CommandContext} from '../verbs/context.js';
+import type {JobStatus} from '../verbs/jobs.js';
 import {runOn} from './run-on.js';
+import type {OnHost} from './verbs.js';
 
 /**
  * The relay's two ends as this machine reaches them (src/relay/relay.ts is the relay itself):

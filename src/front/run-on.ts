@@ -1,19 +1,19 @@
-import type {CommandContext} from '../commands/context.js';
+import type {CommandContext} from '../verbs/context.js';
 import {
   type CommandFn,
-  HOST_COMMANDS,
-  type HostCommand,
   type HostOptions,
   type HostResult,
-  JOB_COMMANDS,
+  JOB_VERBS,
   type OnHost,
-} from './commands.js';
+  VERBS,
+  type Verb,
+} from './verbs.js';
 
-export type {CommandFn} from './commands.js';
+export type {CommandFn} from './verbs.js';
 
 /** Run a command where it was resolved to run: here (`local`, if given, stands in for it:
  * tests), or on `host` over ssh. */
-export async function runOn<K extends HostCommand>(
+export async function runOn<K extends Verb>(
   host: string | undefined,
   name: K,
   options: HostOptions<K>,
@@ -28,17 +28,17 @@ export async function runOn<K extends HostCommand>(
 /** Run a command on this machine, through the one door of the commands that name a job: the
  * job must be within the caller's reach (for `nudge remote` too, whose caller's bound is in
  * its environment). */
-export async function runHere<K extends HostCommand>(
+export async function runHere<K extends Verb>(
   name: K,
   options: HostOptions<K>,
   ctx: CommandContext,
   local?: CommandFn<K>,
 ): Promise<OnHost<HostResult<K>>> {
-  if (JOB_COMMANDS.has(name)) {
+  if (JOB_VERBS.has(name)) {
     const {checkJobReach} = await import('../jobs/job-reach.js');
     await checkJobReach(String((options as {job?: unknown}).job ?? ''), ctx);
   }
-  const run = (local ?? (await HOST_COMMANDS[name]())) as (
+  const run = (local ?? (await VERBS[name]())) as (
     o: unknown,
     c: CommandContext,
   ) => Promise<OnHost<HostResult<K>>>;

@@ -2,11 +2,11 @@ import {createInterface} from 'node:readline';
 import {describeError, EXIT_CODES, type ExitCode, isErrorCode, NudgeError} from '../base/errors.js';
 import {thisProcess} from '../base/this-process.js';
 import {nudgeVersion} from '../base/version.js';
-import type {CommandContext} from '../commands/context.js';
 import {REMOTE_ASKER_VAR, remoteAskerOf} from '../pane/reach.js';
 import {parseRequest, REMOTE_PROTOCOL, type RemoteMessage} from '../remote/protocol.js';
-import {HOST_COMMANDS, type HostCommand} from './commands.js';
+import type {CommandContext} from '../verbs/context.js';
 import {runHere} from './run-on.js';
+import {VERBS, type Verb} from './verbs.js';
 
 /**
  * `nudge remote`: the far end of `--host` (src/remote/protocol.ts). Says hello, reads one
@@ -48,7 +48,7 @@ export async function serveRemote(
       'host-version',
       `this host runs nudge ${nudgeVersion()}, the caller ${request.nudge}: install one version on both.`,
     );
-  if (!Object.hasOwn(HOST_COMMANDS, request.command))
+  if (!Object.hasOwn(VERBS, request.command))
     return fail('bad-usage', `nudge remote: no command ${JSON.stringify(request.command)}.`);
   const {host: _ignored, ...options} = request.options as Record<string, unknown>;
   // The caller's bound, applied here as a local door applies a pane's (src/pane/reach.ts).
@@ -60,7 +60,7 @@ export async function serveRemote(
     signal: AbortSignal.any([ctx.signal, gone.signal]),
   };
   try {
-    const result: unknown = await runHere(request.command as HostCommand, options as never, c);
+    const result: unknown = await runHere(request.command as Verb, options as never, c);
     if (request.command === 'logs') {
       for await (const line of (result as {lines: AsyncIterable<string>}).lines) {
         if (gone.signal.aborted) break;

@@ -6,9 +6,9 @@ import {describeError, NudgeError} from '../base/errors.js';
 import {createJobLogger, type Logger} from '../base/log.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import {nudgeVersion} from '../base/version.js';
-import type {CommandContext} from '../commands/context.js';
 import type {McpPolicy} from '../declare/define.js';
 import {DECLARED} from '../declare/registry.js';
+import type {CommandContext} from '../verbs/context.js';
 import {registerDeclared, type ToolCall} from './tools.js';
 
 /** How the person started `nudge mcp`: the assessor `watch_me` gives a new watcher (from its

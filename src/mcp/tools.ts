@@ -1,6 +1,5 @@
 import type {McpServer} from '@modelcontextprotocol/sdk/server/mcp.js';
 import {z} from 'zod';
-import type {CommandContext} from '../commands/context.js';
 import {
   type AnyDeclaration,
   type McpPolicy,
@@ -10,6 +9,7 @@ import {
   type ToolArgument,
 } from '../declare/define.js';
 import {dispatch} from '../front/dispatch.js';
+import type {CommandContext} from '../verbs/context.js';
 import {optionsOf, shapeOf} from './schema.js';
 
 /** A tool's answer as MCP carries it: the command's typed result as JSON (and as structured

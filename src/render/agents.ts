@@ -1,6 +1,6 @@
 import {EXIT_CODES, type ExitCode} from '../base/errors.js';
-import type {AgentFileChecked, AgentList, AgentShown, AgentsTrusted} from '../commands/agents.js';
-import type {ExplainResult} from '../commands/explain.js';
+import type {AgentFileChecked, AgentList, AgentShown, AgentsTrusted} from '../verbs/agents.js';
+import type {ExplainResult} from '../verbs/explain.js';
 import type {Output} from './render.js';
 
 /** `nudge agents list`: a table, then the folders read and any refused file. */

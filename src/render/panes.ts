@@ -1,6 +1,6 @@
 import {EXIT_CODES, type ExitCode} from '../base/errors.js';
 import {formatText, plainLine} from '../base/sanitize.js';
-import type {NextResult, ShownPane, StatusLine} from '../commands/panes.js';
+import type {NextResult, ShownPane, StatusLine} from '../verbs/panes.js';
 import type {Output} from './render.js';
 
 /** How many panes that need the person the segment names before "+N". */

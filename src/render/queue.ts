@@ -1,7 +1,7 @@
 import {formatDuration} from '../base/durations.js';
 import {EXIT_CODES, type ExitCode} from '../base/errors.js';
-import type {QueueChange, QueueList} from '../commands/queue.js';
 import type {OnHost} from '../front/dispatch.js';
+import type {QueueChange, QueueList} from '../verbs/queue.js';
 import {type Output, printTable} from './render.js';
 
 /** `nudge queue [PANE]`: per pane, the job at work first, then the waiting ones in order. */

@@ -1,5 +1,5 @@
 import {EXIT_CODES, type ExitCode} from '../base/errors.js';
-import type {RecoverResult} from '../commands/recover.js';
+import type {RecoverResult} from '../verbs/recover.js';
 import type {Output} from './render.js';
 
 /**

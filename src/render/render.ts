@@ -1,18 +1,18 @@
 import {formatDuration} from '../base/durations.js';
 import {EXIT_CODES, type ExitCode, exitCodeOfState} from '../base/errors.js';
-import type {ExpectResult} from '../commands/expect.js';
-import type {HookResult} from '../commands/hook.js';
-import type {JobList, JobStatus} from '../commands/jobs.js';
-import type {LogLines} from '../commands/logs.js';
-import type {RunCommandResult} from '../commands/run.js';
-import type {SubmitResult} from '../commands/submit.js';
-import type {WaitResult} from '../commands/wait.js';
 import type {OnHost} from '../front/dispatch.js';
 import type {CancelResult} from '../jobs/cancel.js';
 import type {JobOutcome} from '../jobs/events.js';
 import {describeStalled} from '../jobs/stalled.js';
 import type {RelayRecord} from '../relay/relay.js';
 import {LOCAL_HOST} from '../remote/dest.js';
+import type {ExpectResult} from '../verbs/expect.js';
+import type {HookResult} from '../verbs/hook.js';
+import type {JobList, JobStatus} from '../verbs/jobs.js';
+import type {LogLines} from '../verbs/logs.js';
+import type {RunCommandResult} from '../verbs/run.js';
+import type {SubmitResult} from '../verbs/submit.js';
+import type {WaitResult} from '../verbs/wait.js';
 import type {
   WatchClearResult,
   WatcherView,

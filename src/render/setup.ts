@@ -1,8 +1,8 @@
 import {EXIT_CODES, type ExitCode} from '../base/errors.js';
-import type {DoctorResult} from '../commands/doctor.js';
-import type {InstallResult} from '../commands/install.js';
-import type {ScheduleResult} from '../commands/schedule.js';
 import type {HostInstallResult} from '../front/host-install.js';
+import type {DoctorResult} from '../verbs/doctor.js';
+import type {InstallResult} from '../verbs/install.js';
+import type {ScheduleResult} from '../verbs/schedule.js';
 import type {Output} from './render.js';
 
 const MARK = {

@@ -9,7 +9,7 @@ const RECENT_MS = 24 * 60 * 60 * 1000;
 
 /**
  * A `doctor` line when an agent's hook ran in the last day with a `$TMUX_PANE` it could not
- * prove (src/commands/hook.ts): no turn-end mark was recorded for that pane, so a job waiting
+ * prove (src/verbs/hook.ts): no turn-end mark was recorded for that pane, so a job waiting
  * there for the agent's prompt reads the screen alone. Nothing when there was none.
  */
 export async function checkRefusedHooks(

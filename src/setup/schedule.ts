@@ -6,7 +6,7 @@ import {shellWord} from '../base/shell.js';
 /**
  * The three schedulers' files for one scheduled `nudge submit --wait`: a crontab line, a
  * launchd agent plist, a systemd user service and timer. Pure text from a ScheduleSpec; putting
- * them in place is the command's (src/commands/schedule.ts). Formats and their pitfalls:
+ * them in place is the command's (src/verbs/schedule.ts). Formats and their pitfalls:
  * docs/install-and-scheduling.md.
  */
 

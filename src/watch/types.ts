@@ -2,7 +2,7 @@ import type {StalledMark} from '../jobs/stalled.js';
 import type {WatcherInput} from './options.js';
 import type {TranscriptEntry, WatcherOptions, WatcherState} from './record.js';
 
-// What `nudge watch …` takes and answers (src/commands/watch.ts), for the front ends.
+// What `nudge watch …` takes and answers (src/verbs/watch.ts), for the front ends.
 
 /** Options of `nudge watch start NAME`: the watcher's input, and where its pane is. */
 export interface WatchStartOptions extends WatcherInput {

@@ -4,7 +4,6 @@ import {realClock} from '../base/clock.js';
 import {EXIT_CODES, exitCodeOfState} from '../base/errors.js';
 import {JOB_ID_PATTERN, layout} from '../base/paths.js';
 import {err, type Result} from '../base/result.js';
-import {nodeContext} from '../commands/node-context.js';
 import {relayEnds} from '../front/relay.js';
 import {executeJob, recordWorkerFailure} from '../jobs/execute.js';
 import {type JobRequest, MAX_REQUEST_BYTES, parseStoredRequest} from '../jobs/request.js';
@@ -14,6 +13,7 @@ import type {WorkerKind, WorkerStart} from '../process/worker-main.js';
 import {type RelaySpec, recordRelayFailure, relayOf, runRelay} from '../relay/relay.js';
 import {executeRunJob} from '../runs/execute.js';
 import {parseTransportChoice} from '../tmux/transport.js';
+import {nodeContext} from '../verbs/node-context.js';
 import {executeCycles, recordCycleFailure} from '../watch/execute.js';
 import {WATCHER_NAME} from '../watch/record.js';
 

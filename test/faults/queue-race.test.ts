@@ -7,13 +7,8 @@ import {setTimeout as sleep} from 'node:timers/promises';
 import {execa} from 'execa';
 import {describe, expect, it} from 'vitest';
 import {realClock} from '../../src/base/clock.js';
-import {
-  dropFromQueue,
-  editInQueue,
-  moveInQueue,
-  type QueueChange,
-} from '../../src/commands/queue.js';
 import {paneLockFor} from '../../src/locks/pane-lock.js';
+import {dropFromQueue, editInQueue, moveInQueue, type QueueChange} from '../../src/verbs/queue.js';
 import {jobArgs, recordFigure, submitJob, TERMINAL, waitForEvent} from '../helpers/faults.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {offlineContext} from '../helpers/offline-context.js';

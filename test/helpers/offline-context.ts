@@ -1,4 +1,4 @@
-import type {CommandContext} from '../../src/commands/context.js';
+import type {CommandContext} from '../../src/verbs/context.js';
 import {FakeClock} from './fake-clock.js';
 
 /** A CommandContext for commands that need no tmux and start no worker (install, schedule's

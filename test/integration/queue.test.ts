@@ -4,7 +4,7 @@
 import {existsSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
-import type {PaneQueue} from '../../src/commands/queue.js';
+import type {PaneQueue} from '../../src/verbs/queue.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {CLI, readJobEvents, runNudge, submitTo, waitForJobState} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';

@@ -13,7 +13,7 @@ export const agentsCommand: CliCommand = (env) => ({
 
 function agentsCommands<A>(y: Argv<A>, {ctx, run}: CliEnv) {
   const load = async () => ({
-    ...(await import('../../commands/agents.js')),
+    ...(await import('../../verbs/agents.js')),
     ...(await import('../../render/agents.js')),
   });
   return y

@@ -1,5 +1,5 @@
 import {JSON_OPTION, SERVER_OPTIONS} from '../../base/option-table.js';
-import {EXPLAIN_OPTIONS} from '../../commands/options/explain.js';
+import {EXPLAIN_OPTIONS} from '../../verbs/options/explain.js';
 import {type CliCommand, jsonOf} from '../command.js';
 import {optionsFrom, paneCommand} from '../options.js';
 
@@ -14,7 +14,7 @@ export const explainCommand: CliCommand = ({ctx, run}) => ({
       'what nudge sees in pane %3',
     ),
   handler: async (a) => {
-    const {explainPane} = await import('../../commands/explain.js');
+    const {explainPane} = await import('../../verbs/explain.js');
     const {renderExplain} = await import('../../render/agents.js');
     const options = {
       ...optionsFrom(a, SERVER_OPTIONS),

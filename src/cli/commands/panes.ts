@@ -1,6 +1,6 @@
 import {EXIT_CODES, NudgeError} from '../../base/errors.js';
 import {JSON_OPTION} from '../../base/option-table.js';
-import {NEXT_OPTIONS, STATUS_LINE_OPTIONS, TOP_OPTIONS} from '../../commands/options/panes.js';
+import {NEXT_OPTIONS, STATUS_LINE_OPTIONS, TOP_OPTIONS} from '../../verbs/options/panes.js';
 import {type CliCommand, jsonOf} from '../command.js';
 import {optionsFrom, withOptions} from '../options.js';
 

@@ -1,8 +1,8 @@
 import {HOOK_KINDS} from '../../agents/registry.js';
 import {SERVER_OPTIONS} from '../../base/option-table.js';
-import {INSTALL_OPTIONS, SCHEDULE_OPTIONS} from '../../commands/options/setup.js';
-import {MCP_OPTIONS} from '../../commands/options/watch.js';
 import {installTargets} from '../../setup/agents.js';
+import {INSTALL_OPTIONS, SCHEDULE_OPTIONS} from '../../verbs/options/setup.js';
+import {MCP_OPTIONS} from '../../verbs/options/watch.js';
 import {type CliCommand, jsonOf, wordsOf} from '../command.js';
 import {optionsFrom, withOptions} from '../options.js';
 import {parseSubmitFast} from '../submit-flags.js';
@@ -32,7 +32,7 @@ export const hookCommand: CliCommand = ({ctx, run}) => ({
       .positional('kind', {type: 'string', choices: HOOK_KINDS, demandOption: true})
       .positional('payload', {type: 'string', describe: 'codex-notify: the JSON Codex passes'}),
   handler: async (a) => {
-    const {runHook} = await import('../../commands/hook.js');
+    const {runHook} = await import('../../verbs/hook.js');
     const {renderHook} = await import('../../render/render.js');
     const payload = a.payload as string | undefined;
     await run(runHook({kind: String(a.kind), payload}, ctx), renderHook);
@@ -54,7 +54,7 @@ export const installCommand: CliCommand = ({ctx, run}) => ({
       .example('$0 install claude', '/nudge, the Stop hook and nudge mcp for Claude Code')
       .example('$0 install codex --dry-run', 'what it would change, changing nothing'),
   handler: async (a) => {
-    const {installAgent} = await import('../../commands/install.js');
+    const {installAgent} = await import('../../verbs/install.js');
     const {renderInstall} = await import('../../render/setup.js');
     const options = {...optionsFrom(a, INSTALL_OPTIONS), agent: String(a.agent)};
     await run(installAgent(options, ctx), (r, o) => renderInstall(r, jsonOf(a), o));
@@ -93,8 +93,8 @@ export const scheduleCommand: CliCommand = ({ctx, run}) => ({
     const words = wordsOf(a, 'words');
     if (a.scheduler === 'run') {
       // The scheduled submit: aimed at the pane its mark is on now, run here (--wait).
-      const {scheduledSubmit} = await import('../../commands/schedule-run.js');
-      const {submit} = await import('../../commands/submit.js');
+      const {scheduledSubmit} = await import('../../verbs/schedule-run.js');
+      const {submit} = await import('../../verbs/submit.js');
       const {renderSubmit} = await import('../../render/render.js');
       const name = words[0] ?? '';
       await run(
@@ -103,7 +103,7 @@ export const scheduleCommand: CliCommand = ({ctx, run}) => ({
       );
       return;
     }
-    const {scheduleSubmit} = await import('../../commands/schedule.js');
+    const {scheduleSubmit} = await import('../../verbs/schedule.js');
     const {renderSchedule} = await import('../../render/setup.js');
     const options = {
       ...optionsFrom(a, SCHEDULE_OPTIONS),

@@ -2,7 +2,7 @@ import {describe, expect, test} from 'vitest';
 import {EXIT_CODES} from '../../../src/base/errors.js';
 import {buildCli} from '../../../src/cli/build-cli.js';
 import {parseSubmitFast} from '../../../src/cli/submit-flags.js';
-import type {SubmitOptions} from '../../../src/commands/submit.js';
+import type {SubmitOptions} from '../../../src/verbs/submit.js';
 import {offlineContext} from '../../helpers/offline-context.js';
 
 /** What yargs hands to submit for `argv`. */

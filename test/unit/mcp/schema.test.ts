@@ -2,10 +2,10 @@
 // defaults, the same help, the command's camelCase names on the way in.
 import {describe, expect, test} from 'vitest';
 import {z} from 'zod';
-import {EXPECT_OPTIONS} from '../../../src/commands/options/expect.js';
-import {SUBMIT_OPTIONS} from '../../../src/commands/options/submit.js';
-import {WAIT_OPTIONS} from '../../../src/commands/options/wait.js';
 import {optionsOf, shapeOf} from '../../../src/mcp/schema.js';
+import {EXPECT_OPTIONS} from '../../../src/verbs/options/expect.js';
+import {SUBMIT_OPTIONS} from '../../../src/verbs/options/submit.js';
+import {WAIT_OPTIONS} from '../../../src/verbs/options/wait.js';
 
 describe('shapeOf', () => {
   test("takes the table's MCP arguments, with the CLI's defaults and help", () => {

@@ -41,7 +41,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     'setup',
   ],
   setup: ['base', 'agents', 'process'],
-  commands: [
+  verbs: [
     'base',
     'doors',
     'tmux',
@@ -59,12 +59,12 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   ],
   relay: ['base', 'jobs', 'remote'],
   /** Where a command runs (dispatch), between the front ends and the verbs. */
-  front: ['base', 'commands', 'jobs', 'pane', 'process', 'relay', 'remote', 'setup', 'watch'],
+  front: ['base', 'verbs', 'jobs', 'pane', 'process', 'relay', 'remote', 'setup', 'watch'],
   /** The kinds of detached worker, each its work and where its failures go. */
   worker: [
     'base',
     'agents',
-    'commands',
+    'verbs',
     'front',
     'jobs',
     'notify',
@@ -75,17 +75,17 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     'watch',
   ],
   /** What a person reads: each command's typed result as lines (or its JSON). */
-  render: ['base', 'commands', 'front', 'jobs', 'relay', 'remote', 'watch'],
+  render: ['base', 'verbs', 'front', 'jobs', 'relay', 'remote', 'watch'],
   /** Each command declared once: its words, options, verb, renderer and MCP tool. */
-  declare: ['base', 'commands', 'front', 'process', 'render'],
-  mcp: ['base', 'commands', 'front', 'declare'],
+  declare: ['base', 'verbs', 'front', 'process', 'render'],
+  mcp: ['base', 'verbs', 'front', 'declare'],
   cli: [
     'declare',
     'render',
     'base',
     'tmux',
     'agents',
-    'commands',
+    'verbs',
     'front',
     'jobs',
     'relay',
@@ -350,7 +350,7 @@ const RULES: Record<string, (tree: SourceFile[]) => string[]> = {
       .filter((f) => f.path !== 'src/agents/registry.ts')
       .filter((f) => /'claude',\s*'gemini',\s*'codex'/.test(codeOf(f.text)))
       .map((f) => f.path),
-  'no file of src/commands/ imports another command': commandImportViolations,
+  'no file of src/verbs/ imports another verb': verbImportViolations,
   'the host is resolved in one function; src/main.ts holds no host logic': hostViolations,
   'no numeric exit code outside the one table': exitCodeViolations,
   'every file of workers/ is under 30 lines': (tree) =>
@@ -368,15 +368,15 @@ const RULES: Record<string, (tree: SourceFile[]) => string[]> = {
   'no function of src/ or workers/ is over 100 lines': longFunctionViolations,
 };
 
-/** A file of src/commands/ is a verb: it imports of src/commands/ only the context and the
+/** A file of src/verbs/ is a verb: it imports of src/verbs/ only the context and the
  * options tables, never another command (what two commands share lives below them). */
-function commandImportViolations(tree: SourceFile[]): string[] {
-  const shared = /^src\/commands\/(context\.ts|options\/)/;
+function verbImportViolations(tree: SourceFile[]): string[] {
+  const shared = /^src\/verbs\/(context\.ts|options\/)/;
   return tree
-    .filter((f) => /^src\/commands\/[^/]+\.ts$/.test(f.path))
+    .filter((f) => /^src\/verbs\/[^/]+\.ts$/.test(f.path))
     .flatMap((f) =>
       importsOf(f)
-        .filter((t) => t.startsWith('src/commands/') && !shared.test(t))
+        .filter((t) => t.startsWith('src/verbs/') && !shared.test(t))
         .map((t) => `${f.path} imports ${t}`),
     );
 }
@@ -479,8 +479,8 @@ const BROKEN: Record<string, SourceFile[]> = {
       text: "export const AGENT_NAMES = ['claude', 'gemini', 'codex'];",
     },
   ],
-  'no file of src/commands/ imports another command': [
-    {path: 'src/commands/doctor.ts', text: "import {projectRoot} from './install.js';"},
+  'no file of src/verbs/ imports another verb': [
+    {path: 'src/verbs/doctor.ts', text: "import {projectRoot} from './install.js';"},
   ],
   'the host is resolved in one function; src/main.ts holds no host logic': [
     {path: 'src/front/anywhere.ts', text: 'const host = hostOf(o.host, ctx.env);'},

@@ -4,9 +4,9 @@ import {parse as parseToml} from '@decimalturn/toml-patch';
 import {parse as parseJsonc} from 'jsonc-parser';
 import {describe, expect, test} from 'vitest';
 import {EXIT_CODES, NudgeError} from '../../../src/base/errors.js';
-import {type InstallResult, installAgent} from '../../../src/commands/install.js';
 import {renderInstall} from '../../../src/render/setup.js';
 import {installTargets} from '../../../src/setup/agents.js';
+import {type InstallResult, installAgent} from '../../../src/verbs/install.js';
 import {offlineContext} from '../../helpers/offline-context.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 
