@@ -1,9 +1,9 @@
 import {defineConfig} from 'vitest/config';
 
-/** The integration files that spend their minutes waiting on real agent CLIs at the scripted
- * model server: the at-model project, run beside the rest (scripts/test.sh). Two at a time:
- * three starved the machine (measured on the 2-core CI machine: the integration lane 50%
- * slower, opencode missing its Enters). */
+/** The integration files that spend their minutes waiting on real programs of their own — the
+ * agent CLIs at the scripted model server, the stand-in ssh hosts: the at-model project, run
+ * beside the rest (scripts/test.sh). Two at a time: three starved the machine (measured on the
+ * 2-core CI machine: the integration lane 50% slower, opencode missing its Enters). */
 const WAITING_FILES = [
   'test/integration/agents-at-model.test.ts',
   'test/integration/data-agents-at-model.test.ts',
@@ -13,6 +13,7 @@ const WAITING_FILES = [
   'test/integration/stall-at-model.test.ts',
   'test/integration/recover-at-model.test.ts',
   'test/integration/many-sessions-at-model.test.ts',
+  'test/integration/remote.test.ts',
 ];
 
 export default defineConfig({
