@@ -221,13 +221,7 @@ async function waitOnEvents(
 type EventKit = ReturnType<typeof eventKit>;
 
 function eventKit(
-  tmux: Tmux,
-  paneId: string,
-  watcher: Watcher,
-  opts: WaitOptions,
-  activity: PaneActivity,
-  deadline: number,
-  state: LoopState,
+  ...[tmux, paneId, watcher, opts, activity, deadline, state]: Parameters<typeof waitOnEvents>
 ) {
   const {clock, signal, intervalMs} = opts;
   const typedAt = opts.typedAt ?? clock.now();
