@@ -65,9 +65,10 @@ export interface ExecuteContext {
 }
 
 /** How long a door waits for the agent to show a notice taken before it is typed instead:
- * Claude Code writes it to its transcript within ~50 ms of the post (measured on 2.1.332);
- * generous for a loaded machine. */
-const DOOR_CONFIRM_MS = 8_000;
+ * Claude Code writes it to its transcript within ~50 ms of the post (measured on 2.1.332),
+ * but a program that took a post and is slow to show it (opencode on a loaded 2-core CI
+ * machine went past 8 s) would get it twice; the window is wide for that. */
+const DOOR_CONFIRM_MS = 20_000;
 
 /** How long a detached worker whose job ended `blocked` watches for the person's answer, to
  * clear the pane's `blocked` (later, the pane's next job or `nudge next` does). */

@@ -211,7 +211,9 @@ export async function expectDone(
     120_000,
   );
   const events = await readJobEvents(w.home, id);
-  expect(end.state, `${JSON.stringify(end)}\n${JSON.stringify(events)}`).toBe(state);
+  // The reason first: a failure summary cut short still says why.
+  const why = `${String(end.state)}: ${String(end.reason ?? '')}`;
+  expect(end.state, `${why}\n${JSON.stringify(events)}\n${JSON.stringify(end)}`).toBe(state);
   return end;
 }
 
