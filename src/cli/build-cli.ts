@@ -4,42 +4,37 @@ import {nudgeVersion} from '../base/version.js';
 import type {Output} from '../render/render.js';
 import type {CommandContext} from '../verbs/context.js';
 import type {submit} from '../verbs/submit.js';
-import type {CliCommand, CliEnv, McpStdio} from './command.js';
-import {agentsCommand} from './commands/agents.js';
-import {explainCommand} from './commands/explain.js';
-import {hostCommand, remoteCommand} from './commands/host.js';
-import {nextCommand, statusLineCommand, topCommand} from './commands/panes.js';
-import {hookCommand, installCommand, mcpCommand, scheduleCommand} from './commands/setup.js';
-import {declaredCommand as declared} from './declared.js';
+import type {CliEnv, McpStdio} from './command.js';
+import {declaredCommand} from './declared.js';
 
 export type {McpStdio} from './command.js';
 
-/** The commands, in the order --help lists them: the declared ones (src/declare/, shared with
- * the MCP tools) by name, the CLI's own from commands/. */
-const COMMANDS: readonly CliCommand[] = [
-  declared('submit'),
-  declared('wait'),
-  declared('expect'),
-  declared('jobs'),
-  declared('status'),
-  declared('cancel'),
-  declared('queue'),
-  statusLineCommand,
-  nextCommand,
-  topCommand,
-  declared('logs'),
-  declared('run'),
-  declared('watch'),
-  mcpCommand,
-  hookCommand,
-  installCommand,
-  scheduleCommand,
-  declared('doctor'),
-  declared('recover'),
-  explainCommand,
-  agentsCommand,
-  hostCommand,
-  remoteCommand,
+/** The commands (and groups), in the order --help lists them: each declared once (src/declare/,
+ * shared with the MCP tools; the CLI's own in local.ts and local-groups.ts). */
+const COMMANDS: readonly string[] = [
+  'submit',
+  'wait',
+  'expect',
+  'jobs',
+  'status',
+  'cancel',
+  'queue',
+  'status-line',
+  'next',
+  'top',
+  'logs',
+  'run',
+  'watch',
+  'mcp',
+  'hook',
+  'install',
+  'schedule',
+  'doctor',
+  'recover',
+  'explain',
+  'agents',
+  'host',
+  'remote',
 ];
 
 /**
@@ -101,7 +96,7 @@ export function buildCli(
     .usage(
       '$0 <command> [options]\n\nHand a job to a tmux pane without blocking; be woken when it is done.',
     );
-  for (const command of COMMANDS) cli = cli.command(command(env));
+  for (const name of COMMANDS) cli = cli.command(declaredCommand(name)(env));
   return cli
     .completion('completion', 'print a bash or zsh completion script (zsh when $SHELL is zsh)')
     .parserConfiguration({'populate--': true})

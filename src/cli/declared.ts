@@ -3,30 +3,37 @@ import {type AnyDeclaration, optionsOfGiven, usageOf} from '../declare/define.js
 import {DECLARED, GROUPS} from '../declare/registry.js';
 import type {Args, CliCommand, CliEnv} from './command.js';
 import {wordsOf} from './command.js';
+import {LOCAL} from './local.js';
+import {LOCAL_GROUPED, LOCAL_GROUPS} from './local-groups.js';
 import {optionsFrom, withOptions} from './options.js';
 
 /**
- * The yargs modules of the declared commands (src/declare/): each a loop step over its
- * declaration — its words, its table's flags, its examples — whose handler dispatches the verb
- * and prints the result with the declaration's renderer.
+ * The yargs modules of the declared commands (src/declare/, and the CLI's own in local.ts and
+ * local-groups.ts): each a loop step over its declaration — its words, its table's flags, its
+ * examples — whose handler runs the verb (or the command's own step) and prints the result
+ * with the declaration's renderer.
  */
+
+/** Every command the command line has. */
+export const ALL_DECLARED: readonly AnyDeclaration[] = [...DECLARED, ...LOCAL, ...LOCAL_GROUPED];
+const ALL_GROUPS = {...GROUPS, ...LOCAL_GROUPS};
 
 /** The yargs module of a command, or of a group and its commands. */
 export function declaredCommand(name: string): CliCommand {
-  const group = GROUPS[name];
+  const group = ALL_GROUPS[name];
   if (group) return groupCommand(name, group);
-  const d = DECLARED.find((c) => c.group === undefined && c.name === name);
+  const d = ALL_DECLARED.find((c) => c.group === undefined && c.name === name);
   if (!d) throw new Error(`No declared command ${name}`);
   return (env) => ({
     command: usageOf(d),
-    describe: d.describe,
+    describe: d.hidden ? false : d.describe,
     builder: (y) => build(y, d),
     handler: (a) => handle(d, a, env),
   });
 }
 
 function groupCommand(name: string, group: {describe: string; demand?: string}): CliCommand {
-  const members = DECLARED.filter((d) => d.group === name);
+  const members = ALL_DECLARED.filter((d) => d.group === name);
   return (env) => ({
     command: name,
     describe: group.describe,
@@ -56,6 +63,7 @@ function build<A>(y: Argv<A>, d: AnyDeclaration): Argv<A> {
       describe: p.describe,
       ...(p.variadic ? {array: true} : {}),
       ...(p.required ? {demandOption: true} : {}),
+      ...(p.choices ? {choices: [...p.choices]} : {}),
     }) as unknown as Argv<A>;
   b = withOptions(b, d.options);
   for (const [command, description] of d.examples ?? []) b = b.example(command, description);
@@ -77,8 +85,12 @@ async function handle(d: AnyDeclaration, a: Args, env: CliEnv): Promise<void> {
   const {json: _json, ...options} = optionsOfGiven(d, givenOf(d, a)) as Record<string, unknown>;
   const {dispatch} = await import('../front/dispatch.js');
   const render = await d.render();
+  const json = a.json === true;
+  const {stdin, stdout} = env.stdio;
   const result = d.cli
-    ? d.cli(options, {dispatch, ctx: env.ctx, stdin: env.stdio.stdin})
-    : dispatch(d.verb, options as never, env.ctx, env.local[d.verb] as never);
-  await env.run(result, (r, out) => render(r, a.json === true, out));
+    ? d.cli(options, {dispatch, ctx: env.ctx, stdin, stdout, json})
+    : d.verb
+      ? dispatch(d.verb, options as never, env.ctx, env.local[d.verb] as never)
+      : Promise.reject(new Error(`${d.name} has neither a verb nor a step of its own`));
+  await env.run(result, (r, out) => render(r, json, out, options));
 }

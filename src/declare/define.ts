@@ -25,7 +25,18 @@ export interface Positional {
   variadic?: boolean;
   /** The MCP argument it is, when it differs (the tool's own word, optional there). */
   mcp?: {name?: string; describe?: string; optional?: boolean};
+  /** The words it may be (`nudge install <agent>`). */
+  choices?: readonly string[];
 }
+
+/** A job named on the command line. */
+export const JOB: Positional = {name: 'job', required: true, describe: 'a job id, or HOST:ID'};
+
+/** `[pane]`: a pane, default the caller's own. */
+export const PANE: Positional = {
+  name: 'pane',
+  describe: 'pane: %N or session:window.pane (default $TMUX_PANE)',
+};
 
 /** An argument the MCP tool takes that is not a word or flag of the command line as such
  * (`no_notice`, said `--no-notice` there). */
@@ -100,11 +111,13 @@ export interface ToolDeclaration<K extends Verb> {
  * their camelCase names, and the tool's own arguments. */
 export type Given<T extends OptionTable> = OptionsOf<T> & Record<string, unknown>;
 
-/** How a result is printed; the number is the exit code. */
+/** How a result is printed (with the options it was asked with); the number is the exit
+ * code. */
 export type Renderer<K extends Verb> = (
   result: Dispatched<K>,
   json: boolean,
   out: Output,
+  options: HostOptions<K> & HostChoice,
 ) => number | Promise<number>;
 
 export interface CommandDeclaration<K extends Verb, T extends OptionTable> {
@@ -130,22 +143,52 @@ export interface CommandDeclaration<K extends Verb, T extends OptionTable> {
   mcp: ToolDeclaration<K> | {none: string};
 }
 
-/** What a command's own CLI step gets: the one dispatch, the context, the terminal's stdin. */
+/** What a command's own CLI step gets: the one dispatch, the context, the terminal, and
+ * whether `--json` was asked for. */
 export interface CliKit {
   dispatch: typeof dispatch;
   ctx: CommandContext;
   stdin: NodeJS.ReadableStream | undefined;
+  stdout: NodeJS.WritableStream | undefined;
+  json: boolean;
+}
+
+/**
+ * A command of the command line alone — it runs here and is no verb of a pane or job
+ * (`install`, `hook`, `explain`, `agents list`, `mcp` itself): its words, its table, its own
+ * step and its renderer, and why it is no MCP tool.
+ */
+export interface LocalDeclaration<T extends OptionTable, O, R> {
+  name: string;
+  group?: string;
+  describe: string;
+  /** Not listed in `--help` (`nudge remote`, the far end of --host). */
+  hidden?: boolean;
+  positionals?: readonly Positional[];
+  options: T;
+  examples?: ReadonlyArray<readonly [string, string]>;
+  toOptions: (given: Given<T>) => O;
+  cli: (options: O, kit: CliKit) => Promise<R>;
+  render: () => Promise<
+    (result: R, json: boolean, out: Output, options: O) => number | Promise<number>
+  >;
+  mcp: {none: string};
 }
 
 /** A declaration as the loops see it: the verb's types erased (each was checked where it was
  * declared). */
 export type AnyDeclaration = Omit<
   CommandDeclaration<Verb, OptionTable>,
-  'toOptions' | 'cli' | 'render' | 'mcp'
+  'verb' | 'toOptions' | 'cli' | 'render' | 'mcp'
 > & {
+  /** Absent: a command of the command line alone (its `cli` step runs it). */
+  verb?: Verb;
+  hidden?: boolean;
   toOptions?: (given: Loose) => Loose;
   cli?: (options: Loose, kit: CliKit) => Promise<Loose>;
-  render: () => Promise<(result: Loose, json: boolean, out: Output) => number | Promise<number>>;
+  render: () => Promise<
+    (result: Loose, json: boolean, out: Output, options: Loose) => number | Promise<number>
+  >;
   mcp:
     | {none: string}
     | (Omit<ToolDeclaration<Verb>, 'police' | 'answer'> & {
@@ -160,6 +203,13 @@ type Loose = any;
 export function defineCommand<K extends Verb, T extends OptionTable>(
   declaration: CommandDeclaration<K, T>,
 ): CommandDeclaration<K, T> {
+  return declaration;
+}
+
+/** Declare a command of the command line alone (the identity, typed). */
+export function defineLocal<T extends OptionTable, O, R>(
+  declaration: LocalDeclaration<T, O, R>,
+): LocalDeclaration<T, O, R> {
   return declaration;
 }
 

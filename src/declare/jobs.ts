@@ -1,11 +1,9 @@
 import {HOST_OPTION, JSON_OPTION} from '../base/option-table.js';
 import {LOGS_OPTIONS} from '../verbs/options/setup.js';
-import {defineCommand, KEEPS, LOOKS, type Positional} from './define.js';
+import {defineCommand, JOB, KEEPS, LOOKS} from './define.js';
 
 /** `nudge jobs`, `status`, `cancel` and `logs`: the jobs in the store — here, or with
  * `--host` (or a job named `HOST:ID`) on another host. */
-
-const JOB: Positional = {name: 'job', required: true, describe: 'a job id, or HOST:ID'};
 
 export const jobs = defineCommand({
   verb: 'jobs',

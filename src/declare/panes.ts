@@ -3,7 +3,7 @@ import {JSON_OPTION, SERVER_OPTIONS} from '../base/option-table.js';
 import {EXPECT_OPTIONS} from '../verbs/options/expect.js';
 import {SUBMIT_OPTIONS} from '../verbs/options/submit.js';
 import {WAIT_OPTIONS} from '../verbs/options/wait.js';
-import {ACTS, defineCommand, type Given, LOOKS} from './define.js';
+import {ACTS, defineCommand, type Given, LOOKS, PANE} from './define.js';
 
 /** `nudge submit`, `wait` and `expect`: the commands about one pane. */
 
@@ -64,13 +64,7 @@ export const wait = defineCommand({
   verb: 'wait',
   name: 'wait',
   describe: 'block until a pane is idle (exit 0) or the timeout passes (exit 124)',
-  positionals: [
-    {
-      name: 'pane',
-      describe: 'pane: %N or session:window.pane (default $TMUX_PANE)',
-      mcp: {describe: '%N; default: your pane'},
-    },
-  ],
+  positionals: [{...PANE, mcp: {describe: '%N; default: your pane'}}],
   options: {...SERVER_OPTIONS, ...WAIT_OPTIONS, ...JSON_OPTION},
   examples: [['$0 wait %3 --timeout 2m', 'wait until pane %3 has settled']],
   render: async () => (await import('../render/render.js')).renderWait,

@@ -1,13 +1,12 @@
 import {NudgeError} from '../base/errors.js';
 import {HOST_OPTION, JSON_OPTION} from '../base/option-table.js';
 import {QUEUE_EDIT_OPTIONS, QUEUE_MOVE_OPTIONS, QUEUE_OPTIONS} from '../verbs/options/queue.js';
-import {defineCommand, LOOKS, type Positional} from './define.js';
+import {defineCommand, JOB, LOOKS} from './define.js';
 
 /** `nudge queue [PANE]`, `queue move|drop|edit JOB` (the MCP tools queue, queue_move,
  * queue_drop, queue_edit): the jobs waiting for panes, in the person's hands. Each change is
  * atomic against a worker taking the head. */
 
-const JOB: Positional = {name: 'job', required: true, describe: 'a job id, or HOST:ID'};
 const render = async () => (await import('../render/queue.js')).renderQueueChange;
 
 export const queueShow = defineCommand({

@@ -3,6 +3,7 @@ import {cancel, jobs, logs, status} from './jobs.js';
 import {expect, submit, wait} from './panes.js';
 import {queueDrop, queueEdit, queueMove, queueShow} from './queue.js';
 import {doctor, recover, run} from './run.js';
+import {next, statusLine} from './views.js';
 import {watchClear, watchList, watchPause, watchReport, watchShow, watchStart} from './watch.js';
 
 /**
@@ -21,6 +22,8 @@ export const DECLARED: readonly AnyDeclaration[] = [
   queueMove,
   queueDrop,
   queueEdit,
+  statusLine,
+  next,
   logs,
   run,
   watchStart,

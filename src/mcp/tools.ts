@@ -39,7 +39,8 @@ export function registerDeclared(
   call: ToolCall,
 ): void {
   const tool = d.mcp;
-  if ('none' in tool) return;
+  const verb = d.verb;
+  if ('none' in tool || !verb) return;
   const registered = server.registerTool(
     tool.name,
     {
@@ -61,7 +62,7 @@ export function registerDeclared(
       };
       const options = optionsOfGiven(d, given);
       const policed = tool.police ? tool.police(options, policy) : options;
-      const result = await dispatch(d.verb, policed as never, c);
+      const result = await dispatch(verb, policed as never, c);
       return resultOf(tool.answer ? tool.answer(result) : {value: result as object});
     }),
   );

@@ -3,6 +3,8 @@
 import {describe, expect, test} from 'vitest';
 import {usageOf} from '../../../src/declare/define.js';
 import {submitOptionsOf} from '../../../src/declare/panes.js';
+import {ALL_DECLARED} from '../../../src/cli/declared.js';
+import {LOCAL_GROUPS} from '../../../src/cli/local-groups.js';
 import {DECLARED, GROUPS} from '../../../src/declare/registry.js';
 
 describe('the declared commands', () => {
@@ -24,7 +26,7 @@ describe('the declared commands', () => {
   });
 
   test('names are unique: commands within their group, tools and their arguments', () => {
-    const commands = DECLARED.map((d) => `${d.group ?? ''} ${d.name}`);
+    const commands = ALL_DECLARED.map((d) => `${d.group ?? ''} ${d.name}`);
     expect(new Set(commands).size).toBe(commands.length);
     const tools = DECLARED.flatMap((d) => ('none' in d.mcp ? [] : [d.mcp.name]));
     expect(new Set(tools).size).toBe(tools.length);
@@ -40,12 +42,41 @@ describe('the declared commands', () => {
   });
 
   test('every group is declared, with at most one default command', () => {
-    for (const group of Object.keys(GROUPS)) {
-      const members = DECLARED.filter((d) => d.group === group);
+    const groups = {...GROUPS, ...LOCAL_GROUPS};
+    for (const group of Object.keys(groups)) {
+      const members = ALL_DECLARED.filter((d) => d.group === group);
       expect(members.length, group).toBeGreaterThan(0);
       expect(members.filter((d) => d.groupDefault).length).toBeLessThanOrEqual(1);
     }
-    for (const d of DECLARED) if (d.group) expect(GROUPS[d.group], d.name).toBeDefined();
+    for (const d of ALL_DECLARED) if (d.group) expect(groups[d.group], d.name).toBeDefined();
+  });
+
+  test("the command line's own commands: each runs a step of its own, and none is a tool", () => {
+    const local = ALL_DECLARED.filter((d) => !DECLARED.includes(d));
+    expect(local.map((d) => `${d.group ?? ''} ${d.name}`.trim()).sort()).toEqual([
+      'agents check',
+      'agents list',
+      'agents show',
+      'agents trust',
+      'agents untrust',
+      'explain',
+      'hook',
+      'host install',
+      'install',
+      'mcp',
+      'remote',
+      'schedule',
+      'top',
+    ]);
+    for (const d of local) {
+      expect(d.verb, d.name).toBeUndefined();
+      expect(typeof d.cli, d.name).toBe('function');
+      expect('none' in d.mcp, d.name).toBe(true);
+    }
+    // A command and a group never share a name.
+    const names = ALL_DECLARED.filter((d) => !d.group).map((d) => d.name);
+    for (const group of Object.keys({...GROUPS, ...LOCAL_GROUPS}))
+      expect(names, group).not.toContain(group);
   });
 
   test('the words of a command: required <x>, optional [x], the rest [x..]', () => {
