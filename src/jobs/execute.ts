@@ -33,6 +33,7 @@ import type {JobDeps} from './job-deps.js';
 import {textAfterEdit} from './lock-pane.js';
 import {tellingLostOnce} from './lost.js';
 import {showingPaneState} from './pane-status.js';
+import {ifBusyMeans} from './policies.js';
 import type {RecordPatch} from './record.js';
 import {createJobRecorder, type JobRecorder} from './recorder.js';
 import type {JobRequest} from './request.js';
@@ -137,7 +138,7 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
   // open, else one tmux process (a job queued behind others holds no control client). A
   // text handed to the agent's door (--if-busy now) leaves the pane's state to its jobs.
   const spawned = createTmux(createSpawnRunner(spec));
-  const recorder = request.options.now
+  const recorder = ifBusyMeans(request.options.ifBusy).door
     ? patched
     : showingPaneState(patched, request.pane, request.jobId, {
         tmux: {

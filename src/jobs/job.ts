@@ -24,6 +24,7 @@ import {holdingPlace, takePaneLock} from './lock-pane.js';
 import {dueElsewhere, heldBack, noticeFor} from './notice.js';
 import {sendNotice} from './notice-doors.js';
 import {deliverNow} from './now.js';
+import {ifBusyMeans} from './policies.js';
 import {hookEvents} from './recorder.js';
 import {deliverOptionsOf, type JobRequest, sentinelOf, textToType} from './request.js';
 import {recordedStallHook} from './stall.js';
@@ -59,11 +60,10 @@ type Phase = Exclude<Step['at'], 'ended'>;
  * and the ending through the one writer of endings. The pane typed into is locked from typing
  * to the end of the wait; the notice pane while the notice is typed (one lock for the whole
  * job when they are the same pane); a notice goes through the agent's door where it has one
- * (src/doors/). `signal` cancels (SIGTERM from `nudge cancel`). Never throws: every ending is
- * an outcome.
- */
+ * (src/doors/); a text for the door now (`--if-busy now`) goes only there. `signal` cancels
+ * (SIGTERM from `nudge cancel`). Never throws: every ending is an outcome. */
 export async function runJob(deps: JobDeps, request: JobRequest, signal: AbortSignal) {
-  const outcome = request.options.now
+  const outcome = ifBusyMeans(request.options.ifBusy).door
     ? await deliverNow(deps, request, signal)
     : await new Job(deps, request, signal).run();
   await deps.recorder.end(outcome);
@@ -147,7 +147,7 @@ class Job {
   async #queued(): Promise<Step> {
     const {pane} = this.request;
     await this.deps.recorder.event('worker-started', {pid: this.deps.pid});
-    if (this.#o.whenIdle) {
+    if (ifBusyMeans(this.#o.ifBusy).waitsForIdle) {
       await holdingPlace(this.deps.lockFor(pane), this.request, this.deps.pid, () =>
         waitUntilPaneIdle(
           {...this.deps, ...this.#io},
@@ -168,8 +168,8 @@ class Job {
     await this.deps.clock.sleep(this.#o.delayMs, this.#jobSignal());
     const first = await preflight(this.#io, pane, this.request.server.pid);
     let detected = await recognize(this.deps, pane, first, this.#o.profile);
-    const typesInto = this.#o.typeAhead === true || this.#o.profile !== 'auto';
-    const {intervalMs, timeoutMs} = this.#o;
+    const {intervalMs, timeoutMs, ifBusy, profile} = this.#o;
+    const typesInto = ifBusyMeans(ifBusy).typesAhead || profile !== 'auto';
     const o = {serverPid: this.request.server.pid, intervalMs, timeoutMs, typesInto};
     const behind = await behindProgram(
       this.#io,

@@ -307,7 +307,8 @@ export function resolveJobOptions(o: SubmitOptions): JobOptions {
     ignore,
     lines: parseInteger(o.lines ?? SUBMIT_DEFAULTS.lines, '--lines', 1, 100_000),
     profile: parseProfile(o.profile ?? SUBMIT_DEFAULTS.profile),
-    whenIdle: o.whenIdle ?? false,
+    // The config file's [submit] if-busy is added by the command, which knows the environment.
+    ifBusy: o.whenIdle ? 'wait' : 'queue',
     idleTimeoutMs: duration(o.idleTimeout, SUBMIT_DEFAULTS.idleTimeout, '--idle-timeout'),
     clearDraft: o.clearDraft ?? false,
     draftWaitMs: duration(o.draftWait, SUBMIT_DEFAULTS.draftWait, '--draft-wait'),

@@ -13,6 +13,22 @@ import {NudgeError} from '../base/errors.js';
 export const IF_BUSY = ['queue', 'wait', 'refuse', 'now', 'type-ahead'] as const;
 export type IfBusy = (typeof IF_BUSY)[number];
 
+/** What a job's stored busy policy means for its worker: the one place that decides. */
+export function ifBusyMeans(ifBusy: IfBusy): {
+  /** Handed to the agent's door at once: no lock, no keys, no wait. */
+  door: boolean;
+  /** Types only once the pane is idle (per its profile). */
+  waitsForIdle: boolean;
+  /** Types at once into a program a shell pane runs in its foreground. */
+  typesAhead: boolean;
+} {
+  return {
+    door: ifBusy === 'now',
+    waitsForIdle: ifBusy === 'wait',
+    typesAhead: ifBusy === 'type-ahead',
+  };
+}
+
 /** Check `--on-limit`; throws NudgeError (exit 2). */
 export function parseOnLimit(value: string): 'stop' | 'wait' {
   if (value === 'stop' || value === 'wait') return value;

@@ -1,16 +1,17 @@
 import {Buffer} from 'node:buffer';
-import {VIAS, type Via} from '../agents/doors.js';
-import type {ProfileName} from '../agents/profile.js';
+import {z} from 'zod';
+import {VIAS} from '../agents/doors.js';
 import {JOB_ID_PATTERN} from '../base/paths.js';
 import {linearPattern} from '../base/pattern.js';
 import {err, ok, type Result} from '../base/result.js';
-import {isMs, isObject} from '../base/shape.js';
+import {isObject} from '../base/shape.js';
 import type {StallPolicy} from '../detect/stall.js';
 import {isStallPolicy} from '../detect/stall-options.js';
 import type {UntilSpec} from '../detect/until.js';
 import {exitSentinel} from '../detect/watchers.js';
 import type {DeliverOptions} from '../pane/deliver.js';
 import {MAX_NOTICE_LENGTH} from './notice.js';
+import {IF_BUSY, type IfBusy} from './policies.js';
 
 /** Version of the request format the front end stores for the worker (request.json). */
 export const REQUEST_VERSION = 1;
@@ -34,66 +35,86 @@ export interface JobRequest {
   options: JobOptions;
 }
 
-/** Per-job behaviour, all durations in milliseconds. */
-export interface JobOptions {
-  delayMs: number;
-  typeDelayMs: number;
-  enterDelayMs: number;
-  clear: boolean;
-  enter: boolean;
-  intervalMs: number;
-  stableChecks: number;
-  timeoutMs: number;
+/** A duration in milliseconds, as stored. */
+const duration = z.int().min(0).describe('a duration');
+const count = z.int().min(1).describe('a positive whole number');
+const flag = z.boolean().describe('a boolean');
+const PANE_ID = /^%\d+$/;
+
+/**
+ * Per-job behaviour as request.json stores it, all durations in milliseconds: the type of a
+ * job's options and their check in one statement (the worker trusts nothing unchecked). The
+ * policies are stored as given (`ifBusy`, `via`, `onLimit`, `stall`); one function each decides
+ * what they mean (src/jobs/policies.ts, src/detect/stall-options.ts).
+ */
+export const JOB_OPTIONS = z.object({
+  delayMs: duration,
+  typeDelayMs: duration,
+  enterDelayMs: duration,
+  clear: flag,
+  enter: flag,
+  intervalMs: duration,
+  stableChecks: count,
+  timeoutMs: duration,
   /** Whether a notice is typed at the end (`--no-notice` turns it off). */
-  notify: boolean;
+  notify: flag,
   /** The `--notice` template, or null for the default wording. */
-  noticeTemplate: string | null;
+  noticeTemplate: z
+    .string()
+    .max(MAX_NOTICE_LENGTH)
+    .regex(/^[^\0\r\n]*$/)
+    .nullable()
+    .describe('a one-line template or null'),
   /** The pane (`%N`) the notice is typed into; null: the pane typed into. */
-  notifyPane: string | null;
+  notifyPane: z.string().regex(PANE_ID).nullable().describe('a pane id or null'),
   /** How the notice goes: the agent's doors, then typing (`auto`), typing only (`keys`), a
    * door only (`native`). Requests made before it existed are `auto`. */
-  via?: Via | undefined;
+  via: z.enum(VIAS).optional().describe('auto, keys or native'),
   /** The notice's pane is on another host (`HOST:%N`): the worker does not type it but
    * records it in the ending, and the relay on the submitting machine types it there.
    * Absent or null: typed here. */
-  noticeElsewhere?: string | null | undefined;
+  noticeElsewhere: z
+    .string()
+    .regex(/^.{1,255}:%\d+$/)
+    .nullish()
+    .describe('HOST:%N or null'),
   /** The "done" condition. */
-  until: UntilSpec;
+  until: z.custom<UntilSpec>((v) => untilWrong(v) === undefined).describe('a condition'),
   /** `--ignore` regexes (sources) masked before screens are compared. */
-  ignore: string[];
+  ignore: z.array(z.string().refine(compiles)).describe('a list of valid regexes'),
   /** Lines of output searched by regex conditions. */
-  lines: number;
+  lines: count,
   /** The program profile, or auto-detection. */
-  profile: ProfileName | 'auto';
-  /** Wait until the pane is idle (per its profile) before typing. */
-  whenIdle: boolean;
-  /** `--if-busy now`: hand the text to the agent's own door at once (no lock, no keys), and
-   * end once the agent has taken it. Absent: typed as usual. */
-  now?: boolean | undefined;
-  /** `--if-busy type-ahead`: type at once into a program a shell pane runs in its foreground
-   * (else the job waits behind it). Absent: false. */
-  typeAhead?: boolean | undefined;
-  /** How long --when-idle waits. */
-  idleTimeoutMs: number;
+  profile: z.string().min(1).describe('a profile name'),
+  /** What the job does when its pane is busy, as given (`--if-busy`, `--when-idle` is
+   * `wait`, else config.toml's `[submit] if-busy`): `ifBusyMeans` decides. */
+  ifBusy: z.enum(IF_BUSY).describe('queue, wait, refuse, now or type-ahead'),
+  /** How long `wait` waits for the pane to be idle. */
+  idleTimeoutMs: duration,
   /** Clear a draft someone left in the input line instead of waiting for it. */
-  clearDraft: boolean;
+  clearDraft: flag,
   /** How long to wait for a draft to be sent or cleared before failing. */
-  draftWaitMs: number;
-  lockTimeoutMs: number;
+  draftWaitMs: duration,
+  lockTimeoutMs: duration,
   /** A usage limit on the agent's screen: end `blocked` (`stop`), or wait until it resets and
    * type `resumeText` (`wait`). */
-  onLimit: 'stop' | 'wait';
+  onLimit: z.enum(['stop', 'wait']).describe('stop or wait'),
   /** How long after a limit's reset the job resumes. */
-  limitMarginMs: number;
+  limitMarginMs: duration,
   /** What is typed once a usage limit has reset. */
-  resumeText: string;
+  resumeText: z
+    .string()
+    .refine((t) => t.trim() !== '')
+    .describe('a line of text'),
   /** Where a person is told of the job's changes (sinks: `desktop`, `ntfy:URL`, …), checked
    * by the front end (`--notify`, else the config file's defaults). */
-  notifySinks: string[];
+  notifySinks: z.array(z.string()).describe('a list of sinks'),
   /** The stall watchdog over the wait (`--stall`, `--on-stall`, `--continue-text`); absent or
    * null: off. */
-  stall?: StallPolicy | null | undefined;
-}
+  stall: z.custom<StallPolicy>(isStallPolicy).nullish().describe('a stall policy'),
+});
+
+export type JobOptions = z.infer<typeof JOB_OPTIONS>;
 
 /** The largest request.json a worker reads: the text at its limit, JSON-escaped, and room for
  * the options around it. */
@@ -135,13 +156,33 @@ export function validateRequest(value: unknown): Result<JobRequest, string> {
   }
   const wrong = headerWrong(value) ?? textWrong(value.text);
   if (wrong) return err(wrong);
-  const {options} = value;
-  if (!isObject(options)) return err('the request has no options');
-  for (const check of OPTION_CHECKS) {
-    const what = check(options);
-    if (what !== undefined) return err(`the request option${what}`);
+  if (!isObject(value.options)) return err('the request has no options');
+  const options = JOB_OPTIONS.safeParse(withIfBusy(value.options));
+  if (!options.success) {
+    const key = String(options.error.issues[0]?.path[0] ?? '');
+    const what = JOB_OPTIONS.shape[key as keyof JobOptions]?.description ?? 'valid';
+    return err(`the request option ${key} is not ${what}`);
   }
-  return ok(value as unknown as JobRequest);
+  return ok({...(value as unknown as JobRequest), options: options.data});
+}
+
+/** A request stored before `ifBusy` was (its policy in three booleans), as it is now. */
+function withIfBusy(o: Record<string, unknown>): Record<string, unknown> {
+  return o.ifBusy !== undefined ? o : {...o, ifBusy: storedIfBusy(o)};
+}
+
+/** The busy policy of stored options: `ifBusy`, or for a request stored before it was, what
+ * its three booleans (`now`, `whenIdle`, `typeAhead`) said. */
+export function storedIfBusy(o: Record<string, unknown> | undefined): IfBusy {
+  if (typeof o?.ifBusy === 'string' && (IF_BUSY as readonly string[]).includes(o.ifBusy))
+    return o.ifBusy as IfBusy;
+  return o?.now === true
+    ? 'now'
+    : o?.whenIdle === true
+      ? 'wait'
+      : o?.typeAhead === true
+        ? 'type-ahead'
+        : 'queue';
 }
 
 /** What is wrong with the request's job, time, server and pane, if anything. */
@@ -176,14 +217,6 @@ function textWrong(text: unknown): string | undefined {
   return undefined;
 }
 
-const PANE_ID = /^%\d+$/;
-type Options = Record<string, unknown>;
-const isBool = (v: unknown) => typeof v === 'boolean';
-const isCount = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 1;
-const absentOr = (check: (v: unknown) => boolean) => (v: unknown) => v === undefined || check(v);
-const oneLine = (v: unknown, max: number) =>
-  typeof v === 'string' && v.length <= max && !/[\0\r\n]/.test(v);
-
 function untilWrong(until: unknown): string | undefined {
   if (!isObject(until) || !['stable', 'exit', 'regex', 'prompt'].includes(String(until.kind)))
     return ' until is not a condition';
@@ -197,69 +230,6 @@ function untilWrong(until: unknown): string | undefined {
     return ' until is regex without a pattern';
   return undefined;
 }
-
-/** A check of the options: what holds, and what the sentence says when it does not. */
-const must =
-  (holds: (o: Options) => boolean, what: string) =>
-  (o: Options): string | undefined =>
-    holds(o) ? undefined : what;
-
-/** Each check of the options: undefined when it holds, else the end of the sentence "the
- * request option…". */
-const OPTION_CHECKS: ReadonlyArray<(o: Options) => string | undefined> = [
-  ...['delayMs', 'typeDelayMs', 'enterDelayMs', 'intervalMs', 'timeoutMs', 'lockTimeoutMs'].map(
-    (key) => must((o) => isMs(o[key]), ` ${key} is not a duration`),
-  ),
-  must((o) => isCount(o.stableChecks), ' stableChecks is not a positive whole number'),
-  must((o) => isBool(o.clear) && isBool(o.enter), 's clear/enter are not booleans'),
-  must((o) => isBool(o.notify), ' notify is not a boolean'),
-  must(
-    (o) => o.noticeTemplate === null || oneLine(o.noticeTemplate, MAX_NOTICE_LENGTH),
-    ' noticeTemplate is not a one-line template or null',
-  ),
-  must(
-    (o) =>
-      o.notifyPane === null || (typeof o.notifyPane === 'string' && PANE_ID.test(o.notifyPane)),
-    ' notifyPane is not a pane id or null',
-  ),
-  must(
-    (o) =>
-      o.noticeElsewhere == null ||
-      (typeof o.noticeElsewhere === 'string' && /^.{1,255}:%\d+$/.test(o.noticeElsewhere)),
-    ' noticeElsewhere is not HOST:%N or null',
-  ),
-  (o) => untilWrong(o.until),
-  must(
-    (o) => Array.isArray(o.ignore) && o.ignore.every((i) => typeof i === 'string' && compiles(i)),
-    ' ignore is not a list of valid regexes',
-  ),
-  must((o) => isCount(o.lines), ' lines is not a positive whole number'),
-  must((o) => typeof o.profile === 'string' && o.profile !== '', ' profile is not a profile name'),
-  must((o) => absentOr(isBool)(o.now), ' now is not a boolean'),
-  must((o) => absentOr(isBool)(o.typeAhead), ' typeAhead is not a boolean'),
-  must((o) => isBool(o.whenIdle) && isBool(o.clearDraft), 's whenIdle/clearDraft are not booleans'),
-  must(
-    (o) => isMs(o.idleTimeoutMs) && isMs(o.draftWaitMs),
-    's idleTimeoutMs/draftWaitMs are not durations',
-  ),
-  must(
-    (o) =>
-      (o.onLimit === 'stop' || o.onLimit === 'wait') &&
-      isMs(o.limitMarginMs) &&
-      typeof o.resumeText === 'string' &&
-      o.resumeText.trim() !== '',
-    's onLimit/limitMarginMs/resumeText are not valid',
-  ),
-  must(
-    (o) => absentOr((v) => (VIAS as readonly unknown[]).includes(v))(o.via),
-    ' via is not auto, keys or native',
-  ),
-  must(
-    (o) => Array.isArray(o.notifySinks) && o.notifySinks.every((s) => typeof s === 'string'),
-    ' notifySinks is not a list of sinks',
-  ),
-  must((o) => o.stall == null || isStallPolicy(o.stall), ' stall is not a stall policy'),
-];
 
 /** Job ids: a base-36 millisecond timestamp and four random characters (see paths.ts). */
 export {JOB_ID_PATTERN} from '../base/paths.js';

@@ -2,6 +2,7 @@ import {mkdir, readdir, readFile, rm, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import type {Blocked} from '../agents/dialogs.js';
 import {NudgeError} from '../base/errors.js';
+import type {IfBusy} from './policies.js';
 import {checkJobRecord, type JobRecord, type NoticeVia, type RecordPatch} from './record.js';
 import {isTerminal, type JobState, type TerminalState} from './states.js';
 
@@ -12,7 +13,7 @@ import {DIR_MODE, FILE_MODE, layout} from '../base/paths.js';
 import {thisProcess} from '../base/this-process.js';
 import type {Delivery} from '../pane/failures.js';
 import {isRunning, type ProcessId} from '../process/identity.js';
-import {JOB_ID_PATTERN, type JobRequest} from './request.js';
+import {JOB_ID_PATTERN, type JobRequest, storedIfBusy} from './request.js';
 
 export {isTerminal, JOB_STATES, type JobState, type TerminalState} from './states.js';
 
@@ -123,10 +124,10 @@ export class JobHandle {
     return request.text;
   }
 
-  /** Whether the job waits for an idle pane before it types (`--if-busy wait`). */
-  async waitsForIdle(): Promise<boolean> {
+  /** What the job does when its pane is busy (`--if-busy`), as stored. */
+  async ifBusy(): Promise<IfBusy> {
     const request = await this.#request();
-    return (request.options as {whenIdle?: unknown} | undefined)?.whenIdle === true;
+    return storedIfBusy(request.options as Record<string, unknown> | undefined);
   }
 
   /** Replace the text it will type (`nudge queue edit`, under the pane's queue lock, while

@@ -6,6 +6,7 @@ import {editHolder, holdForEdit, releaseEdit} from '../jobs/edit-hold.js';
 import {jobsInReach} from '../jobs/job-reach.js';
 import {endJobsOfGoneServers} from '../jobs/lost.js';
 import {validateText} from '../jobs/options.js';
+import type {IfBusy} from '../jobs/policies.js';
 import {isTerminal, type JobRecord, JobStore, previewText, shownState} from '../jobs/store.js';
 import {paneLockFor} from '../locks/pane-lock.js';
 import {inQueueOrder, type QueueEntry, type QueuePlace, ranksFor} from '../locks/pane-queue.js';
@@ -33,7 +34,7 @@ export interface QueuedJob {
   atWork: boolean;
   state: JobRecord['state'];
   /** How it waits: in the queue (`queue`), or for the pane to be idle first (`wait`). */
-  policy: 'queue' | 'wait';
+  policy: IfBusy;
   /** Its text as it will be typed (as edited), on one line. */
   preview: string;
   ageMs: number;
@@ -87,13 +88,13 @@ export async function listQueue(o: QueueOptions, ctx: CommandContext): Promise<Q
     const jobs: QueuedJob[] = [];
     for (const [i, record] of ordered.entries()) {
       const handle = await store.open(record.id);
-      const [text, waitsForIdle] = await Promise.all([handle.readText(), handle.waitsForIdle()]);
+      const [text, ifBusy] = await Promise.all([handle.readText(), handle.ifBusy()]);
       jobs.push({
         id: record.id,
         place: i + 1,
         atWork: record.state !== 'queued' || entries.some((e) => e.jobId === record.id && e.taken),
         state: record.state,
-        policy: waitsForIdle ? 'wait' : 'queue',
+        policy: ifBusy,
         preview: previewText(text),
         ageMs: Math.max(0, nowMs - Date.parse(record.createdAt)),
       });

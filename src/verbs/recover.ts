@@ -206,7 +206,7 @@ async function retargetJob(
     paneTarget: `${info.paneId} (run ${run.job}'s pane ${old.pane}, recovered)`,
     options: {
       ...old.options,
-      whenIdle: true,
+      ifBusy: 'wait',
       notifyPane: null,
     },
   };

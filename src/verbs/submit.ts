@@ -5,7 +5,7 @@ import {checkUntilFits} from '../detect/conditions.js';
 import {resolveStall} from '../detect/stall-options.js';
 import type {JobOutcome} from '../jobs/events.js';
 import {resolveJobOptions, type SubmitOptions, validateText} from '../jobs/options.js';
-import {configuredVia, resolveIfBusy} from '../jobs/policies.js';
+import {configuredVia, ifBusyMeans, resolveIfBusy} from '../jobs/policies.js';
 import type {JobRecord} from '../jobs/record.js';
 import {
   JOB_ID_PATTERN,
@@ -118,9 +118,10 @@ function jobOptionsOf(o: SubmitOptions, env: CommandContext['env']) {
   const options = resolveJobOptions(o);
   options.notifySinks = resolveSinks(o.notify, env);
   if (o.via === undefined && options.notify) options.via = configuredVia(env) ?? 'auto';
-  const ifBusy = resolveIfBusy(o.ifBusy, env);
-  if (ifBusy === 'wait') options.whenIdle = true;
-  if (ifBusy === 'type-ahead') options.typeAhead = true;
+  // --when-idle is --if-busy wait.
+  const given = resolveIfBusy(o.ifBusy, env);
+  const ifBusy = given === 'queue' && o.whenIdle ? 'wait' : given;
+  options.ifBusy = ifBusy;
   if (ifBusy === 'now' && o.stall !== undefined)
     throw new NudgeError(
       'bad-usage',
@@ -171,7 +172,6 @@ async function checkBusy(
       throw new NudgeError('bad-usage', '--if-busy now goes through a door; --via keys types.');
     const refused = await doorsOf(deps, info, options.profile);
     if (refused) throw new NudgeError('no-door', `${refused}; nothing was queued (--if-busy now).`);
-    options.now = true;
     return;
   }
   const busy = await busyWith(deps, info, options.profile, await lock.liveEntries());
@@ -205,7 +205,7 @@ async function recordJob(
   const from = submittedFrom(ctx.env, tmux, info);
   const [created, queued] = await Promise.allSettled([
     store.create(request, foreground ? 'foreground' : 'detached', await from),
-    request.options.now ? Promise.resolve() : lock.enqueue(request.jobId),
+    ifBusyMeans(request.options.ifBusy).door ? Promise.resolve() : lock.enqueue(request.jobId),
   ]);
   // Taken back in reverse if a later step fails: the queue entry, then the record.
   const undo = new Undo();

@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
 import {agentProfiles} from '../../src/agents/registry.js';
+import {IF_BUSY} from '../../src/jobs/policies.js';
 import {type JobRequest, MAX_TEXT_BYTES, parseStoredRequest} from '../../src/jobs/request.js';
 import {
   jobArgs,
@@ -82,7 +83,7 @@ const requestArb: fc.Arbitrary<JobRequest> = fc.record({
     ignore: fc.array(fc.constantFrom('\\d+s', 'clock \\d\\d:\\d\\d', '[|/\\\\-]'), {maxLength: 3}),
     lines: fc.integer({min: 1, max: 100_000}),
     profile: fc.constantFrom('auto', 'shell', 'raw', ...agentProfiles().map((p) => p.name)),
-    whenIdle: fc.boolean(),
+    ifBusy: fc.constantFrom(...IF_BUSY),
     idleTimeoutMs: fc.nat(),
     clearDraft: fc.boolean(),
     draftWaitMs: fc.nat(),

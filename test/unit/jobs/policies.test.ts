@@ -6,6 +6,7 @@ import {join} from 'node:path';
 import {afterEach, describe, expect, test} from 'vitest';
 import {
   configuredVia,
+  ifBusyMeans,
   parseIfBusy,
   parseOnLimit,
   parseResumeText,
@@ -63,5 +64,17 @@ describe('--on-limit and --resume-text', () => {
     expect(() => parseOnLimit('later')).toThrow('--on-limit must be stop or wait, got "later".');
     expect(parseResumeText('go on')).toBe('go on');
     expect(() => parseResumeText('two\nlines')).toThrow(/one line of text/);
+  });
+});
+
+describe('ifBusyMeans: what a stored busy policy means for the worker', () => {
+  test.each([
+    ['queue', {door: false, waitsForIdle: false, typesAhead: false}],
+    ['refuse', {door: false, waitsForIdle: false, typesAhead: false}],
+    ['wait', {door: false, waitsForIdle: true, typesAhead: false}],
+    ['now', {door: true, waitsForIdle: false, typesAhead: false}],
+    ['type-ahead', {door: false, waitsForIdle: false, typesAhead: true}],
+  ] as const)('%s', (policy, means) => {
+    expect(ifBusyMeans(policy)).toEqual(means);
   });
 });

@@ -55,3 +55,26 @@ describe('the stored request (request.json)', () => {
     expect([...ids].sort()).toEqual(ids);
   });
 });
+
+describe('the busy policy, stored as given', () => {
+  const options = request.options as unknown as Record<string, unknown>;
+  test.each([
+    [{now: true}, 'now'],
+    [{whenIdle: true}, 'wait'],
+    [{typeAhead: true}, 'type-ahead'],
+    [{}, 'queue'],
+  ])('a request stored before ifBusy was (%o) reads as %s', (legacy, ifBusy) => {
+    const {ifBusy: _, ...old} = options;
+    const decoded = parseStoredRequest(stored({...request, options: {...old, ...legacy}}));
+    expect(decoded.ok && decoded.value.options.ifBusy).toBe(ifBusy);
+    expect(decoded.ok && 'whenIdle' in decoded.value.options).toBe(false);
+  });
+
+  test('a policy it does not know is refused in one sentence', () => {
+    const decoded = parseStoredRequest(stored({...request, options: {...options, ifBusy: 'x'}}));
+    expect(decoded).toEqual({
+      ok: false,
+      error: 'the request option ifBusy is not queue, wait, refuse, now or type-ahead',
+    });
+  });
+});

@@ -158,14 +158,14 @@ describe('the folders above the state directory (as OpenSSH StrictModes)', () =>
 });
 
 describe("a queued job's request (nudge queue)", () => {
-  test('its text is read and rewritten, the rest of the request kept; its idle wait is read', async () => {
+  test('its text is read and rewritten, the rest of the request kept; its busy policy is read as given', async () => {
     const home = useTempDir();
     await ensureStateDir(home);
     const store = new JobStore(home);
     const request = jobRequest({text: 'npm test', given: {whenIdle: true}});
     const handle = await store.create(request, 'detached');
     expect(await handle.readText()).toBe('npm test');
-    expect(await handle.waitsForIdle()).toBe(true);
+    expect(await handle.ifBusy()).toBe('wait');
     await handle.writeText('npm run lint');
     expect(await handle.readText()).toBe('npm run lint');
     const {readFile} = await import('node:fs/promises');
