@@ -5,37 +5,14 @@ import type {Output} from '../render/render.js';
 import type {CommandContext} from '../verbs/context.js';
 import type {submit} from '../verbs/submit.js';
 import type {CliEnv, McpStdio} from './command.js';
-import {declaredCommand} from './declared.js';
+import {ALL_DECLARED, declaredCommand} from './declared.js';
 
 export type {McpStdio} from './command.js';
 
-/** The commands (and groups), in the order --help lists them: each declared once (src/declare/,
- * shared with the MCP tools; the CLI's own in local.ts and local-groups.ts). */
-const COMMANDS: readonly string[] = [
-  'submit',
-  'wait',
-  'expect',
-  'jobs',
-  'status',
-  'cancel',
-  'queue',
-  'status-line',
-  'next',
-  'top',
-  'logs',
-  'run',
-  'watch',
-  'mcp',
-  'hook',
-  'install',
-  'schedule',
-  'doctor',
-  'recover',
-  'explain',
-  'agents',
-  'host',
-  'remote',
-];
+/** The commands and groups, in the order --help lists them: each declared once (src/declare/,
+ * shared with the MCP tools; the CLI's own in local.ts and local-groups.ts), a group where its
+ * first command stands. */
+const COMMANDS: readonly string[] = [...new Set(ALL_DECLARED.map((d) => d.group ?? d.name))];
 
 /**
  * The yargs definition of the CLI. Each handler calls one command function with a typed

@@ -1,6 +1,6 @@
 import {HOST_OPTION, JSON_OPTION} from '../base/option-table.js';
 import {LOGS_OPTIONS} from '../verbs/options/setup.js';
-import {defineCommand, JOB, KEEPS, LOOKS} from './define.js';
+import {type AnyDeclaration, defineCommand, JOB, KEEPS, LOOKS} from './define.js';
 
 /** `nudge jobs`, `status`, `cancel` and `logs`: the jobs in the store — here, or with
  * `--host` (or a job named `HOST:ID`) on another host. */
@@ -76,3 +76,6 @@ export const logs = defineCommand({
   },
   mcp: {none: 'a worker log is for a person (status answers the events); --follow streams'},
 });
+
+/** This file's commands, in the order `--help` lists them. */
+export const COMMANDS: readonly AnyDeclaration[] = [jobs, status, cancel, logs];

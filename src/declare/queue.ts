@@ -1,7 +1,7 @@
 import {NudgeError} from '../base/errors.js';
 import {HOST_OPTION, JSON_OPTION} from '../base/option-table.js';
 import {QUEUE_EDIT_OPTIONS, QUEUE_MOVE_OPTIONS, QUEUE_OPTIONS} from '../verbs/options/queue.js';
-import {defineCommand, JOB, LOOKS} from './define.js';
+import {type AnyDeclaration, defineCommand, JOB, LOOKS} from './define.js';
 
 /** `nudge queue [PANE]`, `queue move|drop|edit JOB` (the MCP tools queue, queue_move,
  * queue_drop, queue_edit): the jobs waiting for panes, in the person's hands. Each change is
@@ -96,3 +96,6 @@ export const queueEdit = defineCommand({
     description: 'Replace the text a waiting job will type. Refused once it has taken the pane.',
   },
 });
+
+/** This file's commands, in the order `--help` lists them. */
+export const COMMANDS: readonly AnyDeclaration[] = [queueShow, queueMove, queueDrop, queueEdit];

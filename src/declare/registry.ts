@@ -1,39 +1,24 @@
 import type {AnyDeclaration} from './define.js';
-import {cancel, jobs, logs, status} from './jobs.js';
-import {expect, submit, wait} from './panes.js';
-import {queueDrop, queueEdit, queueMove, queueShow} from './queue.js';
-import {doctor, recover, run} from './run.js';
-import {next, statusLine} from './views.js';
-import {watchClear, watchList, watchPause, watchReport, watchShow, watchStart} from './watch.js';
+import * as jobs from './jobs.js';
+import * as panes from './panes.js';
+import * as queue from './queue.js';
+import * as run from './run.js';
+import * as views from './views.js';
+import * as watch from './watch.js';
 
 /**
  * Every declared command, in the order `nudge --help` lists them (a group at its first
- * member) and `nudge mcp` lists their tools. The CLI (src/cli/declared.ts) and the MCP server
- * (src/mcp/tools.ts) are loops over this list.
+ * member) and `nudge mcp` lists their tools: each file's own list, so a command added to a
+ * file is listed with it. The CLI (src/cli/declared.ts) and the MCP server (src/mcp/tools.ts)
+ * are loops over this list.
  */
 export const DECLARED: readonly AnyDeclaration[] = [
-  submit,
-  wait,
-  expect,
-  jobs,
-  status,
-  cancel,
-  queueShow,
-  queueMove,
-  queueDrop,
-  queueEdit,
-  statusLine,
-  next,
-  logs,
-  run,
-  watchStart,
-  watchReport,
-  watchPause,
-  watchClear,
-  watchShow,
-  watchList,
-  doctor,
-  recover,
+  ...panes.COMMANDS,
+  ...jobs.COMMANDS,
+  ...queue.COMMANDS,
+  ...views.COMMANDS,
+  ...run.COMMANDS,
+  ...watch.COMMANDS,
 ];
 
 /** The command groups (`nudge watch …`, `nudge queue …`): what `--help` says of each, and

@@ -1,7 +1,7 @@
 import {HOST_OPTION, JSON_OPTION, SERVER_OPTIONS} from '../base/option-table.js';
 import {RECOVER_OPTIONS} from '../verbs/options/recover.js';
 import {RUN_OPTIONS} from '../verbs/options/run.js';
-import {ACTS, defineCommand, LOOKS} from './define.js';
+import {ACTS, type AnyDeclaration, defineCommand, LOOKS} from './define.js';
 
 /** `nudge run`, `recover` and `doctor`: a pane of its own, what a lost server had, the set-up. */
 
@@ -105,3 +105,6 @@ export const doctor = defineCommand({
       'What nudge needs, each ok, warn or fail with one sentence of fix: tmux, the server, this pane, control mode, node, the state directory, and each agent CLI with nudge installed for it.',
   },
 });
+
+/** This file's commands, in the order `--help` lists them. */
+export const COMMANDS: readonly AnyDeclaration[] = [run, recover, doctor];

@@ -1,6 +1,6 @@
 import {JSON_OPTION} from '../base/option-table.js';
 import {NEXT_OPTIONS, STATUS_LINE_OPTIONS} from '../verbs/options/panes.js';
-import {defineCommand} from './define.js';
+import {type AnyDeclaration, defineCommand} from './define.js';
 
 /** `nudge status-line` and `next`: the person's views of the server's panes, from tmux's own
  * status bar and key bindings (`nudge top` is the CLI's: src/cli/local.ts). */
@@ -38,3 +38,6 @@ export const next = defineCommand({
   render: async () => (await import('../render/panes.js')).renderNext,
   mcp: {none: FOR_THE_PERSON},
 });
+
+/** This file's commands, in the order `--help` lists them. */
+export const COMMANDS: readonly AnyDeclaration[] = [statusLine, next];

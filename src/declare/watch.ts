@@ -1,7 +1,7 @@
 import {NudgeError} from '../base/errors.js';
 import {HOST_OPTION, JSON_OPTION, SERVER_OPTIONS} from '../base/option-table.js';
 import {WATCH_REPORT_OPTIONS, WATCH_START_OPTIONS} from '../verbs/options/watch.js';
-import {ACTS, defineCommand, KEEPS, type Positional} from './define.js';
+import {ACTS, type AnyDeclaration, defineCommand, KEEPS, type Positional} from './define.js';
 
 /** `nudge watch start|report|pause|clear|show|list` (the MCP tools watch_me, look_ma, pause,
  * clear): the watcher loop. */
@@ -124,3 +124,13 @@ export const watchList = defineCommand({
   render: async () => (await import('../render/render.js')).renderWatchList,
   mcp: {none: 'the view is for a person; an agent has its own watcher by name'},
 });
+
+/** This file's commands, in the order `--help` lists them. */
+export const COMMANDS: readonly AnyDeclaration[] = [
+  watchStart,
+  watchReport,
+  watchPause,
+  watchClear,
+  watchShow,
+  watchList,
+];
