@@ -1,10 +1,10 @@
 // Each command declared once: the CLI and the MCP server are loops over these declarations, so
 // what holds of the list holds of both front ends.
 import {describe, expect, test} from 'vitest';
-import {usageOf} from '../../../src/declare/define.js';
-import {submitOptionsOf} from '../../../src/declare/panes.js';
 import {ALL_DECLARED} from '../../../src/cli/declared.js';
 import {LOCAL_GROUPS} from '../../../src/cli/local-groups.js';
+import {usageOf} from '../../../src/declare/define.js';
+import {submitOptionsOf} from '../../../src/declare/panes.js';
 import {DECLARED, GROUPS} from '../../../src/declare/registry.js';
 
 describe('the declared commands', () => {
