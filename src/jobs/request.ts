@@ -160,6 +160,8 @@ export function validateRequest(value: unknown): Result<JobRequest, string> {
   const options = JOB_OPTIONS.safeParse(withIfBusy(value.options));
   if (!options.success) {
     const key = String(options.error.issues[0]?.path[0] ?? '');
+    // The condition says which part of it is wrong (its pattern, its profile).
+    if (key === 'until') return err(`the request option${untilWrong(value.options.until)}`);
     const what = JOB_OPTIONS.shape[key as keyof JobOptions]?.description ?? 'valid';
     return err(`the request option ${key} is not ${what}`);
   }

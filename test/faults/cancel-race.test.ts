@@ -4,20 +4,25 @@ import {setTimeout as sleep} from 'node:timers/promises';
 import {describe, expect, it} from 'vitest';
 import {cancelHandoverRound} from '../helpers/cancel-handover.js';
 import {
-  jobArgs,
+  lockHolder,
   lockSnapshot,
   recordFigure,
   submitJob,
   TERMINAL,
   terminalEvents,
-  waitForEvent,
   waitForGroupGone,
   waitForLocksFree,
   workerPid,
 } from '../helpers/faults.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {readJobEvents, readJobState, runNudge, waitForJobState} from '../helpers/run-nudge.js';
+import {
+  readJobEvents,
+  readJobState,
+  runNudge,
+  submitArgv,
+  waitForJobState,
+} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 /** Check one job after the cancels: one ending, agreeing with state.json and the answers. */
@@ -65,15 +70,12 @@ describe('cancel races', () => {
     for (const offset of offsets) {
       const id = await submitJob(
         home,
-        jobArgs(server.socket, rec.pane, [
-          '--delay',
-          '0',
-          '--type-delay',
-          '0',
-          '--no-notice',
-          '--',
+        submitArgv(
+          server.socket,
+          rec.pane,
+          {delay: 0, typeDelay: 0, notice: false},
           `race ${offset}`,
-        ]),
+        ),
       );
       const pid = await workerPid(home, id);
       await sleep(offset);
@@ -97,12 +99,7 @@ describe('cancel races', () => {
     const server = await startTmuxServer();
     const rec = await startRecorder(server);
     const home = useNudgeHome();
-    const id = await submitJob(
-      home,
-      jobArgs(server.socket, rec.pane, ['--delay', '30s', '--no-notice', '--', 'never typed']),
-    );
-    const pid = await workerPid(home, id);
-    await waitForEvent(home, id, 'locked');
+    const {id, pid} = await lockHolder(home, server.socket, rec.pane);
     const [a, b] = await Promise.all([
       runNudge(['cancel', id], {NUDGE_HOME: home}),
       runNudge(['cancel', id], {NUDGE_HOME: home}),
@@ -129,12 +126,7 @@ describe('cancel races', () => {
     for (let i = 0; i < runs; i++) {
       // A pane of its own each time: a dead holder's lock takes the stale time to free.
       const pane = i === 0 ? rec.pane : (await startRecorder(server)).pane;
-      const id = await submitJob(
-        home,
-        jobArgs(server.socket, pane, ['--delay', '30s', '--no-notice', '--', 'never typed']),
-      );
-      const pid = await workerPid(home, id);
-      await waitForEvent(home, id, 'locked');
+      const {id, pid} = await lockHolder(home, server.socket, pane);
       process.kill(pid, 'SIGKILL');
       await waitForGroupGone(pid);
       const answers = await Promise.all([
@@ -155,7 +147,7 @@ describe('cancel races', () => {
     // The dead workers' lock goes stale: the next job gets the pane.
     const next = await submitJob(
       home,
-      jobArgs(server.socket, rec.pane, ['--delay', '0', '--no-notice', '--', 'next']),
+      submitArgv(server.socket, rec.pane, {delay: 0, notice: false}, 'next'),
     );
     expect((await waitForJobState(home, next, TERMINAL, 30_000)).state).toBe('done');
     recordFigure({scenario: 'two cancels at once (lost job)', jobs: runs + 1, accounted: runs + 1});

@@ -6,7 +6,6 @@ import {describe, expect, it, onTestFinished} from 'vitest';
 import {FenceLost, fenceOption} from '../../src/tmux/fence.js';
 import {openTransport} from '../../src/tmux/transport.js';
 import {
-  jobArgs,
   submitJob,
   TERMINAL,
   TRANSPORTS,
@@ -15,7 +14,7 @@ import {
 } from '../helpers/faults.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {waitForJobState} from '../helpers/run-nudge.js';
+import {submitArgv, waitForJobState} from '../helpers/run-nudge.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 
 /** The nudge fence marks on `pane`. */
@@ -67,16 +66,12 @@ describe.each(TRANSPORTS)('the pane fence (%s transport)', (transport) => {
     const text = 'a'.repeat(200);
     const id = await submitJob(
       home,
-      jobArgs(server.socket, rec.pane, [
-        '--no-clear',
-        '--no-notice',
-        '--delay',
-        '0',
-        '--type-delay',
-        '50ms',
-        '--',
+      submitArgv(
+        server.socket,
+        rec.pane,
+        {clear: false, notice: false, delay: 0, typeDelay: '50ms'},
         text,
-      ]),
+      ),
       {NUDGE_TRANSPORT: transport},
     );
     await rec.waitForLength(5);

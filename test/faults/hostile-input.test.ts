@@ -5,17 +5,10 @@
 import {existsSync, readdirSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {
-  jobArgs,
-  recordFigure,
-  submitJob,
-  TERMINAL,
-  TRANSPORTS,
-  waitForLocksFree,
-} from '../helpers/faults.js';
+import {recordFigure, roundTrip, TRANSPORTS, waitForLocksFree} from '../helpers/faults.js';
 import {jobIds, useNudgeHome} from '../helpers/nudge-home.js';
-import {hex, startRecorder} from '../helpers/recorder-pane.js';
-import {runNudge, waitForJobState} from '../helpers/run-nudge.js';
+import {startRecorder} from '../helpers/recorder-pane.js';
+import {runNudge, submitArgv} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 /** Texts that try to get something run; `dir` is where a successful escape would leave a file. */
@@ -40,9 +33,6 @@ function escapes(dir: string): Array<[string, string]> {
   ];
 }
 
-/** The bytes a text arrives as: each newline becomes Enter (CR), then the final Enter. */
-const typedBytes = (text: string) => Buffer.from(`${text.replace(/\r\n|\n|\r/g, '\r')}\r`);
-
 describe.each(TRANSPORTS)('text designed to escape (%s transport)', (transport) => {
   it('is typed literally into a raw recorder and nothing is ever run', async () => {
     const server = await startTmuxServer();
@@ -50,28 +40,18 @@ describe.each(TRANSPORTS)('text designed to escape (%s transport)', (transport) 
     const home = useNudgeHome();
     const dir = server.dir;
     const cases = escapes(dir);
-    let expected = Buffer.alloc(0);
-    for (const [name, text] of cases) {
-      const id = await submitJob(
+    let from = 0;
+    for (const [name, text] of cases)
+      ({end: from} = await roundTrip({
         home,
-        jobArgs(server.socket, rec.pane, [
-          '--delay',
-          '0',
-          '--type-delay',
-          transport === 'spawn' ? '1ms' : '0',
-          '--no-clear',
-          '--no-notice',
-          '--',
-          text,
-        ]),
-        {NUDGE_TRANSPORT: transport},
-      );
-      const final = await waitForJobState(home, id, TERMINAL, 30_000);
-      expect(final.state, `${name}: ${JSON.stringify(final)}`).toBe('done');
-      expected = Buffer.concat([expected, typedBytes(text)]);
-      const got = await rec.waitForLength(expected.length, 5_000).catch(() => rec.bytes());
-      expect(hex(got), `${name}: ${JSON.stringify(got.toString('latin1'))}`).toBe(hex(expected));
-    }
+        socket: server.socket,
+        rec,
+        transport,
+        text,
+        typeDelay: transport === 'spawn' ? '1ms' : '0',
+        from,
+        name,
+      }));
     // Nothing ran: no file appeared, and the server is alive (no kill-server got through).
     const planted = readdirSync(dir).filter((f) =>
       ['dollar', 'backtick', 'semi', 'escaped', 'run-shell', 'block', 'format', 'if'].includes(f),
@@ -84,7 +64,7 @@ describe.each(TRANSPORTS)('text designed to escape (%s transport)', (transport) 
       transport,
       jobs: cases.length,
       accounted: cases.length,
-      bytesVerified: expected.length,
+      bytesVerified: from,
     });
   });
 
@@ -98,35 +78,21 @@ describe.each(TRANSPORTS)('text designed to escape (%s transport)', (transport) 
     let text = unit.repeat(Math.floor((64 * 1024) / unitBytes));
     text += 'z'.repeat(64 * 1024 - Buffer.byteLength(text));
     expect(Buffer.byteLength(text)).toBe(64 * 1024);
-    const id = await submitJob(
+    const {id, end: bytes} = await roundTrip({
       home,
-      jobArgs(server.socket, rec.pane, [
-        '--delay',
-        '0',
-        '--type-delay',
-        '0',
-        '--no-clear',
-        '--no-notice',
-        '--timeout',
-        '60s',
-        '--',
-        text,
-      ]),
-      {NUDGE_TRANSPORT: transport},
-    );
-    const final = await waitForJobState(home, id, TERMINAL, 120_000);
-    expect(final.state, JSON.stringify(final)).toBe('done');
-    const expected = typedBytes(text);
-    const got = await rec.waitForLength(expected.length, 20_000).catch(() => rec.bytes());
-    expect(got.length).toBe(expected.length);
-    expect(got.equals(expected), `first difference at ${firstDifference(got, expected)}`).toBe(
-      true,
-    );
+      socket: server.socket,
+      rec,
+      transport,
+      text,
+      flags: ['--timeout', '60s'],
+      jobMs: 120_000,
+      bytesMs: 20_000,
+      name: '64 KiB',
+    });
 
-    const over = await runNudge(
-      jobArgs(server.socket, rec.pane, ['--delay', '0', '--', `${text}z`]),
-      {NUDGE_HOME: home},
-    );
+    const over = await runNudge(submitArgv(server.socket, rec.pane, {delay: 0}, `${text}z`), {
+      NUDGE_HOME: home,
+    });
     expect(over.exitCode, over.stderr).toBe(2);
     expect(over.stderr).toMatch(/65537 bytes.*65536-byte limit/);
     expect(jobIds(home)).toEqual([id]);
@@ -135,15 +101,10 @@ describe.each(TRANSPORTS)('text designed to escape (%s transport)', (transport) 
       transport,
       jobs: 1,
       accounted: 1,
-      bytesVerified: got.length,
+      bytesVerified: bytes,
     });
   });
 });
-
-function firstDifference(a: Buffer, b: Buffer): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return i;
-  return Math.min(a.length, b.length);
-}
 
 describe('bad options exit 2 with a sentence naming the option, and start nothing', () => {
   const cases: Array<[string, string[], RegExp]> = [

@@ -8,8 +8,8 @@ import {join} from 'node:path';
 import {describe, expect, it, onTestFinished} from 'vitest';
 import {
   eventTime,
-  jobArgs,
   LOCK_STALE_MS,
+  lockHolder,
   recordFigure,
   statusOf,
   submitJob,
@@ -23,7 +23,7 @@ import {
 } from '../helpers/faults.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {hex, startRecorder} from '../helpers/recorder-pane.js';
-import {readJobEvents, runNudge, waitForJobState} from '../helpers/run-nudge.js';
+import {readJobEvents, runNudge, submitArgv, waitForJobState} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
@@ -49,7 +49,7 @@ describe.each(TRANSPORTS)('kill -9 of a worker (%s transport)', (transport) => {
     const rec = await startRecorder(server);
     const home = useNudgeHome();
     const env = {NUDGE_TRANSPORT: transport};
-    const args = (extra: string[]) => jobArgs(server.socket, rec.pane, extra);
+    const args = (extra: string[]) => submitArgv(server.socket, rec.pane, extra);
     const quick = ['--delay', '0', '--type-delay', '0'];
 
     // The job ahead of the victim, only when the victim is to be killed while queued.
@@ -209,12 +209,7 @@ describe('a dead worker whose pid was reused (as after a reboot)', () => {
     const server = await startTmuxServer();
     const rec = await startRecorder(server);
     const home = useNudgeHome();
-    const id = await submitJob(
-      home,
-      jobArgs(server.socket, rec.pane, ['--delay', '60s', '--no-notice', '--', 'never typed']),
-    );
-    const pid = await workerPid(home, id);
-    await waitForEvent(home, id, 'locked');
+    const {id, pid} = await lockHolder(home, server.socket, rec.pane, '60s');
     process.kill(pid, 'SIGKILL');
     await waitForGroupGone(pid);
     // A stranger now has the pid on record.

@@ -7,7 +7,6 @@ import {setTimeout as sleep} from 'node:timers/promises';
 import {describe, expect, it} from 'vitest';
 import {
   expectLockedInTurn,
-  jobArgs,
   recordFigure,
   submitJob,
   TERMINAL,
@@ -17,7 +16,7 @@ import {
 } from '../helpers/faults.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {hex, type RecorderPane, startRecorder} from '../helpers/recorder-pane.js';
-import {runNudge, waitForJobState} from '../helpers/run-nudge.js';
+import {runNudge, submitArgv, waitForJobState} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
@@ -36,7 +35,7 @@ async function submitMany(
   together: boolean,
 ): Promise<Map<string, string>> {
   const submitOne = async (text: string) => {
-    const r = await runNudge(jobArgs(socket, pane, [...QUICK, '--', text]), {
+    const r = await runNudge(submitArgv(socket, pane, [...QUICK, '--', text]), {
       ...env,
       NUDGE_HOME: home,
     });
@@ -132,16 +131,12 @@ describe('a person types into the pane while a job types', () => {
     const text = 'x'.repeat(60);
     const id = await submitJob(
       home,
-      jobArgs(server.socket, rec.pane, [
-        '--delay',
-        '0',
-        '--type-delay',
-        '50ms',
-        '--no-clear',
-        '--no-notice',
-        '--',
+      submitArgv(
+        server.socket,
+        rec.pane,
+        {delay: 0, typeDelay: '50ms', clear: false, notice: false},
         text,
-      ]),
+      ),
     );
     await rec.waitForLength(10);
     const person = 'PERSON TYPED';
@@ -170,17 +165,12 @@ describe('a person types into the pane while a job types', () => {
     const text = `echo job ${'j'.repeat(40)}`;
     const id = await submitJob(
       home,
-      jobArgs(server.socket, '%0', [
-        '--delay',
-        '0',
-        '--type-delay',
-        '50ms',
-        '--enter-delay',
-        '300ms',
-        '--no-notice',
-        '--',
+      submitArgv(
+        server.socket,
+        '%0',
+        {delay: 0, typeDelay: '50ms', enterDelay: '300ms', notice: false},
         text,
-      ]),
+      ),
     );
     await waitForEvent(home, id, 'typing');
     await server.waitForScreen('%0', /\$ echo job jj/);

@@ -9,11 +9,11 @@ import {describe, expect, it} from 'vitest';
 import {realClock} from '../../src/base/clock.js';
 import {paneLockFor} from '../../src/locks/pane-lock.js';
 import {dropFromQueue, editInQueue, moveInQueue, type QueueChange} from '../../src/verbs/queue.js';
-import {jobArgs, recordFigure, submitJob, TERMINAL, waitForEvent} from '../helpers/faults.js';
+import {recordFigure, submitJob, TERMINAL, waitForEvent} from '../helpers/faults.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {offlineContext} from '../helpers/offline-context.js';
 import {hex, recorderProfile, startRecorder} from '../helpers/recorder-pane.js';
-import {readJobEvents, waitForJobState} from '../helpers/run-nudge.js';
+import {readJobEvents, submitArgv, waitForJobState} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 const CLEAR = '\x15';
@@ -46,12 +46,12 @@ describe('queue races', () => {
       if (!held.ok) throw new Error(`round ${round}: the test could not take the lock`);
       const b = await submitJob(
         home,
-        jobArgs(server.socket, rec.pane, [...quick, '--', `B${round}`]),
+        submitArgv(server.socket, rec.pane, [...quick, '--', `B${round}`]),
         env,
       );
       const c = await submitJob(
         home,
-        jobArgs(server.socket, rec.pane, [...quick, '--', `C${round}`]),
+        submitArgv(server.socket, rec.pane, [...quick, '--', `C${round}`]),
         env,
       );
       await waitForEvent(home, b, 'waiting-for-lock');

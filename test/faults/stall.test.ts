@@ -3,7 +3,6 @@
 // compromised and stop — not one more of its characters may land after the other job's.
 import {describe, expect, it} from 'vitest';
 import {
-  jobArgs,
   LOCK_STALE_MS,
   recordFigure,
   submitJob,
@@ -17,7 +16,7 @@ import {
 } from '../helpers/faults.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {waitForJobState} from '../helpers/run-nudge.js';
+import {submitArgv, waitForJobState} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 describe.each(TRANSPORTS)('a worker stalled past the stale time (%s transport)', (transport) => {
@@ -26,20 +25,12 @@ describe.each(TRANSPORTS)('a worker stalled past the stale time (%s transport)',
     const rec = await startRecorder(server);
     const home = useNudgeHome();
     const env = {NUDGE_TRANSPORT: transport};
-    const plain = ['--no-clear', '--no-notice'];
+    const plain = {delay: 0, clear: false, notice: false};
     // 300 characters at 50 ms: 15 s of typing, stalled early on.
     const stalledText = 'a'.repeat(300);
     const stalled = await submitJob(
       home,
-      jobArgs(server.socket, rec.pane, [
-        ...plain,
-        '--delay',
-        '0',
-        '--type-delay',
-        '50ms',
-        '--',
-        stalledText,
-      ]),
+      submitArgv(server.socket, rec.pane, {...plain, typeDelay: '50ms'}, stalledText),
       env,
     );
     const stalledPid = await workerPid(home, stalled);
@@ -47,15 +38,7 @@ describe.each(TRANSPORTS)('a worker stalled past the stale time (%s transport)',
     const otherText = 'B'.repeat(40);
     const other = await submitJob(
       home,
-      jobArgs(server.socket, rec.pane, [
-        ...plain,
-        '--delay',
-        '0',
-        '--type-delay',
-        '0',
-        '--',
-        otherText,
-      ]),
+      submitArgv(server.socket, rec.pane, {...plain, typeDelay: 0}, otherText),
       env,
     );
     await waitForEvent(home, other, 'waiting-for-lock');

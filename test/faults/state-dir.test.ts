@@ -26,7 +26,6 @@ import {paneKey} from '../../src/locks/key.js';
 import {relayOf, writeRelay} from '../../src/relay/relay.js';
 import {
   childrenOf,
-  jobArgs,
   recordFigure,
   submitJob,
   TERMINAL,
@@ -37,7 +36,7 @@ import {
 } from '../helpers/faults.js';
 import {jobIds, useNudgeHome} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {CLI, runNudge, waitForJobState} from '../helpers/run-nudge.js';
+import {CLI, runNudge, submitArgv, waitForJobState} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {cleanEnv, startTmuxServer} from '../helpers/tmux-server.js';
 
@@ -159,7 +158,7 @@ describe('an unsafe state directory is refused', () => {
     const rec = await startRecorder(server);
     const base = useTempDir('nudge-unsafe-');
     const home = make(base);
-    const r = await runNudge(jobArgs(server.socket, rec.pane, ['--delay', '0', '--', 'x']), {
+    const r = await runNudge(submitArgv(server.socket, rec.pane, {delay: 0}, 'x'), {
       NUDGE_HOME: home,
     });
     expectRefused(r, 1, says);
@@ -178,7 +177,7 @@ describe('an unsafe state directory is refused', () => {
     const home = join(fs, 'home');
     mkdirSync(home, {mode: 0o700});
     execFileSync('mount', ['-o', 'remount,ro', fs]);
-    const r = await runNudge(jobArgs(server.socket, rec.pane, ['--delay', '0', '--', 'x']), {
+    const r = await runNudge(submitArgv(server.socket, rec.pane, {delay: 0}, 'x'), {
       NUDGE_HOME: home,
     });
     expectRefused(r, 1, /state directory/);
@@ -197,11 +196,11 @@ describe('a full disk', () => {
     // A first job works and leaves the state dir in place.
     await submitJob(
       home,
-      jobArgs(server.socket, rec.pane, ['--delay', '0', '--no-notice', '--wait', '--', 'first']),
+      submitArgv(server.socket, rec.pane, {delay: 0, notice: false, wait: true}, 'first'),
     );
     fillDisk(fs);
     const r = await runNudge(
-      jobArgs(server.socket, rec.pane, ['--delay', '0', '--no-notice', '--', 'second']),
+      submitArgv(server.socket, rec.pane, {delay: 0, notice: false}, 'second'),
       {NUDGE_HOME: home},
     );
     expectRefused(r, 1, /space|ENOSPC|full/i);
@@ -215,7 +214,7 @@ describe('a full disk', () => {
     const home = useNudgeHome();
     await submitJob(
       home,
-      jobArgs(server.socket, rec.pane, ['--delay', '0', '--no-notice', '--wait', '--', 'first']),
+      submitArgv(server.socket, rec.pane, {delay: 0, notice: false, wait: true}, 'first'),
     );
     // The job is recorded first; then joining the pane's queue fails (a file stands where
     // the queue directory goes).
@@ -228,7 +227,7 @@ describe('a full disk', () => {
     rmSync(queueDir, {recursive: true, force: true});
     writeFileSync(queueDir, '');
     const r = await runNudge(
-      jobArgs(server.socket, rec.pane, ['--delay', '0', '--no-notice', '--', 'second']),
+      submitArgv(server.socket, rec.pane, {delay: 0, notice: false}, 'second'),
       {NUDGE_HOME: home},
     );
     expectRefused(r, 1, /locks|write|state/i);
@@ -248,7 +247,7 @@ describe('a full disk', () => {
       const env = {NUDGE_TRANSPORT: transport};
       const id = await submitJob(
         home,
-        jobArgs(server.socket, rec.pane, ['--delay', '2s', '--no-notice', '--', 'while full']),
+        submitArgv(server.socket, rec.pane, {delay: '2s', notice: false}, 'while full'),
         env,
       );
       const pid = await workerPid(home, id);
@@ -268,7 +267,7 @@ describe('a full disk', () => {
       execFileSync('rm', ['-f', filler]);
       const next = await submitJob(
         home,
-        jobArgs(server.socket, rec.pane, ['--delay', '0', '--no-notice', '--', 'after']),
+        submitArgv(server.socket, rec.pane, {delay: 0, notice: false}, 'after'),
         env,
       );
       const final = await waitForJobState(home, next, TERMINAL, 30_000);
@@ -391,16 +390,12 @@ describe('privacy of the state and of the request', () => {
       // A job that waits: a quiet pane needing 1000 identical captures.
       const id = await submitJob(
         home,
-        jobArgs(server.socket, rec.pane, [
-          '--delay',
-          '0',
-          '--type-delay',
-          '0',
-          '--stable-checks',
-          '1000',
-          '--',
+        submitArgv(
+          server.socket,
+          rec.pane,
+          {delay: 0, typeDelay: 0, stableChecks: 1000},
           `echo ${secret}`,
-        ]),
+        ),
         env,
       );
       const pid = await workerPid(home, id);
@@ -408,7 +403,7 @@ describe('privacy of the state and of the request', () => {
       // A second job queued behind it holds the lock queue too.
       await submitJob(
         home,
-        jobArgs(server.socket, rec.pane, ['--delay', '0', '--', `second ${secret}`]),
+        submitArgv(server.socket, rec.pane, {delay: 0}, `second ${secret}`),
         env,
       );
       const ps = execFileSync('ps', ['-eo', 'pid,args'], {encoding: 'utf8'});

@@ -8,7 +8,6 @@ import {join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {describe, expect, it} from 'vitest';
 import {
-  jobArgs,
   recordFigure,
   submitJob,
   TERMINAL,
@@ -21,7 +20,7 @@ import {
 } from '../helpers/faults.js';
 import {jobIds, useNudgeHome} from '../helpers/nudge-home.js';
 import {hex, startRecorder} from '../helpers/recorder-pane.js';
-import {FIXTURES, runNudge, waitForJobState} from '../helpers/run-nudge.js';
+import {FIXTURES, runNudge, submitArgv, waitForJobState} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -67,6 +66,14 @@ async function startRecorderSession(server: TmuxTestServer, file: string): Promi
 
 const recorded = (file: string) => readFile(file).catch(() => Buffer.alloc(0));
 
+/** A job that is typing (slowly) or waiting (a thousand stable checks) when tmux goes. */
+const doomed = (phase: 'typing' | 'waiting') => ({
+  delay: 0,
+  typeDelay: phase === 'typing' ? '100ms' : 0,
+  stableChecks: phase === 'typing' ? undefined : 1000,
+  notice: 'NOTICE {job}',
+});
+
 describe.each(TRANSPORTS)('tmux goes away under a job (%s transport)', (transport) => {
   const env = {NUDGE_TRANSPORT: transport};
 
@@ -82,17 +89,7 @@ describe.each(TRANSPORTS)('tmux goes away under a job (%s transport)', (transpor
       ).trim();
       const id = await submitJob(
         home,
-        jobArgs(server.socket, target.pane, [
-          '--delay',
-          '0',
-          ...(phase === 'typing'
-            ? ['--type-delay', '100ms']
-            : ['--type-delay', '0', '--stable-checks', '1000']),
-          '--notice',
-          'NOTICE {job}',
-          '--',
-          `doomed text ${'d'.repeat(60)}`,
-        ]),
+        submitArgv(server.socket, target.pane, doomed(phase), `doomed text ${'d'.repeat(60)}`),
         env,
       );
       const pid = await workerPid(home, id);
@@ -136,7 +133,7 @@ describe.each(TRANSPORTS)('tmux goes away under a job (%s transport)', (transpor
       const home = useNudgeHome();
       const id = await submitJob(
         home,
-        jobArgs(server.socket, '%0', [
+        submitArgv(server.socket, '%0', [
           ...(phase === 'locked'
             ? ['--delay', '4s', '--type-delay', '0']
             : ['--delay', '0', '--type-delay', '0', '--stable-checks', '1000', '--timeout', '4s']),
@@ -178,15 +175,12 @@ describe.each(TRANSPORTS)('tmux goes away under a job (%s transport)', (transpor
       const home = useNudgeHome();
       const id = await submitJob(
         home,
-        jobArgs(server.socket, rec.pane, [
-          '--delay',
-          '0',
-          ...(phase === 'typing'
-            ? ['--type-delay', '100ms']
-            : ['--type-delay', '0', '--stable-checks', '1000']),
-          '--',
+        submitArgv(
+          server.socket,
+          rec.pane,
+          {...doomed(phase), notice: undefined},
           `text ${'t'.repeat(60)}`,
-        ]),
+        ),
         env,
       );
       const pid = await workerPid(home, id);
@@ -217,7 +211,7 @@ describe.each(TRANSPORTS)('tmux goes away under a job (%s transport)', (transpor
     symlinkSync(which.trim(), join(bin, 'tmux'));
     const id = await submitJob(
       home,
-      jobArgs(server.socket, rec.pane, ['--delay', '3s', '--', 'never typed']),
+      submitArgv(server.socket, rec.pane, {delay: '3s'}, 'never typed'),
       {...env, PATH: bin},
     );
     const pid = await workerPid(home, id);

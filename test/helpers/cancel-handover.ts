@@ -6,9 +6,9 @@
 // cleared, so the recorder is made known by a profile file of the user's (`recorder`: typed
 // into as it is, and emptied with C-u).
 import {expect} from 'vitest';
-import {jobArgs, submitJob, TERMINAL} from './faults.js';
+import {submitJob, TERMINAL} from './faults.js';
 import {hex, type RecorderPane, recorderProfile} from './recorder-pane.js';
-import {readJobEvents, runNudge, waitForJobState} from './run-nudge.js';
+import {readJobEvents, runNudge, submitArgv, waitForJobState} from './run-nudge.js';
 
 /** One round on `rec` (a raw recorder pane of `socket`); resolves once both jobs ended. */
 export async function cancelHandoverRound(
@@ -26,14 +26,14 @@ export async function cancelHandoverRound(
   const quick = ['--delay', '0', '--no-notice', '--profile', 'recorder'];
   const a = await submitJob(
     home,
-    jobArgs(socket, rec.pane, [...quick, '--type-delay', '40ms', '--', first]),
+    submitArgv(socket, rec.pane, [...quick, '--type-delay', '40ms', '--', first]),
     env,
   );
   // Cancel once the first job is well into its text (its clear, then at least 20 characters).
   await rec.waitForLength(before + CLEAR.length + 20, 30_000);
   const b = await submitJob(
     home,
-    jobArgs(socket, rec.pane, [...quick, '--type-delay', '0', '--', second]),
+    submitArgv(socket, rec.pane, [...quick, '--type-delay', '0', '--', second]),
     env,
   );
   const cancel = await runNudge(['cancel', a], {NUDGE_HOME: home});

@@ -5,7 +5,15 @@ import {appendFileSync, mkdirSync, readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {expect} from 'vitest';
-import {quickJobArgs, readJobEvents, readJobState, runNudge, TERMINAL} from './run-nudge.js';
+import {hex, type RecorderPane} from './recorder-pane.js';
+import {
+  readJobEvents,
+  readJobState,
+  runNudge,
+  submitArgv,
+  TERMINAL,
+  waitForJobState,
+} from './run-nudge.js';
 import {waitFor} from './wait-for.js';
 
 /** The worker transports every fault runs against (NUDGE_TRANSPORT). */
@@ -17,9 +25,6 @@ export {TERMINAL} from './run-nudge.js';
 /** proper-lockfile's stale time in src/locks/pane-lock.ts. */
 export const LOCK_STALE_MS = 8_000;
 
-/** `submit` with quick, test-friendly timings; `extra` overrides or adds. */
-export const jobArgs = quickJobArgs;
-
 /** Submit a detached job and return its id; fails the test if submit fails. */
 export async function submitJob(
   home: string,
@@ -29,6 +34,63 @@ export async function submitJob(
   const r = await runNudge(args, {...env, NUDGE_HOME: home});
   expect(r.exitCode, `submit ${args.join(' ')}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`).toBe(0);
   return r.stdout.trim();
+}
+
+/** The bytes a text arrives as in a raw recorder: each newline an Enter (CR), then the
+ * final Enter. */
+export const typedBytes = (text: string) => Buffer.from(`${text.replace(/\r\n|\n|\r/g, '\r')}\r`);
+
+/** The first byte at which two buffers differ (the shorter one's length if one is a prefix). */
+export function firstDifference(a: Buffer, b: Buffer): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return i;
+  return n;
+}
+
+/**
+ * The fault suite's round trip: `text` submitted to a recorder pane (typed at once, nothing
+ * cleared, no notice), the job ended `done`, and the recorder's bytes after `from` exactly the
+ * text's, each newline an Enter. Resolves to the job and the recorder's length after it (the
+ * next round trip's `from`).
+ */
+export async function roundTrip(o: {
+  home: string;
+  socket: string;
+  rec: RecorderPane;
+  transport: TransportName;
+  text: string;
+  /** `--type-delay` (default 0). */
+  typeDelay?: string;
+  /** More flags of submit (before the text). */
+  flags?: string[];
+  /** Where this job's bytes begin in the recorder (default 0). */
+  from?: number;
+  /** How long the job and then its bytes may take. */
+  jobMs?: number;
+  bytesMs?: number;
+  /** Names the case in a failure. */
+  name?: string;
+}): Promise<{id: string; end: number}> {
+  const {home, rec, text, from = 0, name = JSON.stringify(text.slice(0, 60))} = o;
+  const flags = ['--delay', '0', '--type-delay', o.typeDelay ?? '0', '--no-clear', '--no-notice'];
+  const id = await submitJob(
+    home,
+    submitArgv(o.socket, rec.pane, [...flags, ...(o.flags ?? []), '--', text]),
+    {NUDGE_TRANSPORT: o.transport},
+  );
+  const final = await waitForJobState(home, id, TERMINAL, o.jobMs ?? 30_000);
+  expect(final.state, `${name}: ${JSON.stringify(final)}`).toBe('done');
+  const expected = typedBytes(text);
+  const all = await rec
+    .waitForLength(from + expected.length, o.bytesMs ?? 5_000)
+    .catch(() => rec.bytes());
+  const got = all.subarray(from);
+  const at = firstDifference(got, expected);
+  expect(
+    got.length === expected.length && at === got.length,
+    `${name}: ${got.length} of ${expected.length} bytes, first difference at byte ${at}: ${hex(got.subarray(at, at + 16))} for ${hex(expected.subarray(at, at + 16))}`,
+  ).toBe(true);
+  return {id, end: all.length};
 }
 
 type JobEvent = {t: string; event: string; [k: string]: unknown};
@@ -105,6 +167,20 @@ export async function workerPid(home: string, id: string): Promise<number> {
     {timeoutMs: 20_000},
   );
   return pid;
+}
+
+/** A job that holds pane `pane`'s lock and waits out `delay` before it would type (no
+ * notice): its id and its worker's pid, once the lock is taken. */
+export async function lockHolder(
+  home: string,
+  socket: string,
+  pane: string,
+  delay = '30s',
+): Promise<{id: string; pid: number}> {
+  const id = await submitJob(home, submitArgv(socket, pane, {delay, notice: false}, 'never typed'));
+  const pid = await workerPid(home, id);
+  await waitForEvent(home, id, 'locked');
+  return {id, pid};
 }
 
 /** `nudge status --json` of a job. */

@@ -156,6 +156,32 @@ export async function expectNoticeAtModel(w: World, id: string, after: number): 
   expect(w.model.prompts().filter((p) => p.text === NOTICE)).toHaveLength(1);
 }
 
+/**
+ * The installed `/nudge` command, used as a person does: typed, its entry seen in the menu
+ * (`menu`), then ` TEXT` and Enter. The model saw the job queued; TEXT, typed into the agent's
+ * own pane by the job, reached the model once; the job ended done and its notice reached the
+ * model once after it; the installed hook left a `hook` mark. The job's id.
+ */
+export async function slashNudge(
+  w: World,
+  o: {menu: RegExp; text: string; hook: string},
+): Promise<string> {
+  await type(w, '/nudge', false);
+  await w.server.waitForScreen(w.agent.pane, o.menu, 30_000);
+  const started = Date.now();
+  await type(w, ` ${o.text}`);
+  const queued = await w.model.waitForPrompt(/Queued: \{"job":"[0-9a-z-]+","state":"queued"/, {
+    timeoutMs: 90_000,
+  });
+  const id = await theJob(w);
+  expect(queued.text).toContain(`"job":"${id}"`);
+  await w.model.waitForPrompt(new RegExp(`^${o.text}$`), {timeoutMs: 90_000});
+  await expectNoticeAtModel(w, id, started);
+  expect(w.model.prompts().filter((p) => p.text === o.text)).toHaveLength(1);
+  await expectHookMark(w, o.hook);
+  return id;
+}
+
 /** A turn-end mark of `source` for the agent's pane, recorded by the installed hook. */
 export async function expectHookMark(w: World, source: string): Promise<void> {
   await waitFor(

@@ -46,24 +46,49 @@ export const TERMINAL: readonly string[] = TERMINAL_STATES;
 export const PROCESS_VIEWS =
   process.platform === 'linux' ? (['proc', 'ps'] as const) : (['ps'] as const);
 
-/** `nudge submit` of a quick job into `pane` of the server at `socket`: Enter after 50 ms, a
- * look every 100 ms, done after two still looks, unless `extra` (flags, then `--` and the
- * text) says otherwise. */
-export function quickJobArgs(socket: string, pane: string, extra: string[]): string[] {
-  const defaults: Array<[string, string]> = [
-    ['--enter-delay', '50ms'],
-    ['--interval', '100ms'],
-    ['--stable-checks', '2'],
-  ];
-  const options = extra.slice(0, extra.includes('--') ? extra.indexOf('--') : extra.length);
+/** Flags of submit by name (`typeDelay: '50ms'` is `--type-delay 50ms`; `true` is `--flag`,
+ * `false` is `--no-flag`; a list repeats the flag). */
+export type SubmitFlags = Record<string, string | number | boolean | readonly string[] | undefined>;
+
+/** The words of `flags`. */
+export function flagWords(flags: SubmitFlags): string[] {
+  return Object.entries(flags).flatMap(([name, value]) => {
+    const flag = `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    if (value === undefined) return [];
+    if (value === true) return [flag];
+    if (value === false) return [`--no-${flag.slice(2)}`];
+    if (Array.isArray(value)) return value.flatMap((v) => [flag, String(v)]);
+    return [flag, String(value)];
+  });
+}
+
+/**
+ * The tests' one builder of a `submit` command line: to pane `pane` of the server at
+ * `socket`, with quick, test-friendly timings (enter delay 50ms, interval 100ms, two stable
+ * checks) unless `flags` gives them, then `flags`, then `-- text` when there is a text. `flags`
+ * may be words already (`['--until', 'exit']`).
+ */
+export function submitArgv(
+  socket: string,
+  pane: string,
+  flags: SubmitFlags | readonly string[] = {},
+  text?: string,
+): string[] {
+  const words = Array.isArray(flags) ? [...flags] : flagWords(flags as SubmitFlags);
+  const given = words.slice(0, words.includes('--') ? words.indexOf('--') : words.length);
+  const quick = flagWords({enterDelay: '50ms', interval: '100ms', stableChecks: 2});
+  const defaults: string[] = [];
+  for (let i = 0; i < quick.length; i += 2)
+    if (!given.includes(quick[i] ?? '')) defaults.push(quick[i] ?? '', quick[i + 1] ?? '');
   return [
     'submit',
     '-S',
     socket,
     '--pane',
     pane,
-    ...defaults.filter(([flag]) => !options.includes(flag)).flat(),
-    ...extra,
+    ...defaults,
+    ...words,
+    ...(text === undefined ? [] : ['--', text]),
   ];
 }
 

@@ -18,7 +18,13 @@ import {
   claudeHasAutoMode,
   startAgent,
 } from '../helpers/real-agents.js';
-import {readJobEvents, runNudge, submitJob, waitForJobState} from '../helpers/run-nudge.js';
+import {
+  flagWords,
+  readJobEvents,
+  runNudge,
+  submitJob,
+  waitForJobState,
+} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -128,17 +134,14 @@ describe.skipIf(withPermission.length === 0).each(withPermission)(
       const id = await submitJob(
         [
           'submit',
-          '-S',
-          w.server.socket,
-          '--pane',
-          w.agent.pane,
-          '--delay',
-          '0',
-          '--until',
-          'prompt',
-          '--no-notice',
-          '--notify',
-          `webhook:${http.url}/hook`,
+          ...flagWords({
+            socketPath: w.server.socket,
+            pane: w.agent.pane,
+            delay: 0,
+            until: 'prompt',
+            notice: false,
+            notify: `webhook:${http.url}/hook`,
+          }),
           '--',
           'make the file',
         ],
@@ -247,15 +250,13 @@ describe.skipIf(!agentAvailable('claude'))("Claude Code's own signal", () => {
     const id = await submitJob(
       [
         'submit',
-        '-S',
-        server.socket,
-        '--pane',
-        agent.pane,
-        '--delay',
-        '0',
-        '--until',
-        'prompt',
-        '--no-notice',
+        ...flagWords({
+          socketPath: server.socket,
+          pane: agent.pane,
+          delay: 0,
+          until: 'prompt',
+          notice: false,
+        }),
         '--',
         'make the file',
       ],

@@ -4,10 +4,10 @@ import {cancelHandoverRound} from '../helpers/cancel-handover.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {hex, startRecorder} from '../helpers/recorder-pane.js';
 import {
-  quickJobArgs,
   readJobEvents,
   readJobState,
   runNudge,
+  submitArgv,
   TERMINAL,
   waitForJobState,
 } from '../helpers/run-nudge.js';
@@ -15,7 +15,7 @@ import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 function jobArgs(socket: string, pane: string, extra: string[]): string[] {
-  return quickJobArgs(socket, pane, ['--no-notice', ...extra]);
+  return submitArgv(socket, pane, ['--no-notice', ...extra]);
 }
 
 async function submitOk(args: string[], home: string): Promise<string> {

@@ -6,10 +6,10 @@ import {jobIds, useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
 import {hex, startRecorder} from '../helpers/recorder-pane.js';
 import {
   CLI,
-  quickJobArgs,
   readJobEvents,
   readJobState,
   runNudge,
+  submitArgv,
   TERMINAL,
 } from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
@@ -24,7 +24,7 @@ function shq(s: string): string {
 
 function fastJobArgs(socket: string, pane: string, delay: string): string[] {
   const flags = ['--no-clear', '--no-notice', '--delay', delay, '--type-delay', '1ms'];
-  return quickJobArgs(socket, pane, flags);
+  return submitArgv(socket, pane, flags);
 }
 
 describe('detached worker', () => {

@@ -34,7 +34,13 @@ import {
   claudeHasInbox,
   startAgent,
 } from '../helpers/real-agents.js';
-import {readJobEvents, runNudge, TERMINAL, waitForJobState} from '../helpers/run-nudge.js';
+import {
+  flagWords,
+  readJobEvents,
+  runNudge,
+  TERMINAL,
+  waitForJobState,
+} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {type TmuxCallLog, useTmuxCallLog} from '../helpers/tmux-call-log.js';
 import {cleanEnv, startTmuxServer} from '../helpers/tmux-server.js';
@@ -198,7 +204,12 @@ describe.skipIf(!inbox)('claude door (claude-inbox): --if-busy now', () => {
       {timeoutMs: 90_000, describe: () => w.agent.capture()},
     );
     const r = await runNudge(
-      ['submit', '-S', w.server.socket, '--pane', w.agent.pane, '--if-busy', 'now', '--', TEXT],
+      [
+        'submit',
+        ...flagWords({socketPath: w.server.socket, pane: w.agent.pane, ifBusy: 'now'}),
+        '--',
+        TEXT,
+      ],
       {NUDGE_HOME: w.home, HOME: w.agent.home, NUDGE_TRANSPORT: 'spawn', PATH: calls.env.PATH},
     );
     expect(r.exitCode, r.stderr).toBe(0);
@@ -407,16 +418,13 @@ describe.skipIf(!agentAvailable('codex'))(
       const r = await runNudge(
         [
           'submit',
-          '-S',
-          server.socket,
-          '--pane',
-          build,
-          '--notify-pane',
-          agent.pane,
-          '--delay',
-          '0',
-          '--until',
-          'exit',
+          ...flagWords({
+            socketPath: server.socket,
+            pane: build,
+            notifyPane: agent.pane,
+            delay: 0,
+            until: 'exit',
+          }),
           '--',
           'sleep 1',
         ],

@@ -17,6 +17,7 @@ import {
   NOTICE,
   NUDGE,
   setup,
+  slashNudge,
   snapshot,
   theJob,
   type,
@@ -126,24 +127,11 @@ describe.skipIf(!agentAvailable('gemini'))('nudge install gemini, with the real 
     const listed = await agentCli('gemini', w.agent, w.model, ['mcp', 'list']);
     expect(listed).toMatch(/nudge: .*mcp \(stdio\) - Connected/);
 
-    await type(w, '/nudge', false);
-    await w.server.waitForScreen(
-      w.agent.pane,
-      /nudge\s+Queue text for this pane with nudge/,
-      30_000,
-    );
-    const started = Date.now();
-    await type(w, ' hello from gemini');
-    const queued = await w.model.waitForPrompt(/Queued: \{"job":"[0-9a-z-]+","state":"queued"/, {
-      timeoutMs: 90_000,
+    await slashNudge(w, {
+      menu: /nudge\s+Queue text for this pane with nudge/,
+      text: 'hello from gemini',
+      hook: 'gemini-after-agent',
     });
-    const id = await theJob(w);
-    expect(queued.text).toContain(`"job":"${id}"`);
-    // the text itself, typed into Gemini's own pane by the job, reached the model once
-    await w.model.waitForPrompt(/^hello from gemini$/, {timeoutMs: 90_000});
-    await expectNoticeAtModel(w, id, started);
-    expect(w.model.prompts().filter((p) => p.text === 'hello from gemini')).toHaveLength(1);
-    await expectHookMark(w, 'gemini-after-agent');
 
     await uninstall(w, 'gemini');
     expect(snapshot(w.agent.home, FILES.gemini)).toEqual(w.before);

@@ -14,6 +14,7 @@ import {
   FILES,
   NUDGE,
   setup,
+  slashNudge,
   snapshot,
   theJob,
   type,
@@ -29,24 +30,11 @@ describe.skipIf(!agentAvailable('qwen'))('nudge install qwen, with the real Qwen
     const listed = await agentCli('qwen', w.agent, w.model, ['mcp', 'list']);
     expect(listed).toMatch(/nudge: .*mcp.*Connected/);
 
-    await type(w, '/nudge', false);
-    await w.server.waitForScreen(
-      w.agent.pane,
-      /nudge \[Custom\]\s+Queue text for a tmux pane with nudge/,
-      30_000,
-    );
-    const started = Date.now();
-    await type(w, ' hello from qwen');
-    const queued = await w.model.waitForPrompt(/Queued: \{"job":"[0-9a-z-]+","state":"queued"/, {
-      timeoutMs: 90_000,
+    await slashNudge(w, {
+      menu: /nudge \[Custom\]\s+Queue text for a tmux pane with nudge/,
+      text: 'hello from qwen',
+      hook: 'qwen-stop',
     });
-    const id = await theJob(w);
-    expect(queued.text).toContain(`"job":"${id}"`);
-    // the text itself, typed into Qwen Code's own pane by the job, reached the model once
-    await w.model.waitForPrompt(/^hello from qwen$/, {timeoutMs: 90_000});
-    await expectNoticeAtModel(w, id, started);
-    expect(w.model.prompts().filter((p) => p.text === 'hello from qwen')).toHaveLength(1);
-    await expectHookMark(w, 'qwen-stop');
 
     await uninstall(w, 'qwen');
     const after = snapshot(w.agent.home, FILES.qwen);

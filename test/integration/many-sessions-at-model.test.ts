@@ -23,6 +23,7 @@ import {
   waitForIdleComposer,
 } from '../helpers/real-agents.js';
 import {
+  flagWords,
   nudgeBinDir,
   readJobEvents,
   readJobState,
@@ -256,15 +257,13 @@ describe.skipIf(!agentAvailable('codex'))('codex: many sessions', () => {
     const submitted = await runNudge(
       [
         'submit',
-        '-S',
-        w.server.socket,
-        '--pane',
-        a,
-        '--until',
-        'prompt',
-        '--no-notice',
-        '--timeout',
-        '4m',
+        ...flagWords({
+          socketPath: w.server.socket,
+          pane: a,
+          until: 'prompt',
+          notice: false,
+          timeout: '4m',
+        }),
         '--',
         long,
       ],

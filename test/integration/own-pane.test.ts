@@ -14,6 +14,7 @@ import {spawnedMcpIn} from '../helpers/mcp-client.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {processViewEnv} from '../helpers/process-view.js';
 import {
+  flagWords,
   PROCESS_VIEWS,
   readJobEvents,
   runNudge,
@@ -45,7 +46,7 @@ describe.each(PROCESS_VIEWS)('which pane a call comes from (%s reader)', (view) 
     await w.server.waitForScreen(w.b, /^\$/m);
     const inB = await runFromPane(w.server, w.b);
     const r = await inB.nudge(
-      ['submit', '--pane', w.shell, '--notify-pane', 'self', '--delay', '0', '--', 'true'],
+      ['submit', ...flagWords({pane: w.shell, notifyPane: 'self', delay: 0}), '--', 'true'],
       {...w.env, TMUX_PANE: w.a},
     );
     expect(r.exitCode, shown(r)).toBe(0);
@@ -120,13 +121,7 @@ describe.each(PROCESS_VIEWS)('which pane a call comes from (%s reader)', (view) 
     const typed = await server.nudge(
       [
         'submit',
-        '--pane',
-        w.shell,
-        '--until',
-        'regex:^never$',
-        '--timeout',
-        '2m',
-        '--no-notice',
+        ...flagWords({pane: w.shell, until: 'regex:^never$', timeout: '2m', notice: false}),
         '--',
         'echo typed-by-nudge',
       ],

@@ -5,10 +5,10 @@ import {expectLockedInTurn} from '../helpers/faults.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {hex, startRecorder} from '../helpers/recorder-pane.js';
 import {
-  quickJobArgs,
   readJobEvents,
   readJobState,
   runNudge,
+  submitArgv,
   TERMINAL,
   waitForJobState,
 } from '../helpers/run-nudge.js';
@@ -16,7 +16,7 @@ import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 function jobArgs(socket: string, pane: string, extra: string[]): string[] {
-  return quickJobArgs(socket, pane, ['--no-clear', ...extra]);
+  return submitArgv(socket, pane, ['--no-clear', ...extra]);
 }
 
 describe('per-pane lock', () => {

@@ -8,7 +8,14 @@ import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {processViewEnv} from '../helpers/process-view.js';
-import {PROCESS_VIEWS, readJobEvents, runNudge, shown, submitJob} from '../helpers/run-nudge.js';
+import {
+  flagWords,
+  PROCESS_VIEWS,
+  readJobEvents,
+  runNudge,
+  shown,
+  submitJob,
+} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
@@ -49,7 +56,12 @@ describe.each(PROCESS_VIEWS)('through the %s reader', (view) => {
     const home = useNudgeHome();
     const env = {NUDGE_HOME: home, ...reader.env};
     const job = await submitJob(
-      ['submit', '-S', server.socket, '--pane', '%0', '--delay', '10m', '--', 'echo never'],
+      [
+        'submit',
+        ...flagWords({socketPath: server.socket, pane: '%0', delay: '10m'}),
+        '--',
+        'echo never',
+      ],
       env,
     );
     const statePath = join(home, 'jobs', job, 'state.json');

@@ -12,7 +12,14 @@ import {
   type RealAgent,
   startAgent,
 } from '../helpers/real-agents.js';
-import {readJobEvents, readJobState, runNudge, waitForJobState} from '../helpers/run-nudge.js';
+import {
+  flagWords,
+  readJobEvents,
+  readJobState,
+  runNudge,
+  type SubmitFlags,
+  waitForJobState,
+} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -65,7 +72,21 @@ async function cancelTurn(agent: RealAgent): Promise<void> {
   await agent.waitForIdle(120_000);
 }
 
-const FAST = ['--delay', '0', '--interval', '300ms'];
+/** `submit` to the agent's pane, typed at once and looked at every 300 ms, with `flags`. */
+const submitTo = (
+  agent: {server: {socket: string}; pane: string},
+  flags: SubmitFlags,
+  text: string,
+) => [
+  'submit',
+  '-S',
+  agent.server.socket,
+  '--pane',
+  agent.pane,
+  ...flagWords({delay: 0, interval: '300ms', ...flags}),
+  '--',
+  text,
+];
 
 describe.each(AGENT_NAMES.filter((n) => agentAvailable(n)))('%s', (name) => {
   test('tricky text is submitted exactly once and exactly as given', async () => {
@@ -75,20 +96,7 @@ describe.each(AGENT_NAMES.filter((n) => agentAvailable(n)))('%s', (name) => {
       '/tmp/build.log has the errors',
     ];
     for (const text of texts) {
-      const r = await nudge([
-        'submit',
-        '-S',
-        agent.server.socket,
-        '--pane',
-        agent.pane,
-        ...FAST,
-        '--no-notice',
-        '--timeout',
-        '2s',
-        '--wait',
-        '--',
-        text,
-      ]);
+      const r = await nudge(submitTo(agent, {notice: false, timeout: '2s', wait: true}, text));
       const id = jobIdOf(r.stdout);
       const state = await readJobState(home, id);
       count(name, state.delivery);
@@ -103,22 +111,13 @@ describe.each(AGENT_NAMES.filter((n) => agentAvailable(n)))('%s', (name) => {
 
   test('--until prompt does not call a busy agent idle, and does once Escape cancels the turn', async () => {
     const {agent, home, nudge} = await setup(name);
-    const r = await nudge([
-      'submit',
-      '-S',
-      agent.server.socket,
-      '--pane',
-      agent.pane,
-      ...FAST,
-      '--until',
-      'prompt',
-      '--timeout',
-      '150s',
-      '--notice',
-      'Resume: {status} ({delivery})',
-      '--',
-      'say hello in five words',
-    ]);
+    const r = await nudge(
+      submitTo(
+        agent,
+        {until: 'prompt', timeout: '150s', notice: 'Resume: {status} ({delivery})'},
+        'say hello in five words',
+      ),
+    );
     const id = jobIdOf(r.stdout);
     await waitForJobState(home, id, ['waiting'], 60_000);
     // The agent retries the unreachable API: busy for a long time. Still waiting after a while?
@@ -152,22 +151,13 @@ describe.each(AGENT_NAMES.filter((n) => agentAvailable(n)))('%s', (name) => {
     'a "!" shell command runs, exactly once',
     async () => {
       const {agent, home, nudge} = await setup(name);
-      const r = await nudge([
-        'submit',
-        '-S',
-        agent.server.socket,
-        '--pane',
-        agent.pane,
-        ...FAST,
-        '--no-notice',
-        '--until',
-        'regex:nudge-42',
-        '--timeout',
-        '60s',
-        '--wait',
-        '--',
-        '!echo nudge-$((6*7))',
-      ]);
+      const r = await nudge(
+        submitTo(
+          agent,
+          {notice: false, until: 'regex:nudge-42', timeout: '60s', wait: true},
+          '!echo nudge-$((6*7))',
+        ),
+      );
       expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(0);
       const state = await readJobState(home, jobIdOf(r.stdout));
       count(name, state.delivery);
@@ -180,20 +170,12 @@ describe.each(AGENT_NAMES.filter((n) => agentAvailable(n)))('%s', (name) => {
 
   test("a person's draft is never destroyed; copy mode is left; --when-idle waits for a busy agent", async () => {
     const {agent, home, nudge} = await setup(name);
-    const target = ['-S', agent.server.socket, '--pane', agent.pane, ...FAST];
     // A draft typed by a "person": the job waits, then fails; the draft stays.
     await agent.server.tmux('send-keys', '-t', agent.pane, '-l', 'person is typing this');
     await agent.server.waitForScreen(agent.pane, /person is typing this/);
-    const drafted = await nudge([
-      'submit',
-      ...target,
-      '--draft-wait',
-      '1s',
-      '--wait',
-      '--no-notice',
-      '--',
-      'not now',
-    ]);
+    const drafted = await nudge(
+      submitTo(agent, {draftWait: '1s', wait: true, notice: false}, 'not now'),
+    );
     expect(drafted.exitCode, `${drafted.stdout}\n${drafted.stderr}`).toBe(1);
     expect(drafted.stdout).toMatch(/draft in its input line/);
     const screen = await agent.capture();
@@ -203,16 +185,9 @@ describe.each(AGENT_NAMES.filter((n) => agentAvailable(n)))('%s', (name) => {
 
     // Copy mode is left before typing.
     await agent.server.tmux('copy-mode', '-t', agent.pane);
-    const copied = await nudge([
-      'submit',
-      ...target,
-      '--timeout',
-      '2s',
-      '--wait',
-      '--no-notice',
-      '--',
-      'first task',
-    ]);
+    const copied = await nudge(
+      submitTo(agent, {timeout: '2s', wait: true, notice: false}, 'first task'),
+    );
     const copiedState = await readJobState(home, jobIdOf(copied.stdout));
     count(name, copiedState.delivery);
     expect(String(copiedState.delivery), JSON.stringify(copiedState)).toMatch(/^submitted/);
@@ -222,18 +197,13 @@ describe.each(AGENT_NAMES.filter((n) => agentAvailable(n)))('%s', (name) => {
 
     // The agent is busy with "first task": --when-idle keeps the next job queued.
     await agent.server.waitForScreen(agent.pane, /esc to (interrupt|cancel)/, 60_000);
-    const queued = await nudge([
-      'submit',
-      ...target,
-      '--when-idle',
-      '--idle-timeout',
-      '150s',
-      '--no-notice',
-      '--timeout',
-      '2s',
-      '--',
-      'second task',
-    ]);
+    const queued = await nudge(
+      submitTo(
+        agent,
+        {whenIdle: true, idleTimeout: '150s', notice: false, timeout: '2s'},
+        'second task',
+      ),
+    );
     const id = jobIdOf(queued.stdout);
     await waitFor(
       'the job to wait for idle',

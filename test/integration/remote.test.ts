@@ -11,7 +11,7 @@ import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 import {execa} from 'execa';
 import {describe, expect, onTestFinished, test} from 'vitest';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {CLI, readJobState, runNudge} from '../helpers/run-nudge.js';
+import {CLI, flagWords, readJobState, runNudge} from '../helpers/run-nudge.js';
 import {type SshHost, type SshWorld, startSshHosts} from '../helpers/ssh-hosts.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -122,14 +122,9 @@ describe('nudge on another host over ssh', () => {
       [
         CLI,
         'submit',
-        '--host',
-        'alpha',
-        '--pane',
-        pane,
+        ...flagWords({host: 'alpha', pane}),
         ...QUICK,
-        '--until',
-        'exit',
-        '--wait',
+        ...flagWords({until: 'exit', wait: true}),
         '--',
         'sleep 4; echo built-it',
       ],
@@ -395,13 +390,9 @@ Host stranger
     // A job waiting on a long command, cancelled from here.
     const r = await nudge(world, [
       'submit',
-      '--host',
-      'alpha',
-      '--pane',
-      pane,
+      ...flagWords({host: 'alpha', pane}),
       ...QUICK,
-      '--until',
-      'exit',
+      ...flagWords({until: 'exit'}),
       '--',
       'sleep 60',
     ]);
@@ -502,7 +493,12 @@ async function expectRemoteRefused(
   expect(cli.stderr.trim()).toBe(`nudge: ${refusal}`);
   // A job here whose notice would be relayed there: refused before anything runs.
   const relayed = await runNudge(
-    ['submit', '--pane', '%0', '-S', local.socket, '--notify-pane', `alpha:${rec.pane}`, '--', 'x'],
+    [
+      'submit',
+      ...flagWords({pane: '%0', socketPath: local.socket, notifyPane: `alpha:${rec.pane}`}),
+      '--',
+      'x',
+    ],
     inPane,
   );
   expect(relayed.exitCode).toBe(2);

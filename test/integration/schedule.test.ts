@@ -11,7 +11,7 @@ import {join} from 'node:path';
 import {execa, execaSync} from 'execa';
 import {parse as parsePlist} from 'plist';
 import {describe, expect, test} from 'vitest';
-import {CLI, runNudge} from '../helpers/run-nudge.js';
+import {CLI, flagWords, runNudge} from '../helpers/run-nudge.js';
 import {runFromPane} from '../helpers/shell-pane.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
@@ -217,17 +217,9 @@ describe('nudge schedule', () => {
       [
         'schedule',
         'cron',
-        '--every',
-        '1m',
-        '--write',
-        '-S',
-        server.socket,
+        ...flagWords({every: '1m', write: true, socketPath: server.socket}),
         '--',
-        '--pane',
-        pane,
-        '--until',
-        'exit',
-        '--no-notice',
+        ...flagWords({pane, until: 'exit', notice: false}),
         '--',
         text,
       ],

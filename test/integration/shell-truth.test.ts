@@ -5,10 +5,10 @@
 // types only once the prompt is back.
 import {describe, expect, test} from 'vitest';
 import {
-  quickJobArgs,
   readJobEvents,
   readJobState,
   runNudge,
+  submitArgv,
   waitForJobState,
 } from '../helpers/run-nudge.js';
 import {shellAtPrompt} from '../helpers/shell-pane.js';
@@ -32,7 +32,7 @@ describe('a shell pane', () => {
         : undefined,
     );
     const r = await runNudge(
-      [...quickJobArgs(server.socket, '%0', ['--delay', '0', '--', 'echo JOB-$((6*7))'])],
+      [...submitArgv(server.socket, '%0', ['--delay', '0', '--', 'echo JOB-$((6*7))'])],
       {NUDGE_HOME: home},
     );
     expect(r.exitCode, r.stderr).toBe(0);
@@ -57,7 +57,7 @@ describe('a shell pane', () => {
     const {server, home} = await shellAtPrompt();
     const untilExit = (command: string) =>
       runNudge(
-        quickJobArgs(server.socket, '%0', [
+        submitArgv(server.socket, '%0', [
           '--wait',
           '--until',
           'exit',
@@ -78,7 +78,7 @@ describe('a shell pane', () => {
   test('nudge cancel stops the command the job typed; the queued job types once the prompt is back', async () => {
     const {server, home} = await shellAtPrompt();
     const args = (text: string) =>
-      quickJobArgs(server.socket, '%0', ['--delay', '0', '--no-notice', '--', text]);
+      submitArgv(server.socket, '%0', ['--delay', '0', '--no-notice', '--', text]);
     const first = (await runNudge(args('sleep 40'), {NUDGE_HOME: home})).stdout.trim();
     await waitForJobState(home, first, ['waiting']);
     const next = (await runNudge(args('echo AFTER-$((1+1))'), {NUDGE_HOME: home})).stdout.trim();
@@ -102,7 +102,7 @@ describe('a shell pane', () => {
   test('cancel --keep-running leaves it; the queued job waits behind it, never typed into it', async () => {
     const {server, home} = await shellAtPrompt();
     const args = (text: string, extra: string[] = []) =>
-      quickJobArgs(server.socket, '%0', ['--delay', '0', '--no-notice', ...extra, '--', text]);
+      submitArgv(server.socket, '%0', ['--delay', '0', '--no-notice', ...extra, '--', text]);
     const first = (await runNudge(args('sleep 3; echo SLEPT'), {NUDGE_HOME: home})).stdout.trim();
     await waitForJobState(home, first, ['waiting']);
     const next = (
@@ -125,7 +125,7 @@ describe('a shell pane', () => {
     await server.waitForScreen('%0', /^\$ echo a-draft$/m);
     const id = (
       await runNudge(
-        quickJobArgs(server.socket, '%0', [
+        submitArgv(server.socket, '%0', [
           '--delay',
           '0',
           '--no-notice',

@@ -5,16 +5,16 @@ import {useNudgeHome, waitForOnlyJob} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
 import {
   FIXTURES,
-  quickJobArgs,
   readJobEvents,
   readJobState,
   runNudge,
+  submitArgv,
   waitForJobState,
 } from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 function waitArgs(socket: string, pane: string, extra: string[]): string[] {
-  return quickJobArgs(socket, pane, [
+  return submitArgv(socket, pane, [
     '--wait',
     '--no-clear',
     '--delay',

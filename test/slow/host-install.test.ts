@@ -9,7 +9,7 @@ import {existsSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {runNudge} from '../helpers/run-nudge.js';
+import {flagWords, runNudge} from '../helpers/run-nudge.js';
 import {type SshHost, startSshHosts} from '../helpers/ssh-hosts.js';
 
 describe('nudge host install', () => {
@@ -49,13 +49,7 @@ describe('nudge host install', () => {
     const submitted = await runNudge(
       [
         'submit',
-        '--host',
-        'alpha',
-        '--pane',
-        rec.pane,
-        '--delay',
-        '0',
-        '--no-notice',
+        ...flagWords({host: 'alpha', pane: rec.pane, delay: 0, notice: false}),
         '--',
         'installed',
       ],

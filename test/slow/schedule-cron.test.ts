@@ -13,7 +13,7 @@ import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {execa} from 'execa';
 import {describe, expect, onTestFinished, test} from 'vitest';
-import {runNudge, waitForJobState} from '../helpers/run-nudge.js';
+import {flagWords, runNudge, waitForJobState} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -66,19 +66,10 @@ describe.skipIf(why !== undefined)(
         [
           'schedule',
           'cron',
-          '--cron',
-          '* * * * *',
-          '--name',
-          'slow-test',
-          '--install',
-          '-S',
-          server.socket,
+          ...flagWords({cron: '* * * * *', name: 'slow-test', install: true}),
+          ...flagWords({socketPath: server.socket}),
           '--',
-          '--pane',
-          pane,
-          '--until',
-          'exit',
-          '--no-notice',
+          ...flagWords({pane, until: 'exit', notice: false}),
           '--',
           text,
         ],
