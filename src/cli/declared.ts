@@ -63,7 +63,9 @@ function build<A>(y: Argv<A>, d: AnyDeclaration): Argv<A> {
       describe: p.describe,
       ...(p.variadic ? {array: true} : {}),
       ...(p.required ? {demandOption: true} : {}),
-      ...(p.choices ? {choices: [...p.choices]} : {}),
+      ...(p.choices
+        ? {choices: [...(typeof p.choices === 'function' ? p.choices() : p.choices)]}
+        : {}),
     }) as unknown as Argv<A>;
   b = withOptions(b, d.options);
   for (const [command, description] of d.examples ?? []) b = b.example(command, description);

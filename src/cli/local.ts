@@ -91,7 +91,7 @@ export const install = defineLocal({
   name: 'install',
   describe:
     'wire nudge into an agent (Claude Code, Gemini CLI, Codex, Qwen Code, opencode, Copilot CLI, Pi): command or skill, turn-end hook, MCP server',
-  positionals: [{name: 'agent', required: true, describe: 'the agent', choices: installTargets()}],
+  positionals: [{name: 'agent', required: true, describe: 'the agent', choices: installTargets}],
   options: {...INSTALL_OPTIONS, ...JSON_OPTION},
   examples: [
     ['$0 install claude', '/nudge, the Stop hook and nudge mcp for Claude Code'],

@@ -25,8 +25,9 @@ export interface Positional {
   variadic?: boolean;
   /** The MCP argument it is, when it differs (the tool's own word, optional there). */
   mcp?: {name?: string; describe?: string; optional?: boolean};
-  /** The words it may be (`nudge install <agent>`). */
-  choices?: readonly string[];
+  /** The words it may be (`nudge install <agent>`); a function is asked only when the command
+   * is parsed (the agents' profiles are read then, not for every command). */
+  choices?: readonly string[] | (() => readonly string[]);
 }
 
 /** A job named on the command line. */
