@@ -1,4 +1,4 @@
-import {describe, expect, test} from 'vitest';
+import {beforeAll, describe, expect, test} from 'vitest';
 import {EXIT_CODES} from '../../../src/base/errors.js';
 import {buildCli} from '../../../src/cli/build-cli.js';
 import {parseSubmitFast} from '../../../src/cli/submit-flags.js';
@@ -63,6 +63,12 @@ const defined = (o: SubmitOptions) =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
 describe('the fast submit parser agrees with yargs', () => {
+  // What a parsed command loads when it runs (dispatch, the renderer), loaded once before the
+  // cases: on a loaded CI machine two cases went past vitest's 5 s.
+  beforeAll(async () => {
+    await import('../../../src/front/dispatch.js');
+    await import('../../../src/render/render.js');
+  }, 120_000);
   test.each([
     [['submit', '--pane', '%3', '--', 'npm test']],
     [
@@ -115,19 +121,24 @@ describe('the fast submit parser agrees with yargs', () => {
       ],
     ],
     [['submit', 'two', 'words']],
-  ])('%j', async (argv) => {
-    const fast = parseSubmitFast(argv);
-    expect(fast).toBeDefined();
-    const slow = defined(await viaYargs(argv));
-    const fastDefined = defined(fast!);
-    // Whatever the fast path read equals what yargs read; what it left out, yargs filled in
-    // with the flag's default (submit applies the same default when a value is absent).
-    for (const [key, value] of Object.entries(slow)) {
-      if (key in fastDefined) expect(fastDefined[key], key).toEqual(value);
-      else expect(DEFAULTED, key).toContain(key);
-    }
-    for (const key of Object.keys(fastDefined)) expect(slow, key).toHaveProperty(key);
-  });
+  ])(
+    '%j',
+    async (argv) => {
+      const fast = parseSubmitFast(argv);
+      expect(fast).toBeDefined();
+      const slow = defined(await viaYargs(argv));
+      const fastDefined = defined(fast!);
+      // Whatever the fast path read equals what yargs read; what it left out, yargs filled in
+      // with the flag's default (submit applies the same default when a value is absent).
+      for (const [key, value] of Object.entries(slow)) {
+        if (key in fastDefined) expect(fastDefined[key], key).toEqual(value);
+        else expect(DEFAULTED, key).toContain(key);
+      }
+      for (const key of Object.keys(fastDefined)) expect(slow, key).toHaveProperty(key);
+      // Each builds the whole CLI and runs its handler: generous for a loaded machine.
+    },
+    60_000,
+  );
 
   test.each([
     [['submit', '--help']],
