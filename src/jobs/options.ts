@@ -15,7 +15,14 @@ import {SINK_LIST} from '../notify/sinks.js';
 import {OWN_LINE_WAITS, SHELL_PACE} from '../pane/own-line.js';
 import {findUntypable} from '../tmux/typing.js';
 import {validateNoticeTemplate} from './notice.js';
-import {IF_BUSY, parseOnLimit, parseResumeText, parseVia} from './policies.js';
+import {
+  givenIfBusy,
+  IF_BUSY,
+  parseIfBusy,
+  parseOnLimit,
+  parseResumeText,
+  parseVia,
+} from './policies.js';
 import {type JobOptions, MAX_TEXT_BYTES} from './request.js';
 
 /**
@@ -308,7 +315,7 @@ export function resolveJobOptions(o: SubmitOptions): JobOptions {
     lines: parseInteger(o.lines ?? SUBMIT_DEFAULTS.lines, '--lines', 1, 100_000),
     profile: parseProfile(o.profile ?? SUBMIT_DEFAULTS.profile),
     // The config file's [submit] if-busy is added by the command, which knows the environment.
-    ifBusy: o.whenIdle ? 'wait' : 'queue',
+    ifBusy: parseIfBusy(givenIfBusy(o) ?? 'queue'),
     idleTimeoutMs: duration(o.idleTimeout, SUBMIT_DEFAULTS.idleTimeout, '--idle-timeout'),
     clearDraft: o.clearDraft ?? false,
     draftWaitMs: duration(o.draftWait, SUBMIT_DEFAULTS.draftWait, '--draft-wait'),

@@ -47,6 +47,15 @@ export function parseIfBusy(value: string, where = '--if-busy'): IfBusy {
   );
 }
 
+/** The busy policy the flags give, if they give one: `--if-busy`, else `--when-idle` (which
+ * is `--if-busy wait`). */
+export function givenIfBusy(o: {
+  ifBusy?: string | undefined;
+  whenIdle?: boolean | undefined;
+}): string | undefined {
+  return o.ifBusy ?? (o.whenIdle ? 'wait' : undefined);
+}
+
 /** `--if-busy`, else `[submit] if-busy` in the person's config file, else `queue`. */
 export function resolveIfBusy(given: string | undefined, env: ConfigEnv): IfBusy {
   if (given !== undefined) return parseIfBusy(given);

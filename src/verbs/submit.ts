@@ -5,7 +5,7 @@ import {checkUntilFits} from '../detect/conditions.js';
 import {resolveStall} from '../detect/stall-options.js';
 import type {JobOutcome} from '../jobs/events.js';
 import {resolveJobOptions, type SubmitOptions, validateText} from '../jobs/options.js';
-import {configuredVia, ifBusyMeans, resolveIfBusy} from '../jobs/policies.js';
+import {configuredVia, givenIfBusy, ifBusyMeans, resolveIfBusy} from '../jobs/policies.js';
 import type {JobRecord} from '../jobs/record.js';
 import {
   JOB_ID_PATTERN,
@@ -118,9 +118,7 @@ function jobOptionsOf(o: SubmitOptions, env: CommandContext['env']) {
   const options = resolveJobOptions(o);
   options.notifySinks = resolveSinks(o.notify, env);
   if (o.via === undefined && options.notify) options.via = configuredVia(env) ?? 'auto';
-  // --when-idle is --if-busy wait.
-  const given = resolveIfBusy(o.ifBusy, env);
-  const ifBusy = given === 'queue' && o.whenIdle ? 'wait' : given;
+  const ifBusy = resolveIfBusy(givenIfBusy(o), env);
   options.ifBusy = ifBusy;
   if (ifBusy === 'now' && o.stall !== undefined)
     throw new NudgeError(

@@ -6,6 +6,7 @@ import {join} from 'node:path';
 import {afterEach, describe, expect, test} from 'vitest';
 import {
   configuredVia,
+  givenIfBusy,
   ifBusyMeans,
   parseIfBusy,
   parseOnLimit,
@@ -76,5 +77,13 @@ describe('ifBusyMeans: what a stored busy policy means for the worker', () => {
     ['type-ahead', {door: false, waitsForIdle: false, typesAhead: true}],
   ] as const)('%s', (policy, means) => {
     expect(ifBusyMeans(policy)).toEqual(means);
+  });
+});
+
+describe('givenIfBusy: the policy the flags give', () => {
+  test('--if-busy wins, --when-idle is wait, neither gives none (config.toml decides)', () => {
+    expect(givenIfBusy({ifBusy: 'refuse', whenIdle: true})).toBe('refuse');
+    expect(givenIfBusy({whenIdle: true})).toBe('wait');
+    expect(givenIfBusy({whenIdle: false})).toBeUndefined();
   });
 });
