@@ -4,16 +4,15 @@ import {copilotPieces, opencodePieces, piPieces, qwenPieces} from './newer-agent
 import {
   ALLOWED_CALLS,
   allowItems,
-  COMMAND_DESCRIPTION,
   geminiStyleCommand,
   type InstallPlace,
+  markdownCommand,
   mcpServer,
   type Piece,
   type SelfCommand,
   selfLine,
   settingsHook,
   skillText,
-  WHEN_QUEUED,
 } from './place.js';
 
 /**
@@ -51,25 +50,17 @@ function claudePieces(p: InstallPlace, self: SelfCommand): Piece[] {
         ? join(p.env.CLAUDE_CONFIG_DIR, '.claude.json')
         : join(p.home, '.claude.json');
   return [
-    {
-      id: 'command',
-      what: 'the /nudge slash command',
-      file: join(dir, 'commands', 'nudge.md'),
-      kind: 'file',
-      content: [
-        '---',
-        `description: ${COMMAND_DESCRIPTION}`,
+    markdownCommand(
+      'the /nudge slash command',
+      join(dir, 'commands', 'nudge.md'),
+      [
         'argument-hint: [--pane %N] [--until exit] [--notify-pane self] -- <text>',
         // The person typed /nudge: this one command, nothing more.
         `allowed-tools: Bash(${nudge} submit:*)`,
         'disable-model-invocation: true',
-        '---',
-        `Job queued: !\`${nudge} submit --json $ARGUMENTS\``,
-        '',
-        WHEN_QUEUED,
-        '',
-      ].join('\n'),
-    },
+      ],
+      [`Job queued: !\`${nudge} submit --json $ARGUMENTS\``, ''],
+    ),
     ...(p.allow ? claudeRules(self) : []).map(
       (rule, i): Piece => ({
         id: `allow-${ALLOWED_CALLS[Math.floor(i / 2)]}${i % 2 ? '-absolute' : ''}`,

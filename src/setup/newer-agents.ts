@@ -4,15 +4,14 @@ import {packageDir} from '../base/version.js';
 import {
   ALLOWED_CALLS,
   allowItems,
-  COMMAND_DESCRIPTION,
   type InstallPlace,
+  markdownCommand,
   mcpServer,
   type Piece,
   type SelfCommand,
   selfLine,
   settingsHook,
   skillText,
-  WHEN_QUEUED,
 } from './place.js';
 
 /**
@@ -30,22 +29,13 @@ export function qwenPieces(p: InstallPlace, self: SelfCommand): Piece[] {
   const nudge = selfLine(self);
   const settings = join(dir, 'settings.json');
   return [
-    {
-      // Markdown: Qwen Code 0.24 offers to migrate a TOML command at every start.
-      id: 'command',
-      what: 'the /nudge command',
-      file: join(dir, 'commands', 'nudge.md'),
-      kind: 'file',
-      content: [
-        '---',
-        `description: ${COMMAND_DESCRIPTION}`,
-        '---',
-        '',
-        `Queued: !{${nudge} submit --json {{args}}}`,
-        WHEN_QUEUED,
-        '',
-      ].join('\n'),
-    },
+    // Markdown: Qwen Code 0.24 offers to migrate a TOML command at every start.
+    markdownCommand(
+      'the /nudge command',
+      join(dir, 'commands', 'nudge.md'),
+      [],
+      ['', `Queued: !{${nudge} submit --json {{args}}}`],
+    ),
     ...allowItems(p, settings, ['permissions', 'allow'], (cmd) => `Bash(${nudge} ${cmd} *)`),
     settingsHook('hook', settings, 'Stop', {nudge, name: 'qwen-stop'}),
     mcpServer(settings, {command: self.node, args: [self.cli, 'mcp']}),
@@ -62,21 +52,12 @@ export function opencodePieces(p: InstallPlace, self: SelfCommand): Piece[] {
   const nudge = selfLine(self);
   const json = p.scope === 'project' ? join(p.root, 'opencode.json') : join(dir, 'opencode.json');
   return [
-    {
-      id: 'command',
-      what: 'the /nudge command',
-      file: join(dir, 'commands', 'nudge.md'),
-      kind: 'file',
-      content: [
-        '---',
-        `description: ${COMMAND_DESCRIPTION}`,
-        '---',
-        `Job queued: !\`${nudge} submit --json $ARGUMENTS\``,
-        '',
-        WHEN_QUEUED,
-        '',
-      ].join('\n'),
-    },
+    markdownCommand(
+      'the /nudge command',
+      join(dir, 'commands', 'nudge.md'),
+      [],
+      [`Job queued: !\`${nudge} submit --json $ARGUMENTS\``, ''],
+    ),
     {
       id: 'hook',
       what: 'the session.idle plugin (nudge hook opencode-idle)',
@@ -168,22 +149,15 @@ export function piPieces(p: InstallPlace, self: SelfCommand): Piece[] {
   const dir = p.scope === 'project' ? join(p.root, '.pi') : join(p.home, '.pi', 'agent');
   const nudge = selfLine(self);
   return [
-    {
-      id: 'command',
-      what: 'the /nudge prompt template',
-      file: join(dir, 'prompts', 'nudge.md'),
-      kind: 'file',
-      content: [
-        '---',
-        `description: ${COMMAND_DESCRIPTION}`,
-        'argument-hint: "[--pane %N] [--until exit] [--notify-pane self] -- <text>"',
-        '---',
+    markdownCommand(
+      'the /nudge prompt template',
+      join(dir, 'prompts', 'nudge.md'),
+      ['argument-hint: "[--pane %N] [--until exit] [--notify-pane self] -- <text>"'],
+      [
         `Run this once with your bash tool, exactly as written: \`${nudge} submit --json $ARGUMENTS\``,
         '',
-        WHEN_QUEUED,
-        '',
-      ].join('\n'),
-    },
+      ],
+    ),
     {
       id: 'hook',
       what: 'the agent_end extension (nudge hook pi-agent-end)',

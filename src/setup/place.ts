@@ -109,6 +109,25 @@ export const WHEN_QUEUED =
 export const COMMAND_DESCRIPTION =
   'Queue text for a tmux pane with nudge; its notice comes back as a prompt (returns at once)';
 
+/** `/nudge` as a markdown command (Claude Code, Qwen Code, opencode, Pi's prompt template):
+ * front matter (the description, then `front`), then `body`, then what the model does once
+ * the job is queued. */
+export function markdownCommand(
+  what: string,
+  file: string,
+  front: string[],
+  body: string[],
+): Piece {
+  const content = ['---', `description: ${COMMAND_DESCRIPTION}`, ...front, '---', ...body];
+  return {
+    id: 'command',
+    what,
+    file,
+    kind: 'file',
+    content: [...content, WHEN_QUEUED, ''].join('\n'),
+  };
+}
+
 /** `/nudge` as a TOML command whose shell output is the queued job (Gemini CLI, Qwen Code). */
 export function geminiStyleCommand(nudge: string): string {
   return [
