@@ -11,6 +11,7 @@ import {
   readJobState,
   runNudge,
   submitArgv,
+  submitJob as submitRun,
   TERMINAL,
   waitForJobState,
 } from './run-nudge.js';
@@ -31,9 +32,7 @@ export async function submitJob(
   args: string[],
   env: Record<string, string> = {},
 ): Promise<string> {
-  const r = await runNudge(args, {...env, NUDGE_HOME: home});
-  expect(r.exitCode, `submit ${args.join(' ')}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`).toBe(0);
-  return r.stdout.trim();
+  return submitRun(args, {...env, NUDGE_HOME: home});
 }
 
 /** The bytes a text arrives as in a raw recorder: each newline an Enter (CR), then the

@@ -3,6 +3,7 @@ import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {onTestFinished} from 'vitest';
 import {TERMINAL_STATES} from '../../src/jobs/states.js';
+import {isAlive} from './process-view.js';
 import {useTempDir} from './temp-dir.js';
 import {waitFor} from './wait-for.js';
 
@@ -191,13 +192,4 @@ export async function waitForJobEnd(
     },
     {timeoutMs, intervalMs: 100, describe: () => JSON.stringify(last)},
   );
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -30,3 +30,18 @@ export function processViewEnv(
     calls: () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []),
   };
 }
+
+/** Whether process `pid` exists and is not a zombie (one of ours that ended but was not yet
+ * reaped is gone for every test that asks). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  try {
+    return !readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z');
+  } catch {
+    return true;
+  }
+}

@@ -1,7 +1,9 @@
 // `nudge cancel`: a queued job never types; a running one stops and frees the pane at once.
 import {describe, expect, it} from 'vitest';
 import {cancelHandoverRound} from '../helpers/cancel-handover.js';
+import {submitJob, waitForEvent} from '../helpers/faults.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
+import {isAlive} from '../helpers/process-view.js';
 import {hex, startRecorder} from '../helpers/recorder-pane.js';
 import {
   readJobEvents,
@@ -18,29 +20,6 @@ function jobArgs(socket: string, pane: string, extra: string[]): string[] {
   return submitArgv(socket, pane, ['--no-notice', ...extra]);
 }
 
-async function submitOk(args: string[], home: string): Promise<string> {
-  const r = await runNudge(args, {NUDGE_HOME: home});
-  expect(r.exitCode, r.stderr).toBe(0);
-  return r.stdout.trim();
-}
-
-async function waitForEvent(home: string, id: string, event: string, timeoutMs = 20_000) {
-  return waitFor(
-    `job ${id} to record "${event}"`,
-    async () => (await readJobEvents(home, id)).find((e) => e.event === event),
-    {timeoutMs, describe: async () => JSON.stringify(await readJobEvents(home, id))},
-  );
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 describe('nudge cancel', () => {
   it('cancels a queued job (never typed) and a running one (the next job starts promptly)', async () => {
     const server = await startTmuxServer();
@@ -49,19 +28,19 @@ describe('nudge cancel', () => {
     const fast = ['--no-clear', '--type-delay', '1ms'];
 
     // A holds the pane (a long --delay); B and C queue behind it.
-    const a = await submitOk(
-      jobArgs(server.socket, rec.pane, [...fast, '--delay', '20s', '--', 'A never typed']),
+    const a = await submitJob(
       home,
+      jobArgs(server.socket, rec.pane, [...fast, '--delay', '20s', '--', 'A never typed']),
     );
     await waitForJobState(home, a, ['locked']);
-    const b = await submitOk(
-      jobArgs(server.socket, rec.pane, [...fast, '--delay', '0', '--', 'B never typed']),
+    const b = await submitJob(
       home,
+      jobArgs(server.socket, rec.pane, [...fast, '--delay', '0', '--', 'B never typed']),
     );
     await waitForEvent(home, b, 'waiting-for-lock');
-    const c = await submitOk(
-      jobArgs(server.socket, rec.pane, [...fast, '--delay', '0', '--', 'C typed']),
+    const c = await submitJob(
       home,
+      jobArgs(server.socket, rec.pane, [...fast, '--delay', '0', '--', 'C typed']),
     );
     await waitForEvent(home, c, 'waiting-for-lock');
 
@@ -104,9 +83,9 @@ describe('nudge cancel', () => {
     const home = useNudgeHome();
     const text = `echo ${'x'.repeat(600)}`; // 3 s or more at 5 ms per character
 
-    const id = await submitOk(
-      jobArgs(server.socket, rec.pane, ['--delay', '0', '--type-delay', '5ms', '--', text]),
+    const id = await submitJob(
       home,
+      jobArgs(server.socket, rec.pane, ['--delay', '0', '--type-delay', '5ms', '--', text]),
     );
     // The first characters of the text: the worker is typing.
     await rec.waitForLength(8, 20_000);
@@ -185,11 +164,12 @@ describe('a half line nudge cannot clear (a program without a profile)', () => {
     // cat in a cooked tty: nudge has no profile for it (raw), the tty echoes what is typed
     // and prints a line back once Enter sends it.
     const pane = await server.newPane(['cat']);
-    const first = await submitOk(
-      jobArgs(server.socket, pane, ['--delay', '0', '--type-delay', '40ms', '--', 'c'.repeat(300)]),
+    const first = await submitJob(
       home,
+      jobArgs(server.socket, pane, ['--delay', '0', '--type-delay', '40ms', '--', 'c'.repeat(300)]),
     );
-    const queued = await submitOk(
+    const queued = await submitJob(
+      home,
       jobArgs(server.socket, pane, [
         '--delay',
         '0',
@@ -198,7 +178,6 @@ describe('a half line nudge cannot clear (a program without a profile)', () => {
         '--',
         'queued-after-cancel',
       ]),
-      home,
     );
     await server.waitForScreen(pane, /c{8}/);
     const cancel = await runNudge(['cancel', first, '--json'], {NUDGE_HOME: home});
@@ -219,9 +198,9 @@ describe('a half line nudge cannot clear (a program without a profile)', () => {
     expect(screen.trim()).toMatch(/^[c\n]+$/);
 
     // The person clears the line (the tty's kill character): the next job types alone.
-    const third = await submitOk(
-      jobArgs(server.socket, pane, ['--delay', '0', '--draft-wait', '20s', '--', 'after-clear']),
+    const third = await submitJob(
       home,
+      jobArgs(server.socket, pane, ['--delay', '0', '--draft-wait', '20s', '--', 'after-clear']),
     );
     await waitForEvent(home, third, 'waiting-for-half-line');
     await server.tmux('send-keys', '-t', pane, 'C-u');

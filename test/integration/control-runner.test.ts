@@ -10,6 +10,7 @@ import {createSpawnRunner, TmuxCommandError, type TmuxRunner} from '../../src/tm
 import type {ServerSpec} from '../../src/tmux/server.js';
 import {createTmux} from '../../src/tmux/tmux.js';
 import {openTransport} from '../../src/tmux/transport.js';
+import {isAlive} from '../helpers/process-view.js';
 import {hex, type RecorderPane, startRecorder} from '../helpers/recorder-pane.js';
 import {FIXTURES} from '../helpers/run-nudge.js';
 import {cleanEnv, startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
@@ -498,12 +499,3 @@ describe('openTransport', () => {
     expect(await asked.tmux.describePane('%0')).toMatchObject({paneId: '%0'});
   });
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

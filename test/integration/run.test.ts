@@ -12,7 +12,7 @@ import {runNotice} from '../../src/runs/report.js';
 import {git} from '../helpers/git-repo.js';
 import {allowSinks, startHttpSink} from '../helpers/http-sink.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
-import {processViewEnv} from '../helpers/process-view.js';
+import {isAlive, processViewEnv} from '../helpers/process-view.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
 import {
   PROCESS_VIEWS,
@@ -71,15 +71,6 @@ async function pidIn(pidFile: string): Promise<number> {
     existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim() || undefined : undefined,
   );
   return Number(text);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function repo(server: TmuxTestServer, name = 'repo'): Promise<string> {
@@ -148,7 +139,7 @@ describe('nudge run', () => {
     expect(end).toMatchObject({state: 'timeout', notified: true});
     expect(end.reason).toMatch(/^idle timeout: no output and no file change for 2\.0s/);
     expect(end.report.status).toBe('idle-timeout');
-    expect(alive(pid)).toBe(false);
+    expect(isAlive(pid)).toBe(false);
     const [notice] = await w.rec.lines(1);
     expect(notice).toMatch(new RegExp(`^\\[nudge run ${job}\\] idle-timeout after \\d`));
     const events = (await readJobEvents(w.home, job)).map((e) => e.event);
@@ -179,7 +170,7 @@ describe('nudge run', () => {
       expect(end.reason).toBe('total timeout: still running after 3.0s.');
       expect(end.report.status).toBe('timeout');
       expect(end.report.outputTail).toContain('tick');
-      await waitFor('the command to be gone', async () => !alive(pid) || undefined);
+      await waitFor('the command to be gone', async () => !isAlive(pid) || undefined);
       const events = await readJobEvents(w.home, job);
       expect(events.find((e) => e.event === 'group-ended')).toMatchObject({
         how: expect.stringMatching(/terminated|killed/),
@@ -218,7 +209,7 @@ describe('nudge run', () => {
       expect(end).toMatchObject({state: 'cancelled', notified: false});
       expect(end.report.status).toBe('cancelled');
       expect(existsSync(end.report.path)).toBe(true);
-      expect(alive(pid)).toBe(false);
+      expect(isAlive(pid)).toBe(false);
       expect((await w.rec.bytes()).length).toBe(0);
       // Through the ps reader, the worker signalled was identified by its start time from ps.
       if (view === 'ps')

@@ -10,6 +10,7 @@ import {join} from 'node:path';
 import {describe, expect, it, onTestFinished} from 'vitest';
 import {startModelServer} from '../helpers/model-server.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
+import {isAlive} from '../helpers/process-view.js';
 import {hex, startRecorder} from '../helpers/recorder-pane.js';
 import {FIXTURES, runNudge, shown} from '../helpers/run-nudge.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
@@ -330,7 +331,7 @@ describe('nudge watch', () => {
     const after = await w.show('p');
     expect(after.state).toBe('paused');
     expect(after.cycle).toBeUndefined();
-    expect(alive(waitPid)).toBe(false);
+    expect(isAlive(waitPid)).toBe(false);
     expect(after.transcript.at(-1)).toMatchObject({
       role: 'decision',
       text: 'manual next step: try the other branch',
@@ -352,7 +353,7 @@ describe('nudge watch', () => {
     );
     const cleared = await w.nudge(['watch', 'clear', 'p']);
     expect(cleared.stdout, shown(cleared)).toBe('cleared (a running cycle was stopped)');
-    await waitFor('the wait command to end', async () => !alive(second) || undefined);
+    await waitFor('the wait command to end', async () => !isAlive(second) || undefined);
     const gone = await w.nudge(['watch', 'show', 'p']);
     expect(gone.exitCode).toBe(2);
     expect(gone.stderr).toBe(
@@ -450,12 +451,3 @@ describe('nudge watch', () => {
     }
   });
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return !readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z');
-  } catch {
-    return false;
-  }
-}
