@@ -17,7 +17,7 @@ import {
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
 import {
-  readJobEvents,
+  jobEventLines,
   readJobState,
   runNudge,
   submitArgv,
@@ -29,7 +29,7 @@ import {startTmuxServer} from '../helpers/tmux-server.js';
 async function expectOneEnding(home: string, id: string, answers: string[]): Promise<string> {
   const state = await readJobState(home, id);
   const endings = await terminalEvents(home, id);
-  const seen = `${JSON.stringify(state)}\n${(await readJobEvents(home, id)).map((e) => JSON.stringify(e)).join('\n')}\nanswers:\n${answers.join('\n')}`;
+  const seen = `${JSON.stringify(state)}\n${await jobEventLines(home, id)}\nanswers:\n${answers.join('\n')}`;
   expect(TERMINAL, seen).toContain(state.state);
   expect(
     endings.map((e) => e.event),

@@ -3,15 +3,13 @@
 // compromised and stop — not one more of its characters may land after the other job's.
 import {describe, expect, it} from 'vitest';
 import {
+  endedOnceAndFreed,
   LOCK_STALE_MS,
   recordFigure,
   submitJob,
   TERMINAL,
   TRANSPORTS,
-  terminalEvents,
   waitForEvent,
-  waitForGroupGone,
-  waitForLocksFree,
   workerPid,
 } from '../helpers/faults.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
@@ -57,9 +55,7 @@ describe.each(TRANSPORTS)('a worker stalled past the stale time (%s transport)',
       const final = await waitForJobState(home, stalled, TERMINAL, 30_000);
       expect(final.state, JSON.stringify(final)).toBe('failed');
       expect(final.reason).toMatch(/lock was lost/);
-      expect(await terminalEvents(home, stalled)).toHaveLength(1);
-      await waitForGroupGone(stalledPid);
-      await waitForLocksFree(home);
+      await endedOnceAndFreed(home, stalled, stalledPid);
 
       // What arrived: a prefix of a's, then B's text and Enter — and nothing of a's after.
       const got = (await rec.bytes()).toString('latin1');

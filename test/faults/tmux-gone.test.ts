@@ -8,11 +8,11 @@ import {join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {describe, expect, it} from 'vitest';
 import {
+  endedOnceAndFreed,
   recordFigure,
   submitJob,
   TERMINAL,
   TRANSPORTS,
-  terminalEvents,
   waitForEvent,
   waitForGroupGone,
   waitForLocksFree,
@@ -107,9 +107,7 @@ describe.each(TRANSPORTS)('tmux goes away under a job (%s transport)', (transpor
       const final = await waitForJobState(home, id, TERMINAL, 30_000);
       expect(final.state, JSON.stringify(final)).toBe('failed');
       expect(final.reason).toMatch(new RegExp(`Pane ${target.pane} is gone`));
-      expect(await terminalEvents(home, id)).toHaveLength(1);
-      await waitForGroupGone(pid);
-      const freeMs = await waitForLocksFree(home);
+      const freeMs = await endedOnceAndFreed(home, id, pid);
       expect(hex(await newcomer.bytes())).toBe('');
       expect(hex(await bystander.bytes())).toBe('');
       recordFigure({
@@ -189,9 +187,7 @@ describe.each(TRANSPORTS)('tmux goes away under a job (%s transport)', (transpor
       const final = await waitForJobState(home, id, TERMINAL, 30_000);
       expect(final.state, JSON.stringify(final)).toBe('lost');
       expect(final.reason).toMatch(/tmux server .* stopped while|is gone/);
-      expect(await terminalEvents(home, id)).toHaveLength(1);
-      await waitForGroupGone(pid);
-      await waitForLocksFree(home);
+      await endedOnceAndFreed(home, id, pid);
       recordFigure({
         scenario: `tmux server killed while ${phase}`,
         transport,

@@ -7,6 +7,7 @@ import {fileURLToPath} from 'node:url';
 import {expect} from 'vitest';
 import {hex, type RecorderPane} from './recorder-pane.js';
 import {
+  jobEventLines,
   readJobEvents,
   readJobState,
   runNudge,
@@ -108,8 +109,7 @@ export async function waitForEvent(
     {
       timeoutMs,
       intervalMs: 25,
-      describe: async () =>
-        (await readJobEvents(home, id)).map((e) => JSON.stringify(e)).join('\n'),
+      describe: async () => await jobEventLines(home, id),
     },
   );
 }
@@ -153,6 +153,14 @@ export async function terminalEvents(home: string, id: string): Promise<JobEvent
     },
     {timeoutMs: 20_000},
   );
+}
+
+/** After a fault: the job ended once (one terminal event), its worker's process group is gone
+ * and every pane lock and queue entry is free; returns how long the locks took to be free. */
+export async function endedOnceAndFreed(home: string, id: string, pid: number): Promise<number> {
+  expect(await terminalEvents(home, id)).toHaveLength(1);
+  await waitForGroupGone(pid);
+  return waitForLocksFree(home);
 }
 
 /** A job's pid from its state record (the worker records it when it starts). */

@@ -197,6 +197,16 @@ export async function readJobEvents(
     .map((l) => JSON.parse(l));
 }
 
+/** The names of a job's events, in order. */
+export async function jobEventNames(home: string, jobId: string): Promise<string[]> {
+  return await jobEventNames(home, jobId);
+}
+
+/** A job's events as lines of JSON, for a failing assertion's message. */
+export async function jobEventLines(home: string, jobId: string): Promise<string> {
+  return await jobEventLines(home, jobId);
+}
+
 /** Wait until a job reaches one of `states`; on timeout show its state and events. */
 export async function waitForJobState(
   home: string,
@@ -219,8 +229,7 @@ export async function waitForJobState(
     {
       timeoutMs,
       intervalMs: 100,
-      describe: async () =>
-        `${last}\nevents:\n${(await readJobEvents(home, jobId)).map((e) => JSON.stringify(e)).join('\n')}`,
+      describe: async () => `${last}\nevents:\n${await jobEventLines(home, jobId)}`,
     },
   );
 }

@@ -6,7 +6,8 @@ import {useNudgeHome} from '../helpers/nudge-home.js';
 import {isAlive} from '../helpers/process-view.js';
 import {hex, startRecorder} from '../helpers/recorder-pane.js';
 import {
-  readJobEvents,
+  jobEventLines,
+  jobEventNames,
   readJobState,
   runNudge,
   submitArgv,
@@ -50,7 +51,7 @@ describe('nudge cancel', () => {
     expect(cancelB.stdout).toContain(`Cancelled job ${b}`);
     const stateB = await readJobState(home, b);
     expect(stateB.state, JSON.stringify(stateB)).toBe('cancelled');
-    expect((await readJobEvents(home, b)).map((e) => e.event)).not.toContain('locked');
+    expect(await jobEventNames(home, b)).not.toContain('locked');
     // A still holds the pane.
     expect((await readJobState(home, a)).state).toBe('locked');
 
@@ -91,7 +92,7 @@ describe('nudge cancel', () => {
     await rec.waitForLength(8, 20_000);
     const cancel = await runNudge(['cancel', id], {NUDGE_HOME: home});
     const state = await readJobState(home, id);
-    const seen = `${cancel.stdout}${cancel.stderr}\n${JSON.stringify(state)}\n${(await readJobEvents(home, id)).map((e) => JSON.stringify(e)).join('\n')}`;
+    const seen = `${cancel.stdout}${cancel.stderr}\n${JSON.stringify(state)}\n${await jobEventLines(home, id)}`;
     expect(cancel.exitCode, seen).toBe(0);
     expect(cancel.stdout, seen).toContain(`Cancelled job ${id}`);
     expect(state.state, JSON.stringify(state)).toBe('cancelled');
@@ -153,7 +154,7 @@ describe('nudge cancel', () => {
     });
     // Still done: cancel changed nothing.
     expect((await readJobState(home, id)).state).toBe('done');
-    expect((await readJobEvents(home, id)).map((e) => e.event)).not.toContain('cancelled');
+    expect(await jobEventNames(home, id)).not.toContain('cancelled');
   });
 });
 

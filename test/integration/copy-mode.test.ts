@@ -10,7 +10,7 @@ import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {readJobEvents, submitArgs, submitJob} from '../helpers/run-nudge.js';
+import {jobEventNames, readJobEvents, submitArgs, submitJob} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -86,9 +86,7 @@ describe.each(['control', 'spawn'] as const)(
         {NUDGE_HOME: home, NUDGE_TRANSPORT: transport},
       );
       const after = await waitForJobEnd(home, next, 60_000);
-      expect((await readJobEvents(home, next)).map((e) => e.event)).toContain(
-        'waiting-for-half-line',
-      );
+      expect(await jobEventNames(home, next)).toContain('waiting-for-half-line');
       expect(after.state).toBe('failed');
       expect((await rec.bytes()).toString('utf8')).toBe(got);
     }, 120_000);

@@ -6,7 +6,7 @@ import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {
-  readJobEvents,
+  jobEventNames,
   runNudge,
   submitArgs,
   submitTo,
@@ -78,7 +78,7 @@ describe('--if-busy', () => {
     const screen = await server.capture('%0');
     // The text came after the sleep's prompt returned, never into the running command.
     expect(screen.indexOf('sleep 3')).toBeLessThan(screen.indexOf('echo after'));
-    expect((await readJobEvents(home, id)).map((e) => e.event)).toContain('typed');
+    expect(await jobEventNames(home, id)).toContain('typed');
   });
 
   it('now on a program without a door of its own: exit 1, the sentence says which have one, no job made', async () => {

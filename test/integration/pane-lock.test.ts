@@ -1,11 +1,10 @@
 // Per-pane lock and queue: jobs on one pane run one at a time, in submission order, and
 // their keystrokes never interleave; a worker killed with SIGKILL does not wedge the pane.
 import {describe, expect, it} from 'vitest';
-import {expectLockedInTurn} from '../helpers/faults.js';
+import {expectLockedInTurn, submitJob, waitForEvent} from '../helpers/faults.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {hex, startRecorder} from '../helpers/recorder-pane.js';
 import {
-  readJobEvents,
   readJobState,
   runNudge,
   submitArgv,
@@ -13,7 +12,6 @@ import {
   waitForJobState,
 } from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
-import {waitFor} from '../helpers/wait-for.js';
 
 function jobArgs(socket: string, pane: string, extra: string[]): string[] {
   return submitArgv(socket, pane, ['--no-clear', ...extra]);
@@ -80,27 +78,18 @@ describe('per-pane lock', () => {
     const home = useNudgeHome();
     const fast = ['--no-notice', '--type-delay', '1ms'];
 
-    const a = await runNudge(
+    const idA = await submitJob(
+      home,
       jobArgs(server.socket, rec.pane, [...fast, '--delay', '60s', '--', 'never typed']),
-      {NUDGE_HOME: home},
     );
-    expect(a.exitCode, a.stderr).toBe(0);
-    const idA = a.stdout.trim();
     const lockedA = await waitForJobState(home, idA, ['locked'], 20_000);
 
-    const b = await runNudge(
+    const idB = await submitJob(
+      home,
       jobArgs(server.socket, rec.pane, [...fast, '--delay', '0', '--', 'after the kill']),
-      {NUDGE_HOME: home},
     );
-    expect(b.exitCode, b.stderr).toBe(0);
-    const idB = b.stdout.trim();
     // B's worker is queued behind A.
-    await waitFor(
-      `job ${idB} to wait for the lock`,
-      async () =>
-        (await readJobEvents(home, idB)).some((e) => e.event === 'waiting-for-lock') || undefined,
-      {timeoutMs: 20_000, describe: async () => JSON.stringify(await readJobEvents(home, idB))},
-    );
+    await waitForEvent(home, idB, 'waiting-for-lock', 20_000);
 
     const pidA = lockedA.pid as number;
     expect(typeof pidA).toBe('number');

@@ -12,7 +12,7 @@ import {startModelServer} from '../helpers/model-server.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {type AgentName, agentAvailable, prepareAgentServer} from '../helpers/real-agents.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {readJobEvents, shown, waitForJobState} from '../helpers/run-nudge.js';
+import {jobEventNames, readJobEvents, shown, waitForJobState} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 interface RunState {
@@ -85,7 +85,7 @@ describe.skipIf(!agentAvailable('claude'))('nudge run --agent claude', {timeout:
     expect(end.report.outputTail.join('\n')).toContain('Wrote hello.txt.');
     expect(readFileSync(end.report.path, 'utf8')).toContain('- hello.txt (+1, -0)');
     expect(await w.told(1)).toEqual([runNotice(end.report)]);
-    const events = (await readJobEvents(w.home, job)).map((e) => e.event);
+    const events = await jobEventNames(w.home, job);
     expect(events).toEqual(
       expect.arrayContaining(['provisioned', 'agent-ready', 'started', 'progress', 'done']),
     );
@@ -109,7 +109,7 @@ describe.skipIf(!agentAvailable('claude'))('nudge run --agent claude', {timeout:
     });
     // The person takes longer than the idle timeout, then says no.
     await new Promise((r) => setTimeout(r, 6_000));
-    expect((await readJobEvents(w.home, job)).map((e) => e.event)).not.toContain('timeout');
+    expect(await jobEventNames(w.home, job)).not.toContain('timeout');
     await w.server.tmux('send-keys', '-t', String(pane), 'Escape');
     const end = await endedWithoutFile(w, job, file, 'answered');
     expect(readFileSync(end.report.path, 'utf8')).toContain(

@@ -15,6 +15,7 @@ import {useNudgeHome} from '../helpers/nudge-home.js';
 import {isAlive, processViewEnv} from '../helpers/process-view.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
 import {
+  jobEventNames,
   PROCESS_VIEWS,
   readJobEvents,
   runNudge,
@@ -142,7 +143,7 @@ describe('nudge run', () => {
     expect(isAlive(pid)).toBe(false);
     const [notice] = await w.rec.lines(1);
     expect(notice).toMatch(new RegExp(`^\\[nudge run ${job}\\] idle-timeout after \\d`));
-    const events = (await readJobEvents(w.home, job)).map((e) => e.event);
+    const events = await jobEventNames(w.home, job);
     expect(events).toEqual(expect.arrayContaining(['stopping', 'interrupted', 'timeout']));
   });
 

@@ -5,7 +5,7 @@
 // types only once the prompt is back.
 import {describe, expect, test} from 'vitest';
 import {
-  readJobEvents,
+  jobEventNames,
   readJobState,
   runNudge,
   submitArgv,
@@ -39,7 +39,7 @@ describe('a shell pane', () => {
     const id = r.stdout.trim();
     const state = await waitForJobState(home, id, ['done', 'failed', 'timeout'], 60_000);
     expect(state.state, JSON.stringify(state)).toBe('done');
-    const events = (await readJobEvents(home, id)).map((e) => e.event);
+    const events = await jobEventNames(home, id);
     expect(events).toContain('waiting-for-program');
     // Typed only after sleep ended: the person's line printed first, then the job's ran.
     const screen = await lines(server, '%0');
@@ -113,7 +113,7 @@ describe('a shell pane', () => {
     expect(await waitForJobState(home, next, ['done', 'failed', 'timeout'])).toMatchObject({
       state: 'done',
     });
-    expect((await readJobEvents(home, next)).map((e) => e.event)).toContain('waiting-for-program');
+    expect(await jobEventNames(home, next)).toContain('waiting-for-program');
     const screen = await lines(server, '%0');
     expect(screen.indexOf('NEXT-4'), screen.join('\n')).toBeGreaterThan(screen.indexOf('SLEPT'));
     expect(screen.indexOf('SLEPT')).toBeGreaterThan(-1);

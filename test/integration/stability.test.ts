@@ -5,6 +5,7 @@ import {useNudgeHome} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
 import {
   FIXTURES,
+  jobEventNames,
   readJobEvents,
   runNudge,
   submitArgs,
@@ -48,7 +49,7 @@ describe('waiting until the pane is stable', () => {
     // The wait ended because the condition was met, not at the timeout; the notice came
     // after it. (The name of the "condition met" event is not pinned here: it was "stable"
     // and is "condition-met" since --until.)
-    const events = (await readJobEvents(home, id)).map((e) => e.event);
+    const events = await jobEventNames(home, id);
     expect(events).toEqual(
       expect.arrayContaining(['typed', 'waiting', 'notifying', 'notified', 'done']),
     );
@@ -84,7 +85,7 @@ describe('waiting until the pane is stable', () => {
     expect(screen).toMatch(/SPINNER START/);
     expect(screen).not.toMatch(/Timed out after|Command complete/);
 
-    const events = (await readJobEvents(home, id)).map((e) => e.event);
+    const events = await jobEventNames(home, id);
     expect(events).toEqual(
       expect.arrayContaining(['waiting', 'wait-timeout', 'notice-held', 'timeout']),
     );

@@ -11,7 +11,7 @@ import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {allowSinks, startHttpSink} from '../helpers/http-sink.js';
 import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
-import {readJobEvents, runNudge, shown, submitTo} from '../helpers/run-nudge.js';
+import {jobEventNames, readJobEvents, runNudge, shown, submitTo} from '../helpers/run-nudge.js';
 import {runFromPane} from '../helpers/shell-pane.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
@@ -80,7 +80,7 @@ describe('--stall', () => {
     const end = await waitForJobEnd(home, id, 90_000);
     expect(end.state).toBe('timeout');
     expect(String(end.reason)).toContain('--on-stall cancel stopped the run');
-    const names = (await readJobEvents(home, id)).map((e) => e.event);
+    const names = await jobEventNames(home, id);
     expect(names).toEqual(expect.arrayContaining(['stalled', 'stopping']));
   });
 

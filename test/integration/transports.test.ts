@@ -10,6 +10,8 @@ import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
 import {hex, type RecorderPane, startRecorder} from '../helpers/recorder-pane.js';
 import {
   FIXTURES,
+  jobEventLines,
+  jobEventNames,
   readJobEvents,
   readJobState,
   runNudge,
@@ -40,10 +42,6 @@ const TEXTS: Array<[name: string, text: string]> = [
   ['UTF-8, emoji, a tab, quotes and formats', 'é€😀 漢字 👩‍👩‍👧‍👦\t\'" $HOME #{pane_id} a\\;'],
 ];
 
-async function eventLog(home: string, id: string): Promise<string> {
-  return (await readJobEvents(home, id)).map((e) => JSON.stringify(e)).join('\n');
-}
-
 /** Compare what the recorder got with `expected`, as hex (a readable diff). */
 async function expectRecorded(rec: RecorderPane, expected: Buffer): Promise<void> {
   const got = await rec.waitForLength(expected.length, 10_000).catch(() => rec.bytes());
@@ -62,7 +60,7 @@ describe.each(TRANSPORTS)('the worker over the %s transport', (transport) => {
   /** The job ended `state`, on the transport asked for (event and record). */
   async function expectEnded(home: string, id: string, state: string) {
     const final = await waitForJobEnd(home, id, 40_000);
-    const log = await eventLog(home, id);
+    const log = await jobEventLines(home, id);
     expect(final.state, log).toBe(state);
     expect(final.transport, log).toMatch(RECORDED[transport]);
     const used = (await readJobEvents(home, id)).find((e) => e.event === 'transport');
@@ -138,7 +136,7 @@ describe.each(TRANSPORTS)('the worker over the %s transport', (transport) => {
     const final = await expectEnded(home, id, 'timeout');
     expect(final.notified).toBe(true);
     expect(final.waitedMs as number).toBeGreaterThanOrEqual(2_000);
-    const events = (await readJobEvents(home, id)).map((e) => e.event);
+    const events = await jobEventNames(home, id);
     expect(events).toContain('wait-timeout');
     expect(events).not.toContain('condition-met');
     // (Not read back from the screen: the spinner's redraws overwrite the notice's echo.)
@@ -271,7 +269,7 @@ describe('the control transport', () => {
     process.kill(pid, 'SIGKILL');
 
     const final = await waitForJobEnd(home, id, 40_000);
-    const log = await eventLog(home, id);
+    const log = await jobEventLines(home, id);
     expect(final.state, log).toBe('done');
     expect(final.transport, log).toMatch(/^control \(\$\d+\), lost: /);
     expect(log).toContain('"event":"transport-lost"');

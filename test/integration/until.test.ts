@@ -7,6 +7,8 @@ import {jobIds, useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
 import {
   FIXTURES,
+  jobEventLines,
+  jobEventNames,
   readJobEvents,
   readJobState,
   runNudge,
@@ -24,11 +26,6 @@ const CLOCK_MASK = 'clock \\d\\d:\\d\\d:\\d\\d';
 
 /** Submit (detached) and return the job id. */
 const submit = (home: string, args: string[]) => submitJob(args, {NUDGE_HOME: home});
-
-/** Events of a job, one per line, for assertion messages. */
-async function eventLog(home: string, id: string): Promise<string> {
-  return (await readJobEvents(home, id)).map((e) => JSON.stringify(e)).join('\n');
-}
 
 describe('submit --until exit', () => {
   it("reports a non-zero exit status in the --wait line, status --json and the notice's {exit}", async () => {
@@ -60,7 +57,7 @@ describe('submit --until exit', () => {
     expect(status.exitCode, status.stderr).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({id, state: 'failed', exitCode: 3});
     const met = (await readJobEvents(home, id)).find((e) => e.event === 'condition-met');
-    expect(met, await eventLog(home, id)).toMatchObject({exitCode: 3});
+    expect(met, await jobEventLines(home, id)).toMatchObject({exitCode: 3});
 
     await expectNoticeAfter(
       server,
@@ -85,7 +82,7 @@ describe('submit --until exit', () => {
       ]),
     );
     const final = await waitForJobEnd(home, id);
-    expect(final, await eventLog(home, id)).toMatchObject({
+    expect(final, await jobEventLines(home, id)).toMatchObject({
       state: 'done',
       exitCode: 0,
       notified: true,
@@ -140,13 +137,13 @@ describe('submit --until regex:', () => {
       ]),
     );
     const final = await waitForJobEnd(home, id);
-    expect(final, await eventLog(home, id)).toMatchObject({
+    expect(final, await jobEventLines(home, id)).toMatchObject({
       state: 'done',
       match: 'RESULT=printed',
       notified: true,
     });
     const met = (await readJobEvents(home, id)).find((e) => e.event === 'condition-met');
-    expect(met, await eventLog(home, id)).toMatchObject({match: 'RESULT=printed'});
+    expect(met, await jobEventLines(home, id)).toMatchObject({match: 'RESULT=printed'});
     await expectNoticeAfter(
       server,
       '%0',
@@ -173,7 +170,7 @@ describe('submit --until prompt', () => {
       ]),
     );
     const final = await waitForJobEnd(home, id);
-    expect(final.state, await eventLog(home, id)).toBe('done');
+    expect(final.state, await jobEventLines(home, id)).toBe('done');
     await expectNoticeAfter(server, '%0', /^slept$/m, '# prompt notice: prompt:shell done');
   });
 
@@ -191,7 +188,7 @@ describe('submit --until prompt', () => {
       ]),
     );
     const final = await waitForJobEnd(home, id);
-    expect(final.state, await eventLog(home, id)).toBe('done');
+    expect(final.state, await jobEventLines(home, id)).toBe('done');
     await expectNoticeAfter(server, '%0', /^napped$/m, '# auto prompt notice: prompt');
   });
 
@@ -212,7 +209,7 @@ describe('submit --until prompt', () => {
       ]),
     );
     const final = await waitForJobEnd(home, id);
-    expect(final.state, await eventLog(home, id)).toBe('done');
+    expect(final.state, await jobEventLines(home, id)).toBe('done');
     await expectNoticeAfter(server, agent, /^done\.$/m, 'regex prompt notice');
   });
 });
@@ -241,7 +238,7 @@ describe('submit --until stable', () => {
     expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(124);
     const id = r.stdout.split(' ')[0] ?? '';
     expect(r.stdout).toMatch(/^\S+ timeout after \S+, notice sent$/);
-    const events = (await readJobEvents(home, id)).map((e) => e.event);
+    const events = await jobEventNames(home, id);
     expect(events).toContain('wait-timeout');
     expect(events).not.toContain('condition-met');
     // The notice was typed (the spinner's \r redraws can overwrite its echo on screen, so
@@ -277,11 +274,11 @@ describe('submit --until stable', () => {
     );
 
     const maskedFinal = await waitForJobEnd(home, maskedId);
-    expect(maskedFinal.state, await eventLog(home, maskedId)).toBe('done');
+    expect(maskedFinal.state, await jobEventLines(home, maskedId)).toBe('done');
     await expectNoticeAfter(server, masked, /^finished beta$/m, '# clock notice done');
 
     const plainFinal = await waitForJobEnd(home, plainId);
-    expect(plainFinal.state, await eventLog(home, plainId)).toBe('timeout');
+    expect(plainFinal.state, await jobEventLines(home, plainId)).toBe('timeout');
     expect(plainFinal.notified).toBe(true);
     // Its work had finished long before: only the clock kept the screen changing.
     await expectNoticeAfter(server, plain, /^finished alpha$/m, '# clock notice timeout');
@@ -303,7 +300,7 @@ describe('submit --until stable', () => {
       ),
     );
     const final = await waitForJobEnd(home, id);
-    expect(final.state, await eventLog(home, id)).toBe('done');
+    expect(final.state, await jobEventLines(home, id)).toBe('done');
     await expectNoticeAfter(server, '%0', /^finished$/m, '# quiet notice done');
   });
 });
@@ -343,9 +340,9 @@ describe('submit --notify-pane', () => {
       ),
     );
     const secondFinal = await waitForJobEnd(home, second);
-    expect(secondFinal.state, await eventLog(home, second)).toBe('done');
+    expect(secondFinal.state, await jobEventLines(home, second)).toBe('done');
     const firstFinal = await waitForJobEnd(home, first);
-    expect(firstFinal, await eventLog(home, first)).toMatchObject({
+    expect(firstFinal, await jobEventLines(home, first)).toMatchObject({
       state: 'failed',
       exitCode: 4,
       notified: true,
@@ -360,7 +357,7 @@ describe('submit --notify-pane', () => {
     expect(screenB).toMatch(/^__NUDGE_\w+_EXIT_4__$/m);
     expect(screenB).not.toContain('B finished');
     const notifying = (await readJobEvents(home, first)).find((e) => e.event === 'notifying');
-    expect(notifying, await eventLog(home, first)).toMatchObject({pane: rec.pane});
+    expect(notifying, await jobEventLines(home, first)).toMatchObject({pane: rec.pane});
     expect((await readJobState(home, second)).state).toBe('done');
   });
 });

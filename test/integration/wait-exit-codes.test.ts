@@ -5,7 +5,7 @@ import {useNudgeHome, waitForOnlyJob} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
 import {
   FIXTURES,
-  readJobEvents,
+  jobEventNames,
   readJobState,
   runNudge,
   submitArgv,
@@ -71,7 +71,7 @@ describe('submit --wait exit codes', () => {
     expect(state).toBe('timeout');
     const record = await readJobState(home, id ?? '');
     expect(record).toMatchObject({state: 'timeout', notified: true});
-    expect((await readJobEvents(home, id ?? '')).map((e) => e.event)).toContain('wait-timeout');
+    expect(await jobEventNames(home, id ?? '')).toContain('wait-timeout');
   });
 
   it('exits 1 when the pane is killed during the wait; the job failed, naming the pane', async () => {
