@@ -22,7 +22,7 @@ import {jobIds, useNudgeHome} from '../helpers/nudge-home.js';
 import {hex, startRecorder} from '../helpers/recorder-pane.js';
 import {FIXTURES, runNudge, submitArgv, waitForJobState} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
-import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
+import {MAIN_SESSION, startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 const RECORDER = join(FIXTURES, 'recorder.mjs');
@@ -49,19 +49,7 @@ async function recorderAsFirstPane(server: TmuxTestServer, file: string): Promis
 }
 
 async function startRecorderSession(server: TmuxTestServer, file: string): Promise<void> {
-  await server.tmux(
-    'new-session',
-    '-d',
-    '-s',
-    'main',
-    '-x',
-    '120',
-    '-y',
-    '40',
-    process.execPath,
-    RECORDER,
-    file,
-  );
+  await server.tmux(...MAIN_SESSION, process.execPath, RECORDER, file);
 }
 
 const recorded = (file: string) => readFile(file).catch(() => Buffer.alloc(0));

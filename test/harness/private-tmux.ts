@@ -12,6 +12,9 @@ import {fileURLToPath} from 'node:url';
 import {execa} from 'execa';
 import {waitFor} from './wait-for.js';
 
+/** The first session of every private server the tests start: `main`, 120×40, detached. */
+export const MAIN_SESSION = ['new-session', '-d', '-s', 'main', '-x', '120', '-y', '40'];
+
 /** The repository root: the nearest folder above this module whose package.json is ours.
  * Works both from test/harness (source) and from dist/test/harness (compiled). */
 export function findRepoRoot(from = dirname(fileURLToPath(import.meta.url))): string {

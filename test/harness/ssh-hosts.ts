@@ -3,7 +3,7 @@ import {createServer} from 'node:net';
 import {userInfo} from 'node:os';
 import {join} from 'node:path';
 import {execa} from 'execa';
-import {CLI, cleanEnv, type TmuxClient, tmuxClient} from './private-tmux.js';
+import {CLI, cleanEnv, MAIN_SESSION, type TmuxClient, tmuxClient} from './private-tmux.js';
 import {waitFor} from './wait-for.js';
 
 /** What a test's tmux helpers offer (test/helpers/tmux-server.ts), so a host's tmux server
@@ -236,19 +236,7 @@ async function startHost(
   const env = cleanEnv({HOME: home, TMUX_TMPDIR: tmuxDir, HISTFILE: '', PS1: '$ '});
   const client = tmuxClient(tmuxSocket, env, ` on ${name}`);
   const {tmux} = client;
-  await tmux(
-    'new-session',
-    '-d',
-    '-s',
-    'main',
-    '-x',
-    '120',
-    '-y',
-    '40',
-    'bash',
-    '--norc',
-    '--noprofile',
-  );
+  await tmux(...MAIN_SESSION, 'bash', '--norc', '--noprofile');
   const stop = async () => {
     sshd.kill('SIGTERM');
     await sshd;

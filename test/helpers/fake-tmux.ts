@@ -9,6 +9,28 @@ import type {PaneView} from '../../src/tmux/view.js';
 import {FakeClock} from './fake-clock.js';
 import {paneViewOf} from './pane-views.js';
 
+/** What tmux says of a pane in memory: `%1` of a live bash on server 42, with `info` over it. */
+export function fakePaneInfo(info: Partial<PaneInfo> = {}): PaneInfo {
+  return {
+    paneId: '%1',
+    dead: false,
+    inMode: false,
+    mode: '',
+    inputOff: false,
+    synchronized: false,
+    panePid: 100,
+    currentCommand: 'bash',
+    alternateOn: false,
+    sessionId: '$0',
+    serverPid: 42,
+    socketPath: '/tmp/fake.sock',
+    cursorX: 0,
+    cursorY: 0,
+    startCommand: '',
+    ...info,
+  } as PaneInfo;
+}
+
 /**
  * A pane that exists only in memory, playing a one-line editor: typed text goes into the
  * input line (shown after `prompt`), C-u empties it, Enter submits it. After the first
@@ -30,24 +52,7 @@ export class FakeTmux implements Tmux {
   private looksAfterEnter = 0;
 
   constructor(info: Partial<PaneInfo> = {}) {
-    this.info = {
-      paneId: '%1',
-      dead: false,
-      inMode: false,
-      mode: '',
-      inputOff: false,
-      synchronized: false,
-      panePid: 100,
-      currentCommand: 'bash',
-      alternateOn: false,
-      sessionId: '$0',
-      serverPid: 42,
-      socketPath: '/tmp/fake.sock',
-      cursorX: 0,
-      cursorY: 0,
-      startCommand: '',
-      ...info,
-    } as PaneInfo;
+    this.info = fakePaneInfo(info);
   }
 
   /** Everything sent (text, pastes, Enter as \r, other keys as <Key>), in order. */

@@ -199,12 +199,12 @@ export async function readJobEvents(
 
 /** The names of a job's events, in order. */
 export async function jobEventNames(home: string, jobId: string): Promise<string[]> {
-  return await jobEventNames(home, jobId);
+  return (await readJobEvents(home, jobId)).map((e) => e.event);
 }
 
 /** A job's events as lines of JSON, for a failing assertion's message. */
 export async function jobEventLines(home: string, jobId: string): Promise<string> {
-  return await jobEventLines(home, jobId);
+  return (await readJobEvents(home, jobId)).map((e) => JSON.stringify(e)).join('\n');
 }
 
 /** Wait until a job reaches one of `states`; on timeout show its state and events. */

@@ -1,14 +1,14 @@
 import {join} from 'node:path';
 import {execa} from 'execa';
 import {onTestFinished} from 'vitest';
-import {cleanEnv, type TmuxClient, tmuxClient} from '../harness/private-tmux.js';
+import {cleanEnv, MAIN_SESSION, type TmuxClient, tmuxClient} from '../harness/private-tmux.js';
 import {useTempDir} from './temp-dir.js';
 import {waitFor} from './wait-for.js';
 
-export {cleanEnv};
-
 /** A private tmux server for one test: its own socket in a temp dir, no config file. It is
  * killed (by its own socket) when the test finishes; the user's server is never touched. */
+export {cleanEnv, MAIN_SESSION};
+
 export interface TmuxTestServer extends TmuxClient {
   /** Temp directory holding the socket; use it for the test's other files too. */
   dir: string;
@@ -25,7 +25,7 @@ export async function startTmuxServer(
   // (~/.lesshst) into `dir` while it is being removed (ENOTEMPTY).
   const env = cleanEnv({PS1: '$ ', HOME: dir, HISTFILE: '', LESSHISTFILE: '-'});
   const client = tmuxClient(socket, env);
-  await client.tmux('new-session', '-d', '-s', 'main', '-x', '120', '-y', '40', ...argv);
+  await client.tmux(...MAIN_SESSION, ...argv);
   onTestFinished(async () => {
     await execa('tmux', ['-S', socket, 'kill-server'], {reject: false, env, extendEnv: false});
   });

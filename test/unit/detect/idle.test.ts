@@ -11,6 +11,7 @@ import type {PaneInfo, Tmux} from '../../../src/tmux/tmux.js';
 import type {PaneView} from '../../../src/tmux/view.js';
 import {watcherIdleOptions} from '../../../src/watch/execute.js';
 import {FakeClock} from '../../helpers/fake-clock.js';
+import {fakePaneInfo} from '../../helpers/fake-tmux.js';
 import {capturedScreen, paneViewOf} from '../../helpers/pane-views.js';
 
 /**
@@ -147,23 +148,11 @@ const PANE = '%1';
 
 /** A pane in memory showing the row's screens, one per look. */
 function paneOf(row: Row): {tmux: Tmux; info: PaneInfo; foreground: Foreground} {
-  const info = {
+  const info = fakePaneInfo({
     paneId: PANE,
-    dead: false,
-    inMode: false,
-    mode: '',
-    inputOff: false,
-    synchronized: false,
-    panePid: 100,
     currentCommand: row.command,
-    alternateOn: false,
-    sessionId: '$0',
-    serverPid: 42,
-    socketPath: '/tmp/fake.sock',
-    cursorX: 0,
-    cursorY: 0,
     startCommand: row.startCommand ?? '',
-  } as PaneInfo;
+  });
   let looks = 0;
   const tmux = {
     describePane: async (target: string) => (target === PANE ? {...info} : undefined),
