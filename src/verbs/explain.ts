@@ -54,29 +54,29 @@ export interface ExplainResult {
 
 /** What tmux says of `info` that changes what submit does, and what it would do. */
 export function paneConditions(info: PaneInfo): ExplainResult['conditions'] {
-  const out: ExplainResult['conditions'] = [];
-  if (info.dead)
-    out.push({
-      state: 'dead: its program exited (the pane is kept by remain-on-exit)',
-      submit: 'fails at once; nothing is typed',
-    });
-  if (info.inMode)
-    out.push({
-      state: `in ${info.mode || 'a mode'} (a person scrolled up, or pressed prefix [)`,
-      submit:
-        'leaves the mode before typing; a mode entered while it types stops the typing until the mode ends (--draft-wait)',
-    });
-  if (info.synchronized)
-    out.push({
-      state: 'synchronize-panes is on: keys reach every pane of its window',
-      submit: 'refuses it (exit 1); turn synchronize-panes off',
-    });
-  if (info.inputOff)
-    out.push({
-      state: 'input is off (select-pane -d)',
-      submit: `refuses it (exit 1); run "tmux select-pane -e -t ${info.paneId}"`,
-    });
-  return out;
+  const all: Array<[on: boolean | undefined, state: string, submit: string]> = [
+    [
+      info.dead,
+      'dead: its program exited (the pane is kept by remain-on-exit)',
+      'fails at once; nothing is typed',
+    ],
+    [
+      info.inMode,
+      `in ${info.mode || 'a mode'} (a person scrolled up, or pressed prefix [)`,
+      'leaves the mode before typing; a mode entered while it types stops the typing until the mode ends (--draft-wait)',
+    ],
+    [
+      info.synchronized,
+      'synchronize-panes is on: keys reach every pane of its window',
+      'refuses it (exit 1); turn synchronize-panes off',
+    ],
+    [
+      info.inputOff,
+      'input is off (select-pane -d)',
+      `refuses it (exit 1); run "tmux select-pane -e -t ${info.paneId}"`,
+    ],
+  ];
+  return all.filter(([on]) => on).map(([, state, submit]) => ({state, submit}));
 }
 
 /** `nudge explain [PANE]`: which program runs there, why it was recognised, which rules of

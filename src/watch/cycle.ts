@@ -119,18 +119,19 @@ export async function runCycle(
 ): Promise<'standby' | 'paused' | 'gone'> {
   const note = (state: WatcherState | undefined, ...entries: Array<[TranscriptRole, string]>) =>
     record(deps, name, state, entries);
+  const c: CycleRun = {deps, name, signal, note};
   let step: Step = {at: 'wait', report};
   for (;;) {
     try {
       switch (step.at) {
         case 'wait':
-          step = await waitStep(deps, name, step.report, signal, note);
+          step = await waitStep(c, step.report);
           break;
         case 'idle_spin':
-          step = await idleStep(deps, name, step.waitOutput, signal, note);
+          step = await idleStep(c, step.waitOutput);
           break;
         case 'assess':
-          step = await assessStep(deps, name, step.waitOutput, signal, note);
+          step = await assessStep(c, step.waitOutput);
           break;
         case 'inject': {
           const delivery = await deps.pane.inject(step.line, await enterOf(deps, name), signal);
@@ -166,6 +167,14 @@ export async function runCycle(
   }
 }
 
+/** What every step of one cycle works with. */
+interface CycleRun {
+  deps: CycleDeps;
+  name: string;
+  signal: AbortSignal;
+  note: Note;
+}
+
 type Note = (
   state: WatcherState | undefined,
   ...entries: Array<[TranscriptRole, string]>
@@ -173,11 +182,8 @@ type Note = (
 
 /** WAIT: the report's bash command, or a sleep of --default-wait. */
 async function waitStep(
-  deps: CycleDeps,
-  name: string,
+  {deps, name, signal, note}: CycleRun,
   report: PendingReport,
-  signal: AbortSignal,
-  note: Note,
 ): Promise<Step> {
   const options = await optionsOf(deps, name);
   if (!options) return {at: 'gone'};
@@ -211,13 +217,7 @@ async function waitStep(
 }
 
 /** IDLE_SPIN: until the pane has been idle for --idle-threshold. */
-async function idleStep(
-  deps: CycleDeps,
-  name: string,
-  waitOutput: string,
-  signal: AbortSignal,
-  note: Note,
-): Promise<Step> {
+async function idleStep({deps, name, signal, note}: CycleRun, waitOutput: string): Promise<Step> {
   const options = await optionsOf(deps, name);
   if (!options) return {at: 'gone'};
   if (!(await deps.pane.exists())) return {at: 'paused', reason: await paneGone(deps, name)};
@@ -264,13 +264,7 @@ async function idleStep(
 }
 
 /** ASSESS: ask the assessor; stop → paused, continue → inject the line. */
-async function assessStep(
-  deps: CycleDeps,
-  name: string,
-  waitOutput: string,
-  signal: AbortSignal,
-  note: Note,
-): Promise<Step> {
+async function assessStep({deps, name, signal, note}: CycleRun, waitOutput: string): Promise<Step> {
   const asked = await assessRequest(deps, name, 'cycle', waitOutput);
   if (!asked) return {at: 'gone'};
   const decided = await deps.assessorFor(asked.record).assess(asked.request, signal);
