@@ -18,7 +18,7 @@ import {
   type Reply,
   startModelServer,
 } from './model-server.js';
-import {stopWorkers} from './nudge-home.js';
+import {stopWorkers, waitForJobEnd} from './nudge-home.js';
 import {
   type AgentName,
   agentAvailable,
@@ -29,7 +29,7 @@ import {
   type RealAgent,
   startAgent,
 } from './real-agents.js';
-import {nudgeBinDir, readJobEvents, runNudge, waitForJobState} from './run-nudge.js';
+import {nudgeBinDir, readJobEvents, runNudge} from './run-nudge.js';
 import {useTempDir} from './temp-dir.js';
 import {startTmuxServer, type TmuxTestServer} from './tmux-server.js';
 import {waitFor} from './wait-for.js';
@@ -204,12 +204,7 @@ export async function expectDone(
   id: string,
   state: 'done' | 'failed' = 'done',
 ): Promise<Record<string, unknown>> {
-  const end = await waitForJobState(
-    w.home,
-    id,
-    ['done', 'timeout', 'failed', 'cancelled', 'blocked'],
-    120_000,
-  );
+  const end = await waitForJobEnd(w.home, id, 120_000);
   const events = await readJobEvents(w.home, id);
   // The reason first: a failure summary cut short still says why.
   const why = `${String(end.state)}: ${String(end.reason ?? '')}`;

@@ -10,7 +10,7 @@ import {execa} from 'execa';
 import {expect, onTestFinished} from 'vitest';
 import type {InstallAgent} from '../../src/setup/agents.js';
 import {type ModelServer, startModelServer} from './model-server.js';
-import {stopWorkers} from './nudge-home.js';
+import {stopWorkers, waitForJobEnd} from './nudge-home.js';
 import {
   type AgentHome,
   type AgentName,
@@ -20,7 +20,7 @@ import {
   type RealAgent,
   startAgent,
 } from './real-agents.js';
-import {CLI, runNudge, waitForJobState} from './run-nudge.js';
+import {CLI, runNudge} from './run-nudge.js';
 import {useTempDir} from './temp-dir.js';
 import {cleanEnv, startTmuxServer, type TmuxTestServer} from './tmux-server.js';
 import {waitFor} from './wait-for.js';
@@ -142,12 +142,7 @@ export async function theJob(w: World): Promise<string> {
 /** The job ends done, its text ran in the shell pane, and its notice reached the model once,
  * after `after`. */
 export async function expectNoticeAtModel(w: World, id: string, after: number): Promise<void> {
-  const end = await waitForJobState(
-    w.state,
-    id,
-    ['done', 'timeout', 'failed', 'cancelled', 'blocked'],
-    150_000,
-  );
+  const end = await waitForJobEnd(w.state, id, 150_000);
   expect(end.state, JSON.stringify(end)).toBe('done');
   const notice = await w.model.waitForPrompt(new RegExp(`^${NOTICE.replace(/[[\].]/g, '\\$&')}$`), {
     timeoutMs: 60_000,

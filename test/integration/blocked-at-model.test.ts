@@ -11,6 +11,7 @@ import {join} from 'node:path';
 import {describe, expect, onTestFinished, test} from 'vitest';
 import {allowSinks, startHttpSink} from '../helpers/http-sink.js';
 import {describePrompts, type Reply, startModelServer} from '../helpers/model-server.js';
+import {waitForJobEnd} from '../helpers/nudge-home.js';
 import {
   type AgentName,
   agentAvailable,
@@ -18,13 +19,7 @@ import {
   claudeHasAutoMode,
   startAgent,
 } from '../helpers/real-agents.js';
-import {
-  flagWords,
-  readJobEvents,
-  runNudge,
-  submitJob,
-  waitForJobState,
-} from '../helpers/run-nudge.js';
+import {flagWords, readJobEvents, runNudge, submitJob} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -147,12 +142,7 @@ describe.skipIf(withPermission.length === 0).each(withPermission)(
         ],
         {NUDGE_HOME: w.home, ...allowSinks([`webhook:${http.url}/hook`])},
       );
-      const end = await waitForJobState(
-        w.home,
-        id,
-        ['done', 'timeout', 'failed', 'cancelled', 'blocked'],
-        120_000,
-      );
+      const end = await waitForJobEnd(w.home, id, 120_000);
       const events = await readJobEvents(w.home, id);
       expect(end.state, `${JSON.stringify(events)}\n${await w.agent.capture()}`).toBe('blocked');
       expect(end.blocked).toMatchObject({kind: 'permission', question, pane: w.agent.pane});
@@ -262,12 +252,7 @@ describe.skipIf(!agentAvailable('claude'))("Claude Code's own signal", () => {
       ],
       env,
     );
-    const end = await waitForJobState(
-      home,
-      id,
-      ['done', 'timeout', 'failed', 'cancelled', 'blocked'],
-      120_000,
-    );
+    const end = await waitForJobEnd(home, id, 120_000);
     const events = await readJobEvents(home, id);
     expect(end.state, `${JSON.stringify(events)}\n${await agent.capture()}`).toBe('blocked');
     expect(end.blocked).toMatchObject({

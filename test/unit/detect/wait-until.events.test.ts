@@ -223,33 +223,39 @@ describe('conditions that read the screen', () => {
 });
 
 describe('falling back to polling', () => {
-  test('when the event source ends mid-wait (control client gone), polling finishes the job', async () => {
+  test.each<[string, (pane: ScriptedPane) => void, number[]]>([
+    [
+      'when the event source ends mid-wait (control client gone), polling finishes the job (no views before the end)',
+      (pane) => {
+        pane.printEvery(100, 0, 1_000, (i) => `busy ${i}`);
+        pane.clock.at(1_500, () => pane.end());
+      },
+      [1_500, 2_500, 3_500],
+    ],
+    [
+      'a pane out of reach of the events (another session) is polled from the start',
+      (pane) => {
+        pane.inReach = false;
+      },
+      [0, 1_000, 2_000],
+    ],
+    [
+      'a pane that leaves their reach is not called quiet: it is polled',
+      (pane) => {
+        pane.printAt(100, 'moved away');
+        pane.clock.at(200, () => {
+          pane.inReach = false;
+        });
+      },
+      [2_100, 3_100, 4_100],
+    ],
+  ])('%s', async (_, script, viewsAt) => {
     const pane = new ScriptedPane(new VirtualClock());
-    pane.printEvery(100, 0, 1_000, (i) => `busy ${i}`);
-    pane.clock.at(1_500, () => pane.end());
+    script(pane);
     const result = await wait(pane, new StableWatcher(2, noGate));
     expect(result).toMatchObject({status: 'done', watchedBy: 'polling'});
-    // No views before the end; then three identical polls an interval apart.
-    expect(pane.viewsAt).toEqual([1_500, 2_500, 3_500]);
-  });
-
-  test('a pane out of reach of the events (another session) is polled from the start', async () => {
-    const pane = new ScriptedPane(new VirtualClock());
-    pane.inReach = false;
-    const result = await wait(pane, new StableWatcher(2, noGate));
-    expect(result).toMatchObject({status: 'done', watchedBy: 'polling'});
-    expect(pane.viewsAt).toEqual([0, 1_000, 2_000]);
-  });
-
-  test('a pane that leaves their reach is not called quiet: it is polled', async () => {
-    const pane = new ScriptedPane(new VirtualClock());
-    pane.printAt(100, 'moved away');
-    pane.clock.at(200, () => {
-      pane.inReach = false;
-    });
-    const result = await wait(pane, new StableWatcher(2, noGate));
-    expect(result).toMatchObject({status: 'done', watchedBy: 'polling'});
-    expect(pane.viewsAt).toEqual([2_100, 3_100, 4_100]);
+    // Three identical polls an interval apart.
+    expect(pane.viewsAt).toEqual(viewsAt);
   });
 
   test('without activity the loop polls as before', async () => {
