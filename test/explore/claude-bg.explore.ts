@@ -1,9 +1,9 @@
-import {readFileSync} from 'node:fs';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {test} from 'vitest';
 import {startModelServer} from '../helpers/model-server.js';
 import {agentBin, prepareAgentServer} from '../helpers/real-agents.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
+import {printToolOutput} from './lib.js';
 
 // Claude Code's background sessions (`claude --bg`, 2.1.332): where does their Bash tool run,
 // and with which $TMUX_PANE?
@@ -28,23 +28,7 @@ test('claude --bg: the process tree of its tool calls', async () => {
     `cd ${where.workdir} && ${agentBin('claude')} --bg "run it"`,
   );
   await server.tmux('send-keys', '-t', pane, 'Enter');
-  for (let i = 0; i < 60; i++) {
-    try {
-      console.log(readFileSync(`${out}.txt`, 'utf8'));
-      break;
-    } catch {
-      await sleep(1000);
-    }
-  }
-  await sleep(1000);
+  await printToolOutput(out, 60, /claude|tmux|bash|echo "pane/);
   console.log(await server.capture(pane));
-  try {
-    const ps = readFileSync(`${out}.ps`, 'utf8').split('\n');
-    const me = ps.findIndex((l) => l.includes('echo "pane='));
-    console.log(ps.filter((l) => /claude|tmux|bash|echo "pane/.test(l)).join('\n'));
-    console.log('tool at line', me);
-  } catch (e) {
-    console.log('no ps', (e as Error).message);
-  }
   console.log(await server.tmux('list-panes', '-a', '-F', '#{pane_id} #{pane_pid}'));
 }, 200_000);

@@ -12,12 +12,20 @@ import {
   AGENT_SCREENS,
   type AgentName,
   type RealAgent,
+  startAgent,
 } from '../helpers/real-agents.js';
+import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 export const SCREENS_DIR = fileURLToPath(new URL('../fixtures/screens/', import.meta.url));
 const INDEX = join(SCREENS_DIR, 'index.json');
 const MEASUREMENTS = join(SCREENS_DIR, 'measurements.json');
+
+/** A real agent in a fresh private tmux server (`maxRetries`: its own retries offline). */
+export async function freshAgent(name: AgentName, maxRetries?: number): Promise<RealAgent> {
+  const server = await startTmuxServer();
+  return startAgent(server, name, maxRetries === undefined ? {} : {maxRetries});
+}
 
 /** The agents to explore: NUDGE_EXPLORE_AGENTS=claude,codex, default all. */
 export function agentsToExplore(): AgentName[] {
@@ -342,4 +350,28 @@ export async function controlTyper(agent: RealAgent) {
       await new Promise((r) => child.once('exit', r));
     },
   };
+}
+
+/** Print the file a model's tool call writes once it is there (a look a second, up to `tries`),
+ * then the lines of the `ps --forest` it wrote beside it (`<out>.ps`) that match `keep`. */
+export async function printToolOutput(out: string, tries: number, keep: RegExp): Promise<void> {
+  for (let i = 0; i < tries; i++) {
+    try {
+      console.log(readFileSync(`${out}.txt`, 'utf8'));
+      break;
+    } catch {
+      await sleep(1000);
+    }
+  }
+  await sleep(1000);
+  try {
+    const ps = readFileSync(`${out}.ps`, 'utf8').split('\n');
+    console.log(ps.filter((l) => keep.test(l)).join('\n'));
+    console.log(
+      'tool at line',
+      ps.findIndex((l) => l.includes('echo "pane=')),
+    );
+  } catch (e) {
+    console.log('no ps', (e as Error).message);
+  }
 }

@@ -1,4 +1,3 @@
-import {readFileSync} from 'node:fs';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {test} from 'vitest';
 import {startModelServer} from '../helpers/model-server.js';
@@ -9,6 +8,7 @@ import {
   waitForIdleComposer,
 } from '../helpers/real-agents.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
+import {printToolOutput} from './lib.js';
 
 // opencode's headless server (`opencode serve`) with a TUI attached from another pane
 // (`opencode attach URL`): where does the shell tool of the attached session run, and with
@@ -39,21 +39,7 @@ test('opencode serve + attach: the process tree of a tool call', async () => {
     await server.tmux('send-keys', '-t', b, '-l', 'run it');
     await sleep(500);
     await server.tmux('send-keys', '-t', b, 'Enter');
-    for (let i = 0; i < 40; i++) {
-      try {
-        console.log(readFileSync(`${out}.txt`, 'utf8'));
-        break;
-      } catch {
-        await sleep(1000);
-      }
-    }
-    await sleep(1000);
-    console.log(
-      readFileSync(`${out}.ps`, 'utf8')
-        .split('\n')
-        .filter((l) => /opencode|echo "pane|tmux -S/.test(l))
-        .join('\n'),
-    );
+    await printToolOutput(out, 40, /opencode|echo "pane|tmux -S/);
     console.log(await server.tmux('list-panes', '-a', '-F', '#{pane_id} #{pane_pid}'));
     console.log('B', await server.capture(b));
   } finally {

@@ -5,16 +5,12 @@
  */
 import {setTimeout as sleep} from 'node:timers/promises';
 import {describe, it} from 'vitest';
-import {
-  type AgentName,
-  agentAvailable,
-  type RealAgent,
-  startAgent,
-} from '../helpers/real-agents.js';
+import {agentAvailable, type RealAgent, startAgent} from '../helpers/real-agents.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {
   agentsToExplore,
   composerText,
+  freshAgent,
   inTranscript,
   isBusy,
   judge,
@@ -30,14 +26,9 @@ import {
 
 const gap10 = () => 10;
 
-async function fresh(name: AgentName): Promise<RealAgent> {
-  const server = await startTmuxServer();
-  return startAgent(server, name);
-}
-
 describe.each(agentsToExplore())('%s', (name) => {
   it.skipIf(!agentAvailable(name))('composer: empty, draft, clearing keys', async () => {
-    const agent = await fresh(name);
+    const agent = await freshAgent(name);
     await snap(agent, 'idle-empty', 'just started, composer empty');
     const draft = 'refactor the parser please';
     await typeSlowly(agent, draft, gap10);
@@ -86,7 +77,7 @@ describe.each(agentsToExplore())('%s', (name) => {
   });
 
   it.skipIf(!agentAvailable(name))('pickers: / and @ typed one key at a time', async () => {
-    const agent = await fresh(name);
+    const agent = await freshAgent(name);
     const facts: Record<string, unknown> = {};
     await typeSlowly(agent, '/', gap10);
     await sleep(800);
@@ -162,7 +153,7 @@ describe.each(agentsToExplore())('%s', (name) => {
   });
 
   it.skipIf(!agentAvailable(name))('shell mode: ! command', async () => {
-    const agent = await fresh(name);
+    const agent = await freshAgent(name);
     const facts: Record<string, unknown> = {};
     await typeSlowly(agent, '!', gap10);
     await sleep(800);
@@ -197,7 +188,7 @@ describe.each(agentsToExplore())('%s', (name) => {
   });
 
   it.skipIf(!agentAvailable(name))('busy: markers, typing while busy, cancel', async () => {
-    const agent = await fresh(name);
+    const agent = await freshAgent(name);
     const facts: Record<string, unknown> = {};
     const prompt = 'say hello in five words';
     await typeSlowly(agent, prompt, gap10);
@@ -281,7 +272,7 @@ describe.each(agentsToExplore())('%s, Escape', (name) => {
     const facts: Record<string, unknown> = {};
     let agent: RealAgent | undefined;
     for (const waitMs of [300, 2000, 6000]) {
-      agent = await fresh(name);
+      agent = await freshAgent(name);
       const prompt = `summarise the notes file ${waitMs}`;
       await typeSlowly(agent, prompt, gap10);
       await sleep(400);

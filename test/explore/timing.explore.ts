@@ -8,18 +8,13 @@
  */
 import {setTimeout as sleep} from 'node:timers/promises';
 import {describe, it} from 'vitest';
-import {
-  type AgentName,
-  agentAvailable,
-  type RealAgent,
-  startAgent,
-} from '../helpers/real-agents.js';
-import {startTmuxServer} from '../helpers/tmux-server.js';
+import {agentAvailable, type RealAgent} from '../helpers/real-agents.js';
 import {
   agentsToExplore,
   composerLines,
   composerText,
   controlTyper,
+  freshAgent,
   isBusy,
   judge,
   keys,
@@ -32,11 +27,6 @@ import {
   triesPerCell,
   typeSlowly,
 } from './lib.js';
-
-async function fresh(name: AgentName, maxRetries?: number): Promise<RealAgent> {
-  const server = await startTmuxServer();
-  return startAgent(server, name, maxRetries === undefined ? {} : {maxRetries});
-}
 
 /** A 40-character prompt, different for every try, plain letters and digits. */
 function promptFor(tag: string, n: number): string {
@@ -126,7 +116,7 @@ const CADENCES = Object.fromEntries(
 
 describe.each(agentsToExplore())('%s', (name) => {
   it.skipIf(!agentAvailable(name))('Enter after typing, by delay', async () => {
-    const agent = await fresh(name);
+    const agent = await freshAgent(name);
     const tries = triesPerCell();
     const cells: Record<string, Try[]> = {};
     const snapped = new Set<string>();
@@ -171,7 +161,7 @@ describe.each(agentsToExplore())('%s', (name) => {
   });
 
   it.skipIf(!agentAvailable(name))('Enter after a bracketed paste, by delay', async () => {
-    const agent = await fresh(name);
+    const agent = await freshAgent(name);
     const tries = triesPerCell();
     const cells: Record<string, Try[]> = {};
     let n = 0;
@@ -201,7 +191,7 @@ describe.each(agentsToExplore())('%s', (name) => {
   for (const retries of retrySettings) {
     const label = retries === undefined ? 'default retries' : `maxRetries ${retries}`;
     it.skipIf(!agentAvailable(name))(`busy phase offline (${label})`, async () => {
-      const agent = await fresh(name, retries);
+      const agent = await freshAgent(name, retries);
       const text = 'write a haiku about tmux';
       await typeSlowly(agent, text, () => 10);
       await sleep(500);
