@@ -64,12 +64,12 @@ export function flagWords(flags: SubmitFlags): string[] {
 
 /**
  * The tests' one builder of a `submit` command line: to pane `pane` of the server at
- * `socket`, with quick, test-friendly timings (enter delay 50ms, interval 100ms, two stable
+ * socket path `at` (or on `{host}`, by --host), with quick, test-friendly timings (enter delay 50ms, interval 100ms, two stable
  * checks) unless `flags` gives them, then `flags`, then `-- text` when there is a text. `flags`
  * may be words already (`['--until', 'exit']`).
  */
 export function submitArgv(
-  socket: string,
+  at: string | {host: string},
   pane: string,
   flags: SubmitFlags | readonly string[] = {},
   text?: string,
@@ -82,8 +82,7 @@ export function submitArgv(
     if (!given.includes(quick[i] ?? '')) defaults.push(quick[i] ?? '', quick[i + 1] ?? '');
   return [
     'submit',
-    '-S',
-    socket,
+    ...(typeof at === 'string' ? ['-S', at] : ['--host', at.host]),
     '--pane',
     pane,
     ...defaults,

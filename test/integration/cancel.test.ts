@@ -21,6 +21,13 @@ function jobArgs(socket: string, pane: string, extra: string[]): string[] {
   return submitArgv(socket, pane, ['--no-notice', ...extra]);
 }
 
+/** `nudge cancel ID --json`, which must succeed: its answer. */
+async function cancelAnswer(home: string, id: string): Promise<Record<string, unknown>> {
+  const r = await runNudge(['cancel', id, '--json'], {NUDGE_HOME: home});
+  expect(r.exitCode, r.stderr).toBe(0);
+  return JSON.parse(r.stdout);
+}
+
 describe('nudge cancel', () => {
   it('cancels a queued job (never typed) and a running one (the next job starts promptly)', async () => {
     const server = await startTmuxServer();
@@ -57,9 +64,7 @@ describe('nudge cancel', () => {
 
     // Cancel the running one: C must get the pane well before the lock would go stale (8 s).
     const cancelledAt = Date.now();
-    const cancelA = await runNudge(['cancel', a, '--json'], {NUDGE_HOME: home});
-    expect(cancelA.exitCode, cancelA.stderr).toBe(0);
-    expect(JSON.parse(cancelA.stdout)).toMatchObject({
+    expect(await cancelAnswer(home, a)).toMatchObject({
       job: a,
       result: 'cancelled',
       state: 'cancelled',
@@ -145,9 +150,7 @@ describe('nudge cancel', () => {
     const cancel = await runNudge(['cancel', id], {NUDGE_HOME: home});
     expect(cancel.exitCode, cancel.stderr).toBe(0);
     expect(cancel.stdout).toMatch(/already ended \(done\)/);
-    const json = await runNudge(['cancel', id, '--json'], {NUDGE_HOME: home});
-    expect(json.exitCode, json.stderr).toBe(0);
-    expect(JSON.parse(json.stdout)).toMatchObject({
+    expect(await cancelAnswer(home, id)).toMatchObject({
       job: id,
       result: 'already-ended',
       state: 'done',
@@ -181,8 +184,7 @@ describe('a half line nudge cannot clear (a program without a profile)', () => {
       ]),
     );
     await server.waitForScreen(pane, /c{8}/);
-    const cancel = await runNudge(['cancel', first, '--json'], {NUDGE_HOME: home});
-    expect(JSON.parse(cancel.stdout)).toMatchObject({result: 'cancelled', cleared: false});
+    expect(await cancelAnswer(home, first)).toMatchObject({result: 'cancelled', cleared: false});
     const state = await readJobState(home, first);
     expect(state.reason).toMatch(
       /^Cancelled while typing after typing \d+ of 300 characters; they were left in the input line/,

@@ -11,22 +11,13 @@ import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 import {execa} from 'execa';
 import {describe, expect, onTestFinished, test} from 'vitest';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {CLI, flagWords, readJobState, runNudge} from '../helpers/run-nudge.js';
+import {CLI, flagWords, readJobState, runNudge, submitArgv} from '../helpers/run-nudge.js';
 import {type SshHost, type SshWorld, startSshHosts} from '../helpers/ssh-hosts.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 /** Quick timings for jobs on a test pane. */
-const QUICK = [
-  '--delay',
-  '0',
-  '--type-delay',
-  '0',
-  '--enter-delay',
-  '100ms',
-  '--interval',
-  '200ms',
-];
+const QUICK = {delay: 0, typeDelay: 0, enterDelay: '100ms', interval: '200ms'};
 
 function nudge(world: SshWorld, args: string[], env: Record<string, string> = {}) {
   return runNudge(args, {...world.env, ...env});
@@ -80,16 +71,7 @@ describe('nudge on another host over ssh', () => {
     const [alpha] = world.hosts as [SshHost];
     const rec = await startRecorder(alpha);
     const text = `héllo 'quoted' "double" $HOME \`tick\` ; & | \\ 日本 🙂 tab\tend`;
-    const r = await nudge(world, [
-      'submit',
-      '--host',
-      'alpha',
-      '--pane',
-      rec.pane,
-      ...QUICK,
-      '--',
-      text,
-    ]);
+    const r = await nudge(world, submitArgv({host: 'alpha'}, rec.pane, QUICK, text));
     expect(r.exitCode, r.stderr).toBe(0);
     const [host, job] = r.stdout.trim().split(':') as [string, string];
     expect(host).toBe('alpha');
@@ -121,12 +103,12 @@ describe('nudge on another host over ssh', () => {
       process.execPath,
       [
         CLI,
-        'submit',
-        ...flagWords({host: 'alpha', pane}),
-        ...QUICK,
-        ...flagWords({until: 'exit', wait: true}),
-        '--',
-        'sleep 4; echo built-it',
+        ...submitArgv(
+          {host: 'alpha'},
+          pane,
+          {...QUICK, until: 'exit', wait: true},
+          'sleep 4; echo built-it',
+        ),
       ],
       {env: world.env, extendEnv: false, reject: false},
     );
@@ -160,22 +142,20 @@ describe('nudge on another host over ssh', () => {
     const build = await alpha.newPane(['bash', '--norc', '--noprofile']);
     await alpha.waitForScreen(build, /^[$#] ?$/m);
     const agent = await startRecorder(beta);
-    const r = await nudge(world, [
-      'submit',
-      '--host',
-      'alpha',
-      '--pane',
-      build,
-      ...QUICK,
-      '--until',
-      'exit',
-      '--notify-pane',
-      `beta:${agent.pane}`,
-      '--notice',
-      'build {status}: exit {exit}',
-      '--',
-      'sleep 3; echo trained',
-    ]);
+    const r = await nudge(
+      world,
+      submitArgv(
+        {host: 'alpha'},
+        build,
+        {
+          ...QUICK,
+          until: 'exit',
+          notifyPane: `beta:${agent.pane}`,
+          notice: 'build {status}: exit {exit}',
+        },
+        'sleep 3; echo trained',
+      ),
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     const job = r.stdout.trim().split(':')[1] ?? '';
     await waitForStateOn(alpha, job, /^waiting$/);
@@ -206,19 +186,15 @@ describe('nudge on another host over ssh', () => {
     for (let n = 0; n < 40; n++) {
       const {host, rec} = panes[n % 20]!;
       submits.push(
-        nudge(world, [
-          'submit',
-          '--host',
-          host.name,
-          '--pane',
-          rec.pane,
-          ...QUICK,
-          '--stable-checks',
-          '1',
-          '--no-notice',
-          '--',
-          `job ${n}`,
-        ]),
+        nudge(
+          world,
+          submitArgv(
+            {host: host.name},
+            rec.pane,
+            {...QUICK, stableChecks: 1, notice: false},
+            `job ${n}`,
+          ),
+        ),
       );
     }
     const results = await Promise.all(submits);
@@ -338,17 +314,10 @@ Host stranger
     expect(checks[0]).toMatchObject({name: 'ssh', status: 'ok'});
     expect(checks[1]).toMatchObject({name: 'nudge', status: 'ok'});
     expect(checks.map((c) => c.name)).toContain('tmux');
-    const r = await nudge(world, [
-      'submit',
-      '--host',
-      'alpha',
-      '--pane',
-      rec.pane,
-      ...QUICK,
-      '--no-notice',
-      '--',
-      'one',
-    ]);
+    const r = await nudge(
+      world,
+      submitArgv({host: 'alpha'}, rec.pane, {...QUICK, notice: false}, 'one'),
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     await rec.lines(1);
     await world.closeConnections();
@@ -388,14 +357,10 @@ Host stranger
     expect(waited.exitCode, waited.stderr).toBe(0);
     expect(JSON.parse(waited.stdout)).toMatchObject({status: 'idle'});
     // A job waiting on a long command, cancelled from here.
-    const r = await nudge(world, [
-      'submit',
-      ...flagWords({host: 'alpha', pane}),
-      ...QUICK,
-      ...flagWords({until: 'exit'}),
-      '--',
-      'sleep 60',
-    ]);
+    const r = await nudge(
+      world,
+      submitArgv({host: 'alpha'}, pane, {...QUICK, until: 'exit'}, 'sleep 60'),
+    );
     const job = r.stdout.trim();
     await waitForStateOn(alpha, job.split(':')[1] ?? '', /^waiting$/);
     // top and queue read that host's store.
