@@ -30,7 +30,7 @@ import {stoppedFromOutside} from './ending.js';
 import type {JobOutcome} from './events.js';
 import {runJob} from './job.js';
 import type {JobDeps} from './job-deps.js';
-import {textAfterEdit} from './lock-pane.js';
+import {requestAfterEdit} from './lock-pane.js';
 import {tellingLostOnce} from './lost.js';
 import {showingPaneState} from './pane-status.js';
 import {ifBusyMeans} from './policies.js';
@@ -256,8 +256,8 @@ function realJobDeps(
     activity: transport.activity,
     clock: realClock,
     lockFor,
-    textNow: () =>
-      textAfterEdit(handle, {
+    requestNow: () =>
+      requestAfterEdit(handle, {
         pane: request.pane,
         recorder,
         clock: realClock,

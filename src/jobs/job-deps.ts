@@ -1,11 +1,13 @@
 import type {HookMarkSource} from '../agents/hook-marks.js';
 import type {Clock} from '../base/clock.js';
+import type {Result} from '../base/result.js';
 import type {PaneActivity} from '../detect/wait-until.js';
 import type {Doors} from '../doors/ladder.js';
 import type {PaneLock} from '../locks/pane-lock.js';
 import type {Tell} from '../notify/tell.js';
 import type {RecognizeDeps} from '../pane/profile.js';
 import type {JobRecorder} from './recorder.js';
+import type {JobRequest} from './request.js';
 import type {StopWork} from './stop-command.js';
 
 /** What a job needs from the outside world: every member is required (fakes implement each). */
@@ -13,8 +15,9 @@ export interface JobDeps extends RecognizeDeps {
   clock: Clock;
   /** The lock of a pane of the job's server. */
   lockFor: (pane: string) => Pick<PaneLock, 'acquire' | 'hold'>;
-  /** The job's text as it is now: `nudge queue edit` may change it while the job waits. */
-  textNow: () => Promise<string>;
+  /** The job's request as the store holds it now, read under the pane's lock (`nudge queue
+   * edit` may change its text while the job waits), or why it cannot be. */
+  requestNow: () => Promise<Result<JobRequest, string>>;
   recorder: JobRecorder;
   /** The process running the job (recorded in the queue so waiters can tell it is alive). */
   pid: number;

@@ -21,7 +21,7 @@ export async function takePaneLock(
     tmux: Pick<Tmux, 'takeFence' | 'dropFence'>;
     pid: number;
     recorder: JobRecorder;
-    textNow: () => Promise<string>;
+    requestNow: () => Promise<Result<JobRequest, string>>;
   },
   request: Pick<JobRequest, 'jobId' | 'options' | 'text'>,
   pane: string,
@@ -44,15 +44,32 @@ export async function takePaneLock(
   });
   if (acquired.ok) {
     const lease = await fenceLease(deps.tmux, acquired.value, pane, request.jobId);
-    // Taken under the queue's lock: no edit (`nudge queue edit`) comes after this read.
-    const text = await deps.textNow();
-    if (text !== request.text) await deps.recorder.event('text-edited', {chars: [...text].length});
-    return ok({lease, text});
+    // Read under the queue's lock: no edit (`nudge queue edit`) comes after this read.
+    const now = await requestUnderLock(deps, request);
+    if (now.ok) return ok({lease, text: now.value});
+    await lease.release();
+    return err({
+      state: 'failed',
+      reason: `Under the pane's lock, ${now.error}; nothing was typed.`,
+    });
   }
   const why = whyNoLock(acquired.error, pane, formatDuration(timeoutMs));
   if (acquired.error.reason === 'dropped')
     return err({state: 'cancelled', reason: `${why}; nothing was typed.`});
   return err({state: 'failed', reason: `${why}; raise --lock-timeout or cancel the job ahead.`});
+}
+
+/** The text to type, from the request read under the lock (bounded and checked, as at the
+ * worker's start): its text is the one thing `nudge queue edit` changes. */
+async function requestUnderLock(
+  deps: {recorder: JobRecorder; requestNow: () => Promise<Result<JobRequest, string>>},
+  request: Pick<JobRequest, 'text'>,
+): Promise<Result<string, string>> {
+  const now = await deps.requestNow();
+  if (!now.ok) return now;
+  const {text} = now.value;
+  if (text !== request.text) await deps.recorder.event('text-edited', {chars: [...text].length});
+  return ok(text);
 }
 
 /** Run `wait` (a wait for an idle pane before the lock) with the job's place in the queue kept,
@@ -75,15 +92,15 @@ export async function holdingPlace<T>(
 const EDIT_POLL_MS = 250;
 
 /**
- * The job's text, once no `nudge queue edit` holds it ($EDITOR open on it): the worker waits,
+ * The job's request, once no `nudge queue edit` holds it ($EDITOR open on it): the worker waits,
  * its lock held, until the edit is written or the editing process is gone, and says so
  * (`waiting-for-edit`, then `person-done`), so an edit is never lost to a job that reached
  * the pane meanwhile.
  */
-export async function textAfterEdit(
-  handle: {readText: () => Promise<string>; dir: string},
+export async function requestAfterEdit(
+  handle: {readRequest: () => Promise<Result<JobRequest, string>>; dir: string},
   o: {pane: string; recorder: JobRecorder; clock: Clock; signal: AbortSignal},
-): Promise<string> {
+): Promise<Result<JobRequest, string>> {
   let waited = false;
   while ((await editHolder(handle.dir)) !== undefined) {
     if (!waited) await o.recorder.event('waiting-for-edit', {pane: o.pane});
@@ -91,5 +108,5 @@ export async function textAfterEdit(
     await o.clock.sleep(EDIT_POLL_MS, o.signal);
   }
   if (waited) await o.recorder.event('person-done', {pane: o.pane});
-  return handle.readText();
+  return handle.readRequest();
 }

@@ -38,27 +38,14 @@ const executeContext = (s: WorkerStart) => ({
 /** A job's failure goes into its record (through the store's one writer of endings). */
 const failJob = (s: WorkerStart, reason: string) => recordWorkerFailure(s.stateDir, s.id, reason);
 
-/** The request of job `s.id`: its request.json, the one carrier of a request (read bounded,
- * checked). */
-async function storedRequest(s: WorkerStart): Promise<Result<JobRequest, string>> {
-  const path = new JobHandle(s.id, layout.jobDir(s.stateDir, s.id)).requestPath;
-  try {
-    return parseStoredRequest(await readTextCapped(path, MAX_REQUEST_BYTES));
-  } catch (error) {
-    return err(`its request (${path}) cannot be read: ${readFailure(error)}`);
-  }
-}
-
 /** `nudge submit`'s job: its request read from the store by the job's id, checked. */
 export const JOB_WORKER: WorkerKind = {
   name: 'job',
   idPattern: JOB_ID_PATTERN,
   prepare: useProfilesOf,
   async run(s) {
-    const decoded = await storedRequest(s);
+    const decoded = await new JobHandle(s.id, layout.jobDir(s.stateDir, s.id)).readRequest();
     if (!decoded.ok) throw new BadRequest(decoded.error);
-    if (decoded.value.jobId !== s.id)
-      throw new BadRequest(`the request is for job ${decoded.value.jobId}, not ${s.id}`);
     // NUDGE_TRANSPORT=spawn|control|auto picks how tmux is reached (tests run both).
     const transport = parseTransportChoice(s.env.NUDGE_TRANSPORT);
     if (!transport.ok) throw new BadRequest(transport.error);

@@ -1,5 +1,6 @@
 import {describe, expect, test} from 'vitest';
 import type {HookMarkSource} from '../../../src/agents/hook-marks.js';
+import {err, ok} from '../../../src/base/result.js';
 import type {JobEvents, JobOutcome, RunningState} from '../../../src/jobs/events.js';
 import {runJob} from '../../../src/jobs/job.js';
 import type {JobRecorder} from '../../../src/jobs/recorder.js';
@@ -51,20 +52,20 @@ function fakeLock(opts: {timeout?: boolean} = {}) {
   return {lock, compromise, released: () => released};
 }
 
-/** The text of the request made last: the job's stored text (nothing edits it here). */
-let storedText = '';
+/** The request made last: the job's stored request (nothing edits it here). */
+let stored: JobRequest | undefined;
 
 function makeRequest(
   overrides: Partial<JobRequest['options']> = {},
   text = 'npm test',
 ): JobRequest {
-  storedText = text;
-  return jobRequest({
+  stored = jobRequest({
     text,
     createdAt: new Date().toISOString(),
     given: {stableChecks: 2, timeout: '60s'},
     exact: overrides,
   });
+  return stored;
 }
 
 function setup(
@@ -86,7 +87,7 @@ function setup(
       clock,
       recorder,
       lockFor: () => lock.lock,
-      textNow: async () => storedText,
+      requestNow: async () => (stored ? ok(stored) : err('no request was made')),
       pid: 1,
       activity: undefined,
       hookMarks: noHookMarks,

@@ -4,13 +4,18 @@
  * the holder. Pure logic: a fake lock, tmux and recorder.
  */
 import {describe, expect, test} from 'vitest';
-import {err, ok} from '../../../src/base/result.js';
+import {err, ok, type Result} from '../../../src/base/result.js';
 import {takePaneLock} from '../../../src/jobs/lock-pane.js';
 import type {JobRecorder} from '../../../src/jobs/recorder.js';
+import type {JobRequest} from '../../../src/jobs/request.js';
 import type {AcquireOptions, PaneLease} from '../../../src/locks/pane-lock.js';
 import {jobRequest} from '../../helpers/job-request.js';
 
-function world(outcome: 'ok' | 'timeout' | 'dropped', holder?: string, textNow = 'npm test') {
+function world(
+  outcome: 'ok' | 'timeout' | 'dropped',
+  holder?: string,
+  now: Result<JobRequest, string> = ok(jobRequest({text: 'npm test'})),
+) {
   const events: Array<[string, unknown]> = [];
   const recorder = {
     event: async (name: string, data: unknown) => void events.push([name, data]),
@@ -25,7 +30,7 @@ function world(outcome: 'ok' | 'timeout' | 'dropped', holder?: string, textNow =
   const deps = {
     pid: 4242,
     recorder,
-    textNow: async () => textNow,
+    requestNow: async () => now,
     tmux: {
       takeFence: async (pane: string, token: string) => {
         fences.push(`${pane} ${token}`);
@@ -90,7 +95,7 @@ describe('takePaneLock', () => {
   });
 
   test('the text as it is when the lock is taken: an edit made while queued is what types', async () => {
-    const w = world('ok', undefined, 'npm run lint');
+    const w = world('ok', undefined, ok(jobRequest({text: 'npm run lint'})));
     const request = jobRequest({text: 'npm test'});
     const got = await takePaneLock(w.deps, request, '%5', new AbortController().signal);
     expect(got.ok && got.value.text).toBe('npm run lint');
@@ -100,5 +105,31 @@ describe('takePaneLock', () => {
     const kept = await takePaneLock(same.deps, request, '%5', new AbortController().signal);
     expect(kept.ok && kept.value.text).toBe('npm test');
     expect(same.events.map(([name]) => name)).not.toContain('text-edited');
+  });
+
+  test('a request that cannot be read under the lock: the job fails in one sentence, nothing typed, the lock let go', async () => {
+    const w = world('ok', undefined, err('the request is not valid JSON'));
+    let released = false;
+    const deps = {
+      ...w.deps,
+      lockFor: (pane: string) => ({
+        acquire: async (o: AcquireOptions) => {
+          const got = await w.deps.lockFor(pane).acquire(o);
+          const release = async () => {
+            released = true;
+          };
+          return got.ok ? ok({...got.value, release}) : got;
+        },
+      }),
+    };
+    const got = await takePaneLock(deps, jobRequest({}), '%5', new AbortController().signal);
+    expect(got).toEqual({
+      ok: false,
+      error: {
+        state: 'failed',
+        reason: "Under the pane's lock, the request is not valid JSON; nothing was typed.",
+      },
+    });
+    expect(released).toBe(true);
   });
 });

@@ -1,9 +1,9 @@
-import {chmodSync, chownSync, mkdirSync, mkdtempSync, statSync} from 'node:fs';
+import {chmodSync, chownSync, mkdirSync, mkdtempSync, statSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {ensureStateDir, resolveStateDir} from '../../../src/base/paths.js';
-import type {JobRequest} from '../../../src/jobs/request.js';
+import {type JobRequest, MAX_REQUEST_BYTES} from '../../../src/jobs/request.js';
 import {checkJobRecord, JobStore, previewText, shownState} from '../../../src/jobs/store.js';
 import {jobRequest} from '../../helpers/job-request.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
@@ -55,6 +55,26 @@ describe('JobStore', () => {
       state: 'locked',
       pid: 99,
       preview: 'secret text',
+    });
+  });
+
+  test('readRequest: the stored request, read bounded and checked, and its text as edited; else one sentence', async () => {
+    const dir = useTempDir();
+    await ensureStateDir(dir);
+    const handle = await new JobStore(dir).create(request('0mwr33g3x-aaaa'), 'detached');
+    expect(await handle.readRequest()).toEqual({ok: true, value: request('0mwr33g3x-aaaa')});
+    await handle.writeText('edited while queued');
+    const edited = await handle.readRequest();
+    expect(edited.ok && edited.value.text).toBe('edited while queued');
+    writeFileSync(handle.requestPath, JSON.stringify(request('0mwr33g3x-bbbb')));
+    expect(await handle.readRequest()).toEqual({
+      ok: false,
+      error: 'the request is for job 0mwr33g3x-bbbb, not 0mwr33g3x-aaaa',
+    });
+    writeFileSync(handle.requestPath, `{"text": "${'x'.repeat(MAX_REQUEST_BYTES)}"}`);
+    expect(await handle.readRequest()).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/cannot be read: is over \d+ KiB$/),
     });
   });
 
