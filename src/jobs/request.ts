@@ -1,6 +1,7 @@
 import {Buffer} from 'node:buffer';
 import {z} from 'zod';
 import {VIAS} from '../agents/doors.js';
+import {readFailure, readTextCapped} from '../base/bounded-read.js';
 import {JOB_ID_PATTERN} from '../base/paths.js';
 import {linearPattern} from '../base/pattern.js';
 import {err, ok, type Result} from '../base/result.js';
@@ -131,6 +132,24 @@ export function parseStoredRequest(text: string): Result<JobRequest, string> {
     return err('the request is not valid JSON');
   }
   return validateRequest(parsed);
+}
+
+/** Job `jobId`'s request from its request.json at `path`: read bounded and checked, and for
+ * that job; else the one sentence of what is wrong. */
+export async function readStoredRequest(
+  path: string,
+  jobId: string,
+): Promise<Result<JobRequest, string>> {
+  let text: string;
+  try {
+    text = await readTextCapped(path, MAX_REQUEST_BYTES);
+  } catch (error) {
+    return err(`its request (${path}) cannot be read: ${readFailure(error)}`);
+  }
+  const request = parseStoredRequest(text);
+  if (request.ok && request.value.jobId !== jobId)
+    return err(`the request is for job ${request.value.jobId}, not ${jobId}`);
+  return request;
 }
 
 /** Half of a UTF-16 surrogate pair without the other half: not a character, not UTF-8. */

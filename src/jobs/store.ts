@@ -1,7 +1,6 @@
 import {mkdir, readdir, readFile, rm, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import type {Blocked} from '../agents/dialogs.js';
-import {readFailure, readTextCapped} from '../base/bounded-read.js';
 import {NudgeError} from '../base/errors.js';
 import type {IfBusy} from './policies.js';
 import {checkJobRecord, type JobRecord, type NoticeVia, type RecordPatch} from './record.js';
@@ -11,17 +10,11 @@ export {checkJobRecord, type JobKind, type JobRecord} from './record.js';
 
 import {appendLine, stateWriteError, writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE, FILE_MODE, layout} from '../base/paths.js';
-import {err, type Result} from '../base/result.js';
+import type {Result} from '../base/result.js';
 import {thisProcess} from '../base/this-process.js';
 import type {Delivery} from '../pane/failures.js';
 import {isRunning, type ProcessId} from '../process/identity.js';
-import {
-  JOB_ID_PATTERN,
-  type JobRequest,
-  MAX_REQUEST_BYTES,
-  parseStoredRequest,
-  storedIfBusy,
-} from './request.js';
+import {JOB_ID_PATTERN, type JobRequest, readStoredRequest, storedIfBusy} from './request.js';
 
 export {isTerminal, JOB_STATES, type JobState, type TerminalState} from './states.js';
 
@@ -128,17 +121,8 @@ export class JobHandle {
   /** Its request as request.json holds it now, read bounded and checked (the one carrier of
    * a request: the worker reads it by the job's id, and again under the pane's lock, where
    * `nudge queue edit` may have rewritten its text); the one sentence of what is wrong. */
-  async readRequest(): Promise<Result<JobRequest, string>> {
-    let text: string;
-    try {
-      text = await readTextCapped(this.requestPath, MAX_REQUEST_BYTES);
-    } catch (error) {
-      return err(`its request (${this.requestPath}) cannot be read: ${readFailure(error)}`);
-    }
-    const request = parseStoredRequest(text);
-    if (request.ok && request.value.jobId !== this.id)
-      return err(`the request is for job ${request.value.jobId}, not ${this.id}`);
-    return request;
+  readRequest(): Promise<Result<JobRequest, string>> {
+    return readStoredRequest(this.requestPath, this.id);
   }
 
   /** The text its request.json holds now (`nudge queue edit` rewrites it while queued). */
