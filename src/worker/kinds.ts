@@ -1,12 +1,9 @@
 import {useProfilesOf} from '../agents/registry.js';
-import {readFailure, readTextCapped} from '../base/bounded-read.js';
 import {realClock} from '../base/clock.js';
 import {EXIT_CODES, exitCodeOfState} from '../base/errors.js';
 import {JOB_ID_PATTERN, layout} from '../base/paths.js';
-import {err, type Result} from '../base/result.js';
 import {relayEnds} from '../front/relay.js';
 import {executeJob, recordWorkerFailure} from '../jobs/execute.js';
-import {type JobRequest, MAX_REQUEST_BYTES, parseStoredRequest} from '../jobs/request.js';
 import {JobHandle} from '../jobs/store.js';
 import {notifyPreviewOf} from '../notify/config.js';
 import type {WorkerKind, WorkerStart} from '../process/worker-main.js';
