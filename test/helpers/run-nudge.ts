@@ -63,10 +63,10 @@ export function flagWords(flags: SubmitFlags): string[] {
 }
 
 /**
- * The tests' one builder of a `submit` command line: to pane `pane` of the server at
- * socket path `at` (or on `{host}`, by --host), with quick, test-friendly timings (enter delay 50ms, interval 100ms, two stable
- * checks) unless `flags` gives them, then `flags`, then `-- text` when there is a text. `flags`
- * may be words already (`['--until', 'exit']`).
+ * The tests' one builder of a `submit` command line: to pane `pane` of the server at socket
+ * path `at` (or on `{host}`, by --host), with quick, test-friendly timings (enter delay 50ms,
+ * interval 100ms, two stable checks) unless `flags` gives them, then `flags`, then `-- text`
+ * when there is a text. `flags` may be words already (`['--until', 'exit']`).
  */
 export function submitArgv(
   at: string | {host: string},
@@ -233,7 +233,8 @@ export async function waitForJobState(
   );
 }
 
-/** `submit` on a test server with quick timings; `overrides` replace the defaults here. */
+/** submitArgv with steady timings, for panes that draw (a shell, a spinner): no delays, Enter
+ * after 100ms, captures 200ms apart, three alike for stable; `overrides` replace them. */
 export function submitArgs(
   socket: string,
   pane: string,
@@ -248,7 +249,7 @@ export function submitArgs(
     '--stable-checks': '3',
     ...overrides,
   };
-  return ['submit', '-S', socket, '--pane', pane, ...Object.entries(timings).flat(), ...extra];
+  return submitArgv(socket, pane, [...Object.entries(timings).flat(), ...extra]);
 }
 
 /** `submit -- TEXT` on a test server with submitArgs's quick timings and `extra` flags: the

@@ -2,11 +2,11 @@
 // the job's own pane waits for input) the notice is held back, and the job says so.
 import {describe, expect, it} from 'vitest';
 import {useNudgeHome} from '../helpers/nudge-home.js';
-import {runNudge} from '../helpers/run-nudge.js';
+import {runNudge, submitArgv} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 const QUESTION = `python3 -c 'input("Overwrite? [y/N] ")'`;
-const quick = ['--delay', '0', '--interval', '250ms', '--stable-checks', '2'];
+const quick = {delay: 0, interval: '250ms', stableChecks: 2};
 
 describe('a question in the job pane', () => {
   it('is not answered by the notice: the job ends idle, the notice held back', async () => {
@@ -14,7 +14,7 @@ describe('a question in the job pane', () => {
     await server.waitForScreen('%0', /^\$$/m);
     const home = useNudgeHome();
     const r = await runNudge(
-      ['submit', '-S', server.socket, '--pane', '%0', '--wait', '--json', ...quick, '--', QUESTION],
+      submitArgv(server.socket, '%0', {...quick, wait: true, json: true}, QUESTION),
       {NUDGE_HOME: home},
     );
     const screen = await server.capture('%0');
@@ -52,22 +52,12 @@ describe('a question in the job pane', () => {
     await server.waitForScreen('%0', /^\$$/m);
     await server.waitForScreen(agent, /^\$$/m);
     const r = await runNudge(
-      [
-        'submit',
-        '-S',
+      submitArgv(
         server.socket,
-        '--pane',
         '%0',
-        '--notify-pane',
-        agent,
-        '--notice',
-        'DONE {reason}',
-        '--wait',
-        '--json',
-        ...quick,
-        '--',
+        {...quick, notifyPane: agent, notice: 'DONE {reason}', wait: true, json: true},
         QUESTION,
-      ],
+      ),
       {NUDGE_HOME: useNudgeHome()},
     );
     expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(0);

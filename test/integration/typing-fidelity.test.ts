@@ -5,7 +5,7 @@ import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {hex, type RecorderPane, startRecorder} from '../helpers/recorder-pane.js';
-import {runNudge} from '../helpers/run-nudge.js';
+import {runNudge, submitArgv} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 const CR = Buffer.from([0x0d]);
@@ -36,30 +36,20 @@ async function typeIntoRecorder(
     writeFileSync(join(config, 'nudge', 'agents', 'recorder.toml'), opts.profileFile);
   }
   const r = await runNudge(
-    [
-      'submit',
-      '-S',
+    submitArgv(
       server.socket,
-      '--pane',
       rec.pane,
-      ...(opts.clear ? [] : ['--no-clear']),
-      ...(opts.profileFile ? ['--profile', 'recorder'] : []),
-      ...(opts.enter ? [] : ['--no-enter']),
-      '--no-notice',
-      '--delay',
-      '0',
-      '--enter-delay',
-      '50ms',
-      '--interval',
-      '100ms',
-      '--stable-checks',
-      '2',
-      '--type-delay',
-      opts.typeDelay,
-      '--wait',
-      '--',
+      {
+        clear: opts.clear === true,
+        profile: opts.profileFile ? 'recorder' : undefined,
+        enter: opts.enter === true,
+        notice: false,
+        delay: 0,
+        typeDelay: opts.typeDelay,
+        wait: true,
+      },
       text,
-    ],
+    ),
     {NUDGE_HOME: home, XDG_CONFIG_HOME: config},
   );
   expect(r.exitCode, `stdout: ${r.stdout}\nstderr: ${r.stderr}`).toBe(0);
