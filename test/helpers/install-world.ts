@@ -153,28 +153,55 @@ export async function expectNoticeAtModel(w: World, id: string, after: number): 
 
 /**
  * The installed `/nudge` command, used as a person does: typed, its entry seen in the menu
- * (`menu`), then ` TEXT` and Enter. The model saw the job queued; TEXT, typed into the agent's
- * own pane by the job, reached the model once; the job ended done and its notice reached the
- * model once after it; the installed hook left a `hook` mark. The job's id.
+ * (`menu`; with `pick`, taken from the list with Enter until the screen shows `pick`), then
+ * `args` and Enter. The model saw the job queued (`queued`, the command's own words); the job
+ * ended done and its notice reached the model once after it. The job's id.
  */
+async function queuedBySlash(
+  w: World,
+  o: {menu: RegExp; pick?: RegExp; args: string; queued: string},
+): Promise<string> {
+  await type(w, '/nudge', false);
+  await w.server.waitForScreen(w.agent.pane, o.menu, 30_000);
+  if (o.pick) {
+    await w.server.tmux('send-keys', '-t', w.agent.pane, 'Enter');
+    await w.server.waitForScreen(w.agent.pane, o.pick, 30_000);
+  }
+  const started = Date.now();
+  await type(w, o.pick ? o.args : ` ${o.args}`);
+  const queued = await w.model.waitForPrompt(
+    new RegExp(`${o.queued}: \\{"job":"[0-9a-z-]+","state":"queued"`),
+    {timeoutMs: 90_000},
+  );
+  const id = await theJob(w);
+  expect(queued.text).toContain(`"job":"${id}"`);
+  await expectNoticeAtModel(w, id, started);
+  return id;
+}
+
+/** `/nudge TEXT` for the agent's own pane: TEXT, typed there by the job, reached the model
+ * once, and the installed hook left a `hook` mark (queuedBySlash). The job's id. */
 export async function slashNudge(
   w: World,
   o: {menu: RegExp; text: string; hook: string},
 ): Promise<string> {
-  await type(w, '/nudge', false);
-  await w.server.waitForScreen(w.agent.pane, o.menu, 30_000);
-  const started = Date.now();
-  await type(w, ` ${o.text}`);
-  const queued = await w.model.waitForPrompt(/Queued: \{"job":"[0-9a-z-]+","state":"queued"/, {
-    timeoutMs: 90_000,
-  });
-  const id = await theJob(w);
-  expect(queued.text).toContain(`"job":"${id}"`);
+  const id = await queuedBySlash(w, {menu: o.menu, args: o.text, queued: 'Queued'});
   await w.model.waitForPrompt(new RegExp(`^${o.text}$`), {timeoutMs: 90_000});
-  await expectNoticeAtModel(w, id, started);
   expect(w.model.prompts().filter((p) => p.text === o.text)).toHaveLength(1);
   await expectHookMark(w, o.hook);
   return id;
+}
+
+/** `/nudge --pane SHELL --notify-pane self --until exit -- 'echo WORD'`: WORD printed in the
+ * shell pane, the notice at the model, the installed hook's `hook` mark (queuedBySlash). */
+export async function slashNudgeToShell(
+  w: World,
+  o: {menu: RegExp; pick?: RegExp; word: string; hook: string},
+): Promise<void> {
+  const args = `--pane ${w.shell} --notify-pane self --until exit -- 'echo ${o.word}'`;
+  await queuedBySlash(w, {menu: o.menu, pick: o.pick, args, queued: 'Job queued'});
+  await w.server.waitForScreen(w.shell, new RegExp(`^${o.word}$`, 'm'), 10_000);
+  await expectHookMark(w, o.hook);
 }
 
 /** A turn-end mark of `source` for the agent's pane, recorded by the installed hook. */

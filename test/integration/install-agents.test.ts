@@ -18,6 +18,7 @@ import {
   NUDGE,
   setup,
   slashNudge,
+  slashNudgeToShell,
   snapshot,
   theJob,
   type,
@@ -44,26 +45,11 @@ describe.skipIf(!agentAvailable('claude'))(
         new RegExp(`nudge: ${NUDGE.replace(/[/.]/g, '\\$&')} mcp - [✓✔] Connected`),
       );
 
-      await type(w, '/nudge', false);
-      await w.server.waitForScreen(
-        w.agent.pane,
-        /\/nudge\s+Queue text for a tmux pane with nudge/,
-        30_000,
-      );
-      const started = Date.now();
-      await type(
-        w,
-        ` --pane ${w.shell} --notify-pane self --until exit -- 'echo claude-installed'`,
-      );
-      const queued = await w.model.waitForPrompt(
-        /Job queued: \{"job":"[0-9a-z-]+","state":"queued"/,
-        {timeoutMs: 90_000},
-      );
-      const id = await theJob(w);
-      expect(queued.text).toContain(`"job":"${id}"`);
-      await expectNoticeAtModel(w, id, started);
-      await w.server.waitForScreen(w.shell, /^claude-installed$/m, 10_000);
-      await expectHookMark(w, 'claude-stop');
+      await slashNudgeToShell(w, {
+        menu: /\/nudge\s+Queue text for a tmux pane with nudge/,
+        word: 'claude-installed',
+        hook: 'claude-stop',
+      });
 
       // Quit Claude Code first, as the README says: it rewrites ~/.claude.json as it runs, and
       // 2.1.331 wrote nudge's server back after an uninstall done under it.

@@ -15,6 +15,7 @@ import {
   NUDGE,
   setup,
   slashNudge,
+  slashNudgeToShell,
   snapshot,
   theJob,
   type,
@@ -56,36 +57,14 @@ describe.skipIf(!agentAvailable('opencode'))(
       const listed = await agentCli('opencode', w.agent, w.model, ['mcp', 'list']);
       expect(listed).toMatch(/nudge.*connected/i);
 
-      await type(w, '/nudge', false);
-      await w.server.waitForScreen(
-        w.agent.pane,
-        /nudge\s+Queue text for a tmux pane with nudge/,
-        30_000,
-      );
       // The command is taken from the list with Enter (a space there empties the input), then
       // its arguments are typed.
-      await w.server.tmux('send-keys', '-t', w.agent.pane, 'Enter');
-      await w.server.waitForScreen(
-        w.agent.pane,
-        /^(?![\s\S]*Queue text for a tmux pane)[\s\S]*┃ {2}\/nudge *\n/,
-        30_000,
-      );
-      const started = Date.now();
-      await type(
-        w,
-        `--pane ${w.shell} --notify-pane self --until exit -- 'echo opencode-installed'`,
-      );
-      const queued = await w.model.waitForPrompt(
-        /Job queued: \{"job":"[0-9a-z-]+","state":"queued"/,
-        {
-          timeoutMs: 90_000,
-        },
-      );
-      const id = await theJob(w);
-      expect(queued.text).toContain(`"job":"${id}"`);
-      await expectNoticeAtModel(w, id, started);
-      await w.server.waitForScreen(w.shell, /^opencode-installed$/m, 10_000);
-      await expectHookMark(w, 'opencode-idle');
+      await slashNudgeToShell(w, {
+        menu: /nudge\s+Queue text for a tmux pane with nudge/,
+        pick: /^(?![\s\S]*Queue text for a tmux pane)[\s\S]*┃ {2}\/nudge *\n/,
+        word: 'opencode-installed',
+        hook: 'opencode-idle',
+      });
 
       await uninstall(w, 'opencode');
       expect(snapshot(w.agent.home, FILES.opencode)).toEqual(w.before);
