@@ -91,6 +91,17 @@ export function submitArgv(
   ];
 }
 
+/** `nudge schedule SCHEDULER` with its own `flags`, then `--`, the flags of the submit it
+ * schedules, `--` and the text. */
+export function scheduleArgv(
+  scheduler: string,
+  flags: SubmitFlags,
+  submit: SubmitFlags,
+  text: string,
+): string[] {
+  return ['schedule', scheduler, ...flagWords(flags), '--', ...flagWords(submit), '--', text];
+}
+
 export interface NudgeRun {
   exitCode: number | undefined;
   stdout: string;

@@ -5,7 +5,7 @@
 import {describe, expect, test} from 'vitest';
 import {spawnedMcp} from '../helpers/mcp-client.js';
 import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
-import {runNudge, submitArgs, waitForJobState} from '../helpers/run-nudge.js';
+import {runNudge, scheduleArgv, submitArgs, waitForJobState} from '../helpers/run-nudge.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 
 type ToolAnswer = {content: Array<{type: string; text: string}>; isError?: boolean};
@@ -84,22 +84,12 @@ describe("from inside a pane of one session, another session's panes and jobs ar
       expect(r.stderr.trim()).toBe(`nudge: ${OUT_OF_REACH(`PANE ${other}`)}`);
     }
     const schedule = await runNudge(
-      [
-        'schedule',
+      scheduleArgv(
         'cron',
-        '--write',
-        '-S',
-        server.socket,
-        '--name',
-        'x',
-        '--every',
-        '1h',
-        '--',
-        '--pane',
-        other,
-        '--',
+        {write: true, socketPath: server.socket, name: 'x', every: '1h'},
+        {pane: other},
         'typed later',
-      ],
+      ),
       agent,
     );
     expect(schedule.exitCode, schedule.stderr).toBe(2);

@@ -22,7 +22,13 @@ import {
   shellQuote,
 } from '../helpers/real-agents.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {readJobEvents, runNudge, shown, waitForJobState} from '../helpers/run-nudge.js';
+import {
+  readJobEvents,
+  runNudge,
+  scheduleArgv,
+  shown,
+  waitForJobState,
+} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
@@ -101,22 +107,14 @@ async function recoverScenario(agent: AgentName) {
     return r.stdout.trim();
   };
   // A schedule that types into the run's pane: its mark moves to the recovered pane.
-  const scheduled = await nudge([
-    'schedule',
-    'cron',
-    '--write',
-    '-S',
-    server.socket,
-    '--name',
-    'nightly',
-    '--every',
-    '1h',
-    '--',
-    '--pane',
-    pane,
-    '--',
-    'the nightly check',
-  ]);
+  const scheduled = await nudge(
+    scheduleArgv(
+      'cron',
+      {write: true, socketPath: server.socket, name: 'nightly', every: '1h'},
+      {pane},
+      'the nightly check',
+    ),
+  );
   expect(scheduled.exitCode, shown(scheduled)).toBe(0);
   const token = JSON.parse(readFileSync(join(home, 'schedule', 'nightly.json'), 'utf8')).mark;
   const job1 = await submit(atWork);

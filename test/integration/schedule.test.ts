@@ -11,7 +11,7 @@ import {join} from 'node:path';
 import {execa, execaSync} from 'execa';
 import {parse as parsePlist} from 'plist';
 import {describe, expect, test} from 'vitest';
-import {CLI, flagWords, runNudge} from '../helpers/run-nudge.js';
+import {CLI, runNudge, scheduleArgv} from '../helpers/run-nudge.js';
 import {runFromPane} from '../helpers/shell-pane.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
@@ -154,21 +154,12 @@ describe('nudge schedule', () => {
     );
     const pane = await server.newPane(['bash', '--norc', '--noprofile']);
     const ok = await runNudge(
-      [
-        'schedule',
+      scheduleArgv(
         'cron',
-        '--every',
-        '1h',
-        '--write',
-        '-S',
-        server.socket,
-        '--json',
-        '--',
-        '--pane',
-        pane,
-        '--',
+        {every: '1h', write: true, socketPath: server.socket, json: true},
+        {pane},
         'continue',
-      ],
+      ),
       outside,
     );
     expect(ok.exitCode, ok.stderr).toBe(0);
@@ -214,15 +205,12 @@ describe('nudge schedule', () => {
     const pane = (await server.tmux('display-message', '-p', '#{pane_id}')).trim();
     const text = 'printf \'%s done\\n\' "ünï ✓ 100%"';
     const r = await nudge(
-      [
-        'schedule',
+      scheduleArgv(
         'cron',
-        ...flagWords({every: '1m', write: true, socketPath: server.socket}),
-        '--',
-        ...flagWords({pane, until: 'exit', notice: false}),
-        '--',
+        {every: '1m', write: true, socketPath: server.socket},
+        {pane, until: 'exit', notice: false},
         text,
-      ],
+      ),
       env,
     );
     expect(r.exitCode, r.stderr).toBe(0);
@@ -294,20 +282,12 @@ describe('nudge schedule', () => {
   test('systemd --install writes units that systemd-analyze accepts, reloads and enables the timer; --uninstall undoes it', async () => {
     const {env, home, callsMade, job, mark, nudge} = await world();
     const r = await nudge(
-      [
-        'schedule',
+      scheduleArgv(
         'systemd',
-        '--cron',
-        '*/10 8-18 * * mon-fri',
-        '--name',
-        'work',
-        '--install',
-        '--',
-        '--notify-pane',
-        'self',
-        '--',
+        {cron: '*/10 8-18 * * mon-fri', name: 'work', install: true},
+        {notifyPane: 'self'},
         'status?',
-      ],
+      ),
       env,
     );
     expect(r.exitCode, r.stderr).toBe(0);

@@ -13,7 +13,7 @@ import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {execa} from 'execa';
 import {describe, expect, onTestFinished, test} from 'vitest';
-import {flagWords, runNudge, waitForJobState} from '../helpers/run-nudge.js';
+import {runNudge, scheduleArgv, waitForJobState} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -63,16 +63,12 @@ describe.skipIf(why !== undefined)(
       };
       const text = 'printf \'cron fired at 100%% of %s\\n\' "$((6*7))"';
       const install = await runNudge(
-        [
-          'schedule',
+        scheduleArgv(
           'cron',
-          ...flagWords({cron: '* * * * *', name: 'slow-test', install: true}),
-          ...flagWords({socketPath: server.socket}),
-          '--',
-          ...flagWords({pane, until: 'exit', notice: false}),
-          '--',
+          {cron: '* * * * *', name: 'slow-test', install: true, socketPath: server.socket},
+          {pane, until: 'exit', notice: false},
           text,
-        ],
+        ),
         env,
       );
       expect(install.exitCode, install.stderr).toBe(0);
