@@ -21,10 +21,15 @@ const noGate: ScreenWatchOptions = {
 };
 
 /** Wait on `pane` with its own events, typed at the clock's start. */
-function wait(pane: ScriptedPane, watcher: Watcher, o: Partial<WaitOptions> = {}) {
+function wait(
+  pane: ScriptedPane,
+  watcher: Watcher,
+  o: Partial<WaitOptions> = {},
+  tmux = pane.tmux(),
+) {
   const {clock} = pane;
   return clock.run(
-    waitUntil(pane.tmux(), pane.id, watcher, {
+    waitUntil(tmux, pane.id, watcher, {
       intervalMs: 1_000,
       timeoutMs: 60_000,
       clock,
@@ -128,16 +133,7 @@ describe('--until stable without masks: silence decides, one view confirms', () 
       }
       return v;
     };
-    const result = await clock.run(
-      waitUntil(tmux, pane.id, new StableWatcher(1, noGate), {
-        intervalMs: 1_000,
-        timeoutMs: 60_000,
-        clock,
-        signal: new AbortController().signal,
-        activity: pane,
-        typedAt: clock.now(),
-      }),
-    );
+    const result = await wait(pane, new StableWatcher(1, noGate), {}, tmux);
     expect(result.status).toBe('done');
     expect(pane.viewsAt).toEqual([1_000, 2_000]);
   });

@@ -4,6 +4,7 @@
  * holds the shell's terminal. A shell's one-line editor in memory (test/helpers/fake-tmux.ts).
  */
 import {describe, expect, test} from 'vitest';
+import type {Profile} from '../../../src/agents/profile.js';
 import {PROFILES} from '../../../src/agents/registry.js';
 import {sendOwnLine} from '../../../src/pane/own-line-out.js';
 import {FakeClock} from '../../helpers/fake-clock.js';
@@ -34,33 +35,31 @@ function io(tmux: FakeTmux) {
   };
 }
 
+/** `Resume.` sent as nudge's own line into `tmux`'s pane, read by `profile`. */
+async function resume(tmux: FakeTmux, profile: Profile) {
+  const w = io(tmux);
+  const sent = await sendOwnLine(
+    w.io,
+    '%1',
+    'Resume.',
+    profile,
+    OPTIONS,
+    AbortSignal.timeout(5_000),
+  );
+  return {sent, w};
+}
+
 describe('sendOwnLine', () => {
   test('a shell at its prompt: typed as a comment, Enter pressed', async () => {
     const tmux = new FakeTmux();
-    const w = io(tmux);
-    const sent = await sendOwnLine(
-      w.io,
-      '%1',
-      'Resume.',
-      PROFILES.shell,
-      OPTIONS,
-      AbortSignal.timeout(5_000),
-    );
+    const {sent} = await resume(tmux, PROFILES.shell);
     expect(sent.via).toBe('comment');
     expect(tmux.typed()).toBe('# Resume.\r');
   });
 
   test("a program in the shell's foreground: shown, nothing typed, under the lock", async () => {
     const tmux = new FakeTmux({currentCommand: 'sleep'});
-    const w = io(tmux);
-    const sent = await sendOwnLine(
-      w.io,
-      '%1',
-      'Resume.',
-      PROFILES.raw,
-      OPTIONS,
-      AbortSignal.timeout(5_000),
-    );
+    const {sent, w} = await resume(tmux, PROFILES.raw);
     expect(sent).toMatchObject({delivery: 'shown', via: 'message'});
     expect(tmux.typed()).toBe('');
     expect(tmux.calls.filter((c) => c[0] === 'announce')).toEqual([['announce', 'Resume.']]);
