@@ -118,10 +118,13 @@ describe('systemd units', () => {
   test('% and $ escaped for unit files; the timer from --every or --cron', () => {
     const {service, timer} = systemdUnits(spec());
     const exec = service.split('\n').find((l) => l.startsWith('ExecStart='))!;
-    expect(exec).toContain(' --pane %%3 ');
-    expect(exec).toContain(' "it\'s 50%% done" ');
-    expect(exec).toContain(' "$$HOME `x` \\"q\\" \\\\ ;|&" ');
-    expect(exec).toContain(' "/opt/tmux nudge/dist/src/cli.js" ');
+    for (const part of [
+      ' --pane %%3 ',
+      ' "it\'s 50%% done" ',
+      ' "$$HOME `x` \\"q\\" \\\\ ;|&" ',
+      ' "/opt/tmux nudge/dist/src/cli.js" ',
+    ])
+      expect(exec).toContain(part);
     expect(service).toContain('Type=oneshot\n');
     expect(service).toContain('Environment=NUDGE_HOME=/home/me/.local/state/tmux-nudge\n');
     expect(service).toContain(`StandardOutput=append:${spec().log}\n`);
