@@ -8,7 +8,7 @@ import {join} from 'node:path';
 import {execa} from 'execa';
 import {describe, expect, it} from 'vitest';
 import {jobIds, useNudgeHome} from '../helpers/nudge-home.js';
-import {CLI, submitArgs} from '../helpers/run-nudge.js';
+import {CLI, flagWords, submitArgs} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {cleanEnv, startTmuxServer} from '../helpers/tmux-server.js';
 
@@ -29,7 +29,7 @@ function cappedSubmit(
       `--data=${CAP}`,
       process.execPath,
       CLI,
-      ...submitArgs(socket, pane, ['--no-notice', '--text-file', file]),
+      ...submitArgs(socket, pane, flagWords({notice: false, textFile: file})),
     ],
     {env: cleanEnv({NUDGE_HOME: home}), extendEnv: false, reject: false, stdin, timeout: 60_000},
   );

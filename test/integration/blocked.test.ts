@@ -21,6 +21,7 @@ import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
 import {
   CLI,
   FIXTURES,
+  flagWords,
   readJobEvents,
   runNudge,
   submitArgs,
@@ -79,10 +80,7 @@ describe('an agent waiting for a person is blocked, never typed into', () => {
     const http = await startHttpSink();
     const r = await runNudge(
       submitArgs(w.server.socket, w.pane, [
-        '--wait',
-        '--json',
-        '--notify',
-        `webhook:${http.url}/hook`,
+        ...flagWords({wait: true, json: true, notify: `webhook:${http.url}/hook`}),
         '--',
         'please ask about it',
       ]),
@@ -227,7 +225,11 @@ describe('an agent waiting for a person is blocked, never typed into', () => {
     const w = await setup();
     await openDialog(w);
     const r = await runNudge(
-      submitArgs(w.server.socket, w.pane, ['--wait', '--when-idle', '--', 'the next task']),
+      submitArgs(w.server.socket, w.pane, [
+        ...flagWords({wait: true, whenIdle: true}),
+        '--',
+        'the next task',
+      ]),
       w.env,
       60_000,
     );
@@ -241,7 +243,11 @@ describe('a usage limit', () => {
   test('--on-limit stop: blocked, with when it resets', async () => {
     const w = await setup(3600);
     const r = await runNudge(
-      submitArgs(w.server.socket, w.pane, ['--wait', '--json', '--', 'hit the limit']),
+      submitArgs(w.server.socket, w.pane, [
+        ...flagWords({wait: true, json: true}),
+        '--',
+        'hit the limit',
+      ]),
       w.env,
       60_000,
     );
@@ -258,13 +264,12 @@ describe('a usage limit', () => {
     const http = await startHttpSink();
     const id = await submitJob(
       submitArgs(w.server.socket, w.pane, [
-        '--notify',
-        `webhook:${http.url}/hook`,
-        '--on-limit',
-        'wait',
-        '--limit-margin',
-        '1s',
-        '--no-notice',
+        ...flagWords({
+          notify: `webhook:${http.url}/hook`,
+          onLimit: 'wait',
+          limitMargin: '1s',
+          notice: false,
+        }),
         '--',
         'hit the limit',
       ]),

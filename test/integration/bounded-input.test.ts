@@ -9,7 +9,7 @@ import {join} from 'node:path';
 import {execa} from 'execa';
 import {describe, expect, test} from 'vitest';
 import {jobIds, useNudgeHome} from '../helpers/nudge-home.js';
-import {CLI, runNudge, submitArgs} from '../helpers/run-nudge.js';
+import {CLI, flagWords, runNudge, submitArgs} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {cleanEnv, startTmuxServer} from '../helpers/tmux-server.js';
 
@@ -34,7 +34,7 @@ async function catPane() {
   const submitStdin = (stdin: 'pipe' | NodeJS.ReadableStream, timeout?: number) =>
     execa(
       process.execPath,
-      [CLI, ...submitArgs(server.socket, pane, ['--no-notice', '--text-file', '-'])],
+      [CLI, ...submitArgs(server.socket, pane, flagWords({notice: false, textFile: '-'}))],
       {
         env: cleanEnv({NUDGE_HOME: home}),
         extendEnv: false,
@@ -67,7 +67,7 @@ describe('--text-file takes a regular file, never more than the text limit', () 
     ];
     for (const [file, sentence] of cases) {
       const r = await runNudge(
-        submitArgs(server.socket, pane, ['--no-notice', '--text-file', file]),
+        submitArgs(server.socket, pane, flagWords({notice: false, textFile: file})),
         {NUDGE_HOME: home},
         20_000,
       );
@@ -161,7 +161,13 @@ describe('every wait honours SIGTERM', () => {
     const shell = await server.newPane(['bash', '--norc', '--noprofile']);
     await server.waitForScreen(shell, /\$\s*$/m);
     const started = await runNudge(
-      [...submitArgs(server.socket, shell, ['--no-notice', '--until', 'exit', '--', 'sleep 3600'])],
+      [
+        ...submitArgs(server.socket, shell, [
+          ...flagWords({notice: false, until: 'exit'}),
+          '--',
+          'sleep 3600',
+        ]),
+      ],
       {NUDGE_HOME: home},
     );
     expect(started.exitCode, started.stderr).toBe(0);
@@ -172,7 +178,11 @@ describe('every wait honours SIGTERM', () => {
       ['expect', ...S, '--timeout-ms', '3600000', busy, 'never shown'],
       ['logs', '--follow', job],
       // Queued behind the hour-long job: it waits for the pane's lock.
-      submitArgs(server.socket, shell, ['--wait', '--no-notice', '--', 'echo queued']),
+      submitArgs(server.socket, shell, [
+        ...flagWords({wait: true, notice: false}),
+        '--',
+        'echo queued',
+      ]),
     ];
     for (const args of waits) {
       const child = execa(process.execPath, [CLI, ...args], {env, extendEnv: false, reject: false});

@@ -10,7 +10,13 @@ import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {jobEventNames, readJobEvents, submitArgs, submitJob} from '../helpers/run-nudge.js';
+import {
+  flagWords,
+  jobEventNames,
+  readJobEvents,
+  submitArgs,
+  submitJob,
+} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -34,9 +40,14 @@ describe.each(['control', 'spawn'] as const)(
       const name = `whole-${'a'.repeat(200)}`;
       const command = `touch ${join(dir, name)}`;
       const id = await submitJob(
-        submitArgs(server.socket, pane, ['--no-notice', '--until', 'exit', '--', command], {
-          '--type-delay': '20ms',
-        }),
+        submitArgs(
+          server.socket,
+          pane,
+          [...flagWords({notice: false, until: 'exit'}), '--', command],
+          {
+            '--type-delay': '20ms',
+          },
+        ),
         {NUDGE_HOME: home, NUDGE_TRANSPORT: transport},
       );
       // The first characters are on the line: the person scrolls up for a second.
@@ -60,7 +71,9 @@ describe.each(['control', 'spawn'] as const)(
       const rec = await startRecorder(server);
       const text = `${'b'.repeat(400)}-end`;
       const id = await submitJob(
-        submitArgs(server.socket, rec.pane, ['--no-notice', '--', text], {'--type-delay': '20ms'}),
+        submitArgs(server.socket, rec.pane, [...flagWords({notice: false}), '--', text], {
+          '--type-delay': '20ms',
+        }),
         {NUDGE_HOME: home, NUDGE_TRANSPORT: transport},
       );
       await rec.waitForLength(10, 30_000);
@@ -80,9 +93,14 @@ describe.each(['control', 'spawn'] as const)(
       // The next job never builds on that half line: it waits for the person (here, up to its
       // --draft-wait, then fails having typed nothing).
       const next = await submitJob(
-        submitArgs(server.socket, rec.pane, ['--no-notice', '--draft-wait', '2s', '--', 'next'], {
-          '--type-delay': '0',
-        }),
+        submitArgs(
+          server.socket,
+          rec.pane,
+          [...flagWords({notice: false, draftWait: '2s'}), '--', 'next'],
+          {
+            '--type-delay': '0',
+          },
+        ),
         {NUDGE_HOME: home, NUDGE_TRANSPORT: transport},
       );
       const after = await waitForJobEnd(home, next, 60_000);
@@ -101,7 +119,7 @@ describe.each(['control', 'spawn'] as const)(
         submitArgs(
           server.socket,
           shell,
-          ['--until', 'exit', '--notify-pane', rec.pane, '--notice', notice, '--', 'true'],
+          [...flagWords({until: 'exit', notifyPane: rec.pane, notice}), '--', 'true'],
           {'--type-delay': '20ms'},
         ),
         {NUDGE_HOME: home, NUDGE_TRANSPORT: transport},

@@ -6,6 +6,7 @@ import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {
+  flagWords,
   jobEventNames,
   runNudge,
   submitArgs,
@@ -45,14 +46,11 @@ describe('--if-busy', () => {
     const home = useNudgeHome();
     const r = await runNudge(
       [
-        ...submitArgs(server.socket, '%0', [
-          '--if-busy',
-          'refuse',
-          '--until',
-          'exit',
-          '--wait',
-          '--json',
-        ]),
+        ...submitArgs(
+          server.socket,
+          '%0',
+          flagWords({ifBusy: 'refuse', until: 'exit', wait: true, json: true}),
+        ),
         '--',
         'echo hi',
       ],

@@ -11,7 +11,7 @@ import {join} from 'node:path';
 import {describe, expect, onTestFinished, test} from 'vitest';
 import {allowSinks, startHttpSink} from '../helpers/http-sink.js';
 import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
-import {readJobEvents, runNudge, submitArgs, submitJob} from '../helpers/run-nudge.js';
+import {flagWords, readJobEvents, runNudge, submitArgs, submitJob} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -192,11 +192,7 @@ describe('--notify', () => {
     const pane = await server.newPane(['bash', '--norc', '--noprofile']);
     const r = await runNudge(
       submitArgs(server.socket, pane, [
-        '--until',
-        'exit',
-        '--no-notice',
-        '--notify',
-        `webhook:${http.url}/lost`,
+        ...flagWords({until: 'exit', notice: false, notify: `webhook:${http.url}/lost`}),
         '--',
         'sleep 60',
       ]),

@@ -5,7 +5,13 @@
 import {describe, expect, test} from 'vitest';
 import {spawnedMcp} from '../helpers/mcp-client.js';
 import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
-import {runNudge, scheduleArgv, submitArgs, waitForJobState} from '../helpers/run-nudge.js';
+import {
+  flagWords,
+  runNudge,
+  scheduleArgv,
+  submitArgs,
+  waitForJobState,
+} from '../helpers/run-nudge.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 
 type ToolAnswer = {content: Array<{type: string; text: string}>; isError?: boolean};
@@ -144,7 +150,7 @@ describe("from inside a pane of one session, another session's panes and jobs ar
       await server.tmux('display-message', '-p', '-t', '%0', '#{session_id}')
     ).trim();
     const own = await runNudge(
-      submitArgs(server.socket, '%0', ['--no-notice', '--', 'true']),
+      submitArgs(server.socket, '%0', [...flagWords({notice: false}), '--', 'true']),
       agent,
     );
     expect(own.exitCode, own.stderr).toBe(0);

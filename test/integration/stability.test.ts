@@ -5,6 +5,7 @@ import {useNudgeHome} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
 import {
   FIXTURES,
+  flagWords,
   jobEventNames,
   readJobEvents,
   runNudge,
@@ -65,8 +66,7 @@ describe('waiting until the pane is stable', () => {
 
     const id = await submitJob(
       submitArgs(server.socket, pane, [
-        '--timeout',
-        '2s',
+        ...flagWords({timeout: '2s'}),
         '--',
         `node ${join(FIXTURES, 'spinner.mjs')}`,
       ]),
@@ -100,10 +100,7 @@ describe('waiting until the pane is stable', () => {
 
     const r = await runNudge(
       submitArgs(server.socket, pane, [
-        '--timeout',
-        '2s',
-        '--notify-pane',
-        rec.pane,
+        ...flagWords({timeout: '2s', notifyPane: rec.pane}),
         '--',
         `node ${join(FIXTURES, 'spinner.mjs')}`,
       ]),
@@ -127,7 +124,9 @@ describe('waiting until the pane is stable', () => {
     await server.waitForScreen(pane, /SPINNER START/);
 
     const id = await submitJob(
-      submitArgs(server.socket, pane, ['--timeout', '2s', '--', 'go'], {'--stable-checks': '2'}),
+      submitArgs(server.socket, pane, [...flagWords({timeout: '2s'}), '--', 'go'], {
+        '--stable-checks': '2',
+      }),
       {NUDGE_HOME: home},
     );
 
@@ -149,7 +148,11 @@ describe('waiting until the pane is stable', () => {
       submitArgs(
         server.socket,
         rec.pane,
-        ['--no-clear', '--notice', 'job {job} {status} in {elapsed};', '--', 'make it so'],
+        [
+          ...flagWords({clear: false, notice: 'job {job} {status} in {elapsed};'}),
+          '--',
+          'make it so',
+        ],
         {'--interval': '100ms', '--stable-checks': '2'},
       ),
       {NUDGE_HOME: home},

@@ -3,7 +3,7 @@
 // terminal). The segment names the panes that need the person first; `next` moves that client.
 import {describe, expect, it} from 'vitest';
 import {useNudgeHome} from '../helpers/nudge-home.js';
-import {runNudge, submitArgs, TERMINAL, waitForJobState} from '../helpers/run-nudge.js';
+import {flagWords, runNudge, submitArgs, TERMINAL, waitForJobState} from '../helpers/run-nudge.js';
 import {attachClient, startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
@@ -20,7 +20,7 @@ describe('status-line and next', () => {
     };
     expect(await line()).toBe('');
     const r = await nudge([
-      ...submitArgs(server.socket, '%0', ['--until', 'exit', '--no-notice']),
+      ...submitArgs(server.socket, '%0', flagWords({until: 'exit', notice: false})),
       '--',
       'true',
     ]);

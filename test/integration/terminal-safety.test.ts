@@ -6,7 +6,7 @@ import {readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
-import {CLI, runNudge, submitArgs} from '../helpers/run-nudge.js';
+import {CLI, flagWords, runNudge, submitArgs} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 const OSC52 = '\x1b]52;c;SGVsbG8=\x07';
@@ -55,7 +55,7 @@ describe('escape sequences from outside', () => {
     const pane = await server.newPane(['cat']);
     const r = await runNudge(
       submitArgs(server.socket, pane, [
-        '--no-notice',
+        ...flagWords({notice: false}),
         '--',
         `copy \u009d52;c;SGVsbG8=\u009c me ${OSC52}`,
       ]),

@@ -7,7 +7,7 @@ import {execa} from 'execa';
 import {describe, expect, test} from 'vitest';
 import {jobIds, useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {CLI, runNudge, submitArgs} from '../helpers/run-nudge.js';
+import {CLI, flagWords, runNudge, submitArgs} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {cleanEnv, startTmuxServer} from '../helpers/tmux-server.js';
 
@@ -34,7 +34,7 @@ async function recorderWorld() {
 function submitStdin(socket: string, pane: string, home: string, input: string | Buffer) {
   return execa(
     process.execPath,
-    [CLI, ...submitArgs(socket, pane, ['--no-notice', '--text-file', '-'])],
+    [CLI, ...submitArgs(socket, pane, flagWords({notice: false, textFile: '-'}))],
     {env: cleanEnv({NUDGE_HOME: home}), extendEnv: false, reject: false, input},
   );
 }
@@ -45,7 +45,7 @@ describe('submit --text-file', () => {
     const file = join(useTempDir('nudge-text-'), 'prompt.txt');
     writeFileSync(file, TEXT);
     const r = await runNudge(
-      submitArgs(server.socket, rec.pane, ['--no-notice', '--text-file', file]),
+      submitArgs(server.socket, rec.pane, flagWords({notice: false, textFile: file})),
       {NUDGE_HOME: home},
     );
     await expectTypedWhole(r, home, rec);
@@ -62,7 +62,7 @@ describe('submit --text-file', () => {
     const file = join(useTempDir('nudge-text-'), 'latin1.txt');
     writeFileSync(file, Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x20, 0x6f, 0x6b])); // "café ok" in Latin-1
     const r = await runNudge(
-      submitArgs(server.socket, rec.pane, ['--no-notice', '--text-file', file]),
+      submitArgs(server.socket, rec.pane, flagWords({notice: false, textFile: file})),
       {NUDGE_HOME: home},
     );
     expect(r.exitCode).toBe(2);
@@ -75,7 +75,7 @@ describe('submit --text-file', () => {
       'nudge: --text-file - (standard input) is not UTF-8: byte 1 (0xff) starts no valid character; convert it (iconv -t UTF-8) and submit again.',
     );
     const both = await runNudge(
-      submitArgs(server.socket, rec.pane, ['--text-file', file, '--', 'words']),
+      submitArgs(server.socket, rec.pane, [...flagWords({textFile: file}), '--', 'words']),
       {NUDGE_HOME: home},
     );
     expect(both.exitCode).toBe(2);

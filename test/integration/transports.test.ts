@@ -10,6 +10,7 @@ import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
 import {hex, type RecorderPane, startRecorder} from '../helpers/recorder-pane.js';
 import {
   FIXTURES,
+  flagWords,
   jobEventLines,
   jobEventNames,
   readJobEvents,
@@ -80,7 +81,7 @@ describe.each(TRANSPORTS)('the worker over the %s transport', (transport) => {
           submitArgs(
             server.socket,
             recorders[i]?.pane ?? '',
-            ['--no-clear', '--no-notice', '--no-enter', '--', text],
+            [...flagWords({clear: false, notice: false, enter: false}), '--', text],
             {'--type-delay': typeDelay, '--interval': '100ms', '--stable-checks': '2'},
           ),
         ),
@@ -99,10 +100,15 @@ describe.each(TRANSPORTS)('the worker over the %s transport', (transport) => {
     const text = longText(50_000);
     const id = await submit(
       home,
-      submitArgs(server.socket, rec.pane, ['--no-clear', '--no-notice', '--no-enter', '--', text], {
-        '--interval': '100ms',
-        '--stable-checks': '2',
-      }),
+      submitArgs(
+        server.socket,
+        rec.pane,
+        [...flagWords({clear: false, notice: false, enter: false}), '--', text],
+        {
+          '--interval': '100ms',
+          '--stable-checks': '2',
+        },
+      ),
     );
     await expectEnded(home, id, 'done');
     await expectRecorded(rec, Buffer.from(text, 'utf8'));
@@ -113,8 +119,7 @@ describe.each(TRANSPORTS)('the worker over the %s transport', (transport) => {
     const id = await submit(
       home,
       submitArgs(server.socket, '%0', [
-        '--notice',
-        '# chatty notice {status}',
+        ...flagWords({notice: '# chatty notice {status}'}),
         '--',
         `node ${join(FIXTURES, 'chatty.mjs')} 1500`,
       ]),
@@ -131,7 +136,11 @@ describe.each(TRANSPORTS)('the worker over the %s transport', (transport) => {
     await server.waitForScreen(pane, /SPINNER START/);
     const id = await submit(
       home,
-      submitArgs(server.socket, pane, ['--timeout', '2s', '--notice', 'spin {status}', '--', 'go']),
+      submitArgs(server.socket, pane, [
+        ...flagWords({timeout: '2s', notice: 'spin {status}'}),
+        '--',
+        'go',
+      ]),
     );
     const final = await expectEnded(home, id, 'timeout');
     expect(final.notified).toBe(true);
@@ -148,10 +157,7 @@ describe.each(TRANSPORTS)('the worker over the %s transport', (transport) => {
     const id = await submit(
       home,
       submitArgs(server.socket, '%0', [
-        '--until',
-        'exit',
-        '--notice',
-        '# exit notice {exit}',
+        ...flagWords({until: 'exit', notice: '# exit notice {exit}'}),
         '--',
         "sleep 0.5; sh -c 'exit 7'",
       ]),
@@ -167,10 +173,7 @@ describe.each(TRANSPORTS)('the worker over the %s transport', (transport) => {
     const id = await submit(
       home,
       submitArgs(server.socket, '%0', [
-        '--until',
-        'regex:READY=\\d+',
-        '--notice',
-        '# regex notice {match}',
+        ...flagWords({until: 'regex:READY=\\d+', notice: '# regex notice {match}'}),
         '--',
         'sleep 0.5; true || echo READY=0; echo READY=$((40+2))',
       ]),
@@ -203,11 +206,7 @@ describe.each(TRANSPORTS)('the worker over the %s transport', (transport) => {
     const id = await submit(
       home,
       submitArgs(server.socket, '%0', [
-        '--notify-pane',
-        other,
-        '--no-clear',
-        '--notice',
-        'other session notified',
+        ...flagWords({notifyPane: other, clear: false, notice: 'other session notified'}),
         '--',
         'sleep 0.5; echo slept',
       ]),
@@ -237,7 +236,7 @@ describe('the control transport', () => {
       submitArgs(
         server.socket,
         rec.pane,
-        ['--no-clear', '--no-notice', '--no-enter', '--wait', '--', text],
+        [...flagWords({clear: false, notice: false, enter: false, wait: true}), '--', text],
         {'--interval': '100ms', '--stable-checks': '2'},
       ),
       {NUDGE_HOME: home},
@@ -252,8 +251,7 @@ describe('the control transport', () => {
     const {server, home} = await shellAtPrompt();
     const r = await runNudge(
       submitArgs(server.socket, '%0', [
-        '--notice',
-        '# survived {status}',
+        ...flagWords({notice: '# survived {status}'}),
         '--',
         'sleep 2; echo finished sleeping',
       ]),

@@ -7,6 +7,7 @@ import {jobIds, useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
 import {
   FIXTURES,
+  flagWords,
   jobEventLines,
   jobEventNames,
   readJobEvents,
@@ -73,10 +74,7 @@ describe('submit --until exit', () => {
     const id = await submit(
       home,
       submitArgs(server.socket, '%0', [
-        '--until',
-        'exit',
-        '--notice',
-        '# zero notice: exit={exit}',
+        ...flagWords({until: 'exit', notice: '# zero notice: exit={exit}'}),
         '--',
         'true && echo zero-$((20+3))-ok',
       ]),
@@ -105,7 +103,7 @@ describe('submit --until exit', () => {
       [rec.pane, 'prompt', /no prompt profile knows/],
     ] as const) {
       const r = await runNudge(
-        submitArgs(server.socket, pane, ['--until', until, '--', 'echo hi']),
+        submitArgs(server.socket, pane, [...flagWords({until}), '--', 'echo hi']),
         {NUDGE_HOME: home},
       );
       const line = usageErrorLine(r, `${pane} --until ${until}`);
@@ -128,10 +126,7 @@ describe('submit --until regex:', () => {
     const id = await submit(
       home,
       submitArgs(server.socket, '%0', [
-        '--until',
-        'regex:RESULT=\\w+',
-        '--notice',
-        '# regex notice: {match} via {until}',
+        ...flagWords({until: 'regex:RESULT=\\w+', notice: '# regex notice: {match} via {until}'}),
         '--',
         'sleep 1; true || echo RESULT=echoed; echo RESULT=printed',
       ]),
@@ -161,10 +156,7 @@ describe('submit --until prompt', () => {
     const id = await submit(
       home,
       submitArgs(server.socket, '%0', [
-        '--until',
-        'prompt:shell',
-        '--notice',
-        '# prompt notice: {until} {status}',
+        ...flagWords({until: 'prompt:shell', notice: '# prompt notice: {until} {status}'}),
         '--',
         "printf 'Continue? $ '; sleep 2; echo; echo slept",
       ]),
@@ -179,10 +171,7 @@ describe('submit --until prompt', () => {
     const id = await submit(
       home,
       submitArgs(server.socket, '%0', [
-        '--until',
-        'prompt',
-        '--notice',
-        '# auto prompt notice: {until}',
+        ...flagWords({until: 'prompt', notice: '# auto prompt notice: {until}'}),
         '--',
         'sleep 1; echo napped',
       ]),
@@ -200,10 +189,7 @@ describe('submit --until prompt', () => {
     const id = await submit(
       home,
       submitArgs(server.socket, agent, [
-        '--until',
-        'prompt:^>\\s*$',
-        '--notice',
-        'regex prompt notice',
+        ...flagWords({until: 'prompt:^>\\s*$', notice: 'regex prompt notice'}),
         '--',
         'build the thing',
       ]),
@@ -223,13 +209,12 @@ describe('submit --until stable', () => {
 
     const r = await runNudge(
       submitArgs(server.socket, pane, [
-        '--wait',
-        '--timeout',
-        '1500ms',
-        '--ignore',
-        CLOCK_MASK,
-        '--notice',
-        'spinner notice {status} {until}',
+        ...flagWords({
+          wait: true,
+          timeout: '1500ms',
+          ignore: CLOCK_MASK,
+          notice: 'spinner notice {status} {until}',
+        }),
         '--',
         'go',
       ]),
@@ -292,7 +277,7 @@ describe('submit --until stable', () => {
       submitArgs(
         server.socket,
         '%0',
-        ['--notice', '# quiet notice {status}', '--', 'sleep 3; echo finished'],
+        [...flagWords({notice: '# quiet notice {status}'}), '--', 'sleep 3; echo finished'],
         {
           '--interval': '200ms',
           '--stable-checks': '3',
@@ -316,13 +301,12 @@ describe('submit --notify-pane', () => {
     const first = await submit(
       home,
       submitArgs(server.socket, shell, [
-        '--no-clear',
-        '--notify-pane',
-        rec.pane,
-        '--until',
-        'exit',
-        '--notice',
-        'B finished with exit {exit}',
+        ...flagWords({
+          clear: false,
+          notifyPane: rec.pane,
+          until: 'exit',
+          notice: 'B finished with exit {exit}',
+        }),
         '--',
         "sleep 3; sh -c 'exit 4'",
       ]),
@@ -335,7 +319,7 @@ describe('submit --notify-pane', () => {
       submitArgs(
         server.socket,
         rec.pane,
-        ['--no-clear', '--notice', 'second done', '--', 'second job'],
+        [...flagWords({clear: false, notice: 'second done'}), '--', 'second job'],
         {'--interval': '100ms', '--stable-checks': '2'},
       ),
     );
