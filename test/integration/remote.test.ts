@@ -19,8 +19,13 @@ import {waitFor} from '../helpers/wait-for.js';
 /** Quick timings for jobs on a test pane. */
 const QUICK = {delay: 0, typeDelay: 0, enterDelay: '100ms', interval: '200ms'};
 
-function nudge(world: SshWorld, args: string[], env: Record<string, string> = {}) {
-  return runNudge(args, {...world.env, ...env});
+function nudge(
+  world: SshWorld,
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs?: number,
+) {
+  return runNudge(args, {...world.env, ...env}, timeoutMs);
 }
 
 /** A job's record on its host, read from the host's own state folder. */
@@ -194,6 +199,10 @@ describe('nudge on another host over ssh', () => {
             {...QUICK, stableChecks: 1, notice: false},
             `job ${n}`,
           ),
+          {},
+          // Forty submits wait their turn for the hosts' few ssh sessions: on a loaded
+          // 2-core machine the last ones take past runNudge's 60 s (CI, stop 52).
+          200_000,
         ),
       );
     }
