@@ -109,7 +109,7 @@ export async function waitForEvent(
     {
       timeoutMs,
       intervalMs: 25,
-      describe: async () => await jobEventLines(home, id),
+      describe: () => jobEventLines(home, id),
     },
   );
 }
