@@ -1,7 +1,5 @@
 import {
   type ComposerState,
-  countEchoes,
-  type EchoKind,
   echoKindOf,
   isAgent,
   isBusy,
@@ -10,11 +8,12 @@ import {
   readComposerState,
 } from '../agents/profile.js';
 import {waitUntil} from '../detect/wait-until.js';
-import {cursorLine, cursorRow, type PaneView, visibleText} from '../tmux/view.js';
+import type {PaneView} from '../tmux/view.js';
 import {type ComposerPolicy, prepareComposer, preview} from './composer.js';
 import {type Delivery, NotDelivered, PaneFailure} from './failures.js';
 import {clearLine, type PaneIo, typeText} from './keys.js';
 import {holdsWhole, PaneInMode, pressEnter, recoverFromMode} from './mode-interrupt.js';
+import {echoes, submitted} from './submitted.js';
 
 /** How one line is delivered. */
 export interface DeliverOptions extends ComposerPolicy {
@@ -33,18 +32,10 @@ export interface Delivered {
   before: PaneView;
 }
 
-/** How long to look for signs that an Enter took, and how many Enters in all. */
-const DELIVERY_WAIT_MS = 2_000;
-const DELIVERY_POLL_MS = 100;
-/** How much longer a line that left the input line without a sign is looked at. */
-const LATE_SIGN_MS = 4_000;
+/** How many Enters in all. */
 const MAX_ENTERS = 3;
 /** How many times a text whose first characters were lost is typed in all. */
 const MAX_TYPINGS = 2;
-/** Scrollback read with the screen when counting a prompt's echoes in the transcript. */
-const ECHO_HISTORY_ROWS = 300;
-
-type Echoes = {prompt: number | undefined; shell: number | undefined};
 
 /**
  * Put `text` into the pane's input line and submit it: make the composer ready (see
@@ -93,7 +84,9 @@ export async function deliver(
       o.draftWaitMs,
       signal,
     );
-    const took = await submitted(io, pane, profile, text, kind, before, echoesBefore, signal);
+    const took = await submitted(io, pane, profile, text, kind, before, echoesBefore, signal, {
+      last: enters >= MAX_ENTERS,
+    });
     if (took === 'wrong-mode') {
       await io.note('not-submitted', {pane, enters, why: 'ran-as-shell-command'});
       throw new NotDelivered(
@@ -204,100 +197,6 @@ async function typeWhole(
       );
     }
   }
-}
-
-/** How often `text` shows in the transcript as a prompt and as a shell command. */
-async function echoes(io: PaneIo, pane: string, profile: Profile, text: string): Promise<Echoes> {
-  const view = await io.tmux.view(pane, ECHO_HISTORY_ROWS);
-  return {
-    prompt: countEchoes(profile, view, text, 'prompt'),
-    shell: countEchoes(profile, view, text, 'shell'),
-  };
-}
-
-/**
- * Look for signs that an Enter took. An agent: the text shows once more in its transcript as
- * what it was meant to be (a prompt, or a shell-mode command), or its queued-message marker
- * shows; the other kind of echo means it went to the wrong mode. Where the profile cannot read
- * echoes, the old signs count: the input line no longer holds the text, or the agent went
- * busy. A shell: the cursor left the line.
- */
-async function submitted(
-  io: PaneIo,
-  pane: string,
-  profile: Profile,
-  text: string,
-  kind: EchoKind,
-  before: PaneView,
-  echoesBefore: Echoes | undefined,
-  signal: AbortSignal,
-): Promise<'yes' | 'queued' | 'unconfirmed' | 'not-yet' | 'wrong-mode'> {
-  if (profile.kind === 'raw') return 'unconfirmed';
-  // What the input line shows of the text: a shell-mode command without its prefix (the
-  // prompt character says the mode), so a line still holding it is not read as cleared.
-  const shown =
-    kind === 'shell' && profile.shellPrefix ? text.slice(profile.shellPrefix.length) : text;
-  const tail = lastLine(shown).slice(-24);
-  const wrongKind: EchoKind = kind === 'prompt' ? 'shell' : 'prompt';
-  let answer: 'yes' | 'queued' | 'wrong-mode' | undefined;
-  /** The input line emptied, at the last look. */
-  let cleared = false;
-  const took = (view: PaneView): typeof answer => {
-    if (profile.kind === 'shell')
-      return cursorRow(view) !== cursorRow(before) || cursorLine(view) !== cursorLine(before)
-        ? 'yes'
-        : undefined;
-    const now: Echoes = {
-      prompt: countEchoes(profile, view, text, 'prompt'),
-      shell: countEchoes(profile, view, text, 'shell'),
-    };
-    const was = echoesBefore ?? {prompt: undefined, shell: undefined};
-    const grew = (k: EchoKind) =>
-      now[k] !== undefined && was[k] !== undefined && now[k] > (was[k] ?? 0);
-    // Queued behind the running turn: the marker came with this Enter. (Claude Code 2.1.331
-    // also echoes a queued message as a prompt, with the marker under it.)
-    const queuedNow = profile.queued?.test(visibleText(view)) === true;
-    if (queuedNow && !profile.queued?.test(visibleText(before))) return 'queued';
-    if (grew(kind)) return 'yes';
-    if (kind === 'prompt' && grew(wrongKind)) return 'wrong-mode';
-    if (queuedNow) return 'queued';
-    const composer = readComposer(profile, view);
-    cleared =
-      composer !== undefined &&
-      !composer.includes('[Pasted text') &&
-      (tail === '' || !composer.replace(/\s+/g, ' ').includes(tail.replace(/\s+/g, ' ')));
-    // A shell-mode command may print nothing the profile knows before it ends; a pasted text
-    // is drawn as "[Pasted text]"; a profile without echoes cannot tell.
-    const echoUnknown = now[kind] === undefined || was[kind] === undefined;
-    if ((kind === 'shell' || echoUnknown) && (cleared || isBusy(profile, view))) return 'yes';
-    return undefined;
-  };
-  const look = (timeoutMs: number) =>
-    waitUntil(
-      io.tmux,
-      pane,
-      {
-        historyRows: profile.kind === 'shell' ? 0 : ECHO_HISTORY_ROWS,
-        observe(view) {
-          answer = took(view);
-          return answer ? {status: 'done'} : {status: 'pending', why: 'no sign the Enter took'};
-        },
-      },
-      {intervalMs: DELIVERY_POLL_MS, timeoutMs, clock: io.clock, signal},
-    );
-  await io.clock.sleep(DELIVERY_POLL_MS, signal);
-  await look(DELIVERY_WAIT_MS);
-  if (answer || !cleared) return answer ?? 'not-yet';
-  // The input line emptied but no echo or queue marker showed yet: a program drawing a long
-  // answer on a loaded machine can take longer to draw it. Look a while more (nothing is sent
-  // meanwhile) before calling it unconfirmed (scrolled away, drawn differently).
-  await look(LATE_SIGN_MS);
-  return answer ?? 'unconfirmed';
-}
-
-/** The last line of a text (what stays visible in a one-line input). */
-function lastLine(text: string): string {
-  return (text.split(/\r\n|\n|\r/).pop() ?? '').trim();
 }
 
 /**

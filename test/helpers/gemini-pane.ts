@@ -37,7 +37,37 @@ export class EscapeHoldingPane {
   busy = false;
   /** Rows drawn instead of the composer (a dialog, a menu). */
   overlay: string[] | undefined;
+  /** How long the screen stays blank after a line is sent (a program that redraws slowly,
+   * as opencode does going from its start screen to the session on a loaded machine). */
+  blankAfterSendMs = 0;
+  private blankUntil = 0;
+  /** Until when the program reads no keys (stalled on a loaded machine): keys pressed
+   * meanwhile wait in the terminal and are read, in order, when it goes on. */
+  stalledUntil = 0;
+  /** Enter does nothing (a program that never takes the line). */
+  ignoresEnter = false;
+  private pending: string[] = [];
   private transcript: string[] = [];
+
+  private press(keys: readonly string[]): void {
+    for (const key of keys) {
+      this.keys.push(key);
+      this.settle();
+      if (key === 'Escape') {
+        this.heldSince = this.clock.now();
+        continue;
+      }
+      if (this.swallowed()) continue;
+      if (key === 'C-u') this.line = '';
+      // Enter on an empty prompt line sends nothing.
+      if (key === 'Enter' && !this.ignoresEnter && (this.line !== '' || this.mode === 'shell')) {
+        this.received.push(this.mode === 'shell' ? `!${this.line}` : this.line);
+        this.transcript.push(this.mode === 'shell' ? ` $ ${this.line}` : ` > ${this.line}`, '');
+        this.line = '';
+        this.blankUntil = this.clock.now() + this.blankAfterSendMs;
+      }
+    }
+  }
 
   constructor(
     private readonly clock: FakeClock,
@@ -47,6 +77,8 @@ export class EscapeHoldingPane {
 
   /** The held Escape counts once its time has come. */
   private settle(): void {
+    if (this.pending.length > 0 && this.clock.now() >= this.stalledUntil)
+      this.press(this.pending.splice(0));
     if (this.heldSince === undefined || this.clock.now() < this.heldSince + this.holdMs) return;
     this.heldSince = undefined;
     if (this.mode === 'shell') this.mode = 'prompt';
@@ -73,6 +105,7 @@ export class EscapeHoldingPane {
         this.staleLooks--;
         line = line.slice(0, Math.floor(line.length / 2));
       }
+      if (this.clock.now() < this.blankUntil) return paneViewOf([]);
       if (this.overlay) return paneViewOf([...this.transcript, ...this.overlay]);
       const footer = this.busy ? [' ⠼ Thinking... (esc to cancel, 2s)'] : [];
       return paneViewOf([
@@ -98,21 +131,8 @@ export class EscapeHoldingPane {
       }
     },
     pressKeys: async (_pane: string, keys: readonly string[]): Promise<void> => {
-      for (const key of keys) {
-        this.keys.push(key);
-        this.settle();
-        if (key === 'Escape') {
-          this.heldSince = this.clock.now();
-          continue;
-        }
-        if (this.swallowed()) continue;
-        if (key === 'C-u') this.line = '';
-        if (key === 'Enter') {
-          this.received.push(this.mode === 'shell' ? `!${this.line}` : this.line);
-          this.transcript.push(this.mode === 'shell' ? ` $ ${this.line}` : ` > ${this.line}`, '');
-          this.line = '';
-        }
-      }
+      if (this.clock.now() < this.stalledUntil) this.pending.push(...keys);
+      else this.press(keys);
     },
   };
 }
