@@ -208,7 +208,12 @@ export async function expectDone(
   const events = await readJobEvents(w.home, id);
   // The reason first: a failure summary cut short still says why.
   const why = `${String(end.state)}: ${String(end.reason ?? '')}`;
-  expect(end.state, `${why}\n${JSON.stringify(events)}\n${JSON.stringify(end)}`).toBe(state);
+  // The pane and the prompts that arrived, for a failure seen only in a CI log.
+  const seen =
+    end.state === state
+      ? ''
+      : `\n${await w.agent.capture()}\n${describePrompts(w.model.prompts())}`;
+  expect(end.state, `${why}\n${JSON.stringify(events)}\n${JSON.stringify(end)}${seen}`).toBe(state);
   return end;
 }
 
