@@ -124,3 +124,30 @@ export function checkJobRecord(value: unknown, path: string): JobRecord {
   if (!states.includes(r.state)) throw bad(`state ${JSON.stringify(r.state)} of a ${kind}`);
   return {...r, kind} as unknown as JobRecord;
 }
+
+/** How a job ended, as its record keeps it (with the terminal state). */
+export interface JobEnding {
+  reason?: string | undefined;
+  notified?: boolean | undefined;
+  waitedMs?: number | undefined;
+  exitCode?: number | undefined;
+  match?: string | undefined;
+  delivery?: Delivery | undefined;
+  noticeDelivery?: Delivery | undefined;
+  /** How the notice went: through a door of the agent's (src/doors/), or typed. */
+  noticeVia?: NoticeVia | undefined;
+  /** The doors tried before it was typed, each with why it did not take the notice. */
+  noticeDoors?: string[] | undefined;
+  /** Why the wait ended so (`idle: waiting for input (python3)`, `still running: sleep`). */
+  verdict?: string | undefined;
+  /** Why the notice was not typed, when it was held back. */
+  noticeHeld?: string | undefined;
+  /** Who recorded it, when not the job's own worker (`nudge cancel`). */
+  by?: string | undefined;
+  /** State `blocked`: what the person is asked, and where. */
+  blocked?: Blocked | undefined;
+  /** The notice, not typed here: a relay types it into a pane of another host. */
+  noticeDue?: {to: string; text: string} | undefined;
+  /** Cancelled while typing: whether what was typed was cleared from the input line. */
+  cleared?: boolean | undefined;
+}

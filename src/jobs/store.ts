@@ -1,20 +1,25 @@
 import {mkdir, readdir, readFile, rm, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
-import type {Blocked} from '../agents/dialogs.js';
 import {NudgeError} from '../base/errors.js';
 import type {IfBusy} from './policies.js';
-import {checkJobRecord, type JobRecord, type NoticeVia, type RecordPatch} from './record.js';
+import {checkJobRecord, type JobEnding, type JobRecord, type RecordPatch} from './record.js';
 import {isTerminal, type JobState, type TerminalState} from './states.js';
 
-export {checkJobRecord, type JobKind, type JobRecord} from './record.js';
+export {checkJobRecord, type JobEnding, type JobKind, type JobRecord} from './record.js';
 
+import {readTextCapped} from '../base/bounded-read.js';
 import {appendLine, stateWriteError, writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE, FILE_MODE, layout} from '../base/paths.js';
 import type {Result} from '../base/result.js';
 import {thisProcess} from '../base/this-process.js';
-import type {Delivery} from '../pane/failures.js';
 import {isRunning, type ProcessId} from '../process/identity.js';
-import {JOB_ID_PATTERN, type JobRequest, readStoredRequest, storedIfBusy} from './request.js';
+import {
+  JOB_ID_PATTERN,
+  type JobRequest,
+  MAX_REQUEST_BYTES,
+  readStoredRequest,
+  storedIfBusy,
+} from './request.js';
 
 export {isTerminal, JOB_STATES, type JobState, type TerminalState} from './states.js';
 
@@ -57,33 +62,6 @@ export function shownState(
   if (isTerminal(record.state)) return record.state;
   if (record.pid !== undefined) return alive(record) ? record.state : 'lost';
   return nowMs - Date.parse(record.createdAt) > WORKER_START_GRACE_MS ? 'lost' : record.state;
-}
-
-/** How a job ended, as its record keeps it (with the terminal state). */
-export interface JobEnding {
-  reason?: string | undefined;
-  notified?: boolean | undefined;
-  waitedMs?: number | undefined;
-  exitCode?: number | undefined;
-  match?: string | undefined;
-  delivery?: Delivery | undefined;
-  noticeDelivery?: Delivery | undefined;
-  /** How the notice went: through a door of the agent's (src/doors/), or typed. */
-  noticeVia?: NoticeVia | undefined;
-  /** The doors tried before it was typed, each with why it did not take the notice. */
-  noticeDoors?: string[] | undefined;
-  /** Why the wait ended so (`idle: waiting for input (python3)`, `still running: sleep`). */
-  verdict?: string | undefined;
-  /** Why the notice was not typed, when it was held back. */
-  noticeHeld?: string | undefined;
-  /** Who recorded it, when not the job's own worker (`nudge cancel`). */
-  by?: string | undefined;
-  /** State `blocked`: what the person is asked, and where. */
-  blocked?: Blocked | undefined;
-  /** The notice, not typed here: a relay types it into a pane of another host. */
-  noticeDue?: {to: string; text: string} | undefined;
-  /** Cancelled while typing: whether what was typed was cleared from the input line. */
-  cleared?: boolean | undefined;
 }
 
 /** The marker that the ending was claimed (see JobHandle.end). */
@@ -146,7 +124,8 @@ export class JobHandle {
   }
 
   async #request(): Promise<Record<string, unknown>> {
-    return JSON.parse(await readFile(this.requestPath, 'utf8')) as Record<string, unknown>;
+    const text = await readTextCapped(this.requestPath, MAX_REQUEST_BYTES);
+    return JSON.parse(text) as Record<string, unknown>;
   }
 
   /** Read the state record; until the worker has recorded its own pid, the launcher's

@@ -76,6 +76,10 @@ describe('JobStore', () => {
       ok: false,
       error: expect.stringMatching(/cannot be read: is over \d+ KiB$/),
     });
+    // `nudge queue`'s readers (text, busy policy, edit) are bounded the same way.
+    await expect(handle.readText()).rejects.toThrow(/is over \d+ KiB$/);
+    await expect(handle.ifBusy()).rejects.toThrow(/is over \d+ KiB$/);
+    await expect(handle.writeText('edited')).rejects.toThrow(/is over \d+ KiB$/);
   });
 
   test('records who submitted a job: the pane the caller ran in (issue 42)', async () => {
