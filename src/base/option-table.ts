@@ -30,6 +30,30 @@ export interface OptionSpec {
 
 export type OptionTable = Readonly<Record<string, OptionSpec>>;
 
+/**
+ * A duration option, alike in every table: text on the CLI (`90s`, `5m`, `1h`), text or a
+ * number of milliseconds for the MCP tool, under its snake_case name there. `shown`: its
+ * default, or what the command uses when it is absent (`implied`).
+ */
+export function durationOption<
+  const N extends string,
+  const S extends {default: string} | {implied: string} | NoDefault = NoDefault,
+>(mcpName: N, describe: string, shown?: S): DurationSpec<N> & S {
+  return {
+    type: 'string',
+    describe,
+    ...shown,
+    mcp: {name: mcpName, duration: true},
+  } as DurationSpec<N> & S;
+}
+
+type NoDefault = Record<never, never>;
+type DurationSpec<N extends string> = {
+  readonly type: 'string';
+  readonly describe: string;
+  readonly mcp: {readonly name: N; readonly duration: true};
+};
+
 /** The help line of an option: its description and, where it has one, its default. */
 export function helpOf(spec: OptionSpec, front: 'cli' | 'mcp' = 'cli'): string {
   const text = (front === 'mcp' ? spec.mcp?.describe : undefined) ?? spec.describe ?? '';

@@ -4,6 +4,7 @@ import type {ProfileName} from '../agents/profile.js';
 import {parseDuration, parseInteger} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
 import {
+  durationOption,
   HOST_OPTION,
   type OptionsOf,
   type OptionTable,
@@ -71,24 +72,15 @@ export const SUBMIT_OPTIONS = {
   },
   ...SERVER_OPTIONS,
   ...HOST_OPTION,
-  delay: {
-    mcp: {name: 'delay', duration: true},
-    type: 'string',
+  delay: durationOption('delay', 'wait before typing (let the caller settle)', {
     default: SUBMIT_DEFAULTS.delay,
-    describe: 'wait before typing (let the caller settle)',
-  },
-  'type-delay': {
-    mcp: {name: 'type_delay', duration: true},
-    type: 'string',
+  }),
+  'type-delay': durationOption('type_delay', 'pause between typed characters', {
     default: SUBMIT_DEFAULTS.typeDelay,
-    describe: 'pause between typed characters',
-  },
-  'enter-delay': {
-    mcp: {name: 'enter_delay', duration: true},
-    type: 'string',
+  }),
+  'enter-delay': durationOption('enter_delay', 'pause before each Enter', {
     default: SUBMIT_DEFAULTS.enterDelay,
-    describe: 'pause before each Enter',
-  },
+  }),
   clear: {
     mcp: {name: 'clear', describe: 'clear the input line first (false: leave it)'},
     type: 'boolean',
@@ -103,12 +95,9 @@ export const SUBMIT_OPTIONS = {
     negatable: true,
     describe: 'press Enter after the text (--no-enter to skip)',
   },
-  interval: {
-    mcp: {name: 'interval', duration: true},
-    type: 'string',
+  interval: durationOption('interval', 'time between screen captures', {
     default: SUBMIT_DEFAULTS.interval,
-    describe: 'time between screen captures',
-  },
+  }),
   'stable-checks': {
     mcp: {name: 'stable_checks', number: true},
     type: 'string',
@@ -116,12 +105,11 @@ export const SUBMIT_OPTIONS = {
     describe:
       'captures in a row equal to the one before that mean done: N checks = N × --interval of stillness (3 at 1s = 3s)',
   },
-  timeout: {
-    mcp: {name: 'timeout', duration: true},
-    type: 'string',
-    default: SUBMIT_DEFAULTS.timeout,
-    describe: 'give up waiting after this long (the notice still goes out)',
-  },
+  timeout: durationOption(
+    'timeout',
+    'give up waiting after this long (the notice still goes out)',
+    {default: SUBMIT_DEFAULTS.timeout},
+  ),
   until: {
     mcp: {name: 'until'},
     type: 'string',
@@ -169,24 +157,18 @@ export const SUBMIT_OPTIONS = {
     describe:
       "the pane is busy (its program works, or jobs wait for it): queue behind them (default), wait until it is idle, refuse (exit 1, nothing queued), now (handed to the agent's own door at once, mid-turn; refused where it has none), or type-ahead (typed at once into a program running in a shell pane's foreground); default: config.toml's [submit] if-busy, else queue",
   },
-  'idle-timeout': {
-    mcp: {name: 'idle_timeout', duration: true},
-    type: 'string',
+  'idle-timeout': durationOption('idle_timeout', 'how long --when-idle waits', {
     default: SUBMIT_DEFAULTS.idleTimeout,
-    describe: 'how long --when-idle waits',
-  },
+  }),
   'clear-draft': {
     mcp: {name: 'clear_draft'},
     type: 'boolean',
     default: false,
     describe: 'clear a draft left in the input line instead of waiting for it',
   },
-  'draft-wait': {
-    mcp: {name: 'draft_wait', duration: true},
-    type: 'string',
+  'draft-wait': durationOption('draft_wait', 'how long to wait for a draft to be sent or cleared', {
     default: SUBMIT_DEFAULTS.draftWait,
-    describe: 'how long to wait for a draft to be sent or cleared',
-  },
+  }),
   'text-file': {
     cliOnly: 'the tool takes text, never a path to read',
     type: 'string',
@@ -210,12 +192,9 @@ export const SUBMIT_OPTIONS = {
     describe:
       "a usage limit on the agent's screen: stop (the job ends blocked, exit 3) or wait for its reset, then type --resume-text",
   },
-  'limit-margin': {
-    mcp: {name: 'limit_margin', duration: true},
-    type: 'string',
+  'limit-margin': durationOption('limit_margin', 'how long after a usage limit resets to resume', {
     default: SUBMIT_DEFAULTS.limitMargin,
-    describe: 'how long after a usage limit resets to resume',
-  },
+  }),
   'resume-text': {
     mcp: {name: 'resume_text'},
     type: 'string',
@@ -242,12 +221,11 @@ export const SUBMIT_OPTIONS = {
       "how the notice goes: auto (the agent's own door where it has one, else typed), keys (typed), native (a door only); default: config.toml's [submit] via, else auto",
   },
   ...STALL_OPTIONS,
-  'lock-timeout': {
-    mcp: {name: 'lock_timeout', duration: true},
-    type: 'string',
-    default: SUBMIT_DEFAULTS.lockTimeout,
-    describe: 'how long to queue behind other jobs on the pane',
-  },
+  'lock-timeout': durationOption(
+    'lock_timeout',
+    'how long to queue behind other jobs on the pane',
+    {default: SUBMIT_DEFAULTS.lockTimeout},
+  ),
   wait: {
     mcp: {name: 'wait', describe: 'run in the foreground and return the outcome'},
     type: 'boolean',

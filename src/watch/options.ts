@@ -2,7 +2,12 @@ import {resolve} from 'node:path';
 import {READ_LIMITS, ReadRefused, readTextCapped} from '../base/bounded-read.js';
 import {parseDuration, parseInteger} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
-import {HOST_OPTION, type OptionsOf, type OptionTable} from '../base/option-table.js';
+import {
+  durationOption,
+  HOST_OPTION,
+  type OptionsOf,
+  type OptionTable,
+} from '../base/option-table.js';
 import {resolveStall, STALL_OPTIONS} from '../detect/stall-options.js';
 import {SUBMIT_DEFAULTS} from '../jobs/options.js';
 import {parseOnLimit, parseResumeText} from '../jobs/policies.js';
@@ -42,36 +47,25 @@ export const WATCH_START_OPTIONS = {
     describe: 'environment variable holding the API key',
     cliOnly: ASSESSOR_IS_THE_PERSONS,
   },
-  'idle-threshold': {
-    type: 'string',
-    implied: WATCH_DEFAULTS.idleThreshold,
-    describe: 'the pane must be still this long before assessing',
-    mcp: {name: 'idle_threshold', duration: true},
-  },
-  'idle-timeout': {
-    mcp: {name: 'idle_timeout', duration: true},
-    type: 'string',
+  'idle-threshold': durationOption(
+    'idle_threshold',
+    'the pane must be still this long before assessing',
+    {implied: WATCH_DEFAULTS.idleThreshold},
+  ),
+  'idle-timeout': durationOption('idle_timeout', 'pause if the pane is not idle within this', {
     implied: WATCH_DEFAULTS.idleTimeout,
-    describe: 'pause if the pane is not idle within this',
-  },
-  'default-wait': {
-    type: 'string',
-    implied: WATCH_DEFAULTS.defaultWait,
-    describe: 'sleep this long when a report has no --bash-wait',
-    mcp: {name: 'default_wait', duration: true},
-  },
-  'wait-timeout': {
-    mcp: {name: 'wait_timeout', duration: true},
-    type: 'string',
+  }),
+  'default-wait': durationOption(
+    'default_wait',
+    'sleep this long when a report has no --bash-wait',
+    {implied: WATCH_DEFAULTS.defaultWait},
+  ),
+  'wait-timeout': durationOption('wait_timeout', 'stop a --bash-wait command after this', {
     implied: WATCH_DEFAULTS.waitTimeout,
-    describe: 'stop a --bash-wait command after this',
-  },
-  'assess-timeout': {
-    mcp: {name: 'assess_timeout', duration: true},
-    type: 'string',
+  }),
+  'assess-timeout': durationOption('assess_timeout', 'give up on the assessor after this', {
     implied: WATCH_DEFAULTS.assessTimeout,
-    describe: 'give up on the assessor after this',
-  },
+  }),
   'transcript-cap': {
     mcp: {name: 'transcript_cap', number: true},
     type: 'string',
@@ -102,11 +96,10 @@ export const WATCH_START_OPTIONS = {
       'a usage limit at the idle step: stop (pause) or wait for its reset, then type --resume-text',
     mcp: {name: 'on_limit'},
   },
-  'limit-margin': {
-    type: 'string',
-    describe: 'how long after a usage limit resets to resume (1m)',
-    mcp: {name: 'limit_margin', duration: true},
-  },
+  'limit-margin': durationOption(
+    'limit_margin',
+    'how long after a usage limit resets to resume (1m)',
+  ),
   'resume-text': {
     mcp: {name: 'resume_text'},
     type: 'string',

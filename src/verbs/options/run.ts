@@ -1,4 +1,4 @@
-import {HOST_OPTION, type OptionTable} from '../../base/option-table.js';
+import {durationOption, HOST_OPTION, type OptionTable} from '../../base/option-table.js';
 import {STALL_OPTIONS} from '../../detect/stall-options.js';
 import {SINK_LIST} from '../../notify/sinks.js';
 
@@ -33,18 +33,12 @@ export const RUN_OPTIONS = {
     describe: "the session for the window (default: the caller's, else the most recent)",
     mcp: {name: 'session'},
   },
-  'idle-timeout': {
-    type: 'string',
-    default: '5m',
-    describe: 'stop after this long without output or file changes',
-    mcp: {name: 'idle_timeout', duration: true},
-  },
-  timeout: {
-    type: 'string',
-    default: '1h',
-    describe: 'stop after this long in all',
-    mcp: {name: 'timeout', duration: true},
-  },
+  'idle-timeout': durationOption(
+    'idle_timeout',
+    'stop after this long without output or file changes',
+    {default: '5m'},
+  ),
+  timeout: durationOption('timeout', 'stop after this long in all', {default: '1h'}),
   ...STALL_OPTIONS,
   interval: {type: 'string', default: '1s', hidden: true, cliOnly: 'a tuning flag of the tests'},
   'notify-pane': {

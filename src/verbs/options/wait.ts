@@ -1,4 +1,4 @@
-import {HOST_OPTION, type OptionTable} from '../../base/option-table.js';
+import {durationOption, HOST_OPTION, type OptionTable} from '../../base/option-table.js';
 
 /** `nudge wait [PANE]` (and the MCP tool `wait`). */
 export const WAIT_OPTIONS = {
@@ -8,18 +8,8 @@ export const WAIT_OPTIONS = {
     describe: 'stable | regex:PATTERN | prompt[:NAME|:REGEX]',
     mcp: {name: 'until'},
   },
-  timeout: {
-    type: 'string',
-    default: '10m',
-    describe: 'give up after this',
-    mcp: {name: 'timeout', duration: true},
-  },
-  interval: {
-    type: 'string',
-    default: '1s',
-    describe: 'time between looks at the pane',
-    mcp: {name: 'interval', duration: true},
-  },
+  timeout: durationOption('timeout', 'give up after this', {default: '10m'}),
+  interval: durationOption('interval', 'time between looks at the pane', {default: '1s'}),
   'stable-checks': {
     type: 'string',
     default: '3',
