@@ -19,6 +19,7 @@ import {validateNoticeTemplate} from './notice.js';
 import {
   givenIfBusy,
   IF_BUSY,
+  ON_LIMIT,
   parseIfBusy,
   parseOnLimit,
   parseResumeText,
@@ -187,7 +188,7 @@ export const SUBMIT_OPTIONS = {
   'on-limit': {
     mcp: {name: 'on_limit'},
     type: 'string',
-    choices: ['stop', 'wait'],
+    choices: ON_LIMIT,
     default: SUBMIT_DEFAULTS.onLimit,
     describe:
       "a usage limit on the agent's screen: stop (the job ends blocked, exit 3) or wait for its reset, then type --resume-text",

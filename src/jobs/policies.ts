@@ -29,9 +29,13 @@ export function ifBusyMeans(ifBusy: IfBusy): {
   };
 }
 
+/** What a job or a watcher does at a usage limit: stop there, or wait for its reset. */
+export const ON_LIMIT = ['stop', 'wait'] as const;
+export type OnLimit = (typeof ON_LIMIT)[number];
+
 /** Check `--on-limit`; throws NudgeError (exit 2). */
-export function parseOnLimit(value: string): 'stop' | 'wait' {
-  if (value === 'stop' || value === 'wait') return value;
+export function parseOnLimit(value: string): OnLimit {
+  if ((ON_LIMIT as readonly string[]).includes(value)) return value as OnLimit;
   throw new NudgeError(
     'bad-usage',
     `--on-limit must be stop or wait, got ${JSON.stringify(value)}.`,

@@ -12,7 +12,7 @@ import type {UntilSpec} from '../detect/until.js';
 import {exitSentinel} from '../detect/watchers.js';
 import type {DeliverOptions} from '../pane/deliver.js';
 import {MAX_NOTICE_LENGTH} from './notice.js';
-import {IF_BUSY, type IfBusy} from './policies.js';
+import {IF_BUSY, type IfBusy, ON_LIMIT} from './policies.js';
 
 /** Version of the request format the front end stores for the worker (request.json). */
 export const REQUEST_VERSION = 1;
@@ -99,7 +99,7 @@ export const JOB_OPTIONS = z.object({
   lockTimeoutMs: duration,
   /** A usage limit on the agent's screen: end `blocked` (`stop`), or wait until it resets and
    * type `resumeText` (`wait`). */
-  onLimit: z.enum(['stop', 'wait']).describe('stop or wait'),
+  onLimit: z.enum(ON_LIMIT).describe('stop or wait'),
   /** How long after a limit's reset the job resumes. */
   limitMarginMs: duration,
   /** What is typed once a usage limit has reset. */

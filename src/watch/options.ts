@@ -10,7 +10,7 @@ import {
 } from '../base/option-table.js';
 import {resolveStall, STALL_OPTIONS} from '../detect/stall-options.js';
 import {SUBMIT_DEFAULTS} from '../jobs/options.js';
-import {parseOnLimit, parseResumeText} from '../jobs/policies.js';
+import {ON_LIMIT, parseOnLimit, parseResumeText} from '../jobs/policies.js';
 import {SINK_LIST} from '../notify/sinks.js';
 import {type AssessorSpec, WATCH_DEFAULTS, type WatcherOptions} from './record.js';
 
@@ -91,7 +91,7 @@ export const WATCH_START_OPTIONS = {
   },
   'on-limit': {
     type: 'string',
-    choices: ['stop', 'wait'],
+    choices: ON_LIMIT,
     describe:
       'a usage limit at the idle step: stop (pause) or wait for its reset, then type --resume-text',
     mcp: {name: 'on_limit'},

@@ -1,6 +1,7 @@
 import {NudgeError} from '../base/errors.js';
 import {versionOneRecord} from '../base/shape.js';
 import type {StallPolicy} from '../detect/stall.js';
+import type {OnLimit} from '../jobs/policies.js';
 import type {StalledMark} from '../jobs/stalled.js';
 
 /**
@@ -75,7 +76,7 @@ export interface WatcherOptions {
   notifySinks: string[];
   /** A usage limit at the idle step: pause (`stop`), or wait for its reset and type
    * `resumeText` (`wait`). */
-  onLimit: 'stop' | 'wait';
+  onLimit: OnLimit;
   limitMarginMs: number;
   resumeText: string;
   /** The stall watchdog over the idle step (`--stall`, `--on-stall notify|cancel`); absent
