@@ -63,6 +63,9 @@ export async function submitted(
   /** The input line at the last look: still holding the text, emptied, or not read at all (a
    * screen being redrawn). A shell's line is judged by its cursor alone. */
   let line = 'holds' as 'holds' | 'cleared' | 'unread';
+  /** The input line was seen empty of the text after this Enter (nudge clears nothing
+   * meanwhile): the program took the line, though no echo may show. */
+  let leftLine = false;
   const took = (view: PaneView): typeof answer => {
     if (profile.kind === 'shell')
       return cursorRow(view) !== cursorRow(before) || cursorLine(view) !== cursorLine(before)
@@ -91,6 +94,7 @@ export async function submitted(
           ? 'cleared'
           : 'holds';
     const cleared = line === 'cleared';
+    leftLine ||= cleared;
     // A shell-mode command may print nothing the profile knows before it ends; a pasted text
     // is drawn as "[Pasted text]"; a profile without echoes cannot tell.
     const echoUnknown = now[kind] === undefined || was[kind] === undefined;
@@ -125,7 +129,7 @@ export async function submitted(
   // answer on a loaded machine can take longer to draw it. Look a while more (nothing is sent
   // meanwhile) before calling it unconfirmed (scrolled away, drawn differently).
   await look(LATE_SIGN_MS);
-  return answer ?? (line === 'cleared' ? 'unconfirmed' : 'not-yet');
+  return answer ?? (leftLine ? 'unconfirmed' : 'not-yet');
 }
 
 /** The last line of a text (what stays visible in a one-line input). */

@@ -40,7 +40,12 @@ export class EscapeHoldingPane {
   /** How long the screen stays blank after a line is sent (a program that redraws slowly,
    * as opencode does going from its start screen to the session on a loaded machine). */
   blankAfterSendMs = 0;
+  /** How long after the line is sent the blank starts (the emptied input line shows first). */
+  blankFromMs = 0;
+  private blankFrom = 0;
   private blankUntil = 0;
+  /** A sent line is not drawn in the transcript (scrolled away, drawn differently). */
+  drawsNoEcho = false;
   /** Until when the program reads no keys (stalled on a loaded machine): keys pressed
    * meanwhile wait in the terminal and are read, in order, when it goes on. */
   stalledUntil = 0;
@@ -62,9 +67,11 @@ export class EscapeHoldingPane {
       // Enter on an empty prompt line sends nothing.
       if (key === 'Enter' && !this.ignoresEnter && (this.line !== '' || this.mode === 'shell')) {
         this.received.push(this.mode === 'shell' ? `!${this.line}` : this.line);
-        this.transcript.push(this.mode === 'shell' ? ` $ ${this.line}` : ` > ${this.line}`, '');
+        if (!this.drawsNoEcho)
+          this.transcript.push(this.mode === 'shell' ? ` $ ${this.line}` : ` > ${this.line}`, '');
         this.line = '';
-        this.blankUntil = this.clock.now() + this.blankAfterSendMs;
+        this.blankFrom = this.clock.now() + this.blankFromMs;
+        this.blankUntil = this.blankFrom + this.blankAfterSendMs;
       }
     }
   }
@@ -105,7 +112,8 @@ export class EscapeHoldingPane {
         this.staleLooks--;
         line = line.slice(0, Math.floor(line.length / 2));
       }
-      if (this.clock.now() < this.blankUntil) return paneViewOf([]);
+      const now = this.clock.now();
+      if (now >= this.blankFrom && now < this.blankUntil) return paneViewOf([]);
       if (this.overlay) return paneViewOf([...this.transcript, ...this.overlay]);
       const footer = this.busy ? [' ⠼ Thinking... (esc to cancel, 2s)'] : [];
       return paneViewOf([

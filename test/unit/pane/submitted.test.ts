@@ -43,4 +43,15 @@ describe('whether an Enter took', () => {
     expect(w.pane.keys.filter((k) => k === 'Enter')).toHaveLength(3);
     expect(w.names()).toEqual(['enter-retry', 'enter-retry', 'not-submitted']);
   });
+
+  test('a line seen leaving the input line, then a screen blank for long: no second Enter; sent, unconfirmed', async () => {
+    const w = world(200);
+    w.pane.drawsNoEcho = true;
+    w.pane.blankFromMs = 500;
+    w.pane.blankAfterSendMs = 60_000;
+    const {delivery} = await w.send(NOTICE);
+    expect(w.pane.keys.filter((k) => k === 'Enter')).toEqual(['Enter']);
+    expect(w.pane.received).toEqual([NOTICE]);
+    expect(delivery).toBe('unconfirmed');
+  });
 });
