@@ -27,7 +27,10 @@ export async function echoes(
   profile: Profile,
   text: string,
 ): Promise<Echoes> {
-  const view = await io.tmux.view(pane, ECHO_HISTORY_ROWS);
+  return echoesIn(profile, await io.tmux.view(pane, ECHO_HISTORY_ROWS), text);
+}
+
+function echoesIn(profile: Profile, view: PaneView, text: string): Echoes {
   return {
     prompt: countEchoes(profile, view, text, 'prompt'),
     shell: countEchoes(profile, view, text, 'shell'),
@@ -71,10 +74,7 @@ export async function submitted(
       return cursorRow(view) !== cursorRow(before) || cursorLine(view) !== cursorLine(before)
         ? 'yes'
         : undefined;
-    const now: Echoes = {
-      prompt: countEchoes(profile, view, text, 'prompt'),
-      shell: countEchoes(profile, view, text, 'shell'),
-    };
+    const now = echoesIn(profile, view, text);
     const was = echoesBefore ?? {prompt: undefined, shell: undefined};
     const grew = (k: EchoKind) =>
       now[k] !== undefined && was[k] !== undefined && now[k] > (was[k] ?? 0);
