@@ -57,6 +57,10 @@ export interface Profile {
   /** The character that, typed first into an empty composer, enters its shell mode (text that
    * starts with it is meant for that mode). */
   shellPrefix?: string;
+  /** The shell mode refuses or drops a command submitted while a turn runs (opencode drops
+   * it without a word; Gemini CLI and Qwen Code say "Shell commands cannot be queued"): Enter
+   * on such a command waits until the agent is not busy. */
+  shellNeedsIdle?: boolean;
   /** How a submitted prompt shows in the transcript: group 1 is its first row's text;
    * continuation rows are indented. */
   promptEcho?: Pattern;
@@ -74,7 +78,8 @@ export interface Profile {
    * one blank row above and below the text), closed by a row matching this (opencode's agent
    * and model row): the composer is the run of composerLine rows just above the last such
    * row, and its text their contents, blank edge rows left out. A transcript drawn in the
-   * same box style is told apart by what closes it. */
+   * same box style is told apart by what closes it. Its group 1, where it matched, names the
+   * input mode (an inputModes key: opencode's shell mode closes its box with `Shell`). */
   composerClose?: Pattern;
   /** A rule line drawn above the composer (within three rows: Gemini puts hint lines
    * between). */
@@ -248,8 +253,11 @@ function readComposerBox(
   offset: number,
 ): ComposerState | undefined {
   let close = -1;
-  for (let i = rows.length - 1; i >= 0 && close < 0; i--)
-    if (profile.composerClose?.test(rows[i] ?? '')) close = i;
+  let closing: RegExpExecArray | null = null;
+  for (let i = rows.length - 1; i >= 0 && close < 0; i--) {
+    closing = profile.composerClose?.exec(rows[i] ?? '') ?? null;
+    if (closing) close = i;
+  }
   let top = close;
   // Up to the box's top rule (drawn as its closing one is).
   while (
@@ -271,7 +279,8 @@ function readComposerBox(
     .trim();
   return {
     text: profile.placeholders?.some((p) => p.test(text)) ? '' : text,
-    mode: profile.inputModes?.[box[first]?.[1] ?? ''],
+    // The mode shows in the prompt character, or (opencode) in the closing row's group 1.
+    mode: profile.inputModes?.[box[first]?.[1] || closing?.[1] || ''],
     index: offset + top,
   };
 }
@@ -285,63 +294,11 @@ export function readComposer(profile: Profile, view: PaneView): string | undefin
   return readComposerState(profile, view)?.text;
 }
 
-/** What a submitted text is meant to be: a prompt to the model, or (text starting with the
- * profile's shell prefix) a command for its shell mode. */
-export type EchoKind = 'prompt' | 'shell';
-
-/** Whether `text` is meant for the profile's shell mode. */
-export function echoKindOf(profile: Profile, text: string): EchoKind {
-  return profile.shellPrefix !== undefined && text.startsWith(profile.shellPrefix)
-    ? 'shell'
-    : 'prompt';
-}
-
-/**
- * How many times `text` shows in the transcript (every row of `view` above the composer) as a
- * submitted prompt (`prompt`) or as a command run from the shell mode (`shell`). Rows that
- * wrapped are joined; whitespace is ignored. undefined when the profile cannot tell.
- */
-export function countEchoes(
-  profile: Profile,
-  view: PaneView,
-  text: string,
-  kind: EchoKind,
-): number | undefined {
-  const echo = kind === 'prompt' ? profile.promptEcho : profile.shellEcho;
-  if (!echo) return undefined;
-  const body =
-    kind === 'shell' && profile.shellPrefix && text.startsWith(profile.shellPrefix)
-      ? text.slice(profile.shellPrefix.length)
-      : text;
-  const target = squash(body);
-  if (target === '') return undefined;
-  const end = readComposerState(profile, view)?.index ?? view.rows.length;
-  const rows = rowsOf(profile, view);
-  let count = 0;
-  for (let i = 0; i < end; i++) {
-    const m = echo.exec(rows[i] ?? '');
-    if (!m) continue;
-    let seen = squash(m[1] ?? '');
-    // Continuation rows (indented) while what was read is still the start of the text.
-    for (let k = i + 1; seen !== target && target.startsWith(seen) && k < end; k++) {
-      const row = rows[k] ?? '';
-      if (!/^\s+\S/.test(row)) break;
-      seen += squash(row);
-    }
-    if (seen === target) count++;
-  }
-  return count;
-}
-
 /** The view's rows as the profile reads them: trailing blanks, and what the program draws
  * at their right end (rowEnd), removed. Indices are the view's. */
 export function rowsOf(profile: Profile, view: PaneView): string[] {
   const end = profile.rowEnd;
   return view.rows.map((r) => (end ? replaceFirst(end, r, '') : r).trimEnd());
-}
-
-function squash(text: string): string {
-  return text.replace(/\s+/g, '');
 }
 
 /** A shell's input line: the text after the last prompt character on the cursor's row. */
@@ -371,20 +328,32 @@ export function isBusy(profile: Profile, view: PaneView): boolean {
 
 /**
  * Whether the transcript shows a turn that has not ended: the last prompt echo above the
- * composer has no turn-end row after it. False when the profile has no turn-end rows, or no
- * echo is in the view (scrolled away: the busy markers decide alone).
+ * composer has no turn-end row after it. A shell-mode command's echo is no turn (opencode
+ * closes it without a duration). False when the profile has no turn-end rows, or no echo is in
+ * the view (scrolled away: the busy markers decide alone).
  */
 export function turnOpen(profile: Profile, view: PaneView): boolean {
-  const {turnEnd, promptEcho} = profile;
+  const {turnEnd, promptEcho, shellEcho} = profile;
   if (!turnEnd?.length || !promptEcho) return false;
   const end = readComposerState(profile, view)?.index ?? view.rows.length;
   const rows = rowsOf(profile, view);
   for (let i = end - 1; i >= 0; i--) {
     const row = rows[i] ?? '';
-    if (turnEnd.some((t) => t.test(row))) return false;
-    if (promptEcho.test(row)) return true;
+    if (turnEnd.some((t) => t.test(row)) || shellEcho?.test(row)) return false;
+    if (promptEcho.test(row)) return !shellEcho?.test(firstOfBox(profile, rows, i));
   }
   return false;
+}
+
+/** The first row with text of the box row `i` is in (opencode draws each sent prompt, and a
+ * shell-mode command with its output, in a box of composerLine rows); row `i` itself where the
+ * profile draws no box. */
+function firstOfBox(profile: Profile, rows: readonly string[], i: number): string {
+  const box = profile.composerClose ? profile.composerLine : undefined;
+  let first = i;
+  for (let k = i - 1; box && k >= 0 && box.test(rows[k] ?? ''); k--)
+    if (profile.promptEcho?.test(rows[k] ?? '')) first = k;
+  return rows[first] ?? '';
 }
 
 /** Idle: the composer is on screen and nothing says busy. */

@@ -85,6 +85,7 @@ function build(z: typeof Zod.z, compile: (source: string) => Pattern) {
     composerLine: regex.optional(),
     inputModes: z.record(z.string().min(1), inputMode).optional(),
     shellPrefix: z.string().min(1).optional(),
+    shellNeedsIdle: z.boolean().optional(),
     promptEcho: regex.optional(),
     shellEcho: regex.optional(),
     placeholders: z.array(regex).optional(),

@@ -287,6 +287,7 @@ export function deliverOptionsOf(
     clear: o.clear,
     clearDraft: o.clearDraft,
     draftWaitMs: o.draftWaitMs,
+    busyWaitMs: o.idleTimeoutMs,
     ownText: request.text,
     ...line,
   };

@@ -1,12 +1,13 @@
+import {echoKindOf} from '../agents/echoes.js';
 import {
   type ComposerState,
-  echoKindOf,
   isAgent,
   isBusy,
   type Profile,
   readComposer,
   readComposerState,
 } from '../agents/profile.js';
+import {formatDuration} from '../base/durations.js';
 import {waitUntil} from '../detect/wait-until.js';
 import type {PaneView} from '../tmux/view.js';
 import {type ComposerPolicy, prepareComposer, preview} from './composer.js';
@@ -21,6 +22,9 @@ export interface DeliverOptions extends ComposerPolicy {
   enter: boolean;
   typeDelayMs: number;
   enterDelayMs: number;
+  /** How long Enter on a command for a shell mode that needs an idle agent
+   * (Profile.shellNeedsIdle) waits for the turn to end: the job's --idle-timeout. */
+  busyWaitMs: number;
   /** Counts the characters as they go out (for "cancelled after typing N of M"); a text
    * cleared to be typed again takes its count back (a negative n). */
   typed?: (n: number) => void;
@@ -59,7 +63,8 @@ export async function deliver(
   const kind = echoKindOf(profile, text);
   const pasted =
     isAgent(profile) && (/[\r\n]/.test(text) || profile.pasteWhen?.test(text) === true);
-  const {before, composer} = await typeWhole(io, pane, text, profile, pasted, o, signal);
+  const typed = await typeWhole(io, pane, text, profile, pasted, o, signal);
+  const {composer} = typed;
   // A prompt must not be sent from an input mode (it would run as a shell command).
   if (kind === 'prompt' && composer?.mode) {
     throw new NotDelivered(
@@ -67,7 +72,12 @@ export async function deliver(
       'not-submitted',
     );
   }
-  if (!o.enter) return {delivery: 'no-enter', before};
+  if (!o.enter) return {delivery: 'no-enter', before: typed.before};
+  // A shell mode that drops or refuses a command sent while a turn runs: Enter after the turn.
+  const before =
+    kind === 'shell' && profile.shellNeedsIdle === true && isBusy(profile, typed.before)
+      ? await afterTheTurn(io, pane, profile, text, o, signal)
+      : typed.before;
   const echoesBefore = isAgent(profile) ? await echoes(io, pane, profile, text) : undefined;
   // Where Enter would break into a running turn, the profile's queue key sends the line after
   // it instead (never for a retry: a queued line is no longer in the composer).
@@ -197,6 +207,55 @@ async function typeWhole(
       );
     }
   }
+}
+
+/** How often a shell-mode command waiting for the agent's turn to end looks at the screen. */
+const TURN_POLL_MS = 500;
+
+/**
+ * The screen once the agent's turn is over, the text still alone in its shell mode's input
+ * line; a turn that outlasts `o.busyWaitMs` leaves the line cleared and throws NotDelivered,
+ * and a line someone typed into throws PaneFailure (Enter is not pressed either way).
+ */
+async function afterTheTurn(
+  io: PaneIo,
+  pane: string,
+  profile: Profile,
+  text: string,
+  o: DeliverOptions,
+  signal: AbortSignal,
+): Promise<PaneView> {
+  await io.note('waiting-for-turn', {pane, why: 'shell-mode'});
+  let last: PaneView | undefined;
+  const waited = await waitUntil(
+    io.tmux,
+    pane,
+    {
+      historyRows: 0,
+      observe: (view) => {
+        last = view;
+        return isBusy(profile, view) || readComposerState(profile, view) === undefined
+          ? {status: 'pending', why: 'the agent is busy'}
+          : {status: 'done'};
+      },
+    },
+    {intervalMs: TURN_POLL_MS, timeoutMs: o.busyWaitMs, clock: io.clock, signal},
+  );
+  if (waited.status !== 'done' || last === undefined) {
+    await clearLine(io, pane, profile, signal, true);
+    o.typed?.(-[...text].length);
+    throw new NotDelivered(
+      `Pane ${pane}'s agent stayed busy for ${formatDuration(o.busyWaitMs)}, and its shell mode drops a command sent while a turn runs; Enter was not pressed and the line was cleared.`,
+      'not-submitted',
+    );
+  }
+  const line = readComposerState(profile, last);
+  if (line !== undefined && !holdsOnly(line.text, shownIn(profile, line, text))) {
+    throw new PaneFailure(
+      `Someone typed into pane ${pane} while the job waited for its agent's turn to end (its input line reads ${JSON.stringify(preview(line.text))}); Enter was not pressed and the line was left as it is.`,
+    );
+  }
+  return last;
 }
 
 /**

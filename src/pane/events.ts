@@ -23,6 +23,9 @@ export interface PaneEvents {
   'person-done': {pane: string};
   /** The text went as one bracketed paste; `verified`: the composer showed it whole. */
   pasted: {pane: string; chars: number; verified: boolean};
+  /** A command typed into an agent's shell mode, which drops or refuses one while a turn
+   * runs (Profile.shellNeedsIdle): Enter waits for the turn to end. */
+  'waiting-for-turn': {pane: string; why: 'shell-mode'};
   /** The agent was busy: the line goes with its queue key instead of Enter. */
   queueing: {pane: string; key: string};
   /** Enter was not pressed, or did not take; `read`: what the input line held instead. */

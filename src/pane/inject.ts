@@ -88,6 +88,7 @@ export async function injectLine(
         clear: !isAgent(profile),
         clearDraft: false,
         draftWaitMs: o.waits.draftWaitMs,
+        busyWaitMs: INJECT_BOUND_MS,
         ownText: line,
       },
       held,

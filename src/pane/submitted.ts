@@ -2,7 +2,8 @@
  * After an Enter: whether it took, read from the screen (src/pane/deliver.ts presses it and
  * decides on another).
  */
-import {countEchoes, type EchoKind, isBusy, type Profile, readComposer} from '../agents/profile.js';
+import {countEchoes, type EchoKind} from '../agents/echoes.js';
+import {isBusy, type Profile, readComposer} from '../agents/profile.js';
 import {waitUntil} from '../detect/wait-until.js';
 import {cursorLine, cursorRow, type PaneView, visibleText} from '../tmux/view.js';
 import type {PaneIo} from './keys.js';

@@ -7,10 +7,12 @@ import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {fileURLToPath} from 'node:url';
+import {startModelServer} from '../helpers/model-server.js';
 import {
   AGENT_NAMES,
   AGENT_SCREENS,
   type AgentName,
+  DATA_AGENT_NAMES,
   type RealAgent,
   startAgent,
 } from '../helpers/real-agents.js';
@@ -27,10 +29,12 @@ export async function freshAgent(name: AgentName, maxRetries?: number): Promise<
   return startAgent(server, name, maxRetries === undefined ? {} : {maxRetries});
 }
 
-/** The agents to explore: NUDGE_EXPLORE_AGENTS=claude,codex, default all. */
+/** The agents to explore: NUDGE_EXPLORE_AGENTS=claude,opencode, default the three core ones
+ * (a data agent, such as opencode, when named). */
 export function agentsToExplore(): AgentName[] {
   const wanted = process.env.NUDGE_EXPLORE_AGENTS?.split(',').map((s) => s.trim());
-  return AGENT_NAMES.filter((a) => !wanted || wanted.includes(a));
+  if (!wanted) return [...AGENT_NAMES];
+  return [...AGENT_NAMES, ...DATA_AGENT_NAMES].filter((a) => wanted.includes(a));
 }
 
 /** The number of tries per measured cell: NUDGE_EXPLORE_TRIES, default 6. */
@@ -374,4 +378,31 @@ export async function printToolOutput(out: string, tries: number, keep: RegExp):
   } catch (e) {
     console.log('no ps', (e as Error).message);
   }
+}
+
+/**
+ * A real agent at a scripted model server in a fresh private tmux server, with two ways to
+ * poke it by hand: `show` prints its last non-blank rows (and the pane's command and cursor),
+ * `keys` sends tmux keys and lets it draw (800 ms).
+ */
+export async function agentAtModel(name: AgentName, approvals: 'default' | 'all') {
+  const model = await startModelServer();
+  const server = await startTmuxServer();
+  const agent = await startAgent(server, name, {modelUrl: model.url, approvals});
+  const show = async (label: string, rows = 16) => {
+    const where = await server.tmux(
+      'display-message',
+      '-p',
+      '-t',
+      agent.pane,
+      '#{pane_current_command} #{pane_pid} #{cursor_x},#{cursor_y}',
+    );
+    const screen = (await agent.capture()).split('\n').filter((r) => r.trim() !== '');
+    console.log(`=== ${name} ${label} [${where.trim()}]\n${screen.slice(-rows).join('\n')}`);
+  };
+  const keys = async (...k: string[]) => {
+    await server.tmux('send-keys', '-t', agent.pane, ...k);
+    await sleep(800);
+  };
+  return {model, server, agent, show, keys};
 }

@@ -1,34 +1,15 @@
 import {setTimeout as sleep} from 'node:timers/promises';
 import {test} from 'vitest';
-import {startModelServer} from '../helpers/model-server.js';
-import {type AgentName, startAgent} from '../helpers/real-agents.js';
-import {startTmuxServer} from '../helpers/tmux-server.js';
+import type {AgentName} from '../helpers/real-agents.js';
+import {agentAtModel} from './lib.js';
 
 const agents = (process.env.AGENTS ?? 'claude,gemini,codex').split(',') as AgentName[];
 for (const name of agents) {
   test(`modes ${name}`, async () => {
-    const model = await startModelServer();
-    const server = await startTmuxServer();
-    const agent = await startAgent(server, name, {
-      modelUrl: model.url,
-      approvals: (process.env.APPROVALS as 'all') ?? 'default',
-    });
-    const show = async (label: string) => {
-      const cmd = await server.tmux(
-        'display-message',
-        '-p',
-        '-t',
-        agent.pane,
-        '#{pane_current_command} #{pane_pid} #{cursor_x},#{cursor_y}',
-      );
-      console.log(
-        `=== ${name} ${label} [${cmd.trim()}]\n${(await agent.capture()).trimEnd().split('\n').slice(-12).join('\n')}`,
-      );
-    };
-    const keys = async (...k: string[]) => {
-      await server.tmux('send-keys', '-t', agent.pane, ...k);
-      await sleep(800);
-    };
+    const {model, show, keys} = await agentAtModel(
+      name,
+      (process.env.APPROVALS as 'all') ?? 'default',
+    );
     await show('idle');
     await keys('-l', 'a draft here');
     await show('draft');

@@ -133,14 +133,14 @@ export async function theJob(w: World, timeoutMs = 60_000): Promise<string> {
   );
 }
 
-/** Resolves once the only job in the test's state dir has typed its notice (its `notified`
- * event): what a held or streamed turn waits for, so the notice comes due while the turn is
- * open however slow the machine is, and the turn ends soon after. */
-function noticeTyped(w: World): Promise<unknown> {
+/** Resolves once the only job in the test's state dir has recorded one of `events`: what a
+ * held or streamed turn waits for, so the job reaches that step while the turn is open however
+ * slow the machine is, and the turn ends soon after. */
+export function jobReached(w: World, events: readonly string[]): Promise<unknown> {
   const ended = new AbortController();
   onTestFinished(() => ended.abort());
   return waitFor(
-    'the notice typed',
+    `the job to record ${events.join(' or ')}`,
     async () => {
       const ids = (() => {
         try {
@@ -150,11 +150,16 @@ function noticeTyped(w: World): Promise<unknown> {
         }
       })();
       if (ids.length !== 1) return undefined;
-      const events = await readJobEvents(w.home, ids[0] ?? '');
-      return events.find((e) => e.event === 'notified');
+      const recorded = await readJobEvents(w.home, ids[0] ?? '');
+      return recorded.find((e) => events.includes(String(e.event)));
     },
     {timeoutMs: 240_000, intervalMs: 200, signal: ended.signal},
   );
+}
+
+/** Resolves once the only job has typed its notice (its `notified` event). */
+function noticeTyped(w: World): Promise<unknown> {
+  return jobReached(w, ['notified']);
 }
 
 /** How many prompts the model received that are exactly `text`. */
@@ -337,7 +342,9 @@ export function atModelScenarios(names: readonly AgentName[]): void {
       );
       await say(w, 'run the build in the background');
       const id = await theJob(w);
-      // The tool returned at once: its result reached the model before the worker typed.
+      // The tool returned at once: its result reached the model while the worker still ran (a
+      // tool held by the worker's stdio would return only once the worker exits). Not "before
+      // the worker typed": under load an agent may take longer than --delay to send it.
       const toolReturned = await waitFor(
         'the tool result at the model',
         async () => w.model.journal().filter((e) => !e.side && e.format !== 'unknown')[1]?.at,
@@ -345,10 +352,12 @@ export function atModelScenarios(names: readonly AgentName[]): void {
       );
       const end = await expectDone(w, id);
       const events = await readJobEvents(w.home, id);
-      const typing = events.find((e) => e.event === 'typing');
-      expect(toolReturned).toBeLessThan(Date.parse(String(typing?.t)));
+      const ended = events.find((e) => e.event === end.state);
+      expect(toolReturned).toBeLessThan(Date.parse(String(ended?.t)));
       // The command ran exactly once.
-      expect(readFileSync(marker, 'utf8')).toBe('ran\n');
+      const ran = existsSync(marker) ? readFileSync(marker, 'utf8') : '(never ran)';
+      const seen = `${JSON.stringify(events)}\n${JSON.stringify(end)}\n${await w.agent.capture()}\n${describePrompts(w.model.prompts())}`;
+      expect(ran, seen).toBe('ran\n');
       // The notice reached the model exactly once, as a prompt.
       const notice = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
         timeoutMs: 60_000,

@@ -35,6 +35,8 @@ export class EscapeHoldingPane {
   private staleLooks = 0;
   /** A turn runs: its footer says so. */
   busy = false;
+  /** A turn runs until then (virtual time). */
+  busyUntil = 0;
   /** Rows drawn instead of the composer (a dialog, a menu). */
   overlay: string[] | undefined;
   /** How long the screen stays blank after a line is sent (a program that redraws slowly,
@@ -64,7 +66,9 @@ export class EscapeHoldingPane {
       }
       if (this.swallowed()) continue;
       if (key === 'C-u') this.line = '';
-      // Enter on an empty prompt line sends nothing.
+      // Enter on an empty prompt line sends nothing; a shell command while a turn runs is
+      // refused, the line kept ("Shell commands cannot be queued", measured on 0.61.0).
+      if (key === 'Enter' && this.mode === 'shell' && this.turnRuns()) continue;
       if (key === 'Enter' && !this.ignoresEnter && (this.line !== '' || this.mode === 'shell')) {
         this.received.push(this.mode === 'shell' ? `!${this.line}` : this.line);
         if (!this.drawsNoEcho)
@@ -81,6 +85,10 @@ export class EscapeHoldingPane {
     /** How long a lone Escape is held before it counts (its timer, delayed by a busy loop). */
     private readonly holdMs: number,
   ) {}
+
+  private turnRuns(): boolean {
+    return this.busy || this.clock.now() < this.busyUntil;
+  }
 
   /** The held Escape counts once its time has come. */
   private settle(): void {
@@ -115,7 +123,7 @@ export class EscapeHoldingPane {
       const now = this.clock.now();
       if (now >= this.blankFrom && now < this.blankUntil) return paneViewOf([]);
       if (this.overlay) return paneViewOf([...this.transcript, ...this.overlay]);
-      const footer = this.busy ? [' ⠼ Thinking... (esc to cancel, 2s)'] : [];
+      const footer = this.turnRuns() ? [' ⠼ Thinking... (esc to cancel, 2s)'] : [];
       return paneViewOf([
         ...this.transcript,
         ...footer,
@@ -168,6 +176,7 @@ export function geminiWorld(holdMs: number) {
         clear: false,
         clearDraft: false,
         draftWaitMs: 5_000,
+        busyWaitMs: 5_000,
         ownText: text,
         ...(typed ? {typed} : {}),
       },

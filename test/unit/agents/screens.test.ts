@@ -4,13 +4,8 @@
  * composer holds, busy, idle, queued — one row per screen.
  */
 import {describe, expect, test} from 'vitest';
-import {
-  countEchoes,
-  isBusy,
-  isIdle,
-  readComposer,
-  readComposerState,
-} from '../../../src/agents/profile.js';
+import {countEchoes} from '../../../src/agents/echoes.js';
+import {isBusy, isIdle, readComposer, readComposerState} from '../../../src/agents/profile.js';
 import {PROFILES} from '../../../src/agents/registry.js';
 import {capturedScreen} from '../../helpers/pane-views.js';
 

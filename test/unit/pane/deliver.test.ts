@@ -77,4 +77,39 @@ describe('delivery into a program that holds a lone Escape', () => {
     expect(w.pane.received).toEqual([NOTICE]);
     expect(delivery).toBe('submitted');
   });
+
+  test('a shell-mode command typed while a turn runs: Enter waits for the turn to end, then the command runs once', async () => {
+    // Gemini CLI refuses a shell command while a turn runs (opencode drops it, Qwen Code sends
+    // it to the model as a prompt): Enter pressed then would be lost.
+    const w = world(200);
+    w.pane.busyUntil = w.clock.now() + 3_000;
+    const {delivery} = await w.send('!make build');
+    expect(w.pane.received).toEqual(['!make build']);
+    expect(w.pane.keys.filter((k) => k === 'Enter')).toEqual(['Enter']);
+    expect(w.clock.now()).toBeGreaterThanOrEqual(w.pane.busyUntil);
+    expect(delivery).toBe('submitted');
+    expect(w.names()).toContain('waiting-for-turn');
+  });
+
+  test('a turn that outlasts the wait: Enter is never pressed, the line is cleared, and the failure says why', async () => {
+    const w = world(200);
+    w.pane.busy = true;
+    const failure = await w.send('!make build').catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(NotDelivered);
+    expect(String((failure as Error).message)).toBe(
+      "Pane %1's agent stayed busy for 5.0s, and its shell mode drops a command sent while a turn runs; Enter was not pressed and the line was cleared.",
+    );
+    expect(w.pane.keys).not.toContain('Enter');
+    expect(w.pane.received).toEqual([]);
+    expect(w.pane.line).toBe('');
+  });
+
+  test('a prompt typed while a turn runs is not held back', async () => {
+    const w = world(200);
+    w.pane.busyUntil = w.clock.now() + 60_000;
+    const {delivery} = await w.send(NOTICE);
+    expect(w.pane.received).toEqual([NOTICE]);
+    expect(delivery).toBe('submitted');
+    expect(w.names()).not.toContain('waiting-for-turn');
+  });
 });

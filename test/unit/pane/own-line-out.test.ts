@@ -17,6 +17,7 @@ const OPTIONS = {
   clear: false,
   clearDraft: false,
   draftWaitMs: 1_000,
+  busyWaitMs: 1_000,
   ownText: 'x',
 };
 
