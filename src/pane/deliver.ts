@@ -188,11 +188,7 @@ async function typeWhole(
     // A shell's line is read whole, wrapped rows joined: Enter only on the whole text.
     if (profile.kind === 'shell' && composer !== undefined)
       await holdsWhole(io, pane, profile, text);
-    if (composer !== undefined && !holdsOnly(composer.text, shownIn(profile, composer, text))) {
-      throw new PaneFailure(
-        `Someone typed into pane ${pane} while the job typed (its input line reads ${JSON.stringify(preview(composer.text))}); Enter was not pressed and the line was left as it is.`,
-      );
-    }
+    leftAlone(pane, profile, composer, text, 'typed');
     if (composer === undefined || !lostItsStart(profile, before, composer, text))
       return {before, composer};
     const read = preview(composer.text);
@@ -249,13 +245,29 @@ async function afterTheTurn(
       'not-submitted',
     );
   }
-  const line = readComposerState(profile, last);
-  if (line !== undefined && !holdsOnly(line.text, shownIn(profile, line, text))) {
-    throw new PaneFailure(
-      `Someone typed into pane ${pane} while the job waited for its agent's turn to end (its input line reads ${JSON.stringify(preview(line.text))}); Enter was not pressed and the line was left as it is.`,
-    );
-  }
+  leftAlone(
+    pane,
+    profile,
+    readComposerState(profile, last),
+    text,
+    "waited for its agent's turn to end",
+  );
   return last;
+}
+
+/** Throws PaneFailure where the input line read (`line`: undefined, unread) holds more than
+ * `text`: someone typed into it while the job `did`; Enter would run their keys. */
+function leftAlone(
+  pane: string,
+  profile: Profile,
+  line: ComposerState | undefined,
+  text: string,
+  did: string,
+): void {
+  if (line === undefined || holdsOnly(line.text, shownIn(profile, line, text))) return;
+  throw new PaneFailure(
+    `Someone typed into pane ${pane} while the job ${did} (its input line reads ${JSON.stringify(preview(line.text))}); Enter was not pressed and the line was left as it is.`,
+  );
 }
 
 /**

@@ -37,6 +37,8 @@ export class EscapeHoldingPane {
   busy = false;
   /** A turn runs until then (virtual time). */
   busyUntil = 0;
+  /** A person types `text` into the line at `at` (virtual time). */
+  personTypes: {at: number; text: string} | undefined;
   /** Rows drawn instead of the composer (a dialog, a menu). */
   overlay: string[] | undefined;
   /** How long the screen stays blank after a line is sent (a program that redraws slowly,
@@ -92,6 +94,10 @@ export class EscapeHoldingPane {
 
   /** The held Escape counts once its time has come. */
   private settle(): void {
+    if (this.personTypes && this.clock.now() >= this.personTypes.at) {
+      this.line += this.personTypes.text;
+      this.personTypes = undefined;
+    }
     if (this.pending.length > 0 && this.clock.now() >= this.stalledUntil)
       this.press(this.pending.splice(0));
     if (this.heldSince === undefined || this.clock.now() < this.heldSince + this.holdMs) return;

@@ -9,7 +9,7 @@
  * test/integration/agents-at-model.test.ts.
  */
 import {describe, expect, test} from 'vitest';
-import {NotDelivered} from '../../../src/pane/failures.js';
+import {NotDelivered, PaneFailure} from '../../../src/pane/failures.js';
 import {NOTICE, geminiWorld as world} from '../../helpers/gemini-pane.js';
 
 describe('delivery into a program that holds a lone Escape', () => {
@@ -102,6 +102,19 @@ describe('delivery into a program that holds a lone Escape', () => {
     expect(w.pane.keys).not.toContain('Enter');
     expect(w.pane.received).toEqual([]);
     expect(w.pane.line).toBe('');
+  });
+
+  test('a person who types into the line while it waits for the turn: Enter is never pressed, their keys stay', async () => {
+    const w = world(200);
+    w.pane.busyUntil = w.clock.now() + 3_000;
+    w.pane.personTypes = {at: w.clock.now() + 1_000, text: ' && rm x'};
+    const failure = await w.send('!make build').catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(PaneFailure);
+    expect(String((failure as Error).message)).toMatch(
+      /^Someone typed into pane %1 while the job waited for its agent's turn to end \(its input line reads "make build && rm x"\); Enter was not pressed/,
+    );
+    expect(w.pane.keys).not.toContain('Enter');
+    expect(w.pane.line).toBe('make build && rm x');
   });
 
   test('a prompt typed while a turn runs is not held back', async () => {
