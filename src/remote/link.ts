@@ -116,6 +116,27 @@ export class HostLink {
     ];
   }
 
+  /** ssh with the shared options and `args`, its output kept apart from its errors; ssh that
+   * cannot start is the one sentence of noSsh. */
+  async #ssh(
+    args: string[],
+    o: {inputFile?: string | undefined; timeoutMs: number; maxBytes: number; signal: AbortSignal},
+  ) {
+    const {ssh} = this.#o.settings;
+    const run = await runCommand(ssh, [...this.#common(), ...args], {
+      ...o,
+      env: this.#o.env,
+      merged: false,
+    });
+    if (run.startError) throw noSsh(ssh, run.startError);
+    return run;
+  }
+
+  /** The words that run `command` on the host over the shared connection (never a new one). */
+  #onConnection(command: string): string[] {
+    return ['-o', 'ControlMaster=no', '--', this.dest, command];
+  }
+
   /** The command line the remote user's shell runs: no user text, ever (the request comes
    * on stdin). nudge from the config file, else ~/.local/bin/nudge (where `nudge host
    * install` puts it), else nudge on the PATH. */
@@ -136,10 +157,8 @@ export class HostLink {
       if (await socketAlive(this.controlPath)) return;
       // A socket left by a master that was killed: ssh would refuse to bind over it.
       await rm(this.controlPath, {force: true});
-      const run = await runCommand(
-        this.#o.settings.ssh,
+      const run = await this.#ssh(
         [
-          ...this.#common(),
           '-o',
           'ControlMaster=yes',
           '-o',
@@ -155,15 +174,8 @@ export class HostLink {
           '--',
           this.dest,
         ],
-        {
-          timeoutMs: MASTER_TIMEOUT_MS,
-          maxBytes: 64 * 1024,
-          signal,
-          env: this.#o.env,
-          merged: false,
-        },
+        {timeoutMs: MASTER_TIMEOUT_MS, maxBytes: 64 * 1024, signal},
       );
-      if (run.startError) throw noSsh(this.#o.settings.ssh, run.startError);
       if (run.exitCode !== 0)
         throw sshFailure(this.dest, run.stderr, run.timedOut ? 'timed out' : undefined);
     });
@@ -198,7 +210,7 @@ export class HostLink {
       await this.ensureConnection(o.signal);
       piped = startPiped(
         this.#o.settings.ssh,
-        [...this.#common(), '-o', 'ControlMaster=no', '--', this.dest, this.remoteCommand()],
+        [...this.#common(), ...this.#onConnection(this.remoteCommand())],
         {signal: o.signal, env: this.#o.env},
       );
       piped.write(
@@ -258,26 +270,12 @@ export class HostLink {
     });
     try {
       await this.ensureConnection(o.signal);
-      const run = await runCommand(
-        this.#o.settings.ssh,
-        [
-          ...this.#common(),
-          '-o',
-          'ControlMaster=no',
-          '--',
-          this.dest,
-          `sh -c ${shellWord(script)}`,
-        ],
-        {
-          inputFile: o.inputFile,
-          timeoutMs: o.timeoutMs,
-          maxBytes: 1024 * 1024,
-          signal: o.signal,
-          env: this.#o.env,
-          merged: false,
-        },
-      );
-      if (run.startError) throw noSsh(this.#o.settings.ssh, run.startError);
+      const run = await this.#ssh(this.#onConnection(`sh -c ${shellWord(script)}`), {
+        inputFile: o.inputFile,
+        timeoutMs: o.timeoutMs,
+        maxBytes: 1024 * 1024,
+        signal: o.signal,
+      });
       if (run.exitCode === 255) throw sshFailure(this.dest, run.stderr);
       return {exitCode: run.exitCode, output: run.output, stderr: run.stderr};
     } finally {

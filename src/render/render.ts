@@ -131,16 +131,8 @@ export function renderWait(r: WaitResult, json: boolean, out: Output): ExitCode 
 export function renderExpect(r: ExpectResult, out: Output): ExitCode {
   if (r.warning) out.stderr(`nudge: ${r.warning}`);
   out.stdout(JSON.stringify(r.answer));
-  switch (r.answer.status) {
-    case 'matched':
-      return EXIT_CODES.ok;
-    case 'timeout':
-      return EXIT_CODES.timeout;
-    case 'blocked':
-      return EXIT_CODES.blocked;
-    default:
-      return EXIT_CODES.failure;
-  }
+  // Matched as a job's done: 0; blocked 3, timeout 124, anything else 1.
+  return exitCodeOfState(r.answer.status === 'matched' ? 'done' : r.answer.status);
 }
 
 export function renderJobs(

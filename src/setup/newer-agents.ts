@@ -1,14 +1,12 @@
 import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {packageDir} from '../base/version.js';
+import type {InstallPlace, Piece, SelfCommand} from './place.js';
 import {
   ALLOWED_CALLS,
   allowItems,
-  type InstallPlace,
   markdownCommand,
   mcpServer,
-  type Piece,
-  type SelfCommand,
   selfLine,
   settingsHook,
   skillText,

@@ -153,30 +153,25 @@ export async function openTransport(
   };
 }
 
+/** The tmux commands a space-separated list names. */
+function commandSet(list: string): ReadonlySet<string> {
+  return new Set(list.split(' '));
+}
+
 /** Commands after which tmux 3.3a notifies every control client, also one still starting
  * (see src/locks/control-mutex.ts): a pane entering or leaving a mode, paste buffers changing. */
-const NOTIFYING_COMMANDS = new Set([
-  'copy-mode',
-  'set-buffer',
-  'paste-buffer',
-  'delete-buffer',
-  'load-buffer',
-]);
+const NOTIFYING_COMMANDS = commandSet(
+  'copy-mode set-buffer paste-buffer delete-buffer load-buffer',
+);
 
 function notifiesControlClients(args: readonly string[]): boolean {
   return commandNames(args).some((name) => NOTIFYING_COMMANDS.has(name));
 }
 
 /** Commands that only read, by full name; a chained line counts only if all of it does. */
-const READ_ONLY_COMMANDS = new Set([
-  'capture-pane',
-  'display-message',
-  'list-panes',
-  'list-windows',
-  'list-sessions',
-  'list-clients',
-  'show-options',
-]);
+const READ_ONLY_COMMANDS = commandSet(
+  'capture-pane display-message list-panes list-windows list-sessions list-clients show-options',
+);
 
 function isReadOnly(args: readonly string[]): boolean {
   return commandNames(args).every((name) => READ_ONLY_COMMANDS.has(name));

@@ -190,8 +190,7 @@ export async function pauseWatcher(
   o: {name: string},
   ctx: CommandContext,
 ): Promise<WatchPauseResult> {
-  const name = validateWatcherName(o.name);
-  const store = new WatcherStore(resolveStateDir(ctx.env));
+  const {name, store} = watcherNamed(o, ctx);
   const now = new Date(ctx.clock.now()).toISOString();
   const cycle = await store.update(name, (r) => {
     if (!r) throw noSuchWatcher(name);
@@ -255,8 +254,7 @@ export async function clearWatcher(
   o: {name: string},
   ctx: CommandContext,
 ): Promise<WatchClearResult> {
-  const name = validateWatcherName(o.name);
-  const store = new WatcherStore(resolveStateDir(ctx.env));
+  const {name, store} = watcherNamed(o, ctx);
   // Removed first (under the lock): a cycle that is told to stop finds no record to write,
   // and no report can start a new one.
   const cycle = await store.update(name, (r) => {
@@ -269,8 +267,8 @@ export async function clearWatcher(
 
 /** `nudge watch show NAME`. */
 export async function showWatcher(o: {name: string}, ctx: CommandContext): Promise<WatcherView> {
-  const name = validateWatcherName(o.name);
-  const record = await new WatcherStore(resolveStateDir(ctx.env)).read(name);
+  const {name, store} = watcherNamed(o, ctx);
+  const record = await store.read(name);
   if (!record) throw noSuchWatcher(name);
   return viewOf(record);
 }
@@ -284,6 +282,11 @@ export async function listWatchers(_o: object, ctx: CommandContext): Promise<Wat
       return rest;
     }),
   };
+}
+
+/** The watcher a command names (checked) and the store of the state folder. */
+function watcherNamed(o: {name: string}, ctx: CommandContext) {
+  return {name: validateWatcherName(o.name), store: new WatcherStore(resolveStateDir(ctx.env))};
 }
 
 /** The record as shown: a cycle only while its process runs. */

@@ -1,6 +1,6 @@
 import {useProfilesOf} from '../agents/registry.js';
 import {realClock} from '../base/clock.js';
-import {EXIT_CODES, exitCodeOfState} from '../base/errors.js';
+import {EXIT_CODES, type ExitCode, exitCodeOfState} from '../base/errors.js';
 import {JOB_ID_PATTERN, layout} from '../base/paths.js';
 import {relayEnds} from '../front/relay.js';
 import {executeJob, recordWorkerFailure} from '../jobs/execute.js';
@@ -61,30 +61,38 @@ export const JOB_WORKER: WorkerKind = {
   recordFailure: failJob,
 };
 
-/** `nudge run`'s job: its request is the job's request.json (read by id). */
-export const RUN_WORKER: WorkerKind = {
-  name: 'run',
-  idPattern: JOB_ID_PATTERN,
+/** A kind whose request is its record in the store, read by the id (`nudge run`'s job, a
+ * watcher's cycle): its work, and the exit code of how it ended. */
+const byRecord = (
+  name: 'run' | 'watch',
+  idPattern: RegExp,
+  work: (id: string, ctx: ReturnType<typeof executeContext>) => Promise<ExitCode>,
+  recordFailure: WorkerKind['recordFailure'],
+): WorkerKind => ({
+  name,
+  idPattern,
   prepare: useProfilesOf,
-  async run(s) {
-    const result = await executeRunJob(s.id, executeContext(s));
-    return exitCodeOfState(result.state);
-  },
-  recordFailure: failJob,
-};
+  run: (s) => work(s.id, executeContext(s)),
+  recordFailure,
+});
 
-/** A watcher's cycle: the watcher named by `--id`, its queued reports read from its record. */
-export const WATCH_WORKER: WorkerKind = {
-  name: 'watch',
-  idPattern: WATCHER_NAME,
-  prepare: useProfilesOf,
-  async run(s) {
-    const ended = await executeCycles(s.id, executeContext(s));
-    return ended === 'not-ours' ? EXIT_CODES.failure : EXIT_CODES.ok;
-  },
-  // The watcher pauses with the reason in its transcript.
-  recordFailure: (s, reason) => recordCycleFailure(s.stateDir, s.id, reason),
-};
+/** `nudge run`'s job: its request is the job's request.json (read by id). */
+export const RUN_WORKER = byRecord(
+  'run',
+  JOB_ID_PATTERN,
+  async (id, ctx) => exitCodeOfState((await executeRunJob(id, ctx)).state),
+  failJob,
+);
+
+/** A watcher's cycle: the watcher named by `--id`, its queued reports read from its record;
+ * the watcher pauses with a failure's reason in its transcript. */
+export const WATCH_WORKER = byRecord(
+  'watch',
+  WATCHER_NAME,
+  async (id, ctx) =>
+    (await executeCycles(id, ctx)) === 'not-ours' ? EXIT_CODES.failure : EXIT_CODES.ok,
+  (s, reason) => recordCycleFailure(s.stateDir, s.id, reason),
+);
 
 /** A relay: its record (`relays/<job>.json`, written before its launch), for the job named by
  * `--id`. */
