@@ -74,18 +74,43 @@ export function submitArgv(
   flags: SubmitFlags | readonly string[] = {},
   text?: string,
 ): string[] {
+  const quick = {enterDelay: '50ms', interval: '100ms', stableChecks: 2};
+  return withTimings(quick, at, pane, flags, text);
+}
+
+/** submitArgv with steady timings, for panes that draw (a shell, a spinner): no delays, Enter
+ * after 100ms, captures 200ms apart, three alike for stable; each one `flags` gives replaces
+ * its default. */
+export function submitArgs(
+  socket: string,
+  pane: string,
+  flags: SubmitFlags | readonly string[],
+  text?: string,
+): string[] {
+  const steady = {delay: 0, typeDelay: 0, enterDelay: '100ms', interval: '200ms', stableChecks: 3};
+  return withTimings(steady, socket, pane, flags, text);
+}
+
+/** A submit command line with the `timings` that `flags` does not give. */
+function withTimings(
+  timings: SubmitFlags,
+  at: string | {host: string},
+  pane: string,
+  flags: SubmitFlags | readonly string[],
+  text: string | undefined,
+): string[] {
   const words = Array.isArray(flags) ? [...flags] : flagWords(flags as SubmitFlags);
   const given = words.slice(0, words.includes('--') ? words.indexOf('--') : words.length);
-  const quick = flagWords({enterDelay: '50ms', interval: '100ms', stableChecks: 2});
-  const defaults: string[] = [];
-  for (let i = 0; i < quick.length; i += 2)
-    if (!given.includes(quick[i] ?? '')) defaults.push(quick[i] ?? '', quick[i + 1] ?? '');
+  const defaults = flagWords(timings);
+  const kept: string[] = [];
+  for (let i = 0; i < defaults.length; i += 2)
+    if (!given.includes(defaults[i] ?? '')) kept.push(defaults[i] ?? '', defaults[i + 1] ?? '');
   return [
     'submit',
     ...(typeof at === 'string' ? ['-S', at] : ['--host', at.host]),
     '--pane',
     pane,
-    ...defaults,
+    ...kept,
     ...words,
     ...(text === undefined ? [] : ['--', text]),
   ];
@@ -244,25 +269,6 @@ export async function waitForJobState(
   );
 }
 
-/** submitArgv with steady timings, for panes that draw (a shell, a spinner): no delays, Enter
- * after 100ms, captures 200ms apart, three alike for stable; `overrides` replace them. */
-export function submitArgs(
-  socket: string,
-  pane: string,
-  extra: string[],
-  overrides: Record<string, string> = {},
-): string[] {
-  const timings: Record<string, string> = {
-    '--delay': '0',
-    '--type-delay': '0',
-    '--enter-delay': '100ms',
-    '--interval': '200ms',
-    '--stable-checks': '3',
-    ...overrides,
-  };
-  return submitArgv(socket, pane, [...Object.entries(timings).flat(), ...extra]);
-}
-
 /** `submit -- TEXT` on a test server with submitArgs's quick timings and `extra` flags: the
  * run, and the job id it printed (the first word of stdout; empty when none). */
 export async function submitTo(
@@ -272,7 +278,7 @@ export async function submitTo(
   extra: string[],
   env: Record<string, string>,
 ): Promise<NudgeRun & {id: string}> {
-  const r = await runNudge([...submitArgs(socket, pane, extra), '--', text], env);
+  const r = await runNudge(submitArgs(socket, pane, extra, text), env);
   return {...r, id: r.stdout.trim().split(/\s+/)[0] ?? ''};
 }
 

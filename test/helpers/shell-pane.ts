@@ -2,7 +2,14 @@ import {existsSync} from 'node:fs';
 import {join} from 'node:path';
 import {expect} from 'vitest';
 import {useNudgeHome} from './nudge-home.js';
-import {fixture, type NudgeRun, runNudgeIn} from './run-nudge.js';
+import {
+  fixture,
+  type NudgeRun,
+  runNudgeIn,
+  type SubmitFlags,
+  submitArgs,
+  submitJob,
+} from './run-nudge.js';
 import {startTmuxServer, type TmuxTestServer} from './tmux-server.js';
 import {waitFor} from './wait-for.js';
 
@@ -13,6 +20,21 @@ export async function shellAtPrompt(): Promise<{server: TmuxTestServer; home: st
   const home = useNudgeHome();
   await server.waitForScreen('%0', /^\$/m);
   return {server, home};
+}
+
+/** shellAtPrompt, and a job submitted (detached) to its %0 with submitArgs's steady timings,
+ * `flags` and `-- text`; `env` beside NUDGE_HOME. */
+export async function jobAtPrompt(
+  flags: SubmitFlags,
+  text: string,
+  env: Record<string, string> = {},
+): Promise<{server: TmuxTestServer; home: string; id: string}> {
+  const {server, home} = await shellAtPrompt();
+  const id = await submitJob(submitArgs(server.socket, '%0', flags, text), {
+    ...env,
+    NUDGE_HOME: home,
+  });
+  return {server, home, id};
 }
 
 /** Wait until `pane` shows `output` and the notice, and check the notice came after the

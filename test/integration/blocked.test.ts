@@ -21,7 +21,6 @@ import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
 import {
   CLI,
   FIXTURES,
-  flagWords,
   readJobEvents,
   runNudge,
   submitArgs,
@@ -79,11 +78,12 @@ describe('an agent waiting for a person is blocked, never typed into', () => {
     const w = await setup();
     const http = await startHttpSink();
     const r = await runNudge(
-      submitArgs(w.server.socket, w.pane, [
-        ...flagWords({wait: true, json: true, notify: `webhook:${http.url}/hook`}),
-        '--',
+      submitArgs(
+        w.server.socket,
+        w.pane,
+        {wait: true, json: true, notify: `webhook:${http.url}/hook`},
         'please ask about it',
-      ]),
+      ),
       {...w.env, ...allowSinks([`webhook:${http.url}/hook`], w.env.XDG_CONFIG_HOME)},
       60_000,
     );
@@ -225,11 +225,7 @@ describe('an agent waiting for a person is blocked, never typed into', () => {
     const w = await setup();
     await openDialog(w);
     const r = await runNudge(
-      submitArgs(w.server.socket, w.pane, [
-        ...flagWords({wait: true, whenIdle: true}),
-        '--',
-        'the next task',
-      ]),
+      submitArgs(w.server.socket, w.pane, {wait: true, whenIdle: true}, 'the next task'),
       w.env,
       60_000,
     );
@@ -243,11 +239,7 @@ describe('a usage limit', () => {
   test('--on-limit stop: blocked, with when it resets', async () => {
     const w = await setup(3600);
     const r = await runNudge(
-      submitArgs(w.server.socket, w.pane, [
-        ...flagWords({wait: true, json: true}),
-        '--',
-        'hit the limit',
-      ]),
+      submitArgs(w.server.socket, w.pane, {wait: true, json: true}, 'hit the limit'),
       w.env,
       60_000,
     );
@@ -263,16 +255,17 @@ describe('a usage limit', () => {
     const w = await setup(3);
     const http = await startHttpSink();
     const id = await submitJob(
-      submitArgs(w.server.socket, w.pane, [
-        ...flagWords({
+      submitArgs(
+        w.server.socket,
+        w.pane,
+        {
           notify: `webhook:${http.url}/hook`,
           onLimit: 'wait',
           limitMargin: '1s',
           notice: false,
-        }),
-        '--',
+        },
         'hit the limit',
-      ]),
+      ),
       {...w.env, ...allowSinks([`webhook:${http.url}/hook`], w.env.XDG_CONFIG_HOME)},
     );
     const end = await waitForJobEnd(w.home, id, 60_000);

@@ -178,11 +178,7 @@ describe('every wait honours SIGTERM', () => {
       ['expect', ...S, '--timeout-ms', '3600000', busy, 'never shown'],
       ['logs', '--follow', job],
       // Queued behind the hour-long job: it waits for the pane's lock.
-      submitArgs(server.socket, shell, [
-        ...flagWords({wait: true, notice: false}),
-        '--',
-        'echo queued',
-      ]),
+      submitArgs(server.socket, shell, {wait: true, notice: false}, 'echo queued'),
     ];
     for (const args of waits) {
       const child = execa(process.execPath, [CLI, ...args], {env, extendEnv: false, reject: false});

@@ -10,13 +10,7 @@ import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {
-  flagWords,
-  jobEventNames,
-  readJobEvents,
-  submitArgs,
-  submitJob,
-} from '../helpers/run-nudge.js';
+import {jobEventNames, readJobEvents, submitArgs, submitJob} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -40,14 +34,7 @@ describe.each(['control', 'spawn'] as const)(
       const name = `whole-${'a'.repeat(200)}`;
       const command = `touch ${join(dir, name)}`;
       const id = await submitJob(
-        submitArgs(
-          server.socket,
-          pane,
-          [...flagWords({notice: false, until: 'exit'}), '--', command],
-          {
-            '--type-delay': '20ms',
-          },
-        ),
+        submitArgs(server.socket, pane, {typeDelay: '20ms', notice: false, until: 'exit'}, command),
         {NUDGE_HOME: home, NUDGE_TRANSPORT: transport},
       );
       // The first characters are on the line: the person scrolls up for a second.
@@ -71,9 +58,7 @@ describe.each(['control', 'spawn'] as const)(
       const rec = await startRecorder(server);
       const text = `${'b'.repeat(400)}-end`;
       const id = await submitJob(
-        submitArgs(server.socket, rec.pane, [...flagWords({notice: false}), '--', text], {
-          '--type-delay': '20ms',
-        }),
+        submitArgs(server.socket, rec.pane, {typeDelay: '20ms', notice: false}, text),
         {NUDGE_HOME: home, NUDGE_TRANSPORT: transport},
       );
       await rec.waitForLength(10, 30_000);
@@ -96,10 +81,8 @@ describe.each(['control', 'spawn'] as const)(
         submitArgs(
           server.socket,
           rec.pane,
-          [...flagWords({notice: false, draftWait: '2s'}), '--', 'next'],
-          {
-            '--type-delay': '0',
-          },
+          {typeDelay: '0', notice: false, draftWait: '2s'},
+          'next',
         ),
         {NUDGE_HOME: home, NUDGE_TRANSPORT: transport},
       );
@@ -119,8 +102,8 @@ describe.each(['control', 'spawn'] as const)(
         submitArgs(
           server.socket,
           shell,
-          [...flagWords({until: 'exit', notifyPane: rec.pane, notice}), '--', 'true'],
-          {'--type-delay': '20ms'},
+          {typeDelay: '20ms', until: 'exit', notifyPane: rec.pane, notice},
+          'true',
         ),
         {NUDGE_HOME: home, NUDGE_TRANSPORT: transport},
       );

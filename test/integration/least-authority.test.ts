@@ -11,7 +11,7 @@ import {agentAvailable, agentBin} from '../harness/agents.js';
 import {spawnedMcp} from '../helpers/mcp-client.js';
 import {jobIds, useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {CLI, flagWords, runNudge, submitArgs} from '../helpers/run-nudge.js';
+import {CLI, runNudge, submitArgs} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {cleanEnv, startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 
@@ -38,11 +38,12 @@ describe('cmd: sinks come only from the config file', () => {
     const home = useNudgeHome();
     const made = join(useTempDir('nudge-cmd-'), 'made');
     const r = await runNudge(
-      submitArgs(server.socket, '%0', [
-        ...flagWords({notify: `cmd:/usr/bin/touch ${made}`, notice: false}),
-        '--',
+      submitArgs(
+        server.socket,
+        '%0',
+        {notify: `cmd:/usr/bin/touch ${made}`, notice: false},
         'true',
-      ]),
+      ),
       {NUDGE_HOME: home},
     );
     expect(r.exitCode).toBe(2);
@@ -79,7 +80,7 @@ describe('cmd: sinks come only from the config file', () => {
     const made = join(useTempDir('nudge-cmd-'), 'made');
     const config = configWith(`[notify]\nsinks = ["cmd:/usr/bin/touch ${made}"]\n`);
     const r = await runNudge(
-      submitArgs(server.socket, '%0', [...flagWords({until: 'exit', notice: false}), '--', 'true']),
+      submitArgs(server.socket, '%0', {until: 'exit', notice: false}, 'true'),
       {NUDGE_HOME: home, XDG_CONFIG_HOME: config},
     );
     expect(r.exitCode, r.stderr).toBe(0);
@@ -97,18 +98,18 @@ describe('a nudge started inside a pane types only into its own session', () => 
     ).trim();
     const env = {NUDGE_HOME: home, XDG_CONFIG_HOME: useTempDir('nudge-config-')};
     const here = insidePane(server, '%0');
-    const r = await runNudge(
-      submitArgs(server.socket, other, [...flagWords({notice: false}), '--', 'echo typed']),
-      {...env, ...here},
-    );
+    const r = await runNudge(submitArgs(server.socket, other, {notice: false}, 'echo typed'), {
+      ...env,
+      ...here,
+    });
     expect(r.exitCode).toBe(2);
     expect(r.stderr.trim()).toBe(
       `nudge: --pane ${other} is out of reach: it is in another session than the pane nudge runs in (%0), and config.toml's [submit] panes is not "server".`,
     );
-    const notice = await runNudge(
-      submitArgs(server.socket, '%0', [...flagWords({notifyPane: other}), '--', 'true']),
-      {...env, ...here},
-    );
+    const notice = await runNudge(submitArgs(server.socket, '%0', {notifyPane: other}, 'true'), {
+      ...env,
+      ...here,
+    });
     expect(notice.exitCode).toBe(2);
     expect(notice.stderr).toContain(
       `--notify-pane ${other} is out of reach: it is in another session`,
@@ -116,14 +117,15 @@ describe('a nudge started inside a pane types only into its own session', () => 
     expect(jobIds(home)).toEqual([]);
 
     const wide = configWith('[submit]\npanes = "server"\n');
-    const ok = await runNudge(
-      submitArgs(server.socket, other, [...flagWords({notice: false}), '--', 'echo typed']),
-      {...env, XDG_CONFIG_HOME: wide, ...here},
-    );
+    const ok = await runNudge(submitArgs(server.socket, other, {notice: false}, 'echo typed'), {
+      ...env,
+      XDG_CONFIG_HOME: wide,
+      ...here,
+    });
     expect(ok.exitCode, ok.stderr).toBe(0);
     // From outside tmux (the person's own terminal): not bounded.
     const outside = await runNudge(
-      submitArgs(server.socket, other, [...flagWords({notice: false}), '--', 'echo typed']),
+      submitArgs(server.socket, other, {notice: false}, 'echo typed'),
       env,
     );
     expect(outside.exitCode, outside.stderr).toBe(0);
@@ -134,13 +136,10 @@ describe('a nudge started inside a pane types only into its own session', () => 
     const mine = await startTmuxServer();
     const theirs = await startTmuxServer();
     const home = useNudgeHome();
-    const r = await runNudge(
-      submitArgs(theirs.socket, '%0', [...flagWords({notice: false}), '--', 'echo typed']),
-      {
-        NUDGE_HOME: home,
-        ...insidePane(mine, '%0'),
-      },
-    );
+    const r = await runNudge(submitArgs(theirs.socket, '%0', {notice: false}, 'echo typed'), {
+      NUDGE_HOME: home,
+      ...insidePane(mine, '%0'),
+    });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('is on another tmux server than the pane nudge runs in (%0)');
   }, 60_000);
@@ -181,16 +180,17 @@ describe('a pattern from outside runs in linear time', () => {
     const home = useNudgeHome();
     const pane = await backtrackingPane(server);
     const r = await runNudge(
-      submitArgs(server.socket, pane, [
-        ...flagWords({
+      submitArgs(
+        server.socket,
+        pane,
+        {
           profile: 'raw',
           until: `regex:${CATASTROPHIC}`,
           timeout: '3s',
           notice: false,
-        }),
-        '--',
+        },
         'x',
-      ]),
+      ),
       {NUDGE_HOME: home},
     );
     expect(r.exitCode, r.stderr).toBe(0);

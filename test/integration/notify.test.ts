@@ -11,7 +11,7 @@ import {join} from 'node:path';
 import {describe, expect, onTestFinished, test} from 'vitest';
 import {allowSinks, startHttpSink} from '../helpers/http-sink.js';
 import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
-import {flagWords, readJobEvents, runNudge, submitArgs, submitJob} from '../helpers/run-nudge.js';
+import {readJobEvents, runNudge, submitArgs, submitJob} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -23,7 +23,7 @@ async function shellJob(extra: string[], env: Record<string, string> = {}) {
   const home = useNudgeHome();
   const pane = await server.newPane(['bash', '--norc', '--noprofile']);
   const id = await submitJob(
-    submitArgs(server.socket, pane, ['--until', 'exit', '--no-notice', ...extra, '--', 'echo hi']),
+    submitArgs(server.socket, pane, ['--until', 'exit', '--no-notice', ...extra], 'echo hi'),
     {NUDGE_HOME: home, ...env},
   );
   const end = await waitForJobEnd(home, id, 60_000);
@@ -191,11 +191,12 @@ describe('--notify', () => {
     const home = useNudgeHome();
     const pane = await server.newPane(['bash', '--norc', '--noprofile']);
     const r = await runNudge(
-      submitArgs(server.socket, pane, [
-        ...flagWords({until: 'exit', notice: false, notify: `webhook:${http.url}/lost`}),
-        '--',
+      submitArgs(
+        server.socket,
+        pane,
+        {until: 'exit', notice: false, notify: `webhook:${http.url}/lost`},
         'sleep 60',
-      ]),
+      ),
       {NUDGE_HOME: home, ...allowSinks([`webhook:${http.url}/lost`])},
     );
     const id = r.stdout.trim();

@@ -7,7 +7,7 @@ import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
-import {FIXTURES, flagWords, readJobEvents, runNudge, submitArgs} from '../helpers/run-nudge.js';
+import {FIXTURES, readJobEvents, runNudge, submitArgs} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
@@ -27,7 +27,7 @@ async function deliverTo(withFile: boolean) {
   const pane = await server.newPane([process.execPath, join(FIXTURES, 'drifted-agent.mjs')]);
   await server.waitForScreen(pane, /Drifted Code v9/);
   const r = await runNudge(
-    submitArgs(server.socket, pane, [...flagWords({profile: 'claude', notice: false}), '--', TEXT]),
+    submitArgs(server.socket, pane, {profile: 'claude', notice: false}, TEXT),
     {NUDGE_HOME: home, XDG_CONFIG_HOME: config},
   );
   expect(r.exitCode, r.stderr).toBe(0);
@@ -97,7 +97,7 @@ describe('a program nudge never saw', () => {
     const trust = await runNudge(['agents', 'trust'], env, 60_000, project);
     expect(trust.exitCode, trust.stderr).toBe(0);
     const r = await runNudge(
-      submitArgs(server.socket, pane, [...flagWords({notice: false}), '--', TEXT]),
+      submitArgs(server.socket, pane, {notice: false}, TEXT),
       env,
       60_000,
       project,
@@ -126,12 +126,9 @@ describe('a program nudge never saw', () => {
     const out = join(useTempDir('nudge-recorded-'), 'keys');
     const pane = await server.newPane([process.execPath, join(FIXTURES, 'recorder.mjs'), out]);
     await server.waitForScreen(pane, /RECORDER READY/);
-    const r = await runNudge(
-      submitArgs(server.socket, pane, [...flagWords({notice: false}), '--', TEXT]),
-      {
-        NUDGE_HOME: home,
-      },
-    );
+    const r = await runNudge(submitArgs(server.socket, pane, {notice: false}, TEXT), {
+      NUDGE_HOME: home,
+    });
     expect(r.exitCode, r.stderr).toBe(0);
     const id = r.stdout.trim().split(/\s+/)[0] ?? '';
     const end = await waitForJobEnd(home, id, 60_000);

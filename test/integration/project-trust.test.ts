@@ -6,7 +6,7 @@ import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {useNudgeHome, waitForWorkerExit} from '../helpers/nudge-home.js';
-import {FIXTURES, flagWords, readJobEvents, runNudge, submitArgs} from '../helpers/run-nudge.js';
+import {FIXTURES, readJobEvents, runNudge, submitArgs} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
@@ -34,11 +34,7 @@ describe("a cloned repository's profile files", () => {
       const pane = await server.newPane([process.execPath, join(FIXTURES, 'recorder.mjs'), out]);
       await server.waitForScreen(pane, /RECORDER READY/);
       const r = await runNudge(
-        submitArgs(server.socket, pane, [
-          ...flagWords({profile: 'shell', notice: false}),
-          '--',
-          text,
-        ]),
+        submitArgs(server.socket, pane, {profile: 'shell', notice: false}, text),
         env,
         60_000,
         repo,

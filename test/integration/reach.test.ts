@@ -5,13 +5,7 @@
 import {describe, expect, test} from 'vitest';
 import {spawnedMcp} from '../helpers/mcp-client.js';
 import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
-import {
-  flagWords,
-  runNudge,
-  scheduleArgv,
-  submitArgs,
-  waitForJobState,
-} from '../helpers/run-nudge.js';
+import {runNudge, scheduleArgv, submitArgs, waitForJobState} from '../helpers/run-nudge.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 
 type ToolAnswer = {content: Array<{type: string; text: string}>; isError?: boolean};
@@ -39,7 +33,7 @@ describe("from inside a pane of one session, another session's panes and jobs ar
     // The person queues two jobs for the other session's pane: the first holds it.
     const submitted = async (text: string, extra: string[] = []) => {
       const r = await runNudge(
-        submitArgs(server.socket, other, ['--no-notice', ...extra, '--', text]),
+        submitArgs(server.socket, other, ['--no-notice', ...extra], text),
         person,
       );
       expect(r.exitCode, r.stderr).toBe(0);
@@ -149,10 +143,7 @@ describe("from inside a pane of one session, another session's panes and jobs ar
     const session = (
       await server.tmux('display-message', '-p', '-t', '%0', '#{session_id}')
     ).trim();
-    const own = await runNudge(
-      submitArgs(server.socket, '%0', [...flagWords({notice: false}), '--', 'true']),
-      agent,
-    );
+    const own = await runNudge(submitArgs(server.socket, '%0', {notice: false}, 'true'), agent);
     expect(own.exitCode, own.stderr).toBe(0);
     const mine = await runNudge(['status', own.stdout.trim(), '--json'], agent);
     expect(JSON.parse(mine.stdout).submittedFrom).toEqual({

@@ -26,7 +26,7 @@ describe('waiting until the pane is stable', () => {
     const pane = '%0'; // bash
 
     const id = await submitJob(
-      submitArgs(server.socket, pane, ['--', `node ${join(FIXTURES, 'chatty.mjs')} 2000`]),
+      submitArgs(server.socket, pane, [], `node ${join(FIXTURES, 'chatty.mjs')} 2000`),
       {NUDGE_HOME: home},
     );
 
@@ -65,11 +65,7 @@ describe('waiting until the pane is stable', () => {
     const pane = '%0'; // bash
 
     const id = await submitJob(
-      submitArgs(server.socket, pane, [
-        ...flagWords({timeout: '2s'}),
-        '--',
-        `node ${join(FIXTURES, 'spinner.mjs')}`,
-      ]),
+      submitArgs(server.socket, pane, {timeout: '2s'}, `node ${join(FIXTURES, 'spinner.mjs')}`),
       {NUDGE_HOME: home},
     );
 
@@ -99,11 +95,12 @@ describe('waiting until the pane is stable', () => {
     const rec = await startRecorder(server);
 
     const r = await runNudge(
-      submitArgs(server.socket, pane, [
-        ...flagWords({timeout: '2s', notifyPane: rec.pane}),
-        '--',
+      submitArgs(
+        server.socket,
+        pane,
+        {timeout: '2s', notifyPane: rec.pane},
         `node ${join(FIXTURES, 'spinner.mjs')}`,
-      ]),
+      ),
       {NUDGE_HOME: home},
     );
     expect(r.exitCode, r.stderr).toBe(0);
@@ -124,9 +121,7 @@ describe('waiting until the pane is stable', () => {
     await server.waitForScreen(pane, /SPINNER START/);
 
     const id = await submitJob(
-      submitArgs(server.socket, pane, [...flagWords({timeout: '2s'}), '--', 'go'], {
-        '--stable-checks': '2',
-      }),
+      submitArgs(server.socket, pane, {stableChecks: '2', timeout: '2s'}, 'go'),
       {NUDGE_HOME: home},
     );
 
@@ -149,11 +144,13 @@ describe('waiting until the pane is stable', () => {
         server.socket,
         rec.pane,
         [
+          '--interval',
+          '100ms',
+          '--stable-checks',
+          '2',
           ...flagWords({clear: false, notice: 'job {job} {status} in {elapsed};'}),
-          '--',
-          'make it so',
         ],
-        {'--interval': '100ms', '--stable-checks': '2'},
+        'make it so',
       ),
       {NUDGE_HOME: home},
     );

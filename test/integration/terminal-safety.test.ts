@@ -6,7 +6,7 @@ import {readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
-import {CLI, flagWords, runNudge, submitArgs} from '../helpers/run-nudge.js';
+import {CLI, runNudge, submitArgs} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 const OSC52 = '\x1b]52;c;SGVsbG8=\x07';
@@ -54,11 +54,12 @@ describe('escape sequences from outside', () => {
     const home = useNudgeHome();
     const pane = await server.newPane(['cat']);
     const r = await runNudge(
-      submitArgs(server.socket, pane, [
-        ...flagWords({notice: false}),
-        '--',
+      submitArgs(
+        server.socket,
+        pane,
+        {notice: false},
         `copy \u009d52;c;SGVsbG8=\u009c me ${OSC52}`,
-      ]),
+      ),
       {NUDGE_HOME: home},
     );
     expect(r.exitCode, r.stderr).toBe(0);

@@ -74,10 +74,9 @@ describe('submit --text-file', () => {
     expect(piped.stderr.trim()).toBe(
       'nudge: --text-file - (standard input) is not UTF-8: byte 1 (0xff) starts no valid character; convert it (iconv -t UTF-8) and submit again.',
     );
-    const both = await runNudge(
-      submitArgs(server.socket, rec.pane, [...flagWords({textFile: file}), '--', 'words']),
-      {NUDGE_HOME: home},
-    );
+    const both = await runNudge(submitArgs(server.socket, rec.pane, {textFile: file}, 'words'), {
+      NUDGE_HOME: home,
+    });
     expect(both.exitCode).toBe(2);
     expect(both.stderr.trim()).toBe('nudge: Give the text after -- or with --text-file, not both.');
     expect(jobIds(home)).toEqual([]);

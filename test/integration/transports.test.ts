@@ -10,7 +10,6 @@ import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
 import {hex, type RecorderPane, startRecorder} from '../helpers/recorder-pane.js';
 import {
   FIXTURES,
-  flagWords,
   jobEventLines,
   jobEventNames,
   readJobEvents,
@@ -20,7 +19,7 @@ import {
   submitJob,
   waitForJobState,
 } from '../helpers/run-nudge.js';
-import {expectNoticeAfter, shellAtPrompt} from '../helpers/shell-pane.js';
+import {expectNoticeAfter, jobAtPrompt, shellAtPrompt} from '../helpers/shell-pane.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
@@ -81,8 +80,15 @@ describe.each(TRANSPORTS)('the worker over the %s transport', (transport) => {
           submitArgs(
             server.socket,
             recorders[i]?.pane ?? '',
-            [...flagWords({clear: false, notice: false, enter: false}), '--', text],
-            {'--type-delay': typeDelay, '--interval': '100ms', '--stable-checks': '2'},
+            {
+              typeDelay: typeDelay,
+              interval: '100ms',
+              stableChecks: '2',
+              clear: false,
+              notice: false,
+              enter: false,
+            },
+            text,
           ),
         ),
       ),
@@ -103,11 +109,8 @@ describe.each(TRANSPORTS)('the worker over the %s transport', (transport) => {
       submitArgs(
         server.socket,
         rec.pane,
-        [...flagWords({clear: false, notice: false, enter: false}), '--', text],
-        {
-          '--interval': '100ms',
-          '--stable-checks': '2',
-        },
+        {interval: '100ms', stableChecks: '2', clear: false, notice: false, enter: false},
+        text,
       ),
     );
     await expectEnded(home, id, 'done');
@@ -115,14 +118,10 @@ describe.each(TRANSPORTS)('the worker over the %s transport', (transport) => {
   });
 
   it('a program that prints for a while: done once it is quiet, the notice after its output', async () => {
-    const {server, home} = await shellAtPrompt();
-    const id = await submit(
-      home,
-      submitArgs(server.socket, '%0', [
-        ...flagWords({notice: '# chatty notice {status}'}),
-        '--',
-        `node ${join(FIXTURES, 'chatty.mjs')} 1500`,
-      ]),
+    const {server, home, id} = await jobAtPrompt(
+      {notice: '# chatty notice {status}'},
+      `node ${join(FIXTURES, 'chatty.mjs')} 1500`,
+      {NUDGE_TRANSPORT: transport},
     );
     const final = await expectEnded(home, id, 'done');
     expect(final.notified).toBe(true);
@@ -136,11 +135,7 @@ describe.each(TRANSPORTS)('the worker over the %s transport', (transport) => {
     await server.waitForScreen(pane, /SPINNER START/);
     const id = await submit(
       home,
-      submitArgs(server.socket, pane, [
-        ...flagWords({timeout: '2s', notice: 'spin {status}'}),
-        '--',
-        'go',
-      ]),
+      submitArgs(server.socket, pane, {timeout: '2s', notice: 'spin {status}'}, 'go'),
     );
     const final = await expectEnded(home, id, 'timeout');
     expect(final.notified).toBe(true);
@@ -153,14 +148,10 @@ describe.each(TRANSPORTS)('the worker over the %s transport', (transport) => {
   });
 
   it('--until exit reports the exit status through the sentinel', async () => {
-    const {server, home} = await shellAtPrompt();
-    const id = await submit(
-      home,
-      submitArgs(server.socket, '%0', [
-        ...flagWords({until: 'exit', notice: '# exit notice {exit}'}),
-        '--',
-        "sleep 0.5; sh -c 'exit 7'",
-      ]),
+    const {server, home, id} = await jobAtPrompt(
+      {until: 'exit', notice: '# exit notice {exit}'},
+      "sleep 0.5; sh -c 'exit 7'",
+      {NUDGE_TRANSPORT: transport},
     );
     // A non-zero status ends the job failed (issue 41), its notice sent all the same.
     const final = await expectEnded(home, id, 'failed');
@@ -169,14 +160,10 @@ describe.each(TRANSPORTS)('the worker over the %s transport', (transport) => {
   });
 
   it('--until regex: matches output written after Enter', async () => {
-    const {server, home} = await shellAtPrompt();
-    const id = await submit(
-      home,
-      submitArgs(server.socket, '%0', [
-        ...flagWords({until: 'regex:READY=\\d+', notice: '# regex notice {match}'}),
-        '--',
-        'sleep 0.5; true || echo READY=0; echo READY=$((40+2))',
-      ]),
+    const {server, home, id} = await jobAtPrompt(
+      {until: 'regex:READY=\\d+', notice: '# regex notice {match}'},
+      'sleep 0.5; true || echo READY=0; echo READY=$((40+2))',
+      {NUDGE_TRANSPORT: transport},
     );
     const final = await expectEnded(home, id, 'done');
     expect(final.match).toBe('READY=42');
@@ -205,11 +192,12 @@ describe.each(TRANSPORTS)('the worker over the %s transport', (transport) => {
     await server.waitForScreen(other, /RECORDER READY/);
     const id = await submit(
       home,
-      submitArgs(server.socket, '%0', [
-        ...flagWords({notifyPane: other, clear: false, notice: 'other session notified'}),
-        '--',
+      submitArgs(
+        server.socket,
+        '%0',
+        {notifyPane: other, clear: false, notice: 'other session notified'},
         'sleep 0.5; echo slept',
-      ]),
+      ),
     );
     const final = await expectEnded(home, id, 'done');
     expect(final.notified).toBe(true);
@@ -236,8 +224,15 @@ describe('the control transport', () => {
       submitArgs(
         server.socket,
         rec.pane,
-        [...flagWords({clear: false, notice: false, enter: false, wait: true}), '--', text],
-        {'--interval': '100ms', '--stable-checks': '2'},
+        {
+          interval: '100ms',
+          stableChecks: '2',
+          clear: false,
+          notice: false,
+          enter: false,
+          wait: true,
+        },
+        text,
       ),
       {NUDGE_HOME: home},
     );
@@ -250,11 +245,12 @@ describe('the control transport', () => {
   it('its client killed mid-wait: the job carries on by polling, finishes, and says so', async () => {
     const {server, home} = await shellAtPrompt();
     const r = await runNudge(
-      submitArgs(server.socket, '%0', [
-        ...flagWords({notice: '# survived {status}'}),
-        '--',
+      submitArgs(
+        server.socket,
+        '%0',
+        {notice: '# survived {status}'},
         'sleep 2; echo finished sleeping',
-      ]),
+      ),
       {NUDGE_HOME: home, NUDGE_TRANSPORT: 'control'},
     );
     expect(r.exitCode, r.stderr).toBe(0);

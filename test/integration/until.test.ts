@@ -7,7 +7,6 @@ import {jobIds, useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
 import {
   FIXTURES,
-  flagWords,
   jobEventLines,
   jobEventNames,
   readJobEvents,
@@ -18,7 +17,7 @@ import {
   usageErrorLine,
   waitForJobState,
 } from '../helpers/run-nudge.js';
-import {expectNoticeAfter, shellAtPrompt} from '../helpers/shell-pane.js';
+import {expectNoticeAfter, jobAtPrompt, shellAtPrompt} from '../helpers/shell-pane.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 const node = process.execPath;
@@ -33,16 +32,19 @@ describe('submit --until exit', () => {
     const {server, home} = await shellAtPrompt();
 
     const r = await runNudge(
-      submitArgs(server.socket, '%0', [
-        '--wait',
-        '--until',
-        'exit',
-        // A comment line for bash: the notice shows on screen and runs nothing.
-        '--notice',
-        '# nudge notice: exit={exit} until={until} status={status}',
-        '--',
+      submitArgs(
+        server.socket,
+        '%0',
+        [
+          '--wait',
+          '--until',
+          'exit',
+          // A comment line for bash: the notice shows on screen and runs nothing.
+          '--notice',
+          '# nudge notice: exit={exit} until={until} status={status}',
+        ],
         "sleep 0.5; sh -c 'exit 3'",
-      ]),
+      ),
       {NUDGE_HOME: home},
     );
     // The command's status is nudge's exit code, and the job failed with it (issue 41).
@@ -69,15 +71,9 @@ describe('submit --until exit', () => {
   });
 
   it('reports exit status 0 for a command that succeeds', async () => {
-    const {server, home} = await shellAtPrompt();
-
-    const id = await submit(
-      home,
-      submitArgs(server.socket, '%0', [
-        ...flagWords({until: 'exit', notice: '# zero notice: exit={exit}'}),
-        '--',
-        'true && echo zero-$((20+3))-ok',
-      ]),
+    const {server, home, id} = await jobAtPrompt(
+      {until: 'exit', notice: '# zero notice: exit={exit}'},
+      'true && echo zero-$((20+3))-ok',
     );
     const final = await waitForJobEnd(home, id);
     expect(final, await jobEventLines(home, id)).toMatchObject({
@@ -102,10 +98,9 @@ describe('submit --until exit', () => {
       [agent, 'exit', /--until exit needs a shell/],
       [rec.pane, 'prompt', /no prompt profile knows/],
     ] as const) {
-      const r = await runNudge(
-        submitArgs(server.socket, pane, [...flagWords({until}), '--', 'echo hi']),
-        {NUDGE_HOME: home},
-      );
+      const r = await runNudge(submitArgs(server.socket, pane, {until}, 'echo hi'), {
+        NUDGE_HOME: home,
+      });
       const line = usageErrorLine(r, `${pane} --until ${until}`);
       expect(line).toMatch(message);
       if (until === 'exit') expect(line).toContain(pane);
@@ -125,11 +120,12 @@ describe('submit --until regex:', () => {
     // The typed line's own first match is RESULT=echoed; the output's is RESULT=printed.
     const id = await submit(
       home,
-      submitArgs(server.socket, '%0', [
-        ...flagWords({until: 'regex:RESULT=\\w+', notice: '# regex notice: {match} via {until}'}),
-        '--',
+      submitArgs(
+        server.socket,
+        '%0',
+        {until: 'regex:RESULT=\\w+', notice: '# regex notice: {match} via {until}'},
         'sleep 1; true || echo RESULT=echoed; echo RESULT=printed',
-      ]),
+      ),
     );
     const final = await waitForJobEnd(home, id);
     expect(final, await jobEventLines(home, id)).toMatchObject({
@@ -150,16 +146,10 @@ describe('submit --until regex:', () => {
 
 describe('submit --until prompt', () => {
   it('prompt:shell is done when the shell prompt is back, not while a command runs under a prompt-like line', async () => {
-    const {server, home} = await shellAtPrompt();
-
     // While sleep runs, the cursor sits right after "Continue? $ ", which looks like a prompt.
-    const id = await submit(
-      home,
-      submitArgs(server.socket, '%0', [
-        ...flagWords({until: 'prompt:shell', notice: '# prompt notice: {until} {status}'}),
-        '--',
-        "printf 'Continue? $ '; sleep 2; echo; echo slept",
-      ]),
+    const {server, home, id} = await jobAtPrompt(
+      {until: 'prompt:shell', notice: '# prompt notice: {until} {status}'},
+      "printf 'Continue? $ '; sleep 2; echo; echo slept",
     );
     const final = await waitForJobEnd(home, id);
     expect(final.state, await jobEventLines(home, id)).toBe('done');
@@ -167,14 +157,9 @@ describe('submit --until prompt', () => {
   });
 
   it('prompt picks the shell profile for a shell pane', async () => {
-    const {server, home} = await shellAtPrompt();
-    const id = await submit(
-      home,
-      submitArgs(server.socket, '%0', [
-        ...flagWords({until: 'prompt', notice: '# auto prompt notice: {until}'}),
-        '--',
-        'sleep 1; echo napped',
-      ]),
+    const {server, home, id} = await jobAtPrompt(
+      {until: 'prompt', notice: '# auto prompt notice: {until}'},
+      'sleep 1; echo napped',
     );
     const final = await waitForJobEnd(home, id);
     expect(final.state, await jobEventLines(home, id)).toBe('done');
@@ -188,11 +173,12 @@ describe('submit --until prompt', () => {
     await server.waitForScreen(agent, /^> ?$/m);
     const id = await submit(
       home,
-      submitArgs(server.socket, agent, [
-        ...flagWords({until: 'prompt:^>\\s*$', notice: 'regex prompt notice'}),
-        '--',
+      submitArgs(
+        server.socket,
+        agent,
+        {until: 'prompt:^>\\s*$', notice: 'regex prompt notice'},
         'build the thing',
-      ]),
+      ),
     );
     const final = await waitForJobEnd(home, id);
     expect(final.state, await jobEventLines(home, id)).toBe('done');
@@ -208,16 +194,17 @@ describe('submit --until stable', () => {
     await server.waitForScreen(pane, /SPINNER START/);
 
     const r = await runNudge(
-      submitArgs(server.socket, pane, [
-        ...flagWords({
+      submitArgs(
+        server.socket,
+        pane,
+        {
           wait: true,
           timeout: '1500ms',
           ignore: CLOCK_MASK,
           notice: 'spinner notice {status} {until}',
-        }),
-        '--',
+        },
         'go',
-      ]),
+      ),
       {NUDGE_HOME: home},
     );
     expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(124);
@@ -243,19 +230,16 @@ describe('submit --until stable', () => {
     const notice = ['--notice', '# clock notice {status}'];
     const plainId = await submit(
       home,
-      submitArgs(server.socket, plain, [...notice, '--timeout', '3s', '--', 'task alpha']),
+      submitArgs(server.socket, plain, [...notice, '--timeout', '3s'], 'task alpha'),
     );
     const maskedId = await submit(
       home,
-      submitArgs(server.socket, masked, [
-        ...notice,
-        '--timeout',
-        '20s',
-        '--ignore',
-        CLOCK_MASK,
-        '--',
+      submitArgs(
+        server.socket,
+        masked,
+        [...notice, '--timeout', '20s', '--ignore', CLOCK_MASK],
         'task beta',
-      ]),
+      ),
     );
 
     const maskedFinal = await waitForJobEnd(home, maskedId);
@@ -270,19 +254,11 @@ describe('submit --until stable', () => {
   });
 
   it('a quiet command in a shell pane is not done until it has finished (process liveness)', async () => {
-    const {server, home} = await shellAtPrompt();
-    // Silent for 3 s: the screen is identical for far more than 3 checks 200 ms apart.
-    const id = await submit(
-      home,
-      submitArgs(
-        server.socket,
-        '%0',
-        [...flagWords({notice: '# quiet notice {status}'}), '--', 'sleep 3; echo finished'],
-        {
-          '--interval': '200ms',
-          '--stable-checks': '3',
-        },
-      ),
+    // Silent for 3 s: the screen is identical for far more than 3 checks 200 ms apart (the
+    // steady timings).
+    const {server, home, id} = await jobAtPrompt(
+      {notice: '# quiet notice {status}'},
+      'sleep 3; echo finished',
     );
     const final = await waitForJobEnd(home, id);
     expect(final.state, await jobEventLines(home, id)).toBe('done');
@@ -300,16 +276,17 @@ describe('submit --notify-pane', () => {
 
     const first = await submit(
       home,
-      submitArgs(server.socket, shell, [
-        ...flagWords({
+      submitArgs(
+        server.socket,
+        shell,
+        {
           clear: false,
           notifyPane: rec.pane,
           until: 'exit',
           notice: 'B finished with exit {exit}',
-        }),
-        '--',
+        },
         "sleep 3; sh -c 'exit 4'",
-      ]),
+      ),
     );
     await waitForJobState(home, first, ['waiting'], 20_000);
 
@@ -319,8 +296,8 @@ describe('submit --notify-pane', () => {
       submitArgs(
         server.socket,
         rec.pane,
-        [...flagWords({clear: false, notice: 'second done'}), '--', 'second job'],
-        {'--interval': '100ms', '--stable-checks': '2'},
+        {interval: '100ms', stableChecks: '2', clear: false, notice: 'second done'},
+        'second job',
       ),
     );
     const secondFinal = await waitForJobEnd(home, second);
