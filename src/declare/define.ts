@@ -94,6 +94,7 @@ export type ToolAnswer =
 
 /** The MCP tool a command is. */
 export interface ToolDeclaration<K extends Verb> {
+  /** Its name (as declared: the verb's, `queue_move`, unless it says another). */
   name: string;
   title: string;
   description: string;
@@ -200,11 +201,27 @@ export type AnyDeclaration = Omit<
 // biome-ignore lint/suspicious/noExplicitAny: what a declaration's own types checked
 type Loose = any;
 
-/** Declare a command (the identity, typed: the verb's options and result check the rest). */
+/** A command as it is declared: its command-line name and its tool's name are the verb's
+ * unless it says otherwise (`queue-move` of the group `queue` is `nudge queue move` and the
+ * tool `queue_move`). */
+export type CommandSpec<K extends Verb, T extends OptionTable> = Omit<
+  CommandDeclaration<K, T>,
+  'name' | 'mcp'
+> & {
+  name?: string;
+  mcp: (Omit<ToolDeclaration<K>, 'name'> & {name?: string}) | {none: string};
+};
+
+/** Declare a command, typed (the verb's options and result check the rest), its names filled
+ * in from the verb where it gives none. */
 export function defineCommand<K extends Verb, T extends OptionTable>(
-  declaration: CommandDeclaration<K, T>,
+  spec: CommandSpec<K, T>,
 ): CommandDeclaration<K, T> {
-  return declaration;
+  const {verb, group, mcp} = spec;
+  const name =
+    spec.name ?? (group && verb.startsWith(`${group}-`) ? verb.slice(group.length + 1) : verb);
+  const tool = 'none' in mcp ? mcp : {...mcp, name: mcp.name ?? verb.replace(/-/g, '_')};
+  return {...spec, name, mcp: tool};
 }
 
 /** Declare a command of the command line alone (the identity, typed). */

@@ -7,12 +7,10 @@ import {type AnyDeclaration, defineCommand, JOB, KEEPS, LOOKS} from './define.js
 
 export const jobs = defineCommand({
   verb: 'jobs',
-  name: 'jobs',
   describe: 'list jobs (here and on the hosts of config.toml, with a HOST column)',
   options: {...HOST_OPTION, ...JSON_OPTION},
   render: async () => (await import('../render/render.js')).renderJobs,
   mcp: {
-    name: 'jobs',
     title: 'The jobs',
     annotations: LOOKS,
     description:
@@ -25,13 +23,11 @@ export const jobs = defineCommand({
 
 export const status = defineCommand({
   verb: 'status',
-  name: 'status',
   describe: "show one job's state and events",
   positionals: [JOB],
   options: {...HOST_OPTION, ...JSON_OPTION},
   render: async () => (await import('../render/render.js')).renderStatus,
   mcp: {
-    name: 'status',
     title: "A job's state",
     annotations: LOOKS,
     description: "A job's state, outcome and events.",
@@ -40,7 +36,6 @@ export const status = defineCommand({
 
 export const cancel = defineCommand({
   verb: 'cancel',
-  name: 'cancel',
   describe: 'stop a queued or running job and free its pane',
   positionals: [JOB],
   options: {
@@ -56,7 +51,6 @@ export const cancel = defineCommand({
   },
   render: async () => (await import('../render/render.js')).renderCancel,
   mcp: {
-    name: 'cancel',
     title: 'Cancel a job',
     annotations: {...KEEPS, destructiveHint: true, idempotentHint: true},
     description:
@@ -66,7 +60,6 @@ export const cancel = defineCommand({
 
 export const logs = defineCommand({
   verb: 'logs',
-  name: 'logs',
   describe: "print a job's worker log",
   positionals: [JOB],
   options: LOGS_OPTIONS,

@@ -26,7 +26,6 @@ export function submitOptionsOf({
 
 export const submit = defineCommand({
   verb: 'submit',
-  name: 'submit',
   describe: 'type text into a pane, wait until it is done, type a notice (returns at once)',
   positionals: [
     {
@@ -51,7 +50,6 @@ export const submit = defineCommand({
   toOptions: submitOptionsOf,
   render: async () => (await import('../render/render.js')).renderSubmit,
   mcp: {
-    name: 'submit',
     title: 'Hand text to a pane',
     annotations: ACTS,
     description:
@@ -62,14 +60,12 @@ export const submit = defineCommand({
 
 export const wait = defineCommand({
   verb: 'wait',
-  name: 'wait',
   describe: 'block until a pane is idle (exit 0) or the timeout passes (exit 124)',
   positionals: [{...PANE, mcp: {describe: '%N; default: your pane'}}],
   options: {...SERVER_OPTIONS, ...WAIT_OPTIONS, ...JSON_OPTION},
   examples: [['$0 wait %3 --timeout 2m', 'wait until pane %3 has settled']],
   render: async () => (await import('../render/render.js')).renderWait,
   mcp: {
-    name: 'wait',
     title: 'Wait until a pane is idle',
     annotations: LOOKS,
     description:
@@ -79,7 +75,6 @@ export const wait = defineCommand({
 
 export const expect = defineCommand({
   verb: 'expect',
-  name: 'expect',
   describe: 'block until REGEX shows in the output (JSON answer)',
   positionals: [
     {
@@ -105,7 +100,6 @@ export const expect = defineCommand({
     return (r, _json, out) => renderExpect(r, out);
   },
   mcp: {
-    name: 'expect',
     title: 'Wait for a pattern in a pane',
     annotations: (policy) => (policy.allowClose ? ACTS : LOOKS),
     description:

@@ -26,7 +26,6 @@ export const queueShow = defineCommand({
   groupDefault: true,
   render: async () => (await import('../render/queue.js')).renderQueue,
   mcp: {
-    name: 'queue',
     title: 'The jobs waiting for panes',
     annotations: LOOKS,
     description:
@@ -37,14 +36,12 @@ export const queueShow = defineCommand({
 export const queueMove = defineCommand({
   verb: 'queue-move',
   group: 'queue',
-  name: 'move',
   describe: 'put a waiting job first, or before or after another waiting job',
   positionals: [JOB],
   options: {...QUEUE_MOVE_OPTIONS, ...JSON_OPTION},
   examples: [['$0 queue move 1abc-x2y3 --first', 'type that job next']],
   render,
   mcp: {
-    name: 'queue_move',
     title: 'Move a waiting job',
     annotations: {readOnlyHint: false, destructiveHint: false, openWorldHint: false},
     description:
@@ -55,13 +52,11 @@ export const queueMove = defineCommand({
 export const queueDrop = defineCommand({
   verb: 'queue-drop',
   group: 'queue',
-  name: 'drop',
   describe: 'take a waiting job out of the queue: it ends cancelled, nothing typed',
   positionals: [JOB],
   options: {...HOST_OPTION, ...JSON_OPTION},
   render,
   mcp: {
-    name: 'queue_drop',
     title: 'Drop a waiting job',
     annotations: {readOnlyHint: false, destructiveHint: true, openWorldHint: false},
     description:
@@ -72,7 +67,6 @@ export const queueDrop = defineCommand({
 export const queueEdit = defineCommand({
   verb: 'queue-edit',
   group: 'queue',
-  name: 'edit',
   describe: "change a waiting job's text: --text, or $EDITOR opens on it",
   positionals: [JOB],
   options: {...QUEUE_EDIT_OPTIONS, ...JSON_OPTION},
@@ -90,7 +84,6 @@ export const queueEdit = defineCommand({
     return dispatch('queue-edit', {...options, text: edited.text.replace(/\n$/, '')}, ctx);
   },
   mcp: {
-    name: 'queue_edit',
     title: "Edit a waiting job's text",
     annotations: {readOnlyHint: false, destructiveHint: true, openWorldHint: true},
     description: 'Replace the text a waiting job will type. Refused once it has taken the pane.',

@@ -7,7 +7,6 @@ import {ACTS, type AnyDeclaration, defineCommand, LOOKS} from './define.js';
 
 export const run = defineCommand({
   verb: 'run',
-  name: 'run',
   describe:
     'run a command (or an agent with a prompt) in a new pane, watch it, report back (returns at once)',
   positionals: [
@@ -38,7 +37,6 @@ export const run = defineCommand({
   }),
   render: async () => (await import('../render/render.js')).renderRun,
   mcp: {
-    name: 'run',
     title: 'Run a command or an agent in its own pane',
     annotations: ACTS,
     description:
@@ -59,7 +57,6 @@ export const run = defineCommand({
 
 export const recover = defineCommand({
   verb: 'recover',
-  name: 'recover',
   describe:
     "after a reboot or a dead tmux server: each run's agent back in a new pane, in its conversation; its queued jobs and schedules moved there (docs/recover.md)",
   options: {...RECOVER_OPTIONS, ...JSON_OPTION},
@@ -69,7 +66,6 @@ export const recover = defineCommand({
   ],
   render: async () => (await import('../render/recover.js')).renderRecover,
   mcp: {
-    name: 'recover',
     title: 'Bring back what a lost tmux server had',
     annotations: ACTS,
     description:
@@ -84,7 +80,6 @@ export const recover = defineCommand({
 
 export const doctor = defineCommand({
   verb: 'doctor',
-  name: 'doctor',
   describe:
     'check tmux, the server, this pane, node, the state directory, control mode and each agent',
   options: {
@@ -98,7 +93,6 @@ export const doctor = defineCommand({
   ],
   render: async () => (await import('../render/setup.js')).renderDoctor,
   mcp: {
-    name: 'doctor',
     title: 'Check the setup',
     annotations: LOOKS,
     description:

@@ -10,7 +10,6 @@ const FOR_THE_PERSON =
 
 export const statusLine = defineCommand({
   verb: 'status-line',
-  name: 'status-line',
   describe:
     'a tmux status segment: the panes that need you first, then what is at work (docs/tmux-status.md)',
   options: {...STATUS_LINE_OPTIONS, ...JSON_OPTION},
@@ -26,7 +25,6 @@ export const statusLine = defineCommand({
 
 export const next = defineCommand({
   verb: 'next',
-  name: 'next',
   describe: 'go to the next pane that needs you (blocked, then failed, then done)',
   options: {...NEXT_OPTIONS, ...JSON_OPTION},
   examples: [

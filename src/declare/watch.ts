@@ -12,7 +12,6 @@ const NAME_AND_HOST = {...HOST_OPTION, ...JSON_OPTION};
 export const watchStart = defineCommand({
   verb: 'watch-start',
   group: 'watch',
-  name: 'start',
   describe: 'create a watcher (prints "watching") or change one ("updated")',
   positionals: [NAME],
   options: {...SERVER_OPTIONS, ...WATCH_START_OPTIONS, ...JSON_OPTION},
@@ -38,7 +37,6 @@ export const watchStart = defineCommand({
 export const watchReport = defineCommand({
   verb: 'watch-report',
   group: 'watch',
-  name: 'report',
   describe:
     'report progress (look_ma): prints "recorded+waiting" at once; a cycle waits, lets the pane go idle, asks the assessor',
   positionals: [
@@ -74,7 +72,6 @@ export const watchReport = defineCommand({
 export const watchPause = defineCommand({
   verb: 'watch-pause',
   group: 'watch',
-  name: 'pause',
   describe: 'pause a watcher (nothing more is typed) and print the next step the assessor suggests',
   positionals: [NAME],
   options: NAME_AND_HOST,
@@ -91,7 +88,6 @@ export const watchPause = defineCommand({
 export const watchClear = defineCommand({
   verb: 'watch-clear',
   group: 'watch',
-  name: 'clear',
   describe: 'stop a running cycle and remove the watcher',
   positionals: [NAME],
   options: NAME_AND_HOST,
@@ -107,7 +103,6 @@ export const watchClear = defineCommand({
 export const watchShow = defineCommand({
   verb: 'watch-show',
   group: 'watch',
-  name: 'show',
   describe: "a watcher's state, pane, plan, assessor and transcript",
   positionals: [NAME],
   options: NAME_AND_HOST,
@@ -118,7 +113,6 @@ export const watchShow = defineCommand({
 export const watchList = defineCommand({
   verb: 'watch-list',
   group: 'watch',
-  name: 'list',
   describe: 'the watchers',
   options: NAME_AND_HOST,
   render: async () => (await import('../render/render.js')).renderWatchList,
