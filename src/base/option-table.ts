@@ -19,12 +19,12 @@ export interface OptionSpec {
   choices?: readonly string[];
   /** Left out of --help (an option for tests and tuning). */
   hidden?: boolean;
-  /** The option's name as an argument of the MCP tool (snake_case), when the tool takes it;
-   * `duration: true` there also accepts a number of milliseconds; `number: true` takes a
-   * number where the CLI takes the digits as text. */
-  mcp?: {name: string; duration?: boolean; number?: boolean; describe?: string};
-  /** Why the MCP tool does not take it, where the command has a tool (a test holds every
-   * other option to an MCP argument). */
+  /** How the MCP tool of its command takes it: under its snake_case name (`--idle-timeout` is
+   * `idle_timeout`) unless `name` says another; `duration: true` there also accepts a number
+   * of milliseconds; `number: true` takes a number where the CLI takes the digits as text. */
+  mcp?: {name?: string; duration?: boolean; number?: boolean; describe?: string};
+  /** Why the MCP tool does not take it, where the command has a tool (every other option is
+   * an argument of the tool). */
   cliOnly?: string;
 }
 
@@ -32,27 +32,28 @@ export type OptionTable = Readonly<Record<string, OptionSpec>>;
 
 /**
  * A duration option, alike in every table: text on the CLI (`90s`, `5m`, `1h`), text or a
- * number of milliseconds for the MCP tool, under its snake_case name there. `shown`: its
- * default, or what the command uses when it is absent (`implied`).
+ * number of milliseconds for the MCP tool. `shown`: its default, or what the command uses when
+ * it is absent (`implied`).
  */
 export function durationOption<
-  const N extends string,
   const S extends {default: string} | {implied: string} | NoDefault = NoDefault,
->(mcpName: N, describe: string, shown?: S): DurationSpec<N> & S {
-  return {
-    type: 'string',
-    describe,
-    ...shown,
-    mcp: {name: mcpName, duration: true},
-  } as DurationSpec<N> & S;
+>(describe: string, shown?: S): DurationSpec & S {
+  return {type: 'string', describe, ...shown, mcp: {duration: true}} as DurationSpec & S;
 }
 
 type NoDefault = Record<never, never>;
-type DurationSpec<N extends string> = {
+type DurationSpec = {
   readonly type: 'string';
   readonly describe: string;
-  readonly mcp: {readonly name: N; readonly duration: true};
+  readonly mcp: {readonly duration: true};
 };
+
+/** The name the MCP tool of its command takes option `name` under; undefined where only the
+ * CLI takes it (`cliOnly`). */
+export function toolArgumentOf(name: string, spec: OptionSpec): string | undefined {
+  if (spec.cliOnly !== undefined) return undefined;
+  return spec.mcp?.name ?? name.replace(/-/g, '_');
+}
 
 /** The help line of an option: its description and, where it has one, its default. */
 export function helpOf(spec: OptionSpec, front: 'cli' | 'mcp' = 'cli'): string {
@@ -114,7 +115,6 @@ export const HOST_OPTION = {
     describe:
       'run it on another host over ssh: an alias of ~/.ssh/config or user@host (default $NUDGE_HOST; local: this machine)',
     mcp: {
-      name: 'host',
       describe:
         'the host it runs on, as ssh takes it (an alias or user@host); default: this machine',
     },

@@ -16,7 +16,6 @@ const MIN_STALL_MS = 2_000;
 export const STALL_OPTIONS = {
   stall: {
     mcp: {
-      name: 'stall',
       duration: true,
       describe: 'no change on the screen for this long while not done is a stall (off if unset)',
     },
@@ -25,13 +24,12 @@ export const STALL_OPTIONS = {
       "no change on the pane's screen (its spinner left out), no hook mark and no dialog for this long while the work is not done: a `stalled` event, told once per stall (default: config.toml's stall, else off)",
   },
   'on-stall': {
-    mcp: {name: 'on_stall', describe: 'notify (default), continue[:N] or cancel'},
+    mcp: {describe: 'notify (default), continue[:N] or cancel'},
     type: 'string',
     describe: `on a stall: notify (default), continue[:N] (type --continue-text at an idle prompt, at most N times, default ${DEFAULT_CONTINUES}; then notify), or cancel (end as a timeout does)`,
   },
   'continue-text': {
     mcp: {
-      name: 'continue_text',
       describe: `the line continue types (default ${DEFAULT_CONTINUE_TEXT})`,
     },
     type: 'string',

@@ -66,90 +66,84 @@ export const SUBMIT_DEFAULTS = {
 /** `nudge submit [options] -- TEXT` (and the MCP tool `submit`). */
 export const SUBMIT_OPTIONS = {
   pane: {
-    mcp: {name: 'pane', describe: '%N or session:window.pane; default: your pane'},
+    mcp: {describe: '%N or session:window.pane; default: your pane'},
     type: 'string',
     short: 't',
     describe: 'target pane: %N, session:window.pane or self (default $TMUX_PANE)',
   },
   ...SERVER_OPTIONS,
   ...HOST_OPTION,
-  delay: durationOption('delay', 'wait before typing (let the caller settle)', {
+  delay: durationOption('wait before typing (let the caller settle)', {
     default: SUBMIT_DEFAULTS.delay,
   }),
-  'type-delay': durationOption('type_delay', 'pause between typed characters', {
+  'type-delay': durationOption('pause between typed characters', {
     default: SUBMIT_DEFAULTS.typeDelay,
   }),
-  'enter-delay': durationOption('enter_delay', 'pause before each Enter', {
+  'enter-delay': durationOption('pause before each Enter', {
     default: SUBMIT_DEFAULTS.enterDelay,
   }),
   clear: {
-    mcp: {name: 'clear', describe: 'clear the input line first (false: leave it)'},
+    mcp: {describe: 'clear the input line first (false: leave it)'},
     type: 'boolean',
     default: true,
     negatable: true,
     describe: 'clear the input line first (--no-clear to skip)',
   },
   enter: {
-    mcp: {name: 'enter', describe: 'press Enter after the text (false: leave it typed)'},
+    mcp: {describe: 'press Enter after the text (false: leave it typed)'},
     type: 'boolean',
     default: true,
     negatable: true,
     describe: 'press Enter after the text (--no-enter to skip)',
   },
-  interval: durationOption('interval', 'time between screen captures', {
+  interval: durationOption('time between screen captures', {
     default: SUBMIT_DEFAULTS.interval,
   }),
   'stable-checks': {
-    mcp: {name: 'stable_checks', number: true},
+    mcp: {number: true},
     type: 'string',
     default: String(SUBMIT_DEFAULTS.stableChecks),
     describe:
       'captures in a row equal to the one before that mean done: N checks = N × --interval of stillness (3 at 1s = 3s)',
   },
-  timeout: durationOption(
-    'timeout',
-    'give up waiting after this long (the notice still goes out)',
-    {default: SUBMIT_DEFAULTS.timeout},
-  ),
+  timeout: durationOption('give up waiting after this long (the notice still goes out)', {
+    default: SUBMIT_DEFAULTS.timeout,
+  }),
   until: {
-    mcp: {name: 'until'},
     type: 'string',
     default: SUBMIT_DEFAULTS.until,
     describe: 'done when: stable | exit | regex:PATTERN | prompt[:NAME|:REGEX]',
   },
   ignore: {
-    mcp: {name: 'ignore', describe: 'regexes masked before comparing screens'},
+    mcp: {describe: 'regexes masked before comparing screens'},
     type: 'string',
     multiple: true,
     describe: 'regex masked before comparing screens (repeatable)',
   },
   lines: {
-    mcp: {name: 'lines', number: true},
+    mcp: {number: true},
     type: 'string',
     default: String(SUBMIT_DEFAULTS.lines),
     describe: 'lines of output searched by regex:',
   },
   'notify-pane': {
-    mcp: {name: 'notify_pane', describe: 'type the notice into this pane instead; self: your pane'},
+    mcp: {describe: 'type the notice into this pane instead; self: your pane'},
     type: 'string',
     describe:
       'type the notice into this pane instead (default: --pane); self: the pane nudge runs in',
   },
   profile: {
-    mcp: {name: 'profile'},
     type: 'string',
     default: SUBMIT_DEFAULTS.profile,
     describe: "auto, shell, raw or an agent profile's name (nudge agents list)",
   },
   'when-idle': {
-    mcp: {name: 'when_idle'},
     type: 'boolean',
     default: false,
     describe: 'wait until the pane is idle (per its profile) before typing (= --if-busy wait)',
   },
   'if-busy': {
     mcp: {
-      name: 'if_busy',
       describe:
         "the pane is busy: queue (default), wait until idle, refuse (nothing queued), now (through the agent's own door, mid-turn), type-ahead (typed into the program running in a shell pane)",
     },
@@ -158,16 +152,15 @@ export const SUBMIT_OPTIONS = {
     describe:
       "the pane is busy (its program works, or jobs wait for it): queue behind them (default), wait until it is idle, refuse (exit 1, nothing queued), now (handed to the agent's own door at once, mid-turn; refused where it has none), or type-ahead (typed at once into a program running in a shell pane's foreground); default: config.toml's [submit] if-busy, else queue",
   },
-  'idle-timeout': durationOption('idle_timeout', 'how long --when-idle waits', {
+  'idle-timeout': durationOption('how long --when-idle waits', {
     default: SUBMIT_DEFAULTS.idleTimeout,
   }),
   'clear-draft': {
-    mcp: {name: 'clear_draft'},
     type: 'boolean',
     default: false,
     describe: 'clear a draft left in the input line instead of waiting for it',
   },
-  'draft-wait': durationOption('draft_wait', 'how long to wait for a draft to be sent or cleared', {
+  'draft-wait': durationOption('how long to wait for a draft to be sent or cleared', {
     default: SUBMIT_DEFAULTS.draftWait,
   }),
   'text-file': {
@@ -178,7 +171,6 @@ export const SUBMIT_OPTIONS = {
   },
   notify: {
     mcp: {
-      name: 'notify',
       describe: `sinks to tell of the end: ${SINK_LIST}`,
     },
     type: 'string',
@@ -186,25 +178,22 @@ export const SUBMIT_OPTIONS = {
     describe: `tell a person of the end (done, failed, timeout, blocked, limit): ${SINK_LIST} (repeatable; none: not the config file's)`,
   },
   'on-limit': {
-    mcp: {name: 'on_limit'},
     type: 'string',
     choices: ON_LIMIT,
     default: SUBMIT_DEFAULTS.onLimit,
     describe:
       "a usage limit on the agent's screen: stop (the job ends blocked, exit 3) or wait for its reset, then type --resume-text",
   },
-  'limit-margin': durationOption('limit_margin', 'how long after a usage limit resets to resume', {
+  'limit-margin': durationOption('how long after a usage limit resets to resume', {
     default: SUBMIT_DEFAULTS.limitMargin,
   }),
   'resume-text': {
-    mcp: {name: 'resume_text'},
     type: 'string',
     default: SUBMIT_DEFAULTS.resumeText,
     describe: 'what is typed once a usage limit has reset',
   },
   notice: {
     mcp: {
-      name: 'notice',
       describe: 'the notice template: {status} {elapsed} {job} {until} {exit} {match} {delivery}',
     },
     type: 'string',
@@ -213,7 +202,6 @@ export const SUBMIT_OPTIONS = {
   },
   via: {
     mcp: {
-      name: 'via',
       describe: "how the notice goes: auto (the agent's door, else typing), keys, native",
     },
     type: 'string',
@@ -222,13 +210,11 @@ export const SUBMIT_OPTIONS = {
       "how the notice goes: auto (the agent's own door where it has one, else typed), keys (typed), native (a door only); default: config.toml's [submit] via, else auto",
   },
   ...STALL_OPTIONS,
-  'lock-timeout': durationOption(
-    'lock_timeout',
-    'how long to queue behind other jobs on the pane',
-    {default: SUBMIT_DEFAULTS.lockTimeout},
-  ),
+  'lock-timeout': durationOption('how long to queue behind other jobs on the pane', {
+    default: SUBMIT_DEFAULTS.lockTimeout,
+  }),
   wait: {
-    mcp: {name: 'wait', describe: 'run in the foreground and return the outcome'},
+    mcp: {describe: 'run in the foreground and return the outcome'},
     type: 'boolean',
     default: false,
     describe: 'run in the foreground; exit 0 done, 3 blocked, 124 timeout, 1 failed',

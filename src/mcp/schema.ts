@@ -1,10 +1,12 @@
 import {z} from 'zod';
 import {
+  camelOf,
   helpOf,
   mapOptions,
   type OptionSpec,
   type OptionsOf,
   type OptionTable,
+  toolArgumentOf,
 } from '../base/option-table.js';
 
 /** A duration as a tool argument: text as on the command line, or milliseconds. */
@@ -12,12 +14,14 @@ export const duration = z
   .union([z.string(), z.number()])
   .describe('a duration: "30s", "5m", "1h30m", or milliseconds');
 
-/** The MCP tool arguments a command's options table gives (its entries with an `mcp` name),
- * with the same help and defaults as the CLI's flags. */
-export function shapeOf(table: OptionTable): Record<string, z.ZodType> {
+/** The MCP tool arguments a command's options table gives (every option but those only the
+ * CLI takes, and those the tool takes by an argument of its own: `own`, their keys), with the
+ * same help and defaults as the CLI's flags. */
+export function shapeOf(table: OptionTable, own: ReadonlySet<string>): Record<string, z.ZodType> {
   const shape: Record<string, z.ZodType> = {};
-  for (const spec of Object.values(table)) {
-    if (spec.mcp) shape[spec.mcp.name] = argument(spec);
+  for (const [name, spec] of Object.entries(table)) {
+    const arg = own.has(camelOf(name)) ? undefined : toolArgumentOf(name, spec);
+    if (arg !== undefined) shape[arg] = argument(spec);
   }
   return shape;
 }
@@ -50,5 +54,8 @@ export function optionsOf<T extends OptionTable>(
   args: Record<string, unknown>,
   table: T,
 ): OptionsOf<T> {
-  return mapOptions(table, (_name, spec) => (spec.mcp ? args[spec.mcp.name] : undefined));
+  return mapOptions(table, (name, spec) => {
+    const arg = toolArgumentOf(name, spec);
+    return arg === undefined ? undefined : args[arg];
+  });
 }

@@ -50,7 +50,7 @@ export function registerDeclared(
       description: tool.description,
       inputSchema: {
         ...positionalShape(d.positionals ?? []),
-        ...shapeOf(d.options),
+        ...shapeOf(d.options, new Set((tool.arguments ?? []).map((a) => a.key))),
         ...argumentShape(tool.arguments ?? []),
       },
     },

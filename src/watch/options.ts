@@ -23,9 +23,8 @@ export const WATCH_START_OPTIONS = {
   pane: {
     type: 'string',
     describe: 'the pane watched: %N or session:window.pane (default $TMUX_PANE)',
-    mcp: {name: 'pane'},
   },
-  plan: {type: 'string', describe: 'the plan: TEXT or @FILE', mcp: {name: 'plan'}},
+  plan: {type: 'string', describe: 'the plan: TEXT or @FILE'},
   'assess-cmd': {
     cliOnly: ASSESSOR_IS_THE_PERSONS,
     type: 'string',
@@ -47,33 +46,28 @@ export const WATCH_START_OPTIONS = {
     describe: 'environment variable holding the API key',
     cliOnly: ASSESSOR_IS_THE_PERSONS,
   },
-  'idle-threshold': durationOption(
-    'idle_threshold',
-    'the pane must be still this long before assessing',
-    {implied: WATCH_DEFAULTS.idleThreshold},
-  ),
-  'idle-timeout': durationOption('idle_timeout', 'pause if the pane is not idle within this', {
+  'idle-threshold': durationOption('the pane must be still this long before assessing', {
+    implied: WATCH_DEFAULTS.idleThreshold,
+  }),
+  'idle-timeout': durationOption('pause if the pane is not idle within this', {
     implied: WATCH_DEFAULTS.idleTimeout,
   }),
-  'default-wait': durationOption(
-    'default_wait',
-    'sleep this long when a report has no --bash-wait',
-    {implied: WATCH_DEFAULTS.defaultWait},
-  ),
-  'wait-timeout': durationOption('wait_timeout', 'stop a --bash-wait command after this', {
+  'default-wait': durationOption('sleep this long when a report has no --bash-wait', {
+    implied: WATCH_DEFAULTS.defaultWait,
+  }),
+  'wait-timeout': durationOption('stop a --bash-wait command after this', {
     implied: WATCH_DEFAULTS.waitTimeout,
   }),
-  'assess-timeout': durationOption('assess_timeout', 'give up on the assessor after this', {
+  'assess-timeout': durationOption('give up on the assessor after this', {
     implied: WATCH_DEFAULTS.assessTimeout,
   }),
   'transcript-cap': {
-    mcp: {name: 'transcript_cap', number: true},
+    mcp: {number: true},
     type: 'string',
     implied: WATCH_DEFAULTS.transcriptCap,
     describe: 'transcript entries kept, oldest dropped',
   },
   enter: {
-    mcp: {name: 'enter'},
     type: 'boolean',
     describe: 'press Enter after an injected line (--no-enter: leave it typed)',
   },
@@ -87,21 +81,15 @@ export const WATCH_START_OPTIONS = {
     type: 'string',
     multiple: true,
     describe: `tell a person when the watcher pauses (done, blocked, timeout, failed): ${SINK_LIST} (repeatable; none: not the config file's)`,
-    mcp: {name: 'notify'},
   },
   'on-limit': {
     type: 'string',
     choices: ON_LIMIT,
     describe:
       'a usage limit at the idle step: stop (pause) or wait for its reset, then type --resume-text',
-    mcp: {name: 'on_limit'},
   },
-  'limit-margin': durationOption(
-    'limit_margin',
-    'how long after a usage limit resets to resume (1m)',
-  ),
+  'limit-margin': durationOption('how long after a usage limit resets to resume (1m)'),
   'resume-text': {
-    mcp: {name: 'resume_text'},
     type: 'string',
     describe: 'what is typed once a usage limit has reset (continue)',
   },
@@ -110,7 +98,7 @@ export const WATCH_START_OPTIONS = {
     type: 'string',
     describe:
       'the most lines the assessor may type before the watcher pauses and tells (counted from each watch start; default: no bound)',
-    mcp: {name: 'max_injections', number: true},
+    mcp: {number: true},
   },
   ...HOST_OPTION,
 } as const satisfies OptionTable;

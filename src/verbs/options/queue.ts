@@ -8,10 +8,9 @@ export const QUEUE_MOVE_OPTIONS = {
   first: {
     type: 'boolean',
     describe: 'to the head of the waiting jobs (typed next)',
-    mcp: {name: 'first'},
   },
-  before: {type: 'string', describe: 'just before this waiting job', mcp: {name: 'before'}},
-  after: {type: 'string', describe: 'just after this waiting job', mcp: {name: 'after'}},
+  before: {type: 'string', describe: 'just before this waiting job'},
+  after: {type: 'string', describe: 'just after this waiting job'},
   ...HOST_OPTION,
 } as const satisfies OptionTable;
 
@@ -20,7 +19,6 @@ export const QUEUE_EDIT_OPTIONS = {
   text: {
     type: 'string',
     describe: 'the new text (without it: $EDITOR opens on the text)',
-    mcp: {name: 'text'},
   },
   ...HOST_OPTION,
 } as const satisfies OptionTable;

@@ -6,6 +6,5 @@ export const RECOVER_OPTIONS = {
     type: 'boolean',
     default: false,
     describe: 'show what would be brought back, and what cannot be and why; change nothing',
-    mcp: {name: 'dry_run'},
   },
 } as const satisfies OptionTable;

@@ -8,43 +8,37 @@ export const RUN_OPTIONS = {
     type: 'string',
     describe:
       "start this agent in the pane and give it the prompt: an agent profile's name (nudge agents list)",
-    mcp: {name: 'agent'},
   },
   worktree: {
     type: 'string',
     describe: 'run in a new git worktree on a new branch (default name nudge/<job>)',
   },
-  cwd: {type: 'string', describe: 'folder to run in (default: here)', mcp: {name: 'cwd'}},
+  cwd: {type: 'string', describe: 'folder to run in (default: here)'},
   notify: {
     type: 'string',
     multiple: true,
     describe: `tell a person of the end and of each permission stop: ${SINK_LIST} (repeatable; none: not the config file's)`,
-    mcp: {name: 'notify'},
   },
-  window: {type: 'boolean', describe: 'a new window (the default)', mcp: {name: 'window'}},
+  window: {type: 'boolean', describe: 'a new window (the default)'},
   split: {
     type: 'string',
     choices: ['h', 'v'],
     describe: "a split of the caller's window: h side by side, v one above the other",
-    mcp: {name: 'split'},
   },
   session: {
     type: 'string',
     describe: "the session for the window (default: the caller's, else the most recent)",
-    mcp: {name: 'session'},
   },
-  'idle-timeout': durationOption(
-    'idle_timeout',
-    'stop after this long without output or file changes',
-    {default: '5m'},
-  ),
-  timeout: durationOption('timeout', 'stop after this long in all', {default: '1h'}),
+  'idle-timeout': durationOption('stop after this long without output or file changes', {
+    default: '5m',
+  }),
+  timeout: durationOption('stop after this long in all', {default: '1h'}),
   ...STALL_OPTIONS,
   interval: {type: 'string', default: '1s', hidden: true, cliOnly: 'a tuning flag of the tests'},
   'notify-pane': {
     type: 'string',
     describe: 'pane told of the end and of permission stops (default: the caller)',
-    mcp: {name: 'notify_pane', describe: 'who is told (default: your pane)'},
+    mcp: {describe: 'who is told (default: your pane)'},
   },
   notice: {
     type: 'boolean',
@@ -57,25 +51,22 @@ export const RUN_OPTIONS = {
     choices: ['ask', 'deny'],
     default: 'ask',
     describe: "an agent's permission dialog: ask a person (tell the caller), or deny",
-    mcp: {name: 'permissions'},
   },
   close: {
     type: 'boolean',
     default: false,
     describe: 'close the pane at the end',
-    mcp: {name: 'close'},
   },
   pr: {
     type: 'boolean',
     default: false,
     describe: 'with --worktree: push the branch and open a pull request (gh)',
-    mcp: {name: 'pr'},
   },
   wait: {
     type: 'boolean',
     default: false,
     describe: 'run in the foreground; exit 0 done, 1 failed, 124 timeout',
-    mcp: {name: 'wait', describe: 'run in the foreground and return the report'},
+    mcp: {describe: 'run in the foreground and return the report'},
   },
   ...HOST_OPTION,
 } as const satisfies OptionTable;

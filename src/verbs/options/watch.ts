@@ -8,7 +8,6 @@ export const WATCH_REPORT_OPTIONS = {
   'bash-wait': {
     type: 'string',
     describe: 'wait by running this under your $SHELL -lc (output goes to the assessor)',
-    mcp: {name: 'bash_wait'},
   },
   ...HOST_OPTION,
 } as const satisfies OptionTable;

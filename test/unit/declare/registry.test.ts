@@ -1,11 +1,13 @@
 // Each command declared once: the CLI and the MCP server are loops over these declarations, so
 // what holds of the list holds of both front ends.
 import {describe, expect, test} from 'vitest';
+import {camelOf, toolArgumentOf} from '../../../src/base/option-table.js';
 import {ALL_DECLARED} from '../../../src/cli/declared.js';
 import {LOCAL_GROUPS} from '../../../src/cli/local-groups.js';
 import {usageOf} from '../../../src/declare/define.js';
 import {submitOptionsOf} from '../../../src/declare/panes.js';
 import {DECLARED, GROUPS} from '../../../src/declare/registry.js';
+import {shapeOf} from '../../../src/mcp/schema.js';
 
 describe('the declared commands', () => {
   test('every option of a command with a tool is an argument of it, or says why not', () => {
@@ -13,9 +15,11 @@ describe('the declared commands', () => {
     for (const d of DECLARED) {
       if ('none' in d.mcp) continue;
       const own = new Set((d.mcp.arguments ?? []).map((a) => a.key));
+      const shape = shapeOf(d.options, own);
       for (const [name, spec] of Object.entries(d.options)) {
-        const key = name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-        if (!spec.mcp && !spec.cliOnly && !own.has(key)) missing.push(`${d.mcp.name}: --${name}`);
+        const arg = toolArgumentOf(name, spec);
+        const taken = own.has(camelOf(name)) || (arg !== undefined && arg in shape);
+        if (!taken && spec.cliOnly === undefined) missing.push(`${d.mcp.name}: --${name}`);
       }
     }
     expect(missing).toEqual([]);
@@ -34,7 +38,7 @@ describe('the declared commands', () => {
       if ('none' in d.mcp) continue;
       const args = [
         ...(d.positionals ?? []).map((p) => p.mcp?.name ?? p.name),
-        ...Object.values(d.options).flatMap((s) => (s.mcp ? [s.mcp.name] : [])),
+        ...Object.keys(shapeOf(d.options, new Set((d.mcp.arguments ?? []).map((a) => a.key)))),
         ...(d.mcp.arguments ?? []).map((a) => a.name),
       ];
       expect(new Set(args).size, d.mcp.name).toBe(args.length);

@@ -2,6 +2,7 @@
 // defaults, the same help, the command's camelCase names on the way in.
 import {describe, expect, test} from 'vitest';
 import {z} from 'zod';
+import {JSON_OPTION, toolArgumentOf} from '../../../src/base/option-table.js';
 import {optionsOf, shapeOf} from '../../../src/mcp/schema.js';
 import {EXPECT_OPTIONS} from '../../../src/verbs/options/expect.js';
 import {SUBMIT_OPTIONS} from '../../../src/verbs/options/submit.js';
@@ -9,7 +10,7 @@ import {WAIT_OPTIONS} from '../../../src/verbs/options/wait.js';
 
 describe('shapeOf', () => {
   test("takes the table's MCP arguments, with the CLI's defaults and help", () => {
-    const shape = z.object(shapeOf(EXPECT_OPTIONS));
+    const shape = z.object(shapeOf(EXPECT_OPTIONS, new Set()));
     expect(Object.keys(shape.shape).sort()).toEqual(
       [
         'action',
@@ -35,10 +36,23 @@ describe('shapeOf', () => {
   });
 
   test('a duration takes text or milliseconds', () => {
-    const shape = z.object(shapeOf(WAIT_OPTIONS));
+    const shape = z.object(shapeOf(WAIT_OPTIONS, new Set()));
     expect(shape.parse({timeout: 1500}).timeout).toBe(1500);
     expect(shape.parse({timeout: '2m'}).timeout).toBe('2m');
     expect(shape.parse({}).timeout).toBe('10m');
+  });
+});
+
+describe('toolArgumentOf', () => {
+  test('an option is an argument under its snake_case name, another where its row names one, none where only the CLI takes it', () => {
+    expect(toolArgumentOf('idle-timeout', {type: 'string'})).toBe('idle_timeout');
+    expect(toolArgumentOf('pane', {type: 'string', mcp: {name: 'pane_id'}})).toBe('pane_id');
+    expect(toolArgumentOf('json', JSON_OPTION.json)).toBeUndefined();
+  });
+
+  test('an option the tool takes by an argument of its own is not a second argument', () => {
+    const table = {notice: {type: 'string'}, wait: {type: 'boolean'}} as const;
+    expect(Object.keys(shapeOf(table, new Set(['notice'])))).toEqual(['wait']);
   });
 });
 
