@@ -1,13 +1,6 @@
 import {z} from 'zod';
-import {
-  camelOf,
-  helpOf,
-  mapOptions,
-  type OptionSpec,
-  type OptionsOf,
-  type OptionTable,
-  toolArgumentOf,
-} from '../base/option-table.js';
+import type {OptionSpec, OptionsOf, OptionTable} from '../base/option-table.js';
+import {camelOf, helpOf, mapOptions, toolArgumentOf} from '../base/option-table.js';
 
 /** A duration as a tool argument: text as on the command line, or milliseconds. */
 export const duration = z
