@@ -9,6 +9,7 @@ import {realDoors} from '../doors/ladder.js';
 import {withSessionNeeds} from '../doors/session-needs.js';
 import {controlMutexFor} from '../locks/control-mutex.js';
 import {type PaneLock, paneLockFor} from '../locks/pane-lock.js';
+import {notifyPreviewOf} from '../notify/config.js';
 import {teller} from '../notify/tell.js';
 import {paneMemory} from '../pane/memory.js';
 import {systemForeground} from '../process/foreground.js';
@@ -59,8 +60,6 @@ export interface ExecuteContext {
   transport?: TransportChoice | undefined;
   /** Read the process's resource usage, logged when the job ends. */
   usage?: (() => WorkerUsage) | undefined;
-  /** Whether webhook: and ntfy: sinks get the typed text's preview (notifyPreviewOf). */
-  notifyPreview: boolean;
   /** The worker's environment: where the agents' doors are found (src/doors/). */
   env: Record<string, string | undefined>;
 }
@@ -291,7 +290,8 @@ function realJobDeps(
       teller({
         sinks: request.options.notifySinks,
         job: {id: request.jobId, pane: request.pane, preview: previewText(request.text)},
-        previewOut: ctx.notifyPreview,
+        // The config file is read only for a job that tells anyone.
+        previewOut: request.options.notifySinks.length > 0 && notifyPreviewOf(ctx.env),
         deps: {clock: realClock, tmux: transport.tmux, platform: thisProcess.platform},
         record: (event, told) =>
           told.ok

@@ -219,17 +219,17 @@ export async function checkReach(
 
 /**
  * The pane a command that reads or closes it names (`wait`, `expect`), on the server its
- * `-L`/`-S` name: resolved, then within the caller's reach (checkReach) — reading a screen is
- * reached as typing is.
+ * `-L`/`-S` name (or a submit's): resolved, then within the caller's reach (checkReach) —
+ * reading a screen is reached as typing is. With the server and the target as given.
  */
 export async function reachablePane(
   o: {socketName?: string | undefined; socketPath?: string | undefined; pane?: string | undefined},
   ctx: Caller & {tmux: (spec: ServerSpec) => Tmux},
   flag = 'PANE',
-): Promise<{tmux: Tmux; info: PaneInfo}> {
+): Promise<Target & {tmux: Tmux; spec: ServerSpec}> {
   const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
   const tmux = ctx.tmux(spec);
-  const {info} = await resolvePane(tmux, spec, o.pane, ctx, flag);
+  const {info, target} = await resolvePane(tmux, spec, o.pane, ctx, flag);
   await checkReach(tmux, info, ctx.env, flag);
-  return {tmux, info};
+  return {tmux, spec, info, target};
 }

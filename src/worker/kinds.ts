@@ -5,7 +5,6 @@ import {JOB_ID_PATTERN, layout} from '../base/paths.js';
 import {relayEnds} from '../front/relay.js';
 import {executeJob, recordWorkerFailure} from '../jobs/execute.js';
 import {JobHandle} from '../jobs/store.js';
-import {notifyPreviewOf} from '../notify/config.js';
 import type {WorkerKind, WorkerStart} from '../process/worker-main.js';
 import {type RelaySpec, recordRelayFailure, relayOf, runRelay} from '../relay/relay.js';
 import {executeRunJob} from '../runs/execute.js';
@@ -47,8 +46,6 @@ export const JOB_WORKER: WorkerKind = {
     const transport = parseTransportChoice(s.env.NUDGE_TRANSPORT);
     if (!transport.ok) throw new BadRequest(transport.error);
     const outcome = await executeJob(decoded.value, {
-      // The config file is read only for a job that tells anyone.
-      notifyPreview: decoded.value.options.notifySinks.length > 0 && notifyPreviewOf(s.env),
       stateDir: s.stateDir,
       pid: s.pid,
       signal: s.signal,

@@ -28,7 +28,6 @@ async function recorded() {
     stateDir: home,
     pid: process.pid,
     signal: new AbortController().signal,
-    notifyPreview: false,
     env: {},
   };
   const lock = paneLockFor(home, {
