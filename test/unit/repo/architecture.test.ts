@@ -3,52 +3,13 @@ import {basename, dirname, join, normalize} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import ts from 'typescript';
 import {describe, expect, test} from 'vitest';
+import {MAY_IMPORT} from './layers.js';
 
 /**
  * The map of the code (CONTRIBUTING.md) as rules, each a function of the source tree that
  * returns its violations. Each runs on the repository (no violation) and on a small tree made
  * to break it (it must find the break), so no rule can pass by being unable to fail.
  */
-
-/** The folders a space-separated list names. */
-const folders = (list: string): string[] => list.split(' ');
-
-/** Which folder of src/ may import which (besides its own files). */
-const MAY_IMPORT: Record<string, readonly string[]> = {
-  base: [],
-  tmux: folders('base process'),
-  process: folders('base'),
-  locks: folders('base tmux process'),
-  agents: folders('base tmux locks'),
-  detect: folders('base tmux agents process'),
-  pane: folders('base tmux agents detect locks process'),
-  notify: folders('base tmux process agents'),
-  remote: folders('base process locks'),
-  /** The agents' own doors for a notice (Claude Code's inbox). */
-  doors: folders('base agents process'),
-  jobs: folders('base tmux agents detect pane locks process notify doors'),
-  watch: folders('base tmux agents detect pane jobs locks process notify'),
-  /** doors: Claude Code's session records name a run's session; setup: the schedules a
-   * recovery marks again. */
-  runs: folders('base tmux agents detect pane jobs locks process notify doors setup'),
-  setup: folders('base agents process'),
-  verbs: folders(
-    'base doors tmux agents detect pane jobs locks process watch runs setup notify remote',
-  ),
-  relay: folders('base jobs remote'),
-  /** Where a command runs (dispatch), between the front ends and the verbs. */
-  front: folders('base verbs jobs pane process relay remote setup watch'),
-  /** The kinds of detached worker, each its work and where its failures go. */
-  worker: folders('base agents verbs front jobs notify process relay runs tmux watch'),
-  /** What a person reads: each command's typed result as lines (or its JSON). */
-  render: folders('base verbs front jobs relay remote watch'),
-  /** Each command declared once: its words, options, verb, renderer and MCP tool. */
-  declare: folders('base verbs front process render'),
-  mcp: folders('base verbs front declare'),
-  cli: folders(
-    'declare render base tmux agents verbs front jobs relay watch mcp remote setup process',
-  ),
-};
 
 /** Which top-level folder may import which: the entries wire src/ together; tests and the
  * bench share the harness in test/; nothing imports scripts/ but scripts/. */

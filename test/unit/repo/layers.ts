@@ -1,0 +1,59 @@
+/**
+ * The map of src/ (CONTRIBUTING.md's import table): which folder may import which. The
+ * architecture test holds the code to it; the submit-path test reads a layer as higher than
+ * another when it may import it, directly or through others.
+ */
+
+/** The folders a space-separated list names. */
+const folders = (list: string): string[] => list.split(' ');
+
+/** Which folder of src/ may import which (besides its own files). */
+export const MAY_IMPORT: Record<string, readonly string[]> = {
+  base: [],
+  tmux: folders('base process'),
+  process: folders('base'),
+  locks: folders('base tmux process'),
+  agents: folders('base tmux locks'),
+  detect: folders('base tmux agents process'),
+  pane: folders('base tmux agents detect locks process'),
+  notify: folders('base tmux process agents'),
+  remote: folders('base process locks'),
+  /** The agents' own doors for a notice (Claude Code's inbox). */
+  doors: folders('base agents process'),
+  jobs: folders('base tmux agents detect pane locks process notify doors'),
+  watch: folders('base tmux agents detect pane jobs locks process notify'),
+  /** doors: Claude Code's session records name a run's session; setup: the schedules a
+   * recovery marks again. */
+  runs: folders('base tmux agents detect pane jobs locks process notify doors setup'),
+  setup: folders('base agents process'),
+  verbs: folders(
+    'base doors tmux agents detect pane jobs locks process watch runs setup notify remote',
+  ),
+  relay: folders('base jobs remote'),
+  /** Where a command runs (dispatch), between the front ends and the verbs. */
+  front: folders('base verbs jobs pane process relay remote setup watch'),
+  /** The kinds of detached worker, each its work and where its failures go. */
+  worker: folders('base agents verbs front jobs notify process relay runs tmux watch'),
+  /** What a person reads: each command's typed result as lines (or its JSON). */
+  render: folders('base verbs front jobs relay remote watch'),
+  /** Each command declared once: its words, options, verb, renderer and MCP tool. */
+  declare: folders('base verbs front process render'),
+  mcp: folders('base verbs front declare'),
+  cli: folders(
+    'declare render base tmux agents verbs front jobs relay watch mcp remote setup process',
+  ),
+};
+
+/** Whether folder `a` is above folder `b`: it may import it, directly or through others. */
+export function above(a: string, b: string): boolean {
+  const seen = new Set<string>();
+  const todo = [...(MAY_IMPORT[a] ?? [])];
+  while (todo.length > 0) {
+    const next = todo.pop() ?? '';
+    if (next === b) return true;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    todo.push(...(MAY_IMPORT[next] ?? []));
+  }
+  return false;
+}
