@@ -1,7 +1,7 @@
 import {NudgeError} from '../base/errors.js';
 import {HOST_OPTION, JSON_OPTION} from '../base/option-table.js';
 import {QUEUE_EDIT_OPTIONS, QUEUE_MOVE_OPTIONS, QUEUE_OPTIONS} from '../verbs/options/queue.js';
-import {type AnyDeclaration, defineCommand, JOB, LOOKS} from './define.js';
+import {ACTS, type AnyDeclaration, defineCommand, JOB, KEEPS, LOOKS} from './define.js';
 
 /** `nudge queue [PANE]`, `queue move|drop|edit JOB` (the MCP tools queue, queue_move,
  * queue_drop, queue_edit): the jobs waiting for panes, in the person's hands. Each change is
@@ -43,7 +43,7 @@ export const queueMove = defineCommand({
   render,
   mcp: {
     title: 'Move a waiting job',
-    annotations: {readOnlyHint: false, destructiveHint: false, openWorldHint: false},
+    annotations: KEEPS,
     description:
       'Put a waiting job first, or before or after another waiting job. Refused once the job has taken the pane. Answers the pane’s order now.',
   },
@@ -58,7 +58,7 @@ export const queueDrop = defineCommand({
   render,
   mcp: {
     title: 'Drop a waiting job',
-    annotations: {readOnlyHint: false, destructiveHint: true, openWorldHint: false},
+    annotations: {...KEEPS, destructiveHint: true},
     description:
       'Take a waiting job out of its pane’s queue: it ends cancelled and nothing of it is typed. Refused once it has taken the pane (cancel stops it then).',
   },
@@ -85,7 +85,7 @@ export const queueEdit = defineCommand({
   },
   mcp: {
     title: "Edit a waiting job's text",
-    annotations: {readOnlyHint: false, destructiveHint: true, openWorldHint: true},
+    annotations: ACTS,
     description: 'Replace the text a waiting job will type. Refused once it has taken the pane.',
   },
 });

@@ -31,10 +31,6 @@ import type {
 } from '../watch/types.js';
 import type {CommandContext} from './context.js';
 
-/** How long a cycle gets to stop after SIGTERM (an injection under way finishes first). */
-const STOP_GRACE_MS = 15_000;
-const STOP_POLL_MS = 50;
-
 /**
  * `nudge watch start NAME --pane P --plan TEXT|@FILE [assessor options]`: create a watcher
  * (`watching`) or change one (`updated`; options not given keep their values). A paused
@@ -320,6 +316,10 @@ function viewOf(r: WatcherRecord): WatcherView {
 function processOf(cycle: NonNullable<WatcherRecord['cycle']>): ProcessId {
   return {pid: cycle.pid, start: cycle.pidStart};
 }
+
+/** How long a cycle gets to stop after SIGTERM (an injection under way finishes first). */
+const STOP_GRACE_MS = 15_000;
+const STOP_POLL_MS = 50;
 
 /** Stop a cycle worker and what it started (its process group): SIGTERM, then SIGKILL after
  * the grace period. Whether one was running. */
