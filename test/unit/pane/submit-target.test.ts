@@ -8,28 +8,14 @@ import {paneRefOf} from '../../../src/pane/target.js';
 import type {Foreground} from '../../../src/process/foreground.js';
 import type {ProcessTree} from '../../../src/process/tree.js';
 import type {PaneInfo, Tmux} from '../../../src/tmux/tmux.js';
+import {fakePaneInfo} from '../../helpers/fake-tmux.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 
 const SOCKET = '/tmp/tmux-0/test';
 
 /** A pane of server 42 (or `serverPid`) running `command`. */
-const pane = (paneId: string, command = 'bash', serverPid = 42): PaneInfo => ({
-  paneId,
-  dead: false,
-  inMode: false,
-  mode: '',
-  inputOff: false,
-  synchronized: false,
-  panePid: 100,
-  currentCommand: command,
-  alternateOn: false,
-  sessionId: '$0',
-  serverPid,
-  socketPath: SOCKET,
-  cursorX: 0,
-  cursorY: 0,
-  startCommand: '',
-});
+const pane = (paneId: string, currentCommand = 'bash', serverPid = 42): PaneInfo =>
+  fakePaneInfo({paneId, currentCommand, serverPid, socketPath: SOCKET});
 
 /** tmux that knows `panes` (by id). */
 const tmuxOf = (...panes: PaneInfo[]) =>
