@@ -6,13 +6,12 @@ import {realClock} from '../../../src/base/clock.js';
 import {LeaseReleased, PaneLock} from '../../../src/locks/pane-lock.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 
+/** A signal nothing aborts. */
+const never = () => new AbortController().signal;
+
+/** The lock as job `jobId` (this process), within 5 s. */
 async function take(lock: PaneLock, jobId: string) {
-  const r = await lock.acquire({
-    jobId,
-    pid: process.pid,
-    timeoutMs: 5_000,
-    signal: new AbortController().signal,
-  });
+  const r = await lock.acquire({jobId, pid: process.pid, timeoutMs: 5_000, signal: never()});
   if (!r.ok) throw new Error('lock timeout');
   return r.value;
 }

@@ -4,9 +4,13 @@ import {paneKey} from '../../../src/locks/key.js';
 import {PaneLock} from '../../../src/locks/pane-lock.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 
-/** Wait up to 5 s for the lock as job `jobId` (this process). */
-const take = (lock: PaneLock, jobId: string) =>
-  lock.acquire({jobId, pid: process.pid, timeoutMs: 5_000, signal: new AbortController().signal});
+/** Wait up to `timeoutMs` (5 s) for the lock as job `jobId` (this process), until `signal`. */
+const take = (
+  lock: PaneLock,
+  jobId: string,
+  timeoutMs = 5_000,
+  signal = new AbortController().signal,
+) => lock.acquire({jobId, pid: process.pid, timeoutMs, signal});
 
 /** A lock in a fresh folder with three jobs queued, as submit queues them. */
 async function threeQueued() {
@@ -32,12 +36,7 @@ describe('PaneLock', () => {
     // Start in reverse order: the queue, not the start order, decides.
     await Promise.all(
       [...ids].reverse().map(async (jobId) => {
-        const r = await lock.acquire({
-          jobId,
-          pid: process.pid,
-          timeoutMs: 20_000,
-          signal: new AbortController().signal,
-        });
+        const r = await take(lock, jobId, 20_000);
         if (!r.ok) throw new Error('lock timeout');
         holders++;
         expect(holders).toBe(1);
@@ -53,19 +52,9 @@ describe('PaneLock', () => {
   test('gives up after the lock timeout and leaves the queue', async () => {
     const dir = useTempDir();
     const lock = new PaneLock(dir, 'k', realClock);
-    const first = await lock.acquire({
-      jobId: 'a0000000-0001',
-      pid: process.pid,
-      timeoutMs: 1000,
-      signal: new AbortController().signal,
-    });
+    const first = await take(lock, 'a0000000-0001', 1000);
     expect(first.ok).toBe(true);
-    const second = await lock.acquire({
-      jobId: 'a0000000-0002',
-      pid: process.pid,
-      timeoutMs: 300,
-      signal: new AbortController().signal,
-    });
+    const second = await take(lock, 'a0000000-0002', 300);
     expect(second).toEqual({ok: false, error: {reason: 'lock-timeout', holder: 'a0000000-0001'}});
     expect(await lock.liveEntries()).toEqual(['a0000000-0001']);
     if (first.ok) await first.value.release();
@@ -83,19 +72,9 @@ describe('PaneLock', () => {
   test('a cancelled waiter rejects with an AbortError', async () => {
     const dir = useTempDir();
     const lock = new PaneLock(dir, 'k', realClock);
-    const held = await lock.acquire({
-      jobId: 'a0000000-0001',
-      pid: process.pid,
-      timeoutMs: 1000,
-      signal: new AbortController().signal,
-    });
+    const held = await take(lock, 'a0000000-0001', 1000);
     const controller = new AbortController();
-    const waiting = lock.acquire({
-      jobId: 'a0000000-0002',
-      pid: process.pid,
-      timeoutMs: 10_000,
-      signal: controller.signal,
-    });
+    const waiting = take(lock, 'a0000000-0002', 10_000, controller.signal);
     setTimeout(() => controller.abort(), 100);
     await expect(waiting).rejects.toMatchObject({name: 'AbortError'});
     if (held.ok) await held.value.release();

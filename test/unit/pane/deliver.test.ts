@@ -12,6 +12,17 @@ import {describe, expect, test} from 'vitest';
 import {NotDelivered, PaneFailure} from '../../../src/pane/failures.js';
 import {NOTICE, geminiWorld as world} from '../../helpers/gemini-pane.js';
 
+/** Delivery of `text` failed with `message`: Enter was never pressed, nothing reached the
+ * program, and the line was left empty. */
+async function expectCleared(w: ReturnType<typeof world>, text: string, message: string) {
+  const failure = await w.send(text).catch((e: unknown) => e);
+  expect(failure).toBeInstanceOf(NotDelivered);
+  expect(String((failure as Error).message)).toBe(message);
+  expect(w.pane.keys).not.toContain('Enter');
+  expect(w.pane.received).toEqual([]);
+  expect(w.pane.line).toBe('');
+}
+
 describe('delivery into a program that holds a lone Escape', () => {
   test('shell mode is left with one Escape: nothing is sent until the screen shows it left, and the notice arrives whole', async () => {
     // The Escape counts 400 ms after it arrived: longer than the pause after it.
@@ -43,14 +54,11 @@ describe('delivery into a program that holds a lone Escape', () => {
   test('a start lost twice: Enter is never pressed, the line is cleared, and the failure says what the line read', async () => {
     const w = world(200);
     w.pane.lossyBursts = 2;
-    const failure = await w.send(NOTICE).catch((e: unknown) => e);
-    expect(failure).toBeInstanceOf(NotDelivered);
-    expect(String((failure as Error).message)).toBe(
+    await expectCleared(
+      w,
+      NOTICE,
       'The text typed into pane %1 lost its first characters 2 times (its input line read "YSTEM COMMAND] Command complete. Resume."); Enter was not pressed and the line was cleared.',
     );
-    expect(w.pane.keys).not.toContain('Enter');
-    expect(w.pane.received).toEqual([]);
-    expect(w.pane.line).toBe('');
     expect(w.names()).toEqual(['retyping', 'not-submitted']);
   });
 
@@ -94,14 +102,11 @@ describe('delivery into a program that holds a lone Escape', () => {
   test('a turn that outlasts the wait: Enter is never pressed, the line is cleared, and the failure says why', async () => {
     const w = world(200);
     w.pane.busy = true;
-    const failure = await w.send('!make build').catch((e: unknown) => e);
-    expect(failure).toBeInstanceOf(NotDelivered);
-    expect(String((failure as Error).message)).toBe(
+    await expectCleared(
+      w,
+      '!make build',
       "Pane %1's agent stayed busy for 5.0s, and its shell mode drops a command sent while a turn runs; Enter was not pressed and the line was cleared.",
     );
-    expect(w.pane.keys).not.toContain('Enter');
-    expect(w.pane.received).toEqual([]);
-    expect(w.pane.line).toBe('');
   });
 
   test('a person who types into the line while it waits for the turn: Enter is never pressed, their keys stay', async () => {
