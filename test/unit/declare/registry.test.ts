@@ -25,6 +25,45 @@ describe('the declared commands', () => {
     expect(missing).toEqual([]);
   });
 
+  // Every option of a command is an argument of its tool unless its row says why not (cliOnly),
+  // so a new option lets a model set it. This list is where that is decided: a change to it
+  // is a change to what an agent may do (and a line of docs/mcp.md).
+  test("each tool's arguments, as its command's declaration gives them", () => {
+    const taken: Record<string, string> = {};
+    for (const d of DECLARED) {
+      if ('none' in d.mcp) continue;
+      const own = d.mcp.arguments ?? [];
+      const names = [
+        ...(d.positionals ?? []).map((p) => p.mcp?.name ?? p.name),
+        ...Object.keys(shapeOf(d.options, new Set(own.map((a) => a.key)))),
+        ...own.map((a) => a.name),
+      ];
+      taken[d.mcp.name] = names.sort().join(' ');
+    }
+    expect(taken).toEqual({
+      submit:
+        'clear clear_draft continue_text delay draft_wait enter enter_delay host idle_timeout if_busy ignore interval limit_margin lines lock_timeout no_notice notice notify notify_pane on_limit on_stall pane profile resume_text stable_checks stall text timeout type_delay until via wait when_idle',
+      wait: 'host ignore interval lines pane stable_checks timeout until',
+      expect:
+        'action fail_pattern host include_existing lines pane_id pattern poll_interval_ms timeout_ms',
+      jobs: 'host',
+      status: 'host job',
+      cancel: 'host job keep_running',
+      queue: 'host pane',
+      queue_move: 'after before first host job',
+      queue_drop: 'host job',
+      queue_edit: 'host job text',
+      run: 'agent close command continue_text cwd host idle_timeout no_notice notify notify_pane on_stall permissions pr session split stall timeout wait window worktree',
+      recover: 'dry_run',
+      doctor: 'host',
+      watch_me:
+        'assess_timeout continue_text default_wait enter host idle_threshold idle_timeout limit_margin max_injections name notify on_limit on_stall pane plan resume_text stall transcript_cap wait_timeout',
+      look_ma: 'bash_wait host name status_report',
+      pause: 'host name',
+      clear: 'host name',
+    });
+  });
+
   test('a command without a tool says why', () => {
     for (const d of DECLARED) if ('none' in d.mcp) expect(d.mcp.none.length).toBeGreaterThan(10);
   });
