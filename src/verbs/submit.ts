@@ -37,9 +37,11 @@ export async function submit(given: SubmitOptions, ctx: CommandContext): Promise
   if (notifyPane !== undefined) options.notifyPane = notifyPane;
 
   const store = new JobStore(stateDir);
-  // Sent again (the answer was lost on the way): the job made the first time is the answer.
-  const made = o.jobId === undefined ? undefined : await madeBefore(store, o.jobId);
-  if (made && o.jobId) return {kind: 'queued', job: o.jobId, ...made};
+  if (o.jobId !== undefined) {
+    // Sent again (the answer was lost on the way): the job made the first time is the answer.
+    const made = await madeBefore(store, o.jobId);
+    if (made) return {kind: 'queued', job: o.jobId, ...made};
+  }
   const now = ctx.clock.now();
   const request: JobRequest = {
     version: REQUEST_VERSION,
