@@ -175,7 +175,7 @@ function treeProgram(root: string, files: Record<string, string>): ts.Program {
 describe('the submit path', () => {
   test(`turns back up at most ${MOST_TURNS} times, from the fast path to the worker it starts`, () => {
     const steps = traceOf(repoProgram(), ROOT, SUBMIT_PATH);
-    // NUDGE_SHOW_TRACE=1 prints it (CONTRIBUTING.md, "The layers").
+    // NUDGE_SHOW_TRACE=1 prints it (CONTRIBUTING.md says so beside the import table).
     if (process.env.NUDGE_SHOW_TRACE) console.log(shown(steps));
     // It reaches what it must: the verb's checks, the store, the worker's launch.
     const calls = steps.map((s) => s.call);
