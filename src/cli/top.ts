@@ -5,6 +5,7 @@ import {formatDuration} from '../base/durations.js';
 import {describeError} from '../base/errors.js';
 import {dispatch} from '../front/dispatch.js';
 import type {CommandContext} from '../verbs/context.js';
+import {stateColour} from '../render/states.js';
 import type {QueueList} from '../verbs/queue.js';
 import type {TopOptions, TopPane, TopView} from '../verbs/top.js';
 
@@ -21,21 +22,6 @@ import type {TopOptions, TopPane, TopView} from '../verbs/top.js';
 const SETTLE_MS = 150;
 /** How often a view from another host (no file watch there) is read again. */
 const REMOTE_EVERY_MS = 2_000;
-
-const STATE_COLOR: Record<string, string> = {
-  blocked: 'red',
-  'waiting-for-you': 'yellow',
-  failed: 'red',
-  timeout: 'red',
-  lost: 'red',
-  done: 'green',
-  waiting: 'yellow',
-  stalled: 'magenta',
-  typing: 'cyan',
-  locked: 'cyan',
-  notifying: 'cyan',
-  queued: 'gray',
-};
 
 type Mode = {kind: 'list'} | {kind: 'confirm-cancel'; job: string} | {kind: 'queue'; pane: string};
 
@@ -228,7 +214,7 @@ function screen({
         `${i === selected ? '>' : ' '} `,
         ...cells(p, age(p)).map((c, j) =>
           j === 3
-            ? h(Text, {key: j, color: STATE_COLOR[p.stalled ? 'stalled' : p.state]}, `${c} `)
+            ? h(Text, {key: j, color: stateColour(p.stalled ? 'stalled' : p.state)}, `${c} `)
             : `${c} `,
         ),
         p.needs ? h(Text, {color: 'red'}, p.needs) : p.preview,

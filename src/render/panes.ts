@@ -2,18 +2,10 @@ import {EXIT_CODES, type ExitCode} from '../base/errors.js';
 import {formatText, plainLine} from '../base/sanitize.js';
 import type {NextResult, ShownPane, StatusLine} from '../verbs/panes.js';
 import type {Output} from './render.js';
+import {stateStyle} from './states.js';
 
 /** How many panes that need the person the segment names before "+N". */
 const NAMED = 3;
-
-/** The tmux style of each state that needs the person. */
-const STYLE: Record<string, string> = {
-  blocked: 'fg=red,bold',
-  'waiting-for-you': 'fg=yellow,bold',
-  stalled: 'fg=yellow,bold',
-  failed: 'fg=red',
-  done: 'fg=green',
-};
 
 /**
  * `nudge status-line`: one line for tmux's status bar — the panes that need the person first
@@ -26,7 +18,7 @@ export function statusLineText(r: StatusLine, plain: boolean): string {
     plain ? plainLine(text) : style ? `#[${style}]${formatText(text)}#[default]` : formatText(text);
   const named = r.needsYou
     .slice(0, NAMED)
-    .map((p: ShownPane) => styled(STYLE[p.state], `${p.state} ${p.target}`));
+    .map((p: ShownPane) => styled(stateStyle(p.state), `${p.state} ${p.target}`));
   if (r.needsYou.length > NAMED) named.push(`+${r.needsYou.length - NAMED}`);
   const parts = [...named];
   if (r.atWork.length > 0) parts.push(`${r.atWork.length} working`);
