@@ -30,22 +30,25 @@ export const LOCK_UPDATE_MS = 2_000;
 export const LEASE_SAFE_AGE_MS = LOCK_STALE_MS - 1_000;
 const LEASE_WATCH_MS = 250;
 
-/** How often a waiting worker looks at the queue when it cannot watch the queue directory
- * for changes (fs.watch failed, e.g. out of inotify instances). */
-const QUEUE_POLL_MS = 150;
-/** How often a waiting worker that watches the queue directory looks anyway: what changes
- * without a file event (a holder that died, a lock gone stale, --lock-timeout) is seen within
- * this. */
-const QUEUE_BACKSTOP_MS = 1_000;
-/** How often a queued or holding worker touches its queue entry to show it is alive. */
-const QUEUE_HEARTBEAT_MS = 2_000;
-/** An entry not touched for this long belongs to a dead worker (guards against pid reuse). */
-const QUEUE_ENTRY_STALE_MS = 15_000;
-/** An entry whose worker never started (front end died between enqueue and spawn). */
-const QUEUE_UNCLAIMED_STALE_MS = 60_000;
-/** The queue's own short lock (a worker taking the head, a person's change to the queue): a
- * holder that died leaves it stale after this. */
-const QUEUE_LOCK_STALE_MS = 5_000;
+/** The queue's timings, in ms. */
+const QUEUE = {
+  /** How often a waiting worker looks at the queue when it cannot watch the queue directory
+   * for changes (fs.watch failed, e.g. out of inotify instances). */
+  pollMs: 150,
+  /** How often a waiting worker that watches the queue directory looks anyway: what changes
+   * without a file event (a holder that died, a lock gone stale, --lock-timeout) is seen within
+   * this. */
+  backstopMs: 1_000,
+  /** How often a queued or holding worker touches its queue entry to show it is alive. */
+  heartbeatMs: 2_000,
+  /** An entry not touched for this long belongs to a dead worker (guards against pid reuse). */
+  entryStaleMs: 15_000,
+  /** An entry whose worker never started (front end died between enqueue and spawn). */
+  unclaimedStaleMs: 60_000,
+  /** The queue's own short lock (a worker taking the head, a person's change to the queue): a
+   * holder that died leaves it stale after this. */
+  lockStaleMs: 5_000,
+} as const;
 
 /** What a worker waiting for its pane's lock says about itself. */
 export interface AcquireOptions {
@@ -141,7 +144,7 @@ export class PaneLock {
    * something before the lock (`--when-idle`): an entry left untouched would go stale. */
   async hold(jobId: string, pid: number): Promise<QueueHold> {
     await this.enqueue(jobId, pid);
-    const heartbeat = setInterval(() => void this.touch(jobId), QUEUE_HEARTBEAT_MS);
+    const heartbeat = setInterval(() => void this.touch(jobId), QUEUE.heartbeatMs);
     heartbeat.unref();
     return {stop: () => clearInterval(heartbeat)};
   }
@@ -153,7 +156,7 @@ export class PaneLock {
    */
   async withQueue<T>(fn: (entries: QueueEntry[]) => Promise<T>): Promise<T> {
     await mkdir(this.queueDir, {recursive: true, mode: DIR_MODE});
-    return withRecordLock(this.queueDir, QUEUE_LOCK_STALE_MS, async () =>
+    return withRecordLock(this.queueDir, QUEUE.lockStaleMs, async () =>
       fn(inQueueOrder(await this.entries())),
     );
   }
@@ -191,8 +194,8 @@ export class PaneLock {
         const age = this.clock.now() - st.mtimeMs;
         const alive =
           entry.pid === undefined
-            ? age < QUEUE_UNCLAIMED_STALE_MS
-            : isPidAlive(entry.pid) && age < QUEUE_ENTRY_STALE_MS;
+            ? age < QUEUE.unclaimedStaleMs
+            : isPidAlive(entry.pid) && age < QUEUE.entryStaleMs;
         if (alive) live.push(entry);
         else await rm(path, {force: true});
       } catch {
@@ -263,12 +266,12 @@ export class PaneLock {
         await this.dequeue(jobId);
         return err({reason: 'lock-timeout', holder: ahead[0]});
       }
-      if (this.clock.now() - lastHeartbeat >= QUEUE_HEARTBEAT_MS) {
+      if (this.clock.now() - lastHeartbeat >= QUEUE.heartbeatMs) {
         await this.touch(jobId);
         lastHeartbeat = this.clock.now();
       }
       if (!changes || changes.broken) {
-        await this.clock.sleep(QUEUE_POLL_MS, signal);
+        await this.clock.sleep(QUEUE.pollMs, signal);
         continue;
       }
       // Until an entry comes or goes (the job ahead leaving is one), or the backstop, or
@@ -278,8 +281,8 @@ export class PaneLock {
       signal.addEventListener('abort', cancel, {once: true});
       try {
         const wait = Math.min(
-          QUEUE_BACKSTOP_MS,
-          lastHeartbeat + QUEUE_HEARTBEAT_MS - this.clock.now(),
+          QUEUE.backstopMs,
+          lastHeartbeat + QUEUE.heartbeatMs - this.clock.now(),
         );
         await Promise.race([this.clock.sleep(wait, stop.signal), changes.next]);
       } finally {
@@ -346,7 +349,7 @@ export class PaneLock {
       compromised.signal.throwIfAborted();
     };
     // Keep our queue entry fresh while we hold the pane, so waiters see a live head.
-    const heartbeat = setInterval(() => void this.touch(jobId), QUEUE_HEARTBEAT_MS);
+    const heartbeat = setInterval(() => void this.touch(jobId), QUEUE.heartbeatMs);
     heartbeat.unref();
     const watchdog = setInterval(() => {
       try {
