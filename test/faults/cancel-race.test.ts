@@ -21,7 +21,7 @@ import {
   readJobState,
   runNudge,
   submitArgv,
-  waitForJobState,
+  waitForJobEnd,
 } from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
@@ -81,7 +81,7 @@ describe('cancel races', () => {
       await sleep(offset);
       const cancel = await runNudge(['cancel', id], {NUDGE_HOME: home});
       expect(cancel.exitCode, cancel.stderr).toBe(0);
-      await waitForJobState(home, id, TERMINAL, 20_000);
+      await waitForJobEnd(home, id, 20_000);
       const state = await expectOneEnding(home, id, [cancel.stdout]);
       outcomes[state] = (outcomes[state] ?? 0) + 1;
       await waitForGroupGone(pid);
@@ -149,7 +149,7 @@ describe('cancel races', () => {
       home,
       submitArgv(server.socket, rec.pane, {delay: 0, notice: false}, 'next'),
     );
-    expect((await waitForJobState(home, next, TERMINAL, 30_000)).state).toBe('done');
+    expect((await waitForJobEnd(home, next, 30_000)).state).toBe('done');
     recordFigure({scenario: 'two cancels at once (lost job)', jobs: runs + 1, accounted: runs + 1});
   });
 });

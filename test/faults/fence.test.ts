@@ -5,16 +5,10 @@
 import {describe, expect, it, onTestFinished} from 'vitest';
 import {FenceLost, fenceOption} from '../../src/tmux/fence.js';
 import {openTransport} from '../../src/tmux/transport.js';
-import {
-  submitJob,
-  TERMINAL,
-  TRANSPORTS,
-  terminalEvents,
-  waitForLocksFree,
-} from '../helpers/faults.js';
+import {submitJob, TRANSPORTS, terminalEvents, waitForLocksFree} from '../helpers/faults.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {submitArgv, waitForJobState} from '../helpers/run-nudge.js';
+import {submitArgv, waitForJobEnd} from '../helpers/run-nudge.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 
 /** The nudge fence marks on `pane`. */
@@ -99,7 +93,7 @@ describe.each(TRANSPORTS)('the pane fence (%s transport)', (transport) => {
       'X',
     );
 
-    const final = await waitForJobState(home, id, TERMINAL, 30_000);
+    const final = await waitForJobEnd(home, id, 30_000);
     expect(final.state, JSON.stringify(final)).toBe('failed');
     expect(final.reason).toMatch(/lock was lost/);
     expect(await terminalEvents(home, id)).toHaveLength(1);

@@ -13,7 +13,6 @@ import {
   recordFigure,
   statusOf,
   submitJob,
-  TERMINAL,
   TRANSPORTS,
   terminalEvents,
   waitForEvent,
@@ -23,7 +22,7 @@ import {
 } from '../helpers/faults.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {hex, startRecorder} from '../helpers/recorder-pane.js';
-import {readJobEvents, runNudge, submitArgv, waitForJobState} from '../helpers/run-nudge.js';
+import {readJobEvents, runNudge, submitArgv, waitForJobEnd} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
@@ -135,7 +134,7 @@ describe.each(TRANSPORTS)('kill -9 of a worker (%s transport)', (transport) => {
       expect(cancelled.exitCode, cancelled.stderr).toBe(0);
     }
 
-    const finalNext = await waitForJobState(home, next, TERMINAL, 60_000);
+    const finalNext = await waitForJobEnd(home, next, 60_000);
     expect(finalNext.state, JSON.stringify(finalNext)).toBe('done');
     expect(finalNext.notified).toBe(true);
     const nextEvents = await readJobEvents(home, next);

@@ -9,14 +9,13 @@ import {
   expectLockedInTurn,
   recordFigure,
   submitJob,
-  TERMINAL,
   TRANSPORTS,
   waitForEvent,
   waitForLocksFree,
 } from '../helpers/faults.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {hex, type RecorderPane, startRecorder} from '../helpers/recorder-pane.js';
-import {runNudge, submitArgv, waitForJobState} from '../helpers/run-nudge.js';
+import {runNudge, submitArgv, waitForJobEnd} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
@@ -58,7 +57,7 @@ async function expectInQueueOrder(
 ): Promise<number> {
   const ids = [...jobs.keys()].sort();
   for (const id of ids) {
-    const s = await waitForJobState(home, id, TERMINAL, 120_000);
+    const s = await waitForJobEnd(home, id, 120_000);
     expect(s.state, JSON.stringify(s)).toBe('done');
   }
   const expected = Buffer.from(ids.map((id) => `${jobs.get(id)}\rN ${id}\r`).join(''));
@@ -141,7 +140,7 @@ describe('a person types into the pane while a job types', () => {
     await rec.waitForLength(10);
     const person = 'PERSON TYPED';
     await server.tmux('send-keys', '-t', rec.pane, '-l', '--', person);
-    const final = await waitForJobState(home, id, TERMINAL, 30_000);
+    const final = await waitForJobEnd(home, id, 30_000);
     expect(final.state, JSON.stringify(final)).toBe('done');
     const got = (await rec.waitForLength(text.length + 1 + person.length)).toString();
     // The person's keys arrived together, where they were typed; the job's all arrived, in
@@ -175,7 +174,7 @@ describe('a person types into the pane while a job types', () => {
     await waitForEvent(home, id, 'typing');
     await server.waitForScreen('%0', /\$ echo job jj/);
     await server.tmux('send-keys', '-t', '%0', '-l', '--', ` ; touch ${marker} ; `);
-    const final = await waitForJobState(home, id, TERMINAL, 30_000);
+    const final = await waitForJobEnd(home, id, 30_000);
     await sleep(500);
     const screen = await server.capture('%0');
     const seen = `${JSON.stringify(final)}\nscreen:\n${screen}`;

@@ -9,11 +9,11 @@ import {describe, expect, it} from 'vitest';
 import {realClock} from '../../src/base/clock.js';
 import {paneLockFor} from '../../src/locks/pane-lock.js';
 import {dropFromQueue, editInQueue, moveInQueue, type QueueChange} from '../../src/verbs/queue.js';
-import {recordFigure, submitJob, TERMINAL, waitForEvent} from '../helpers/faults.js';
+import {recordFigure, submitJob, waitForEvent} from '../helpers/faults.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {offlineContext} from '../helpers/offline-context.js';
 import {hex, recorderProfile, startRecorder} from '../helpers/recorder-pane.js';
-import {readJobEvents, submitArgv, waitForJobState} from '../helpers/run-nudge.js';
+import {readJobEvents, submitArgv, waitForJobEnd} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 const CLEAR = '\x15';
@@ -75,8 +75,8 @@ describe('queue races', () => {
       };
       const [answer] = await Promise.all([change(), release()]);
 
-      const endB = await waitForJobState(home, b, TERMINAL, 60_000);
-      const endC = await waitForJobState(home, c, TERMINAL, 60_000);
+      const endB = await waitForJobEnd(home, b, 60_000);
+      const endC = await waitForJobEnd(home, c, 60_000);
       const typed = (await rec.bytes()).subarray(before).toString('utf8');
       const lines = typed
         .split('\r')

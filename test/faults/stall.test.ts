@@ -7,14 +7,13 @@ import {
   LOCK_STALE_MS,
   recordFigure,
   submitJob,
-  TERMINAL,
   TRANSPORTS,
   waitForEvent,
   workerPid,
 } from '../helpers/faults.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {submitArgv, waitForJobState} from '../helpers/run-nudge.js';
+import {submitArgv, waitForJobEnd} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 describe.each(TRANSPORTS)('a worker stalled past the stale time (%s transport)', (transport) => {
@@ -47,12 +46,12 @@ describe.each(TRANSPORTS)('a worker stalled past the stale time (%s transport)',
     try {
       const locked = await waitForEvent(home, other, 'locked', LOCK_STALE_MS + 20_000);
       const takeoverMs = Date.parse(locked.t) - stoppedAt;
-      const otherFinal = await waitForJobState(home, other, TERMINAL, 30_000);
+      const otherFinal = await waitForJobEnd(home, other, 30_000);
       expect(otherFinal.state, JSON.stringify(otherFinal)).toBe('done');
       process.kill(stalledPid, 'SIGCONT');
       resumed = true;
 
-      const final = await waitForJobState(home, stalled, TERMINAL, 30_000);
+      const final = await waitForJobEnd(home, stalled, 30_000);
       expect(final.state, JSON.stringify(final)).toBe('failed');
       expect(final.reason).toMatch(/lock was lost/);
       await endedOnceAndFreed(home, stalled, stalledPid);

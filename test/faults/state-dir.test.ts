@@ -28,7 +28,6 @@ import {
   childrenOf,
   recordFigure,
   submitJob,
-  TERMINAL,
   TRANSPORTS,
   waitForEvent,
   waitForGroupGone,
@@ -36,7 +35,7 @@ import {
 } from '../helpers/faults.js';
 import {jobIds, useNudgeHome} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {CLI, runNudge, submitArgv, waitForJobState} from '../helpers/run-nudge.js';
+import {CLI, runNudge, submitArgv, waitForJobEnd} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {cleanEnv, startTmuxServer} from '../helpers/tmux-server.js';
 
@@ -270,7 +269,7 @@ describe('a full disk', () => {
         submitArgv(server.socket, rec.pane, {delay: 0, notice: false}, 'after'),
         env,
       );
-      const final = await waitForJobState(home, next, TERMINAL, 30_000);
+      const final = await waitForJobEnd(home, next, 30_000);
       expect(final.state, JSON.stringify(final)).toBe('done');
       recordFigure({
         scenario: 'disk full mid-job',

@@ -11,7 +11,6 @@ import {
   endedOnceAndFreed,
   recordFigure,
   submitJob,
-  TERMINAL,
   TRANSPORTS,
   waitForEvent,
   waitForGroupGone,
@@ -20,7 +19,7 @@ import {
 } from '../helpers/faults.js';
 import {jobIds, useNudgeHome} from '../helpers/nudge-home.js';
 import {hex, startRecorder} from '../helpers/recorder-pane.js';
-import {FIXTURES, runNudge, submitArgv, waitForJobState} from '../helpers/run-nudge.js';
+import {FIXTURES, runNudge, submitArgv, waitForJobEnd} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {MAIN_SESSION, startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -92,7 +91,7 @@ describe.each(TRANSPORTS)('tmux goes away under a job (%s transport)', (transpor
       ).trim();
       expect(newIndex).toBe(windowIndex);
 
-      const final = await waitForJobState(home, id, TERMINAL, 30_000);
+      const final = await waitForJobEnd(home, id, 30_000);
       expect(final.state, JSON.stringify(final)).toBe('failed');
       expect(final.reason).toMatch(new RegExp(`Pane ${target.pane} is gone`));
       const freeMs = await endedOnceAndFreed(home, id, pid);
@@ -137,7 +136,7 @@ describe.each(TRANSPORTS)('tmux goes away under a job (%s transport)', (transpor
       const second = join(server.dir, 'second.bin');
       await recorderAsFirstPane(server, second);
 
-      const final = await waitForJobState(home, id, TERMINAL, 30_000);
+      const final = await waitForJobEnd(home, id, 30_000);
       expect(final.state, JSON.stringify(final)).toBe('lost');
       expect(final.reason).toMatch(/server restarted|stopped while/);
       await waitForGroupGone(pid);
@@ -172,7 +171,7 @@ describe.each(TRANSPORTS)('tmux goes away under a job (%s transport)', (transpor
       const pid = await workerPid(home, id);
       await waitForEvent(home, id, phase);
       await server.tmux('kill-server');
-      const final = await waitForJobState(home, id, TERMINAL, 30_000);
+      const final = await waitForJobEnd(home, id, 30_000);
       expect(final.state, JSON.stringify(final)).toBe('lost');
       expect(final.reason).toMatch(/tmux server .* stopped while|is gone/);
       await endedOnceAndFreed(home, id, pid);
@@ -201,7 +200,7 @@ describe.each(TRANSPORTS)('tmux goes away under a job (%s transport)', (transpor
     const pid = await workerPid(home, id);
     await waitForEvent(home, id, 'locked');
     unlinkSync(join(bin, 'tmux'));
-    const final = await waitForJobState(home, id, TERMINAL, 30_000);
+    const final = await waitForJobEnd(home, id, 30_000);
     await waitForGroupGone(pid);
     await waitForLocksFree(home);
     if (String(final.transport).startsWith('control')) {

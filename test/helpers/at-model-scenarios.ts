@@ -18,7 +18,7 @@ import {
   type Reply,
   startModelServer,
 } from './model-server.js';
-import {stopWorkers, waitForJobEnd} from './nudge-home.js';
+import {stopWorkers} from './nudge-home.js';
 import {
   type AgentName,
   agentAvailable,
@@ -29,7 +29,7 @@ import {
   type RealAgent,
   startAgent,
 } from './real-agents.js';
-import {nudgeBinDir, readJobEvents, runNudge} from './run-nudge.js';
+import {nudgeBinDir, readJobEvents, runNudge, waitForJobEnd} from './run-nudge.js';
 import {useTempDir} from './temp-dir.js';
 import {startTmuxServer, type TmuxTestServer} from './tmux-server.js';
 import {waitFor} from './wait-for.js';

@@ -6,9 +6,9 @@
 // cleared, so the recorder is made known by a profile file of the user's (`recorder`: typed
 // into as it is, and emptied with C-u).
 import {expect} from 'vitest';
-import {submitJob, TERMINAL} from './faults.js';
+import {submitJob} from './faults.js';
 import {hex, type RecorderPane, recorderProfile} from './recorder-pane.js';
-import {readJobEvents, runNudge, submitArgv, waitForJobState} from './run-nudge.js';
+import {readJobEvents, runNudge, submitArgv, waitForJobEnd} from './run-nudge.js';
 
 /** One round on `rec` (a raw recorder pane of `socket`); resolves once both jobs ended. */
 export async function cancelHandoverRound(
@@ -38,8 +38,8 @@ export async function cancelHandoverRound(
   );
   const cancel = await runNudge(['cancel', a], {NUDGE_HOME: home});
   expect(cancel.exitCode, cancel.stderr).toBe(0);
-  const endA = await waitForJobState(home, a, TERMINAL, 30_000);
-  const endB = await waitForJobState(home, b, TERMINAL, 60_000);
+  const endA = await waitForJobEnd(home, a, 30_000);
+  const endB = await waitForJobEnd(home, b, 60_000);
   const events = async (id: string) => JSON.stringify(await readJobEvents(home, id));
   expect(endA.state, await events(a)).toBe('cancelled');
   expect(String(endA.reason), await events(a)).toMatch(/while typing/);

@@ -14,7 +14,7 @@ import {
   submitArgv,
   submitJob as submitRun,
   TERMINAL,
-  waitForJobState,
+  waitForJobEnd,
 } from './run-nudge.js';
 import {waitFor} from './wait-for.js';
 
@@ -78,7 +78,7 @@ export async function roundTrip(o: {
     submitArgv(o.socket, rec.pane, [...flags, ...(o.flags ?? []), '--', text]),
     {NUDGE_TRANSPORT: o.transport},
   );
-  const final = await waitForJobState(home, id, TERMINAL, o.jobMs ?? 30_000);
+  const final = await waitForJobEnd(home, id, o.jobMs ?? 30_000);
   expect(final.state, `${name}: ${JSON.stringify(final)}`).toBe('done');
   const expected = typedBytes(text);
   const all = await rec

@@ -10,7 +10,7 @@ import {execa} from 'execa';
 import {expect, onTestFinished} from 'vitest';
 import type {InstallAgent} from '../../src/setup/agents.js';
 import {type ModelServer, startModelServer} from './model-server.js';
-import {stopWorkers, waitForJobEnd} from './nudge-home.js';
+import {stopWorkers} from './nudge-home.js';
 import {
   type AgentHome,
   type AgentName,
@@ -20,7 +20,7 @@ import {
   type RealAgent,
   startAgent,
 } from './real-agents.js';
-import {CLI, runNudge} from './run-nudge.js';
+import {CLI, runNudge, waitForJobEnd} from './run-nudge.js';
 import {useTempDir} from './temp-dir.js';
 import {cleanEnv, startTmuxServer, type TmuxTestServer} from './tmux-server.js';
 import {waitFor} from './wait-for.js';

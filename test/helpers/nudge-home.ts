@@ -4,6 +4,7 @@ import {join} from 'node:path';
 import {onTestFinished} from 'vitest';
 import {TERMINAL_STATES} from '../../src/jobs/states.js';
 import {isAlive} from './process-view.js';
+import {waitForJobEnd} from './run-nudge.js';
 import {useTempDir} from './temp-dir.js';
 import {waitFor} from './wait-for.js';
 
@@ -141,10 +142,6 @@ export async function waitForOnlyJob(home: string, timeoutMs = 20_000): Promise<
   );
 }
 
-/**
- * Wait until job `id` has ended (a terminal state); fail at once, instead of at the
- * deadline, if its worker process is gone while the job never recorded an ending.
- */
 /** Wait for a job to end and its worker to exit: a worker records what it read (refused
  * profile files) after the job's end, so a test of those events waits for the exit. */
 export async function waitForWorkerExit(home: string, id: string, timeoutMs = 30_000) {
@@ -160,36 +157,4 @@ export async function waitForWorkerExit(home: string, id: string, timeoutMs = 30
       },
     );
   return end;
-}
-
-export async function waitForJobEnd(
-  home: string,
-  id: string,
-  timeoutMs = 30_000,
-): Promise<{state: string; [k: string]: unknown}> {
-  const read = () => {
-    try {
-      return JSON.parse(readFileSync(join(home, 'jobs', id, 'state.json'), 'utf8'));
-    } catch {
-      return undefined;
-    }
-  };
-  let last: {state: string; pid?: number} | undefined;
-  return waitFor(
-    `job ${id} to end`,
-    async () => {
-      last = read();
-      if (!last) return undefined;
-      if (TERMINAL.has(last.state)) return last;
-      if (typeof last.pid === 'number' && !isAlive(last.pid)) {
-        const again = read();
-        if (again && TERMINAL.has(again.state)) return again;
-        throw new Error(
-          `job ${id}'s worker (pid ${last.pid}) died without ending the job: ${JSON.stringify(again)}`,
-        );
-      }
-      return undefined;
-    },
-    {timeoutMs, intervalMs: 100, describe: () => JSON.stringify(last)},
-  );
 }

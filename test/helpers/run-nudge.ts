@@ -6,6 +6,7 @@ import {fileURLToPath} from 'node:url';
 import {execa} from 'execa';
 import {expect} from 'vitest';
 import {TERMINAL_STATES} from '../../src/jobs/states.js';
+import {isAlive} from './process-view.js';
 import {cleanEnv} from './tmux-server.js';
 import {waitFor} from './wait-for.js';
 
@@ -202,12 +203,12 @@ export async function runNudgeIn(
   };
 }
 
+/** A job's state.json, as a test reads it. */
+export type JobRecord = Record<string, unknown> & {state: string};
+
 /** Read a job's state.json straight from the state dir; like the product, the launcher's
  * worker.pid stands in for a pid the worker has not recorded yet. */
-export async function readJobState(
-  home: string,
-  jobId: string,
-): Promise<Record<string, unknown> & {state: string}> {
+export async function readJobState(home: string, jobId: string): Promise<JobRecord> {
   const dir = join(home, 'jobs', jobId);
   const record = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8'));
   if (record.pid === undefined) {
@@ -242,31 +243,50 @@ export async function jobEventLines(home: string, jobId: string): Promise<string
   return (await readJobEvents(home, jobId)).map((e) => JSON.stringify(e)).join('\n');
 }
 
-/** Wait until a job reaches one of `states`; on timeout show its state and events. */
+/** Wait until a job reaches one of `states`; fail at once if its worker died short of them
+ * (nothing else would move the job on); on timeout show its state and events. */
 export async function waitForJobState(
   home: string,
   jobId: string,
   states: readonly string[],
   timeoutMs = 60_000,
-) {
-  let last = '';
+): Promise<JobRecord> {
+  let seen: JobRecord | undefined;
+  const last = () => JSON.stringify(seen);
+  const reached = async (): Promise<JobRecord | undefined> => {
+    const s = await readJobState(home, jobId).catch(() => undefined);
+    seen = s;
+    if (!s || !states.includes(s.state)) return undefined;
+    // A job's ending writes state.json first and its event just after: wait for both, so
+    // a caller reading the events next finds the ending there.
+    if (!TERMINAL.includes(s.state)) return s;
+    return (await readJobEvents(home, jobId)).some((e) => e.event === s.state) ? s : undefined;
+  };
   return waitFor(
     `job ${jobId} to reach ${states.join('|')}`,
     async () => {
-      const s = await readJobState(home, jobId).catch(() => undefined);
-      last = JSON.stringify(s);
-      if (!s || !states.includes(s.state)) return undefined;
-      // A job's ending writes state.json first and its event just after: wait for both, so
-      // a caller reading the events next finds the ending there.
-      if (!TERMINAL.includes(s.state)) return s;
-      return (await readJobEvents(home, jobId)).some((e) => e.event === s.state) ? s : undefined;
+      const s = await reached();
+      if (s) return s;
+      const pid = seen?.pid;
+      if (typeof pid !== 'number' || isAlive(pid)) return undefined;
+      // Its worker is gone: what it wrote last is all there will be.
+      const again = await reached();
+      if (again) return again;
+      throw new Error(
+        `job ${jobId}'s worker (pid ${pid}) died short of ${states.join('|')}: ${last()}\nevents:\n${await jobEventLines(home, jobId)}`,
+      );
     },
     {
       timeoutMs,
       intervalMs: 100,
-      describe: async () => `${last}\nevents:\n${await jobEventLines(home, jobId)}`,
+      describe: async () => `${last()}\nevents:\n${await jobEventLines(home, jobId)}`,
     },
   );
+}
+
+/** Wait until a job has ended (one of TERMINAL, its ending event written). */
+export function waitForJobEnd(home: string, jobId: string, timeoutMs = 60_000): Promise<JobRecord> {
+  return waitForJobState(home, jobId, TERMINAL, timeoutMs);
 }
 
 /** `submit -- TEXT` on a test server with submitArgs's quick timings and `extra` flags: the

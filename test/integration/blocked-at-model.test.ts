@@ -11,7 +11,7 @@ import {join} from 'node:path';
 import {describe, expect, onTestFinished, test} from 'vitest';
 import {allowSinks, startHttpSink} from '../helpers/http-sink.js';
 import {describePrompts, type Reply, startModelServer} from '../helpers/model-server.js';
-import {waitForJobEnd} from '../helpers/nudge-home.js';
+
 import {
   type AgentName,
   agentAvailable,
@@ -19,7 +19,13 @@ import {
   claudeHasAutoMode,
   startAgent,
 } from '../helpers/real-agents.js';
-import {flagWords, readJobEvents, runNudge, submitJob} from '../helpers/run-nudge.js';
+import {
+  flagWords,
+  readJobEvents,
+  runNudge,
+  submitJob,
+  waitForJobEnd,
+} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';

@@ -17,7 +17,7 @@ import {JobStore} from '../../src/jobs/store.js';
 import {ASKER_PROFILE} from '../helpers/asking-agent.js';
 import {allowSinks, startHttpSink} from '../helpers/http-sink.js';
 import {jobRequest} from '../helpers/job-request.js';
-import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
+import {useNudgeHome} from '../helpers/nudge-home.js';
 import {
   CLI,
   FIXTURES,
@@ -25,6 +25,7 @@ import {
   runNudge,
   submitArgs,
   submitJob,
+  waitForJobEnd,
 } from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {cleanEnv, startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';

@@ -11,7 +11,7 @@ import {
   readJobState,
   runNudge,
   submitArgv,
-  TERMINAL,
+  waitForJobEnd,
   waitForJobState,
 } from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
@@ -74,7 +74,7 @@ describe('nudge cancel', () => {
     const lockedC = await waitForEvent(home, c, 'locked', 30_000);
     expect(Date.parse(lockedC.t) - cancelledAt).toBeLessThan(6_000);
 
-    const finalC = await waitForJobState(home, c, TERMINAL, 30_000);
+    const finalC = await waitForJobEnd(home, c, 30_000);
     expect(finalC.state, JSON.stringify(finalC)).toBe('done');
     // Only C's text ever reached the pane.
     const expected = Buffer.from('C typed\r');
@@ -189,7 +189,7 @@ describe('a half line nudge cannot clear (a program without a profile)', () => {
     expect(state.reason).toMatch(
       /^Cancelled while typing after typing \d+ of 300 characters; they were left in the input line/,
     );
-    const second = await waitForJobState(home, queued, ['failed', 'done'], 60_000);
+    const second = await waitForJobEnd(home, queued, 60_000);
     expect(second.state).toBe('failed');
     expect(second.reason).toMatch(
       new RegExp(
@@ -207,7 +207,7 @@ describe('a half line nudge cannot clear (a program without a profile)', () => {
     );
     await waitForEvent(home, third, 'waiting-for-half-line');
     await server.tmux('send-keys', '-t', pane, 'C-u');
-    await waitForJobState(home, third, ['done', 'failed'], 60_000);
+    await waitForJobEnd(home, third, 60_000);
     // cat prints the line it was sent: only the new text, none of the c's (its echo may sit
     // after what is left of the c's on the screen; its output is a row of its own).
     await server.waitForScreen(pane, /^after-clear$/m);

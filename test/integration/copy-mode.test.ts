@@ -8,9 +8,15 @@
 import {readdirSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
-import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
+import {useNudgeHome} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {jobEventNames, readJobEvents, submitArgs, submitJob} from '../helpers/run-nudge.js';
+import {
+  jobEventNames,
+  readJobEvents,
+  submitArgs,
+  submitJob,
+  waitForJobEnd,
+} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';

@@ -2,7 +2,7 @@
 import {existsSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {jobIds, useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
+import {jobIds, useNudgeHome} from '../helpers/nudge-home.js';
 import {hex, startRecorder} from '../helpers/recorder-pane.js';
 import {
   CLI,
@@ -11,6 +11,7 @@ import {
   runNudge,
   submitArgv,
   TERMINAL,
+  waitForJobEnd,
 } from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';

@@ -38,7 +38,7 @@ import {
   flagWords,
   readJobEvents,
   runNudge,
-  TERMINAL,
+  waitForJobEnd,
   waitForJobState,
 } from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
@@ -214,7 +214,7 @@ describe.skipIf(!inbox)('claude door (claude-inbox): --if-busy now', () => {
     );
     expect(r.exitCode, r.stderr).toBe(0);
     const id = r.stdout.trim();
-    const end = await waitForJobState(w.home, id, TERMINAL, 60_000);
+    const end = await waitForJobEnd(w.home, id, 60_000);
     expect(end, JSON.stringify(await readJobEvents(w.home, id))).toMatchObject({
       state: 'done',
       delivery: 'queued',

@@ -11,7 +11,7 @@ import {
   runNudge,
   submitArgs,
   submitTo,
-  waitForJobState,
+  waitForJobEnd,
 } from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
@@ -71,7 +71,7 @@ describe('--if-busy', () => {
     });
     expect(r.exitCode, r.stderr).toBe(0);
     const id = r.id;
-    const end = await waitForJobState(home, id, ['done', 'failed', 'timeout', 'cancelled'], 60_000);
+    const end = await waitForJobEnd(home, id, 60_000);
     expect(end.state, JSON.stringify(end)).toBe('done');
     const screen = await server.capture('%0');
     // The text came after the sleep's prompt returned, never into the running command.

@@ -30,7 +30,7 @@ import {
   claudeHasAutoMode,
   killProcessesOfHome,
 } from '../helpers/real-agents.js';
-import {CLI, nudgeBinDir, waitForJobState} from '../helpers/run-nudge.js';
+import {CLI, nudgeBinDir, waitForJobEnd, waitForJobState} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {waitFor} from '../helpers/wait-for.js';
 
@@ -93,7 +93,7 @@ describe.skipIf(!agentAvailable('claude'))(
             ),
           {timeoutMs: 90_000, describe: () => w.agent.capture()},
         );
-        const end = await waitForJobState(w.state, id, ['done', 'failed', 'timeout'], 150_000);
+        const end = await waitForJobEnd(w.state, id, 150_000);
         expect(end.state, JSON.stringify(end)).toBe('done');
         await w.server.waitForScreen(w.shell, new RegExp(`^${word}$`, 'm'), 10_000);
         await w.model.waitForPrompt(/^\[SYSTEM COMMAND\] Command complete\. Resume\.$/, {

@@ -9,9 +9,9 @@ import {nodeContext} from '../../src/verbs/node-context.js';
 import {submit} from '../../src/verbs/submit.js';
 import {agentAvailable, agentBin} from '../harness/agents.js';
 import {spawnedMcp} from '../helpers/mcp-client.js';
-import {jobIds, useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
+import {jobIds, useNudgeHome} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {CLI, runNudge, submitArgs} from '../helpers/run-nudge.js';
+import {CLI, runNudge, submitArgs, waitForJobEnd} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {cleanEnv, startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 

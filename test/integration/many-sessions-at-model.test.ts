@@ -29,7 +29,7 @@ import {
   readJobState,
   runNudge,
   shown,
-  waitForJobState,
+  waitForJobEnd,
 } from '../helpers/run-nudge.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -287,7 +287,7 @@ describe.skipIf(!agentAvailable('codex'))('codex: many sessions', () => {
     expect((await readJobState(w.home, job)).state).toBe('waiting');
     expect(marksIn(w.home)).toEqual([]);
     release();
-    const end = await waitForJobState(w.home, job, ['done', 'failed', 'timeout'], 120_000);
+    const end = await waitForJobEnd(w.home, job, 120_000);
     expect(end.state).toBe('done');
     // A's turn end is marked for A: its notify ran under the shared server too, but its input
     // is the text the job typed into A (delivered, read back), which proves the pane.

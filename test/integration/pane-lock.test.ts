@@ -9,6 +9,7 @@ import {
   runNudge,
   submitArgv,
   TERMINAL,
+  waitForJobEnd,
   waitForJobState,
 } from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
@@ -57,7 +58,7 @@ describe('per-pane lock', () => {
     }
 
     for (const id of ids) {
-      const s = await waitForJobState(home, id, TERMINAL, 60_000);
+      const s = await waitForJobEnd(home, id, 60_000);
       expect(s.state, JSON.stringify(s)).toBe('done');
     }
     // Each job's text + Enter, then its notice + Enter, job after job.
@@ -96,7 +97,7 @@ describe('per-pane lock', () => {
     process.kill(pidA, 'SIGKILL');
 
     // The lock goes stale (~8 s) and B proceeds.
-    const finalB = await waitForJobState(home, idB, TERMINAL, 30_000);
+    const finalB = await waitForJobEnd(home, idB, 30_000);
     expect(finalB.state, JSON.stringify(finalB)).toBe('done');
     const expected = Buffer.from('after the kill\r');
     const got = await rec.waitForLength(expected.length, 5_000).catch(() => rec.bytes());

@@ -6,7 +6,7 @@ import {writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {useNudgeHome} from '../helpers/nudge-home.js';
-import {runNudge, submitTo, TERMINAL, waitForJobState} from '../helpers/run-nudge.js';
+import {runNudge, submitTo, waitForJobEnd} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -39,8 +39,8 @@ describe('pane options', () => {
     const b = await submit('echo second', 'stable');
     await until(`waiting|${a}|1|`);
     writeFileSync(gate, '');
-    expect((await waitForJobState(home, a, TERMINAL, 60_000)).state).toBe('done');
-    expect((await waitForJobState(home, b, TERMINAL, 60_000)).state).toBe('done');
+    expect((await waitForJobEnd(home, a, 60_000)).state).toBe('done');
+    expect((await waitForJobEnd(home, b, 60_000)).state).toBe('done');
     // The last ending stays for the person; nothing waits.
     await until(`done|${b}||`);
 

@@ -4,8 +4,14 @@
 // close_pane and return_output), wait or schedule — while the person outside tmux reaches all.
 import {describe, expect, test} from 'vitest';
 import {spawnedMcp} from '../helpers/mcp-client.js';
-import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
-import {runNudge, scheduleArgv, submitArgs, waitForJobState} from '../helpers/run-nudge.js';
+import {useNudgeHome} from '../helpers/nudge-home.js';
+import {
+  runNudge,
+  scheduleArgv,
+  submitArgs,
+  waitForJobEnd,
+  waitForJobState,
+} from '../helpers/run-nudge.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 
 type ToolAnswer = {content: Array<{type: string; text: string}>; isError?: boolean};

@@ -19,6 +19,7 @@ import {
   readJobState,
   runNudge,
   type SubmitFlags,
+  waitForJobEnd,
   waitForJobState,
 } from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
@@ -136,7 +137,7 @@ describe.each(AGENT_NAMES.filter((n) => agentAvailable(n)))('%s', (name) => {
     expect(busyChecks.state).toBe('waiting');
     const escapedAt = Date.now();
     await agent.server.tmux('send-keys', '-t', agent.pane, 'Escape');
-    const end = await waitForJobState(home, id, ['done', 'timeout', 'failed'], 150_000);
+    const end = await waitForJobEnd(home, id, 150_000);
     const events = await readJobEvents(home, id);
     const met = events.find((e) => e.event === 'condition-met');
     expect(end.state, JSON.stringify(events)).toBe('done');
@@ -215,7 +216,7 @@ describe.each(AGENT_NAMES.filter((n) => agentAvailable(n)))('%s', (name) => {
     expect((await readJobState(home, id)).state).toBe('queued');
     // The person cancels the turn and empties the composer.
     await endTurn(agent);
-    const end = await waitForJobState(home, id, ['done', 'timeout', 'failed'], 150_000);
+    const end = await waitForJobEnd(home, id, 150_000);
     count(name, end.delivery);
     expect(String(end.delivery), JSON.stringify(await readJobEvents(home, id))).toMatch(
       /^submitted/,

@@ -22,13 +22,7 @@ import {
   shellQuote,
 } from '../helpers/real-agents.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {
-  readJobEvents,
-  runNudge,
-  scheduleArgv,
-  shown,
-  waitForJobState,
-} from '../helpers/run-nudge.js';
+import {readJobEvents, runNudge, scheduleArgv, shown, waitForJobEnd} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
@@ -86,7 +80,7 @@ async function recoverScenario(agent: AgentName) {
   );
   expect(started.exitCode, shown(started)).toBe(0);
   const run = started.stdout.trim();
-  await waitForJobState(home, run, ['done', 'failed', 'timeout', 'cancelled'], 180_000);
+  await waitForJobEnd(home, run, 180_000);
   const ran = state(run);
   expect(ran.state, String(ran.reason)).toBe('done');
   const session = (ran.session as {id: string; from: string} | undefined)?.id;
@@ -183,7 +177,7 @@ describe.each(['claude', 'codex'] as const)('nudge recover: %s', (agent) => {
       expect(carrying.length).toBeGreaterThan(0);
       expect(carrying[0]?.prompts).toContain(w.first);
       expect(w.model.prompts().filter((p) => p.text === w.queued)).toHaveLength(1);
-      await waitForJobState(w.home, String(moved?.newJob), ['done', 'failed', 'timeout'], 180_000);
+      await waitForJobEnd(w.home, String(moved?.newJob), 180_000);
       expect(w.state(String(moved?.newJob)).state).toBe('done');
       // The resumed run records the same session, and is there for a next recovery.
       expect((w.state(String(resumed?.newJob)).session as {id: string}).id).toBe(w.session);

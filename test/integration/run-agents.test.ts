@@ -12,7 +12,7 @@ import {startModelServer} from '../helpers/model-server.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {type AgentName, agentAvailable, prepareAgentServer} from '../helpers/real-agents.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {jobEventNames, readJobEvents, shown, waitForJobState} from '../helpers/run-nudge.js';
+import {jobEventNames, readJobEvents, shown, waitForJobEnd} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 interface RunState {
@@ -40,7 +40,7 @@ async function agentWorld(agent: AgentName, approvals: 'default' | 'all') {
     return r.stdout.trim();
   };
   const ended = async (job: string): Promise<RunState> => {
-    await waitForJobState(home, job, ['done', 'failed', 'timeout', 'cancelled'], 180_000);
+    await waitForJobEnd(home, job, 180_000);
     return JSON.parse(readFileSync(join(home, 'jobs', job, 'state.json'), 'utf8')) as RunState;
   };
   const told = (count: number) => rec.lines(count);

@@ -21,7 +21,7 @@ import {
   runNudge,
   shown,
   TERMINAL,
-  waitForJobState,
+  waitForJobEnd,
 } from '../helpers/run-nudge.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -53,7 +53,7 @@ async function world() {
     return r.stdout.trim();
   };
   const ended = async (job: string, timeoutMs = 60_000): Promise<RunState> => {
-    await waitForJobState(home, job, TERMINAL, timeoutMs);
+    await waitForJobEnd(home, job, timeoutMs);
     // The ending is written after the report and the notice: the record first, then its event
     // (two writes; on a loaded machine a look can fall between them).
     await waitFor(

@@ -9,6 +9,7 @@ import {
   readJobState,
   runNudge,
   submitArgv,
+  waitForJobEnd,
   waitForJobState,
 } from '../helpers/run-nudge.js';
 import {shellAtPrompt} from '../helpers/shell-pane.js';
@@ -37,7 +38,7 @@ describe('a shell pane', () => {
     );
     expect(r.exitCode, r.stderr).toBe(0);
     const id = r.stdout.trim();
-    const state = await waitForJobState(home, id, ['done', 'failed', 'timeout'], 60_000);
+    const state = await waitForJobEnd(home, id, 60_000);
     expect(state.state, JSON.stringify(state)).toBe('done');
     const events = await jobEventNames(home, id);
     expect(events).toContain('waiting-for-program');
@@ -87,7 +88,7 @@ describe('a shell pane', () => {
     const ended = await readJobState(home, first);
     expect(ended.state).toBe('cancelled');
     expect(String(ended.reason)).toMatch(/its command was interrupted \(C-c\)/);
-    expect(await waitForJobState(home, next, ['done', 'failed', 'timeout'])).toMatchObject({
+    expect(await waitForJobEnd(home, next)).toMatchObject({
       state: 'done',
     });
     const screen = await lines(server, '%0');
@@ -110,7 +111,7 @@ describe('a shell pane', () => {
     ).stdout.trim();
     const kept = await runNudge(['cancel', first, '--keep-running'], {NUDGE_HOME: home});
     expect(kept.exitCode, kept.stderr).toBe(0);
-    expect(await waitForJobState(home, next, ['done', 'failed', 'timeout'])).toMatchObject({
+    expect(await waitForJobEnd(home, next)).toMatchObject({
       state: 'done',
     });
     expect(await jobEventNames(home, next)).toContain('waiting-for-program');
@@ -150,7 +151,7 @@ describe('a shell pane', () => {
     expect(line.stdout).not.toMatch(/working/);
     // The person clears the draft: the job types its own line.
     await server.tmux('send-keys', '-t', '%0', 'C-u');
-    expect(await waitForJobState(home, id, ['done', 'failed', 'timeout'])).toMatchObject({
+    expect(await waitForJobEnd(home, id)).toMatchObject({
       state: 'done',
     });
     expect(await lines(server, '%0')).toContain('JOB-OK');

@@ -11,8 +11,7 @@ import {
   runNudge,
   submitArgs,
   submitJob,
-  TERMINAL,
-  waitForJobState,
+  waitForJobEnd,
 } from '../helpers/run-nudge.js';
 import {shellAtPrompt} from '../helpers/shell-pane.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
@@ -30,7 +29,7 @@ describe('waiting until the pane is stable', () => {
       {NUDGE_HOME: home},
     );
 
-    const final = await waitForJobState(home, id, TERMINAL, 40_000);
+    const final = await waitForJobEnd(home, id, 40_000);
     expect(final.state, JSON.stringify(final)).toBe('done');
     expect(final.notified).toBe(true);
     // bash got the notice as a command line: it shows on screen.
@@ -69,7 +68,7 @@ describe('waiting until the pane is stable', () => {
       {NUDGE_HOME: home},
     );
 
-    const final = await waitForJobState(home, id, TERMINAL, 40_000);
+    const final = await waitForJobEnd(home, id, 40_000);
     expect(final.state, JSON.stringify(final)).toBe('timeout');
     expect(final.waitedMs as number).toBeGreaterThanOrEqual(2000);
     // The spinner holds the pane's terminal, not the shell the job typed into: the notice
@@ -104,7 +103,7 @@ describe('waiting until the pane is stable', () => {
       {NUDGE_HOME: home},
     );
     expect(r.exitCode, r.stderr).toBe(0);
-    const final = await waitForJobState(home, r.stdout.trim(), TERMINAL, 40_000);
+    const final = await waitForJobEnd(home, r.stdout.trim(), 40_000);
     expect(final.state, JSON.stringify(final)).toBe('timeout');
     expect(final.notified, JSON.stringify(final)).toBe(true);
     await waitFor(
@@ -125,7 +124,7 @@ describe('waiting until the pane is stable', () => {
       {NUDGE_HOME: home},
     );
 
-    const final = await waitForJobState(home, id, TERMINAL, 40_000);
+    const final = await waitForJobEnd(home, id, 40_000);
     const events = (await readJobEvents(home, id)).map(
       (e) => `${e.event}${e.checks ? `(${e.checks} checks)` : ''}`,
     );
@@ -156,7 +155,7 @@ describe('waiting until the pane is stable', () => {
     );
     expect(r.exitCode, r.stderr).toBe(0);
     const id = r.stdout.trim();
-    const final = await waitForJobState(home, id, TERMINAL, 30_000);
+    const final = await waitForJobEnd(home, id, 30_000);
     expect(final.state, JSON.stringify(final)).toBe('done');
 
     // The job is done, so the notice has been sent; wait for its last byte to land.

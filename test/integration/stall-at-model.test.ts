@@ -10,7 +10,7 @@ import {describe, expect, it} from 'vitest';
 import {allowSinks, startHttpSink} from '../helpers/http-sink.js';
 import {startModelServer} from '../helpers/model-server.js';
 import {type AgentName, agentAvailable, startAgent} from '../helpers/real-agents.js';
-import {readJobEvents, runNudge, shown, waitForJobState} from '../helpers/run-nudge.js';
+import {readJobEvents, runNudge, shown, waitForJobEnd} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -91,7 +91,7 @@ describe.skipIf(agents.length === 0).each(agents)('%s: the stall watchdog', (nam
     await new Promise((r) => setTimeout(r, STALL_MS + INTERVAL_MS));
     expect(w.http.received.filter((r) => r.path === '/hook')).toHaveLength(1);
     release();
-    const end = await waitForJobState(w.home, job, ['done', 'failed', 'timeout'], 120_000);
+    const end = await waitForJobEnd(w.home, job, 120_000);
     expect(end.state).toBe('done');
     const names = (await w.events(job)).map((e) => e.event);
     expect(names).toContain('stall-over');

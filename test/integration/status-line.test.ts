@@ -3,7 +3,7 @@
 // terminal). The segment names the panes that need the person first; `next` moves that client.
 import {describe, expect, it} from 'vitest';
 import {useNudgeHome} from '../helpers/nudge-home.js';
-import {flagWords, runNudge, submitArgs, TERMINAL, waitForJobState} from '../helpers/run-nudge.js';
+import {flagWords, runNudge, submitArgs, waitForJobEnd} from '../helpers/run-nudge.js';
 import {attachClient, startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
@@ -25,7 +25,7 @@ describe('status-line and next', () => {
       'true',
     ]);
     const job = r.stdout.trim().split(/\s+/)[0] ?? '';
-    expect((await waitForJobState(home, job, TERMINAL, 60_000)).state).toBe('done');
+    expect((await waitForJobEnd(home, job, 60_000)).state).toBe('done');
     await waitFor('the ending on the pane', async () =>
       (await line(['--plain'])) === 'done main:0.0' ? true : undefined,
     );

@@ -6,7 +6,7 @@
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
+import {useNudgeHome} from '../helpers/nudge-home.js';
 import {hex, type RecorderPane, startRecorder} from '../helpers/recorder-pane.js';
 import {
   FIXTURES,
@@ -17,6 +17,7 @@ import {
   runNudge,
   submitArgs,
   submitJob,
+  waitForJobEnd,
   waitForJobState,
 } from '../helpers/run-nudge.js';
 import {expectNoticeAfter, jobAtPrompt, shellAtPrompt} from '../helpers/shell-pane.js';

@@ -3,7 +3,7 @@
 // stability with --ignore and process liveness — and --notify-pane.
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {jobIds, useNudgeHome, waitForJobEnd} from '../helpers/nudge-home.js';
+import {jobIds, useNudgeHome} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
 import {
   FIXTURES,
@@ -15,6 +15,7 @@ import {
   submitArgs,
   submitJob,
   usageErrorLine,
+  waitForJobEnd,
   waitForJobState,
 } from '../helpers/run-nudge.js';
 import {expectNoticeAfter, jobAtPrompt, shellAtPrompt} from '../helpers/shell-pane.js';

@@ -14,6 +14,7 @@ import {CLI, nudgeBinDir, runNudge} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
+import {ONE_CYCLE_ROLES} from '../helpers/watch-cycle.js';
 
 const NEXT = 'Now add a test for the empty input case.';
 const PLAN = 'Make the parser handle every input; done when npm test passes.';
@@ -113,14 +114,7 @@ describe.each(agents)('%s with nudge mcp registered', (name) => {
       (await runNudge(['watch', 'show', 'parser', '--json'], {NUDGE_HOME: home})).stdout,
     ) as {pane: string; transcript: Array<{role: string; text: string}>};
     expect(show.pane).toBe(agent.pane);
-    expect(show.transcript.map((e) => e.role)).toEqual([
-      'status',
-      'wait',
-      'wait_output',
-      'idle_spin',
-      'decision',
-      'injection',
-    ]);
+    expect(show.transcript.map((e) => e.role)).toEqual(ONE_CYCLE_ROLES);
     expect(show.transcript.at(-1)?.text).toMatch(/^Now add a test .* \((submitted|queued)/);
     expect(
       model.prompts().filter((p) => p.text === NEXT),

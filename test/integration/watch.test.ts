@@ -15,6 +15,7 @@ import {hex, startRecorder} from '../helpers/recorder-pane.js';
 import {FIXTURES, runNudge, shown} from '../helpers/run-nudge.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
+import {ONE_CYCLE_ROLES} from '../helpers/watch-cycle.js';
 
 interface Watcher {
   state: string;
@@ -125,14 +126,7 @@ describe('nudge watch', () => {
     );
     expect(reported.stdout, shown(reported)).toBe('recorded+waiting');
     const end = await w.settled('demo', 'standby');
-    expect(end.transcript.map((e) => e.role)).toEqual([
-      'status',
-      'wait',
-      'wait_output',
-      'idle_spin',
-      'decision',
-      'injection',
-    ]);
+    expect(end.transcript.map((e) => e.role)).toEqual(ONE_CYCLE_ROLES);
     expect(end.transcript[1]?.text).toMatch(
       /^\[bash\] exit 3 after \d+\.\d\ds: echo from-the-wait/,
     );
