@@ -4,7 +4,7 @@ import {createElement as h, useCallback, useEffect, useRef, useState} from 'reac
 import {formatDuration} from '../base/durations.js';
 import {describeError} from '../base/errors.js';
 import {dispatch} from '../front/dispatch.js';
-import {stateColour} from '../render/states.js';
+import {stateColour} from '../jobs/state-colours.js';
 import type {CommandContext} from '../verbs/context.js';
 import type {QueueList} from '../verbs/queue.js';
 import type {TopOptions, TopPane, TopView} from '../verbs/top.js';

@@ -137,12 +137,14 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
   // open, else one tmux process (a job queued behind others holds no control client). A
   // text handed to the agent's door (--if-busy now) leaves the pane's state to its jobs.
   const spawned = createTmux(createSpawnRunner(spec));
+  const current = () => (transport.opened ? transport.tmux : spawned);
   const recorder = ifBusyMeans(request.options.ifBusy).door
     ? patched
     : showingPaneState(patched, request.pane, request.jobId, {
         tmux: {
-          markPane: (pane, option, value) =>
-            (transport.opened ? transport.tmux : spawned).markPane(pane, option, value),
+          markPane: (pane, option, value) => current().markPane(pane, option, value),
+          paneStates: () => current().paneStates(),
+          markServer: (option, value) => current().markServer(option, value),
         },
         lock: lockFor(request.pane),
       });

@@ -2,53 +2,9 @@ import type {PaneLock} from '../locks/pane-lock.js';
 import type {QueueEntry} from '../locks/pane-queue.js';
 import type {Tmux} from '../tmux/tmux.js';
 import type {JobOutcome, JobTransitions} from './events.js';
+import {PANE_OPTIONS, type PaneState, refreshStatusOption} from './pane-states.js';
 import type {JobRecorder} from './recorder.js';
 import {stallShown} from './stalled.js';
-
-/**
- * A pane's state where tmux can show it (`#{@nudge-state}` in status-format,
- * window-status-format, pane-border-format: docs/tmux-status.md). The workers keep four pane
- * options current on the pane a job types into:
- *
- *   @nudge-state  typing | waiting | stalled | notifying | blocked | waiting-for-you |
- *                 done | failed
- *   @nudge-job    the job at work on the pane (or the one that ended last)
- *   @nudge-queue  how many jobs wait behind it (unset: none)
- *   @nudge-needs  the question of the dialog a blocked pane waits on (short), or what a
- *                 stalled one shows (`no output`, `only a spinner moves`)
- *
- * An ending (done, failed, blocked) stays until the pane's next job starts or the person
- * visits the pane (`nudge next`); a cancelled job's clears them; with no job left on the
- * pane, @nudge-job and @nudge-queue are cleared.
- */
-export const PANE_OPTIONS = {
-  state: '@nudge-state',
-  job: '@nudge-job',
-  queue: '@nudge-queue',
-  needs: '@nudge-needs',
-} as const;
-
-export const PANE_STATES = [
-  'typing',
-  'waiting',
-  'stalled',
-  'notifying',
-  'blocked',
-  /** The job waits for the person before it types: their draft, or a half line left there. */
-  'waiting-for-you',
-  'done',
-  'failed',
-] as const;
-export type PaneState = (typeof PANE_STATES)[number];
-
-/** The states that need the person, most urgent first (`nudge next`, `status-line`). */
-export const NEEDS_PERSON: readonly PaneState[] = [
-  'blocked',
-  'waiting-for-you',
-  'stalled',
-  'failed',
-  'done',
-];
 
 /** What a job waits for the person for, by the event that says it does. */
 const WAITS_FOR_YOU: Partial<Record<string, string>> = {
@@ -86,15 +42,18 @@ export function waitingBehind(entries: readonly QueueEntry[], jobId: string): nu
 }
 
 export interface PaneStatusDeps {
-  tmux: Pick<Tmux, 'markPane'>;
+  /** The pane's options, and the server's summary of them (`@nudge-status`). */
+  tmux: Pick<Tmux, 'markPane' | 'paneStates' | 'markServer'>;
   lock: Pick<PaneLock, 'entries' | 'withQueue'>;
 }
 
-/** Set the pane's options; a pane gone or a server gone never fails the job. */
+/** Set the pane's options, then the server's summary of them; a pane gone or a server gone
+ * never fails the job. */
 async function mark(deps: PaneStatusDeps, pane: string, marks: PaneMarks): Promise<void> {
   for (const [key, value] of Object.entries(marks) as [keyof typeof PANE_OPTIONS, string][]) {
     await deps.tmux.markPane(pane, PANE_OPTIONS[key], value).catch(() => {});
   }
+  await refreshStatusOption(deps.tmux);
 }
 
 const count = (n: number) => (n > 0 ? String(n) : undefined);

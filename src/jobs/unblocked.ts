@@ -5,11 +5,11 @@ import {shellPromptVisible} from '../detect/idle.js';
 import type {PaneLock} from '../locks/pane-lock.js';
 import type {Tmux} from '../tmux/tmux.js';
 import type {PaneView} from '../tmux/view.js';
-import {PANE_OPTIONS} from './pane-status.js';
+import {PANE_OPTIONS, refreshStatusOption} from './pane-states.js';
 
 /** What watching a blocked pane needs. */
 export interface UnblockDeps {
-  tmux: Pick<Tmux, 'view' | 'paneMark' | 'markPane'>;
+  tmux: Pick<Tmux, 'view' | 'paneMark' | 'markPane' | 'paneStates' | 'markServer'>;
   clock: Clock;
   lock: Pick<PaneLock, 'withQueue'>;
   /** Record that the dialog was answered (the job's `unblocked` event). */
@@ -56,6 +56,7 @@ export async function untilAnswered(
       if (entries.some((e) => e.taken && e.jobId !== jobId)) return false;
       for (const option of [PANE_OPTIONS.state, PANE_OPTIONS.needs])
         await deps.tmux.markPane(pane, option, undefined);
+      await refreshStatusOption(deps.tmux);
       return true;
     });
     if (cleared) await deps.record({pane, waitedMs: deps.clock.now() - start});

@@ -1,30 +1,7 @@
 import {EXIT_CODES, type ExitCode} from '../base/errors.js';
-import {formatText, plainLine} from '../base/sanitize.js';
-import type {NextResult, ShownPane, StatusLine} from '../verbs/panes.js';
+import {statusSegment} from '../jobs/pane-states.js';
+import type {NextResult, StatusLine} from '../verbs/panes.js';
 import type {Output} from './render.js';
-import {stateStyle} from './states.js';
-
-/** How many panes that need the person the segment names before "+N". */
-const NAMED = 3;
-
-/**
- * `nudge status-line`: one line for tmux's status bar — the panes that need the person first
- * (`blocked main:1.0`), then how many are at work and how many jobs wait. Empty when nudge has
- * nothing on the server, so the bar shows nothing.
- */
-export function statusLineText(r: StatusLine, plain: boolean): string {
-  // What a pane shows is the pane's (anyone in it may set its options): never a style of tmux.
-  const styled = (style: string | undefined, text: string) =>
-    plain ? plainLine(text) : style ? `#[${style}]${formatText(text)}#[default]` : formatText(text);
-  const named = r.needsYou
-    .slice(0, NAMED)
-    .map((p: ShownPane) => styled(stateStyle(p.state), `${p.state} ${p.target}`));
-  if (r.needsYou.length > NAMED) named.push(`+${r.needsYou.length - NAMED}`);
-  const parts = [...named];
-  if (r.atWork.length > 0) parts.push(`${r.atWork.length} working`);
-  if (r.queued > 0) parts.push(`${r.queued} queued`);
-  return parts.join(' · ');
-}
 
 export function renderStatusLine(
   r: StatusLine,
@@ -32,7 +9,7 @@ export function renderStatusLine(
   plain: boolean,
   out: Output,
 ): ExitCode {
-  out.stdout(json ? JSON.stringify(r) : statusLineText(r, plain));
+  out.stdout(json ? JSON.stringify(r) : statusSegment(r, plain));
   return EXIT_CODES.ok;
 }
 

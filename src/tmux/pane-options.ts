@@ -46,6 +46,24 @@ export async function markPane(
   );
 }
 
+/** Set (or unset) one of nudge's server options (`@nudge-status`). Unlike a pane's, the value
+ * is a tmux format already: its `#[…]` styles are nudge's own, and every part it took from a pane
+ * or a session name is made safe by whoever built it (formatText). tmux does not expand a
+ * user option's value again where status-right shows `#{@nudge-status}` (no `#(…)` runs), and
+ * redraws every client's status line when it changes. */
+export async function markServer(
+  runner: TmuxRunner,
+  option: string,
+  value: string | undefined,
+): Promise<void> {
+  if (!/^@[A-Za-z0-9_-]+$/.test(option)) throw new Error(`not a user option: ${option}`);
+  await runner.run(
+    value === undefined
+      ? ['set-option', '-s', '-u', option]
+      : ['set-option', '-s', option, plainLine(value)],
+  );
+}
+
 export async function paneMark(
   runner: TmuxRunner,
   paneId: string,

@@ -2,15 +2,8 @@ import {uniqueSuffix} from '../base/fs.js';
 import {dropFence, type Fence, fencingRunner, takeFence} from './fence.js';
 import {joinFormat, splitFields} from './format.js';
 import {guardedInput} from './mode-guard.js';
-import {
-  cursorLogicalLine,
-  jumpToPane,
-  markPane,
-  type PaneStateRow,
-  paneMark,
-  paneStates,
-  panesMarked,
-} from './pane-options.js';
+import type {PaneStateRow} from './pane-options.js';
+import * as options from './pane-options.js';
 import {TmuxCommandError, type TmuxRunner} from './runner.js';
 import {literalArgument} from './typing.js';
 import type {PaneView} from './view.js';
@@ -73,6 +66,8 @@ export interface Tmux {
   recentSession(): Promise<string | undefined>;
   /** Set the pane's user option `option` (`@name`) to `value`; undefined unsets it. */
   markPane(paneId: string, option: string, value: string | undefined): Promise<void>;
+  /** Set (or unset) one of nudge's server options; the value is shown as a tmux format. */
+  markServer(option: string, value: string | undefined): Promise<void>;
   /** The value of the pane's user option `option`, undefined when it is not set. */
   paneMark(paneId: string, option: string): Promise<string | undefined>;
   /** Every pane of the server whose user option `option` is set, with its value. */
@@ -273,12 +268,13 @@ function reading(runner: TmuxRunner) {
       return parsePaneView(stdout);
     },
 
-    cursorLogicalLine: (paneId, rowsAbove) => cursorLogicalLine(runner, paneId, rowsAbove),
-    markPane: (paneId, option, value) => markPane(runner, paneId, option, value),
-    paneMark: (paneId, option) => paneMark(runner, paneId, option),
-    panesMarked: (option) => panesMarked(runner, option),
-    paneStates: () => paneStates(runner),
-    jumpToPane: (paneId, client) => jumpToPane(runner, paneId, client),
+    cursorLogicalLine: (paneId, rowsAbove) => options.cursorLogicalLine(runner, paneId, rowsAbove),
+    markPane: (paneId, option, value) => options.markPane(runner, paneId, option, value),
+    markServer: (option, value) => options.markServer(runner, option, value),
+    paneMark: (paneId, option) => options.paneMark(runner, paneId, option),
+    panesMarked: (option) => options.panesMarked(runner, option),
+    paneStates: () => options.paneStates(runner),
+    jumpToPane: (paneId, client) => options.jumpToPane(runner, paneId, client),
   } satisfies Partial<Tmux>;
 }
 

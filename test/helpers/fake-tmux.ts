@@ -151,6 +151,9 @@ export class FakeTmux implements Tmux {
     if (value === undefined) this.marks.delete(`${pane} ${option}`);
     else this.marks.set(`${pane} ${option}`, value);
   }
+  async markServer(option: string, value: string | undefined): Promise<void> {
+    this.calls.push(['mark-server', option, value ?? '']);
+  }
   async paneMark(pane: string, option: string): Promise<string | undefined> {
     return this.marks.get(`${pane} ${option}`);
   }

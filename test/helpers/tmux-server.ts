@@ -33,11 +33,20 @@ export async function startTmuxServer(
 }
 
 /** A client of `inner`, attached from a pane of another private server (a headless
- * terminal); resolves to its name (`#{client_name}`). */
-export async function attachClient(inner: TmuxTestServer): Promise<string> {
-  await startTmuxServer(['tmux', '-S', inner.socket, 'attach', '-t', 'main']);
-  return waitFor('a client attached', async () => {
+ * terminal): the client's name (`#{client_name}`), and that terminal, whose pane %0 shows what
+ * the client draws (the status bar on its last line). */
+export async function attachTerminal(
+  inner: TmuxTestServer,
+): Promise<{client: string; terminal: TmuxTestServer}> {
+  const terminal = await startTmuxServer(['tmux', '-S', inner.socket, 'attach', '-t', 'main']);
+  const client = await waitFor('a client attached', async () => {
     const out = (await inner.tmux('list-clients', '-F', '#{client_name}')).trim();
     return out === '' ? undefined : out.split('\n')[0];
   });
+  return {client, terminal};
+}
+
+/** A client of `inner` (attachTerminal), by name. */
+export async function attachClient(inner: TmuxTestServer): Promise<string> {
+  return (await attachTerminal(inner)).client;
 }

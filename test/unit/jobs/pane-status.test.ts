@@ -13,11 +13,12 @@ import {
 } from '../../../src/jobs/pane-status.js';
 import type {JobRecorder} from '../../../src/jobs/recorder.js';
 import type {QueueEntry} from '../../../src/locks/pane-queue.js';
+import {onePaneMarks} from '../../helpers/pane-marks.js';
 
 const at = '2026-11-26T00:00:00.000Z';
 
 function world(entries: QueueEntry[]) {
-  const marks = new Map<string, string>();
+  const {marks, tmux, status} = onePaneMarks();
   const recorded: string[] = [];
   const recorder: JobRecorder = {
     transition: async (state) => void recorded.push(state),
@@ -26,18 +27,13 @@ function world(entries: QueueEntry[]) {
     end: async (outcome) => void recorded.push(outcome.state),
   };
   const shown = showingPaneState(recorder, '%1', 'job-a', {
-    tmux: {
-      markPane: async (_pane, option, value) => {
-        if (value === undefined) marks.delete(option);
-        else marks.set(option, value);
-      },
-    },
+    tmux,
     lock: {
       entries: async () => entries,
       withQueue: async (fn) => fn(entries),
     },
   });
-  return {marks, recorded, shown};
+  return {marks, recorded, shown, status};
 }
 
 describe('pane status', () => {
@@ -125,5 +121,21 @@ describe('pane status', () => {
       'person-done',
       'mark:waitingForYou',
     ]);
+  });
+
+  test("the server's segment (@nudge-status) follows every step: at work, the ending, cleared", async () => {
+    const w = world([{jobId: 'job-a', createdAt: at, taken: true}]);
+    expect(w.status()).toBeUndefined();
+    await w.shown.transition('waiting', {until: 'exit', intervalMs: 1_000});
+    expect(w.status()).toBe('1 working');
+    await w.shown.mark({stalled: {kind: 'quiet', since: at, count: 1}});
+    expect(w.status()).toBe('#[fg=magenta,bold]stalled main:0.0#[default]');
+    const ended = world([]);
+    await ended.shown.end({state: 'done', notified: true});
+    expect(ended.status()).toBe('#[fg=green]done main:0.0#[default]');
+    const cancelled = world([]);
+    await cancelled.shown.transition('waiting', {until: 'exit', intervalMs: 1_000});
+    await cancelled.shown.end({state: 'cancelled', notified: false});
+    expect(cancelled.status()).toBeUndefined();
   });
 });

@@ -10,27 +10,21 @@ import {untilAnswered} from '../../../src/jobs/unblocked.js';
 import type {QueueEntry} from '../../../src/locks/pane-queue.js';
 import type {PaneView} from '../../../src/tmux/view.js';
 import {FakeClock} from '../../helpers/fake-clock.js';
+import {onePaneMarks} from '../../helpers/pane-marks.js';
 import {capturedScreen} from '../../helpers/pane-views.js';
 
 const dialog = capturedScreen('claude-permission-bash');
 const idle = capturedScreen('claude-idle-empty');
 
 function world(views: PaneView[], entries: Partial<QueueEntry>[] = []) {
-  const marks = new Map([
-    ['@nudge-state', 'blocked'],
-    ['@nudge-job', 'job-1'],
-    ['@nudge-needs', 'Do you want to proceed?'],
-  ]);
+  const {marks, tmux, status, server} = onePaneMarks({
+    '@nudge-state': 'blocked',
+    '@nudge-job': 'job-1',
+    '@nudge-needs': 'Do you want to proceed?',
+  });
   const recorded: unknown[] = [];
   const deps = {
-    tmux: {
-      view: async () => views.shift() ?? idle,
-      paneMark: async (_p: string, option: string) => marks.get(option),
-      markPane: async (_p: string, option: string, value: string | undefined) => {
-        if (value === undefined) marks.delete(option);
-        else marks.set(option, value);
-      },
-    },
+    tmux: {...tmux, view: async () => views.shift() ?? idle},
     clock: new FakeClock(),
     lock: {
       withQueue: async <T>(fn: (e: QueueEntry[]) => Promise<T>) => fn(entries as QueueEntry[]),
@@ -40,7 +34,8 @@ function world(views: PaneView[], entries: Partial<QueueEntry>[] = []) {
   const at = {pane: '%1', jobId: 'job-1', profile: PROFILES.claude as Profile};
   const run = () =>
     untilAnswered(deps, at, {intervalMs: 1_000, forMs: 60_000}, new AbortController().signal);
-  return {marks, recorded, run};
+  server.set('@nudge-status', '#[fg=red,bold]blocked main:0.0#[default]');
+  return {marks, recorded, run, status};
 }
 
 describe('untilAnswered', () => {
@@ -49,6 +44,8 @@ describe('untilAnswered', () => {
     expect(await w.run()).toBe(true);
     expect(w.marks.get('@nudge-state')).toBeUndefined();
     expect(w.marks.get('@nudge-needs')).toBeUndefined();
+    // The status bar stops naming it too.
+    expect(w.status()).toBeUndefined();
     expect(w.recorded).toEqual([{pane: '%1', waitedMs: 4_000}]);
   });
 
@@ -56,6 +53,7 @@ describe('untilAnswered', () => {
     const w = world(Array.from({length: 100}, () => dialog));
     expect(await w.run()).toBe(false);
     expect(w.marks.get('@nudge-state')).toBe('blocked');
+    expect(w.status()).toBe('#[fg=red,bold]blocked main:0.0#[default]');
   });
 
   test('another job on the pane (or a visit that cleared it): left as it is', async () => {

@@ -1,6 +1,6 @@
 // One colour per state, wherever a person sees it: top's rows and the status line agree.
 import {describe, expect, test} from 'vitest';
-import {stateColour, stateStyle} from '../../../src/render/states.js';
+import {stateColour, stateStyle} from '../../../src/jobs/state-colours.js';
 
 describe('state colours', () => {
   test('a state that needs the person is bold in tmux, in the colour top gives it', () => {
