@@ -52,7 +52,7 @@ EOF
 
 # The three lines of docs/tmux-status.md (and a quicker refresh for the picture).
 cat >"$dir/tmux.conf" <<'EOF'
-set -g status-right '#(nudge status-line -S "#{socket_path}") '
+set -g status-right '#{@nudge-status} '
 set -g window-status-format ' #I:#W#{?@nudge-state, · #{@nudge-state},} '
 bind-key N run-shell 'nudge next -S "#{socket_path}" --client "#{client_name}"'
 set -g status-interval 1

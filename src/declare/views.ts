@@ -14,7 +14,7 @@ export const statusLine = defineCommand({
     'a tmux status segment: the panes that need you first, then what is at work (docs/tmux-status.md)',
   options: {...STATUS_LINE_OPTIONS, ...JSON_OPTION},
   examples: [
-    ['set -g status-right \'#(nudge status-line -S "#{socket_path}")\'', 'in ~/.tmux.conf'],
+    ["set -g status-right '#{@nudge-status} '", 'in ~/.tmux.conf: the same, kept by the workers'],
   ],
   render: async () => {
     const {renderStatusLine} = await import('../render/panes.js');

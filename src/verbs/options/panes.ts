@@ -1,6 +1,6 @@
 import {HOST_OPTION, type OptionTable, SERVER_OPTIONS} from '../../base/option-table.js';
 
-/** `nudge status-line`: a segment for tmux's status bar (`#(nudge status-line …)`). */
+/** `nudge status-line`: a segment for tmux's status bar (the workers keep it in `@nudge-status`). */
 export const STATUS_LINE_OPTIONS = {
   ...SERVER_OPTIONS,
   plain: {type: 'boolean', default: false, describe: 'no tmux #[…] styles'},
