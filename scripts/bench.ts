@@ -47,6 +47,7 @@ import {frontEnd} from './lib/figure-front-end.js';
 import {patterns} from './lib/figure-patterns.js';
 import {remote} from './lib/figure-remote.js';
 import {typing} from './lib/figure-typing.js';
+import {waitMemory} from './lib/figure-wait-memory.js';
 import {wakeup} from './lib/figure-wakeup.js';
 
 /** Every figure, in the order they run. Add new figures here. */
@@ -56,6 +57,7 @@ const FIGURES: Figure[] = [
   detection,
   corpus,
   cpuWaiting,
+  waitMemory,
   concurrency,
   wakeup,
   doors,

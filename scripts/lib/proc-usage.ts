@@ -61,3 +61,31 @@ export function treeCpuMs(pid: number): number | undefined {
 export function processCpuMs(pid: number): number | undefined {
   return readStat(pid)?.ownCpuMs;
 }
+
+/** Resident memory (VmRSS) of one process, in kB; undefined if gone. */
+function rssKb(pid: number): number | undefined {
+  try {
+    const m = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Summed resident memory of `pid` and its live descendants, in kB (shared pages counted in
+ * each process, as `ps` and `top` show RSS); undefined if `pid` is gone. */
+export function treeRssKb(pid: number): number | undefined {
+  const root = rssKb(pid);
+  if (root === undefined) return undefined;
+  let total = root;
+  const seen = new Set([pid]);
+  const queue = childrenOf(pid);
+  while (queue.length > 0) {
+    const child = queue.shift()!;
+    if (seen.has(child)) continue;
+    seen.add(child);
+    total += rssKb(child) ?? 0;
+    queue.push(...childrenOf(child));
+  }
+  return total;
+}
