@@ -44,6 +44,7 @@ import {cpuWaiting} from './lib/figure-cpu.js';
 import {detection} from './lib/figure-detection.js';
 import {doors} from './lib/figure-doors.js';
 import {frontEnd} from './lib/figure-front-end.js';
+import {neighbours} from './lib/figure-neighbours.js';
 import {patterns} from './lib/figure-patterns.js';
 import {remote} from './lib/figure-remote.js';
 import {typing} from './lib/figure-typing.js';
@@ -58,6 +59,7 @@ const FIGURES: Figure[] = [
   corpus,
   cpuWaiting,
   waitMemory,
+  neighbours,
   concurrency,
   wakeup,
   doors,

@@ -41,6 +41,8 @@ export function createControlActivity(control: ControlRunner): PaneActivity {
     lastOutputAt: (paneId) => control.lastOutputAt(paneId),
     async covers(paneId) {
       if (control.isClosed) return false;
+      // A pane nobody watched may have been turned off for this client: heard again first.
+      if (!(await control.watch(paneId))) return false;
       try {
         const panes = await control.run([
           'list-panes',

@@ -4,6 +4,7 @@ import {toControlLine} from './control-line.js';
 import {OutputListeners} from './control-output.js';
 import {type ControlBlock, ControlParser} from './control-parser.js';
 import {
+  checkSessionId,
   classifyOr,
   closedByExit,
   controlClientArgs,
@@ -62,13 +63,7 @@ export async function createControlRunner(
   spec: ServerSpec,
   opts: ControlRunnerOptions,
 ): Promise<ControlRunner> {
-  if (!/^\$\d+$/.test(opts.sessionId)) {
-    throw new TmuxCommandError(
-      'other',
-      '',
-      `a control client attaches by session id ($N), got ${JSON.stringify(opts.sessionId)}`,
-    );
-  }
+  checkSessionId(opts.sessionId);
   return (opts.mutex ?? UNSERIALIZED).run(async () => {
     const client = new ControlClient(spec, opts);
     try {
@@ -95,7 +90,7 @@ class ControlClient implements ControlRunner {
   readonly #now: () => number;
   readonly #replyTimeoutMs: number;
   readonly #pending = new PendingReplies();
-  readonly #output = new OutputListeners();
+  readonly #output: OutputListeners;
   readonly #exited: Promise<void>;
   readonly #onNotification: ((line: string) => void) | undefined;
 
@@ -119,6 +114,8 @@ class ControlClient implements ControlRunner {
     this.#mutex = opts.mutex ?? UNSERIALIZED;
     this.#now = opts.now ?? Date.now;
     this.#replyTimeoutMs = opts.replyTimeoutMs ?? REPLY_TIMEOUT_MS;
+    const setOutput = (pane: string, on: boolean) => this.#refreshPane(pane, on ? 'on' : 'off');
+    this.#output = new OutputListeners(opts.watched ?? [], opts.watched && setOutput);
     if (opts.onOutput) this.#output.add(opts.onOutput);
     this.#onNotification = opts.onNotification;
     this.closed = new Promise((resolve) => {
@@ -195,7 +192,7 @@ class ControlClient implements ControlRunner {
       // Not a signal (see #signalClient): EOF makes it leave once tmux gets to it.
       this.#child.stdin.end();
     }, opts.startTimeoutMs ?? START_TIMEOUT_MS);
-    this.#setKeepAlive(true);
+    keepAlive(this.#child, true);
   }
 
   get pid(): number | undefined {
@@ -212,6 +209,10 @@ class ControlClient implements ControlRunner {
 
   onOutput(listener: OutputListener, paneId?: string): () => void {
     return this.#output.add(listener, paneId);
+  }
+
+  watch(paneId: string): Promise<boolean> {
+    return this.#output.watch(paneId, this.#now());
   }
 
   run(args: readonly string[]): Promise<string> {
@@ -274,7 +275,7 @@ class ControlClient implements ControlRunner {
   #send(line: string, commands: number, label: string): Promise<string> {
     if (this.#pending.size === 0) this.#armReplyTimer();
     const reply = this.#pending.add(commands, label);
-    this.#setKeepAlive(true);
+    keepAlive(this.#child, true);
     this.#child.stdin.write(`${line}\n`);
     return reply;
   }
@@ -289,7 +290,7 @@ class ControlClient implements ControlRunner {
     this.#pending.take(block);
     if (this.#pending.size === 0) {
       clearTimeout(this.#replyTimer);
-      this.#setKeepAlive(false);
+      keepAlive(this.#child, false);
     } else {
       this.#armReplyTimer();
     }
@@ -303,7 +304,7 @@ class ControlClient implements ControlRunner {
       if (this.#child.pid !== undefined && !this.#closedInfo) {
         this.#guard = startGuard(this.#child.pid);
       }
-      this.#setKeepAlive(false);
+      keepAlive(this.#child, false);
       this.#resolveAttached();
       return;
     }
@@ -322,8 +323,12 @@ class ControlClient implements ControlRunner {
     // tmux now drops this pane's output: it printed more than we read, so it is busy.
     this.#onOutput(paneId);
     if (this.#closedInfo || this.#closing) return;
-    // Resume it. Sent as an ordinary call so its reply block is matched in order.
-    this.#send(`refresh-client -A ${quotePane(paneId)}`, 1, 'refresh-client').catch(() => {});
+    this.#refreshPane(paneId, 'continue').catch(() => {});
+  }
+
+  /** `refresh-client -A` for one pane: an ordinary call, so its reply block is matched in order. */
+  #refreshPane(pane: string, state: 'continue' | 'on' | 'off'): Promise<string> {
+    return this.#send(`refresh-client -A ${quotePane(pane, state)}`, 1, 'refresh-client');
   }
 
   #armReplyTimer(): void {
@@ -335,11 +340,6 @@ class ControlClient implements ControlRunner {
       });
       this.#signalClient('SIGKILL');
     }, this.#replyTimeoutMs);
-  }
-
-  /** While a call or the attach is pending, the client keeps Node alive; otherwise not. */
-  #setKeepAlive(on: boolean): void {
-    keepAlive(this.#child, on);
   }
 
   /**
@@ -391,7 +391,7 @@ class ControlClient implements ControlRunner {
     clearTimeout(this.#startTimer);
     this.#pending.failAll((label) => this.#closedError(label));
     this.#rejectAttached(this.#closedError('attach-session'));
-    this.#setKeepAlive(false);
+    keepAlive(this.#child, false);
     this.#resolveClosed(this.#closedInfo);
   }
 }
