@@ -31,13 +31,14 @@ interface Measured {
 }
 
 /** A private server whose pane runs the spinner (a redraw every 100 ms, forever), or, for
- * `quiet`, a program that prints nothing. */
+ * `quiet`, a shell, into which the job types a command that prints nothing (nudge types into
+ * no program it knows is busy: not into a bare `cat`). */
 async function busyServer(quiet = false) {
   const dir = makeTempDir('nudge-bench-cpu-');
   const {server, pane} = await startPrivateTmux(
     dir,
     quiet
-      ? ['sh', '-c', 'exec cat > /dev/null']
+      ? ['bash', '--norc', '--noprofile']
       : [process.execPath, join(FIXTURES, 'spinner.mjs')],
   );
   if (!quiet) await server.waitForScreen(pane, /SPINNER START/);
@@ -80,7 +81,7 @@ async function nudgeWaiting(ctx: BenchContext, seconds: number, quiet = false): 
     '--timeout',
     `${seconds + 60}s`,
     '--',
-    'go',
+    quiet ? 'sleep 600' : 'go',
   ]);
   await waitForEvent(ctx, id, 'waiting');
   const pid = Number((await waitForEvent(ctx, id, 'worker-started')).pid);
