@@ -37,9 +37,7 @@ async function busyServer(quiet = false) {
   const dir = makeTempDir('nudge-bench-cpu-');
   const {server, pane} = await startPrivateTmux(
     dir,
-    quiet
-      ? ['bash', '--norc', '--noprofile']
-      : [process.execPath, join(FIXTURES, 'spinner.mjs')],
+    quiet ? ['bash', '--norc', '--noprofile'] : [process.execPath, join(FIXTURES, 'spinner.mjs')],
   );
   if (!quiet) await server.waitForScreen(pane, /SPINNER START/);
   const serverPid = Number((await server.tmux('display-message', '-p', '#{pid}')).trim());
