@@ -44,11 +44,10 @@ import {cpuWaiting} from './lib/figure-cpu.js';
 import {detection} from './lib/figure-detection.js';
 import {doors} from './lib/figure-doors.js';
 import {frontEnd} from './lib/figure-front-end.js';
-import {neighbours} from './lib/figure-neighbours.js';
 import {patterns} from './lib/figure-patterns.js';
 import {remote} from './lib/figure-remote.js';
 import {typing} from './lib/figure-typing.js';
-import {waitMemory} from './lib/figure-wait-memory.js';
+import {neighbours, waitMemory} from './lib/figure-waiting.js';
 import {wakeup} from './lib/figure-wakeup.js';
 
 /** Every figure, in the order they run. Add new figures here. */

@@ -101,6 +101,26 @@ export async function interleave(
 // ---------------------------------------------------------------------------------------------
 // nudge jobs.
 
+/** The start of a bench job's flags on `pane`: no notice, no pause before typing or between
+ * keys (`rest` after them). */
+export function quickJob(socket: string, pane: string, ...rest: string[]): string[] {
+  return [
+    '-S',
+    socket,
+    '--pane',
+    pane,
+    '--no-notice',
+    '--delay',
+    '0',
+    '--type-delay',
+    '0',
+    ...rest,
+  ];
+}
+
+/** An `--until` that never matches: a job that waits until it is cancelled or times out. */
+export const NEVER_MATCHES = 'regex:NEVER-MATCHES-[0-9]{40}';
+
 /** Submit a detached nudge job; its id. */
 export async function submitJob(
   ctx: BenchContext,

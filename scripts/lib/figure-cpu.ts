@@ -11,6 +11,7 @@ import {
   type Figure,
   type FigureResult,
   jobEvents,
+  quickJob,
   startBaseline,
   submitJob,
   waitForEvent,
@@ -63,15 +64,7 @@ async function measure(pid: number, serverPid: number, seconds: number) {
 async function nudgeWaiting(ctx: BenchContext, seconds: number, quiet = false): Promise<Measured> {
   const {server, pane, serverPid} = await busyServer(quiet);
   const id = await submitJob(ctx, [
-    '-S',
-    server.socket,
-    '--pane',
-    pane,
-    '--no-notice',
-    '--delay',
-    '0',
-    '--type-delay',
-    '0',
+    ...quickJob(server.socket, pane),
     '--interval',
     `${INTERVAL_MS}ms`,
     '--stable-checks',

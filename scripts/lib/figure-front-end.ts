@@ -4,7 +4,14 @@ import {homedir} from 'node:os';
 import {join} from 'node:path';
 import {execa} from 'execa';
 import {runCli} from '../../test/harness/private-tmux.js';
-import {type Figure, type FigureResult, interleave, median, waitForJobEnd} from './bench-kit.js';
+import {
+  type Figure,
+  type FigureResult,
+  interleave,
+  median,
+  quickJob,
+  waitForJobEnd,
+} from './bench-kit.js';
 
 /** The front end's goal: `nudge submit` at most this many milliseconds beyond a bare
  * `node -e 0` of the same Node. */
@@ -58,17 +65,9 @@ async function frontEndOn(
     const pane = await ctx.server.newPane(['sh', '-c', 'exec cat > /dev/null']);
     const submitArgs = (n: number) => [
       'submit',
-      '-S',
-      ctx.server.socket,
-      '--pane',
-      pane,
-      '--no-notice',
       // Make the worker's job short, so waiting for it between samples is quick; none of
       // these change what the front end does.
-      '--delay',
-      '0',
-      '--type-delay',
-      '0',
+      ...quickJob(ctx.server.socket, pane),
       '--enter-delay',
       '0',
       '--interval',

@@ -38,22 +38,27 @@ function childrenOf(pid: number): number[] {
   return out;
 }
 
-/** CPU ms used so far by `pid` and its descendants (live ones, and reaped ones through
- * their parents); undefined if `pid` is gone. */
-export function treeCpuMs(pid: number): number | undefined {
-  const root = readStat(pid);
-  if (!root) return undefined;
-  let total = root.cpuMs;
+/** `read` of `pid` and of each live descendant, summed; undefined if `pid` is gone. */
+function treeSum(pid: number, read: (pid: number) => number | undefined): number | undefined {
+  const root = read(pid);
+  if (root === undefined) return undefined;
+  let total = root;
   const seen = new Set([pid]);
   const queue = childrenOf(pid);
   while (queue.length > 0) {
     const child = queue.shift()!;
     if (seen.has(child)) continue;
     seen.add(child);
-    total += readStat(child)?.cpuMs ?? 0;
+    total += read(child) ?? 0;
     queue.push(...childrenOf(child));
   }
   return total;
+}
+
+/** CPU ms used so far by `pid` and its descendants (live ones, and reaped ones through
+ * their parents); undefined if `pid` is gone. */
+export function treeCpuMs(pid: number): number | undefined {
+  return treeSum(pid, (p) => readStat(p)?.cpuMs);
 }
 
 /** CPU ms used so far by `pid` alone, without its children (a tmux server: its children
@@ -75,17 +80,5 @@ function rssKb(pid: number): number | undefined {
 /** Summed resident memory of `pid` and its live descendants, in kB (shared pages counted in
  * each process, as `ps` and `top` show RSS); undefined if `pid` is gone. */
 export function treeRssKb(pid: number): number | undefined {
-  const root = rssKb(pid);
-  if (root === undefined) return undefined;
-  let total = root;
-  const seen = new Set([pid]);
-  const queue = childrenOf(pid);
-  while (queue.length > 0) {
-    const child = queue.shift()!;
-    if (seen.has(child)) continue;
-    seen.add(child);
-    total += rssKb(child) ?? 0;
-    queue.push(...childrenOf(child));
-  }
-  return total;
+  return treeSum(pid, rssKb);
 }

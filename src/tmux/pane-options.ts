@@ -38,11 +38,21 @@ export async function markPane(
   option: string,
   value: string | undefined,
 ): Promise<void> {
+  await setUserOption(runner, ['-p', '-t', paneId], option, value && formatText(value));
+}
+
+/** `set-option` of one of nudge's user options in `scope` (`-p -t %N`, `-s`), or its unset. */
+async function setUserOption(
+  runner: TmuxRunner,
+  scope: readonly string[],
+  option: string,
+  value: string | undefined,
+): Promise<void> {
   if (!/^@[A-Za-z0-9_-]+$/.test(option)) throw new Error(`not a user option: ${option}`);
   await runner.run(
     value === undefined
-      ? ['set-option', '-p', '-u', '-t', paneId, option]
-      : ['set-option', '-p', '-t', paneId, option, formatText(value)],
+      ? ['set-option', ...scope, '-u', option]
+      : ['set-option', ...scope, option, value],
   );
 }
 
@@ -56,12 +66,7 @@ export async function markServer(
   option: string,
   value: string | undefined,
 ): Promise<void> {
-  if (!/^@[A-Za-z0-9_-]+$/.test(option)) throw new Error(`not a user option: ${option}`);
-  await runner.run(
-    value === undefined
-      ? ['set-option', '-s', '-u', option]
-      : ['set-option', '-s', option, plainLine(value)],
-  );
+  await setUserOption(runner, ['-s'], option, value === undefined ? value : plainLine(value));
 }
 
 export async function paneMark(
