@@ -12,6 +12,13 @@ import type {ControlRunner} from './control-types.js';
  * a second client for such a pane: nothing waits on the notify pane, and polling is the
  * proven path for a rare case.)
  *
+ * A client therefore reads every pane of its session, busy agents beside the job's pane too
+ * (`npm run bench -- --only neighbours`). It never turns a pane's output off for itself
+ * (`refresh-client -A '%N:off'`): toggled off while output for the client is queued, tmux may
+ * drain the pane's buffer past the client's offset and later read out of bounds (tmux#5054,
+ * fixed upstream in 2026-05). Tried here on 3.3a: the tmux server segfaulted twice at the same
+ * address in one CI run, taking every session with it.
+ *
  * Lost output: `%pause` (tmux dropped output for us, pause-after) counts as output in the
  * control runner and the pane is resumed at once, so a paused pane reads as busy. When the
  * client ends (`%exit`, the client killed, hung), `isEnded` turns true, waiters wake up, and
@@ -41,8 +48,6 @@ export function createControlActivity(control: ControlRunner): PaneActivity {
     lastOutputAt: (paneId) => control.lastOutputAt(paneId),
     async covers(paneId) {
       if (control.isClosed) return false;
-      // A pane nobody watched may have been turned off for this client: heard again first.
-      if (!(await control.watch(paneId))) return false;
       try {
         const panes = await control.run([
           'list-panes',

@@ -96,21 +96,9 @@ export function errorOf(label: string, block: ControlBlock): TmuxCommandError {
   );
 }
 
-/** A control client attaches by session id (`$N`), never a pane or window target (attaching
- * to one makes it current). */
-export function checkSessionId(sessionId: string): void {
-  if (/^\$\d+$/.test(sessionId)) return;
-  throw new TmuxCommandError(
-    'other',
-    '',
-    `a control client attaches by session id ($N), got ${JSON.stringify(sessionId)}`,
-  );
-}
-
-/** A pane for `refresh-client -A`, quoted for tmux's own parser: resumed (`:continue`), or
- * its output to this client turned on or off. */
-export function quotePane(paneId: string, state: 'continue' | 'on' | 'off' = 'continue'): string {
-  return `'${paneId.replaceAll("'", "'\\''")}:${state}'`;
+/** A pane for `refresh-client -A`: quoted for tmux's own parser, resumed (`:continue`). */
+export function quotePane(paneId: string): string {
+  return `'${paneId.replaceAll("'", "'\\''")}:continue'`;
 }
 
 /** The guard's whole program: wait for EOF on stdin (our end closes however we die), then

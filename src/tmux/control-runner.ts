@@ -4,7 +4,6 @@ import {toControlLine} from './control-line.js';
 import {OutputListeners} from './control-output.js';
 import {type ControlBlock, ControlParser} from './control-parser.js';
 import {
-  checkSessionId,
   classifyOr,
   closedByExit,
   controlClientArgs,
@@ -63,7 +62,13 @@ export async function createControlRunner(
   spec: ServerSpec,
   opts: ControlRunnerOptions,
 ): Promise<ControlRunner> {
-  checkSessionId(opts.sessionId);
+  if (!/^\$\d+$/.test(opts.sessionId)) {
+    throw new TmuxCommandError(
+      'other',
+      '',
+      `a control client attaches by session id ($N), got ${JSON.stringify(opts.sessionId)}`,
+    );
+  }
   return (opts.mutex ?? UNSERIALIZED).run(async () => {
     const client = new ControlClient(spec, opts);
     try {
@@ -90,7 +95,7 @@ class ControlClient implements ControlRunner {
   readonly #now: () => number;
   readonly #replyTimeoutMs: number;
   readonly #pending = new PendingReplies();
-  readonly #output: OutputListeners;
+  readonly #output = new OutputListeners();
   readonly #exited: Promise<void>;
   readonly #onNotification: ((line: string) => void) | undefined;
 
@@ -114,8 +119,6 @@ class ControlClient implements ControlRunner {
     this.#mutex = opts.mutex ?? UNSERIALIZED;
     this.#now = opts.now ?? Date.now;
     this.#replyTimeoutMs = opts.replyTimeoutMs ?? REPLY_TIMEOUT_MS;
-    const setOutput = (pane: string, on: boolean) => this.#refreshPane(pane, on ? 'on' : 'off');
-    this.#output = new OutputListeners(opts.watched ?? [], opts.watched && setOutput);
     if (opts.onOutput) this.#output.add(opts.onOutput);
     this.#onNotification = opts.onNotification;
     this.closed = new Promise((resolve) => {
@@ -192,7 +195,7 @@ class ControlClient implements ControlRunner {
       // Not a signal (see #signalClient): EOF makes it leave once tmux gets to it.
       this.#child.stdin.end();
     }, opts.startTimeoutMs ?? START_TIMEOUT_MS);
-    keepAlive(this.#child, true);
+    this.#setKeepAlive(true);
   }
 
   get pid(): number | undefined {
@@ -209,10 +212,6 @@ class ControlClient implements ControlRunner {
 
   onOutput(listener: OutputListener, paneId?: string): () => void {
     return this.#output.add(listener, paneId);
-  }
-
-  watch(paneId: string): Promise<boolean> {
-    return this.#output.watch(paneId, this.#now());
   }
 
   run(args: readonly string[]): Promise<string> {
@@ -275,7 +274,7 @@ class ControlClient implements ControlRunner {
   #send(line: string, commands: number, label: string): Promise<string> {
     if (this.#pending.size === 0) this.#armReplyTimer();
     const reply = this.#pending.add(commands, label);
-    keepAlive(this.#child, true);
+    this.#setKeepAlive(true);
     this.#child.stdin.write(`${line}\n`);
     return reply;
   }
@@ -290,7 +289,7 @@ class ControlClient implements ControlRunner {
     this.#pending.take(block);
     if (this.#pending.size === 0) {
       clearTimeout(this.#replyTimer);
-      keepAlive(this.#child, false);
+      this.#setKeepAlive(false);
     } else {
       this.#armReplyTimer();
     }
@@ -304,7 +303,7 @@ class ControlClient implements ControlRunner {
       if (this.#child.pid !== undefined && !this.#closedInfo) {
         this.#guard = startGuard(this.#child.pid);
       }
-      keepAlive(this.#child, false);
+      this.#setKeepAlive(false);
       this.#resolveAttached();
       return;
     }
@@ -323,12 +322,8 @@ class ControlClient implements ControlRunner {
     // tmux now drops this pane's output: it printed more than we read, so it is busy.
     this.#onOutput(paneId);
     if (this.#closedInfo || this.#closing) return;
-    this.#refreshPane(paneId, 'continue').catch(() => {});
-  }
-
-  /** `refresh-client -A` for one pane: an ordinary call, so its reply block is matched in order. */
-  #refreshPane(pane: string, state: 'continue' | 'on' | 'off'): Promise<string> {
-    return this.#send(`refresh-client -A ${quotePane(pane, state)}`, 1, 'refresh-client');
+    // Resume it. Sent as an ordinary call so its reply block is matched in order.
+    this.#send(`refresh-client -A ${quotePane(paneId)}`, 1, 'refresh-client').catch(() => {});
   }
 
   #armReplyTimer(): void {
@@ -340,6 +335,11 @@ class ControlClient implements ControlRunner {
       });
       this.#signalClient('SIGKILL');
     }, this.#replyTimeoutMs);
+  }
+
+  /** While a call or the attach is pending, the client keeps Node alive; otherwise not. */
+  #setKeepAlive(on: boolean): void {
+    keepAlive(this.#child, on);
   }
 
   /**
@@ -391,7 +391,7 @@ class ControlClient implements ControlRunner {
     clearTimeout(this.#startTimer);
     this.#pending.failAll((label) => this.#closedError(label));
     this.#rejectAttached(this.#closedError('attach-session'));
-    keepAlive(this.#child, false);
+    this.#setKeepAlive(false);
     this.#resolveClosed(this.#closedInfo);
   }
 }

@@ -30,10 +30,6 @@ export interface ControlRunner extends TmuxRunner {
   lastOutputAt(paneId: string): number | undefined;
   /** Call `listener` on each %output (of `paneId` only, if given). Returns an unsubscribe. */
   onOutput(listener: OutputListener, paneId?: string): () => void;
-  /** Hear `paneId` from now on: a pane nobody watched has its output turned off for this
-   * client at its first %output (control-output.ts). Resolves to whether its output reaches
-   * us (false if turning it on again failed). */
-  watch(paneId: string): Promise<boolean>;
   /** End the client: stdin EOF (tmux detaches it; the session is untouched), then signals if
    * it does not exit. Pending calls still get their replies if tmux sends them before it
    * exits; the rest reject. Idempotent. */
@@ -47,12 +43,8 @@ export interface ControlRunnerOptions {
    * active pane (test/integration/control-activity.test.ts). */
   sessionId: string;
   tmuxBinary?: string;
-  /** Subscribed before the client starts, so no %output is missed. With it, every pane is
-   * heard. */
+  /** Subscribed before the client starts, so no %output is missed. */
   onOutput?: OutputListener;
-  /** The panes heard from the start (the job's pane); given, the others' output is turned off
-   * at their first %output until `watch` asks for them. Without it, every pane is heard. */
-  watched?: readonly string[];
   /** Called with each notification line other than %output (`%pause %4`, `%window-close
    * @3`, `%layout-change ...`), verbatim. Lines a command prints inside its own reply block
    * (refresh-client -A prints `%continue %4` there) are part of that reply, not notifications. */

@@ -111,7 +111,6 @@ export async function openTransport(
       sessionId,
       tmuxBinary: opts.tmuxBinary,
       onOutput: opts.onOutput,
-      watched: [paneId],
       onNotification: opts.onNotification,
       now: opts.now,
       pauseAfterSeconds: opts.pauseAfterSeconds,
