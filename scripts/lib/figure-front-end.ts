@@ -62,7 +62,9 @@ async function frontEndOn(
   const version = execFileSync(node, ['-v'], {encoding: 'utf8'}).trim();
   {
     const runs = ctx.runs(15);
-    const pane = await ctx.server.newPane(['sh', '-c', 'exec cat > /dev/null']);
+    // A shell, and a command that does nothing: nudge types into no program it knows is busy
+    // (not into a bare `cat`), and the job is over as soon as the prompt is back.
+    const pane = await ctx.server.newPane(['bash', '--norc', '--noprofile']);
     const submitArgs = (n: number) => [
       'submit',
       // Make the worker's job short, so waiting for it between samples is quick; none of
@@ -77,7 +79,7 @@ async function frontEndOn(
       '--timeout',
       '30s',
       '--',
-      `bench sample ${n}`,
+      `: bench sample ${n}`,
     ];
     let n = 0;
     let lastJob: string | undefined;
