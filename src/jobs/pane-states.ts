@@ -55,6 +55,10 @@ export const NEEDS_PERSON: readonly PaneState[] = [
   'done',
 ];
 
+/** The states in which a pane waits on the person rather than shows an ending: bold in the
+ * status bar, and kept when `nudge next` goes there (an ending counts as seen). */
+export const WAITS_ON_PERSON: readonly PaneState[] = ['blocked', 'waiting-for-you', 'stalled'];
+
 /** The server option the workers keep the segment in. */
 export const STATUS_OPTION = '@nudge-status';
 
@@ -127,7 +131,9 @@ export function statusSegment(r: StatusLine, plain: boolean): string {
     plain ? plainLine(text) : style ? `#[${style}]${formatText(text)}#[default]` : formatText(text);
   const named = r.needsYou
     .slice(0, NAMED)
-    .map((p) => styled(stateStyle(p.state), `${p.state} ${p.target}`));
+    .map((p) =>
+      styled(stateStyle(p.state, WAITS_ON_PERSON.includes(p.state)), `${p.state} ${p.target}`),
+    );
   if (r.needsYou.length > NAMED) named.push(`+${r.needsYou.length - NAMED}`);
   const parts = [...named];
   if (r.atWork.length > 0) parts.push(`${r.atWork.length} working`);

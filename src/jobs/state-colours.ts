@@ -1,7 +1,7 @@
 /**
  * The colour of each state, one table for every view that colours states (`nudge top`'s rows,
  * the status line's segments), so a state looks the same wherever a person sees it.
- * States that need the person are bold where the view can embolden.
+ * Which states are bold is the view's to say (the status bar: those that wait on the person).
  */
 const COLOUR: Record<string, string> = {
   blocked: 'red',
@@ -18,16 +18,14 @@ const COLOUR: Record<string, string> = {
   queued: 'gray',
 };
 
-const NEEDS_PERSON = new Set(['blocked', 'waiting-for-you', 'stalled']);
-
 /** The colour name (as Ink and tmux both spell it) of a state, if it has one. */
 export function stateColour(state: string): string | undefined {
   return COLOUR[state];
 }
 
-/** The tmux style of a state (`fg=red,bold`), if it has a colour. */
-export function stateStyle(state: string): string | undefined {
+/** The tmux style of a state (`fg=red`, `fg=red,bold`), if it has a colour. */
+export function stateStyle(state: string, bold = false): string | undefined {
   const colour = COLOUR[state];
   if (colour === undefined) return undefined;
-  return NEEDS_PERSON.has(state) ? `fg=${colour},bold` : `fg=${colour}`;
+  return bold ? `fg=${colour},bold` : `fg=${colour}`;
 }

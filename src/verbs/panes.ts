@@ -8,6 +8,7 @@ import {
   type StatusLine,
   shownPanes,
   summarize,
+  WAITS_ON_PERSON,
 } from '../jobs/pane-states.js';
 import {resolveServerSpec} from '../tmux/server.js';
 import type {CommandContext} from './context.js';
@@ -54,7 +55,7 @@ export async function nextPane(o: NextOptions, ctx: CommandContext): Promise<Nex
     );
   }
   // A pane that waits (blocked, stalled, for you) keeps its state; an ending counts as seen.
-  if (!['blocked', 'stalled', 'waiting-for-you'].includes(next.state)) {
+  if (!WAITS_ON_PERSON.includes(next.state)) {
     await tmux.markPane(next.pane, PANE_OPTIONS.state, undefined);
     await tmux.markPane(next.pane, PANE_OPTIONS.job, undefined);
     await refreshStatusOption(tmux);

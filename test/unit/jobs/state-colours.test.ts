@@ -1,13 +1,14 @@
 // One colour per state, wherever a person sees it: top's rows and the status line agree.
 import {describe, expect, test} from 'vitest';
+import {WAITS_ON_PERSON} from '../../../src/jobs/pane-states.js';
 import {stateColour, stateStyle} from '../../../src/jobs/state-colours.js';
 
 describe('state colours', () => {
   test('a state that needs the person is bold in tmux, in the colour top gives it', () => {
-    for (const state of ['blocked', 'waiting-for-you', 'stalled']) {
-      expect(stateStyle(state)).toBe(`fg=${stateColour(state)},bold`);
+    for (const state of WAITS_ON_PERSON) {
+      expect(stateStyle(state, true)).toBe(`fg=${stateColour(state)},bold`);
     }
-    expect(stateStyle('stalled')).toBe('fg=magenta,bold');
+    expect(stateStyle('stalled', true)).toBe('fg=magenta,bold');
   });
 
   test('an ending is coloured, not bold; a state without a colour has no style', () => {
