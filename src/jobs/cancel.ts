@@ -67,15 +67,25 @@ export async function cancelJob(
   // A person cancels it (not a shutdown's signal): said before the worker is signalled.
   // Its worker interrupts the command it typed (in a shell's pane) unless told to leave it.
   await handle.markCancelRequested('nudge cancel', o.keepRunning === true);
+  // Read again after the mark: a waiter that took the job meanwhile looked for the mark after
+  // it recorded itself, so either it saw the mark or this read sees the waiter.
+  record = await handle.readState();
+  if (isTerminal(record.state)) return result(record, false);
   // Never signal a process we did not start: pid and start time must both match. A detached
   // worker leads its own process group (setsid): the group goes, so anything it started goes
   // too. A --wait job runs in the caller's process: only that is signalled.
   if (record.pid !== undefined && isJobProcessAlive(record)) {
     const worker = workerOf({...record, pid: record.pid});
     const group = record.mode === 'detached';
+    // A waiter runs other jobs beside this one: it is told to look at its jobs' marks
+    // (SIGUSR2), and never killed.
+    const waiter = record.waiter === true;
     // Stopped once it records its ending (or is gone); killed after the grace period.
     const how = await stopGracefully({
-      send: (signal) => signalProcess(worker, signal, group),
+      send: (signal) =>
+        waiter
+          ? signal === 'SIGTERM' && signalProcess(worker, 'SIGUSR2', false)
+          : signalProcess(worker, signal, group),
       alive: () => isRunning(worker),
       done: async () => isTerminal((await handle.readState()).state),
       clock: ctx.clock,

@@ -16,6 +16,7 @@ import {systemForeground} from '../process/foreground.js';
 import {endProcessGroup} from '../process/group.js';
 import {listenersOf} from '../process/listeners.js';
 import {systemTree} from '../process/tree.js';
+import type {ControlPool} from '../tmux/control-pool.js';
 import {createSpawnRunner} from '../tmux/runner.js';
 import type {ServerRef, ServerSpec} from '../tmux/server.js';
 import {createTmux, type Tmux} from '../tmux/tmux.js';
@@ -62,6 +63,9 @@ export interface ExecuteContext {
   usage?: (() => WorkerUsage) | undefined;
   /** The worker's environment: where the agents' doors are found (src/doors/). */
   env: Record<string, string | undefined>;
+  /** The control clients this process shares among its jobs (the server's waiter); without
+   * it, the job attaches its own. */
+  controls?: ControlPool | undefined;
 }
 
 /** How long a door waits for the agent to show a notice taken before it is typed instead:
@@ -119,6 +123,7 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
         prefer: ctx.transport === 'spawn' ? 'spawn' : 'control',
         pauseAfterSeconds: CONTROL_PAUSE_AFTER_SECONDS,
         mutex: controlMutexFor(ctx.stateDir, server, {pid: ctx.pid}),
+        pool: ctx.controls,
       }),
     async (opened) => {
       transportRecord = describeTransport(opened);
@@ -294,7 +299,12 @@ function realJobDeps(
         job: {id: request.jobId, pane: request.pane, preview: previewText(request.text)},
         // The config file is read only for a job that tells anyone.
         previewOut: request.options.notifySinks.length > 0 && notifyPreviewOf(ctx.env),
-        deps: {clock: realClock, tmux: transport.tmux, platform: thisProcess.platform},
+        deps: {
+          clock: realClock,
+          tmux: transport.tmux,
+          platform: thisProcess.platform,
+          env: ctx.env,
+        },
         record: (event, told) =>
           told.ok
             ? recorder.event('notify-sent', {about: event, sink: told.sink, tries: told.tries})

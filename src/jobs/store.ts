@@ -1,4 +1,4 @@
-import {mkdir, readdir, readFile, rm, writeFile} from 'node:fs/promises';
+import {mkdir, readdir, readFile, rm, stat, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {NudgeError} from '../base/errors.js';
 import type {IfBusy} from './policies.js';
@@ -207,6 +207,14 @@ export class JobHandle {
   async cancelStopsCommand(): Promise<boolean> {
     const text = await readFile(join(this.dir, CANCEL_REQUESTED), 'utf8').catch(() => undefined);
     return text !== undefined && !text.split('\n').includes(KEEP_RUNNING);
+  }
+
+  /** Whether `nudge cancel` has marked the job (markCancelRequested). */
+  async cancelRequested(): Promise<boolean> {
+    return stat(join(this.dir, CANCEL_REQUESTED)).then(
+      () => true,
+      () => false,
+    );
   }
 
   /** Whether a stop of the job is a person's: they cancelled it (markCancelRequested), or it

@@ -13,6 +13,9 @@ export interface NotifyDeps {
   tmux: Tmux;
   /** `process.platform`: desktop notifications are notify-send on Linux, osascript on macOS. */
   platform: string;
+  /** The environment of a `cmd:` sink's program (default: this process's). A waiter runs
+   * jobs of several callers, each with its own. */
+  env?: Record<string, string | undefined> | undefined;
 }
 
 /** How one sink took an event. */
@@ -64,10 +67,16 @@ export async function sendEvent(
         });
       }
       case 'cmd':
-        return await program(name, sink.argv[0] ?? '', sink.argv.slice(1), JSON.stringify(event));
+        return await program(
+          name,
+          deps.env,
+          sink.argv[0] ?? '',
+          sink.argv.slice(1),
+          JSON.stringify(event),
+        );
       case 'desktop':
         return deps.platform === 'darwin'
-          ? await program(name, 'osascript', [
+          ? await program(name, deps.env, 'osascript', [
               '-e',
               'on run argv',
               '-e',
@@ -77,7 +86,7 @@ export async function sendEvent(
               titleOf(event),
               lineOf(event),
             ])
-          : await program(name, 'notify-send', [
+          : await program(name, deps.env, 'notify-send', [
               '--app-name=nudge',
               `--urgency=${event.event === 'blocked' || event.event === 'limit' ? 'critical' : 'normal'}`,
               titleOf(event),
@@ -132,12 +141,14 @@ async function post(
 
 async function program(
   name: string,
+  env: NotifyDeps['env'],
   file: string,
   args: string[],
   input = '',
 ): Promise<SinkOutcome> {
   const r = await runCommand(file, args, {
     input,
+    env,
     timeoutMs: PROGRAM_TIMEOUT_MS,
     maxBytes: 64 * 1024,
     signal: new AbortController().signal,

@@ -2,6 +2,7 @@ import {err, ok, type Result} from '../base/result.js';
 import type {PaneActivity} from './activity.js';
 import {createControlActivity} from './control-activity.js';
 import {canRunOverControl, commandNames} from './control-line.js';
+import type {ControlPool} from './control-pool.js';
 import {createControlRunner} from './control-runner.js';
 import type {ControlRunner, OutputListener, SectionMutex} from './control-types.js';
 import {createSpawnRunner, TmuxCommandError, type TmuxRunner} from './runner.js';
@@ -56,6 +57,8 @@ export interface OpenTransportOptions {
    * every control client, with other processes (see ControlRunnerOptions.mutex). When it
    * cannot be taken in time, the transport spawns instead. */
   mutex?: SectionMutex;
+  /** Share one control client per session among the jobs of this process (a waiter's). */
+  pool?: ControlPool;
 }
 
 /**
@@ -105,6 +108,20 @@ export async function openTransport(
     throw error;
   }
 
+  const attach = () => attachControl(spec, sessionId, opts, spawnRunner, spawned);
+  return opts.pool ? opts.pool.share(`${JSON.stringify(spec)}\0${sessionId}`, attach) : attach();
+}
+
+/** A control-mode client attached to session `sessionId`, as a transport; the spawn
+ * transport (with the reason) when it cannot attach. */
+async function attachControl(
+  spec: ServerSpec,
+  sessionId: string,
+  opts: OpenTransportOptions,
+  spawnRunner: TmuxRunner,
+  spawned: (fallbackReason: string) => Transport,
+): Promise<Transport> {
+  const mutex = opts.mutex;
   let control: ControlRunner;
   try {
     control = await createControlRunner(spec, {

@@ -1,13 +1,16 @@
 import {useProfilesOf} from '../agents/registry.js';
 import {realClock} from '../base/clock.js';
-import {EXIT_CODES, type ExitCode, exitCodeOfState} from '../base/errors.js';
+import {describeError, EXIT_CODES, type ExitCode, exitCodeOfState} from '../base/errors.js';
 import {JOB_ID_PATTERN, layout} from '../base/paths.js';
 import {relayEnds} from '../front/relay.js';
 import {executeJob, recordWorkerFailure} from '../jobs/execute.js';
+import type {JobRequest} from '../jobs/request.js';
 import {JobHandle} from '../jobs/store.js';
+import {handOrServe, type WaiterJob} from '../jobs/waiter.js';
 import type {WorkerKind, WorkerStart} from '../process/worker-main.js';
 import {type RelaySpec, recordRelayFailure, relayOf, runRelay} from '../relay/relay.js';
 import {executeRunJob} from '../runs/execute.js';
+import {createControlPool} from '../tmux/control-pool.js';
 import {parseTransportChoice} from '../tmux/transport.js';
 import {nodeContext} from '../verbs/node-context.js';
 import {executeCycles, recordCycleFailure} from '../watch/execute.js';
@@ -34,29 +37,63 @@ const executeContext = (s: WorkerStart) => ({
 /** A job's failure goes into its record (through the store's one writer of endings). */
 const failJob = (s: WorkerStart, reason: string) => recordWorkerFailure(s.stateDir, s.id, reason);
 
-/** `nudge submit`'s job: its request read from the store by the job's id, checked. */
+/** `nudge submit`'s job: handed to its tmux server's waiter (src/jobs/waiter.ts), or run here
+ * by this process as the waiter, with every job handed to it meanwhile. Each job's request is
+ * read from the store by its id and checked. `NUDGE_WAITER=0` runs the job here alone (one
+ * process per job, as before the waiter). */
 export const JOB_WORKER: WorkerKind = {
   name: 'job',
   idPattern: JOB_ID_PATTERN,
   prepare: useProfilesOf,
   async run(s) {
-    const decoded = await new JobHandle(s.id, layout.jobDir(s.stateDir, s.id)).readRequest();
-    if (!decoded.ok) throw new BadRequest(decoded.error);
+    const request = await requestOf(s.stateDir, s.id);
     // NUDGE_TRANSPORT=spawn|control|auto picks how tmux is reached (tests run both).
     const transport = parseTransportChoice(s.env.NUDGE_TRANSPORT);
     if (!transport.ok) throw new BadRequest(transport.error);
-    const outcome = await executeJob(decoded.value, {
+    // One control client per session for every job this process runs.
+    const controls = createControlPool();
+    const runOne = async (job: WaiterJob, known?: JobRequest) => {
+      const outcome = await executeJob(known ?? (await requestOf(s.stateDir, job.id)), {
+        stateDir: s.stateDir,
+        pid: s.pid,
+        signal: job.signal,
+        transport: transport.value,
+        usage: s.usage,
+        env: job.env,
+        controls,
+      });
+      return exitCodeOfState(outcome.state);
+    };
+    if (s.env.NUDGE_WAITER === '0')
+      return runOne({id: s.id, env: s.env, signal: s.signal}, request);
+    await handOrServe(s.id, {
       stateDir: s.stateDir,
+      server: {socketPath: request.server.socketPath, serverPid: request.server.pid},
+      env: s.env,
       pid: s.pid,
       signal: s.signal,
-      transport: transport.value,
-      usage: s.usage,
-      env: s.env,
+      log: s.log,
+      runJob: async (job) => {
+        try {
+          await runOne(job, job.id === s.id ? request : undefined);
+        } catch (error) {
+          // One job's bad request or throw is its own failure, recorded in its record; the
+          // waiter's other jobs go on.
+          await recordWorkerFailure(s.stateDir, job.id, `Worker failed: ${describeError(error)}.`);
+        }
+      },
     });
-    return exitCodeOfState(outcome.state);
+    return EXIT_CODES.ok;
   },
   recordFailure: failJob,
 };
+
+/** A job's checked request, read from the store by its id. */
+async function requestOf(stateDir: string, id: string): Promise<JobRequest> {
+  const decoded = await new JobHandle(id, layout.jobDir(stateDir, id)).readRequest();
+  if (!decoded.ok) throw new BadRequest(decoded.error);
+  return decoded.value;
+}
 
 /** A kind whose request is its record in the store, read by the id (`nudge run`'s job, a
  * watcher's cycle): its work, and the exit code of how it ended. */

@@ -1,0 +1,314 @@
+import {mkdir, readdir, readFile, rename, rm, stat} from 'node:fs/promises';
+import {join} from 'node:path';
+import {type Clock, realClock} from '../base/clock.js';
+import {describeError} from '../base/errors.js';
+import {writeFileAtomic} from '../base/fs.js';
+import {DIR_MODE, JOB_ID_PATTERN} from '../base/paths.js';
+import {fnv1a64} from '../locks/key.js';
+import {LOCK_STALE_MS, LOCK_UPDATE_MS} from '../locks/pane-lock.js';
+import {type QueueWatch, watchQueue} from '../locks/queue-watch.js';
+import {processId} from '../process/identity.js';
+import type {ServerRef} from '../tmux/server.js';
+import {isTerminal, JobHandle} from './store.js';
+
+/**
+ * One waiter per tmux server (issue 44): the detached worker `nudge submit` starts hands its
+ * job to the process that already runs the jobs of its server and exits, or becomes that
+ * process. Twenty jobs waiting on one server are then one Node process, not twenty.
+ *
+ * The hand-over, step by step (the waiter's files are under `<state>/waiters/<key>/`):
+ *
+ * 1. The worker writes its job into the waiter's inbox (`inbox/<job>.json`, atomically).
+ * 2. It tries the waiter's lock (proper-lockfile, the pane lock's timings). Taken: it is the
+ *    waiter, and serves the inbox, its own job first among them.
+ * 3. Not taken: it watches its entry. The waiter claims an entry by renaming it away (only one
+ *    rename of a file succeeds), records itself as the job's process, and runs the job; the
+ *    worker sees its entry gone and exits. If the lock comes free first (the waiter ended, was
+ *    killed, or stalled past the lock's staleness), the worker goes back to step 2.
+ *
+ * So an entry always has a live process answerable for it: the worker that wrote it, until a
+ * waiter has taken it. A waiter with nothing left releases its lock and then looks at the
+ * inbox once more, so an entry written as it was leaving is never left behind: either its
+ * look sees it (and it takes the lock again, or another worker has), or the entry was written
+ * after the lock came free, and its worker takes the lock.
+ *
+ * Jobs share a waiter only when they would run alike: same tmux server, and the same
+ * environment but for what says where the caller stood (PER_CALLER), which travels in the
+ * entry and is put back into that job's environment. Each job keeps its own log, timeout,
+ * record and stop: `nudge cancel` marks the job and sends the waiter SIGUSR2 (never SIGTERM,
+ * which stops every job of the waiter, as a shutdown does).
+ */
+
+/** What differs between callers who otherwise run alike: where in tmux and in the file system
+ * each stood. Every other variable of the worker's environment must be equal for two jobs to
+ * share a waiter (each job's own values of these are put back into its environment). */
+export const PER_CALLER = ['TMUX_PANE', 'PWD', 'OLDPWD', 'SHLVL', '_'] as const;
+
+/** What an inbox entry holds: the job, and its caller's PER_CALLER values. */
+interface InboxEntry {
+  job: string;
+  vars: Record<string, string>;
+}
+
+/** One job run by the waiter: its id, its environment, and its own stop. */
+export interface WaiterJob {
+  id: string;
+  env: Record<string, string | undefined>;
+  signal: AbortSignal;
+}
+
+/** What the worker entry gives the waiter. */
+export interface WaiterDeps {
+  stateDir: string;
+  server: ServerRef;
+  env: Record<string, string | undefined>;
+  pid: number;
+  /** The process's stop (SIGTERM, SIGINT): every job stops. */
+  signal: AbortSignal;
+  /** Run one job to its end (its record written); never throws for the job's own failures. */
+  runJob(job: WaiterJob): Promise<void>;
+  /** A line of the process's log. */
+  log(line: string): void;
+  clock?: Clock;
+}
+
+/** How the worker's job went: run by this process (it was or became the waiter), or taken by
+ * the waiter that runs its server's jobs. */
+export type HandOver = 'served' | 'handed-over';
+
+/** How often a worker whose entry waits for the waiter looks at it and at the lock. */
+const HANDOVER_POLL_MS = 100;
+/** How often the waiter reads its inbox when no file event came (fs.watch may miss some). */
+const INBOX_BACKSTOP_MS = 1_000;
+
+/** The waiter's folder for jobs of `server` run in `env`. */
+export function waiterDir(
+  stateDir: string,
+  server: ServerRef,
+  env: Record<string, string | undefined>,
+): string {
+  return join(stateDir, 'waiters', waiterKey(server, env));
+}
+
+/** The key of a waiter: the server (socket and pid) and the environment but PER_CALLER. */
+export function waiterKey(server: ServerRef, env: Record<string, string | undefined>): string {
+  const skip = new Set<string>(PER_CALLER);
+  const lines = Object.keys(env)
+    .filter((k) => !skip.has(k) && env[k] !== undefined)
+    .sort()
+    .map((k) => `${k}=${env[k]}`);
+  const socket = fnv1a64(server.socketPath).slice(0, 12);
+  return `${socket}-${server.serverPid}-${fnv1a64(lines.join('\0')).slice(0, 12)}`;
+}
+
+/** The caller's PER_CALLER values, for its entry. */
+function perCaller(env: Record<string, string | undefined>): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const k of PER_CALLER) {
+    const v = env[k];
+    if (v !== undefined) vars[k] = v;
+  }
+  return vars;
+}
+
+/**
+ * The job worker's side: hand job `jobId` to its server's waiter, or become the waiter and
+ * serve it (and every job handed over meanwhile) until none is left.
+ */
+export async function handOrServe(jobId: string, deps: WaiterDeps): Promise<HandOver> {
+  const dir = waiterDir(deps.stateDir, deps.server, deps.env);
+  const inbox = join(dir, 'inbox');
+  await mkdir(inbox, {recursive: true, mode: DIR_MODE});
+  const entry = join(inbox, `${jobId}.json`);
+  const body: InboxEntry = {job: jobId, vars: perCaller(deps.env)};
+  await writeFileAtomic(entry, JSON.stringify(body), {durable: false});
+  const clock = deps.clock ?? realClock;
+  for (;;) {
+    const held = await takeWaiterLock(dir);
+    if (held) {
+      await serve(dir, held, deps);
+      return 'served';
+    }
+    // Another process is the waiter: wait until it takes our entry, or until its lock is free.
+    for (;;) {
+      if (!(await exists(entry))) return 'handed-over';
+      if (deps.signal.aborted) {
+        // Stopped before the waiter took it: take the entry back (if we still can) and let
+        // the job record its stop here.
+        if (await takeBack(entry)) {
+          await deps.runJob({id: jobId, env: deps.env, signal: deps.signal});
+          return 'served';
+        }
+        return 'handed-over';
+      }
+      if (!(await lockHeld(dir))) break;
+      await clock.sleep(HANDOVER_POLL_MS);
+    }
+  }
+}
+
+/** The waiter's lock, or undefined when another process holds it. */
+interface HeldLock {
+  release(): Promise<void>;
+  /** Aborted when the lock was taken over (this process stalled past its staleness). */
+  lost: AbortSignal;
+}
+
+async function takeWaiterLock(dir: string): Promise<HeldLock | undefined> {
+  const {default: lockfile} = await import('proper-lockfile');
+  const lost = new AbortController();
+  try {
+    const release = await lockfile.lock(dir, {
+      stale: LOCK_STALE_MS,
+      update: LOCK_UPDATE_MS,
+      realpath: false,
+      lockfilePath: join(dir, 'lock'),
+      retries: 0,
+      onCompromised: () => lost.abort(),
+    });
+    return {release: () => release().catch(() => {}), lost: lost.signal};
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOCKED') return undefined;
+    throw error;
+  }
+}
+
+async function lockHeld(dir: string): Promise<boolean> {
+  const {default: lockfile} = await import('proper-lockfile');
+  return lockfile
+    .check(dir, {stale: LOCK_STALE_MS, realpath: false, lockfilePath: join(dir, 'lock')})
+    .catch(() => false);
+}
+
+/**
+ * Serve the inbox until no job runs and none waits: claim each entry, run its job beside the
+ * others, stop a job when `nudge cancel` marks it (SIGUSR2), all of them on the process's
+ * stop. Then release the lock, look once more, and go on if someone came meanwhile.
+ */
+async function serve(dir: string, first: HeldLock, deps: WaiterDeps): Promise<void> {
+  const inbox = join(dir, 'inbox');
+  const running = new Map<string, {stop: AbortController; done: Promise<void>}>();
+  const onCancel = () => {
+    for (const [id, job] of running) {
+      void cancelRequested(deps.stateDir, id).then((yes) => {
+        if (yes) job.stop.abort();
+      });
+    }
+  };
+  process.on('SIGUSR2', onCancel);
+  let held: HeldLock | undefined = first;
+  const changes = watchQueue(inbox);
+  const clock = deps.clock ?? realClock;
+  try {
+    while (held) {
+      changes?.reset();
+      // A waiter whose lock was taken over (it stalled) takes no new job: the new holder does.
+      if (!held.lost.aborted && !deps.signal.aborted) {
+        for (const entry of await inboxEntries(inbox)) {
+          const job = await claim(inbox, entry, deps);
+          if (!job) continue;
+          const stop = new AbortController();
+          const onStop = () => stop.abort();
+          deps.signal.addEventListener('abort', onStop, {once: true});
+          if (await cancelRequested(deps.stateDir, job.job)) stop.abort();
+          const done = deps
+            .runJob({id: job.job, env: {...deps.env, ...job.vars}, signal: stop.signal})
+            .catch((error: unknown) =>
+              deps.log(`job ${job.job} failed in the waiter: ${describeError(error)}`),
+            )
+            .finally(() => {
+              deps.signal.removeEventListener('abort', onStop);
+              running.delete(job.job);
+            });
+          running.set(job.job, {stop, done});
+        }
+      }
+      if (running.size === 0) {
+        if ((await inboxEntries(inbox)).length > 0 && !held.lost.aborted) continue;
+        await held.release();
+        held = undefined;
+        // Someone may have written an entry while we were leaving: its worker takes the lock,
+        // or we take it again and serve it.
+        if ((await inboxEntries(inbox)).length > 0) held = await takeWaiterLock(dir);
+        continue;
+      }
+      await Promise.race([
+        ...[...running.values()].map((j) => j.done),
+        changes?.next ?? clock.sleep(INBOX_BACKSTOP_MS),
+        clock.sleep(INBOX_BACKSTOP_MS),
+      ]);
+    }
+  } finally {
+    changes?.close();
+    process.off('SIGUSR2', onCancel);
+    // A cancel's SIGUSR2 that comes as this process leaves must not end it (its default).
+    process.on('SIGUSR2', () => {});
+  }
+}
+
+/** The inbox's entries, oldest job first (job ids sort by time). */
+async function inboxEntries(inbox: string): Promise<string[]> {
+  const names = await readdir(inbox).catch(() => [] as string[]);
+  return names
+    .filter((n) => n.endsWith('.json') && JOB_ID_PATTERN.test(n.slice(0, -'.json'.length)))
+    .sort();
+}
+
+/** Take an entry (renamed away: only one process's rename succeeds) and record this process
+ * as its job's; undefined when another took it first or it is not a job's. */
+async function claim(
+  inbox: string,
+  name: string,
+  deps: WaiterDeps,
+): Promise<InboxEntry | undefined> {
+  const from = join(inbox, name);
+  const taken = join(inbox, `${name}.${deps.pid}.taken`);
+  try {
+    await rename(from, taken);
+  } catch {
+    return undefined;
+  }
+  try {
+    const entry = JSON.parse(await readFile(taken, 'utf8')) as InboxEntry;
+    if (`${entry.job}.json` !== name || typeof entry.vars !== 'object' || entry.vars === null)
+      return undefined;
+    const vars: Record<string, string> = {};
+    for (const k of PER_CALLER) {
+      const v = (entry.vars as Record<string, unknown>)[k];
+      if (typeof v === 'string') vars[k] = v;
+    }
+    const handle = new JobHandle(entry.job, join(deps.stateDir, 'jobs', entry.job));
+    const record = await handle.readState();
+    if (!isTerminal(record.state)) {
+      const self = processId(deps.pid);
+      await handle.updateState({pid: self.pid, pidStart: self.start, waiter: true});
+    }
+    return {job: entry.job, vars};
+  } catch (error) {
+    deps.log(`inbox entry ${name} could not be taken: ${describeError(error)}`);
+    return undefined;
+  } finally {
+    await rm(taken, {force: true});
+  }
+}
+
+/** Whether a person asked to cancel the job (`nudge cancel` marks it before it signals). */
+async function cancelRequested(stateDir: string, id: string): Promise<boolean> {
+  return new JobHandle(id, join(stateDir, 'jobs', id)).cancelRequested();
+}
+
+async function takeBack(entry: string): Promise<boolean> {
+  try {
+    await rm(entry);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
