@@ -5,8 +5,8 @@ import {describeError} from '../base/errors.js';
 import {writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE, JOB_ID_PATTERN} from '../base/paths.js';
 import {fnv1a64} from '../locks/key.js';
-import {LOCK_STALE_MS, LOCK_UPDATE_MS} from '../locks/pane-lock.js';
-import {type QueueWatch, watchQueue} from '../locks/queue-watch.js';
+import {watchQueue} from '../locks/queue-watch.js';
+import {takeWaiterLock, type WaiterLock, waiterLockHeld} from '../locks/waiter-lock.js';
 import {processId} from '../process/identity.js';
 import type {ServerRef} from '../tmux/server.js';
 import {isTerminal, JobHandle} from './store.js';
@@ -69,6 +69,8 @@ export interface WaiterDeps {
   runJob(job: WaiterJob): Promise<void>;
   /** A line of the process's log. */
   log(line: string): void;
+  /** Subscribe to "look at your jobs' cancel marks" (SIGUSR2, which `nudge cancel` sends). */
+  onCancelMarks(listener: () => void): () => void;
   clock?: Clock;
 }
 
@@ -141,51 +143,18 @@ export async function handOrServe(jobId: string, deps: WaiterDeps): Promise<Hand
         }
         return 'handed-over';
       }
-      if (!(await lockHeld(dir))) break;
+      if (!(await waiterLockHeld(dir))) break;
       await clock.sleep(HANDOVER_POLL_MS);
     }
   }
 }
 
-/** The waiter's lock, or undefined when another process holds it. */
-interface HeldLock {
-  release(): Promise<void>;
-  /** Aborted when the lock was taken over (this process stalled past its staleness). */
-  lost: AbortSignal;
-}
-
-async function takeWaiterLock(dir: string): Promise<HeldLock | undefined> {
-  const {default: lockfile} = await import('proper-lockfile');
-  const lost = new AbortController();
-  try {
-    const release = await lockfile.lock(dir, {
-      stale: LOCK_STALE_MS,
-      update: LOCK_UPDATE_MS,
-      realpath: false,
-      lockfilePath: join(dir, 'lock'),
-      retries: 0,
-      onCompromised: () => lost.abort(),
-    });
-    return {release: () => release().catch(() => {}), lost: lost.signal};
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOCKED') return undefined;
-    throw error;
-  }
-}
-
-async function lockHeld(dir: string): Promise<boolean> {
-  const {default: lockfile} = await import('proper-lockfile');
-  return lockfile
-    .check(dir, {stale: LOCK_STALE_MS, realpath: false, lockfilePath: join(dir, 'lock')})
-    .catch(() => false);
-}
-
 /**
  * Serve the inbox until no job runs and none waits: claim each entry, run its job beside the
- * others, stop a job when `nudge cancel` marks it (SIGUSR2), all of them on the process's
+ * others, stop a job when `nudge cancel` marks it (and sends SIGUSR2), all of them on the process's
  * stop. Then release the lock, look once more, and go on if someone came meanwhile.
  */
-async function serve(dir: string, first: HeldLock, deps: WaiterDeps): Promise<void> {
+async function serve(dir: string, first: WaiterLock, deps: WaiterDeps): Promise<void> {
   const inbox = join(dir, 'inbox');
   const running = new Map<string, {stop: AbortController; done: Promise<void>}>();
   const onCancel = () => {
@@ -195,8 +164,8 @@ async function serve(dir: string, first: HeldLock, deps: WaiterDeps): Promise<vo
       });
     }
   };
-  process.on('SIGUSR2', onCancel);
-  let held: HeldLock | undefined = first;
+  const offCancel = deps.onCancelMarks(onCancel);
+  let held: WaiterLock | undefined = first;
   const changes = watchQueue(inbox);
   const clock = deps.clock ?? realClock;
   try {
@@ -240,9 +209,7 @@ async function serve(dir: string, first: HeldLock, deps: WaiterDeps): Promise<vo
     }
   } finally {
     changes?.close();
-    process.off('SIGUSR2', onCancel);
-    // A cancel's SIGUSR2 that comes as this process leaves must not end it (its default).
-    process.on('SIGUSR2', () => {});
+    offCancel();
   }
 }
 

@@ -26,6 +26,8 @@ export interface WorkerStart {
   log(line: string): void;
   /** CPU and peak memory so far (for the job's record). */
   usage(): WorkerUsage;
+  /** Hear SIGUSR2: `nudge cancel` marked one of the jobs this process runs (a waiter's). */
+  onCancelMarks(listener: () => void): () => void;
 }
 
 /** CPU and peak memory of a worker, and the CPU of its exited children where the system tells
@@ -66,6 +68,7 @@ export async function workerMain(kind: WorkerKind): Promise<void> {
     signal,
     log: (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`),
     usage,
+    onCancelMarks: cancelMarks(),
   };
   const fail = async (reason: string): Promise<void> => {
     process.stderr.write(`nudge ${kind.name} worker: ${reason}\n`);
@@ -103,6 +106,22 @@ function stopSignal(): AbortSignal {
   process.on('SIGINT', () => controller.abort());
   process.on('SIGHUP', () => {});
   return controller.signal;
+}
+
+/**
+ * SIGUSR2, which `nudge cancel` sends a waiter after it marks one of its jobs: heard for the
+ * whole life of the worker, so that one coming as the waiter leaves does not end the process
+ * (SIGUSR2's default) with a job still recording its ending.
+ */
+function cancelMarks(): (listener: () => void) => () => void {
+  const listeners = new Set<() => void>();
+  process.on('SIGUSR2', () => {
+    for (const listener of [...listeners]) listener();
+  });
+  return (listener) => {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  };
 }
 
 function usage(): WorkerUsage {

@@ -1,21 +1,26 @@
-import type {Transport} from './transport.js';
-
 /**
- * One control client per tmux session for every job of a process (the server's waiter, src/
- * jobs/waiter.ts): fifty jobs waiting in one session hold one `tmux -C` client, not fifty.
+ * One control client per tmux session for every job of a process (the server's waiter,
+ * src/jobs/waiter.ts): fifty jobs waiting in one session hold one `tmux -C` client, not fifty.
  * Each job gets the shared transport with a close of its own; the client ends when the last
  * job using it closes. A client that has ended (the session killed, the client killed) is not
  * handed out again: the next job attaches a new one.
  */
 export interface ControlPool {
   /** The transport for `key` (a server and session): the live shared one, else `open()`'s. */
-  share(key: string, open: () => Promise<Transport>): Promise<Transport>;
+  share<T extends Shareable>(key: string, open: () => Promise<T>): Promise<T>;
   /** How many clients are shared now (for tests and the bench). */
   readonly size: number;
 }
 
+/** What the pool needs of a transport (src/tmux/transport.ts's Transport). */
+export interface Shareable {
+  kind: 'control' | 'spawn';
+  control: {readonly isClosed: boolean} | undefined;
+  close(): Promise<void>;
+}
+
 interface Shared {
-  opening: Promise<Transport>;
+  opening: Promise<Shareable>;
   users: number;
 }
 
@@ -25,7 +30,7 @@ export function createControlPool(): ControlPool {
     get size() {
       return shared.size;
     },
-    async share(key, open) {
+    async share<T extends Shareable>(key: string, open: () => Promise<T>): Promise<T> {
       let entry = shared.get(key);
       const ended = entry && (await entry.opening.catch(() => undefined))?.control?.isClosed;
       if (!entry || ended) {
@@ -34,9 +39,10 @@ export function createControlPool(): ControlPool {
       }
       const mine = entry;
       mine.users++;
-      let transport: Transport;
+      let transport: T;
       try {
-        transport = await mine.opening;
+        // The entry under `key` was opened by an `open` of the same T.
+        transport = (await mine.opening) as T;
       } catch (error) {
         mine.users--;
         if (shared.get(key) === mine) shared.delete(key);

@@ -73,6 +73,7 @@ export const JOB_WORKER: WorkerKind = {
       pid: s.pid,
       signal: s.signal,
       log: s.log,
+      onCancelMarks: s.onCancelMarks,
       runJob: async (job) => {
         try {
           await runOne(job, job.id === s.id ? request : undefined);

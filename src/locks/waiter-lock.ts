@@ -1,0 +1,44 @@
+import {join} from 'node:path';
+import {LOCK_STALE_MS, LOCK_UPDATE_MS} from './pane-lock.js';
+
+/**
+ * The lock of a tmux server's waiter (src/jobs/waiter.ts): the one process that runs the
+ * server's jobs holds it. proper-lockfile with the pane lock's timings: a waiter killed with -9
+ * frees it within ~8 s, and one whose event loop stalled longer (SIGSTOP) finds it taken over.
+ */
+export interface WaiterLock {
+  release(): Promise<void>;
+  /** Aborted when another process took the lock over (this one stalled past its staleness). */
+  readonly lost: AbortSignal;
+}
+
+const lockOptions = (dir: string) => ({
+  stale: LOCK_STALE_MS,
+  realpath: false,
+  lockfilePath: join(dir, 'lock'),
+});
+
+/** Take the waiter's lock of `dir`; undefined when another process holds it. */
+export async function takeWaiterLock(dir: string): Promise<WaiterLock | undefined> {
+  const {default: lockfile} = await import('proper-lockfile');
+  const lost = new AbortController();
+  try {
+    const release = await lockfile.lock(dir, {
+      ...lockOptions(dir),
+      update: LOCK_UPDATE_MS,
+      retries: 0,
+      // The default throws inside a timer and kills the process, with every job in it.
+      onCompromised: () => lost.abort(),
+    });
+    return {release: () => release().catch(() => {}), lost: lost.signal};
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOCKED') return undefined;
+    throw error;
+  }
+}
+
+/** Whether some process holds the waiter's lock of `dir` (and keeps it fresh). */
+export async function waiterLockHeld(dir: string): Promise<boolean> {
+  const {default: lockfile} = await import('proper-lockfile');
+  return lockfile.check(dir, lockOptions(dir)).catch(() => false);
+}
