@@ -1,5 +1,6 @@
 import {join} from 'node:path';
-import {LOCK_STALE_MS, LOCK_UPDATE_MS} from './pane-lock.js';
+import {LockOwnership} from './ownership.js';
+import {LEASE_SAFE_AGE_MS, LOCK_STALE_MS, LOCK_UPDATE_MS} from './pane-lock.js';
 
 /**
  * The lock of a tmux server's waiter (src/jobs/waiter.ts): the one process that runs the
@@ -22,15 +23,25 @@ const lockOptions = (dir: string) => ({
 export async function takeWaiterLock(dir: string): Promise<WaiterLock | undefined> {
   const {default: lockfile} = await import('proper-lockfile');
   const lost = new AbortController();
+  // The lock directory 0700 like the rest of the state dir, and known ours or not at release.
+  const ours = new LockOwnership(join(dir, 'lock'), LEASE_SAFE_AGE_MS);
   try {
     const release = await lockfile.lock(dir, {
       ...lockOptions(dir),
       update: LOCK_UPDATE_MS,
       retries: 0,
+      fs: ours.fs,
       // The default throws inside a timer and kills the process, with every job in it.
       onCompromised: () => lost.abort(),
     });
-    return {release: () => release().catch(() => {}), lost: lost.signal};
+    return {
+      release: async () => {
+        // Taken over while this process stalled: the directory is the new waiter's now.
+        ours.removeOnRelease = !lost.signal.aborted && (await ours.stillOurs());
+        await release().catch(() => {});
+      },
+      lost: lost.signal,
+    };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOCKED') return undefined;
     throw error;

@@ -37,10 +37,10 @@ const executeContext = (s: WorkerStart) => ({
 /** A job's failure goes into its record (through the store's one writer of endings). */
 const failJob = (s: WorkerStart, reason: string) => recordWorkerFailure(s.stateDir, s.id, reason);
 
-/** `nudge submit`'s job: handed to its tmux server's waiter (src/jobs/waiter.ts), or run here
- * by this process as the waiter, with every job handed to it meanwhile. Each job's request is
- * read from the store by its id and checked. `NUDGE_WAITER=0` runs the job here alone (one
- * process per job, as before the waiter). */
+/** `nudge submit`'s job, read from the store by its id and checked, and run here. With
+ * `NUDGE_WAITER=1` (opt-in for now) it is handed to its tmux server's waiter (src/jobs/
+ * waiter.ts) instead, or run here by this process as the waiter, with every job handed to it
+ * meanwhile; what keeps the waiter from being the default is in docs/how-a-job-runs.md. */
 export const JOB_WORKER: WorkerKind = {
   name: 'job',
   idPattern: JOB_ID_PATTERN,
@@ -64,7 +64,7 @@ export const JOB_WORKER: WorkerKind = {
       });
       return exitCodeOfState(outcome.state);
     };
-    if (s.env.NUDGE_WAITER === '0')
+    if (s.env.NUDGE_WAITER !== '1')
       return runOne({id: s.id, env: s.env, signal: s.signal}, request);
     await handOrServe(s.id, {
       stateDir: s.stateDir,

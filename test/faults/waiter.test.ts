@@ -1,0 +1,132 @@
+// The server's waiter (src/jobs/waiter.ts) under faults: three jobs waiting on three panes of
+// one server run in one process; killed (SIGKILL) it loses no job (each shows lost, the next
+// job gets a new waiter); stopped (SIGSTOP 20 s) the next job is served by a new waiter within
+// the stop, and each job of the stopped one ends once, its notice typed at most once; the
+// tmux server killed under it ends every job once and the waiter goes.
+import {mkdirSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {describe, expect, it} from 'vitest';
+import {
+  statusOf,
+  submitJob,
+  TERMINAL,
+  terminalEvents,
+  waitForEvent,
+  waitForGroupGone,
+  workerPid,
+} from '../helpers/faults.js';
+import {useNudgeHome} from '../helpers/nudge-home.js';
+import {readJobEvents, readJobState, submitArgs, waitForJobEnd} from '../helpers/run-nudge.js';
+import {useTempDir} from '../helpers/temp-dir.js';
+import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
+import {waitFor} from '../helpers/wait-for.js';
+
+const SHELL = ['bash', '--norc', '--noprofile'];
+/** The waiter is opt-in (src/worker/kinds.ts). */
+const ENV = {NUDGE_WAITER: '1'};
+const JOBS = 3;
+
+/** A command that waits for `go` to exist, then prints FINISHED-n (typed so that the screen
+ * shows FINISHED-n only once the command prints it). */
+const command = (go: string, n: number) =>
+  `until [ -e ${go} ]; do sleep 0.2; done; echo FIN''ISHED-${n}`;
+
+/** `count` jobs waiting on panes of their own of one server, each until its FINISHED-n. */
+async function waitingJobs(count: number) {
+  const server = await startTmuxServer(SHELL);
+  const home = useNudgeHome();
+  const go = join(useTempDir('nudge-waiter-go-'), 'go');
+  const panes = ['%0'];
+  while (panes.length < count) panes.push(await server.newPane(SHELL));
+  const ids: string[] = [];
+  for (const [i, pane] of panes.entries()) {
+    ids.push(await submitJob(home, jobArgs(server, pane, i, go), ENV));
+  }
+  for (const id of ids) await waitForEvent(home, id, 'waiting', 60_000);
+  const pids = await Promise.all(ids.map((id) => workerPid(home, id)));
+  return {server, home, go, panes, ids, pids};
+}
+
+function jobArgs(server: TmuxTestServer, pane: string, n: number, go: string): string[] {
+  return submitArgs(
+    server.socket,
+    pane,
+    {until: `regex:FINISHED-${n}`, notice: `NOTICE-${n} {job}`, timeout: '5m'},
+    command(go, n),
+  );
+}
+
+/** How many times pane `pane` shows job `n`'s notice (its history and screen). */
+async function noticesIn(server: TmuxTestServer, pane: string, n: number): Promise<number> {
+  const text = await server.tmux('capture-pane', '-p', '-J', '-S', '-', '-t', pane);
+  return text.split('\n').filter((line) => line.includes(`NOTICE-${n} `)).length;
+}
+
+describe('the waiter under faults', () => {
+  it('runs the jobs of one server in one process; killed, it loses none of them', async () => {
+    const w = await waitingJobs(JOBS);
+    // One waiter for the three, holding one control client (the pool).
+    expect(new Set(w.pids).size).toBe(1);
+    const waiter = w.pids[0] ?? 0;
+    process.kill(waiter, 'SIGKILL');
+    await waitForGroupGone(waiter);
+    for (const id of w.ids) expect((await statusOf(w.home, id)).state).toBe('lost');
+    // The next job on the server gets a waiter of its own, and finishes.
+    mkdirSync(w.go, {recursive: true});
+    const next = await submitJob(w.home, jobArgs(w.server, w.panes[0] ?? '%0', 9, w.go), ENV);
+    const ended = await waitForJobEnd(w.home, next, 90_000);
+    expect(ended.state).toBe('done');
+    expect(ended.pid).not.toBe(waiter);
+    expect(await noticesIn(w.server, w.panes[0] ?? '%0', 9)).toBe(1);
+  }, 180_000);
+
+  it('stopped 20 s: a new waiter serves the next job; each job of the stopped one ends once', async () => {
+    const w = await waitingJobs(2);
+    const stopped = w.pids[0] ?? 0;
+    const late = await w.server.newPane(SHELL);
+    process.kill(stopped, 'SIGSTOP');
+    const stoppedAt = Date.now();
+    try {
+      writeFileSync(w.go, '');
+      // Submitted while the waiter is stopped: its worker takes the waiter's lock once the
+      // stopped one's goes stale (8 s), and serves it.
+      const next = await submitJob(w.home, jobArgs(w.server, late, 7, w.go), ENV);
+      const ended = await waitForJobEnd(w.home, next, 20_000);
+      expect(ended.state).toBe('done');
+      expect(ended.pid).not.toBe(stopped);
+      expect(Date.now() - stoppedAt).toBeLessThan(20_000);
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.max(0, 20_000 - (Date.now() - stoppedAt))),
+      );
+    } finally {
+      process.kill(stopped, 'SIGCONT');
+    }
+    for (const [i, id] of w.ids.entries()) {
+      const record = await waitForJobEnd(w.home, id, 90_000);
+      expect(TERMINAL).toContain(record.state);
+      expect(await terminalEvents(w.home, id)).toHaveLength(1);
+      const notified = (await readJobEvents(w.home, id)).filter((e) => e.event === 'notified');
+      expect(notified.length).toBeLessThanOrEqual(1);
+      expect(await noticesIn(w.server, w.panes[i] ?? '', i)).toBe(notified.length);
+    }
+    await waitForGroupGone(stopped, 60_000);
+  }, 240_000);
+
+  it('the tmux server killed under it: every job ends once, and the waiter goes', async () => {
+    const w = await waitingJobs(JOBS);
+    const waiter = w.pids[0] ?? 0;
+    await w.server.tmux('kill-server').catch(() => '');
+    await waitForGroupGone(waiter, 60_000);
+    for (const id of w.ids) {
+      await waitFor(
+        `job ${id} to end`,
+        async () => {
+          const s = await readJobState(w.home, id);
+          return TERMINAL.includes(s.state) ? s : undefined;
+        },
+        {timeoutMs: 30_000},
+      );
+      expect(await terminalEvents(w.home, id)).toHaveLength(1);
+    }
+  }, 180_000);
+});
