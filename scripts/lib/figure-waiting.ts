@@ -30,7 +30,11 @@ const SETTLE_MS = 2_000;
 
 /** The summed RSS, in MB, of `count` nudge jobs waiting at once: every worker and every
  * process under it (its `tmux -C` client). */
-async function waitingMemory(ctx: BenchContext, count: number): Promise<number> {
+async function waitingMemory(
+  ctx: BenchContext,
+  count: number,
+  env: Record<string, string> = ctx.env,
+): Promise<number> {
   const dir = makeTempDir('nudge-bench-mem-');
   const {server, pane} = await startPrivateTmux(dir, SHELL);
   const panes = [pane];
@@ -50,6 +54,7 @@ async function waitingMemory(ctx: BenchContext, count: number): Promise<number> 
           '--',
           PRINTER,
         ),
+        env,
       ),
     ),
   );
@@ -61,14 +66,15 @@ async function waitingMemory(ctx: BenchContext, count: number): Promise<number> 
     }
     await sleep(SETTLE_MS);
     let kb = 0;
-    for (const pid of pids) {
+    // With the waiter, the jobs share one process: each counted once.
+    for (const pid of new Set(pids)) {
       const rss = treeRssKb(pid);
       if (rss === undefined) throw new Error(`worker ${pid} ended while it was being measured`);
       kb += rss;
     }
     return kb / 1024;
   } finally {
-    await Promise.all(ids.map((id) => runCli(['cancel', id], ctx.env)));
+    await Promise.all(ids.map((id) => runCli(['cancel', id], env)));
     await Promise.all(ids.map((id) => waitForJobEnd(ctx, id, 60_000).catch(() => undefined)));
     server.kill();
   }
@@ -78,28 +84,40 @@ async function waitingMemory(ctx: BenchContext, count: number): Promise<number> 
  * number of agents grows. */
 export const waitMemory: Figure = {
   id: 'wait-memory',
-  title: 'summed RSS of 1, 10 and 50 jobs waiting at once (every nudge process and child)',
+  title:
+    'summed RSS of 1, 10 and 50 jobs waiting at once (every nudge process and child), one worker per job and with the waiter (NUDGE_WAITER=1)',
   async run(ctx) {
-    const mb: number[] = [];
-    for (const count of COUNTS) mb.push(await waitingMemory(ctx, count));
-    const one = mb[0] ?? 0;
-    return COUNTS.slice(1).map((count, i): FigureResult => {
-      const total = mb[i + 1] ?? 0;
-      return {
-        id: `wait-memory-${count}`,
-        subject: {label: `${count} jobs waiting`, unit: 'MB', samples: [total]},
-        baseline: {label: '1 job waiting', unit: 'MB', samples: [one]},
-        ratio: 'subject/baseline',
-        goal:
-          count === 50
-            ? {text: `≤ ${MEMORY_GOAL}× one job's`, met: total / one <= MEMORY_GOAL}
-            : undefined,
-        notes: [
-          `each job types a loop into its own pane's bash, on one private server (a line printed twice a second, --until regex: that never matches); measured ${SETTLE_MS} ms after the last began to wait`,
-          `VmRSS of each worker and its descendants (its tmux -C client), summed; shared pages count in each process, as ps shows RSS`,
-        ],
-      };
-    });
+    const results: FigureResult[] = [];
+    for (const shape of ['workers', 'waiter'] as const) {
+      const env = shape === 'waiter' ? {...ctx.env, NUDGE_WAITER: '1'} : ctx.env;
+      const mb: number[] = [];
+      for (const count of COUNTS) mb.push(await waitingMemory(ctx, count, env));
+      const one = mb[0] ?? 0;
+      results.push(
+        ...COUNTS.slice(1).map((count, i): FigureResult => {
+          const total = mb[i + 1] ?? 0;
+          return {
+            id: `wait-memory-${count}${shape === 'waiter' ? '-waiter' : ''}`,
+            subject: {
+              label: `${count} jobs waiting${shape === 'waiter' ? ', one waiter' : ''}`,
+              unit: 'MB',
+              samples: [total],
+            },
+            baseline: {label: '1 job waiting', unit: 'MB', samples: [one]},
+            ratio: 'subject/baseline',
+            goal:
+              count === 50
+                ? {text: `≤ ${MEMORY_GOAL}× one job's`, met: total / one <= MEMORY_GOAL}
+                : undefined,
+            notes: [
+              `each job types a loop into its own pane's bash, on one private server (a line printed twice a second, --until regex: that never matches); measured ${SETTLE_MS} ms after the last began to wait`,
+              `VmRSS of each worker and its descendants (its tmux -C client), summed; shared pages count in each process, as ps shows RSS${shape === 'waiter' ? '; the jobs share one waiter process, counted once' : ''}`,
+            ],
+          };
+        }),
+      );
+    }
+    return results;
   },
 };
 
