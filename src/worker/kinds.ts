@@ -44,6 +44,7 @@ const failJob = (s: WorkerStart, reason: string) => recordWorkerFailure(s.stateD
 export const JOB_WORKER: WorkerKind = {
   name: 'job',
   idPattern: JOB_ID_PATTERN,
+  recordFailure: failJob,
   prepare: useProfilesOf,
   async run(s) {
     const request = await requestOf(s.stateDir, s.id);
@@ -86,7 +87,6 @@ export const JOB_WORKER: WorkerKind = {
     });
     return EXIT_CODES.ok;
   },
-  recordFailure: failJob,
 };
 
 /** A job's checked request, read from the store by its id. */

@@ -88,6 +88,18 @@ async function world() {
   return {home, store, deps, job, ran, sigusr2, stop};
 }
 
+/** Jobs 1 and 2: the first worker serves job 1, the second hands job 2 over (from a caller
+ * whose env is `env2`); both running. */
+async function twoRunning(w: Awaited<ReturnType<typeof world>>, env2?: Record<string, string>) {
+  const a = await w.job('a0000000-0001');
+  const b = await w.job('a0000000-0002');
+  const first = handOrServe('a0000000-0001', w.deps());
+  const jobA = await a.started;
+  const second = await handOrServe('a0000000-0002', w.deps(env2));
+  const jobB = await b.started;
+  return {a, b, first, jobA, jobB, second};
+}
+
 describe('handOrServe', () => {
   test('the first worker is the waiter: it runs its own job, then leaves the lock free', async () => {
     const w = await world();
@@ -106,19 +118,15 @@ describe('handOrServe', () => {
 
   test("a second worker's job is taken by the waiter, and that worker returns at once", async () => {
     const w = await world();
-    const a = await w.job('a0000000-0001');
-    const b = await w.job('a0000000-0002');
-    const first = handOrServe('a0000000-0001', w.deps());
-    await a.started;
     // The second caller stood elsewhere (another pane, another folder): same waiter.
-    const second = await handOrServe(
-      'a0000000-0002',
-      w.deps({HOME: '/home/a', TMUX_PANE: '%9', PWD: '/elsewhere'}),
-    );
+    const {a, b, first, jobB, second} = await twoRunning(w, {
+      HOME: '/home/a',
+      TMUX_PANE: '%9',
+      PWD: '/elsewhere',
+    });
     expect(second).toBe('handed-over');
-    const job = await b.started;
     // Its own caller's place is put back into its environment.
-    expect(job.env).toMatchObject({HOME: '/home/a', TMUX_PANE: '%9', PWD: '/elsewhere'});
+    expect(jobB.env).toMatchObject({HOME: '/home/a', TMUX_PANE: '%9', PWD: '/elsewhere'});
     expect(w.ran).toEqual(['a0000000-0001', 'a0000000-0002']);
     a.end();
     b.end();
@@ -127,12 +135,7 @@ describe('handOrServe', () => {
 
   test('a cancel mark stops that job only, when SIGUSR2 says to look', async () => {
     const w = await world();
-    const a = await w.job('a0000000-0001');
-    const b = await w.job('a0000000-0002');
-    const first = handOrServe('a0000000-0001', w.deps());
-    const jobA = await a.started;
-    await handOrServe('a0000000-0002', w.deps());
-    const jobB = await b.started;
+    const {a, first, jobA, jobB} = await twoRunning(w);
     await (await w.store.open('a0000000-0002')).markCancelRequested('nudge cancel');
     w.sigusr2();
     await new Promise<void>((resolve) => jobB.signal.addEventListener('abort', () => resolve()));
@@ -152,14 +155,10 @@ describe('handOrServe', () => {
 
   test("the process's stop stops every job", async () => {
     const w = await world();
-    const a = await w.job('a0000000-0001');
-    const b = await w.job('a0000000-0002');
-    const first = handOrServe('a0000000-0001', w.deps());
-    await a.started;
-    await handOrServe('a0000000-0002', w.deps());
-    await b.started;
+    const {first, jobA, jobB} = await twoRunning(w);
     w.stop.abort();
     expect(await first).toBe('served');
+    expect([jobA.signal.aborted, jobB.signal.aborted]).toEqual([true, true]);
   });
 
   test('jobs of another environment, or another server, get a waiter of their own', () => {
