@@ -71,6 +71,9 @@ export interface WaiterDeps {
   log(line: string): void;
   /** Subscribe to "look at your jobs' cancel marks" (SIGUSR2, which `nudge cancel` sends). */
   onCancelMarks(listener: () => void): () => void;
+  /** Start the guard that takes this process's jobs over if it is killed; stopped when the
+   * waiter ends in order (src/process/waiter-guard.ts). */
+  guard(): {stop(): void};
   clock?: Clock;
 }
 
@@ -101,6 +104,30 @@ export function waiterKey(server: ServerRef, env: Record<string, string | undefi
     .map((k) => `${k}=${env[k]}`);
   const socket = fnv1a64(server.socketPath).slice(0, 12);
   return `${socket}-${server.serverPid}-${fnv1a64(lines.join('\0')).slice(0, 12)}`;
+}
+
+/** Where the waiter keeps a job's caller's PER_CALLER values, for a takeover
+ * (src/jobs/waiter-takeover.ts). */
+const CALLER_FILE = 'caller.json';
+
+/** The PER_CALLER values the waiter kept for a job it took (none: its own environment's). */
+export async function callerOf(handle: JobHandle): Promise<Record<string, string>> {
+  try {
+    return onlyPerCaller(JSON.parse(await readFile(join(handle.dir, CALLER_FILE), 'utf8')));
+  } catch {
+    return {};
+  }
+}
+
+/** The PER_CALLER strings of `value` (an entry's or a kept file's), nothing else. */
+function onlyPerCaller(value: unknown): Record<string, string> {
+  const vars: Record<string, string> = {};
+  if (typeof value !== 'object' || value === null) return vars;
+  for (const k of PER_CALLER) {
+    const v = (value as Record<string, unknown>)[k];
+    if (typeof v === 'string') vars[k] = v;
+  }
+  return vars;
 }
 
 /** The caller's PER_CALLER values, for its entry. */
@@ -165,6 +192,7 @@ async function serve(dir: string, first: WaiterLock, deps: WaiterDeps): Promise<
     }
   };
   const offCancel = deps.onCancelMarks(onCancel);
+  const guard = deps.guard();
   let held: WaiterLock | undefined = first;
   const changes = watchQueue(inbox);
   const clock = deps.clock ?? realClock;
@@ -210,6 +238,7 @@ async function serve(dir: string, first: WaiterLock, deps: WaiterDeps): Promise<
   } finally {
     changes?.close();
     offCancel();
+    guard.stop();
   }
 }
 
@@ -237,16 +266,12 @@ async function claim(
   }
   try {
     const entry = JSON.parse(await readFile(taken, 'utf8')) as InboxEntry;
-    if (`${entry.job}.json` !== name || typeof entry.vars !== 'object' || entry.vars === null)
-      return undefined;
-    const vars: Record<string, string> = {};
-    for (const k of PER_CALLER) {
-      const v = (entry.vars as Record<string, unknown>)[k];
-      if (typeof v === 'string') vars[k] = v;
-    }
+    if (`${entry.job}.json` !== name) return undefined;
+    const vars = onlyPerCaller(entry.vars);
     const handle = new JobHandle(entry.job, join(deps.stateDir, 'jobs', entry.job));
     const record = await handle.readState();
     if (!isTerminal(record.state)) {
+      await writeFileAtomic(join(handle.dir, CALLER_FILE), JSON.stringify(vars), {durable: false});
       const self = processId(deps.pid);
       await handle.updateState({pid: self.pid, pidStart: self.start, waiter: true});
     }

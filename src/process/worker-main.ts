@@ -40,7 +40,7 @@ export interface WorkerUsage {
 
 /** A kind of worker: its work, and where a failure of it is recorded. */
 export interface WorkerKind {
-  name: 'job' | 'run' | 'watch' | 'relay';
+  name: 'job' | 'run' | 'watch' | 'relay' | 'takeover';
   /** What an id of this kind looks like: anything else names no record (`../x`) and is
    * refused before anything is read or written. */
   idPattern: RegExp;

@@ -1,3 +1,4 @@
+import {fileURLToPath} from 'node:url';
 import {useProfilesOf} from '../agents/registry.js';
 import {realClock} from '../base/clock.js';
 import {describeError, EXIT_CODES, type ExitCode, exitCodeOfState} from '../base/errors.js';
@@ -7,10 +8,15 @@ import {executeJob, recordWorkerFailure} from '../jobs/execute.js';
 import type {JobRequest} from '../jobs/request.js';
 import {JobHandle} from '../jobs/store.js';
 import {handOrServe, type WaiterJob} from '../jobs/waiter.js';
+import {takeOver} from '../jobs/waiter-takeover.js';
+import {launchWorker} from '../process/launch-worker.js';
+import {startWaiterGuard} from '../process/waiter-guard.js';
 import type {WorkerKind, WorkerStart} from '../process/worker-main.js';
 import {type RelaySpec, recordRelayFailure, relayOf, runRelay} from '../relay/relay.js';
 import {executeRunJob} from '../runs/execute.js';
 import {createControlPool} from '../tmux/control-pool.js';
+import {createSpawnRunner} from '../tmux/runner.js';
+import {createTmux} from '../tmux/tmux.js';
 import {parseTransportChoice} from '../tmux/transport.js';
 import {nodeContext} from '../verbs/node-context.js';
 import {executeCycles, recordCycleFailure} from '../watch/execute.js';
@@ -37,10 +43,10 @@ const executeContext = (s: WorkerStart) => ({
 /** A job's failure goes into its record (through the store's one writer of endings). */
 const failJob = (s: WorkerStart, reason: string) => recordWorkerFailure(s.stateDir, s.id, reason);
 
-/** `nudge submit`'s job, read from the store by its id and checked, and run here. With
- * `NUDGE_WAITER=1` (opt-in for now) it is handed to its tmux server's waiter (src/jobs/
- * waiter.ts) instead, or run here by this process as the waiter, with every job handed to it
- * meanwhile; what keeps the waiter from being the default is in docs/how-a-job-runs.md. */
+/** `nudge submit`'s job: handed to its tmux server's waiter (src/jobs/waiter.ts), or run here
+ * by this process as the waiter, with every job handed to it meanwhile. Each job's request is
+ * read from the store by its id and checked. `NUDGE_WAITER=0` runs the job here alone (one
+ * process per job, as before the waiter). */
 export const JOB_WORKER: WorkerKind = {
   name: 'job',
   idPattern: JOB_ID_PATTERN,
@@ -65,7 +71,7 @@ export const JOB_WORKER: WorkerKind = {
       });
       return exitCodeOfState(outcome.state);
     };
-    if (s.env.NUDGE_WAITER !== '1')
+    if (s.env.NUDGE_WAITER === '0')
       return runOne({id: s.id, env: s.env, signal: s.signal}, request);
     await handOrServe(s.id, {
       stateDir: s.stateDir,
@@ -75,6 +81,13 @@ export const JOB_WORKER: WorkerKind = {
       signal: s.signal,
       log: s.log,
       onCancelMarks: s.onCancelMarks,
+      guard: () =>
+        startWaiterGuard({
+          node: s.node,
+          entry: WORKER_ENTRY.takeover,
+          id: String(s.pid),
+          env: s.env,
+        }),
       runJob: async (job) => {
         try {
           await runOne(job, job.id === s.id ? request : undefined);
@@ -87,6 +100,45 @@ export const JOB_WORKER: WorkerKind = {
     });
     return EXIT_CODES.ok;
   },
+};
+
+/** The worker scripts the waiter starts (dist/workers/). */
+const WORKER_ENTRY = {
+  job: fileURLToPath(new URL('../../workers/job-worker.js', import.meta.url)),
+  takeover: fileURLToPath(new URL('../../workers/takeover-worker.js', import.meta.url)),
+};
+
+/** The takeover of a killed waiter, started by its guard: `--id` is the waiter's pid. Its
+ * queued jobs get a job worker again; the others are ended lost and told once
+ * (src/jobs/waiter-takeover.ts). Its failures go to its log alone (it has no record). */
+export const TAKEOVER_WORKER: WorkerKind = {
+  name: 'takeover',
+  idPattern: /^[1-9][0-9]{0,9}$/,
+  prepare: useProfilesOf,
+  async run(s) {
+    const done = await takeOver(Number(s.id), {
+      stateDir: s.stateDir,
+      env: s.env,
+      launch: async (handle, env) => {
+        const worker = await launchWorker({
+          entry: WORKER_ENTRY.job,
+          id: handle.id,
+          stateDir: s.stateDir,
+          logPath: handle.logPath,
+          env,
+        });
+        await handle.recordWorkerPid(worker).catch(() => {});
+        return worker;
+      },
+      lost: {env: s.env, clock: realClock, tmux: (spec) => createTmux(createSpawnRunner(spec))},
+      log: s.log,
+    });
+    s.log(
+      `took over the jobs of waiter ${s.id}: started again ${done.restarted.join(' ') || 'none'}; lost ${done.lost.join(' ') || 'none'}`,
+    );
+    return EXIT_CODES.ok;
+  },
+  recordFailure: async () => {},
 };
 
 /** A job's checked request, read from the store by its id. */

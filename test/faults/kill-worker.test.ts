@@ -1,5 +1,5 @@
 // kill -9 of a worker in each state (queued, locked, typing, waiting, notifying), on both
-// transports: the next job on the pane proceeds within the lock's stale window, `status`
+// transports, one worker per job (NUDGE_WAITER=0): the next job on the pane proceeds within the lock's stale window, `status`
 // shows the killed job as lost, no notice is typed twice, and no half-typed text is
 // presented as done by anyone (the next job's record and bytes are its own).
 import {spawn} from 'node:child_process';
@@ -47,7 +47,9 @@ describe.each(TRANSPORTS)('kill -9 of a worker (%s transport)', (transport) => {
     const server = await startTmuxServer();
     const rec = await startRecorder(server);
     const home = useNudgeHome();
-    const env = {NUDGE_TRANSPORT: transport};
+    // One worker per job: what this suite kills is one job's process (the server's waiter,
+    // which runs many, is killed in test/faults/waiter.test.ts).
+    const env = {NUDGE_TRANSPORT: transport, NUDGE_WAITER: '0'};
     const args = (extra: string[]) => submitArgv(server.socket, rec.pane, extra);
     const quick = ['--delay', '0', '--type-delay', '0'];
 

@@ -22,7 +22,8 @@ import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 const SHELL = ['bash', '--norc', '--noprofile'];
-/** The waiter is opt-in (src/worker/kinds.ts). */
+/** The waiter runs every job by default; said here so that the suite tests it whatever the
+ * environment says. */
 const ENV = {NUDGE_WAITER: '1'};
 const JOBS = 3;
 
@@ -68,16 +69,31 @@ describe('the waiter under faults', () => {
     // One waiter for the three, holding one control client (the pool).
     expect(new Set(w.pids).size).toBe(1);
     const waiter = w.pids[0] ?? 0;
+    // A fourth job queues behind the first, on its pane, in the same waiter.
+    const pane = w.panes[0] ?? '%0';
+    const queued = await submitJob(w.home, jobArgs(w.server, pane, 9, w.go), ENV);
+    await waitForEvent(w.home, queued, 'waiting-for-lock', 60_000);
+    expect(await workerPid(w.home, queued)).toBe(waiter);
     process.kill(waiter, 'SIGKILL');
     await waitForGroupGone(waiter);
-    for (const id of w.ids) expect((await statusOf(w.home, id)).state).toBe('lost');
-    // The next job on the server gets a waiter of its own, and finishes.
+    // The three had typed: each ends lost, once, with the reason.
+    for (const id of w.ids) {
+      const record = await waitForJobEnd(w.home, id, 30_000);
+      expect(record.state).toBe('lost');
+      expect(String(record.reason)).toMatch(/waiter .* was killed while the job was waiting/);
+      expect(await terminalEvents(w.home, id)).toHaveLength(1);
+      expect((await statusOf(w.home, id)).state).toBe('lost');
+    }
+    // The queued one had typed nothing: it is started again, in a new waiter, and finishes once
+    // the pane's lock (the killed waiter's) has gone stale.
     mkdirSync(w.go, {recursive: true});
-    const next = await submitJob(w.home, jobArgs(w.server, w.panes[0] ?? '%0', 9, w.go), ENV);
-    const ended = await waitForJobEnd(w.home, next, 90_000);
+    const ended = await waitForJobEnd(w.home, queued, 90_000);
     expect(ended.state).toBe('done');
     expect(ended.pid).not.toBe(waiter);
-    expect(await noticesIn(w.server, w.panes[0] ?? '%0', 9)).toBe(1);
+    expect(await terminalEvents(w.home, queued)).toHaveLength(1);
+    expect(await noticesIn(w.server, pane, 9)).toBe(1);
+    const typed = (await readJobEvents(w.home, queued)).filter((e) => e.event === 'typed');
+    expect(typed).toHaveLength(1);
   }, 180_000);
 
   it('stopped 20 s: a new waiter serves the next job; each job of the stopped one ends once', async () => {

@@ -60,6 +60,7 @@ async function world() {
     pid: process.pid,
     signal: stop.signal,
     log: () => {},
+    guard: () => ({stop: () => {}}),
     onCancelMarks: (listener) => {
       cancelListeners.add(listener);
       return () => cancelListeners.delete(listener);
