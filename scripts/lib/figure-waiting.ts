@@ -85,11 +85,11 @@ async function waitingMemory(
 export const waitMemory: Figure = {
   id: 'wait-memory',
   title:
-    'summed RSS of 1, 10 and 50 jobs waiting at once (every nudge process and child), one worker per job and with the waiter (NUDGE_WAITER=1)',
+    "summed RSS of 1, 10 and 50 jobs waiting at once (every nudge process and child), one worker per job (NUDGE_WAITER=0) and with the server's waiter (the default)",
   async run(ctx) {
     const results: FigureResult[] = [];
     for (const shape of ['workers', 'waiter'] as const) {
-      const env = shape === 'waiter' ? {...ctx.env, NUDGE_WAITER: '1'} : ctx.env;
+      const env = shape === 'waiter' ? ctx.env : {...ctx.env, NUDGE_WAITER: '0'};
       const mb: number[] = [];
       for (const count of COUNTS) mb.push(await waitingMemory(ctx, count, env));
       const one = mb[0] ?? 0;

@@ -1,4 +1,4 @@
-import {mkdir, readdir, readFile, rename, rm, stat} from 'node:fs/promises';
+import {mkdir, readdir, readFile, rename, rm} from 'node:fs/promises';
 import {join} from 'node:path';
 import {type Clock, realClock} from '../base/clock.js';
 import {describeError} from '../base/errors.js';
@@ -7,7 +7,7 @@ import {DIR_MODE, JOB_ID_PATTERN} from '../base/paths.js';
 import {fnv1a64} from '../locks/key.js';
 import {watchQueue} from '../locks/queue-watch.js';
 import {takeWaiterLock, type WaiterLock, waiterLockHeld} from '../locks/waiter-lock.js';
-import {processId} from '../process/identity.js';
+import {isPidAlive, processId} from '../process/identity.js';
 import type {ServerRef} from '../tmux/server.js';
 import {isTerminal, JobHandle} from './store.js';
 
@@ -22,8 +22,8 @@ import {isTerminal, JobHandle} from './store.js';
  * 2. It tries the waiter's lock (proper-lockfile, the pane lock's timings). Taken: it is the
  *    waiter, and serves the inbox, its own job first among them.
  * 3. Not taken: it watches its entry. The waiter claims an entry by renaming it away (only one
- *    rename of a file succeeds), records itself as the job's process, and runs the job; the
- *    worker sees its entry gone and exits. If the lock comes free first (the waiter ended, was
+ *    rename of a file succeeds), records itself as the job's process, removes the renamed
+ *    entry and runs the job; the worker sees its entry gone and exits. If the lock comes free first (the waiter ended, was
  *    killed, or stalled past the lock's staleness), the worker goes back to step 2.
  *
  * So an entry always has a live process answerable for it: the worker that wrote it, until a
@@ -160,7 +160,7 @@ export async function handOrServe(jobId: string, deps: WaiterDeps): Promise<Hand
     }
     // Another process is the waiter: wait until it takes our entry, or until its lock is free.
     for (;;) {
-      if (!(await exists(entry))) return 'handed-over';
+      if (!(await stillOurs(inbox, jobId))) return 'handed-over';
       if (deps.signal.aborted) {
         // Stopped before the waiter took it: take the entry back (if we still can) and let
         // the job record its stop here.
@@ -242,9 +242,17 @@ async function serve(dir: string, first: WaiterLock, deps: WaiterDeps): Promise<
   }
 }
 
-/** The inbox's entries, oldest job first (job ids sort by time). */
+/** The inbox's entries, oldest job first (job ids sort by time). An entry a waiter was taking
+ * when it died (`<job>.json.<pid>.taken`, its pid gone) is put back first. */
 async function inboxEntries(inbox: string): Promise<string[]> {
-  const names = await readdir(inbox).catch(() => [] as string[]);
+  let names = await readdir(inbox).catch(() => [] as string[]);
+  for (const name of names) {
+    const taken = /^(.+\.json)\.(\d+)\.taken$/.exec(name);
+    if (taken?.[1] && !isPidAlive(Number(taken[2]))) {
+      await rename(join(inbox, name), join(inbox, taken[1])).catch(() => {});
+      names = await readdir(inbox).catch(() => [] as string[]);
+    }
+  }
   return names
     .filter((n) => n.endsWith('.json') && JOB_ID_PATTERN.test(n.slice(0, -'.json'.length)))
     .sort();
@@ -298,9 +306,10 @@ async function takeBack(entry: string): Promise<boolean> {
   }
 }
 
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
+/** Whether the job's entry is still in the inbox, or being taken (renamed to
+ * `<job>.json.<pid>.taken` until the waiter has recorded itself as the job's process): the
+ * worker stays the job's process until then, so the job is never without a live one. */
+async function stillOurs(inbox: string, jobId: string): Promise<boolean> {
+  const names = await readdir(inbox).catch(() => [] as string[]);
+  return names.some((n) => n === `${jobId}.json` || n.startsWith(`${jobId}.json.`));
 }

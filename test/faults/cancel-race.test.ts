@@ -25,6 +25,10 @@ import {
 } from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
+/** A worker of its own for the job killed here (a killed waiter's jobs are taken over:
+ * test/faults/waiter.test.ts). */
+const ONE_WORKER = {NUDGE_WAITER: '0'};
+
 /** Check one job after the cancels: one ending, agreeing with state.json and the answers. */
 async function expectOneEnding(home: string, id: string, answers: string[]): Promise<string> {
   const state = await readJobState(home, id);
@@ -126,7 +130,7 @@ describe('cancel races', () => {
     for (let i = 0; i < runs; i++) {
       // A pane of its own each time: a dead holder's lock takes the stale time to free.
       const pane = i === 0 ? rec.pane : (await startRecorder(server)).pane;
-      const {id, pid} = await lockHolder(home, server.socket, pane);
+      const {id, pid} = await lockHolder(home, server.socket, pane, '30s', ONE_WORKER);
       process.kill(pid, 'SIGKILL');
       await waitForGroupGone(pid);
       const answers = await Promise.all([

@@ -220,7 +220,7 @@ describe('a dead worker whose pid was reused (as after a reboot)', () => {
     const server = await startTmuxServer();
     const rec = await startRecorder(server);
     const home = useNudgeHome();
-    const {id, pid} = await lockHolder(home, server.socket, rec.pane, '60s');
+    const {id, pid} = await lockHolder(home, server.socket, rec.pane, '60s', {NUDGE_WAITER: '0'});
     process.kill(pid, 'SIGKILL');
     await waitForGroupGone(pid);
     // A stranger now has the pid on record.

@@ -178,13 +178,20 @@ export async function workerPid(home: string, id: string): Promise<number> {
 
 /** A job that holds pane `pane`'s lock and waits out `delay` before it would type (no
  * notice): its id and its worker's pid, once the lock is taken. */
+// `env` {NUDGE_WAITER: '0'} gives it a worker of its own, for a test that kills one job's
+// process (the server's waiter, which runs many, has test/faults/waiter.test.ts).
 export async function lockHolder(
   home: string,
   socket: string,
   pane: string,
   delay = '30s',
+  env: Record<string, string> = {},
 ): Promise<{id: string; pid: number}> {
-  const id = await submitJob(home, submitArgv(socket, pane, {delay, notice: false}, 'never typed'));
+  const id = await submitJob(
+    home,
+    submitArgv(socket, pane, {delay, notice: false}, 'never typed'),
+    env,
+  );
   const pid = await workerPid(home, id);
   await waitForEvent(home, id, 'locked');
   return {id, pid};

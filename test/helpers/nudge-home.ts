@@ -32,16 +32,18 @@ const ENDING_MS = 15_000;
 /** Stop the workers of `home` (see useNudgeHome); resolves once none of them runs. */
 export async function stopWorkers(home: string): Promise<void> {
   killLeftoverCycles(home);
-  const running = jobIds(home).flatMap((id) => {
-    const worker = workerOf(home, id);
+  const ids = jobIds(home);
+  const running = ids.flatMap((id) => {
+    const worker = workerOf(home, id, ids);
     return worker ? [worker] : [];
   });
   const deadline = Date.now() + ENDING_MS;
   for (const w of running) {
-    if (!w.ended) kill(w.pid);
+    // A waiter may still run a job of the test's that has not ended: the test is over.
+    if (!w.ended || w.names.length > 1) kill(w);
     else {
       while (alive(w) && Date.now() < deadline) await sleep(50);
-      kill(w.pid);
+      kill(w);
     }
   }
   for (const w of running) {
@@ -53,17 +55,29 @@ interface Worker {
   id: string;
   pid: number;
   ended: boolean;
+  /** The ids its command line may name: its own, or, for the server's waiter (which runs many
+   * jobs), any job of this home (it is named for the job it was started for). */
+  names: readonly string[];
+  /** A detached worker leads its process group: the group goes (a waiter's guard with it, so
+   * no takeover starts jobs again as the test ends). */
+  group: boolean;
 }
 
 /** The worker of job `id` when it still runs (its pid's command line names the job). */
-function workerOf(home: string, id: string): Worker | undefined {
+function workerOf(home: string, id: string, ids: readonly string[]): Worker | undefined {
   try {
     const dir = join(home, 'jobs', id);
     const state = JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8'));
     const pid: unknown =
       state.pid ?? Number.parseInt(readFileSync(join(dir, 'worker.pid'), 'utf8'), 10);
     if (typeof pid !== 'number' || !(pid > 0)) return undefined;
-    const w = {id, pid, ended: TERMINAL.has(state.state)};
+    const w = {
+      id,
+      pid,
+      ended: TERMINAL.has(state.state),
+      names: state.waiter === true ? ids : [id],
+      group: state.mode === 'detached',
+    };
     return alive(w) ? w : undefined;
   } catch {
     return undefined;
@@ -71,7 +85,8 @@ function workerOf(home: string, id: string): Worker | undefined {
 }
 
 function alive(w: Worker): boolean {
-  return commandLineOf(w.pid)?.includes(w.id) === true;
+  const line = commandLineOf(w.pid);
+  return line !== undefined && w.names.some((name) => line.includes(name));
 }
 
 /** A process's command line: from /proc, or from ps where there is none (macOS). */
@@ -88,9 +103,9 @@ function commandLineOf(pid: number): string | undefined {
   }
 }
 
-function kill(pid: number): void {
+function kill(w: Worker): void {
   try {
-    process.kill(pid, 'SIGKILL');
+    process.kill(w.group ? -w.pid : w.pid, 'SIGKILL');
   } catch {
     // gone already
   }

@@ -8,7 +8,7 @@
  * test/integration/waiter.test.ts.
  */
 import {existsSync} from 'node:fs';
-import {readdir} from 'node:fs/promises';
+import {mkdir, readdir, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {ensureStateDir} from '../../../src/base/paths.js';
@@ -160,6 +160,24 @@ describe('handOrServe', () => {
     w.stop.abort();
     expect(await first).toBe('served');
     expect([jobA.signal.aborted, jobB.signal.aborted]).toEqual([true, true]);
+  });
+
+  test('an entry a killed waiter was taking is put back and served', async () => {
+    const w = await world();
+    const a = await w.job('a0000000-0001');
+    const b = await w.job('a0000000-0002');
+    const inbox = join(waiterDir(w.home, SERVER, {HOME: '/home/a'}), 'inbox');
+    await mkdir(inbox, {recursive: true});
+    await writeFile(
+      join(inbox, 'a0000000-0001.json.2147483000.taken'),
+      JSON.stringify({job: 'a0000000-0001', vars: {}}),
+    );
+    const served = handOrServe('a0000000-0002', w.deps());
+    await Promise.all([a.started, b.started]);
+    a.end();
+    b.end();
+    expect(await served).toBe('served');
+    expect(await readdir(inbox)).toEqual([]);
   });
 
   test('jobs of another environment, or another server, get a waiter of their own', () => {
