@@ -64,6 +64,8 @@ tmux_version() {
   # The fence behind the pane lock rests on two tmux behaviours (an unset option's show
   # fails; a command list stops at a failing command): proven on each version.
   run "tmux-$version-fence" "PATH=$dir:$PATH" -- --project faults test/faults/fence.test.ts
+  # The server's waiter killed, stopped and its server killed under it (issue 44).
+  run "tmux-$version-waiter" "PATH=$dir:$PATH" -- --project faults test/faults/waiter.test.ts
   run "tmux-$version-claude" "PATH=$dir:$PATH" -- --project at-model \
     test/integration/agents-at-model.test.ts -t '^claude \(default approvals\) self-execution'
   return "$status"
