@@ -21,7 +21,9 @@ describe.each(TRANSPORTS)('a worker stalled past the stale time (%s transport)',
     const server = await startTmuxServer();
     const rec = await startRecorder(server);
     const home = useNudgeHome();
-    const env = {NUDGE_TRANSPORT: transport};
+    // One worker per job: the other job must be another process than the stalled one (in the
+    // server's waiter they would stall together; that case is test/faults/waiter.test.ts).
+    const env = {NUDGE_TRANSPORT: transport, NUDGE_WAITER: '0'};
     const plain = {delay: 0, clear: false, notice: false};
     // 300 characters at 50 ms: 15 s of typing, stalled early on.
     const stalledText = 'a'.repeat(300);
