@@ -73,6 +73,9 @@ export const JOB_WORKER: WorkerKind = {
     };
     if (s.env.NUDGE_WAITER === '0')
       return runOne({id: s.id, env: s.env, signal: s.signal}, request);
+    // The process exits with its own job's code when it ran it (the one table), else 0: its
+    // job went to the waiter, which says how it ended in its record.
+    let own: ExitCode = EXIT_CODES.ok;
     await handOrServe(s.id, {
       stateDir: s.stateDir,
       server: {socketPath: request.server.socketPath, serverPid: request.server.pid},
@@ -89,16 +92,19 @@ export const JOB_WORKER: WorkerKind = {
           env: s.env,
         }),
       runJob: async (job) => {
+        const mine = job.id === s.id;
         try {
-          await runOne(job, job.id === s.id ? request : undefined);
+          const code = await runOne(job, mine ? request : undefined);
+          if (mine) own = code;
         } catch (error) {
           // One job's bad request or throw is its own failure, recorded in its record; the
           // waiter's other jobs go on.
           await recordWorkerFailure(s.stateDir, job.id, `Worker failed: ${describeError(error)}.`);
+          if (mine) own = EXIT_CODES.failure;
         }
       },
     });
-    return EXIT_CODES.ok;
+    return own;
   },
 };
 
