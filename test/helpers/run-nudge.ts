@@ -243,6 +243,9 @@ export async function jobEventLines(home: string, jobId: string): Promise<string
   return (await readJobEvents(home, jobId)).map((e) => JSON.stringify(e)).join('\n');
 }
 
+/** How long a job of a dead waiter may wait for the takeover before its death counts. */
+const TAKEOVER_GRACE_MS = 10_000;
+
 /** Wait until a job reaches one of `states`; fail at once if its worker died short of them
  * (nothing else would move the job on); on timeout show its state and events. */
 export async function waitForJobState(
@@ -252,6 +255,7 @@ export async function waitForJobState(
   timeoutMs = 60_000,
 ): Promise<JobRecord> {
   let seen: JobRecord | undefined;
+  let deadSince: number | undefined;
   const last = () => JSON.stringify(seen);
   const reached = async (): Promise<JobRecord | undefined> => {
     const s = await readJobState(home, jobId).catch(() => undefined);
@@ -269,6 +273,12 @@ export async function waitForJobState(
       if (s) return s;
       const pid = seen?.pid;
       if (typeof pid !== 'number' || isAlive(pid)) return undefined;
+      // A server's waiter that died leaves its jobs to the takeover its guard starts at once
+      // (src/jobs/waiter-takeover.ts): give that a moment to move the job on.
+      if (seen?.waiter === true) {
+        deadSince ??= Date.now();
+        if (Date.now() - deadSince < TAKEOVER_GRACE_MS) return undefined;
+      }
       // Its worker is gone: what it wrote last is all there will be.
       const again = await reached();
       if (again) return again;

@@ -78,16 +78,21 @@ describe('per-pane lock', () => {
     const rec = await startRecorder(server);
     const home = useNudgeHome();
     const fast = ['--no-notice', '--type-delay', '1ms'];
+    // One worker per job: what is killed is A's process alone (a killed waiter, which runs
+    // both, is test/faults/waiter.test.ts).
+    const one = {NUDGE_WAITER: '0'};
 
     const idA = await submitJob(
       home,
       jobArgs(server.socket, rec.pane, [...fast, '--delay', '60s', '--', 'never typed']),
+      one,
     );
     const lockedA = await waitForJobState(home, idA, ['locked'], 20_000);
 
     const idB = await submitJob(
       home,
       jobArgs(server.socket, rec.pane, [...fast, '--delay', '0', '--', 'after the kill']),
+      one,
     );
     // B's worker is queued behind A.
     await waitForEvent(home, idB, 'waiting-for-lock', 20_000);
