@@ -19,19 +19,33 @@ export function startWaiterGuard(o: {
   id: string;
   env: Record<string, string | undefined>;
 }): {stop(): void} {
+  const guard = startPipeGuard(GUARD_SCRIPT, [o.node, o.entry, '--id', o.id], o.env);
+  return {stop: () => void guard?.kill('SIGKILL')};
+}
+
+/**
+ * A tiny `sh -c SCRIPT ARG0 ARGS…` whose stdin is a pipe from this process, so that it reads
+ * EOF however this process ends: the one way nudge leaves something to happen after its own
+ * death (the control client's guard, the waiter's). Never keeps Node alive; undefined when
+ * /bin/sh cannot start.
+ */
+export function startPipeGuard(
+  script: string,
+  args: readonly string[],
+  env?: Record<string, string | undefined>,
+): ChildProcess | undefined {
   let guard: ChildProcess;
   try {
-    guard = startProcess('/bin/sh', ['-c', GUARD_SCRIPT, o.node, o.entry, '--id', o.id], {
+    guard = startProcess('/bin/sh', ['-c', script, ...args], {
       stdio: ['pipe', 'ignore', 'ignore'],
-      env: o.env,
+      ...(env ? {env} : {}),
     });
   } catch {
-    return {stop: () => {}};
+    return undefined;
   }
   guard.on('error', () => {});
   guard.stdin?.on('error', () => {});
-  // Never keeps Node alive by itself.
   guard.unref();
   (guard.stdin as {unref?: () => void} | null)?.unref?.();
-  return {stop: () => void guard.kill('SIGKILL')};
+  return guard;
 }

@@ -1,5 +1,5 @@
 import type {ChildProcess} from 'node:child_process';
-import {startProcess} from '../process/spawn.js';
+import {startPipeGuard} from '../process/waiter-guard.js';
 import type {ControlBlock} from './control-parser.js';
 import type {ControlClosed} from './control-types.js';
 import {classifyTmuxFailure, TmuxCommandError} from './runner.js';
@@ -121,18 +121,6 @@ const GUARD_SCRIPT = 'read ignored; kill -KILL "$1" 2>/dev/null';
  * The guard is killed as soon as the client exits, so it never signals a reused pid in
  * practice. If /bin/sh cannot start, we run without a guard.
  */
-export function startGuard(clientPid: number): ChildProcess {
-  const guard = startProcess(
-    '/bin/sh',
-    ['-c', GUARD_SCRIPT, 'nudge-control-guard', String(clientPid)],
-    {
-      stdio: ['pipe', 'ignore', 'ignore'],
-    },
-  );
-  guard.on('error', () => {});
-  guard.stdin?.on('error', () => {});
-  // Never keeps Node alive by itself.
-  guard.unref();
-  (guard.stdin as {unref?: () => void} | null)?.unref?.();
-  return guard;
+export function startGuard(clientPid: number): ChildProcess | undefined {
+  return startPipeGuard(GUARD_SCRIPT, ['nudge-control-guard', String(clientPid)]);
 }
