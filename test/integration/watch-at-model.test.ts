@@ -72,6 +72,12 @@ describe.each(agents)('%s with nudge mcp registered', (name) => {
     await server.tmux('send-keys', '-t', agent.pane, '-l', 'watch yourself on the parser plan');
     await new Promise((r) => setTimeout(r, 400));
     await server.tmux('send-keys', '-t', agent.pane, 'Enter');
+    // On a loaded machine Gemini CLI once took the Enter for a line of the same paste and kept
+    // the prompt in its composer (CI, 2026-12-02): a person presses Enter again.
+    const sent = await model
+      .waitForPrompt(/watch yourself on the parser plan/, {timeoutMs: 20_000})
+      .catch(() => undefined);
+    if (!sent) await server.tmux('send-keys', '-t', agent.pane, 'Enter');
 
     // The assessor's request: the plan, the transcript (newest first), the wait's output.
     const asked = await waitFor(
