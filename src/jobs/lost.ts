@@ -65,6 +65,7 @@ export async function tellLost(
         clock: ctx.clock,
         tmux: ctx.tmux({kind: 'socket-path', path: record.socketPath}),
         platform: thisProcess.platform,
+        env: ctx.env,
       },
       record: (about, told) =>
         handle.appendEvent(told.ok ? 'notify-sent' : 'notify-failed', {about, ...told}),

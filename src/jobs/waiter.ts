@@ -1,6 +1,6 @@
 import {mkdir, readdir, readFile, rename, rm} from 'node:fs/promises';
 import {join} from 'node:path';
-import {type Clock, realClock} from '../base/clock.js';
+import type {Clock} from '../base/clock.js';
 import {describeError} from '../base/errors.js';
 import {writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE, JOB_ID_PATTERN} from '../base/paths.js';
@@ -74,7 +74,7 @@ export interface WaiterDeps {
   /** Start the guard that takes this process's jobs over if it is killed; stopped when the
    * waiter ends in order (src/process/waiter-guard.ts). */
   guard(): {stop(): void};
-  clock?: Clock;
+  clock: Clock;
 }
 
 /** How the worker's job went: run by this process (it was or became the waiter), or taken by
@@ -151,7 +151,7 @@ export async function handOrServe(jobId: string, deps: WaiterDeps): Promise<Hand
   const entry = join(inbox, `${jobId}.json`);
   const body: InboxEntry = {job: jobId, vars: perCaller(deps.env)};
   await writeFileAtomic(entry, JSON.stringify(body), {durable: false});
-  const clock = deps.clock ?? realClock;
+  const {clock} = deps;
   for (;;) {
     const held = await takeWaiterLock(dir);
     if (held) {
@@ -195,7 +195,7 @@ async function serve(dir: string, first: WaiterLock, deps: WaiterDeps): Promise<
   const guard = deps.guard();
   let held: WaiterLock | undefined = first;
   const changes = watchQueue(inbox);
-  const clock = deps.clock ?? realClock;
+  const {clock} = deps;
   try {
     while (held) {
       changes?.reset();

@@ -13,9 +13,9 @@ export interface NotifyDeps {
   tmux: Tmux;
   /** `process.platform`: desktop notifications are notify-send on Linux, osascript on macOS. */
   platform: string;
-  /** The environment of a `cmd:` sink's program (default: this process's). A waiter runs
-   * jobs of several callers, each with its own. */
-  env?: Record<string, string | undefined> | undefined;
+  /** The environment of a `cmd:` and `desktop` sink's program: the job's (a waiter runs jobs
+   * of several callers, each with its own). */
+  env: Record<string, string | undefined>;
 }
 
 /** How one sink took an event. */

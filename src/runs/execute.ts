@@ -105,7 +105,7 @@ export async function executeRun(request: RunRequest, ctx: RunExecuteContext): P
           sinks: request.options.notifySinks,
           job: {id: request.jobId, pane: request.pane, preview: previewText(request.text)},
           previewOut: notifyPreviewOf(ctx.env),
-          deps: {clock: realClock, tmux, platform: thisProcess.platform},
+          deps: {clock: realClock, tmux, platform: thisProcess.platform, env: ctx.env},
           record: (about, told) =>
             told.ok
               ? recorder.event('notify-sent', {about, sink: told.sink, tries: told.tries})

@@ -55,7 +55,7 @@ export async function executeCycles(name: string, ctx: CycleContext): Promise<Cy
     sinks: record.options.notifySinks ?? [],
     job: {id: `watch:${name}`, pane: record.pane, preview: record.plan.slice(0, 80)},
     previewOut: notifyPreviewOf(ctx.env),
-    deps: {clock: realClock, tmux, platform: thisProcess.platform},
+    deps: {clock: realClock, tmux, platform: thisProcess.platform, env: ctx.env},
     record: async (about, told) =>
       void log.info({event: told.ok ? 'notify-sent' : 'notify-failed', about, ...told}, 'notify'),
   });

@@ -84,6 +84,7 @@ export const JOB_WORKER: WorkerKind = {
       signal: s.signal,
       log: s.log,
       onCancelMarks: s.onCancelMarks,
+      clock: realClock,
       guard: () =>
         startWaiterGuard({
           node: s.node,

@@ -11,6 +11,7 @@ import {existsSync} from 'node:fs';
 import {mkdir, readdir, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
+import {realClock} from '../../../src/base/clock.js';
 import {ensureStateDir} from '../../../src/base/paths.js';
 import {JobStore} from '../../../src/jobs/store.js';
 import {
@@ -60,6 +61,7 @@ async function world() {
     pid: process.pid,
     signal: stop.signal,
     log: () => {},
+    clock: realClock,
     guard: () => ({stop: () => {}}),
     onCancelMarks: (listener) => {
       cancelListeners.add(listener);
