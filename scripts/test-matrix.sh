@@ -48,11 +48,12 @@ run() {
     shift
   done
   shift
-  echo "test-matrix: $label"
+  local began=$SECONDS
   rm -f ".vitest-summary.matrix-$label" ".vitest-failures.matrix-$label"
   env "${envs[@]}" NUDGE_SUMMARY_LABEL="matrix-$label" npx vitest run "$@" </dev/null >".ci/matrix-$label.log" 2>&1 ||
     status=1
-  tail -n 1 ".ci/matrix-$label.log"
+  # One line per run, as it ends (the lanes run side by side): its count and its seconds.
+  echo "test-matrix: $label: $(tail -n 1 ".ci/matrix-$label.log") ($((SECONDS - began)) s)"
 }
 
 # One tmux version's runs, in order; its own exit status (1 if any failed).

@@ -107,8 +107,19 @@ describe.skipIf(why !== undefined)(
       const screen = await server.capture(pane);
       expect(screen.split('\n').filter((l) => l.endsWith(text))).toHaveLength(1); // typed once, exactly
       expect(screen.split('\n').filter((l) => l === 'cron fired at 100% of 42')).toHaveLength(1);
-      const log = readFileSync(join(state, 'schedule', 'slow-test.log'), 'utf8');
-      expect(log).toContain(id); // submit --wait's outcome, where the schedule said
+      // submit --wait's outcome, where the schedule said: written after the job's record
+      // says done (the run ends, then its line is printed), so waited for, not read at once.
+      const logFile = join(state, 'schedule', 'slow-test.log');
+      await waitFor(
+        "submit --wait's outcome in the schedule's log",
+        async () =>
+          (existsSync(logFile) && readFileSync(logFile, 'utf8').includes(id)) || undefined,
+        {
+          timeoutMs: 30_000,
+          intervalMs: 200,
+          describe: async () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '(no log)'),
+        },
+      );
 
       const uninstall = await runNudge(
         ['schedule', 'cron', '--name', 'slow-test', '--uninstall'],
