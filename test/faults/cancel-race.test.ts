@@ -14,15 +14,10 @@ import {
   waitForLocksFree,
   workerPid,
 } from '../helpers/faults.js';
+import {jobEventLines, readJobState, waitForJobEnd} from '../helpers/job-files.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {
-  jobEventLines,
-  readJobState,
-  runNudge,
-  submitArgv,
-  waitForJobEnd,
-} from '../helpers/run-nudge.js';
+import {runNudge, submitArgv} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 /** A worker of its own for the job killed here (a killed waiter's jobs are taken over:

@@ -6,9 +6,10 @@ import {describe, expect, it, onTestFinished} from 'vitest';
 import {FenceLost, fenceOption} from '../../src/tmux/fence.js';
 import {openTransport} from '../../src/tmux/transport.js';
 import {submitJob, TRANSPORTS, terminalEvents, waitForLocksFree} from '../helpers/faults.js';
+import {waitForJobEnd} from '../helpers/job-files.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {submitArgv, waitForJobEnd} from '../helpers/run-nudge.js';
+import {submitArgv} from '../helpers/run-nudge.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 
 /** The nudge fence marks on `pane`. */

@@ -20,9 +20,10 @@ import {
   waitForLocksFree,
   workerPid,
 } from '../helpers/faults.js';
+import {readJobEvents, waitForJobEnd} from '../helpers/job-files.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {hex, startRecorder} from '../helpers/recorder-pane.js';
-import {readJobEvents, runNudge, submitArgv, waitForJobEnd} from '../helpers/run-nudge.js';
+import {runNudge, submitArgv} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 

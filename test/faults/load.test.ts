@@ -13,9 +13,10 @@ import {
   waitForEvent,
   waitForLocksFree,
 } from '../helpers/faults.js';
+import {waitForJobEnd} from '../helpers/job-files.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {hex, type RecorderPane, startRecorder} from '../helpers/recorder-pane.js';
-import {runNudge, submitArgv, waitForJobEnd} from '../helpers/run-nudge.js';
+import {runNudge, submitArgv} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 

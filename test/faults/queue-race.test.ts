@@ -10,10 +10,11 @@ import {realClock} from '../../src/base/clock.js';
 import {paneLockFor} from '../../src/locks/pane-lock.js';
 import {dropFromQueue, editInQueue, moveInQueue, type QueueChange} from '../../src/verbs/queue.js';
 import {recordFigure, submitJob, waitForEvent} from '../helpers/faults.js';
+import {readJobEvents, waitForJobEnd} from '../helpers/job-files.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {offlineContext} from '../helpers/offline-context.js';
 import {hex, recorderProfile, startRecorder} from '../helpers/recorder-pane.js';
-import {readJobEvents, submitArgv, waitForJobEnd} from '../helpers/run-nudge.js';
+import {submitArgv} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 const CLEAR = '\x15';

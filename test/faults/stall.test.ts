@@ -11,9 +11,10 @@ import {
   waitForEvent,
   workerPid,
 } from '../helpers/faults.js';
+import {waitForJobEnd} from '../helpers/job-files.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {submitArgv, waitForJobEnd} from '../helpers/run-nudge.js';
+import {submitArgv} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 describe.each(TRANSPORTS)('a worker stalled past the stale time (%s transport)', (transport) => {

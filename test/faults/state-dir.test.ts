@@ -33,9 +33,10 @@ import {
   waitForGroupGone,
   workerPid,
 } from '../helpers/faults.js';
+import {waitForJobEnd} from '../helpers/job-files.js';
 import {jobIds, useNudgeHome} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {CLI, runNudge, submitArgv, waitForJobEnd} from '../helpers/run-nudge.js';
+import {CLI, runNudge, submitArgv} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {cleanEnv, startTmuxServer} from '../helpers/tmux-server.js';
 

@@ -17,9 +17,10 @@ import {
   waitForLocksFree,
   workerPid,
 } from '../helpers/faults.js';
+import {waitForJobEnd} from '../helpers/job-files.js';
 import {jobIds, useNudgeHome} from '../helpers/nudge-home.js';
 import {hex, startRecorder} from '../helpers/recorder-pane.js';
-import {FIXTURES, runNudge, submitArgv, waitForJobEnd} from '../helpers/run-nudge.js';
+import {FIXTURES, runNudge, submitArgv} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {MAIN_SESSION, startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';

@@ -15,8 +15,9 @@ import {
   waitForGroupGone,
   workerPid,
 } from '../helpers/faults.js';
+import {readJobEvents, readJobState, waitForJobEnd} from '../helpers/job-files.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
-import {readJobEvents, readJobState, submitArgs, waitForJobEnd} from '../helpers/run-nudge.js';
+import {submitArgs} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';

@@ -11,6 +11,7 @@
 import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {afterAll, describe, expect, onTestFinished, test} from 'vitest';
+import {readJobEvents, waitForJobEnd} from './job-files.js';
 import {
   describePrompts,
   type ModelServer,
@@ -29,7 +30,7 @@ import {
   type RealAgent,
   startAgent,
 } from './real-agents.js';
-import {nudgeBinDir, readJobEvents, runNudge, waitForJobEnd} from './run-nudge.js';
+import {nudgeBinDir, runNudge} from './run-nudge.js';
 import {useTempDir} from './temp-dir.js';
 import {startTmuxServer, type TmuxTestServer} from './tmux-server.js';
 import {waitFor} from './wait-for.js';

@@ -7,8 +7,9 @@
 // into as it is, and emptied with C-u).
 import {expect} from 'vitest';
 import {submitJob} from './faults.js';
+import {readJobEvents, waitForJobEnd} from './job-files.js';
 import {hex, type RecorderPane, recorderProfile} from './recorder-pane.js';
-import {readJobEvents, runNudge, submitArgv, waitForJobEnd} from './run-nudge.js';
+import {runNudge, submitArgv} from './run-nudge.js';
 
 /** One round on `rec` (a raw recorder pane of `socket`); resolves once both jobs ended. */
 export async function cancelHandoverRound(

@@ -7,7 +7,7 @@ import {TmuxCommandError} from '../../src/tmux/runner.js';
 import type {PaneInfo, Tmux} from '../../src/tmux/tmux.js';
 import type {PaneView} from '../../src/tmux/view.js';
 import {FakeClock} from './fake-clock.js';
-import {paneViewOf} from './pane-views.js';
+import {screenOf} from './pane-views.js';
 
 /** What tmux says of a pane in memory: `%1` of a live bash on server 42, with `info` over it. */
 export function fakePaneInfo(info: Partial<PaneInfo> = {}): PaneInfo {
@@ -92,7 +92,7 @@ export class FakeTmux implements Tmux {
       // Typing after the first Enter (the notice) shows at the end of the screen.
       text += this.input;
     }
-    return paneViewOf(text.split('\n'), {currentCommand: this.info.currentCommand});
+    return screenOf(text, {currentCommand: this.info.currentCommand});
   }
 
   async paste(_pane: string, text: string): Promise<void> {

@@ -5,24 +5,16 @@ import {appendFileSync, mkdirSync, readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {expect} from 'vitest';
+import {jobEventLines, readJobEvents, readJobState, TERMINAL, waitForJobEnd} from './job-files.js';
 import {hex, type RecorderPane} from './recorder-pane.js';
-import {
-  jobEventLines,
-  readJobEvents,
-  readJobState,
-  runNudge,
-  submitArgv,
-  submitJob as submitRun,
-  TERMINAL,
-  waitForJobEnd,
-} from './run-nudge.js';
+import {runNudge, submitArgv, submitJob as submitRun} from './run-nudge.js';
 import {waitFor} from './wait-for.js';
 
 /** The worker transports every fault runs against (NUDGE_TRANSPORT). */
 export const TRANSPORTS = ['spawn', 'control'] as const;
 export type TransportName = (typeof TRANSPORTS)[number];
 
-export {TERMINAL} from './run-nudge.js';
+export {TERMINAL} from './job-files.js';
 
 /** proper-lockfile's stale time in src/locks/pane-lock.ts. */
 export const LOCK_STALE_MS = 8_000;

@@ -9,6 +9,7 @@ import {join} from 'node:path';
 import {execa} from 'execa';
 import {expect, onTestFinished} from 'vitest';
 import type {InstallAgent} from '../../src/setup/agents.js';
+import {waitForJobEnd} from './job-files.js';
 import {type ModelServer, startModelServer} from './model-server.js';
 import {stopWorkers} from './nudge-home.js';
 import {
@@ -20,7 +21,7 @@ import {
   type RealAgent,
   startAgent,
 } from './real-agents.js';
-import {CLI, runNudge, waitForJobEnd} from './run-nudge.js';
+import {CLI, runNudge} from './run-nudge.js';
 import {useTempDir} from './temp-dir.js';
 import {cleanEnv, startTmuxServer, type TmuxTestServer} from './tmux-server.js';
 import {waitFor} from './wait-for.js';

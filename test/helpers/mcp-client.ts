@@ -49,3 +49,24 @@ export async function spawnedMcpIn(
   onTestFinished(() => client.close());
   return client;
 }
+
+/** What a tool call answered: its text, its structured content, whether it is an error. */
+export interface ToolAnswer {
+  content: Array<{type: string; text: string}>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+/** Call the tool `name` with `args` (aborted with `signal`, when given): its answer. */
+export function callTool(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<ToolAnswer> {
+  return client.callTool(
+    {name, arguments: args},
+    undefined,
+    signal ? {signal} : undefined,
+  ) as Promise<ToolAnswer>;
+}

@@ -3,8 +3,8 @@ import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {onTestFinished} from 'vitest';
 import {TERMINAL_STATES} from '../../src/jobs/states.js';
+import {waitForJobEnd} from './job-files.js';
 import {isAlive} from './process-view.js';
-import {waitForJobEnd} from './run-nudge.js';
 import {useTempDir} from './temp-dir.js';
 import {waitFor} from './wait-for.js';
 

@@ -26,6 +26,11 @@ export function paneViewOf(rows: string[], o: Partial<PaneView> = {}): PaneView 
   };
 }
 
+/** paneViewOf for a screen written as one text, its rows split at each newline. */
+export function screenOf(text: string, o: Partial<PaneView> = {}): PaneView {
+  return paneViewOf(text.split('\n'), o);
+}
+
 /** The registry's agents with a real screen captured as test/fixtures/screens/AGENT-SCREEN.txt. */
 export function capturedAgents(screen: string): string[] {
   const dir = fileURLToPath(new URL('../fixtures/screens/', import.meta.url));

@@ -10,8 +10,8 @@ import {existsSync, mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, onTestFinished, test} from 'vitest';
 import {allowSinks, startHttpSink} from '../helpers/http-sink.js';
+import {readJobEvents, waitForJobEnd} from '../helpers/job-files.js';
 import {describePrompts, type Reply, startModelServer} from '../helpers/model-server.js';
-
 import {
   type AgentName,
   agentAvailable,
@@ -19,13 +19,7 @@ import {
   claudeHasAutoMode,
   startAgent,
 } from '../helpers/real-agents.js';
-import {
-  flagWords,
-  readJobEvents,
-  runNudge,
-  submitJob,
-  waitForJobEnd,
-} from '../helpers/run-nudge.js';
+import {flagWords, runNudge, submitJob} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';

@@ -7,26 +7,18 @@
  */
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
-import {Client} from '@modelcontextprotocol/sdk/client/index.js';
-import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 import {execa} from 'execa';
-import {describe, expect, onTestFinished, test} from 'vitest';
+import {describe, expect, test} from 'vitest';
 import {ensureStateDir} from '../../src/base/paths.js';
 import {newJobId} from '../../src/jobs/request.js';
 import {JobStore} from '../../src/jobs/store.js';
 import {ASKER_PROFILE} from '../helpers/asking-agent.js';
 import {allowSinks, startHttpSink} from '../helpers/http-sink.js';
+import {readJobEvents, waitForJobEnd} from '../helpers/job-files.js';
 import {jobRequest} from '../helpers/job-request.js';
+import {callTool, spawnedMcp} from '../helpers/mcp-client.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
-import {
-  CLI,
-  FIXTURES,
-  readJobEvents,
-  runNudge,
-  submitArgs,
-  submitJob,
-  waitForJobEnd,
-} from '../helpers/run-nudge.js';
+import {CLI, FIXTURES, runNudge, submitArgs, submitJob} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {cleanEnv, startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -163,29 +155,17 @@ describe('an agent waiting for a person is blocked, never typed into', () => {
   test('the MCP wait and expect tools answer blocked, with the kind, the question and the pane', async () => {
     const w = await setup();
     await openDialog(w);
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'mcp'],
-      env: cleanEnv({...w.env, TMUX: `${w.server.socket},1,0`, TMUX_PANE: '%0'}),
-      stderr: 'pipe',
-    });
-    const client = new Client({name: 'test', version: '1'});
-    await client.connect(transport);
-    onTestFinished(() => client.close());
-    const waited = (await client.callTool({
-      name: 'wait',
-      arguments: {pane: w.pane, timeout: '30s'},
-    })) as {
-      structuredContent?: Record<string, unknown>;
-    };
+    const client = await spawnedMcp({...w.env, TMUX: `${w.server.socket},1,0`, TMUX_PANE: '%0'});
+    const waited = await callTool(client, 'wait', {pane: w.pane, timeout: '30s'});
     expect(waited.structuredContent, JSON.stringify(waited)).toMatchObject({
       status: 'blocked',
       blocked: {kind: 'permission', question: 'Do you want to proceed?', pane: w.pane},
     });
-    const expected = (await client.callTool({
-      name: 'expect',
-      arguments: {pane_id: w.pane, pattern: 'never-printed', timeout_ms: 30_000},
-    })) as {structuredContent?: Record<string, unknown>};
+    const expected = await callTool(client, 'expect', {
+      pane_id: w.pane,
+      pattern: 'never-printed',
+      timeout_ms: 30_000,
+    });
     expect(expected.structuredContent, JSON.stringify(expected)).toMatchObject({
       status: 'blocked',
       blocked: {kind: 'permission'},

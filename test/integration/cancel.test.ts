@@ -2,18 +2,17 @@
 import {describe, expect, it} from 'vitest';
 import {cancelHandoverRound} from '../helpers/cancel-handover.js';
 import {submitJob, waitForEvent} from '../helpers/faults.js';
-import {useNudgeHome} from '../helpers/nudge-home.js';
-import {isAlive} from '../helpers/process-view.js';
-import {hex, startRecorder} from '../helpers/recorder-pane.js';
 import {
   jobEventLines,
   jobEventNames,
   readJobState,
-  runNudge,
-  submitArgv,
   waitForJobEnd,
   waitForJobState,
-} from '../helpers/run-nudge.js';
+} from '../helpers/job-files.js';
+import {useNudgeHome} from '../helpers/nudge-home.js';
+import {isAlive} from '../helpers/process-view.js';
+import {hex, startRecorder} from '../helpers/recorder-pane.js';
+import {runNudge, submitArgv} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 

@@ -8,15 +8,10 @@
 import {readdirSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
+import {jobEventNames, readJobEvents, waitForJobEnd} from '../helpers/job-files.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {
-  jobEventNames,
-  readJobEvents,
-  submitArgs,
-  submitJob,
-  waitForJobEnd,
-} from '../helpers/run-nudge.js';
+import {submitArgs, submitJob} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';

@@ -2,17 +2,10 @@
 import {existsSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
+import {jobEventNames, readJobState, TERMINAL, waitForJobEnd} from '../helpers/job-files.js';
 import {jobIds, useNudgeHome} from '../helpers/nudge-home.js';
 import {hex, startRecorder} from '../helpers/recorder-pane.js';
-import {
-  CLI,
-  jobEventNames,
-  readJobState,
-  runNudge,
-  submitArgv,
-  TERMINAL,
-  waitForJobEnd,
-} from '../helpers/run-nudge.js';
+import {CLI, runNudge, submitArgv} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 

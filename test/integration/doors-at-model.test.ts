@@ -22,6 +22,7 @@ import {
   theJob,
   type World,
 } from '../helpers/at-model-scenarios.js';
+import {readJobEvents, waitForJobEnd, waitForJobState} from '../helpers/job-files.js';
 import {describePrompts, type Reply, startModelServer} from '../helpers/model-server.js';
 import {stopWorkers} from '../helpers/nudge-home.js';
 import {processViewEnv} from '../helpers/process-view.js';
@@ -34,13 +35,7 @@ import {
   claudeHasInbox,
   startAgent,
 } from '../helpers/real-agents.js';
-import {
-  flagWords,
-  readJobEvents,
-  runNudge,
-  waitForJobEnd,
-  waitForJobState,
-} from '../helpers/run-nudge.js';
+import {flagWords, runNudge} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {type TmuxCallLog, useTmuxCallLog} from '../helpers/tmux-call-log.js';
 import {cleanEnv, startTmuxServer} from '../helpers/tmux-server.js';

@@ -4,15 +4,9 @@
 import {readdirSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
+import {jobEventNames, waitForJobEnd} from '../helpers/job-files.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
-import {
-  flagWords,
-  jobEventNames,
-  runNudge,
-  submitArgs,
-  submitTo,
-  waitForJobEnd,
-} from '../helpers/run-nudge.js';
+import {flagWords, runNudge, submitArgs, submitTo} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 const jobsIn = (home: string) => {

@@ -24,13 +24,14 @@ import {
   type,
   uninstall,
 } from '../helpers/install-world.js';
+import {waitForJobEnd, waitForJobState} from '../helpers/job-files.js';
 import {
   agentAvailable,
   agentVersion,
   claudeHasAutoMode,
   killProcessesOfHome,
 } from '../helpers/real-agents.js';
-import {CLI, nudgeBinDir, waitForJobEnd, waitForJobState} from '../helpers/run-nudge.js';
+import {CLI, nudgeBinDir} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {waitFor} from '../helpers/wait-for.js';
 

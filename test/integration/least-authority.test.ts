@@ -8,10 +8,11 @@ import {startRelay} from '../../src/front/relay.js';
 import {nodeContext} from '../../src/verbs/node-context.js';
 import {submit} from '../../src/verbs/submit.js';
 import {agentAvailable, agentBin} from '../harness/agents.js';
-import {spawnedMcp} from '../helpers/mcp-client.js';
+import {waitForJobEnd} from '../helpers/job-files.js';
+import {callTool, spawnedMcp} from '../helpers/mcp-client.js';
 import {jobIds, useNudgeHome} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {CLI, runNudge, submitArgs, waitForJobEnd} from '../helpers/run-nudge.js';
+import {CLI, runNudge, submitArgs} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {cleanEnv, startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 
@@ -29,8 +30,6 @@ function configWith(text: string): string {
 }
 
 const mcpClient = spawnedMcp;
-
-type ToolAnswer = {content: Array<{type: string; text: string}>; isError?: boolean};
 
 describe('cmd: sinks come only from the config file', () => {
   test('from a flag: exit 2 with one sentence, no job, no program run', async () => {
@@ -59,15 +58,12 @@ describe('cmd: sinks come only from the config file', () => {
     const home = useNudgeHome();
     const made = join(useTempDir('nudge-cmd-'), 'made');
     const c = await mcpClient({NUDGE_HOME: home, ...insidePane(server, '%0')});
-    const answer = (await c.callTool({
-      name: 'submit',
-      arguments: {
-        text: 'true',
-        pane: '%0',
-        notify: [`cmd:/usr/bin/touch ${made}`],
-        no_notice: true,
-      },
-    })) as ToolAnswer;
+    const answer = await callTool(c, 'submit', {
+      text: 'true',
+      pane: '%0',
+      notify: [`cmd:/usr/bin/touch ${made}`],
+      no_notice: true,
+    });
     expect(answer.isError).toBe(true);
     expect(answer.content[0]?.text).toContain('is refused: a cmd: sink runs a program');
     expect(jobIds(home)).toEqual([]);
@@ -229,15 +225,12 @@ describe('a pattern from outside runs in linear time', () => {
     const home = useNudgeHome();
     const pane = await backtrackingPane(server);
     const c = await mcpClient({NUDGE_HOME: home, ...insidePane(server, '%0')});
-    const waiting = c.callTool({
-      name: 'expect',
-      arguments: {pane_id: pane, pattern: CATASTROPHIC, timeout_ms: 8000},
-    }) as Promise<ToolAnswer>;
+    const waiting = callTool(c, 'expect', {pane_id: pane, pattern: CATASTROPHIC, timeout_ms: 8000});
     let settled = false;
     void waiting.then(() => {
       settled = true;
     });
-    const jobs = (await c.callTool({name: 'jobs', arguments: {}})) as ToolAnswer;
+    const jobs = await callTool(c, 'jobs', {});
     expect(jobs.isError ?? false).toBe(false);
     expect(settled).toBe(false);
     const answer = await waiting;
@@ -259,24 +252,16 @@ describe('nudge mcp declares what each tool does', () => {
     for (const name of ['submit', 'watch_me', 'look_ma'])
       expect(hints[name], name).toMatchObject({readOnlyHint: false, destructiveHint: true});
     expect(hints.cancel).toMatchObject({readOnlyHint: false, destructiveHint: true});
-    const run = (await plain.callTool({
-      name: 'run',
-      arguments: {command: 'touch made'},
-    })) as ToolAnswer;
+    const run = await callTool(plain, 'run', {command: 'touch made'});
     expect(run.isError).toBe(true);
-    const look = (await plain.callTool({
-      name: 'look_ma',
-      arguments: {status_report: 'done', bash_wait: 'touch made'},
-    })) as ToolAnswer;
+    const look = await callTool(plain, 'look_ma', {status_report: 'done', bash_wait: 'touch made'});
     expect(look.isError).toBe(true);
     expect(look.content[0]?.text).toBe(
       'bash_wait runs a command, and this nudge mcp was not started with --allow-exec; report without it (the watcher sleeps), or ask the person to add --allow-exec.',
     );
     // recover starts agents again: without --allow-exec it only plans, whatever is asked.
     expect(hints.recover).toMatchObject({readOnlyHint: false, destructiveHint: true});
-    const recover = (await plain.callTool({name: 'recover', arguments: {dry_run: false}})) as {
-      structuredContent?: {dryRun?: boolean};
-    };
+    const recover = await callTool(plain, 'recover', {dry_run: false});
     expect(recover.structuredContent?.dryRun).toBe(true);
 
     const exec = await mcpClient(env, ['--allow-exec']);

@@ -12,6 +12,7 @@ import {setTimeout as sleep} from 'node:timers/promises';
 import {describe, expect, onTestFinished, test} from 'vitest';
 import {type HookMark, type RefusedMark, readHookMark} from '../../src/agents/hook-marks.js';
 import {escapeRegex} from '../helpers/at-model-scenarios.js';
+import {readJobEvents, readJobState, waitForJobEnd} from '../helpers/job-files.js';
 import {type ModelServer, startModelServer} from '../helpers/model-server.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {
@@ -22,15 +23,7 @@ import {
   killProcessesOfHome,
   waitForIdleComposer,
 } from '../helpers/real-agents.js';
-import {
-  flagWords,
-  nudgeBinDir,
-  readJobEvents,
-  readJobState,
-  runNudge,
-  shown,
-  waitForJobEnd,
-} from '../helpers/run-nudge.js';
+import {flagWords, nudgeBinDir, runNudge, shown} from '../helpers/run-nudge.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 

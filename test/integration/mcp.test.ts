@@ -15,7 +15,7 @@ import {systemTree} from '../../src/process/tree.js';
 import {createSpawnRunner} from '../../src/tmux/runner.js';
 import {createTmux} from '../../src/tmux/tmux.js';
 import type {CommandContext} from '../../src/verbs/context.js';
-import {spawnedMcp, spawnedMcpIn} from '../helpers/mcp-client.js';
+import {callTool, spawnedMcp, spawnedMcpIn, type ToolAnswer} from '../helpers/mcp-client.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {FIXTURES} from '../helpers/run-nudge.js';
 import {runFromPane} from '../helpers/shell-pane.js';
@@ -23,12 +23,6 @@ import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
-
-type ToolAnswer = {
-  content: Array<{type: string; text: string}>;
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-};
 
 /** The environment of a server started from pane %0 of `server` (as an agent there would). */
 function paneEnv(server: TmuxTestServer, home: string): Record<string, string> {
@@ -102,11 +96,7 @@ async function spawned(env: Record<string, string>, args: string[] = []): Promis
 }
 
 const call = (c: Client, name: string, args: Record<string, unknown> = {}, signal?: AbortSignal) =>
-  c.callTool(
-    {name, arguments: args},
-    undefined,
-    signal ? {signal} : undefined,
-  ) as Promise<ToolAnswer>;
+  callTool(c, name, args, signal);
 
 describe('nudge mcp, in-process', () => {
   it('lists every tool', async () => {

@@ -10,14 +10,9 @@ import {readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, onTestFinished, test} from 'vitest';
 import {allowSinks, startHttpSink} from '../helpers/http-sink.js';
+import {readJobEvents, waitForJobEnd} from '../helpers/job-files.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
-import {
-  readJobEvents,
-  runNudge,
-  submitArgs,
-  submitJob,
-  waitForJobEnd,
-} from '../helpers/run-nudge.js';
+import {runNudge, submitArgs, submitJob} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';

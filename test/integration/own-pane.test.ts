@@ -10,17 +10,11 @@
 import {readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
-import {spawnedMcpIn} from '../helpers/mcp-client.js';
+import {readJobEvents} from '../helpers/job-files.js';
+import {callTool, spawnedMcpIn} from '../helpers/mcp-client.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {processViewEnv} from '../helpers/process-view.js';
-import {
-  flagWords,
-  PROCESS_VIEWS,
-  readJobEvents,
-  runNudge,
-  shown,
-  usageErrorLine,
-} from '../helpers/run-nudge.js';
+import {flagWords, PROCESS_VIEWS, runNudge, shown, usageErrorLine} from '../helpers/run-nudge.js';
 import {runFromPane} from '../helpers/shell-pane.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -78,10 +72,11 @@ describe.each(PROCESS_VIEWS)('which pane a call comes from (%s reader)', (view) 
     expect(usageErrorLine(waited, 'wait')).toMatch(SHARED);
     // nudge mcp started by that server: "your own pane" is refused as a tool error.
     const mcp = await spawnedMcpIn(server, env);
-    const tool = (await mcp.callTool({
-      name: 'submit',
-      arguments: {pane: w.shell, notify_pane: 'self', text: 'echo never-typed'},
-    })) as {isError?: boolean; content: Array<{text: string}>};
+    const tool = await callTool(mcp, 'submit', {
+      pane: w.shell,
+      notify_pane: 'self',
+      text: 'echo never-typed',
+    });
     expect(tool.isError).toBe(true);
     expect(tool.content[0]?.text).toMatch(SHARED);
     // The turn-end hook: no mark for A; a refusal, which doctor shows.

@@ -2,16 +2,10 @@
 // their keystrokes never interleave; a worker killed with SIGKILL does not wedge the pane.
 import {describe, expect, it} from 'vitest';
 import {expectLockedInTurn, submitJob, waitForEvent} from '../helpers/faults.js';
+import {readJobState, TERMINAL, waitForJobEnd, waitForJobState} from '../helpers/job-files.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {hex, startRecorder} from '../helpers/recorder-pane.js';
-import {
-  readJobState,
-  runNudge,
-  submitArgv,
-  TERMINAL,
-  waitForJobEnd,
-  waitForJobState,
-} from '../helpers/run-nudge.js';
+import {runNudge, submitArgv} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 function jobArgs(socket: string, pane: string, extra: string[]): string[] {

@@ -6,16 +6,10 @@
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
+import {readJobEvents} from '../helpers/job-files.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {processViewEnv} from '../helpers/process-view.js';
-import {
-  flagWords,
-  PROCESS_VIEWS,
-  readJobEvents,
-  runNudge,
-  shown,
-  submitJob,
-} from '../helpers/run-nudge.js';
+import {flagWords, PROCESS_VIEWS, runNudge, shown, submitJob} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 

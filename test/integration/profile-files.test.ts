@@ -6,14 +6,9 @@
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
+import {readJobEvents, waitForJobEnd} from '../helpers/job-files.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
-import {
-  FIXTURES,
-  readJobEvents,
-  runNudge,
-  submitArgs,
-  waitForJobEnd,
-} from '../helpers/run-nudge.js';
+import {FIXTURES, runNudge, submitArgs} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 

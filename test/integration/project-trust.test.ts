@@ -5,8 +5,9 @@
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
+import {readJobEvents} from '../helpers/job-files.js';
 import {useNudgeHome, waitForWorkerExit} from '../helpers/nudge-home.js';
-import {FIXTURES, readJobEvents, runNudge, submitArgs} from '../helpers/run-nudge.js';
+import {FIXTURES, runNudge, submitArgs} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 

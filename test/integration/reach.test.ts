@@ -3,18 +3,11 @@
 // queue edit (CLI or MCP queue_edit), status, logs, cancel, jobs, queue, expect (its
 // close_pane and return_output), wait or schedule — while the person outside tmux reaches all.
 import {describe, expect, test} from 'vitest';
-import {spawnedMcp} from '../helpers/mcp-client.js';
+import {waitForJobEnd, waitForJobState} from '../helpers/job-files.js';
+import {callTool, spawnedMcp} from '../helpers/mcp-client.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
-import {
-  runNudge,
-  scheduleArgv,
-  submitArgs,
-  waitForJobEnd,
-  waitForJobState,
-} from '../helpers/run-nudge.js';
+import {runNudge, scheduleArgv, submitArgs} from '../helpers/run-nudge.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
-
-type ToolAnswer = {content: Array<{type: string; text: string}>; isError?: boolean};
 
 /** The environment of a nudge started inside `pane` (an agent's tool, a hook, nudge mcp). */
 const insidePane = (server: TmuxTestServer, pane: string) => ({
@@ -106,27 +99,22 @@ describe("from inside a pane of one session, another session's panes and jobs ar
     // nudge mcp inside the pane: queue_edit and expect are refused the same way; close_pane
     // needs nudge mcp --allow-close, and expect is annotated destructive only then.
     const mcp = await spawnedMcp(agent);
-    const edit = (await mcp.callTool({
-      name: 'queue_edit',
-      arguments: {job: queued, text: 'rm -rf ~'},
-    })) as ToolAnswer;
+    const edit = await callTool(mcp, 'queue_edit', {job: queued, text: 'rm -rf ~'});
     expect(edit.isError).toBe(true);
     expect(edit.content[0]?.text).toContain(OUT_OF_REACH(`Job ${queued} (pane ${other})`));
-    const read = (await mcp.callTool({
-      name: 'expect',
-      arguments: {
-        pane_id: other,
-        pattern: 'SECRET',
-        action: 'return_output',
-        include_existing: true,
-      },
-    })) as ToolAnswer;
+    const read = await callTool(mcp, 'expect', {
+      pane_id: other,
+      pattern: 'SECRET',
+      action: 'return_output',
+      include_existing: true,
+    });
     expect(read.isError).toBe(true);
     expect(JSON.stringify(read)).not.toContain('SECRET-ON-SCREEN');
-    const close = (await mcp.callTool({
-      name: 'expect',
-      arguments: {pane_id: '%0', pattern: 'x', action: 'close_pane'},
-    })) as ToolAnswer;
+    const close = await callTool(mcp, 'expect', {
+      pane_id: '%0',
+      pattern: 'x',
+      action: 'close_pane',
+    });
     expect(close.isError).toBe(true);
     expect(close.content[0]?.text).toContain('only when started with --allow-close');
     const hints = Object.fromEntries(

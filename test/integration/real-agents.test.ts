@@ -6,22 +6,20 @@
  */
 import {afterAll, describe, expect, test} from 'vitest';
 import {
+  jobEventNames,
+  readJobEvents,
+  readJobState,
+  waitForJobEnd,
+  waitForJobState,
+} from '../helpers/job-files.js';
+import {
   AGENT_NAMES,
   type AgentName,
   agentAvailable,
   type RealAgent,
   startAgent,
 } from '../helpers/real-agents.js';
-import {
-  flagWords,
-  jobEventNames,
-  readJobEvents,
-  readJobState,
-  runNudge,
-  type SubmitFlags,
-  waitForJobEnd,
-  waitForJobState,
-} from '../helpers/run-nudge.js';
+import {flagWords, runNudge, type SubmitFlags} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';

@@ -10,6 +10,7 @@ import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {dirname, join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {commitAll} from '../helpers/git-repo.js';
+import {readJobEvents, waitForJobEnd} from '../helpers/job-files.js';
 import {startModelServer} from '../helpers/model-server.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {
@@ -22,7 +23,7 @@ import {
   shellQuote,
 } from '../helpers/real-agents.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {readJobEvents, runNudge, scheduleArgv, shown, waitForJobEnd} from '../helpers/run-nudge.js';
+import {runNudge, scheduleArgv, shown} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 

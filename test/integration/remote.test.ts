@@ -6,12 +6,12 @@
 import {mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {hostname} from 'node:os';
 import {join} from 'node:path';
-import {Client} from '@modelcontextprotocol/sdk/client/index.js';
-import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 import {execa} from 'execa';
-import {describe, expect, onTestFinished, test} from 'vitest';
+import {describe, expect, test} from 'vitest';
+import {readJobState} from '../helpers/job-files.js';
+import {callTool, spawnedMcp} from '../helpers/mcp-client.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {CLI, flagWords, readJobState, runNudge, submitArgv} from '../helpers/run-nudge.js';
+import {CLI, flagWords, runNudge, submitArgv} from '../helpers/run-nudge.js';
 import {type SshHost, type SshWorld, startSshHosts} from '../helpers/ssh-hosts.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -417,29 +417,21 @@ Host stranger
     // A pane's nudge reaches another host only where the person granted it.
     await expectRemoteRefused(world, local, rec, config);
     writeFileSync(config, `${readFileSync(config, 'utf8')}\n[submit]\nhosts = ["alpha"]\n`);
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'mcp'],
-      env: {...world.env, TMUX: `${local.socket},1,0`, TMUX_PANE: '%0'},
-      stderr: 'pipe',
+    const client = await spawnedMcp({...world.env, TMUX: `${local.socket},1,0`, TMUX_PANE: '%0'});
+    const submitted = await callTool(client, 'submit', {
+      host: 'alpha',
+      pane: rec.pane,
+      text: 'from mcp',
+      delay: 0,
+      no_notice: true,
     });
-    const client = new Client({name: 'test', version: '1'});
-    await client.connect(transport);
-    onTestFinished(() => client.close());
-    const submitted = (await client.callTool({
-      name: 'submit',
-      arguments: {host: 'alpha', pane: rec.pane, text: 'from mcp', delay: 0, no_notice: true},
-    })) as {structuredContent?: {job: string; host: string}; content: unknown};
     expect(submitted.structuredContent, JSON.stringify(submitted.content)).toMatchObject({
       host: 'alpha',
       kind: 'queued',
     });
     expect(await rec.lines(2)).toEqual(['by the person', 'from mcp']);
-    const job = submitted.structuredContent?.job ?? '';
-    const status = (await client.callTool({
-      name: 'status',
-      arguments: {job: `alpha:${job}`},
-    })) as {structuredContent?: {host: string; id: string}};
+    const job = String(submitted.structuredContent?.job ?? '');
+    const status = await callTool(client, 'status', {job: `alpha:${job}`});
     expect(status.structuredContent).toMatchObject({host: 'alpha', id: job});
     // Nothing of it was typed into the caller's own pane.
     expect(await local.capture('%0')).not.toContain('from mcp');

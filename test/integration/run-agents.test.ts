@@ -8,11 +8,12 @@ import {describe, expect, it} from 'vitest';
 import type {RunReport} from '../../src/jobs/run-report.js';
 import {runNotice} from '../../src/runs/report.js';
 import {commitAll} from '../helpers/git-repo.js';
+import {jobEventNames, readJobEvents, waitForJobEnd} from '../helpers/job-files.js';
 import {startModelServer} from '../helpers/model-server.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {type AgentName, agentAvailable, prepareAgentServer} from '../helpers/real-agents.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {jobEventNames, readJobEvents, shown, waitForJobEnd} from '../helpers/run-nudge.js';
+import {shown} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 interface RunState {

@@ -11,18 +11,11 @@ import type {RunReport} from '../../src/jobs/run-report.js';
 import {runNotice} from '../../src/runs/report.js';
 import {git} from '../helpers/git-repo.js';
 import {allowSinks, startHttpSink} from '../helpers/http-sink.js';
+import {jobEventNames, readJobEvents, TERMINAL, waitForJobEnd} from '../helpers/job-files.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {isAlive, processViewEnv} from '../helpers/process-view.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {
-  jobEventNames,
-  PROCESS_VIEWS,
-  readJobEvents,
-  runNudge,
-  shown,
-  TERMINAL,
-  waitForJobEnd,
-} from '../helpers/run-nudge.js';
+import {PROCESS_VIEWS, runNudge, shown} from '../helpers/run-nudge.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 

@@ -10,9 +10,9 @@ import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {PROFILES} from '../../src/agents/registry.js';
 import {expectDone, jobReached, received, say, setup} from '../helpers/at-model-scenarios.js';
+import {readJobEvents} from '../helpers/job-files.js';
 import {describePrompts} from '../helpers/model-server.js';
 import {AGENT_NAMES, agentAvailable, DATA_AGENT_NAMES} from '../helpers/real-agents.js';
-import {readJobEvents} from '../helpers/run-nudge.js';
 
 const agents = [...AGENT_NAMES, ...DATA_AGENT_NAMES].filter(
   (n) => PROFILES[n]?.shellNeedsIdle === true && agentAvailable(n),

@@ -4,14 +4,8 @@
 // returns the command's own status; a cancel stops the command it typed, and the next job
 // types only once the prompt is back.
 import {describe, expect, test} from 'vitest';
-import {
-  jobEventNames,
-  readJobState,
-  runNudge,
-  submitArgv,
-  waitForJobEnd,
-  waitForJobState,
-} from '../helpers/run-nudge.js';
+import {jobEventNames, readJobState, waitForJobEnd, waitForJobState} from '../helpers/job-files.js';
+import {runNudge, submitArgv} from '../helpers/run-nudge.js';
 import {shellAtPrompt} from '../helpers/shell-pane.js';
 import {waitFor} from '../helpers/wait-for.js';
 

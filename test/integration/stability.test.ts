@@ -1,18 +1,10 @@
 // "Done" detection by screen stability, the notice typed afterwards, and the timeout notice.
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
+import {jobEventNames, readJobEvents, waitForJobEnd} from '../helpers/job-files.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {
-  FIXTURES,
-  flagWords,
-  jobEventNames,
-  readJobEvents,
-  runNudge,
-  submitArgs,
-  submitJob,
-  waitForJobEnd,
-} from '../helpers/run-nudge.js';
+import {FIXTURES, flagWords, runNudge, submitArgs, submitJob} from '../helpers/run-nudge.js';
 import {shellAtPrompt} from '../helpers/shell-pane.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';

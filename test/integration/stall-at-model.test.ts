@@ -8,9 +8,10 @@
 //   the model as a prompt each time; the third stall is told (one POST) and nothing more typed.
 import {describe, expect, it} from 'vitest';
 import {allowSinks, startHttpSink} from '../helpers/http-sink.js';
+import {readJobEvents, waitForJobEnd} from '../helpers/job-files.js';
 import {startModelServer} from '../helpers/model-server.js';
 import {type AgentName, agentAvailable, startAgent} from '../helpers/real-agents.js';
-import {readJobEvents, runNudge, shown, waitForJobEnd} from '../helpers/run-nudge.js';
+import {runNudge, shown} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';

@@ -10,15 +10,9 @@ import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {allowSinks, startHttpSink} from '../helpers/http-sink.js';
+import {jobEventNames, readJobEvents, waitForJobEnd} from '../helpers/job-files.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
-import {
-  jobEventNames,
-  readJobEvents,
-  runNudge,
-  shown,
-  submitTo,
-  waitForJobEnd,
-} from '../helpers/run-nudge.js';
+import {runNudge, shown, submitTo} from '../helpers/run-nudge.js';
 import {runFromPane} from '../helpers/shell-pane.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';

@@ -3,8 +3,9 @@
 // attach`: a headless terminal). The segment names the panes that need the person first; the
 // workers keep it in the server option the status bar shows; `next` moves that client.
 import {describe, expect, it} from 'vitest';
+import {waitForJobEnd} from '../helpers/job-files.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
-import {flagWords, runNudge, submitArgs, waitForJobEnd} from '../helpers/run-nudge.js';
+import {flagWords, runNudge, submitArgs} from '../helpers/run-nudge.js';
 import {attachClient, attachTerminal, startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 

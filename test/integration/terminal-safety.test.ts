@@ -5,8 +5,9 @@
 import {readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
+import {waitForJobEnd} from '../helpers/job-files.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
-import {CLI, runNudge, submitArgs, waitForJobEnd} from '../helpers/run-nudge.js';
+import {CLI, runNudge, submitArgs} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 const OSC52 = '\x1b]52;c;SGVsbG8=\x07';

@@ -5,9 +5,10 @@ import {writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {execa} from 'execa';
 import {describe, expect, test} from 'vitest';
+import {waitForJobEnd} from '../helpers/job-files.js';
 import {jobIds, useNudgeHome} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {CLI, flagWords, runNudge, submitArgs, waitForJobEnd} from '../helpers/run-nudge.js';
+import {CLI, flagWords, runNudge, submitArgs} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {cleanEnv, startTmuxServer} from '../helpers/tmux-server.js';
 

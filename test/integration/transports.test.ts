@@ -6,20 +6,17 @@
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {useNudgeHome} from '../helpers/nudge-home.js';
-import {hex, type RecorderPane, startRecorder} from '../helpers/recorder-pane.js';
 import {
-  FIXTURES,
   jobEventLines,
   jobEventNames,
   readJobEvents,
   readJobState,
-  runNudge,
-  submitArgs,
-  submitJob,
   waitForJobEnd,
   waitForJobState,
-} from '../helpers/run-nudge.js';
+} from '../helpers/job-files.js';
+import {useNudgeHome} from '../helpers/nudge-home.js';
+import {hex, type RecorderPane, startRecorder} from '../helpers/recorder-pane.js';
+import {FIXTURES, runNudge, submitArgs, submitJob} from '../helpers/run-nudge.js';
 import {expectNoticeAfter, jobAtPrompt, shellAtPrompt} from '../helpers/shell-pane.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';

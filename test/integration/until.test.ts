@@ -3,21 +3,17 @@
 // stability with --ignore and process liveness — and --notify-pane.
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {jobIds, useNudgeHome} from '../helpers/nudge-home.js';
-import {startRecorder} from '../helpers/recorder-pane.js';
 import {
-  FIXTURES,
   jobEventLines,
   jobEventNames,
   readJobEvents,
   readJobState,
-  runNudge,
-  submitArgs,
-  submitJob,
-  usageErrorLine,
   waitForJobEnd,
   waitForJobState,
-} from '../helpers/run-nudge.js';
+} from '../helpers/job-files.js';
+import {jobIds, useNudgeHome} from '../helpers/nudge-home.js';
+import {startRecorder} from '../helpers/recorder-pane.js';
+import {FIXTURES, runNudge, submitArgs, submitJob, usageErrorLine} from '../helpers/run-nudge.js';
 import {expectNoticeAfter, jobAtPrompt, shellAtPrompt} from '../helpers/shell-pane.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 

@@ -1,16 +1,10 @@
 // `submit --wait` runs the job in the foreground: exit 0 done, 124 timeout, 1 failed.
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
+import {jobEventNames, readJobState, waitForJobState} from '../helpers/job-files.js';
 import {useNudgeHome, waitForOnlyJob} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {
-  FIXTURES,
-  jobEventNames,
-  readJobState,
-  runNudge,
-  submitArgv,
-  waitForJobState,
-} from '../helpers/run-nudge.js';
+import {FIXTURES, runNudge, submitArgv} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 function waitArgs(socket: string, pane: string, extra: string[]): string[] {

@@ -9,11 +9,9 @@ import {
   viewKey,
 } from '../../../src/detect/watchers.js';
 import type {PaneView} from '../../../src/tmux/view.js';
-import {paneViewOf} from '../../helpers/pane-views.js';
+import {screenOf} from '../../helpers/pane-views.js';
 
-function screen(text: string, o: Partial<PaneView> = {}): PaneView {
-  return paneViewOf(text.split('\n'), o);
-}
+const screen = screenOf;
 
 /** Facts for a view at `at` ms after Enter, quiet since `quietSince` (default: Enter). */
 function facts(at: number, o: Partial<EventFacts> = {}): EventFacts {

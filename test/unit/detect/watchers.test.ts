@@ -10,11 +10,9 @@ import {
   viewKey,
 } from '../../../src/detect/watchers.js';
 import {OutputReader, type PaneView} from '../../../src/tmux/view.js';
-import {paneViewOf} from '../../helpers/pane-views.js';
+import {screenOf} from '../../helpers/pane-views.js';
 
-function screen(text: string, o: Partial<PaneView> = {}): PaneView {
-  return paneViewOf(text.split('\n'), o);
-}
+const screen = screenOf;
 
 const opts = {baselineKey: undefined, graceChecks: 2, ignore: [], shellPane: false};
 const run = (w: {observe(v: PaneView): {status: string}}, views: PaneView[]) =>
