@@ -1,15 +1,12 @@
 import {setTimeout as sleep} from 'node:timers/promises';
 import {test} from 'vitest';
-import {startModelServer} from '../helpers/model-server.js';
 import {agentBin, prepareAgentServer} from '../helpers/real-agents.js';
-import {startTmuxServer} from '../helpers/tmux-server.js';
-import {printToolOutput} from './lib.js';
+import {modelAndServer, printToolOutput} from './lib.js';
 
 // Claude Code's background sessions (`claude --bg`, 2.1.332): where does their Bash tool run,
 // and with which $TMUX_PANE?
 test('claude --bg: the process tree of its tool calls', async () => {
-  const model = await startModelServer();
-  const server = await startTmuxServer();
+  const {model, server} = await modelAndServer();
   const where = await prepareAgentServer(server, 'claude', {modelUrl: model.url, approvals: 'all'});
   const pane = await server.newPane(['bash', '--norc', '--noprofile']);
   const out = `${server.dir}/bg`;

@@ -1,13 +1,11 @@
 import {setTimeout as sleep} from 'node:timers/promises';
 import {test} from 'vitest';
-import {startModelServer} from '../helpers/model-server.js';
 import {startAgent} from '../helpers/real-agents.js';
 import {nudgeBinDir} from '../helpers/run-nudge.js';
-import {startTmuxServer} from '../helpers/tmux-server.js';
+import {modelAndServer} from './lib.js';
 
 test('codex default approvals running nudge', async () => {
-  const model = await startModelServer();
-  const server = await startTmuxServer();
+  const {model, server} = await modelAndServer();
   const bin = nudgeBinDir(server.dir);
   const agent = await startAgent(server, 'codex', {
     modelUrl: model.url,

@@ -2,7 +2,6 @@ import {readFileSync, writeFileSync} from 'node:fs';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {execa} from 'execa';
 import {test} from 'vitest';
-import {startModelServer} from '../helpers/model-server.js';
 import {
   agentBin,
   agentWindowArgs,
@@ -11,11 +10,10 @@ import {
   waitForIdleComposer,
 } from '../helpers/real-agents.js';
 import {nudgeBinDir} from '../helpers/run-nudge.js';
-import {startTmuxServer} from '../helpers/tmux-server.js';
+import {modelAndServer} from './lib.js';
 
 test('two codex sessions, one HOME, daemon on', async () => {
-  const model = await startModelServer();
-  const server = await startTmuxServer();
+  const {model, server} = await modelAndServer();
   const bin = nudgeBinDir(server.dir);
   const out = `${server.dir}/out`;
   const where = createAgentHome('codex', {

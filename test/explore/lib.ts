@@ -385,9 +385,13 @@ export async function printToolOutput(out: string, tries: number, keep: RegExp):
  * poke it by hand: `show` prints its last non-blank rows (and the pane's command and cursor),
  * `keys` sends tmux keys and lets it draw (800 ms).
  */
+/** Where an exploration starts: the scripted model server and a private tmux server. */
+export async function modelAndServer() {
+  return {model: await startModelServer(), server: await startTmuxServer()};
+}
+
 export async function agentAtModel(name: AgentName, approvals: 'default' | 'all') {
-  const model = await startModelServer();
-  const server = await startTmuxServer();
+  const {model, server} = await modelAndServer();
   const agent = await startAgent(server, name, {modelUrl: model.url, approvals});
   const show = async (label: string, rows = 16) => {
     const where = await server.tmux(

@@ -1,15 +1,13 @@
 import {setTimeout as sleep} from 'node:timers/promises';
 import {test} from 'vitest';
-import {startModelServer} from '../helpers/model-server.js';
 import {type AgentName, startAgent} from '../helpers/real-agents.js';
 import {nudgeBinDir} from '../helpers/run-nudge.js';
-import {startTmuxServer} from '../helpers/tmux-server.js';
+import {modelAndServer} from './lib.js';
 
 const agents = (process.env.AGENTS ?? 'claude,gemini,codex').split(',') as AgentName[];
 for (const name of agents) {
   test(`explore ${name}`, async () => {
-    const model = await startModelServer();
-    const server = await startTmuxServer();
+    const {model, server} = await modelAndServer();
     const bin = nudgeBinDir(server.dir);
     const agent = await startAgent(server, name, {
       modelUrl: model.url,

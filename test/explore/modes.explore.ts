@@ -3,6 +3,19 @@ import {test} from 'vitest';
 import type {AgentName} from '../helpers/real-agents.js';
 import {agentAtModel} from './lib.js';
 
+/** The steps before the busy turn: a screen's name, then the send-keys arguments before it. */
+const STEPS: Array<[string, ...string[][]]> = [
+  ['draft', ['-l', 'a draft here']],
+  ['bang', ['C-u'], ['-l', '!']],
+  ['bang ls', ['-l', 'ls']],
+  ['bang C-u', ['C-u']],
+  ['bang BSpace', ['BSpace']],
+  ['Escape', ['Escape']],
+  ['BTab 1', ['BTab']],
+  ['BTab 2', ['BTab']],
+  ['BTab 3', ['BTab']],
+];
+
 const agents = (process.env.AGENTS ?? 'claude,gemini,codex').split(',') as AgentName[];
 for (const name of agents) {
   test(`modes ${name}`, async () => {
@@ -11,25 +24,11 @@ for (const name of agents) {
       (process.env.APPROVALS as 'all') ?? 'default',
     );
     await show('idle');
-    await keys('-l', 'a draft here');
-    await show('draft');
-    await keys('C-u');
-    await keys('-l', '!');
-    await show('bang');
-    await keys('-l', 'ls');
-    await show('bang ls');
-    await keys('C-u');
-    await show('bang C-u');
-    await keys('BSpace');
-    await show('bang BSpace');
-    await keys('Escape');
-    await show('Escape');
-    await keys('BTab');
-    await show('BTab 1');
-    await keys('BTab');
-    await show('BTab 2');
-    await keys('BTab');
-    await show('BTab 3');
+    // Each step: the keys sent, then the screen shown under its name.
+    for (const [label, ...steps] of STEPS) {
+      for (const step of steps) await keys(...step);
+      await show(label);
+    }
     model.script({holdMs: 6000, reply: {text: 'fine'}});
     await keys('-l', 'hold on');
     await keys('Enter');

@@ -1,21 +1,18 @@
 import {setTimeout as sleep} from 'node:timers/promises';
 import {test} from 'vitest';
-import {startModelServer} from '../helpers/model-server.js';
 import {
   agentWindowArgs,
   createAgentHome,
   killProcessesOfHome,
   waitForIdleComposer,
 } from '../helpers/real-agents.js';
-import {startTmuxServer} from '../helpers/tmux-server.js';
-import {printToolOutput} from './lib.js';
+import {modelAndServer, printToolOutput} from './lib.js';
 
 // opencode's headless server (`opencode serve`) with a TUI attached from another pane
 // (`opencode attach URL`): where does the shell tool of the attached session run, and with
 // which $TMUX_PANE?
 test('opencode serve + attach: the process tree of a tool call', async () => {
-  const model = await startModelServer();
-  const server = await startTmuxServer();
+  const {model, server} = await modelAndServer();
   const opts = {modelUrl: model.url, approvals: 'all' as const};
   const where = createAgentHome('opencode', opts);
   // A window running opencode with `args`, in the work folder, as the harness starts it.

@@ -26,6 +26,25 @@ import {
 
 const gap10 = () => 10;
 
+/** Enter on an open picker, `settleMs` later a snapshot `slug`: what the composer holds then,
+ * and whether the agent went busy. */
+async function enterOnPicker(agent: RealAgent, slug: string, what: string, settleMs: number) {
+  await keys(agent, 'Enter');
+  await sleep(settleMs);
+  const screen = await snap(agent, slug, what);
+  return {composer: composerText(agent.name, screen), busy: isBusy(agent.name, screen)};
+}
+
+/** `text` typed key by key, a snapshot `slug` `settleMs` later, then Enter: the composer's text
+ * before Enter, and how the Enter was judged. */
+async function typeAndJudge(agent: RealAgent, text: string, slug: string, settleMs: number) {
+  await typeSlowly(agent, text, gap10);
+  await sleep(settleMs);
+  const typed = composerText(agent.name, await snap(agent, slug, `typed "${text}"`));
+  await keys(agent, 'Enter');
+  return {typed, ...(await judge(agent, text, 4000))};
+}
+
 describe.each(agentsToExplore())('%s', (name) => {
   it.skipIf(!agentAvailable(name))('composer: empty, draft, clearing keys', async () => {
     const agent = await freshAgent(name);
@@ -85,20 +104,13 @@ describe.each(agentsToExplore())('%s', (name) => {
     await typeSlowly(agent, 'he', gap10);
     await sleep(800);
     await snap(agent, 'slash-picker-filtered', 'typed "/he"');
-    await keys(agent, 'Enter');
-    await sleep(1500);
-    let screen = await snap(agent, 'slash-picker-enter', '"/he" then Enter');
-    facts.slashHeEnter = {composer: composerText(name, screen), busy: isBusy(name, screen)};
+    facts.slashHeEnter = await enterOnPicker(agent, 'slash-picker-enter', '"/he" then Enter', 1500);
     await reset(agent);
 
     // a path at the start of the text, typed key by key
     const path = '/tmp/build.log has the errors';
-    await typeSlowly(agent, path, gap10);
-    await sleep(800);
-    screen = await snap(agent, 'slash-path-typed', `typed "${path}"`);
-    facts.slashPathTyped = composerText(name, screen);
-    await keys(agent, 'Enter');
-    const slashPath = await judge(agent, path, 4000);
+    const slashPath = await typeAndJudge(agent, path, 'slash-path-typed', 800);
+    facts.slashPathTyped = slashPath.typed;
     facts.slashPathEnter = slashPath.outcome;
     if (slashPath.outcome !== 'submitted') await snap(agent, 'slash-path-enter');
     await reset(agent);
@@ -107,19 +119,12 @@ describe.each(agentsToExplore())('%s', (name) => {
     await typeSlowly(agent, 'read @no', gap10);
     await sleep(1000);
     await snap(agent, 'at-picker', 'typed "read @no"');
-    await keys(agent, 'Enter');
-    await sleep(1000);
-    screen = await snap(agent, 'at-picker-enter', '"read @no" then Enter');
-    facts.atNoEnter = {composer: composerText(name, screen), busy: isBusy(name, screen)};
+    facts.atNoEnter = await enterOnPicker(agent, 'at-picker-enter', '"read @no" then Enter', 1000);
     await reset(agent);
 
     const at = 'look at @notes.txt and main.ts now';
-    await typeSlowly(agent, at, gap10);
-    await sleep(1000);
-    screen = await snap(agent, 'at-typed', `typed "${at}"`);
-    facts.atTyped = composerText(name, screen);
-    await keys(agent, 'Enter');
-    const atResult = await judge(agent, at, 4000);
+    const atResult = await typeAndJudge(agent, at, 'at-typed', 1000);
+    facts.atTyped = atResult.typed;
     facts.atEnter = atResult.outcome;
     facts.atEnterBusyAtOnce = isBusy(name, atResult.screen);
     await snap(agent, 'at-enter', `"${at}" + Enter, as soon as it was judged`);
@@ -134,7 +139,7 @@ describe.each(agentsToExplore())('%s', (name) => {
     ]) {
       await paste(agent, text);
       await sleep(1000);
-      screen = await agent.capture();
+      const screen = await agent.capture();
       if (text.startsWith('look')) await snap(agent, 'pasted', `bracketed paste of "${text}"`);
       const shown = composerText(name, screen);
       await sleep(300);

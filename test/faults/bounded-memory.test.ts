@@ -7,10 +7,10 @@ import {execFileSync} from 'node:child_process';
 import {join} from 'node:path';
 import {execa} from 'execa';
 import {describe, expect, it} from 'vitest';
-import {jobIds, useNudgeHome} from '../helpers/nudge-home.js';
+import {jobIds, serverWorld} from '../helpers/nudge-home.js';
 import {CLI, flagWords, submitArgs} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
-import {cleanEnv, startTmuxServer} from '../helpers/tmux-server.js';
+import {cleanEnv} from '../helpers/tmux-server.js';
 
 /** 256 MiB of data segment: Node starts and runs nudge in it, 23 GB does not fit. */
 const CAP = String(256 * 1024 * 1024);
@@ -37,8 +37,7 @@ function cappedSubmit(
 
 describe('bounded input under a memory cap', () => {
   it('/dev/zero, a FIFO and an endless standard input are refused (exit 2), never read to the cap', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const pane = await server.newPane(['cat']);
     const fifo = join(useTempDir('nudge-fifo-'), 'fifo');
     execFileSync('mkfifo', [fifo]);

@@ -15,10 +15,8 @@ import {
   workerPid,
 } from '../helpers/faults.js';
 import {jobEventLines, readJobState, waitForJobEnd} from '../helpers/job-files.js';
-import {useNudgeHome} from '../helpers/nudge-home.js';
-import {startRecorder} from '../helpers/recorder-pane.js';
+import {recorderWorld, startRecorder} from '../helpers/recorder-pane.js';
 import {runNudge, submitArgv} from '../helpers/run-nudge.js';
-import {startTmuxServer} from '../helpers/tmux-server.js';
 
 /** A worker of its own for the job killed here (a killed waiter's jobs are taken over:
  * test/faults/waiter.test.ts). */
@@ -46,9 +44,7 @@ async function expectOneEnding(home: string, id: string, answers: string[]): Pro
 
 describe('cancel races', () => {
   it('a job cancelled while it types, the next job queued on the pane: 20 rounds in a row, no clearing key inside the next text', async () => {
-    const server = await startTmuxServer();
-    const rec = await startRecorder(server);
-    const home = useNudgeHome();
+    const {server, rec, home} = await recorderWorld();
     for (let round = 1; round <= 20; round++) {
       await cancelHandoverRound(home, server.socket, rec, round);
     }
@@ -61,9 +57,7 @@ describe('cancel races', () => {
   });
 
   it('cancel racing the job finishing: one ending, and cancel says which', async () => {
-    const server = await startTmuxServer();
-    const rec = await startRecorder(server);
-    const home = useNudgeHome();
+    const {server, rec, home} = await recorderWorld();
     const outcomes: Record<string, number> = {};
     const offsets = [0, 150, 300, 450, 600, 750, 900, 1_100, 1_400, 1_800];
     for (const offset of offsets) {
@@ -95,9 +89,7 @@ describe('cancel races', () => {
   });
 
   it('two cancels at once of a running job: one ending, both exit 0, the pane frees at once', async () => {
-    const server = await startTmuxServer();
-    const rec = await startRecorder(server);
-    const home = useNudgeHome();
+    const {server, rec, home} = await recorderWorld();
     const {id, pid} = await lockHolder(home, server.socket, rec.pane);
     const [a, b] = await Promise.all([
       runNudge(['cancel', id], {NUDGE_HOME: home}),
@@ -118,9 +110,7 @@ describe('cancel races', () => {
   });
 
   it('two cancels at once of a lost job (worker killed -9): exactly one cancelled record', async () => {
-    const server = await startTmuxServer();
-    const rec = await startRecorder(server);
-    const home = useNudgeHome();
+    const {server, rec, home} = await recorderWorld();
     const runs = 5;
     for (let i = 0; i < runs; i++) {
       // A pane of its own each time: a dead holder's lock takes the stale time to free.

@@ -7,8 +7,7 @@ import {FenceLost, fenceOption} from '../../src/tmux/fence.js';
 import {openTransport} from '../../src/tmux/transport.js';
 import {submitJob, TRANSPORTS, terminalEvents, waitForLocksFree} from '../helpers/faults.js';
 import {waitForJobEnd} from '../helpers/job-files.js';
-import {useNudgeHome} from '../helpers/nudge-home.js';
-import {startRecorder} from '../helpers/recorder-pane.js';
+import {recorderWorld, startRecorder} from '../helpers/recorder-pane.js';
 import {submitArgv} from '../helpers/run-nudge.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 
@@ -55,9 +54,7 @@ describe.each(TRANSPORTS)('the pane fence (%s transport)', (transport) => {
   });
 
   it('through the real worker: the job whose mark is taken mid-typing stops at once and ends failed; nothing of it lands after the taker', async () => {
-    const server = await startTmuxServer();
-    const rec = await startRecorder(server);
-    const home = useNudgeHome();
+    const {server, rec, home} = await recorderWorld();
     const text = 'a'.repeat(200);
     const id = await submitJob(
       home,

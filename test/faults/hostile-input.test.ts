@@ -6,10 +6,9 @@ import {existsSync, readdirSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {recordFigure, roundTrip, TRANSPORTS, waitForLocksFree} from '../helpers/faults.js';
-import {jobIds, useNudgeHome} from '../helpers/nudge-home.js';
-import {startRecorder} from '../helpers/recorder-pane.js';
+import {jobIds, serverWorld} from '../helpers/nudge-home.js';
+import {recorderWorld} from '../helpers/recorder-pane.js';
 import {runNudge, submitArgv} from '../helpers/run-nudge.js';
-import {startTmuxServer} from '../helpers/tmux-server.js';
 
 /** Texts that try to get something run; `dir` is where a successful escape would leave a file. */
 function escapes(dir: string): Array<[string, string]> {
@@ -35,9 +34,7 @@ function escapes(dir: string): Array<[string, string]> {
 
 describe.each(TRANSPORTS)('text designed to escape (%s transport)', (transport) => {
   it('is typed literally into a raw recorder and nothing is ever run', async () => {
-    const server = await startTmuxServer();
-    const rec = await startRecorder(server);
-    const home = useNudgeHome();
+    const {server, rec, home} = await recorderWorld();
     const dir = server.dir;
     const cases = escapes(dir);
     let from = 0;
@@ -69,9 +66,7 @@ describe.each(TRANSPORTS)('text designed to escape (%s transport)', (transport) 
   });
 
   it('a 64 KiB line arrives whole; one byte more is refused (exit 2)', async () => {
-    const server = await startTmuxServer();
-    const rec = await startRecorder(server);
-    const home = useNudgeHome();
+    const {server, rec, home} = await recorderWorld();
     // Mixed widths: ASCII, 2-, 3- and 4-byte characters, and a ; at every chunk edge.
     const unit = 'abc;é€😀 ';
     const unitBytes = Buffer.byteLength(unit);
@@ -136,8 +131,7 @@ describe('bad options exit 2 with a sentence naming the option, and start nothin
     ['--lock-timeout -5s', ['--lock-timeout', '-5s', '--', 'x'], /--lock-timeout/],
   ];
   it('each case', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const failures: string[] = [];
     for (const [name, args, says] of cases) {
       const r = await runNudge(['submit', '-S', server.socket, '--pane', '%0', ...args], {

@@ -20,11 +20,9 @@ import {
   waitForLocksFree,
   workerPid,
 } from '../helpers/faults.js';
-import {readJobEvents, waitForJobEnd} from '../helpers/job-files.js';
-import {useNudgeHome} from '../helpers/nudge-home.js';
-import {hex, startRecorder} from '../helpers/recorder-pane.js';
+import {expectJobEnd, readJobEvents} from '../helpers/job-files.js';
+import {hex, recorderWorld} from '../helpers/recorder-pane.js';
 import {runNudge, submitArgv} from '../helpers/run-nudge.js';
-import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 // A program nudge does not know (the recorder) is never cleared: no bytes before a line.
@@ -45,9 +43,7 @@ function jobBytes(text: string, notice?: string): Buffer {
 
 describe.each(TRANSPORTS)('kill -9 of a worker (%s transport)', (transport) => {
   it.each(STATES)('while %s: the next job proceeds, the killed one is lost', async (state) => {
-    const server = await startTmuxServer();
-    const rec = await startRecorder(server);
-    const home = useNudgeHome();
+    const {server, rec, home} = await recorderWorld();
     // One worker per job: what this suite kills is one job's process (the server's waiter,
     // which runs many, is killed in test/faults/waiter.test.ts).
     const env = {NUDGE_TRANSPORT: transport, NUDGE_WAITER: '0'};
@@ -137,8 +133,7 @@ describe.each(TRANSPORTS)('kill -9 of a worker (%s transport)', (transport) => {
       expect(cancelled.exitCode, cancelled.stderr).toBe(0);
     }
 
-    const finalNext = await waitForJobEnd(home, next, 60_000);
-    expect(finalNext.state, JSON.stringify(finalNext)).toBe('done');
+    const finalNext = await expectJobEnd(home, next, 'done', 60_000);
     expect(finalNext.notified).toBe(true);
     const nextEvents = await readJobEvents(home, next);
     const recoveredFrom = holder
@@ -218,9 +213,7 @@ describe.each(TRANSPORTS)('kill -9 of a worker (%s transport)', (transport) => {
 
 describe('a dead worker whose pid was reused (as after a reboot)', () => {
   it('shows the job lost, and cancel does not signal the stranger', async () => {
-    const server = await startTmuxServer();
-    const rec = await startRecorder(server);
-    const home = useNudgeHome();
+    const {server, rec, home} = await recorderWorld();
     const {id, pid} = await lockHolder(home, server.socket, rec.pane, '60s', {NUDGE_WAITER: '0'});
     process.kill(pid, 'SIGKILL');
     await waitForGroupGone(pid);

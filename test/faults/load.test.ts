@@ -13,10 +13,11 @@ import {
   waitForEvent,
   waitForLocksFree,
 } from '../helpers/faults.js';
-import {waitForJobEnd} from '../helpers/job-files.js';
+import {expectJobEnd, waitForJobEnd} from '../helpers/job-files.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
-import {hex, type RecorderPane, startRecorder} from '../helpers/recorder-pane.js';
+import {hex, type RecorderPane, recorderWorld, startRecorder} from '../helpers/recorder-pane.js';
 import {runNudge, submitArgv} from '../helpers/run-nudge.js';
+import {shellAtPrompt} from '../helpers/shell-pane.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
@@ -58,8 +59,7 @@ async function expectInQueueOrder(
 ): Promise<number> {
   const ids = [...jobs.keys()].sort();
   for (const id of ids) {
-    const s = await waitForJobEnd(home, id, 120_000);
-    expect(s.state, JSON.stringify(s)).toBe('done');
+    const _s = await expectJobEnd(home, id, 'done', 120_000);
   }
   const expected = Buffer.from(ids.map((id) => `${jobs.get(id)}\rN ${id}\r`).join(''));
   const got = await rec.waitForLength(expected.length, 10_000).catch(() => rec.bytes());
@@ -72,9 +72,7 @@ describe.each(TRANSPORTS)('collisions and load (%s transport)', (transport) => {
   const env = {NUDGE_TRANSPORT: transport};
 
   it('20 jobs submitted at once to one pane: one at a time, in queue order, no interleaving', async () => {
-    const server = await startTmuxServer();
-    const rec = await startRecorder(server);
-    const home = useNudgeHome();
+    const {server, rec, home} = await recorderWorld();
     const texts = Array.from({length: 20}, (_, j) => textFor(0, j));
     const jobs = await submitMany(home, server.socket, rec.pane, texts, env, true);
     expect(jobs.size).toBe(20);
@@ -125,9 +123,7 @@ describe.each(TRANSPORTS)('collisions and load (%s transport)', (transport) => {
 
 describe('a person types into the pane while a job types', () => {
   it('a program nudge cannot read (raw): both streams arrive whole, interleaved where they met', async () => {
-    const server = await startTmuxServer();
-    const rec = await startRecorder(server);
-    const home = useNudgeHome();
+    const {server, rec, home} = await recorderWorld();
     const text = 'x'.repeat(60);
     const id = await submitJob(
       home,
@@ -141,8 +137,7 @@ describe('a person types into the pane while a job types', () => {
     await rec.waitForLength(10);
     const person = 'PERSON TYPED';
     await server.tmux('send-keys', '-t', rec.pane, '-l', '--', person);
-    const final = await waitForJobEnd(home, id, 30_000);
-    expect(final.state, JSON.stringify(final)).toBe('done');
+    await expectJobEnd(home, id, 'done', 30_000);
     const got = (await rec.waitForLength(text.length + 1 + person.length)).toString();
     // The person's keys arrived together, where they were typed; the job's all arrived, in
     // order, and nothing was lost or doubled.
@@ -158,9 +153,7 @@ describe('a person types into the pane while a job types', () => {
   });
 
   it('a shell: the mixed line is not submitted; the job fails and leaves the line to the person', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
-    await server.waitForScreen('%0', /^\$/m);
+    const {server, home} = await shellAtPrompt();
     const marker = join(server.dir, 'person-ran');
     const text = `echo job ${'j'.repeat(40)}`;
     const id = await submitJob(

@@ -8,9 +8,7 @@ import {agentProfiles} from '../../src/agents/registry.js';
 import {IF_BUSY} from '../../src/jobs/policies.js';
 import {type JobRequest, MAX_TEXT_BYTES, parseStoredRequest} from '../../src/jobs/request.js';
 import {recordFigure, roundTrip, TRANSPORTS, waitForLocksFree} from '../helpers/faults.js';
-import {useNudgeHome} from '../helpers/nudge-home.js';
-import {startRecorder} from '../helpers/recorder-pane.js';
-import {startTmuxServer} from '../helpers/tmux-server.js';
+import {recorderWorld} from '../helpers/recorder-pane.js';
 
 const noNul = (s: string) => !s.includes('\0');
 const oneLine = (s: string) => !/[\0\r\n]/.test(s);
@@ -225,9 +223,7 @@ describe('stored request (fast-check)', () => {
 
 describe.each(TRANSPORTS)('typing fidelity for random Unicode (%s transport)', (transport) => {
   it('types random strings byte for byte', async () => {
-    const server = await startTmuxServer();
-    const rec = await startRecorder(server);
-    const home = useNudgeHome();
+    const {server, rec, home} = await recorderWorld();
     let offset = 0;
     let runs = 0;
     const textArb = fc

@@ -11,20 +11,16 @@ import {paneLockFor} from '../../src/locks/pane-lock.js';
 import {dropFromQueue, editInQueue, moveInQueue, type QueueChange} from '../../src/verbs/queue.js';
 import {recordFigure, submitJob, waitForEvent} from '../helpers/faults.js';
 import {readJobEvents, waitForJobEnd} from '../helpers/job-files.js';
-import {useNudgeHome} from '../helpers/nudge-home.js';
 import {offlineContext} from '../helpers/offline-context.js';
-import {hex, recorderProfile, startRecorder} from '../helpers/recorder-pane.js';
+import {hex, recorderProfile, recorderWorld} from '../helpers/recorder-pane.js';
 import {submitArgv} from '../helpers/run-nudge.js';
-import {startTmuxServer} from '../helpers/tmux-server.js';
 
 const CLEAR = '\x15';
 const OPS = ['move', 'drop', 'edit'] as const;
 
 describe('queue races', () => {
   it('move, drop and edit racing the worker that takes the head: 20 rounds, the answer is what happened', async () => {
-    const server = await startTmuxServer();
-    const rec = await startRecorder(server);
-    const home = useNudgeHome();
+    const {server, rec, home} = await recorderWorld();
     const env = recorderProfile(home);
     const ctx = offlineContext({env: {NUDGE_HOME: home}, clock: realClock});
     const [socketPath = '', pid = ''] = (

@@ -11,17 +11,13 @@ import {
   waitForEvent,
   workerPid,
 } from '../helpers/faults.js';
-import {waitForJobEnd} from '../helpers/job-files.js';
-import {useNudgeHome} from '../helpers/nudge-home.js';
-import {startRecorder} from '../helpers/recorder-pane.js';
+import {expectJobEnd, waitForJobEnd} from '../helpers/job-files.js';
+import {recorderWorld} from '../helpers/recorder-pane.js';
 import {submitArgv} from '../helpers/run-nudge.js';
-import {startTmuxServer} from '../helpers/tmux-server.js';
 
 describe.each(TRANSPORTS)('a worker stalled past the stale time (%s transport)', (transport) => {
   it('stops typing when it resumes; the job that took over is never collided with', async () => {
-    const server = await startTmuxServer();
-    const rec = await startRecorder(server);
-    const home = useNudgeHome();
+    const {server, rec, home} = await recorderWorld();
     // One worker per job: the other job must be another process than the stalled one (in the
     // server's waiter they would stall together; that case is test/faults/waiter.test.ts).
     const env = {NUDGE_TRANSPORT: transport, NUDGE_WAITER: '0'};
@@ -49,8 +45,7 @@ describe.each(TRANSPORTS)('a worker stalled past the stale time (%s transport)',
     try {
       const locked = await waitForEvent(home, other, 'locked', LOCK_STALE_MS + 20_000);
       const takeoverMs = Date.parse(locked.t) - stoppedAt;
-      const otherFinal = await waitForJobEnd(home, other, 30_000);
-      expect(otherFinal.state, JSON.stringify(otherFinal)).toBe('done');
+      await expectJobEnd(home, other, 'done', 30_000);
       process.kill(stalledPid, 'SIGCONT');
       resumed = true;
 

@@ -33,9 +33,9 @@ import {
   waitForGroupGone,
   workerPid,
 } from '../helpers/faults.js';
-import {waitForJobEnd} from '../helpers/job-files.js';
-import {jobIds, useNudgeHome} from '../helpers/nudge-home.js';
-import {startRecorder} from '../helpers/recorder-pane.js';
+import {expectJobEnd} from '../helpers/job-files.js';
+import {jobIds, serverWorld, useNudgeHome} from '../helpers/nudge-home.js';
+import {recorderWorld, startRecorder} from '../helpers/recorder-pane.js';
 import {CLI, runNudge, submitArgv} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {cleanEnv, startTmuxServer} from '../helpers/tmux-server.js';
@@ -209,9 +209,7 @@ describe('a full disk', () => {
   });
 
   it("at submit, the pane's queue cannot be written: exit 1, no job left behind", async () => {
-    const server = await startTmuxServer();
-    const rec = await startRecorder(server);
-    const home = useNudgeHome();
+    const {server, rec, home} = await recorderWorld();
     await submitJob(
       home,
       submitArgv(server.socket, rec.pane, {delay: 0, notice: false, wait: true}, 'first'),
@@ -270,8 +268,7 @@ describe('a full disk', () => {
         submitArgv(server.socket, rec.pane, {delay: 0, notice: false}, 'after'),
         env,
       );
-      const final = await waitForJobEnd(home, next, 30_000);
-      expect(final.state, JSON.stringify(final)).toBe('done');
+      await expectJobEnd(home, next, 'done', 30_000);
       recordFigure({
         scenario: 'disk full mid-job',
         transport,
@@ -297,8 +294,7 @@ describe('path traversal through arguments', () => {
   });
 
   it('a pane argument like ../../x is no pane (exit 2), and nothing is created for it', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     for (const pane of ['../../x', '%0/../../x', 'main:0.0/x', '%0;kill-server']) {
       const r = await runNudge(['submit', '-S', server.socket, '--pane', pane, '--', 'x'], {
         NUDGE_HOME: home,
@@ -381,9 +377,7 @@ describe('privacy of the state and of the request', () => {
   it.each(TRANSPORTS)(
     'files 0600, dirs 0700, and no argv or environment ever holds the request (%s transport)',
     async (transport) => {
-      const server = await startTmuxServer();
-      const rec = await startRecorder(server);
-      const home = useNudgeHome();
+      const {server, rec, home} = await recorderWorld();
       const env = {NUDGE_TRANSPORT: transport};
       const secret = `s3cret-${Date.now()}-token`;
       const encoded = Buffer.from(secret).toString('base64').slice(0, 12);

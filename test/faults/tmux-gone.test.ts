@@ -18,8 +18,8 @@ import {
   workerPid,
 } from '../helpers/faults.js';
 import {waitForJobEnd} from '../helpers/job-files.js';
-import {jobIds, useNudgeHome} from '../helpers/nudge-home.js';
-import {hex, startRecorder} from '../helpers/recorder-pane.js';
+import {jobIds, serverWorld, useNudgeHome} from '../helpers/nudge-home.js';
+import {hex, recorderWorld, startRecorder} from '../helpers/recorder-pane.js';
 import {FIXTURES, runNudge, submitArgv} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {MAIN_SESSION, startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
@@ -156,9 +156,7 @@ describe.each(TRANSPORTS)('tmux goes away under a job (%s transport)', (transpor
   it.each(['typing', 'waiting'] as const)(
     'the tmux server is killed while %s: the job fails saying so',
     async (phase) => {
-      const server = await startTmuxServer();
-      const rec = await startRecorder(server);
-      const home = useNudgeHome();
+      const {server, rec, home} = await recorderWorld();
       const id = await submitJob(
         home,
         submitArgv(
@@ -186,9 +184,7 @@ describe.each(TRANSPORTS)('tmux goes away under a job (%s transport)', (transpor
   );
 
   it('tmux disappears from PATH while the job waits to type: "tmux is no longer on PATH"', async () => {
-    const server = await startTmuxServer();
-    const rec = await startRecorder(server);
-    const home = useNudgeHome();
+    const {server, rec, home} = await recorderWorld();
     const bin = join(server.dir, 'bin');
     mkdirSync(bin);
     const which = execFileSync('sh', ['-c', 'command -v tmux'], {encoding: 'utf8'});
@@ -220,8 +216,7 @@ describe.each(TRANSPORTS)('tmux goes away under a job (%s transport)', (transpor
 
 describe('tmux missing at submit time', () => {
   it('exits 1 with one sentence and spawns nothing', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const empty = join(server.dir, 'empty-bin');
     mkdirSync(empty);
     const r = await runNudge(['submit', '-S', server.socket, '--pane', '%0', '--', 'x'], {

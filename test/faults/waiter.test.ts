@@ -15,7 +15,7 @@ import {
   waitForGroupGone,
   workerPid,
 } from '../helpers/faults.js';
-import {readJobEvents, readJobState, waitForJobEnd} from '../helpers/job-files.js';
+import {expectJobEnd, readJobEvents, readJobState, waitForJobEnd} from '../helpers/job-files.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {submitArgs} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
@@ -88,8 +88,7 @@ describe('the waiter under faults', () => {
     // The queued one had typed nothing: it is started again, in a new waiter, and finishes once
     // the pane's lock (the killed waiter's) has gone stale.
     mkdirSync(w.go, {recursive: true});
-    const ended = await waitForJobEnd(w.home, queued, 90_000);
-    expect(ended.state).toBe('done');
+    const ended = await expectJobEnd(w.home, queued, 'done', 90_000);
     expect(ended.pid).not.toBe(waiter);
     expect(await terminalEvents(w.home, queued)).toHaveLength(1);
     expect(await noticesIn(w.server, pane, 9)).toBe(1);
@@ -108,8 +107,7 @@ describe('the waiter under faults', () => {
       // Submitted while the waiter is stopped: its worker takes the waiter's lock once the
       // stopped one's goes stale (8 s), and serves it.
       const next = await submitJob(w.home, jobArgs(w.server, late, 7, w.go), ENV);
-      const ended = await waitForJobEnd(w.home, next, 20_000);
-      expect(ended.state).toBe('done');
+      const ended = await expectJobEnd(w.home, next, 'done', 20_000);
       expect(ended.pid).not.toBe(stopped);
       expect(Date.now() - stoppedAt).toBeLessThan(20_000);
       await new Promise((resolve) =>

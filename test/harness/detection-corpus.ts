@@ -27,6 +27,16 @@ export interface CorpusCase {
 
 const node = process.execPath;
 
+/** The verdict and reason of a program that reads the terminal: idle, waiting for input. */
+function waitingForInput(program: string): Pick<CorpusCase, 'verdict' | 'reason'> {
+  return {verdict: 'idle', reason: new RegExp(`^idle: waiting for input \\(${program}\\)$`)};
+}
+
+/** The verdict and reason of a program at work in the foreground: busy, still running. */
+function stillRunning(program: string): Pick<CorpusCase, 'verdict' | 'reason'> {
+  return {verdict: 'busy', reason: new RegExp(`^still running: ${program}$`)};
+}
+
 export const CORPUS: readonly CorpusCase[] = [
   {
     name: 'bash at its prompt',
@@ -48,88 +58,77 @@ export const CORPUS: readonly CorpusCase[] = [
     // -I: no ~/.python_history written into the test's home when the pane is killed.
     line: 'python3 -q -I',
     ready: /^>>>$/m,
-    verdict: 'idle',
-    reason: /^idle: waiting for input \(python3\)$/,
+    ...waitingForInput('python3'),
     why: 'the REPL waits at `>>>` (select on the terminal)',
   },
   {
     name: 'Node REPL (`node`)',
     line: node,
     ready: /^>$/m,
-    verdict: 'idle',
-    reason: /^idle: waiting for input \(node\)$/,
+    ...waitingForInput('node'),
     why: 'the REPL waits at `>` (the terminal is in its epoll set)',
   },
   {
     name: "`read -p 'name? '` (bash builtin)",
     line: "read -p 'name? ' answer",
     ready: /name\?$/m,
-    verdict: 'idle',
-    reason: /^idle: waiting for input \(bash\)$/,
+    ...waitingForInput('bash'),
     why: 'the shell itself reads the terminal, not at its prompt',
   },
   {
     name: "a program's question (`input()`)",
     line: `python3 -c 'input("Overwrite? [y/N] ")'`,
     ready: /Overwrite\? \[y\/N\]$/m,
-    verdict: 'idle',
-    reason: /^idle: waiting for input \(python3\)$/,
+    ...waitingForInput('python3'),
     why: 'it asks and reads the terminal: the person (or agent) must answer',
   },
   {
     name: 'a password prompt (`getpass`)',
     line: `python3 -c 'import getpass; getpass.getpass("Password: ")'`,
     ready: /Password:$/m,
-    verdict: 'idle',
-    reason: /^idle: waiting for input \(python3\)$/,
+    ...waitingForInput('python3'),
     why: 'it reads /dev/tty, which is the pane',
   },
   {
     name: '`cat` waiting on stdin',
     line: 'cat',
     ready: {command: 'cat'},
-    verdict: 'idle',
-    reason: /^idle: waiting for input \(cat\)$/,
+    ...waitingForInput('cat'),
     why: 'it reads the terminal',
   },
   {
     name: '`less` on a file',
     line: 'seq 1 500 > {dir}/numbers.txt; less {dir}/numbers.txt',
     ready: {command: 'less'},
-    verdict: 'idle',
-    reason: /^idle: waiting for input \(less\)$/,
+    ...waitingForInput('less'),
     why: 'the pager waits for a key',
   },
   {
     name: '`vim`',
     line: 'vim -u NONE -N -i NONE {dir}/notes.txt',
     ready: /^~/m,
-    verdict: 'idle',
-    reason: /^idle: waiting for input \(vim\)$/,
+    ...waitingForInput('vim'),
     why: 'the editor waits for a key',
   },
   {
     name: '`sleep 30`',
     line: 'sleep 30',
     ready: {command: 'sleep'},
-    verdict: 'busy',
-    reason: /^still running: sleep$/,
+    ...stillRunning('sleep'),
     why: 'quiet, but it is working (a timer, not the terminal)',
   },
   {
     name: 'a build with a 6 s silent phase',
     line: "sh -c 'echo compiling; sleep 6; echo linking; sleep 1; echo built'",
     ready: /^compiling$/m,
-    verdict: 'busy',
-    reason: /^still running: sleep$/,
+    ...stillRunning('sleep'),
     why: 'quiet between bursts of output, but not done',
   },
   {
     name: 'a server: "listening", then quiet',
     line: `${node} -e "require('http').createServer().listen(0, '127.0.0.1', () => console.log('listening'))"`,
     ready: /^listening$/m,
-    verdict: 'busy',
-    reason: /^still running: node$/,
+    ...stillRunning('node'),
     why: 'it serves (epoll on its socket), it does not wait for the person',
   },
   {
@@ -170,8 +169,7 @@ export const CORPUS: readonly CorpusCase[] = [
     name: '`tail -f` on a quiet file',
     line: ': > {dir}/quiet.log; tail -f {dir}/quiet.log',
     ready: {command: 'tail'},
-    verdict: 'busy',
-    reason: /^still running: tail$/,
+    ...stillRunning('tail'),
     why: 'it follows a file (inotify), nothing to answer',
   },
 ];

@@ -11,7 +11,7 @@
 import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {afterAll, describe, expect, onTestFinished, test} from 'vitest';
-import {readJobEvents, waitForJobEnd} from './job-files.js';
+import {jobEvent, readJobEvents, waitForJobEnd} from './job-files.js';
 import {
   describePrompts,
   type ModelServer,
@@ -397,7 +397,7 @@ export function atModelScenarios(names: readonly AgentName[]): void {
       });
       expect(received(w.model, got.text), describePrompts(w.model.prompts())).toBe(1);
       expectThrough(name, got, end, id);
-      const met = (await readJobEvents(w.home, id)).find((e) => e.event === 'condition-met');
+      const met = await jobEvent(w.home, id, 'condition-met');
       results.push(
         `build in %B    | ${name} ${mode} | pass | exit → notice at model ${got.at - Date.parse(String(met?.t))} ms | ${end.state}, notice ${end.noticeDelivery}`,
       );
@@ -419,9 +419,7 @@ export function atModelScenarios(names: readonly AgentName[]): void {
       const end = await expectDone(w, id);
       const held = w.model.journal().find((e) => e.reply && 'holdMs' in e.reply);
       // The notice was typed while the turn was still held open.
-      const notifiedAt = Date.parse(
-        String((await readJobEvents(w.home, id)).find((e) => e.event === 'notified')?.t),
-      );
+      const notifiedAt = Date.parse(String((await jobEvent(w.home, id, 'notified'))?.t));
       expect(held?.endedAt === undefined || notifiedAt < held.endedAt).toBe(true);
       const got = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
         timeoutMs: 90_000,
@@ -490,9 +488,7 @@ export function atModelScenarios(names: readonly AgentName[]): void {
       }
       await waitFor(
         'the job to wait for the draft',
-        async () =>
-          (await readJobEvents(w.home, id)).find((e) => e.event === 'waiting-for-draft') ??
-          undefined,
+        async () => (await jobEvent(w.home, id, 'waiting-for-draft')) ?? undefined,
         {timeoutMs: 60_000, describe: async () => JSON.stringify(await readJobEvents(w.home, id))},
       );
       expect(await w.agent.capture()).toContain(draft);

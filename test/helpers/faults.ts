@@ -5,7 +5,7 @@ import {appendFileSync, mkdirSync, readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {expect} from 'vitest';
-import {jobEventLines, readJobEvents, readJobState, TERMINAL, waitForJobEnd} from './job-files.js';
+import {expectJobEnd, jobEventLines, readJobEvents, readJobState, TERMINAL} from './job-files.js';
 import {hex, type RecorderPane} from './recorder-pane.js';
 import {runNudge, submitArgv, submitJob as submitRun} from './run-nudge.js';
 import {waitFor} from './wait-for.js';
@@ -70,8 +70,7 @@ export async function roundTrip(o: {
     submitArgv(o.socket, rec.pane, [...flags, ...(o.flags ?? []), '--', text]),
     {NUDGE_TRANSPORT: o.transport},
   );
-  const final = await waitForJobEnd(home, id, o.jobMs ?? 30_000);
-  expect(final.state, `${name}: ${JSON.stringify(final)}`).toBe('done');
+  await expectJobEnd(home, id, 'done', o.jobMs ?? 30_000);
   const expected = typedBytes(text);
   const all = await rec
     .waitForLength(from + expected.length, o.bytesMs ?? 5_000)

@@ -9,7 +9,7 @@ import {join} from 'node:path';
 import {execa} from 'execa';
 import {expect, onTestFinished} from 'vitest';
 import type {InstallAgent} from '../../src/setup/agents.js';
-import {waitForJobEnd} from './job-files.js';
+import {expectJobEnd} from './job-files.js';
 import {type ModelServer, startModelServer} from './model-server.js';
 import {stopWorkers} from './nudge-home.js';
 import {
@@ -143,8 +143,7 @@ export async function theJob(w: World): Promise<string> {
 /** The job ends done, its text ran in the shell pane, and its notice reached the model once,
  * after `after`. */
 export async function expectNoticeAtModel(w: World, id: string, after: number): Promise<void> {
-  const end = await waitForJobEnd(w.state, id, 150_000);
-  expect(end.state, JSON.stringify(end)).toBe('done');
+  const _end = await expectJobEnd(w.state, id, 'done', 150_000);
   const notice = await w.model.waitForPrompt(new RegExp(`^${NOTICE.replace(/[[\].]/g, '\\$&')}$`), {
     timeoutMs: 60_000,
   });

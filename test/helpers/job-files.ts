@@ -5,6 +5,7 @@
  */
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
+import {expect} from 'vitest';
 import {TERMINAL_STATES} from '../../src/jobs/states.js';
 import {isAlive} from './process-view.js';
 import {waitFor} from './wait-for.js';
@@ -106,4 +107,29 @@ export async function waitForJobState(
 /** Wait until a job has ended (one of TERMINAL, its ending event written). */
 export function waitForJobEnd(home: string, jobId: string, timeoutMs = 60_000): Promise<JobRecord> {
   return waitForJobState(home, jobId, TERMINAL, timeoutMs);
+}
+
+/** Wait until a job has ended and expect it ended `state`; the failure shows its record and
+ * events. Its record. */
+export async function expectJobEnd(
+  home: string,
+  jobId: string,
+  state = 'done',
+  timeoutMs = 60_000,
+): Promise<JobRecord> {
+  const end = await waitForJobEnd(home, jobId, timeoutMs);
+  if (end.state !== state)
+    expect(end.state, `${JSON.stringify(end)}\nevents:\n${await jobEventLines(home, jobId)}`).toBe(
+      state,
+    );
+  return end;
+}
+
+/** A job's first event named `name`, if it has one. */
+export async function jobEvent(
+  home: string,
+  jobId: string,
+  name: string,
+): Promise<{t: string; event: string; [k: string]: unknown} | undefined> {
+  return (await readJobEvents(home, jobId)).find((e) => e.event === name);
 }

@@ -6,6 +6,7 @@ import {TERMINAL_STATES} from '../../src/jobs/states.js';
 import {waitForJobEnd} from './job-files.js';
 import {isAlive} from './process-view.js';
 import {useTempDir} from './temp-dir.js';
+import {startTmuxServer, type TmuxTestServer} from './tmux-server.js';
 import {waitFor} from './wait-for.js';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -172,4 +173,9 @@ export async function waitForWorkerExit(home: string, id: string, timeoutMs = 30
       },
     );
   return end;
+}
+
+/** What most tests start from: a private tmux server and a state dir of the test's own. */
+export async function serverWorld(): Promise<{server: TmuxTestServer; home: string}> {
+  return {server: await startTmuxServer(), home: useNudgeHome()};
 }

@@ -1,6 +1,7 @@
 import {mkdirSync, writeFileSync} from 'node:fs';
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
+import {serverWorld} from './nudge-home.js';
 import {FIXTURES, type NudgeRun, runNudgeIn} from './run-nudge.js';
 import type {TmuxTestServer} from './tmux-server.js';
 import {waitFor} from './wait-for.js';
@@ -25,6 +26,17 @@ export interface RecorderPane {
 }
 
 let counter = 0;
+
+/** What most byte-exact tests start from: a private tmux server, a recorder in it, a state
+ * dir of the test's own. */
+export async function recorderWorld(): Promise<{
+  server: TmuxTestServer;
+  rec: RecorderPane;
+  home: string;
+}> {
+  const {server, home} = await serverWorld();
+  return {server, rec: await startRecorder(server), home};
+}
 
 /** Start a recorder in a new window of `server` and wait until its tty is in raw mode. */
 export async function startRecorder(server: TmuxTestServer): Promise<RecorderPane> {

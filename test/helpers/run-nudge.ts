@@ -202,7 +202,7 @@ export async function submitTo(
   socket: string,
   pane: string,
   text: string,
-  extra: string[],
+  extra: SubmitFlags | readonly string[],
   env: Record<string, string>,
 ): Promise<NudgeRun & {id: string}> {
   const r = await runNudge(submitArgs(socket, pane, extra, text), env);

@@ -1,7 +1,7 @@
 import {existsSync} from 'node:fs';
 import {join} from 'node:path';
 import {expect} from 'vitest';
-import {useNudgeHome} from './nudge-home.js';
+import {serverWorld} from './nudge-home.js';
 import {
   fixture,
   type NudgeRun,
@@ -10,14 +10,13 @@ import {
   submitArgs,
   submitJob,
 } from './run-nudge.js';
-import {startTmuxServer, type TmuxTestServer} from './tmux-server.js';
+import type {TmuxTestServer} from './tmux-server.js';
 import {waitFor} from './wait-for.js';
 
 /** A private tmux server whose first pane (%0) shows its shell's prompt, and a state folder
  * for nudge: where most tests of a shell pane start. */
 export async function shellAtPrompt(): Promise<{server: TmuxTestServer; home: string}> {
-  const server = await startTmuxServer();
-  const home = useNudgeHome();
+  const {server, home} = await serverWorld();
   await server.waitForScreen('%0', /^\$/m);
   return {server, home};
 }

@@ -10,7 +10,7 @@ import {existsSync, mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, onTestFinished, test} from 'vitest';
 import {allowSinks, startHttpSink} from '../helpers/http-sink.js';
-import {readJobEvents, waitForJobEnd} from '../helpers/job-files.js';
+import {jobEvent, readJobEvents, waitForJobEnd} from '../helpers/job-files.js';
 import {describePrompts, type Reply, startModelServer} from '../helpers/model-server.js';
 import {
   type AgentName,
@@ -182,7 +182,7 @@ describe.skipIf(withPermission.length === 0).each(withPermission)(
       await w.server.tmux('send-keys', '-t', w.agent.pane, 'Escape');
       const answered = await waitFor(
         'the unblocked event',
-        async () => (await readJobEvents(w.home, id)).find((e) => e.event === 'unblocked'),
+        async () => await jobEvent(w.home, id, 'unblocked'),
         {timeoutMs: 60_000, describe: () => w.agent.capture()},
       );
       expect(answered).toMatchObject({pane: w.agent.pane});

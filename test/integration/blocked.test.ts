@@ -17,10 +17,10 @@ import {allowSinks, startHttpSink} from '../helpers/http-sink.js';
 import {readJobEvents, waitForJobEnd} from '../helpers/job-files.js';
 import {jobRequest} from '../helpers/job-request.js';
 import {callTool, spawnedMcp} from '../helpers/mcp-client.js';
-import {useNudgeHome} from '../helpers/nudge-home.js';
+import {serverWorld} from '../helpers/nudge-home.js';
 import {CLI, FIXTURES, runNudge, submitArgs, submitJob} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
-import {cleanEnv, startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
+import {cleanEnv, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 interface World {
@@ -33,8 +33,7 @@ interface World {
 }
 
 async function setup(limitSeconds = 3): Promise<World> {
-  const server = await startTmuxServer();
-  const home = useNudgeHome();
+  const {server, home} = await serverWorld();
   const config = useTempDir('nudge-config-');
   const dir = join(config, 'nudge', 'agents');
   mkdirSync(dir, {recursive: true});
@@ -64,7 +63,23 @@ async function openDialog(w: World): Promise<void> {
   await w.server.waitForScreen(w.pane, /Do you want to proceed\?/);
 }
 
+/** setup, then the dialog open: where the tests of a blocked pane start. */
+async function atDialog(): Promise<World> {
+  const w = await setup();
+  await openDialog(w);
+  return w;
+}
+
 const dialogKeys = (w: World) => w.log().filter((l) => l.startsWith('dialog-key:'));
+
+/** An answer of blocked on the permission dialog, and no key of nudge's reached the dialog. */
+function expectAskedUntouched(answer: unknown, w: World): void {
+  expect(answer, JSON.stringify(answer)).toMatchObject({
+    status: 'blocked',
+    blocked: {kind: 'permission'},
+  });
+  expect(dialogKeys(w)).toEqual([]);
+}
 
 describe('an agent waiting for a person is blocked, never typed into', () => {
   test('submit --wait: the job ends blocked within 2 s of the dialog (exit 3), with its kind and question; the webhook gets one POST with the question; no key reached the dialog', async () => {
@@ -126,8 +141,7 @@ describe('an agent waiting for a person is blocked, never typed into', () => {
   }, 90_000);
 
   test('wait and expect on a pane at a dialog: status blocked, exit 3, at once', async () => {
-    const w = await setup();
-    await openDialog(w);
+    const w = await atDialog();
     const wait = await runNudge(
       ['wait', '-S', w.server.socket, w.pane, '--json', '--timeout', '30s'],
       w.env,
@@ -145,16 +159,11 @@ describe('an agent waiting for a person is blocked, never typed into', () => {
       w.env,
     );
     expect(expected.exitCode, expected.stdout + expected.stderr).toBe(3);
-    expect(JSON.parse(expected.stdout)).toMatchObject({
-      status: 'blocked',
-      blocked: {kind: 'permission'},
-    });
-    expect(dialogKeys(w)).toEqual([]);
+    expectAskedUntouched(JSON.parse(expected.stdout), w);
   }, 90_000);
 
   test('the MCP wait and expect tools answer blocked, with the kind, the question and the pane', async () => {
-    const w = await setup();
-    await openDialog(w);
+    const w = await atDialog();
     const client = await spawnedMcp({...w.env, TMUX: `${w.server.socket},1,0`, TMUX_PANE: '%0'});
     const waited = await callTool(client, 'wait', {pane: w.pane, timeout: '30s'});
     expect(waited.structuredContent, JSON.stringify(waited)).toMatchObject({
@@ -166,16 +175,11 @@ describe('an agent waiting for a person is blocked, never typed into', () => {
       pattern: 'never-printed',
       timeout_ms: 30_000,
     });
-    expect(expected.structuredContent, JSON.stringify(expected)).toMatchObject({
-      status: 'blocked',
-      blocked: {kind: 'permission'},
-    });
-    expect(dialogKeys(w)).toEqual([]);
+    expectAskedUntouched(expected.structuredContent, w);
   }, 90_000);
 
   test("a detached job's worker that ends blocked exits 3, as the CLI does (the one table)", async () => {
-    const w = await setup();
-    await openDialog(w);
+    const w = await atDialog();
     const pid = Number(await w.server.tmux('display-message', '-p', '#{pid}'));
     // Recorded as `nudge submit` records it, then started as launchWorker starts it (its id in
     // argv; it reads its request from the store), here where its exit status can be read.
@@ -203,8 +207,7 @@ describe('an agent waiting for a person is blocked, never typed into', () => {
   }, 90_000);
 
   test('--when-idle on a pane at a dialog: the job ends blocked, nothing typed', async () => {
-    const w = await setup();
-    await openDialog(w);
+    const w = await atDialog();
     const r = await runNudge(
       submitArgs(w.server.socket, w.pane, {wait: true, whenIdle: true}, 'the next task'),
       w.env,

@@ -8,7 +8,7 @@ import {mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {execa} from 'execa';
 import {describe, expect, test} from 'vitest';
-import {jobIds, useNudgeHome} from '../helpers/nudge-home.js';
+import {jobIds, serverWorld, useNudgeHome} from '../helpers/nudge-home.js';
 import {CLI, flagWords, runNudge, submitArgs} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {cleanEnv, startTmuxServer} from '../helpers/tmux-server.js';
@@ -28,8 +28,7 @@ const mkfifo = (path: string) => execFileSync('mkfifo', [path]);
 /** A private server with a pane of cat, a state folder, and `nudge submit --text-file -` into
  * the pane with `stdin` as its standard input. */
 async function catPane() {
-  const server = await startTmuxServer();
-  const home = useNudgeHome();
+  const {server, home} = await serverWorld();
   const pane = await server.newPane(['cat']);
   const submitStdin = (stdin: 'pipe' | NodeJS.ReadableStream, timeout?: number) =>
     execa(
@@ -48,8 +47,7 @@ async function catPane() {
 
 describe('--text-file takes a regular file, never more than the text limit', () => {
   test('/dev/zero, a FIFO, a folder and a file over 64 KiB: exit 2, one sentence, nothing queued', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const pane = await server.newPane(['cat']);
     const dir = useTempDir('nudge-text-');
     const fifo = join(dir, 'fifo');
@@ -153,8 +151,7 @@ describe('keys are keys', () => {
 
 describe('every wait honours SIGTERM', () => {
   test('wait, expect, logs --follow and a submit --wait queued behind a running job each end on SIGTERM', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const env = cleanEnv({NUDGE_HOME: home});
     // A pane that never settles (a clock), and a shell whose command runs for an hour.
     const busy = await server.newPane(['sh', '-c', 'while :; do date +%s%N; sleep 0.2; done']);

@@ -3,22 +3,18 @@ import {describe, expect, it} from 'vitest';
 import {cancelHandoverRound} from '../helpers/cancel-handover.js';
 import {submitJob, waitForEvent} from '../helpers/faults.js';
 import {
+  expectJobEnd,
   jobEventLines,
   jobEventNames,
   readJobState,
-  waitForJobEnd,
   waitForJobState,
 } from '../helpers/job-files.js';
-import {useNudgeHome} from '../helpers/nudge-home.js';
+import {serverWorld, useNudgeHome} from '../helpers/nudge-home.js';
 import {isAlive} from '../helpers/process-view.js';
-import {hex, startRecorder} from '../helpers/recorder-pane.js';
-import {runNudge, submitArgv} from '../helpers/run-nudge.js';
+import {hex, recorderWorld, startRecorder} from '../helpers/recorder-pane.js';
+import {runNudge, type SubmitFlags, submitArgv, submitTo} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
-
-function jobArgs(socket: string, pane: string, extra: string[]): string[] {
-  return submitArgv(socket, pane, ['--no-notice', ...extra]);
-}
 
 /** `nudge cancel ID --json`, which must succeed: its answer. */
 async function cancelAnswer(home: string, id: string): Promise<Record<string, unknown>> {
@@ -29,25 +25,23 @@ async function cancelAnswer(home: string, id: string): Promise<Record<string, un
 
 describe('nudge cancel', () => {
   it('cancels a queued job (never typed) and a running one (the next job starts promptly)', async () => {
-    const server = await startTmuxServer();
-    const rec = await startRecorder(server);
-    const home = useNudgeHome();
-    const fast = ['--no-clear', '--type-delay', '1ms'];
+    const {server, rec, home} = await recorderWorld();
+    const fast = {clear: false, typeDelay: '1ms'};
 
     // A holds the pane (a long --delay); B and C queue behind it.
     const a = await submitJob(
       home,
-      jobArgs(server.socket, rec.pane, [...fast, '--delay', '20s', '--', 'A never typed']),
+      submitArgv(server.socket, rec.pane, {...fast, notice: false, delay: '20s'}, 'A never typed'),
     );
     await waitForJobState(home, a, ['locked']);
     const b = await submitJob(
       home,
-      jobArgs(server.socket, rec.pane, [...fast, '--delay', '0', '--', 'B never typed']),
+      submitArgv(server.socket, rec.pane, {...fast, notice: false, delay: '0'}, 'B never typed'),
     );
     await waitForEvent(home, b, 'waiting-for-lock');
     const c = await submitJob(
       home,
-      jobArgs(server.socket, rec.pane, [...fast, '--delay', '0', '--', 'C typed']),
+      submitArgv(server.socket, rec.pane, {...fast, notice: false, delay: '0'}, 'C typed'),
     );
     await waitForEvent(home, c, 'waiting-for-lock');
 
@@ -73,8 +67,7 @@ describe('nudge cancel', () => {
     const lockedC = await waitForEvent(home, c, 'locked', 30_000);
     expect(Date.parse(lockedC.t) - cancelledAt).toBeLessThan(6_000);
 
-    const finalC = await waitForJobEnd(home, c, 30_000);
-    expect(finalC.state, JSON.stringify(finalC)).toBe('done');
+    await expectJobEnd(home, c, 'done', 30_000);
     // Only C's text ever reached the pane.
     const expected = Buffer.from('C typed\r');
     const got = await rec.waitForLength(expected.length, 5_000).catch(() => rec.bytes());
@@ -83,14 +76,12 @@ describe('nudge cancel', () => {
   });
 
   it('cancels a job while it types into a program nudge does not know: typing stops, and no key it could misread (Escape, C-u) is sent', async () => {
-    const server = await startTmuxServer();
-    const rec = await startRecorder(server);
-    const home = useNudgeHome();
+    const {server, rec, home} = await recorderWorld();
     const text = `echo ${'x'.repeat(600)}`; // 3 s or more at 5 ms per character
 
     const id = await submitJob(
       home,
-      jobArgs(server.socket, rec.pane, ['--delay', '0', '--type-delay', '5ms', '--', text]),
+      submitArgv(server.socket, rec.pane, {notice: false, delay: '0', typeDelay: '5ms'}, text),
     );
     // The first characters of the text: the worker is typing.
     await rec.waitForLength(8, 20_000);
@@ -126,24 +117,15 @@ describe('nudge cancel', () => {
   });
 
   it('cancel of a job that already ended exits 0 and says so', async () => {
-    const server = await startTmuxServer();
-    const rec = await startRecorder(server);
-    const home = useNudgeHome();
-    const r = await runNudge(
-      jobArgs(server.socket, rec.pane, [
-        '--no-clear',
-        '--delay',
-        '0',
-        '--type-delay',
-        '0',
-        '--wait',
-        '--',
-        'quick',
-      ]),
+    const {server, rec, home} = await recorderWorld();
+    const {id, ...r} = await submitTo(
+      server.socket,
+      rec.pane,
+      'quick',
+      {notice: false, clear: false, wait: true},
       {NUDGE_HOME: home},
     );
     expect(r.exitCode, r.stderr).toBe(0);
-    const id = r.stdout.split(' ')[0] ?? '';
     expect((await readJobState(home, id)).state).toBe('done');
 
     const cancel = await runNudge(['cancel', id], {NUDGE_HOME: home});
@@ -162,34 +144,21 @@ describe('nudge cancel', () => {
 
 describe('a half line nudge cannot clear (a program without a profile)', () => {
   it('a cancelled job leaves it, says so (cleared: false), and the queued job never types onto it: it waits for the person, then fails; once the person clears it, the next job types alone', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     // cat in a cooked tty: nudge has no profile for it (raw), the tty echoes what is typed
     // and prints a line back once Enter sends it.
     const pane = await server.newPane(['cat']);
-    const first = await submitJob(
-      home,
-      jobArgs(server.socket, pane, ['--delay', '0', '--type-delay', '40ms', '--', 'c'.repeat(300)]),
-    );
-    const queued = await submitJob(
-      home,
-      jobArgs(server.socket, pane, [
-        '--delay',
-        '0',
-        '--draft-wait',
-        '3s',
-        '--',
-        'queued-after-cancel',
-      ]),
-    );
+    const submit = (flags: SubmitFlags, text: string) =>
+      submitJob(home, submitArgv(server.socket, pane, {notice: false, delay: '0', ...flags}, text));
+    const first = await submit({typeDelay: '40ms'}, 'c'.repeat(300));
+    const queued = await submit({draftWait: '3s'}, 'queued-after-cancel');
     await server.waitForScreen(pane, /c{8}/);
     expect(await cancelAnswer(home, first)).toMatchObject({result: 'cancelled', cleared: false});
     const state = await readJobState(home, first);
     expect(state.reason).toMatch(
       /^Cancelled while typing after typing \d+ of 300 characters; they were left in the input line/,
     );
-    const second = await waitForJobEnd(home, queued, 60_000);
-    expect(second.state).toBe('failed');
+    const second = await expectJobEnd(home, queued, 'failed', 60_000);
     expect(second.reason).toMatch(
       new RegExp(
         `^A cancelled job \\(${first}\\) left \\d+ characters in pane ${pane}'s input line, which nudge cannot clear`,
@@ -200,13 +169,10 @@ describe('a half line nudge cannot clear (a program without a profile)', () => {
     expect(screen.trim()).toMatch(/^[c\n]+$/);
 
     // The person clears the line (the tty's kill character): the next job types alone.
-    const third = await submitJob(
-      home,
-      jobArgs(server.socket, pane, ['--delay', '0', '--draft-wait', '20s', '--', 'after-clear']),
-    );
+    const third = await submit({draftWait: '20s'}, 'after-clear');
     await waitForEvent(home, third, 'waiting-for-half-line');
     await server.tmux('send-keys', '-t', pane, 'C-u');
-    await waitForJobEnd(home, third, 60_000);
+    await expectJobEnd(home, third, 'done', 60_000);
     // cat prints the line it was sent: only the new text, none of the c's (its echo may sit
     // after what is left of the c's on the screen; its output is a row of its own).
     await server.waitForScreen(pane, /^after-clear$/m);

@@ -9,11 +9,11 @@ import {readdirSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {jobEventNames, readJobEvents, waitForJobEnd} from '../helpers/job-files.js';
-import {useNudgeHome} from '../helpers/nudge-home.js';
+import {serverWorld} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
 import {submitArgs, submitJob} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
-import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
+import type {TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 /** Put `pane` in copy mode, hold it there `ms`, then leave it, as a person scrolling would. */
@@ -27,8 +27,7 @@ describe.each(['control', 'spawn'] as const)(
   'copy mode entered while a job types (%s)',
   (transport) => {
     test('into bash, a command longer than the pane is wide: bash runs it whole, once; never a cut one', async () => {
-      const server = await startTmuxServer();
-      const home = useNudgeHome();
+      const {server, home} = await serverWorld();
       const dir = useTempDir('nudge-copy-mode-');
       const pane = await server.newPane(['bash', '--norc', '--noprofile'], {width: 60, height: 20});
       await server.waitForScreen(pane, /\$/);
@@ -54,8 +53,7 @@ describe.each(['control', 'spawn'] as const)(
     }, 120_000);
 
     test('into a program nudge cannot clear: what arrived stays, no Enter, and the job says how much', async () => {
-      const server = await startTmuxServer();
-      const home = useNudgeHome();
+      const {server, home} = await serverWorld();
       const rec = await startRecorder(server);
       const text = `${'b'.repeat(400)}-end`;
       const id = await submitJob(
@@ -94,8 +92,7 @@ describe.each(['control', 'spawn'] as const)(
     }, 120_000);
 
     test('the notice too: into a recorder put in copy mode mid-notice, no partial notice is submitted', async () => {
-      const server = await startTmuxServer();
-      const home = useNudgeHome();
+      const {server, home} = await serverWorld();
       const rec = await startRecorder(server);
       const shell = await server.newPane(['bash', '--norc', '--noprofile']);
       const notice = `Done: ${'n'.repeat(400)} resume.`;

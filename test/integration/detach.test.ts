@@ -2,11 +2,16 @@
 import {existsSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {jobEventNames, readJobState, TERMINAL, waitForJobEnd} from '../helpers/job-files.js';
-import {jobIds, useNudgeHome} from '../helpers/nudge-home.js';
-import {hex, startRecorder} from '../helpers/recorder-pane.js';
+import {
+  expectJobEnd,
+  jobEventNames,
+  readJobState,
+  TERMINAL,
+  waitForJobEnd,
+} from '../helpers/job-files.js';
+import {jobIds} from '../helpers/nudge-home.js';
+import {hex, recorderWorld} from '../helpers/recorder-pane.js';
 import {CLI, runNudge, submitArgv} from '../helpers/run-nudge.js';
-import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 const JOB_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -23,9 +28,7 @@ function fastJobArgs(socket: string, pane: string, delay: string): string[] {
 
 describe('detached worker', () => {
   it('submit returns with the job id while the worker is still working; the job then completes', async () => {
-    const server = await startTmuxServer();
-    const rec = await startRecorder(server);
-    const home = useNudgeHome();
+    const {server, rec, home} = await recorderWorld();
 
     const r = await runNudge(
       [...fastJobArgs(server.socket, rec.pane, '3s'), '--', 'detached; ok'],
@@ -55,8 +58,7 @@ describe('detached worker', () => {
     expect(typeof stateAtReturn.pid).toBe('number');
     expect(() => process.kill(stateAtReturn.pid as number, 0)).not.toThrow();
 
-    const final = await waitForJobEnd(home, id);
-    expect(final.state).toBe('done');
+    await expectJobEnd(home, id);
     const expected = Buffer.from('detached; ok\r');
     expect(hex(await rec.waitForLength(expected.length))).toBe(hex(expected));
     const events = await jobEventNames(home, id);
@@ -66,9 +68,7 @@ describe('detached worker', () => {
   });
 
   it('submit --json prints one JSON line with the job, state, pane, pid and log', async () => {
-    const server = await startTmuxServer();
-    const rec = await startRecorder(server);
-    const home = useNudgeHome();
+    const {server, rec, home} = await recorderWorld();
     const r = await runNudge(
       [...fastJobArgs(server.socket, rec.pane, '0'), '--json', '--', 'json mode'],
       {NUDGE_HOME: home},
@@ -86,9 +86,7 @@ describe('detached worker', () => {
   });
 
   it("the worker survives its caller's exit and the caller's pane being killed", async () => {
-    const server = await startTmuxServer();
-    const rec = await startRecorder(server);
-    const home = useNudgeHome();
+    const {server, rec, home} = await recorderWorld();
     // The caller: a bash in a pane of the test server, as an agent's shell would be.
     const caller = await server.newPane(['bash', '--norc', '--noprofile']);
     await server.waitForScreen(caller, /^\$/m);
@@ -130,8 +128,7 @@ describe('detached worker', () => {
     const panes = await server.tmux('list-panes', '-a', '-F', '#{pane_id}');
     expect(panes.split('\n')).not.toContain(caller);
 
-    const final = await waitForJobEnd(home, id);
-    expect(final.state, JSON.stringify(final)).toBe('done');
+    await expectJobEnd(home, id);
     const expected = Buffer.from(`${text}\r`);
     expect(hex(await rec.waitForLength(expected.length))).toBe(hex(expected));
   });

@@ -22,7 +22,7 @@ import {
   theJob,
   type World,
 } from '../helpers/at-model-scenarios.js';
-import {readJobEvents, waitForJobEnd, waitForJobState} from '../helpers/job-files.js';
+import {jobEvent, readJobEvents, waitForJobEnd, waitForJobState} from '../helpers/job-files.js';
 import {describePrompts, type Reply, startModelServer} from '../helpers/model-server.js';
 import {stopWorkers} from '../helpers/nudge-home.js';
 import {processViewEnv} from '../helpers/process-view.js';
@@ -119,7 +119,7 @@ describe.skipIf(!inbox)('claude door (claude-inbox): the inbox', () => {
     const {build, id, end, got} = await buildWithNotice(w, 'build it in the other pane');
     expect(got).toMatchObject({via: 'inbox', queued: false});
     expect(end).toMatchObject({noticeVia: 'claude-inbox', noticeDelivery: 'submitted'});
-    const door = (await readJobEvents(w.home, id)).find((e) => e.event === 'door');
+    const door = await jobEvent(w.home, id, 'door');
     expect(door).toMatchObject({door: 'claude-inbox', result: 'delivered', pane: w.agent.pane});
     await expectNoKeysInto(calls, w.agent.pane, build);
   }, 300_000);

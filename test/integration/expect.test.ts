@@ -1,7 +1,8 @@
 import {describe, expect, it} from 'vitest';
 import {linearPattern} from '../../src/base/pattern.js';
-import {useNudgeHome} from '../helpers/nudge-home.js';
+import {serverWorld, useNudgeHome} from '../helpers/nudge-home.js';
 import {fixture, type NudgeRun, runNudge, usageErrorLine} from '../helpers/run-nudge.js';
+import {shellAtPrompt} from '../helpers/shell-pane.js';
 import {useTmuxCallLog} from '../helpers/tmux-call-log.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -48,6 +49,20 @@ async function startExpect(server: TmuxTestServer, args: string[]) {
   return {result, polling: () => log.waitForCaptures(3)};
 }
 
+/** `nudge expect ARGS` started, then `line` typed into `pane` once it polls (so what the line
+ * prints comes after the call began): the call's outcome. */
+async function expectWhileTyping(
+  server: TmuxTestServer,
+  args: string[],
+  pane: string,
+  line: string,
+): Promise<NudgeRun> {
+  const call = await startExpect(server, args);
+  await call.polling();
+  await typeLine(server, pane, line);
+  return call.result;
+}
+
 /** The engine's own message for an invalid regex (RE2's: patterns run in linear time). */
 function engineMessage(pattern: string): string {
   try {
@@ -60,18 +75,13 @@ function engineMessage(pattern: string): string {
 
 describe('nudge expect', () => {
   it('matches "Server listening on port 8080" printed by a server a while after the call', async () => {
-    const server = await startTmuxServer();
-    await server.waitForScreen('%0', /^\$/m);
-    const call = await startExpect(server, [
+    const {server} = await shellAtPrompt();
+    const r = await expectWhileTyping(
+      server,
+      ['%0', 'listening on port (\\d+)', '--timeout-ms', '30000'],
       '%0',
-      'listening on port (\\d+)',
-      '--timeout-ms',
-      '30000',
-    ]);
-    await call.polling();
-    await typeLine(server, '%0', `${node} ${fixture('server.mjs')} 1000`);
-
-    const r = await call.result;
+      `${node} ${fixture('server.mjs')} 1000`,
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     const answer = answerOf(r);
     expect(answer).toMatchObject({
@@ -94,22 +104,22 @@ describe('nudge expect', () => {
   });
 
   it('a build that prints for a while and then fails: the fail pattern ends the wait (exit 1)', async () => {
-    const server = await startTmuxServer();
-    await server.waitForScreen('%0', /^\$/m);
-    const call = await startExpect(server, [
+    const {server} = await shellAtPrompt();
+    const r = await expectWhileTyping(
+      server,
+      [
+        '%0',
+        'Build succeeded',
+        '--fail-pattern',
+        'FATAL',
+        '--fail-pattern',
+        'error TS\\d+',
+        '--timeout-ms',
+        '30000',
+      ],
       '%0',
-      'Build succeeded',
-      '--fail-pattern',
-      'FATAL',
-      '--fail-pattern',
-      'error TS\\d+',
-      '--timeout-ms',
-      '30000',
-    ]);
-    await call.polling();
-    await typeLine(server, '%0', `${node} ${fixture('build.mjs')} 1000`);
-
-    const r = await call.result;
+      `${node} ${fixture('build.mjs')} 1000`,
+    );
     const answer = answerOf(r);
     expect(r.exitCode, r.stdout).toBe(1);
     expect(answer).toMatchObject({
@@ -124,8 +134,7 @@ describe('nudge expect', () => {
   });
 
   it('still matches when hundreds of lines scroll past between two polls, the pattern early in the burst', async () => {
-    const server = await startTmuxServer();
-    await server.waitForScreen('%0', /^\$/m);
+    const {server} = await shellAtPrompt();
     const call = await startExpect(server, [
       '%0',
       'BURST MARKER (\\d+)',
@@ -210,8 +219,7 @@ describe('nudge expect', () => {
   });
 
   it('an invalid regex (pattern or --fail-pattern) is exit 2 with the engine message on one stderr line', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     for (const [args, bad] of [
       [['%0', 'listening on (port'], 'listening on (port'],
       [['%0', 'listening', '--fail-pattern', 'error [TS'], 'error [TS'],
@@ -237,22 +245,15 @@ describe('nudge expect', () => {
   });
 
   it('--action return_output adds the output searched, which holds only what came after the call', async () => {
-    const server = await startTmuxServer();
-    await server.waitForScreen('%0', /^\$/m);
+    const {server} = await shellAtPrompt();
     await typeLine(server, '%0', 'echo OLD-$((6*7))-LINE');
     await server.waitForScreen('%0', /^OLD-42-LINE$/m);
-    const call = await startExpect(server, [
+    const r = await expectWhileTyping(
+      server,
+      ['%0', 'listening on port \\d+', '--action', 'return_output', '--timeout-ms', '30000'],
       '%0',
-      'listening on port \\d+',
-      '--action',
-      'return_output',
-      '--timeout-ms',
-      '30000',
-    ]);
-    await call.polling();
-    await typeLine(server, '%0', `${node} ${fixture('server.mjs')} 300`);
-
-    const r = await call.result;
+      `${node} ${fixture('server.mjs')} 300`,
+    );
     expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(0);
     const answer = answerOf(r);
     expect(answer).toMatchObject({status: 'matched', line: 'Server listening on port 8080'});
@@ -266,18 +267,12 @@ describe('nudge expect', () => {
     const server = await startTmuxServer();
     const pane = await server.newPane(BASH);
     await server.waitForScreen(pane, /^\$/m);
-    const call = await startExpect(server, [
+    const r = await expectWhileTyping(
+      server,
+      [pane, 'listening on port \\d+', '--action', 'close_pane', '--timeout-ms', '30000'],
       pane,
-      'listening on port \\d+',
-      '--action',
-      'close_pane',
-      '--timeout-ms',
-      '30000',
-    ]);
-    await call.polling();
-    await typeLine(server, pane, `${node} ${fixture('server.mjs')} 300`);
-
-    const r = await call.result;
+      `${node} ${fixture('server.mjs')} 300`,
+    );
     expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(0);
     expect(answerOf(r)).toMatchObject({status: 'matched', match: 'listening on port 8080'});
     let panes = '';

@@ -4,9 +4,10 @@
 import {readdirSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {jobEventNames, waitForJobEnd} from '../helpers/job-files.js';
+import {expectJobEnd, jobEventNames} from '../helpers/job-files.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {flagWords, runNudge, submitArgs, submitTo} from '../helpers/run-nudge.js';
+import {shellAtPrompt} from '../helpers/shell-pane.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 const jobsIn = (home: string) => {
@@ -35,9 +36,7 @@ describe('--if-busy', () => {
   });
 
   it('refuse on an idle shell: the job is made and typed as usual', async () => {
-    const server = await startTmuxServer();
-    await server.waitForScreen('%0', /^\$$/m);
-    const home = useNudgeHome();
+    const {server, home} = await shellAtPrompt();
     const r = await runNudge(
       [
         ...submitArgs(
@@ -65,8 +64,7 @@ describe('--if-busy', () => {
     });
     expect(r.exitCode, r.stderr).toBe(0);
     const id = r.id;
-    const end = await waitForJobEnd(home, id, 60_000);
-    expect(end.state, JSON.stringify(end)).toBe('done');
+    await expectJobEnd(home, id, 'done', 60_000);
     const screen = await server.capture('%0');
     // The text came after the sleep's prompt returned, never into the running command.
     expect(screen.indexOf('sleep 3')).toBeLessThan(screen.indexOf('echo after'));
@@ -74,9 +72,7 @@ describe('--if-busy', () => {
   });
 
   it('now on a program without a door of its own: exit 1, the sentence says which have one, no job made', async () => {
-    const server = await startTmuxServer();
-    await server.waitForScreen('%0', /^\$$/m);
-    const home = useNudgeHome();
+    const {server, home} = await shellAtPrompt();
     const r = await submitTo(server.socket, '%0', 'echo hi', ['--if-busy', 'now'], {
       NUDGE_HOME: home,
     });

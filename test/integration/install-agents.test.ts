@@ -24,7 +24,7 @@ import {
   type,
   uninstall,
 } from '../helpers/install-world.js';
-import {waitForJobEnd, waitForJobState} from '../helpers/job-files.js';
+import {expectJobEnd, waitForJobState} from '../helpers/job-files.js';
 import {
   agentAvailable,
   agentVersion,
@@ -94,8 +94,7 @@ describe.skipIf(!agentAvailable('claude'))(
             ),
           {timeoutMs: 90_000, describe: () => w.agent.capture()},
         );
-        const end = await waitForJobEnd(w.state, id, 150_000);
-        expect(end.state, JSON.stringify(end)).toBe('done');
+        await expectJobEnd(w.state, id, 'done', 150_000);
         await w.server.waitForScreen(w.shell, new RegExp(`^${word}$`, 'm'), 10_000);
         await w.model.waitForPrompt(/^\[SYSTEM COMMAND\] Command complete\. Resume\.$/, {
           timeoutMs: 90_000,

@@ -10,7 +10,7 @@ import {submit} from '../../src/verbs/submit.js';
 import {agentAvailable, agentBin} from '../harness/agents.js';
 import {waitForJobEnd} from '../helpers/job-files.js';
 import {callTool, spawnedMcp} from '../helpers/mcp-client.js';
-import {jobIds, useNudgeHome} from '../helpers/nudge-home.js';
+import {jobIds, serverWorld, useNudgeHome} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
 import {CLI, runNudge, submitArgs} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
@@ -31,11 +31,18 @@ function configWith(text: string): string {
 
 const mcpClient = spawnedMcp;
 
+/** A server, a state dir, and the file a cmd: sink would make (`touch`): each test's start. */
+async function cmdWorld() {
+  return {
+    server: await startTmuxServer(),
+    home: useNudgeHome(),
+    made: join(useTempDir('nudge-cmd-'), 'made'),
+  };
+}
+
 describe('cmd: sinks come only from the config file', () => {
   test('from a flag: exit 2 with one sentence, no job, no program run', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
-    const made = join(useTempDir('nudge-cmd-'), 'made');
+    const {server, home, made} = await cmdWorld();
     const r = await runNudge(
       submitArgs(
         server.socket,
@@ -54,9 +61,7 @@ describe('cmd: sinks come only from the config file', () => {
   }, 60_000);
 
   test("from the MCP submit tool's argument: a tool error, no job, no program run", async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
-    const made = join(useTempDir('nudge-cmd-'), 'made');
+    const {server, home, made} = await cmdWorld();
     const c = await mcpClient({NUDGE_HOME: home, ...insidePane(server, '%0')});
     const answer = await callTool(c, 'submit', {
       text: 'true',
@@ -71,9 +76,7 @@ describe('cmd: sinks come only from the config file', () => {
   }, 60_000);
 
   test("from the person's config.toml: the program runs when the job ends", async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
-    const made = join(useTempDir('nudge-cmd-'), 'made');
+    const {server, home, made} = await cmdWorld();
     const config = configWith(`[notify]\nsinks = ["cmd:/usr/bin/touch ${made}"]\n`);
     const r = await runNudge(
       submitArgs(server.socket, '%0', {until: 'exit', notice: false}, 'true'),
@@ -87,8 +90,7 @@ describe('cmd: sinks come only from the config file', () => {
 
 describe('a nudge started inside a pane types only into its own session', () => {
   test('a pane of another session: exit 2 naming the setting; the notify pane too; [submit] panes = "server" widens it', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const other = (
       await server.tmux('new-session', '-d', '-s', 'person', '-P', '-F', '#{pane_id}')
     ).trim();
@@ -172,8 +174,7 @@ describe('a pattern from outside runs in linear time', () => {
   }, 90_000);
 
   test('a job with --until regex:(a+)+$ ends timeout and frees the pane', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const pane = await backtrackingPane(server);
     const r = await runNudge(
       submitArgs(
@@ -221,8 +222,7 @@ describe('a pattern from outside runs in linear time', () => {
   });
 
   test('nudge mcp answers another call while an expect with (a+)+$ waits', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const pane = await backtrackingPane(server);
     const c = await mcpClient({NUDGE_HOME: home, ...insidePane(server, '%0')});
     const waiting = callTool(c, 'expect', {pane_id: pane, pattern: CATASTROPHIC, timeout_ms: 8000});
@@ -240,8 +240,7 @@ describe('a pattern from outside runs in linear time', () => {
 
 describe('nudge mcp declares what each tool does', () => {
   test('annotations on every tool; run and bash_wait only with --allow-exec', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const env = {NUDGE_HOME: home, ...insidePane(server, '%0')};
     const plain = await mcpClient(env);
     const tools = (await plain.listTools()).tools;
@@ -276,8 +275,7 @@ describe('nudge mcp declares what each tool does', () => {
 
 describe("a relayed notice is rendered here, never from the other host's text", () => {
   test("a job whose host rendered '!touch FILE' as its notice: the relay types the notice of this machine's template", async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const rec = await startRecorder(server);
     const shell = await server.newPane(['bash', '--norc', '--noprofile']);
     const made = join(useTempDir('nudge-relay-'), 'made');

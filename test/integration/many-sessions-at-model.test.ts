@@ -12,9 +12,9 @@ import {setTimeout as sleep} from 'node:timers/promises';
 import {describe, expect, onTestFinished, test} from 'vitest';
 import {type HookMark, type RefusedMark, readHookMark} from '../../src/agents/hook-marks.js';
 import {escapeRegex} from '../helpers/at-model-scenarios.js';
-import {readJobEvents, readJobState, waitForJobEnd} from '../helpers/job-files.js';
+import {expectJobEnd, jobEvent, readJobEvents, readJobState} from '../helpers/job-files.js';
 import {type ModelServer, startModelServer} from '../helpers/model-server.js';
-import {useNudgeHome} from '../helpers/nudge-home.js';
+import {serverWorld} from '../helpers/nudge-home.js';
 import {
   type AgentName,
   agentAvailable,
@@ -24,7 +24,7 @@ import {
   waitForIdleComposer,
 } from '../helpers/real-agents.js';
 import {flagWords, nudgeBinDir, runNudge, shown} from '../helpers/run-nudge.js';
-import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
+import type {TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 /** One person's sessions of `name`: one HOME with `nudge install NAME` in it (its hook, nudge
@@ -32,8 +32,7 @@ import {waitFor} from '../helpers/wait-for.js';
  * panes running the agent, each with a shell pane beside it for its commands. */
 async function sessions(name: AgentName, count: number) {
   const model = await startModelServer();
-  const server = await startTmuxServer();
-  const home = useNudgeHome();
+  const {server, home} = await serverWorld();
   const bin = nudgeBinDir(server.dir);
   const opts = {
     modelUrl: model.url,
@@ -157,7 +156,7 @@ describe.each(inTree)('%s: many sessions', (name, count) => {
       const i = w.shells.indexOf(String(state.pane));
       expect(i, JSON.stringify(state)).toBeGreaterThanOrEqual(0);
       // The notice's pane, as the worker took it (`locked`), is the session's own.
-      const locked = (await readJobEvents(w.home, job)).find((e) => e.event === 'locked');
+      const locked = await jobEvent(w.home, job, 'locked');
       expect(locked?.notifyPane, JSON.stringify(locked)).toBe(w.panes[i]);
     }
     // The turn-end hook (nudge install's) marked each pane for its own session's turn.
@@ -280,8 +279,7 @@ describe.skipIf(!agentAvailable('codex'))('codex: many sessions', () => {
     expect((await readJobState(w.home, job)).state).toBe('waiting');
     expect(marksIn(w.home)).toEqual([]);
     release();
-    const end = await waitForJobEnd(w.home, job, 120_000);
-    expect(end.state).toBe('done');
+    const _end = await expectJobEnd(w.home, job, 'done', 120_000);
     // A's turn end is marked for A: its notify ran under the shared server too, but its input
     // is the text the job typed into A (delivered, read back), which proves the pane.
     const marked = await waitFor('the mark for A', async () =>

@@ -1,8 +1,10 @@
 // A notice never answers someone else's question: when the work ends up asking (a program in
 // the job's own pane waits for input) the notice is held back, and the job says so.
+
 import {describe, expect, it} from 'vitest';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {runNudge, submitArgv} from '../helpers/run-nudge.js';
+import {shellAtPrompt} from '../helpers/shell-pane.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 const QUESTION = `python3 -c 'input("Overwrite? [y/N] ")'`;
@@ -10,9 +12,7 @@ const quick = {delay: 0, interval: '250ms', stableChecks: 2};
 
 describe('a question in the job pane', () => {
   it('is not answered by the notice: the job ends idle, the notice held back', async () => {
-    const server = await startTmuxServer();
-    await server.waitForScreen('%0', /^\$$/m);
-    const home = useNudgeHome();
+    const {server, home} = await shellAtPrompt();
     const r = await runNudge(
       submitArgv(server.socket, '%0', {...quick, wait: true, json: true}, QUESTION),
       {NUDGE_HOME: home},

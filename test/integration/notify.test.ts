@@ -11,17 +11,15 @@ import {join} from 'node:path';
 import {describe, expect, onTestFinished, test} from 'vitest';
 import {allowSinks, startHttpSink} from '../helpers/http-sink.js';
 import {readJobEvents, waitForJobEnd} from '../helpers/job-files.js';
-import {useNudgeHome} from '../helpers/nudge-home.js';
+import {serverWorld} from '../helpers/nudge-home.js';
 import {runNudge, submitArgs, submitJob} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
-import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 const SECRET = 'T0KEN-s3cr3t';
 
 async function shellJob(extra: string[], env: Record<string, string> = {}) {
-  const server = await startTmuxServer();
-  const home = useNudgeHome();
+  const {server, home} = await serverWorld();
   const pane = await server.newPane(['bash', '--norc', '--noprofile']);
   const id = await submitJob(
     submitArgs(server.socket, pane, ['--until', 'exit', '--no-notice', ...extra], 'echo hi'),
@@ -188,8 +186,7 @@ describe('--notify', () => {
 
   test('lost: a worker killed mid-wait; the first nudge command that finds the job lost tells the person, once', async () => {
     const http = await startHttpSink();
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const pane = await server.newPane(['bash', '--norc', '--noprofile']);
     const r = await runNudge(
       submitArgs(

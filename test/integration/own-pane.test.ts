@@ -10,18 +10,16 @@
 import {readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
-import {readJobEvents} from '../helpers/job-files.js';
+import {jobEvent, readJobEvents} from '../helpers/job-files.js';
 import {callTool, spawnedMcpIn} from '../helpers/mcp-client.js';
-import {useNudgeHome} from '../helpers/nudge-home.js';
+import {serverWorld} from '../helpers/nudge-home.js';
 import {processViewEnv} from '../helpers/process-view.js';
 import {flagWords, PROCESS_VIEWS, runNudge, shown, usageErrorLine} from '../helpers/run-nudge.js';
 import {runFromPane} from '../helpers/shell-pane.js';
-import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 async function world(view: 'proc' | 'ps') {
-  const server = await startTmuxServer();
-  const home = useNudgeHome();
+  const {server, home} = await serverWorld();
   const reader = processViewEnv(view, server.dir);
   const a = '%0';
   await server.waitForScreen(a, /^\$/m);
@@ -45,8 +43,9 @@ describe.each(PROCESS_VIEWS)('which pane a call comes from (%s reader)', (view) 
     );
     expect(r.exitCode, shown(r)).toBe(0);
     const job = r.stdout.trim();
-    const locked = await waitFor('the job locked', async () =>
-      (await readJobEvents(w.home, job)).find((e) => e.event === 'locked'),
+    const locked = await waitFor(
+      'the job locked',
+      async () => await jobEvent(w.home, job, 'locked'),
     );
     expect(locked.notifyPane).toBe(w.b);
     if (view === 'ps') expect(w.reader.calls()).toContain('ps -ww -A -o pid=,ppid=,command=');

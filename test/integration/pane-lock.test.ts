@@ -2,21 +2,13 @@
 // their keystrokes never interleave; a worker killed with SIGKILL does not wedge the pane.
 import {describe, expect, it} from 'vitest';
 import {expectLockedInTurn, submitJob, waitForEvent} from '../helpers/faults.js';
-import {readJobState, TERMINAL, waitForJobEnd, waitForJobState} from '../helpers/job-files.js';
-import {useNudgeHome} from '../helpers/nudge-home.js';
-import {hex, startRecorder} from '../helpers/recorder-pane.js';
+import {expectJobEnd, readJobState, TERMINAL, waitForJobState} from '../helpers/job-files.js';
+import {hex, recorderWorld} from '../helpers/recorder-pane.js';
 import {runNudge, submitArgv} from '../helpers/run-nudge.js';
-import {startTmuxServer} from '../helpers/tmux-server.js';
-
-function jobArgs(socket: string, pane: string, extra: string[]): string[] {
-  return submitArgv(socket, pane, ['--no-clear', ...extra]);
-}
 
 describe('per-pane lock', () => {
   it('runs concurrent submits one at a time, in submission order, never interleaving keystrokes', async () => {
-    const server = await startTmuxServer();
-    const rec = await startRecorder(server);
-    const home = useNudgeHome();
+    const {server, rec, home} = await recorderWorld();
     const texts = [
       `one ${'A1;'.repeat(60)}`, // 184 characters at 20 ms: the others queue behind it
       `two ${'B2-'.repeat(8)}`,
@@ -26,16 +18,12 @@ describe('per-pane lock', () => {
     const ids: string[] = [];
     for (const text of texts) {
       const r = await runNudge(
-        jobArgs(server.socket, rec.pane, [
-          '--delay',
-          '0',
-          '--type-delay',
-          '20ms',
-          '--notice',
-          'ok {job}',
-          '--',
+        submitArgv(
+          server.socket,
+          rec.pane,
+          {clear: false, delay: '0', typeDelay: '20ms', notice: 'ok {job}'},
           text,
-        ]),
+        ),
         {NUDGE_HOME: home},
       );
       expect(r.exitCode, r.stderr).toBe(0);
@@ -52,8 +40,7 @@ describe('per-pane lock', () => {
     }
 
     for (const id of ids) {
-      const s = await waitForJobEnd(home, id, 60_000);
-      expect(s.state, JSON.stringify(s)).toBe('done');
+      const _s = await expectJobEnd(home, id, 'done', 60_000);
     }
     // Each job's text + Enter, then its notice + Enter, job after job.
     const expected = Buffer.from(ids.map((id, i) => `${texts[i]}\rok ${id}\r`).join(''));
@@ -68,24 +55,22 @@ describe('per-pane lock', () => {
   });
 
   it('a worker killed with SIGKILL while holding the lock: the next job proceeds, the dead one shows as lost', async () => {
-    const server = await startTmuxServer();
-    const rec = await startRecorder(server);
-    const home = useNudgeHome();
-    const fast = ['--no-notice', '--type-delay', '1ms'];
+    const {server, rec, home} = await recorderWorld();
+    const fast = {notice: false, typeDelay: '1ms'};
     // One worker per job: what is killed is A's process alone (a killed waiter, which runs
     // both, is test/faults/waiter.test.ts).
     const one = {NUDGE_WAITER: '0'};
 
     const idA = await submitJob(
       home,
-      jobArgs(server.socket, rec.pane, [...fast, '--delay', '60s', '--', 'never typed']),
+      submitArgv(server.socket, rec.pane, {...fast, clear: false, delay: '60s'}, 'never typed'),
       one,
     );
     const lockedA = await waitForJobState(home, idA, ['locked'], 20_000);
 
     const idB = await submitJob(
       home,
-      jobArgs(server.socket, rec.pane, [...fast, '--delay', '0', '--', 'after the kill']),
+      submitArgv(server.socket, rec.pane, {...fast, clear: false, delay: '0'}, 'after the kill'),
       one,
     );
     // B's worker is queued behind A.
@@ -96,8 +81,7 @@ describe('per-pane lock', () => {
     process.kill(pidA, 'SIGKILL');
 
     // The lock goes stale (~8 s) and B proceeds.
-    const finalB = await waitForJobEnd(home, idB, 30_000);
-    expect(finalB.state, JSON.stringify(finalB)).toBe('done');
+    await expectJobEnd(home, idB, 'done', 30_000);
     const expected = Buffer.from('after the kill\r');
     const got = await rec.waitForLength(expected.length, 5_000).catch(() => rec.bytes());
     expect(hex(got), got.toString()).toBe(hex(expected));

@@ -6,19 +6,16 @@ import {writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {waitForJobEnd} from '../helpers/job-files.js';
-import {useNudgeHome} from '../helpers/nudge-home.js';
 import {runNudge, submitTo} from '../helpers/run-nudge.js';
+import {shellAtPrompt} from '../helpers/shell-pane.js';
 import {useTempDir} from '../helpers/temp-dir.js';
-import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 const FORMAT = '#{@nudge-state}|#{@nudge-job}|#{@nudge-queue}|#{@nudge-needs}';
 
 describe('pane options', () => {
   it('set through a job’s life, counted while others wait, the ending kept, a cancel cleared', async () => {
-    const server = await startTmuxServer();
-    await server.waitForScreen('%0', /^\$$/m);
-    const home = useNudgeHome();
+    const {server, home} = await shellAtPrompt();
     const dir = useTempDir('nudge-status-');
     const submit = async (text: string, until: string) => {
       const r = await submitTo(server.socket, '%0', text, ['--until', until, '--no-notice'], {

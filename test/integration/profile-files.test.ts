@@ -7,16 +7,14 @@ import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {readJobEvents, waitForJobEnd} from '../helpers/job-files.js';
-import {useNudgeHome} from '../helpers/nudge-home.js';
+import {serverWorld} from '../helpers/nudge-home.js';
 import {FIXTURES, runNudge, submitArgs} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
-import {startTmuxServer} from '../helpers/tmux-server.js';
 
 const TEXT = 'summarise the build log';
 
 async function deliverTo(withFile: boolean) {
-  const server = await startTmuxServer();
-  const home = useNudgeHome();
+  const {server, home} = await serverWorld();
   const config = useTempDir('nudge-config-');
   if (withFile) {
     const dir = join(config, 'nudge', 'agents');
@@ -84,8 +82,7 @@ const DRIFTED_PROFILE = [
 
 describe('a program nudge never saw', () => {
   it("added by a project's .nudge/agents file, once trusted: recognised by its command line in the worker, the delivery confirmed once", async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const project = useTempDir('nudge-project-');
     mkdirSync(join(project, '.nudge', 'agents'), {recursive: true});
     writeFileSync(join(project, '.nudge', 'agents', 'drifted.toml'), DRIFTED_PROFILE);
@@ -122,8 +119,7 @@ describe('a program nudge never saw', () => {
   }, 90_000);
 
   it('with no profile (raw): typed exactly as given and Enter, never cleared, never sent Escape; the delivery is not claimed', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const out = join(useTempDir('nudge-recorded-'), 'keys');
     const pane = await server.newPane([process.execPath, join(FIXTURES, 'recorder.mjs'), out]);
     await server.waitForScreen(pane, /RECORDER READY/);
@@ -145,8 +141,7 @@ describe('a program nudge never saw', () => {
 
 describe('nudge explain', () => {
   it('names the rule that no longer matches, and the same rule matched once a user file mends it', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const pane = await server.newPane([process.execPath, join(FIXTURES, 'drifted-agent.mjs')]);
     await server.waitForScreen(pane, /Drifted Code v9/);
     await server.tmux('send-keys', '-t', pane, '-l', TEXT);
@@ -189,8 +184,7 @@ describe('nudge explain', () => {
   }, 90_000);
 
   it('a shell pane: the shell profile and why, and the verdict wait would give; a bad pane is exit 2', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const r = await runNudge(['explain', '-S', server.socket, '%0'], {NUDGE_HOME: home});
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^profile {2}shell: the pane runs the shell \w+$/m);

@@ -6,10 +6,9 @@ import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {readJobEvents} from '../helpers/job-files.js';
-import {useNudgeHome, waitForWorkerExit} from '../helpers/nudge-home.js';
+import {serverWorld, useNudgeHome, waitForWorkerExit} from '../helpers/nudge-home.js';
 import {FIXTURES, runNudge, submitArgs} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
-import {startTmuxServer} from '../helpers/tmux-server.js';
 
 /** A repository whose profile file mends the shell profile: its clearing keys become F12
  * (which a terminal sends as ESC [ 2 4 ~), a key no built-in profile presses. */
@@ -26,8 +25,7 @@ const F12 = Buffer.from('\x1b[24~').toString('hex');
 
 describe("a cloned repository's profile files", () => {
   it('type nothing until the person trusts them; changed after, nothing again', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const {repo, file} = hostileRepo();
     const env = {NUDGE_HOME: home, XDG_CONFIG_HOME: useTempDir('nudge-config-')};
     const deliver = async (text: string) => {

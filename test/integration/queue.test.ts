@@ -5,20 +5,17 @@ import {existsSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import type {PaneQueue} from '../../src/verbs/queue.js';
-import {readJobEvents, waitForJobState} from '../helpers/job-files.js';
-import {useNudgeHome} from '../helpers/nudge-home.js';
+import {jobEvent, readJobEvents, waitForJobState} from '../helpers/job-files.js';
 import {CLI, runNudge, submitTo} from '../helpers/run-nudge.js';
+import {shellAtPrompt} from '../helpers/shell-pane.js';
 import {useTempDir} from '../helpers/temp-dir.js';
-import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 const ENDED = ['done', 'failed', 'timeout', 'cancelled', 'blocked'];
 
 /** A shell pane, a first job that holds it until `go()`, and a way to queue more behind it. */
 async function heldPane() {
-  const server = await startTmuxServer();
-  await server.waitForScreen('%0', /^\$$/m);
-  const home = useNudgeHome();
+  const {server, home} = await shellAtPrompt();
   const dir = useTempDir('nudge-queue-');
   const log = join(dir, 'typed.log');
   const gate = join(dir, 'go');
@@ -180,8 +177,9 @@ describe('nudge queue', () => {
     await waitFor('the editor to open', async () => (existsSync(opened) ? true : undefined));
     // The job ahead ends while the editor is open: b takes the pane and waits for the edit.
     p.go();
-    await waitFor('b to wait for the edit', async () =>
-      (await readJobEvents(p.home, b)).find((e) => e.event === 'waiting-for-edit'),
+    await waitFor(
+      'b to wait for the edit',
+      async () => await jobEvent(p.home, b, 'waiting-for-edit'),
     );
     writeFileSync(go, '');
     await p.server.waitForScreen(pane, /EDIT-ENDED 0/);

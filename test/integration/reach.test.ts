@@ -5,9 +5,9 @@
 import {describe, expect, test} from 'vitest';
 import {waitForJobEnd, waitForJobState} from '../helpers/job-files.js';
 import {callTool, spawnedMcp} from '../helpers/mcp-client.js';
-import {useNudgeHome} from '../helpers/nudge-home.js';
+import {serverWorld} from '../helpers/nudge-home.js';
 import {runNudge, scheduleArgv, submitArgs} from '../helpers/run-nudge.js';
-import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
+import type {TmuxTestServer} from '../helpers/tmux-server.js';
 
 /** The environment of a nudge started inside `pane` (an agent's tool, a hook, nudge mcp). */
 const insidePane = (server: TmuxTestServer, pane: string) => ({
@@ -20,8 +20,7 @@ const OUT_OF_REACH = (what: string) =>
 
 describe("from inside a pane of one session, another session's panes and jobs are out of reach", () => {
   test('CLI and MCP: every door refuses (exit 2); nothing changed, read, closed or typed; the person outside reaches all', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const other = (
       await server.tmux('new-session', '-d', '-s', 'other', '-P', '-F', '#{pane_id}', 'cat')
     ).trim();

@@ -8,7 +8,7 @@ import {describe, expect, it} from 'vitest';
 import type {RunReport} from '../../src/jobs/run-report.js';
 import {runNotice} from '../../src/runs/report.js';
 import {commitAll} from '../helpers/git-repo.js';
-import {jobEventNames, readJobEvents, waitForJobEnd} from '../helpers/job-files.js';
+import {jobEvent, jobEventNames, readJobEvents, waitForJobEnd} from '../helpers/job-files.js';
 import {startModelServer} from '../helpers/model-server.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {type AgentName, agentAvailable, prepareAgentServer} from '../helpers/real-agents.js';
@@ -99,11 +99,11 @@ describe.skipIf(!agentAvailable('claude'))('nudge run --agent claude', {timeout:
     // An idle timeout shorter than the person takes: it must not fire while they decide.
     const job = await w.start(['--idle-timeout', '4s', '--', 'create hello.txt']);
     const [question] = await w.told(1);
-    const pane = (await readJobEvents(w.home, job)).find((e) => e.event === 'provisioned')?.pane;
+    const pane = (await jobEvent(w.home, job, 'provisioned'))?.pane;
     expect(question).toBe(
       `[nudge run ${job}] claude asks: Do you want to create hello.txt? — answer it in pane ${pane}`,
     );
-    const prompt = (await readJobEvents(w.home, job)).find((e) => e.event === 'permission-prompt');
+    const prompt = await jobEvent(w.home, job, 'permission-prompt');
     expect(prompt).toMatchObject({
       kind: 'permission',
       question: 'Do you want to create hello.txt?',

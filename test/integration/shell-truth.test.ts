@@ -4,7 +4,13 @@
 // returns the command's own status; a cancel stops the command it typed, and the next job
 // types only once the prompt is back.
 import {describe, expect, test} from 'vitest';
-import {jobEventNames, readJobState, waitForJobEnd, waitForJobState} from '../helpers/job-files.js';
+import {
+  expectJobEnd,
+  jobEventNames,
+  readJobState,
+  waitForJobEnd,
+  waitForJobState,
+} from '../helpers/job-files.js';
 import {runNudge, submitArgv} from '../helpers/run-nudge.js';
 import {shellAtPrompt} from '../helpers/shell-pane.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -32,8 +38,7 @@ describe('a shell pane', () => {
     );
     expect(r.exitCode, r.stderr).toBe(0);
     const id = r.stdout.trim();
-    const state = await waitForJobEnd(home, id, 60_000);
-    expect(state.state, JSON.stringify(state)).toBe('done');
+    await expectJobEnd(home, id, 'done', 60_000);
     const events = await jobEventNames(home, id);
     expect(events).toContain('waiting-for-program');
     // Typed only after sleep ended: the person's line printed first, then the job's ran.

@@ -1,12 +1,11 @@
 // "Done" detection by screen stability, the notice typed afterwards, and the timeout notice.
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {jobEventNames, readJobEvents, waitForJobEnd} from '../helpers/job-files.js';
-import {useNudgeHome} from '../helpers/nudge-home.js';
-import {startRecorder} from '../helpers/recorder-pane.js';
+import {expectJobEnd, jobEventNames, readJobEvents, waitForJobEnd} from '../helpers/job-files.js';
+import {serverWorld} from '../helpers/nudge-home.js';
+import {recorderWorld, startRecorder} from '../helpers/recorder-pane.js';
 import {FIXTURES, flagWords, runNudge, submitArgs, submitJob} from '../helpers/run-nudge.js';
 import {shellAtPrompt} from '../helpers/shell-pane.js';
-import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 const DEFAULT_NOTICE = '[SYSTEM COMMAND] Command complete. Resume.';
@@ -21,8 +20,7 @@ describe('waiting until the pane is stable', () => {
       {NUDGE_HOME: home},
     );
 
-    const final = await waitForJobEnd(home, id, 40_000);
-    expect(final.state, JSON.stringify(final)).toBe('done');
+    const final = await expectJobEnd(home, id, 'done', 40_000);
     expect(final.notified).toBe(true);
     // bash got the notice as a command line: it shows on screen.
     const screen = await server.waitForScreen(
@@ -105,8 +103,7 @@ describe('waiting until the pane is stable', () => {
   });
 
   it('a spinner that is the pane program itself (no shell to say it is busy) never looks stable', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     // The spinner redraws every 100 ms; captures 200 ms apart must never look identical.
     const pane = await server.newPane([process.execPath, join(FIXTURES, 'spinner.mjs')]);
     await server.waitForScreen(pane, /SPINNER START/);
@@ -127,9 +124,7 @@ describe('waiting until the pane is stable', () => {
   });
 
   it('renders a custom --notice template with {job}, {status} and {elapsed}', async () => {
-    const server = await startTmuxServer();
-    const rec = await startRecorder(server);
-    const home = useNudgeHome();
+    const {server, rec, home} = await recorderWorld();
     const r = await runNudge(
       submitArgs(
         server.socket,
@@ -147,8 +142,7 @@ describe('waiting until the pane is stable', () => {
     );
     expect(r.exitCode, r.stderr).toBe(0);
     const id = r.stdout.trim();
-    const final = await waitForJobEnd(home, id, 30_000);
-    expect(final.state, JSON.stringify(final)).toBe('done');
+    await expectJobEnd(home, id, 'done', 30_000);
 
     // The job is done, so the notice has been sent; wait for its last byte to land.
     let recorded = '';

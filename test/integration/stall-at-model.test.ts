@@ -8,7 +8,7 @@
 //   the model as a prompt each time; the third stall is told (one POST) and nothing more typed.
 import {describe, expect, it} from 'vitest';
 import {allowSinks, startHttpSink} from '../helpers/http-sink.js';
-import {readJobEvents, waitForJobEnd} from '../helpers/job-files.js';
+import {expectJobEnd, readJobEvents} from '../helpers/job-files.js';
 import {startModelServer} from '../helpers/model-server.js';
 import {type AgentName, agentAvailable, startAgent} from '../helpers/real-agents.js';
 import {runNudge, shown} from '../helpers/run-nudge.js';
@@ -92,8 +92,7 @@ describe.skipIf(agents.length === 0).each(agents)('%s: the stall watchdog', (nam
     await new Promise((r) => setTimeout(r, STALL_MS + INTERVAL_MS));
     expect(w.http.received.filter((r) => r.path === '/hook')).toHaveLength(1);
     release();
-    const end = await waitForJobEnd(w.home, job, 120_000);
-    expect(end.state).toBe('done');
+    const _end = await expectJobEnd(w.home, job, 'done', 120_000);
     const names = (await w.events(job)).map((e) => e.event);
     expect(names).toContain('stall-over');
     expect(names.filter((e) => e === 'stalled')).toHaveLength(1);

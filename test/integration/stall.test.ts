@@ -11,16 +11,14 @@ import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {allowSinks, startHttpSink} from '../helpers/http-sink.js';
 import {jobEventNames, readJobEvents, waitForJobEnd} from '../helpers/job-files.js';
-import {useNudgeHome} from '../helpers/nudge-home.js';
+import {serverWorld} from '../helpers/nudge-home.js';
 import {runNudge, shown, submitTo} from '../helpers/run-nudge.js';
 import {runFromPane} from '../helpers/shell-pane.js';
 import {useTempDir} from '../helpers/temp-dir.js';
-import {startTmuxServer} from '../helpers/tmux-server.js';
 
 describe('--stall', () => {
   test('a command quiet for --stall: one stalled event (quiet) and one POST; --on-stall cancel ends the wait as a timeout', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const http = await startHttpSink();
     const pane = await server.newPane(['bash', '--norc', '--noprofile']);
     const job = await submitTo(
@@ -57,8 +55,7 @@ describe('--stall', () => {
   });
 
   test('a run quiet for --stall with --on-stall cancel is stopped: timeout, the stall its reason', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const cwd = useTempDir('nudge-run-');
     const r = await runNudge(
       [
@@ -91,8 +88,7 @@ describe('--stall', () => {
     [['--stall', '1m', '--on-stall', 'maybe'], '--on-stall must be notify, continue'],
     [['--stall', '1m', '--if-busy', 'now'], '--if-busy now does not wait'],
   ])('submit %j: one sentence, exit 2, no job', async (flags, sentence) => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const r = await submitTo(server.socket, '%0', 'true', flags, {NUDGE_HOME: home});
     expect(r.exitCode, shown(r)).toBe(2);
     expect(r.stderr.trim().split('\n')).toEqual([expect.stringContaining(sentence)]);
@@ -100,8 +96,7 @@ describe('--stall', () => {
   });
 
   test('watch start keeps --stall and --max-injections; --on-stall continue is refused for a watcher', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const env = {NUDGE_HOME: home};
     // Started from pane %0 (its shell's child): the watcher's pane is the one it runs in.
     await server.waitForScreen('%0', /^\$/m);
@@ -139,8 +134,7 @@ describe('--stall', () => {
 
 describe('a tmux server that goes away', () => {
   test('its waiting and queued jobs end lost at once, each told once; a later command tells no one again', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const http = await startHttpSink();
     const pane = await server.newPane(['bash', '--norc', '--noprofile']);
     const flags = ['--until', 'exit', '--no-notice', '--notify', `webhook:${http.url}/hook`];

@@ -2,18 +2,18 @@
 // private tmux server with a real client attached (a second private server's pane runs `tmux
 // attach`: a headless terminal). The segment names the panes that need the person first; the
 // workers keep it in the server option the status bar shows; `next` moves that client.
+
 import {describe, expect, it} from 'vitest';
 import {waitForJobEnd} from '../helpers/job-files.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {flagWords, runNudge, submitArgs} from '../helpers/run-nudge.js';
+import {shellAtPrompt} from '../helpers/shell-pane.js';
 import {attachClient, attachTerminal, startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 describe('status-line and next', () => {
   it('a real job done shows in the segment; blocked panes come first; next goes there, then on', async () => {
-    const server = await startTmuxServer();
-    await server.waitForScreen('%0', /^\$$/m);
-    const home = useNudgeHome();
+    const {server, home} = await shellAtPrompt();
     const nudge = (args: string[]) => runNudge(args, {NUDGE_HOME: home});
     const line = async (extra: string[] = []) => {
       const r = await nudge(['status-line', '-S', server.socket, ...extra]);

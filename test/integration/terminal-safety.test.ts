@@ -6,7 +6,7 @@ import {readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {waitForJobEnd} from '../helpers/job-files.js';
-import {useNudgeHome} from '../helpers/nudge-home.js';
+import {serverWorld, useNudgeHome} from '../helpers/nudge-home.js';
 import {CLI, runNudge, submitArgs} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
@@ -16,8 +16,7 @@ const RAW = /[\x07\x1b\u0080-\u009f]/;
 
 describe('escape sequences from outside', () => {
   test("in a Claude Code notification hook's payload: the needs-a-person mark holds plain text", async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const payload = JSON.stringify({
       notification_type: 'permission_prompt',
       message: `Allow ${OSC52}this #[fg=red]now?`,
@@ -51,8 +50,7 @@ describe('escape sequences from outside', () => {
   }, 60_000);
 
   test("in a job's text: status and jobs print it plain", async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const pane = await server.newPane(['cat']);
     const r = await runNudge(
       submitArgs(

@@ -7,17 +7,16 @@ import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {ASKER_PROFILE} from '../helpers/asking-agent.js';
 import {waitForJobState} from '../helpers/job-files.js';
-import {useNudgeHome} from '../helpers/nudge-home.js';
+import {serverWorld} from '../helpers/nudge-home.js';
 import {CLI, FIXTURES, runNudge, submitTo} from '../helpers/run-nudge.js';
+import {shellAtPrompt} from '../helpers/shell-pane.js';
 import {useTempDir} from '../helpers/temp-dir.js';
-import {attachClient, startTmuxServer} from '../helpers/tmux-server.js';
+import {attachClient} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 describe('nudge top', () => {
   it('lists a running and a blocked job, goes to a pane, cancels, opens the queue; q restores the terminal', async () => {
-    const server = await startTmuxServer();
-    await server.waitForScreen('%0', /^\$$/m);
-    const home = useNudgeHome();
+    const {server, home} = await shellAtPrompt();
     const config = useTempDir('nudge-config-');
     mkdirSync(join(config, 'nudge', 'agents'), {recursive: true});
     writeFileSync(join(config, 'nudge', 'agents', 'asker.toml'), ASKER_PROFILE);
@@ -90,8 +89,7 @@ describe('nudge top', () => {
   }, 180_000);
 
   it('--once prints the view; without a terminal it says to use --once', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const once = await runNudge(['top', '-S', server.socket, '--once'], {NUDGE_HOME: home});
     expect(once.exitCode, once.stderr).toBe(0);
     expect(once.stdout.trim()).toMatch(/^nudge top — .*sock · 0 pane\(s\)$/);

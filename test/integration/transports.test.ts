@@ -7,18 +7,17 @@ import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {
+  jobEvent,
   jobEventLines,
   jobEventNames,
-  readJobEvents,
   readJobState,
   waitForJobEnd,
   waitForJobState,
 } from '../helpers/job-files.js';
-import {useNudgeHome} from '../helpers/nudge-home.js';
+import {serverWorld} from '../helpers/nudge-home.js';
 import {hex, type RecorderPane, startRecorder} from '../helpers/recorder-pane.js';
 import {FIXTURES, runNudge, submitArgs, submitJob} from '../helpers/run-nudge.js';
 import {expectNoticeAfter, jobAtPrompt, shellAtPrompt} from '../helpers/shell-pane.js';
-import {startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 const TRANSPORTS = ['spawn', 'control'] as const;
@@ -61,14 +60,13 @@ describe.each(TRANSPORTS)('the worker over the %s transport', (transport) => {
     const log = await jobEventLines(home, id);
     expect(final.state, log).toBe(state);
     expect(final.transport, log).toMatch(RECORDED[transport]);
-    const used = (await readJobEvents(home, id)).find((e) => e.event === 'transport');
+    const used = await jobEvent(home, id, 'transport');
     expect(used, log).toMatchObject({kind: transport});
     return final;
   }
 
   it.each(['0', '1ms'])('types the hard texts byte-exact at --type-delay %s', async (typeDelay) => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const recorders = await Promise.all(TEXTS.map(() => startRecorder(server)));
     // One pane each, so the jobs run side by side.
     const ids = await Promise.all(
@@ -98,8 +96,7 @@ describe.each(TRANSPORTS)('the worker over the %s transport', (transport) => {
   });
 
   it("types 50,000 characters (over tmux's 16 KB argument limit) byte-exact", async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const rec = await startRecorder(server);
     const text = longText(50_000);
     const id = await submit(
@@ -127,8 +124,7 @@ describe.each(TRANSPORTS)('the worker over the %s transport', (transport) => {
   });
 
   it('a spinner that never stops: timeout at --timeout, and the timeout notice goes out', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const pane = await server.newPane([process.execPath, join(FIXTURES, 'spinner.mjs')]);
     await server.waitForScreen(pane, /SPINNER START/);
     const id = await submit(
@@ -145,27 +141,28 @@ describe.each(TRANSPORTS)('the worker over the %s transport', (transport) => {
     expect(events).toContain('notified');
   });
 
-  it('--until exit reports the exit status through the sentinel', async () => {
-    const {server, home, id} = await jobAtPrompt(
-      {until: 'exit', notice: '# exit notice {exit}'},
-      "sleep 0.5; sh -c 'exit 7'",
-      {NUDGE_TRANSPORT: transport},
-    );
-    // A non-zero status ends the job failed (issue 41), its notice sent all the same.
-    const final = await expectEnded(home, id, 'failed');
-    expect(final).toMatchObject({exitCode: 7, notified: true});
-    await expectNoticeAfter(server, '%0', /^__NUDGE_\w+_EXIT_7__$/m, '# exit notice 7');
-  });
-
-  it('--until regex: matches output written after Enter', async () => {
-    const {server, home, id} = await jobAtPrompt(
-      {until: 'regex:READY=\\d+', notice: '# regex notice {match}'},
-      'sleep 0.5; true || echo READY=0; echo READY=$((40+2))',
-      {NUDGE_TRANSPORT: transport},
-    );
-    const final = await expectEnded(home, id, 'done');
-    expect(final.match).toBe('READY=42');
-    await expectNoticeAfter(server, '%0', /^READY=42$/m, '# regex notice READY=42');
+  it.each([
+    {
+      // A non-zero status ends the job failed (issue 41), its notice sent all the same.
+      what: '--until exit reports the exit status through the sentinel',
+      flags: {until: 'exit', notice: '# exit notice {exit}'},
+      command: "sleep 0.5; sh -c 'exit 7'",
+      ends: {state: 'failed', exitCode: 7, notified: true},
+      output: /^__NUDGE_\w+_EXIT_7__$/m,
+      notice: '# exit notice 7',
+    },
+    {
+      what: '--until regex: matches output written after Enter',
+      flags: {until: 'regex:READY=\\d+', notice: '# regex notice {match}'},
+      command: 'sleep 0.5; true || echo READY=0; echo READY=$((40+2))',
+      ends: {state: 'done', match: 'READY=42'},
+      output: /^READY=42$/m,
+      notice: '# regex notice READY=42',
+    },
+  ])('$what', async ({flags, command, ends, output, notice}) => {
+    const {server, home, id} = await jobAtPrompt(flags, command, {NUDGE_TRANSPORT: transport});
+    expect(await expectEnded(home, id, ends.state)).toMatchObject(ends);
+    await expectNoticeAfter(server, '%0', output, notice);
   });
 
   it('--notify-pane in another session: the notice reaches it, once', async () => {
@@ -214,8 +211,7 @@ describe.each(TRANSPORTS)('the worker over the %s transport', (transport) => {
 
 describe('the control transport', () => {
   it('submit --wait types 50,000 characters byte-exact through control mode', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const rec = await startRecorder(server);
     const text = longText(50_000);
     const r = await runNudge(

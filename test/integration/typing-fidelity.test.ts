@@ -3,10 +3,8 @@
 import {mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {useNudgeHome} from '../helpers/nudge-home.js';
-import {hex, type RecorderPane, startRecorder} from '../helpers/recorder-pane.js';
+import {hex, type RecorderPane, recorderWorld} from '../helpers/recorder-pane.js';
 import {runNudge, submitArgv} from '../helpers/run-nudge.js';
-import {startTmuxServer} from '../helpers/tmux-server.js';
 
 const CR = Buffer.from([0x0d]);
 const ESCAPE_CTRL_U = Buffer.from([0x1b, 0x15]);
@@ -26,9 +24,7 @@ async function typeIntoRecorder(
   text: string,
   opts: {typeDelay: string; enter?: boolean; clear?: boolean; profileFile?: string},
 ): Promise<RecorderPane> {
-  const server = await startTmuxServer();
-  const rec = await startRecorder(server);
-  const home = useNudgeHome();
+  const {server, rec, home} = await recorderWorld();
   // A profile file of the user's for the recorder (`--profile recorder`), when given.
   const config = join(home, 'config');
   if (opts.profileFile) {

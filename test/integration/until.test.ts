@@ -4,18 +4,17 @@
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {
+  expectJobEnd,
+  jobEvent,
   jobEventLines,
   jobEventNames,
-  readJobEvents,
   readJobState,
-  waitForJobEnd,
   waitForJobState,
 } from '../helpers/job-files.js';
-import {jobIds, useNudgeHome} from '../helpers/nudge-home.js';
+import {jobIds, serverWorld} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
 import {FIXTURES, runNudge, submitArgs, submitJob, usageErrorLine} from '../helpers/run-nudge.js';
 import {expectNoticeAfter, jobAtPrompt, shellAtPrompt} from '../helpers/shell-pane.js';
-import {startTmuxServer} from '../helpers/tmux-server.js';
 
 const node = process.execPath;
 const fixture = (name: string) => join(FIXTURES, name);
@@ -56,7 +55,7 @@ describe('submit --until exit', () => {
     const status = await runNudge(['status', id, '--json'], {NUDGE_HOME: home});
     expect(status.exitCode, status.stderr).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({id, state: 'failed', exitCode: 3});
-    const met = (await readJobEvents(home, id)).find((e) => e.event === 'condition-met');
+    const met = await jobEvent(home, id, 'condition-met');
     expect(met, await jobEventLines(home, id)).toMatchObject({exitCode: 3});
 
     await expectNoticeAfter(
@@ -72,9 +71,8 @@ describe('submit --until exit', () => {
       {until: 'exit', notice: '# zero notice: exit={exit}'},
       'true && echo zero-$((20+3))-ok',
     );
-    const final = await waitForJobEnd(home, id);
+    const final = await expectJobEnd(home, id);
     expect(final, await jobEventLines(home, id)).toMatchObject({
-      state: 'done',
       exitCode: 0,
       notified: true,
     });
@@ -84,8 +82,7 @@ describe('submit --until exit', () => {
   });
 
   it('is refused (exit 2, nothing typed) on a pane that runs no shell; so is prompt with no profile', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const rec = await startRecorder(server);
     const agent = await server.newPane([node, fixture('toy-agent.mjs'), '500']);
     await server.waitForScreen(agent, /toy-agent ready/);
@@ -124,13 +121,12 @@ describe('submit --until regex:', () => {
         'sleep 1; true || echo RESULT=echoed; echo RESULT=printed',
       ),
     );
-    const final = await waitForJobEnd(home, id);
+    const final = await expectJobEnd(home, id);
     expect(final, await jobEventLines(home, id)).toMatchObject({
-      state: 'done',
       match: 'RESULT=printed',
       notified: true,
     });
-    const met = (await readJobEvents(home, id)).find((e) => e.event === 'condition-met');
+    const met = await jobEvent(home, id, 'condition-met');
     expect(met, await jobEventLines(home, id)).toMatchObject({match: 'RESULT=printed'});
     await expectNoticeAfter(
       server,
@@ -142,30 +138,32 @@ describe('submit --until regex:', () => {
 });
 
 describe('submit --until prompt', () => {
-  it('prompt:shell is done when the shell prompt is back, not while a command runs under a prompt-like line', async () => {
-    // While sleep runs, the cursor sits right after "Continue? $ ", which looks like a prompt.
-    const {server, home, id} = await jobAtPrompt(
-      {until: 'prompt:shell', notice: '# prompt notice: {until} {status}'},
-      "printf 'Continue? $ '; sleep 2; echo; echo slept",
-    );
-    const final = await waitForJobEnd(home, id);
-    expect(final.state, await jobEventLines(home, id)).toBe('done');
-    await expectNoticeAfter(server, '%0', /^slept$/m, '# prompt notice: prompt:shell done');
-  });
-
-  it('prompt picks the shell profile for a shell pane', async () => {
-    const {server, home, id} = await jobAtPrompt(
-      {until: 'prompt', notice: '# auto prompt notice: {until}'},
-      'sleep 1; echo napped',
-    );
-    const final = await waitForJobEnd(home, id);
-    expect(final.state, await jobEventLines(home, id)).toBe('done');
-    await expectNoticeAfter(server, '%0', /^napped$/m, '# auto prompt notice: prompt');
+  it.each([
+    {
+      // While sleep runs, the cursor sits right after "Continue? $ ", which looks like a prompt.
+      what: 'prompt:shell is done when the shell prompt is back, not while a command runs under a prompt-like line',
+      until: 'prompt:shell',
+      notice: '# prompt notice: {until} {status}',
+      command: "printf 'Continue? $ '; sleep 2; echo; echo slept",
+      output: /^slept$/m,
+      shown: '# prompt notice: prompt:shell done',
+    },
+    {
+      what: 'prompt picks the shell profile for a shell pane',
+      until: 'prompt',
+      notice: '# auto prompt notice: {until}',
+      command: 'sleep 1; echo napped',
+      output: /^napped$/m,
+      shown: '# auto prompt notice: prompt',
+    },
+  ])('$what', async ({until, notice, command, output, shown}) => {
+    const {server, home, id} = await jobAtPrompt({until, notice}, command);
+    await expectJobEnd(home, id);
+    await expectNoticeAfter(server, '%0', output, shown);
   });
 
   it('prompt:REGEX waits for a TUI prompt matching the regex', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const agent = await server.newPane([node, fixture('toy-agent.mjs'), '1500']);
     await server.waitForScreen(agent, /^> ?$/m);
     const id = await submit(
@@ -177,16 +175,14 @@ describe('submit --until prompt', () => {
         'build the thing',
       ),
     );
-    const final = await waitForJobEnd(home, id);
-    expect(final.state, await jobEventLines(home, id)).toBe('done');
+    await expectJobEnd(home, id);
     await expectNoticeAfter(server, agent, /^done\.$/m, 'regex prompt notice');
   });
 });
 
 describe('submit --until stable', () => {
   it('a spinner that never stops times out (an --ignore for something else does not hide it); the timeout notice goes out', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const pane = await server.newPane([node, fixture('spinner.mjs')]);
     await server.waitForScreen(pane, /SPINNER START/);
 
@@ -217,8 +213,7 @@ describe('submit --until stable', () => {
   });
 
   it('a clock that changes while idle never settles without --ignore, and settles with it', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const plain = await server.newPane([node, fixture('clock.mjs'), '100', '1000']);
     const masked = await server.newPane([node, fixture('clock.mjs'), '100', '1000']);
     await server.waitForScreen(plain, /^> ?$/m);
@@ -239,12 +234,10 @@ describe('submit --until stable', () => {
       ),
     );
 
-    const maskedFinal = await waitForJobEnd(home, maskedId);
-    expect(maskedFinal.state, await jobEventLines(home, maskedId)).toBe('done');
+    await expectJobEnd(home, maskedId);
     await expectNoticeAfter(server, masked, /^finished beta$/m, '# clock notice done');
 
-    const plainFinal = await waitForJobEnd(home, plainId);
-    expect(plainFinal.state, await jobEventLines(home, plainId)).toBe('timeout');
+    const plainFinal = await expectJobEnd(home, plainId, 'timeout');
     expect(plainFinal.notified).toBe(true);
     // Its work had finished long before: only the clock kept the screen changing.
     await expectNoticeAfter(server, plain, /^finished alpha$/m, '# clock notice timeout');
@@ -257,16 +250,14 @@ describe('submit --until stable', () => {
       {notice: '# quiet notice {status}'},
       'sleep 3; echo finished',
     );
-    const final = await waitForJobEnd(home, id);
-    expect(final.state, await jobEventLines(home, id)).toBe('done');
+    await expectJobEnd(home, id);
     await expectNoticeAfter(server, '%0', /^finished$/m, '# quiet notice done');
   });
 });
 
 describe('submit --notify-pane', () => {
   it('types into pane B, notifies pane A; jobs queued on A are not blocked while B is watched', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const shell = '%0'; // pane B
     await server.waitForScreen(shell, /^\$/m);
     const rec = await startRecorder(server); // pane A
@@ -297,11 +288,9 @@ describe('submit --notify-pane', () => {
         'second job',
       ),
     );
-    const secondFinal = await waitForJobEnd(home, second);
-    expect(secondFinal.state, await jobEventLines(home, second)).toBe('done');
-    const firstFinal = await waitForJobEnd(home, first);
+    await expectJobEnd(home, second);
+    const firstFinal = await expectJobEnd(home, first, 'failed');
     expect(firstFinal, await jobEventLines(home, first)).toMatchObject({
-      state: 'failed',
       exitCode: 4,
       notified: true,
     });
@@ -314,7 +303,7 @@ describe('submit --notify-pane', () => {
     const screenB = await server.capture(shell);
     expect(screenB).toMatch(/^__NUDGE_\w+_EXIT_4__$/m);
     expect(screenB).not.toContain('B finished');
-    const notifying = (await readJobEvents(home, first)).find((e) => e.event === 'notifying');
+    const notifying = await jobEvent(home, first, 'notifying');
     expect(notifying, await jobEventLines(home, first)).toMatchObject({pane: rec.pane});
     expect((await readJobState(home, second)).state).toBe('done');
   });

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {useNudgeHome} from '../helpers/nudge-home.js';
+import {serverWorld, useNudgeHome} from '../helpers/nudge-home.js';
 import {fixture, runNudge, shown} from '../helpers/run-nudge.js';
 import {useTmuxCallLog} from '../helpers/tmux-call-log.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
@@ -87,8 +87,7 @@ describe('nudge wait', () => {
   });
 
   it('--until exit is refused (exit 2): nothing was typed, so there is no exit status', async () => {
-    const server = await startTmuxServer();
-    const home = useNudgeHome();
+    const {server, home} = await serverWorld();
     const r = await runNudge(waitArgs(server.socket, '%0', ['--until', 'exit']), {
       NUDGE_HOME: home,
     });

@@ -3,7 +3,7 @@ import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {jobEventNames, readJobState, waitForJobState} from '../helpers/job-files.js';
 import {useNudgeHome, waitForOnlyJob} from '../helpers/nudge-home.js';
-import {startRecorder} from '../helpers/recorder-pane.js';
+import {recorderWorld} from '../helpers/recorder-pane.js';
 import {FIXTURES, runNudge, submitArgv} from '../helpers/run-nudge.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
@@ -29,9 +29,7 @@ async function spinnerPane() {
 
 describe('submit --wait exit codes', () => {
   it('exits 0 when the job is done', async () => {
-    const server = await startTmuxServer();
-    const rec = await startRecorder(server);
-    const home = useNudgeHome();
+    const {server, rec, home} = await recorderWorld();
     const r = await runNudge(
       waitArgs(server.socket, rec.pane, ['--no-notice', '--', 'done please']),
       {
