@@ -73,7 +73,10 @@ export default defineConfig({
           name: 'faults',
           include: ['test/faults/**/*.test.ts'],
           pool: 'forks',
-          fileParallelism: false,
+          // Two files at a time (each on private tmux servers of its own): most of a fault
+          // test is waiting — on a stale lock, a stopped process, a takeover — and one at a
+          // time it took 18 of CI's 59 minutes (2026-12-02).
+          maxWorkers: 2,
           // Lock recovery waits out the 8 s stale time; load tests run a hundred workers.
           testTimeout: 240_000,
           hookTimeout: 60_000,

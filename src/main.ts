@@ -7,6 +7,7 @@ import {EXIT_CODES, NudgeError} from './base/errors.js';
 import {plainText} from './base/sanitize.js';
 import {parseSubmitFast} from './cli/submit-flags.js';
 import {dispatch} from './front/dispatch.js';
+import {asServerSentence} from './pane/target.js';
 import {type Output, renderSubmit} from './render/render.js';
 import type {CommandContext} from './verbs/context.js';
 import {nodeContext} from './verbs/node-context.js';
@@ -139,7 +140,9 @@ try {
     }).parseAsync();
   }
   process.exitCode = result.exitCode;
-} catch (error) {
+} catch (thrown) {
+  // What no command turned into a sentence: a server out of reach still says so in one.
+  const error = asServerSentence(thrown);
   if (error instanceof NudgeError) {
     out.stderr(`nudge: ${error.message}`);
     process.exitCode = error.exitCode;

@@ -6,18 +6,35 @@ const UNIT_MS: Record<string, number> = {ms: 1, s: 1000, m: 60_000, h: 3_600_000
 export const MAX_DURATION_MS = 7 * 24 * 3_600_000;
 
 /**
- * Parse `250ms`, `3s`, `1.5s`, `5m`, `1h` or plain milliseconds (`1500`) into milliseconds.
- * `option` names the flag in the error message, e.g. `--timeout`.
+ * Parse `250ms`, `3s`, `1.5s`, `5m` or `1h` into milliseconds. A bare number of text has no
+ * unit and is refused (`--timeout 10` read as 10 ms timed out at once), except 0 (no unit
+ * needed) and where the option's name says milliseconds (`--timeout-ms`, `timeout_ms`); a
+ * number (an MCP tool's argument, documented as milliseconds) is milliseconds. `option`
+ * names the flag in the error message, e.g. `--timeout`.
  */
 export function parseDuration(value: unknown, option: string): number {
+  if (value === '' || value === true)
+    throw new NudgeError('bad-duration', `${option} needs a value, e.g. ${option} 10m.`);
   const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value : '';
   const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(text);
   const amount = match ? Number(match[1]) : Number.NaN;
+  if (
+    match &&
+    match[2] === undefined &&
+    amount !== 0 &&
+    typeof value !== 'number' &&
+    !/[-_]ms$/.test(option)
+  ) {
+    throw new NudgeError(
+      'bad-duration',
+      `${option} ${match[1]} has no unit; say ${option} ${match[1]}s (or ${match[1]}m, ${match[1]}ms).`,
+    );
+  }
   const ms = Math.round(amount * (UNIT_MS[match?.[2] ?? 'ms'] ?? 1));
   if (!match || !Number.isFinite(ms)) {
     throw new NudgeError(
       'bad-duration',
-      `${option} expects a duration such as 250ms, 3s, 5m, 1h or plain milliseconds, got ${JSON.stringify(value)}.`,
+      `${option} expects a duration such as 250ms, 3s, 5m or 1h, got ${JSON.stringify(value)}.`,
     );
   }
   if (ms > MAX_DURATION_MS) {

@@ -19,6 +19,16 @@ const COMMANDS: readonly string[] = [...new Set(ALL_DECLARED.map((d) => d.group 
  * options object and stores its exit code in `result`; errors propagate to the caller, which
  * maps them to exit codes in one place.
  */
+/** `nudge completion --help`: what the command does and how to use its script. */
+const COMPLETION_HELP = [
+  'nudge completion',
+  '',
+  'Print a bash or zsh completion script for nudge (zsh when $SHELL is zsh).',
+  '',
+  'Load it in your shell, one line in ~/.bashrc or ~/.zshrc:',
+  '  eval "$(nudge completion)"',
+].join('\n');
+
 /** Flags renamed, by command: the old spelling keeps its meaning, with a word on stderr. */
 const RENAMED: Record<string, Record<string, string>> = {
   run: {'--no-notify': '--no-notice'},
@@ -52,6 +62,79 @@ export function normalizeArgv(argv: readonly string[], out: Output): string[] {
   return result;
 }
 
+/** The declaration `argv` names (a command, or a group's member), if any. */
+function declarationOf(argv: readonly string[]) {
+  return (
+    ALL_DECLARED.find((d) => d.group !== undefined && d.group === argv[0] && d.name === argv[1]) ??
+    ALL_DECLARED.find((d) => d.group === undefined && d.name === argv[0]) ??
+    // A group's default member (`nudge queue` is `nudge queue show`).
+    ALL_DECLARED.find((d) => d.group === argv[0] && d.groupDefault)
+  );
+}
+
+/**
+ * A flag that takes a value, given none (`--timeout -- hi`, `--pane --until exit`, a last
+ * `--pane`): one sentence, exit 2, instead of yargs' empty string that a command would read
+ * as "not given" and fill with its default. Nothing after `--` is looked at.
+ */
+export function checkFlagValues(argv: readonly string[]): void {
+  const d = declarationOf(argv);
+  if (!d) return;
+  const takesValue = new Set<string>();
+  for (const [name, spec] of Object.entries(d.options)) {
+    if (spec.type === 'boolean') continue;
+    takesValue.add(`--${name}`);
+    if (spec.short) takesValue.add(`-${spec.short}`);
+  }
+  const command = d.group === undefined ? d.name : `${d.group} ${d.name}`;
+  for (let i = 0; i < argv.length && argv[i] !== '--'; i++) {
+    const word = argv[i] ?? '';
+    const next = argv[i + 1];
+    if (!takesValue.has(word)) continue;
+    if (next === undefined || next === '--' || (/^-./.test(next) && !/^-\d/.test(next)))
+      throw new NudgeError(
+        'bad-usage',
+        `${word} needs a value (${word} VALUE); see nudge ${command} --help.`,
+      );
+  }
+}
+
+/** yargs' wording of a usage error as one sentence with the fix (git's and gh's way). */
+export function usageSentence(message: string, argv: readonly string[]): string {
+  const d = declarationOf(argv);
+  const command = d ? (d.group === undefined ? d.name : `${d.group} ${d.name}`) : undefined;
+  const help = command ? `nudge ${command} --help` : 'nudge --help';
+  const line = message.replace(/\s*\n\s*/g, ' ').trim();
+  const flag = (name: string) => (name.length === 1 ? `-${name}` : `--${name}`);
+  // `nudge --bogus`: yargs asks for a command before it looks at the flag.
+  if (line === 'Give a command' && argv[0]?.startsWith('-'))
+    return `Unknown option ${argv[0]}; give a command first (see nudge --help for the list).`;
+  let m = /^Unknown arguments?: (.+)$/.exec(line);
+  if (m) {
+    const words = (m[1] ?? '').split(', ');
+    // The first word is not a command: `nudge frobnicate`.
+    if (!command && words[0] === argv[0])
+      return `nudge ${argv[0]} is not a command; see nudge --help for the list.`;
+    const what = words.map(flag).join(', ');
+    return command
+      ? `nudge ${command} has no option ${what}; see ${help}.`
+      : `Unknown option ${what}; see nudge --help.`;
+  }
+  m = /^Did you mean (.+)\?$/.exec(line);
+  if (m) return `nudge ${argv[0]} is not a command; did you mean nudge ${m[1]}? See nudge --help.`;
+  m = /^Missing required arguments?: (.+)$/.exec(line);
+  if (m) return `nudge ${command ?? ''} needs ${m[1]}; see ${help}.`.replace('nudge  ', 'nudge ');
+  m = /^Not enough non-option arguments: got (\d+), need at least (\d+)$/.exec(line);
+  if (m)
+    return `nudge ${command ?? argv[0] ?? ''} needs more (got ${m[1]} of at least ${m[2]} arguments); see ${help}.`;
+  m = /^Too many non-option arguments: got (\d+), maximum of (\d+)$/.exec(line);
+  if (m)
+    return `nudge ${command ?? argv[0] ?? ''} takes at most ${m[2]} arguments (got ${m[1]}); see ${help}.`;
+  m = /^Invalid values: Argument: ([\w-]+), Given: (.+), Choices: (.+)$/.exec(line);
+  if (m) return `--${m[1]} takes one of ${m[3]} (got ${m[2]}); see ${help}.`;
+  return /[.?!]$/.test(line) ? `${line} See ${help}.` : `${line}; see ${help}.`;
+}
+
 export function buildCli(
   argv: string[],
   ctx: CommandContext,
@@ -68,7 +151,19 @@ export function buildCli(
       result.exitCode = await render(await command, out);
     },
   };
-  let cli = yargs(normalizeArgv(argv, out))
+  checkFlagValues(argv);
+  // A bare `nudge` lists the commands (as gh does); `completion --help` is help, not the script.
+  const words =
+    argv.length === 0
+      ? ['--help']
+      : argv[0] === 'completion' && argv.some((w) => w === '--help' || w === '-h')
+        ? ['completion-help']
+        : normalizeArgv(argv, out);
+  if (words[0] === 'completion-help') {
+    out.stdout(COMPLETION_HELP);
+    return {parseAsync: async () => undefined};
+  }
+  let cli = yargs(words)
     .scriptName('nudge')
     .usage(
       '$0 <command> [options]\n\nHand a job to a tmux pane without blocking; be woken when it is done.',
@@ -77,20 +172,17 @@ export function buildCli(
   return cli
     .completion('completion', 'print a bash or zsh completion script (zsh when $SHELL is zsh)')
     .parserConfiguration({'populate--': true})
-    .demandCommand(1, 'Give a command; see nudge --help.')
+    .demandCommand(1, 'Give a command')
     .strict()
     .recommendCommands()
     .help()
+    .alias('help', 'h')
     .version(nudgeVersion())
     .wrap(Math.min(110, (stdio.stdout as {columns?: number} | undefined)?.columns || 100))
     .showHelpOnFail(false)
     .exitProcess(false)
     .fail((msg, error) => {
       if (error) throw error;
-      // recommendCommands() reports an unknown command only as "Did you mean …?".
-      // One line: yargs puts a list of choices on lines of their own.
-      const line = msg.replace(/\s*\n\s*/g, ' ');
-      const text = line.startsWith('Did you mean') ? `Unknown command. ${line}` : line;
-      throw new NudgeError('bad-usage', `${text} See nudge --help.`);
+      throw new NudgeError('bad-usage', usageSentence(msg, argv));
     });
 }

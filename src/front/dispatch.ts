@@ -1,4 +1,5 @@
 import {NudgeError} from '../base/errors.js';
+import {asServerSentence} from '../pane/target.js';
 import {checkHost, hostOf, splitHostJob} from '../remote/dest.js';
 import type {CommandContext} from '../verbs/context.js';
 import {type CommandFn, runOn} from './run-on.js';
@@ -96,8 +97,12 @@ export async function dispatch<K extends Verb>(
   const special = (SPECIAL as Record<string, unknown>)[name] as
     | ((o: unknown, w: Where, c: CommandContext, l?: unknown) => Promise<Dispatched<K>>)
     | undefined;
-  if (special) return special(there, where, ctx, local);
-  return runOn(where.host, name, there, ctx, local) as Promise<Dispatched<K>>;
+  try {
+    if (special) return await special(there, where, ctx, local);
+    return (await runOn(where.host, name, there, ctx, local)) as Dispatched<K>;
+  } catch (error) {
+    throw asServerSentence(error);
+  }
 }
 
 export type {HostChoice, HostOptions, HostResult, OnHost, Verb, Where} from './verbs.js';

@@ -5,7 +5,7 @@ import {camelOf, helpOf, mapOptions, toolArgumentOf} from '../base/option-table.
 /** A duration as a tool argument: text as on the command line, or milliseconds. */
 export const duration = z
   .union([z.string(), z.number()])
-  .describe('a duration: "30s", "5m", "1h30m", or milliseconds');
+  .describe('a duration with its unit ("250ms", "30s", "5m", "1h"), or a number of milliseconds');
 
 /** The MCP tool arguments a command's options table gives (every option but those only the
  * CLI takes, and those the tool takes by an argument of its own: `own`, their keys), with the

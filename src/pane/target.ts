@@ -5,6 +5,7 @@ import {TmuxCommandError} from '../tmux/runner.js';
 import {
   describeServer,
   insideTmux,
+  listPanesLine,
   type PaneRef,
   resolveServerSpec,
   type ServerSpec,
@@ -148,7 +149,7 @@ export async function resolvePane(
   if (!info) {
     throw new NudgeError(
       'no-such-pane',
-      `Pane ${JSON.stringify(target)} (${flag}) was not found on ${describeServer(spec)}; list panes with "tmux list-panes -a".`,
+      `Pane ${JSON.stringify(target)} (${flag}) was not found on ${describeServer(spec)}; list panes with "${listPanesLine(spec)}".`,
     );
   }
   return {info, target};
@@ -176,6 +177,14 @@ export function serverError(error: unknown, spec: ServerSpec): unknown {
     default:
       return error;
   }
+}
+
+/** Any error as a front end shows it: a failure to reach the server its tmux command was sent
+ * to as serverError's one sentence (every command says "no server" alike), others as they are. */
+export function asServerSentence(error: unknown): unknown {
+  return error instanceof TmuxCommandError && error.server
+    ? serverError(error, error.server)
+    : error;
 }
 
 /** A pane that closed (or whose server stopped) while a command watched it, as one sentence;

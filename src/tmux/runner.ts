@@ -10,13 +10,15 @@ export type TmuxFailureKind =
   | 'too-long'
   | 'other';
 
-/** A tmux command that did not succeed. */
+/** A tmux command that did not succeed; `server`, the server it was sent to (so that a front
+ * end can say "no server" in one sentence for every command: src/pane/target.ts). */
 export class TmuxCommandError extends Error {
   override name = 'TmuxCommandError';
   constructor(
     readonly kind: TmuxFailureKind,
     readonly stderr: string,
     message: string,
+    readonly server?: ServerSpec,
   ) {
     super(message);
   }
@@ -72,7 +74,12 @@ export function createSpawnRunner(spec: ServerSpec, tmuxBinary = 'tmux'): TmuxRu
           ? `${tmuxBinary} was not found on PATH`
           : r.stderr.trim() ||
             (r.killed ? `timed out after ${TMUX_COMMAND_TIMEOUT_MS} ms` : r.message);
-      throw new TmuxCommandError(kind, r.stderr.trim(), `tmux ${args[0] ?? ''} failed: ${why}`);
+      throw new TmuxCommandError(
+        kind,
+        r.stderr.trim(),
+        `tmux ${args[0] ?? ''} failed: ${why}`,
+        spec,
+      );
     },
   };
 }

@@ -1,4 +1,5 @@
 import {NudgeError} from '../base/errors.js';
+import {shellWord} from '../base/shell.js';
 
 /** Which tmux server to talk to. */
 export type ServerSpec =
@@ -103,6 +104,14 @@ export function serverArgs(spec: ServerSpec): string[] {
     case 'default':
       return ['-u'];
   }
+}
+
+/** The command line a person runs to list every pane of the server `spec` names, the server
+ * flags as given (`tmux -L work list-panes -a`), for a hint. */
+export function listPanesLine(spec: ServerSpec): string {
+  return ['tmux', ...serverArgs(spec).filter((a) => a !== '-u'), 'list-panes', '-a']
+    .map(shellWord)
+    .join(' ');
 }
 
 /** The socket file of a server: tmux puts named sockets (and the default one) in

@@ -441,9 +441,13 @@ export function atModelScenarios(names: readonly AgentName[]): void {
     test("a person's unsent draft survives; the notice arrives after it is sent (typed) or beside it (through a door)", async () => {
       const w = await setup(name, mode);
       const build = await w.server.newPane(['bash', '--norc', '--noprofile']);
+      // The build ends when the test says (the draft is in the input line by then), not after
+      // a time a loaded machine may outlast (CI 2026-12-02: opencode's draft landed while the
+      // notice was being typed).
+      const buildMayEnd = join(w.server.dir, 'build-may-end');
       w.model.script(
         {
-          shell: `nudge submit --delay 0 --pane ${build} --notify-pane ${caller(mode)} --until exit -- ${sq('sleep 4')}`,
+          shell: `nudge submit --delay 0 --pane ${build} --notify-pane ${caller(mode)} --until exit -- ${sq(`until [ -e ${buildMayEnd} ]; do sleep 0.2; done`)}`,
         },
         {text: 'Building.'},
       );
@@ -453,6 +457,8 @@ export function atModelScenarios(names: readonly AgentName[]): void {
       // A person starts typing a message and has not sent it when the build ends.
       const draft = 'my half written thought about the parser';
       await w.server.tmux('send-keys', '-t', w.agent.pane, '-l', draft);
+      await w.server.waitForScreen(w.agent.pane, new RegExp(escapeRegex(draft)), 30_000);
+      writeFileSync(buildMayEnd, '');
       if (viaOf(name) !== 'keys') {
         // Through a door the notice needs no input line: it reaches the model while the
         // draft stays where the person left it, untouched and unsent.

@@ -8,7 +8,7 @@ describe('parseDuration', () => {
     ['1.5s', 1500],
     ['5m', 300_000],
     ['1h', 3_600_000],
-    ['1500', 1500],
+    // A number is an MCP tool's argument: milliseconds, as its schema says.
     [1500, 1500],
     ['0', 0],
     [' 2s ', 2000],
@@ -16,7 +16,7 @@ describe('parseDuration', () => {
     expect(parseDuration(input, '--timeout')).toBe(ms);
   });
 
-  test.each(['abc', '-1', '-1s', '1e309', '5 minutes', '', '1d', 'NaN', '3ss', '.5s'])(
+  test.each(['abc', '-1', '-1s', '1e309', '5 minutes', '1d', 'NaN', '3ss', '.5s'])(
     '%j is refused with exit 2',
     (input) => {
       const attempt = () => parseDuration(input, '--delay');
@@ -24,6 +24,24 @@ describe('parseDuration', () => {
       expect(attempt).toThrow(/--delay expects a duration/);
     },
   );
+
+  test('a bare number has no unit: refused with the fix (--timeout 10 once timed out after 10 ms)', () => {
+    const attempt = () => parseDuration('10', '--timeout');
+    expect(attempt).toThrow(expect.objectContaining({name: 'NudgeError', exitCode: 2}));
+    expect(attempt).toThrow('--timeout 10 has no unit; say --timeout 10s (or 10m, 10ms).');
+    expect(() => parseDuration('1.5', '--delay')).toThrow('--delay 1.5 has no unit');
+  });
+
+  test('where the name says milliseconds, a bare number is milliseconds', () => {
+    expect(parseDuration('1500', '--timeout-ms')).toBe(1500);
+    expect(parseDuration('200', 'poll_interval_ms')).toBe(200);
+  });
+
+  test.each(['', true])('a flag given no value (%j) is refused, saying so', (input) => {
+    expect(() => parseDuration(input, '--timeout')).toThrow(
+      '--timeout needs a value, e.g. --timeout 10m.',
+    );
+  });
 
   test('refuses more than a week', () => {
     expect(() => parseDuration('200h', '--timeout')).toThrow(/7-day maximum/);

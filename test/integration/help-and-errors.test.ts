@@ -1,0 +1,96 @@
+/**
+ * Help and errors as a person meets them, through the real CLI (issue 45, parts 1–3): `-h`
+ * everywhere, a bare `nudge` lists the commands, every usage error one sentence with its fix
+ * (exit 2), durations with a unit, a flag given no value refused, and one "no server"
+ * sentence for every command, naming -L as given.
+ */
+import {randomBytes} from 'node:crypto';
+import {describe, expect, it} from 'vitest';
+import {jobIds, serverWorld, useNudgeHome} from '../helpers/nudge-home.js';
+import {runNudge, usageErrorLine} from '../helpers/run-nudge.js';
+
+const nudge = (args: string[], home = useNudgeHome()) => runNudge(args, {NUDGE_HOME: home});
+
+describe('help', () => {
+  it.each([
+    [['-h'], /^nudge <command> \[options\]/],
+    [['--help'], /^nudge <command> \[options\]/],
+    [[], /^nudge <command> \[options\]/],
+    [['submit', '-h'], /^nudge submit \[text\.\.\]/],
+    [['queue', 'edit', '-h'], /^nudge queue edit/],
+    [['completion', '--help'], /^nudge completion\n\nPrint a bash or zsh completion script/],
+  ])('nudge %j prints help on stdout, exit 0', async (args, start) => {
+    const r = await nudge(args);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(start);
+    // The command list is there for a bare nudge; the script is not printed as help.
+    if (args.length === 0) expect(r.stdout).toMatch(/^ {2}nudge submit /m);
+    expect(r.stdout).not.toContain('###-begin-nudge-completions-###');
+  });
+});
+
+describe('usage errors: one sentence with the fix, exit 2, nothing recorded', () => {
+  it.each([
+    [['frobnicate'], 'nudge frobnicate is not a command; see nudge --help for the list.'],
+    [['logz'], 'nudge logz is not a command; did you mean nudge logs? See nudge --help.'],
+    [['--bogus'], 'Unknown option --bogus; give a command first (see nudge --help for the list).'],
+    [
+      ['submit', '--pane', '%0', '--bogus', '--', 'hi'],
+      'nudge submit has no option --bogus; see nudge submit --help.',
+    ],
+    [
+      ['submit', '--pane', '%0', '--timeout', '10', '--', 'hi'],
+      '--timeout 10 has no unit; say --timeout 10s (or 10m, 10ms).',
+    ],
+    [
+      ['submit', '--pane', '%0', '--timeout', '--', 'hi'],
+      '--timeout needs a value (--timeout VALUE); see nudge submit --help.',
+    ],
+    [
+      ['submit', '--pane', '--until', 'exit', '--', 'hi'],
+      '--pane needs a value (--pane VALUE); see nudge submit --help.',
+    ],
+    [
+      ['wait', '%0', '--timeout', '30'],
+      '--timeout 30 has no unit; say --timeout 30s (or 30m, 30ms).',
+    ],
+  ])('nudge %j', async (args, sentence) => {
+    const home = useNudgeHome();
+    const r = await nudge(args, home);
+    expect(usageErrorLine(r, args.join(' '))).toBe(`nudge: ${sentence}`);
+    expect(jobIds(home)).toEqual([]);
+  });
+
+  it('a pane that is not there: the hint lists the panes of the server named as given (-L)', async () => {
+    const {server, home} = await serverWorld();
+    const name = server.socket.split('/').pop() ?? '';
+    // The test server is reached by its path; named by -S, the hint says -S.
+    const r = await nudge(['submit', '-S', server.socket, '--pane', '%9', '--', 'hi'], home);
+    expect(usageErrorLine(r, 'submit to %9')).toContain(
+      `list panes with "tmux -S ${server.socket} list-panes -a".`,
+    );
+    expect(name).not.toBe('');
+  });
+});
+
+describe('no server: one sentence for every command, naming the server as given', () => {
+  const socketName = `nudge-none-${randomBytes(4).toString('hex')}`;
+  it.each([
+    [['top', '--once']],
+    [['status-line']],
+    [['next']],
+    [['wait', '%0', '--timeout', '1s']],
+    [['explain', '%0']],
+    [['submit', '--pane', '%0', '--', 'hi']],
+  ])('nudge %j -L (no such server)', async (args) => {
+    // -L right after the command words (for submit, before the text's `--`).
+    const r = await nudge([...args.slice(0, 1), '-L', socketName, ...args.slice(1)]);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim()).toBe(
+      `nudge: No tmux server is running with socket name "${socketName}"; start tmux, or point -L/-S/NUDGE_TMUX_SOCKET at the right server.`,
+    );
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stderr).not.toContain('internal error');
+  });
+});

@@ -1,0 +1,76 @@
+import {describe, expect, test} from 'vitest';
+import {checkFlagValues, usageSentence} from '../../../src/cli/build-cli.js';
+
+describe("usageSentence: yargs' wording as one sentence with the fix", () => {
+  test.each([
+    [
+      'Unknown argument: bogus',
+      ['submit', '--bogus'],
+      'nudge submit has no option --bogus; see nudge submit --help.',
+    ],
+    [
+      'Unknown arguments: x, yy',
+      ['agents', 'list', '-x', '--yy'],
+      'nudge agents list has no option -x, --yy; see nudge agents list --help.',
+    ],
+    [
+      'Unknown argument: yy',
+      ['queue', '--yy'],
+      'nudge queue show has no option --yy; see nudge queue show --help.',
+    ],
+    [
+      'Unknown argument: frobnicate',
+      ['frobnicate'],
+      'nudge frobnicate is not a command; see nudge --help for the list.',
+    ],
+    [
+      'Did you mean logs?',
+      ['logz'],
+      'nudge logz is not a command; did you mean nudge logs? See nudge --help.',
+    ],
+    [
+      'Give a command',
+      ['--bogus'],
+      'Unknown option --bogus; give a command first (see nudge --help for the list).',
+    ],
+    [
+      'Not enough non-option arguments: got 0, need at least 1',
+      ['cancel'],
+      'nudge cancel needs more (got 0 of at least 1 arguments); see nudge cancel --help.',
+    ],
+    [
+      'Invalid values:\n  Argument: via, Given: "x", Choices: "auto", "keys"',
+      ['submit', '--via', 'x'],
+      '--via takes one of "auto", "keys" (got "x"); see nudge submit --help.',
+    ],
+  ])('%j', (message, argv, sentence) => {
+    const said = usageSentence(message, argv);
+    expect(said).toBe(sentence);
+    expect(said).not.toContain('\n');
+    expect(said.match(/See nudge|see nudge/g)).toHaveLength(1);
+  });
+});
+
+describe('checkFlagValues: a flag that takes a value, given none', () => {
+  test.each([
+    [['submit', '--timeout', '--', 'hi'], '--timeout'],
+    [['submit', '--pane', '--until', 'exit', '--', 'hi'], '--pane'],
+    [['wait', '%0', '--timeout'], '--timeout'],
+  ])('%j is refused, naming %s', (argv, flag) => {
+    expect(() => checkFlagValues(argv)).toThrow(
+      expect.objectContaining({name: 'NudgeError', exitCode: 2}),
+    );
+    expect(() => checkFlagValues(argv)).toThrow(`${flag} needs a value`);
+  });
+
+  test.each([
+    [['submit', '--timeout', '5m', '--', 'hi']],
+    [['submit', '--lock-timeout', '-5s', '--', 'hi']],
+    [['submit', '--text-file', '-']],
+    // After `--` is the text: never looked at.
+    [['submit', '--', '--timeout']],
+    [['submit', '--wait', '--json', '--', 'x']],
+  ])('%j passes', (argv) => {
+    expect(() => checkFlagValues(argv)).not.toThrow();
+  });
+});
