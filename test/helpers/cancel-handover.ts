@@ -20,14 +20,15 @@ export async function cancelHandoverRound(
 ): Promise<void> {
   const env = recorderProfile(home);
   const before = (await rec.bytes()).length;
-  // 300 characters typed 40 ms apart (12 s): the cancel below comes a second or two in, so
-  // it lands mid-typing even on a loaded machine.
+  // 300 characters typed 100 ms apart (30 s): the cancel below comes a few seconds in, so it
+  // lands mid-typing even on a loaded machine (at 40 ms, 12 s, two fault files at a time
+  // beside a CPU hog once let the typing end first). A round lasts until the cancel, not 30 s.
   const first = `FIRST${round}-${'abcdefghij'.repeat(30)}`.slice(0, 300);
   const second = `SECOND${round}-zz`;
   const quick = ['--delay', '0', '--no-notice', '--profile', 'recorder'];
   const a = await submitJob(
     home,
-    submitArgv(socket, rec.pane, [...quick, '--type-delay', '40ms', '--', first]),
+    submitArgv(socket, rec.pane, [...quick, '--type-delay', '100ms', '--', first]),
     env,
   );
   // Cancel once the first job is well into its text (its clear, then at least 20 characters).
