@@ -113,9 +113,14 @@ const out: Output = {
   stderr: (text) => process.stderr.write(`${plainText(text)}\n`),
 };
 
+// Like yargs' hideBin: drop the node binary and the script path.
+const argv = process.argv.slice(2);
+/** `--json` among the flags (not in the text after `--`): an error is JSON too. */
+const wantsJson = argv
+  .slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length)
+  .includes('--json');
+
 try {
-  // Like yargs' hideBin: drop the node binary and the script path.
-  const argv = process.argv.slice(2);
   // `submit` is what agents call on every turn: parse it without loading yargs when the
   // command line is plain; anything else (help, errors, other commands) goes to yargs.
   const fast = parseSubmitFast(argv);
@@ -145,6 +150,14 @@ try {
   const error = asServerSentence(thrown);
   if (error instanceof NudgeError) {
     out.stderr(`nudge: ${error.message}`);
+    // With --json a program reads stdout: the error is there as JSON (docs/commands.md, "Errors"), the
+    // sentence on stderr as always.
+    if (wantsJson)
+      out.stdout(
+        JSON.stringify({
+          error: {code: error.code, message: error.message, exitCode: error.exitCode},
+        }),
+      );
     process.exitCode = error.exitCode;
   } else {
     const detail =

@@ -74,14 +74,19 @@ function declarationOf(argv: readonly string[]) {
 
 /**
  * A flag that takes a value, given none (`--timeout -- hi`, `--pane --until exit`, a last
- * `--pane`): one sentence, exit 2, instead of yargs' empty string that a command would read
+ * `--pane`: followed by `--`, by another of the command's flags, or by nothing): one sentence, exit 2, instead of yargs' empty string that a command would read
  * as "not given" and fill with its default. Nothing after `--` is looked at.
  */
 export function checkFlagValues(argv: readonly string[]): void {
   const d = declarationOf(argv);
   if (!d) return;
   const takesValue = new Set<string>();
+  // The command's own flags: a value that is one of them is the next flag, not a value
+  // (`--ignore -x` keeps its pattern).
+  const flags = new Set<string>(['--help', '-h']);
   for (const [name, spec] of Object.entries(d.options)) {
+    flags.add(`--${name}`).add(`--no-${name}`);
+    if (spec.short) flags.add(`-${spec.short}`);
     if (spec.type === 'boolean') continue;
     takesValue.add(`--${name}`);
     if (spec.short) takesValue.add(`-${spec.short}`);
@@ -91,7 +96,7 @@ export function checkFlagValues(argv: readonly string[]): void {
     const word = argv[i] ?? '';
     const next = argv[i + 1];
     if (!takesValue.has(word)) continue;
-    if (next === undefined || next === '--' || (/^-./.test(next) && !/^-\d/.test(next)))
+    if (next === undefined || next === '--' || flags.has(next.split('=')[0] ?? ''))
       throw new NudgeError(
         'bad-usage',
         `${word} needs a value (${word} VALUE); see nudge ${command} --help.`,

@@ -8,6 +8,8 @@ import {randomBytes} from 'node:crypto';
 import {describe, expect, it} from 'vitest';
 import {jobIds, serverWorld, useNudgeHome} from '../helpers/nudge-home.js';
 import {runNudge, usageErrorLine} from '../helpers/run-nudge.js';
+import {shellAtPrompt} from '../helpers/shell-pane.js';
+import {waitFor} from '../helpers/wait-for.js';
 
 const nudge = (args: string[], home = useNudgeHome()) => runNudge(args, {NUDGE_HOME: home});
 
@@ -92,5 +94,34 @@ describe('no server: one sentence for every command, naming the server as given'
     );
     expect(r.exitCode).not.toBe(0);
     expect(r.stderr).not.toContain('internal error');
+  });
+});
+
+describe('errors with --json: a JSON line on stdout beside the sentence on stderr', () => {
+  it('--if-busy refuse on a busy pane (exit 1), and a bad duration (exit 2)', async () => {
+    const {server, home} = await shellAtPrompt();
+    await server.tmux('send-keys', '-t', '%0', 'sleep 60', 'Enter');
+    await waitFor('sleep in the foreground of %0', async () =>
+      (await server.tmux('display', '-p', '-t', '%0', '#{pane_current_command}')).trim() === 'sleep'
+        ? true
+        : undefined,
+    );
+    const busy = await nudge(
+      ['submit', '-S', server.socket, '--pane', '%0', '--if-busy', 'refuse', '--json', '--', 'hi'],
+      home,
+    );
+    expect(busy.exitCode, busy.stderr).toBe(1);
+    expect(JSON.parse(busy.stdout)).toEqual({
+      error: {
+        code: 'pane-busy',
+        message: expect.stringMatching(/^Pane %0 is busy — .*nothing was queued/),
+        exitCode: 1,
+      },
+    });
+    expect(busy.stderr.trim()).toMatch(/^nudge: Pane %0 is busy/);
+    const bad = await nudge(['wait', '-S', server.socket, '%0', '--timeout', '5', '--json'], home);
+    expect(bad.exitCode).toBe(2);
+    expect(JSON.parse(bad.stdout)).toMatchObject({error: {code: 'bad-duration', exitCode: 2}});
+    expect(jobIds(home)).toEqual([]);
   });
 });

@@ -74,3 +74,10 @@ describe('checkFlagValues: a flag that takes a value, given none', () => {
     expect(() => checkFlagValues(argv)).not.toThrow();
   });
 });
+
+test('a value that starts with "-" but is no flag of the command stays a value', () => {
+  expect(() => checkFlagValues(['wait', '%0', '--ignore', '-x+'])).not.toThrow();
+  expect(() => checkFlagValues(['wait', '%0', '--ignore', '--json'])).toThrow(
+    '--ignore needs a value',
+  );
+});
