@@ -19,6 +19,9 @@ export interface OptionSpec {
   choices?: readonly string[];
   /** Left out of --help (an option for tests and tuning). */
   hidden?: boolean;
+  /** A string flag that may also stand alone (`--worktree` alone: a branch name of nudge's
+   * choosing); every other string flag given no value is refused (src/cli/build-cli.ts). */
+  valueOptional?: boolean;
   /** How the MCP tool of its command takes it: under its snake_case name (`--idle-timeout` is
    * `idle_timeout`) unless `name` says another; `duration: true` there also accepts a number
    * of milliseconds; `number: true` takes a number where the CLI takes the digits as text. */

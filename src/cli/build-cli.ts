@@ -87,7 +87,7 @@ export function checkFlagValues(argv: readonly string[]): void {
   for (const [name, spec] of Object.entries(d.options)) {
     flags.add(`--${name}`).add(`--no-${name}`);
     if (spec.short) flags.add(`-${spec.short}`);
-    if (spec.type === 'boolean') continue;
+    if (spec.type === 'boolean' || spec.valueOptional) continue;
     takesValue.add(`--${name}`);
     if (spec.short) takesValue.add(`-${spec.short}`);
   }

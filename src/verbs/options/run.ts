@@ -12,6 +12,7 @@ export const RUN_OPTIONS = {
   worktree: {
     type: 'string',
     describe: 'run in a new git worktree on a new branch (default name nudge/<job>)',
+    valueOptional: true,
   },
   cwd: {type: 'string', describe: 'folder to run in (default: here)'},
   notify: {

@@ -70,6 +70,9 @@ describe('checkFlagValues: a flag that takes a value, given none', () => {
     // After `--` is the text: never looked at.
     [['submit', '--', '--timeout']],
     [['submit', '--wait', '--json', '--', 'x']],
+    // A flag whose value is optional: `--worktree` alone names a branch of nudge's choosing.
+    [['run', '--worktree', '--', 'true']],
+    [['run', '--worktree', '--cwd', '/tmp', '--', 'true']],
   ])('%j passes', (argv) => {
     expect(() => checkFlagValues(argv)).not.toThrow();
   });
