@@ -132,6 +132,8 @@ const HOOK_IDLE = "idle: the agent's turn-end hook reported";
 
 /** Why a stable condition is not met while the screen changes. */
 export const CHANGING = 'the screen is still changing';
+/** The reason of a screen that did not change but was not looked at for a whole window. */
+export const NOT_STILL_YET = 'the screen has not been still for one whole stability window yet';
 
 /**
  * Done after `stableChecks` stable checks in a row, `--interval` apart, where a check is
@@ -163,14 +165,16 @@ export class StableWatcher implements Watcher {
   observe(view: PaneView): Verdict {
     const key = viewKey(view, this.o.ignore);
     if (!this.#gate.passed(key)) return {status: 'pending', why: 'waiting for the pane to react'};
+    const changed = this.#lastKey !== undefined && key !== this.#lastKey;
     this.#stable = key === this.#lastKey ? this.#stable + 1 : 0;
     this.#lastKey = key;
     if (this.#stable < this.stableChecks) {
       // Busy by liveness says more than "changing" while the screen is still.
       const now = settled(view, this.o);
-      return now.status === 'pending' && this.#stable > 0
-        ? now
-        : {status: 'pending', why: CHANGING};
+      if (now.status === 'pending' && this.#stable > 0) return now;
+      // "Changing" only when two looks differed: a first look, or a screen still for fewer
+      // looks than the window needs (`wait --timeout 2s` on an idle pane), has not changed.
+      return {status: 'pending', why: changed ? CHANGING : NOT_STILL_YET};
     }
     return settled(view, this.o);
   }

@@ -222,7 +222,8 @@ describe('nudge mcp, in-process', () => {
     await expect(cancelled).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(60_000);
     // The server goes on serving.
-    const again = await call(c, 'wait', {pane: spinner, timeout: '1s'});
+    // Three looks a second apart: two of them differ (one look alone cannot tell).
+    const again = await call(c, 'wait', {pane: spinner, timeout: '3s'});
     expect(again.structuredContent).toMatchObject({
       status: 'timeout',
       reason: 'the screen is still changing',

@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest';
 import {serverWorld, useNudgeHome} from '../helpers/nudge-home.js';
 import {fixture, runNudge, shown} from '../helpers/run-nudge.js';
+import {shellAtPrompt} from '../helpers/shell-pane.js';
 import {useTmuxCallLog} from '../helpers/tmux-call-log.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -46,6 +47,21 @@ describe('nudge wait', () => {
     expect(r.exitCode, shown(r)).toBe(0);
     expect(r.stdout.trim(), shown(r)).toMatch(/^idle after \d+(\.\d)?s$/);
     expect(r.stderr).toBe('');
+  });
+
+  it('an idle pane and a timeout shorter than the window: exit 124, and not "changing"', async () => {
+    const {server, home} = await shellAtPrompt();
+    // --interval 1s: the window is 3 s, longer than the timeout.
+    const r = await runNudge(
+      waitArgs(server.socket, '%0', ['--interval', '1s', '--timeout', '2s']),
+      {
+        NUDGE_HOME: home,
+      },
+    );
+    expect(r.exitCode, shown(r)).toBe(124);
+    expect(r.stdout.trim(), shown(r)).toMatch(
+      /^Timeout: %0 still active after \d+(\.\d)?s \(the screen has not been still for one whole stability window yet\)$/,
+    );
   });
 
   it('a spinner: exit 124 with "Timeout: %N still active after Ns"', async () => {

@@ -1,9 +1,11 @@
 import {describe, expect, test} from 'vitest';
 import {shellPromptVisible} from '../../../src/detect/idle.js';
 import {
+  CHANGING,
   ExitWatcher,
   exitSentinel,
   maskScreen,
+  NOT_STILL_YET,
   PromptWatcher,
   RegexWatcher,
   StableWatcher,
@@ -19,6 +21,15 @@ const run = (w: {observe(v: PaneView): {status: string}}, views: PaneView[]) =>
   views.map((v) => w.observe(v).status);
 
 describe('StableWatcher', () => {
+  test('"changing" only when two looks differed; a still screen short of the window says so', () => {
+    const w = new StableWatcher(3, opts);
+    const why = (v: PaneView) => (w.observe(v) as {why?: string}).why;
+    expect(why(screen('$'))).toBe(NOT_STILL_YET);
+    expect(why(screen('$'))).toBe(NOT_STILL_YET);
+    expect(why(screen('$ x'))).toBe(CHANGING);
+    expect(why(screen('$ x'))).toBe(NOT_STILL_YET);
+  });
+
   test('done after N identical views', () => {
     const w = new StableWatcher(2, opts);
     expect(run(w, [screen('a'), screen('b'), screen('b'), screen('b')])).toEqual([
