@@ -150,8 +150,8 @@ try {
   const error = asServerSentence(thrown);
   if (error instanceof NudgeError) {
     out.stderr(`nudge: ${error.message}`);
-    // With --json a program reads stdout: the error is there as JSON (docs/commands.md, "Errors"), the
-    // sentence on stderr as always.
+    // With --json a program reads stdout: the error is there as JSON too (docs/commands.md,
+    // "Help and errors"), the sentence on stderr as always.
     if (wantsJson)
       out.stdout(
         JSON.stringify({

@@ -14,11 +14,6 @@ export type {McpStdio} from './command.js';
  * first command stands. */
 const COMMANDS: readonly string[] = [...new Set(ALL_DECLARED.map((d) => d.group ?? d.name))];
 
-/**
- * The yargs definition of the CLI. Each handler calls one command function with a typed
- * options object and stores its exit code in `result`; errors propagate to the caller, which
- * maps them to exit codes in one place.
- */
 /** `nudge completion --help`: what the command does and how to use its script. */
 const COMPLETION_HELP = [
   'nudge completion',
@@ -62,24 +57,27 @@ export function normalizeArgv(argv: readonly string[], out: Output): string[] {
   return result;
 }
 
-/** The declaration `argv` names (a command, or a group's member), if any. */
-function declarationOf(argv: readonly string[]) {
-  return (
-    ALL_DECLARED.find((d) => d.group !== undefined && d.group === argv[0] && d.name === argv[1]) ??
-    ALL_DECLARED.find((d) => d.group === undefined && d.name === argv[0]) ??
+/** The command `argv` names (a command, or a group's member), if any: its declaration and
+ * its words (`queue edit`). */
+function commandOf(argv: readonly string[]) {
+  const d =
+    ALL_DECLARED.find((c) => c.group !== undefined && c.group === argv[0] && c.name === argv[1]) ??
+    ALL_DECLARED.find((c) => c.group === undefined && c.name === argv[0]) ??
     // A group's default member (`nudge queue` is `nudge queue show`).
-    ALL_DECLARED.find((d) => d.group === argv[0] && d.groupDefault)
-  );
+    ALL_DECLARED.find((c) => c.group === argv[0] && c.groupDefault);
+  return d && {d, words: d.group === undefined ? d.name : `${d.group} ${d.name}`};
 }
 
 /**
  * A flag that takes a value, given none (`--timeout -- hi`, `--pane --until exit`, a last
- * `--pane`: followed by `--`, by another of the command's flags, or by nothing): one sentence, exit 2, instead of yargs' empty string that a command would read
- * as "not given" and fill with its default. Nothing after `--` is looked at.
+ * `--pane`: followed by `--`, by another of the command's flags, or by nothing): one
+ * sentence, exit 2, instead of yargs' empty string that a command would read as "not given"
+ * and fill with its default. Nothing after `--` is looked at.
  */
 export function checkFlagValues(argv: readonly string[]): void {
-  const d = declarationOf(argv);
-  if (!d) return;
+  const command = commandOf(argv);
+  if (!command) return;
+  const {d} = command;
   const takesValue = new Set<string>();
   // The command's own flags: a value that is one of them is the next flag, not a value
   // (`--ignore -x` keeps its pattern).
@@ -91,7 +89,6 @@ export function checkFlagValues(argv: readonly string[]): void {
     takesValue.add(`--${name}`);
     if (spec.short) takesValue.add(`-${spec.short}`);
   }
-  const command = d.group === undefined ? d.name : `${d.group} ${d.name}`;
   for (let i = 0; i < argv.length && argv[i] !== '--'; i++) {
     const word = argv[i] ?? '';
     const next = argv[i + 1];
@@ -99,15 +96,14 @@ export function checkFlagValues(argv: readonly string[]): void {
     if (next === undefined || next === '--' || flags.has(next.split('=')[0] ?? ''))
       throw new NudgeError(
         'bad-usage',
-        `${word} needs a value (${word} VALUE); see nudge ${command} --help.`,
+        `${word} needs a value (${word} VALUE); see nudge ${command.words} --help.`,
       );
   }
 }
 
 /** yargs' wording of a usage error as one sentence with the fix (git's and gh's way). */
 export function usageSentence(message: string, argv: readonly string[]): string {
-  const d = declarationOf(argv);
-  const command = d ? (d.group === undefined ? d.name : `${d.group} ${d.name}`) : undefined;
+  const command = commandOf(argv)?.words;
   const help = command ? `nudge ${command} --help` : 'nudge --help';
   const line = message.replace(/\s*\n\s*/g, ' ').trim();
   const flag = (name: string) => (name.length === 1 ? `-${name}` : `--${name}`);
@@ -128,7 +124,7 @@ export function usageSentence(message: string, argv: readonly string[]): string 
   m = /^Did you mean (.+)\?$/.exec(line);
   if (m) return `nudge ${argv[0]} is not a command; did you mean nudge ${m[1]}? See nudge --help.`;
   m = /^Missing required arguments?: (.+)$/.exec(line);
-  if (m) return `nudge ${command ?? ''} needs ${m[1]}; see ${help}.`.replace('nudge  ', 'nudge ');
+  if (m) return `nudge ${command ?? argv[0] ?? ''} needs ${m[1]}; see ${help}.`;
   m = /^Not enough non-option arguments: got (\d+), need at least (\d+)$/.exec(line);
   if (m)
     return `nudge ${command ?? argv[0] ?? ''} needs more (got ${m[1]} of at least ${m[2]} arguments); see ${help}.`;
@@ -140,6 +136,11 @@ export function usageSentence(message: string, argv: readonly string[]): string 
   return /[.?!]$/.test(line) ? `${line} See ${help}.` : `${line}; see ${help}.`;
 }
 
+/**
+ * The yargs definition of the CLI. Each handler calls one command function with a typed
+ * options object and stores its exit code in `result`; errors propagate to the caller, which
+ * maps them to exit codes in one place.
+ */
 export function buildCli(
   argv: string[],
   ctx: CommandContext,
@@ -157,18 +158,13 @@ export function buildCli(
     },
   };
   checkFlagValues(argv);
-  // A bare `nudge` lists the commands (as gh does); `completion --help` is help, not the script.
-  const words =
-    argv.length === 0
-      ? ['--help']
-      : argv[0] === 'completion' && argv.some((w) => w === '--help' || w === '-h')
-        ? ['completion-help']
-        : normalizeArgv(argv, out);
-  if (words[0] === 'completion-help') {
+  // `completion --help` is help, not the script (yargs prints the script for it).
+  if (argv[0] === 'completion' && argv.some((w) => w === '--help' || w === '-h')) {
     out.stdout(COMPLETION_HELP);
     return {parseAsync: async () => undefined};
   }
-  let cli = yargs(words)
+  // A bare `nudge` lists the commands, as gh does.
+  let cli = yargs(argv.length === 0 ? ['--help'] : normalizeArgv(argv, out))
     .scriptName('nudge')
     .usage(
       '$0 <command> [options]\n\nHand a job to a tmux pane without blocking; be woken when it is done.',
