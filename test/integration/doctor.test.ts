@@ -249,7 +249,15 @@ describe('nudge doctor', () => {
       writeFileSync(join(bin, name), `#!/bin/sh\necho '${says}'\n`, {mode: 0o755});
     fake('claude', `${verified?.version ?? '0.0.0'} (Claude Code)`);
     fake('gemini', '0.1.0');
-    fake('codex', 'codex-cli 99.0.0');
+    // The "newer than" case needs an agent the last run verified; which one is the table's say.
+    const newer = table.entries.find(
+      (e) =>
+        e.failed === 0 &&
+        e.passed > 0 &&
+        ['codex', 'qwen', 'copilot', 'opencode'].includes(e.program),
+    );
+    const later = newer?.program ?? 'codex';
+    fake(later, `${later} 99.0.0`);
     // Pi says its version on stderr.
     const pi = table.entries.find((e) => e.program === 'pi' && e.failed === 0);
     writeFileSync(join(bin, 'pi'), `#!/bin/sh\necho '${pi?.version ?? '0.0.0'}' >&2\n`, {
@@ -266,9 +274,10 @@ describe('nudge doctor', () => {
     );
     expect(r.by['gemini version']).toMatchObject({status: 'fail'});
     expect(r.by['gemini version']?.detail).toMatch(/^gemini 0\.1\.0 is older than /);
-    expect(r.by['codex version']).toMatchObject({status: 'warn'});
-    expect(r.by['codex version']?.detail).toMatch(
-      /^codex 99\.0\.0 was never verified by nudge's tests \(newer than: /,
+    expect(newer, 'a verified codex, qwen, copilot or opencode in the table').toBeDefined();
+    expect(r.by[`${later} version`]).toMatchObject({status: 'warn'});
+    expect(r.by[`${later} version`]?.detail).toMatch(
+      new RegExp(`^${later} 99\\.0\\.0 was never verified by nudge's tests \\(newer than: `),
     );
     expect(pi, 'a verified Pi in data/verified-versions.json').toBeDefined();
     expect(r.by['pi version']).toMatchObject({status: 'ok'});
