@@ -15,11 +15,7 @@ export function renderStatusLine(
 
 export function renderNext(r: NextResult, json: boolean, out: Output): ExitCode {
   if (json) out.stdout(JSON.stringify(r));
-  else if (!r.pane) out.stdout('Nothing needs you.');
-  else {
-    const why = r.pane.needs ? ` (${r.pane.needs})` : '';
-    const more = r.more > 0 ? `; ${r.more} more need you` : '';
-    out.stdout(`${r.pane.pane} ${r.pane.target}: ${r.pane.state}${why}${more}.`);
-  }
+  // Said on the client's status line already: run-shell would keep a printed line on screen.
+  else if (!r.toldClient) out.stdout(r.said);
   return EXIT_CODES.ok;
 }

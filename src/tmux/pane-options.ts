@@ -152,6 +152,25 @@ export async function paneStates(runner: TmuxRunner): Promise<PaneStateRow[]> {
   return rows;
 }
 
+/** The pane `client` is on (its session's current window's active pane), undefined when no
+ * such client is attached. A key binding's `run-shell` sets no `$TMUX_PANE`: this is where the
+ * person who pressed the key is. */
+export async function clientPane(runner: TmuxRunner, client: string): Promise<string | undefined> {
+  const stdout = await runner.run(['list-clients', '-F', joinFormat(['client_name', 'pane_id'])]);
+  for (const line of stdout.split('\n')) {
+    const [name, pane] = splitFields(line, 2) ?? [];
+    if (name === client && pane) return pane;
+  }
+  return undefined;
+}
+
+/** Show `text` on `client`'s status line for the person's `display-time`: tmux's own message,
+ * gone by itself (what `run-shell` prints would stay in a view to dismiss). */
+export async function tellClient(runner: TmuxRunner, client: string, text: string): Promise<void> {
+  // The message is a format: formatText keeps it text (no #{…}, no #(…), no control character).
+  await runner.run(['display-message', '-c', client, formatText(text)]);
+}
+
 /** Bring a client to `paneId`: its session, window and pane made current, in one command
  * list. `client` names the client (`#{client_name}` in a key binding); without it tmux picks
  * the current one. */

@@ -77,6 +77,10 @@ export interface Tmux {
   /** Bring a client (by name; else the current one) to the pane: its session, window and
    * pane made current. */
   jumpToPane(paneId: string, client: string | undefined): Promise<void>;
+  /** The pane the client named `client` is on; undefined when none of that name is attached. */
+  clientPane(client: string): Promise<string | undefined>;
+  /** A message on `client`'s status line that goes by itself (tmux's display-time). */
+  tellClient(client: string, text: string): Promise<void>;
   /** Tell the people at this server `text`: the pane's user option `@nudge` (a status bar
    * can show it) and a message on every attached client. Resolves to the clients' terminals
    * (their tty paths). */
@@ -275,6 +279,8 @@ function reading(runner: TmuxRunner) {
     panesMarked: (option) => options.panesMarked(runner, option),
     paneStates: () => options.paneStates(runner),
     jumpToPane: (paneId, client) => options.jumpToPane(runner, paneId, client),
+    clientPane: (client) => options.clientPane(runner, client),
+    tellClient: (client, text) => options.tellClient(runner, client, text),
   } satisfies Partial<Tmux>;
 }
 

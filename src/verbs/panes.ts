@@ -25,6 +25,11 @@ export interface NextResult {
   pane?: ShownPane | undefined;
   /** How many others need the person after it. */
   more: number;
+  /** What happened, in one sentence. */
+  said: string;
+  /** The client it was said to on its status line (`--client`, as a key binding gives it):
+   * nothing is printed that would stay on the screen. */
+  toldClient?: string | undefined;
 }
 
 /** `nudge status-line`: the server's panes by nudge state, read from the pane options the
@@ -43,9 +48,28 @@ export async function nextPane(o: NextOptions, ctx: CommandContext): Promise<Nex
   const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
   const tmux = ctx.tmux(spec);
   const waiting = needingYou(shownPanes(await tmux.paneStates()));
-  const here = waiting.findIndex((p) => p.pane === ctx.env.TMUX_PANE);
-  const next = waiting[here + 1] ?? waiting.find((p) => p.pane !== ctx.env.TMUX_PANE);
-  if (!next) return {more: 0};
+  // Where the person is: the pane of the client that pressed the key (run-shell sets no
+  // $TMUX_PANE), else the pane this runs in.
+  const at = o.client ? await tmux.clientPane(o.client) : ctx.env.TMUX_PANE;
+  if (o.client && !at) {
+    throw new NudgeError(
+      'no-client',
+      `No tmux client named ${o.client} is attached to this server: give one of tmux list-clients' names, or leave out --client.`,
+    );
+  }
+  const here = waiting.findIndex((p) => p.pane === at);
+  const next = waiting[here + 1] ?? waiting.find((p) => p.pane !== at);
+  const tell = async (r: Omit<NextResult, 'said'>): Promise<NextResult> => {
+    const said = nextSentence(r);
+    if (!o.client) return {...r, said};
+    // A client gone since: the sentence is printed instead.
+    const told = await tmux.tellClient(o.client, said).then(
+      () => true,
+      () => false,
+    );
+    return told ? {...r, said, toldClient: o.client} : {...r, said};
+  };
+  if (!next) return tell({more: 0});
   try {
     await tmux.jumpToPane(next.pane, o.client);
   } catch (error) {
@@ -60,5 +84,13 @@ export async function nextPane(o: NextOptions, ctx: CommandContext): Promise<Nex
     await tmux.markPane(next.pane, PANE_OPTIONS.job, undefined);
     await refreshStatusOption(tmux);
   }
-  return {pane: next, more: waiting.filter((p) => p.pane !== next.pane).length};
+  return tell({pane: next, more: waiting.filter((p) => p.pane !== next.pane).length});
+}
+
+/** `next`'s one sentence: where it went and how many more need the person. */
+function nextSentence(r: Omit<NextResult, 'said'>): string {
+  if (!r.pane) return 'Nothing needs you.';
+  const why = r.pane.needs ? ` (${r.pane.needs})` : '';
+  const more = r.more > 0 ? `; ${r.more} more need you` : '';
+  return `${r.pane.pane} ${r.pane.target}: ${r.pane.state}${why}${more}.`;
 }

@@ -168,6 +168,12 @@ export class FakeTmux implements Tmux {
   async jumpToPane(paneId: string, client: string | undefined): Promise<void> {
     this.calls.push(['jump', paneId, client ?? '']);
   }
+  async clientPane(_client: string): Promise<string | undefined> {
+    return undefined;
+  }
+  async tellClient(client: string, text: string): Promise<void> {
+    this.calls.push(['tell', client, text]);
+  }
   async announce(_pane: string, text: string): Promise<string[]> {
     this.calls.push(['announce', text]);
     return [];

@@ -3,13 +3,17 @@
 // attach`: a headless terminal). The segment names the panes that need the person first; the
 // workers keep it in the server option the status bar shows; `next` moves that client.
 
+import {readFileSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {waitForJobEnd} from '../helpers/job-files.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
-import {flagWords, runNudge, submitArgs} from '../helpers/run-nudge.js';
+import {flagWords, nudgeBinDir, runNudge, submitArgs} from '../helpers/run-nudge.js';
 import {shellAtPrompt} from '../helpers/shell-pane.js';
 import {attachClient, attachTerminal, startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
+
+const DOCS = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'tmux-status.md'), 'utf8');
 
 describe('status-line and next', () => {
   it('a real job done shows in the segment; blocked panes come first; next goes there, then on', async () => {
@@ -42,23 +46,37 @@ describe('status-line and next', () => {
     await server.tmux('set-option', '-p', '-t', working, '@nudge-queue', '2');
     expect(await line(['--plain'])).toBe('blocked main:1.0 · done main:0.0 · 1 working · 2 queued');
 
-    const client = await attachClient(server);
-    const next = await nudge(['next', '-S', server.socket, '--client', client]);
-    expect(next.exitCode, next.stderr).toBe(0);
-    expect(next.stdout.trim()).toBe(
-      `${asking} main:1.0: blocked (Do you want to proceed?); 1 more need you.`,
-    );
+    // The binding as docs/tmux-status.md writes it, pressed through a real attached client:
+    // run-shell sets no $TMUX_PANE, so next must find the pane of the client that pressed it.
+    const binding = DOCS.match(/^bind-key N run-shell .*$/m)?.[0] ?? '';
+    expect(binding, 'the binding in docs/tmux-status.md').not.toBe('');
+    writeFileSync(join(server.dir, 'next.conf'), `${binding}\n`);
+    await server.tmux('source-file', join(server.dir, 'next.conf'));
+    const bin = nudgeBinDir(server.dir);
+    await server.tmux('set-environment', '-g', 'PATH', `${bin}:${process.env.PATH}`);
+    await server.tmux('set-environment', '-g', 'NUDGE_HOME', home);
+    // The person's display-time, long enough to read the message below on a loaded machine.
+    await server.tmux('set-option', '-g', 'display-time', '60000');
+    const {client, terminal} = await attachTerminal(server);
     const current = async () =>
-      (await server.tmux('display', '-p', '-c', client, '#{pane_id}')).trim();
-    expect(await current()).toBe(asking);
-    // From there (as a binding run in that pane would be), the next one: the done pane, which
-    // counts as seen once visited.
-    const again = await runNudge(['next', '-S', server.socket, '--client', client], {
-      NUDGE_HOME: home,
-      TMUX_PANE: asking,
-    });
-    expect(again.stdout.trim()).toBe(`%0 main:0.0: done; 1 more need you.`);
-    expect(await current()).toBe('%0');
+      (await server.tmux('display', '-p', '-c', client, '#{pane_id} #{pane_in_mode}')).trim();
+    const shownLine = async () =>
+      (await terminal.capture('%0')).trimEnd().split('\n').at(-1)?.trim() ?? '';
+    const press = async (to: string, said: string) => {
+      await terminal.tmux('send-keys', '-t', '%0', 'C-b', 'N');
+      await waitFor(
+        `the client on ${to}, told so on its status line`,
+        async () =>
+          (await current()) === `${to} 0` && (await shownLine()).startsWith(said)
+            ? true
+            : undefined,
+        {describe: async () => `${await current()} | ${await shownLine()}`},
+      );
+    };
+    await press(asking, `${asking} main:1.0: blocked (Do you want to proceed?); 1 more need you.`);
+    // From there, the next one: the done pane, which counts as seen once visited. Nothing was
+    // left in a view to dismiss (pane_in_mode 0 on both).
+    await press('%0', '%0 main:0.0: done; 1 more need you.');
     expect(await line(['--plain'])).toBe('blocked main:1.0 · 1 working · 2 queued');
     // The bar's option follows what next cleared.
     expect((await server.tmux('show-options', '-s', '-v', '@nudge-status')).trim()).toBe(
@@ -114,5 +132,26 @@ describe('status-line and next', () => {
     expect(r.stderr.trim()).toMatch(
       /^nudge: No tmux client could be moved to %0 \(.*\): run it inside tmux, or give --client\.$/,
     );
+    const named = await runNudge(['next', '-S', server.socket, '--client', '/dev/pts/999'], {
+      NUDGE_HOME: useNudgeHome(),
+    });
+    expect(named.exitCode).toBe(1);
+    expect(named.stderr.trim()).toBe(
+      "nudge: No tmux client named /dev/pts/999 is attached to this server: give one of tmux list-clients' names, or leave out --client.",
+    );
+  });
+
+  it('next run in a pane (no --client) says where it went on stdout', async () => {
+    const server = await startTmuxServer();
+    const other = await server.newPane(['bash', '--norc']);
+    await server.tmux('set-option', '-p', '-t', other, '@nudge-state', 'failed');
+    const client = await attachClient(server);
+    const r = await runNudge(['next', '-S', server.socket], {
+      NUDGE_HOME: useNudgeHome(),
+      TMUX_PANE: '%0',
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`${other} main:1.0: failed.`);
+    expect((await server.tmux('display', '-p', '-c', client, '#{pane_id}')).trim()).toBe(other);
   });
 });
