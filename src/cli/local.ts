@@ -18,6 +18,8 @@ import {parseSubmitFast} from './submit-flags.js';
 const ok = async () => () => EXIT_CODES.ok;
 
 const isTty = (s: unknown) => (s as {isTTY?: boolean} | undefined)?.isTTY === true;
+const widthOf = (s: unknown) =>
+  isTty(s) ? (s as {columns?: number}).columns || 80 : Number.POSITIVE_INFINITY;
 
 export const top = defineLocal({
   name: 'top',
@@ -40,7 +42,8 @@ export const top = defineLocal({
     const {topText} = await import('./top.js');
     return (view, json, out) => {
       if (view && json) out.stdout(JSON.stringify(view));
-      else if (view) for (const line of topText(view)) out.stdout(line);
+      // Cut to a terminal's width; whole into a pipe.
+      else if (view) for (const line of topText(view, widthOf(process.stdout))) out.stdout(line);
       return EXIT_CODES.ok;
     };
   },

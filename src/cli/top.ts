@@ -1,13 +1,13 @@
 import {type FSWatcher, watch} from 'node:fs';
-import {Box, render, Text, useApp, useInput} from 'ink';
+import {Box, render, Text, useApp, useInput, useStdout} from 'ink';
 import {createElement as h, useCallback, useEffect, useRef, useState} from 'react';
-import {formatDuration} from '../base/durations.js';
 import {describeError} from '../base/errors.js';
 import {dispatch} from '../front/dispatch.js';
 import {stateColour} from '../jobs/state-colours.js';
 import type {CommandContext} from '../verbs/context.js';
 import type {QueueList} from '../verbs/queue.js';
 import type {TopOptions, TopPane, TopView} from '../verbs/top.js';
+import {cut, fitColumns, headerCells, MARKER, rowCells, type TopLayout} from './top-layout.js';
 
 /**
  * `nudge top`: a live view of the server's panes and their jobs, drawn with Ink (the React
@@ -30,18 +30,11 @@ interface Props {
   ctx: CommandContext;
 }
 
-/** The columns of a row, padded: the text (or the question) last. */
-function cells(p: TopPane, ageMs: number): string[] {
-  return [
-    p.pane.padEnd(5),
-    (p.program || '?').padEnd(10).slice(0, 10),
-    (p.profile || '-').padEnd(9).slice(0, 9),
-    (p.stalled ? 'stalled' : p.state).padEnd(10),
-    p.job.padEnd(15),
-    String(p.queued).padStart(5),
-    formatDuration(ageMs).padStart(7),
-  ];
-}
+/** The keys, under the title. */
+const KEYS = '↑↓ select · enter go · c cancel · o queue · r read again · q quit';
+
+/** Colours, unless the person said NO_COLOR (no-color.org: set and not empty). */
+const colours = (env: NodeJS.ProcessEnv) => !env.NO_COLOR;
 
 function TopApp({options, ctx}: Props) {
   const {exit} = useApp();
@@ -49,6 +42,7 @@ function TopApp({options, ctx}: Props) {
   const [mode, setMode] = useState<Mode>({kind: 'list'});
   const [queue, setQueue] = useState<QueueList | undefined>();
   const {view, loadedAt, now, load, message, setMessage} = useTopView(options, ctx);
+  const width = useWidth();
   const panes = view?.panes ?? [];
   const current = panes[Math.min(selected, Math.max(0, panes.length - 1))];
   const act = (what: string, p: Promise<unknown>) =>
@@ -100,21 +94,49 @@ function TopApp({options, ctx}: Props) {
     } else if (input === 'o') {
       setMode({kind: 'queue', pane: current.pane});
       setQueue(undefined);
-      dispatch(
-        'queue',
-        {
-          pane: current.pane,
-          socketName: options.socketName,
-          socketPath: options.socketPath,
-          host: options.host,
-        },
-        ctx,
-      ).then(setQueue, (error: unknown) => setMessage(describeError(error)));
     }
   });
 
+  // The open queue is read again each time the view is (a store change, or `r`).
+  const queuePane = mode.kind === 'queue' ? mode.pane : undefined;
+  useEffect(() => {
+    if (queuePane === undefined || loadedAt === 0) return;
+    dispatch(
+      'queue',
+      {
+        pane: queuePane,
+        socketName: options.socketName,
+        socketPath: options.socketPath,
+        host: options.host,
+      },
+      ctx,
+    ).then(setQueue, (error: unknown) => setMessage(describeError(error)));
+  }, [queuePane, loadedAt, options, ctx, setMessage]);
+
   const age = (p: TopPane) => p.ageMs + Math.max(0, now - loadedAt);
-  return screen({view, panes, selected, mode, queue, message, age});
+  return screen({
+    view,
+    panes,
+    selected,
+    mode,
+    queue,
+    message,
+    age,
+    width,
+    colour: colours(ctx.env),
+  });
+}
+
+/** The terminal's width, followed as it is resized. */
+function useWidth(): number {
+  const {stdout} = useStdout();
+  const [width, setWidth] = useState(stdout.columns || 80);
+  useEffect(() => {
+    const resized = () => setWidth(stdout.columns || 80);
+    stdout.on('resize', resized);
+    return () => void stdout.off('resize', resized);
+  }, [stdout]);
+  return width;
 }
 
 /** The view of the server's panes, read again when the store changes (or, from another host,
@@ -170,8 +192,8 @@ function useTopView(options: TopOptions, ctx: CommandContext) {
   return {view, loadedAt, now, load, message, setMessage};
 }
 
-/** What top draws: the header, a row a pane (the selected one inverse), the queue panel and
- * the last message. */
+/** What top draws: the title and the keys, the header, a row a pane (the selected one
+ * inverse), the queue panel and the last message; each line cut to the terminal's width. */
 function screen({
   view,
   panes,
@@ -180,6 +202,8 @@ function screen({
   queue,
   message,
   age,
+  width,
+  colour,
 }: {
   view: TopView | undefined;
   panes: TopPane[];
@@ -188,49 +212,45 @@ function screen({
   queue: QueueList | undefined;
   message: string;
   age: (p: TopPane) => number;
+  width: number;
+  colour: boolean;
 }) {
-  const header = [
-    'PANE ',
-    'PROGRAM   ',
-    'PROFILE  ',
-    'STATE     ',
-    'JOB            ',
-    'QUEUE',
-    '    AGE',
-  ];
+  const layout = fitColumns(width);
+  const line = (text: string) => cut(text, width);
+  const tint = (c: string | undefined) => (colour ? {color: c} : {});
   return h(
     Box,
     {flexDirection: 'column'},
-    h(
-      Text,
-      {bold: true},
-      `nudge top — ${view?.server || '…'} · ${panes.length} pane(s) · ↑↓ select · enter go · c cancel · o queue · q quit`,
-    ),
-    h(Text, {dimColor: true}, `  ${header.join(' ')} TEXT / QUESTION`),
-    ...panes.map((p, i) =>
-      h(
+    h(Text, {bold: true}, line(titleOf(view?.server || '…', panes.length))),
+    h(Text, {dimColor: true}, line(KEYS)),
+    h(Text, {dimColor: true}, line(`${' '.repeat(MARKER)}${headerCells(layout).join(' ')}`)),
+    ...panes.map((p, i) => {
+      const {cells, stateAt, text} = rowCells(layout, p, age(p));
+      return h(
         Text,
         {key: p.pane, inverse: i === selected},
-        `${i === selected ? '>' : ' '} `,
-        ...cells(p, age(p)).map((c, j) =>
-          j === 3
-            ? h(Text, {key: j, color: stateColour(p.stalled ? 'stalled' : p.state)}, `${c} `)
+        i === selected ? '> ' : '  ',
+        ...cells.map((c, j) =>
+          j === stateAt
+            ? h(Text, {key: j, ...tint(stateColour(p.stalled ? 'stalled' : p.state))}, `${c} `)
             : `${c} `,
         ),
-        p.needs ? h(Text, {color: 'red'}, p.needs) : p.preview,
-      ),
-    ),
+        p.needs ? h(Text, tint('red'), text) : text,
+      );
+    }),
     panes.length === 0 && view ? h(Text, {dimColor: true}, '  No jobs on this server yet.') : null,
     mode.kind === 'queue'
       ? h(
           Box,
           {flexDirection: 'column', marginTop: 1},
-          h(Text, {bold: true}, `queue of ${mode.pane} (esc closes)`),
+          h(Text, {bold: true}, line(`queue of ${mode.pane} (esc closes)`)),
           ...(queue?.panes[0]?.jobs ?? []).map((j) =>
             h(
               Text,
               {key: j.id},
-              `  ${j.atWork ? '▶' : String(j.place)} ${j.id} ${j.state.padEnd(9)} ${j.policy.padEnd(5)} ${j.preview}`,
+              line(
+                `  ${j.atWork ? '▶' : String(j.place)} ${j.id} ${j.state.padEnd(9)} ${j.policy.padEnd(5)} ${j.preview}`,
+              ),
             ),
           ),
           queue && (queue.panes[0]?.jobs.length ?? 0) === 0
@@ -238,9 +258,11 @@ function screen({
             : null,
         )
       : null,
-    h(Text, {color: 'yellow'}, message),
+    h(Text, tint('yellow'), message),
   );
 }
+
+const titleOf = (server: string, panes: number) => `nudge top — ${server} · ${panes} pane(s)`;
 
 /** Run `top` until `q`; resolves once the terminal is restored. */
 export async function runTop(options: TopOptions, ctx: CommandContext): Promise<void> {
@@ -248,10 +270,17 @@ export async function runTop(options: TopOptions, ctx: CommandContext): Promise<
   await app.waitUntilExit();
 }
 
-/** `top --once`: the same rows as plain text (no keys), for scripts and for a look. */
-export function topText(view: TopView): string[] {
-  const lines = [`nudge top — ${view.server} · ${view.panes.length} pane(s)`];
-  for (const p of view.panes)
-    lines.push(`${cells(p, p.ageMs).join(' ')} ${p.needs ?? p.preview}`.trimEnd());
+/** `top --once`: the same rows as plain text (no keys), for scripts and for a look: cut to
+ * `width` (a terminal's), whole when it is not limited (a pipe). */
+export function topText(view: TopView, width = Number.POSITIVE_INFINITY): string[] {
+  const layout: TopLayout = fitColumns(width);
+  const fitted = (text: string) => cut(text, width).trimEnd();
+  const lines = [fitted(titleOf(view.server, view.panes.length))];
+  if (view.panes.length === 0) return [...lines, '  No jobs on this server yet.'];
+  lines.push(fitted(`${' '.repeat(MARKER)}${headerCells(layout).join(' ')}`));
+  for (const p of view.panes) {
+    const {cells, text} = rowCells(layout, p, p.ageMs);
+    lines.push(fitted(`${' '.repeat(MARKER)}${[...cells, text].join(' ')}`));
+  }
   return lines;
 }

@@ -72,7 +72,8 @@ export async function topView(o: TopOptions, ctx: CommandContext): Promise<TopVi
     const shown = records.map((r) => ({r, state: shownState(r, nowMs)}));
     const live = shown.filter((s) => s.state !== 'lost' && !isTerminal(s.state));
     const atWork = live.find((s) => s.state !== 'queued');
-    const head = atWork ?? live[0] ?? shown[shown.length - 1];
+    // Else the last job that had the pane: one dropped from the queue never did.
+    const head = atWork ?? live[0] ?? shown.findLast((s) => !neverHadPane(s.r)) ?? shown.at(-1);
     if (!head) continue;
     const typed = [...records].reverse().find((r) => r.kind === 'submit' && r.profile);
     panes.push({
@@ -96,6 +97,11 @@ export async function topView(o: TopOptions, ctx: CommandContext): Promise<TopVi
   panes.sort((a, b) => paneNumber(a.pane) - paneNumber(b.pane));
   return {nowMs, server: server?.socketPath ?? '', jobsDir: store.jobsDir, panes};
 }
+
+/** A job that ended before it had the pane (dropped from the queue, cancelled or timed out
+ * while it waited for the lock): no profile was ever read for it. */
+const neverHadPane = (r: JobRecord) =>
+  r.kind === 'submit' && isTerminal(r.state) && r.profile === undefined;
 
 const plainLineOf = (text: string | undefined) =>
   text === undefined ? undefined : plainLine(text);

@@ -6,7 +6,7 @@ import {mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {ASKER_PROFILE} from '../helpers/asking-agent.js';
-import {waitForJobState} from '../helpers/job-files.js';
+import {waitForJobEnd, waitForJobState} from '../helpers/job-files.js';
 import {serverWorld} from '../helpers/nudge-home.js';
 import {CLI, FIXTURES, runNudge, submitTo} from '../helpers/run-nudge.js';
 import {shellAtPrompt} from '../helpers/shell-pane.js';
@@ -61,6 +61,9 @@ describe('nudge top', () => {
     // The queue of the selected pane.
     await key('o');
     await server.waitForScreen(top, new RegExp(`2 ${queued} queued +queue echo later`));
+    // The open panel follows the store: a job queued now shows in it.
+    const third = await submit('%0', 'echo third', ['--until', 'stable']);
+    await server.waitForScreen(top, new RegExp(`3 ${third} queued +queue echo third`), 30_000);
     await key('Escape');
     await waitFor('the queue closed', async () =>
       /queue of/.test(await shown()) ? undefined : true,
@@ -92,11 +95,102 @@ describe('nudge top', () => {
     const {server, home} = await serverWorld();
     const once = await runNudge(['top', '-S', server.socket, '--once'], {NUDGE_HOME: home});
     expect(once.exitCode, once.stderr).toBe(0);
-    expect(once.stdout.trim()).toMatch(/^nudge top — .*sock · 0 pane\(s\)$/);
+    expect(once.stdout).toMatch(
+      /^nudge top — .*sock · 0 pane\(s\)\n {2}No jobs on this server yet\.$/,
+    );
     const live = await runNudge(['top', '-S', server.socket], {NUDGE_HOME: home});
     expect(live.exitCode).toBe(2);
     expect(live.stderr.trim()).toBe(
       'nudge: nudge top needs a terminal (a tty on stdin and stdout); nudge top --once prints the view once.',
     );
   });
+
+  it('at 80×24 each pane is one row (columns left out, the text cut); NO_COLOR drops the colours; --once has a header', async () => {
+    const {server, home} = await shellAtPrompt();
+    const long = `sleep 300 # ${'a long comment that runs past the edge of the screen '.repeat(2)}`;
+    const r = await submitTo(server.socket, '%0', long, ['--no-notice', '--until', 'exit'], {
+      NUDGE_HOME: home,
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    await waitForJobState(home, r.id, ['waiting'], 60_000);
+    const topIn = async (session: string, env: string[]) => {
+      await server.tmux(
+        'new-session',
+        '-d',
+        '-s',
+        session,
+        '-x',
+        '80',
+        '-y',
+        '24',
+        'env',
+        '-u',
+        'CI',
+        `NUDGE_HOME=${home}`,
+        ...env,
+        process.execPath,
+        CLI,
+        'top',
+        '-S',
+        server.socket,
+      );
+      const pane = `${session}:0.0`;
+      await server.waitForScreen(pane, new RegExp(r.id), 30_000);
+      return pane;
+    };
+    const pane = await topIn('narrow', []);
+    const lines = (await server.capture(pane)).split('\n');
+    const at = lines.findIndex((l) => l.startsWith('> %0 '));
+    expect(lines[at], lines.join('\n')).toMatch(
+      new RegExp(`^> %0 +bash +waiting +${r.id} +0 +\\S+ sleep 300 # a long .*…$`),
+    );
+    expect([...(lines[at] ?? '')].length).toBeLessThanOrEqual(80);
+    // Nothing wrapped onto the next line; the header says which columns are shown.
+    expect(lines[at + 1] ?? '').not.toMatch(/comment|edge|screen/);
+    expect(lines[at - 1]).toMatch(/^ {2}PANE +PROGRAM +STATE +JOB +QUEUE +AGE TEXT \/ QUESTION$/);
+    const styled = async (p: string) =>
+      (await server.tmux('capture-pane', '-p', '-e', '-t', p))
+        .split('\n')
+        .find((l) => l.includes(r.id)) ?? '';
+    // The foreground colours a line is drawn with (SGR 30–37, 90–97, 38;…; 39 is the default).
+    const colours = (line: string) =>
+      [...line.matchAll(/\x1b\[([0-9;]*)m/g)]
+        .flatMap((m) => (m[1] ?? '').split(';').map(Number))
+        .filter((n) => (n >= 30 && n <= 38) || (n >= 90 && n <= 97));
+    // The state's colour (yellow: waiting) is drawn …
+    expect(colours(await styled(pane))).not.toEqual([]);
+    // … and not with NO_COLOR.
+    const plain = await topIn('plain', ['NO_COLOR=1']);
+    expect(colours(await styled(plain))).toEqual([]);
+
+    const once = await runNudge(['top', '-S', server.socket, '--once'], {NUDGE_HOME: home});
+    const printed = once.stdout.split('\n');
+    expect(printed[1]).toMatch(
+      /^ {2}PANE +PROGRAM +PROFILE +STATE +JOB +QUEUE +AGE TEXT \/ QUESTION$/,
+    );
+    // Into a pipe, not cut to a width: the job's whole preview (its first 80 characters).
+    expect(printed[2]).toContain(long.slice(0, 80).trim());
+  }, 120_000);
+
+  it("a pane's row shows the job that had the pane, not a later one dropped from its queue", async () => {
+    const {server, home} = await shellAtPrompt();
+    const env = {NUDGE_HOME: home};
+    const ran = await submitTo(
+      server.socket,
+      '%0',
+      'sleep 3',
+      ['--no-notice', '--until', 'exit'],
+      env,
+    );
+    await waitForJobState(home, ran.id, ['waiting'], 60_000);
+    const dropped = await submitTo(server.socket, '%0', 'echo never', ['--no-notice'], env);
+    await waitForJobState(home, dropped.id, ['queued'], 60_000);
+    expect((await runNudge(['cancel', dropped.id], env)).exitCode).toBe(0);
+    await waitForJobEnd(home, dropped.id, 30_000);
+    expect((await waitForJobEnd(home, ran.id, 60_000)).state).toBe('done');
+    const once = await runNudge(['top', '-S', server.socket, '--once'], env);
+    expect(once.stdout.split('\n')[2]).toMatch(
+      new RegExp(`^ {2}%0 +bash +shell +done +${ran.id} +0 `),
+    );
+  }, 120_000);
 });
