@@ -125,6 +125,8 @@ export function fsReason(code: string): string {
       return 'permission denied';
     case 'ENOENT':
       return 'a folder on its path does not exist';
+    case 'ENOTDIR':
+      return 'a file is in the way on its path';
     default:
       return code;
   }

@@ -1,5 +1,6 @@
-import {lstat, open, rm} from 'node:fs/promises';
-import {join} from 'node:path';
+import {constants} from 'node:fs';
+import {access, lstat, open, rm, stat} from 'node:fs/promises';
+import {dirname, join} from 'node:path';
 import {fsReason} from '../base/errors.js';
 import {resolveStateDir} from '../base/paths.js';
 import {thisProcess} from '../base/this-process.js';
@@ -56,9 +57,43 @@ export async function checkState(env: Record<string, string | undefined>): Promi
       `${dir}, private (700) and writable (a ${PROBE_BYTES / 1024} KiB probe written, synced and removed).`,
     );
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    return ok(name, `${dir} does not exist yet; nudge creates it (700) on first use.`);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+    return checkToMake(dir);
   }
+}
+
+/** A state directory not made yet: ok only when the nearest folder that exists lets it be made
+ * (a read-only file system, a file in the way, a folder of someone else's fail now, not at
+ * the first job). */
+async function checkToMake(dir: string): Promise<Check> {
+  const name = 'state-dir';
+  let at = dirname(dir);
+  for (;;) {
+    const st = await stat(at).catch((error: NodeJS.ErrnoException) => error.code ?? 'error');
+    if (typeof st !== 'string') {
+      if (!st.isDirectory())
+        return fail(
+          name,
+          `${dir} cannot be made: ${at} is not a directory.`,
+          'Set NUDGE_HOME to another path.',
+        );
+      break;
+    }
+    if (st !== 'ENOENT' || dirname(at) === at) break;
+    at = dirname(at);
+  }
+  try {
+    await access(at, constants.W_OK | constants.X_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    return fail(
+      name,
+      `${dir} does not exist yet and cannot be made in ${at}: ${fsReason(code)}.`,
+      STATE_FIX[code] ?? STATE_FIX.other ?? '',
+    );
+  }
+  return ok(name, `${dir} does not exist yet; nudge creates it (700) on first use.`);
 }
 
 /** What the state directory's probe writes: about what a job's files take. */

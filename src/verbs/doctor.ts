@@ -1,3 +1,4 @@
+import {basename} from 'node:path';
 import {loadProfiles, userProfileDirs} from '../agents/builtin.js';
 import {readProfileTrust} from '../agents/trust.js';
 import {
@@ -180,10 +181,13 @@ async function checkServer(
     return {checks, pane: info.paneId};
   }
   const mine = await tmux.describePane(own.pane).catch(() => undefined);
+  // The pane's foreground now is this doctor (node): what the pane runs is its first process.
+  const first = (await ctx.tree.ancestry(ctx.pid)).find((p) => p.pid === own.panePid);
+  const program = first ? basename(first.command.split(' ')[0] ?? '') : mine?.startCommand;
   checks.push(
     ok(
       'pane',
-      `This shell is in pane ${own.pane}, running ${mine?.currentCommand || 'its shell'}; calls from here are identified by the process tree: ${describeOwnPane(own)}.`,
+      `This shell is in pane ${own.pane}${program ? ` (the pane runs ${program})` : ''}; calls from here are identified by the process tree: ${describeOwnPane(own)}.`,
     ),
   );
   return {checks, pane: mine?.paneId ?? info.paneId};

@@ -83,7 +83,7 @@ describe('nudge doctor', () => {
     );
     expect(r.by.pane?.detail).toMatch(
       new RegExp(
-        `^This shell is in pane ${pane}, running bash; calls from here are identified by the process tree: ${pane}, proven: nudge descends from the pane's first process \\(pid \\d+\\)\\.$`,
+        `^This shell is in pane ${pane} \\(the pane runs bash\\); calls from here are identified by the process tree: ${pane}, proven: nudge descends from the pane's first process \\(pid \\d+\\)\\.$`,
       ),
     );
     expect(r.by['state-dir']?.detail).toBe(

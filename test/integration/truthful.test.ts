@@ -37,6 +37,29 @@ function tmpfs(options: string): string | undefined {
 const canMount = process.getuid?.() === 0;
 
 describe('nudge doctor, the state directory', () => {
+  test('not made yet: ok where it can be made, fail where a file is in the way', async () => {
+    const dir = useTempDir('nudge-state-');
+    const fresh = join(dir, 'a', 'b');
+    expect((await doctor({NUDGE_HOME: fresh})).by['state-dir']).toMatchObject({
+      status: 'ok',
+      detail: `${fresh} does not exist yet; nudge creates it (700) on first use.`,
+    });
+    writeFileSync(join(dir, 'file'), 'x');
+    const blocked = join(dir, 'file', 'state');
+    expect((await doctor({NUDGE_HOME: blocked})).by['state-dir']).toMatchObject({
+      status: 'fail',
+      detail: `${blocked} cannot be made: ${join(dir, 'file')} is not a directory.`,
+    });
+    const server = await startTmuxServer();
+    const submit = await runNudge(['submit', '-S', server.socket, '--pane', '%0', '--', 'x'], {
+      NUDGE_HOME: blocked,
+    });
+    expect(submit.exitCode).toBe(1);
+    expect(submit.stderr.trim()).toBe(
+      `nudge: Cannot use the state directory ${blocked}: a file is in the way on its path; make it writable or set NUDGE_HOME to a writable directory.`,
+    );
+  });
+
   test.skipIf(!canMount)(
     'on a read-only file system: fail, naming it read-only (needs root to mount one)',
     async () => {
@@ -48,6 +71,14 @@ describe('nudge doctor, the state directory', () => {
         name: 'state-dir',
         status: 'fail',
         detail: `${dir} cannot be written: the file system is read-only.`,
+        fix: 'Remount its file system read-write, or set NUDGE_HOME to a directory on a writable one.',
+      });
+      // Not made yet, on the same read-only file system: not "ok, made on first use".
+      const later = join(dir, 'state', 'nudge');
+      expect((await doctor({NUDGE_HOME: later})).by['state-dir']).toEqual({
+        name: 'state-dir',
+        status: 'fail',
+        detail: `${later} does not exist yet and cannot be made in ${dir}: the file system is read-only.`,
         fix: 'Remount its file system read-write, or set NUDGE_HOME to a directory on a writable one.',
       });
       const server = await startTmuxServer();
