@@ -111,6 +111,8 @@ const ctx: CommandContext = nodeContext(
 const out: Output = {
   stdout: (text) => process.stdout.write(`${plainText(text)}\n`),
   stderr: (text) => process.stderr.write(`${plainText(text)}\n`),
+  width: process.stdout.isTTY ? process.stdout.columns || 80 : 80,
+  tty: process.stdout.isTTY === true,
 };
 
 // Like yargs' hideBin: drop the node binary and the script path.

@@ -18,8 +18,6 @@ import {parseSubmitFast} from './submit-flags.js';
 const ok = async () => () => EXIT_CODES.ok;
 
 const isTty = (s: unknown) => (s as {isTTY?: boolean} | undefined)?.isTTY === true;
-const widthOf = (s: unknown) =>
-  isTty(s) ? (s as {columns?: number}).columns || 80 : Number.POSITIVE_INFINITY;
 
 export const top = defineLocal({
   name: 'top',
@@ -43,7 +41,9 @@ export const top = defineLocal({
     return (view, json, out) => {
       if (view && json) out.stdout(JSON.stringify(view));
       // Cut to a terminal's width; whole into a pipe.
-      else if (view) for (const line of topText(view, widthOf(process.stdout))) out.stdout(line);
+      else if (view)
+        for (const line of topText(view, out.tty ? out.width : Number.POSITIVE_INFINITY))
+          out.stdout(line);
       return EXIT_CODES.ok;
     };
   },

@@ -1,6 +1,8 @@
+import wrapAnsi from 'wrap-ansi';
 import {formatDuration} from '../base/durations.js';
 import {EXIT_CODES, type ExitCode, exitCodeOfState} from '../base/errors.js';
 import type {OnHost} from '../front/dispatch.js';
+import {VERBS} from '../front/verbs.js';
 import type {CancelResult} from '../jobs/cancel.js';
 import type {JobOutcome} from '../jobs/events.js';
 import {describeStalled} from '../jobs/stalled.js';
@@ -29,7 +31,38 @@ import type {
 export interface Output {
   stdout: (line: string) => void;
   stderr: (line: string) => void;
+  /** The columns a line may take: the terminal's, 80 into a pipe or a file. */
+  width: number;
+  /** Whether stdout is a terminal (a pipe gets whole lines where a view would cut them). */
+  tty: boolean;
 }
+
+/** `text` wrapped at word boundaries to `width`, every line after the first (and the first,
+ * when `first` is given) led by `indent` spaces. A word longer than the line (a path) stays
+ * whole on a line of its own rather than being cut. */
+export function wrapped(text: string, width: number, indent: number, first = ''): string[] {
+  const room = Math.max(20, width - indent);
+  // A command to paste is never broken: its spaces are kept from the wrapper.
+  const kept = text.replace(COMMAND, keepCommand);
+  const lines = wrapAnsi(kept, room, {hard: false, trim: true, wordWrap: true}).split('\n');
+  return lines.map((l, i) => `${i === 0 ? first : ' '.repeat(indent)}${l.replaceAll(KEEP, ' ')}`);
+}
+
+/** A command in a sentence: `nudge VERB`, `tmux` with a flag or a hyphened command, or
+ * `chmod MODE`, and its words up to a comma, a semicolon, a bracket or a word that ends a
+ * clause (`.`, `:`). Prose that names nudge or tmux ("nudge works with …") is not one. */
+const COMMAND =
+  /\b(?:nudge (?=[a-z])|tmux (?=-|[a-z]+-)|chmod (?=\d))[^\s,;()]*[^\s,;().:](?: [^\s,;()]*[^\s,;().:])*/g;
+const NUDGE_WORDS = new Set([
+  ...Object.keys(VERBS).map((v) => v.split('-')[0]),
+  ...['install', 'agents', 'explain', 'mcp', 'schedule', 'completion', 'hook', 'uninstall'],
+]);
+/** Keep `match` whole unless it is `nudge` and a word that is not one of its commands. */
+const keepCommand = (match: string) =>
+  match.startsWith('nudge ') && !NUDGE_WORDS.has(match.split(' ')[1] ?? '')
+    ? match
+    : match.replaceAll(' ', KEEP);
+const KEEP = '\u00a0';
 
 /** The exit code of a job's ending: done 0, blocked 3, timeout 124, else 1 (the one table
  * the workers use too). */

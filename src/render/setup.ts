@@ -3,7 +3,7 @@ import type {HostInstallResult} from '../front/host-install.js';
 import type {DoctorResult} from '../verbs/doctor.js';
 import type {InstallResult} from '../verbs/install.js';
 import type {ScheduleResult} from '../verbs/schedule.js';
-import type {Output} from './render.js';
+import {type Output, wrapped} from './render.js';
 
 const MARK = {
   add: '+',
@@ -73,10 +73,14 @@ export function renderHostInstall(r: HostInstallResult, json: boolean, out: Outp
 export function renderDoctor(r: DoctorResult, json: boolean, out: Output): ExitCode {
   if (json) out.stdout(JSON.stringify(r));
   else {
-    const width = Math.max(...r.checks.map((c) => c.name.length));
+    const name = Math.max(...r.checks.map((c) => c.name.length));
+    const indent = name + 8;
     for (const c of r.checks) {
-      out.stdout(`${c.status.padEnd(4)}  ${c.name.padEnd(width)}  ${c.detail}`);
-      if (c.fix) out.stdout(`${' '.repeat(width + 8)}fix: ${c.fix}`);
+      const lead = `${c.status.padEnd(4)}  ${c.name.padEnd(name)}  `;
+      for (const line of wrapped(c.detail, out.width, indent, lead)) out.stdout(line);
+      if (c.fix)
+        for (const line of wrapped(`fix: ${c.fix}`, out.width, indent, ' '.repeat(indent)))
+          out.stdout(line);
     }
   }
   return r.ok ? EXIT_CODES.ok : EXIT_CODES.failure;

@@ -77,9 +77,8 @@ export interface Tmux {
   /** Bring a client (by name; else the current one) to the pane: its session, window and
    * pane made current. */
   jumpToPane(paneId: string, client: string | undefined): Promise<void>;
-  /** The pane the client named `client` is on; undefined when none of that name is attached. */
+  /** The pane of the client named `client`; a message on its status line (display-time). */
   clientPane(client: string): Promise<string | undefined>;
-  /** A message on `client`'s status line that goes by itself (tmux's display-time). */
   tellClient(client: string, text: string): Promise<void>;
   /** Tell the people at this server `text`: the pane's user option `@nudge` (a status bar
    * can show it) and a message on every attached client. Resolves to the clients' terminals

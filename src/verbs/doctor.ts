@@ -7,7 +7,7 @@ import {
   type VerifiedTable,
   versionIn,
 } from '../agents/verified.js';
-import {describeError, NudgeError} from '../base/errors.js';
+import {describeError} from '../base/errors.js';
 import type {OptionsOf, SERVER_OPTIONS} from '../base/option-table.js';
 import {findOnPath, resolveStateDir} from '../base/paths.js';
 import {thisProcess} from '../base/this-process.js';
@@ -17,13 +17,11 @@ import {describeOwnPane} from '../pane/own-pane.js';
 import {ownPane} from '../pane/target.js';
 import {runFile} from '../process/spawn.js';
 import {planRecovery, recoveryFacts} from '../runs/recovery.js';
-import {type InstallAgent, installTargets, piecesFor} from '../setup/agents.js';
+import {type InstallAgent, installTargets} from '../setup/agents.js';
 import {type Check, fail, ok, warn} from '../setup/check.js';
+import {absentAgents, checkAgent} from '../setup/check-agents.js';
 import {checkRefusedHooks} from '../setup/check-hooks.js';
 import {checkState} from '../setup/check-state.js';
-import {planInstall} from '../setup/install.js';
-import {broadRules} from '../setup/legacy.js';
-import {defaultHome, isAllowRule, projectRoot, type Scope} from '../setup/place.js';
 import {checkPlatform} from '../setup/platform.js';
 import {checkWrittenPaths} from '../setup/written-paths.js';
 import {TmuxCommandError} from '../tmux/runner.js';
@@ -217,89 +215,6 @@ async function checkControl(spec: ServerSpec, pane: string): Promise<Check> {
   }
 }
 
-async function checkAgent(
-  agent: InstallAgent,
-  found: string | undefined,
-  ctx: CommandContext,
-): Promise<Check[]> {
-  const home = defaultHome(ctx.env);
-  const scopes: Scope[] = ['user', 'project'];
-  const states: Array<{
-    scope: Scope;
-    present: string[];
-    missing: string[];
-    other: string[];
-    allowed: string[];
-    broad: string[];
-  }> = [];
-  for (const scope of scopes) {
-    const root = scope === 'project' ? projectRoot(ctx.cwd) : home;
-    const place = {scope, home, root, env: ctx.env, allow: true};
-    const pieces = piecesFor(agent, place, ctx.self);
-    try {
-      const plan = await planInstall(pieces, undefined);
-      const wiring = plan.pieces.filter((p) => !isAllowRule(p));
-      const broad = await planInstall(broadRules(agent, place, ctx.self), undefined);
-      states.push({
-        scope,
-        present: wiring.filter((p) => p.action === 'present').map((p) => p.id),
-        missing: wiring.filter((p) => p.action === 'add').map((p) => p.id),
-        other: wiring.filter((p) => p.action === 'conflict').map((p) => p.id),
-        allowed: plan.pieces
-          .filter((p) => isAllowRule(p) && p.action === 'present')
-          .map((p) => p.what),
-        broad: broad.pieces
-          .filter((p) => p.action === 'present')
-          .map((p) => `${p.what} in ${p.file}`),
-      });
-    } catch (error) {
-      if (!(error instanceof NudgeError)) throw error;
-      return [fail(agent, error.message, `Fix the file, then run nudge install ${agent}.`)];
-    }
-  }
-  // A broad rule of an older install lets the model run any nudge command without asking.
-  const broad = states.flatMap((s) =>
-    s.broad.map((b) =>
-      warn(
-        `${agent} rule`,
-        `${b} lets the model run every nudge command (run, schedule, install …) without asking you.`,
-        `Run nudge install ${agent}${s.scope === 'project' ? ' --scope project' : ''} again: it takes the rule out (add --allow for the narrow one).`,
-      ),
-    ),
-  );
-  const full = states.find((s) => s.missing.length === 0 && s.other.length === 0);
-  const where = found ? `${agent} is ${found}` : `${agent} is not on the PATH`;
-  if (full) {
-    const rules =
-      full.allowed.length > 0
-        ? `allowed without asking: ${full.allowed.join('; ')}`
-        : 'no allow rule: the agent asks you before each nudge command its model runs';
-    return [
-      ok(
-        agent,
-        `${where}; nudge is installed for it (${full.scope} scope: ${full.present.join(', ')}; ${rules}).`,
-      ),
-      ...broad,
-    ];
-  }
-  const user = states[0]!;
-  const has = user.present;
-  const detail =
-    user.other.length > 0
-      ? `${where}; ${user.other.join(', ')} ${user.other.length > 1 ? 'are' : 'is'} set to something else than this nudge.`
-      : `${where}; nudge is not installed for it${has.length ? ` (only: ${has.join(', ')})` : ''}.`;
-  return [
-    warn(
-      agent,
-      detail,
-      found
-        ? `nudge install ${agent}`
-        : `Install ${agent} if you use it, then nudge install ${agent}.`,
-    ),
-    ...broad,
-  ];
-}
-
 /** The user's profile files: which profiles they mend, and a warning per refused file. */
 function checkProfileFiles(ctx: CommandContext): Check[] {
   const {sources, problems} = loadProfiles(
@@ -348,11 +263,15 @@ export async function runDoctor(o: DoctorOptions, ctx: CommandContext): Promise<
   checks.push(...(await checkPlatform(ctx.env)));
   checks.push(await checkState(ctx.env));
   checks.push(...checkProfileFiles(ctx));
+  const absent: string[] = [];
   for (const agent of installTargets()) {
     const bin = await findOnPath(agent, ctx.env);
-    checks.push(...(await checkAgent(agent, bin, ctx)));
+    const agentChecks = await checkAgent(agent, bin, ctx);
+    if (agentChecks === 'absent') absent.push(agent);
+    else checks.push(...agentChecks);
     if (bin) checks.push(await checkAgentVersion(agent, bin, table));
   }
+  if (absent.length > 0) checks.push(absentAgents(absent, installTargets().length));
   checks.push(...(await checkWrittenPaths(ctx)));
   checks.push(...(await checkRefusedHooks(ctx.env, ctx.clock.now())));
   checks.push(await checkRecoverable(ctx));

@@ -41,7 +41,8 @@ describe('nudge doctor', () => {
       inside,
     );
     expect(r.exitCode).toBe(0);
-    expect(r.checks.map((c) => c.name)).toEqual([
+    const names = r.checks.map((c) => c.name);
+    expect(names.slice(0, 8)).toEqual([
       'tmux',
       'server',
       'pane',
@@ -50,11 +51,15 @@ describe('nudge doctor', () => {
       'platform',
       'state-dir',
       'profiles',
-      // Then each agent nudge installs for, in the installers' order.
-      ...installTargets(),
-      // Last: whether a tmux server nudge worked with is gone, with things to recover.
-      'recover',
     ]);
+    // Then each agent on the PATH (or with nudge's files), in the installers' order, and the
+    // others on one line; last: whether a server nudge worked with is gone, with things to
+    // recover.
+    const agents = names.slice(8, -1);
+    const shown = installTargets().filter((a) => agents.includes(a));
+    expect(agents.filter((n) => !n.endsWith(' version') && n !== 'agents')).toEqual(shown);
+    if (shown.length < installTargets().length) expect(agents.at(-1)).toBe('agents');
+    expect(names.at(-1)).toBe('recover');
     expect(r.by.recover).toMatchObject({status: 'ok'});
     expect(r.by.platform?.detail).toMatch(
       process.platform === 'linux'
@@ -282,5 +287,32 @@ describe('nudge doctor', () => {
     expect(pi, 'a verified Pi in data/verified-versions.json').toBeDefined();
     expect(r.by['pi version']).toMatchObject({status: 'ok'});
     expect(r.exitCode).toBe(1);
+  });
+
+  test('as a person reads it: every line within 80 columns (wrapped at words), agents not installed on one line', async () => {
+    const home = useTempDir('nudge-doctor-');
+    const bin = join(home, 'bin');
+    mkdirSync(bin);
+    // One agent on the PATH, the others not: they fold into one line.
+    writeFileSync(join(bin, 'gemini'), '#!/bin/sh\necho 0.1.0\n', {mode: 0o755});
+    const env = {HOME: home, NUDGE_HOME: join(home, 'state'), PATH: `${bin}:${process.env.PATH}`};
+    const r = await runNudge(['doctor'], env);
+    const lines = r.stdout.split('\n');
+    for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(80);
+    // A long detail goes on under its check, indented, broken between words.
+    const agents = lines.findIndex((l) => /^ok {4}agents {2,}Not on the PATH/.test(l));
+    expect(agents, r.stdout).toBeGreaterThan(-1);
+    const folded = lines
+      .slice(agents)
+      .join(' ')
+      .replace(/\s+/g, ' ')
+      .match(/Not on the PATH, and nudge not installed for: ([a-z, ]+)\./)?.[1];
+    const others = installTargets().filter(
+      (a) =>
+        a !== 'gemini' &&
+        !lines.some((l) => l.startsWith(`ok    ${a} `) || l.startsWith(`warn  ${a} `)),
+    );
+    expect(folded?.split(', ')).toEqual(others);
+    expect(lines.some((l) => /^warn {2}gemini /.test(l))).toBe(true);
   });
 });

@@ -16,6 +16,8 @@ async function viaYargs(argv: string[]): Promise<SubmitOptions & {json: boolean}
       printed += line;
     },
     stderr: () => {},
+    width: 80,
+    tty: false,
   };
   await buildCli(
     argv,

@@ -169,6 +169,8 @@ describe('nudge install claude', () => {
     const code = renderInstall(r, false, {
       stdout: (l) => lines.push(l),
       stderr: (l) => lines.push(l),
+      width: 80,
+      tty: false,
     });
     expect(code).toBe(EXIT_CODES.failure);
     expect(lines.join('\n')).toContain('! nudge mcp registered: left alone');
