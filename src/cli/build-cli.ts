@@ -2,6 +2,7 @@ import yargs from 'yargs';
 import {NudgeError} from '../base/errors.js';
 import {nudgeVersion} from '../base/version.js';
 import type {Output} from '../render/render.js';
+import {wrapped} from '../render/text.js';
 import type {CommandContext} from '../verbs/context.js';
 import type {submit} from '../verbs/submit.js';
 import type {CliEnv, McpStdio} from './command.js';
@@ -164,13 +165,14 @@ export function buildCli(
     return {parseAsync: async () => undefined};
   }
   // A bare `nudge` lists the commands, as gh does.
-  let cli = yargs(argv.length === 0 ? ['--help'] : normalizeArgv(argv, out))
+  const args = argv.length === 0 ? ['--help'] : normalizeArgv(argv, out);
+  let cli = yargs(args)
     .scriptName('nudge')
     .usage(
       '$0 <command> [options]\n\nHand a job to a tmux pane without blocking; be woken when it is done.',
     );
   for (const name of COMMANDS) cli = cli.command(declaredCommand(name)(env));
-  return cli
+  const parser = cli
     .completion('completion', 'print a bash or zsh completion script (zsh when $SHELL is zsh)')
     .parserConfiguration({'populate--': true})
     .demandCommand(1, 'Give a command')
@@ -179,11 +181,36 @@ export function buildCli(
     .help()
     .alias('help', 'h')
     .version(nudgeVersion())
-    .wrap(Math.min(110, (stdio.stdout as {columns?: number} | undefined)?.columns || 100))
+    // The terminal's width up to 100; 80 into a pipe.
+    .wrap(helpWidth(out))
     .showHelpOnFail(false)
     .exitProcess(false)
     .fail((msg, error) => {
       if (error) throw error;
       throw new NudgeError('bad-usage', usageSentence(msg, argv));
     });
+  // What yargs would print (help, the version, the completion script) comes to the callback:
+  // printed here, a command's help with its examples after it.
+  return {
+    parseAsync: () =>
+      parser.parseAsync(args, {}, (_error, _parsed, output) => {
+        if (output) out.stdout(withExamples(output, args, helpWidth(out)));
+      }),
+  };
+}
+
+/** The width help is wrapped to: the terminal's up to 100; 80 into a pipe. */
+const helpWidth = (out: Output) => (out.tty ? Math.min(100, out.width) : 80);
+
+/** A command's help and its examples, each on a line of its own as the person would paste it
+ * (yargs would wrap a long one mid-command), its description under it. */
+function withExamples(output: string, args: readonly string[], width: number): string {
+  const examples = commandOf(args)?.d.examples ?? [];
+  if (examples.length === 0 || !args.some((w) => w === '--help' || w === '-h')) return output;
+  const lines = examples.flatMap(([example, description]) => [
+    // Indented when it fits; a longer line to paste starts at the margin rather than wraps.
+    ((line) => (line.length + 2 <= width ? `  ${line}` : line))(example.replace(/^\$0\b/, 'nudge')),
+    ...(description ? wrapped(description, width, 6, '      ') : []),
+  ]);
+  return `${output.replace(/\n+$/, '')}\n\nExamples:\n${lines.join('\n')}`;
 }

@@ -68,7 +68,7 @@ function build<A>(y: Argv<A>, d: AnyDeclaration): Argv<A> {
         : {}),
     }) as unknown as Argv<A>;
   b = withOptions(b, d.options);
-  for (const [command, description] of d.examples ?? []) b = b.example(command, description);
+  // Examples: printed by build-cli after yargs' help, one command a line, never wrapped.
   return b;
 }
 

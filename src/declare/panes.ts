@@ -43,7 +43,7 @@ export const submit = defineCommand({
       'build in %4, wake %1 with the exit status',
     ],
     [
-      "$0 submit --host gpu --pane %2 --notify-pane self --until exit -- 'make train'",
+      "$0 submit --host gpu --pane %2 --notify-pane self --until exit -- 'make'",
       'train on the host gpu, wake this pane when it ends',
     ],
   ],

@@ -2,7 +2,8 @@ import {formatDuration} from '../base/durations.js';
 import {EXIT_CODES, type ExitCode} from '../base/errors.js';
 import type {OnHost} from '../front/dispatch.js';
 import type {QueueChange, QueueList} from '../verbs/queue.js';
-import {type Output, printTable} from './render.js';
+import type {Output} from './render.js';
+import {printTable} from './text.js';
 
 /** `nudge queue [PANE]`: per pane, the job at work first, then the waiting ones in order. */
 export function renderQueue(r: OnHost<QueueList>, json: boolean, out: Output): ExitCode {

@@ -1,8 +1,6 @@
-import wrapAnsi from 'wrap-ansi';
 import {formatDuration} from '../base/durations.js';
 import {EXIT_CODES, type ExitCode, exitCodeOfState} from '../base/errors.js';
 import type {OnHost} from '../front/dispatch.js';
-import {VERBS} from '../front/verbs.js';
 import type {CancelResult} from '../jobs/cancel.js';
 import type {JobOutcome} from '../jobs/events.js';
 import {describeStalled} from '../jobs/stalled.js';
@@ -23,6 +21,7 @@ import type {
   WatchReportResult,
   WatchStartResult,
 } from '../watch/types.js';
+import {printTable, wrapped} from './text.js';
 
 /**
  * The one place a command's typed result becomes what the CLI prints and the code it exits
@@ -36,33 +35,6 @@ export interface Output {
   /** Whether stdout is a terminal (a pipe gets whole lines where a view would cut them). */
   tty: boolean;
 }
-
-/** `text` wrapped at word boundaries to `width`, every line after the first (and the first,
- * when `first` is given) led by `indent` spaces. A word longer than the line (a path) stays
- * whole on a line of its own rather than being cut. */
-export function wrapped(text: string, width: number, indent: number, first = ''): string[] {
-  const room = Math.max(20, width - indent);
-  // A command to paste is never broken: its spaces are kept from the wrapper.
-  const kept = text.replace(COMMAND, keepCommand);
-  const lines = wrapAnsi(kept, room, {hard: false, trim: true, wordWrap: true}).split('\n');
-  return lines.map((l, i) => `${i === 0 ? first : ' '.repeat(indent)}${l.replaceAll(KEEP, ' ')}`);
-}
-
-/** A command in a sentence: `nudge VERB`, `tmux` with a flag or a hyphened command, or
- * `chmod MODE`, and its words up to a comma, a semicolon, a bracket or a word that ends a
- * clause (`.`, `:`). Prose that names nudge or tmux ("nudge works with …") is not one. */
-const COMMAND =
-  /\b(?:nudge (?=[a-z])|tmux (?=-|[a-z]+-)|chmod (?=\d))[^\s,;()]*[^\s,;().:](?: [^\s,;()]*[^\s,;().:])*/g;
-const NUDGE_WORDS = new Set([
-  ...Object.keys(VERBS).map((v) => v.split('-')[0]),
-  ...['install', 'agents', 'explain', 'mcp', 'schedule', 'completion', 'hook', 'uninstall'],
-]);
-/** Keep `match` whole unless it is `nudge` and a word that is not one of its commands. */
-const keepCommand = (match: string) =>
-  match.startsWith('nudge ') && !NUDGE_WORDS.has(match.split(' ')[1] ?? '')
-    ? match
-    : match.replaceAll(' ', KEEP);
-const KEEP = '\u00a0';
 
 /** The exit code of a job's ending: done 0, blocked 3, timeout 124, else 1 (the one table
  * the workers use too). */
@@ -211,7 +183,10 @@ export function renderStatus(
     out.stdout(JSON.stringify(s));
     return EXIT_CODES.ok;
   }
-  const line = out.stdout;
+  // Each line within the width, what follows its label wrapped under the label's column.
+  const line = (text: string) => {
+    for (const l of wrapped(text, out.width, 8)) out.stdout(l);
+  };
   const lostNote =
     s.state === 'lost' && s.recordedState !== 'lost'
       ? ` (its process ${s.pid ?? '?'} is gone; it never finished)`
@@ -268,8 +243,12 @@ export function renderStatus(
   for (const e of s.events) {
     const {t, event, ...rest} = e;
     delete rest.state;
-    const extra = Object.keys(rest).length ? ` ${JSON.stringify(rest)}` : '';
-    line(`  +${formatDuration(Date.parse(t) - start).padEnd(7)} ${event}${extra}`);
+    // Spaced ({ "a": 1, "b": 2 }) so a long one wraps between its fields.
+    const extra = Object.keys(rest).length
+      ? ` ${JSON.stringify(rest, null, 1).replace(/\n\s*/g, ' ')}`
+      : '';
+    const at = `  +${formatDuration(Date.parse(t) - start).padEnd(7)} `;
+    for (const l of wrapped(`${event}${extra}`, out.width, at.length, at)) out.stdout(l);
   }
   return EXIT_CODES.ok;
 }
@@ -385,14 +364,4 @@ export function renderWatchList(r: WatchListResult, json: boolean, out: Output):
   const rows = r.watchers.map((w) => [w.name, w.state, w.pane, w.plan.split('\n')[0] ?? '']);
   printTable(['WATCHER', 'STATE', 'PANE', 'PLAN'], rows, out);
   return EXIT_CODES.ok;
-}
-
-/** Columns padded to their widest cell; the last one as it is. */
-export function printTable(header: string[], rows: string[][], out: Output): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  for (const row of [header, ...rows]) {
-    out.stdout(
-      row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '),
-    );
-  }
 }

@@ -3,7 +3,8 @@ import type {HostInstallResult} from '../front/host-install.js';
 import type {DoctorResult} from '../verbs/doctor.js';
 import type {InstallResult} from '../verbs/install.js';
 import type {ScheduleResult} from '../verbs/schedule.js';
-import {type Output, wrapped} from './render.js';
+import type {Output} from './render.js';
+import {wrapped} from './text.js';
 
 const MARK = {
   add: '+',

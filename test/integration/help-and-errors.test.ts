@@ -30,6 +30,25 @@ describe('help', () => {
     if (args.length === 0) expect(r.stdout).toMatch(/^ {2}nudge submit /m);
     expect(r.stdout).not.toContain('###-begin-nudge-completions-###');
   });
+
+  it("every command's help into a pipe: within 80 columns, each example a whole line", async () => {
+    const top = await nudge(['--help']);
+    const commands = [...top.stdout.matchAll(/^ {2}nudge ([a-z-]+)/gm)].map((m) => m[1] ?? '');
+    expect(commands.length).toBeGreaterThan(15);
+    for (const command of ['', ...commands]) {
+      const r = await nudge(command ? [command, '--help'] : ['--help']);
+      const [help = '', examples = ''] = r.stdout.split('\nExamples:\n');
+      // An example's own line is a command to paste: whole, however long; the rest wraps.
+      const wraps = [...help.split('\n'), ...examples.split('\n').filter((l) => /^ {6}/.test(l))];
+      for (const line of wraps)
+        expect([...line].length, `nudge ${command} --help: ${line}`).toBeLessThanOrEqual(80);
+    }
+    // The line to paste into ~/.tmux.conf, whole, on a line of its own.
+    const next = await nudge(['next', '--help']);
+    expect(next.stdout).toMatch(
+      /^Examples:\n {0,2}bind-key N run-shell 'nudge next -S "#\{socket_path\}" --client "#\{client_name\}"'\n {6}in ~\/\.tmux\.conf: prefix N$/m,
+    );
+  });
 });
 
 describe('usage errors: one sentence with the fix, exit 2, nothing recorded', () => {
