@@ -37,16 +37,49 @@ export async function checkSubmitTarget(
 ): Promise<string | undefined> {
   await checkUntil(tmux, info, asks);
   let notifyPane: string | undefined;
+  let noticeAt = info;
   if (asks.notifyPane !== undefined) {
     const notify = await resolvePane(tmux, spec, asks.notifyPane, deps, '--notify-pane');
     await checkReach(tmux, notify.info, deps.env, '--notify-pane');
     if (notify.info.serverPid !== info.serverPid) {
       throw new NudgeError('bad-pane', '--notify-pane must be on the same tmux server as --pane.');
     }
-    if (notify.info.paneId !== info.paneId) notifyPane = notify.info.paneId;
+    if (notify.info.paneId !== info.paneId) {
+      notifyPane = notify.info.paneId;
+      noticeAt = notify.info;
+    }
+  }
+  if (asks.via === 'native') {
+    // The notice goes through a door or not at all: a program with none is refused now, not
+    // after the work is done.
+    const refused = await doorsOf(
+      await lookAt(tmux, info, deps),
+      noticeAt,
+      noticeAt === info ? asks.profile : 'auto',
+    );
+    if (refused)
+      throw new NudgeError(
+        'no-door',
+        `${refused}; --via native sends the notice through a door only, so nothing was queued.`,
+      );
   }
   if (asks.busyNow) await checkBusy(asks.busyNow, tmux, info, asks, deps);
   return notifyPane;
+}
+
+/** What looking at a pane's program needs (loaded only by the checks that look). */
+async function lookAt(
+  tmux: Tmux,
+  info: PaneInfo,
+  deps: {foreground: Foreground; stateDir: string},
+) {
+  const {paneMemory} = await import('./memory.js');
+  const server = {socketPath: info.socketPath, serverPid: info.serverPid};
+  return {tmux, foreground: deps.foreground, paneMemory: paneMemory(deps.stateDir, server)};
+}
+
+async function doorsOf(...args: Parameters<typeof import('./busy.js').doorsOf>) {
+  return (await import('./busy.js')).doorsOf(...args);
 }
 
 /** The "done" condition fits the pane's program (a prompt can be recognised at all), and a
@@ -78,12 +111,8 @@ async function checkBusy(
   deps: {foreground: Foreground; stateDir: string},
 ): Promise<void> {
   // Loaded only for these policies: the profiles and the pane's look.
-  const [{busyWith, doorsOf}, {paneMemory}] = await Promise.all([
-    import('./busy.js'),
-    import('./memory.js'),
-  ]);
-  const server = {socketPath: info.socketPath, serverPid: info.serverPid};
-  const look = {tmux, foreground: deps.foreground, paneMemory: paneMemory(deps.stateDir, server)};
+  const {busyWith} = await import('./busy.js');
+  const look = await lookAt(tmux, info, deps);
   if (busyNow === 'now') {
     if (asks.via === 'keys')
       throw new NudgeError('bad-usage', '--if-busy now goes through a door; --via keys types.');

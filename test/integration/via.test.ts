@@ -1,10 +1,10 @@
 // --via: how a notice goes (src/doors/). Through the real CLI and worker, on a shell pane
-// (its profile has no door): `native` never types the notice and says why; `[submit] via` in
+// (its profile has no door): `native` is refused at submit, saying why; `[submit] via` in
 // config.toml is the default; a wrong value is one sentence, exit 2.
 import {mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {useNudgeHome} from '../helpers/nudge-home.js';
+import {jobIds, useNudgeHome} from '../helpers/nudge-home.js';
 import {runNudge, submitArgs} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
@@ -21,16 +21,15 @@ async function shellJob(extra: string[], env: Record<string, string> = {}) {
 }
 
 describe('--via', () => {
-  it('native on a program without a door: the job fails saying why, and no notice is typed', async () => {
-    const {r, screen, seen} = await shellJob(['--via', 'native']);
+  it('native on a program without a door: refused at submit, one sentence, nothing typed or recorded', async () => {
+    const home = useNudgeHome();
+    const {r, screen, seen} = await shellJob(['--via', 'native'], {NUDGE_HOME: home});
     expect(r.exitCode, seen).toBe(1);
-    expect(JSON.parse(r.stdout), seen).toMatchObject({
-      state: 'failed',
-      notified: false,
-      reason:
-        'The work ended (done), but no door took the notice (shell has no door); nothing was typed (--via native).',
-    });
-    expect(screen).not.toContain('Command complete');
+    expect(r.stderr.trim(), seen).toMatch(
+      /^nudge: Pane %0 runs shell, which has no door of its own to take a message mid-turn \(.* have one: docs\/agents\.md\); --via native sends the notice through a door only, so nothing was queued\.$/,
+    );
+    expect(screen).not.toContain('echo built');
+    expect(jobIds(home)).toEqual([]);
   });
 
   it('auto (the default) types where there is no door, and the job says so', async () => {
@@ -49,10 +48,8 @@ describe('--via', () => {
     mkdirSync(join(config, 'nudge'));
     writeFileSync(join(config, 'nudge', 'config.toml'), '[submit]\nvia = "native"\n');
     const fromConfig = await shellJob([], {XDG_CONFIG_HOME: config});
-    expect(JSON.parse(fromConfig.r.stdout), fromConfig.seen).toMatchObject({
-      state: 'failed',
-      notified: false,
-    });
+    expect(fromConfig.r.exitCode, fromConfig.seen).toBe(1);
+    expect(fromConfig.r.stderr, fromConfig.seen).toContain('--via native sends the notice');
     const flag = await shellJob(['--via', 'keys'], {XDG_CONFIG_HOME: config});
     expect(JSON.parse(flag.r.stdout), flag.seen).toMatchObject({
       state: 'done',
