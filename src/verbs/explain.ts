@@ -1,4 +1,5 @@
 import {describeSource} from '../agents/builtin.js';
+import {findDialog} from '../agents/dialogs.js';
 import {explainScreen, programVersion, type RuleMatch} from '../agents/explain.js';
 import type {ProfileName} from '../agents/profile.js';
 import {loadedProfiles} from '../agents/registry.js';
@@ -40,7 +41,12 @@ export interface ExplainResult {
   /** Every rule of the profile on the current screen, and the text it matched. */
   rules: RuleMatch[];
   /** The verdict `nudge wait` gives this one look (before the screen has held still). */
-  verdict: {idle: boolean; why: string};
+  verdict: {
+    idle: boolean;
+    why: string;
+    /** A dialog on the screen (what `wait` answers `blocked` for, exit 3). */
+    blocked?: {kind: string; question: string} | undefined;
+  };
   /** User profile files that were refused (one sentence each). */
   problems: string[];
   /** What tmux says of the pane that changes what submit does: dead, in a mode,
@@ -116,11 +122,19 @@ export async function explainPane(o: ExplainOptions, ctx: CommandContext): Promi
     info.panePid,
   );
   const said = session?.status;
-  const verdict = info.dead
+  // As wait decides: a dialog on the screen is blocked before idle or busy is asked.
+  const dialog = info.dead ? undefined : findDialog(profile, view, ctx.clock.now());
+  const verdict: ExplainResult['verdict'] = info.dead
     ? {idle: false, why: 'dead: its program exited'}
-    : 'idle' in now
-      ? {idle: true, why: now.idle}
-      : {idle: false, why: now.busy};
+    : dialog
+      ? {
+          idle: false,
+          blocked: {kind: dialog.kind, question: dialog.question},
+          why: `blocked: it waits for a person (${dialog.kind}: ${dialog.question}); wait and expect exit 3`,
+        }
+      : 'idle' in now
+        ? {idle: true, why: now.idle}
+        : {idle: false, why: now.busy};
   // The record and the screen are two witnesses: when they disagree, say so.
   if (said === 'waiting' || (said === 'busy' && verdict.idle) || (said === 'idle' && !verdict.idle))
     verdict.why += `; its session record says ${said}${session?.waitingFor ? ` (${session.waitingFor})` : ''}`;

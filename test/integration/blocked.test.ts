@@ -160,6 +160,15 @@ describe('an agent waiting for a person is blocked, never typed into', () => {
     );
     expect(expected.exitCode, expected.stdout + expected.stderr).toBe(3);
     expectAskedUntouched(JSON.parse(expected.stdout), w);
+    // explain says what wait says: blocked, with the dialog's kind and question.
+    const explained = await runNudge(['explain', '-S', w.server.socket, w.pane, '--json'], w.env);
+    expect(explained.exitCode, explained.stderr).toBe(0);
+    expect(JSON.parse(explained.stdout).verdict).toEqual({
+      idle: false,
+      blocked: {kind: 'permission', question: 'Do you want to proceed?'},
+      why: 'blocked: it waits for a person (permission: Do you want to proceed?); wait and expect exit 3',
+    });
+    expect(dialogKeys(w)).toEqual([]);
   }, 90_000);
 
   test('the MCP wait and expect tools answer blocked, with the kind, the question and the pane', async () => {
