@@ -1,6 +1,12 @@
 import {NudgeError} from './errors.js';
 
-const UNIT_MS: Record<string, number> = {ms: 1, s: 1000, m: 60_000, h: 3_600_000};
+const UNIT_MS: Record<string, number> = {
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+};
 
 /** The longest duration any option accepts (a week): anything longer is a typo. */
 export const MAX_DURATION_MS = 7 * 24 * 3_600_000;
@@ -16,7 +22,7 @@ export function parseDuration(value: unknown, option: string): number {
   if (value === '' || value === true)
     throw new NudgeError('bad-duration', `${option} needs a value, e.g. ${option} 10m.`);
   const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value : '';
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(text);
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/.exec(text);
   const amount = match ? Number(match[1]) : Number.NaN;
   if (
     match &&

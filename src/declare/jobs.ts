@@ -1,5 +1,5 @@
 import {HOST_OPTION, JSON_OPTION} from '../base/option-table.js';
-import {LOGS_OPTIONS} from '../verbs/options/setup.js';
+import {JOBS_OPTIONS, LOGS_OPTIONS} from '../verbs/options/setup.js';
 import {type AnyDeclaration, defineCommand, JOB, KEEPS, LOOKS} from './define.js';
 
 /** `nudge jobs`, `status`, `cancel` and `logs`: the jobs in the store — here, or with
@@ -8,7 +8,11 @@ import {type AnyDeclaration, defineCommand, JOB, KEEPS, LOOKS} from './define.js
 export const jobs = defineCommand({
   verb: 'jobs',
   describe: 'list jobs (here and on the hosts of config.toml, with a HOST column)',
-  options: {...HOST_OPTION, ...JSON_OPTION},
+  options: {...JOBS_OPTIONS, ...JSON_OPTION},
+  examples: [
+    ['$0 jobs --state failed --since 1h', 'what failed in the last hour'],
+    ['$0 jobs -L work --pane %3', 'the jobs of pane %3 on the server tmux -L work'],
+  ],
   render: async () => (await import('../render/render.js')).renderJobs,
   mcp: {
     title: 'The jobs',

@@ -130,7 +130,14 @@ export async function jobsAnywhere(
   if (where.named) return {...(await runOn(where.host, 'jobs', o, ctx)), unreachable: []};
   const here = await runOn(undefined, 'jobs', o, ctx);
   const {hosts} = remoteSettings(ctx.env);
-  const lists = await Promise.allSettled(hosts.map((h) => callHost(h, 'jobs', {}, ctx)));
+  // The filters go along (only those given: an older nudge there knows none); -L/-S name a
+  // server of this host.
+  const filters = Object.fromEntries(
+    Object.entries({state: o.state, pane: o.pane, since: o.since}).filter(
+      ([, v]) => v !== undefined,
+    ),
+  );
+  const lists = await Promise.allSettled(hosts.map((h) => callHost(h, 'jobs', filters, ctx)));
   const unreachable: JobsEverywhere['unreachable'] = [];
   const jobs = [...here.jobs];
   lists.forEach((r, i) => {

@@ -1,3 +1,4 @@
+import {basename, dirname} from 'node:path';
 import {formatDuration} from '../base/durations.js';
 import {EXIT_CODES, type ExitCode, exitCodeOfState} from '../base/errors.js';
 import type {OnHost} from '../front/dispatch.js';
@@ -140,6 +141,11 @@ export function renderExpect(r: ExpectResult, out: Output): ExitCode {
   return exitCodeOfState(r.answer.status === 'matched' ? 'done' : r.answer.status);
 }
 
+/** A server as `-L` names it where its socket is in tmux's own folder (tmux-UID), else its
+ * socket's path (as `-S` names it). */
+const serverName = (socket: string) =>
+  /\/tmux-\d+$/.test(dirname(socket)) ? basename(socket) : socket || '-';
+
 export function renderJobs(
   r: OnHost<JobList> & {unreachable?: {host: string; error: string}[]},
   json: boolean,
@@ -158,8 +164,11 @@ export function renderJobs(
   }
   const jobs = r.jobs as OnHost<JobList['jobs'][number]>[];
   const hosts = jobs.some((j) => j.host !== undefined);
+  // Several servers' %2 look alike: a SERVER column (the socket's name) when there are two.
+  const servers = new Set(jobs.map((j) => j.socketPath)).size > 1;
   const rows = jobs.map((j) => [
     ...(hosts ? [j.host ?? LOCAL_HOST] : []),
+    ...(servers ? [serverName(j.socketPath)] : []),
     j.id,
     j.stalled
       ? `${j.state}, ${describeStalled(j.stalled, r.nowMs)}`
@@ -170,7 +179,8 @@ export function renderJobs(
     formatDuration(r.nowMs - Date.parse(j.createdAt)),
     j.preview,
   ]);
-  printTable([...(hosts ? ['HOST'] : []), 'JOB', 'STATE', 'PANE', 'AGE', 'TEXT'], rows, out);
+  const header = [...(hosts ? ['HOST'] : []), ...(servers ? ['SERVER'] : [])];
+  printTable([...header, 'JOB', 'STATE', 'PANE', 'AGE', 'TEXT'], rows, out);
   return failed;
 }
 

@@ -31,7 +31,11 @@ const keepCommand = (match: string) =>
 const KEEP = '\u00a0';
 
 /** Columns padded to their widest cell; the last one as it is. */
-export function printTable(header: string[], rows: string[][], out: {stdout: (line: string) => void; width: number}): void {
+export function printTable(
+  header: string[],
+  rows: string[][],
+  out: {stdout: (line: string) => void; width: number},
+): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   for (const row of [header, ...rows]) {
     const line = row

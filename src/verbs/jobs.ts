@@ -1,10 +1,14 @@
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
+import {parseDuration} from '../base/durations.js';
+import {NudgeError} from '../base/errors.js';
+import type {OptionsOf} from '../base/option-table.js';
 import {resolveStateDir} from '../base/paths.js';
 import {jobsInReach} from '../jobs/job-reach.js';
 import {endJobsOfGoneServers, tellLost} from '../jobs/lost.js';
 import type {RunRecord, SubmitRecord} from '../jobs/record.js';
 import {
+  JOB_STATES,
   type JobEvent,
   type JobHandle,
   type JobRecord,
@@ -13,7 +17,9 @@ import {
   type ShownState,
   shownState,
 } from '../jobs/store.js';
+import {resolveServerSpec, socketFile} from '../tmux/server.js';
 import type {CommandContext} from './context.js';
+import type {JOBS_OPTIONS} from './options/setup.js';
 
 /**
  * A record as a user should read it: `state` is the state to believe (`lost` for a job whose
@@ -42,7 +48,8 @@ export interface JobList {
 }
 
 /** `nudge jobs`: the jobs the caller may reach (a nudge inside a pane: its session's). */
-export async function listJobs(_o: object, ctx: CommandContext): Promise<JobList> {
+export async function listJobs(o: JobsOptions, ctx: CommandContext): Promise<JobList> {
+  const keep = jobFilter(o, ctx);
   const store = new JobStore(resolveStateDir(ctx.env));
   // Jobs of a tmux server that is gone end lost now (and their people are told).
   await endJobsOfGoneServers(store, ctx);
@@ -52,7 +59,33 @@ export async function listJobs(_o: object, ctx: CommandContext): Promise<JobList
   for (const job of jobs)
     if (job.state === 'lost')
       await tellLost(await store.open(job.id), job as unknown as JobRecord, ctx);
-  return {jobsDir: store.jobsDir, nowMs, jobs};
+  return {jobsDir: store.jobsDir, nowMs, jobs: jobs.filter((j) => keep(j, nowMs))};
+}
+
+export type JobsOptions = Partial<Omit<OptionsOf<typeof JOBS_OPTIONS>, 'host'>>;
+
+/** The shown states `--state` takes. */
+const SHOWN_STATES: readonly string[] = [...JOB_STATES, 'lost'];
+
+/** Which jobs `o` lists: of one server (-L/-S), in given states, of a pane, submitted since. */
+function jobFilter(o: JobsOptions, ctx: CommandContext) {
+  const states = (o.state ?? []).flatMap((s) => s.split(',')).filter(Boolean);
+  const unknown = states.find((s) => !SHOWN_STATES.includes(s));
+  if (unknown !== undefined)
+    throw new NudgeError(
+      'bad-usage',
+      `--state takes ${SHOWN_STATES.join(', ')} (got ${JSON.stringify(unknown)}); see nudge jobs --help.`,
+    );
+  const sinceMs = o.since === undefined ? undefined : parseDuration(o.since, '--since');
+  const server =
+    o.socketName !== undefined || o.socketPath !== undefined
+      ? socketFile(resolveServerSpec(o, ctx.env), ctx.env, ctx.uid)
+      : undefined;
+  return (j: ShownJob, nowMs: number) =>
+    (states.length === 0 || states.includes(j.state)) &&
+    (o.pane === undefined || j.pane === o.pane) &&
+    (server === undefined || j.socketPath === server) &&
+    (sinceMs === undefined || Date.parse(j.createdAt) >= nowMs - sinceMs);
 }
 
 /** A job's record plus its events, as `nudge status` shows it; `recoveredAs`: the job that

@@ -1,4 +1,9 @@
-import {HOST_OPTION, type OptionTable} from '../../base/option-table.js';
+import {
+  durationOption,
+  HOST_OPTION,
+  type OptionTable,
+  SERVER_OPTIONS,
+} from '../../base/option-table.js';
 
 /** `nudge install AGENT`. */
 export const INSTALL_OPTIONS = {
@@ -39,5 +44,19 @@ export const LOGS_OPTIONS = {
     describe: 'keep printing until the job ends',
   },
   pretty: {type: 'boolean', default: false, describe: 'format through pino-pretty'},
+  ...HOST_OPTION,
+} as const satisfies OptionTable;
+
+/** `nudge jobs` (and the MCP tool `jobs`): which jobs are listed. */
+export const JOBS_OPTIONS = {
+  ...SERVER_OPTIONS,
+  state: {
+    type: 'string',
+    multiple: true,
+    describe: 'only jobs in this state (repeatable: --state done --state failed)',
+    mcp: {describe: 'only jobs in these states'},
+  },
+  pane: {type: 'string', describe: 'only jobs of this pane (%N)'},
+  since: durationOption('only jobs submitted within this long (10m, 2h, 7d)'),
   ...HOST_OPTION,
 } as const satisfies OptionTable;

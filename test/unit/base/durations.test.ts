@@ -8,6 +8,7 @@ describe('parseDuration', () => {
     ['1.5s', 1500],
     ['5m', 300_000],
     ['1h', 3_600_000],
+    ['7d', 604_800_000],
     // A number is an MCP tool's argument: milliseconds, as its schema says.
     [1500, 1500],
     ['0', 0],
@@ -16,7 +17,7 @@ describe('parseDuration', () => {
     expect(parseDuration(input, '--timeout')).toBe(ms);
   });
 
-  test.each(['abc', '-1', '-1s', '1e309', '5 minutes', '1d', 'NaN', '3ss', '.5s'])(
+  test.each(['abc', '-1', '-1s', '1e309', '5 minutes', '1w', 'NaN', '3ss', '.5s'])(
     '%j is refused with exit 2',
     (input) => {
       const attempt = () => parseDuration(input, '--delay');

@@ -46,7 +46,7 @@ describe('the declared commands', () => {
       wait: 'host ignore interval lines pane stable_checks timeout until',
       expect:
         'action fail_pattern host include_existing lines pane_id pattern poll_interval_ms timeout_ms',
-      jobs: 'host',
+      jobs: 'host pane since state',
       status: 'host job',
       cancel: 'host job keep_running',
       queue: 'host pane',

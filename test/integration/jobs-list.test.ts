@@ -1,0 +1,64 @@
+// `nudge jobs` as a person reads it, through the real CLI and worker on two private tmux
+// servers: a SERVER column when the jobs are of more than one (their %0 look alike), and the
+// filters -S, --state, --pane and --since; a state it does not know is one sentence, exit 2.
+import {describe, expect, it} from 'vitest';
+import {waitForJobEnd} from '../helpers/job-files.js';
+import {useNudgeHome} from '../helpers/nudge-home.js';
+import {runNudge, submitTo} from '../helpers/run-nudge.js';
+import {startTmuxServer} from '../helpers/tmux-server.js';
+
+describe('nudge jobs', () => {
+  it('two servers: a SERVER column; -S, --state, --pane and --since choose the rows', async () => {
+    const home = useNudgeHome();
+    const env = {NUDGE_HOME: home};
+    const one = await startTmuxServer();
+    const two = await startTmuxServer();
+    await one.waitForScreen('%0', /^\$$/m);
+    await two.waitForScreen('%0', /^\$$/m);
+    const done = await submitTo(one.socket, '%0', 'true', ['--no-notice', '--until', 'exit'], env);
+    const failed = await submitTo(
+      two.socket,
+      '%0',
+      'false',
+      ['--no-notice', '--until', 'exit'],
+      env,
+    );
+    expect((await waitForJobEnd(home, done.id, 60_000)).state).toBe('done');
+    // `false` exits 1: --until exit ends the job failed.
+    expect((await waitForJobEnd(home, failed.id, 60_000)).state).toBe('failed');
+
+    const listed = async (args: string[]) => {
+      const r = await runNudge(['jobs', ...args], env);
+      expect(r.exitCode, r.stderr).toBe(0);
+      return r.stdout.split('\n');
+    };
+    const all = await listed([]);
+    expect(all[0]).toMatch(/^SERVER +JOB +STATE +PANE +AGE +TEXT$/);
+    expect(all.find((l) => l.includes(done.id))).toMatch(
+      new RegExp(`^${one.socket} +${done.id} +done +%0 `),
+    );
+    expect(all.find((l) => l.includes(failed.id))).toMatch(
+      new RegExp(`^${two.socket} +${failed.id} +failed +%0 `),
+    );
+    const ids = async (args: string[]) =>
+      (JSON.parse((await runNudge(['jobs', '--json', ...args], env)).stdout) as {id: string}[]).map(
+        (j) => j.id,
+      );
+    expect(await ids(['-S', one.socket])).toEqual([done.id]);
+    // One server's jobs: no SERVER column.
+    expect((await listed(['-S', two.socket]))[0]).toMatch(/^JOB +STATE/);
+    expect(await ids(['--state', 'failed'])).toEqual([failed.id]);
+    expect((await ids(['--state', 'done,failed'])).sort()).toEqual([done.id, failed.id].sort());
+    expect(await ids(['--pane', '%9'])).toEqual([]);
+    expect((await ids(['--pane', '%0', '--since', '1h'])).sort()).toEqual(
+      [done.id, failed.id].sort(),
+    );
+    expect(await ids(['--since', '0s'])).toEqual([]);
+
+    const bad = await runNudge(['jobs', '--state', 'finished'], env);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr.trim()).toMatch(
+      /^nudge: --state takes queued, .*, lost \(got "finished"\); see nudge jobs --help\.$/,
+    );
+  }, 120_000);
+});
