@@ -18,7 +18,7 @@ export const MAX_DURATION_MS = 7 * 24 * 3_600_000;
  * number (an MCP tool's argument, documented as milliseconds) is milliseconds. `option`
  * names the flag in the error message, e.g. `--timeout`.
  */
-export function parseDuration(value: unknown, option: string): number {
+export function parseDuration(value: unknown, option: string, maxMs = MAX_DURATION_MS): number {
   if (value === '' || value === true)
     throw new NudgeError('bad-duration', `${option} needs a value, e.g. ${option} 10m.`);
   const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value : '';
@@ -43,14 +43,18 @@ export function parseDuration(value: unknown, option: string): number {
       `${option} expects a duration such as 250ms, 3s, 5m or 1h, got ${JSON.stringify(value)}.`,
     );
   }
-  if (ms > MAX_DURATION_MS) {
+  if (ms > maxMs) {
     throw new NudgeError(
       'bad-duration',
-      `${option} is ${JSON.stringify(value)}, longer than the 7-day maximum; use a shorter duration.`,
+      `${option} is ${JSON.stringify(value)}, longer than the ${Math.round(maxMs / 86_400_000)}-day maximum; use a shorter duration.`,
     );
   }
   return ms;
 }
+
+/** The longest a history duration may be (`jobs --since`, `jobs prune --older-than`, the
+ * `[jobs] keep` setting): ten years. */
+export const HISTORY_MAX_MS = 3650 * 86_400_000;
 
 /** Parse a whole number within [min, max] for `option`. */
 export function parseInteger(value: unknown, option: string, min: number, max: number): number {

@@ -1,5 +1,5 @@
 import {HOST_OPTION, JSON_OPTION} from '../base/option-table.js';
-import {JOBS_OPTIONS, LOGS_OPTIONS} from '../verbs/options/setup.js';
+import {JOBS_OPTIONS, JOBS_PRUNE_OPTIONS, LOGS_OPTIONS} from '../verbs/options/setup.js';
 import {type AnyDeclaration, defineCommand, JOB, KEEPS, LOOKS} from './define.js';
 
 /** `nudge jobs`, `status`, `cancel` and `logs`: the jobs in the store — here, or with
@@ -7,6 +7,9 @@ import {type AnyDeclaration, defineCommand, JOB, KEEPS, LOOKS} from './define.js
 
 export const jobs = defineCommand({
   verb: 'jobs',
+  group: 'jobs',
+  name: 'list',
+  groupDefault: true,
   describe: 'list jobs (here and on the hosts of config.toml, with a HOST column)',
   options: {...JOBS_OPTIONS, ...JSON_OPTION},
   examples: [
@@ -23,6 +26,17 @@ export const jobs = defineCommand({
       value: unreachable.length > 0 ? {jobs, unreachable} : {jobs},
     }),
   },
+});
+
+export const jobsPrune = defineCommand({
+  verb: 'jobs-prune',
+  group: 'jobs',
+  describe:
+    "remove the records of jobs that ended longer ago than --older-than (config.toml's [jobs] keep, else 30d)",
+  options: {...JOBS_PRUNE_OPTIONS, ...JSON_OPTION},
+  examples: [['$0 jobs prune --older-than 7d --dry-run', 'what a week of history would leave']],
+  render: async () => (await import('../render/render.js')).renderPruned,
+  mcp: {none: "removing the job history is the person's to do, not an agent's"},
 });
 
 export const status = defineCommand({
@@ -75,4 +89,4 @@ export const logs = defineCommand({
 });
 
 /** This file's commands, in the order `--help` lists them. */
-export const COMMANDS: readonly AnyDeclaration[] = [jobs, status, cancel, logs];
+export const COMMANDS: readonly AnyDeclaration[] = [jobs, jobsPrune, status, cancel, logs];

@@ -24,6 +24,10 @@ export const DECLARED: readonly AnyDeclaration[] = [
 /** The command groups (`nudge watch …`, `nudge queue …`): what `--help` says of each, and
  * what a group named without its command says (absent: its default command runs). */
 export const GROUPS: Readonly<Record<string, {describe: string; demand?: string}>> = {
+  jobs: {
+    describe:
+      'list jobs (here and on the hosts of config.toml), filtered by server, state, pane or age; prune the ended ones',
+  },
   queue: {
     describe: 'the jobs waiting for each pane, in order; move, drop or edit one before it types',
   },

@@ -9,6 +9,7 @@ export const VERBS = {
   wait: async () => (await import('../verbs/wait.js')).waitForIdle,
   expect: async () => (await import('../verbs/expect.js')).expectPattern,
   jobs: async () => (await import('../verbs/jobs.js')).listJobs,
+  'jobs-prune': async () => (await import('../verbs/prune.js')).pruneJobs,
   status: async () => (await import('../verbs/jobs.js')).showStatus,
   cancel: async () => (await import('../jobs/cancel.js')).cancelJob,
   logs: async () => (await import('../verbs/logs.js')).showLogs,

@@ -11,6 +11,7 @@ import type {ExpectResult} from '../verbs/expect.js';
 import type {HookResult} from '../verbs/hook.js';
 import type {JobList, JobStatus} from '../verbs/jobs.js';
 import type {LogLines} from '../verbs/logs.js';
+import type {JobsPruned} from '../verbs/prune.js';
 import type {RunCommandResult} from '../verbs/run.js';
 import type {SubmitResult} from '../verbs/submit.js';
 import type {WaitResult} from '../verbs/wait.js';
@@ -182,6 +183,24 @@ export function renderJobs(
   const header = [...(hosts ? ['HOST'] : []), ...(servers ? ['SERVER'] : [])];
   printTable([...header, 'JOB', 'STATE', 'PANE', 'AGE', 'TEXT'], rows, out);
   return failed;
+}
+
+export function renderPruned(r: JobsPruned, json: boolean, out: Output): ExitCode {
+  if (json) out.stdout(JSON.stringify(r));
+  else {
+    const n = r.removed.length;
+    const jobs = `${n} ended job${n === 1 ? '' : 's'}`;
+    const day = 86_400_000;
+    const age =
+      r.olderThanMs >= day && r.olderThanMs % day === 0
+        ? `${r.olderThanMs / day}d`
+        : formatDuration(r.olderThanMs);
+    out.stdout(
+      `${r.dryRun ? 'Would remove' : 'Removed'} ${jobs} older than ${age}; kept ${r.kept} younger and ${r.live} not ended.`,
+    );
+    for (const id of r.removed) out.stdout(`  ${id}`);
+  }
+  return EXIT_CODES.ok;
 }
 
 export function renderStatus(

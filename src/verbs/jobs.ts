@@ -1,6 +1,6 @@
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
-import {parseDuration} from '../base/durations.js';
+import {HISTORY_MAX_MS, parseDuration} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
 import type {OptionsOf} from '../base/option-table.js';
 import {resolveStateDir} from '../base/paths.js';
@@ -76,7 +76,8 @@ function jobFilter(o: JobsOptions, ctx: CommandContext) {
       'bad-usage',
       `--state takes ${SHOWN_STATES.join(', ')} (got ${JSON.stringify(unknown)}); see nudge jobs --help.`,
     );
-  const sinceMs = o.since === undefined ? undefined : parseDuration(o.since, '--since');
+  const sinceMs =
+    o.since === undefined ? undefined : parseDuration(o.since, '--since', HISTORY_MAX_MS);
   const server =
     o.socketName !== undefined || o.socketPath !== undefined
       ? socketFile(resolveServerSpec(o, ctx.env), ctx.env, ctx.uid)

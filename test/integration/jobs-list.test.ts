@@ -1,10 +1,13 @@
 // `nudge jobs` as a person reads it, through the real CLI and worker on two private tmux
 // servers: a SERVER column when the jobs are of more than one (their %0 look alike), and the
 // filters -S, --state, --pane and --since; a state it does not know is one sentence, exit 2.
+import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {waitForJobEnd} from '../helpers/job-files.js';
+import {waitForJobEnd, waitForJobState} from '../helpers/job-files.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {runNudge, submitTo} from '../helpers/run-nudge.js';
+import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 describe('nudge jobs', () => {
@@ -59,6 +62,65 @@ describe('nudge jobs', () => {
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr.trim()).toMatch(
       /^nudge: --state takes queued, .*, lost \(got "finished"\); see nudge jobs --help\.$/,
+    );
+  }, 120_000);
+
+  it('jobs prune removes ended jobs older than the cut (--older-than, else [jobs] keep, else 30d), never a live one', async () => {
+    const home = useNudgeHome();
+    const config = useTempDir('nudge-config-');
+    const env = {NUDGE_HOME: home, XDG_CONFIG_HOME: config};
+    const server = await startTmuxServer();
+    await server.waitForScreen('%0', /^\$$/m);
+    const old = await submitTo(
+      server.socket,
+      '%0',
+      'true',
+      ['--no-notice', '--until', 'exit'],
+      env,
+    );
+    await waitForJobEnd(home, old.id, 60_000);
+    const young = await submitTo(
+      server.socket,
+      '%0',
+      'true',
+      ['--no-notice', '--until', 'exit'],
+      env,
+    );
+    await waitForJobEnd(home, young.id, 60_000);
+    const live = await submitTo(
+      server.socket,
+      '%0',
+      'sleep 300',
+      ['--no-notice', '--until', 'exit'],
+      env,
+    );
+    await waitForJobState(home, live.id, ['waiting'], 60_000);
+    // The first ended forty days ago, as its record says.
+    const file = join(home, 'jobs', old.id, 'state.json');
+    const record = JSON.parse(readFileSync(file, 'utf8'));
+    record.finishedAt = new Date(Date.now() - 40 * 86_400_000).toISOString();
+    writeFileSync(file, JSON.stringify(record));
+
+    const dry = await runNudge(['jobs', 'prune', '--dry-run'], env);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stdout).toBe(
+      `Would remove 1 ended job older than 30d; kept 1 younger and 1 not ended.\n  ${old.id}`,
+    );
+    expect(existsSync(join(home, 'jobs', old.id))).toBe(true);
+    const pruned = await runNudge(['jobs', 'prune', '--json'], env);
+    expect(JSON.parse(pruned.stdout)).toMatchObject({removed: [old.id], kept: 1, live: 1});
+    expect(existsSync(join(home, 'jobs', old.id))).toBe(false);
+    // config.toml's [jobs] keep is the default cut; a live job stays whatever the cut.
+    mkdirSync(join(config, 'nudge'));
+    writeFileSync(join(config, 'nudge', 'config.toml'), '[jobs]\nkeep = "0s"\n');
+    const all = await runNudge(['jobs', 'prune', '--json'], env);
+    expect(JSON.parse(all.stdout)).toMatchObject({removed: [young.id], kept: 0, live: 1});
+    expect(existsSync(join(home, 'jobs', live.id))).toBe(true);
+    writeFileSync(join(config, 'nudge', 'config.toml'), '[jobs]\nkeep = 30\n');
+    const bad = await runNudge(['jobs', 'prune'], env);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr.trim()).toMatch(
+      /config\.toml: jobs\.keep must be a duration such as "30d"\.$/,
     );
   }, 120_000);
 });

@@ -60,3 +60,16 @@ export const JOBS_OPTIONS = {
   since: durationOption('only jobs submitted within this long (10m, 2h, 7d)'),
   ...HOST_OPTION,
 } as const satisfies OptionTable;
+
+/** `nudge jobs prune` (and the MCP tool `jobs_prune`): remove the records of ended jobs. */
+export const JOBS_PRUNE_OPTIONS = {
+  'older-than': durationOption(
+    "remove jobs that ended longer ago than this (default: config.toml's [jobs] keep, else 30d)",
+  ),
+  'dry-run': {
+    type: 'boolean',
+    default: false,
+    describe: 'say what would be removed; remove nothing',
+  },
+  ...HOST_OPTION,
+} as const satisfies OptionTable;
