@@ -39,12 +39,7 @@ export async function checkState(env: Record<string, string | undefined>): Promi
         await rm(probe, {force: true});
       }
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? 'error';
-      return fail(
-        name,
-        `${dir} cannot be written: ${fsReason(code)}.`,
-        STATE_FIX[code] ?? STATE_FIX.other ?? '',
-      );
+      return unwritable(`${dir} cannot be written`, error);
     }
     if (mode & 0o077)
       return warn(
@@ -86,14 +81,15 @@ async function checkToMake(dir: string): Promise<Check> {
   try {
     await access(at, constants.W_OK | constants.X_OK);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    return fail(
-      name,
-      `${dir} does not exist yet and cannot be made in ${at}: ${fsReason(code)}.`,
-      STATE_FIX[code] ?? STATE_FIX.other ?? '',
-    );
+    return unwritable(`${dir} does not exist yet and cannot be made in ${at}`, error);
   }
   return ok(name, `${dir} does not exist yet; nudge creates it (700) on first use.`);
+}
+
+/** The state directory's check failed on a file system error: what, the reason, the fix. */
+function unwritable(what: string, error: unknown): Check {
+  const code = (error as NodeJS.ErrnoException).code ?? 'error';
+  return fail('state-dir', `${what}: ${fsReason(code)}.`, STATE_FIX[code] ?? STATE_FIX.other ?? '');
 }
 
 /** What the state directory's probe writes: about what a job's files take. */

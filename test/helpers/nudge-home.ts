@@ -1,5 +1,5 @@
 import {execFileSync} from 'node:child_process';
-import {existsSync, readdirSync, readFileSync} from 'node:fs';
+import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {onTestFinished} from 'vitest';
 import {TERMINAL_STATES} from '../../src/jobs/states.js';
@@ -178,4 +178,13 @@ export async function waitForWorkerExit(home: string, id: string, timeoutMs = 30
 /** What most tests start from: a private tmux server and a state dir of the test's own. */
 export async function serverWorld(): Promise<{server: TmuxTestServer; home: string}> {
   return {server: await startTmuxServer(), home: useNudgeHome()};
+}
+
+/** Profile files of the user's (`NAME.toml` in the config dir's nudge/agents), in `config`
+ * (default: a new temp dir): the XDG_CONFIG_HOME that makes nudge read them. */
+export function userProfiles(files: Record<string, string>, config = useTempDir('nudge-config-')) {
+  mkdirSync(join(config, 'nudge', 'agents'), {recursive: true});
+  for (const [name, toml] of Object.entries(files))
+    writeFileSync(join(config, 'nudge', 'agents', `${name}.toml`), toml);
+  return config;
 }

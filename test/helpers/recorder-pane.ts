@@ -1,7 +1,6 @@
-import {mkdirSync, writeFileSync} from 'node:fs';
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
-import {serverWorld} from './nudge-home.js';
+import {serverWorld, userProfiles} from './nudge-home.js';
 import {FIXTURES, type NudgeRun, runNudgeIn} from './run-nudge.js';
 import type {TmuxTestServer} from './tmux-server.js';
 import {waitFor} from './wait-for.js';
@@ -97,11 +96,7 @@ export function hex(bytes: Buffer | string): string {
 /** The recorder made known to nudge by a profile file of the user's (`recorder`: typed into as
  * it is, emptied with C-u), under `home`; the environment that makes nudge read it. */
 export function recorderProfile(home: string): {XDG_CONFIG_HOME: string} {
-  const config = join(home, 'config');
-  mkdirSync(join(config, 'nudge', 'agents'), {recursive: true});
-  writeFileSync(
-    join(config, 'nudge', 'agents', 'recorder.toml'),
-    "name = 'recorder'\nkind = 'raw'\nclearKeys = [['C-u']]\nminEnterDelayMs = 0\nbusy = []\n",
-  );
-  return {XDG_CONFIG_HOME: config};
+  const recorder =
+    "name = 'recorder'\nkind = 'raw'\nclearKeys = [['C-u']]\nminEnterDelayMs = 0\nbusy = []\n";
+  return {XDG_CONFIG_HOME: userProfiles({recorder}, join(home, 'config'))};
 }

@@ -26,6 +26,17 @@ async function doctor(args: string[], env: Record<string, string>, from?: Inside
   return {exitCode: r.exitCode, ok: out.ok, by, checks: out.checks};
 }
 
+/** A home whose PATH has these agents first, each a shell script of `body`. */
+function withAgents(agents: Record<string, string>) {
+  const home = useTempDir('nudge-doctor-');
+  const bin = join(home, 'bin');
+  mkdirSync(bin);
+  for (const [name, body] of Object.entries(agents))
+    writeFileSync(join(bin, name), `#!/bin/sh\n${body}\n`, {mode: 0o755});
+  const env = {HOME: home, NUDGE_HOME: join(home, 'state'), PATH: `${bin}:${process.env.PATH}`};
+  return {home, bin, env};
+}
+
 describe('nudge doctor', () => {
   test('inside a pane: tmux, the server from $TMUX, this pane, control mode, node, the state dir all ok; exit 0', async () => {
     const server = await startTmuxServer();
@@ -201,11 +212,7 @@ describe('nudge doctor', () => {
   });
 
   test('an agent: ok once nudge install ran; warn when its entries belong to another nudge', async () => {
-    const home = useTempDir('nudge-doctor-');
-    const bin = join(home, 'bin');
-    mkdirSync(bin);
-    writeFileSync(join(bin, 'codex'), '#!/bin/sh\n', {mode: 0o755});
-    const env = {HOME: home, NUDGE_HOME: join(home, 'state'), PATH: `${bin}:${process.env.PATH}`};
+    const {home, bin, env} = withAgents({codex: ''});
     expect((await doctor([], env)).by.codex).toMatchObject({
       status: 'warn',
       detail: `codex is ${join(bin, 'codex')}; nudge is not installed for it.`,
@@ -290,12 +297,8 @@ describe('nudge doctor', () => {
   });
 
   test('as a person reads it: every line within 80 columns (wrapped at words), agents not installed on one line', async () => {
-    const home = useTempDir('nudge-doctor-');
-    const bin = join(home, 'bin');
-    mkdirSync(bin);
     // One agent on the PATH, the others not: they fold into one line.
-    writeFileSync(join(bin, 'gemini'), '#!/bin/sh\necho 0.1.0\n', {mode: 0o755});
-    const env = {HOME: home, NUDGE_HOME: join(home, 'state'), PATH: `${bin}:${process.env.PATH}`};
+    const {env} = withAgents({gemini: 'echo 0.1.0'});
     const r = await runNudge(['doctor'], env);
     const lines = r.stdout.split('\n');
     for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(80);

@@ -1,25 +1,17 @@
-// `nudge top`, driven as a person drives it: it runs in a pane of a private tmux server with
-// a real client attached (from a second private server), keys are sent with send-keys and the
-// screen is read back. It lists a job at work and a blocked one (with its question), goes to
-// a pane, cancels a job, opens a queue, and `q` gives the terminal back.
-import {mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {ASKER_PROFILE} from '../helpers/asking-agent.js';
 import {waitForJobEnd, waitForJobState} from '../helpers/job-files.js';
-import {serverWorld} from '../helpers/nudge-home.js';
+import {serverWorld, userProfiles} from '../helpers/nudge-home.js';
 import {CLI, FIXTURES, runNudge, submitTo} from '../helpers/run-nudge.js';
 import {shellAtPrompt} from '../helpers/shell-pane.js';
-import {useTempDir} from '../helpers/temp-dir.js';
 import {attachClient} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 describe('nudge top', () => {
   it('lists a running and a blocked job, goes to a pane, cancels, opens the queue; q restores the terminal', async () => {
     const {server, home} = await shellAtPrompt();
-    const config = useTempDir('nudge-config-');
-    mkdirSync(join(config, 'nudge', 'agents'), {recursive: true});
-    writeFileSync(join(config, 'nudge', 'agents', 'asker.toml'), ASKER_PROFILE);
+    const config = userProfiles({asker: ASKER_PROFILE});
     const env = {NUDGE_HOME: home, XDG_CONFIG_HOME: config};
     const submit = async (pane: string, text: string, extra: string[]) => {
       const r = await submitTo(server.socket, pane, text, ['--no-notice', ...extra], env);

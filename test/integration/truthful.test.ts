@@ -36,6 +36,18 @@ function tmpfs(options: string): string | undefined {
 
 const canMount = process.getuid?.() === 0;
 
+/** A submit with NUDGE_HOME at `home` is refused before anything runs, saying `why`. */
+async function expectSubmitRefused(home: string, why: string): Promise<void> {
+  const server = await startTmuxServer();
+  const submit = await runNudge(['submit', '-S', server.socket, '--pane', '%0', '--', 'x'], {
+    NUDGE_HOME: home,
+  });
+  expect(submit.exitCode).toBe(1);
+  expect(submit.stderr.trim()).toBe(
+    `nudge: Cannot use the state directory ${home}: ${why}; make it writable or set NUDGE_HOME to a writable directory.`,
+  );
+}
+
 describe('nudge doctor, the state directory', () => {
   test('not made yet: ok where it can be made, fail where a file is in the way', async () => {
     const dir = useTempDir('nudge-state-');
@@ -50,14 +62,7 @@ describe('nudge doctor, the state directory', () => {
       status: 'fail',
       detail: `${blocked} cannot be made: ${join(dir, 'file')} is not a directory.`,
     });
-    const server = await startTmuxServer();
-    const submit = await runNudge(['submit', '-S', server.socket, '--pane', '%0', '--', 'x'], {
-      NUDGE_HOME: blocked,
-    });
-    expect(submit.exitCode).toBe(1);
-    expect(submit.stderr.trim()).toBe(
-      `nudge: Cannot use the state directory ${blocked}: a file is in the way on its path; make it writable or set NUDGE_HOME to a writable directory.`,
-    );
+    await expectSubmitRefused(blocked, 'a file is in the way on its path');
   });
 
   test.skipIf(!canMount)(
@@ -67,28 +72,23 @@ describe('nudge doctor, the state directory', () => {
       if (!dir) return expect.fail('mount -t tmpfs failed although running as root');
       const r = await doctor({NUDGE_HOME: dir});
       expect(r.exitCode).toBe(1);
-      expect(r.by['state-dir']).toEqual({
+      const readOnly = (detail: string) => ({
         name: 'state-dir',
         status: 'fail',
-        detail: `${dir} cannot be written: the file system is read-only.`,
+        detail,
         fix: 'Remount its file system read-write, or set NUDGE_HOME to a directory on a writable one.',
       });
+      expect(r.by['state-dir']).toEqual(
+        readOnly(`${dir} cannot be written: the file system is read-only.`),
+      );
       // Not made yet, on the same read-only file system: not "ok, made on first use".
       const later = join(dir, 'state', 'nudge');
-      expect((await doctor({NUDGE_HOME: later})).by['state-dir']).toEqual({
-        name: 'state-dir',
-        status: 'fail',
-        detail: `${later} does not exist yet and cannot be made in ${dir}: the file system is read-only.`,
-        fix: 'Remount its file system read-write, or set NUDGE_HOME to a directory on a writable one.',
-      });
-      const server = await startTmuxServer();
-      const submit = await runNudge(['submit', '-S', server.socket, '--pane', '%0', '--', 'x'], {
-        NUDGE_HOME: dir,
-      });
-      expect(submit.exitCode).toBe(1);
-      expect(submit.stderr.trim()).toBe(
-        `nudge: Cannot use the state directory ${dir}: the file system is read-only; make it writable or set NUDGE_HOME to a writable directory.`,
+      expect((await doctor({NUDGE_HOME: later})).by['state-dir']).toEqual(
+        readOnly(
+          `${later} does not exist yet and cannot be made in ${dir}: the file system is read-only.`,
+        ),
       );
+      await expectSubmitRefused(dir, 'the file system is read-only');
     },
   );
 
