@@ -113,24 +113,18 @@ export function isErrorCode(code: string): code is ErrorCode {
 
 /** A file system error's code in words, for a sentence: `the disk is full`. */
 export function fsReason(code: string): string {
-  switch (code) {
-    case 'ENOSPC':
-      return 'the disk is full';
-    case 'EDQUOT':
-      return 'the disk quota is used up';
-    case 'EROFS':
-      return 'the file system is read-only';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'ENOENT':
-      return 'a folder on its path does not exist';
-    case 'ENOTDIR':
-      return 'a file is in the way on its path';
-    default:
-      return code;
-  }
+  return FS_REASONS[code] ?? code;
 }
+
+const FS_REASONS: Record<string, string> = {
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  EROFS: 'the file system is read-only',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ENOENT: 'a folder on its path does not exist',
+  ENOTDIR: 'a file is in the way on its path',
+};
 
 /** The exit code of a job's or a run's ending, the same for the CLI and its worker: done 0,
  * blocked 3, timeout 124, anything else 1. */
