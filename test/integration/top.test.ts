@@ -5,7 +5,7 @@ import {waitForJobEnd, waitForJobState} from '../helpers/job-files.js';
 import {serverWorld, userProfiles} from '../helpers/nudge-home.js';
 import {CLI, FIXTURES, runNudge, submitTo} from '../helpers/run-nudge.js';
 import {shellAtPrompt} from '../helpers/shell-pane.js';
-import {attachClient} from '../helpers/tmux-server.js';
+import {attachClient, startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 describe('nudge top', () => {
@@ -140,6 +140,23 @@ describe('nudge top', () => {
     // Nothing wrapped onto the next line; the header says which columns are shown.
     expect(lines[at + 1] ?? '').not.toMatch(/comment|edge|screen/);
     expect(lines[at - 1]).toMatch(/^ {2}PANE +PROGRAM +STATE +JOB +QUEUE +AGE TEXT \/ QUESTION$/);
+    // The same through a real client in an 80×24 terminal (a pane of a second server running
+    // tmux attach): what it draws is one row a pane, keys move the selection.
+    const terminal = await startTmuxServer(['tmux', '-S', server.socket, 'attach', '-t', 'narrow']);
+    await terminal.tmux('resize-window', '-t', 'main', '-x', '80', '-y', '24');
+    const drawn = async () => (await terminal.capture('%0')).split('\n');
+    await waitFor('top drawn at 80 columns by the client', async () =>
+      (await server.tmux('display', '-p', '-t', pane, '#{pane_width}')).trim() === '80' &&
+      (await drawn()).some((l) => /^> %0 .*…$/.test(l))
+        ? true
+        : undefined,
+    );
+    const row = (await drawn()).find((l) => l.startsWith('> %0 ')) ?? '';
+    expect(row).toMatch(
+      new RegExp(`^> %0 +bash +waiting +${r.id} +0 +\\S+ sleep 300 # a long .*…$`),
+    );
+    // The text is cut, not wrapped: no line of the client's carries the rest of it.
+    expect((await drawn()).filter((l) => /comment|edge of the/.test(l))).toEqual([]);
     const styled = async (p: string) =>
       (await server.tmux('capture-pane', '-p', '-e', '-t', p))
         .split('\n')
