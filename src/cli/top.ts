@@ -114,17 +114,8 @@ function TopApp({options, ctx}: Props) {
   }, [queuePane, loadedAt, options, ctx, setMessage]);
 
   const age = (p: TopPane) => p.ageMs + Math.max(0, now - loadedAt);
-  return screen({
-    view,
-    panes,
-    selected,
-    mode,
-    queue,
-    message,
-    age,
-    width,
-    colour: colours(ctx.env),
-  });
+  const colour = colours(ctx.env);
+  return screen({view, panes, selected, mode, queue, message, age, width, colour});
 }
 
 /** The terminal's width, followed as it is resized. */
@@ -192,19 +183,8 @@ function useTopView(options: TopOptions, ctx: CommandContext) {
   return {view, loadedAt, now, load, message, setMessage};
 }
 
-/** What top draws: the title and the keys, the header, a row a pane (the selected one
- * inverse), the queue panel and the last message; each line cut to the terminal's width. */
-function screen({
-  view,
-  panes,
-  selected,
-  mode,
-  queue,
-  message,
-  age,
-  width,
-  colour,
-}: {
+/** What one frame of top is drawn from. */
+interface Screen {
   view: TopView | undefined;
   panes: TopPane[];
   selected: number;
@@ -214,10 +194,15 @@ function screen({
   age: (p: TopPane) => number;
   width: number;
   colour: boolean;
-}) {
+}
+
+/** What top draws: the title and the keys, the header, a row a pane (the selected one
+ * inverse), the queue panel and the last message; each line cut to the terminal's width. */
+function screen(s: Screen) {
+  const {view, panes, selected, mode, queue, message, age, width} = s;
   const layout = fitColumns(width);
   const line = (text: string) => cut(text, width);
-  const tint = (c: string | undefined) => (colour ? {color: c} : {});
+  const tint = (c: string | undefined) => (s.colour ? {color: c} : {});
   return h(
     Box,
     {flexDirection: 'column'},
