@@ -108,11 +108,18 @@ const ctx: CommandContext = nodeContext(
 // Everything printed goes through the one sanitiser (src/base/sanitize.ts): a reason, a
 // question or a preview may hold another program's words, and no escape sequence in them
 // reaches the person's terminal (JSON output escapes its own; its text is unchanged).
+/** The columns output is laid out to: the terminal's; into a pipe `$COLUMNS` where it is set
+ * (a person piping to less), else unlimited: an agent or a script reads whole lines. */
+function outputWidth(stdout: {isTTY?: boolean; columns?: number}, columns: string | undefined) {
+  if (stdout.isTTY) return stdout.columns || 80;
+  const n = Number.parseInt(columns ?? '', 10);
+  return n >= 20 ? n : Number.POSITIVE_INFINITY;
+}
+
 const out: Output = {
   stdout: (text) => process.stdout.write(`${plainText(text)}\n`),
   stderr: (text) => process.stderr.write(`${plainText(text)}\n`),
-  width: process.stdout.isTTY ? process.stdout.columns || 80 : 80,
-  tty: process.stdout.isTTY === true,
+  width: outputWidth(process.stdout, process.env.COLUMNS),
 };
 
 // Like yargs' hideBin: drop the node binary and the script path.

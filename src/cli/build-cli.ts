@@ -181,7 +181,6 @@ export function buildCli(
     .help()
     .alias('help', 'h')
     .version(nudgeVersion())
-    // The terminal's width up to 100; 80 into a pipe.
     .wrap(helpWidth(out))
     .showHelpOnFail(false)
     .exitProcess(false)
@@ -199,8 +198,8 @@ export function buildCli(
   };
 }
 
-/** The width help is wrapped to: the terminal's up to 100; 80 into a pipe. */
-const helpWidth = (out: Output) => (out.tty ? Math.min(100, out.width) : 80);
+/** The width help is wrapped to: the terminal's (or `$COLUMNS`) up to 100; 80 into a pipe. */
+const helpWidth = (out: Output) => (Number.isFinite(out.width) ? Math.min(100, out.width) : 80);
 
 /** A command's help and its examples, each on a line of its own as the person would paste it
  * (yargs would wrap a long one mid-command), its description under it. */

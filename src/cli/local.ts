@@ -41,9 +41,7 @@ export const top = defineLocal({
     return (view, json, out) => {
       if (view && json) out.stdout(JSON.stringify(view));
       // Cut to a terminal's width; whole into a pipe.
-      else if (view)
-        for (const line of topText(view, out.tty ? out.width : Number.POSITIVE_INFINITY))
-          out.stdout(line);
+      else if (view) for (const line of topText(view, out.width)) out.stdout(line);
       return EXIT_CODES.ok;
     };
   },

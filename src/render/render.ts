@@ -32,10 +32,8 @@ import {printTable, wrapped} from './text.js';
 export interface Output {
   stdout: (line: string) => void;
   stderr: (line: string) => void;
-  /** The columns a line may take: the terminal's, 80 into a pipe or a file. */
+  /** The columns a line may take: the terminal's; into a pipe `$COLUMNS`, else unlimited. */
   width: number;
-  /** Whether stdout is a terminal (a pipe gets whole lines where a view would cut them). */
-  tty: boolean;
 }
 
 /** The exit code of a job's ending: done 0, blocked 3, timeout 124, else 1 (the one table

@@ -7,6 +7,8 @@ import {VERBS} from '../front/verbs.js';
  * when `first` is given) led by `indent` spaces. A word longer than the line (a path) stays
  * whole on a line of its own rather than being cut. */
 export function wrapped(text: string, width: number, indent: number, first = ''): string[] {
+  // No width (a pipe): one whole line.
+  if (!Number.isFinite(width)) return [`${first}${text}`];
   const room = Math.max(20, width - indent);
   // A command to paste is never broken: its spaces are kept from the wrapper.
   const kept = text.replace(COMMAND, keepCommand);

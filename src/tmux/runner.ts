@@ -42,7 +42,13 @@ export function classifyTmuxFailure(stderr: string, code?: string): TmuxFailureK
   if (/error connecting to .*\((Operation not permitted|Permission denied)\)/.test(stderr)) {
     return 'no-access';
   }
-  if (/no server running|error connecting to|server exited unexpectedly/.test(stderr)) {
+  // "no current target": a command that names no target found no session at all — the
+  // server is shutting down (its last session closed, kill-server), no pane of a job is left.
+  if (
+    /no server running|error connecting to|server exited unexpectedly|no current target/.test(
+      stderr,
+    )
+  ) {
     return 'no-server';
   }
   if (/can't find (pane|window|session)|no such (pane|window|session)/.test(stderr))

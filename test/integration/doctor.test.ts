@@ -296,10 +296,11 @@ describe('nudge doctor', () => {
     expect(r.exitCode).toBe(1);
   });
 
-  test('as a person reads it: every line within 80 columns (wrapped at words), agents not installed on one line', async () => {
+  test('as a person reads it: every line within the width (wrapped at words), agents not installed on one line; whole lines into a pipe', async () => {
     // One agent on the PATH, the others not: they fold into one line.
     const {env} = withAgents({gemini: 'echo 0.1.0'});
-    const r = await runNudge(['doctor'], env);
+    // Laid out to $COLUMNS, as a person piping to less gets it (a terminal's own width alike).
+    const r = await runNudge(['doctor'], {...env, COLUMNS: '80'});
     const lines = r.stdout.split('\n');
     for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(80);
     // A long detail goes on under its check, indented, broken between words.
@@ -317,5 +318,11 @@ describe('nudge doctor', () => {
     );
     expect(folded?.split(', ')).toEqual(others);
     expect(lines.some((l) => /^warn {2}gemini /.test(l))).toBe(true);
+    // Into a pipe with no $COLUMNS (an agent's tool, a script): each check one whole line.
+    const piped = (await runNudge(['doctor'], env)).stdout.split('\n');
+    expect(piped.find((l) => /^ok {4}agents /.test(l))).toMatch(
+      /^ok {4}agents {2,}Not on the PATH, and nudge not installed for: [a-z, ]+\.$/,
+    );
+    expect(piped.every((l) => /^(ok|warn|fail) /.test(l) || /^ {8,}fix: /.test(l))).toBe(true);
   });
 });

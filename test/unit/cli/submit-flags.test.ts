@@ -17,7 +17,6 @@ async function viaYargs(argv: string[]): Promise<SubmitOptions & {json: boolean}
     },
     stderr: () => {},
     width: 80,
-    tty: false,
   };
   await buildCli(
     argv,

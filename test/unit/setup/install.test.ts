@@ -170,7 +170,6 @@ describe('nudge install claude', () => {
       stdout: (l) => lines.push(l),
       stderr: (l) => lines.push(l),
       width: 80,
-      tty: false,
     });
     expect(code).toBe(EXIT_CODES.failure);
     expect(lines.join('\n')).toContain('! nudge mcp registered: left alone');

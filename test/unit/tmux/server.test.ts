@@ -69,6 +69,8 @@ test('a socket that refuses the connection (a sandbox, another user) is not "no 
     'no-server',
   );
   expect(classifyTmuxFailure('no server running on /tmp/t/sock\n')).toBe('no-server');
+  // A server shutting down answers a command before it exits: no session is left for it.
+  expect(classifyTmuxFailure('no current target\n')).toBe('no-server');
 });
 
 test("socketFile: where tmux keeps a server's socket", () => {
