@@ -209,6 +209,16 @@ export async function submitTo(
   return {...r, id: r.stdout.trim().split(/\s+/)[0] ?? ''};
 }
 
+/** A job of `command` in a shell pane, with no notice, done when the command exits. */
+export function submitUntilExit(
+  socket: string,
+  pane: string,
+  command: string,
+  env: Record<string, string>,
+): Promise<NudgeRun & {id: string}> {
+  return submitTo(socket, pane, command, ['--no-notice', '--until', 'exit'], env);
+}
+
 /** A folder holding a `nudge` executable that runs the built CLI with this node, for
  * programs that call `nudge` by name (an agent's shell tool, a hook). */
 export function nudgeBinDir(dir: string): string {

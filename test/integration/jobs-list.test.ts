@@ -6,7 +6,7 @@ import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {waitForJobEnd, waitForJobState} from '../helpers/job-files.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
-import {runNudge, submitTo} from '../helpers/run-nudge.js';
+import {runNudge, submitUntilExit} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
@@ -18,14 +18,8 @@ describe('nudge jobs', () => {
     const two = await startTmuxServer();
     await one.waitForScreen('%0', /^\$$/m);
     await two.waitForScreen('%0', /^\$$/m);
-    const done = await submitTo(one.socket, '%0', 'true', ['--no-notice', '--until', 'exit'], env);
-    const failed = await submitTo(
-      two.socket,
-      '%0',
-      'false',
-      ['--no-notice', '--until', 'exit'],
-      env,
-    );
+    const done = await submitUntilExit(one.socket, '%0', 'true', env);
+    const failed = await submitUntilExit(two.socket, '%0', 'false', env);
     expect((await waitForJobEnd(home, done.id, 60_000)).state).toBe('done');
     // `false` exits 1: --until exit ends the job failed.
     expect((await waitForJobEnd(home, failed.id, 60_000)).state).toBe('failed');
@@ -71,29 +65,11 @@ describe('nudge jobs', () => {
     const env = {NUDGE_HOME: home, XDG_CONFIG_HOME: config};
     const server = await startTmuxServer();
     await server.waitForScreen('%0', /^\$$/m);
-    const old = await submitTo(
-      server.socket,
-      '%0',
-      'true',
-      ['--no-notice', '--until', 'exit'],
-      env,
-    );
+    const old = await submitUntilExit(server.socket, '%0', 'true', env);
     await waitForJobEnd(home, old.id, 60_000);
-    const young = await submitTo(
-      server.socket,
-      '%0',
-      'true',
-      ['--no-notice', '--until', 'exit'],
-      env,
-    );
+    const young = await submitUntilExit(server.socket, '%0', 'true', env);
     await waitForJobEnd(home, young.id, 60_000);
-    const live = await submitTo(
-      server.socket,
-      '%0',
-      'sleep 300',
-      ['--no-notice', '--until', 'exit'],
-      env,
-    );
+    const live = await submitUntilExit(server.socket, '%0', 'sleep 300', env);
     await waitForJobState(home, live.id, ['waiting'], 60_000);
     // The first ended forty days ago, as its record says.
     const file = join(home, 'jobs', old.id, 'state.json');

@@ -3,7 +3,7 @@ import {describe, expect, it} from 'vitest';
 import {ASKER_PROFILE} from '../helpers/asking-agent.js';
 import {waitForJobEnd, waitForJobState} from '../helpers/job-files.js';
 import {serverWorld, userProfiles} from '../helpers/nudge-home.js';
-import {CLI, FIXTURES, runNudge, submitTo} from '../helpers/run-nudge.js';
+import {CLI, FIXTURES, runNudge, submitTo, submitUntilExit} from '../helpers/run-nudge.js';
 import {shellAtPrompt} from '../helpers/shell-pane.js';
 import {attachClient, startTmuxServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -100,7 +100,7 @@ describe('nudge top', () => {
   it('at 80×24 each pane is one row (columns left out, the text cut); NO_COLOR drops the colours; --once has a header', async () => {
     const {server, home} = await shellAtPrompt();
     const long = `sleep 300 # ${'a long comment that runs past the edge of the screen '.repeat(2)}`;
-    const r = await submitTo(server.socket, '%0', long, ['--no-notice', '--until', 'exit'], {
+    const r = await submitUntilExit(server.socket, '%0', long, {
       NUDGE_HOME: home,
     });
     expect(r.exitCode, r.stderr).toBe(0);
@@ -184,13 +184,7 @@ describe('nudge top', () => {
   it("a pane's row shows the job that had the pane, not a later one dropped from its queue", async () => {
     const {server, home} = await shellAtPrompt();
     const env = {NUDGE_HOME: home};
-    const ran = await submitTo(
-      server.socket,
-      '%0',
-      'sleep 3',
-      ['--no-notice', '--until', 'exit'],
-      env,
-    );
+    const ran = await submitUntilExit(server.socket, '%0', 'sleep 3', env);
     await waitForJobState(home, ran.id, ['waiting'], 60_000);
     const dropped = await submitTo(server.socket, '%0', 'echo never', ['--no-notice'], env);
     await waitForJobState(home, dropped.id, ['queued'], 60_000);
