@@ -98,9 +98,13 @@ export interface HookMarkSource {
    * `changed`, so an event between the two is not missed. */
   version(): number;
   /** Resolves once the marks folder changed after `since` (at once if it already has), or
-   * after `backstopMs` at the latest; rejects when `signal` fires. */
+   * after `backstopMs` at the latest (a second where the folder cannot be watched); rejects
+   * when `signal` fires. */
   changed(signal: AbortSignal, backstopMs: number, since: number): Promise<void>;
 }
+
+/** How often the marks are read where their folder cannot be watched. */
+const NO_EVENTS_POLL_MS = 1_000;
 
 /** The marks of the panes of one tmux server, under `stateDir`. One watcher on the marks
  * folder (made on first use, never keeping the process alive) counts its events. */
@@ -108,6 +112,8 @@ export function hookMarkSource(stateDir: string, server: ServerRef): HookMarkSou
   const dir = join(stateDir, 'marks');
   let events = 0;
   let watching = false;
+  /** Whether file events come (else the backstop is all there is, and it polls). */
+  let heard = false;
   const waiters = new Set<() => void>();
   const startWatching = async () => {
     if (watching) return;
@@ -119,8 +125,12 @@ export function hookMarkSource(stateDir: string, server: ServerRef): HookMarkSou
         events++;
         for (const wake of waiters) wake();
       });
-      watcher.on('error', () => watcher.close());
+      watcher.on('error', () => {
+        heard = false;
+        watcher.close();
+      });
       watcher.unref();
+      heard = true;
     } catch {
       // cannot watch (no inotify): the backstop polls
     }
@@ -149,7 +159,11 @@ export function hookMarkSource(stateDir: string, server: ServerRef): HookMarkSou
           cleanup();
           reject(signal.reason);
         };
-        const timer = setTimeout(done, backstopMs);
+        // Without file events the backstop is the only news: at most a second apart.
+        const timer = setTimeout(
+          done,
+          heard ? backstopMs : Math.min(backstopMs, NO_EVENTS_POLL_MS),
+        );
         waiters.add(done);
         signal.addEventListener('abort', cancelled, {once: true});
       });

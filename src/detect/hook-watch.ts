@@ -1,7 +1,8 @@
 import type {HookMark, HookMarkSource, RefusedMark} from '../agents/hook-marks.js';
 
-/** How often a pane's hook mark is looked at when no file event comes (the backstop). */
-const HOOK_MARK_BACKSTOP_MS = 1_000;
+/** How often a pane's hook mark is looked at when no file event comes (the backstop: the
+ * folder's file events wake the watch; a wake-up a second was a waiting job's largest cost). */
+const HOOK_MARK_BACKSTOP_MS = 5_000;
 
 /** A pane's turn-end hook mark, followed from a moment on. */
 export interface HookWatch {

@@ -83,8 +83,11 @@ export type HandOver = 'served' | 'handed-over';
 
 /** How often a worker whose entry waits for the waiter looks at it and at the lock. */
 const HANDOVER_POLL_MS = 100;
-/** How often the waiter reads its inbox when no file event came (fs.watch may miss some). */
-const INBOX_BACKSTOP_MS = 1_000;
+/** How often the waiter reads its inbox when no file event came (fs.watch may miss some): a
+ * backstop only, since every wake-up is CPU spent on jobs that only wait (issue 44). */
+const INBOX_BACKSTOP_MS = 5_000;
+/** How often it reads its inbox when the folder cannot be watched at all. */
+const INBOX_POLL_MS = 250;
 
 /** The waiter's folder for jobs of `server` run in `env`. */
 export function waiterDir(
@@ -229,11 +232,19 @@ async function serve(dir: string, first: WaiterLock, deps: WaiterDeps): Promise<
         if ((await inboxEntries(inbox)).length > 0) held = await takeWaiterLock(dir);
         continue;
       }
-      await Promise.race([
-        ...[...running.values()].map((j) => j.done),
-        changes?.next ?? clock.sleep(INBOX_BACKSTOP_MS),
-        clock.sleep(INBOX_BACKSTOP_MS),
-      ]);
+      // One timer a round, ended with it (a race's losing sleep would stay armed).
+      const round = new AbortController();
+      try {
+        await Promise.race([
+          ...[...running.values()].map((j) => j.done),
+          ...(changes && !changes.broken ? [changes.next] : []),
+          clock
+            .sleep(changes && !changes.broken ? INBOX_BACKSTOP_MS : INBOX_POLL_MS, round.signal)
+            .catch(() => {}),
+        ]);
+      } finally {
+        round.abort();
+      }
     }
   } finally {
     changes?.close();

@@ -16,6 +16,10 @@ export class LockOwnership {
   /** Whether proper-lockfile's unlock may remove the lock directory (see release). */
   removeOnRelease = true;
   readonly fs: typeof fs;
+  /** Told after each refresh that confirmed the lock ours (with confirmedAt): the holder's
+   * other upkeep rides on it (its queue entry touched, its watchdog re-armed) instead of
+   * timers of its own, so a held lock wakes the process once per refresh. */
+  onConfirmed: (() => void) | undefined;
 
   constructor(
     private readonly lockPath: string,
@@ -30,10 +34,25 @@ export class LockOwnership {
     // lock, which proper-lockfile takes for success. So the confirmation is dated from the
     // stat's issue, never from the utimes' completion, and a stall anywhere in the refresh
     // leaves it old (assertHeld then refuses the next key).
+    //
+    // The lock's own stat and utimes are made at once (their callbacks still come later, as
+    // proper-lockfile expects): a directory's stat and utimes take microseconds, and through
+    // the thread pool each would be another wake-up of the process, three a refresh where
+    // one does (a held lock is most of what a quiet wait costs; issue 44).
     let statIssuedAt = Date.now();
     const statNoted = (path: fs.PathLike, ...rest: unknown[]) => {
-      if (String(path) === this.lockPath) statIssuedAt = Date.now();
-      return (fs.stat as (...a: unknown[]) => void)(path, ...rest);
+      if (String(path) !== this.lockPath)
+        return (fs.stat as (...a: unknown[]) => void)(path, ...rest);
+      statIssuedAt = Date.now();
+      const cb = rest.at(-1) as (err: NodeJS.ErrnoException | null, st?: fs.Stats) => void;
+      let st: fs.Stats | undefined;
+      let err: NodeJS.ErrnoException | null = null;
+      try {
+        st = fs.statSync(path);
+      } catch (e) {
+        err = e as NodeJS.ErrnoException;
+      }
+      queueMicrotask(() => cb(err, st));
     };
     const utimesNoted = (
       path: fs.PathLike,
@@ -41,15 +60,21 @@ export class LockOwnership {
       mtime: fs.TimeLike,
       cb: (err: NodeJS.ErrnoException | null) => void,
     ) => {
+      if (String(path) !== this.lockPath) return fs.utimes(path, atime, mtime, cb);
       const issuedAt = Date.now();
       const checkedAt = statIssuedAt;
-      fs.utimes(path, atime, mtime, (err) => {
-        if (!err && String(path) === this.lockPath) {
-          this.confirmedAt = Math.min(checkedAt, issuedAt);
-          this.#mtimeMs = mtime instanceof Date ? mtime.getTime() : Number(mtime) * 1000;
-        }
-        cb(err);
-      });
+      let err: NodeJS.ErrnoException | null = null;
+      try {
+        fs.utimesSync(path, atime, mtime);
+      } catch (e) {
+        err = e as NodeJS.ErrnoException;
+      }
+      if (!err) {
+        this.confirmedAt = Math.min(checkedAt, issuedAt);
+        this.#mtimeMs = mtime instanceof Date ? mtime.getTime() : Number(mtime) * 1000;
+        this.onConfirmed?.();
+      }
+      queueMicrotask(() => cb(err));
     };
     // A fresh object per lock: proper-lockfile caches the mtime precision on it, and a probe
     // (which sets the mtime) is how we learn the first mtime.

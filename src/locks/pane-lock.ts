@@ -1,3 +1,4 @@
+import {utimesSync} from 'node:fs';
 import {mkdir, readdir, readFile, rm, stat, utimes} from 'node:fs/promises';
 import {dirname, join} from 'node:path';
 import {type Clock, realClock} from '../base/clock.js';
@@ -7,28 +8,19 @@ import {err, ok, type Result} from '../base/result.js';
 import {isPidAlive} from '../process/identity.js';
 import type {PaneRef} from '../tmux/server.js';
 import {paneKey} from './key.js';
-import {LockOwnership} from './ownership.js';
+
+export {
+  LEASE_SAFE_AGE_MS,
+  LeaseReleased,
+  LOCK_STALE_MS,
+  LOCK_UPDATE_MS,
+  type PaneLease,
+} from './lease.js';
+
+import {type PaneLease, takeLease} from './lease.js';
 import {inQueueOrder, type QueueEntry} from './pane-queue.js';
 import {type QueueWatch, watchQueue} from './queue-watch.js';
 import {withRecordLock} from './record-lock.js';
-
-// proper-lockfile: the holder refreshes the lock's mtime every LOCK_UPDATE_MS; a lock not
-// refreshed for LOCK_STALE_MS is stale and may be taken over. A worker killed with -9 thus
-// frees the pane within ~8 s. A worker whose event loop stalls longer (laptop sleep,
-// SIGSTOP) finds its lock compromised and must stop typing (onCompromised below). Every
-// caller uses these same values: two different `stale` settings on one lock can yield two
-// holders (proper-lockfile README).
-export const LOCK_STALE_MS = 8_000;
-export const LOCK_UPDATE_MS = 2_000;
-
-// proper-lockfile notices a takeover only at its next refresh, which after a stall (SIGSTOP,
-// a suspended laptop) comes *after* timers that were due earlier, such as the next keystroke.
-// So a lease also knows when the lock's mtime was last confirmed ours: older than
-// LEASE_SAFE_AGE_MS, another worker may be about to take the lock (it may once the mtime is
-// LOCK_STALE_MS old), and the holder must not send another key (assertHeld) — a second's
-// margin is left for a key in flight to land. A watchdog aborts the lease's signal as well.
-export const LEASE_SAFE_AGE_MS = LOCK_STALE_MS - 1_000;
-const LEASE_WATCH_MS = 250;
 
 /** The queue's timings, in ms. */
 const QUEUE = {
@@ -39,8 +31,9 @@ const QUEUE = {
    * without a file event (a holder that died, a lock gone stale, --lock-timeout) is seen within
    * this. */
   backstopMs: 1_000,
-  /** How often a queued or holding worker touches its queue entry to show it is alive. */
-  heartbeatMs: 2_000,
+  /** How often a queued worker touches its queue entry to show it is alive (a holder's entry
+   * is touched by each refresh of its lock). */
+  heartbeatMs: 4_000,
   /** An entry not touched for this long belongs to a dead worker (guards against pid reuse). */
   entryStaleMs: 15_000,
   /** An entry whose worker never started (front end died between enqueue and spawn). */
@@ -57,28 +50,6 @@ export interface AcquireOptions {
   timeoutMs: number;
   signal: AbortSignal;
   onWaiting?: (ahead: string[]) => void;
-}
-
-/** A held pane lock. */
-export interface PaneLease {
-  /** Aborts if the lock is compromised (another worker may have taken over): stop typing. */
-  readonly signal: AbortSignal;
-  /** Throw (and abort `signal`) unless the lock is certainly still ours: call it right
-   * before each key sent. Synchronous, so no timer that was due during a stall can slip a
-   * keystroke in before the check. Once `release` has begun it always throws: a key that
-   * comes after the release would land in the next job's text. */
-  assertHeld(): void;
-  /** Release the lock and leave the queue. Safe to call twice. After a compromise or a
-   * stall the lock directory is left alone: it may be another worker's now. */
-  release(): Promise<void>;
-}
-
-/** A key was about to be sent under a lease already released. */
-export class LeaseReleased extends Error {
-  constructor(jobId: string) {
-    super(`job ${jobId} has released the pane's lock; no key may follow`);
-    this.name = 'LeaseReleased';
-  }
 }
 
 /** Why the lock was not taken: the wait ran out, or the person dropped the job from the queue
@@ -308,79 +279,31 @@ export class PaneLock {
 
   private async tryLock(jobId: string): Promise<PaneLease | undefined> {
     await mkdir(this.locksDir, {recursive: true, mode: DIR_MODE});
-    const compromised = new AbortController();
-    const compromise = (message: string) => {
-      if (!compromised.signal.aborted) {
-        compromised.abort(
-          Object.assign(new Error(`the pane lock was compromised: ${message}`), {
-            code: 'ECOMPROMISED',
-          }),
-        );
-      }
-    };
-    const ours = new LockOwnership(this.lockPath, LEASE_SAFE_AGE_MS);
-    let releaseLock: () => Promise<void>;
-    // Loaded here, not at the top: the front end only enqueues and need not pay for it.
-    const {default: lockfile} = await import('proper-lockfile');
-    try {
-      releaseLock = await lockfile.lock(this.lockTarget, {
-        stale: LOCK_STALE_MS,
-        update: LOCK_UPDATE_MS,
-        realpath: false,
-        lockfilePath: this.lockPath,
-        retries: 0,
-        fs: ours.fs,
-        // The default throws inside a timer and kills the process; we abort the job instead.
-        onCompromised: (error) => compromise(error.message),
-      });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ELOCKED') return undefined;
-      throw error;
-    }
-    let released = false;
-    const assertHeld = () => {
-      if (released) throw new LeaseReleased(jobId);
-      const age = Date.now() - ours.confirmedAt;
-      if (age > LEASE_SAFE_AGE_MS) {
-        compromise(
-          `its refresh is ${age} ms old (the worker stalled), so another job may take it over`,
-        );
-      }
-      compromised.signal.throwIfAborted();
-    };
-    // Keep our queue entry fresh while we hold the pane, so waiters see a live head.
-    const heartbeat = setInterval(() => void this.touch(jobId), QUEUE.heartbeatMs);
-    heartbeat.unref();
-    const watchdog = setInterval(() => {
-      try {
-        assertHeld();
-      } catch {
-        clearInterval(watchdog);
-      }
-    }, LEASE_WATCH_MS);
-    watchdog.unref();
-    return {
-      signal: compromised.signal,
-      assertHeld,
-      release: async () => {
-        if (released) return;
-        released = true;
-        clearInterval(heartbeat);
-        clearInterval(watchdog);
-        // proper-lockfile's unlock removes the lock directory whoever holds it now. After a
-        // compromise or a stall it may be another job's: leave it (if it is a leftover of
-        // ours, it goes stale by itself).
-        ours.removeOnRelease = !compromised.signal.aborted && (await ours.stillOurs());
-        // Called either way, so that proper-lockfile stops refreshing the lock.
-        await releaseLock().catch(() => {});
-        await this.dequeue(jobId);
-      },
-    };
+    return takeLease({
+      jobId,
+      lockTarget: this.lockTarget,
+      lockPath: this.lockPath,
+      // Each refresh confirms the lock ours: the queue entry is touched with it, so waiters
+      // see a live head and the holder has no heartbeat timer of its own.
+      onConfirmed: () => this.touchNow(jobId),
+      onRelease: () => this.dequeue(jobId),
+    });
   }
 
   private async touch(jobId: string): Promise<void> {
     const now = new Date(this.clock.now());
     await utimes(this.entryPath(jobId), now, now).catch(() => {});
+  }
+
+  /** touch, at once: called inside the lock's refresh, where a second trip through the
+   * thread pool would be a second wake-up of the process. */
+  private touchNow(jobId: string): void {
+    const now = new Date(this.clock.now());
+    try {
+      utimesSync(this.entryPath(jobId), now, now);
+    } catch {
+      // gone (dequeued by hand): the next look puts it back
+    }
   }
 
   private entryPath(jobId: string): string {
