@@ -32,6 +32,10 @@ export class BlockedWatcher implements Watcher {
     return this.inner.historyRows;
   }
 
+  get readsForeground(): boolean | undefined {
+    return this.inner.readsForeground;
+  }
+
   missingRows(view: PaneView): number {
     return this.inner.missingRows?.(view) ?? 0;
   }

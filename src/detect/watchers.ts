@@ -2,7 +2,13 @@ import type {FoundDialog} from '../agents/dialogs.js';
 import type {Profile} from '../agents/profile.js';
 import {type Pattern, replaceEvery} from '../base/pattern.js';
 import type {InputState} from '../process/foreground.js';
-import {type OutputLine, type OutputReader, type PaneView, visibleText} from '../tmux/view.js';
+import {
+  cursorRow,
+  type OutputLine,
+  type OutputReader,
+  type PaneView,
+  visibleText,
+} from '../tmux/view.js';
 import {idleNow} from './idle.js';
 
 /** What a watcher concludes from one look at the pane. */
@@ -26,6 +32,8 @@ export interface Watcher {
   /** Event-driven waiting (the transport reports the pane's output): judge a view with what
    * the output events tell about it. Watchers without it are fed `observe` instead. */
   observeEvents?(view: PaneView, facts: EventFacts): Verdict;
+  /** False when no verdict reads the pane's foreground (a look then skips reading it). */
+  readonly readsForeground?: boolean;
   /** Set when silence alone can say when to look: the condition can only hold once the pane
    * has printed nothing for this long, so the wait reads the screen only then (to confirm).
    * Undefined: the wait reads the screen after output and at every interval. */
@@ -245,6 +253,9 @@ export class PromptWatcher implements Watcher {
   }
 }
 
+/** The fewest scrollback rows a regex's look captures once it reads only new output. */
+const MIN_HISTORY_ROWS = 4;
+
 /** A regex tested line by line against the visible screen. */
 export function anyVisibleLine(pattern: Pattern): (view: PaneView) => boolean {
   return (view) =>
@@ -274,6 +285,16 @@ export function findMatch(
 export class RegexWatcher implements Watcher {
   #reader: OutputReader;
   #historyRows: number;
+  /** The first absolute row whose line has not been searched whole: lines above the cursor
+   * are final in a shell's output (only appended to), so a look searches only what came since
+   * (a busy pane is read once a second for as long as it prints). Not for a full-screen
+   * program (`seen`), which redraws rows in place, nor once the history is full (rows then
+   * shift). */
+  #searchedUntil = Number.NEGATIVE_INFINITY;
+  /** The screen row the cursor was on at the last look, to size the next capture. */
+  #lastCursorRow: number | undefined;
+  /** A regex reads only the screen: no look needs the pane's foreground. */
+  readonly readsForeground = false;
   constructor(
     reader: OutputReader,
     private readonly pattern: Pattern,
@@ -297,8 +318,22 @@ export class RegexWatcher implements Watcher {
   observe(view: PaneView): Verdict {
     const {lines} = this.#reader.read(view);
     this.lastOutput = lines;
-    this.#historyRows = this.lines;
-    for (const l of lines) {
+    const appendOnly = this.seen.size === 0 && view.historySize < view.historyLimit;
+    const cursor = cursorRow(view);
+    // The next capture reaches back as far as output scrolled since this one, twice over (what
+    // it misses, missingRows fetches); at least a few rows, at most `lines`.
+    const scrolled = this.#lastCursorRow === undefined ? this.lines : cursor - this.#lastCursorRow;
+    this.#lastCursorRow = cursor;
+    this.#historyRows = appendOnly
+      ? Math.min(this.lines, Math.max(MIN_HISTORY_ROWS, 2 * scrolled))
+      : this.lines;
+    const from = appendOnly ? this.#searchedUntil : Number.NEGATIVE_INFINITY;
+    this.#searchedUntil = Number.NEGATIVE_INFINITY;
+    for (const [i, l] of lines.entries()) {
+      // A line that ends above the cursor is final: the next look starts after it.
+      const end = lines[i + 1]?.row ?? Number.POSITIVE_INFINITY;
+      if (end <= cursor) this.#searchedUntil = end;
+      if (l.row < from) continue;
       if (this.seen.has(l.text.trim())) continue;
       for (const fail of this.failPatterns) {
         const m = fail.exec(l.text);

@@ -1,4 +1,4 @@
-import {readdir, readFile, readlink} from 'node:fs/promises';
+import {readdirSync, readFileSync, readlinkSync} from 'node:fs';
 import {statFields} from './proc-stat.js';
 import {psForeground} from './ps.js';
 import {
@@ -11,6 +11,38 @@ import {
 } from './view.js';
 
 export type {Foreground, InputState};
+
+// /proc is read synchronously: its files are made by the kernel as they are read and never
+// wait on a disk, so each read takes microseconds, and a read through the thread pool would
+// cost a wake-up of the process for each of the ten or so files a look reads (a waiting job's
+// largest cost once it read the screen only on change; issue 44).
+
+/** A directory's names, or none. */
+function readdirOr(path: string): string[] {
+  try {
+    return readdirSync(path);
+  } catch {
+    return [];
+  }
+}
+
+/** A file's text, or ''. */
+function readFileOr(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** A link's target, or ''. */
+function readlinkOr(path: string): string {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return '';
+  }
+}
 
 /** The answers from /proc. */
 const procForeground: Foreground = {
@@ -33,7 +65,7 @@ function reader(): Foreground {
 
 /** The fields of /proc/PID/stat after the command name (see proc-stat.ts). */
 async function readStat(path: string): Promise<string[]> {
-  return statFields(await readFile(path, 'utf8'));
+  return statFields(readFileSync(path, 'utf8'));
 }
 
 /** The foreground process group of the terminal of `panePid` (`tpgid`, field 8). */
@@ -58,7 +90,7 @@ async function foregroundCommandLine(panePid: number): Promise<string[] | undefi
   if (!Number.isSafeInteger(panePid) || panePid <= 0) return undefined;
   try {
     const leader = (await foregroundGroup(panePid)) ?? panePid;
-    const cmdline = await readFile(`/proc/${leader}/cmdline`, 'utf8');
+    const cmdline = readFileSync(`/proc/${leader}/cmdline`, 'utf8');
     const argv = cmdline.split('\0').filter(Boolean);
     return argv.length > 0 ? argv : undefined;
   } catch {
@@ -71,12 +103,16 @@ const OTHER_SOURCE =
   /^(socket:|pipe:|anon_inode:(\[eventfd\]|inotify|\[signalfd\]|\[timerfd\]|\[eventpoll\]|\[pidfd\]))/;
 
 async function comm(pid: number): Promise<string> {
-  return (await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '?')).trim();
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '?';
+  }
 }
 
 /** The pane's terminal: what the pane's first process has open as fd 0. */
 async function terminalOf(panePid: number): Promise<string> {
-  return readlink(`/proc/${panePid}/fd/0`);
+  return readlinkSync(`/proc/${panePid}/fd/0`);
 }
 
 /** The members of process group `pgid` among `root` and its descendants (found through
@@ -84,7 +120,9 @@ async function terminalOf(panePid: number): Promise<string> {
  * leader first. */
 async function groupMembers(root: number, pgid: number): Promise<number[]> {
   const all = await descendants(root).catch(async () =>
-    (await readdir('/proc')).map(Number).filter((pid) => Number.isSafeInteger(pid)),
+    readdirSync('/proc')
+      .map(Number)
+      .filter((pid) => Number.isSafeInteger(pid)),
   );
   const members: number[] = [];
   for (const pid of all) {
@@ -102,8 +140,8 @@ async function descendants(root: number): Promise<number[]> {
   const found = [root];
   for (let i = 0; i < found.length && found.length < 10_000; i++) {
     const pid = found[i] ?? 0;
-    for (const tid of await readdir(`/proc/${pid}/task`).catch(() => [])) {
-      const children = await readFile(`/proc/${pid}/task/${tid}/children`, 'utf8');
+    for (const tid of readdirOr(`/proc/${pid}/task`)) {
+      const children = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8');
       for (const child of children.split(' ')) if (child.trim()) found.push(Number(child));
     }
   }
@@ -118,8 +156,8 @@ async function descriptors(
   const tty = new Set<string>();
   let others = 0;
   const epolls: string[] = [];
-  for (const fd of await readdir(`/proc/${pid}/fd`)) {
-    const target = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '');
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    const target = readlinkOr(`/proc/${pid}/fd/${fd}`);
     if (target === terminal || target === '/dev/tty') tty.add(fd);
     else if (target === 'anon_inode:[eventpoll]') epolls.push(fd);
     else if (OTHER_SOURCE.test(target)) others++;
@@ -130,7 +168,7 @@ async function descriptors(
 /** Whether one of the process's epoll sets watches the terminal. */
 async function epollWatchesTerminal(pid: number, epolls: string[], tty: Set<string>) {
   for (const fd of epolls) {
-    const info = await readFile(`/proc/${pid}/fdinfo/${fd}`, 'utf8').catch(() => '');
+    const info = readFileOr(`/proc/${pid}/fdinfo/${fd}`);
     for (const m of info.matchAll(/^tfd:\s*(\d+)/gm)) if (tty.has(m[1] ?? '')) return true;
   }
   return false;
@@ -164,12 +202,12 @@ async function memberState(pid: number, terminal: string): Promise<MemberState> 
   if (state === 'Z' || state === 'X') return 'neutral';
   if (state !== 'S') return 'running';
   // Another thread at work (a REPL's worker threads sleep in futexes) means running.
-  for (const tid of await readdir(`/proc/${pid}/task`)) {
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
     if (tid === String(pid)) continue;
     const [t] = await readStat(`/proc/${pid}/task/${tid}/stat`).catch(() => ['S']);
     if (t === 'R' || t === 'D') return 'running';
   }
-  const kind = waitKindOf(await readFile(`/proc/${pid}/wchan`, 'utf8'));
+  const kind = waitKindOf(readFileSync(`/proc/${pid}/wchan`, 'utf8'));
   if (kind === 'none') return 'unknown';
   if (kind === 'child') return 'neutral';
   if (kind === 'other') return 'running';

@@ -2,7 +2,8 @@ import type {OutputListener} from './control-types.js';
 
 /**
  * Who hears of a control client's `%output`: listeners of every pane and of one pane, and
- * when each pane last printed. Part of control-runner.ts, holding only this bookkeeping.
+ * when each pane last printed. Part of control-runner.ts, holding only this bookkeeping (as
+ * listeners.ts holds its other notifications' listeners).
  */
 export class OutputListeners {
   readonly #lastOutput = new Map<string, number>();

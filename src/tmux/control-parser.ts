@@ -27,11 +27,18 @@ export interface ControlHandler {
   pause(paneId: string): void;
   /** `%exit [reason]`: the client is about to exit. */
   exit(reason: string): void;
+  /** `%subscription-changed NAME $S @W I %P : VALUE` (a pane's subscription, tmux ≥ 3.2): the
+   * format `NAME` watches changed to VALUE (or was read for the first time). Other
+   * subscriptions (of a session or a window) are notifications. */
+  subscription(name: string, paneId: string, value: string): void;
   /** Any other line outside a block (`%session-changed`, `%window-add`, ...). */
   notification(line: string): void;
 }
 
 const BEGIN = /^%begin (\d+) (\d+) (\d+)$/;
+/** A pane subscription's change: its name, then session, window, index and pane, then the
+ * value after ` : ` (the value is anything, spaces and colons too). */
+const SUBSCRIPTION = /^%subscription-changed (\S+) \$\d+ @\d+ \d+ (%\d+) : /;
 const OUTPUT = '%output ';
 const EXTENDED_OUTPUT = '%extended-output ';
 
@@ -106,6 +113,10 @@ export class ControlParser {
       this.handler.exit(line.slice('%exit '.length));
     } else if (line.startsWith('%pause ')) {
       this.handler.pause(line.slice('%pause '.length));
+    } else if (line.startsWith('%subscription-changed ')) {
+      const m = SUBSCRIPTION.exec(line);
+      if (m?.[1] && m[2]) this.handler.subscription(m[1], m[2], line.slice(m[0].length));
+      else this.handler.notification(line);
     } else {
       this.handler.notification(line);
     }

@@ -96,9 +96,39 @@ export function errorOf(label: string, block: ControlBlock): TmuxCommandError {
   );
 }
 
-/** A pane for `refresh-client -A`: quoted for tmux's own parser, resumed (`:continue`). */
-export function quotePane(paneId: string): string {
-  return `'${paneId.replaceAll("'", "'\\''")}:continue'`;
+/** After the client process exits, how long we keep reading stdout for replies already
+ * written before failing what is pending. */
+const EXIT_DRAIN_MS = 200;
+
+/**
+ * Resolves once the tmux client `child` has ended, after telling `on`: `failed` when it could
+ * not start (tmux not on PATH), `ended` with how it exited. 'close' comes once the process has
+ * exited and its pipes are read to the end, so replies already written are parsed before
+ * anything pending is failed; the server holds our stdout too, so should it keep it open,
+ * EXIT_DRAIN_MS after 'exit' is the end.
+ */
+export function whenClientEnds(
+  child: ChildProcess,
+  tmuxBinary: string,
+  on: {failed(detail: string, kind: TmuxCommandError['kind']): void; ended(how: string): void},
+): Promise<void> {
+  return new Promise((resolve) => {
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      const kind = classifyTmuxFailure('', error.code);
+      on.failed(kind === 'no-tmux' ? `${tmuxBinary} was not found on PATH` : error.message, kind);
+      resolve();
+    });
+    let drain: NodeJS.Timeout | undefined;
+    const ended = (code: number | null, signal: NodeJS.Signals | null) => {
+      clearTimeout(drain);
+      on.ended(signal ? `was killed by ${signal}` : `exited with code ${code}`);
+      resolve();
+    };
+    child.on('close', ended);
+    child.on('exit', (code, signal) => {
+      drain = setTimeout(ended, EXIT_DRAIN_MS, code, signal);
+    });
+  });
 }
 
 /** The guard's whole program: wait for EOF on stdin (our end closes however we die), then

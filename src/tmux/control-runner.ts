@@ -8,11 +8,12 @@ import {
   closedByExit,
   controlClientArgs,
   keepAlive,
-  quotePane,
   settlesWithin,
   startGuard,
+  whenClientEnds,
 } from './control-parts.js';
 import {PendingReplies} from './control-replies.js';
+import {PaneSwitches, type SubscriptionChange} from './control-switches.js';
 import type {
   ControlClosed,
   ControlRunner,
@@ -20,6 +21,7 @@ import type {
   OutputListener,
   SectionMutex,
 } from './control-types.js';
+import {Listeners} from './listeners.js';
 import {classifyTmuxFailure, TmuxCommandError} from './runner.js';
 import type {ServerSpec} from './server.js';
 
@@ -34,9 +36,6 @@ const REPLY_TIMEOUT_MS = 15_000;
 const CLOSE_MUTEX_TRIES = 4;
 /** After stdin EOF, how long the client gets to exit before SIGTERM, then SIGKILL. */
 const CLOSE_GRACE_MS = 2_000;
-/** After the client process exits, how long we keep reading stdout for replies already
- * written before failing what is pending. */
-const EXIT_DRAIN_MS = 200;
 /** Keep the client's last stderr for error messages. */
 const STDERR_KEEP_CHARS = 4_096;
 
@@ -97,7 +96,8 @@ class ControlClient implements ControlRunner {
   readonly #pending = new PendingReplies();
   readonly #output = new OutputListeners();
   readonly #exited: Promise<void>;
-  readonly #onNotification: ((line: string) => void) | undefined;
+  readonly #notifications = new Listeners<string>();
+  readonly switches: PaneSwitches;
 
   #isAttached = false;
   readonly #mutex: SectionMutex;
@@ -120,7 +120,11 @@ class ControlClient implements ControlRunner {
     this.#now = opts.now ?? Date.now;
     this.#replyTimeoutMs = opts.replyTimeoutMs ?? REPLY_TIMEOUT_MS;
     if (opts.onOutput) this.#output.add(opts.onOutput);
-    this.#onNotification = opts.onNotification;
+    if (opts.onNotification) this.#notifications.add(opts.onNotification);
+    this.switches = new PaneSwitches(
+      (line, label) => this.#sendIfOpen(line, label),
+      new Listeners<SubscriptionChange>(),
+    );
     this.closed = new Promise((resolve) => {
       this.#resolveClosed = resolve;
     });
@@ -146,7 +150,11 @@ class ControlClient implements ControlRunner {
       output: (paneId) => this.#onOutput(paneId),
       pause: (paneId) => this.#onPause(paneId),
       exit: (reason) => this.#finish(...closedByExit(reason)),
-      notification: (line) => this.#onNotification?.(line),
+      subscription: (name, paneId, value) => {
+        this.#chunkTime ??= this.#now();
+        this.switches.changes.emit({name, paneId, value, atMs: this.#chunkTime});
+      },
+      notification: (line) => this.#notifications.emit(line),
     });
 
     const {stdin, stdout, stderr} = this.#child;
@@ -162,29 +170,12 @@ class ControlClient implements ControlRunner {
     // EPIPE when the client is gone; its exit is reported through 'exit'/'end'.
     stdin.on('error', () => {});
 
-    this.#exited = new Promise((resolve) => {
-      this.#child.on('error', (error: NodeJS.ErrnoException) => {
-        const kind = classifyTmuxFailure('', error.code);
-        const detail =
-          kind === 'no-tmux' ? `${tmuxBinary} was not found on PATH` : `${error.message}`;
-        this.#finish({reason: 'client-died', detail}, kind);
-        resolve();
-      });
-      let drain: NodeJS.Timeout | undefined;
-      const ended = (code: number | null, signal: NodeJS.Signals | null) => {
-        clearTimeout(drain);
+    this.#exited = whenClientEnds(this.#child, tmuxBinary, {
+      failed: (detail, kind) => this.#finish({reason: 'client-died', detail}, kind),
+      ended: (how) => {
         this.#guard?.kill('SIGKILL');
-        const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
         this.#finish({reason: 'client-died', detail: this.#diedDetail(how)});
-        resolve();
-      };
-      // 'close' comes once the process has exited and its pipes are read to the end, so
-      // replies already written are parsed before anything pending is failed. The server
-      // holds our stdout too; should it keep it open, stop waiting after EXIT_DRAIN_MS.
-      this.#child.on('close', ended);
-      this.#child.on('exit', (code, signal) => {
-        drain = setTimeout(ended, EXIT_DRAIN_MS, code, signal);
-      });
+      },
     });
 
     this.#startTimer = setTimeout(() => {
@@ -212,6 +203,10 @@ class ControlClient implements ControlRunner {
 
   onOutput(listener: OutputListener, paneId?: string): () => void {
     return this.#output.add(listener, paneId);
+  }
+
+  onNotification(listener: (line: string) => void): () => void {
+    return this.#notifications.add(listener);
   }
 
   run(args: readonly string[]): Promise<string> {
@@ -318,12 +313,17 @@ class ControlClient implements ControlRunner {
   }
 
   #onPause(paneId: string): void {
-    this.#onNotification?.(`%pause ${paneId}`);
-    // tmux now drops this pane's output: it printed more than we read, so it is busy.
-    this.#onOutput(paneId);
+    this.#notifications.emit(`%pause ${paneId}`);
+    // tmux now drops this pane's output: it printed more than we read, so it is busy (and is
+    // resumed), unless it is a pane we paused ourselves.
     if (this.#closedInfo || this.#closing) return;
-    // Resume it. Sent as an ordinary call so its reply block is matched in order.
-    this.#send(`refresh-client -A ${quotePane(paneId)}`, 1, 'refresh-client').catch(() => {});
+    if (this.switches.tmuxPaused(paneId)) this.#onOutput(paneId);
+  }
+
+  /** #send, unless the client is over (a switch sent while it closes is moot). */
+  #sendIfOpen(line: string, label: string): Promise<string> {
+    if (this.#closedInfo || this.#closing) return Promise.reject(this.#closedError(label));
+    return this.#send(line, 1, label);
   }
 
   #armReplyTimer(): void {

@@ -1,4 +1,5 @@
 // The shapes of a tmux control-mode client (control-runner.ts): what it is, how it is started
+import type {PaneSwitches} from './control-switches.js';
 import type {TmuxRunner} from './runner.js';
 // and how it ends.
 /** Called for each `%output` of a pane, with the time it was read (ms, from `now`). */
@@ -30,6 +31,11 @@ export interface ControlRunner extends TmuxRunner {
   lastOutputAt(paneId: string): number | undefined;
   /** Call `listener` on each %output (of `paneId` only, if given). Returns an unsubscribe. */
   onOutput(listener: OutputListener, paneId?: string): () => void;
+  /** Call `listener` with each notification line other than %output (as the option
+   * `onNotification` is). Returns an unsubscribe. */
+  onNotification(listener: (line: string) => void): () => void;
+  /** Panes' output paused or continued, and format subscriptions (tmux ≥ 3.2). */
+  readonly switches: PaneSwitches;
   /** End the client: stdin EOF (tmux detaches it; the session is untouched), then signals if
    * it does not exit. Pending calls still get their replies if tmux sends them before it
    * exits; the rest reject. Idempotent. */

@@ -109,7 +109,24 @@ export async function openTransport(
   }
 
   const attach = () => attachControl(spec, sessionId, opts, spawnRunner, spawned);
-  return opts.pool ? opts.pool.share(`${JSON.stringify(spec)}\0${sessionId}`, attach) : attach();
+  const transport = await (opts.pool
+    ? opts.pool.share(`${JSON.stringify(spec)}\0${sessionId}`, attach)
+    : attach());
+  return holdingPane(transport, paneId);
+}
+
+/** The transport, hearing `paneId` until it is closed: the pane the work is on (a job's), so
+ * that a control client shared by other jobs never mutes it (src/tmux/pane-hearing.ts). */
+function holdingPane(transport: Transport, paneId: string): Transport {
+  const release = transport.activity?.hold(paneId);
+  if (!release) return transport;
+  return {
+    ...transport,
+    close: async () => {
+      release();
+      await transport.close();
+    },
+  };
 }
 
 /** A control-mode client attached to session `sessionId`, as a transport; the spawn
@@ -229,9 +246,15 @@ export function openTransportLazily(
     },
     covers: async (paneId) => (opened?.activity ? opened.activity.covers(paneId) : false),
     lastOutputAt: (paneId) => opened?.activity?.lastOutputAt(paneId),
+    printedAfter: (paneId, at) => opened?.activity?.printedAfter(paneId, at) ?? false,
+    hold: (paneId) => opened?.activity?.hold(paneId) ?? (() => {}),
+    settled: async (paneId, signal) => opened?.activity?.settled(paneId, signal),
+    followed: (paneId) => opened?.activity?.followed(paneId) ?? false,
     nextOutput: (paneId, signal) =>
       opened?.activity ? opened.activity.nextOutput(paneId, signal) : never(signal),
     ended: (signal) => (opened?.activity ? opened.activity.ended(signal) : never(signal)),
+    layoutChanged: (signal) =>
+      opened?.activity ? opened.activity.layoutChanged(signal) : never(signal),
   };
   return {
     tmux: createTmux({run: async (args) => (await ready()).runner.run(args)}),

@@ -1,5 +1,6 @@
 import type {Clock} from '../../src/base/clock.js';
 import {type PaneActivity, untilAborted} from '../../src/tmux/activity.js';
+import {TmuxCommandError} from '../../src/tmux/runner.js';
 import type {Tmux} from '../../src/tmux/tmux.js';
 import type {PaneView} from '../../src/tmux/view.js';
 
@@ -95,10 +96,15 @@ export class ScriptedPane implements PaneActivity {
   readonly viewsAt: number[] = [];
   /** Whether the events reach this pane (false: another session). */
   inReach = true;
+  /** The pane was closed (killed): describePane finds nothing, a view fails. */
+  closed = false;
+  /** Virtual elapsed ms of every describePane (the wait's checks that the pane exists). */
+  readonly checksAt: number[] = [];
   #ended = false;
   #last: number | undefined;
   #outputListeners = new Set<() => void>();
   #endListeners = new Set<() => void>();
+  #layoutListeners = new Set<() => void>();
 
   constructor(
     readonly clock: VirtualClock,
@@ -139,6 +145,23 @@ export class ScriptedPane implements PaneActivity {
   lastOutputAt(): number | undefined {
     return this.#last;
   }
+  printedAfter(_pane: string, at: number): boolean {
+    return this.#last !== undefined && this.#last > at;
+  }
+  async settled(): Promise<void> {}
+  followed(): boolean {
+    return false;
+  }
+  /** How many holds are on the pane now (the wait holds it while it follows events). */
+  holds = 0;
+  hold(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (!released) this.holds--;
+      released = true;
+    };
+  }
   nextOutput(_pane: string, signal: AbortSignal): Promise<void> {
     return untilAborted<void>(signal, (resolve) => {
       if (this.#ended) {
@@ -161,6 +184,24 @@ export class ScriptedPane implements PaneActivity {
       }
       this.#endListeners.add(resolve);
       return () => this.#endListeners.delete(resolve);
+    });
+  }
+  layoutChanged(signal: AbortSignal): Promise<void> {
+    return untilAborted<void>(signal, (resolve) => {
+      this.#layoutListeners.add(resolve);
+      this.#endListeners.add(resolve);
+      return () => {
+        this.#layoutListeners.delete(resolve);
+        this.#endListeners.delete(resolve);
+      };
+    });
+  }
+  /** Panes came or went (a layout notification), at `elapsedMs`; with `close`, this pane is
+   * the one that closed. */
+  layoutChangeAt(elapsedMs: number, close = false): void {
+    this.clock.at(elapsedMs, () => {
+      if (close) this.closed = true;
+      for (const listener of [...this.#layoutListeners]) listener();
     });
   }
 
@@ -195,10 +236,14 @@ export class ScriptedPane implements PaneActivity {
     return {
       view: async (_pane: string, historyRows: number) => {
         this.viewsAt.push(this.clock.elapsed());
+        if (this.closed) throw new TmuxCommandError('no-target', '', `can't find pane: ${this.id}`);
         return this.view(historyRows);
       },
-      // The wait checks now and then that a quiet pane still exists (it never closes here).
-      describePane: async (pane: string) => ({paneId: pane, dead: false}),
+      // The wait checks now and then that a quiet pane still exists.
+      describePane: async (pane: string) => {
+        this.checksAt.push(this.clock.elapsed());
+        return this.closed ? undefined : {paneId: pane, dead: false};
+      },
       capture: unexpected('capture'),
       typeLiteral: unexpected('typeLiteral'),
       pressKeys: unexpected('pressKeys'),

@@ -113,6 +113,64 @@ describe('RegexWatcher', () => {
       line: 'Server listening on port 8080',
     });
   });
+  test("a shell's output is searched once: a look searches only the lines after the last final one", () => {
+    const searched: string[] = [];
+    const pattern = {
+      source: 'never',
+      flags: '',
+      test: () => false,
+      exec: (text: string) => {
+        searched.push(text);
+        return null;
+      },
+    };
+    const w = new RegexWatcher(new OutputReader({row: 1, col: 0}), pattern, [], 100);
+    expect(w.readsForeground).toBe(false);
+    w.observe(screen('$ build\nline 1\nline 2\n'));
+    expect(searched).toEqual(['line 1', 'line 2', '']);
+    searched.length = 0;
+    // Two more lines: only they (and the cursor's line, not final) are searched.
+    w.observe(screen('$ build\nline 1\nline 2\nline 3\nline 4\n'));
+    expect(searched).toEqual(['line 3', 'line 4', '']);
+  });
+
+  test('the next look reaches back as far as output scrolled, twice over; never past --lines', () => {
+    const w = new RegexWatcher(new OutputReader({row: 0, col: 0}), /never/, [], 100);
+    expect(w.historyRows).toBe(100);
+    const at = (historySize: number) => screen('a\nb\nc\n', {historySize, firstRow: historySize});
+    w.observe(at(10));
+    expect(w.historyRows).toBe(100);
+    w.observe(at(13));
+    expect(w.historyRows).toBe(6);
+    w.observe(at(13));
+    expect(w.historyRows).toBe(4);
+    w.observe(at(500));
+    expect(w.historyRows).toBe(100);
+  });
+
+  test('a full-screen program (lines seen at the start) is searched whole at every look', () => {
+    const searched: string[] = [];
+    const pattern = {
+      source: 'never',
+      flags: '',
+      test: () => false,
+      exec: (text: string) => {
+        searched.push(text);
+        return null;
+      },
+    };
+    const w = new RegexWatcher(
+      new OutputReader({row: 0, col: 0}),
+      pattern,
+      [],
+      100,
+      new Set(['>']),
+    );
+    w.observe(screen('one\ntwo\n> '));
+    w.observe(screen('one\ntwo\n> '));
+    expect(searched).toEqual(['one', 'two', 'one', 'two']);
+  });
+
   test('a fail pattern that shows first fails the wait', () => {
     const w = new RegexWatcher(new OutputReader({row: 0, col: 0}), /BUILD OK/, [/error:/i], 100);
     expect(w.observe(screen('compiling\nERROR: missing ;\nBUILD OK'))).toEqual({

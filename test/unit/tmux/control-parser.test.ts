@@ -6,6 +6,7 @@ type Event =
   | ['output', string]
   | ['pause', string]
   | ['exit', string]
+  | ['subscription', string, string, string]
   | ['notification', string];
 
 /** Feed `text` to a parser in pieces of `pieceSize` characters; return what it recognised. */
@@ -16,6 +17,7 @@ function parse(text: string, pieceSize = text.length): Event[] {
     output: (pane) => events.push(['output', pane]),
     pause: (pane) => events.push(['pause', pane]),
     exit: (reason) => events.push(['exit', reason]),
+    subscription: (name, pane, value) => events.push(['subscription', name, pane, value]),
     notification: (line) => events.push(['notification', line]),
   });
   for (let i = 0; i < text.length; i += Math.max(1, pieceSize)) {
@@ -30,6 +32,28 @@ const block = (number: string, lines: string[], ok = true, fromClient = true): E
 ];
 
 describe('ControlParser', () => {
+  test("a pane subscription's change: its name, pane and value (spaces and colons kept)", () => {
+    const text = [
+      '%subscription-changed nudge-23 $1 @2 0 %23 : 1796284930 5,3 120 : x',
+      '%subscription-changed all $1 - - - : session-wide',
+      '',
+    ].join('\n');
+    expect(parse(text, 7)).toEqual([
+      ['subscription', 'nudge-23', '%23', '1796284930 5,3 120 : x'],
+      ['notification', '%subscription-changed all $1 - - - : session-wide'],
+    ]);
+  });
+
+  test('a subscription line inside a reply block is content', () => {
+    const text = [
+      '%begin 1 2 1',
+      '%subscription-changed nudge-1 $1 @2 0 %1 : 5',
+      '%end 1 2 1',
+      '',
+    ].join('\n');
+    expect(parse(text)).toEqual([block('2', ['%subscription-changed nudge-1 $1 @2 0 %1 : 5'])]);
+  });
+
   test('the attach reply (flags 0), notifications, then a command reply', () => {
     const text = [
       '%begin 1795307818 266 0',

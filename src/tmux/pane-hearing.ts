@@ -1,0 +1,341 @@
+import type {PaneSwitches, SubscriptionChange} from './control-switches.js';
+
+/**
+ * What one control client hears of each pane of its session, so that waiting costs what the
+ * work does, not what the pane prints (issue 44).
+ *
+ * A control client is told of every `%output` of every pane in its session, and each one wakes
+ * the tmux client and this process (~0.3 ms of CPU each on the 2-core VMs here): a spinner is
+ * ten a second, an agent's stream of tokens more. So each pane is in one of four modes:
+ *
+ * - **heard**: output on, each `%output` noted to the millisecond (what the stability window
+ *   and the notice's latency rest on). A pane a job holds starts here.
+ * - **followed**: a held pane that has printed without a pause of BUSY_GAP_MS for
+ *   COARSE_AFTER_MS, at least COARSE_MIN_RATE times a second: its output paused for us and a
+ *   subscription to CHANGE_FORMAT instead, which tmux checks once a second and reports only
+ *   when it changed. A change reported by a check counts as made at the check (the latest it
+ *   can have been), so a wait may call the pane quiet later than it was, never sooner.
+ * - **trailing**: a check came without a change (tmux reports none), so the pane may have gone
+ *   quiet: output on again, and the subscription kept for one more check, which reports a
+ *   change made between the silent check and output coming back. Then heard. Only a wait
+ *   that must know the quiet exactly (a stability window) looks for that silence
+ *   (`onSettled`); for the rest a followed pane that went quiet stays followed, and costs
+ *   nothing more until it prints again.
+ * - **muted**: a pane no job holds, paused for us at its first output (agents working beside a
+ *   job's pane cost it one event each, not their whole stream).
+ *
+ * What a quiet pane's last change can be known to, from a followed pane's checks: a change is
+ * reported by the first check after it, through `#{window_activity}`, which has whole seconds.
+ * A second output within the same wall-clock second as the one the last check saw changes
+ * nothing the format shows, unless the cursor or the history moved. That can only happen when
+ * that check came within the output's second; then the pane may have changed until the end of
+ * that second, and the quiet is counted from there.
+ *
+ * Muting and following use pause, never off (control-switches.ts says why).
+ */
+export class PaneHearing {
+  readonly #panes = new Map<string, PaneState>();
+  readonly #listeners = new Map<string, Set<() => void>>();
+
+  constructor(private readonly port: HearingPort) {}
+
+  /** Hear `paneId` (a job's pane, a wait's) until the returned call; holds nest. */
+  hold(paneId: string): () => void {
+    let p = this.#panes.get(paneId);
+    if (!p) {
+      p = newState('heard');
+      this.#panes.set(paneId, p);
+    }
+    p.holds++;
+    if (p.mode === 'muted') {
+      // What it printed while muted is unknown: as if it printed now.
+      this.port.switches.setOutput(paneId, 'continue');
+      p.mode = 'heard';
+      const now = this.port.now();
+      this.#changed(paneId, p, p.changedAfter, now);
+    }
+    let released = false;
+    const pane = p;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#release(paneId, pane);
+    };
+  }
+
+  /** The latest time `paneId` may have last changed (ms), if it has since it was first heard. */
+  changedAt(paneId: string): number | undefined {
+    return this.#panes.get(paneId)?.changedAt;
+  }
+
+  /** Whether `paneId`'s last change surely came after `at`. */
+  changedAfter(paneId: string, at: number): boolean {
+    const after = this.#panes.get(paneId)?.changedAfter;
+    return after !== undefined && after > at;
+  }
+
+  /** Whether what is known of `paneId`'s last change is exact to now (it is heard, or not
+   * held); false while it is followed or trailing, when a change after the last check may
+   * not be known yet. */
+  isSettled(paneId: string): boolean {
+    const mode = this.#panes.get(paneId)?.mode;
+    return mode !== 'followed' && mode !== 'trailing';
+  }
+
+  /** Whether `paneId`'s changes come as its checks' reports, once a second (followed), not
+   * as its output. */
+  isFollowed(paneId: string): boolean {
+    return this.#panes.get(paneId)?.mode === 'followed';
+  }
+
+  /** Call `listener` once `paneId` is settled (heard again after following), or at once if it
+   * is; returns the unsubscribe. A followed pane looks for its silence only while someone
+   * waits for this (a timer a second while it is still reported). */
+  onSettled(paneId: string, listener: () => void): () => void {
+    const p = this.#panes.get(paneId);
+    if (!p || this.isSettled(paneId)) {
+      listener();
+      return () => {};
+    }
+    const off = this.onChange(settledKey(paneId), listener);
+    if (p.mode === 'followed' && p.timer === undefined) this.#silent(paneId, p);
+    return off;
+  }
+
+  /** Call `listener` whenever `paneId`'s change time moves on; returns the unsubscribe. */
+  onChange(paneId: string, listener: () => void): () => void {
+    let set = this.#listeners.get(paneId);
+    if (!set) {
+      set = new Set();
+      this.#listeners.set(paneId, set);
+    }
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.#listeners.get(paneId) === set) this.#listeners.delete(paneId);
+    };
+  }
+
+  /** The pane printed at `at` (a `%output`, or tmux's own pause: more than we read). */
+  output(paneId: string, at: number): void {
+    const p = this.#panes.get(paneId);
+    if (!p || p.holds === 0) {
+      this.#mute(paneId, p);
+      return;
+    }
+    this.#changed(paneId, p, at, at);
+    // Output in flight when the pause was sent: noted, no more.
+    if (p.mode === 'followed') return;
+    const run = p.run;
+    if (!run || at - run.last > BUSY_GAP_MS) {
+      p.run = {start: at, last: at, events: 1};
+      return;
+    }
+    run.last = at;
+    run.events++;
+    const lasted = run.last - run.start;
+    if (lasted >= COARSE_AFTER_MS && run.events >= (COARSE_MIN_RATE * lasted) / 1_000) {
+      this.#follow(paneId, p, at);
+    }
+  }
+
+  /** A subscription's check reported a change (or its first value). */
+  subscription(change: SubscriptionChange): void {
+    const {paneId, atMs} = change;
+    const p = this.#panes.get(paneId);
+    if (!p || change.name !== subscriptionName(paneId)) return;
+    if (p.mode === 'followed') {
+      // Changed after the check before, by this one: counted as made now.
+      this.#changed(paneId, p, p.checkedAt - ARRIVAL_MARGIN_MS, atMs);
+      p.checkedAt = atMs;
+      const second = Number.parseInt(change.value, 10);
+      p.tick = Number.isFinite(second) ? {at: atMs, second} : undefined;
+      // The silence timer (while someone waits for the pane to settle) is not moved here: it
+      // looks at the last check when it fires (#silent), so a pane reported every second
+      // costs one timer a second, not two (a timer moved earlier still wakes the process at
+      // its first time).
+    } else if (p.mode === 'trailing') {
+      // A change after the silent check: heard since output came back, or made before it.
+      this.#changed(paneId, p, p.changedAfter, Math.max(p.changedAt ?? 0, p.trailingSince));
+      this.#endTrailing(paneId, p);
+    }
+  }
+
+  /** Stop every timer (the client ended); whoever waits for a pane to settle is told. */
+  close(): void {
+    for (const [paneId, p] of this.#panes) {
+      clearTimeout(p.timer);
+      if (!this.isSettled(paneId)) this.#tell(settledKey(paneId));
+    }
+  }
+
+  /** The mode of `paneId` (for tests and the bench). */
+  modeOf(paneId: string): Mode | undefined {
+    return this.#panes.get(paneId)?.mode;
+  }
+
+  #release(paneId: string, p: PaneState): void {
+    p.holds--;
+    if (p.holds > 0) return;
+    clearTimeout(p.timer);
+    p.timer = undefined;
+    if (p.mode === 'followed' || p.mode === 'trailing') {
+      this.port.switches.unsubscribe(subscriptionName(paneId));
+      // Followed: paused already. Trailing: muted at its next output, as any unheld pane.
+      p.mode = p.mode === 'followed' ? 'muted' : 'heard';
+      this.#tell(settledKey(paneId));
+    }
+    p.run = undefined;
+  }
+
+  #mute(paneId: string, p: PaneState | undefined): void {
+    if (p?.mode === 'muted') return;
+    if (p) p.mode = 'muted';
+    else this.#panes.set(paneId, newState('muted'));
+    this.port.switches.setOutput(paneId, 'pause');
+  }
+
+  #follow(paneId: string, p: PaneState, at: number): void {
+    this.port.switches.setOutput(paneId, 'pause');
+    this.port.switches.subscribe(subscriptionName(paneId), paneId, CHANGE_FORMAT);
+    p.mode = 'followed';
+    p.run = undefined;
+    p.tick = undefined;
+    p.checkedAt = at;
+    if (this.#listeners.has(settledKey(paneId))) this.#silent(paneId, p);
+  }
+
+  /** The silence timer of a followed pane someone waits for: a check came in time (the pane
+   * still changes), so it waits for the one after; or none did, so the pane may be quiet. The
+   * first check may be a whole tick away (and reports the first value). Nobody waiting, it
+   * stops: the pane stays followed, and costs nothing once it is quiet. */
+  #silent(paneId: string, p: PaneState): void {
+    p.timer = undefined;
+    if (p.mode !== 'followed' || !this.#listeners.has(settledKey(paneId))) return;
+    const last = p.tick?.at ?? p.checkedAt + TICK_MS;
+    const due = last + TICK_MS + TICK_SLACK_MS;
+    const now = this.port.now();
+    if (due > now) this.#arm(p, () => this.#silent(paneId, p), due - now);
+    else this.#quiet(paneId, p);
+  }
+
+  /** A check came with no change (or none came at all): output on, one check more. */
+  #quiet(paneId: string, p: PaneState): void {
+    const now = this.port.now();
+    this.port.switches.setOutput(paneId, 'continue');
+    p.mode = 'trailing';
+    p.trailingSince = now;
+    const tick = p.tick;
+    if (!tick) {
+      // No check reported since the pause: it may have printed until now.
+      this.#changed(paneId, p, p.changedAfter, now);
+    } else if (Math.floor((tick.at - ARRIVAL_MARGIN_MS) / 1_000) <= tick.second) {
+      // The last check came within the second of the output it saw: more output in that same
+      // second would not have shown (see the class comment).
+      this.#changed(paneId, p, p.changedAfter, Math.min((tick.second + 1) * 1_000, now));
+    }
+    this.#arm(p, () => this.#endTrailing(paneId, p), TICK_MS + TICK_SLACK_MS);
+  }
+
+  #endTrailing(paneId: string, p: PaneState): void {
+    clearTimeout(p.timer);
+    p.timer = undefined;
+    this.port.switches.unsubscribe(subscriptionName(paneId));
+    p.mode = 'heard';
+    p.run = undefined;
+    this.#tell(settledKey(paneId));
+  }
+
+  #arm(p: PaneState, fn: () => void, ms: number): void {
+    clearTimeout(p.timer);
+    p.timer = setTimeout(fn, ms);
+    p.timer.unref?.();
+  }
+
+  /** The pane's last change is now known to have come after `after` and by `at`. */
+  #changed(paneId: string, p: PaneState, after: number | undefined, at: number): void {
+    if (p.changedAt !== undefined && at <= p.changedAt) return;
+    p.changedAt = at;
+    p.changedAfter = after;
+    this.#tell(paneId);
+  }
+
+  #tell(key: string): void {
+    const listeners = this.#listeners.get(key);
+    if (listeners) for (const listener of [...listeners]) listener();
+  }
+}
+
+/** What the hearing needs of its control client. */
+export interface HearingPort {
+  switches: Pick<PaneSwitches, 'setOutput' | 'subscribe' | 'unsubscribe'>;
+  /** Wall-clock ms (the checks' seconds are compared with it). */
+  now(): number;
+}
+
+/** How a pane is heard (see PaneHearing). */
+export type Mode = 'heard' | 'followed' | 'trailing' | 'muted';
+
+interface PaneState {
+  holds: number;
+  mode: Mode;
+  /** The latest the pane's last change can have been (ms). */
+  changedAt: number | undefined;
+  /** A time its last change surely came after. */
+  changedAfter: number | undefined;
+  /** The busy run being heard: its first and last output, and how many. */
+  run: {start: number; last: number; events: number} | undefined;
+  /** The last check that reported a change: when it came, and the second it read. */
+  tick: {at: number; second: number} | undefined;
+  /** When following began, or the last check came. */
+  checkedAt: number;
+  /** When output came back (trailing). */
+  trailingSince: number;
+  timer: NodeJS.Timeout | undefined;
+}
+
+function newState(mode: Mode): PaneState {
+  return {
+    holds: 0,
+    mode,
+    changedAt: undefined,
+    changedAfter: undefined,
+    run: undefined,
+    tick: undefined,
+    checkedAt: 0,
+    trailingSince: 0,
+    timer: undefined,
+  };
+}
+
+/** The listeners' key for "`paneId` settled" (beside its own key, for its changes). */
+function settledKey(paneId: string): string {
+  return `settled ${paneId}`;
+}
+
+/** The subscription that follows `paneId` (`%23` → `nudge-23`). */
+export function subscriptionName(paneId: string): string {
+  return `nudge-${paneId.slice(1)}`;
+}
+
+/** A pane printing with gaps shorter than this is one busy run. */
+export const BUSY_GAP_MS = 1_000;
+/** A busy run this long is followed by subscription instead of heard… */
+export const COARSE_AFTER_MS = 5_000;
+/** …if it printed at least this often (outputs a second); a pane printing once a second costs
+ * what a subscription does. */
+export const COARSE_MIN_RATE = 1.5;
+/** tmux checks a client's subscriptions once a second (control_check_subs_timer). */
+const TICK_MS = 1_000;
+/** How late a check may be before its silence counts as "no change". */
+const TICK_SLACK_MS = 250;
+/** How long a check's report may take to reach us (for the same-second rule). */
+const ARRIVAL_MARGIN_MS = 250;
+/**
+ * What a followed pane's subscription reads: `window_activity` changes (to the second) with
+ * any output in the pane's window; the cursor and the history size with most output inside a
+ * second; the rest with the pane dying, entering a mode, or switching screens. The first
+ * field must stay `window_activity` (the same-second rule reads it).
+ */
+export const CHANGE_FORMAT =
+  '#{window_activity} #{cursor_x},#{cursor_y} #{history_size} #{pane_dead} #{pane_in_mode} #{alternate_on}';

@@ -1,0 +1,253 @@
+// What a control client hears of each pane (issue 44): a held pane to the millisecond, a busy
+// held pane by its subscription's checks once a second, panes nobody holds muted — and what
+// each says of when the pane last changed, never sooner than it did.
+import {afterEach, beforeEach, describe, expect, test, vi} from 'vitest';
+import {
+  CHANGE_FORMAT,
+  COARSE_AFTER_MS,
+  PaneHearing,
+  subscriptionName,
+} from '../../../src/tmux/pane-hearing.js';
+
+/** A second boundary of the wall clock, so that checks' seconds are easy to reason about. */
+const T0 = 1_800_000_000_000;
+
+function world() {
+  const sent: string[] = [];
+  const hearing = new PaneHearing({
+    switches: {
+      setOutput: (pane, state) => sent.push(`${state} ${pane}`),
+      subscribe: (name, pane, format) => sent.push(`subscribe ${name} ${pane} ${format}`),
+      unsubscribe: (name) => sent.push(`unsubscribe ${name}`),
+    },
+    now: () => Date.now(),
+  });
+  /** Run time to `at` ms after T0. */
+  const to = (at: number) => vi.advanceTimersByTime(T0 + at - Date.now());
+  /** `pane` printed now. */
+  const print = (pane: string) => hearing.output(pane, Date.now());
+  /** A check of `pane`'s subscription reported `second` (and the rest) now. */
+  const check = (pane: string, second = Math.floor(Date.now() / 1_000)) =>
+    hearing.subscription({
+      name: subscriptionName(pane),
+      paneId: pane,
+      value: `${second} 0,3 10 0 0 0`,
+      atMs: Date.now(),
+    });
+  return {sent, hearing, to, print, check};
+}
+
+/** Print on `pane` every `everyMs` from `from` to `until` (ms after T0). */
+function printEvery(
+  w: ReturnType<typeof world>,
+  pane: string,
+  everyMs: number,
+  from: number,
+  until: number,
+) {
+  for (let t = from; t <= until; t += everyMs) {
+    w.to(t);
+    w.print(pane);
+  }
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({now: T0});
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('a pane nobody holds', () => {
+  test('is paused at its first output, once', () => {
+    const w = world();
+    w.print('%5');
+    w.to(100);
+    w.print('%5');
+    expect(w.sent).toEqual(['pause %5']);
+    expect(w.hearing.modeOf('%5')).toBe('muted');
+  });
+
+  test('held later, it is continued and counts as having printed then', () => {
+    const w = world();
+    w.print('%5');
+    w.to(2_000);
+    w.hearing.hold('%5');
+    expect(w.sent).toEqual(['pause %5', 'continue %5']);
+    expect(w.hearing.changedAt('%5')).toBe(T0 + 2_000);
+    // Not "printed after" anything later: the reaction gate stays shut.
+    expect(w.hearing.changedAfter('%5', T0 + 2_000)).toBe(false);
+  });
+});
+
+describe('a held pane', () => {
+  test('each output is noted to the millisecond, and told', () => {
+    const w = world();
+    w.hearing.hold('%1');
+    let told = 0;
+    w.hearing.onChange('%1', () => told++);
+    w.to(120);
+    w.print('%1');
+    w.to(450);
+    w.print('%1');
+    expect(w.hearing.changedAt('%1')).toBe(T0 + 450);
+    expect(w.hearing.changedAfter('%1', T0 + 449)).toBe(true);
+    expect(told).toBe(2);
+    expect(w.sent).toEqual([]);
+  });
+
+  test('printing about once a second is never followed: heard costs what a check would', () => {
+    const w = world();
+    w.hearing.hold('%1');
+    printEvery(w, '%1', 900, 0, 20_000);
+    expect(w.hearing.modeOf('%1')).toBe('heard');
+    expect(w.sent).toEqual([]);
+  });
+
+  test('busy without a pause for COARSE_AFTER_MS: followed by its subscription instead', () => {
+    const w = world();
+    w.hearing.hold('%1');
+    printEvery(w, '%1', 100, 0, COARSE_AFTER_MS);
+    expect(w.hearing.modeOf('%1')).toBe('followed');
+    expect(w.sent).toEqual(['pause %1', `subscribe nudge-1 %1 ${CHANGE_FORMAT}`]);
+  });
+});
+
+describe('a followed pane', () => {
+  /** A held pane followed from 5000 ms on (its last output then), and a wait that must know
+   * when it is quiet (`settled` counts the times it was told so). */
+  function followed() {
+    const w = world();
+    w.hearing.hold('%1');
+    printEvery(w, '%1', 100, 0, COARSE_AFTER_MS);
+    w.sent.length = 0;
+    const told = {settled: 0};
+    w.hearing.onSettled('%1', () => told.settled++);
+    return {...w, told};
+  }
+
+  test("each check's change counts as made at the check, and is told", () => {
+    const w = followed();
+    let told = 0;
+    w.hearing.onChange('%1', () => told++);
+    w.to(5_600);
+    w.check('%1');
+    w.to(6_600);
+    w.check('%1');
+    expect(w.hearing.changedAt('%1')).toBe(T0 + 6_600);
+    expect(told).toBe(2);
+    // Surely after the check before (less the time a report may take), not after it.
+    expect(w.hearing.changedAfter('%1', T0 + 5_000)).toBe(true);
+    expect(w.hearing.changedAfter('%1', T0 + 5_600)).toBe(false);
+    expect(w.sent).toEqual([]);
+  });
+
+  test('a check that reports nothing: output back on, the change dated by the last report, one check more, then heard', () => {
+    const w = followed();
+    // Each check saw output of the second before its own (no same-second doubt).
+    w.to(5_600);
+    w.check('%1', (T0 + 4_000) / 1_000);
+    w.to(6_600);
+    w.check('%1', (T0 + 5_000) / 1_000);
+    // No report at ~7600: at 7850 the pane may have gone quiet.
+    w.to(7_850);
+    expect(w.sent).toEqual(['continue %1']);
+    expect(w.hearing.modeOf('%1')).toBe('trailing');
+    expect(w.hearing.changedAt('%1')).toBe(T0 + 6_600);
+    // Nor at ~8600: the subscription ends, the pane is heard, the wait told.
+    expect(w.told.settled).toBe(0);
+    w.to(9_100);
+    expect(w.sent).toEqual(['continue %1', 'unsubscribe nudge-1']);
+    expect(w.hearing.modeOf('%1')).toBe('heard');
+    expect(w.hearing.changedAt('%1')).toBe(T0 + 6_600);
+    expect(w.told.settled).toBe(1);
+  });
+
+  test('nobody waiting for it to settle: a followed pane that went quiet stays followed, and no timer runs', () => {
+    const w = world();
+    w.hearing.hold('%1');
+    printEvery(w, '%1', 100, 0, COARSE_AFTER_MS);
+    w.to(5_600);
+    w.check('%1');
+    expect(vi.getTimerCount()).toBe(0);
+    w.to(60_000);
+    expect(w.hearing.modeOf('%1')).toBe('followed');
+    expect(w.hearing.isSettled('%1')).toBe(false);
+    // A wait asks: the silence is looked for from then on.
+    let told = 0;
+    w.hearing.onSettled('%1', () => told++);
+    w.to(61_300);
+    expect(w.hearing.modeOf('%1')).toBe('heard');
+    expect(told).toBe(1);
+  });
+
+  test('the last report came within the second of the output it saw: quiet counts from the end of that second', () => {
+    const w = followed();
+    // Checks at x.100: the check at 6.100 saw activity in second 6 itself, so output at
+    // 6.500 would not have changed what the format shows.
+    w.to(6_100);
+    w.check('%1', (T0 + 6_000) / 1_000);
+    w.to(7_350);
+    expect(w.hearing.modeOf('%1')).toBe('trailing');
+    expect(w.hearing.changedAt('%1')).toBe(T0 + 7_000);
+  });
+
+  test('a change reported by the check after output came back counts from then', () => {
+    const w = followed();
+    w.to(5_600);
+    w.check('%1', (T0 + 4_000) / 1_000);
+    w.to(6_600);
+    w.check('%1', (T0 + 5_000) / 1_000);
+    w.to(7_850);
+    expect(w.hearing.modeOf('%1')).toBe('trailing');
+    // Printed in the gap before output came back: the next check says so.
+    w.to(8_600);
+    w.check('%1');
+    expect(w.hearing.changedAt('%1')).toBe(T0 + 7_850);
+    expect(w.hearing.modeOf('%1')).toBe('heard');
+    expect(w.sent).toEqual(['continue %1', 'unsubscribe nudge-1']);
+  });
+
+  test('no first report at all: it may have printed until output came back', () => {
+    const w = followed();
+    w.to(7_300);
+    expect(w.hearing.modeOf('%1')).toBe('trailing');
+    expect(w.hearing.changedAt('%1')).toBe(T0 + 7_250);
+  });
+
+  test('reported every second: one silence timer, moved only when it fires', () => {
+    const w = followed();
+    for (let t = 5_600; t <= 15_600; t += 1_000) {
+      w.to(t);
+      w.check('%1', Math.floor((T0 + t - 700) / 1_000));
+    }
+    // Ten checks: the timers still pending are the silence timer alone.
+    expect(vi.getTimerCount()).toBe(1);
+    expect(w.hearing.modeOf('%1')).toBe('followed');
+  });
+
+  test('released: its subscription ends and it stays paused (muted)', () => {
+    const w = world();
+    const release = w.hearing.hold('%1');
+    printEvery(w, '%1', 100, 0, COARSE_AFTER_MS);
+    w.sent.length = 0;
+    release();
+    expect(w.sent).toEqual(['unsubscribe nudge-1']);
+    expect(w.hearing.modeOf('%1')).toBe('muted');
+    // No timer left to fire.
+    w.to(20_000);
+    expect(w.sent).toEqual(['unsubscribe nudge-1']);
+  });
+
+  test("another pane's subscription, or one of a name not its own, changes nothing", () => {
+    const w = followed();
+    w.to(5_600);
+    w.hearing.subscription({
+      name: 'nudge-9',
+      paneId: '%1',
+      value: '1 0,0 0 0 0 0',
+      atMs: Date.now(),
+    });
+    expect(w.hearing.changedAt('%1')).toBe(T0 + COARSE_AFTER_MS);
+  });
+});
