@@ -29,7 +29,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # (a server option in status-right: found, styled, never run, redrawn when it changes).
 CORE=(test/integration/transports.test.ts test/integration/wait-command.test.ts
   test/integration/expect.test.ts test/integration/copy-mode.test.ts
-  test/integration/pane-status.test.ts)
+  test/integration/pane-status.test.ts test/integration/control-activity.test.ts)
 CORE_NAMED=(test/integration/until.test.ts test/integration/doctor.test.ts
   test/integration/watch.test.ts test/integration/status-line.test.ts)
 CORE_NAMES='^(submit --until exit|nudge doctor inside a pane|nudge watch the line runs in a shell pane|status-line and next the status bar shows)'
@@ -66,7 +66,8 @@ tmux_version() {
   # fails; a command list stops at a failing command): proven on each version.
   run "tmux-$version-fence" "PATH=$dir:$PATH" -- --project faults test/faults/fence.test.ts
   # The server's waiter killed, stopped and its server killed under it (issue 44).
-  run "tmux-$version-waiter" "PATH=$dir:$PATH" -- --project faults test/faults/waiter.test.ts
+  run "tmux-$version-waiter" "PATH=$dir:$PATH" -- --project faults test/faults/waiter.test.ts \
+    test/faults/pane-pause.test.ts
   run "tmux-$version-claude" "PATH=$dir:$PATH" -- --project at-model \
     test/integration/agents-at-model.test.ts -t '^claude \(default approvals\) self-execution'
   return "$status"
