@@ -41,13 +41,13 @@ import {
 import {concurrency} from './lib/figure-concurrency.js';
 import {corpus} from './lib/figure-corpus.js';
 import {cpuWaiting} from './lib/figure-cpu.js';
-import {detection} from './lib/figure-detection.js';
+import {detection, detectionLong} from './lib/figure-detection.js';
 import {doors} from './lib/figure-doors.js';
 import {frontEnd} from './lib/figure-front-end.js';
 import {patterns} from './lib/figure-patterns.js';
 import {remote} from './lib/figure-remote.js';
 import {typing} from './lib/figure-typing.js';
-import {neighbours, waitMemory} from './lib/figure-waiting.js';
+import {neighbours, waiterLatency, waitMemory} from './lib/figure-waiting.js';
 import {wakeup} from './lib/figure-wakeup.js';
 
 /** Every figure, in the order they run. Add new figures here. */
@@ -55,10 +55,12 @@ const FIGURES: Figure[] = [
   frontEnd,
   typing,
   detection,
+  detectionLong,
   corpus,
   cpuWaiting,
   waitMemory,
   neighbours,
+  waiterLatency,
   concurrency,
   wakeup,
   doors,

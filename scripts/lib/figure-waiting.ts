@@ -4,6 +4,7 @@ import {
   type Figure,
   type FigureResult,
   jobEvents,
+  median,
   NEVER_MATCHES,
   quickJob,
   submitJob,
@@ -192,5 +193,83 @@ export const neighbours: Figure = {
       ],
     };
     return [result];
+  },
+};
+
+/** How many jobs wait at once in one waiter, for the latency figure. */
+const LATENCY_COUNTS = [1, 10, 50] as const;
+
+/** A job's work: a line twice a second for 6-8 s (so that its pane is followed by its checks
+ * when it ends), then a line carrying the time it was printed (epoch ms). */
+function latencyWork(i: number): string {
+  const lines = 12 + (i % 5);
+  return `for i in $(seq ${lines}); do echo tick; sleep 0.5; done; echo DONE-$(date +%s%3N)`;
+}
+
+/** From the end of each job's work (the time its last line carries) to its verdict (the
+ * job's condition-met event), for `count` jobs waiting at once in one waiter. */
+async function verdictLatencies(ctx: BenchContext, count: number): Promise<number[]> {
+  const dir = makeTempDir('nudge-bench-latency-');
+  const {server, pane} = await startPrivateTmux(dir, SHELL);
+  const panes = [pane];
+  while (panes.length < count) panes.push(await server.newPane(SHELL));
+  try {
+    const ids = await Promise.all(
+      panes.map((p, i) =>
+        submitJob(
+          ctx,
+          quickJob(
+            server.socket,
+            p,
+            '--until',
+            'regex:DONE-[0-9]+',
+            '--timeout',
+            '2m',
+            '--',
+            latencyWork(i),
+          ),
+        ),
+      ),
+    );
+    const latencies: number[] = [];
+    for (const id of ids) {
+      const end = await waitForJobEnd(ctx, id, 180_000);
+      if (end.state !== 'done') throw new Error(`job ${id} ended ${end.state}`);
+      const met = jobEvents(ctx, id).find((e) => e.event === 'condition-met');
+      const printed = Number(/DONE-(\d+)/.exec(String(met?.match))?.[1]);
+      if (!met || !Number.isFinite(printed)) throw new Error(`job ${id}: no verdict on its line`);
+      latencies.push(Date.parse(String(met.t)) - printed);
+    }
+    return latencies;
+  } finally {
+    server.kill();
+  }
+}
+
+/** Jobs per waiter before latency grows (issue 44): the verdicts of 1, 10 and 50 jobs waiting
+ * at once in one waiter, each on a busy pane that ends with the line its regex waits for. */
+export const waiterLatency: Figure = {
+  id: 'waiter-latency',
+  title:
+    'verdict latency (end of work → verdict) of 1, 10 and 50 jobs waiting at once in one waiter, busy panes',
+  async run(ctx) {
+    const byCount: number[][] = [];
+    for (const count of LATENCY_COUNTS) byCount.push(await verdictLatencies(ctx, count));
+    const one = byCount[0] ?? [];
+    return LATENCY_COUNTS.slice(1).map((count, i): FigureResult => {
+      const samples = byCount[i + 1] ?? [];
+      const p90 = [...samples].sort((a, b) => a - b)[Math.floor(samples.length * 0.9)] ?? 0;
+      return {
+        id: `waiter-latency-${count}`,
+        subject: {label: `${count} jobs waiting in one waiter`, unit: 'ms', samples},
+        baseline: {label: '1 job waiting', unit: 'ms', samples: one},
+        ratio: 'subject/baseline',
+        goal: undefined,
+        notes: [
+          'each job types a loop printing a line twice a second for 6-8 s (its pane followed by its checks by then), then a line with the time: --until regex: waits for it',
+          `latency = the job's condition-met event - the time printed; ${count} jobs: median ${median(samples).toFixed(0)} ms, p90 ${p90.toFixed(0)} ms, max ${Math.max(...samples).toFixed(0)} ms`,
+        ],
+      };
+    });
   },
 };

@@ -202,6 +202,7 @@ export class PaneHearing {
     p.run = undefined;
     p.tick = undefined;
     p.checkedAt = at;
+    p.followedSince = at;
     if (this.#listeners.has(settledKey(paneId))) this.#silent(paneId, p);
   }
 
@@ -215,8 +216,13 @@ export class PaneHearing {
     const last = p.tick?.at ?? p.checkedAt + TICK_MS;
     const due = last + TICK_MS + TICK_SLACK_MS;
     const now = this.port.now();
-    if (due > now) this.#arm(p, () => this.#silent(paneId, p), due - now);
-    else this.#quiet(paneId, p);
+    if (due > now) {
+      // The longer it has been busy, the further apart it looks for the silence (a twentieth
+      // of that, at most SILENCE_LOOK_MAX_MS): a five-minute build is told done a few seconds
+      // late rather than costing a wake-up every second.
+      const apart = Math.min(SILENCE_LOOK_MAX_MS, (now - p.followedSince) / 20);
+      this.#arm(p, () => this.#silent(paneId, p), Math.max(due - now, apart));
+    } else this.#quiet(paneId, p);
   }
 
   /** A check came with no change (or none came at all): output on, one check more. */
@@ -289,6 +295,8 @@ interface PaneState {
   tick: {at: number; second: number} | undefined;
   /** When following began, or the last check came. */
   checkedAt: number;
+  /** When following began. */
+  followedSince: number;
   /** When output came back (trailing). */
   trailingSince: number;
   timer: NodeJS.Timeout | undefined;
@@ -303,6 +311,7 @@ function newState(mode: Mode): PaneState {
     run: undefined,
     tick: undefined,
     checkedAt: 0,
+    followedSince: 0,
     trailingSince: 0,
     timer: undefined,
   };
@@ -329,6 +338,8 @@ export const COARSE_MIN_RATE = 1.5;
 const TICK_MS = 1_000;
 /** How late a check may be before its silence counts as "no change". */
 const TICK_SLACK_MS = 250;
+/** How far apart, at most, a long-followed pane is looked at for its silence. */
+const SILENCE_LOOK_MAX_MS = 3_000;
 /** How long a check's report may take to reach us (for the same-second rule). */
 const ARRIVAL_MARGIN_MS = 250;
 /**

@@ -187,7 +187,7 @@ describe('a followed pane', () => {
     // 6.500 would not have changed what the format shows.
     w.to(6_100);
     w.check('%1', (T0 + 6_000) / 1_000);
-    w.to(7_350);
+    w.to(7_400);
     expect(w.hearing.modeOf('%1')).toBe('trailing');
     expect(w.hearing.changedAt('%1')).toBe(T0 + 7_000);
   });
@@ -213,6 +213,26 @@ describe('a followed pane', () => {
     w.to(7_300);
     expect(w.hearing.modeOf('%1')).toBe('trailing');
     expect(w.hearing.changedAt('%1')).toBe(T0 + 7_250);
+  });
+
+  test('followed for a minute, it looks for its silence every 3 s at most; found then, it settles a check later', () => {
+    const w = followed();
+    let fired = 0;
+    for (let t = 5_600; t <= 65_600; t += 1_000) {
+      w.to(t);
+      w.check('%1', Math.floor((T0 + t - 700) / 1_000));
+      fired = vi.getTimerCount();
+    }
+    expect(fired).toBe(1);
+    expect(w.hearing.modeOf('%1')).toBe('followed');
+    // Quiet from 65.6 s: found within 3 s (not 1.25 s), then one more check.
+    w.to(65_600 + 1_250);
+    expect(w.hearing.modeOf('%1')).toBe('followed');
+    w.to(65_600 + 3_000 + 1_300);
+    expect(w.hearing.modeOf('%1')).toBe('trailing');
+    w.to(65_600 + 3_000 + 1_300 + 1_300);
+    expect(w.hearing.modeOf('%1')).toBe('heard');
+    expect(w.hearing.changedAt('%1')).toBe(T0 + 65_600);
   });
 
   test('reported every second: one silence timer, moved only when it fires', () => {
