@@ -1,4 +1,5 @@
 import type {OutputListener} from './control-types.js';
+import {KeyedListeners} from './listeners.js';
 
 /**
  * Who hears of a control client's `%output`: listeners of every pane and of one pane, and
@@ -8,7 +9,7 @@ import type {OutputListener} from './control-types.js';
 export class OutputListeners {
   readonly #lastOutput = new Map<string, number>();
   readonly #listeners = new Set<OutputListener>();
-  readonly #paneListeners = new Map<string, Set<OutputListener>>();
+  readonly #paneListeners = new KeyedListeners<string, number>();
 
   /** When `paneId` last printed, on the runner's clock. */
   lastOutputAt(paneId: string): number | undefined {
@@ -21,25 +22,13 @@ export class OutputListeners {
       this.#listeners.add(listener);
       return () => this.#listeners.delete(listener);
     }
-    let set = this.#paneListeners.get(paneId);
-    if (!set) {
-      set = new Set();
-      this.#paneListeners.set(paneId, set);
-    }
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0 && this.#paneListeners.get(paneId) === set) {
-        this.#paneListeners.delete(paneId);
-      }
-    };
+    return this.#paneListeners.add(paneId, (at) => listener(paneId, at));
   }
 
   /** `paneId` printed at `at`: note it and tell its listeners. */
   emit(paneId: string, at: number): void {
     this.#lastOutput.set(paneId, at);
     for (const listener of this.#listeners) listener(paneId, at);
-    const forPane = this.#paneListeners.get(paneId);
-    if (forPane) for (const listener of forPane) listener(paneId, at);
+    this.#paneListeners.emit(paneId, at);
   }
 }

@@ -1,4 +1,5 @@
 import type {PaneSwitches, SubscriptionChange} from './control-switches.js';
+import {KeyedListeners} from './listeners.js';
 
 /**
  * What one control client hears of each pane of its session, so that waiting costs what the
@@ -35,7 +36,8 @@ import type {PaneSwitches, SubscriptionChange} from './control-switches.js';
  */
 export class PaneHearing {
   readonly #panes = new Map<string, PaneState>();
-  readonly #listeners = new Map<string, Set<() => void>>();
+  /** Who hears of a pane's changes (its id) and of its settling (settledKey). */
+  readonly #listeners = new KeyedListeners<string>();
 
   constructor(private readonly port: HearingPort) {}
 
@@ -104,16 +106,7 @@ export class PaneHearing {
 
   /** Call `listener` whenever `paneId`'s change time moves on; returns the unsubscribe. */
   onChange(paneId: string, listener: () => void): () => void {
-    let set = this.#listeners.get(paneId);
-    if (!set) {
-      set = new Set();
-      this.#listeners.set(paneId, set);
-    }
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0 && this.#listeners.get(paneId) === set) this.#listeners.delete(paneId);
-    };
+    return this.#listeners.add(paneId, listener);
   }
 
   /** The pane printed at `at` (a `%output`, or tmux's own pause: more than we read). */
@@ -267,8 +260,7 @@ export class PaneHearing {
   }
 
   #tell(key: string): void {
-    const listeners = this.#listeners.get(key);
-    if (listeners) for (const listener of [...listeners]) listener();
+    this.#listeners.emit(key, undefined);
   }
 }
 

@@ -101,6 +101,21 @@ describe('PromptWatcher', () => {
   });
 });
 
+/** A pattern that never matches and keeps every line it was tried on. */
+function countingPattern() {
+  const searched: string[] = [];
+  const pattern = {
+    source: 'never',
+    flags: '',
+    test: () => false,
+    exec: (text: string) => {
+      searched.push(text);
+      return null;
+    },
+  };
+  return {searched, pattern};
+}
+
 describe('RegexWatcher', () => {
   test('matches only new output, reports the match and the whole line', () => {
     const w = new RegexWatcher(new OutputReader({row: 1, col: 0}), /port (\d+)/, [], 100);
@@ -114,16 +129,7 @@ describe('RegexWatcher', () => {
     });
   });
   test("a shell's output is searched once: a look searches only the lines after the last final one", () => {
-    const searched: string[] = [];
-    const pattern = {
-      source: 'never',
-      flags: '',
-      test: () => false,
-      exec: (text: string) => {
-        searched.push(text);
-        return null;
-      },
-    };
+    const {searched, pattern} = countingPattern();
     const w = new RegexWatcher(new OutputReader({row: 1, col: 0}), pattern, [], 100);
     expect(w.readsForeground).toBe(false);
     w.observe(screen('$ build\nline 1\nline 2\n'));
@@ -149,16 +155,7 @@ describe('RegexWatcher', () => {
   });
 
   test('a full-screen program (lines seen at the start) is searched whole at every look', () => {
-    const searched: string[] = [];
-    const pattern = {
-      source: 'never',
-      flags: '',
-      test: () => false,
-      exec: (text: string) => {
-        searched.push(text);
-        return null;
-      },
-    };
+    const {searched, pattern} = countingPattern();
     const w = new RegexWatcher(
       new OutputReader({row: 0, col: 0}),
       pattern,

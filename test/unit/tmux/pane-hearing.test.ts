@@ -113,6 +113,15 @@ describe('a held pane', () => {
   });
 });
 
+/** Two checks reporting a change, at 5.6 s and 6.6 s, each of output in the second before its
+ * own (no same-second doubt); nothing after. */
+function twoChecks(w: ReturnType<typeof world>) {
+  w.to(5_600);
+  w.check('%1', (T0 + 4_000) / 1_000);
+  w.to(6_600);
+  w.check('%1', (T0 + 5_000) / 1_000);
+}
+
 describe('a followed pane', () => {
   /** A held pane followed from 5000 ms on (its last output then), and a wait that must know
    * when it is quiet (`settled` counts the times it was told so). */
@@ -144,11 +153,7 @@ describe('a followed pane', () => {
 
   test('a check that reports nothing: output back on, the change dated by the last report, one check more, then heard', () => {
     const w = followed();
-    // Each check saw output of the second before its own (no same-second doubt).
-    w.to(5_600);
-    w.check('%1', (T0 + 4_000) / 1_000);
-    w.to(6_600);
-    w.check('%1', (T0 + 5_000) / 1_000);
+    twoChecks(w);
     // No report at ~7600: at 7850 the pane may have gone quiet.
     w.to(7_850);
     expect(w.sent).toEqual(['continue %1']);
@@ -194,10 +199,7 @@ describe('a followed pane', () => {
 
   test('a change reported by the check after output came back counts from then', () => {
     const w = followed();
-    w.to(5_600);
-    w.check('%1', (T0 + 4_000) / 1_000);
-    w.to(6_600);
-    w.check('%1', (T0 + 5_000) / 1_000);
+    twoChecks(w);
     w.to(7_850);
     expect(w.hearing.modeOf('%1')).toBe('trailing');
     // Printed in the gap before output came back: the next check says so.
