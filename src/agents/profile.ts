@@ -132,9 +132,27 @@ export interface Profile {
   /** How a call from the program's tools and hooks proves the pane it comes from
    * (src/pane/own-pane.ts; docs/agents.md, "Which pane a call comes from"). */
   identity?: AgentIdentity;
+  /** A shell's: the programs it runs that wait for their user, told by their screen where the
+   * process view cannot say (macOS's ps shows no wait channels): see ProgramWait. */
+  waits?: readonly ProgramWait[];
   /** The releases each entry was measured on, by entry (`busy`, `queued`, …), and which of
    * its patterns hold for which: what to look at first when a release changes a screen. */
   measuredOn?: Readonly<Partial<Record<Exclude<keyof Profile, 'measuredOn' | 'name'>, string>>>;
+}
+
+/**
+ * A program that waits for its user, as its screen shows it: `programs` are patterns on the
+ * foreground program's name (any program when there are none); each of `cursorLine` (the text
+ * before the cursor on its row), `lastLine` (the screen's last row with text) and
+ * `alternateScreen` that is given must hold; `what` is said in the verdict ("its prompt
+ * shows").
+ */
+export interface ProgramWait {
+  programs?: readonly Pattern[];
+  cursorLine?: Pattern;
+  lastLine?: Pattern;
+  alternateScreen?: boolean;
+  what: string;
 }
 
 /** What a person is waited for: to allow a tool call, to trust a folder, to answer the

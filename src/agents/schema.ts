@@ -36,39 +36,7 @@ function build(z: typeof Zod.z, compile: (source: string) => Pattern) {
   /** Key groups: each inner list is one tmux call (`[["Escape"], ["C-u"]]`). */
   const keyGroups = z.array(z.array(keyName).min(1));
 
-  const inputMode = z.strictObject({name: z.string().min(1), leaveKeys: keyGroups});
-
-  const dialog = z.strictObject({
-    kind: z.enum(['permission', 'question', 'trust', 'plan', 'limit']),
-    question: regex,
-    firstOption: regex.optional(),
-    title: regex.optional(),
-    resets: regex.optional(),
-    denyKeys: keyGroups.optional(),
-  });
-
-  const door = z.strictObject({
-    kind: z.enum(DOOR_KINDS),
-    minVersion: z
-      .string()
-      .regex(/^\d+(\.\d+)*$/, 'a version such as 2.1.224')
-      .optional(),
-  });
-
-  const word = z.string().regex(/^[A-Za-z0-9{}._=:/@+,-]+$/, 'a word without spaces or quotes');
-  const resume = z.strictObject({
-    args: z.array(word).min(1),
-    session: z.enum(SESSION_SOURCES),
-    startArgs: z.array(word).optional(),
-  });
-
-  const identity = z.strictObject({
-    servers: z.array(regex).min(1).optional(),
-    thread: z
-      .string()
-      .regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name such as CODEX_THREAD_ID')
-      .optional(),
-  });
+  const {inputMode, dialog, door, resume, identity, programWait} = parts(z, regex, keyGroups);
 
   /** What a profile file may hold. `name` and `kind` say what it is; the rest is Profile. */
   const profileFile = z.strictObject({
@@ -108,10 +76,68 @@ function build(z: typeof Zod.z, compile: (source: string) => Pattern) {
     launch: z.string().min(1).optional(),
     resume: resume.optional(),
     identity: identity.optional(),
+    waits: z.array(programWait).optional(),
     measuredOn: z.record(z.string(), z.string()).optional(),
   });
 
   return profileFile;
+}
+
+/** The tables a profile file holds besides its own fields: input modes, dialogs, doors, how to
+ * resume, the agent's identity, and the programs a shell runs that wait for their user. */
+function parts(
+  z: typeof Zod.z,
+  regex: Zod.ZodType<Pattern, string>,
+  keyGroups: Zod.ZodType<string[][]>,
+) {
+  const inputMode = z.strictObject({name: z.string().min(1), leaveKeys: keyGroups});
+
+  const dialog = z.strictObject({
+    kind: z.enum(['permission', 'question', 'trust', 'plan', 'limit']),
+    question: regex,
+    firstOption: regex.optional(),
+    title: regex.optional(),
+    resets: regex.optional(),
+    denyKeys: keyGroups.optional(),
+  });
+
+  const door = z.strictObject({
+    kind: z.enum(DOOR_KINDS),
+    minVersion: z
+      .string()
+      .regex(/^\d+(\.\d+)*$/, 'a version such as 2.1.224')
+      .optional(),
+  });
+
+  const word = z.string().regex(/^[A-Za-z0-9{}._=:/@+,-]+$/, 'a word without spaces or quotes');
+  const resume = z.strictObject({
+    args: z.array(word).min(1),
+    session: z.enum(SESSION_SOURCES),
+    startArgs: z.array(word).optional(),
+  });
+
+  const identity = z.strictObject({
+    servers: z.array(regex).min(1).optional(),
+    thread: z
+      .string()
+      .regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name such as CODEX_THREAD_ID')
+      .optional(),
+  });
+
+  const programWait = z
+    .strictObject({
+      programs: z.array(regex).min(1).optional(),
+      cursorLine: regex.optional(),
+      lastLine: regex.optional(),
+      alternateScreen: z.boolean().optional(),
+      what: z.string().min(1).max(80),
+    })
+    .refine(
+      (w) => w.cursorLine !== undefined || w.lastLine !== undefined || w.alternateScreen === true,
+      'something on the screen to see: cursorLine, lastLine or alternateScreen',
+    );
+
+  return {inputMode, dialog, door, resume, identity, programWait};
 }
 
 /** tmux's names of keys (key-string.c), with C-, M- and S- before one; C- or M- may also

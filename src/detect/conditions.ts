@@ -9,12 +9,10 @@ import type {PaneInfo} from '../tmux/tmux.js';
 import {cursorRow, type OutputMark, OutputReader, type PaneView} from '../tmux/view.js';
 import {endingOnDialogs, type NeedsSignal, signalledNeed} from './blocked.js';
 import {type IdleFacts, idleNow, shellPromptVisible} from './idle.js';
+import {anyVisibleLine, ExitWatcher, RegexWatcher} from './output-watchers.js';
 import {compileRegex, type UntilSpec} from './until.js';
 import {
-  anyVisibleLine,
-  ExitWatcher,
   PromptWatcher,
-  RegexWatcher,
   type ScreenWatchOptions,
   StableWatcher,
   type Verdict,
@@ -49,6 +47,8 @@ export interface WatcherSetup {
     | undefined;
   /** Whether an agent hook reported the end of a turn since Enter (idle evidence). */
   freshHookMark?: (() => boolean) | undefined;
+  /** End as `unknown` where nothing can tell whether the program waits (ScreenWatchOptions). */
+  endOnUnknown?: boolean | undefined;
   /** Where new output starts (regex and exit conditions). */
   mark: OutputMark;
   /** Lines of output searched by regex conditions. */
@@ -103,6 +103,7 @@ function conditionWatcher(spec: UntilSpec, s: WatcherSetup): Watcher {
     shellPane: s.shellPane ?? isShellCommand(s.paneCommand),
     input: s.input,
     agent: s.idleAgent,
+    endOnUnknown: s.endOnUnknown,
   };
   switch (spec.kind) {
     case 'stable':
@@ -245,6 +246,7 @@ export class IdleCondition implements Watcher {
     if (!idle) this.#busyLooks++;
     if ('idle' in now && this.#inARow >= this.required) return {status: 'done', why: now.idle};
     if ('busy' in now) return {status: 'pending', why: now.busy};
+    if ('unknown' in now) return {status: 'pending', why: now.unknown};
     return {status: 'pending', why: 'the screen is still changing'};
   }
 }

@@ -10,7 +10,8 @@ import type {ForegroundWatch, Verdict, Watcher} from './watchers.js';
 
 /** How a wait ended. */
 export interface WaitResult {
-  status: 'done' | 'timeout' | 'failed' | 'blocked';
+  /** `unknown`: the watcher asked to end where nothing can tell (see Verdict). */
+  status: 'done' | 'timeout' | 'failed' | 'blocked' | 'unknown';
   /** The watcher's final verdict (match, line, exit code, fail pattern). */
   verdict: Verdict;
   /** Number of checks (screen reads) taken. */
@@ -119,4 +120,16 @@ export function ending(
     watchedBy,
     ...(state.stalled ? {stalled: state.stalled} : {}),
   };
+}
+
+/** A wait whose watcher never ends as `unknown` (only `nudge wait`'s asks to: endOnUnknown),
+ * typed so; an `unknown` here is a bug, said as one. */
+export function knownEnding(
+  r: WaitResult,
+): WaitResult & {status: Exclude<WaitResult['status'], 'unknown'>} {
+  if (r.status === 'unknown' || r.verdict.status === 'unknown') {
+    const why = r.verdict.status === 'unknown' ? r.verdict.why : r.status;
+    throw new Error(`Internal error: a wait that cannot be unknown ended unknown (${why})`);
+  }
+  return r as WaitResult & {status: Exclude<WaitResult['status'], 'unknown'>};
 }

@@ -8,6 +8,7 @@ import {watcherAfterEnter} from '../detect/conditions.js';
 import {watchHookMark} from '../detect/hook-watch.js';
 import type {Stall, StallHook} from '../detect/stall.js';
 import type {UntilSpec} from '../detect/until.js';
+import {knownEnding} from '../detect/wait-look.js';
 import {type PaneActivity, waitUntil} from '../detect/wait-until.js';
 import {ForegroundWatch} from '../detect/watchers.js';
 import type {Foreground} from '../process/foreground.js';
@@ -123,17 +124,20 @@ export async function awaitDone(
       now,
       needs: {read: () => deps.hookMarks.readNeeds(pane), since: start},
     });
-    const waited = await waitUntil(deps.tmux, pane, watcher, {
-      intervalMs: o.intervalMs,
-      timeoutMs: o.timeoutMs,
-      clock: deps.clock,
-      signal,
-      activity: deps.activity,
-      typedAt: start,
-      wake: hook?.wake,
-      foreground,
-      stall: o.stall,
-    });
+    // A job's watchers never end as unknown: they wait on, their reason saying so.
+    const waited = knownEnding(
+      await waitUntil(deps.tmux, pane, watcher, {
+        intervalMs: o.intervalMs,
+        timeoutMs: o.timeoutMs,
+        clock: deps.clock,
+        signal,
+        activity: deps.activity,
+        typedAt: start,
+        wake: hook?.wake,
+        foreground,
+        stall: o.stall,
+      }),
+    );
     const v = waited.verdict;
     const base = {waitedMs: deps.clock.now() - start, checks: waited.checks};
     if (v.status === 'blocked') {
@@ -149,7 +153,7 @@ export async function awaitDone(
       ...(waited.stalled ? {stalled: waited.stalled} : {}),
       status: waited.status,
       exitCode: v.status === 'done' ? v.exitCode : undefined,
-      match: v.status !== 'pending' ? v.match : undefined,
+      match: v.status === 'done' || v.status === 'failed' ? v.match : undefined,
       why: v.status === 'pending' ? v.why : v.status === 'done' ? (v.why ?? 'done') : 'failed',
       ...(v.status === 'failed' ? {failed: {pattern: v.pattern, line: v.line}} : {}),
     };

@@ -20,8 +20,10 @@ export async function busyWith(
   const ahead = profileChoice === 'auto' ? programAhead(info, profile) : undefined;
   if (ahead) return `still running: ${ahead}`;
   const {now} = await idleOnScreen(deps, info, profile);
-  if (!('busy' in now)) return undefined;
-  return isAgent(profile) ? `${profile.name}: ${now.busy}` : now.busy;
+  if ('idle' in now) return undefined;
+  // What nothing can tell (a quiet program the process view cannot see) is not typed into.
+  const why = 'busy' in now ? now.busy : now.unknown;
+  return isAgent(profile) ? `${profile.name}: ${why}` : why;
 }
 
 /** The pane's screen as it is, and whether its program waits for input now (the screen by

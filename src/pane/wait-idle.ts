@@ -35,12 +35,17 @@ export interface WaitIdleOptions {
   /** The stall watchdog over the wait (the watcher's `--stall`), made once the pane's agent
    * (if any) is known. */
   stall?: ((agent: Profile | undefined) => StallHook) | undefined;
+  /** End as `unknown` once the screen has held still and nothing can tell whether the
+   * program waits for input (`nudge wait`, its tool); else wait on (the watcher's idle step). */
+  unknownEnds?: boolean | undefined;
 }
 
 /** What the wait found. */
 export interface PaneIdleResult {
-  /** `blocked`: the agent waits for a person (a dialog, a usage limit): see `blocked`. */
-  status: 'idle' | 'timeout' | 'blocked';
+  /** `blocked`: the agent waits for a person (a dialog, a usage limit): see `blocked`.
+   * `unknown`: the screen held still, and nothing can tell whether its program waits for input
+   * (a process view without wait channels, macOS's): `reason` says what. */
+  status: 'idle' | 'timeout' | 'blocked' | 'unknown';
   pane: string;
   until: string;
   durationMs: number;
@@ -94,6 +99,7 @@ export async function waitPaneIdle(
     graceChecks: 0,
     paneCommand: info.currentCommand,
     shellPane,
+    endOnUnknown: o.unknownEnds,
     profile: shellPane ? PROFILES.shell : undefined,
     mark: {row: cursorRow(entry), col: entry.cursorX},
     lines: o.lines,
@@ -125,11 +131,16 @@ export async function waitPaneIdle(
     };
   }
   return {
-    status: waited.status === 'done' ? 'idle' : 'timeout',
+    status: waited.status === 'done' ? 'idle' : waited.status === 'unknown' ? 'unknown' : 'timeout',
     pane: info.paneId,
     until: describeUntil(o.until),
     durationMs: deps.clock.now() - started,
-    reason: v.status === 'pending' ? v.why : v.status === 'done' ? (v.why ?? 'idle') : 'failed',
+    reason:
+      v.status === 'pending' || v.status === 'unknown'
+        ? v.why
+        : v.status === 'done'
+          ? (v.why ?? 'idle')
+          : 'failed',
     ...(unknown === undefined ? {} : {inputState: `unknown: ${unknown}`}),
     ...(waited.stalled ? {stalled: waited.stalled} : {}),
     ...(v.status === 'done' && v.match !== undefined ? {match: v.match, line: v.line} : {}),

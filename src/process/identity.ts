@@ -16,23 +16,26 @@ export interface ProcessId {
   start?: string | undefined;
 }
 
-/** The state and start time of `pid`, from the process view in use. */
-function statOf(pid: number): {state: string; start: string} | undefined {
+/** The state and start time of `pid`, from the process view in use; `gone` when it lists no
+ * such process, `unreadable` when it could not say (ps timed out or failed). */
+function statOf(pid: number): {state: string; start: string} | 'gone' | 'unreadable' {
   return processView() === 'ps' ? psStat(pid) : procStatOf(pid);
 }
 
 /** The state (field 3) and start time (field 22) of `pid`, where /proc says them. */
-function procStatOf(pid: number): {state: string; start: string} | undefined {
+function procStatOf(pid: number): {state: string; start: string} | 'gone' {
   try {
     const fields = statFields(readFileSync(`/proc/${pid}/stat`, 'utf8'));
     return {state: fields[0] ?? '', start: fields[19] ?? ''};
   } catch {
-    return undefined;
+    // Gone between the signal probe and the read (or hidden from us: not ours either way).
+    return 'gone';
   }
 }
 
 function startOf(pid: number): string | undefined {
-  return statOf(pid)?.start;
+  const stat = statOf(pid);
+  return typeof stat === 'string' ? undefined : stat.start;
 }
 
 /** The identity of the running process `pid` (this process, or a child just started). */
@@ -53,19 +56,24 @@ export function isPidAlive(pid: number | undefined): boolean {
   }
 }
 
-/** Whether the process `id` names is still running: its pid is alive, not a zombie, and
- * started when it was recorded to. A pid whose start time cannot be read now, or was not
- * recorded, cannot be tied to the record: not running (never signalled). */
+/** Whether the process `id` names is still running, as far as anyone can tell: its pid is
+ * alive, not a zombie, and started when it was recorded to — or alive while the process view
+ * could not say (`unknown`: a job is not called lost because ps was slow). A pid whose start
+ * time was not recorded, or is another's, cannot be tied to the record: not running. */
 export function isRunning(id: ProcessId): boolean {
-  return identify(id) === 'running';
+  const how = identify(id);
+  return how === 'running' || how === 'unknown';
 }
 
-/** Whether `id`'s process runs, is gone, or is a live pid that cannot be tied to it (`other`:
- * reused, or its start time unreadable or never recorded). */
-export function identify(id: ProcessId): 'running' | 'gone' | 'other' {
+/** Whether `id`'s process runs, is gone, is a live pid that cannot be tied to it (`other`:
+ * reused, or its start time never recorded), or is alive and the process view could not say
+ * more (`unknown`: ps timed out or failed). */
+export function identify(id: ProcessId): 'running' | 'gone' | 'other' | 'unknown' {
   if (!isPidAlive(id.pid)) return 'gone';
   const now = statOf(id.pid);
-  if (now === undefined) return 'other';
+  if (now === 'unreadable') return 'unknown';
+  // A live pid the view does not list: not one we can tie to the record.
+  if (now === 'gone') return 'other';
   // An exited process not yet reaped (a detached worker's parent is gone, and not every
   // init reaps at once) still answers signal 0: it is not running.
   if (now.state === 'Z' || now.state === 'X') return 'gone';
@@ -78,7 +86,8 @@ export function identify(id: ProcessId): 'running' | 'gone' | 'other' {
  * Returns whether it was sent.
  */
 export function signalProcess(id: ProcessId, signal: NodeJS.Signals, group: boolean): boolean {
-  if (!isRunning(id)) return false;
+  // Only a process known to be the one recorded: not one the process view could not read.
+  if (identify(id) !== 'running') return false;
   try {
     process.kill(group ? -id.pid : id.pid, signal);
     return true;

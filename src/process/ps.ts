@@ -1,5 +1,5 @@
 import {basename} from 'node:path';
-import {runFile, runFileSync} from './spawn.js';
+import {runFile, runFileSync, viewEnv} from './spawn.js';
 import {
   type Foreground,
   groupVerdict,
@@ -21,18 +21,18 @@ const PS = 'ps';
 const LSOF = 'lsof';
 const PS_TIMEOUT_MS = 5_000;
 const PS_BUFFER = 16 * 1024 * 1024;
-/** English month and day names in `lstart`, whatever the user's locale. */
-const C_LOCALE = {...process.env, LC_ALL: 'C'};
-
-/** State (first letter of `stat`) and start time of `pid`, or undefined where ps cannot say
- * (gone, or no ps). The start time is `@` and the seconds since the epoch (`lstart`). */
-export function psStat(pid: number): {state: string; start: string} | undefined {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
-  const out = runFileSync(PS, ['-o', 'stat=,lstart=', '-p', String(pid)], {
+/** State (first letter of `stat`) and start time of `pid`; `gone` when ps lists no such
+ * process; `unreadable` when ps could not say (it timed out, failed or is missing): a live
+ * process is never taken for a gone one because ps was slow. The start time is `@` and the
+ * seconds since the epoch (`lstart`, in the C locale's English whatever the user's). */
+export function psStat(pid: number): {state: string; start: string} | 'gone' | 'unreadable' {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return 'gone';
+  const r = runFileSync(PS, ['-o', 'stat=,lstart=', '-p', String(pid)], {
     timeoutMs: PS_TIMEOUT_MS,
-    env: C_LOCALE,
+    env: viewEnv(),
   });
-  return out === undefined ? undefined : parseStatLine(out);
+  if (!r.ok) return r.reason === 'gone' ? 'gone' : 'unreadable';
+  return parseStatLine(r.stdout) ?? 'unreadable';
 }
 
 /** `S+   Thu Nov 26 14:10:18 2026` → {state: 'S', start: '@1795702218'}. */
@@ -46,12 +46,19 @@ export function parseStatLine(line: string): {state: string; start: string} | un
 
 /** The process group of `pid` (sync: this process's own, once). */
 export function psGroupSync(pid: number): number | undefined {
-  const out = runFileSync(PS, ['-o', 'pgid=', '-p', String(pid)], {timeoutMs: PS_TIMEOUT_MS});
-  return positive(out);
+  const r = runFileSync(PS, ['-o', 'pgid=', '-p', String(pid)], {
+    timeoutMs: PS_TIMEOUT_MS,
+    env: viewEnv(),
+  });
+  return r.ok ? positive(r.stdout) : undefined;
 }
 
 async function ps(args: readonly string[]): Promise<string | undefined> {
-  const r = await runFile(PS, args, {timeoutMs: PS_TIMEOUT_MS, maxBuffer: PS_BUFFER});
+  const r = await runFile(PS, args, {
+    timeoutMs: PS_TIMEOUT_MS,
+    maxBuffer: PS_BUFFER,
+    env: viewEnv(),
+  });
   return r.ok ? r.stdout : undefined;
 }
 
@@ -141,7 +148,7 @@ async function descriptors(pid: number, terminal: string): Promise<Descriptors |
   const r = await runFile(
     LSOF,
     ['-w', '-n', '-P', '-a', '-p', String(pid), '-d', '0-65535', '-F', 'tn'],
-    {timeoutMs: PS_TIMEOUT_MS, maxBuffer: PS_BUFFER},
+    {timeoutMs: PS_TIMEOUT_MS, maxBuffer: PS_BUFFER, env: viewEnv()},
   );
   // lsof exits 1 when it lists nothing; a process with no descriptors reads as none open.
   if (!r.ok && r.code !== undefined) return undefined;
@@ -224,3 +231,14 @@ export const psForeground: Foreground = {
   group: foregroundGroup,
   inputState: foregroundInputState,
 };
+
+/**
+ * Whether this system's ps shows wait channels (run-time probe, for doctor): procps (Linux)
+ * and FreeBSD's do for sleeping processes; macOS's prints `-` for every one (XNU gives user
+ * space none). Undefined when ps could not be run.
+ */
+export async function psShowsWaitChannels(): Promise<boolean | undefined> {
+  const out = await ps(['-A', '-o', 'wchan=']);
+  if (out === undefined) return undefined;
+  return out.split('\n').some((line) => waitKindOf(line) !== 'none');
+}

@@ -35,13 +35,18 @@ export type FileResult =
 export function runFile(
   file: string,
   args: readonly string[],
-  o: {timeoutMs: number; maxBuffer: number},
+  o: {timeoutMs: number; maxBuffer: number; env?: NodeJS.ProcessEnv},
 ): Promise<FileResult> {
   return new Promise((resolve) => {
     execFile(
       file,
       args,
-      {timeout: o.timeoutMs, maxBuffer: o.maxBuffer, encoding: 'utf8'},
+      {
+        timeout: o.timeoutMs,
+        maxBuffer: o.maxBuffer,
+        encoding: 'utf8',
+        ...(o.env ? {env: o.env} : {}),
+      },
       (error, stdout, stderr) => {
         if (!error) return resolve({ok: true, stdout, stderr});
         const code = (error as NodeJS.ErrnoException).code;
@@ -58,24 +63,42 @@ export function runFile(
   });
 }
 
-/** Run `file` with `args` to its end and return its stdout (UTF-8), or undefined when it could
- * not start, failed or took longer than `timeoutMs`. For the few facts a synchronous caller
- * needs (whether a recorded process still runs, read with `ps` where there is no /proc). */
+/** How a program run synchronously went: its stdout, `gone` when it exited 1 having printed
+ * nothing (ps's "no such process"), or `failed` when it could not start, timed out or failed
+ * otherwise — it could not say. */
+export type SyncResult = {ok: true; stdout: string} | {ok: false; reason: 'gone' | 'failed'};
+
+/** Run `file` with `args` to its end (killed after `timeoutMs`). For the few facts a
+ * synchronous caller needs (whether a recorded process still runs, read with `ps` where there
+ * is no /proc). */
 export function runFileSync(
   file: string,
   args: readonly string[],
   o: {timeoutMs: number; env?: NodeJS.ProcessEnv},
-): string | undefined {
+): SyncResult {
   try {
-    return execFileSync(file, args, {
+    const stdout = execFileSync(file, args, {
       timeout: o.timeoutMs,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
       ...(o.env ? {env: o.env} : {}),
     });
-  } catch {
-    return undefined;
+    return {ok: true, stdout};
+  } catch (error) {
+    const e = error as {status?: number | null; signal?: string | null; stdout?: string};
+    const gone = e.status === 1 && !e.signal && (e.stdout ?? '').trim() === '';
+    return {ok: false, reason: gone ? 'gone' : 'failed'};
   }
+}
+
+/**
+ * The environment of a process-view program (ps, lsof): the PATH to find it and the C locale
+ * (English month names in `lstart`), nothing else. Built at each call: the worker's own
+ * environment may hold what a person wrote (sink URLs, the caller's variables), and no
+ * program nudge runs to read the process table needs it.
+ */
+export function viewEnv(): NodeJS.ProcessEnv {
+  return {PATH: process.env.PATH ?? '/usr/bin:/bin:/usr/sbin:/sbin', LC_ALL: 'C'};
 }
 
 /** Start a long-lived child (a tmux control client, a detached worker, a guard). */

@@ -126,10 +126,13 @@ export function renderWait(r: WaitResult, json: boolean, out: Output): ExitCode 
         ? `idle after ${seconds(r.durationMs)}${why ? ` (${why})` : ''}`
         : b
           ? `Blocked: ${r.pane} waits for a person (${b.kind}): ${b.question}${b.resets ? ` (resets ${b.resets})` : ''}`
-          : `Timeout: ${r.pane} still active after ${seconds(r.durationMs)} (${r.reason})`,
+          : r.status === 'unknown'
+            ? `Unknown: ${r.pane} has been still for ${seconds(r.durationMs)}, but nudge ${r.reason}.`
+            : `Timeout: ${r.pane} still active after ${seconds(r.durationMs)} (${r.reason})`,
     );
   }
   if (r.status === 'blocked') return EXIT_CODES.blocked;
+  if (r.status === 'unknown') return EXIT_CODES.failure;
   return idle ? EXIT_CODES.ok : EXIT_CODES.timeout;
 }
 

@@ -2,7 +2,7 @@ import type {Profile} from '../agents/profile.js';
 import {agentNamed, PROFILES} from '../agents/registry.js';
 import {withSession} from '../agents/resume.js';
 import {describeError} from '../base/errors.js';
-import {exitSentinel} from '../detect/watchers.js';
+import {exitSentinel} from '../detect/output-watchers.js';
 import {endingOf} from '../jobs/ending.js';
 import {PaneFailure} from '../pane/failures.js';
 import type {PaneIo} from '../pane/keys.js';

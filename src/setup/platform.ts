@@ -1,5 +1,6 @@
 import {findOnPath} from '../base/paths.js';
 import {thisProcess} from '../base/this-process.js';
+import {psShowsWaitChannels} from '../process/ps.js';
 import {badProcessView, processView} from '../process/view.js';
 import {type Check, ok, warn} from './check.js';
 
@@ -30,6 +31,14 @@ export async function checkPlatform(env: Record<string, string | undefined>): Pr
         `${name}; processes are read with ps${lsof ? ' and lsof' : ''}${env.NUDGE_PROCESS_VIEW === 'ps' ? ' (NUDGE_PROCESS_VIEW=ps)' : ' (no /proc)'}. Weaker here: a program waiting in an event loop (a Node REPL) counts as waiting for input when it has the terminal open and no socket (ps cannot see the loop's set); an agent's command line reads with its arguments split at spaces; a worker's start time is known to the second.`,
       ),
     );
+    if ((await psShowsWaitChannels()) === false)
+      checks.push(
+        warn(
+          'wait channels',
+          "ps shows no wait channel for any process here (macOS's kernel gives none): whether a quiet program in a shell's pane waits for input is told by its screen alone — a REPL's prompt, a pager, an editor, a [y/N] or password question (the shell profile's waits). Any other quiet program is unknown: nudge wait exits 1 saying so, and a job waits on until the shell's prompt is back.",
+          'Nothing to install. For a program nudge does not know, add a [[waits]] entry for it to a shell profile file (docs/agents.md).',
+        ),
+      );
     if (!lsof)
       checks.push(
         warn(

@@ -3,9 +3,11 @@ import {parseDuration, parseInteger} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
 import type {OptionsOf, SERVER_OPTIONS} from '../base/option-table.js';
 import {endingOnDialogs} from '../detect/blocked.js';
+import {RegexWatcher} from '../detect/output-watchers.js';
 import {compileRegex} from '../detect/until.js';
+import {knownEnding} from '../detect/wait-look.js';
 import {waitUntil} from '../detect/wait-until.js';
-import {RegexWatcher, type Verdict} from '../detect/watchers.js';
+import type {Verdict} from '../detect/watchers.js';
 import {agentInPane} from '../pane/profile.js';
 import {reachablePane} from '../pane/target.js';
 import {TmuxCommandError} from '../tmux/runner.js';
@@ -82,9 +84,8 @@ export async function expectPattern(o: ExpectOptions, ctx: CommandContext): Prom
     status,
     pattern: o.pattern,
     match:
-      verdict.status === 'pending' || verdict.status === 'blocked' ? null : (verdict.match ?? null),
-    line:
-      verdict.status === 'pending' || verdict.status === 'blocked' ? null : (verdict.line ?? null),
+      verdict.status === 'done' || verdict.status === 'failed' ? (verdict.match ?? null) : null,
+    line: verdict.status === 'done' || verdict.status === 'failed' ? (verdict.line ?? null) : null,
     duration_ms: ctx.clock.now() - started,
     ...extra,
   });
@@ -109,12 +110,14 @@ export async function expectPattern(o: ExpectOptions, ctx: CommandContext): Prom
         matched_at_entry: true,
       });
     } else {
-      const waited = await waitUntil(tmux, info.paneId, waiting, {
-        intervalMs,
-        timeoutMs,
-        clock: ctx.clock,
-        signal: ctx.signal,
-      });
+      const waited = knownEnding(
+        await waitUntil(tmux, info.paneId, waiting, {
+          intervalMs,
+          timeoutMs,
+          clock: ctx.clock,
+          signal: ctx.signal,
+        }),
+      );
       const v = waited.verdict;
       result = answer(
         v,

@@ -134,7 +134,7 @@ export async function explainPane(o: ExplainOptions, ctx: CommandContext): Promi
         }
       : 'idle' in now
         ? {idle: true, why: now.idle}
-        : {idle: false, why: now.busy};
+        : {idle: false, why: 'busy' in now ? now.busy : now.unknown};
   // The record and the screen are two witnesses: when they disagree, say so.
   if (said === 'waiting' || (said === 'busy' && verdict.idle) || (said === 'idle' && !verdict.idle))
     verdict.why += `; its session record says ${said}${session?.waitingFor ? ` (${session.waitingFor})` : ''}`;

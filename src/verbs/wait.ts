@@ -79,7 +79,7 @@ export async function waitForIdle(o: WaitOptions, ctx: CommandContext): Promise<
         ),
       },
       info,
-      {until, intervalMs, timeoutMs, stableChecks, ignore, lines},
+      {until, intervalMs, timeoutMs, stableChecks, ignore, lines, unknownEnds: true},
       ctx.signal,
     );
   } catch (error) {

@@ -267,3 +267,88 @@ describe('idleNow', () => {
     });
   });
 });
+
+describe('where the process view cannot see a wait (macOS: no wait channels)', () => {
+  const unknown: InputState = {kind: 'unknown', why: 'ps does not say where it waits'};
+  const look = (view: PaneView) =>
+    idleNow({view, agent: undefined, shellPane: true, input: unknown, freshMark: false});
+
+  test.each<[string, PaneView, string]>([
+    ['python3 at >>>', shown(['$ python3', '>>> '], 'python3'), 'its prompt shows'],
+    [
+      'python3 at a continuation',
+      shown(['>>> for i in x:', '... '], 'python3.12'),
+      'its prompt shows',
+    ],
+    ['the node REPL', shown(['Welcome to Node.js', '> '], 'node'), 'its prompt shows'],
+    ['psql', shown(['psql (15.4)', 'app=# '], 'psql'), 'its prompt shows'],
+    [
+      'less on the alternate screen',
+      paneViewOf(['1', '2', ':'], {currentCommand: 'less', alternateOn: true}),
+      'a pager waits for a key',
+    ],
+    [
+      'less at its end (no alternate screen)',
+      shown(['499', '500', '(END)'], 'less'),
+      'a pager waits for a key',
+    ],
+    [
+      'vim',
+      paneViewOf(['~', '"x.txt" [New]'], {
+        currentCommand: 'vim',
+        alternateOn: true,
+        cursorX: 0,
+        cursorY: 0,
+      }),
+      'an editor waits for a key',
+    ],
+    ['any program asking [y/N]', shown(['Overwrite? [y/N] '], 'deploy'), 'it asks a question'],
+    [
+      'any program asking for a password',
+      shown(['Password: '], 'python3'),
+      'it asks for a password',
+    ],
+  ])('%s: idle, saying what the screen shows', (_name, view, what) => {
+    expect(look(view)).toEqual({idle: `idle: waiting for input (${view.currentCommand}): ${what}`});
+  });
+
+  test('the shell at its prompt is idle; a shell that shows no prompt cannot be told', () => {
+    expect(look(shown(['$ '], 'bash'))).toEqual({idle: 'idle'});
+    expect(look(shown(['$ read -p "name? " n', 'name? '], 'bash'))).toEqual({
+      unknown: 'cannot tell whether bash waits for input (ps does not say where it waits)',
+    });
+  });
+
+  test.each([
+    ['cat', shown(['$ cat', ''], 'cat')],
+    ['sleep', shown(['$ sleep 30', ''], 'sleep')],
+    ['a server', shown(['$ node server.js', 'listening'], 'node')],
+    ['a >>> printed by something that is not python', shown(['>>> '], 'cat')],
+  ])('%s: unknown, with why — never busy, never idle', (_name, view) => {
+    expect(look(view)).toEqual({
+      unknown: `cannot tell whether ${view.currentCommand} waits for input (ps does not say where it waits)`,
+    });
+  });
+
+  test("a person's own profile file can add a program (the shell profile's waits)", () => {
+    const view = shown(['gnuplot> '], 'gnuplot');
+    expect('unknown' in look(view)).toBe(true);
+    const waits = [{programs: [/^gnuplot$/], cursorLine: /^gnuplot> $/, what: 'its prompt shows'}];
+    expect(
+      idleNow({view, agent: undefined, shellPane: true, input: unknown, freshMark: false, waits}),
+    ).toEqual({idle: 'idle: waiting for input (gnuplot): its prompt shows'});
+  });
+
+  test('with the view able to tell (Linux), its word stands: the screen is not read for it', () => {
+    const view = shown(['>>> '], 'python3');
+    expect(
+      idleNow({
+        view,
+        agent: undefined,
+        shellPane: true,
+        input: running('python3'),
+        freshMark: false,
+      }),
+    ).toEqual({busy: 'still running: python3'});
+  });
+});

@@ -1,12 +1,12 @@
 // The event-driven wait (output events from the control-mode transport), in virtual time:
 // when it looks at the pane, when it decides, and how it falls back to polling.
 import {describe, expect, test} from 'vitest';
+import {RegexWatcher} from '../../../src/detect/output-watchers.js';
 import {StallWatch} from '../../../src/detect/stall.js';
 import {READ_DEBOUNCE_MS} from '../../../src/detect/wait-events.js';
 import {type WaitOptions, waitUntil} from '../../../src/detect/wait-until.js';
 import {
   PromptWatcher,
-  RegexWatcher,
   type ScreenWatchOptions,
   StableWatcher,
   viewKey,

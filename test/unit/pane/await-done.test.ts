@@ -6,8 +6,8 @@
  */
 import {describe, expect, test} from 'vitest';
 import {PROFILES} from '../../../src/agents/registry.js';
+import {exitSentinel} from '../../../src/detect/output-watchers.js';
 import {parseUntil} from '../../../src/detect/until.js';
-import {exitSentinel} from '../../../src/detect/watchers.js';
 import {type AwaitOptions, awaitDone} from '../../../src/pane/await-done.js';
 import type {PaneView} from '../../../src/tmux/view.js';
 import {FakeClock} from '../../helpers/fake-clock.js';
