@@ -84,7 +84,7 @@ async function foregroundCommandLine(panePid: number): Promise<string[] | undefi
   return argv.length > 0 ? argv : undefined;
 }
 
-/** One line of `ps -A -o pid=,pgid=,stat=,wchan=`. */
+/** One line of `ps -t TTY -o pid=,pgid=,stat=,wchan=`. */
 export interface PsMember {
   pid: number;
   pgid: number;
@@ -202,7 +202,8 @@ async function foregroundInputState(panePid: number): Promise<InputState> {
   const tpgid = positive(group);
   if (tpgid === undefined)
     return {kind: 'unknown', why: 'the pane has no foreground process group'};
-  const all = await ps(['-A', '-o', 'pid=,pgid=,stat=,wchan=']);
+  // The processes of the pane's terminal only (`-t`), not the whole table at every look.
+  const all = await ps(['-t', tty, '-o', 'pid=,pgid=,stat=,wchan=']);
   if (all === undefined) return {kind: 'unknown', why: 'ps could not be run'};
   const members = parseMembers(all)
     .filter((m) => m.pgid === tpgid)

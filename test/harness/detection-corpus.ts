@@ -23,6 +23,34 @@ export interface CorpusCase {
   reason: RegExp;
   /** Why that is the right verdict (docs/waiting.md). */
   why: string;
+  /** Where the process view shows no wait channels (macOS), when the verdict differs: the
+   * screen alone tells (a prompt, a pager, an editor, a question), else `unknown` (`nudge
+   * wait` ends 1 once the screen is still). */
+  mac?: {verdict: 'idle' | 'unknown'; reason: RegExp};
+}
+
+/** A Mac's verdict where the screen shows the program waiting: `what` it shows. */
+function seenWaiting(program: string, what: string): CorpusCase['mac'] {
+  return {
+    verdict: 'idle',
+    reason: new RegExp(`^idle: waiting for input \\(${program}\\): ${what}$`),
+  };
+}
+
+/** A Mac's verdict where nothing can tell whether `program` waits. */
+function cannotTell(program: string): CorpusCase['mac'] {
+  return {
+    verdict: 'unknown',
+    reason: new RegExp(`^cannot tell whether ${program} waits for input \\(`),
+  };
+}
+
+/** The verdict a case must reach through `view` (macOS's, `mac`, or one that sees waits). */
+export function verdictThrough(
+  c: CorpusCase,
+  view: 'proc' | 'ps' | 'mac',
+): {verdict: 'idle' | 'busy' | 'unknown'; reason: RegExp} {
+  return view === 'mac' && c.mac ? c.mac : {verdict: c.verdict, reason: c.reason};
 }
 
 const node = process.execPath;
@@ -60,6 +88,7 @@ export const CORPUS: readonly CorpusCase[] = [
     ready: /^>>>$/m,
     ...waitingForInput('python3'),
     why: 'the REPL waits at `>>>` (select on the terminal)',
+    mac: seenWaiting('python3', 'its prompt shows'),
   },
   {
     name: 'Node REPL (`node`)',
@@ -67,6 +96,7 @@ export const CORPUS: readonly CorpusCase[] = [
     ready: /^>$/m,
     ...waitingForInput('node'),
     why: 'the REPL waits at `>` (the terminal is in its epoll set)',
+    mac: seenWaiting('node', 'its prompt shows'),
   },
   {
     name: "`read -p 'name? '` (bash builtin)",
@@ -74,6 +104,7 @@ export const CORPUS: readonly CorpusCase[] = [
     ready: /name\?$/m,
     ...waitingForInput('bash'),
     why: 'the shell itself reads the terminal, not at its prompt',
+    mac: cannotTell('bash'),
   },
   {
     name: "a program's question (`input()`)",
@@ -81,6 +112,7 @@ export const CORPUS: readonly CorpusCase[] = [
     ready: /Overwrite\? \[y\/N\]$/m,
     ...waitingForInput('python3'),
     why: 'it asks and reads the terminal: the person (or agent) must answer',
+    mac: seenWaiting('python3', 'it asks a question'),
   },
   {
     name: 'a password prompt (`getpass`)',
@@ -88,6 +120,7 @@ export const CORPUS: readonly CorpusCase[] = [
     ready: /Password:$/m,
     ...waitingForInput('python3'),
     why: 'it reads /dev/tty, which is the pane',
+    mac: seenWaiting('python3', 'it asks for a password'),
   },
   {
     name: '`cat` waiting on stdin',
@@ -95,6 +128,7 @@ export const CORPUS: readonly CorpusCase[] = [
     ready: {command: 'cat'},
     ...waitingForInput('cat'),
     why: 'it reads the terminal',
+    mac: cannotTell('cat'),
   },
   {
     name: '`less` on a file',
@@ -102,6 +136,7 @@ export const CORPUS: readonly CorpusCase[] = [
     ready: {command: 'less'},
     ...waitingForInput('less'),
     why: 'the pager waits for a key',
+    mac: seenWaiting('less', 'a pager waits for a key'),
   },
   {
     name: '`vim`',
@@ -109,6 +144,7 @@ export const CORPUS: readonly CorpusCase[] = [
     ready: /^~/m,
     ...waitingForInput('vim'),
     why: 'the editor waits for a key',
+    mac: seenWaiting('vim', 'an editor waits for a key'),
   },
   {
     name: '`sleep 30`',
@@ -116,6 +152,7 @@ export const CORPUS: readonly CorpusCase[] = [
     ready: {command: 'sleep'},
     ...stillRunning('sleep'),
     why: 'quiet, but it is working (a timer, not the terminal)',
+    mac: cannotTell('sleep'),
   },
   {
     name: 'a build with a 6 s silent phase',
@@ -123,6 +160,7 @@ export const CORPUS: readonly CorpusCase[] = [
     ready: /^compiling$/m,
     ...stillRunning('sleep'),
     why: 'quiet between bursts of output, but not done',
+    mac: cannotTell('sh'),
   },
   {
     name: 'a server: "listening", then quiet',
@@ -130,6 +168,7 @@ export const CORPUS: readonly CorpusCase[] = [
     ready: /^listening$/m,
     ...stillRunning('node'),
     why: 'it serves (epoll on its socket), it does not wait for the person',
+    mac: cannotTell('node'),
   },
   {
     name: 'a `\\r` progress bar',
@@ -151,6 +190,9 @@ export const CORPUS: readonly CorpusCase[] = [
     name: '`watch -n 1 date`',
     line: 'watch -n 1 date',
     ready: /Every 1/,
+    // The default cadence (3 checks 1 s apart): still between two redraws for less than the
+    // window, so that the screen decides where the process view cannot (a Mac's).
+    intervalMs: 1_000,
     verdict: 'busy',
     reason: /^(the screen is still changing|still running: watch)$/,
     why: 'it redraws every second: never still',
@@ -171,6 +213,7 @@ export const CORPUS: readonly CorpusCase[] = [
     ready: {command: 'tail'},
     ...stillRunning('tail'),
     why: 'it follows a file (inotify), nothing to answer',
+    mac: cannotTell('tail'),
   },
 ];
 

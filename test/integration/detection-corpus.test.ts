@@ -1,9 +1,17 @@
 // The detection corpus (test/harness/detection-corpus.ts): real programs in real panes, and the
 // verdict `nudge wait` must reach for each — idle, and why, or still busy at the timeout, and
 // why — within the stability window plus a margin. Once through each process view: /proc and
-// ps with lsof (NUDGE_PROCESS_VIEW=ps, what macOS uses), so CI runs the ps reader every run.
+// ps with lsof (NUDGE_PROCESS_VIEW=ps, what macOS uses), so CI runs the ps reader every run;
+// and through a ps that prints what macOS's does (no wait channels: test/fixtures/macos-ps),
+// where the screen alone tells, and what it cannot tell is `unknown` (exit 1), never busy.
 import {describe, expect, it} from 'vitest';
-import {CORPUS, CORPUS_SHELLS, type CorpusCase, startCase} from '../harness/detection-corpus.js';
+import {
+  CORPUS,
+  CORPUS_SHELLS,
+  type CorpusCase,
+  startCase,
+  verdictThrough,
+} from '../harness/detection-corpus.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {processViewEnv} from '../helpers/process-view.js';
 import {FIXTURES, PROCESS_VIEWS, runNudge} from '../helpers/run-nudge.js';
@@ -28,11 +36,12 @@ async function prepare(c: CorpusCase): Promise<{server: TmuxTestServer; pane: st
   return {server, pane: '%0'};
 }
 
-describe.each(PROCESS_VIEWS)(
+describe.each([...PROCESS_VIEWS, ...(process.platform === 'linux' ? (['mac'] as const) : [])])(
   'the detection corpus through the %s reader: nudge wait reaches the verdict a person would',
   (view) => {
     for (const c of CORPUS) {
-      it(`${c.name}: ${c.verdict}`, async () => {
+      const expected = verdictThrough(c, view);
+      it(`${c.name}: ${expected.verdict}`, async () => {
         const {server, pane} = await prepare(c);
         const reader = processViewEnv(view, server.dir);
         const interval = c.intervalMs ?? INTERVAL_MS;
@@ -49,7 +58,7 @@ describe.each(PROCESS_VIEWS)(
             '--stable-checks',
             String(STABLE_CHECKS),
             '--timeout',
-            c.verdict === 'idle' ? '20s' : `${Math.max(BUSY_TIMEOUT_MS, 2 * window)}ms`,
+            expected.verdict === 'busy' ? `${Math.max(BUSY_TIMEOUT_MS, 2 * window)}ms` : '20s',
           ],
           {NUDGE_HOME: useNudgeHome(), ...reader.env},
         );
@@ -59,14 +68,16 @@ describe.each(PROCESS_VIEWS)(
           reason?: string;
           duration_ms?: number;
         };
-        expect(answer.reason, seen).toMatch(c.reason);
-        expect(answer.status, seen).toBe(c.verdict === 'idle' ? 'idle' : 'timeout');
-        expect(r.exitCode, seen).toBe(c.verdict === 'idle' ? 0 : 124);
+        expect(answer.reason, seen).toMatch(expected.reason);
+        expect(answer.status, seen).toBe(
+          expected.verdict === 'busy' ? 'timeout' : expected.verdict,
+        );
+        expect(r.exitCode, seen).toBe({idle: 0, unknown: 1, busy: 124}[expected.verdict]);
         // Through the ps reader, the verdict came from ps: each look asked it for the pane's
         // foreground group and terminal.
-        if (view === 'ps')
+        if (view !== 'proc')
           expect(reader.calls()).toContain(`ps -o tpgid=,tty= -p ${await panePid(server, pane)}`);
-        if (c.verdict === 'idle') {
+        if (expected.verdict !== 'busy') {
           expect(answer.duration_ms, seen).toBeGreaterThanOrEqual(window);
           expect(answer.duration_ms, seen).toBeLessThanOrEqual(window + IDLE_MARGIN_MS);
         }

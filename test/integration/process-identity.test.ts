@@ -2,6 +2,8 @@
 // macOS): a pid is the recorded process only while its start time matches; an exited but
 // unreaped process (a zombie) answers signal 0 but is not running, and is never signalled.
 import {spawn} from 'node:child_process';
+import {writeFileSync} from 'node:fs';
+import {join} from 'node:path';
 import {describe, expect, onTestFinished, test, vi} from 'vitest';
 import {
   identify,
@@ -11,6 +13,7 @@ import {
   signalProcess,
 } from '../../src/process/identity.js';
 import {PROCESS_VIEWS} from '../helpers/run-nudge.js';
+import {useTempDir} from '../helpers/temp-dir.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 /** A real process that has exited but is not reaped: `sh` starts `sleep 1` in the background,
@@ -73,4 +76,27 @@ describe.each(PROCESS_VIEWS)('through the %s reader', (view) => {
       describe: () => `sleep ${id.pid} did not end`,
     });
   });
+});
+
+test('a ps that cannot answer (it fails, it hangs) is "cannot tell": the process is not called gone, and never signalled', async () => {
+  const dir = useTempDir('nudge-broken-ps-');
+  // A ps that fails as a hung or broken one does (exit 2, nothing printed).
+  writeFileSync(join(dir, 'ps'), '#!/bin/sh\nexit 2\n', {mode: 0o755});
+  vi.stubEnv('NUDGE_PROCESS_VIEW', 'ps');
+  const child = spawn('sleep', ['30'], {stdio: 'ignore'});
+  onTestFinished(() => {
+    child.kill('SIGKILL');
+    vi.unstubAllEnvs();
+  });
+  const pid = child.pid ?? 0;
+  // Recorded while ps worked.
+  const id = processId(pid);
+  expect(id.start).toMatch(/^@\d+$/);
+  vi.stubEnv('PATH', `${dir}:${process.env.PATH ?? ''}`);
+  expect(identify(id)).toBe('unknown');
+  // Alive as far as anyone can tell: no job of it is called lost…
+  expect(isRunning(id)).toBe(true);
+  // …and nothing is sent to a pid nobody could tie to the record.
+  expect(signalProcess(id, 'SIGTERM', false)).toBe(false);
+  expect(isPidAlive(pid)).toBe(true);
 });
