@@ -45,6 +45,9 @@ export default function (pi: Pi) {
     open = true;
     const dir = join(stateDir(), 'doors');
     const path = join(dir, `pi-${process.pid}.sock`);
+    // A socket's path is at most 103 bytes on macOS and the BSDs, 107 on Linux: longer, no
+    // door (nudge says why: src/doors/pi-door.ts).
+    if (Buffer.byteLength(path) > (process.platform === 'linux' ? 107 : 103)) return;
     try {
       mkdirSync(dir, {recursive: true, mode: 0o700});
       unlinkSync(path);

@@ -1,20 +1,5 @@
+import {SHELLS} from '../base/shell.js';
 import {baseName, isAgent, type Profile} from './profile.js';
-
-/** Interactive shells, and whether `--until exit`'s `{ …\n} ; printf … "$?"` wrapper is valid
- * in their syntax (POSIX). */
-const SHELLS: Readonly<Record<string, {posix: boolean}>> = {
-  bash: {posix: true},
-  zsh: {posix: true},
-  sh: {posix: true},
-  dash: {posix: true},
-  ksh: {posix: true},
-  mksh: {posix: true},
-  ash: {posix: true},
-  fish: {posix: false},
-  tcsh: {posix: false},
-  csh: {posix: false},
-  nu: {posix: false},
-};
 
 /** Whether `command` (a pane's foreground command) is an interactive shell. */
 export function isShellCommand(command: string): boolean {

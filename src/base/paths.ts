@@ -171,3 +171,18 @@ export async function findOnPath(
   }
   return undefined;
 }
+
+/** The longest socket path the platform binds, less its NUL: Linux 108 bytes, macOS/BSD 104. */
+export function socketPathLimit(platform: NodeJS.Platform): number {
+  return (platform === 'linux' ? 108 : 104) - 1;
+}
+
+/** Why a Unix socket cannot be made at `path` (its length), or undefined when it fits: a
+ * longer path fails to bind, or binds a cut name elsewhere, on every system. */
+export function socketPathProblem(path: string, platform: NodeJS.Platform): string | undefined {
+  const bytes = Buffer.byteLength(path);
+  const limit = socketPathLimit(platform);
+  return bytes <= limit
+    ? undefined
+    : `the socket path ${path} is ${bytes} bytes, over the ${limit} a socket's path may have here; set NUDGE_HOME to a shorter path`;
+}

@@ -4,6 +4,8 @@ import {createConnection, createServer, type Server} from 'node:net';
 import {dirname, join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {READ_LIMITS, readTextCapped} from '../base/bounded-read.js';
+import {socketPathProblem} from '../base/paths.js';
+import {thisProcess} from '../base/this-process.js';
 import {type ClaudeSession, rereadSession} from './claude-session.js';
 
 /**
@@ -208,6 +210,8 @@ interface Receipts {
 /** Listen for Claude's receipts at `path` (in its socket folder), or undefined where a
  * socket cannot be made there: the post then goes without asking for receipts. */
 async function listenForReceipts(path: string): Promise<Receipts | undefined> {
+  // A path too long to bind: no receipts (the transcript still confirms the post).
+  if (socketPathProblem(path, thisProcess.platform)) return undefined;
   const got = new Map<string, {status: string; reason: string}>();
   const server: Server = createServer((conn) => {
     let buffered = '';

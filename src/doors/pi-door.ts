@@ -1,6 +1,8 @@
 import {readdir} from 'node:fs/promises';
 import {createConnection} from 'node:net';
 import {join} from 'node:path';
+import {socketPathProblem} from '../base/paths.js';
+import {thisProcess} from '../base/this-process.js';
 import {descendsFrom, type ProcessTree} from '../process/tree.js';
 
 /**
@@ -21,6 +23,9 @@ export async function piSocketOf(
     const pid = Number(/^pi-(\d+)\.sock$/.exec(name)?.[1]);
     if (pid > 0 && (await descendsFrom(tree, pid, panePid))) return {socket: join(dir, name)};
   }
+  // The extension makes no socket where its path cannot fit (the longest pid's name).
+  const tooLong = socketPathProblem(join(dir, `pi-${'9'.repeat(7)}.sock`), thisProcess.platform);
+  if (tooLong) return {why: `Pi's door cannot be made: ${tooLong}`};
   return {
     why: `no nudge extension listens for this pane's Pi in ${dir} (nudge install pi installs it; Pi loads it when it starts)`,
   };

@@ -1,6 +1,7 @@
 import {appendFile} from 'node:fs/promises';
 import type {Clock} from '../base/clock.js';
 import {describeError} from '../base/errors.js';
+import {findOnPath} from '../base/paths.js';
 import {runCommand} from '../process/run-command.js';
 import type {Tmux} from '../tmux/tmux.js';
 import {lineOf, type NotifyEvent, titleOf} from './event.js';
@@ -76,16 +77,7 @@ export async function sendEvent(
         );
       case 'desktop':
         return deps.platform === 'darwin'
-          ? await program(name, deps.env, 'osascript', [
-              '-e',
-              'on run argv',
-              '-e',
-              'display notification (item 2 of argv) with title (item 1 of argv)',
-              '-e',
-              'end run',
-              titleOf(event),
-              lineOf(event),
-            ])
+          ? await program(name, deps.env, ...(await macNotifier(deps.env, event)))
           : await program(name, deps.env, 'notify-send', [
               '--app-name=nudge',
               `--urgency=${event.event === 'blocked' || event.event === 'limit' ? 'critical' : 'normal'}`,
@@ -102,6 +94,33 @@ export async function sendEvent(
   } catch (error) {
     return {sink: name, ok: false, error: describeError(error)};
   }
+}
+
+/**
+ * A Mac's desktop notification: terminal-notifier where it is installed (the notice shows as
+ * its own, and groups nudge's), else osascript's `display notification`, which macOS shows as
+ * from "Script Editor". The title and line are arguments, never script text.
+ */
+async function macNotifier(
+  env: Record<string, string | undefined>,
+  event: NotifyEvent,
+): Promise<[string, string[]]> {
+  const notifier = await findOnPath('terminal-notifier', env);
+  if (notifier)
+    return [notifier, ['-title', titleOf(event), '-message', lineOf(event), '-group', 'nudge']];
+  return [
+    'osascript',
+    [
+      '-e',
+      'on run argv',
+      '-e',
+      'display notification (item 2 of argv) with title (item 1 of argv)',
+      '-e',
+      'end run',
+      titleOf(event),
+      lineOf(event),
+    ],
+  ];
 }
 
 /** POST `body`, retrying a refused connection, a timeout, 408, 429 and 5xx a few times. */

@@ -4,7 +4,7 @@ import {connect} from 'node:net';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {NudgeError} from '../base/errors.js';
-import {DIR_MODE} from '../base/paths.js';
+import {DIR_MODE, socketPathLimit} from '../base/paths.js';
 import {shellWord} from '../base/shell.js';
 import {thisProcess} from '../base/this-process.js';
 import {nudgeVersion} from '../base/version.js';
@@ -21,10 +21,7 @@ const MASTER_TIMEOUT_MS = 60_000;
 /** What ssh adds to ControlPath while it binds: `.` and 16 random characters (mux.c). */
 const SSH_TEMP_SUFFIX = 17;
 
-/** The longest socket path the platform binds, less its NUL: Linux 108 bytes, macOS/BSD 104. */
-export function socketPathLimit(platform: NodeJS.Platform): number {
-  return (platform === 'linux' ? 108 : 104) - 1;
-}
+export {socketPathLimit} from '../base/paths.js';
 
 /**
  * The folder of a host's control socket (`<folder>/<key>.sock`): the state dir's `ssh`, else

@@ -53,7 +53,9 @@ export async function uninstallFrom(scheduler: Scheduler, steps: SchedulerSteps)
       return;
     }
     case 'launchd':
-      await exec('launchctl', ['bootout', `gui/${uid}/${launchdLabel(name)}`]); // not loaded: fine
+      // In whichever domain it was loaded (not loaded: fine).
+      for (const domain of launchdDomains(uid))
+        await exec('launchctl', ['bootout', `${domain}/${launchdLabel(name)}`]);
       await rm(files.launchd, {force: true});
       return;
     case 'systemd': {
@@ -87,15 +89,20 @@ export async function installInto(
     case 'launchd': {
       await mkdir(dirname(files.launchd), {recursive: true});
       await writeFileAtomic(files.launchd, out[0]?.content ?? '');
-      await exec('launchctl', ['bootout', `gui/${uid}/${launchdLabel(name)}`]); // an older one
-      const r = await exec('launchctl', ['bootstrap', `gui/${uid}`, files.launchd]);
-      if (r.exitCode !== 0)
-        throw failed(
-          `launchctl bootstrap gui/${uid} ${files.launchd}`,
-          r,
-          `; the plist is written, load it with that command.`,
-        );
-      return;
+      // The person's GUI domain, where they are logged in at the Mac; over ssh (no GUI
+      // session) bootstrap there fails, and their user domain takes the job instead.
+      const tried: CommandRun[] = [];
+      for (const domain of launchdDomains(uid)) {
+        await exec('launchctl', ['bootout', `${domain}/${launchdLabel(name)}`]); // an older one
+        const r = await exec('launchctl', ['bootstrap', domain, files.launchd]);
+        if (r.exitCode === 0) return;
+        tried.push(r);
+      }
+      throw failed(
+        `launchctl bootstrap gui/${uid} ${files.launchd}`,
+        tried[0] as CommandRun,
+        `; the plist is written, load it with that command (or user/${uid} over ssh).`,
+      );
     }
     case 'systemd': {
       await mkdir(dirname(files.service), {recursive: true});
@@ -115,4 +122,10 @@ export async function installInto(
       return;
     }
   }
+}
+
+/** Where a schedule is loaded into launchd, in the order tried: the person's GUI domain (a
+ * login at the Mac), then their user domain (there with no GUI session: over ssh). */
+export function launchdDomains(uid: number | undefined): string[] {
+  return [`gui/${uid}`, `user/${uid}`];
 }

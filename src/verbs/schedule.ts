@@ -306,10 +306,18 @@ async function forget(ctx: CommandContext, stateDir: string, name: string): Prom
 }
 
 /** PATH for the schedule: the folder tmux is found in now, then the system's folders (cron's
- * own PATH is /usr/bin:/bin). */
+ * own PATH is /usr/bin:/bin), /usr/sbin and /sbin among them (macOS keeps lsof, which the ps
+ * reader asks, in /usr/sbin). */
 async function schedulePath(env: Record<string, string | undefined>): Promise<string> {
   const tmux = await findOnPath('tmux', env);
   return [
-    ...new Set([...(tmux ? [dirname(tmux)] : []), '/usr/local/bin', '/usr/bin', '/bin']),
+    ...new Set([
+      ...(tmux ? [dirname(tmux)] : []),
+      '/usr/local/bin',
+      '/usr/bin',
+      '/bin',
+      '/usr/sbin',
+      '/sbin',
+    ]),
   ].join(':');
 }

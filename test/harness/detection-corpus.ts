@@ -23,6 +23,9 @@ export interface CorpusCase {
   reason: RegExp;
   /** Why that is the right verdict (docs/waiting.md). */
   why: string;
+  /** A program the case needs that a system may not have (macOS ships no `watch`): the case
+   * is skipped there, saying so. */
+  needs?: string;
   /** Where the process view shows no wait channels (macOS), when the verdict differs: the
    * screen alone tells (a prompt, a pager, an editor, a question), else `unknown` (`nudge
    * wait` ends 1 once the screen is still). */
@@ -45,12 +48,14 @@ function cannotTell(program: string): CorpusCase['mac'] {
   };
 }
 
-/** The verdict a case must reach through `view` (macOS's, `mac`, or one that sees waits). */
+/** The verdict a case must reach through `view`: `mac` (a ps without wait channels, as on
+ * macOS — where the ps view *is* that), or one that sees waits. */
 export function verdictThrough(
   c: CorpusCase,
   view: 'proc' | 'ps' | 'mac',
 ): {verdict: 'idle' | 'busy' | 'unknown'; reason: RegExp} {
-  return view === 'mac' && c.mac ? c.mac : {verdict: c.verdict, reason: c.reason};
+  const blind = view === 'mac' || (view === 'ps' && process.platform === 'darwin');
+  return blind && c.mac ? c.mac : {verdict: c.verdict, reason: c.reason};
 }
 
 const node = process.execPath;
@@ -188,6 +193,7 @@ export const CORPUS: readonly CorpusCase[] = [
   },
   {
     name: '`watch -n 1 date`',
+    needs: 'watch',
     line: 'watch -n 1 date',
     ready: /Every 1/,
     // The default cadence (3 checks 1 s apart): still between two redraws for less than the
@@ -199,8 +205,9 @@ export const CORPUS: readonly CorpusCase[] = [
   },
   {
     name: '`top -d 1`',
-    line: 'top -d 1',
-    ready: /load average/,
+    // macOS's top takes -s (seconds between samples; its -d is delta mode), says "Load Avg".
+    line: process.platform === 'darwin' ? 'top -s 1' : 'top -d 1',
+    ready: /load average|Load Avg/,
     // The default cadence (3 checks 1 s apart): top redraws its clock every second.
     intervalMs: 1_000,
     verdict: 'busy',

@@ -4,6 +4,8 @@
 // ps with lsof (NUDGE_PROCESS_VIEW=ps, what macOS uses), so CI runs the ps reader every run;
 // and through a ps that prints what macOS's does (no wait channels: test/fixtures/macos-ps),
 // where the screen alone tells, and what it cannot tell is `unknown` (exit 1), never busy.
+import {existsSync} from 'node:fs';
+import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {
   CORPUS,
@@ -25,6 +27,13 @@ const BUSY_TIMEOUT_MS = 4_000;
 /** What an idle verdict may take beyond the window on a shared 2-core machine. */
 const IDLE_MARGIN_MS = 3_000;
 
+/** Whether `program` is on the PATH (a case that needs one this system lacks is skipped). */
+function onPath(program: string): boolean {
+  return (process.env.PATH ?? '')
+    .split(':')
+    .some((dir) => dir !== '' && existsSync(join(dir, program)));
+}
+
 async function panePid(server: TmuxTestServer, pane: string): Promise<string> {
   return (await server.tmux('display', '-p', '-t', pane, '#{pane_pid}')).trim();
 }
@@ -41,7 +50,8 @@ describe.each([...PROCESS_VIEWS, ...(process.platform === 'linux' ? (['mac'] as 
   (view) => {
     for (const c of CORPUS) {
       const expected = verdictThrough(c, view);
-      it(`${c.name}: ${expected.verdict}`, async () => {
+      const missing = c.needs !== undefined && !onPath(c.needs);
+      it.skipIf(missing)(`${c.name}: ${expected.verdict}`, async () => {
         const {server, pane} = await prepare(c);
         const reader = processViewEnv(view, server.dir);
         const interval = c.intervalMs ?? INTERVAL_MS;

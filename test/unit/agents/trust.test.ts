@@ -1,11 +1,12 @@
-import {mkdirSync, symlinkSync, writeFileSync} from 'node:fs';
+import {mkdirSync, realpathSync, symlinkSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {expect, test} from 'vitest';
 import {digestOfText, type ProfileTrust, realPathOf, trustOf} from '../../../src/agents/trust.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 
 test("a person's own folder is read; another file only as trusted, and never once it changed", () => {
-  const root = useTempDir('nudge-trust-');
+  // Real: macOS's temp folder is a link (/var → /private/var), and trust speaks of real paths.
+  const root = realpathSync(useTempDir('nudge-trust-'));
   const own = join(root, 'own');
   const repo = join(root, 'repo', '.nudge', 'agents');
   mkdirSync(own, {recursive: true});
@@ -24,7 +25,7 @@ test("a person's own folder is read; another file only as trusted, and never onc
 });
 
 test('a link into the own folder from elsewhere is judged by where it really is', () => {
-  const root = useTempDir('nudge-trust-');
+  const root = realpathSync(useTempDir('nudge-trust-'));
   const own = join(root, 'own');
   mkdirSync(own);
   const outside = join(root, 'outside.toml');

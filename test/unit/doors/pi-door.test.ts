@@ -30,6 +30,16 @@ const tree = {
 };
 
 describe("Pi's door", () => {
+  test('a state folder too long for a socket: no door, and why says so (not "not installed")', async () => {
+    const deep = join(useTempDir('pi-door-'), 'x'.repeat(90));
+    const why = await piSocketOf(tree, deep, 100);
+    expect(why).toEqual({
+      why: expect.stringMatching(
+        /^Pi's door cannot be made: the socket path .* bytes, over the 10[37] a socket's path may have here; set NUDGE_HOME to a shorter path$/,
+      ),
+    });
+  });
+
   test('the socket of a Pi in the pane, never of another pane’s', async () => {
     const dir = useTempDir('pi-door-');
     const mine = await extension(dir, 300, {ok: true, delivery: 'submitted'});
