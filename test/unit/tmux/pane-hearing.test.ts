@@ -37,6 +37,13 @@ function world() {
   return {sent, hearing, to, print, check};
 }
 
+/** How many times `pane`'s change was told, from now on. */
+function counted(w: ReturnType<typeof world>, pane: string): () => number {
+  let told = 0;
+  w.hearing.onChange(pane, () => told++);
+  return () => told;
+}
+
 /** Print on `pane` every `everyMs` from `from` to `until` (ms after T0). */
 function printEvery(
   w: ReturnType<typeof world>,
@@ -84,15 +91,14 @@ describe('a held pane', () => {
   test('each output is noted to the millisecond, and told', () => {
     const w = world();
     w.hearing.hold('%1');
-    let told = 0;
-    w.hearing.onChange('%1', () => told++);
-    w.to(120);
-    w.print('%1');
-    w.to(450);
-    w.print('%1');
+    const told = counted(w, '%1');
+    for (const at of [120, 450]) {
+      w.to(at);
+      w.print('%1');
+    }
     expect(w.hearing.changedAt('%1')).toBe(T0 + 450);
     expect(w.hearing.changedAfter('%1', T0 + 449)).toBe(true);
-    expect(told).toBe(2);
+    expect(told()).toBe(2);
     expect(w.sent).toEqual([]);
   });
 
@@ -137,14 +143,13 @@ describe('a followed pane', () => {
 
   test("each check's change counts as made at the check, and is told", () => {
     const w = followed();
-    let told = 0;
-    w.hearing.onChange('%1', () => told++);
-    w.to(5_600);
-    w.check('%1');
-    w.to(6_600);
-    w.check('%1');
+    const told = counted(w, '%1');
+    for (const at of [5_600, 6_600]) {
+      w.to(at);
+      w.check('%1');
+    }
     expect(w.hearing.changedAt('%1')).toBe(T0 + 6_600);
-    expect(told).toBe(2);
+    expect(told()).toBe(2);
     // Surely after the check before (less the time a report may take), not after it.
     expect(w.hearing.changedAfter('%1', T0 + 5_000)).toBe(true);
     expect(w.hearing.changedAfter('%1', T0 + 5_600)).toBe(false);
