@@ -23,8 +23,9 @@ export interface Positional {
   /** `[name..]`: the rest of the words, and everything after `--` (a list of strings; an MCP
    * argument gives one string, the list of that one). */
   variadic?: boolean;
-  /** The MCP argument it is, when it differs (the tool's own word, optional there). */
-  mcp?: {name?: string; describe?: string; optional?: boolean};
+  /** The MCP argument it is, when it differs (the tool's own word, optional there); `list`: a
+   * variadic one the tool also takes as a list of strings (`wait`'s panes). */
+  mcp?: {name?: string; describe?: string; optional?: boolean; list?: boolean};
   /** The words it may be (`nudge install <agent>`); a function is asked only when the command
    * is parsed (the agents' profiles are read then, not for every command). */
   choices?: readonly string[] | (() => readonly string[]);

@@ -61,15 +61,29 @@ export const submit = defineCommand({
 export const wait = defineCommand({
   verb: 'wait',
   describe: 'block until a pane is idle (exit 0) or the timeout passes (exit 124)',
-  positionals: [{...PANE, mcp: {describe: '%N; default: your pane'}}],
+  positionals: [
+    {
+      name: 'panes',
+      variadic: true,
+      describe: 'panes: %N or session:window.pane (default $TMUX_PANE); several: see --any',
+      mcp: {
+        name: 'pane',
+        list: true,
+        describe: '%N, or a list of them (any/all/count); default: your pane',
+      },
+    },
+  ],
   options: {...SERVER_OPTIONS, ...WAIT_OPTIONS, ...JSON_OPTION},
-  examples: [['$0 wait %3 --timeout 2m', 'wait until pane %3 has settled']],
-  render: async () => (await import('../render/render.js')).renderWait,
+  examples: [
+    ['$0 wait %3 --timeout 2m', 'wait until pane %3 has settled'],
+    ['$0 wait %1 %2 %3 --any', 'wait until the first of three agents is idle, and name it'],
+  ],
+  render: async () => (await import('../render/wait.js')).renderWait,
   mcp: {
     title: 'Wait until a pane is idle',
     annotations: LOOKS,
     description:
-      'Block until the pane is idle (stable screen; a running command keeps a shell busy, a program waiting for input is idle) or the timeout. An agent waiting for a person answers blocked, with the kind of dialog, its question and the pane. Answers the verdict and why.',
+      "Block until the pane is idle (stable screen; a running command keeps a shell busy, a program waiting for input is idle) or the timeout. An agent waiting for a person answers blocked, with the kind of dialog, its question and the pane. Answers the verdict and why. Given a list of panes: until the first is idle (any), all are (all, the default), or count of them; answers which were idle, the first, and each pane's verdict.",
   },
 });
 

@@ -76,7 +76,10 @@ function toolName(p: Positional): string {
 function positionalShape(positionals: readonly Positional[]): Record<string, z.ZodType> {
   const shape: Record<string, z.ZodType> = {};
   for (const p of positionals) {
-    const text = z.string();
+    const text =
+      p.variadic && p.mcp?.list
+        ? z.union([z.string(), z.array(z.string()).min(1).max(64)])
+        : z.string();
     const optional = p.mcp?.optional === true || (!p.required && !p.variadic);
     shape[toolName(p)] = (optional ? text.optional() : text).describe(
       p.mcp?.describe ?? p.describe,
@@ -90,7 +93,12 @@ function positionalsOf(args: Record<string, unknown>, positionals: readonly Posi
   const out: Record<string, unknown> = {};
   for (const p of positionals) {
     const value = args[toolName(p)];
-    if (value !== undefined) out[p.key ?? p.name] = p.variadic ? [String(value)] : String(value);
+    if (value === undefined) continue;
+    out[p.key ?? p.name] = !p.variadic
+      ? String(value)
+      : Array.isArray(value)
+        ? value.map(String)
+        : [String(value)];
   }
   return out;
 }

@@ -14,7 +14,6 @@ import type {LogLines} from '../verbs/logs.js';
 import type {JobsPruned} from '../verbs/prune.js';
 import type {RunCommandResult} from '../verbs/run.js';
 import type {SubmitResult} from '../verbs/submit.js';
-import type {WaitResult} from '../verbs/wait.js';
 import type {
   WatchClearResult,
   WatcherView,
@@ -109,31 +108,8 @@ export function renderRun(r: OnHost<RunCommandResult>, json: boolean, out: Outpu
 }
 
 /** Seconds for people: `2.4s` under ten seconds, whole seconds above. */
-function seconds(ms: number): string {
+export function seconds(ms: number): string {
   return ms < 10_000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.round(ms / 1000)}s`;
-}
-
-export function renderWait(r: WaitResult, json: boolean, out: Output): ExitCode {
-  const idle = r.status === 'idle';
-  if (json) {
-    const {durationMs, ...rest} = r;
-    out.stdout(JSON.stringify({...rest, duration_ms: durationMs}));
-  } else {
-    const why = r.reason.replace(/^idle(: )?/, '');
-    const b = r.blocked;
-    out.stdout(
-      idle
-        ? `idle after ${seconds(r.durationMs)}${why ? ` (${why})` : ''}`
-        : b
-          ? `Blocked: ${r.pane} waits for a person (${b.kind}): ${b.question}${b.resets ? ` (resets ${b.resets})` : ''}`
-          : r.status === 'unknown'
-            ? `Unknown: ${r.pane} has been still for ${seconds(r.durationMs)}, but nudge ${r.reason}.`
-            : `Timeout: ${r.pane} still active after ${seconds(r.durationMs)} (${r.reason})`,
-    );
-  }
-  if (r.status === 'blocked') return EXIT_CODES.blocked;
-  if (r.status === 'unknown') return EXIT_CODES.failure;
-  return idle ? EXIT_CODES.ok : EXIT_CODES.timeout;
 }
 
 export function renderExpect(r: ExpectResult, out: Output): ExitCode {

@@ -6,14 +6,16 @@ import {resolveStateDir} from '../base/paths.js';
 import {compileRegex, parseUntil} from '../detect/until.js';
 import {withSessionNeeds} from '../doors/session-needs.js';
 import {reachablePane, watchError} from '../pane/target.js';
-import {type PaneIdleResult, waitPaneIdle} from '../pane/wait-idle.js';
+import {type PaneIdleResult, type WaitIdleOptions, waitPaneIdle} from '../pane/wait-idle.js';
+import {type ManyIdleResult, type ManyMode, waitMany} from '../pane/wait-many.js';
 import {systemTree} from '../process/tree.js';
 import type {CommandContext} from './context.js';
 import {WAIT_OPTIONS} from './options/wait.js';
 
-/** What `nudge wait` takes: its table (and the server's flags), and the pane. */
+/** What `nudge wait` takes: its table (and the server's flags), and its panes (none: the
+ * caller's own). */
 export type WaitOptions = OptionsOf<typeof WAIT_OPTIONS & typeof SERVER_OPTIONS> & {
-  pane?: string | undefined;
+  panes?: readonly string[] | undefined;
 };
 
 /** Defaults of `nudge wait` (the CLI shows these in --help). */
@@ -25,15 +27,34 @@ export const WAIT_DEFAULTS = {
   lines: WAIT_OPTIONS.lines.default,
 } as const;
 
-/** What `nudge wait` found. */
-export type WaitResult = PaneIdleResult;
+/** What `nudge wait` found: one pane's verdict, or (several panes) how many were idle. */
+export type WaitResult = PaneIdleResult | ManyIdleResult;
+export type {ManyIdleResult, PaneIdleResult};
 
 /**
- * `nudge wait [PANE]`: block until the pane is idle by `--until` (default stable) or the
+ * `nudge wait [PANE..]`: block until the pane is idle by `--until` (default stable) or the
  * timeout passes. Nothing is typed, so there is no reaction to wait for: a pane that is
- * already idle is idle after the first few checks.
+ * already idle is idle after the first few checks. Given several panes, each is waited on at
+ * once, until the first is idle (`--any`), all are (`--all`, the default), or `--count N`.
  */
 export async function waitForIdle(o: WaitOptions, ctx: CommandContext): Promise<WaitResult> {
+  const judged = judgingOptions(o);
+  const panes = o.panes ?? [];
+  const mode = manyMode(o, Math.max(1, panes.length));
+  if (panes.length <= 1) return waitOne({...o, pane: panes[0]}, judged, ctx, ctx.signal);
+  // Every pane found and in reach before any wait starts: a bad one fails the call at once.
+  const targets = new Map<string, Awaited<ReturnType<typeof reachablePane>>>();
+  for (const pane of panes) targets.set(pane, await reachablePane({...o, pane}, ctx));
+  return waitMany(
+    panes,
+    mode,
+    (pane, signal) => waitOne({...o, pane}, judged, ctx, signal, targets.get(pane)),
+    {signal: ctx.signal, now: () => ctx.clock.now()},
+  );
+}
+
+/** How the verdicts are judged, from the options (each checked: one sentence when bad). */
+function judgingOptions(o: WaitOptions): Omit<WaitIdleOptions, 'unknownEnds'> {
   const until = parseUntil(o.until ?? WAIT_DEFAULTS.until);
   if (until.kind === 'exit') {
     throw new NudgeError(
@@ -57,8 +78,43 @@ export async function waitForIdle(o: WaitOptions, ctx: CommandContext): Promise<
   const lines = parseInteger(o.lines ?? WAIT_DEFAULTS.lines, '--lines', 1, 100_000);
   const ignore = [...(o.ignore ?? [])];
   for (const i of ignore) compileRegex(i, '--ignore');
+  return {until, intervalMs, timeoutMs, stableChecks, ignore, lines};
+}
 
-  const {tmux, info} = await reachablePane(o, ctx);
+/** `--any`, `--all` or `--count N` (one of them; all by default), for `panes` panes. */
+export function manyMode(
+  o: {any?: boolean | undefined; all?: boolean | undefined; count?: string | number | undefined},
+  panes: number,
+): ManyMode {
+  const given = [o.any && '--any', o.all && '--all', o.count !== undefined && '--count'].filter(
+    Boolean,
+  );
+  if (given.length > 1)
+    throw new NudgeError(
+      'bad-usage',
+      `Give one of --any, --all and --count, not ${given.join(' and ')}.`,
+    );
+  if (o.count !== undefined) {
+    const count = parseInteger(o.count, '--count', 1, 1000);
+    if (count > panes)
+      throw new NudgeError(
+        'bad-usage',
+        `--count ${count} needs at least ${count} panes, got ${panes}; name more panes or ask for fewer.`,
+      );
+    return {kind: 'count', count};
+  }
+  return o.any ? {kind: 'any'} : {kind: 'all'};
+}
+
+/** One pane's wait (its pane found and in reach first, unless `target` is given). */
+async function waitOne(
+  o: WaitOptions & {pane?: string | undefined},
+  judged: Omit<WaitIdleOptions, 'unknownEnds'>,
+  ctx: CommandContext,
+  signal: AbortSignal,
+  target?: Awaited<ReturnType<typeof reachablePane>>,
+): Promise<PaneIdleResult> {
+  const {tmux, info} = target ?? (await reachablePane(o, ctx));
   try {
     return await waitPaneIdle(
       {
@@ -79,8 +135,8 @@ export async function waitForIdle(o: WaitOptions, ctx: CommandContext): Promise<
         ),
       },
       info,
-      {until, intervalMs, timeoutMs, stableChecks, ignore, lines, unknownEnds: true},
-      ctx.signal,
+      {...judged, unknownEnds: true},
+      signal,
     );
   } catch (error) {
     throw watchError(error, info.paneId, 'waiting for it to be idle');

@@ -228,6 +228,14 @@ describe('nudge mcp, in-process', () => {
       status: 'timeout',
       reason: 'the screen is still changing',
     });
+    // A list of panes, the first idle one the answer (a model fanning work out).
+    const first = await call(c, 'wait', {pane: [spinner, '%0'], any: true, timeout: '20s'});
+    expect(first.structuredContent).toMatchObject({
+      status: 'idle',
+      mode: 'any',
+      first: '%0',
+      idle: ['%0'],
+    });
   });
 });
 

@@ -190,3 +190,84 @@ describe('nudge wait', () => {
     });
   });
 });
+
+describe('nudge wait over several panes', () => {
+  /** Three panes: two spinners (never idle) and a pane that becomes idle when its command
+   * ends (`sleep 2`), so the answer is that pane. */
+  async function threePanes() {
+    const {server, home} = await shellAtPrompt();
+    const spinners = [
+      await server.newPane([node, fixture('spinner.mjs')]),
+      await server.newPane([node, fixture('spinner.mjs')]),
+    ];
+    for (const s of spinners) await server.waitForScreen(s, /SPINNER START/);
+    await startCommand(server, '%0', 'sleep 2', 'sleep');
+    return {server, home, spinners};
+  }
+
+  it('--any: the first pane to be idle is the answer, named, exit 0; the others are stopped', async () => {
+    const {server, home, spinners} = await threePanes();
+    const r = await runNudge(
+      [
+        'wait',
+        '-S',
+        server.socket,
+        spinners[0] ?? '',
+        '%0',
+        spinners[1] ?? '',
+        '--any',
+        '--interval',
+        '200ms',
+        '--timeout',
+        '30s',
+      ],
+      {NUDGE_HOME: home},
+    );
+    expect(r.exitCode, shown(r)).toBe(0);
+    const [head, ...each] = r.stdout.trim().split('\n');
+    expect(head).toMatch(/^%0 idle after \d+(\.\d)?s$/);
+    expect(each).toEqual([
+      `  ${spinners[0]}  not waited for further`,
+      expect.stringMatching(/^ {2}%0 {2}idle after/),
+      `  ${spinners[1]}  not waited for further`,
+    ]);
+  });
+
+  it('--all (the default) and --count: JSON with each pane; a pane never idle ends them at the timeout (124)', async () => {
+    const {server, home, spinners} = await threePanes();
+    const panes = ['%0', ...spinners];
+    const r = await runNudge(
+      ['wait', '-S', server.socket, ...panes, '--json', '--interval', '200ms', '--timeout', '4s'],
+      {NUDGE_HOME: home},
+    );
+    expect(r.exitCode, shown(r)).toBe(124);
+    const all = JSON.parse(r.stdout) as {
+      status: string;
+      mode: string;
+      needed: number;
+      idle: string[];
+      panes: {pane: string; status: string}[];
+    };
+    expect(all).toMatchObject({status: 'timeout', mode: 'all', needed: 3, idle: ['%0']});
+    // Once one spinner timed out, all cannot be idle: the other is stopped (or timed out too).
+    expect(all.panes.map((p) => p.pane)).toEqual(panes);
+    expect(all.panes[0]?.status).toBe('idle');
+    const spun = all.panes.slice(1).map((p) => p.status);
+    expect(spun).toContain('timeout');
+    for (const status of spun) expect(['timeout', 'stopped']).toContain(status);
+    const five = await runNudge(['wait', '-S', server.socket, ...panes, '--count', '5'], {
+      NUDGE_HOME: home,
+    });
+    expect(five.exitCode, shown(five)).toBe(2);
+    expect(five.stderr.trim()).toBe(
+      'nudge: --count 5 needs at least 5 panes, got 3; name more panes or ask for fewer.',
+    );
+    const both = await runNudge(['wait', '-S', server.socket, ...panes, '--any', '--all'], {
+      NUDGE_HOME: home,
+    });
+    expect(both.exitCode, shown(both)).toBe(2);
+    expect(both.stderr.trim()).toBe(
+      'nudge: Give one of --any, --all and --count, not --any and --all.',
+    );
+  });
+});

@@ -27,5 +27,18 @@ export const WAIT_OPTIONS = {
     describe: 'lines of the screen compared',
     mcp: {number: true},
   },
+  any: {
+    type: 'boolean',
+    describe: 'several panes: done when the first is idle (it is named)',
+  },
+  all: {
+    type: 'boolean',
+    describe: 'several panes: done when every one is idle (the default)',
+  },
+  count: {
+    type: 'string',
+    describe: 'several panes: done when N of them are idle',
+    mcp: {number: true},
+  },
   ...HOST_OPTION,
 } as const satisfies OptionTable;

@@ -43,7 +43,7 @@ describe('the declared commands', () => {
     expect(taken).toEqual({
       submit:
         'clear clear_draft continue_text delay draft_wait enter enter_delay host idle_timeout if_busy ignore interval limit_margin lines lock_timeout no_notice notice notify notify_pane on_limit on_stall pane profile resume_text stable_checks stall text timeout type_delay until via wait when_idle',
-      wait: 'host ignore interval lines pane stable_checks timeout until',
+      wait: 'all any count host ignore interval lines pane stable_checks timeout until',
       expect:
         'action fail_pattern host include_existing lines pane_id pattern poll_interval_ms timeout_ms',
       jobs: 'host pane since state',
@@ -126,7 +126,7 @@ describe('the declared commands', () => {
     const usage = Object.fromEntries(DECLARED.map((d) => [d.mcp && d.verb, usageOf(d)]));
     expect(usage.submit).toBe('submit [text..]');
     expect(usage.expect).toBe('expect <pane> <regex>');
-    expect(usage.wait).toBe('wait [pane]');
+    expect(usage.wait).toBe('wait [panes..]');
     expect(usage['watch-report']).toBe('report <name> <status>');
   });
 });
