@@ -26,7 +26,7 @@ function nameOf(command: string): string {
   return (command.split('/').pop() ?? '').replace(/^-/, '');
 }
 
-/** Whether `command` names a shell whose syntax is POSIX. */
-export function isPosixShellName(command: string): boolean {
-  return SHELLS[nameOf(command)]?.posix === true;
+/** Whether `command` names a shell known not to read POSIX (fish, nu, tcsh, csh). */
+export function isNonPosixShellName(command: string): boolean {
+  return SHELLS[nameOf(command)]?.posix === false;
 }

@@ -1,5 +1,5 @@
 import {execa} from 'execa';
-import {isPosixShellName} from '../base/shell.js';
+import {isNonPosixShellName} from '../base/shell.js';
 
 /**
  * Running other people's commands — the watcher's `--bash-wait` and `--assess-cmd`, later
@@ -131,13 +131,14 @@ function firstLine(s: string): string {
  * The user's login shell, which runs `--bash-wait` and the assessor command (`$SHELL -lc`):
  * its profile sets PATH as the user's terminal has it (Homebrew's folders first on macOS,
  * where `bash -l` would read /etc/profile's path_helper order under Apple's bash 3.2).
- * `$SHELL` when it is an absolute path to a POSIX shell, else bash: the scripts nudge hands it
+ * `$SHELL` when it is an absolute path and not a shell known to read another syntax, else
+ * bash: the scripts nudge hands it
  * (`-lc 'exec "$0" "$@"'`, a `--bash-wait` line) are POSIX, which a fish, nu or tcsh user's own
  * shell would read otherwise (issue 46).
  */
 export function loginShell(env: Record<string, string | undefined>): string {
   const shell = env.SHELL;
-  return shell?.startsWith('/') && isPosixShellName(shell) ? shell : 'bash';
+  return shell?.startsWith('/') && !isNonPosixShellName(shell) ? shell : 'bash';
 }
 
 /** The argv that runs `argv` itself (no shell reads its words) under the user's login shell:

@@ -8,6 +8,7 @@ test.each([
   ['/bin/zsh', '/bin/zsh'],
   ['/opt/homebrew/bin/bash', '/opt/homebrew/bin/bash'],
   ['/bin/sh', '/bin/sh'],
+  ['/home/me/bin/login-wrapper', '/home/me/bin/login-wrapper'],
   ['/opt/homebrew/bin/fish', 'bash'],
   ['/usr/local/bin/nu', 'bash'],
   ['/bin/tcsh', 'bash'],
