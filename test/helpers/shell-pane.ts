@@ -1,5 +1,6 @@
 import {existsSync} from 'node:fs';
 import {join} from 'node:path';
+import {execa} from 'execa';
 import {expect} from 'vitest';
 import {serverWorld} from './nudge-home.js';
 import {
@@ -97,4 +98,15 @@ export async function runFromPane(
     env,
     nudge: (args, more, timeoutMs) => runNudgeIn(socket, args, {...more, ...env}, timeoutMs),
   };
+}
+
+/** End the `sleep` the shell in `pane` runs in its foreground (a child of the pane's shell,
+ * started by the test), by its process id: the test says when a person's command is over,
+ * rather than betting on how long a loaded machine takes to reach the next step. */
+export async function endSleepIn(server: TmuxTestServer, pane: string): Promise<void> {
+  const shell = (await server.tmux('display', '-p', '-t', pane, '#{pane_pid}')).trim();
+  const found = await execa('pgrep', ['-P', shell, '-x', 'sleep'], {reject: false});
+  const pids = found.stdout.split(/\s+/).filter(Boolean).map(Number);
+  expect(pids, `no sleep under the shell of ${pane} (${shell})`).toHaveLength(1);
+  process.kill(pids[0] as number, 'SIGTERM');
 }
