@@ -3,7 +3,7 @@ import {JSON_OPTION, SERVER_OPTIONS} from '../base/option-table.js';
 import {EXPECT_OPTIONS} from '../verbs/options/expect.js';
 import {SUBMIT_OPTIONS} from '../verbs/options/submit.js';
 import {WAIT_OPTIONS} from '../verbs/options/wait.js';
-import {ACTS, type AnyDeclaration, defineCommand, type Given, LOOKS, PANE} from './define.js';
+import {ACTS, type AnyDeclaration, defineCommand, type Given, LOOKS} from './define.js';
 
 /** `nudge submit`, `wait` and `expect`: the commands about one pane. */
 

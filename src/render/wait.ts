@@ -7,7 +7,6 @@ import {type Output, seconds} from './render.js';
 
 export function renderWait(r: WaitResult, json: boolean, out: Output): ExitCode {
   if ('mode' in r) return renderWaitMany(r, json, out);
-  const idle = r.status === 'idle';
   if (json) {
     const {durationMs, ...rest} = r;
     out.stdout(JSON.stringify({...rest, duration_ms: durationMs}));

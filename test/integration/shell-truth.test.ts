@@ -4,13 +4,8 @@
 // returns the command's own status; a cancel stops the command it typed, and the next job
 // types only once the prompt is back.
 import {describe, expect, test} from 'vitest';
-import {
-  expectJobEnd,
-  readJobState,
-  waitForJobEnd,
-  waitForJobState,
-} from '../helpers/job-files.js';
 import {waitForEvent} from '../helpers/faults.js';
+import {expectJobEnd, readJobState, waitForJobEnd, waitForJobState} from '../helpers/job-files.js';
 import {runNudge, submitArgv} from '../helpers/run-nudge.js';
 import {endSleepIn, shellAtPrompt} from '../helpers/shell-pane.js';
 import {waitFor} from '../helpers/wait-for.js';
