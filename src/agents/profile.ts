@@ -1,4 +1,5 @@
 import {type Pattern, replaceFirst} from '../base/pattern.js';
+import type {RecordFormat} from '../records/formats.js';
 import type {PaneView} from '../tmux/view.js';
 import {cursorLine, visibleText} from '../tmux/view.js';
 import type {DoorSpec} from './doors.js';
@@ -126,6 +127,9 @@ export interface Profile {
   doors?: readonly DoorSpec[];
   /** The command that starts the program interactively from a shell (`nudge run --agent`). */
   launch?: string;
+  /** Where the program records each turn's reply, read by `nudge ask` and a notice's
+   * `{reply}` (src/records/formats.ts); none: it keeps no record nudge can read. */
+  replies?: RecordFormat;
   /** How the program is started again into an earlier conversation (`nudge recover`), and
    * where its session id comes from when a run starts. */
   resume?: AgentResume;

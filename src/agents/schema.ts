@@ -2,6 +2,7 @@ import {createRequire} from 'node:module';
 import type * as Zod from 'zod';
 import {linearPattern, type Pattern} from '../base/pattern.js';
 import {err, ok, type Result} from '../base/result.js';
+import {RECORD_FORMATS} from '../records/formats.js';
 import {DOOR_KINDS} from './doors.js';
 import type {Profile} from './profile.js';
 import {SESSION_SOURCES} from './resume.js';
@@ -74,6 +75,7 @@ function build(z: typeof Zod.z, compile: (source: string) => Pattern) {
     dialogs: z.array(dialog).optional(),
     doors: z.array(door).optional(),
     launch: z.string().min(1).optional(),
+    replies: z.enum(RECORD_FORMATS).optional(),
     resume: resume.optional(),
     identity: identity.optional(),
     waits: z.array(programWait).optional(),

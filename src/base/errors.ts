@@ -54,6 +54,8 @@ const EXIT_OF = {
   'pane-busy': EXIT_CODES.failure,
   /** `--if-busy now` for a program without a door of its own. */
   'no-door': EXIT_CODES.failure,
+  /** `nudge ask` of a program that keeps no record nudge can read its reply from. */
+  'no-record': EXIT_CODES.failure,
   /** `nudge next` with no tmux client to move. */
   'no-client': EXIT_CODES.failure,
   /** `nudge queue move|drop|edit` on a job no longer waiting (it took the pane, or ended). */

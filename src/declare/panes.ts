@@ -1,5 +1,6 @@
 import {NudgeError} from '../base/errors.js';
 import {JSON_OPTION, SERVER_OPTIONS} from '../base/option-table.js';
+import {ASK_OPTIONS} from '../verbs/options/ask.js';
 import {EXPECT_OPTIONS} from '../verbs/options/expect.js';
 import {SUBMIT_OPTIONS} from '../verbs/options/submit.js';
 import {WAIT_OPTIONS} from '../verbs/options/wait.js';
@@ -55,6 +56,40 @@ export const submit = defineCommand({
     description:
       'Type text into a tmux pane (yours by default), watch until the work is done, then type a notice into the notify pane. Returns the job id at once; the notice wakes you later.',
     arguments: [{name: 'no_notice', key: 'noNotice', type: 'boolean', describe: 'type no notice'}],
+  },
+});
+
+export const ask = defineCommand({
+  verb: 'ask',
+  describe: "type a prompt into an agent's pane, wait for its turn, print its reply",
+  positionals: [
+    {
+      name: 'text',
+      variadic: true,
+      describe: 'the prompt (put it after --)',
+      mcp: {describe: 'the prompt to give the agent'},
+    },
+  ],
+  options: ASK_OPTIONS,
+  examples: [
+    ["$0 ask --pane %3 -- 'Which tests failed, and why?'", "print the reply of %3's agent"],
+    ["$0 ask --pane %3 --json -- 'Summarise your changes'", 'the reply, its timing and tokens'],
+  ],
+  toOptions: ({text, json: _json, ...options}: Given<typeof ASK_OPTIONS>) => ({
+    ...options,
+    text: ((text as string[] | undefined) ?? []).join(' '),
+  }),
+  render: async () => (await import('../render/ask.js')).renderAsk,
+  mcp: {
+    title: "Ask another pane's agent",
+    annotations: ACTS,
+    description:
+      "Type a prompt into another tmux pane's agent (Claude Code, Codex, Gemini CLI, Qwen Code), wait until its turn ends, and answer its final reply as the agent recorded it, with the turn's timing and tokens. A turn that waits for a person answers blocked; an agent that keeps no readable record is refused before anything is typed.",
+    // A turn that ended without a reply nudge could read: a tool error with the reason.
+    answer: (r) =>
+      r.outcome.state === 'done' && !r.reply
+        ? {error: `The turn ended, but ${r.why ?? 'no reply was found'}.`, value: r}
+        : {value: r},
   },
 });
 
@@ -132,4 +167,4 @@ export const expect = defineCommand({
 });
 
 /** This file's commands, in the order `--help` lists them. */
-export const COMMANDS: readonly AnyDeclaration[] = [submit, wait, expect];
+export const COMMANDS: readonly AnyDeclaration[] = [submit, ask, wait, expect];

@@ -6,6 +6,7 @@
  * called (the CLI's fast path loads none but submit). */
 export const VERBS = {
   submit: async () => (await import('../verbs/submit.js')).submit,
+  ask: async () => (await import('../verbs/ask.js')).ask,
   wait: async () => (await import('../verbs/wait.js')).waitForIdle,
   expect: async () => (await import('../verbs/expect.js')).expectPattern,
   jobs: async () => (await import('../verbs/jobs.js')).listJobs,

@@ -1,0 +1,211 @@
+import type {Entry, Tokens} from './turns.js';
+
+/**
+ * The record formats nudge reads a reply from, each read into entries (src/records/turns.ts):
+ * measured on the real CLIs at the scripted model server (test/explore/records.explore.ts;
+ * docs/ask.md says where each keeps them).
+ *
+ * - `claude-transcript`: Claude Code's `projects/<folder>/<session>.jsonl` — a `user` line
+ *   with the prompt (a string, or text blocks; tool results are blocks of a `user` line too,
+ *   not prompts), an `assistant` line per content block, the parts of one message sharing
+ *   `message.id`, each with the message's `usage`.
+ * - `qwen-chat`: Qwen Code's `projects/<folder>/chats/<session>.jsonl` — `user` lines of
+ *   `provenance: "real_user"`, `assistant` lines with `message.parts` and `usageMetadata`.
+ * - `gemini-chat`: Gemini CLI's `tmp/<project>/chats/session-*.jsonl` — messages (`user`,
+ *   `gemini`) each a line, a message written again when it changes (by `id`), and `$set`
+ *   lines that replace the list; an older whole-file `session-*.json` holds `messages`.
+ * - `codex-rollout`: Codex's `sessions/YYYY/MM/DD/rollout-*.jsonl` — `response_item`
+ *   messages (`user`, `assistant`), `event_msg` `token_count` per request and `task_complete`
+ *   with the turn's `last_agent_message`.
+ */
+export const RECORD_FORMATS = [
+  'claude-transcript',
+  'qwen-chat',
+  'gemini-chat',
+  'codex-rollout',
+] as const;
+export type RecordFormat = (typeof RECORD_FORMATS)[number];
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+const timeOf = (v: unknown) => {
+  const t = typeof v === 'string' ? Date.parse(v) : Number.NaN;
+  return Number.isFinite(t) ? t : undefined;
+};
+
+/** The JSON values of a JSON Lines text; a line that is not JSON (cut short) is left out. */
+export function jsonLines(text: string): Json[] {
+  const out: Json[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      const v: unknown = JSON.parse(line);
+      if (isObject(v)) out.push(v);
+    } catch {
+      // a line being written, or cut at the start of a tail read
+    }
+  }
+  return out;
+}
+
+/** The entries of a record's text in `format`. */
+export function entriesOf(format: RecordFormat, text: string): Entry[] {
+  switch (format) {
+    case 'claude-transcript':
+      return jsonLines(text).flatMap(claudeEntry);
+    case 'qwen-chat':
+      return jsonLines(text).flatMap(qwenEntry);
+    case 'gemini-chat':
+      return geminiEntries(text);
+    case 'codex-rollout':
+      return jsonLines(text).flatMap(codexEntry);
+  }
+}
+
+/** The text of blocks `[{type: 'text', text}, {type: 'tool_use'}]` (or of a string): the
+ * blocks of `textType`, joined. */
+function textOfBlocks(content: unknown, textType: string): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((b): b is Json => isObject(b) && b.type === textType)
+    .map((b) => str(b.text) ?? '')
+    .join('');
+}
+
+function claudeEntry(line: Json): Entry[] {
+  const message = isObject(line.message) ? line.message : undefined;
+  if (!message) return [];
+  const atMs = timeOf(line.timestamp);
+  if (line.type === 'user') {
+    // Meta lines (a command's caveat), tool results and a side chain are no prompt.
+    if (line.isMeta === true || line.isSidechain === true) return [];
+    const c = message.content;
+    const blocks = Array.isArray(c) ? c.filter(isObject) : [];
+    if (blocks.some((b) => b.type === 'tool_result')) return [];
+    return [{kind: 'prompt', text: textOfBlocks(c, 'text'), atMs}];
+  }
+  if (line.type !== 'assistant' || line.isSidechain === true) return [];
+  const usage = isObject(message.usage) ? message.usage : undefined;
+  const tokens: Tokens | undefined = usage && {
+    input: num(usage.input_tokens),
+    output: num(usage.output_tokens),
+    cacheRead: num(usage.cache_read_input_tokens),
+    cacheWrite: num(usage.cache_creation_input_tokens),
+  };
+  return [
+    {kind: 'reply', text: textOfBlocks(message.content, 'text'), id: str(message.id), atMs, tokens},
+  ];
+}
+
+/** Gemini's and Qwen's parts: `[{text}, {functionCall}, {text, thought: true}]`. */
+function textOfParts(parts: unknown): string {
+  if (typeof parts === 'string') return parts;
+  if (!Array.isArray(parts)) return '';
+  return parts
+    .filter((p): p is Json => isObject(p) && typeof p.text === 'string' && p.thought !== true)
+    .map((p) => p.text as string)
+    .join('');
+}
+
+function qwenEntry(line: Json): Entry[] {
+  const message = isObject(line.message) ? line.message : undefined;
+  if (!message) return [];
+  const atMs = timeOf(line.timestamp);
+  if (line.type === 'user' && line.provenance === 'real_user')
+    return [{kind: 'prompt', text: textOfParts(message.parts), atMs}];
+  if (line.type !== 'assistant') return [];
+  const u = isObject(line.usageMetadata) ? line.usageMetadata : undefined;
+  const tokens: Tokens | undefined = u && {
+    input: num(u.promptTokenCount),
+    output: num(u.candidatesTokenCount),
+    cacheRead: num(u.cachedContentTokenCount),
+    total: num(u.totalTokenCount),
+  };
+  return [{kind: 'reply', text: textOfParts(message.parts), id: str(line.uuid), atMs, tokens}];
+}
+
+/** Gemini's chat: the messages as they stand at the end of the file (a message written again
+ * replaces its earlier self; a `$set` of `messages` replaces the list). */
+function geminiEntries(text: string): Entry[] {
+  const order: string[] = [];
+  const byId = new Map<string, Json>();
+  const put = (m: Json, i: number) => {
+    const id = str(m.id) ?? `#${i}`;
+    if (!byId.has(id)) order.push(id);
+    byId.set(id, m);
+  };
+  const trimmed = text.trimStart();
+  // An older Gemini CLI writes the whole chat as one JSON object.
+  const whole = trimmed.startsWith('{') && !trimmed.includes('\n{') ? jsonLines(trimmed) : [];
+  const lines = whole.length === 1 && Array.isArray(whole[0]?.messages) ? whole : jsonLines(text);
+  lines.forEach((line, i) => {
+    const set = isObject(line.$set) ? line.$set : line;
+    if (Array.isArray(set.messages)) {
+      if (set !== line) {
+        order.length = 0;
+        byId.clear();
+      }
+      for (const [j, m] of set.messages.filter(isObject).entries()) put(m, i * 1e6 + j);
+    } else if (typeof line.type === 'string' && line.id !== undefined) put(line, i);
+  });
+  return order.flatMap((id): Entry[] => {
+    const m = byId.get(id) as Json;
+    const atMs = timeOf(m.timestamp);
+    if (m.type === 'user') {
+      const prompt = textOfParts(m.content);
+      return prompt === '' ? [] : [{kind: 'prompt', text: prompt, atMs}];
+    }
+    if (m.type !== 'gemini') return [];
+    const t = isObject(m.tokens) ? m.tokens : undefined;
+    const tokens: Tokens | undefined = t && {
+      input: num(t.input),
+      output: num(t.output),
+      cacheRead: num(t.cached),
+      total: num(t.total),
+    };
+    return [{kind: 'reply', text: textOfParts(m.content), atMs, tokens}];
+  });
+}
+
+/** What Codex puts in a user message that a person did not type. */
+const CODEX_CONTEXT = /^\s*<(environment_context|user_instructions|turn_aborted)>/;
+
+function codexEntry(line: Json): Entry[] {
+  const p = isObject(line.payload) ? line.payload : undefined;
+  if (!p) return [];
+  const atMs = timeOf(line.timestamp);
+  if (line.type === 'response_item' && p.type === 'message') {
+    if (p.role === 'user') {
+      const text = textOfBlocks(p.content, 'input_text');
+      return CODEX_CONTEXT.test(text) ? [] : [{kind: 'prompt', text, atMs}];
+    }
+    if (p.role === 'assistant')
+      return [{kind: 'reply', text: textOfBlocks(p.content, 'output_text'), id: str(p.id), atMs}];
+    return [];
+  }
+  if (line.type !== 'event_msg') return [];
+  if (p.type === 'token_count') {
+    const info = isObject(p.info) ? p.info : undefined;
+    const last = info && isObject(info.last_token_usage) ? info.last_token_usage : undefined;
+    if (!last) return [];
+    return [
+      {
+        kind: 'tokens',
+        tokens: {
+          input: num(last.input_tokens),
+          output: num(last.output_tokens),
+          cacheRead: num(last.cached_input_tokens),
+          total: num(last.total_tokens),
+        },
+      },
+    ];
+  }
+  if (p.type === 'task_complete')
+    return [{kind: 'end', reply: str(p.last_agent_message), durationMs: num(p.duration_ms), atMs}];
+  return [];
+}

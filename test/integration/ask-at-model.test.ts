@@ -1,0 +1,74 @@
+/**
+ * `nudge ask` at the scripted model server (issue 47): for each agent that keeps a record
+ * nudge reads its replies from, the reply `ask` prints is the final text the model server sent
+ * for that turn, byte for byte — a multi-line, non-ASCII reply that follows a tool call, then
+ * a second ask in the same session answered with the second reply, not the first. And a pane
+ * whose program keeps no such record is refused before a key is typed.
+ */
+import {existsSync, readdirSync} from 'node:fs';
+import {join} from 'node:path';
+import {describe, expect, test} from 'vitest';
+import {PROFILES} from '../../src/agents/registry.js';
+import {received, setup} from '../helpers/at-model-scenarios.js';
+import {describePrompts} from '../helpers/model-server.js';
+import {AGENT_NAMES, agentAvailable, DATA_AGENT_NAMES} from '../helpers/real-agents.js';
+import {recorderWorld} from '../helpers/recorder-pane.js';
+import {runNudge} from '../helpers/run-nudge.js';
+
+const agents = [...AGENT_NAMES, ...DATA_AGENT_NAMES].filter(
+  (n) => PROFILES[n]?.replies !== undefined && agentAvailable(n),
+);
+
+const FIRST = 'Line one — ünïcode ✓\n  line two, indented\n\nline four';
+const SECOND = 'second reply: 日本語';
+
+describe.each(agents)('%s', (name) => {
+  test('ask prints the reply the model sent for that turn, after a tool call; a second ask gets the second', async () => {
+    const w = await setup(name, 'all');
+    w.model.script({shell: 'echo hi-from-tool'}, {text: FIRST}, {text: SECOND});
+    const ask = (text: string, json: boolean) =>
+      w.nudge([
+        'ask',
+        '-S',
+        w.server.socket,
+        '--pane',
+        w.agent.pane,
+        '--timeout',
+        '3m',
+        ...(json ? ['--json'] : []),
+        '--',
+        text,
+      ]);
+    const seen = async () => `${await w.agent.capture()}\n${describePrompts(w.model.prompts())}`;
+
+    const first = await ask('first question', true);
+    expect(first.exitCode, `${first.stderr}\n${first.stdout}\n${await seen()}`).toBe(0);
+    const answer = JSON.parse(first.stdout);
+    expect(answer.reply).toBe(FIRST);
+    expect(answer).toMatchObject({state: 'done', pane: w.agent.pane, agent: name});
+    expect(answer.turn.duration_ms).toBeGreaterThanOrEqual(0);
+    expect(received(w.model, 'first question'), await seen()).toBe(1);
+
+    const second = await ask('second question', false);
+    expect(second.exitCode, `${second.stderr}\n${await seen()}`).toBe(0);
+    // The reply and the line's end (the test's runner takes the last newline off).
+    expect(second.stdout).toBe(SECOND);
+    expect(received(w.model, 'second question'), await seen()).toBe(1);
+  }, 420_000);
+});
+
+describe('a program without a record', () => {
+  test('a shell pane is refused at once, exit 1, nothing typed', async () => {
+    const {server, rec, home} = await recorderWorld();
+    const r = await runNudge(['ask', '-S', server.socket, '--pane', rec.pane, '--', 'what?'], {
+      NUDGE_HOME: home,
+    });
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(
+      /not an agent nudge knows; nudge ask reads the reply from an agent's own record, so nothing was typed\.$/m,
+    );
+    // The refusal came before a job was made or a key was sent.
+    expect((await rec.bytes()).toString()).toBe('');
+    expect(existsSync(join(home, 'jobs')) ? readdirSync(join(home, 'jobs')) : []).toEqual([]);
+  }, 60_000);
+});
