@@ -7,6 +7,8 @@ export const RECORD_VARIABLES = [
   'CLAUDE_CONFIG_DIR',
   'CODEX_HOME',
   'GEMINI_CLI_HOME',
+  'PI_CODING_AGENT_DIR',
+  'COPILOT_HOME',
 ] as const;
 
 /** The most of /proc/<pid>/environ read (a process's environment is far smaller). */

@@ -17,12 +17,19 @@ import type {Entry, Tokens} from './turns.js';
  * - `codex-rollout`: Codex's `sessions/YYYY/MM/DD/rollout-*.jsonl` — `response_item`
  *   messages (`user`, `assistant`), `event_msg` `token_count` per request and `task_complete`
  *   with the turn's `last_agent_message`.
+ * - `pi-session`: Pi's `agent/sessions/<folder>/<time>_<id>.jsonl` — `message` lines whose
+ *   `message.role` is `user`, `assistant` (text and tool-call blocks, `usage` with `cost`) or
+ *   `toolResult`.
+ * - `copilot-events`: Copilot CLI's `session-state/<id>/events.jsonl` — `user.message`,
+ *   `assistant.message` (`content`), `session.usage_record` (tokens and cost per request).
  */
 export const RECORD_FORMATS = [
   'claude-transcript',
   'qwen-chat',
   'gemini-chat',
   'codex-rollout',
+  'pi-session',
+  'copilot-events',
 ] as const;
 export type RecordFormat = (typeof RECORD_FORMATS)[number];
 
@@ -63,6 +70,10 @@ export function entriesOf(format: RecordFormat, text: string): Entry[] {
       return geminiEntries(text);
     case 'codex-rollout':
       return jsonLines(text).flatMap(codexEntry);
+    case 'pi-session':
+      return jsonLines(text).flatMap(piEntry);
+    case 'copilot-events':
+      return jsonLines(text).flatMap(copilotEntry);
   }
 }
 
@@ -208,4 +219,48 @@ function codexEntry(line: Json): Entry[] {
   if (p.type === 'task_complete')
     return [{kind: 'end', reply: str(p.last_agent_message), durationMs: num(p.duration_ms), atMs}];
   return [];
+}
+
+function piEntry(line: Json): Entry[] {
+  const m = line.type === 'message' && isObject(line.message) ? line.message : undefined;
+  if (!m) return [];
+  const atMs = timeOf(line.timestamp);
+  if (m.role === 'user') return [{kind: 'prompt', text: textOfBlocks(m.content, 'text'), atMs}];
+  if (m.role !== 'assistant') return [];
+  const u = isObject(m.usage) ? m.usage : undefined;
+  const tokens: Tokens | undefined = u && {
+    input: num(u.input),
+    output: num(u.output),
+    cacheRead: num(u.cacheRead),
+    cacheWrite: num(u.cacheWrite),
+    total: num(u.totalTokens),
+    cost: isObject(u.cost) ? num(u.cost.total) : undefined,
+  };
+  return [{kind: 'reply', text: textOfBlocks(m.content, 'text'), id: str(line.id), atMs, tokens}];
+}
+
+function copilotEntry(line: Json): Entry[] {
+  const d = isObject(line.data) ? line.data : undefined;
+  if (!d) return [];
+  const atMs = timeOf(line.timestamp);
+  switch (line.type) {
+    case 'user.message':
+      return [{kind: 'prompt', text: str(d.content) ?? '', atMs}];
+    case 'assistant.message':
+      return [{kind: 'reply', text: str(d.content) ?? '', id: str(d.messageId), atMs}];
+    case 'session.usage_record': {
+      const u = isObject(d.usage) ? d.usage : undefined;
+      if (!u) return [];
+      const tokens: Tokens = {
+        input: num(u.inputTokens),
+        output: num(u.outputTokens),
+        cacheRead: num(u.cacheReadTokens),
+        cacheWrite: num(u.cacheWriteTokens),
+        cost: num(u.cost),
+      };
+      return [{kind: 'tokens', tokens}];
+    }
+    default:
+      return [];
+  }
 }

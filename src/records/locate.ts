@@ -6,7 +6,7 @@ import {replyOfTurn, type TurnReply} from './turns.js';
 
 /**
  * Where each record format is kept, for the environment the agent runs in (its HOME,
- * CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME), and the turn of a prompt found in them.
+ * CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME, PI_CODING_AGENT_DIR, COPILOT_HOME), and the turn of a prompt found in them.
  */
 
 /** How much of the end of a record is read: a turn asked for just now is at its end (a long
@@ -31,6 +31,14 @@ function recordRoots(format: RecordFormat, env: Env, sinceMs: number): string[] 
       const codex = env.CODEX_HOME || (home ? join(home, '.codex') : undefined);
       return codex ? codexDays(sinceMs).map((d) => join(codex, 'sessions', d)) : [];
     }
+    case 'pi-session': {
+      const dir = env.PI_CODING_AGENT_DIR || (home ? join(home, '.pi', 'agent') : undefined);
+      return dir ? [join(dir, 'sessions', '*')] : [];
+    }
+    case 'copilot-events': {
+      const dir = env.COPILOT_HOME || (home ? join(home, '.copilot') : undefined);
+      return dir ? [join(dir, 'session-state', '*')] : [];
+    }
   }
 }
 
@@ -54,6 +62,8 @@ const NAMES: Record<RecordFormat, RegExp> = {
   'qwen-chat': /^[0-9a-f-]{36}\.jsonl$/,
   'gemini-chat': /^session-.*\.jsonl?$/,
   'codex-rollout': /^rollout-.*\.jsonl$/,
+  'pi-session': /\.jsonl$/,
+  'copilot-events': /^events\.jsonl$/,
 };
 
 /** The folders a root names (`…/projects/*` is each folder of `projects`). */

@@ -12,6 +12,8 @@ export interface Tokens {
   cacheRead?: number;
   cacheWrite?: number;
   total?: number;
+  /** What the turn cost, in the currency the agent reports (US dollars), where it says. */
+  cost?: number;
 }
 
 /** One entry of a record, as far as a reply is concerned. */

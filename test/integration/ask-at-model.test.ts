@@ -47,6 +47,8 @@ describe.each(agents)('%s', (name) => {
     expect(answer.reply).toBe(FIRST);
     expect(answer).toMatchObject({state: 'done', pane: w.agent.pane, agent: name});
     expect(answer.turn.duration_ms).toBeGreaterThanOrEqual(0);
+    // The model server counts 5 output tokens a request: two requests (the tool call, the reply).
+    expect(answer.tokens?.output, JSON.stringify(answer)).toBeGreaterThanOrEqual(5);
     expect(received(w.model, 'first question'), await seen()).toBe(1);
 
     const second = await ask('second question', false);
