@@ -98,7 +98,9 @@ export const wait = defineCommand({
   describe: 'block until a pane is idle (exit 0) or the timeout passes (exit 124)',
   positionals: [
     {
-      name: 'panes',
+      // `pane`, so `--pane %1` is still one (yargs takes a positional's name as a flag too).
+      name: 'pane',
+      key: 'panes',
       variadic: true,
       describe: 'panes: %N or session:window.pane (default $TMUX_PANE); several: see --any',
       mcp: {

@@ -10,6 +10,7 @@ import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {PROFILES} from '../../src/agents/registry.js';
 import {received, setup} from '../helpers/at-model-scenarios.js';
+import {callTool, spawnedMcp} from '../helpers/mcp-client.js';
 import {describePrompts} from '../helpers/model-server.js';
 import {AGENT_NAMES, agentAvailable, DATA_AGENT_NAMES} from '../helpers/real-agents.js';
 import {recorderWorld} from '../helpers/recorder-pane.js';
@@ -56,6 +57,26 @@ describe.each(agents)('%s', (name) => {
     // The reply and the line's end (the test's runner takes the last newline off).
     expect(second.stdout).toBe(SECOND);
     expect(received(w.model, 'second question'), await seen()).toBe(1);
+  }, 420_000);
+});
+
+describe.skipIf(agents.length === 0)('the MCP tool', () => {
+  test(`ask through nudge mcp answers the reply (${agents[0]})`, async () => {
+    const name = agents[0] as (typeof agents)[number];
+    const w = await setup(name, 'all');
+    w.model.script({text: FIRST});
+    // An MCP client of the agents' tmux server, outside their panes (an orchestrator's).
+    const client = await spawnedMcp({NUDGE_HOME: w.home, TMUX: `${w.server.socket},1,0`});
+    const answer = await callTool(client, 'ask', {
+      pane: w.agent.pane,
+      text: 'first question',
+      timeout: '3m',
+    });
+    const value = answer.structuredContent ?? {};
+    expect(answer.isError, JSON.stringify(answer)).toBeFalsy();
+    expect((value.reply as {text?: string} | undefined)?.text).toBe(FIRST);
+    expect(value).toMatchObject({pane: w.agent.pane, agent: name, outcome: {state: 'done'}});
+    expect(received(w.model, 'first question')).toBe(1);
   }, 420_000);
 });
 

@@ -105,6 +105,7 @@ describe('nudge mcp, in-process', () => {
     const names = (await c.listTools()).tools.map((t) => t.name).sort();
     expect(names).toEqual(
       [
+        'ask',
         'cancel',
         'clear',
         'doctor',
