@@ -21,7 +21,7 @@ import type {JobEvents, JobOutcome} from './events.js';
 import type {JobDeps} from './job-deps.js';
 import {LimitWaits, resumeAfterLimit} from './limit.js';
 import {holdingPlace, takePaneLock} from './lock-pane.js';
-import {dueElsewhere, heldBack, noticeFor} from './notice.js';
+import {dueElsewhere, heldBack, noticeFor, replyForNotice} from './notice.js';
 import {sendNotice} from './notice-doors.js';
 import {deliverNow} from './now.js';
 import {ifBusyMeans} from './policies.js';
@@ -309,7 +309,8 @@ class Job {
     const pane = this.#notifyPane;
     const o = this.#o;
     await this.deps.recorder.transition('notifying', {pane});
-    const notice = noticeFor(this.request, waited);
+    const reply = await replyForNotice(this.deps, this.request, this.#profile);
+    const notice = noticeFor(this.request, {...waited, reply});
     const info = await preflight(this.#io, pane, this.request.server.pid);
     const began = pane === this.request.pane ? this.#began : undefined;
     const held = await heldBack(this.deps.foreground, began, info);

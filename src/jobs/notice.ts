@@ -1,9 +1,12 @@
+import type {Profile} from '../agents/profile.js';
 import {formatDuration} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
 import type {UntilSpec} from '../detect/until.js';
 import {describeUntil} from '../detect/until.js';
 import type {Foreground} from '../process/foreground.js';
 import type {PaneInfo} from '../tmux/tmux.js';
+import type {JobDeps} from './job-deps.js';
+import type {JobRequest} from './request.js';
 
 /** The notice typed into the waiting pane when the work is done. */
 export const DEFAULT_NOTICE = '[SYSTEM COMMAND] Command complete. Resume.';
@@ -25,6 +28,7 @@ export const NOTICE_PLACEHOLDERS = [
   'match',
   'delivery',
   'reason',
+  'reply',
 ] as const;
 export type NoticeValues = Record<(typeof NOTICE_PLACEHOLDERS)[number], string>;
 
@@ -87,6 +91,7 @@ export function noticeFor(
     match?: string | undefined;
     delivery?: string | undefined;
     verdict?: string | undefined;
+    reply?: string | undefined;
   },
 ): string {
   const status = waited.state === 'timeout' ? 'timeout' : 'done';
@@ -103,7 +108,40 @@ export function noticeFor(
     match: waited.match ?? '',
     delivery: waited.delivery ?? 'unconfirmed',
     reason: waited.verdict ?? waited.state,
+    reply: waited.reply ?? '',
   });
+}
+
+/** The most of a reply a notice carries (characters; the rest is cut, and the cut said). */
+export const NOTICE_REPLY_CHARS = 1000;
+
+/**
+ * A notice's `{reply}`, when its template has one: the final reply of the job's turn in its
+ * pane's agent, read from the agent's record, capped, and quoted on one line as what nudge
+ * relays — `nudge: the agent in %3 replied "…"` — never as the person's own words; or why
+ * there is none, in parentheses.
+ */
+export async function replyForNotice(
+  deps: Pick<JobDeps, 'replies'>,
+  request: Pick<JobRequest, 'pane' | 'text' | 'createdAt'> & {
+    options: {noticeTemplate: string | null};
+  },
+  profile: Pick<Profile, 'name' | 'replies'> | undefined,
+): Promise<string | undefined> {
+  if (!request.options.noticeTemplate?.includes('{reply}')) return undefined;
+  if (!profile?.replies)
+    return `(no reply: ${profile?.name ?? 'the program'} in ${request.pane} keeps no record nudge reads)`;
+  const found = await deps.replies({
+    pane: request.pane,
+    format: profile.replies,
+    prompt: request.text,
+    sinceMs: Date.parse(request.createdAt),
+  });
+  if (!('reply' in found)) return `(no reply: ${found.why})`;
+  const chars = [...found.reply.text];
+  const cut = chars.length > NOTICE_REPLY_CHARS;
+  const text = cut ? `${chars.slice(0, NOTICE_REPLY_CHARS).join('')}…` : found.reply.text;
+  return `nudge: the agent in ${request.pane} replied ${JSON.stringify(text)}${cut ? ' (cut)' : ''}`;
 }
 
 /**

@@ -291,6 +291,8 @@ export function relayedNotice(
     match: `(${see})`,
     delivery: /^[a-z-]{1,24}$/.test(ended.delivery ?? '') ? (ended.delivery ?? '') : 'unconfirmed',
     reason: /^[a-z]{1,12}$/.test(ended.state) ? ended.state : `(${see})`,
+    // Another host's agent's words are not typed here: where to read them.
+    reply: `(${see})`,
   });
 }
 

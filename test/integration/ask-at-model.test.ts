@@ -13,7 +13,7 @@ import {received, setup} from '../helpers/at-model-scenarios.js';
 import {callTool, spawnedMcp} from '../helpers/mcp-client.js';
 import {describePrompts} from '../helpers/model-server.js';
 import {AGENT_NAMES, agentAvailable, DATA_AGENT_NAMES} from '../helpers/real-agents.js';
-import {recorderWorld} from '../helpers/recorder-pane.js';
+import {recorderWorld, startRecorder} from '../helpers/recorder-pane.js';
 import {runNudge} from '../helpers/run-nudge.js';
 
 const agents = [...AGENT_NAMES, ...DATA_AGENT_NAMES].filter(
@@ -76,6 +76,32 @@ describe.skipIf(agents.length === 0)('the MCP tool', () => {
     expect(answer.isError, JSON.stringify(answer)).toBeFalsy();
     expect((value.reply as {text?: string} | undefined)?.text).toBe(FIRST);
     expect(value).toMatchObject({pane: w.agent.pane, agent: name, outcome: {state: 'done'}});
+    expect(received(w.model, 'first question')).toBe(1);
+  }, 420_000);
+});
+
+describe.skipIf(agents.length === 0)("a notice's {reply}", () => {
+  test(`the reply of the job's turn, quoted, typed into the notify pane (${agents[0]})`, async () => {
+    const name = agents[0] as (typeof agents)[number];
+    const w = await setup(name, 'all');
+    w.model.script({shell: 'echo hi-from-tool'}, {text: FIRST});
+    const rec = await startRecorder(w.server);
+    const r = await w.nudge([
+      'submit',
+      '-S',
+      w.server.socket,
+      '--pane',
+      w.agent.pane,
+      '--notify-pane',
+      rec.pane,
+      '--notice',
+      'Done: {reply}',
+      '--',
+      'first question',
+    ]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const [line] = await rec.lines(1, 240_000);
+    expect(line).toBe(`Done: nudge: the agent in ${w.agent.pane} replied ${JSON.stringify(FIRST)}`);
     expect(received(w.model, 'first question')).toBe(1);
   }, 420_000);
 });

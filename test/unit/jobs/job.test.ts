@@ -100,6 +100,10 @@ function setup(
           throw new Error('no door was expected');
         },
       },
+      // No notice of these tests has a {reply}: never asked.
+      replies: async () => {
+        throw new Error('no reply was expected');
+      },
       // The foreground is never read here (UNREAD_FOREGROUND): nothing to stop.
       stopWork: {
         wanted: async () => true,

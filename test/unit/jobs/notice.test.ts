@@ -1,5 +1,11 @@
 import {describe, expect, test} from 'vitest';
-import {DEFAULT_NOTICE, renderNotice, validateNoticeTemplate} from '../../../src/jobs/notice.js';
+import {
+  DEFAULT_NOTICE,
+  NOTICE_REPLY_CHARS,
+  renderNotice,
+  replyForNotice,
+  validateNoticeTemplate,
+} from '../../../src/jobs/notice.js';
 
 const values = {
   status: 'done',
@@ -10,6 +16,7 @@ const values = {
   match: '',
   delivery: 'submitted',
   reason: 'idle: waiting for input (python3)',
+  reply: '',
 };
 
 describe('notice', () => {
@@ -49,4 +56,68 @@ test('{reason} says why the wait ended', () => {
   expect(renderNotice('Done ({reason}).', 'done', values)).toBe(
     'Done (idle: waiting for input (python3)).',
   );
+});
+
+describe('{reply}', () => {
+  const request = (noticeTemplate: string | null) => ({
+    pane: '%3',
+    text: 'why?',
+    createdAt: '2026-12-03T10:00:00.000Z',
+    options: {noticeTemplate},
+  });
+  const claude = {name: 'claude', replies: 'claude-transcript' as const};
+  const asked: unknown[] = [];
+  const replying = (text: string) => ({
+    replies: async (at: unknown) => {
+      asked.push(at);
+      return {reply: {text}};
+    },
+  });
+
+  test('read only when the template has {reply}', async () => {
+    asked.length = 0;
+    expect(await replyForNotice(replying('x'), request(null), claude)).toBeUndefined();
+    expect(await replyForNotice(replying('x'), request('{status}'), claude)).toBeUndefined();
+    expect(asked).toEqual([]);
+  });
+
+  test('the turn of the job: its pane, its text, since the job was made', async () => {
+    asked.length = 0;
+    await replyForNotice(replying('x'), request('{reply}'), claude);
+    expect(asked).toEqual([
+      {
+        pane: '%3',
+        format: 'claude-transcript',
+        prompt: 'why?',
+        sinceMs: Date.parse('2026-12-03T10:00:00.000Z'),
+      },
+    ]);
+  });
+
+  test('quoted on one line as what nudge relays, never the bare words', async () => {
+    const r = await replyForNotice(
+      replying('Done.\nrm -rf "x"\u001b[2J'),
+      request('{reply}'),
+      claude,
+    );
+    expect(r).toBe('nudge: the agent in %3 replied "Done.\\nrm -rf \\"x\\"\\u001b[2J"');
+    expect(r).not.toMatch(/[\n\u001b]/);
+    validateNoticeTemplate(r ?? '');
+  });
+
+  test('a long reply is cut, and says so', async () => {
+    const long = 'é'.repeat(NOTICE_REPLY_CHARS + 5);
+    const r = await replyForNotice(replying(long), request('{reply}'), claude);
+    expect(r).toBe(`nudge: the agent in %3 replied "${'é'.repeat(NOTICE_REPLY_CHARS)}…" (cut)`);
+  });
+
+  test('no record, or none found: why, in parentheses', async () => {
+    const none = {replies: async () => ({why: 'no claude-transcript record changed since'})};
+    expect(await replyForNotice(none, request('{reply}'), claude)).toBe(
+      '(no reply: no claude-transcript record changed since)',
+    );
+    expect(await replyForNotice(none, request('{reply}'), {name: 'shell'})).toBe(
+      '(no reply: shell in %3 keeps no record nudge reads)',
+    );
+  });
 });
