@@ -1,9 +1,9 @@
 import {type Pattern, replaceFirst} from '../base/pattern.js';
-import type {RecordFormat} from '../records/formats.js';
 import type {PaneView} from '../tmux/view.js';
 import {cursorLine, visibleText} from '../tmux/view.js';
 import type {DoorSpec} from './doors.js';
 import type {AgentIdentity} from './identity.js';
+import type {RecordFormat} from './replies.js';
 import type {AgentResume} from './resume.js';
 
 /**

@@ -2,9 +2,9 @@ import {createRequire} from 'node:module';
 import type * as Zod from 'zod';
 import {linearPattern, type Pattern} from '../base/pattern.js';
 import {err, ok, type Result} from '../base/result.js';
-import {RECORD_FORMATS} from '../records/formats.js';
 import {DOOR_KINDS} from './doors.js';
 import type {Profile} from './profile.js';
+import {RECORD_FORMATS} from './replies.js';
 import {SESSION_SOURCES} from './resume.js';
 
 /**

@@ -16,7 +16,7 @@ import {systemForeground} from '../process/foreground.js';
 import {endProcessGroup} from '../process/group.js';
 import {listenersOf} from '../process/listeners.js';
 import {systemTree} from '../process/tree.js';
-import {replyOfPane} from '../records/reply.js';
+import {repliesOfPanes} from '../records/reply.js';
 import type {ControlPool} from '../tmux/control-pool.js';
 import {createSpawnRunner} from '../tmux/runner.js';
 import type {ServerRef, ServerSpec} from '../tmux/server.js';
@@ -288,12 +288,11 @@ function realJobDeps(
       listeners: listenersOf,
     }),
     paneMemory: paneMemory(ctx.stateDir, server),
-    replies: async ({pane, ...at}) => {
-      const panePid = (await transport.tmux.describePane(pane))?.panePid;
-      if (panePid === undefined) return {why: `pane ${pane} is gone`};
-      const env = ctx.env;
-      return replyOfPane({foreground: systemForeground, tree: systemTree, env}, {...at, panePid});
-    },
+    replies: repliesOfPanes(async (pane) => (await transport.tmux.describePane(pane))?.panePid, {
+      foreground: systemForeground,
+      tree: systemTree,
+      env: ctx.env,
+    }),
     stopWork: {
       wanted: () => handle.cancelStopsCommand(),
       endGroup: (group) => endProcessGroup(group, realClock),

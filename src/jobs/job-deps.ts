@@ -6,7 +6,7 @@ import type {Doors} from '../doors/ladder.js';
 import type {PaneLock} from '../locks/pane-lock.js';
 import type {Tell} from '../notify/tell.js';
 import type {RecognizeDeps} from '../pane/profile.js';
-import type {RecordFormat} from '../records/formats.js';
+import type {Replies} from '../records/reply.js';
 import type {JobRecorder} from './recorder.js';
 import type {JobRequest} from './request.js';
 import type {StopWork} from './stop-command.js';
@@ -35,10 +35,5 @@ export interface JobDeps extends RecognizeDeps {
   stopWork: StopWork;
   /** The final reply of the turn of `prompt` in `pane`'s agent, from its own record (a
    * notice's `{reply}`; src/records/), or why there is none. */
-  replies: (at: {
-    pane: string;
-    format: RecordFormat;
-    prompt: string;
-    sinceMs: number;
-  }) => Promise<{reply: {text: string}} | {why: string}>;
+  replies: Replies;
 }

@@ -295,8 +295,7 @@ class Job {
     Object.assign(result, match === undefined ? {} : {match}, exitEnding(exitCode));
     if (!o.notify) return this.#ended(result);
     if (o.noticeElsewhere) return this.#ended(await dueElsewhere(this.request, result, recorder));
-    // The notice: same pane → keep the lock; another pane → free this one first, so no job
-    // ever holds two pane locks at once (no deadlock between crossing jobs).
+    // Same pane: keep the lock; another: free this one first (no job holds two: no deadlock).
     if (this.#notifyPane === pane) return {at: 'notifying', waited: result};
     await this.#lease?.release();
     this.#lease = undefined;

@@ -4,9 +4,8 @@ import {NudgeError} from '../base/errors.js';
 import type {UntilSpec} from '../detect/until.js';
 import {describeUntil} from '../detect/until.js';
 import type {Foreground} from '../process/foreground.js';
+import type {Replies} from '../records/reply.js';
 import type {PaneInfo} from '../tmux/tmux.js';
-import type {JobDeps} from './job-deps.js';
-import type {JobRequest} from './request.js';
 
 /** The notice typed into the waiting pane when the work is done. */
 export const DEFAULT_NOTICE = '[SYSTEM COMMAND] Command complete. Resume.';
@@ -122,8 +121,11 @@ export const NOTICE_REPLY_CHARS = 1000;
  * there is none, in parentheses.
  */
 export async function replyForNotice(
-  deps: Pick<JobDeps, 'replies'>,
-  request: Pick<JobRequest, 'pane' | 'text' | 'createdAt'> & {
+  deps: {replies: Replies},
+  request: {
+    pane: string;
+    text: string;
+    createdAt: string;
     options: {noticeTemplate: string | null};
   },
   profile: Pick<Profile, 'name' | 'replies'> | undefined,

@@ -1,3 +1,4 @@
+import type {RecordFormat} from '../agents/replies.js';
 import type {Entry, Tokens} from './turns.js';
 
 /**
@@ -23,15 +24,6 @@ import type {Entry, Tokens} from './turns.js';
  * - `copilot-events`: Copilot CLI's `session-state/<id>/events.jsonl` — `user.message`,
  *   `assistant.message` (`content`), `session.usage_record` (tokens and cost per request).
  */
-export const RECORD_FORMATS = [
-  'claude-transcript',
-  'qwen-chat',
-  'gemini-chat',
-  'codex-rollout',
-  'pi-session',
-  'copilot-events',
-] as const;
-export type RecordFormat = (typeof RECORD_FORMATS)[number];
 
 type Json = Record<string, unknown>;
 

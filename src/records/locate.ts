@@ -1,7 +1,8 @@
 import {open, readdir, stat} from 'node:fs/promises';
 import {join} from 'node:path';
+import type {RecordFormat} from '../agents/replies.js';
 import {claudeConfigDirs} from '../doors/claude-session.js';
-import {entriesOf, type RecordFormat} from './formats.js';
+import {entriesOf} from './formats.js';
 import {replyOfTurn, type TurnReply} from './turns.js';
 
 /**

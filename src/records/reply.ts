@@ -1,9 +1,9 @@
+import type {RecordFormat} from '../agents/replies.js';
 import {transcriptOf} from '../doors/claude-inbox.js';
 import {claudeConfigDirs, sessionOfPane} from '../doors/claude-session.js';
 import {recordEnvironment} from '../process/environ.js';
 import type {Foreground} from '../process/foreground.js';
 import type {ProcessTree} from '../process/tree.js';
-import type {RecordFormat} from './formats.js';
 import {type FoundReply, findReply} from './locate.js';
 
 /** What reading a pane's reply needs. */
@@ -17,6 +17,15 @@ export interface ReplyDeps {
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal | undefined;
 }
+
+/** The final reply of the turn of `prompt` in `pane`'s agent, from its own record, or why
+ * there is none: what a job asks for a notice's `{reply}` (wired in src/jobs/execute.ts). */
+export type Replies = (at: {
+  pane: string;
+  format: RecordFormat;
+  prompt: string;
+  sinceMs: number;
+}) => Promise<{reply: {text: string}} | {why: string}>;
 
 /** How long a reply is looked for once the turn ended: the record is written as the turn
  * ends, a moment before or after the screen settles. */
@@ -43,6 +52,18 @@ export async function replyOfPane(
     if ('reply' in found || Date.now() >= until || deps.signal?.aborted) return found;
     await new Promise((r) => setTimeout(r, REPLY_POLL_MS));
   }
+}
+
+/** {@link Replies} of the panes whose first process `panePidOf` tells. */
+export function repliesOfPanes(
+  panePidOf: (pane: string) => Promise<number | undefined>,
+  deps: ReplyDeps,
+): Replies {
+  return async ({pane, ...at}) => {
+    const panePid = await panePidOf(pane);
+    if (panePid === undefined) return {why: `pane ${pane} is gone`};
+    return replyOfPane(deps, {...at, panePid});
+  };
 }
 
 /** Claude Code's transcript of the session in the pane, where its session record (2.1.2xx

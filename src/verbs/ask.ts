@@ -1,13 +1,13 @@
 import {NudgeError} from '../base/errors.js';
 import type {OptionsOf} from '../base/option-table.js';
 import type {JobOutcome} from '../jobs/events.js';
+import {submitJob} from '../jobs/submit-job.js';
 import {agentInPane} from '../pane/profile.js';
 import {reachablePane} from '../pane/target.js';
 import type {FoundReply} from '../records/locate.js';
 import {replyOfPane} from '../records/reply.js';
 import type {CommandContext} from './context.js';
 import type {ASK_OPTIONS} from './options/ask.js';
-import {submit} from './submit.js';
 
 /** What `nudge ask` takes: its table, and the text (the words after `--`, joined). */
 export type AskOptions = Omit<OptionsOf<typeof ASK_OPTIONS>, 'json'> & {text: string};
@@ -54,7 +54,7 @@ export async function ask(o: AskOptions, ctx: CommandContext): Promise<AskResult
         : `Pane ${info.paneId} runs ${info.currentCommand || 'a program'}, not an agent nudge knows; nudge ask reads the reply from an agent's own record, so nothing was typed.`,
     );
   const sinceMs = Date.now();
-  const ran = await submit(
+  const ran = await submitJob(
     {
       pane: info.paneId,
       socketName: o.socketName,

@@ -48,6 +48,7 @@ describe('the declared commands', () => {
         'action fail_pattern host include_existing lines pane_id pattern poll_interval_ms timeout_ms',
       jobs: 'host pane since state',
       status: 'host job',
+      ask: 'pane text timeout',
       cancel: 'host job keep_running',
       queue: 'host pane',
       queue_move: 'after before first host job',
@@ -126,7 +127,7 @@ describe('the declared commands', () => {
     const usage = Object.fromEntries(DECLARED.map((d) => [d.mcp && d.verb, usageOf(d)]));
     expect(usage.submit).toBe('submit [text..]');
     expect(usage.expect).toBe('expect <pane> <regex>');
-    expect(usage.wait).toBe('wait [panes..]');
+    expect(usage.wait).toBe('wait [pane..]');
     expect(usage['watch-report']).toBe('report <name> <status>');
   });
 });

@@ -20,14 +20,16 @@ export const MAY_IMPORT: Record<string, readonly string[]> = {
   remote: folders('base process locks'),
   /** The agents' own doors for a notice (Claude Code's inbox). */
   doors: folders('base agents process'),
-  jobs: folders('base tmux agents detect pane locks process notify doors'),
+  /** An agent's own record of its turns (`nudge ask`, a notice's `{reply}`). */
+  records: folders('base agents process doors'),
+  jobs: folders('base tmux agents detect pane locks process notify doors records'),
   watch: folders('base tmux agents detect pane jobs locks process notify'),
   /** doors: Claude Code's session records name a run's session; setup: the schedules a
    * recovery marks again. */
   runs: folders('base tmux agents detect pane jobs locks process notify doors setup'),
   setup: folders('base agents process'),
   verbs: folders(
-    'base doors tmux agents detect pane jobs locks process watch runs setup notify remote',
+    'base doors tmux agents detect pane jobs locks process watch runs setup notify remote records',
   ),
   relay: folders('base jobs remote'),
   /** Where a command runs (dispatch), between the front ends and the verbs. */

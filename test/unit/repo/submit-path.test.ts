@@ -39,7 +39,14 @@ interface PathSpec {
 const SUBMIT_PATH: PathSpec = {
   // The fast path of src/main.ts: `nudge submit …` as agents call it on every turn.
   start: {file: 'src/main.ts', block: 'if (fast)'},
-  files: ['src/main.ts', 'src/front/dispatch.ts', 'src/front/run-on.ts', 'src/verbs/submit.ts'],
+  files: [
+    'src/main.ts',
+    'src/front/dispatch.ts',
+    'src/front/run-on.ts',
+    'src/verbs/submit.ts',
+    'src/jobs/submit-job.ts',
+    'src/jobs/submission.ts',
+  ],
   verb: {file: 'src/verbs/submit.ts', name: 'submit'},
   runVerb: {call: 'run', file: 'src/front/run-on.ts'},
 };
@@ -177,9 +184,10 @@ describe('the submit path', () => {
     const steps = traceOf(repoProgram(), ROOT, SUBMIT_PATH);
     // NUDGE_SHOW_TRACE=1 prints it (CONTRIBUTING.md says so beside the import table).
     if (process.env.NUDGE_SHOW_TRACE) console.log(shown(steps));
-    // It reaches what it must: the verb's checks, the store, the worker's launch.
+    // It reaches what it must: the pane's checks, the job's place in the pane's queue (as
+    // recordJob makes it), the worker's launch, the answer.
     const calls = steps.map((s) => s.call);
-    for (const call of ['checkSubmitTarget', 'recordJob', 'startWorker', 'renderSubmit'])
+    for (const call of ['checkSubmitTarget', 'lock.enqueue', 'launchWorker', 'renderSubmit'])
       expect(calls, shown(steps)).toContain(call);
     expect(turnsUp(steps).length, shown(steps)).toBeLessThanOrEqual(MOST_TURNS);
   }, 60_000);

@@ -1,0 +1,86 @@
+import type {Clock} from '../base/clock.js';
+import {ensureStateDir, resolveStateDir} from '../base/paths.js';
+import {checkSubmitTarget} from '../pane/submit-target.js';
+import {type Caller, reachablePane} from '../pane/target.js';
+import type {Foreground} from '../process/foreground.js';
+import type {ServerSpec} from '../tmux/server.js';
+import type {Tmux} from '../tmux/tmux.js';
+import type {JobOutcome} from './events.js';
+import type {SubmitOptions} from './options.js';
+import {type JobRequest, newJobId, REQUEST_VERSION} from './request.js';
+import {JobStore} from './store.js';
+import {madeBefore, recordJob, startWorker, submitJobOptions} from './submission.js';
+import {textOfFile} from './text-file.js';
+
+/** What submitting a job reads from its front end (a command's context has each). */
+export interface SubmitContext extends Caller {
+  cwd: string;
+  signal: AbortSignal;
+  readStdinBytes: (maxBytes: number) => Promise<Uint8Array>;
+  clock: Clock;
+  tmux: (spec: ServerSpec) => Tmux;
+  foreground: Foreground;
+  /** The worker script a detached job runs in. */
+  workerEntry: string;
+}
+
+/** What `nudge submit` did: handed the job to a detached worker, or (--wait) ran it. */
+export type SubmitResult =
+  | {kind: 'queued'; job: string; pane: string; pid: number; log: string}
+  | {kind: 'ran'; job: string; pane: string; outcome: JobOutcome};
+
+/**
+ * `nudge submit` (and `nudge ask`'s prompt): the job's options decided (submission.ts), its pane resolved and
+ * checked (src/pane/submit-target.ts), then the job recorded and handed to a detached worker
+ * (or run here with --wait) — each layer's work in one go, in that order.
+ */
+export async function submitJob(given: SubmitOptions, ctx: SubmitContext): Promise<SubmitResult> {
+  const o = given.textFile === undefined ? given : {...given, text: await textOfFile(given, ctx)};
+  const {options, ifBusy} = submitJobOptions(o, ctx.env);
+  const stateDir = resolveStateDir(ctx.env);
+  // tmux answers while the state directory is checked.
+  const [{tmux, spec, info, target}] = await Promise.all([
+    reachablePane(o, ctx, '--pane'),
+    ensureStateDir(stateDir, ctx.env),
+  ]);
+  const busyNow = ifBusy === 'refuse' || ifBusy === 'now' ? ifBusy : undefined;
+  const asks = {...options, notifyPane: o.notifyPane, busyNow};
+  const notifyPane = await checkSubmitTarget(tmux, spec, info, asks, {...ctx, stateDir});
+  if (notifyPane !== undefined) options.notifyPane = notifyPane;
+
+  const store = new JobStore(stateDir);
+  if (o.jobId !== undefined) {
+    // Sent again (the answer was lost on the way): the job made the first time is the answer.
+    const made = await madeBefore(store, o.jobId);
+    if (made) return {kind: 'queued', job: o.jobId, ...made};
+  }
+  const now = ctx.clock.now();
+  const request: JobRequest = {
+    version: REQUEST_VERSION,
+    jobId: o.jobId ?? newJobId(now),
+    createdAt: new Date(now).toISOString(),
+    server: {socketPath: info.socketPath, pid: info.serverPid},
+    pane: info.paneId,
+    paneTarget: target,
+    text: o.text,
+    options,
+  };
+  const mode = o.wait === true ? 'foreground' : 'detached';
+  const {handle, undo} = await recordJob(request, mode, {store, tmux, info, env: ctx.env});
+  if (!o.wait) {
+    const {pid} = await startWorker(handle, {entry: ctx.workerEntry, stateDir, env: ctx.env, undo});
+    return {kind: 'queued', job: request.jobId, pane: info.paneId, pid, log: handle.logPath};
+  }
+
+  // Loaded only for --wait: the detached path must stay light (pino, proper-lockfile).
+  const {executeJob} = await import('../jobs/execute.js');
+  const transport = ctx.env.NUDGE_TRANSPORT;
+  const outcome = await executeJob(request, {
+    stateDir,
+    pid: ctx.pid,
+    signal: ctx.signal,
+    transport: transport === 'spawn' || transport === 'control' ? transport : 'auto',
+    env: ctx.env,
+  });
+  return {kind: 'ran', job: request.jobId, pane: info.paneId, outcome};
+}
