@@ -46,8 +46,10 @@ export function whereTo<K extends Verb>(
     );
   const host = job?.host !== undefined ? checkHost(job.host) : hostOf(given, env);
   const named = given !== undefined || job?.host !== undefined || host !== undefined;
-  const pane = (rest as {pane?: string}).pane;
-  if (host !== undefined && PANE_VERBS.has(name) && (pane === undefined || pane === 'self'))
+  // `wait` takes several panes: each must be named there.
+  const asked = rest as {pane?: string; panes?: readonly string[]};
+  const panes = asked.panes ?? (asked.pane === undefined ? [] : [asked.pane]);
+  if (host !== undefined && PANE_VERBS.has(name) && (panes.length === 0 || panes.includes('self')))
     throw new NudgeError(
       'no-pane',
       `With --host ${host}, name the pane there (%N or session:window.pane): your own pane is on this machine.`,
