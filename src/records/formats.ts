@@ -36,6 +36,20 @@ const timeOf = (v: unknown) => {
   return Number.isFinite(t) ? t : undefined;
 };
 
+/** A record's token counts, its field names for each of ours (`{input: 'input_tokens'}`). */
+function tokensOf(
+  usage: unknown,
+  names: Partial<Record<keyof Tokens, string>>,
+): Tokens | undefined {
+  if (!isObject(usage)) return undefined;
+  const out: Tokens = {};
+  for (const [ours, theirs] of Object.entries(names) as Array<[keyof Tokens, string]>) {
+    const v = num(usage[theirs]);
+    if (v !== undefined) out[ours] = v;
+  }
+  return out;
+}
+
 /** The JSON values of a JSON Lines text; a line that is not JSON (cut short) is left out. */
 export function jsonLines(text: string): Json[] {
   const out: Json[] = [];
@@ -93,13 +107,12 @@ function claudeEntry(line: Json): Entry[] {
     return [{kind: 'prompt', text: textOfBlocks(c, 'text'), atMs}];
   }
   if (line.type !== 'assistant' || line.isSidechain === true) return [];
-  const usage = isObject(message.usage) ? message.usage : undefined;
-  const tokens: Tokens | undefined = usage && {
-    input: num(usage.input_tokens),
-    output: num(usage.output_tokens),
-    cacheRead: num(usage.cache_read_input_tokens),
-    cacheWrite: num(usage.cache_creation_input_tokens),
-  };
+  const tokens = tokensOf(message.usage, {
+    input: 'input_tokens',
+    output: 'output_tokens',
+    cacheRead: 'cache_read_input_tokens',
+    cacheWrite: 'cache_creation_input_tokens',
+  });
   return [
     {kind: 'reply', text: textOfBlocks(message.content, 'text'), id: str(message.id), atMs, tokens},
   ];
@@ -122,13 +135,12 @@ function qwenEntry(line: Json): Entry[] {
   if (line.type === 'user' && line.provenance === 'real_user')
     return [{kind: 'prompt', text: textOfParts(message.parts), atMs}];
   if (line.type !== 'assistant') return [];
-  const u = isObject(line.usageMetadata) ? line.usageMetadata : undefined;
-  const tokens: Tokens | undefined = u && {
-    input: num(u.promptTokenCount),
-    output: num(u.candidatesTokenCount),
-    cacheRead: num(u.cachedContentTokenCount),
-    total: num(u.totalTokenCount),
-  };
+  const tokens = tokensOf(line.usageMetadata, {
+    input: 'promptTokenCount',
+    output: 'candidatesTokenCount',
+    cacheRead: 'cachedContentTokenCount',
+    total: 'totalTokenCount',
+  });
   return [{kind: 'reply', text: textOfParts(message.parts), id: str(line.uuid), atMs, tokens}];
 }
 
@@ -164,13 +176,12 @@ function geminiEntries(text: string): Entry[] {
       return prompt === '' ? [] : [{kind: 'prompt', text: prompt, atMs}];
     }
     if (m.type !== 'gemini') return [];
-    const t = isObject(m.tokens) ? m.tokens : undefined;
-    const tokens: Tokens | undefined = t && {
-      input: num(t.input),
-      output: num(t.output),
-      cacheRead: num(t.cached),
-      total: num(t.total),
-    };
+    const tokens = tokensOf(m.tokens, {
+      input: 'input',
+      output: 'output',
+      cacheRead: 'cached',
+      total: 'total',
+    });
     return [{kind: 'reply', text: textOfParts(m.content), atMs, tokens}];
   });
 }
@@ -195,18 +206,13 @@ function codexEntry(line: Json): Entry[] {
   if (p.type === 'token_count') {
     const info = isObject(p.info) ? p.info : undefined;
     const last = info && isObject(info.last_token_usage) ? info.last_token_usage : undefined;
-    if (!last) return [];
-    return [
-      {
-        kind: 'tokens',
-        tokens: {
-          input: num(last.input_tokens),
-          output: num(last.output_tokens),
-          cacheRead: num(last.cached_input_tokens),
-          total: num(last.total_tokens),
-        },
-      },
-    ];
+    const tokens = tokensOf(last, {
+      input: 'input_tokens',
+      output: 'output_tokens',
+      cacheRead: 'cached_input_tokens',
+      total: 'total_tokens',
+    });
+    return tokens ? [{kind: 'tokens', tokens}] : [];
   }
   if (p.type === 'task_complete')
     return [{kind: 'end', reply: str(p.last_agent_message), durationMs: num(p.duration_ms), atMs}];
@@ -219,15 +225,16 @@ function piEntry(line: Json): Entry[] {
   const atMs = timeOf(line.timestamp);
   if (m.role === 'user') return [{kind: 'prompt', text: textOfBlocks(m.content, 'text'), atMs}];
   if (m.role !== 'assistant') return [];
-  const u = isObject(m.usage) ? m.usage : undefined;
-  const tokens: Tokens | undefined = u && {
-    input: num(u.input),
-    output: num(u.output),
-    cacheRead: num(u.cacheRead),
-    cacheWrite: num(u.cacheWrite),
-    total: num(u.totalTokens),
-    cost: isObject(u.cost) ? num(u.cost.total) : undefined,
-  };
+  const u = m.usage;
+  const tokens = tokensOf(u, {
+    input: 'input',
+    output: 'output',
+    cacheRead: 'cacheRead',
+    cacheWrite: 'cacheWrite',
+    total: 'totalTokens',
+  });
+  const cost = isObject(u) && isObject(u.cost) ? num(u.cost.total) : undefined;
+  if (tokens && cost !== undefined) tokens.cost = cost;
   return [{kind: 'reply', text: textOfBlocks(m.content, 'text'), id: str(line.id), atMs, tokens}];
 }
 
@@ -241,16 +248,14 @@ function copilotEntry(line: Json): Entry[] {
     case 'assistant.message':
       return [{kind: 'reply', text: str(d.content) ?? '', id: str(d.messageId), atMs}];
     case 'session.usage_record': {
-      const u = isObject(d.usage) ? d.usage : undefined;
-      if (!u) return [];
-      const tokens: Tokens = {
-        input: num(u.inputTokens),
-        output: num(u.outputTokens),
-        cacheRead: num(u.cacheReadTokens),
-        cacheWrite: num(u.cacheWriteTokens),
-        cost: num(u.cost),
-      };
-      return [{kind: 'tokens', tokens}];
+      const tokens = tokensOf(d.usage, {
+        input: 'inputTokens',
+        output: 'outputTokens',
+        cacheRead: 'cacheReadTokens',
+        cacheWrite: 'cacheWriteTokens',
+        cost: 'cost',
+      });
+      return tokens ? [{kind: 'tokens', tokens}] : [];
     }
     default:
       return [];

@@ -105,6 +105,11 @@ export async function setup(
   };
 }
 
+/** `nudge submit` into the agent's pane from outside it (a person, a script), with `flags`. */
+export function submitInto(w: World, flags: readonly string[], text: string) {
+  return w.nudge(['submit', '-S', w.server.socket, '--pane', w.agent.pane, ...flags, '--', text]);
+}
+
 /** Type a prompt into the agent as a person would, and wait until the model has it. */
 export async function say(w: World, text: string): Promise<void> {
   await w.server.tmux('send-keys', '-t', w.agent.pane, '-l', text);

@@ -9,7 +9,7 @@ import {existsSync, readdirSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {PROFILES} from '../../src/agents/registry.js';
-import {received, setup} from '../helpers/at-model-scenarios.js';
+import {received, setup, submitInto} from '../helpers/at-model-scenarios.js';
 import {callTool, spawnedMcp} from '../helpers/mcp-client.js';
 import {describePrompts} from '../helpers/model-server.js';
 import {AGENT_NAMES, agentAvailable, DATA_AGENT_NAMES} from '../helpers/real-agents.js';
@@ -86,19 +86,8 @@ describe.skipIf(agents.length === 0)("a notice's {reply}", () => {
     const w = await setup(name, 'all');
     w.model.script({shell: 'echo hi-from-tool'}, {text: FIRST});
     const rec = await startRecorder(w.server);
-    const r = await w.nudge([
-      'submit',
-      '-S',
-      w.server.socket,
-      '--pane',
-      w.agent.pane,
-      '--notify-pane',
-      rec.pane,
-      '--notice',
-      'Done: {reply}',
-      '--',
-      'first question',
-    ]);
+    const flags = ['--notify-pane', rec.pane, '--notice', 'Done: {reply}'];
+    const r = await submitInto(w, flags, 'first question');
     expect(r.exitCode, r.stderr).toBe(0);
     const [line] = await rec.lines(1, 240_000);
     expect(line).toBe(`Done: nudge: the agent in ${w.agent.pane} replied ${JSON.stringify(FIRST)}`);

@@ -9,7 +9,14 @@ import {existsSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {PROFILES} from '../../src/agents/registry.js';
-import {expectDone, jobReached, received, say, setup} from '../helpers/at-model-scenarios.js';
+import {
+  expectDone,
+  jobReached,
+  received,
+  say,
+  setup,
+  submitInto,
+} from '../helpers/at-model-scenarios.js';
 import {readJobEvents} from '../helpers/job-files.js';
 import {describePrompts} from '../helpers/model-server.js';
 import {AGENT_NAMES, agentAvailable, DATA_AGENT_NAMES} from '../helpers/real-agents.js';
@@ -30,15 +37,7 @@ describe.each(agents)('%s', (name) => {
       reply: {text: 'Thought it over.'},
     });
     await say(w, 'think it over');
-    const r = await w.nudge([
-      'submit',
-      '-S',
-      w.server.socket,
-      '--pane',
-      w.agent.pane,
-      '--',
-      `!${command}`,
-    ]);
+    const r = await submitInto(w, [], `!${command}`);
     expect(r.exitCode, r.stderr).toBe(0);
     const id = r.stdout.trim();
     await expectDone(w, id);
