@@ -45,7 +45,7 @@ function recordRoots(format: RecordFormat, env: Env, sinceMs: number): string[] 
 
 /** The day folders (`YYYY/MM/DD`) a rollout begun since `sinceMs` may be in: the day before
  * it (a session started yesterday), its day and today, in UTC and local time. */
-function codexDays(sinceMs: number): string[] {
+export function codexDays(sinceMs: number): string[] {
   const days = new Set<string>();
   for (const t of [sinceMs - 86_400_000, sinceMs, Date.now()]) {
     const d = new Date(t);

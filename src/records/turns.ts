@@ -16,28 +16,23 @@ export interface Tokens {
   cost?: number;
 }
 
-/** One entry of a record, as far as a reply is concerned. */
-export type Entry =
-  /** A prompt a person (or nudge) gave: a turn begins. */
-  | {kind: 'prompt'; text: string; atMs?: number | undefined}
-  /** A message of the agent: its text (empty for a tool call alone), and its tokens. `id`
-   * joins the lines of one message (a record may write a message in parts, or again). */
-  | {
-      kind: 'reply';
-      text: string;
-      id?: string | undefined;
-      atMs?: number | undefined;
-      tokens?: Tokens | undefined;
-    }
-  /** Tokens the record keeps apart from a message (Codex's per-request counts). */
-  | {kind: 'tokens'; tokens: Tokens}
-  /** The turn's end, where the record says it (Codex): its final message as the agent kept it. */
-  | {
-      kind: 'end';
-      reply?: string | undefined;
-      durationMs?: number | undefined;
-      atMs?: number | undefined;
-    };
+/** When the record says an entry was written (ms since the epoch), where it says. */
+interface Recorded {
+  atMs?: number | undefined;
+}
+
+/** One entry of a record, as far as a reply is concerned: a prompt a person (or nudge) gave,
+ * where a turn begins; a message of the agent — its text (empty for a tool call alone) and
+ * tokens, `id` joining the lines of one message (a record may write one in parts, or again);
+ * tokens the record keeps apart from a message (Codex's per-request counts); the turn's end
+ * where the record says it (Codex), with its final message as the agent kept it. */
+export type Entry = Recorded &
+  (
+    | {kind: 'prompt'; text: string}
+    | {kind: 'reply'; text: string; id?: string | undefined; tokens?: Tokens | undefined}
+    | {kind: 'tokens'; tokens: Tokens}
+    | {kind: 'end'; reply?: string | undefined; durationMs?: number | undefined}
+  );
 
 /** The final reply of a turn, as recorded. */
 export interface TurnReply {

@@ -4,6 +4,7 @@ import {join} from 'node:path';
 import {SESSION_ID, type SessionSource} from '../agents/resume.js';
 import {claudeConfigDirs, sessionOfPane} from '../doors/claude-session.js';
 import type {ProcessTree} from '../process/tree.js';
+import {codexDays} from '../records/locate.js';
 
 /** A run's agent session: its id, and where nudge read it. */
 export interface AgentSession {
@@ -70,17 +71,7 @@ async function codexSession(o: SessionLookup): Promise<AgentSession | undefined>
   const home = o.env.CODEX_HOME || (o.env.HOME ? join(o.env.HOME, '.codex') : undefined);
   if (!home) return undefined;
   let best: {id: string; path: string; mtimeMs: number} | undefined;
-  // The day folders of the start and of now (UTC and local may differ by one: both).
-  const days = new Set<string>();
-  for (const t of [o.sinceMs - 86_400_000, o.sinceMs, Date.now()]) {
-    const d = new Date(t);
-    for (const [y, m, day] of [
-      [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate()],
-      [d.getFullYear(), d.getMonth() + 1, d.getDate()],
-    ])
-      days.add(join(String(y), String(m).padStart(2, '0'), String(day).padStart(2, '0')));
-  }
-  for (const day of days) {
+  for (const day of codexDays(o.sinceMs)) {
     const folder = join(home, 'sessions', day);
     let names: string[];
     try {

@@ -2,23 +2,15 @@ import {execFileSync} from 'node:child_process';
 import {cpSync, readFileSync} from 'node:fs';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {test} from 'vitest';
-import {type AgentName, startAgent} from '../helpers/real-agents.js';
-import {nudgeBinDir} from '../helpers/run-nudge.js';
-import {modelAndServer} from './lib.js';
+import type {AgentName} from '../helpers/real-agents.js';
+import {agentAtModel} from './lib.js';
 
 // Where each agent records a turn's reply: two prompts (a tool call then a multi-line reply;
 // a plain reply), then every file under its HOME changed since, printed.
 const agents = (process.env.AGENTS ?? 'claude,gemini,codex').split(',') as AgentName[];
 for (const name of agents) {
   test(`records ${name}`, async () => {
-    const {model, server} = await modelAndServer();
-    const bin = nudgeBinDir(server.dir);
-    const agent = await startAgent(server, name, {
-      modelUrl: model.url,
-      approvals: 'all',
-      path: [bin],
-      env: {NUDGE_HOME: `${server.dir}/nh`},
-    });
+    const {model, server, agent} = await agentAtModel(name, 'all');
     await agent.waitForIdle?.(60_000);
     model.script(
       {shell: 'echo hi-from-tool'},

@@ -26,7 +26,7 @@ export const MAY_IMPORT: Record<string, readonly string[]> = {
   watch: folders('base tmux agents detect pane jobs locks process notify'),
   /** doors: Claude Code's session records name a run's session; setup: the schedules a
    * recovery marks again. */
-  runs: folders('base tmux agents detect pane jobs locks process notify doors setup'),
+  runs: folders('base tmux agents detect pane jobs locks process notify doors setup records'),
   setup: folders('base agents process'),
   verbs: folders(
     'base doors tmux agents detect pane jobs locks process watch runs setup notify remote records',
