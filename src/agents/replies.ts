@@ -1,6 +1,7 @@
 /**
  * Where a program records each turn's reply, as profile data (`replies` in data/agents/*.toml):
- * the format of its record, read by src/records/ for `nudge ask` and a notice's `{reply}`.
+ * the format of its record, read by src/records/ for `nudge ask` and a notice's `{reply}`
+ * (`opencode-server`: the session's messages as opencode's own server gives them).
  */
 export const RECORD_FORMATS = [
   'claude-transcript',
@@ -9,5 +10,6 @@ export const RECORD_FORMATS = [
   'codex-rollout',
   'pi-session',
   'copilot-events',
+  'opencode-server',
 ] as const;
 export type RecordFormat = (typeof RECORD_FORMATS)[number];

@@ -84,7 +84,7 @@ export const ask = defineCommand({
     title: "Ask another pane's agent",
     annotations: ACTS,
     description:
-      "Type a prompt into another tmux pane's agent (Claude Code, Codex, Gemini CLI, Qwen Code), wait until its turn ends, and answer its final reply as the agent recorded it, with the turn's timing and tokens. A turn that waits for a person answers blocked; an agent that keeps no readable record is refused before anything is typed.",
+      "Type a prompt into another tmux pane's agent (Claude Code, Codex, Gemini CLI, Qwen Code, opencode started with --port, Pi, Copilot CLI), wait until its turn ends, and answer its final reply as the agent recorded it, with the turn's timing and tokens. A turn that waits for a person answers blocked; an agent that keeps no readable record is refused before anything is typed.",
     // A turn that ended without a reply nudge could read: a tool error with the reason.
     answer: (r) =>
       r.outcome.state === 'done' && !r.reply

@@ -148,8 +148,8 @@ const piExtension: DoorWay<{socket: string}> = {
 
 /** opencode's server on `port`, once the listener there is proven a process of the pane:
  * what listens on a loopback port may be anyone's, and the request carries the password. */
-async function ownServer(
-  deps: DoorDeps,
+export async function ownServer(
+  deps: Pick<DoorDeps, 'listeners' | 'tree' | 'env'>,
   port: number,
   panePid: number,
 ): Promise<OpencodeServer | {why: string}> {

@@ -117,6 +117,24 @@ export async function postToOpencode(
   }
 }
 
+/** The messages of the session the TUI works in, as its server gives them (JSON text), and
+ * the session's id; or why not. */
+export async function sessionMessages(
+  s: OpencodeServer,
+  timeoutMs: number,
+): Promise<{session: string; json: string} | {why: string}> {
+  const session = await currentSession(s, timeoutMs);
+  if ('why' in session) return session;
+  try {
+    const r = await call(s, 'GET', `/session/${session.id}/message`, timeoutMs);
+    if (r.status !== 200 || !Array.isArray(r.json))
+      return {why: `its server answered ${r.status} to the session's messages`};
+    return {session: session.id, json: JSON.stringify(r.json)};
+  } catch (error) {
+    return {why: `its server at ${s.base} failed: ${(error as Error).message}`};
+  }
+}
+
 async function userTexts(s: OpencodeServer, path: string, timeoutMs: number): Promise<string[]> {
   const r = await call(s, 'GET', `${path}/message`, timeoutMs);
   if (!Array.isArray(r.json)) return [];

@@ -110,8 +110,7 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
   const spec: ServerSpec = {kind: 'socket-path', path: request.server.socketPath};
   let lost: string | undefined;
   let transportRecord: string | undefined;
-  // Every state change carries the transport once it is known, so the final state has it
-  // whatever happened to an earlier write.
+  // Each state change carries the transport once known: the final state has it, come what may.
   const patched = withPatch(
     createJobRecorder(handle, log),
     () => (transportRecord === undefined ? {} : {transport: transportRecord}),
@@ -292,6 +291,7 @@ function realJobDeps(
       foreground: systemForeground,
       tree: systemTree,
       env: ctx.env,
+      listeners: listenersOf,
     }),
     stopWork: {
       wanted: () => handle.cancelStopsCommand(),

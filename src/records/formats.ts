@@ -23,6 +23,9 @@ import type {Entry, Tokens} from './turns.js';
  *   `toolResult`.
  * - `copilot-events`: Copilot CLI's `session-state/<id>/events.jsonl` — `user.message`,
  *   `assistant.message` (`content`), `session.usage_record` (tokens and cost per request).
+ * - `opencode-server`: opencode keeps its sessions in a SQLite database; its own server (when
+ *   started with `--port`) gives a session's messages: `[{info: {role, time, tokens, cost},
+ *   parts: [{type: 'text', text}, {type: 'tool'}]}]`.
  */
 
 type Json = Record<string, unknown>;
@@ -80,6 +83,8 @@ export function entriesOf(format: RecordFormat, text: string): Entry[] {
       return jsonLines(text).flatMap(piEntry);
     case 'copilot-events':
       return jsonLines(text).flatMap(copilotEntry);
+    case 'opencode-server':
+      return opencodeEntries(text);
   }
 }
 
@@ -260,4 +265,35 @@ function copilotEntry(line: Json): Entry[] {
     default:
       return [];
   }
+}
+
+/** opencode's messages, as its server gives them (a JSON array). */
+function opencodeEntries(text: string): Entry[] {
+  let list: unknown;
+  try {
+    list = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(list)) return [];
+  return list.filter(isObject).flatMap((m): Entry[] => {
+    const info = isObject(m.info) ? m.info : {};
+    const parts = Array.isArray(m.parts) ? m.parts.filter(isObject) : [];
+    const words = parts
+      .filter((p) => p.type === 'text' && p.synthetic !== true)
+      .map((p) => str(p.text) ?? '')
+      .join('');
+    const time = isObject(info.time) ? info.time : {};
+    const atMs = num(time.completed) ?? num(time.created);
+    if (info.role === 'user') return [{kind: 'prompt', text: words, atMs: num(time.created)}];
+    if (info.role !== 'assistant') return [];
+    const t = isObject(info.tokens) ? info.tokens : undefined;
+    const cache = t && isObject(t.cache) ? t.cache : {};
+    const tokens = t && {
+      ...tokensOf(t, {input: 'input', output: 'output'}),
+      ...tokensOf(cache, {cacheRead: 'read', cacheWrite: 'write'}),
+      ...tokensOf(info, {cost: 'cost'}),
+    };
+    return [{kind: 'reply', text: words, id: str(info.id), atMs, tokens}];
+  });
 }

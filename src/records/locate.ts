@@ -16,8 +16,11 @@ export const TAIL_BYTES = 8 * 1024 * 1024;
 
 type Env = Record<string, string | undefined>;
 
+/** The formats kept in files (opencode's is its server's: src/records/reply.ts). */
+export type FileFormat = Exclude<RecordFormat, 'opencode-server'>;
+
 /** The folders whose files (or whose sub-folders' files, `depth`) are the format's records. */
-function recordRoots(format: RecordFormat, env: Env, sinceMs: number): string[] {
+function recordRoots(format: FileFormat, env: Env, sinceMs: number): string[] {
   const home = env.HOME;
   switch (format) {
     case 'claude-transcript':
@@ -58,7 +61,7 @@ export function codexDays(sinceMs: number): string[] {
   return [...days];
 }
 
-const NAMES: Record<RecordFormat, RegExp> = {
+const NAMES: Record<FileFormat, RegExp> = {
   'claude-transcript': /^[0-9a-f-]{36}\.jsonl$/,
   'qwen-chat': /^[0-9a-f-]{36}\.jsonl$/,
   'gemini-chat': /^session-.*\.jsonl?$/,
@@ -82,7 +85,7 @@ async function expand(root: string): Promise<string[]> {
 
 /** The records of `format` written since `sinceMs`, newest first. */
 export async function recordsSince(
-  format: RecordFormat,
+  format: FileFormat,
   env: Env,
   sinceMs: number,
 ): Promise<string[]> {
@@ -126,7 +129,7 @@ export interface FoundReply extends TurnReply {
  * cannot be told. `only`: the pane's own record, where it is known (Claude Code's session).
  */
 export async function findReply(
-  format: RecordFormat,
+  format: FileFormat,
   prompt: string,
   o: {env: Env; sinceMs: number; only?: string | undefined},
 ): Promise<{reply: FoundReply} | {why: string}> {

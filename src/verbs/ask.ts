@@ -4,8 +4,9 @@ import type {JobOutcome} from '../jobs/events.js';
 import {submitJob} from '../jobs/submit-job.js';
 import {agentInPane} from '../pane/profile.js';
 import {reachablePane} from '../pane/target.js';
+import {listenersOf} from '../process/listeners.js';
 import type {FoundReply} from '../records/locate.js';
-import {replyOfPane} from '../records/reply.js';
+import {replyOfPane, unreadable} from '../records/reply.js';
 import type {CommandContext} from './context.js';
 import type {ASK_OPTIONS} from './options/ask.js';
 
@@ -53,6 +54,8 @@ export async function ask(o: AskOptions, ctx: CommandContext): Promise<AskResult
         ? `${profile.name} in pane ${info.paneId} keeps no record nudge reads a reply from; nothing was typed (docs/ask.md lists the agents that do).`
         : `Pane ${info.paneId} runs ${info.currentCommand || 'a program'}, not an agent nudge knows; nudge ask reads the reply from an agent's own record, so nothing was typed.`,
     );
+  const why = await unreadable(ctx, profile.replies, info.panePid);
+  if (why) throw new NudgeError('no-record', `${why}; nothing was typed into ${info.paneId}.`);
   const sinceMs = Date.now();
   const ran = await submitJob(
     {
@@ -71,7 +74,7 @@ export async function ask(o: AskOptions, ctx: CommandContext): Promise<AskResult
   const base = {job: ran.job, pane: info.paneId, agent: profile.name, outcome: ran.outcome};
   if (ran.outcome.state !== 'done') return base;
   const found = await replyOfPane(
-    {foreground: ctx.foreground, tree: ctx.tree, env: ctx.env, signal: ctx.signal},
+    {...ctx, listeners: listenersOf},
     {panePid: info.panePid, format: profile.replies, prompt: o.text, sinceMs},
   );
   return {...base, ...found};

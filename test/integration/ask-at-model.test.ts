@@ -9,6 +9,7 @@ import {existsSync, readdirSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {PROFILES} from '../../src/agents/registry.js';
+import {freePort} from '../harness/ssh-hosts.js';
 import {received, setup, submitInto} from '../helpers/at-model-scenarios.js';
 import {callTool, spawnedMcp} from '../helpers/mcp-client.js';
 import {describePrompts} from '../helpers/model-server.js';
@@ -25,7 +26,9 @@ const SECOND = 'second reply: 日本語';
 
 describe.each(agents)('%s', (name) => {
   test('ask prints the reply the model sent for that turn, after a tool call; a second ask gets the second', async () => {
-    const w = await setup(name, 'all');
+    // opencode's replies come from its own server: started with --port, as docs/ask.md says.
+    const args = name === 'opencode' ? ['--port', String(await freePort())] : undefined;
+    const w = await setup(name, 'all', args ? {args} : {});
     w.model.script({shell: 'echo hi-from-tool'}, {text: FIRST}, {text: SECOND});
     const ask = (text: string, json: boolean) =>
       w.nudge([
@@ -93,6 +96,17 @@ describe.skipIf(agents.length === 0)("a notice's {reply}", () => {
     expect(line).toBe(`Done: nudge: the agent in ${w.agent.pane} replied ${JSON.stringify(FIRST)}`);
     expect(received(w.model, 'first question')).toBe(1);
   }, 420_000);
+});
+
+describe.skipIf(!agentAvailable('opencode'))('opencode without --port', () => {
+  test('refused at once, exit 1, nothing typed: its replies come from its server', async () => {
+    const w = await setup('opencode', 'all');
+    const r = await w.nudge(['ask', '-S', w.server.socket, '--pane', w.agent.pane, '--', 'hi']);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/started with --port N .*; nothing was typed into %\d+\.$/m);
+    expect(existsSync(join(w.home, 'jobs')) ? readdirSync(join(w.home, 'jobs')) : []).toEqual([]);
+    expect(w.model.prompts()).toEqual([]);
+  }, 240_000);
 });
 
 describe('a program without a record', () => {

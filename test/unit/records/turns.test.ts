@@ -154,3 +154,30 @@ describe('Pi session and Copilot CLI events', () => {
     });
   });
 });
+
+describe("opencode's server", () => {
+  test('the session messages: the last assistant text, tokens with cache and cost', () => {
+    const m = (role: string, parts: unknown[], created: number, extra = {}) => ({
+      info: {role, id: `m${created}`, time: {created, completed: created + 5}, ...extra},
+      parts,
+    });
+    const record = JSON.stringify([
+      m('user', [{type: 'text', text: 'q'}], 1000),
+      m('assistant', [{type: 'tool', tool: 'bash'}], 2000, {
+        tokens: {input: 10, output: 5, cache: {read: 1, write: 0}},
+        cost: 0.5,
+      }),
+      m('assistant', [{type: 'text', text: 'fin\nal'}], 3000, {
+        tokens: {input: 10, output: 5, cache: {read: 1, write: 0}},
+        cost: 0.25,
+      }),
+      m('user', [{type: 'text', text: 'not typed', synthetic: true}], 4000),
+    ]);
+    expect(replyOfTurn(entriesOf('opencode-server', record), 'q')).toMatchObject({
+      text: 'fin\nal',
+      promptAtMs: 1000,
+      tokens: {input: 20, output: 10, cacheRead: 2, cacheWrite: 0, cost: 0.75},
+    });
+    expect(entriesOf('opencode-server', 'not json')).toEqual([]);
+  });
+});
