@@ -51,6 +51,9 @@ export function renderAsk(r: AskResult, json: boolean, out: Output): number {
     o.state === 'done'
       ? `its turn ended, but ${r.why ?? 'no reply was found'}`
       : (o.blocked?.question ?? o.reason ?? o.verdict ?? '');
-  out.stderr(`nudge ask: job ${r.job} in ${r.pane} ${o.state}${waited}${why ? `: ${why}` : ''}.`);
+  const said = why ? `: ${why}` : '';
+  out.stderr(
+    `nudge ask: job ${r.job} in ${r.pane} ${o.state}${waited}${said}${/[.?!]$/.test(said) ? '' : '.'}`,
+  );
   return code;
 }

@@ -13,7 +13,13 @@ import {freePort} from '../harness/ssh-hosts.js';
 import {received, setup, submitInto} from '../helpers/at-model-scenarios.js';
 import {callTool, spawnedMcp} from '../helpers/mcp-client.js';
 import {describePrompts} from '../helpers/model-server.js';
-import {AGENT_NAMES, agentAvailable, DATA_AGENT_NAMES} from '../helpers/real-agents.js';
+import {
+  AGENT_NAMES,
+  agentAvailable,
+  agentVersion,
+  claudeHasAutoMode,
+  DATA_AGENT_NAMES,
+} from '../helpers/real-agents.js';
 import {recorderWorld, startRecorder} from '../helpers/recorder-pane.js';
 import {runNudge} from '../helpers/run-nudge.js';
 
@@ -96,6 +102,48 @@ describe.skipIf(agents.length === 0)("a notice's {reply}", () => {
     expect(line).toBe(`Done: nudge: the agent in ${w.agent.pane} replied ${JSON.stringify(FIRST)}`);
     expect(received(w.model, 'first question')).toBe(1);
   }, 420_000);
+});
+
+describe.skipIf(!agentAvailable('claude'))('a turn that does not end with a reply (claude)', () => {
+  test('a permission dialog: exit 3 with its question, nothing answered', async () => {
+    const mode = claudeHasAutoMode(agentVersion('claude')) ? 'manual' : 'default';
+    const w = await setup('claude', mode);
+    w.model.script({shell: 'touch made.txt'}, {text: 'Made it.'});
+    const r = await w.nudge([
+      'ask',
+      '-S',
+      w.server.socket,
+      '--pane',
+      w.agent.pane,
+      '--',
+      'make it',
+    ]);
+    expect(r.exitCode, `${r.stderr}\n${await w.agent.capture()}`).toBe(3);
+    expect(r.stderr).toMatch(/ blocked after .*: Do you want to proceed\?$/m);
+    expect(r.stdout).toBe('');
+    expect(existsSync(join(w.agent.workdir, 'made.txt'))).toBe(false);
+  }, 300_000);
+
+  test('a turn longer than --timeout: exit 124, no reply', async () => {
+    const w = await setup('claude', 'all');
+    w.model.script({holdMs: 120_000, reply: {text: 'too late'}});
+    const r = await w.nudge([
+      'ask',
+      '-S',
+      w.server.socket,
+      '--pane',
+      w.agent.pane,
+      '--timeout',
+      '5s',
+      '--json',
+      '--',
+      'take your time',
+    ]);
+    expect(r.exitCode, r.stderr).toBe(124);
+    const answer = JSON.parse(r.stdout);
+    expect(answer).toMatchObject({state: 'timeout'});
+    expect(answer.reply).toBeUndefined();
+  }, 300_000);
 });
 
 describe.skipIf(!agentAvailable('opencode'))('opencode without --port', () => {
