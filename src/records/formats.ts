@@ -68,24 +68,20 @@ export function jsonLines(text: string): Json[] {
   return out;
 }
 
+/** The formats written a line an entry (JSON Lines), each line's reader. */
+const BY_LINE = {
+  'claude-transcript': claudeEntry,
+  'qwen-chat': qwenEntry,
+  'codex-rollout': codexEntry,
+  'pi-session': piEntry,
+  'copilot-events': copilotEntry,
+} as const;
+
 /** The entries of a record's text in `format`. */
 export function entriesOf(format: RecordFormat, text: string): Entry[] {
-  switch (format) {
-    case 'claude-transcript':
-      return jsonLines(text).flatMap(claudeEntry);
-    case 'qwen-chat':
-      return jsonLines(text).flatMap(qwenEntry);
-    case 'gemini-chat':
-      return geminiEntries(text);
-    case 'codex-rollout':
-      return jsonLines(text).flatMap(codexEntry);
-    case 'pi-session':
-      return jsonLines(text).flatMap(piEntry);
-    case 'copilot-events':
-      return jsonLines(text).flatMap(copilotEntry);
-    case 'opencode-server':
-      return opencodeEntries(text);
-  }
+  if (format === 'gemini-chat') return geminiEntries(text);
+  if (format === 'opencode-server') return opencodeEntries(text);
+  return jsonLines(text).flatMap(BY_LINE[format]);
 }
 
 /** The text of blocks `[{type: 'text', text}, {type: 'tool_use'}]` (or of a string): the

@@ -10,7 +10,7 @@ import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {PROFILES} from '../../src/agents/registry.js';
 import {freePort} from '../harness/ssh-hosts.js';
-import {received, setup, submitInto} from '../helpers/at-model-scenarios.js';
+import {received, setup, submitInto, type World} from '../helpers/at-model-scenarios.js';
 import {callTool, spawnedMcp} from '../helpers/mcp-client.js';
 import {describePrompts} from '../helpers/model-server.js';
 import {
@@ -27,6 +27,10 @@ const agents = [...AGENT_NAMES, ...DATA_AGENT_NAMES].filter(
   (n) => PROFILES[n]?.replies !== undefined && agentAvailable(n),
 );
 
+/** `nudge ask` of the agent's pane, from outside it (an orchestrator's shell), with `flags`. */
+const askIn = (w: World, flags: readonly string[], text: string) =>
+  w.nudge(['ask', '-S', w.server.socket, '--pane', w.agent.pane, ...flags, '--', text]);
+
 const FIRST = 'Line one — ünïcode ✓\n  line two, indented\n\nline four';
 const SECOND = 'second reply: 日本語';
 
@@ -37,18 +41,7 @@ describe.each(agents)('%s', (name) => {
     const w = await setup(name, 'all', args ? {args} : {});
     w.model.script({shell: 'echo hi-from-tool'}, {text: FIRST}, {text: SECOND});
     const ask = (text: string, json: boolean) =>
-      w.nudge([
-        'ask',
-        '-S',
-        w.server.socket,
-        '--pane',
-        w.agent.pane,
-        '--timeout',
-        '3m',
-        ...(json ? ['--json'] : []),
-        '--',
-        text,
-      ]);
+      askIn(w, ['--timeout', '3m', ...(json ? ['--json'] : [])], text);
     const seen = async () => `${await w.agent.capture()}\n${describePrompts(w.model.prompts())}`;
 
     const first = await ask('first question', true);
@@ -127,18 +120,7 @@ describe.skipIf(!agentAvailable('claude'))('a turn that does not end with a repl
   test('a turn longer than --timeout: exit 124, no reply', async () => {
     const w = await setup('claude', 'all');
     w.model.script({holdMs: 120_000, reply: {text: 'too late'}});
-    const r = await w.nudge([
-      'ask',
-      '-S',
-      w.server.socket,
-      '--pane',
-      w.agent.pane,
-      '--timeout',
-      '5s',
-      '--json',
-      '--',
-      'take your time',
-    ]);
+    const r = await askIn(w, ['--timeout', '5s', '--json'], 'take your time');
     expect(r.exitCode, r.stderr).toBe(124);
     const answer = JSON.parse(r.stdout);
     expect(answer).toMatchObject({state: 'timeout'});
@@ -149,7 +131,7 @@ describe.skipIf(!agentAvailable('claude'))('a turn that does not end with a repl
 describe.skipIf(!agentAvailable('opencode'))('opencode without --port', () => {
   test('refused at once, exit 1, nothing typed: its replies come from its server', async () => {
     const w = await setup('opencode', 'all');
-    const r = await w.nudge(['ask', '-S', w.server.socket, '--pane', w.agent.pane, '--', 'hi']);
+    const r = await askIn(w, [], 'hi');
     expect(r.exitCode, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/started with --port N .*; nothing was typed into %\d+\.$/m);
     expect(existsSync(join(w.home, 'jobs')) ? readdirSync(join(w.home, 'jobs')) : []).toEqual([]);
