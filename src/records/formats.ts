@@ -70,8 +70,6 @@ export function jsonLines(text: string): Json[] {
 
 /** The formats written a line an entry (JSON Lines), each line's reader. */
 const BY_LINE = {
-  'claude-transcript': claudeEntry,
-  'qwen-chat': qwenEntry,
   'codex-rollout': codexEntry,
   'pi-session': piEntry,
   'copilot-events': copilotEntry,
@@ -79,9 +77,36 @@ const BY_LINE = {
 
 /** The entries of a record's text in `format`. */
 export function entriesOf(format: RecordFormat, text: string): Entry[] {
+  // Claude Code may write a turn's first lines out of order (2.1.197 wrote a session's first
+  // answer before its prompt): each line after its parent.
+  if (format === 'claude-transcript') return parentsFirst(jsonLines(text)).flatMap(claudeEntry);
+  if (format === 'qwen-chat') return parentsFirst(jsonLines(text)).flatMap(qwenEntry);
   if (format === 'gemini-chat') return geminiEntries(text);
   if (format === 'opencode-server') return opencodeEntries(text);
   return jsonLines(text).flatMap(BY_LINE[format]);
+}
+
+/**
+ * Lines in an order where each follows its parent (`parentUuid` names the line it answers):
+ * the file's order, but a line whose parent comes later in the file waits for it. Linear in
+ * the lines (each is placed once); a parent missing from the text (before a tail read) is no
+ * wait.
+ */
+export function parentsFirst(lines: readonly Json[]): Json[] {
+  const byId = new Map<string, Json>();
+  for (const l of lines) if (typeof l.uuid === 'string') byId.set(l.uuid, l);
+  const placed = new Set<Json>();
+  const out: Json[] = [];
+  for (const line of lines) {
+    const chain: Json[] = [];
+    for (let at: Json | undefined = line; at && !placed.has(at); ) {
+      placed.add(at);
+      chain.push(at);
+      at = typeof at.parentUuid === 'string' ? byId.get(at.parentUuid) : undefined;
+    }
+    out.push(...chain.reverse());
+  }
+  return out;
 }
 
 /** The text of blocks `[{type: 'text', text}, {type: 'tool_use'}]` (or of a string): the

@@ -12,15 +12,18 @@ describe('Claude Code transcript', () => {
     message: {role: 'user', content: text},
     ...extra,
   });
-  const said = (id: string, content: unknown[], s: number) => ({
+  const said = (id: string, content: unknown[], s: number, extra = {}) => ({
     type: 'assistant',
     timestamp: T(s),
     message: {id, content, usage: {input_tokens: 10, output_tokens: 5}},
+    ...extra,
   });
-  // As 2.1.197 writes a first turn: the tool call's line before the prompt's.
+  // As 2.1.197 writes a first turn: the tool call's line before the prompt's, joined to it by
+  // parentUuid (through an attachment line that is no entry).
   const record = lines(
-    said('m1', [{type: 'tool_use', name: 'Bash'}], 2),
-    user('first question', 1),
+    said('m1', [{type: 'tool_use', name: 'Bash'}], 2, {uuid: 'a1', parentUuid: 'at'}),
+    user('first question', 1, {uuid: 'u1'}),
+    {type: 'attachment', uuid: 'at', parentUuid: 'u1'},
     user([{type: 'tool_result', content: 'hi'}], 3),
     said('m2', [{type: 'text', text: 'Line one\nline two'}], 4),
     user('<command-caveat>', 5, {isMeta: true}),
@@ -34,7 +37,8 @@ describe('Claude Code transcript', () => {
     expect(replyOfTurn(entries, 'first question')).toMatchObject({
       text: 'Line one\nline two',
       durationMs: 3000,
-      tokens: {input: 10, output: 5},
+      // Two requests: the tool call (written before the prompt) and the answer.
+      tokens: {input: 20, output: 10},
     });
     expect(replyOfTurn(entries, 'second question')?.text).toBe('second reply');
     expect(replyOfTurn(entries, 'third question')).toBeUndefined();
@@ -45,6 +49,14 @@ describe('Claude Code transcript', () => {
     expect(replyOfTurn(entriesOf('claude-transcript', again), 'first question')?.text).toBe(
       'again',
     );
+  });
+
+  test("a first answer written before its prompt (no tool call): still the turn's", () => {
+    const first = lines(
+      said('m1', [{type: 'text', text: 'only answer'}], 2, {uuid: 'a1', parentUuid: 'u1'}),
+      user('q', 1, {uuid: 'u1'}),
+    );
+    expect(replyOfTurn(entriesOf('claude-transcript', first), 'q')?.text).toBe('only answer');
   });
 
   test('a turn with no text yet (a tool call running) has no reply', () => {
