@@ -64,6 +64,8 @@ export async function ask(o: AskOptions, ctx: CommandContext): Promise<AskResult
       socketPath: o.socketPath,
       text: o.text,
       timeout: o.timeout,
+      // Another pane than the caller's: no tool call of its to let return first.
+      delay: '0',
       profile: profile.name,
       notice: false,
       wait: true,

@@ -92,6 +92,9 @@ export async function waitForJobState(
       // Its worker is gone: what it wrote last is all there will be.
       const again = await reached();
       if (again) return again;
+      // Handed on meanwhile (a worker gives its job to the server's waiter, then exits): the
+      // record names the process that has it now.
+      if (seen?.pid !== pid) return undefined;
       throw new Error(
         `job ${jobId}'s worker (pid ${pid}) died short of ${states.join('|')}: ${last()}\nevents:\n${await jobEventLines(home, jobId)}`,
       );

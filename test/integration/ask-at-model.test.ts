@@ -2,7 +2,8 @@
  * `nudge ask` at the scripted model server (issue 47): for each agent that keeps a record
  * nudge reads its replies from, the reply `ask` prints is the final text the model server sent
  * for that turn, byte for byte — a multi-line, non-ASCII reply that follows a tool call, then
- * a second ask in the same session answered with the second reply, not the first. And a pane
+ * a second ask in the same session answered with the second reply, not the first; on the first
+ * agent, the MCP tool and a notice's `{reply}` in the same session. And a pane
  * whose program keeps no such record is refused before a key is typed.
  */
 import {existsSync, readdirSync} from 'node:fs';
@@ -33,6 +34,7 @@ const askIn = (w: World, flags: readonly string[], text: string) =>
 
 const FIRST = 'Line one — ünïcode ✓\n  line two, indented\n\nline four';
 const SECOND = 'second reply: 日本語';
+const THIRD = 'third, through MCP';
 
 describe.each(agents)('%s', (name) => {
   test('ask prints the reply the model sent for that turn, after a tool call; a second ask gets the second', async () => {
@@ -59,58 +61,50 @@ describe.each(agents)('%s', (name) => {
     // The reply and the line's end (the test's runner takes the last newline off).
     expect(second.stdout).toBe(SECOND);
     expect(received(w.model, 'second question'), await seen()).toBe(1);
+    // The MCP tool and a notice's {reply}, on the first agent (its session goes on).
+    if (name === agents[0]) {
+      await askThroughMcp(w, name);
+      await replyInANotice(w);
+    }
   }, 420_000);
 });
 
-describe.skipIf(agents.length === 0)('the MCP tool', () => {
-  test(`ask through nudge mcp answers the reply (${agents[0]})`, async () => {
-    const name = agents[0] as (typeof agents)[number];
-    const w = await setup(name, 'all');
-    w.model.script({text: FIRST});
-    // An MCP client of the agents' tmux server, outside their panes (an orchestrator's).
-    const client = await spawnedMcp({NUDGE_HOME: w.home, TMUX: `${w.server.socket},1,0`});
-    const answer = await callTool(client, 'ask', {
-      pane: w.agent.pane,
-      text: 'first question',
-      timeout: '3m',
-    });
-    const value = answer.structuredContent ?? {};
-    expect(answer.isError, JSON.stringify(answer)).toBeFalsy();
-    expect((value.reply as {text?: string} | undefined)?.text).toBe(FIRST);
-    expect(value).toMatchObject({pane: w.agent.pane, agent: name, outcome: {state: 'done'}});
-    expect(received(w.model, 'first question')).toBe(1);
-  }, 420_000);
-});
+/** The MCP tool `ask`, from a client of the agents' tmux server outside their panes (an
+ * orchestrator's): the same answer as the command's. */
+async function askThroughMcp(w: World, name: string): Promise<void> {
+  w.model.script({text: THIRD});
+  const client = await spawnedMcp({NUDGE_HOME: w.home, TMUX: `${w.server.socket},1,0`});
+  const answer = await callTool(client, 'ask', {
+    pane: w.agent.pane,
+    text: 'third question',
+    timeout: '3m',
+  });
+  const value = answer.structuredContent ?? {};
+  expect(answer.isError, JSON.stringify(answer)).toBeFalsy();
+  expect((value.reply as {text?: string} | undefined)?.text).toBe(THIRD);
+  expect(value).toMatchObject({pane: w.agent.pane, agent: name, outcome: {state: 'done'}});
+  expect(received(w.model, 'third question')).toBe(1);
+}
 
-describe.skipIf(agents.length === 0)("a notice's {reply}", () => {
-  test(`the reply of the job's turn, quoted, typed into the notify pane (${agents[0]})`, async () => {
-    const name = agents[0] as (typeof agents)[number];
-    const w = await setup(name, 'all');
-    w.model.script({shell: 'echo hi-from-tool'}, {text: FIRST});
-    const rec = await startRecorder(w.server);
-    const flags = ['--notify-pane', rec.pane, '--notice', 'Done: {reply}'];
-    const r = await submitInto(w, flags, 'first question');
-    expect(r.exitCode, r.stderr).toBe(0);
-    const [line] = await rec.lines(1, 240_000);
-    expect(line).toBe(`Done: nudge: the agent in ${w.agent.pane} replied ${JSON.stringify(FIRST)}`);
-    expect(received(w.model, 'first question')).toBe(1);
-  }, 420_000);
-});
+/** A job's notice with `{reply}`: the reply of the job's turn, quoted, typed into the notify
+ * pane (a recorder: every byte it gets). */
+async function replyInANotice(w: World): Promise<void> {
+  w.model.script({shell: 'echo hi-from-tool'}, {text: FIRST});
+  const rec = await startRecorder(w.server);
+  const flags = ['--notify-pane', rec.pane, '--notice', 'Done: {reply}'];
+  const r = await submitInto(w, flags, 'fourth question');
+  expect(r.exitCode, r.stderr).toBe(0);
+  const [line] = await rec.lines(1, 240_000);
+  expect(line).toBe(`Done: nudge: the agent in ${w.agent.pane} replied ${JSON.stringify(FIRST)}`);
+  expect(received(w.model, 'fourth question')).toBe(1);
+}
 
 describe.skipIf(!agentAvailable('claude'))('a turn that does not end with a reply (claude)', () => {
   test('a permission dialog: exit 3 with its question, nothing answered', async () => {
     const mode = claudeHasAutoMode(agentVersion('claude')) ? 'manual' : 'default';
     const w = await setup('claude', mode);
     w.model.script({shell: 'touch made.txt'}, {text: 'Made it.'});
-    const r = await w.nudge([
-      'ask',
-      '-S',
-      w.server.socket,
-      '--pane',
-      w.agent.pane,
-      '--',
-      'make it',
-    ]);
+    const r = await askIn(w, [], 'make it');
     expect(r.exitCode, `${r.stderr}\n${await w.agent.capture()}`).toBe(3);
     expect(r.stderr).toMatch(/ blocked after .*: Do you want to proceed\?$/m);
     expect(r.stdout).toBe('');
