@@ -7,6 +7,7 @@ import {reachablePane} from '../pane/target.js';
 import {listenersOf} from '../process/listeners.js';
 import type {FoundReply} from '../records/locate.js';
 import {replyOfPane, unreadable} from '../records/reply.js';
+import {insideTmux} from '../tmux/server.js';
 import type {CommandContext} from './context.js';
 import type {ASK_OPTIONS} from './options/ask.js';
 
@@ -41,7 +42,8 @@ export async function ask(o: AskOptions, ctx: CommandContext): Promise<AskResult
       'Nothing to ask: give the prompt after "--", e.g. nudge ask --pane %2 -- \'why?\'.',
     );
   const {tmux, info} = await reachablePane(o, ctx, '--pane');
-  if (ctx.env.TMUX_PANE === info.paneId)
+  // Your own pane: the same %N on the server you are in (another server's %N is another pane).
+  if (ctx.env.TMUX_PANE === info.paneId && insideTmux(ctx.env)?.socketPath === info.socketPath)
     throw new NudgeError(
       'bad-usage',
       `Pane ${info.paneId} is your own: nudge ask waits for another agent's turn, and yours cannot end while you wait.`,

@@ -147,4 +147,14 @@ describe('a program without a record', () => {
     expect((await rec.bytes()).toString()).toBe('');
     expect(existsSync(join(home, 'jobs')) ? readdirSync(join(home, 'jobs')) : []).toEqual([]);
   }, 60_000);
+
+  test('your own pane is refused (exit 2): your turn cannot end while you wait for it', async () => {
+    const {server, rec, home} = await recorderWorld();
+    const r = await rec.nudge(['ask', '-S', server.socket, '--pane', rec.pane, '--', 'what?'], {
+      NUDGE_HOME: home,
+    });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`Pane ${rec.pane} is your own`));
+    expect((await rec.bytes()).toString()).toBe('');
+  }, 60_000);
 });
