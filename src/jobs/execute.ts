@@ -166,9 +166,8 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
     );
   } finally {
     await transport.close();
-    // Whatever stopped it, the job is out of the pane's queue when its worker ends (a no-op
-    // when the lock's release took it out): a cancel that came before the lock was taken
-    // left the front end's entry, which held the pane's next job until it went stale.
+    // Out of the pane's queue when its worker ends, whatever stopped it (a cancel before the
+    // lock left the front end's entry, which held the next job until it went stale).
     await paneLockFor(ctx.stateDir, {...server, pane: request.pane})
       .dequeue(request.jobId)
       .catch(() => {});
@@ -291,6 +290,7 @@ function realJobDeps(
       foreground: systemForeground,
       tree: systemTree,
       env: ctx.env,
+      signal: ctx.signal,
       listeners: listenersOf,
     }),
     stopWork: {

@@ -22,7 +22,8 @@ export interface ReplyDeps {
   tree: ProcessTree;
   /** The caller's environment: used where the agent's own cannot be read. */
   env: NodeJS.ProcessEnv;
-  signal?: AbortSignal | undefined;
+  /** Ends the look for a reply (the job's or the command's stop). */
+  signal: AbortSignal;
 }
 
 /** The final reply of the turn of `prompt` in `pane`'s agent, from its own record, or why
