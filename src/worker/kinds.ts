@@ -1,8 +1,10 @@
-import {fileURLToPath} from 'node:url';
+import {join, sep} from 'node:path';
+import {pathToFileURL} from 'node:url';
 import {useProfilesOf} from '../agents/registry.js';
 import {realClock} from '../base/clock.js';
 import {describeError, EXIT_CODES, type ExitCode, exitCodeOfState} from '../base/errors.js';
 import {JOB_ID_PATTERN, layout} from '../base/paths.js';
+import {packageDir} from '../base/version.js';
 import {relayEnds} from '../front/relay.js';
 import {executeJob, recordWorkerFailure} from '../jobs/execute.js';
 import type {JobRequest} from '../jobs/request.js';
@@ -109,10 +111,15 @@ export const JOB_WORKER: WorkerKind = {
   },
 };
 
-/** The worker scripts the waiter starts (dist/workers/). */
+/** The worker scripts the waiter starts (dist/workers/), found from the package, not from this
+ * module: bundled, it sits in a chunk of dist/workers (scripts/bundle.ts). */
 const WORKER_ENTRY = {
-  job: fileURLToPath(new URL('../../workers/job-worker.js', import.meta.url)),
-  takeover: fileURLToPath(new URL('../../workers/takeover-worker.js', import.meta.url)),
+  get job() {
+    return join(packageDir(), 'dist', 'workers', 'job-worker.js');
+  },
+  get takeover() {
+    return join(packageDir(), 'dist', 'workers', 'takeover-worker.js');
+  },
 };
 
 /** The takeover of a killed waiter, started by its guard: `--id` is the waiter's pid. Its
@@ -216,7 +223,8 @@ export const RELAY_WORKER: WorkerKind = {
         readStdinBytes: async () => new Uint8Array(),
         node: s.node,
       },
-      new URL('../', import.meta.url),
+      // The CLI's folder (dist/src/), where its paths are relative to.
+      pathToFileURL(join(packageDir(), 'dist', 'src') + sep),
     );
     const ended = await runRelay(spec, relayEnds(ctx, s.log));
     return ended.state === 'failed' ? EXIT_CODES.failure : EXIT_CODES.ok;
