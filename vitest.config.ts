@@ -20,6 +20,10 @@ const WAITING_FILES = [
   // `npm test` end together (CI run of 2026-11-29: the integration lane 35 min, this one 29).
   'test/integration/real-agents.test.ts',
   'test/integration/run-agents.test.ts',
+  // `nudge install` with each real CLI at the model (CI run of 2026-12-03: the integration lane
+  // 34 min, this one 31, with 4 of its minutes these two files).
+  'test/integration/install-agents.test.ts',
+  'test/integration/install-newer-agents.test.ts',
 ];
 
 export default defineConfig({

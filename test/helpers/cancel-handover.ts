@@ -20,10 +20,11 @@ export async function cancelHandoverRound(
 ): Promise<void> {
   const env = recorderProfile(home);
   const before = (await rec.bytes()).length;
-  // 300 characters typed 100 ms apart (30 s): the cancel below comes a few seconds in, so it
-  // lands mid-typing even on a loaded machine (at 40 ms, 12 s, two fault files at a time
-  // beside a CPU hog once let the typing end first). A round lasts until the cancel, not 30 s.
-  const first = `FIRST${round}-${'abcdefghij'.repeat(30)}`.slice(0, 300);
+  // 1,200 characters typed 100 ms apart (2 min): the cancel below comes a few seconds in, so
+  // it lands mid-typing even on a loaded machine (300 characters, 30 s, beside a CPU hog, two
+  // fault files and the packed-install tests once let the typing end first; 12 s did often).
+  // A round lasts until the cancel, not 2 min.
+  const first = `FIRST${round}-${'abcdefghij'.repeat(120)}`.slice(0, 1_200);
   const second = `SECOND${round}-zz`;
   const quick = ['--delay', '0', '--no-notice', '--profile', 'recorder'];
   const a = await submitJob(
@@ -38,12 +39,16 @@ export async function cancelHandoverRound(
     submitArgv(socket, rec.pane, [...quick, '--type-delay', '0', '--', second]),
     env,
   );
-  const cancel = await runNudge(['cancel', a], {NUDGE_HOME: home});
+  const cancel = await runNudge(['cancel', a, '--json'], {NUDGE_HOME: home});
   expect(cancel.exitCode, cancel.stderr).toBe(0);
+  // The cancel's word and the record agree: it stopped the job (a cancel that says so while
+  // the job goes on typing is the worst ending; one that came too late says "already-ended").
+  expect(JSON.parse(cancel.stdout), cancel.stdout).toMatchObject({result: 'cancelled'});
   const endA = await waitForJobEnd(home, a, 30_000);
   const endB = await waitForJobEnd(home, b, 60_000);
   const events = async (id: string) => JSON.stringify(await readJobEvents(home, id));
-  expect(endA.state, await events(a)).toBe('cancelled');
+  // What the cancel said, with the job's events, when the job did not end cancelled.
+  expect(endA.state, `cancel said ${cancel.stdout}; ${await events(a)}`).toBe('cancelled');
   expect(String(endA.reason), await events(a)).toMatch(/while typing/);
   expect(endB.state, await events(b)).toBe('done');
   const bytes = (await rec.bytes()).subarray(before).toString('utf8');
