@@ -5,11 +5,12 @@
 #   tmux     each version scripts/install-test-tmux.sh provides besides the machine's own:
 #            the tmux-facing core (typing byte for byte over both transports, wait, expect,
 #            --until exit/regex/stable, doctor, a watcher line) and one Claude Code scenario
-#            at the model
+#            at the model; paired with the Node lines (the oldest tmux with Node 22, the
+#            newest with Node 24: each pair once, not every tmux on every Node)
 #   agents   each agent CLI whose newest release differs from the pinned one
 #            (scripts/install-agents.sh --newest): every at-model scenario
-#   node     Node 24 (and 22, unit tests only), from the npm registry: unit tests and the
-#            tmux-facing core
+#   node     Node 24 and 22, from the npm registry: the unit tests (and the tmux-facing
+#            core on Node 24 when the tmux part is not run)
 #
 #   bash scripts/test-matrix.sh [tmux|agents|node]...   # default: all three
 #
@@ -56,31 +57,52 @@ run() {
   echo "test-matrix: $label: $(tail -n 1 ".ci/matrix-$label.log") ($((SECONDS - began)) s)"
 }
 
-# One tmux version's runs, in order; its own exit status (1 if any failed).
+# One tmux version's runs, in order, with its tmux (and its Node line's node, when it has one)
+# first on the PATH; its own exit status (1 if any failed).
 tmux_version() {
-  local version=$1 dir=$2
-  run "tmux-$version" "PATH=$dir:$PATH" -- --project integration "${CORE[@]}"
-  run "tmux-$version-named" "PATH=$dir:$PATH" -- --project integration "${CORE_NAMED[@]}" \
+  local version=$1 path=$2
+  run "tmux-$version" "PATH=$path" -- --project integration "${CORE[@]}"
+  run "tmux-$version-named" "PATH=$path" -- --project integration "${CORE_NAMED[@]}" \
     -t "$CORE_NAMES"
   # The fence behind the pane lock rests on two tmux behaviours (an unset option's show
   # fails; a command list stops at a failing command): proven on each version.
-  run "tmux-$version-fence" "PATH=$dir:$PATH" -- --project faults test/faults/fence.test.ts
+  run "tmux-$version-fence" "PATH=$path" -- --project faults test/faults/fence.test.ts
   # The server's waiter killed, stopped and its server killed under it (issue 44).
-  run "tmux-$version-waiter" "PATH=$dir:$PATH" -- --project faults test/faults/waiter.test.ts \
+  run "tmux-$version-waiter" "PATH=$path" -- --project faults test/faults/waiter.test.ts \
     test/faults/pane-pause.test.ts
-  run "tmux-$version-claude" "PATH=$dir:$PATH" -- --project at-model \
+  run "tmux-$version-claude" "PATH=$path" -- --project at-model \
     test/integration/agents-at-model.test.ts -t '^claude \(default approvals\) self-execution'
   return "$status"
 }
 
+# The Node lines the tmux versions are paired with, oldest first.
+NODE_LINES=(22 24)
+
+# The folder of Node line $1's node (installed on first use), or nothing if it cannot be had.
+node_dir() {
+  local bin
+  bin=$(bash scripts/install-test-node.sh "$1") || {
+    echo "test-matrix: Node $1 could not be installed" >&2
+    return 1
+  }
+  dirname "$bin"
+}
+
 # The versions side by side (each on private tmux servers of its own binary): the tests wait
 # on signals, not time, and the machine's two cores are mostly idle while tmux answers.
+# The versions besides the machine's own come oldest first: each takes the next Node line.
 matrix_tmux() {
-  local stable version path pids=()
+  local stable version path pids=() line=0 node
   stable=$(tmux -V | awk '{print $2}')
   while read -r version path; do
     [[ $version == "$stable" ]] && continue
-    tmux_version "$version" "$(dirname "$path")" &
+    node=''
+    if ((line < ${#NODE_LINES[@]})); then
+      node=$(node_dir "${NODE_LINES[line]}") || status=1
+      echo "test-matrix: tmux $version with Node ${NODE_LINES[line]}"
+      line=$((line + 1))
+    fi
+    tmux_version "$version" "$(dirname "$path")${node:+:$node}:$PATH" &
     pids+=($!)
   done < <(bash scripts/install-test-tmux.sh)
   for pid in ${pids[@]+"${pids[@]}"}; do
@@ -116,16 +138,19 @@ matrix_agents() {
 }
 
 matrix_node() {
-  local major bin
+  local major dir
   for major in 24 22; do
-    bin=$(bash scripts/install-test-node.sh "$major") || {
-      echo "test-matrix: Node $major could not be installed"
+    dir=$(node_dir "$major") || {
       status=1
       continue
     }
-    run "node-$major-unit" "PATH=$(dirname "$bin"):$PATH" -- --project unit
-    [[ $major == 24 ]] && run "node-$major" "PATH=$(dirname "$bin"):$PATH" -- --project integration "${CORE[@]}"
+    run "node-$major-unit" "PATH=$dir:$PATH" -- --project unit
+    # The core on Node 24 runs with the newest tmux (matrix_tmux) when that part runs.
+    if [[ $major == 24 ]] && ! want tmux; then
+      run "node-$major" "PATH=$dir:$PATH" -- --project integration "${CORE[@]}"
+    fi
   done
+  return 0
 }
 
 parts=("$@")
