@@ -4,7 +4,7 @@
  * an agent that is not installed is skipped. Every submission's delivery result is counted
  * and printed at the end of each agent's tests (the figures in the README and closing note).
  */
-import {afterAll, describe, expect, test} from 'vitest';
+import {afterAll, describe, expect, onTestFinished, test} from 'vitest';
 import {
   jobEventNames,
   readJobEvents,
@@ -12,6 +12,7 @@ import {
   waitForJobEnd,
   waitForJobState,
 } from '../helpers/job-files.js';
+import {stopWorkers} from '../helpers/nudge-home.js';
 import {
   AGENT_NAMES,
   type AgentName,
@@ -46,6 +47,9 @@ async function setup(name: AgentName): Promise<{
   const server = await startTmuxServer();
   const agent = await startAgent(server, name);
   const home = useTempDir('nudge-home-');
+  // Its workers are done (or stopped) before the folder is removed (a waiter still writing
+  // in it made the removal fail: ENOTEMPTY, CI 2026-12-03).
+  onTestFinished(() => stopWorkers(home));
   const nudge = (args: string[]) => runNudge(args, {NUDGE_HOME: home}, 180_000);
   return {agent, home, nudge};
 }
