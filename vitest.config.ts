@@ -1,4 +1,5 @@
 import {defineConfig} from 'vitest/config';
+import LongestFirst from './test/helpers/longest-first.js';
 
 /** The integration files that spend their minutes waiting on real programs of their own — the
  * agent CLIs at the scripted model server, the stand-in ssh hosts: the at-model project, run
@@ -35,6 +36,8 @@ export default defineConfig({
       './test/helpers/verified-reporter.ts',
     ],
     restoreMocks: true,
+    // Two files at a time (at-model, faults): the longest start first.
+    sequence: {sequencer: LongestFirst},
     projects: [
       {
         test: {
