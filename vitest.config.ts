@@ -25,6 +25,10 @@ const WAITING_FILES = [
   // 34 min, this one 31, with 4 of its minutes these two files).
   'test/integration/install-agents.test.ts',
   'test/integration/install-newer-agents.test.ts',
+  // A watcher's cycle with a real agent at the model, and `nudge run`'s tasks (both lanes
+  // near 28 min with them here, by the CI run of 2026-12-03).
+  'test/integration/watch-at-model.test.ts',
+  'test/integration/run.test.ts',
 ];
 
 export default defineConfig({

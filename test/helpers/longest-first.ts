@@ -25,7 +25,9 @@ const SECONDS: Record<string, number> = {
   'test/integration/install-agents.test.ts': 98,
   'test/integration/many-sessions-at-model.test.ts': 89,
   'test/integration/recover-at-model.test.ts': 82,
+  'test/integration/run.test.ts': 88,
   'test/integration/run-agents.test.ts': 81,
+  'test/integration/watch-at-model.test.ts': 34,
   // The fault suite (two files at a time beside the CPU hog).
   'test/faults/load.test.ts': 450,
   'test/faults/cancel-race.test.ts': 260,
