@@ -399,7 +399,8 @@ export function atModelScenarios(names: readonly AgentName[]): void {
       const id = await theJob(w);
       // The build failed (exit 3): the job ends failed (issue 41), its notice sent all the same.
       const end = await expectDone(w, id, 'failed');
-      expect(end).toMatchObject({exitCode: 3, notified: true});
+      // Its reason says why, if the notice did not reach the agent.
+      expect(end, String(end.reason)).toMatchObject({exitCode: 3, notified: true});
       const got = await w.model.waitForPrompt(/^Build finished: exit 3\. Resume\.$/, {
         timeoutMs: 60_000,
       });
