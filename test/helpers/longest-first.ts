@@ -28,17 +28,6 @@ const SECONDS: Record<string, number> = {
   'test/integration/run.test.ts': 88,
   'test/integration/run-agents.test.ts': 81,
   'test/integration/watch-at-model.test.ts': 34,
-  // The fault suite (two files at a time beside the CPU hog).
-  'test/faults/load.test.ts': 450,
-  'test/faults/cancel-race.test.ts': 260,
-  'test/faults/hostile-input.test.ts': 250,
-  'test/faults/kill-worker.test.ts': 170,
-  'test/faults/queue-race.test.ts': 117,
-  'test/faults/waiter.test.ts': 115,
-  'test/faults/state-dir.test.ts': 103,
-  'test/faults/tmux-gone.test.ts': 74,
-  'test/faults/property.test.ts': 73,
-  'test/faults/stall.test.ts': 46,
 };
 
 /** Seconds a file is known to take, or undefined. */
