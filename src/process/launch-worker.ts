@@ -48,12 +48,18 @@ export async function launchWorker(opts: {
 }
 
 /**
- * Node's flags for a worker: a young generation of 1 MB a half-space (V8's default grows to 16):
- * a worker allocates little and often (a screen read, a record), and a big nursery is memory
- * held for garbage. Measured on fifty jobs waiting in one waiter: 88 MB against 140, and one
- * job 74 MB against 87 (docs/benchmarks.md).
+ * Node's flags for a worker:
+ * - a young generation of 1 MB a half-space (V8's default grows to 16): a worker allocates
+ *   little and often (a screen read, a record), and a big nursery is memory held for garbage.
+ *   Measured on fifty jobs waiting in one waiter: 88 MB against 140, and one job 74 MB against
+ *   87 (docs/benchmarks.md);
+ * - no memory reducer: V8's reducer starts three full collections 8 s after the process goes
+ *   quiet, and again whenever the heap grew since, which is what a waiter does all day (a
+ *   screen read a second). On a pane printing twice a second it was 40% of the waiting job's
+ *   CPU (issue 44: 190 → 115 ms over 60 s, on-CPU time from /proc/<pid>/task/∗/schedstat); the
+ *   heap is still collected as it fills.
  */
-const WORKER_NODE_FLAGS = ['--max-semi-space-size=1'];
+const WORKER_NODE_FLAGS = ['--max-semi-space-size=1', '--no-memory-reducer'];
 
 /** Start a detached node process (`entry` with `args`): its own session, /dev/null in,
  * `logPath` out, `env` as given. */
