@@ -42,6 +42,8 @@ export interface PaneEvents {
   /** --when-idle. */
   'waiting-for-idle': {pane: string; profile: string};
   idle: {pane: string; waitedMs: number};
+  /** A line of nudge's own waits a moment for the shell's prompt (a command ending). */
+  'own-line-awaits-prompt': {pane: string; why: string};
   /** A line of nudge's own was shown as a tmux message, not typed: a shell would run it. */
   'own-line-shown': {pane: string; why: string};
   /** A cancelled job's command was interrupted (the keys), then its process group ended. */

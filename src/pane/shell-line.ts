@@ -14,7 +14,7 @@ const COMMENTING_SHELLS = new Set(['bash', 'sh', 'dash', 'ksh', 'mksh', 'ash', '
 export type OwnLineWay =
   | {how: 'keys'; line: string}
   | {how: 'comment'; line: string}
-  | {how: 'message'; why: string};
+  | {how: 'message'; why: string; passing: boolean};
 
 /**
  * How nudge's own `line` reaches `info`'s pane, so that a shell never runs it as a command:
@@ -25,7 +25,8 @@ export type OwnLineWay =
  *   scrollback, where the person sees it, and the shell runs nothing);
  * - any other shell pane (zsh without interactive comments, a continuation prompt, a command
  *   running in the foreground that would leave the line to the shell when it ends): shown as
- *   a tmux message, nothing typed.
+ *   a tmux message, nothing typed. `passing` says whether it may change within moments (a
+ *   command ending, the prompt coming back), not a shell that never takes comments.
  */
 export function ownLineWay(
   info: Pick<PaneInfo, 'currentCommand' | 'startCommand'>,
@@ -40,10 +41,11 @@ export function ownLineWay(
     return {
       how: 'message',
       why: `${shell} runs in the shell's foreground, and the shell would run a typed line when it ends`,
+      passing: true,
     };
   if (!COMMENTING_SHELLS.has(baseName(shell)))
-    return {how: 'message', why: `${shell} may not take a comment at its prompt`};
+    return {how: 'message', why: `${shell} may not take a comment at its prompt`, passing: false};
   if (/^\s*>\s*$/.test(cursorLine(view)) || !shellPromptVisible(view))
-    return {how: 'message', why: `${shell} is not at its prompt`};
+    return {how: 'message', why: `${shell} is not at its prompt`, passing: true};
   return {how: 'comment', line: `# ${line.replace(/[\r\n]+/g, ' ')}`};
 }

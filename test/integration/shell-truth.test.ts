@@ -48,6 +48,37 @@ describe('a shell pane', () => {
     expect(await readJobState(home, id)).toMatchObject({noticeVia: 'comment'});
   });
 
+  test('a notice whose match the command printed before it ended waits for the prompt, then is a comment', async () => {
+    const {server, home} = await shellAtPrompt();
+    // The match is printed, and the command goes on in the shell itself (a builtin `read`:
+    // bash in the foreground, no prompt yet), as a build's last line comes before its end.
+    const r = await runNudge(
+      submitArgv(server.socket, '%0', [
+        '--delay',
+        '0',
+        '--until',
+        'regex:BUILD-4-OK',
+        '--',
+        'echo BUILD-$((2*2))-OK; read -r LINE',
+      ]),
+      {NUDGE_HOME: home},
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    const id = r.stdout.trim();
+    // The wait ended before the prompt was back: the notice waits for it, not shown.
+    const waited = await waitForEvent(home, id, 'own-line-awaits-prompt');
+    expect(waited.why).toBe('bash is not at its prompt');
+    await server.tmux('send-keys', '-t', '%0', 'Enter');
+    await expectJobEnd(home, id, 'done', 60_000);
+    const screen = await lines(server, '%0');
+    expect(
+      screen.filter((l) => l === `$ # ${NOTICE}`),
+      screen.join('\n'),
+    ).toHaveLength(1);
+    expect(screen.join('\n')).not.toMatch(/command not found/);
+    expect(await readJobState(home, id)).toMatchObject({noticeVia: 'comment', notified: true});
+  });
+
   test('submit --wait --until exit returns the command status: 7 for exit 7, the job failed', async () => {
     const {server, home} = await shellAtPrompt();
     const untilExit = (command: string) =>

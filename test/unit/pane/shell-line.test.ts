@@ -35,6 +35,11 @@ describe('ownLineWay', () => {
     expect(running).toEqual({
       how: 'message',
       why: "sleep runs in the shell's foreground, and the shell would run a typed line when it ends",
+      passing: true,
+    });
+    // zsh without interactive comments stays so: nothing to wait for.
+    expect(ownLineWay(shell('zsh'), PROFILES.shell, atPrompt, NOTICE)).toMatchObject({
+      passing: false,
     });
   });
 
