@@ -1,4 +1,5 @@
 import type {Pattern} from '../base/pattern.js';
+import {type TmuxSearch, tmuxSearch} from '../tmux/search.js';
 import {
   cursorRow,
   type OutputLine,
@@ -53,6 +54,8 @@ export class RegexWatcher implements Watcher {
   #lastCursorRow: number | undefined;
   /** A regex reads only the screen: no look needs the pane's foreground. */
   readonly readsForeground = false;
+  /** The pattern and the fail patterns, as tmux's own search (each that can be said). */
+  readonly searches: readonly TmuxSearch[] | undefined;
   constructor(
     reader: OutputReader,
     private readonly pattern: Pattern,
@@ -64,6 +67,8 @@ export class RegexWatcher implements Watcher {
   ) {
     this.#reader = reader;
     this.#historyRows = lines;
+    const searches = [pattern, ...failPatterns].map(tmuxSearch);
+    this.searches = searches.every((x) => x !== undefined) ? searches : undefined;
   }
   get historyRows(): number {
     return this.#historyRows;

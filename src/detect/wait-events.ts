@@ -5,6 +5,7 @@ import type {Tmux} from '../tmux/tmux.js';
 import {
   ending,
   type LoopState,
+  noteFollowing,
   stallEnds,
   takeView,
   type WaitOptions,
@@ -71,7 +72,14 @@ export async function waitOnEvents(
   // The stall watchdog reads the screen while output flows (a spinner turning is not work):
   // with it, the wait looks after output and every interval, never only after quiet windows.
   const quietWindowMs = opts.stall ? undefined : watcher.quietWindowMs?.(opts.intervalMs);
-  const release = activity.hold(paneId);
+  // A wait for a quiet window hears a busy pane only when it goes quiet, one that only looks
+  // for patterns when a match may show; the rest every second it changes
+  // (src/tmux/follow-format.ts).
+  const searches = quietWindowMs === undefined && !opts.stall ? watcher.searches : undefined;
+  const release = activity.hold(
+    paneId,
+    quietWindowMs !== undefined ? 'lull' : searches ? {searches} : 'changes',
+  );
   try {
     return await (quietWindowMs !== undefined ? waitQuiet(kit, quietWindowMs) : waitReading(kit));
   } finally {
@@ -90,6 +98,7 @@ function eventKit(...args: Parameters<typeof waitOnEvents>) {
 
   /** Look at the pane; the result if the watcher has decided. */
   const look = async (): Promise<WaitResult | undefined> => {
+    noteFollowing(state, activity, paneId);
     const view = await takeView(tmux, paneId, watcher, state, opts.foreground);
     // Read after the view: output while it was taken may or may not be in it, so the
     // screen is only known to be unchanged since the latest output.
@@ -253,6 +262,7 @@ async function waitQuiet(k: EventKit, quietWindowMs: number): Promise<WaitResult
     // Quiet for the window, as far as the events know: they may still follow a busy pane by
     // its checks (src/tmux/pane-hearing.ts), which first hear it again (within two checks of
     // its going quiet); then look again.
+    noteFollowing(state, activity, paneId);
     const settled = await sleepUntil(deadline, (s) => activity.settled(paneId, s));
     if (settled === 'slept') {
       state.verdict = {status: 'pending', why: CHANGING};

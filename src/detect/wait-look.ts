@@ -1,5 +1,6 @@
 import type {Clock} from '../base/clock.js';
 import type {PaneActivity} from '../tmux/activity.js';
+import type {FollowKind} from '../tmux/follow-format.js';
 import type {Tmux} from '../tmux/tmux.js';
 import {type PaneView, visibleText} from '../tmux/view.js';
 import {describeStall, type Stall, type StallHook} from './stall.js';
@@ -23,6 +24,9 @@ export interface WaitResult {
   watchedBy: 'events' | 'polling';
   /** The wait ended on a stall (`--on-stall cancel`): which. */
   stalled?: Stall | undefined;
+  /** How the busy pane was followed while the wait looked (src/tmux/follow-format.ts), if it
+   * was. */
+  followedBy?: FollowKind[] | undefined;
 }
 
 /** Options of waitUntil. */
@@ -53,6 +57,8 @@ export interface LoopState {
   verdict: Verdict;
   lastScreen: string;
   stalled?: Stall | undefined;
+  /** How the pane was seen followed (WaitResult.followedBy). */
+  followedBy?: Set<FollowKind>;
 }
 
 /**
@@ -119,7 +125,16 @@ export function ending(
     lastScreen: state.lastScreen,
     watchedBy,
     ...(state.stalled ? {stalled: state.stalled} : {}),
+    ...(state.followedBy?.size ? {followedBy: [...state.followedBy].sort()} : {}),
   };
+}
+
+/** Note how the events follow `paneId` now, if they do (WaitResult.followedBy). */
+export function noteFollowing(state: LoopState, activity: PaneActivity, paneId: string): void {
+  const kind = activity.followedAs(paneId);
+  if (!kind) return;
+  state.followedBy ??= new Set();
+  state.followedBy.add(kind);
 }
 
 /** A wait whose watcher never ends as `unknown` (only `nudge wait`'s asks to: endOnUnknown),

@@ -2,6 +2,7 @@ import type {FoundDialog} from '../agents/dialogs.js';
 import type {Profile} from '../agents/profile.js';
 import {type Pattern, replaceEvery} from '../base/pattern.js';
 import type {InputState} from '../process/foreground.js';
+import type {TmuxSearch} from '../tmux/search.js';
 import {type PaneView, visibleText} from '../tmux/view.js';
 import {idleNow} from './idle.js';
 
@@ -31,6 +32,9 @@ export interface Watcher {
   observeEvents?(view: PaneView, facts: EventFacts): Verdict;
   /** False when no verdict reads the pane's foreground (a look then skips reading it). */
   readonly readsForeground?: boolean;
+  /** Set when the wait can only end on a row that one of these searches matches (tmux's own,
+   * src/tmux/search.ts): a busy pane is then reported to the wait only when one may show. */
+  readonly searches?: readonly TmuxSearch[] | undefined;
   /** Set when silence alone can say when to look: the condition can only hold once the pane
    * has printed nothing for this long, so the wait reads the screen only then (to confirm).
    * Undefined: the wait reads the screen after output and at every interval. */

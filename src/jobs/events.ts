@@ -2,6 +2,7 @@ import type {HookKind} from '../agents/registry.js';
 import type {DoorAttempt} from '../doors/ladder.js';
 import type {PaneEvents} from '../pane/events.js';
 import type {Delivery} from '../pane/failures.js';
+import type {FollowKind} from '../tmux/follow-format.js';
 import type {NoticeVia} from './record.js';
 import type {StallEvents} from './stall.js';
 import type {SameMembers, SubmitState} from './states.js';
@@ -15,6 +16,8 @@ export interface WaitFound {
   match?: string;
   /** Why the wait ended: `idle`, `idle: waiting for input (python3)`, `still running: sleep`. */
   verdict?: string;
+  /** How the busy pane was followed (src/tmux/follow-format.ts), if it was. */
+  followedBy?: FollowKind[] | undefined;
 }
 
 /**

@@ -277,7 +277,7 @@ class Job {
       return this.#ended({state: 'blocked', waitedMs, delivery, blocked, reason});
     }
     const kind = {done: 'condition-met', timeout: 'wait-timeout', failed: 'fail-pattern'} as const;
-    const found = {waitedMs, checks, exitCode, match, verdict};
+    const found = {waitedMs, checks, exitCode, match, verdict, followedBy: done.followedBy};
     await recorder.event(kind[status === 'blocked' ? 'done' : status], found);
     if (failed) {
       const reason = `The fail pattern /${failed.pattern}/ matched: ${failed.line.trim()}`;

@@ -12,6 +12,7 @@ import {knownEnding} from '../detect/wait-look.js';
 import {type PaneActivity, waitUntil} from '../detect/wait-until.js';
 import {ForegroundWatch} from '../detect/watchers.js';
 import type {Foreground} from '../process/foreground.js';
+import type {FollowKind} from '../tmux/follow-format.js';
 import type {Tmux} from '../tmux/tmux.js';
 import type {PaneView} from '../tmux/view.js';
 
@@ -74,6 +75,8 @@ export interface Awaited {
   dialog?: FoundDialog;
   /** The wait ended on a stall (`--on-stall cancel`; status `timeout`). */
   stalled?: Stall | undefined;
+  /** How the busy pane was followed (src/tmux/follow-format.ts), if it was. */
+  followedBy?: FollowKind[] | undefined;
   /** Why it is done (`idle`, `idle: waiting for input (python3)`), or, on a timeout, why it
    * was not (`still running: sleep`, `the screen is still changing`). */
   why: string;
@@ -139,7 +142,11 @@ export async function awaitDone(
       }),
     );
     const v = waited.verdict;
-    const base = {waitedMs: deps.clock.now() - start, checks: waited.checks};
+    const base = {
+      waitedMs: deps.clock.now() - start,
+      checks: waited.checks,
+      ...(waited.followedBy ? {followedBy: waited.followedBy} : {}),
+    };
     if (v.status === 'blocked') {
       return {
         ...base,

@@ -1,3 +1,5 @@
+import type {FollowKind, FollowNeed} from './follow-format.js';
+
 /**
  * Push signals about a pane's output, for event-driven waiting. The control-mode transport
  * provides them (src/tmux/control-activity.ts); tests use a scripted fake. Without them the
@@ -18,13 +20,16 @@ export interface PaneActivity {
   /** Whether pane `paneId`'s changes come as reports once a second (a busy pane followed by
    * its checks), each of them whole, rather than as its output. */
   followed(paneId: string): boolean;
+  /** How the source follows busy pane `paneId` now (src/tmux/follow-format.ts), if it does. */
+  followedAs(paneId: string): FollowKind | undefined;
   /** Resolves once what the source says of pane `paneId`'s last output is exact to now (at
    * once, mostly; a source that follows a busy pane by its checks first hears it again after
    * it went quiet), or when the source ends. A wait settles before it trusts silence. */
   settled(paneId: string, signal: AbortSignal): Promise<void>;
   /** Hear pane `paneId` until the returned call (a job's pane, a wait's): a source may stop
-   * hearing panes nobody holds. Holds nest. */
-  hold(paneId: string): () => void;
+   * hearing panes nobody holds. Holds nest. `need`: what a wait needs told of the pane while
+   * it is busy (src/tmux/follow-format.ts; none: the hold only keeps it heard). */
+  hold(paneId: string, need?: FollowNeed): () => void;
   /** Resolves at the pane's next output, or when the source ends, whichever comes first;
    * rejects with an AbortError when `signal` fires. */
   nextOutput(paneId: string, signal: AbortSignal): Promise<void>;

@@ -64,7 +64,8 @@ export function createControlActivity(control: ControlRunner): PaneActivity {
     },
     lastOutputAt: (paneId) => hearing.changedAt(paneId),
     printedAfter: (paneId, at) => hearing.changedAfter(paneId, at),
-    hold: (paneId) => hearing.hold(paneId),
+    hold: (paneId, need) => hearing.hold(paneId, need),
+    followedAs: (paneId) => hearing.followedAs(paneId),
     followed: (paneId) => hearing.isFollowed(paneId),
     async covers(paneId) {
       if (control.isClosed) return false;

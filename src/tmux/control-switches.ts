@@ -57,6 +57,22 @@ export class PaneSwitches {
     this.send(`refresh-client -B '${name}:${paneId}:${format}'`, 'refresh-client').catch(() => {});
   }
 
+  /** The second `paneId`'s window last had output (`#{window_activity}`), read after every
+   * switch sent before it; undefined when tmux does not say. */
+  async windowActivity(paneId: string): Promise<number | undefined> {
+    if (!PANE_ID.test(paneId)) return undefined;
+    try {
+      const reply = await this.send(
+        `display-message -p -t '${paneId}' '#{window_activity}'`,
+        'display-message',
+      );
+      const second = Number.parseInt(String(reply).trim(), 10);
+      return Number.isFinite(second) ? second : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** End the subscription `name`. */
   unsubscribe(name: string): void {
     if (!SUBSCRIPTION_NAME.test(name)) return;
@@ -75,6 +91,7 @@ export interface SubscriptionChange {
 
 const PANE_ID = /^%\d+$/;
 const SUBSCRIPTION_NAME = /^[a-z][a-z0-9-]*$/;
-/** Formats are nudge's own constants; still, nothing that could leave the quotes or run a
- * command (`#(`) is sent. */
-const SAFE_FORMAT = /^(?:[^'\n#]|#\{[a-z_]+\})+$/;
+/** Formats are nudge's own, with tmux's search for a pattern in them (src/tmux/search.ts,
+ * every `#` of the pattern doubled); still, only printable ASCII, nothing that could leave the
+ * quotes, and no `#` that starts anything but a format or an escape (never `#(`, a command). */
+const SAFE_FORMAT = /^(?:[\x20-\x22\x24-\x26\x28-\x7e]|#[{},#])+$/;

@@ -1,4 +1,13 @@
 import type {PaneSwitches, SubscriptionChange} from './control-switches.js';
+import {
+  type FollowKind,
+  type FollowNeed,
+  followFormat,
+  followKind,
+  lullSecond,
+  matchShownIn,
+} from './follow-format.js';
+import {type Mode, newState, type PaneState} from './hearing-state.js';
 import {KeyedListeners} from './listeners.js';
 
 /**
@@ -13,9 +22,12 @@ import {KeyedListeners} from './listeners.js';
  *   and the notice's latency rest on). A pane a job holds starts here.
  * - **followed**: a held pane that has printed without a pause of BUSY_GAP_MS for
  *   COARSE_AFTER_MS, at least COARSE_MIN_RATE times a second: its output paused for us and a
- *   subscription to CHANGE_FORMAT instead, which tmux checks once a second and reports only
- *   when it changed. A change reported by a check counts as made at the check (the latest it
- *   can have been), so a wait may call the pane quiet later than it was, never sooner.
+ *   format subscription instead, which tmux checks once a second and reports only when it
+ *   changed. A change reported by a check counts as made at the check (the latest it can have
+ *   been), so a wait may call the pane quiet later than it was, never sooner. What the format
+ *   reads follows what the pane's waits need (src/tmux/follow-format.ts): its changes, or —
+ *   when they only look for patterns — tmux's own search for them ("sparse": a report only
+ *   when a match may show).
  * - **trailing**: a check came without a change (tmux reports none), so the pane may have gone
  *   quiet: output on again, and the subscription kept for one more check, which reports a
  *   change made between the silent check and output coming back. Then heard. Only a wait
@@ -41,14 +53,20 @@ export class PaneHearing {
 
   constructor(private readonly port: HearingPort) {}
 
-  /** Hear `paneId` (a job's pane, a wait's) until the returned call; holds nest. */
-  hold(paneId: string): () => void {
+  /** Hear `paneId` (a job's pane, a wait's) until the returned call; holds nest. `need`: what a
+   * wait needs told while the pane is followed (none: the hold only keeps it heard). */
+  hold(paneId: string, need?: FollowNeed): () => void {
     let p = this.#panes.get(paneId);
     if (!p) {
       p = newState('heard');
       this.#panes.set(paneId, p);
     }
     p.holds++;
+    const token = Symbol('hold');
+    if (need) {
+      p.needs.set(token, need);
+      this.#refollow(paneId, p);
+    }
     if (p.mode === 'muted') {
       // What it printed while muted is unknown: as if it printed now.
       this.port.switches.setOutput(paneId, 'continue');
@@ -61,7 +79,9 @@ export class PaneHearing {
     return () => {
       if (released) return;
       released = true;
+      const hadNeed = pane.needs.delete(token);
       this.#release(paneId, pane);
+      if (hadNeed) this.#refollow(paneId, pane);
     };
   }
 
@@ -88,6 +108,14 @@ export class PaneHearing {
    * as its output. */
   isFollowed(paneId: string): boolean {
     return this.#panes.get(paneId)?.mode === 'followed';
+  }
+
+  /** How `paneId` is followed now (follow-format.ts), while it is. */
+  followedAs(paneId: string): FollowKind | undefined {
+    const p = this.#panes.get(paneId);
+    return p?.format && (p.mode === 'followed' || p.mode === 'trailing')
+      ? followKind(p.format)
+      : undefined;
   }
 
   /** Call `listener` once `paneId` is settled (heard again after following), or at once if it
@@ -138,11 +166,21 @@ export class PaneHearing {
     const p = this.#panes.get(paneId);
     if (!p || change.name !== subscriptionName(paneId)) return;
     if (p.mode === 'followed') {
+      const lastSecond = p.format?.lull ? lullSecond(change.value) : undefined;
+      if (lastSecond !== undefined) {
+        this.#lull(paneId, p, lastSecond);
+        return;
+      }
       // Changed after the check before, by this one: counted as made now.
       this.#changed(paneId, p, p.checkedAt - ARRIVAL_MARGIN_MS, atMs);
       p.checkedAt = atMs;
-      const second = Number.parseInt(change.value, 10);
+      const format = p.format;
+      const second = format?.sparse ? Number.NaN : Number.parseInt(change.value, 10);
       p.tick = Number.isFinite(second) ? {at: atMs, second} : undefined;
+      if (format && format.searches > 0) {
+        p.matchShown = matchShownIn(change.value, format);
+        this.#refollow(paneId, p);
+      }
       // The silence timer (while someone waits for the pane to settle) is not moved here: it
       // looks at the last check when it fires (#silent), so a pane reported every second
       // costs one timer a second, not two (a timer moved earlier still wakes the process at
@@ -174,6 +212,7 @@ export class PaneHearing {
     p.timer = undefined;
     if (p.mode === 'followed' || p.mode === 'trailing') {
       this.port.switches.unsubscribe(subscriptionName(paneId));
+      p.format = undefined;
       // Followed: paused already. Trailing: muted at its next output, as any unheld pane.
       p.mode = p.mode === 'followed' ? 'muted' : 'heard';
       this.#tell(settledKey(paneId));
@@ -190,7 +229,8 @@ export class PaneHearing {
 
   #follow(paneId: string, p: PaneState, at: number): void {
     this.port.switches.setOutput(paneId, 'pause');
-    this.port.switches.subscribe(subscriptionName(paneId), paneId, CHANGE_FORMAT);
+    p.matchShown = undefined;
+    this.#subscribe(paneId, p);
     p.mode = 'followed';
     p.run = undefined;
     p.tick = undefined;
@@ -199,12 +239,36 @@ export class PaneHearing {
     if (this.#listeners.has(settledKey(paneId))) this.#silent(paneId, p);
   }
 
+  /** Subscribe to what the pane's waits need now (replacing the subscription of that name). */
+  #subscribe(paneId: string, p: PaneState): void {
+    p.format = followFormat(p.needs.values(), p.matchShown);
+    this.port.switches.subscribe(subscriptionName(paneId), paneId, p.format.format);
+  }
+
+  /** A followed pane whose waits' needs (or whose search's state) changed: subscribed anew if
+   * that changes what it reads. tmux reports the new subscription's first value at its next
+   * check, which counts as a change (one look more). */
+  #refollow(paneId: string, p: PaneState): void {
+    if (p.mode !== 'followed') return;
+    if (followFormat(p.needs.values(), p.matchShown).format === p.format?.format) return;
+    const wasLull = p.format?.lull;
+    this.#subscribe(paneId, p);
+    if (wasLull && !p.format?.lull) {
+      // Followed by its changes from now: a wait for its settling looks for its silence.
+      p.tick = undefined;
+      p.checkedAt = this.port.now();
+      if (p.timer === undefined && this.#listeners.has(settledKey(paneId))) this.#silent(paneId, p);
+    }
+  }
+
   /** The silence timer of a followed pane someone waits for: a check came in time (the pane
    * still changes), so it waits for the one after; or none did, so the pane may be quiet. The
    * first check may be a whole tick away (and reports the first value). Nobody waiting, it
    * stops: the pane stays followed, and costs nothing once it is quiet. */
   #silent(paneId: string, p: PaneState): void {
     p.timer = undefined;
+    // A lull-followed pane is reported when it goes quiet (#lull): no silence to look for.
+    if (p.format?.lull) return;
     if (p.mode !== 'followed' || !this.#listeners.has(settledKey(paneId))) return;
     const last = p.tick?.at ?? p.checkedAt + TICK_MS;
     const due = last + TICK_MS + TICK_SLACK_MS;
@@ -216,6 +280,26 @@ export class PaneHearing {
       const apart = Math.min(SILENCE_LOOK_MAX_MS, (now - p.followedSince) / 20);
       this.#arm(p, () => this.#silent(paneId, p), Math.max(due - now, apart));
     } else this.#quiet(paneId, p);
+  }
+
+  /**
+   * A lull-followed pane has printed nothing since `second` (tmux's check said so): output on,
+   * its last change known to that second. Then, after the continue, tmux is asked for the
+   * second again: unchanged, nothing was printed between the check and output coming back,
+   * and the pane is heard at once; otherwise (or no answer) it trails, as after a silent check.
+   */
+  #lull(paneId: string, p: PaneState, second: number): void {
+    const now = this.port.now();
+    this.port.switches.setOutput(paneId, 'continue');
+    p.mode = 'trailing';
+    p.trailingSince = now;
+    this.#changed(paneId, p, second * 1_000, Math.min((second + 1) * 1_000, now));
+    this.#arm(p, () => this.#endTrailing(paneId, p), TICK_MS + TICK_SLACK_MS);
+    void this.port.switches.windowActivity(paneId).then((again) => {
+      if (again === second && p.mode === 'trailing' && p.trailingSince === now) {
+        this.#endTrailing(paneId, p);
+      }
+    });
   }
 
   /** A check came with no change (or none came at all): output on, one check more. */
@@ -242,6 +326,7 @@ export class PaneHearing {
     this.port.switches.unsubscribe(subscriptionName(paneId));
     p.mode = 'heard';
     p.run = undefined;
+    p.format = undefined;
     this.#tell(settledKey(paneId));
   }
 
@@ -266,47 +351,9 @@ export class PaneHearing {
 
 /** What the hearing needs of its control client. */
 export interface HearingPort {
-  switches: Pick<PaneSwitches, 'setOutput' | 'subscribe' | 'unsubscribe'>;
+  switches: Pick<PaneSwitches, 'setOutput' | 'subscribe' | 'unsubscribe' | 'windowActivity'>;
   /** Wall-clock ms (the checks' seconds are compared with it). */
   now(): number;
-}
-
-/** How a pane is heard (see PaneHearing). */
-export type Mode = 'heard' | 'followed' | 'trailing' | 'muted';
-
-interface PaneState {
-  holds: number;
-  mode: Mode;
-  /** The latest the pane's last change can have been (ms). */
-  changedAt: number | undefined;
-  /** A time its last change surely came after. */
-  changedAfter: number | undefined;
-  /** The busy run being heard: its first and last output, and how many. */
-  run: {start: number; last: number; events: number} | undefined;
-  /** The last check that reported a change: when it came, and the second it read. */
-  tick: {at: number; second: number} | undefined;
-  /** When following began, or the last check came. */
-  checkedAt: number;
-  /** When following began. */
-  followedSince: number;
-  /** When output came back (trailing). */
-  trailingSince: number;
-  timer: NodeJS.Timeout | undefined;
-}
-
-function newState(mode: Mode): PaneState {
-  return {
-    holds: 0,
-    mode,
-    changedAt: undefined,
-    changedAfter: undefined,
-    run: undefined,
-    tick: undefined,
-    checkedAt: 0,
-    followedSince: 0,
-    trailingSince: 0,
-    timer: undefined,
-  };
 }
 
 /** The listeners' key for "`paneId` settled" (beside its own key, for its changes). */
@@ -334,11 +381,3 @@ const TICK_SLACK_MS = 250;
 const SILENCE_LOOK_MAX_MS = 3_000;
 /** How long a check's report may take to reach us (for the same-second rule). */
 const ARRIVAL_MARGIN_MS = 250;
-/**
- * What a followed pane's subscription reads: `window_activity` changes (to the second) with
- * any output in the pane's window; the cursor and the history size with most output inside a
- * second; the rest with the pane dying, entering a mode, or switching screens. The first
- * field must stay `window_activity` (the same-second rule reads it).
- */
-export const CHANGE_FORMAT =
-  '#{window_activity} #{cursor_x},#{cursor_y} #{history_size} #{pane_dead} #{pane_in_mode} #{alternate_on}';

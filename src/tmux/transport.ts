@@ -247,9 +247,10 @@ export function openTransportLazily(
     covers: async (paneId) => (opened?.activity ? opened.activity.covers(paneId) : false),
     lastOutputAt: (paneId) => opened?.activity?.lastOutputAt(paneId),
     printedAfter: (paneId, at) => opened?.activity?.printedAfter(paneId, at) ?? false,
-    hold: (paneId) => opened?.activity?.hold(paneId) ?? (() => {}),
+    hold: (paneId, need) => opened?.activity?.hold(paneId, need) ?? (() => {}),
     settled: async (paneId, signal) => opened?.activity?.settled(paneId, signal),
     followed: (paneId) => opened?.activity?.followed(paneId) ?? false,
+    followedAs: (paneId) => opened?.activity?.followedAs(paneId),
     nextOutput: (paneId, signal) =>
       opened?.activity ? opened.activity.nextOutput(paneId, signal) : never(signal),
     ended: (signal) => (opened?.activity ? opened.activity.ended(signal) : never(signal)),

@@ -1,5 +1,6 @@
 import type {Clock} from '../../src/base/clock.js';
 import {type PaneActivity, untilAborted} from '../../src/tmux/activity.js';
+import type {FollowKind, FollowNeed} from '../../src/tmux/follow-format.js';
 import {TmuxCommandError} from '../../src/tmux/runner.js';
 import type {Tmux} from '../../src/tmux/tmux.js';
 import type {PaneView} from '../../src/tmux/view.js';
@@ -152,9 +153,15 @@ export class ScriptedPane implements PaneActivity {
   followed(): boolean {
     return false;
   }
+  followedAs(): FollowKind | undefined {
+    return undefined;
+  }
   /** How many holds are on the pane now (the wait holds it while it follows events). */
   holds = 0;
-  hold(): () => void {
+  /** What each hold asked to be told of the pane while busy (src/tmux/follow-format.ts). */
+  needs: (FollowNeed | undefined)[] = [];
+  hold(_pane: string, need?: FollowNeed): () => void {
+    this.needs.push(need);
     this.holds++;
     let released = false;
     return () => {

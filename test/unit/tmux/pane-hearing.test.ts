@@ -2,23 +2,25 @@
 // held pane by its subscription's checks once a second, panes nobody holds muted — and what
 // each says of when the pane last changed, never sooner than it did.
 import {afterEach, beforeEach, describe, expect, test, vi} from 'vitest';
-import {
-  CHANGE_FORMAT,
-  COARSE_AFTER_MS,
-  PaneHearing,
-  subscriptionName,
-} from '../../../src/tmux/pane-hearing.js';
+import {CHANGE_FORMAT, LULL_FORMAT} from '../../../src/tmux/follow-format.js';
+import {COARSE_AFTER_MS, PaneHearing, subscriptionName} from '../../../src/tmux/pane-hearing.js';
 
 /** A second boundary of the wall clock, so that checks' seconds are easy to reason about. */
 const T0 = 1_800_000_000_000;
 
 function world() {
   const sent: string[] = [];
+  /** What tmux answers when asked for a window's last second (a lull's second look). */
+  const tmux = {activity: undefined as number | undefined};
   const hearing = new PaneHearing({
     switches: {
       setOutput: (pane, state) => sent.push(`${state} ${pane}`),
       subscribe: (name, pane, format) => sent.push(`subscribe ${name} ${pane} ${format}`),
       unsubscribe: (name) => sent.push(`unsubscribe ${name}`),
+      windowActivity: async (pane) => {
+        sent.push(`activity ${pane}`);
+        return tmux.activity;
+      },
     },
     now: () => Date.now(),
   });
@@ -34,7 +36,10 @@ function world() {
       value: `${second} 0,3 10 0 0 0`,
       atMs: Date.now(),
     });
-  return {sent, hearing, to, print, check};
+  /** A check of `pane`'s subscription reported `value` now. */
+  const report = (pane: string, value: string) =>
+    hearing.subscription({name: subscriptionName(pane), paneId: pane, value, atMs: Date.now()});
+  return {sent, tmux, hearing, to, print, check, report};
 }
 
 /** How many times `pane`'s change was told, from now on. */
@@ -276,5 +281,99 @@ describe('a followed pane', () => {
       atMs: Date.now(),
     });
     expect(w.hearing.changedAt('%1')).toBe(T0 + COARSE_AFTER_MS);
+  });
+});
+
+/** A held pane printing ten times a second until it is followed (at COARSE_AFTER_MS). */
+function busyUntilFollowed(w: ReturnType<typeof world>, pane: string) {
+  printEvery(w, pane, 100, 0, COARSE_AFTER_MS);
+  expect(w.hearing.modeOf(pane)).toBe('followed');
+}
+
+describe('a busy pane whose waits only wait for it to go quiet (lull)', () => {
+  test('is reported only when quiet, and heard again at once when nothing came since', async () => {
+    const w = world();
+    w.hearing.hold('%1', 'lull');
+    busyUntilFollowed(w, '%1');
+    expect(w.sent).toEqual(['pause %1', `subscribe nudge-1 %1 ${LULL_FORMAT}`]);
+    let settled = 0;
+    w.hearing.onSettled('%1', () => settled++);
+    // Busy for a minute: tmux reports nothing, and nothing here wakes (no timer armed).
+    w.report('%1', 'L B 0 0 0');
+    w.to(65_000);
+    expect(vi.getTimerCount()).toBe(0);
+    const told = counted(w, '%1');
+    // It went quiet in second T0/1000 + 63: tmux says so once LULL_SECONDS have passed.
+    const second = T0 / 1_000 + 63;
+    w.tmux.activity = second;
+    w.report('%1', `L ${second} 0 0 0`);
+    expect(w.hearing.changedAt('%1')).toBe((second + 1) * 1_000);
+    expect(w.hearing.changedAfter('%1', second * 1_000 - 1)).toBe(true);
+    expect(told()).toBe(1);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(w.sent.slice(2)).toEqual(['continue %1', 'activity %1', 'unsubscribe nudge-1']);
+    expect(w.hearing.modeOf('%1')).toBe('heard');
+    expect(settled).toBe(1);
+  });
+
+  test('trails for one check when the window printed between the check and output coming back', async () => {
+    const w = world();
+    w.hearing.hold('%1', 'lull');
+    busyUntilFollowed(w, '%1');
+    w.to(9_000);
+    const second = T0 / 1_000 + 6;
+    w.tmux.activity = second + 3;
+    w.report('%1', `L ${second} 0 0 0`);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(w.hearing.modeOf('%1')).toBe('trailing');
+    // The kept subscription's next check reports that change: counted as made by then.
+    w.to(9_990);
+    w.report('%1', 'L B 0 0 0');
+    expect(w.hearing.modeOf('%1')).toBe('heard');
+    expect(w.hearing.changedAt('%1')).toBe(T0 + 9_000);
+  });
+
+  test('a wait that needs its changes turns the subscription back to them', () => {
+    const w = world();
+    w.hearing.hold('%1', 'lull');
+    busyUntilFollowed(w, '%1');
+    const release = w.hearing.hold('%1', 'changes');
+    expect(w.sent.at(-1)).toBe(`subscribe nudge-1 %1 ${CHANGE_FORMAT}`);
+    release();
+    expect(w.sent.at(-1)).toBe(`subscribe nudge-1 %1 ${LULL_FORMAT}`);
+  });
+});
+
+describe('a busy pane whose waits only look for patterns (search)', () => {
+  const search = {searches: [{ere: 'DONE', ignoreCase: false}]};
+
+  test('is reported when a row may match, and by its changes while one already does', () => {
+    const w = world();
+    w.hearing.hold('%1', search);
+    busyUntilFollowed(w, '%1');
+    const sparse = w.sent.at(-1) ?? '';
+    expect(sparse).toMatch(/^subscribe nudge-1 %1 S .*#\{C\/r:DONE\}$/);
+    const told = counted(w, '%1');
+    // Its first report: no row matches. Then one does (an old line, say): followed by changes.
+    w.to(5_500);
+    w.report('%1', 'S 4 0 0 0 0');
+    expect(w.sent.at(-1)).toBe(sparse);
+    w.to(6_000);
+    w.report('%1', 'S 4 0 0 0 3');
+    expect(w.sent.at(-1)).toBe(`subscribe nudge-1 %1 ${CHANGE_FORMAT} #{C/r:DONE}`);
+    expect(told()).toBe(2);
+    // The row scrolled away: back to the search alone.
+    w.to(7_000);
+    w.report('%1', `${T0 / 1_000 + 7} 0,3 10 0 0 0 0`);
+    expect(w.sent.at(-1)).toBe(sparse);
+    expect(w.hearing.changedAt('%1')).toBe(T0 + 7_000);
+  });
+
+  test('a wait for a quiet window beside it needs the changes', () => {
+    const w = world();
+    w.hearing.hold('%1', search);
+    w.hearing.hold('%1', 'lull');
+    busyUntilFollowed(w, '%1');
+    expect(w.sent.at(-1)).toBe(`subscribe nudge-1 %1 ${CHANGE_FORMAT}`);
   });
 });
