@@ -1,6 +1,7 @@
 // The event-driven wait (output events from the control-mode transport), in virtual time:
 // when it looks at the pane, when it decides, and how it falls back to polling.
 import {describe, expect, test} from 'vitest';
+import {LinearPattern} from '../../../src/base/pattern.js';
 import {RegexWatcher} from '../../../src/detect/output-watchers.js';
 import {StallWatch} from '../../../src/detect/stall.js';
 import {READ_DEBOUNCE_MS} from '../../../src/detect/wait-events.js';
@@ -231,6 +232,35 @@ describe('conditions that read the screen', () => {
     });
     expect(result.status).toBe('timeout');
     expect(pane.viewsAt).toEqual([0, 1_000, 2_000, 3_000, 4_000]);
+  });
+
+  test('what each wait asks to be told of its pane while it is busy', async () => {
+    const asked = async (watcher: Watcher, o: Partial<WaitOptions> = {}) => {
+      const pane = new ScriptedPane(new VirtualClock(), ['$ wait'], 10);
+      await wait(pane, watcher, {timeoutMs: 2_000, ...o});
+      return pane.needs;
+    };
+    const regex = () => new RegexWatcher(new OutputReader({row: 1, col: 0}), /DONE \d/, [], 100);
+    // A pattern: tmux's own search for it. A stability window: the pane going quiet.
+    expect(await asked(regex())).toEqual([
+      {searches: [{ere: 'DONE [0123456789]', ignoreCase: false}]},
+    ]);
+    expect(await asked(new StableWatcher(2, noGate))).toEqual(['lull']);
+    // The stall watchdog times what it sees: every change.
+    const stall = {
+      watch: new StallWatch(600_000, [], [], 0),
+      dialogIn: () => false,
+      busyIn: () => undefined,
+      began: async () => 'go-on' as const,
+      over: async () => {},
+    };
+    expect(await asked(regex(), {stall})).toEqual(['changes']);
+    expect(await asked(new StableWatcher(2, noGate), {stall})).toEqual(['changes']);
+    // A pattern tmux cannot be asked for (a flag group): every change.
+    const flagged = new LinearPattern('(?i)done');
+    expect(
+      await asked(new RegexWatcher(new OutputReader({row: 1, col: 0}), flagged, [], 100)),
+    ).toEqual(['changes']);
   });
 
   test('a pane closed while quiet ends the wait at its layout change, not at the next look', async () => {
