@@ -24,13 +24,16 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # The tmux-facing core: typing byte for byte over both transports (with --until exit, regex
 # and stable), wait, expect, the mode guard (copy mode entered mid-typing: it rests on tmux
 # dropping a command list after `set-option -o` fails, and on if-shell -F running at once),
-# the pane options a status bar reads (#{@nudge-state} expanded by display -p);
+# the pane options a status bar reads (#{@nudge-state} expanded by display -p); a busy pane
+# followed by the format its wait needs (tmux's own search #{C/r:…}, #{T;l:%s} for a lull, the
+# pattern translations run through tmux's regcomp);
 # then, by name, --until exit in a shell, doctor inside a pane (what it says of this tmux), a
 # watcher line typed into a shell, and the status bar a real client draws from #{@nudge-status}
 # (a server option in status-right: found, styled, never run, redrawn when it changes).
 CORE=(test/integration/transports.test.ts test/integration/wait-command.test.ts
   test/integration/expect.test.ts test/integration/copy-mode.test.ts
-  test/integration/pane-status.test.ts test/integration/control-activity.test.ts)
+  test/integration/pane-status.test.ts test/integration/control-activity.test.ts
+  test/integration/busy-pane.test.ts test/integration/tmux-search.test.ts)
 CORE_NAMED=(test/integration/until.test.ts test/integration/doctor.test.ts
   test/integration/watch.test.ts test/integration/status-line.test.ts)
 CORE_NAMES='^(submit --until exit|nudge doctor inside a pane|nudge watch the line runs in a shell pane|status-line and next the status bar shows)'

@@ -48,9 +48,10 @@ const SPARSE_HEAD =
 export const LULL_SECONDS = 2;
 
 /** While the pane printed within LULL_SECONDS: `L B`; once it has not, `L <its last second>`
- * (a second since the epoch, as `window_activity`). Then the pane dying, entering a mode,
- * switching screens. */
-export const LULL_FORMAT = `L #{?#{e|<:#{e|-:#{T;l:%s},#{window_activity}},${LULL_SECONDS}},B,#{window_activity}} #{pane_dead} #{pane_in_mode} #{alternate_on}`;
+ * (a second since the epoch, as `window_activity`); `L X` where this tmux has no clock in its
+ * formats (`#{T;l:%s}` empty: the pane is then followed by its changes). Then the pane dying,
+ * entering a mode, switching screens. */
+export const LULL_FORMAT = `L #{?#{T;l:%s},#{?#{e|<:#{e|-:#{T;l:%s},#{window_activity}},${LULL_SECONDS}},B,#{window_activity}},X} #{pane_dead} #{pane_in_mode} #{alternate_on}`;
 
 /** How a busy pane was followed, as a wait's record says: every second it changed, when it
  * went quiet, or when a match may show. */
@@ -73,10 +74,12 @@ export interface FollowFormat {
 }
 
 /** The format for a pane whose waits need `needs`; `matchShown` says whether a search matched
- * a row at the last report (undefined: not known yet; the search's first report says). */
+ * a row at the last report (undefined: not known yet; the search's first report says);
+ * `noClock`: this tmux cannot say a lull (a lull is then followed by its changes). */
 export function followFormat(
   needs: Iterable<FollowNeed | undefined>,
   matchShown: boolean | undefined,
+  noClock = false,
 ): FollowFormat {
   const searches: TmuxSearch[] = [];
   let lulls = 0;
@@ -86,7 +89,7 @@ export function followFormat(
     else if (need) searches.push(...need.searches);
   }
   if (lulls > 0) {
-    return searches.length === 0
+    return searches.length === 0 && !noClock
       ? {format: LULL_FORMAT, sparse: false, lull: true, searches: 0}
       : CHANGES;
   }
@@ -99,12 +102,13 @@ export function followFormat(
 
 const CHANGES: FollowFormat = {format: CHANGE_FORMAT, sparse: false, searches: 0};
 
-/** The last second of a lull report's pane, when it says the pane has been quiet. */
-export function lullSecond(value: string): number | undefined {
+/** What a lull report says: busy, no clock in this tmux's formats, or the last second of a
+ * pane that has been quiet. */
+export function lullState(value: string): 'busy' | 'no-clock' | number {
   const field = value.split(' ')[1];
-  if (field === undefined || field === 'B') return undefined;
-  const second = Number.parseInt(field, 10);
-  return Number.isFinite(second) ? second : undefined;
+  if (field === 'X') return 'no-clock';
+  const second = Number.parseInt(field ?? '', 10);
+  return Number.isFinite(second) ? second : 'busy';
 }
 
 /** Whether a report of `format` says a search matches a row (each search field is the row

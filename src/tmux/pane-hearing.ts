@@ -4,7 +4,7 @@ import {
   type FollowNeed,
   followFormat,
   followKind,
-  lullSecond,
+  lullState,
   matchShownIn,
 } from './follow-format.js';
 import {type Mode, newState, type PaneState} from './hearing-state.js';
@@ -50,6 +50,8 @@ export class PaneHearing {
   readonly #panes = new Map<string, PaneState>();
   /** Who hears of a pane's changes (its id) and of its settling (settledKey). */
   readonly #listeners = new KeyedListeners<string>();
+  /** This tmux said it has no clock in its formats: no pane is followed for its lull. */
+  #noClock = false;
 
   constructor(private readonly port: HearingPort) {}
 
@@ -166,9 +168,10 @@ export class PaneHearing {
     const p = this.#panes.get(paneId);
     if (!p || change.name !== subscriptionName(paneId)) return;
     if (p.mode === 'followed') {
-      const lastSecond = p.format?.lull ? lullSecond(change.value) : undefined;
-      if (lastSecond !== undefined) {
-        this.#lull(paneId, p, lastSecond);
+      const lull = p.format?.lull ? lullState(change.value) : 'busy';
+      if (lull === 'no-clock') this.#noClock = true;
+      if (typeof lull === 'number') {
+        this.#lull(paneId, p, lull);
         return;
       }
       // Changed after the check before, by this one: counted as made now.
@@ -177,10 +180,8 @@ export class PaneHearing {
       const format = p.format;
       const second = format?.sparse ? Number.NaN : Number.parseInt(change.value, 10);
       p.tick = Number.isFinite(second) ? {at: atMs, second} : undefined;
-      if (format && format.searches > 0) {
-        p.matchShown = matchShownIn(change.value, format);
-        this.#refollow(paneId, p);
-      }
+      if (format && format.searches > 0) p.matchShown = matchShownIn(change.value, format);
+      if (format && (format.searches > 0 || lull === 'no-clock')) this.#refollow(paneId, p);
       // The silence timer (while someone waits for the pane to settle) is not moved here: it
       // looks at the last check when it fires (#silent), so a pane reported every second
       // costs one timer a second, not two (a timer moved earlier still wakes the process at
@@ -241,7 +242,7 @@ export class PaneHearing {
 
   /** Subscribe to what the pane's waits need now (replacing the subscription of that name). */
   #subscribe(paneId: string, p: PaneState): void {
-    p.format = followFormat(p.needs.values(), p.matchShown);
+    p.format = followFormat(p.needs.values(), p.matchShown, this.#noClock);
     this.port.switches.subscribe(subscriptionName(paneId), paneId, p.format.format);
   }
 
@@ -250,7 +251,8 @@ export class PaneHearing {
    * check, which counts as a change (one look more). */
   #refollow(paneId: string, p: PaneState): void {
     if (p.mode !== 'followed') return;
-    if (followFormat(p.needs.values(), p.matchShown).format === p.format?.format) return;
+    if (followFormat(p.needs.values(), p.matchShown, this.#noClock).format === p.format?.format)
+      return;
     const wasLull = p.format?.lull;
     this.#subscribe(paneId, p);
     if (wasLull && !p.format?.lull) {

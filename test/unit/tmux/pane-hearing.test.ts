@@ -333,6 +333,26 @@ describe('a busy pane whose waits only wait for it to go quiet (lull)', () => {
     expect(w.hearing.changedAt('%1')).toBe(T0 + 9_000);
   });
 
+  test('a tmux with no clock in its formats: followed by its changes, its silence looked for', () => {
+    const w = world();
+    w.hearing.hold('%1', 'lull');
+    busyUntilFollowed(w, '%1');
+    let settled = 0;
+    w.hearing.onSettled('%1', () => settled++);
+    w.to(5_500);
+    w.report('%1', 'L X 0 0 0');
+    expect(w.sent.at(-1)).toBe(`subscribe nudge-1 %1 ${CHANGE_FORMAT}`);
+    // No report comes: the silence timer finds it quiet, output comes back on.
+    w.to(9_000);
+    expect(w.sent).toContain('continue %1');
+    w.to(11_000);
+    expect(settled).toBe(1);
+    // The next pane followed for a lull is followed by its changes from the start.
+    w.hearing.hold('%2', 'lull');
+    printEvery(w, '%2', 100, 11_000, 11_000 + COARSE_AFTER_MS);
+    expect(w.sent.at(-1)).toBe(`subscribe nudge-2 %2 ${CHANGE_FORMAT}`);
+  });
+
   test('a wait that needs its changes turns the subscription back to them', () => {
     const w = world();
     w.hearing.hold('%1', 'lull');
