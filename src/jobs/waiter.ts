@@ -1,6 +1,7 @@
+import {readdirSync} from 'node:fs';
 import {mkdir, readdir, readFile, rename, rm} from 'node:fs/promises';
 import {join} from 'node:path';
-import type {Clock} from '../base/clock.js';
+import {type Clock, RACE_OVER} from '../base/clock.js';
 import {describeError} from '../base/errors.js';
 import {writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE, JOB_ID_PATTERN} from '../base/paths.js';
@@ -83,9 +84,11 @@ export type HandOver = 'served' | 'handed-over';
 
 /** How often a worker whose entry waits for the waiter looks at it and at the lock. */
 const HANDOVER_POLL_MS = 100;
-/** How often the waiter reads its inbox when no file event came (fs.watch may miss some): a
- * backstop only, since every wake-up is CPU spent on jobs that only wait (issue 44). */
-const INBOX_BACKSTOP_MS = 5_000;
+/** How often, at most, the waiter reads its inbox when no file event came (fs.watch may miss
+ * some): it also reads it at each refresh of its lock (every 4 s), in that wake-up; this timer
+ * is for a refresh that does not come. Every wake-up is CPU spent on jobs that only wait
+ * (issue 44). */
+const INBOX_BACKSTOP_MS = 30_000;
 /** How often it reads its inbox when the folder cannot be watched at all. */
 const INBOX_POLL_MS = 250;
 
@@ -235,15 +238,15 @@ async function serve(dir: string, first: WaiterLock, deps: WaiterDeps): Promise<
       // One timer a round, ended with it (a race's losing sleep would stay armed).
       const round = new AbortController();
       try {
+        const watched = changes && !changes.broken;
         await Promise.race([
           ...[...running.values()].map((j) => j.done),
-          ...(changes && !changes.broken ? [changes.next] : []),
-          clock
-            .sleep(changes && !changes.broken ? INBOX_BACKSTOP_MS : INBOX_POLL_MS, round.signal)
-            .catch(() => {}),
+          ...(watched ? [changes.next, held.refreshed(round.signal).catch(() => {})] : []),
+          clock.sleep(watched ? INBOX_BACKSTOP_MS : INBOX_POLL_MS, round.signal).catch(() => {}),
         ]);
       } finally {
-        round.abort();
+        // (A reason of our own: an abort without one builds a DOMException each round.)
+        round.abort(RACE_OVER);
       }
     }
   } finally {
@@ -253,15 +256,26 @@ async function serve(dir: string, first: WaiterLock, deps: WaiterDeps): Promise<
   }
 }
 
+/** The names in `dir` ([] if it cannot be read), read synchronously: a small folder of the
+ * state directory, read at each round of the waiter (its backstop every 5 s); through the
+ * thread pool each read was one more wake-up of the waiter (issue 44). */
+function listFolder(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
 /** The inbox's entries, oldest job first (job ids sort by time). An entry a waiter was taking
  * when it died (`<job>.json.<pid>.taken`, its pid gone) is put back first. */
 async function inboxEntries(inbox: string): Promise<string[]> {
-  let names = await readdir(inbox).catch(() => [] as string[]);
+  let names = listFolder(inbox);
   for (const name of names) {
     const taken = /^(.+\.json)\.(\d+)\.taken$/.exec(name);
     if (taken?.[1] && !isPidAlive(Number(taken[2]))) {
       await rename(join(inbox, name), join(inbox, taken[1])).catch(() => {});
-      names = await readdir(inbox).catch(() => [] as string[]);
+      names = listFolder(inbox);
     }
   }
   return names

@@ -11,6 +11,11 @@ export interface WaiterLock {
   release(): Promise<void>;
   /** Aborted when another process took the lock over (this one stalled past its staleness). */
   readonly lost: AbortSignal;
+  /** Resolves at the lock's next refresh that confirmed it ours (every LOCK_UPDATE_MS), or
+   * when it is lost (once lost: never): the waiter's other upkeep rides on that wake-up
+   * instead of a timer of its own (issue 44). Rejects with `signal`'s reason when it fires
+   * first. */
+  refreshed(signal: AbortSignal): Promise<void>;
 }
 
 const lockOptions = (dir: string) => ({
@@ -25,6 +30,12 @@ export async function takeWaiterLock(dir: string): Promise<WaiterLock | undefine
   const lost = new AbortController();
   // The lock directory 0700 like the rest of the state dir, and known ours or not at release.
   const ours = new LockOwnership(join(dir, 'lock'), LEASE_SAFE_AGE_MS);
+  const waiting = new Set<() => void>();
+  const tell = () => {
+    for (const resolve of [...waiting]) resolve();
+  };
+  ours.onConfirmed = tell;
+  lost.signal.addEventListener('abort', tell, {once: true});
   try {
     const release = await lockfile.lock(dir, {
       ...lockOptions(dir),
@@ -41,6 +52,22 @@ export async function takeWaiterLock(dir: string): Promise<WaiterLock | undefine
         await release().catch(() => {});
       },
       lost: lost.signal,
+      refreshed: (signal) =>
+        new Promise<void>((resolve, reject) => {
+          if (signal.aborted) return reject(signal.reason);
+          const done = () => {
+            waiting.delete(done);
+            signal.removeEventListener('abort', stop);
+            resolve();
+          };
+          const stop = () => {
+            waiting.delete(done);
+            reject(signal.reason);
+          };
+          // Lost, the lock is refreshed no more: only `signal` ends the wait.
+          if (!lost.signal.aborted) waiting.add(done);
+          signal.addEventListener('abort', stop, {once: true});
+        }),
     };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOCKED') return undefined;
