@@ -177,7 +177,7 @@ export const cpuWaiting: Figure = {
           `the pane: ${what}; --interval ${INTERVAL_MS}ms; measured from ${SETTLE_MS} ms into the wait, for ${seconds} s`,
           `CPU of the ${nudge.note}; baseline: ${baseline.note} (10 ms clock ticks)`,
           `the tmux server meanwhile (busy pane included): ${nudge.serverCpuMs} ms with nudge, ${baseline.serverCpuMs} ms with the poller`,
-          `a nudge job waiting ${seconds} s on a pane that prints nothing used ${idle?.cpuMs} ms (its pane lock's refresh every 4 s, the waiter's inbox backstop, a look at most every 8 s)`,
+          `a nudge job waiting ${seconds} s on a pane that prints nothing used ${idle?.cpuMs} ms (its pane lock's refresh every 4 s and its watchdog, the waiter's lock's refresh, which also reads its inbox, a look at most every 8 s)`,
         ],
       };
     });
