@@ -189,7 +189,7 @@ export async function handOrServe(jobId: string, deps: WaiterDeps): Promise<Hand
  */
 async function serve(dir: string, first: WaiterLock, deps: WaiterDeps): Promise<void> {
   const inbox = join(dir, 'inbox');
-  const running = new Map<string, {stop: AbortController; done: Promise<void>}>();
+  const running = new Map<string, {stop: AbortController}>();
   const onCancel = () => {
     for (const [id, job] of running) {
       void cancelRequested(deps.stateDir, id).then((yes) => {
@@ -202,8 +202,17 @@ async function serve(dir: string, first: WaiterLock, deps: WaiterDeps): Promise<
   let held: WaiterLock | undefined = first;
   const changes = watchQueue(inbox);
   const {clock} = deps;
+  /** Ends the round's wait: a job ended, or the inbox changed. (Not a race over each job's
+   * end and the watch's promise: that adds a reaction to each of them every round, ~300
+   * bytes apiece kept for as long as the job waits.) */
+  let wakeRound: () => void = () => {};
+  /** The inbox watch's promise a wake-up hangs on (one per firing, not per round). */
+  let heard: Promise<void> | undefined;
   try {
     while (held) {
+      const woken = new Promise<void>((resolve) => {
+        wakeRound = resolve;
+      });
       changes?.reset();
       // A waiter whose lock was taken over (it stalled) takes no new job: the new holder does.
       if (!held.lost.aborted && !deps.signal.aborted) {
@@ -214,7 +223,7 @@ async function serve(dir: string, first: WaiterLock, deps: WaiterDeps): Promise<
           const onStop = () => stop.abort();
           deps.signal.addEventListener('abort', onStop, {once: true});
           if (await cancelRequested(deps.stateDir, job.job)) stop.abort();
-          const done = deps
+          void deps
             .runJob({id: job.job, env: {...deps.env, ...job.vars}, signal: stop.signal})
             .catch((error: unknown) =>
               deps.log(`job ${job.job} failed in the waiter: ${describeError(error)}`),
@@ -222,8 +231,9 @@ async function serve(dir: string, first: WaiterLock, deps: WaiterDeps): Promise<
             .finally(() => {
               deps.signal.removeEventListener('abort', onStop);
               running.delete(job.job);
+              wakeRound();
             });
-          running.set(job.job, {stop, done});
+          running.set(job.job, {stop});
         }
       }
       if (running.size === 0) {
@@ -239,9 +249,13 @@ async function serve(dir: string, first: WaiterLock, deps: WaiterDeps): Promise<
       const round = new AbortController();
       try {
         const watched = changes && !changes.broken;
+        if (changes && changes.next !== heard) {
+          heard = changes.next;
+          void heard.then(() => wakeRound());
+        }
         await Promise.race([
-          ...[...running.values()].map((j) => j.done),
-          ...(watched ? [changes.next, held.refreshed(round.signal).catch(() => {})] : []),
+          woken,
+          ...(watched ? [held.refreshed(round.signal).catch(() => {})] : []),
           clock.sleep(watched ? INBOX_BACKSTOP_MS : INBOX_POLL_MS, round.signal).catch(() => {}),
         ]);
       } finally {
