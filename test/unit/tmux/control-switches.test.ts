@@ -1,8 +1,10 @@
 // The lines a control client sends to pause, continue and follow panes for itself, and
 // tmux's own pauses of a pane it muted (not resumed).
 import {describe, expect, test} from 'vitest';
+import {LinearPattern} from '../../../src/base/pattern.js';
 import {PaneSwitches, type SubscriptionChange} from '../../../src/tmux/control-switches.js';
 import {Listeners} from '../../../src/tmux/listeners.js';
+import {searchFormat, tmuxSearch} from '../../../src/tmux/search.js';
 
 function switches() {
   const lines: string[] = [];
@@ -42,9 +44,20 @@ describe('PaneSwitches', () => {
     ]);
   });
 
+  test('a search for a pattern from outside is sent as tmux reads it: escaped, whole', () => {
+    const {s, lines} = switches();
+    const format = searchFormat(
+      tmuxSearch(new LinearPattern('#(touch /tmp/x)}, a')) ?? {ere: '', ignoreCase: false},
+    );
+    s.subscribe('nudge-1', '%1', format);
+    expect(lines).toEqual([`refresh-client -B 'nudge-1:%1:#{C/r:##touch /tmp/x[#}]#, a}'`]);
+  });
+
   test.each([
     ['a quote', 'nudge-1', '%1', "#{pane_id}'; kill-server"],
     ['a command run by the format', 'nudge-1', '%1', '#(touch /tmp/x)'],
+    ['a command after an escaped #', 'nudge-1', '%1', '#{C/r:a###(touch /tmp/x)}'],
+    ['a control character', 'nudge-1', '%1', '#{C/r:a\tb}'],
     ['a name with a colon', 'a:b', '%1', '#{pane_id}'],
     ['a pane that is not a pane id', 'nudge-1', 'main:0', '#{pane_id}'],
   ])(
