@@ -1,12 +1,18 @@
 import type {TurnEnd} from './identity.js';
 import type {DialogKind} from './profile.js';
+import {claudeWork} from './work.js';
 
 // Claude Code's profile is data (data/agents/claude.toml); what stays code is how its turn-end
 // hook's payload reads.
 
-/** Claude Code's Stop hook (JSON on stdin) as a finished turn: every call is one. */
+/** Claude Code's Stop hook (JSON on stdin) as a finished turn: every call is one, with the
+ * work it says still runs (src/agents/work.ts). */
 export function claudeStopTurn(input: Record<string, unknown> | undefined): TurnEnd {
-  return typeof input?.session_id === 'string' ? {session: input.session_id} : {};
+  const work = claudeWork(input);
+  return {
+    ...(typeof input?.session_id === 'string' ? {session: input.session_id} : {}),
+    ...(work ? {work} : {}),
+  };
 }
 
 /** Claude Code's Notification hook (JSON on stdin) as "waits for a person": a permission prompt

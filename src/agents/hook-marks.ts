@@ -7,6 +7,7 @@ import {paneKey} from '../locks/key.js';
 import {insideTmux, type PaneRef, type ServerRef} from '../tmux/server.js';
 import type {DialogKind} from './profile.js';
 import type {HookKind} from './registry.js';
+import type {WorkItem} from './work.js';
 
 /** "This pane's agent finished a turn", as an agent's hook reported it. */
 export interface HookMark {
@@ -19,6 +20,9 @@ export interface HookMark {
   /** How the pane was proven when the hook ran outside it: the job that typed the turn's
    * input there (src/jobs/typed-turn.ts). Absent: the hook ran in the pane. */
   provenBy?: string;
+  /** What the agent said still runs after the turn (src/agents/work.ts); absent where its
+   * payload does not say. */
+  work?: WorkItem[];
 }
 
 /** The pane a hook runs in, from the environment tmux gives every pane: `$TMUX` is

@@ -1,4 +1,5 @@
 import type {Pattern} from '../base/pattern.js';
+import type {WorkItem} from './work.js';
 
 /**
  * How a program's calls (a shell tool running `nudge`, a hook, an MCP server it starts) prove
@@ -31,4 +32,8 @@ export interface TurnEnd {
   /** The turn's user inputs, when the payload gives them (Codex's `input-messages`): what
    * proves the turn's pane where its hook runs outside it (src/jobs/typed-turn.ts). */
   inputs?: string[];
+  /** What the agent says still runs after this turn (Claude Code's `background_tasks` and
+   * `session_crons`), when its payload says: undefined when it does not (the screen decides),
+   * `[]` when nothing does. */
+  work?: WorkItem[];
 }

@@ -103,6 +103,11 @@ export interface Profile {
    * with no such row after it is a turn still running, though no busy marker shows (Codex
    * hides its `Working` line while the answer streams). */
   turnEnd?: readonly Pattern[];
+  /** Footer rows (below the composer) saying work the agent started still runs after its turn
+   * (`1 shell · ↓ to manage`): not idle while one shows; group 1 names the work. */
+  working?: readonly Pattern[];
+  /** Commands of background work that serves (a dev server): never holds "done". */
+  services?: readonly Pattern[];
   /** The key that queues a message behind the running turn, where Enter would do something
    * else to it (Codex: Enter steers — it cuts the running request short and resends). */
   queueKey?: string;
@@ -376,9 +381,4 @@ function firstOfBox(profile: Profile, rows: readonly string[], i: number): strin
   for (let k = i - 1; box && k >= 0 && box.test(rows[k] ?? ''); k--)
     if (profile.promptEcho?.test(rows[k] ?? '')) first = k;
   return rows[first] ?? '';
-}
-
-/** Idle: the composer is on screen and nothing says busy. */
-export function isIdle(profile: Profile, view: PaneView): boolean {
-  return readComposer(profile, view) !== undefined && !isBusy(profile, view);
 }

@@ -66,6 +66,8 @@ function build(z: typeof Zod.z, compile: (source: string) => Pattern) {
     noise: z.array(regex).optional(),
     starting: z.array(regex).optional(),
     turnEnd: z.array(regex).optional(),
+    working: z.array(regex).optional(),
+    services: z.array(regex).optional(),
     queueKey: keyName.optional(),
     notBelowComposer: regex.optional(),
     queued: regex.optional(),

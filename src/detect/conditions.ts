@@ -1,5 +1,6 @@
 import {findDialog} from '../agents/dialogs.js';
-import {isAgent, isBusy, isIdle, type Profile} from '../agents/profile.js';
+import {isIdle, turnIdle} from '../agents/idle-screen.js';
+import {isAgent, isBusy, type Profile} from '../agents/profile.js';
 import {PROFILES} from '../agents/registry.js';
 import {isPosixShell, isShellCommand} from '../agents/shell.js';
 import {NudgeError} from '../base/errors.js';
@@ -10,6 +11,7 @@ import {cursorRow, type OutputMark, OutputReader, type PaneView} from '../tmux/v
 import {endingOnDialogs, type NeedsSignal, signalledNeed} from './blocked.js';
 import {type IdleFacts, idleNow, shellPromptVisible} from './idle.js';
 import {anyVisibleLine, ExitWatcher, RegexWatcher} from './output-watchers.js';
+import type {Settling} from './settle.js';
 import {compileRegex, type UntilSpec} from './until.js';
 import {
   PromptWatcher,
@@ -45,8 +47,9 @@ export interface WatcherSetup {
   blockedBy?:
     | {profile: Profile | undefined; now: () => number; before?: PaneView; needs?: NeedsSignal}
     | undefined;
-  /** Whether an agent hook reported the end of a turn since Enter (idle evidence). */
-  freshHookMark?: (() => boolean) | undefined;
+  /** Whether the agent has settled (its turn-end hook's marks since Enter, what still runs):
+   * an agent at its idle composer is done only once it has (src/detect/settle.ts). */
+  settling?: Settling | undefined;
   /** End as `unknown` where nothing can tell whether the program waits (ScreenWatchOptions). */
   endOnUnknown?: boolean | undefined;
   /** Where new output starts (regex and exit conditions). */
@@ -61,15 +64,15 @@ export interface WatcherSetup {
   failPatterns?: readonly Pattern[];
 }
 
-/** The idle-prompt test for `--until prompt[:NAME]` on a pane running `command` (with the
- * detected `profile`), or why there is none. An agent is idle when its composer is on screen
- * and no busy marker is, or when its hook reported the end of the turn and nothing on screen
- * says busy (the screen is the backstop when a hook never arrives). */
+/** The idle-prompt test for `--until prompt[:NAME]` (and `turn`) on a pane running `command`
+ * (with the detected `profile`), or why there is none. An agent is idle when its composer is
+ * on screen, no busy marker is, and it has settled (`settling`: its turn-end hook's list of
+ * what still runs, else its footer); without a Settling, its screen alone decides. */
 export function promptTest(
   spec: Extract<UntilSpec, {kind: 'prompt'}>,
   command: string,
   profile?: Profile,
-  freshHookMark?: () => boolean,
+  settling?: Settling,
 ): ((view: PaneView) => boolean) | string {
   if (spec.pattern !== undefined)
     return anyVisibleLine(compileRegex(spec.pattern, '--until prompt:'));
@@ -77,13 +80,14 @@ export function promptTest(
   const named = name === undefined ? undefined : name === profile?.name ? profile : PROFILES[name];
   if (name === 'shell' || named?.kind === 'shell') return shellPromptVisible;
   const agent = named && isAgent(named) ? named : undefined;
-  if (agent) return (view) => isIdle(agent, view) || hookSaysIdle(agent, view, freshHookMark);
+  if (agent && settling) return (view) => turnIdle(agent, view) && settling.judge(view).settled;
+  if (agent) return (view) => (spec.turn ? turnIdle(agent, view) : isIdle(agent, view));
   return `no prompt profile knows "${command}"; use --until prompt:REGEX or --profile`;
 }
 
-/** A fresh turn-end mark and nothing busy on screen. */
-function hookSaysIdle(agent: Profile, view: PaneView, freshHookMark?: () => boolean): boolean {
-  return freshHookMark?.() === true && !isBusy(agent, view);
+/** A turn-end mark since Enter, nothing busy on screen, and settled: done at once. */
+function hookSaysSettled(agent: Profile, view: PaneView, settling: Settling): boolean {
+  return settling.hookEnded() && !isBusy(agent, view) && settling.judge(view).settled;
 }
 
 /** Build the watcher for `spec` — ending, when `blockedBy` names an agent with dialogs, the
@@ -109,18 +113,17 @@ function conditionWatcher(spec: UntilSpec, s: WatcherSetup): Watcher {
     case 'stable':
       return new StableWatcher(s.stableChecks, screen);
     case 'prompt': {
-      const test = promptTest(spec, s.paneCommand, s.profile, s.freshHookMark);
+      const settling = s.settling;
+      const test = promptTest(spec, s.paneCommand, s.profile, settling);
       if (typeof test === 'string') throw new Error(test);
       const agent =
-        spec.pattern === undefined && s.freshHookMark && s.profile && s.profile.busy.length > 0
+        spec.pattern === undefined && settling && s.profile && s.profile.busy.length > 0
           ? s.profile
           : undefined;
-      return new PromptWatcher(
-        test,
-        screen,
-        2,
-        agent ? (view) => hookSaysIdle(agent, view, s.freshHookMark) : undefined,
-      );
+      return new PromptWatcher(test, screen, 2, {
+        ...(agent && settling ? {decisive: (view) => hookSaysSettled(agent, view, settling)} : {}),
+        ...(settling ? {settling} : {}),
+      });
     }
     case 'regex':
       return new RegexWatcher(
@@ -162,7 +165,7 @@ export function watcherAfterEnter(
   spec: UntilSpec,
   s: Pick<
     WatcherSetup,
-    'stableChecks' | 'ignore' | 'lines' | 'paneCommand' | 'freshHookMark' | 'input' | 'shellPane'
+    'stableChecks' | 'ignore' | 'lines' | 'paneCommand' | 'settling' | 'input' | 'shellPane'
   > & {
     profile: Profile;
     before: PaneView;
@@ -184,7 +187,7 @@ export function watcherAfterEnter(
     paneCommand: s.paneCommand,
     shellPane: s.shellPane,
     profile: s.profile,
-    freshHookMark: s.freshHookMark,
+    settling: s.settling,
     input: s.input,
     exitPattern: s.exitPattern,
     baselineKey: viewKey(before, []),

@@ -4,11 +4,14 @@ import type {HookMark, HookMarkSource, RefusedMark} from '../agents/hook-marks.j
  * folder's file events wake the watch; a wake-up a second was a waiting job's largest cost). */
 const HOOK_MARK_BACKSTOP_MS = 5_000;
 
-/** A pane's turn-end hook mark, followed from a moment on. */
+/** A pane's turn-end hook marks, followed from a moment on. */
 export interface HookWatch {
   /** Whether a mark newer than `since` came (read synchronously by a watcher). */
   fresh: () => boolean;
-  /** Resolves when a fresh mark arrives (at once never: only on arrival), so a wait looks at
+  /** The newest mark since `since`, if one came: a turn that left work running is followed
+   * by the mark of the turn the agent starts on its own when that work ends. */
+  latest: () => HookMark | undefined;
+  /** Resolves when a newer mark arrives (never at once: only on arrival), so a wait looks at
    * once instead of at its next interval. */
   wake: (signal: AbortSignal) => Promise<void>;
   /** Stop following. */
@@ -16,10 +19,10 @@ export interface HookWatch {
 }
 
 /**
- * Follow `pane`'s turn-end hook mark (file events on the marks folder, with a backstop) and
- * say whether one came after `since`; `onFresh` is told once when it does. A hook that claimed
- * the pane and could not prove it marks nothing; `onRefused` is told of each such refusal
- * after `since` (the wait goes on: another pane's turn end is not this one's).
+ * Follow `pane`'s turn-end hook marks (file events on the marks folder, with a backstop) from
+ * `since` on; `onFresh` is told of each newer mark. A hook that claimed the pane and could not
+ * prove it marks nothing; `onRefused` is told of each such refusal after `since` (the wait goes
+ * on: another pane's turn end is not this one's).
  */
 export function watchHookMark(
   hookMarks: HookMarkSource,
@@ -29,14 +32,14 @@ export function watchHookMark(
   onFresh: (mark: HookMark) => void,
   onRefused: (refused: RefusedMark) => void,
 ): HookWatch {
-  let fresh = false;
+  let latest: HookMark | undefined;
   let refusedAt = since - 1;
   const waiters = new Set<() => void>();
   const stopper = new AbortController();
   const onAbort = () => stopper.abort();
   signal.addEventListener('abort', onAbort, {once: true});
   void (async () => {
-    while (!stopper.signal.aborted && !fresh) {
+    while (!stopper.signal.aborted) {
       const seen = hookMarks.version();
       const [mark, refused] = await Promise.all([
         hookMarks.read(pane),
@@ -46,20 +49,20 @@ export function watchHookMark(
         refusedAt = refused.atMs;
         onRefused(refused);
       }
-      if (mark !== undefined && mark.atMs >= since) {
-        fresh = true;
+      if (mark !== undefined && mark.atMs >= since && mark.atMs !== latest?.atMs) {
+        latest = mark;
         onFresh(mark);
-        for (const wake of waiters) wake();
-        return;
+        for (const wake of [...waiters]) wake();
       }
       await hookMarks.changed(stopper.signal, HOOK_MARK_BACKSTOP_MS, seen).catch(() => {});
     }
   })();
   return {
-    fresh: () => fresh,
+    fresh: () => latest !== undefined,
+    latest: () => latest,
     wake: (s) =>
       new Promise<void>((resolve) => {
-        if (fresh || s.aborted) return;
+        if (s.aborted) return;
         const wake = () => {
           waiters.delete(wake);
           resolve();

@@ -1,5 +1,6 @@
 import type {NeedsMark} from '../agents/hook-marks.js';
-import {isBusy, isIdle, type Profile, type ProgramWait} from '../agents/profile.js';
+import {isIdle, workingOnScreen} from '../agents/idle-screen.js';
+import {isBusy, type Profile, type ProgramWait} from '../agents/profile.js';
 import {PROFILES} from '../agents/registry.js';
 import {isShellCommand} from '../agents/shell.js';
 import type {InputState} from '../process/foreground.js';
@@ -32,8 +33,8 @@ export type IdleNow = {idle: string} | {busy: string} | {unknown: string};
  * The idle verdict of one look: the one rule `nudge wait`, `--when-idle` and the watcher's
  * idle step share (whether the screen has held still is each caller's part):
  *
- * - an agent: idle when nothing on screen says busy and its composer shows (or its turn-end
- *   hook reported);
+ * - an agent: idle when nothing on screen says busy, its composer shows (or its turn-end
+ *   hook reported) and its footer shows no work it started still running;
  * - a shell's pane: process liveness — a command in the foreground keeps it busy
  *   (`still running: sleep`) unless it waits for input (`idle: waiting for input (python3)`);
  *   the shell itself is idle. Where the foreground cannot be read, any command in it is busy;
@@ -43,6 +44,9 @@ export function idleNow(f: IdleFacts): IdleNow {
   if (f.agent) {
     if (isIdle(f.agent, f.view)) return {idle: 'idle: at its prompt'};
     const busy = isBusy(f.agent, f.view);
+    // Its turn ended, but its footer says work it started still runs: not settled.
+    const working = busy ? undefined : workingOnScreen(f.agent, f.view);
+    if (working) return {busy: `working: ${working} (the agent's footer)`};
     if (f.freshMark && !busy) return {idle: "idle: the agent's turn-end hook reported"};
     return {busy: busy ? 'the agent is busy' : 'no idle composer on screen'};
   }

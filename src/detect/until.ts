@@ -7,7 +7,14 @@ export type UntilSpec =
   | {kind: 'stable'}
   | {kind: 'exit'}
   | {kind: 'regex'; pattern: string}
-  | {kind: 'prompt'; profile: string | undefined; pattern: string | undefined};
+  | {
+      kind: 'prompt';
+      profile: string | undefined;
+      pattern: string | undefined;
+      /** `--until turn`: an agent's turn ended, whatever it left running (a background shell,
+       * a sub-agent); `prompt` waits until it has settled. */
+      turn?: boolean;
+    };
 
 /** Whether `--until prompt:NAME` names a profile whose prompt nudge can read: the shell, or
  * any agent the registry holds (built-in, added as data, or a user's own file). A name no
@@ -19,8 +26,8 @@ export function isPromptProfile(name: string): boolean {
 }
 
 /**
- * Parse `--until`: `stable`, `exit`, `regex:PATTERN`, `prompt`, `prompt:NAME` (a profile) or
- * `prompt:REGEX`. Regexes are checked here, so a bad one is exit 2 with the engine's message.
+ * Parse `--until`: `stable`, `exit`, `regex:PATTERN`, `prompt`, `turn`, `prompt:NAME` (a
+ * profile) or `prompt:REGEX`. Regexes are checked here, so a bad one is exit 2 with the engine's message.
  */
 export function parseUntil(text: string, option = '--until'): UntilSpec {
   if (text === 'stable' || text === 'exit') return {kind: text};
@@ -35,6 +42,7 @@ export function parseUntil(text: string, option = '--until'): UntilSpec {
     return {kind: 'regex', pattern};
   }
   if (text === 'prompt') return {kind: 'prompt', profile: undefined, pattern: undefined};
+  if (text === 'turn') return {kind: 'prompt', profile: undefined, pattern: undefined, turn: true};
   if (text.startsWith('prompt:')) {
     const rest = text.slice('prompt:'.length);
     if (isPromptProfile(rest)) return {kind: 'prompt', profile: rest, pattern: undefined};
@@ -45,7 +53,7 @@ export function parseUntil(text: string, option = '--until'): UntilSpec {
   }
   throw new NudgeError(
     'bad-until',
-    `${option} ${JSON.stringify(text)} is not a condition; use stable, exit, regex:PATTERN, prompt, prompt:NAME or prompt:REGEX.`,
+    `${option} ${JSON.stringify(text)} is not a condition; use stable, exit, regex:PATTERN, prompt, turn, prompt:NAME or prompt:REGEX.`,
   );
 }
 
@@ -58,6 +66,7 @@ export function describeUntil(spec: UntilSpec): string {
     case 'regex':
       return `regex:${spec.pattern}`;
     case 'prompt':
+      if (spec.turn) return 'turn';
       return spec.pattern !== undefined
         ? `prompt:${spec.pattern}`
         : spec.profile

@@ -5,6 +5,7 @@ import type {InputState} from '../process/foreground.js';
 import type {TmuxSearch} from '../tmux/search.js';
 import {type PaneView, visibleText} from '../tmux/view.js';
 import {idleNow} from './idle.js';
+import type {Settling} from './settle.js';
 
 /** What a watcher concludes from one look at the pane. */
 export type Verdict =
@@ -231,14 +232,22 @@ export class PromptWatcher implements Watcher {
     private readonly matches: (view: PaneView) => boolean,
     private readonly o: ScreenWatchOptions,
     private readonly required = 2,
-    /** Evidence that settles it at once (a turn-end hook mark since Enter, nothing busy on
-     * screen): no reaction gate and no second look. */
-    private readonly decisive?: (view: PaneView) => boolean,
+    private readonly agent: {
+      /** Evidence that settles it at once (a turn-end hook mark since Enter saying nothing
+       * still runs, nothing busy on screen): no reaction gate and no second look. */
+      decisive?: (view: PaneView) => boolean;
+      /** Whether the agent has settled (src/detect/settle.ts): read before each look, and
+       * why it has not, while its composer is idle. */
+      settling?: Settling;
+    } = {},
   ) {
     this.#gate = new ReactionGate(o.baselineKey, o.graceChecks);
   }
+  async prepare(view: PaneView): Promise<void> {
+    await this.agent.settling?.prepare(view);
+  }
   observe(view: PaneView): Verdict {
-    if (this.decisive?.(view)) return {status: 'done', why: HOOK_IDLE};
+    if (this.agent.decisive?.(view)) return {status: 'done', why: HOOK_IDLE};
     if (!this.#gate.passed(viewKey(view, this.o.ignore)))
       return {status: 'pending', why: 'waiting for the pane to react'};
     return this.#count(view);
@@ -246,7 +255,7 @@ export class PromptWatcher implements Watcher {
   /** Views come after output settles and at each quiet interval; the gate also opens on
    * output after Enter, and its grace is time. */
   observeEvents(view: PaneView, f: EventFacts): Verdict {
-    if (this.decisive?.(view)) return {status: 'done', why: HOOK_IDLE};
+    if (this.agent.decisive?.(view)) return {status: 'done', why: HOOK_IDLE};
     if (!this.#gate.passedOnEvents(viewKey(view, this.o.ignore), f))
       return {status: 'pending', why: 'waiting for the pane to react'};
     return this.#count(view);
@@ -258,6 +267,8 @@ export class PromptWatcher implements Watcher {
     this.#inARow = idle ? this.#inARow + 1 : 0;
     if (this.#inARow >= this.required) return {status: 'done', why: 'idle: at its prompt'};
     if (now.status === 'unknown') return {status: 'pending', why: now.why};
+    const last = this.agent.settling?.last;
+    if (last && !last.settled) return {status: 'pending', why: last.why};
     return now.status === 'pending' ? now : {status: 'pending', why: 'no idle prompt yet'};
   }
 }

@@ -18,6 +18,8 @@ export interface WaitFound {
   verdict?: string;
   /** How the busy pane was followed (src/tmux/follow-format.ts), if it was. */
   followedBy?: FollowKind[] | undefined;
+  /** An agent that settled: which source said nothing it started still runs. */
+  settledBy?: 'hook' | 'door' | 'screen';
 }
 
 /**
@@ -58,7 +60,10 @@ export interface JobEvents extends PaneEvents, StallEvents {
   notified: {pane: string; chars: number; delivery: Delivery; via: NoticeVia};
   /** A door tried for the notice (src/doors/): what it did, and why not when it did not. */
   door: DoorAttempt & {pane: string};
-  'hook-mark': {pane: string; source: HookKind; atMs: number};
+  'hook-mark': {pane: string; source: HookKind; atMs: number; work?: string[]};
+  /** The agent's turn ended with work it started still running (a background shell, a
+   * sub-agent): the job waits on, and says why. */
+  working: {pane: string; what: string};
   /** A hook claimed the pane (`$TMUX_PANE`) and could not prove it: no mark, the wait goes on. */
   'hook-mark-refused': {pane: string; source: string; why: string; atMs: number};
   transport: {kind: string; session?: string; reason?: string};

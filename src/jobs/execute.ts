@@ -15,6 +15,7 @@ import {paneMemory} from '../pane/memory.js';
 import {systemForeground} from '../process/foreground.js';
 import {endProcessGroup} from '../process/group.js';
 import {listenersOf} from '../process/listeners.js';
+import {servedInPane} from '../process/served.js';
 import {systemTree} from '../process/tree.js';
 import {repliesOfPanes} from '../records/reply.js';
 import type {ControlPool} from '../tmux/control-pool.js';
@@ -277,6 +278,7 @@ function realJobDeps(
       now: () => realClock.now(),
     }),
     foreground: systemForeground,
+    served: servedInPane,
     doors: realDoors({
       tree: systemTree,
       env: ctx.env,
@@ -314,11 +316,7 @@ function realJobDeps(
         record: (event, told) =>
           told.ok
             ? recorder.event('notify-sent', {about: event, sink: told.sink, tries: told.tries})
-            : recorder.event('notify-failed', {
-                about: event,
-                sink: told.sink,
-                error: told.error,
-              }),
+            : recorder.event('notify-failed', {about: event, sink: told.sink, error: told.error}),
       }),
     ),
   };

@@ -6,6 +6,7 @@ import type {Doors} from '../doors/ladder.js';
 import type {PaneLock} from '../locks/pane-lock.js';
 import type {Tell} from '../notify/tell.js';
 import type {RecognizeDeps} from '../pane/profile.js';
+import type {ServedInPane} from '../process/served.js';
 import type {Replies} from '../records/reply.js';
 import type {JobRecorder} from './recorder.js';
 import type {JobRequest} from './request.js';
@@ -27,6 +28,9 @@ export interface JobDeps extends RecognizeDeps {
   activity: PaneActivity | undefined;
   /** "This pane's agent finished a turn" marks (Claude Stop / Codex notify hooks). */
   hookMarks: HookMarkSource;
+  /** The processes of a pane (by its first process) that listen on a port: background work
+   * that serves (src/process/served.ts). */
+  served: (panePid: number) => Promise<ServedInPane>;
   /** Tell the person of a change (the job's `--notify` sinks; none: a no-op). */
   tell: Tell;
   /** The agents' own doors for a notice (src/doors/): tried before typing it. */

@@ -236,7 +236,6 @@ class Job {
     const o = this.#o;
     const {before, delivery} = step.delivered;
     await recorder.transition('waiting', {until: describeUntil(o.until), intervalMs: o.intervalMs});
-    const {onHookMark, onHookRefused} = hookEvents(recorder, pane);
     const onInputUnknown = (why: string) => void recorder.event('input-state-unknown', {pane, why});
     const stall = this.#stallHook(step);
     const done = await awaitDone(
@@ -248,8 +247,7 @@ class Job {
         before,
         exitPattern: sentinelOf(this.request).pattern,
         dialogs: 'end',
-        onHookMark,
-        onHookRefused,
+        ...hookEvents(recorder, pane),
         onInputUnknown,
         stall,
       },
@@ -277,7 +275,8 @@ class Job {
       return this.#ended({state: 'blocked', waitedMs, delivery, blocked, reason});
     }
     const kind = {done: 'condition-met', timeout: 'wait-timeout', failed: 'fail-pattern'} as const;
-    const found = {waitedMs, checks, exitCode, match, verdict, followedBy: done.followedBy};
+    const {followedBy, settledBy} = done;
+    const found = {waitedMs, checks, exitCode, match, verdict, followedBy, settledBy};
     await recorder.event(kind[status === 'blocked' ? 'done' : status], found);
     if (failed) {
       const reason = `The fail pattern /${failed.pattern}/ matched: ${failed.line.trim()}`;
@@ -288,6 +287,7 @@ class Job {
       waitedMs,
       delivery,
       verdict,
+      settledBy,
       ...(done.stalled
         ? {reason: `Stalled (${describeStall(done.stalled)}): --on-stall cancel ended the wait.`}
         : {}),

@@ -52,6 +52,9 @@ interface RecordBase<S extends JobState> {
   blocked?: Blocked;
   /** A stall going on now (`--stall`): cleared once the pane moves again. */
   stalled?: StalledMark;
+  /** The agent's turn ended, but work it started still runs (`working: 1 background shell
+   * (sleep 20)`): the job waits on; cleared once it has settled. */
+  working?: string;
   /** The job waits for the person before it types (their draft, a half line): what for. */
   waitingForYou?: string;
   /** Who submitted it: the pane the caller ran in and its session (absent: the person, outside
@@ -83,6 +86,8 @@ export interface SubmitRecord extends RecordBase<SubmitState> {
   match?: string;
   /** Why the wait ended so, and why the notice was held back (if it was). */
   verdict?: string;
+  /** An agent that settled: which source said nothing it started still runs. */
+  settledBy?: 'hook' | 'door' | 'screen';
   noticeHeld?: string;
   /** The notice, for a pane of another host: a relay types it there (src/relay/relay.ts). */
   noticeDue?: {to: string; text: string};
@@ -143,6 +148,8 @@ export interface JobEnding {
   noticeDoors?: string[] | undefined;
   /** Why the wait ended so (`idle: waiting for input (python3)`, `still running: sleep`). */
   verdict?: string | undefined;
+  /** An agent that settled: which source said nothing it started still runs. */
+  settledBy?: 'hook' | 'door' | 'screen' | undefined;
   /** Why the notice was not typed, when it was held back. */
   noticeHeld?: string | undefined;
   /** Who recorded it, when not the job's own worker (`nudge cancel`). */

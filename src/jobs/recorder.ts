@@ -77,16 +77,31 @@ export function createJobRecorder(handle: JobHandle, log: Logger): JobRecorder {
   return createRecorder(handle, log, ({state: _state, ...ending}: JobOutcome) => ({ending}));
 }
 
-/** What a job records of an agent's turn-end hooks while it waits on `pane`: a mark, and a
- * hook that claimed the pane and could not prove it (no mark, the wait goes on). */
+/** What a job records of an agent's turn-end hooks while it waits on `pane`: a mark (with
+ * what it said still runs), a hook that claimed the pane and could not prove it (no mark, the
+ * wait goes on), and what keeps the agent from having settled (`working`, in the record while
+ * it lasts). */
 export function hookEvents(
   recorder: JobRecorder,
   pane: string,
-): {onHookMark: (mark: HookMark) => void; onHookRefused: (refused: RefusedMark) => void} {
+): {
+  onHookMark: (mark: HookMark) => void;
+  onHookRefused: (refused: RefusedMark) => void;
+  onWorking: (what: string | undefined) => void;
+} {
   return {
     onHookMark: (mark) =>
-      void recorder.event('hook-mark', {pane, source: mark.source, atMs: mark.atMs}),
+      void recorder.event('hook-mark', {
+        pane,
+        source: mark.source,
+        atMs: mark.atMs,
+        ...(mark.work ? {work: mark.work.map((w) => `${w.kind}: ${w.what}`)} : {}),
+      }),
     onHookRefused: (r) =>
       void recorder.event('hook-mark-refused', {pane, source: r.source, why: r.why, atMs: r.atMs}),
+    onWorking: (what) => {
+      void recorder.mark({working: what});
+      if (what !== undefined) void recorder.event('working', {pane, what});
+    },
   };
 }

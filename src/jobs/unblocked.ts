@@ -1,5 +1,6 @@
 import {findDialog} from '../agents/dialogs.js';
-import {isAgent, isBusy, isIdle, type Profile} from '../agents/profile.js';
+import {isIdle} from '../agents/idle-screen.js';
+import {isAgent, isBusy, type Profile} from '../agents/profile.js';
 import type {Clock} from '../base/clock.js';
 import {shellPromptVisible} from '../detect/idle.js';
 import type {PaneLock} from '../locks/pane-lock.js';

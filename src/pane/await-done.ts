@@ -6,12 +6,14 @@ import type {Clock} from '../base/clock.js';
 import type {Pattern} from '../base/pattern.js';
 import {watcherAfterEnter} from '../detect/conditions.js';
 import {watchHookMark} from '../detect/hook-watch.js';
+import {type SettledBy, Settling, servicesLeft} from '../detect/settle.js';
 import type {Stall, StallHook} from '../detect/stall.js';
 import type {UntilSpec} from '../detect/until.js';
 import {knownEnding} from '../detect/wait-look.js';
 import {type PaneActivity, waitUntil} from '../detect/wait-until.js';
 import {ForegroundWatch} from '../detect/watchers.js';
 import type {Foreground} from '../process/foreground.js';
+import type {ServedInPane} from '../process/served.js';
 import type {FollowKind} from '../tmux/follow-format.js';
 import type {Tmux} from '../tmux/tmux.js';
 import type {PaneView} from '../tmux/view.js';
@@ -24,6 +26,9 @@ export interface AwaitDeps {
   activity: PaneActivity | undefined;
   hookMarks: HookMarkSource;
   foreground: Foreground;
+  /** The processes of a pane (by its first process) that listen on a port: background work
+   * that serves, which never holds a "done" (src/process/served.ts). */
+  served: (panePid: number) => Promise<ServedInPane>;
 }
 
 /** How the "done" condition is judged. */
@@ -52,8 +57,11 @@ export interface AwaitOptions {
   dialogs: 'end' | 'ignore';
   /** `--until exit`'s sentinel. */
   exitPattern: Pattern;
-  /** Told once when the agent's turn-end hook reports (under `--until prompt`). */
+  /** Told of each turn-end hook mark of the agent (under `--until prompt` or `turn`). */
   onHookMark: (mark: HookMark) => void;
+  /** Told each time what keeps the agent from having settled changes: `working: 1
+   * background shell (sleep 20)`; undefined once nothing does. */
+  onWorking: (what: string | undefined) => void;
   /** Told of each hook that claimed the pane and could not prove it (nothing marked). */
   onHookRefused: (refused: RefusedMark) => void;
   /** The stall watchdog (`--stall`), if on. */
@@ -77,6 +85,9 @@ export interface Awaited {
   stalled?: Stall | undefined;
   /** How the busy pane was followed (src/tmux/follow-format.ts), if it was. */
   followedBy?: FollowKind[] | undefined;
+  /** An agent that settled: which source said nothing it started still runs (`why` then
+   * names the services it left running, src/detect/settle.ts). */
+  settledBy?: SettledBy | undefined;
   /** Why it is done (`idle`, `idle: waiting for input (python3)`), or, on a timeout, why it
    * was not (`still running: sleep`, `the screen is still changing`). */
   why: string;
@@ -95,7 +106,7 @@ export async function awaitDone(
   const agent = isAgent(o.profile);
   const start = deps.clock.now();
   const hook =
-    agent && o.until.kind === 'prompt'
+    agent && o.until.kind === 'prompt' && o.until.pattern === undefined
       ? watchHookMark(
           deps.hookMarks,
           pane,
@@ -118,11 +129,21 @@ export async function awaitDone(
     );
     const input = () => foreground.state;
     const now = () => deps.clock.now();
+    const settling = hook
+      ? new Settling({
+          profile: o.profile,
+          latestMark: hook.latest,
+          served: () => deps.served(o.panePid),
+          now,
+          onWorking: o.onWorking,
+          turnOnly: o.until.kind === 'prompt' && o.until.turn === true,
+        })
+      : undefined;
     const watcher = watcherAfterEnter(o.until, {
       ...o,
       agent,
       endOnDialogs: agent && o.dialogs === 'end',
-      freshHookMark: hook?.fresh,
+      settling,
       input,
       now,
       needs: {read: () => deps.hookMarks.readNeeds(pane), since: start},
@@ -155,13 +176,21 @@ export async function awaitDone(
         dialog: v.dialog,
       };
     }
+    const last = settling?.last;
+    const settled = waited.status === 'done' && last?.settled ? last : undefined;
     return {
       ...base,
       ...(waited.stalled ? {stalled: waited.stalled} : {}),
+      ...(settled ? {settledBy: settled.by} : {}),
       status: waited.status,
       exitCode: v.status === 'done' ? v.exitCode : undefined,
       match: v.status === 'done' || v.status === 'failed' ? v.match : undefined,
-      why: v.status === 'pending' ? v.why : v.status === 'done' ? (v.why ?? 'done') : 'failed',
+      why:
+        v.status === 'pending'
+          ? v.why
+          : v.status === 'done'
+            ? (v.why ?? 'done') + servicesLeft(settled)
+            : 'failed',
       ...(v.status === 'failed' ? {failed: {pattern: v.pattern, line: v.line}} : {}),
     };
   } finally {

@@ -12,6 +12,7 @@ import type {PaneEvents} from '../pane/events.js';
 import type {Delivery} from '../pane/failures.js';
 import type {RecognizeDeps} from '../pane/profile.js';
 import type {CommandRun} from '../process/run-command.js';
+import type {ServedInPane} from '../process/served.js';
 import type {AgentSession} from './agent-session.js';
 import type {RunGit} from './git.js';
 
@@ -82,6 +83,8 @@ export interface RunDeps extends RecognizeDeps {
   clock: Clock;
   activity: PaneActivity | undefined;
   hookMarks: HookMarkSource;
+  /** The processes of a pane that listen on a port (src/process/served.ts). */
+  served: (panePid: number) => Promise<ServedInPane>;
   recorder: RunRecorder;
   git: RunGit;
   /** End a process group (what runs in the pane's foreground): SIGTERM, then SIGKILL. */

@@ -23,6 +23,7 @@ import {OWN_LINE_WAITS} from '../pane/own-line.js';
 import {systemForeground} from '../process/foreground.js';
 import {endProcessGroup} from '../process/group.js';
 import {runCommand} from '../process/run-command.js';
+import {servedInPane} from '../process/served.js';
 import {systemTree} from '../process/tree.js';
 import {createSpawnRunner} from '../tmux/runner.js';
 import type {ServerRef} from '../tmux/server.js';
@@ -94,6 +95,7 @@ export async function executeRun(request: RunRequest, ctx: RunExecuteContext): P
       paneMemory: paneMemory(ctx.stateDir, server),
       activity: undefined,
       hookMarks: hookMarkSource(ctx.stateDir, server),
+      served: servedInPane,
       recorder,
       git: realGit,
       endGroup: (group) => endProcessGroup(group, realClock),

@@ -1,4 +1,5 @@
-import {isBusy, isIdle, type Profile} from '../agents/profile.js';
+import {isIdle} from '../agents/idle-screen.js';
+import {isBusy, type Profile} from '../agents/profile.js';
 import {describeError} from '../base/errors.js';
 import {cursorRow, type PaneView} from '../tmux/view.js';
 import type {RunDeps} from './events.js';

@@ -78,6 +78,7 @@ export async function watchRunning(
       dialogs: 'ignore',
       onHookMark: () => {},
       onHookRefused: () => {},
+      onWorking: () => {},
     },
     both,
   ).then(

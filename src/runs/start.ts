@@ -1,5 +1,6 @@
+import {isIdle} from '../agents/idle-screen.js';
 import type {Profile} from '../agents/profile.js';
-import {isIdle, readComposerState} from '../agents/profile.js';
+import {readComposerState} from '../agents/profile.js';
 import {PROFILES} from '../agents/registry.js';
 import {isPosixShell, isShellCommand} from '../agents/shell.js';
 import type {Clock} from '../base/clock.js';

@@ -1,8 +1,8 @@
 import {describe, expect, test} from 'vitest';
 import {countEchoes, echoKindOf} from '../../../src/agents/echoes.js';
+import {isIdle} from '../../../src/agents/idle-screen.js';
 import {
   isBusy,
-  isIdle,
   type Profile,
   readComposer,
   readComposerState,

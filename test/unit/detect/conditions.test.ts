@@ -5,9 +5,11 @@
  * that cannot work on a pane are refused with one sentence before anything is spawned.
  */
 import {describe, expect, test} from 'vitest';
+import type {HookMark} from '../../../src/agents/hook-marks.js';
 import {PROFILES} from '../../../src/agents/registry.js';
 import {NudgeError} from '../../../src/base/errors.js';
-import {checkUntilFits, promptTest} from '../../../src/detect/conditions.js';
+import {checkUntilFits, createWatcher, promptTest} from '../../../src/detect/conditions.js';
+import {Settling} from '../../../src/detect/settle.js';
 import {parseUntil} from '../../../src/detect/until.js';
 import type {PaneInfo} from '../../../src/tmux/tmux.js';
 import {capturedAgents, capturedScreen, paneViewOf} from '../../helpers/pane-views.js';
@@ -42,13 +44,29 @@ describe('promptTest', () => {
     expect(idle(paneViewOf(['qwen']))).toBe(false);
   });
 
-  test('a fresh turn-end hook is idle unless the screen says busy', () => {
-    const fresh = () => true;
-    const idle = testOf(prompt('claude'), 'node', undefined, fresh);
-    expect(idle(capturedScreen('claude-busy'))).toBe(false);
-    expect(idle(paneViewOf(['(the composer scrolled away)']))).toBe(true);
-    const stale = testOf(prompt('claude'), 'node', undefined, () => false);
-    expect(stale(paneViewOf(['(the composer scrolled away)']))).toBe(false);
+  test('a fresh turn-end hook that says nothing still runs is done unless the screen says busy', () => {
+    let mark: HookMark | undefined = {source: 'claude-stop', atMs: 1, pane: '%1', work: []};
+    const settling = new Settling({
+      profile: PROFILES.claude!,
+      latestMark: () => mark,
+      served: async () => ({served: []}),
+      now: () => 0,
+    });
+    const watcher = createWatcher(prompt('claude'), {
+      stableChecks: 2,
+      ignore: [],
+      baselineKey: undefined,
+      graceChecks: 0,
+      paneCommand: 'node',
+      profile: PROFILES.claude,
+      settling,
+      mark: {row: 0, col: 0},
+      lines: 10,
+    });
+    expect(watcher.observe(capturedScreen('claude-busy')).status).toBe('pending');
+    expect(watcher.observe(paneViewOf(['(the composer scrolled away)'])).status).toBe('done');
+    mark = undefined;
+    expect(watcher.observe(paneViewOf(['(the composer scrolled away)'])).status).toBe('pending');
   });
 
   test('a shell pane waits for its prompt; an unknown program is told what to use', () => {

@@ -62,7 +62,7 @@ test('a turn-end hook decides at once: the wake cuts the interval short and one 
     () => false, // the screen never shows the idle prompt
     opts,
     2,
-    () => fresh,
+    {decisive: () => fresh},
   );
   const started = Date.now();
   const result = await waitUntil(tmux, '%1', watcher, {

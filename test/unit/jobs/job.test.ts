@@ -91,6 +91,7 @@ function setup(
       pid: 1,
       activity: undefined,
       hookMarks: noHookMarks,
+      served: async () => ({served: []}),
       foreground: UNREAD_FOREGROUND,
       paneMemory: NO_PANE_MEMORY,
       tell: async (change: Change) => void told.push(change),

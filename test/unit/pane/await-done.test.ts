@@ -27,6 +27,7 @@ function world(screens: Array<() => PaneView>) {
     activity: undefined,
     hookMarks: NO_HOOK_MARKS,
     foreground: fakeForeground(() => ({kind: 'waiting-for-input', program: 'bash'})),
+    served: async () => ({served: []}),
   };
   const wait = (until: string, over: Partial<AwaitOptions> = {}) =>
     awaitDone(
@@ -48,6 +49,7 @@ function world(screens: Array<() => PaneView>) {
         dialogs: 'end',
         exitPattern: SENTINEL.pattern,
         onHookMark: () => {},
+        onWorking: () => {},
         ...over,
       },
       new AbortController().signal,

@@ -58,6 +58,7 @@ function world(screens: string[]) {
     clock,
     activity: undefined,
     hookMarks: {read: async () => undefined, watch: () => ({close: () => {}})} as never,
+    served: async () => ({served: []}),
     paneMemory: {recall: async () => undefined, remember: async () => {}} as PaneMemory,
     notify: async () => {},
     findSession: async () => undefined,

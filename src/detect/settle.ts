@@ -1,0 +1,184 @@
+import type {HookMark} from '../agents/hook-marks.js';
+import {workingOnScreen} from '../agents/idle-screen.js';
+import type {Profile} from '../agents/profile.js';
+import {
+  describeServices,
+  describeWork,
+  heldBy,
+  listeningOn,
+  servicesByPattern,
+  type WorkItem,
+} from '../agents/work.js';
+import type {Served, ServedInPane} from '../process/served.js';
+import type {PaneView} from '../tmux/view.js';
+
+/** Which source said the agent's turn ended with nothing it started still running. */
+export type SettledBy = 'hook' | 'door' | 'screen';
+
+/** Whether an agent whose composer is idle has settled: its turn ended and nothing it started
+ * still runs, or only services do. */
+export type Settlement =
+  | {settled: true; by: SettledBy; services: WorkItem[]}
+  | {settled: false; why: string};
+
+/** After the footer stopped showing background work, how long the agent is given to start the
+ * turn it takes on its own when that work ends (Claude Code's task notification, measured
+ * well under a second after the footer clears): an idle composer before then is not done. */
+export const AFTER_WORK_MS = 2_500;
+
+/** What a Settling reads besides the screen. */
+export interface SettleDeps {
+  profile: Profile;
+  /** The newest turn-end hook mark since the wait began (undefined: none came, or no hook). */
+  latestMark: () => HookMark | undefined;
+  /** The pane's processes that listen on a port (read only while background work shows). */
+  served: () => Promise<ServedInPane>;
+  now: () => number;
+  /** Told each time what keeps the agent from being settled changes (undefined: settled). */
+  onWorking?: ((what: string | undefined) => void) | undefined;
+  /** `--until turn`: the turn's end is enough, whatever the agent left running. */
+  turnOnly?: boolean | undefined;
+}
+
+/** A background shell's process: the process just below the agent's own in its ancestry. */
+function rootBelowAgent(profile: Profile, s: Served): {pid: number; command: string} {
+  const chain = [...s.ancestors, {pid: s.pid, command: s.command}];
+  const agentAt = chain.findIndex((p) =>
+    profile.programs?.some((re) =>
+      p.command
+        .split(' ')
+        .slice(0, 2)
+        .some((w) => re.test(w)),
+    ),
+  );
+  return chain[agentAt + 1] ?? chain[0] ?? s;
+}
+
+const SHELL_ROOT = /^(?:\S*\/)?(?:ba|z|da|k|fi)?sh$/;
+
+/** The number a footer's words count (`2 shells · 1 agent` → 3), at least 1. */
+function countOf(footer: string): number {
+  const n = [...footer.matchAll(/(\d+)\s+\S/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+  return Math.max(1, n);
+}
+
+/**
+ * "Done" means settled, read from the best source the agent has: its turn-end hook's own list
+ * of what still runs (Claude Code's Stop `background_tasks` and `session_crons`), else its
+ * screen (the profile's `working` footer rows). A service (a profile's `services` command, or
+ * a process listening on a port) never holds it, and is named. Fed every look of a wait
+ * (`prepare`); judged only when the composer is idle (`judge`).
+ */
+export class Settling {
+  #served: Served[] = [];
+  /** When the footer last showed work (the screen's path), on the wait's clock. */
+  #workSeenAt: number | undefined;
+  #told: string | undefined;
+  #last: Settlement | undefined;
+  constructor(private readonly deps: SettleDeps) {}
+
+  /** The verdict of the last look judged, if any. */
+  get last(): Settlement | undefined {
+    return this.#last;
+  }
+
+  /** Whether the agent's turn-end hook reported since the wait began. */
+  hookEnded(): boolean {
+    return this.deps.latestMark() !== undefined;
+  }
+
+  /** The newest mark's work, services marked, when its payload said. */
+  #hookWork(): WorkItem[] | undefined {
+    const work = this.deps.latestMark()?.work;
+    if (!work) return undefined;
+    const patterns = this.deps.profile.services ?? [];
+    return servicesByListening(servicesByPattern(patterns, work), this.#served);
+  }
+
+  /** Read the pane's listeners when a look shows background work that may be a service. */
+  async prepare(view: PaneView): Promise<void> {
+    this.#last = undefined;
+    if (this.deps.turnOnly) return;
+    const work = this.#hookWork();
+    const shells = work
+      ? heldBy(work).some((i) => i.kind === 'shell')
+      : workingOnScreen(this.deps.profile, view) !== undefined;
+    if (!shells) return;
+    const r = await this.deps.served().catch(() => ({why: 'unreadable'}));
+    this.#served = 'served' in r ? r.served : [];
+  }
+
+  /** The verdict for a view whose composer is idle. */
+  judge(view: PaneView): Settlement {
+    const verdict = this.#judge(view);
+    this.#last = verdict;
+    const what = verdict.settled ? undefined : verdict.why;
+    if (what !== this.#told) {
+      this.#told = what;
+      this.deps.onWorking?.(what);
+    }
+    return verdict;
+  }
+
+  #judge(view: PaneView): Settlement {
+    if (this.deps.turnOnly)
+      return {settled: true, by: this.hookEnded() ? 'hook' : 'screen', services: []};
+    const work = this.#hookWork();
+    if (work) {
+      const held = heldBy(work);
+      if (held.length > 0) return {settled: false, why: `working: ${describeWork(held)}`};
+      return {settled: true, by: 'hook', services: work.filter((i) => i.service !== undefined)};
+    }
+    const now = this.deps.now();
+    const footer = workingOnScreen(this.deps.profile, view);
+    if (footer !== undefined) {
+      const services = this.#screenServices();
+      if (services.length >= countOf(footer)) return {settled: true, by: 'screen', services};
+      this.#workSeenAt = now;
+      return {settled: false, why: `working: ${footer} (the agent's footer)`};
+    }
+    if (this.#workSeenAt !== undefined && now - this.#workSeenAt < AFTER_WORK_MS) {
+      return {
+        settled: false,
+        why: 'working: its background work just ended; waiting for the turn the agent starts',
+      };
+    }
+    return {settled: true, by: 'screen', services: []};
+  }
+
+  /** The background shells of the pane that listen on a port, as services. */
+  #screenServices(): WorkItem[] {
+    const byRoot = new Map<number, {command: string; ports: number[]}>();
+    for (const s of this.#served) {
+      const root = rootBelowAgent(this.deps.profile, s);
+      if (!SHELL_ROOT.test(root.command.split(' ')[0] ?? '')) continue;
+      const seen = byRoot.get(root.pid);
+      byRoot.set(root.pid, {command: s.command, ports: [...(seen?.ports ?? []), ...s.ports]});
+    }
+    return [...byRoot.values()].map((r) => ({
+      kind: 'shell',
+      what: r.command,
+      service: listeningOn(r.ports),
+    }));
+  }
+}
+
+/** Mark the shells whose process listens on a port (found among the pane's listeners by its
+ * command) as services, naming the ports. */
+export function servicesByListening(items: WorkItem[], served: readonly Served[]): WorkItem[] {
+  return items.map((item) => {
+    if (item.service !== undefined || item.kind !== 'shell') return item;
+    const ports = served
+      .filter((s) => [s, ...s.ancestors].some((p) => p.command.includes(item.what)))
+      .flatMap((s) => s.ports);
+    return ports.length > 0 ? {...item, service: listeningOn(ports)} : item;
+  });
+}
+
+/** A settled verdict in words, for the job's record: `; 1 background service left running:
+ * npm run dev, listening on :5173` (empty when nothing was left). */
+export function servicesLeft(s: {services: readonly WorkItem[]} | undefined): string {
+  if (!s) return '';
+  const words = describeServices(s.services);
+  return words ? `; ${words}` : '';
+}

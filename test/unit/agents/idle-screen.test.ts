@@ -1,0 +1,49 @@
+/**
+ * Claude Code's footer while a background shell runs, on the screens it drew (2.1.197 and
+ * 2.1.332, test/explore/claude-bg-shell.explore.ts): not idle while `1 shell · … · ↓ to
+ * manage` shows below the composer; idle again once it is gone, though the transcript keeps
+ * `· 1 shell still running`.
+ */
+import {describe, expect, test} from 'vitest';
+import {isIdle, turnIdle, workingOnScreen} from '../../../src/agents/idle-screen.js';
+import {PROFILES} from '../../../src/agents/registry.js';
+import {capturedScreen, paneViewOf} from '../../helpers/pane-views.js';
+
+describe.each(['', '-2.1.332'])('claude%s', (version) => {
+  const claude = PROFILES.claude!;
+  test('a background shell running: the turn ended, the agent is not idle', () => {
+    const view = capturedScreen(`claude-background-shell${version}`);
+    expect(workingOnScreen(claude, view)).toBe('1 shell');
+    expect(turnIdle(claude, view)).toBe(true);
+    expect(isIdle(claude, view)).toBe(false);
+  });
+  test('the work ended: idle, though the transcript keeps its old row', () => {
+    const view = capturedScreen(`claude-background-done${version}`);
+    expect(workingOnScreen(claude, view)).toBeUndefined();
+    expect(isIdle(claude, view)).toBe(true);
+  });
+});
+
+test('only the footer is read: a transcript row that ends like it is not work', () => {
+  const claude = PROFILES.claude!;
+  const rule = '─'.repeat(40);
+  const above = paneViewOf(['  2 shells · ↓ to manage', rule, '❯ ', rule, '  ? for shortcuts'], {
+    cursorX: 2,
+    cursorY: 2,
+  });
+  expect(workingOnScreen(claude, above)).toBeUndefined();
+  const below = paneViewOf(
+    [rule, '❯ ', rule, '  2 shells · 1 agent · ← for agents · ↓ to manage'],
+    {
+      cursorX: 2,
+      cursorY: 1,
+    },
+  );
+  expect(workingOnScreen(claude, below)).toBe('2 shells · 1 agent');
+});
+
+test('a profile without working rows never reads a footer', () => {
+  expect(workingOnScreen(PROFILES.codex!, capturedScreen('claude-background-shell'))).toBe(
+    undefined,
+  );
+});

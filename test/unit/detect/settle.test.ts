@@ -1,0 +1,174 @@
+/**
+ * "Done" means settled (src/detect/settle.ts): the turn-end hook's own list of what still runs
+ * decides where it came, else the footer; a service never holds it; after the footer clears,
+ * the turn the agent starts on its own is waited for.
+ */
+import {describe, expect, test} from 'vitest';
+import type {HookMark} from '../../../src/agents/hook-marks.js';
+import {PROFILES} from '../../../src/agents/registry.js';
+import type {WorkItem} from '../../../src/agents/work.js';
+import {
+  AFTER_WORK_MS,
+  Settling,
+  servicesByListening,
+  servicesLeft,
+} from '../../../src/detect/settle.js';
+import type {Served} from '../../../src/process/served.js';
+import {capturedScreen} from '../../helpers/pane-views.js';
+
+const SHELL = capturedScreen('claude-background-shell');
+const DONE = capturedScreen('claude-background-done');
+
+function world(o: {work?: WorkItem[] | undefined; served?: Served[]; turnOnly?: boolean} = {}) {
+  let now = 1_000;
+  let mark: HookMark | undefined =
+    'work' in o ? {source: 'claude-stop', atMs: 1, pane: '%1', work: o.work} : undefined;
+  const told: Array<string | undefined> = [];
+  let reads = 0;
+  const settling = new Settling({
+    profile: PROFILES.claude!,
+    latestMark: () => mark,
+    served: async () => {
+      reads++;
+      return {served: o.served ?? []};
+    },
+    now: () => now,
+    onWorking: (what) => told.push(what),
+    turnOnly: o.turnOnly,
+  });
+  return {
+    settling,
+    told,
+    reads: () => reads,
+    tick: (ms: number) => {
+      now += ms;
+    },
+    mark: (work: WorkItem[] | undefined) => {
+      mark = {source: 'claude-stop', atMs: now, pane: '%1', ...(work ? {work} : {})};
+    },
+  };
+}
+
+/** A dev server a background shell started: `npm run dev` → node … listening on 5173. */
+function devServer(command = 'npm run dev'): Served {
+  return {
+    pid: 300,
+    command: 'node /app/node_modules/.bin/vite',
+    ports: [5173],
+    ancestors: [
+      {pid: 100, command: 'claude'},
+      {pid: 200, command: `/bin/bash -c -l source /tmp/snap.sh && eval '${command}'`},
+    ],
+  };
+}
+
+describe('from the hook', () => {
+  test('a running shell holds it, whatever the screen shows; the next mark settles it', async () => {
+    const w = world({work: [{kind: 'shell', what: 'sleep 20'}]});
+    await w.settling.prepare(DONE);
+    expect(w.settling.judge(DONE)).toEqual({
+      settled: false,
+      why: 'working: 1 background shell (sleep 20)',
+    });
+    w.mark([]);
+    await w.settling.prepare(DONE);
+    expect(w.settling.judge(DONE)).toEqual({settled: true, by: 'hook', services: []});
+    expect(w.told).toEqual(['working: 1 background shell (sleep 20)', undefined]);
+  });
+
+  test('a service command does not hold it, and is named', async () => {
+    const w = world({work: [{kind: 'shell', what: 'npm run dev'}]});
+    await w.settling.prepare(SHELL);
+    const s = w.settling.judge(SHELL);
+    expect(s).toMatchObject({settled: true, by: 'hook'});
+    expect(servicesLeft(s.settled ? s : undefined)).toBe(
+      '; 1 background service left running: npm run dev, a service command',
+    );
+    // Nothing held: the pane's listeners were not read.
+    expect(w.reads()).toBe(0);
+  });
+
+  test('a shell whose process listens on a port is a service, named with its port', async () => {
+    const w = world({
+      work: [{kind: 'shell', what: './serve.sh'}],
+      served: [devServer('./serve.sh')],
+    });
+    await w.settling.prepare(SHELL);
+    expect(w.settling.judge(SHELL)).toEqual({
+      settled: true,
+      by: 'hook',
+      services: [{kind: 'shell', what: './serve.sh', service: 'listening on :5173'}],
+    });
+  });
+
+  test('a mark without the list (an older agent) leaves it to the screen', async () => {
+    const w = world({work: undefined});
+    w.mark(undefined);
+    await w.settling.prepare(SHELL);
+    expect(w.settling.judge(SHELL)).toMatchObject({settled: false});
+  });
+});
+
+describe('from the screen', () => {
+  test('the footer holds it; after it clears, the follow-up turn is given time', async () => {
+    const w = world();
+    await w.settling.prepare(SHELL);
+    expect(w.settling.judge(SHELL)).toEqual({
+      settled: false,
+      why: "working: 1 shell (the agent's footer)",
+    });
+    w.tick(100);
+    expect(w.settling.judge(DONE)).toMatchObject({settled: false});
+    w.tick(AFTER_WORK_MS);
+    expect(w.settling.judge(DONE)).toEqual({settled: true, by: 'screen', services: []});
+  });
+
+  test('a footer whose shells all listen is settled, naming them', async () => {
+    const w = world({served: [devServer()]});
+    await w.settling.prepare(SHELL);
+    const s = w.settling.judge(SHELL);
+    expect(s).toMatchObject({settled: true, by: 'screen'});
+    expect(servicesLeft(s.settled ? s : undefined)).toBe(
+      '; 1 background service left running: node /app/node_modules/.bin/vite, listening on :5173',
+    );
+  });
+
+  test("a listener that is not a shell's (an MCP server the agent runs) explains nothing", async () => {
+    const mcp: Served = {
+      pid: 150,
+      command: 'node mcp-server.js',
+      ports: [8080],
+      ancestors: [{pid: 100, command: 'claude'}],
+    };
+    const w = world({served: [mcp]});
+    await w.settling.prepare(SHELL);
+    expect(w.settling.judge(SHELL)).toMatchObject({settled: false});
+  });
+
+  test('an ordinary turn is settled at once, and nothing is read', async () => {
+    const w = world();
+    await w.settling.prepare(DONE);
+    expect(w.settling.judge(DONE)).toEqual({settled: true, by: 'screen', services: []});
+    expect(w.reads()).toBe(0);
+    expect(w.told).toEqual([]);
+  });
+});
+
+test('--until turn: the turn end is enough', async () => {
+  const w = world({turnOnly: true, work: [{kind: 'shell', what: 'sleep 20'}]});
+  await w.settling.prepare(SHELL);
+  expect(w.settling.judge(SHELL)).toEqual({settled: true, by: 'hook', services: []});
+});
+
+test('servicesByListening matches a shell by its command in the listener or its ancestors', () => {
+  const items: WorkItem[] = [
+    {kind: 'shell', what: 'npm run dev'},
+    {kind: 'shell', what: 'sleep 5'},
+    {kind: 'subagent', what: 'npm run dev'},
+  ];
+  expect(servicesByListening(items, [devServer()])).toEqual([
+    {kind: 'shell', what: 'npm run dev', service: 'listening on :5173'},
+    {kind: 'shell', what: 'sleep 5'},
+    {kind: 'subagent', what: 'npm run dev'},
+  ]);
+});
