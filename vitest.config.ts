@@ -12,6 +12,7 @@ const WAITING_FILES = [
   'test/integration/blocked-at-model.test.ts',
   'test/integration/doors-at-model.test.ts',
   'test/integration/stall-at-model.test.ts',
+  'test/integration/settled-at-model.test.ts',
   'test/integration/recover-at-model.test.ts',
   'test/integration/many-sessions-at-model.test.ts',
   'test/integration/shell-mode-at-model.test.ts',

@@ -111,7 +111,7 @@ function conditionWatcher(spec: UntilSpec, s: WatcherSetup): Watcher {
   };
   switch (spec.kind) {
     case 'stable':
-      return new StableWatcher(s.stableChecks, screen);
+      return new StableWatcher(s.stableChecks, {...screen, settling: s.settling});
     case 'prompt': {
       const settling = s.settling;
       const test = promptTest(spec, s.paneCommand, s.profile, settling);

@@ -1,5 +1,5 @@
 import type {HookMark} from '../agents/hook-marks.js';
-import {workingOnScreen} from '../agents/idle-screen.js';
+import {turnIdle, workingOnScreen} from '../agents/idle-screen.js';
 import type {Profile} from '../agents/profile.js';
 import {
   describeServices,
@@ -85,6 +85,12 @@ export class Settling {
   /** Whether the agent's turn-end hook reported since the wait began. */
   hookEnded(): boolean {
     return this.deps.latestMark() !== undefined;
+  }
+
+  /** The turn-end hook reported since the wait began, the composer is idle and nothing still
+   * runs: evidence enough alone, before a still screen's window ends. */
+  settledByHook(view: PaneView): boolean {
+    return this.hookEnded() && turnIdle(this.deps.profile, view) && this.judge(view).settled;
   }
 
   /** The newest mark's work, services marked, when its payload said. */

@@ -186,7 +186,9 @@ function eventSleeps(
   const sleepWatchingPane = async (
     at: number,
     orWhen?: (s: AbortSignal) => Promise<void>,
-  ): Promise<'slept' | 'woken' | 'when'> => {
+    /** Return 'nudged' when news from outside the screen comes (a turn-end hook mark). */
+    nudges = false,
+  ): Promise<'slept' | 'woken' | 'when' | 'nudged'> => {
     let when = false;
     const wake = orWhen
       ? (s: AbortSignal) =>
@@ -203,7 +205,10 @@ function eventSleeps(
       const woke = await sleepUntil(until, wake);
       if (woke === 'woken' && when && !activity.isEnded) return 'when';
       if (woke === 'woken' && !layoutChanged) return 'woken';
-      if (woke === 'nudged') continue;
+      if (woke === 'nudged') {
+        if (nudges) return 'nudged';
+        continue;
+      }
       if (!layoutChanged && clock.now() >= Math.min(at, deadline)) return 'slept';
       await checkPane();
     }
@@ -255,8 +260,14 @@ async function waitQuiet(k: EventKit, quietWindowMs: number): Promise<WaitResult
       const woke = await sleepWatchingPane(
         quietEnd,
         activity.followed(paneId) ? (s) => activity.settled(paneId, s) : undefined,
+        true,
       );
       if (woke === 'woken') return undefined;
+      // A turn-end hook mark: the watcher may decide on it before the window ends.
+      if (woke === 'nudged') {
+        const decided = await look();
+        if (decided) return decided;
+      }
       continue;
     }
     // Quiet for the window, as far as the events know: they may still follow a busy pane by

@@ -126,6 +126,9 @@ export interface ScreenWatchOptions {
   /** End the wait as `unknown` when nothing can tell whether a settled pane's program waits for
    * input (`nudge wait` asks; a job waits on, its reason saying so). */
   endOnUnknown?: boolean | undefined;
+  /** An agent's pane: a still screen is done only once the agent has settled (its turn-end
+   * hook's list of what still runs, else its footer; src/detect/settle.ts). */
+  settling?: Settling | undefined;
 }
 
 /** The verdict once the screen has settled: done, or busy by liveness, or (where nothing can
@@ -138,7 +141,10 @@ function settled(view: PaneView, o: ScreenWatchOptions): Verdict {
     input: o.input?.(),
     freshMark: false,
   });
-  if ('idle' in l) return {status: 'done', why: l.idle};
+  if ('idle' in l) {
+    const s = o.settling?.judge(view);
+    return s && !s.settled ? {status: 'pending', why: s.why} : {status: 'done', why: l.idle};
+  }
   if ('busy' in l) return {status: 'pending', why: l.busy};
   return o.endOnUnknown ? {status: 'unknown', why: l.unknown} : {status: 'pending', why: l.unknown};
 }
@@ -178,7 +184,11 @@ export class StableWatcher implements Watcher {
   ) {
     this.#gate = new ReactionGate(o.baselineKey, o.graceChecks);
   }
+  async prepare(view: PaneView): Promise<void> {
+    await this.o.settling?.prepare(view);
+  }
   observe(view: PaneView): Verdict {
+    if (this.o.settling?.settledByHook(view)) return {status: 'done', why: HOOK_IDLE};
     const key = viewKey(view, this.o.ignore);
     if (!this.#gate.passed(key)) return {status: 'pending', why: 'waiting for the pane to react'};
     const changed = this.#lastKey !== undefined && key !== this.#lastKey;
@@ -204,6 +214,7 @@ export class StableWatcher implements Watcher {
     return this.o.ignore.length === 0 ? this.windowMs(intervalMs) : undefined;
   }
   observeEvents(view: PaneView, f: EventFacts): Verdict {
+    if (this.o.settling?.settledByHook(view)) return {status: 'done', why: HOOK_IDLE};
     // Counting stable views (observe) starts afresh should the wait fall back to polling.
     this.#stable = 0;
     this.#lastKey = undefined;

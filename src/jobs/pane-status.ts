@@ -4,7 +4,7 @@ import type {Tmux} from '../tmux/tmux.js';
 import type {JobOutcome, JobTransitions} from './events.js';
 import {PANE_OPTIONS, type PaneState, refreshStatusOption} from './pane-states.js';
 import type {JobRecorder} from './recorder.js';
-import {stallShown} from './stalled.js';
+import {stallShown, workingShown} from './stalled.js';
 
 /** What a job waits for the person for, by the event that says it does. */
 const WAITS_FOR_YOU: Partial<Record<string, string>> = {
@@ -82,6 +82,9 @@ export function showingPaneState(
     },
     async mark(patch) {
       await recorder.mark(patch);
+      // Work the agent left running: the pane says what, while it lasts.
+      if ('working' in patch)
+        await mark(deps, pane, {needs: patch.working ? workingShown(patch.working) : undefined});
       // A stall begun or over (--stall): the pane shows it while it lasts.
       if ('stalled' in patch) {
         const s = patch.stalled;
@@ -112,8 +115,8 @@ export function showingPaneState(
       }
     },
     async end(outcome, patch) {
-      // An ended job waits for nobody.
-      await recorder.end(outcome, {...patch, waitingForYou: undefined});
+      // An ended job waits for nobody, and on nothing.
+      await recorder.end(outcome, {...patch, waitingForYou: undefined, working: undefined});
       await deps.lock
         .withQueue(async (entries) => {
           const waiting = waitingBehind(entries, jobId);

@@ -20,3 +20,9 @@ export function describeStalled(mark: StalledMark, nowMs: number): string {
   const lasted = formatDuration(Math.max(0, nowMs - Date.parse(mark.since)));
   return `stalled ${lasted} (${stallShown(mark.kind)})`;
 }
+
+/** A job's `working` mark (`working: 1 background shell (sleep 20)`) in a few words, for a
+ * column or the status bar: `1 background shell`. */
+export function workingShown(working: string): string {
+  return working.replace(/^working: /, '').replace(/ \(.*$|: .*$/, '');
+}

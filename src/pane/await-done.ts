@@ -105,8 +105,12 @@ export async function awaitDone(
 ): Promise<Awaited> {
   const agent = isAgent(o.profile);
   const start = deps.clock.now();
+  // An agent's turn-end hook marks: evidence of its turn's end (prompt) and of what still
+  // runs after it (prompt and stable: done means settled).
+  const settles =
+    o.until.kind === 'stable' || (o.until.kind === 'prompt' && o.until.pattern === undefined);
   const hook =
-    agent && o.until.kind === 'prompt' && o.until.pattern === undefined
+    agent && settles
       ? watchHookMark(
           deps.hookMarks,
           pane,

@@ -4,7 +4,7 @@ import {EXIT_CODES, type ExitCode, exitCodeOfState} from '../base/errors.js';
 import type {OnHost} from '../front/dispatch.js';
 import type {CancelResult} from '../jobs/cancel.js';
 import type {JobOutcome} from '../jobs/events.js';
-import {describeStalled} from '../jobs/stalled.js';
+import {describeStalled, workingShown} from '../jobs/stalled.js';
 import type {RelayRecord} from '../relay/relay.js';
 import {LOCAL_HOST} from '../remote/dest.js';
 import type {ExpectResult} from '../verbs/expect.js';
@@ -152,7 +152,9 @@ export function renderJobs(
       ? `${j.state}, ${describeStalled(j.stalled, r.nowMs)}`
       : 'waitingForYou' in j && j.waitingForYou
         ? `${j.state}, waiting for you`
-        : j.state,
+        : j.working
+          ? `${j.state}, ${workingShown(j.working)}`
+          : j.state,
     j.pane,
     formatDuration(r.nowMs - Date.parse(j.createdAt)),
     j.preview,
@@ -205,6 +207,8 @@ export function renderStatus(
   if (s.stalled)
     line(`stall   ${describeStalled(s.stalled, Date.now())}, since ${s.stalled.since}`);
   if ('waitingForYou' in s && s.waitingForYou) line(`waits   for you: ${s.waitingForYou}`);
+  if (s.working) line(`waits   ${s.working}`);
+  if (s.kind === 'submit' && s.settledBy) line(`settled by the agent's ${s.settledBy}`);
   if (s.blocked) {
     const b = s.blocked;
     line(`waits   for a person in ${b.pane}: ${b.kind} — ${b.question}`);

@@ -2,7 +2,7 @@ import type {OptionsOf} from '../base/option-table.js';
 import {resolveStateDir} from '../base/paths.js';
 import {plainLine} from '../base/sanitize.js';
 import {endJobsOfGoneServers} from '../jobs/lost.js';
-import {describeStalled} from '../jobs/stalled.js';
+import {describeStalled, workingShown} from '../jobs/stalled.js';
 import {isTerminal, type JobRecord, JobStore, type ShownState, shownState} from '../jobs/store.js';
 import {resolveServerSpec} from '../tmux/server.js';
 import type {CommandContext} from './context.js';
@@ -88,7 +88,8 @@ export async function topView(o: TopOptions, ctx: CommandContext): Promise<TopVi
       queued: live.filter((s) => s.state === 'queued' && s.r.id !== head.r.id).length,
       needs: plainLineOf(
         head.r.blocked?.question ??
-          (head.r.stalled ? describeStalled(head.r.stalled, nowMs) : undefined),
+          (head.r.stalled ? describeStalled(head.r.stalled, nowMs) : undefined) ??
+          (head.r.working ? workingShown(head.r.working) : undefined),
       ),
       ...(head.r.stalled ? {stalled: true} : {}),
       kind: head.r.kind,

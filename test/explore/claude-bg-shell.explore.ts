@@ -39,7 +39,7 @@ test('claude: a background shell, its screens and Stop payloads', async () => {
   await sleep(400);
   await server.tmux('send-keys', '-t', agent.pane, 'Enter');
   const t0 = Date.now();
-  const footer = /↓ to manage\s*$/m;
+  const footer = /· ↓ to manage/;
   const busy = /esc to interrupt/;
   let sawFooter = false;
   let footerGoneAt = 0;

@@ -40,6 +40,12 @@ test('only the footer is read: a transcript row that ends like it is not work', 
     },
   );
   expect(workingOnScreen(claude, below)).toBe('2 shells · 1 agent');
+  // 2.1.197 draws its effort notice right-aligned on the same row for the first seconds.
+  const effort = paneViewOf(
+    [rule, '❯ ', rule, `  1 shell · ← for agents · ↓ to manage${' '.repeat(64)}● high · /effort`],
+    {cursorX: 2, cursorY: 1},
+  );
+  expect(workingOnScreen(claude, effort)).toBe('1 shell');
 });
 
 test('a profile without working rows never reads a footer', () => {

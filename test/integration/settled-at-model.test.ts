@@ -1,0 +1,143 @@
+/**
+ * "Done" means settled, at the model (issue 60): an agent whose turn left work running — a
+ * `Bash` call with `run_in_background: true` — is not called done until that work ended and the
+ * turn the agent then started on its own ended; the notice reaches the model once, after. Each
+ * with the agent's turn-end hook installed (Claude Code's Stop: `background_tasks`) and with
+ * the screen alone (its footer, `1 shell · ↓ to manage`). A background server listening on a
+ * port does not hold the job; a background command that outlives `--timeout` ends it `timeout`,
+ * named. Run on the pinned release by `npm test` and on the newest by the matrix.
+ *
+ * Agents without background work of their own: Codex, Gemini CLI, Qwen Code, opencode, Pi and
+ * Copilot CLI run their shell tool to its end inside the turn (docs/agents.md, "Done means
+ * settled"); their ordinary turns ending done at once is what agents-at-model.test.ts and the
+ * data agents' files check for each.
+ */
+import {existsSync, statSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {describe, expect, test} from 'vitest';
+import {escapeRegex, NOTICE, received, setup, type World} from '../helpers/at-model-scenarios.js';
+import {readJobEvents, readJobState, waitForJobEnd} from '../helpers/job-files.js';
+import {describePrompts, type Reply} from '../helpers/model-server.js';
+import {agentAvailable} from '../helpers/real-agents.js';
+import {runNudge} from '../helpers/run-nudge.js';
+import {waitFor} from '../helpers/wait-for.js';
+
+/** A background Bash call, as Claude Code's model asks for one. */
+function background(command: string): Reply {
+  return {
+    tool: 'Bash',
+    input: {command, description: 'Run it in the background', run_in_background: true},
+  };
+}
+
+/** Submit `text` into the agent's pane from outside (a person, a script): the default
+ * condition, the default notice into the same pane. */
+async function submit(w: World, text: string, extra: string[] = []): Promise<string> {
+  const r = await runNudge(
+    ['submit', '-S', w.server.socket, '--pane', w.agent.pane, '--delay', '0', ...extra, '--', text],
+    {NUDGE_HOME: w.home},
+    180_000,
+  );
+  expect(r.exitCode, r.stderr).toBe(0);
+  return r.stdout.trim().split(/\s+/)[0] ?? '';
+}
+
+async function seen(w: World, id: string): Promise<string> {
+  const events = await readJobEvents(w.home, id).catch(() => []);
+  return `${JSON.stringify(events)}\n${await w.agent.capture()}\n${describePrompts(w.model.prompts())}`;
+}
+
+describe.skipIf(!agentAvailable('claude')).each([true, false])(
+  'claude settles (hooks installed: %s)',
+  (hooks) => {
+    test('a background shell: the job waits for it and for the turn after it; the notice comes once, after', async () => {
+      const w = await setup('claude', 'all', {hooks});
+      const marker = join(w.agent.workdir, 'bg-done');
+      const followUp: Reply = {text: 'The background command finished.'};
+      w.model.script(
+        background(`sleep 20; touch ${marker}`),
+        {text: 'Started it in the background.'},
+        followUp,
+      );
+      const id = await submit(w, 'start the slow thing');
+      // While the command runs, the job waits and says why, in its record and in status: from
+      // the Stop hook's list where it is installed (the footer may say so first), else the
+      // footer.
+      const says = hooks ? /^working: 1 background shell \(sleep 20; touch / : /^working: 1 shell/;
+      await waitFor(
+        'the job to say what still runs',
+        async () => {
+          const working = (await readJobState(w.home, id).catch(() => undefined))?.working;
+          return says.test(String(working)) || undefined;
+        },
+        {timeoutMs: 90_000, describe: () => seen(w, id)},
+      );
+      const status = await runNudge(['status', id], {NUDGE_HOME: w.home});
+      expect(status.stdout).toMatch(/\bworking: /);
+      expect(existsSync(marker), 'the background command ended already').toBe(false);
+      // `nudge wait` on the pane meanwhile: not idle.
+      const waited = await runNudge(
+        ['wait', '-S', w.server.socket, w.agent.pane, '--timeout', '5s', '--json'],
+        {NUDGE_HOME: w.home},
+      );
+      expect(waited.exitCode, waited.stdout + waited.stderr).toBe(124);
+      expect(waited.stdout).toMatch(/working: 1 shell/);
+      const end = await waitForJobEnd(w.home, id, 180_000);
+      expect(end.state, `${JSON.stringify(end)}\n${await seen(w, id)}`).toBe('done');
+      expect(end.settledBy).toBe(hooks ? 'hook' : 'screen');
+      expect(end.working).toBeUndefined();
+      // Done only after the command ended and the turn Claude started on its own ended.
+      const events = await readJobEvents(w.home, id);
+      const met = Date.parse(String(events.find((e) => e.event === 'condition-met')?.t));
+      expect(statSync(marker).mtimeMs).toBeLessThan(met);
+      const after = w.model.journal().find((e) => e.reply === followUp);
+      expect(after?.turnEndedAt, await seen(w, id)).toBeDefined();
+      expect(met).toBeGreaterThanOrEqual(after?.turnEndedAt ?? Number.POSITIVE_INFINITY);
+      expect(met - (after?.turnEndedAt ?? 0)).toBeLessThan(10_000);
+      expect(events.some((e) => e.event === 'working')).toBe(true);
+      // The notice reached the model once, after the follow-up turn.
+      const notice = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
+        timeoutMs: 60_000,
+      });
+      expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
+      expect(notice.at).toBeGreaterThan(after?.turnEndedAt ?? Number.POSITIVE_INFINITY);
+      console.log(
+        `settled (hooks ${hooks}): follow-up turn end → condition-met ${met - (after?.turnEndedAt ?? 0)} ms`,
+      );
+    }, 300_000);
+
+    test('a background server listening on a port: done at the turn, naming it', async () => {
+      const w = await setup('claude', 'all', {hooks});
+      // A server of no known service command: only its listening socket says it serves.
+      const serve = join(w.agent.workdir, 'serve.sh');
+      writeFileSync(
+        serve,
+        `#!/bin/sh\nexec node -e 'require("net").createServer().listen(0, "127.0.0.1"); setInterval(() => {}, 1000)'\n`,
+        {mode: 0o755},
+      );
+      w.model.script(background('./serve.sh'), {text: 'The server is up.'});
+      const id = await submit(w, 'start the server');
+      const end = await waitForJobEnd(w.home, id, 180_000);
+      expect(end.state, `${JSON.stringify(end)}\n${await seen(w, id)}`).toBe('done');
+      expect(end.settledBy).toBe(hooks ? 'hook' : 'screen');
+      expect(String(end.verdict)).toMatch(
+        /; 1 background service left running: .*listening on :\d+$/,
+      );
+      await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {timeoutMs: 60_000});
+      expect(received(w.model, NOTICE)).toBe(1);
+    }, 300_000);
+
+    test.skipIf(!hooks)(
+      'a background command that outlives --timeout ends the job timeout, named',
+      async () => {
+        const w = await setup('claude', 'all', {hooks});
+        w.model.script(background('sleep 120'), {text: 'Started it.'});
+        const id = await submit(w, 'start the long thing', ['--timeout', '15s', '--no-notice']);
+        const end = await waitForJobEnd(w.home, id, 180_000);
+        expect(end.state, `${JSON.stringify(end)}\n${await seen(w, id)}`).toBe('timeout');
+        expect(String(end.verdict)).toBe('working: 1 background shell (sleep 120)');
+      },
+      300_000,
+    );
+  },
+);
