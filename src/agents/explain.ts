@@ -4,6 +4,7 @@ import type {Pattern} from '../base/pattern.js';
 import type {PaneView} from '../tmux/view.js';
 import {visibleText} from '../tmux/view.js';
 import {findDialog} from './dialogs.js';
+import {workingOnScreen} from './idle-screen.js';
 import {type Profile, readComposerState, turnOpen} from './profile.js';
 
 /** One rule of a profile, as it stands on one screen. */
@@ -52,6 +53,7 @@ export function explainScreen(profile: Profile, view: PaneView, now = Date.now()
   if (profile.promptEcho)
     add('sent prompt', 'promptEcho', lastEcho(profile.promptEcho, view, composer?.index));
   if (profile.busy.length > 0) add('busy', 'busy', firstMatch(profile.busy, screen));
+  if (profile.working?.length) add('work still running', 'working', workingOnScreen(profile, view));
   if (profile.turnEnd?.length)
     add(
       'turn still open',

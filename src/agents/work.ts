@@ -109,3 +109,23 @@ export function describeServices(items: readonly WorkItem[]): string {
   const each = services.map((s) => `${shown(s.what)}, ${s.service}`).join('; ');
   return `${plural(services.length, 'background service')} left running: ${each}`;
 }
+
+/** The agents whose turn-end hook says what still runs (the hook nudge installs for them). */
+const WORK_HOOKS: Readonly<Record<string, string>> = {
+  claude: "its Stop hook's background_tasks and session_crons (nudge install claude)",
+};
+
+/**
+ * Where nudge learns what an agent left running after its turn, best first, in words for
+ * `explain` and `doctor`: its turn-end hook, then its footer (`working`); or that it cannot
+ * see such work, and what "done" then means.
+ */
+export function backgroundWorkSeen(profile: {name: string; working?: readonly unknown[]}): string {
+  const from = [
+    ...(WORK_HOOKS[profile.name] ? [WORK_HOOKS[profile.name]] : []),
+    ...(profile.working?.length ? ['its footer (working)'] : []),
+  ];
+  return from.length > 0
+    ? `read from ${from.join(', else ')}; a service (a dev server) does not hold "done"`
+    : `not visible for ${profile.name}; done means its turn ended`;
+}

@@ -5,7 +5,7 @@ import {isAgent} from '../agents/profile.js';
 import type {Clock} from '../base/clock.js';
 import type {Pattern} from '../base/pattern.js';
 import {watcherAfterEnter} from '../detect/conditions.js';
-import {watchHookMark} from '../detect/hook-watch.js';
+import {type HookWatch, watchHookMark} from '../detect/hook-watch.js';
 import {type SettledBy, Settling, servicesLeft} from '../detect/settle.js';
 import type {Stall, StallHook} from '../detect/stall.js';
 import type {UntilSpec} from '../detect/until.js';
@@ -93,9 +93,31 @@ export interface Awaited {
   why: string;
 }
 
+/** An agent's turn-end hook marks, under a condition they speak to: evidence of its turn's
+ * end (prompt) and of what still runs after it (prompt and stable: done means settled). */
+function followHookMarks(
+  deps: AwaitDeps,
+  pane: string,
+  o: AwaitOptions,
+  start: number,
+  signal: AbortSignal,
+): HookWatch | undefined {
+  const u = o.until;
+  if (!(u.kind === 'stable' || (u.kind === 'prompt' && u.pattern === undefined))) return undefined;
+  const onMark = (mark: HookMark) => {
+    o.onHookMark(mark);
+    // A turn-end mark is news of the work: no stall goes on through it.
+    const change = o.stall?.watch.touch(deps.clock.now());
+    if (change && 'over' in change)
+      void o.stall?.over(change.over.stall, change.over.lastedMs).catch(() => {});
+  };
+  return watchHookMark(deps.hookMarks, pane, start, signal, onMark, o.onHookRefused);
+}
+
 /**
  * Wait until the condition holds for what was just typed and submitted, a fail pattern shows,
- * or the timeout passes. An agent under `--until prompt` is also woken by its turn-end hook.
+ * or the timeout passes. An agent is also woken by its turn-end hook, and is done only once it
+ * has settled (src/detect/settle.ts).
  */
 export async function awaitDone(
   deps: AwaitDeps,
@@ -105,34 +127,14 @@ export async function awaitDone(
 ): Promise<Awaited> {
   const agent = isAgent(o.profile);
   const start = deps.clock.now();
-  // An agent's turn-end hook marks: evidence of its turn's end (prompt) and of what still
-  // runs after it (prompt and stable: done means settled).
-  const settles =
-    o.until.kind === 'stable' || (o.until.kind === 'prompt' && o.until.pattern === undefined);
-  const hook =
-    agent && settles
-      ? watchHookMark(
-          deps.hookMarks,
-          pane,
-          start,
-          signal,
-          (mark) => {
-            o.onHookMark(mark);
-            // A turn-end mark is news of the work: no stall goes on through it.
-            const change = o.stall?.watch.touch(deps.clock.now());
-            if (change && 'over' in change)
-              void o.stall?.over(change.over.stall, change.over.lastedMs).catch(() => {});
-          },
-          o.onHookRefused,
-        )
-      : undefined;
+  const now = () => deps.clock.now();
+  const hook = agent ? followHookMarks(deps, pane, o, start, signal) : undefined;
   try {
     const foreground = new ForegroundWatch(
       () => deps.foreground.inputState(o.panePid),
       o.onInputUnknown,
     );
     const input = () => foreground.state;
-    const now = () => deps.clock.now();
     const settling = hook
       ? new Settling({
           profile: o.profile,

@@ -125,8 +125,11 @@ function claudeEntry(line: Json): Entry[] {
   if (!message) return [];
   const atMs = timeOf(line.timestamp);
   if (line.type === 'user') {
-    // Meta lines (a command's caveat), tool results and a side chain are no prompt.
+    // Meta lines (a command's caveat), tool results and a side chain are no prompt; nor is
+    // the notice of background work that ended (2.1.197, 2.1.332: `origin.kind:
+    // task-notification`): the turn it starts belongs to the prompt's, which settles with it.
     if (line.isMeta === true || line.isSidechain === true) return [];
+    if (isObject(line.origin) && line.origin.kind === 'task-notification') return [];
     const c = message.content;
     const blocks = Array.isArray(c) ? c.filter(isObject) : [];
     if (blocks.some((b) => b.type === 'tool_result')) return [];

@@ -91,6 +91,7 @@ export function renderExplain(r: ExplainResult, json: boolean, out: Output): Exi
     out.stdout(`${head} ${x.rule.padEnd(width)}  ${seen}  (${x.field})`);
   });
   out.stdout(`verdict  ${r.verdict.why}`);
+  if (r.background) out.stdout(`work     ${r.background}`);
   if (r.session)
     out.stdout(
       `session  Claude Code pid ${r.session.pid}: ${r.session.status}${r.session.waitingFor ? ` (${r.session.waitingFor})` : ''}`,

@@ -1,5 +1,6 @@
 import {basename} from 'node:path';
 import {loadProfiles, userProfileDirs} from '../agents/builtin.js';
+import {profileNamed} from '../agents/registry.js';
 import {readProfileTrust} from '../agents/trust.js';
 import {
   judgeVersion,
@@ -7,6 +8,7 @@ import {
   type VerifiedTable,
   versionIn,
 } from '../agents/verified.js';
+import {backgroundWorkSeen} from '../agents/work.js';
 import {describeError} from '../base/errors.js';
 import type {OptionsOf, SERVER_OPTIONS} from '../base/option-table.js';
 import {findOnPath, resolveStateDir} from '../base/paths.js';
@@ -270,6 +272,10 @@ export async function runDoctor(o: DoctorOptions, ctx: CommandContext): Promise<
     if (agentChecks === 'absent') absent.push(agent);
     else checks.push(...agentChecks);
     if (bin) checks.push(await checkAgentVersion(agent, bin, table));
+    // What "done" can see of the work the agent leaves running after a turn.
+    const profile = bin ? profileNamed(agent) : undefined;
+    if (profile)
+      checks.push(ok(`${agent} work`, `Background work: ${backgroundWorkSeen(profile)}.`));
   }
   if (absent.length > 0) checks.push(absentAgents(absent, installTargets().length));
   checks.push(...(await checkWrittenPaths(ctx)));

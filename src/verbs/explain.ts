@@ -1,9 +1,10 @@
 import {describeSource} from '../agents/builtin.js';
 import {findDialog} from '../agents/dialogs.js';
 import {explainScreen, programVersion, type RuleMatch} from '../agents/explain.js';
-import type {ProfileName} from '../agents/profile.js';
+import {isAgent, type ProfileName} from '../agents/profile.js';
 import {loadedProfiles} from '../agents/registry.js';
 import {judgeVersion, readVerifiedTable} from '../agents/verified.js';
+import {backgroundWorkSeen} from '../agents/work.js';
 import type {OptionsOf, SERVER_OPTIONS} from '../base/option-table.js';
 import {resolveStateDir} from '../base/paths.js';
 import {type DoorPlan, planDoors} from '../doors/ladder.js';
@@ -54,6 +55,8 @@ export interface ExplainResult {
   conditions: Array<{state: string; submit: string}>;
   /** The doors a notice would try, in order, ending with typing: the one used says yes. */
   doors: DoorPlan[];
+  /** Where nudge learns what the agent left running after a turn, or that it cannot. */
+  background?: string | undefined;
   /** The pane's Claude Code session, as its record says (a signal beside the screen). */
   session?: {pid: number; status: string; waitingFor?: string | undefined} | undefined;
 }
@@ -154,6 +157,7 @@ export async function explainPane(o: ExplainOptions, ctx: CommandContext): Promi
     verdict,
     problems: loaded.problems,
     conditions: paneConditions(info),
+    ...(isAgent(profile) ? {background: backgroundWorkSeen(profile)} : {}),
     doors: plans,
     session: session
       ? {pid: session.pid, status: session.status ?? 'unknown', waitingFor: session.waitingFor}

@@ -64,6 +64,23 @@ describe('Claude Code transcript', () => {
     expect(replyOfTurn(entriesOf('claude-transcript', open), 'q')).toBeUndefined();
   });
 
+  test("background work that ended: the turn Claude starts on its own is the prompt's (settled)", () => {
+    // As 2.1.197 and 2.1.332 record a background shell's end.
+    const settled = lines(
+      user('start the thing', 1, {origin: {kind: 'human'}, promptSource: 'typed'}),
+      said('m1', [{type: 'text', text: 'Started it in the background.'}], 2),
+      user('<task-notification>\n<status>completed</status>\n</task-notification>', 14, {
+        origin: {kind: 'task-notification'},
+        promptSource: 'system',
+      }),
+      said('m2', [{type: 'text', text: 'The background command finished.'}], 15),
+    );
+    expect(replyOfTurn(entriesOf('claude-transcript', settled), 'start the thing')).toMatchObject({
+      text: 'The background command finished.',
+      durationMs: 14_000,
+    });
+  });
+
   test('a line cut short (a tail read, a line being written) is left out', () => {
     const cut = `{"type":"assistant","mess\n${lines(user('q', 1), said('m', [{type: 'text', text: 'ok'}], 2))}\n{"type":`;
     expect(replyOfTurn(entriesOf('claude-transcript', cut), 'q')?.text).toBe('ok');
