@@ -1,0 +1,68 @@
+/**
+ * The opencode plugin `nudge install opencode` writes (data/hooks/opencode-plugin.js), fed the
+ * events opencode 1.18.33 publishes: a top-level session's idle is the pane's turn end; a
+ * sub-agent's (a child session's) is not, and the parent's idle waits for its busy children.
+ * Its hook command is a real program that records what it was given.
+ */
+import {existsSync, readFileSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {pathToFileURL} from 'node:url';
+import {expect, test} from 'vitest';
+import {useTempDir} from '../../helpers/temp-dir.js';
+import {waitFor} from '../../helpers/wait-for.js';
+
+type Plugin = () => Promise<{event: (e: {event: unknown}) => Promise<void>}>;
+
+async function plugin() {
+  const dir = useTempDir('nudge-opencode-plugin-');
+  const log = join(dir, 'calls.jsonl');
+  const hook = join(dir, 'hook.mjs');
+  // Stands in for `node cli.js hook opencode-idle`: one line per call, its args and stdin.
+  writeFileSync(
+    hook,
+    `import {appendFileSync} from 'node:fs';\nlet s = '';\nprocess.stdin.on('data', (c) => (s += c));\nprocess.stdin.on('end', () => appendFileSync(${JSON.stringify(log)}, JSON.stringify({args: process.argv.slice(2), stdin: s}) + '\\n'));\n`,
+  );
+  const source = readFileSync(
+    new URL('../../../data/hooks/opencode-plugin.js', import.meta.url),
+    'utf8',
+  )
+    .replaceAll('NUDGE_NODE', JSON.stringify(process.execPath))
+    .replaceAll('NUDGE_CLI', JSON.stringify(hook));
+  const file = join(dir, 'plugin.mjs');
+  writeFileSync(file, source);
+  const mod = (await import(pathToFileURL(file).href)) as {NudgeTurnEnd: Plugin};
+  const {event} = await mod.NudgeTurnEnd();
+  const send = (type: string, properties: unknown) => event({event: {type, properties}});
+  const calls = () =>
+    existsSync(log)
+      ? readFileSync(log, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as {args: string[]; stdin: string})
+      : [];
+  return {send, calls};
+}
+
+test("a top-level session's idle marks the turn's end; a sub-agent's does not", async () => {
+  const p = await plugin();
+  await p.send('session.created', {info: {id: 'child'}, sessionID: 'child'});
+  await p.send('session.updated', {info: {id: 'child', parentID: 'main'}, sessionID: 'child'});
+  await p.send('session.status', {sessionID: 'child', status: {type: 'busy'}});
+  // The parent idles while its child still runs: held.
+  await p.send('session.idle', {sessionID: 'main'});
+  // A top-level session of its own is told at once.
+  await p.send('session.idle', {sessionID: 'other'});
+  await waitFor('the other session marked', async () => (p.calls().length >= 1 ? true : undefined));
+  expect(p.calls()).toEqual([{args: ['hook', 'opencode-idle'], stdin: '{"session_id":"other"}'}]);
+  // The child ends: its own idle is no turn end, but it releases the parent's.
+  await p.send('session.status', {sessionID: 'child', status: {type: 'idle'}});
+  await p.send('session.idle', {sessionID: 'child'});
+  // One more top-level idle, told last: by the time it is recorded, every earlier call is.
+  await p.send('session.idle', {sessionID: 'third'});
+  await waitFor('three calls', async () => (p.calls().length >= 3 ? true : undefined));
+  await waitFor('the last call', async () =>
+    p.calls().some((c) => c.stdin.includes('third')) ? true : undefined,
+  );
+  const told = p.calls().map((c) => JSON.parse(c.stdin).session_id as string);
+  expect(told.sort()).toEqual(['main', 'other', 'third']);
+});
