@@ -112,7 +112,8 @@ export const SUBMIT_OPTIONS = {
   until: {
     type: 'string',
     default: SUBMIT_DEFAULTS.until,
-    describe: 'done when: stable | exit | regex:PATTERN | prompt[:NAME|:REGEX]',
+    describe:
+      'done when: stable | exit | regex:PATTERN | prompt[:NAME|:REGEX] | turn (an agent: once settled)',
   },
   ignore: {
     mcp: {describe: 'regexes masked before comparing screens'},
