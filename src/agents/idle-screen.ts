@@ -18,13 +18,20 @@ export function turnIdle(profile: Profile, view: PaneView): boolean {
   return readComposer(profile, view) !== undefined && !isBusy(profile, view);
 }
 
-/** What the footer says still runs (`1 shell`), by `working`; undefined when nothing does or
- * no composer shows (the transcript above it keeps rows of work long ended). */
+/** What the footer (or the status row just above the composer) says still runs (`1 shell`),
+ * by `working`; undefined when nothing does or no composer shows (the transcript further up
+ * keeps rows of work long ended). */
 export function workingOnScreen(profile: Profile, view: PaneView): string | undefined {
   if (!profile.working?.length) return undefined;
   const at = readComposerState(profile, view)?.index;
   if (at === undefined) return undefined;
-  for (const row of rowsOf(profile, view).slice(at + 1)) {
+  // The footer below the composer, and the one row just above it (blank rows and its rule
+  // line skipped: Codex's status row), never the transcript further up.
+  const rows = rowsOf(profile, view);
+  let above = at - 1;
+  while (above >= 0 && (rows[above]?.trim() === '' || profile.ruleLine?.test(rows[above] ?? '')))
+    above--;
+  for (const row of [rows[above] ?? '', ...rows.slice(at + 1)]) {
     for (const rule of profile.working) {
       const m = rule.exec(row);
       if (!m) continue;

@@ -7,7 +7,11 @@
  * port does not hold the job; a background command that outlives `--timeout` ends it `timeout`,
  * named. Run on the pinned release by `npm test` and on the newest by the matrix.
  *
- * Agents without background work of their own: Codex, Gemini CLI, Qwen Code, opencode, Pi and
+ * Codex: a command its `exec_command` left running past its yield (a "background terminal")
+ * holds the job until it ends; no turn follows (the screen alone: its notify says nothing of
+ * it, and under its shared app-server a notify proves no pane).
+ *
+ * Agents without background work of their own: Gemini CLI, Qwen Code, opencode, Pi and
  * Copilot CLI run their shell tool to its end inside the turn (docs/agents.md, "Done means
  * settled"); their ordinary turns ending done at once is what agents-at-model.test.ts and the
  * data agents' files check for each.
@@ -141,3 +145,42 @@ describe.skipIf(!agentAvailable('claude')).each([true, false])(
     );
   },
 );
+
+describe.skipIf(!agentAvailable('codex'))('codex settles', () => {
+  test('a background terminal: the job waits until its command ended; the notice comes once, after', async () => {
+    const w = await setup('codex', 'all');
+    const marker = join(w.agent.workdir, 'bg-done');
+    w.model.script(
+      {tool: 'exec_command', input: {cmd: `sleep 20; touch ${marker}`, yield_time_ms: 1000}},
+      {text: 'It runs in the background.'},
+    );
+    const id = await submit(w, 'start the slow thing');
+    await waitFor(
+      'the job to say what still runs',
+      async () => {
+        const working = (await readJobState(w.home, id).catch(() => undefined))?.working;
+        return /^working: 1 background terminal running/.test(String(working)) || undefined;
+      },
+      {timeoutMs: 90_000, describe: () => seen(w, id)},
+    );
+    const waited = await runNudge(
+      ['wait', '-S', w.server.socket, w.agent.pane, '--timeout', '5s', '--json'],
+      {NUDGE_HOME: w.home},
+    );
+    expect(waited.exitCode, waited.stdout + waited.stderr).toBe(124);
+    const end = await waitForJobEnd(w.home, id, 180_000);
+    expect(end.state, `${JSON.stringify(end)}\n${await seen(w, id)}`).toBe('done');
+    expect(end.settledBy).toBe('screen');
+    const events = await readJobEvents(w.home, id);
+    const met = Date.parse(String(events.find((e) => e.event === 'condition-met')?.t));
+    expect(statSync(marker).mtimeMs).toBeLessThan(met);
+    const notice = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
+      timeoutMs: 60_000,
+    });
+    expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
+    expect(notice.at).toBeGreaterThan(statSync(marker).mtimeMs);
+    console.log(
+      `codex settled: command end → condition-met ${Math.round(met - statSync(marker).mtimeMs)} ms`,
+    );
+  }, 300_000);
+});

@@ -24,13 +24,13 @@ describe.each(['', '-2.1.332'])('claude%s', (version) => {
   });
 });
 
-test('only the footer is read: a transcript row that ends like it is not work', () => {
+test('the footer and the row above the composer are read, never the transcript further up', () => {
   const claude = PROFILES.claude!;
   const rule = '─'.repeat(40);
-  const above = paneViewOf(['  2 shells · ↓ to manage', rule, '❯ ', rule, '  ? for shortcuts'], {
-    cursorX: 2,
-    cursorY: 2,
-  });
+  const above = paneViewOf(
+    ['  2 shells · ↓ to manage', '● The answer.', '', rule, '❯ ', rule, '  ? for shortcuts'],
+    {cursorX: 2, cursorY: 4},
+  );
   expect(workingOnScreen(claude, above)).toBeUndefined();
   const below = paneViewOf(
     [rule, '❯ ', rule, '  2 shells · 1 agent · ← for agents · ↓ to manage'],
@@ -48,8 +48,18 @@ test('only the footer is read: a transcript row that ends like it is not work', 
   expect(workingOnScreen(claude, effort)).toBe('1 shell');
 });
 
+describe.each(['', '-0.171.0'])('codex%s', (version) => {
+  test('a command left running past its yield: the status row above the composer', () => {
+    const codex = PROFILES.codex!;
+    const view = capturedScreen(`codex-background-terminal${version}`);
+    expect(workingOnScreen(codex, view)).toBe('1 background terminal running');
+    expect(turnIdle(codex, view)).toBe(true);
+    expect(isIdle(codex, view)).toBe(false);
+  });
+});
+
 test('a profile without working rows never reads a footer', () => {
-  expect(workingOnScreen(PROFILES.codex!, capturedScreen('claude-background-shell'))).toBe(
+  expect(workingOnScreen(PROFILES.gemini!, capturedScreen('claude-background-shell'))).toBe(
     undefined,
   );
 });
