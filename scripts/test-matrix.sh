@@ -135,7 +135,7 @@ matrix_agents() {
         test/integration/blocked-at-model.test.ts) ;;
     esac
     # Done means settled: a background shell holds the job (issue 60).
-    [[ $agent == claude || $agent == codex ]] && files+=(test/integration/settled-at-model.test.ts)
+    [[ $agent == claude || $agent == codex || $agent == gemini ]] && files+=(test/integration/settled-at-model.test.ts)
     run "newest-$agent" "NUDGE_AGENTS_DIR=$AGENTS_DIR/newest" -- --project integration \
       --project at-model "${files[@]}" \
       -t "^($agent \((default|manual) approvals\)|$agent \(all approvals\) (self-execution|a build in another pane)|nudge install $agent|$agent stops at|$agent asks the person|$agent door|$agent: the stall watchdog a model that holds|nudge recover: $agent|$agent: many sessions|$agent settles)"

@@ -7,14 +7,13 @@
  * port does not hold the job; a background command that outlives `--timeout` ends it `timeout`,
  * named. Run on the pinned release by `npm test` and on the newest by the matrix.
  *
- * Codex: a command its `exec_command` left running past its yield (a "background terminal")
- * holds the job until it ends; no turn follows (the screen alone: its notify says nothing of
- * it, and under its shared app-server a notify proves no pane).
+ * Codex (a command its `exec_command` left running past its yield, a "background terminal") and
+ * Gemini CLI (`run_shell_command` with `is_background: true`): the command holds the job until
+ * it ends; no turn follows (the screen alone: their turn-end hooks say nothing of it).
  *
- * Agents without background work of their own: Gemini CLI, Qwen Code, opencode, Pi and
- * Copilot CLI run their shell tool to its end inside the turn (docs/agents.md, "Done means
- * settled"); their ordinary turns ending done at once is what agents-at-model.test.ts and the
- * data agents' files check for each.
+ * opencode, Qwen Code, Pi and Copilot CLI: no background command was found in their tools
+ * here (docs/agents.md, "Done means settled"); their ordinary turns ending done at once is what
+ * the data agents' at-model files check for each.
  */
 import {existsSync, statSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
@@ -146,20 +145,38 @@ describe.skipIf(!agentAvailable('claude')).each([true, false])(
   },
 );
 
-describe.skipIf(!agentAvailable('codex'))('codex settles', () => {
-  test('a background terminal: the job waits until its command ended; the notice comes once, after', async () => {
-    const w = await setup('codex', 'all');
+/** Agents whose background command is followed by no turn: the job ends once it ended. */
+const NO_TURN_AFTER: Array<{
+  name: 'codex' | 'gemini';
+  tool: (cmd: string) => Reply;
+  shows: RegExp;
+}> = [
+  {
+    name: 'codex',
+    tool: (cmd) => ({tool: 'exec_command', input: {cmd, yield_time_ms: 1000}}),
+    shows: /^working: 1 background terminal running/,
+  },
+  {
+    name: 'gemini',
+    tool: (command) => ({
+      tool: 'run_shell_command',
+      input: {command, description: 'Run it in the background', is_background: true},
+    }),
+    shows: /^working: 1 Background process/,
+  },
+];
+
+describe.each(NO_TURN_AFTER.filter((a) => agentAvailable(a.name)))('$name settles', (a) => {
+  test('a background command: the job waits until it ended; the notice comes once, after', async () => {
+    const w = await setup(a.name, 'all');
     const marker = join(w.agent.workdir, 'bg-done');
-    w.model.script(
-      {tool: 'exec_command', input: {cmd: `sleep 20; touch ${marker}`, yield_time_ms: 1000}},
-      {text: 'It runs in the background.'},
-    );
+    w.model.script(a.tool(`sleep 20; touch ${marker}`), {text: 'It runs in the background.'});
     const id = await submit(w, 'start the slow thing');
     await waitFor(
       'the job to say what still runs',
       async () => {
         const working = (await readJobState(w.home, id).catch(() => undefined))?.working;
-        return /^working: 1 background terminal running/.test(String(working)) || undefined;
+        return a.shows.test(String(working)) || undefined;
       },
       {timeoutMs: 90_000, describe: () => seen(w, id)},
     );
@@ -173,14 +190,13 @@ describe.skipIf(!agentAvailable('codex'))('codex settles', () => {
     expect(end.settledBy).toBe('screen');
     const events = await readJobEvents(w.home, id);
     const met = Date.parse(String(events.find((e) => e.event === 'condition-met')?.t));
-    expect(statSync(marker).mtimeMs).toBeLessThan(met);
+    const ended = statSync(marker).mtimeMs;
+    expect(ended).toBeLessThan(met);
     const notice = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
       timeoutMs: 60_000,
     });
     expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
-    expect(notice.at).toBeGreaterThan(statSync(marker).mtimeMs);
-    console.log(
-      `codex settled: command end → condition-met ${Math.round(met - statSync(marker).mtimeMs)} ms`,
-    );
+    expect(notice.at).toBeGreaterThan(ended);
+    console.log(`${a.name} settled: command end → condition-met ${Math.round(met - ended)} ms`);
   }, 300_000);
 });

@@ -58,8 +58,17 @@ describe.each(['', '-0.171.0'])('codex%s', (version) => {
   });
 });
 
+test('gemini: a background process counted in the row above the composer', () => {
+  const gemini = PROFILES.gemini!;
+  const view = capturedScreen('gemini-background-process');
+  expect(workingOnScreen(gemini, view)).toBe('1 Background process');
+  expect(turnIdle(gemini, view)).toBe(true);
+  expect(isIdle(gemini, view)).toBe(false);
+  expect(workingOnScreen(gemini, capturedScreen('gemini-idle-empty'))).toBeUndefined();
+});
+
 test('a profile without working rows never reads a footer', () => {
-  expect(workingOnScreen(PROFILES.gemini!, capturedScreen('claude-background-shell'))).toBe(
+  expect(workingOnScreen(PROFILES.qwen!, capturedScreen('claude-background-shell'))).toBe(
     undefined,
   );
 });
