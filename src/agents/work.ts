@@ -34,7 +34,8 @@ function text(value: unknown): string {
  */
 export function claudeWork(input: Record<string, unknown> | undefined): WorkItem[] | undefined {
   const tasks = input?.background_tasks;
-  const crons = input?.session_crons;
+  // Qwen Code's Stop, Claude-compatible, names its schedules `crons` (0.24.4).
+  const crons = input?.session_crons ?? input?.crons;
   if (!Array.isArray(tasks) && !Array.isArray(crons)) return undefined;
   const items: WorkItem[] = [];
   for (const t of (Array.isArray(tasks) ? tasks : []).slice(0, MAX_ITEMS)) {

@@ -64,9 +64,10 @@ function countOf(footer: string): number {
 
 /**
  * "Done" means settled, read from the best source the agent has: its turn-end hook's own list
- * of what still runs (Claude Code's Stop `background_tasks` and `session_crons`), else its
- * screen (the profile's `working` footer rows). A service (a profile's `services` command, or
- * a process listening on a port) never holds it, and is named. Fed every look of a wait
+ * of what still runs (Claude Code's Stop `background_tasks` and `session_crons`), and its
+ * screen (the profile's `working` footer rows), which must agree where the hook's list is
+ * silent. A service (a profile's `services` command, or a process listening on a port) never
+ * holds it, and is named. Fed every look of a wait
  * (`prepare`); judged only when the composer is idle (`judge`).
  */
 export class Settling {
@@ -106,9 +107,9 @@ export class Settling {
     this.#last = undefined;
     if (this.deps.turnOnly) return;
     const work = this.#hookWork();
-    const shells = work
-      ? heldBy(work).some((i) => i.kind === 'shell')
-      : workingOnScreen(this.deps.profile, view) !== undefined;
+    const shells =
+      work?.some((i) => i.service === undefined && i.kind === 'shell') ||
+      workingOnScreen(this.deps.profile, view) !== undefined;
     if (!shells) return;
     const r = await this.deps.served().catch(() => ({why: 'unreadable'}));
     this.#served = 'served' in r ? r.served : [];
@@ -133,13 +134,18 @@ export class Settling {
     if (work) {
       const held = heldBy(work);
       if (held.length > 0) return {settled: false, why: `working: ${describeWork(held)}`};
-      return {settled: true, by: 'hook', services: work.filter((i) => i.service !== undefined)};
     }
+    // The hook's list may leave work out (Qwen Code's lists its agent tasks, not its background
+    // shells): the footer must agree, unless the services the hook names account for it.
+    const by: SettledBy = work ? 'hook' : 'screen';
+    const said = (work ?? []).filter((i) => i.service !== undefined);
     const now = this.deps.now();
     const footer = workingOnScreen(this.deps.profile, view);
     if (footer !== undefined) {
+      const count = countOf(footer);
+      if (said.length >= count) return {settled: true, by, services: said};
       const services = this.#screenServices();
-      if (services.length >= countOf(footer)) return {settled: true, by: 'screen', services};
+      if (services.length >= count) return {settled: true, by: 'screen', services};
       this.#workSeenAt = now;
       return {settled: false, why: `working: ${footer} (the agent's footer)`};
     }
@@ -149,7 +155,7 @@ export class Settling {
         why: 'working: its background work just ended; waiting for the turn the agent starts',
       };
     }
-    return {settled: true, by: 'screen', services: []};
+    return {settled: true, by, services: said};
   }
 
   /** The background shells of the pane that listen on a port, as services. */

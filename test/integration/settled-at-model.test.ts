@@ -50,65 +50,97 @@ async function seen(w: World, id: string): Promise<string> {
   return `${JSON.stringify(events)}\n${await w.agent.capture()}\n${describePrompts(w.model.prompts())}`;
 }
 
+/** Agents that start a turn of their own when their background work ends: the job ends with
+ * that turn. What the job says meanwhile: from the Stop hook's list where it names the shell
+ * (Claude Code), else the footer (Qwen Code's list names its agent tasks, not its shells). */
+const TURN_AFTER: Array<{
+  name: 'claude' | 'qwen';
+  tool: (cmd: string) => Reply;
+  says: (hooks: boolean) => RegExp;
+}> = [
+  {
+    name: 'claude',
+    tool: background,
+    says: (hooks) =>
+      hooks ? /^working: 1 background shell \(sleep 20; touch / : /^working: 1 shell/,
+  },
+  {
+    name: 'qwen',
+    tool: (command) => ({
+      tool: 'run_shell_command',
+      input: {command, description: 'Run it in the background', is_background: true},
+    }),
+    says: () => /^working: 1 shell \(the agent's footer\)/,
+  },
+];
+
+describe.each(
+  TURN_AFTER.filter((a) => agentAvailable(a.name)).flatMap((a) => [
+    {...a, hooks: true},
+    {...a, hooks: false},
+  ]),
+)('$name settles (hooks installed: $hooks)', (a) => {
+  const {hooks} = a;
+  test('a background shell: the job waits for it and for the turn after it; the notice comes once, after', async () => {
+    const w = await setup(a.name, 'all', {hooks});
+    const marker = join(w.agent.workdir, 'bg-done');
+    const followUp: Reply = {text: 'The background command finished.'};
+    w.model.script(
+      a.tool(`sleep 20; touch ${marker}`),
+      {text: 'Started it in the background.'},
+      followUp,
+    );
+    const id = await submit(w, 'start the slow thing');
+    // While the command runs, the job waits and says why, in its record and in status: from
+    // the Stop hook's list where it is installed (the footer may say so first), else the
+    // footer.
+    const says = a.says(hooks);
+    await waitFor(
+      'the job to say what still runs',
+      async () => {
+        const working = (await readJobState(w.home, id).catch(() => undefined))?.working;
+        return says.test(String(working)) || undefined;
+      },
+      {timeoutMs: 90_000, describe: () => seen(w, id)},
+    );
+    const status = await runNudge(['status', id], {NUDGE_HOME: w.home});
+    expect(status.stdout).toMatch(/\bworking: /);
+    expect(existsSync(marker), 'the background command ended already').toBe(false);
+    // `nudge wait` on the pane meanwhile: not idle.
+    const waited = await runNudge(
+      ['wait', '-S', w.server.socket, w.agent.pane, '--timeout', '5s', '--json'],
+      {NUDGE_HOME: w.home},
+    );
+    expect(waited.exitCode, waited.stdout + waited.stderr).toBe(124);
+    expect(waited.stdout).toMatch(/working: 1 shell/);
+    const end = await waitForJobEnd(w.home, id, 180_000);
+    expect(end.state, `${JSON.stringify(end)}\n${await seen(w, id)}`).toBe('done');
+    expect(end.settledBy).toBe(hooks ? 'hook' : 'screen');
+    expect(end.working).toBeUndefined();
+    // Done only after the command ended and the turn Claude started on its own ended.
+    const events = await readJobEvents(w.home, id);
+    const met = Date.parse(String(events.find((e) => e.event === 'condition-met')?.t));
+    expect(statSync(marker).mtimeMs).toBeLessThan(met);
+    const after = w.model.journal().find((e) => e.reply === followUp);
+    expect(after?.turnEndedAt, await seen(w, id)).toBeDefined();
+    expect(met).toBeGreaterThanOrEqual(after?.turnEndedAt ?? Number.POSITIVE_INFINITY);
+    expect(met - (after?.turnEndedAt ?? 0)).toBeLessThan(10_000);
+    expect(events.some((e) => e.event === 'working')).toBe(true);
+    // The notice reached the model once, after the follow-up turn.
+    const notice = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
+      timeoutMs: 60_000,
+    });
+    expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
+    expect(notice.at).toBeGreaterThan(after?.turnEndedAt ?? Number.POSITIVE_INFINITY);
+    console.log(
+      `${a.name} settled (hooks ${hooks}): follow-up turn end → condition-met ${met - (after?.turnEndedAt ?? 0)} ms`,
+    );
+  }, 300_000);
+});
+
 describe.skipIf(!agentAvailable('claude')).each([true, false])(
   'claude settles (hooks installed: %s)',
   (hooks) => {
-    test('a background shell: the job waits for it and for the turn after it; the notice comes once, after', async () => {
-      const w = await setup('claude', 'all', {hooks});
-      const marker = join(w.agent.workdir, 'bg-done');
-      const followUp: Reply = {text: 'The background command finished.'};
-      w.model.script(
-        background(`sleep 20; touch ${marker}`),
-        {text: 'Started it in the background.'},
-        followUp,
-      );
-      const id = await submit(w, 'start the slow thing');
-      // While the command runs, the job waits and says why, in its record and in status: from
-      // the Stop hook's list where it is installed (the footer may say so first), else the
-      // footer.
-      const says = hooks ? /^working: 1 background shell \(sleep 20; touch / : /^working: 1 shell/;
-      await waitFor(
-        'the job to say what still runs',
-        async () => {
-          const working = (await readJobState(w.home, id).catch(() => undefined))?.working;
-          return says.test(String(working)) || undefined;
-        },
-        {timeoutMs: 90_000, describe: () => seen(w, id)},
-      );
-      const status = await runNudge(['status', id], {NUDGE_HOME: w.home});
-      expect(status.stdout).toMatch(/\bworking: /);
-      expect(existsSync(marker), 'the background command ended already').toBe(false);
-      // `nudge wait` on the pane meanwhile: not idle.
-      const waited = await runNudge(
-        ['wait', '-S', w.server.socket, w.agent.pane, '--timeout', '5s', '--json'],
-        {NUDGE_HOME: w.home},
-      );
-      expect(waited.exitCode, waited.stdout + waited.stderr).toBe(124);
-      expect(waited.stdout).toMatch(/working: 1 shell/);
-      const end = await waitForJobEnd(w.home, id, 180_000);
-      expect(end.state, `${JSON.stringify(end)}\n${await seen(w, id)}`).toBe('done');
-      expect(end.settledBy).toBe(hooks ? 'hook' : 'screen');
-      expect(end.working).toBeUndefined();
-      // Done only after the command ended and the turn Claude started on its own ended.
-      const events = await readJobEvents(w.home, id);
-      const met = Date.parse(String(events.find((e) => e.event === 'condition-met')?.t));
-      expect(statSync(marker).mtimeMs).toBeLessThan(met);
-      const after = w.model.journal().find((e) => e.reply === followUp);
-      expect(after?.turnEndedAt, await seen(w, id)).toBeDefined();
-      expect(met).toBeGreaterThanOrEqual(after?.turnEndedAt ?? Number.POSITIVE_INFINITY);
-      expect(met - (after?.turnEndedAt ?? 0)).toBeLessThan(10_000);
-      expect(events.some((e) => e.event === 'working')).toBe(true);
-      // The notice reached the model once, after the follow-up turn.
-      const notice = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
-        timeoutMs: 60_000,
-      });
-      expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
-      expect(notice.at).toBeGreaterThan(after?.turnEndedAt ?? Number.POSITIVE_INFINITY);
-      console.log(
-        `settled (hooks ${hooks}): follow-up turn end → condition-met ${met - (after?.turnEndedAt ?? 0)} ms`,
-      );
-    }, 300_000);
-
     test('a background server listening on a port: done at the turn, naming it', async () => {
       const w = await setup('claude', 'all', {hooks});
       // A server of no known service command: only its listening socket says it serves.

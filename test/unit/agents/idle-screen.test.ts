@@ -67,8 +67,19 @@ test('gemini: a background process counted in the row above the composer', () =>
   expect(workingOnScreen(gemini, capturedScreen('gemini-idle-empty'))).toBeUndefined();
 });
 
-test('a profile without working rows never reads a footer', () => {
-  expect(workingOnScreen(PROFILES.qwen!, capturedScreen('claude-background-shell'))).toBe(
-    undefined,
+test('qwen: a background shell counted in its footer; a task done is not work', () => {
+  const qwen = PROFILES.qwen!;
+  const view = capturedScreen('qwen-background-shell');
+  expect(workingOnScreen(qwen, view)).toBe('1 shell');
+  expect(isIdle(qwen, view)).toBe(false);
+  const rule = '─'.repeat(40);
+  const done = paneViewOf(
+    [rule, '*   Type your message', rule, '  YOLO mode (shift + tab to cycle) · 1 task done'],
+    {cursorX: 4, cursorY: 1},
   );
+  expect(workingOnScreen(qwen, done)).toBeUndefined();
+});
+
+test('a profile without working rows never reads a footer', () => {
+  expect(workingOnScreen(PROFILES.pi!, capturedScreen('claude-background-shell'))).toBe(undefined);
 });

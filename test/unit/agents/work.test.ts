@@ -70,6 +70,21 @@ test('a one-shot schedule is work to come; a recurring one serves', () => {
   expect(heldBy(work ?? [])).toEqual([{kind: 'schedule', what: '30 14 6 12 * ask again'}]);
 });
 
+test("Qwen Code's Stop: its agent tasks and its `crons`", () => {
+  expect(
+    claudeWork({
+      background_tasks: [
+        {id: 't1', status: 'running', agent_type: 'explore', description: 'look around'},
+        {id: 't2', status: 'completed', agent_type: 'explore', description: 'done already'},
+      ],
+      crons: [{id: 'c', schedule: '*/5 * * * *', prompt: 'check', recurring: true}],
+    }),
+  ).toEqual([
+    {kind: 'task', what: 'look around'},
+    {kind: 'schedule', what: '*/5 * * * * check', service: 'a recurring schedule'},
+  ]);
+});
+
 test("the payload's words are plain text, bounded", () => {
   const [item] =
     claudeWork({

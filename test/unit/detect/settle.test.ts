@@ -84,8 +84,19 @@ describe('from the hook', () => {
     expect(servicesLeft(s.settled ? s : undefined)).toBe(
       '; 1 background service left running: npm run dev, a service command',
     );
-    // Nothing held: the pane's listeners were not read.
-    expect(w.reads()).toBe(0);
+  });
+
+  test("a list that leaves the shell out (Qwen Code's) is not enough: the footer holds it", async () => {
+    const w = world({work: []});
+    await w.settling.prepare(SHELL);
+    expect(w.settling.judge(SHELL)).toEqual({
+      settled: false,
+      why: "working: 1 shell (the agent's footer)",
+    });
+    w.tick(AFTER_WORK_MS);
+    w.mark([]);
+    await w.settling.prepare(DONE);
+    expect(w.settling.judge(DONE)).toEqual({settled: true, by: 'hook', services: []});
   });
 
   test('a shell whose process listens on a port is a service, named with its port', async () => {
