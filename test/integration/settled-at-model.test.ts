@@ -50,6 +50,29 @@ async function seen(w: World, id: string): Promise<string> {
   return `${JSON.stringify(events)}\n${await w.agent.capture()}\n${describePrompts(w.model.prompts())}`;
 }
 
+/** Wait until the job's record says what still runs, as `says` expects. */
+function saysWorking(w: World, id: string, says: RegExp): Promise<unknown> {
+  return waitFor(
+    'the job to say what still runs',
+    async () => {
+      const working = (await readJobState(w.home, id).catch(() => undefined))?.working;
+      return says.test(String(working)) || undefined;
+    },
+    {timeoutMs: 90_000, describe: () => seen(w, id)},
+  );
+}
+
+/** `nudge wait` on the agent's pane while its work runs: not idle (exit 124 at its 5 s); what
+ * it answered. */
+async function notIdleMeanwhile(w: World): Promise<string> {
+  const waited = await runNudge(
+    ['wait', '-S', w.server.socket, w.agent.pane, '--timeout', '5s', '--json'],
+    {NUDGE_HOME: w.home},
+  );
+  expect(waited.exitCode, waited.stdout + waited.stderr).toBe(124);
+  return waited.stdout;
+}
+
 /** Agents that start a turn of their own when their background work ends: the job ends with
  * that turn. What the job says meanwhile: from the Stop hook's list where it names the shell
  * (Claude Code), else the footer (Qwen Code's list names its agent tasks, not its shells). */
@@ -95,24 +118,12 @@ describe.each(
     // the Stop hook's list where it is installed (the footer may say so first), else the
     // footer.
     const says = a.says(hooks);
-    await waitFor(
-      'the job to say what still runs',
-      async () => {
-        const working = (await readJobState(w.home, id).catch(() => undefined))?.working;
-        return says.test(String(working)) || undefined;
-      },
-      {timeoutMs: 90_000, describe: () => seen(w, id)},
-    );
+    await saysWorking(w, id, says);
     const status = await runNudge(['status', id], {NUDGE_HOME: w.home});
     expect(status.stdout).toMatch(/\bworking: /);
     expect(existsSync(marker), 'the background command ended already').toBe(false);
     // `nudge wait` on the pane meanwhile: not idle.
-    const waited = await runNudge(
-      ['wait', '-S', w.server.socket, w.agent.pane, '--timeout', '5s', '--json'],
-      {NUDGE_HOME: w.home},
-    );
-    expect(waited.exitCode, waited.stdout + waited.stderr).toBe(124);
-    expect(waited.stdout).toMatch(/working: 1 shell/);
+    expect(await notIdleMeanwhile(w)).toMatch(/working: 1 shell/);
     const end = await waitForJobEnd(w.home, id, 180_000);
     expect(end.state, `${JSON.stringify(end)}\n${await seen(w, id)}`).toBe('done');
     expect(end.settledBy).toBe(hooks ? 'hook' : 'screen');
@@ -204,19 +215,8 @@ describe.each(NO_TURN_AFTER.filter((a) => agentAvailable(a.name)))('$name settle
     const marker = join(w.agent.workdir, 'bg-done');
     w.model.script(a.tool(`sleep 20; touch ${marker}`), {text: 'It runs in the background.'});
     const id = await submit(w, 'start the slow thing');
-    await waitFor(
-      'the job to say what still runs',
-      async () => {
-        const working = (await readJobState(w.home, id).catch(() => undefined))?.working;
-        return a.shows.test(String(working)) || undefined;
-      },
-      {timeoutMs: 90_000, describe: () => seen(w, id)},
-    );
-    const waited = await runNudge(
-      ['wait', '-S', w.server.socket, w.agent.pane, '--timeout', '5s', '--json'],
-      {NUDGE_HOME: w.home},
-    );
-    expect(waited.exitCode, waited.stdout + waited.stderr).toBe(124);
+    await saysWorking(w, id, a.shows);
+    await notIdleMeanwhile(w);
     const end = await waitForJobEnd(w.home, id, 180_000);
     expect(end.state, `${JSON.stringify(end)}\n${await seen(w, id)}`).toBe('done');
     expect(end.settledBy).toBe('screen');

@@ -48,23 +48,23 @@ test('the footer and the row above the composer are read, never the transcript f
   expect(workingOnScreen(claude, effort)).toBe('1 shell');
 });
 
-describe.each(['', '-0.171.0'])('codex%s', (version) => {
-  test('a command left running past its yield: the status row above the composer', () => {
-    const codex = PROFILES.codex!;
-    const view = capturedScreen(`codex-background-terminal${version}`);
-    expect(workingOnScreen(codex, view)).toBe('1 background terminal running');
-    expect(turnIdle(codex, view)).toBe(true);
-    expect(isIdle(codex, view)).toBe(false);
-  });
+// The row above the composer (Codex's status row, Gemini CLI's count at its right end) or the
+// footer (Qwen Code's) while a command runs on after the turn.
+test.each([
+  ['codex', 'codex-background-terminal', '1 background terminal running'],
+  ['codex', 'codex-background-terminal-0.171.0', '1 background terminal running'],
+  ['gemini', 'gemini-background-process', '1 Background process'],
+])('%s: a command left running after the turn (%s)', (name, screen, shown) => {
+  const profile = PROFILES[name]!;
+  const view = capturedScreen(screen);
+  expect(workingOnScreen(profile, view)).toBe(shown);
+  expect(turnIdle(profile, view)).toBe(true);
+  expect(isIdle(profile, view)).toBe(false);
 });
 
-test('gemini: a background process counted in the row above the composer', () => {
-  const gemini = PROFILES.gemini!;
-  const view = capturedScreen('gemini-background-process');
-  expect(workingOnScreen(gemini, view)).toBe('1 Background process');
-  expect(turnIdle(gemini, view)).toBe(true);
-  expect(isIdle(gemini, view)).toBe(false);
-  expect(workingOnScreen(gemini, capturedScreen('gemini-idle-empty'))).toBeUndefined();
+test('an idle screen shows no work', () => {
+  expect(workingOnScreen(PROFILES.gemini!, capturedScreen('gemini-idle-empty'))).toBeUndefined();
+  expect(workingOnScreen(PROFILES.codex!, capturedScreen('codex-idle-empty'))).toBeUndefined();
 });
 
 test('qwen: a background shell counted in its footer; a task done is not work', () => {

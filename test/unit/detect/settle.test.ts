@@ -62,6 +62,13 @@ function devServer(command = 'npm run dev'): Served {
   };
 }
 
+/** With a background shell on screen: which source settled it, and the services it named. */
+async function servicesNamed(w: ReturnType<typeof world>) {
+  await w.settling.prepare(SHELL);
+  const s = w.settling.judge(SHELL);
+  return s.settled ? {by: s.by, left: servicesLeft(s)} : s;
+}
+
 describe('from the hook', () => {
   test('a running shell holds it, whatever the screen shows; the next mark settles it', async () => {
     const w = world({work: [{kind: 'shell', what: 'sleep 20'}]});
@@ -78,12 +85,10 @@ describe('from the hook', () => {
 
   test('a service command does not hold it, and is named', async () => {
     const w = world({work: [{kind: 'shell', what: 'npm run dev'}]});
-    await w.settling.prepare(SHELL);
-    const s = w.settling.judge(SHELL);
-    expect(s).toMatchObject({settled: true, by: 'hook'});
-    expect(servicesLeft(s.settled ? s : undefined)).toBe(
-      '; 1 background service left running: npm run dev, a service command',
-    );
+    expect(await servicesNamed(w)).toEqual({
+      by: 'hook',
+      left: '; 1 background service left running: npm run dev, a service command',
+    });
   });
 
   test("a list that leaves the shell out (Qwen Code's) is not enough: the footer holds it", async () => {
@@ -136,12 +141,10 @@ describe('from the screen', () => {
 
   test('a footer whose shells all listen is settled, naming them', async () => {
     const w = world({served: [devServer()]});
-    await w.settling.prepare(SHELL);
-    const s = w.settling.judge(SHELL);
-    expect(s).toMatchObject({settled: true, by: 'screen'});
-    expect(servicesLeft(s.settled ? s : undefined)).toBe(
-      '; 1 background service left running: node /app/node_modules/.bin/vite, listening on :5173',
-    );
+    expect(await servicesNamed(w)).toEqual({
+      by: 'screen',
+      left: '; 1 background service left running: node /app/node_modules/.bin/vite, listening on :5173',
+    });
   });
 
   test("a listener that is not a shell's (an MCP server the agent runs) explains nothing", async () => {

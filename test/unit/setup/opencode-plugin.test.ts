@@ -2,12 +2,13 @@
  * The opencode plugin `nudge install opencode` writes (data/hooks/opencode-plugin.js), fed the
  * events opencode 1.18.33 publishes: a top-level session's idle is the pane's turn end; a
  * sub-agent's (a child session's) is not, and the parent's idle waits for its busy children.
- * Its hook command is a real program that records what it was given.
+ * Its hook command is a real program that records what it was given (record-call.mjs).
  */
 import {existsSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {pathToFileURL} from 'node:url';
-import {expect, test} from 'vitest';
+import {expect, onTestFinished, test} from 'vitest';
+import {fixture} from '../../helpers/run-nudge.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 import {waitFor} from '../../helpers/wait-for.js';
 
@@ -16,18 +17,17 @@ type Plugin = () => Promise<{event: (e: {event: unknown}) => Promise<void>}>;
 async function plugin() {
   const dir = useTempDir('nudge-opencode-plugin-');
   const log = join(dir, 'calls.jsonl');
-  const hook = join(dir, 'hook.mjs');
-  // Stands in for `node cli.js hook opencode-idle`: one line per call, its args and stdin.
-  writeFileSync(
-    hook,
-    `import {appendFileSync} from 'node:fs';\nlet s = '';\nprocess.stdin.on('data', (c) => (s += c));\nprocess.stdin.on('end', () => appendFileSync(${JSON.stringify(log)}, JSON.stringify({args: process.argv.slice(2), stdin: s}) + '\\n'));\n`,
-  );
+  // The hook command the plugin runs records each call (the plugin's spawn inherits the env).
+  process.env.NUDGE_CALLS_LOG = log;
+  onTestFinished(() => {
+    delete process.env.NUDGE_CALLS_LOG;
+  });
   const source = readFileSync(
     new URL('../../../data/hooks/opencode-plugin.js', import.meta.url),
     'utf8',
   )
     .replaceAll('NUDGE_NODE', JSON.stringify(process.execPath))
-    .replaceAll('NUDGE_CLI', JSON.stringify(hook));
+    .replaceAll('NUDGE_CLI', JSON.stringify(fixture('record-call.mjs')));
   const file = join(dir, 'plugin.mjs');
   writeFileSync(file, source);
   const mod = (await import(pathToFileURL(file).href)) as {NudgeTurnEnd: Plugin};
