@@ -99,11 +99,10 @@ const TURN_AFTER: Array<{
 
 describe.each(
   TURN_AFTER.filter((a) => agentAvailable(a.name)).flatMap((a) => [
-    {...a, hooks: true},
-    {...a, hooks: false},
+    [a.name, true, a] as const,
+    [a.name, false, a] as const,
   ]),
-)('$name settles (hooks installed: $hooks)', (a) => {
-  const {hooks} = a;
+)('%s settles (hooks installed: %s)', (_name, hooks, a) => {
   test('a background shell: the job waits for it and for the turn after it; the notice comes once, after', async () => {
     const w = await setup(a.name, 'all', {hooks});
     const marker = join(w.agent.workdir, 'bg-done');
@@ -209,26 +208,29 @@ const NO_TURN_AFTER: Array<{
   },
 ];
 
-describe.each(NO_TURN_AFTER.filter((a) => agentAvailable(a.name)))('$name settles', (a) => {
-  test('a background command: the job waits until it ended; the notice comes once, after', async () => {
-    const w = await setup(a.name, 'all');
-    const marker = join(w.agent.workdir, 'bg-done');
-    w.model.script(a.tool(`sleep 20; touch ${marker}`), {text: 'It runs in the background.'});
-    const id = await submit(w, 'start the slow thing');
-    await saysWorking(w, id, a.shows);
-    await notIdleMeanwhile(w);
-    const end = await waitForJobEnd(w.home, id, 180_000);
-    expect(end.state, `${JSON.stringify(end)}\n${await seen(w, id)}`).toBe('done');
-    expect(end.settledBy).toBe('screen');
-    const events = await readJobEvents(w.home, id);
-    const met = Date.parse(String(events.find((e) => e.event === 'condition-met')?.t));
-    const ended = statSync(marker).mtimeMs;
-    expect(ended).toBeLessThan(met);
-    const notice = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
-      timeoutMs: 60_000,
-    });
-    expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
-    expect(notice.at).toBeGreaterThan(ended);
-    console.log(`${a.name} settled: command end → condition-met ${Math.round(met - ended)} ms`);
-  }, 300_000);
-});
+describe.each(NO_TURN_AFTER.filter((a) => agentAvailable(a.name)).map((a) => [a.name, a] as const))(
+  '%s settles',
+  (_name, a) => {
+    test('a background command: the job waits until it ended; the notice comes once, after', async () => {
+      const w = await setup(a.name, 'all');
+      const marker = join(w.agent.workdir, 'bg-done');
+      w.model.script(a.tool(`sleep 20; touch ${marker}`), {text: 'It runs in the background.'});
+      const id = await submit(w, 'start the slow thing');
+      await saysWorking(w, id, a.shows);
+      await notIdleMeanwhile(w);
+      const end = await waitForJobEnd(w.home, id, 180_000);
+      expect(end.state, `${JSON.stringify(end)}\n${await seen(w, id)}`).toBe('done');
+      expect(end.settledBy).toBe('screen');
+      const events = await readJobEvents(w.home, id);
+      const met = Date.parse(String(events.find((e) => e.event === 'condition-met')?.t));
+      const ended = statSync(marker).mtimeMs;
+      expect(ended).toBeLessThan(met);
+      const notice = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
+        timeoutMs: 60_000,
+      });
+      expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
+      expect(notice.at).toBeGreaterThan(ended);
+      console.log(`${a.name} settled: command end → condition-met ${Math.round(met - ended)} ms`);
+    }, 300_000);
+  },
+);
