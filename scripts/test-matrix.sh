@@ -26,14 +26,16 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # dropping a command list after `set-option -o` fails, and on if-shell -F running at once),
 # the pane options a status bar reads (#{@nudge-state} expanded by display -p); a busy pane
 # followed by the format its wait needs (tmux's own search #{C/r:…}, #{T;l:%s} for a lull, the
-# pattern translations run through tmux's regcomp);
+# pattern translations run through tmux's regcomp); every key name a profile may hold pressed
+# into a raw program, typing no text;
 # then, by name, --until exit in a shell, doctor inside a pane (what it says of this tmux), a
 # watcher line typed into a shell, and the status bar a real client draws from #{@nudge-status}
 # (a server option in status-right: found, styled, never run, redrawn when it changes).
 CORE=(test/integration/transports.test.ts test/integration/wait-command.test.ts
   test/integration/expect.test.ts test/integration/copy-mode.test.ts
   test/integration/pane-status.test.ts test/integration/control-activity.test.ts
-  test/integration/busy-pane.test.ts test/integration/tmux-search.test.ts)
+  test/integration/busy-pane.test.ts test/integration/tmux-search.test.ts
+  test/integration/key-names.test.ts)
 CORE_NAMED=(test/integration/until.test.ts test/integration/doctor.test.ts
   test/integration/watch.test.ts test/integration/status-line.test.ts)
 CORE_NAMES='^(submit --until exit|nudge doctor inside a pane|nudge watch the line runs in a shell pane|status-line and next the status bar shows)'

@@ -243,7 +243,7 @@ describe("a project's profile files are read only once the person trusts them", 
     expect(profiles.claude!).toEqual(loadBuiltinProfiles().claude);
   });
 
-  test.each(['Enter', 'Escape', 'C-u', 'M-Enter', 'BSpace', 'S-Tab', 'F5', 'C-M-x', 'Tab'])(
+  test.each(['Enter', 'Escape', 'C-u', 'M-Enter', 'BSpace', 'BTab', 'F5', 'C-M-x', 'Tab'])(
     '%s is a key name',
     (key) => {
       const {own, trust} = world();
