@@ -46,6 +46,8 @@ const TYPES_TEXT = [
   ...['C-1', 'C-S-t', 'Space', 'KP1', 'KPSlash', 'M-1', 'C-S-x', 'S-e', 'C-;'],
   // tmux 3.3a types these as their own letters ("S-Tab").
   ...['S-Tab', 'S-Enter', 'C-M-Enter', 'C-S-BSpace', 'M-S-Escape', 'S-KPEnter'],
+  // 3.5a and 3.8 type these as their own letters.
+  ...['C-Escape', 'C-BSpace', 'C-KPEnter'],
 ];
 
 /** What a key's bytes would type as text: the printable characters outside escape sequences
