@@ -3,6 +3,8 @@
 // nor reported done before it ends; a notice is never run by the shell; `--wait --until exit`
 // returns the command's own status; a cancel stops the command it typed, and the next job
 // types only once the prompt is back.
+import {existsSync} from 'node:fs';
+import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {waitForEvent} from '../helpers/faults.js';
 import {expectJobEnd, readJobState, waitForJobEnd, waitForJobState} from '../helpers/job-files.js';
@@ -183,5 +185,34 @@ describe('a shell pane', () => {
     });
     expect(await lines(server, '%0')).toContain('JOB-OK');
     expect((await readJobState(home, id)).waitingForYou).toBeUndefined();
+  });
+
+  test('a notice of DELs and a command: its DELs never reach the shell, so it stays a comment and nothing runs (issue 61)', async () => {
+    const {server, home} = await shellAtPrompt();
+    const file = join(server.dir, 'F7FILE');
+    const r = await runNudge(
+      [
+        ...submitArgv(server.socket, '%0', [
+          '--delay',
+          '0',
+          '--until',
+          'exit',
+          '--notice',
+          `${'\x7f'.repeat(20)}touch ${file}`,
+          '--',
+          'echo JOB-DONE',
+        ]),
+      ],
+      {NUDGE_HOME: home},
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    const id = r.stdout.trim();
+    await expectJobEnd(home, id, 'done', 60_000);
+    const screen = await lines(server, '%0');
+    expect(screen, screen.join('\n')).toContain(`$ # touch ${file}`);
+    expect(await readJobState(home, id)).toMatchObject({noticeVia: 'comment', notified: true});
+    // Nothing ran, and nothing was left on the person's input line.
+    expect(existsSync(file)).toBe(false);
+    expect(screen.filter((l) => l.trim() !== '').at(-1)).toBe('$');
   });
 });

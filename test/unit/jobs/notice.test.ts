@@ -33,6 +33,17 @@ describe('notice', () => {
     );
   });
 
+  test("a line of nudge's own holds no key: C0, C1, DEL and escape sequences go", () => {
+    const del = '\x7f'.repeat(20);
+    expect(renderNotice(`${del}touch F7FILE`, 'done', values)).toBe('touch F7FILE');
+    expect(
+      renderNotice('a\x1b[2Jb\u009b31mc\x03d\te {reply}', 'done', {
+        ...values,
+        reply: `x${del}\ny\u0085z`,
+      }),
+    ).toBe('abcd e x yz');
+  });
+
   test('a custom template without {status} still says it timed out', () => {
     expect(renderNotice('Resume.', 'timeout', {...values, status: 'timeout'})).toBe(
       'Resume. (timed out after 4.2s)',
