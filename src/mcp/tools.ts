@@ -41,18 +41,21 @@ export function registerDeclared(
   const tool = d.mcp;
   const verb = d.verb;
   if ('none' in tool || !verb) return;
+  const inputSchema = {
+    ...positionalShape(d.positionals ?? []),
+    ...shapeOf(d.options, new Set((tool.arguments ?? []).map((a) => a.key))),
+    ...argumentShape(tool.arguments ?? []),
+  };
+  const annotations =
+    typeof tool.annotations === 'function' ? tool.annotations(policy) : tool.annotations;
   const registered = server.registerTool(
     tool.name,
     {
       title: tool.title,
-      annotations:
-        typeof tool.annotations === 'function' ? tool.annotations(policy) : tool.annotations,
+      // A tool that can take `host` reaches another machine: the open world (issue 61).
+      annotations: 'host' in inputSchema ? {...annotations, openWorldHint: true} : annotations,
       description: tool.description,
-      inputSchema: {
-        ...positionalShape(d.positionals ?? []),
-        ...shapeOf(d.options, new Set((tool.arguments ?? []).map((a) => a.key))),
-        ...argumentShape(tool.arguments ?? []),
-      },
+      inputSchema,
     },
     call(tool.name, async (args: Record<string, unknown>, c) => {
       const given = {

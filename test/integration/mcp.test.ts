@@ -127,6 +127,15 @@ describe('nudge mcp, in-process', () => {
     );
   });
 
+  it('every tool that can take host says it reaches the open world (issue 61)', async () => {
+    const server = await startTmuxServer();
+    const c = await inProcess(paneEnv(server, useNudgeHome()));
+    const tools = (await c.listTools()).tools;
+    const remote = tools.filter((t) => 'host' in (t.inputSchema.properties ?? {}));
+    expect(remote.map((t) => t.name)).toContain('jobs');
+    for (const t of remote) expect(t.annotations?.openWorldHint, t.name).toBe(true);
+  });
+
   it('expect: the fugue_expect contract; invalid regex, a missing pane and a pane closed while waiting are tool errors', async () => {
     const server = await startTmuxServer();
     const c = await inProcess(paneEnv(server, useNudgeHome()));
