@@ -35,9 +35,9 @@ export interface SettleDeps {
   served: () => Promise<ServedInPane>;
   now: () => number;
   /** Told each time what keeps the agent from being settled changes (undefined: settled). */
-  onWorking?: ((what: string | undefined) => void) | undefined;
+  onWorking: (what: string | undefined) => void;
   /** `--until turn`: the turn's end is enough, whatever the agent left running. */
-  turnOnly?: boolean | undefined;
+  turnOnly: boolean;
 }
 
 /** A background shell's process: the process just below the agent's own in its ancestry. */
@@ -122,7 +122,7 @@ export class Settling {
     const what = verdict.settled ? undefined : verdict.why;
     if (what !== this.#told) {
       this.#told = what;
-      this.deps.onWorking?.(what);
+      this.deps.onWorking(what);
     }
     return verdict;
   }

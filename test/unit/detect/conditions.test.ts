@@ -51,6 +51,8 @@ describe('promptTest', () => {
       latestMark: () => mark,
       served: async () => ({served: []}),
       now: () => 0,
+      onWorking: () => {},
+      turnOnly: false,
     });
     const watcher = createWatcher(prompt('claude'), {
       stableChecks: 2,

@@ -34,7 +34,7 @@ function world(o: {work?: WorkItem[] | undefined; served?: Served[]; turnOnly?: 
     },
     now: () => now,
     onWorking: (what) => told.push(what),
-    turnOnly: o.turnOnly,
+    turnOnly: o.turnOnly ?? false,
   });
   return {
     settling,
