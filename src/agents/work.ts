@@ -114,6 +114,7 @@ export function describeServices(items: readonly WorkItem[]): string {
 /** The agents whose turn-end hook says what still runs (the hook nudge installs for them). */
 const WORK_HOOKS: Readonly<Record<string, string>> = {
   claude: "its Stop hook's background_tasks and session_crons (nudge install claude)",
+  qwen: "its Stop hook's background_tasks and crons (nudge install qwen; its shells: the footer)",
 };
 
 /**
