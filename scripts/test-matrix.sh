@@ -27,7 +27,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # the pane options a status bar reads (#{@nudge-state} expanded by display -p); a busy pane
 # followed by the format its wait needs (tmux's own search #{C/r:…}, #{T;l:%s} for a lull, the
 # pattern translations run through tmux's regcomp); every key name a profile may hold pressed
-# into a raw program, typing no text;
+# into a raw program, typing no text; the asker proven by its process tree (a pane's nudge with
+# $TMUX_PANE unset, forged, or orphaned with the pane's terminal: no other session reached);
 # then, by name, --until exit in a shell, doctor inside a pane (what it says of this tmux), a
 # watcher line typed into a shell, and the status bar a real client draws from #{@nudge-status}
 # (a server option in status-right: found, styled, never run, redrawn when it changes).
@@ -35,7 +36,7 @@ CORE=(test/integration/transports.test.ts test/integration/wait-command.test.ts
   test/integration/expect.test.ts test/integration/copy-mode.test.ts
   test/integration/pane-status.test.ts test/integration/control-activity.test.ts
   test/integration/busy-pane.test.ts test/integration/tmux-search.test.ts
-  test/integration/key-names.test.ts)
+  test/integration/key-names.test.ts test/integration/proven-asker.test.ts)
 CORE_NAMED=(test/integration/until.test.ts test/integration/doctor.test.ts
   test/integration/watch.test.ts test/integration/status-line.test.ts)
 CORE_NAMES='^(submit --until exit|nudge doctor inside a pane|nudge watch the line runs in a shell pane|status-line and next the status bar shows)'

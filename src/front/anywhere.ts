@@ -4,6 +4,7 @@ import {nudgeVersion} from '../base/version.js';
 import type {JobOutcome} from '../jobs/events.js';
 import type {SubmitOptions} from '../jobs/options.js';
 import {textOfFile} from '../jobs/text-file.js';
+import {askerOf, wireAskerOf} from '../pane/asker.js';
 import {checkHostGrant} from '../pane/reach.js';
 import {followJob, planNotice, type RelayRecord, relayOf} from '../relay/relay.js';
 import {remoteSettings} from '../remote/settings.js';
@@ -42,7 +43,11 @@ export async function submitAnywhere(
       '--notify-pane and --no-notice exclude each other; give one.',
     );
   const relayed = plan.relay?.to.host;
-  if (relayed !== undefined) checkHostGrant(ctx.env, relayed, `--notify-pane ${plan.relay?.label}`);
+  if (relayed !== undefined)
+    checkHostGrant(
+      wireAskerOf(await askerOf(ctx), ctx.env, relayed),
+      `--notify-pane ${plan.relay?.label}`,
+    );
   // --wait on another host: the job runs there detached (so it outlives this connection and
   // this process) and is followed from here until it ends.
   const followHere = host !== undefined && o.wait === true;
@@ -129,7 +134,13 @@ export async function jobsAnywhere(
 ): Promise<JobsEverywhere> {
   if (where.named) return {...(await runOn(where.host, 'jobs', o, ctx)), unreachable: []};
   const here = await runOn(undefined, 'jobs', o, ctx);
-  const {hosts} = remoteSettings(ctx.env);
+  // From a pane, only the hosts config.toml's [submit] hosts grants are asked: nothing goes to
+  // another (its jobs are out of reach anyway).
+  const asker = await askerOf(ctx);
+  const hosts = remoteSettings(ctx.env).hosts.filter((h) => {
+    const wire = wireAskerOf(asker, ctx.env, h);
+    return wire.kind === 'person' || wire.granted;
+  });
   // The filters go along (only those given: an older nudge there knows none); -L/-S name a
   // server of this host.
   const filters = Object.fromEntries(
@@ -162,14 +173,14 @@ export async function doctorAnywhere(
     checks: [{name, status: 'fail', detail, ...(fix ? {fix} : {})}],
   });
   const started = ctx.clock.now();
-  let session: Awaited<ReturnType<ReturnType<typeof linkTo>['open']>>;
+  let session: Awaited<ReturnType<Awaited<ReturnType<typeof linkTo>>['open']>>;
   try {
-    session = await linkTo(host, ctx).open(
+    session = await (await linkTo(host, ctx)).open(
       {command: 'doctor', options},
       {signal: ctx.signal, anyVersion: true},
     );
   } catch (error) {
-    if (!(error instanceof NudgeError)) throw error;
+    if (!(error instanceof NudgeError) || error.code === 'out-of-reach') throw error;
     return failed(
       error.code === 'host-no-nudge' ? 'nudge' : 'ssh',
       error.message,

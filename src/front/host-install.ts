@@ -66,7 +66,7 @@ export async function installOnHost(
       'command -v tmux >/dev/null 2>&1 || echo "notmux"',
       `${remotePrefix}/bin/nudge --version`,
     ].join('\n');
-    const link = linkTo(host, ctx);
+    const link = await linkTo(host, ctx);
     const run = await link.runScript(script, {
       inputFile: tarball,
       timeoutMs: INSTALL_TIMEOUT_MS,
@@ -86,7 +86,7 @@ export async function installOnHost(
     const command = `${prefix}/bin/nudge`;
     const {file, added} = await remember(host, prefix === '~/.local' ? undefined : command, ctx);
     // The proof: the host's nudge answers, as this version.
-    const session = await linkTo(host, ctx).open(
+    const session = await (await linkTo(host, ctx)).open(
       {command: 'jobs', options: {}},
       {signal: ctx.signal},
     );

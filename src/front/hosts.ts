@@ -1,20 +1,28 @@
 /** Another host, reached over ssh: the link (its shared connection) and a command run there. */
 import {isErrorCode, NudgeError} from '../base/errors.js';
 import {resolveStateDir} from '../base/paths.js';
-import {wireAskerOf} from '../pane/reach.js';
+import {askerOf, wireAskerOf} from '../pane/asker.js';
+import {checkHostGrant} from '../pane/reach.js';
 import {HostLink} from '../remote/link.js';
 import type {RemoteMessage} from '../remote/protocol.js';
 import {remoteSettings} from '../remote/settings.js';
 import type {CommandContext} from '../verbs/context.js';
 import type {HostOptions, HostResult, OnHost, Verb} from './verbs.js';
 
-/** The link to a host, with the user's `[remote]` settings. */
-export function linkTo(host: string, ctx: CommandContext): HostLink {
+/**
+ * The link to a host, with the user's `[remote]` settings — once the caller may reach it: a
+ * nudge that runs in a pane reaches a host only when config.toml's `[submit] hosts` names it,
+ * and that is checked here, before ssh starts, so nothing of the request (its text, a pane or
+ * a job id) leaves for an ungranted host (exit 2). The host's `nudge remote` checks again.
+ */
+export async function linkTo(host: string, ctx: CommandContext): Promise<HostLink> {
+  const asker = wireAskerOf(await askerOf(ctx), ctx.env, host);
+  checkHostGrant(asker, `--host ${host}`);
   return new HostLink(host, {
     stateDir: resolveStateDir(ctx.env),
     settings: remoteSettings(ctx.env),
     env: ctx.env,
-    asker: wireAskerOf(ctx.env, host),
+    asker,
   });
 }
 
@@ -29,7 +37,10 @@ export async function callHost<K extends Verb>(
   options: HostOptions<K>,
   ctx: CommandContext,
 ): Promise<OnHost<HostResult<K>>> {
-  const session = await linkTo(host, ctx).open({command: name, options}, {signal: ctx.signal});
+  const session = await (await linkTo(host, ctx)).open(
+    {command: name, options},
+    {signal: ctx.signal},
+  );
   const messages = session.messages[Symbol.asyncIterator]();
   if (name === 'logs') {
     return {host, lines: linesOf(host, messages, session.close)} as unknown as OnHost<

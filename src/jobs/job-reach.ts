@@ -1,12 +1,13 @@
 import {resolveStateDir} from '../base/paths.js';
-import {askerOf, checkReachOf, type Reached, reachable} from '../pane/reach.js';
+import {type AskerCaller, askerOf} from '../pane/asker.js';
+import {checkReachOf, type Reached, reachable} from '../pane/reach.js';
 import type {ServerSpec} from '../tmux/server.js';
 import type {Tmux} from '../tmux/tmux.js';
 import {type JobRecord, JobStore} from './store.js';
 
-/** What the job doors read: who asks (the environment) and the servers of the jobs' panes. */
-export interface ReachContext {
-  env: Record<string, string | undefined>;
+/** What the job doors read: who asks (proven from the process tree, src/pane/asker.ts) and
+ * the servers of the jobs' panes. */
+export interface ReachContext extends AskerCaller {
   tmux: (spec: ServerSpec) => Tmux;
 }
 
@@ -22,7 +23,7 @@ export function reachedOf(record: Pick<JobRecord, 'socketPath' | 'serverPid' | '
  * is left to the command (its own sentence).
  */
 export async function checkJobReach(job: string, ctx: ReachContext): Promise<void> {
-  const asker = askerOf(ctx.env);
+  const asker = await askerOf(ctx);
   if (asker.kind === 'person') return;
   const handle = await new JobStore(resolveStateDir(ctx.env)).open(job).catch(() => undefined);
   if (!handle) return;
@@ -40,5 +41,5 @@ export async function jobsInReach<R extends Pick<JobRecord, 'socketPath' | 'serv
   records: readonly R[],
   ctx: ReachContext,
 ): Promise<R[]> {
-  return reachable(askerOf(ctx.env), records, reachedOf, ctx.tmux);
+  return reachable(await askerOf(ctx), records, reachedOf, ctx.tmux);
 }

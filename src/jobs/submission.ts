@@ -3,7 +3,8 @@ import {Undo} from '../base/undo.js';
 import {resolveStall} from '../detect/stall-options.js';
 import {paneLockFor} from '../locks/pane-lock.js';
 import {resolveSinks} from '../notify/config.js';
-import {askerOf} from '../pane/reach.js';
+import {type AskerCaller, askerOf} from '../pane/asker.js';
+import {askerPane} from '../pane/reach.js';
 import {paneRefOf} from '../pane/target.js';
 import {launchWorker} from '../process/launch-worker.js';
 import type {PaneInfo, Tmux} from '../tmux/tmux.js';
@@ -71,10 +72,10 @@ export async function madeBefore(
 export async function recordJob(
   request: JobRequest,
   mode: 'foreground' | 'detached',
-  w: {store: JobStore; tmux: Tmux; info: PaneInfo; env: Env},
+  w: {store: JobStore; tmux: Tmux; info: PaneInfo; caller: AskerCaller},
 ): Promise<{handle: JobHandle; undo: Undo}> {
   const lock = paneLockFor(w.store.stateDir, paneRefOf(w.info));
-  const from = submittedFrom(w.env, w.tmux, w.info);
+  const from = submittedFrom(w.caller, w.tmux, w.info);
   const [created, queued] = await Promise.allSettled([
     w.store.create(request, mode, await from),
     ifBusyMeans(request.options.ifBusy).door ? Promise.resolve() : lock.enqueue(request.jobId),
@@ -111,19 +112,15 @@ export async function startWorker(
 }
 
 /** The pane the caller runs in and its session, as the job records who submitted it (absent:
- * the person; a pane of another host says so). The session is the target's when the caller
- * types into its own pane, else read from its server (absent when that is another). */
+ * the person; a pane of another host says so): the pane its process tree proves on the
+ * target's server, else the one its environment claims. */
 async function submittedFrom(
-  env: Env,
+  caller: AskerCaller,
   tmux: Tmux,
   target: PaneInfo,
 ): Promise<JobRecord['submittedFrom']> {
-  const asker = askerOf(env);
+  const asker = await askerOf(caller);
   if (asker.kind === 'remote') return {socketPath: '', pane: asker.from};
-  if (asker.kind !== 'pane') return undefined;
-  const from = {socketPath: asker.socketPath, pane: asker.pane};
-  if (asker.pane === target.paneId) return {...from, sessionId: target.sessionId};
-  if (asker.socketPath !== target.socketPath) return from;
-  const sessionId = (await tmux.describePane(asker.pane).catch(() => undefined))?.sessionId;
-  return sessionId ? {...from, sessionId} : from;
+  if (asker.kind !== 'local') return undefined;
+  return askerPane(asker, target, () => tmux);
 }

@@ -66,7 +66,7 @@ export async function submitJob(given: SubmitOptions, ctx: SubmitContext): Promi
     options,
   };
   const mode = o.wait === true ? 'foreground' : 'detached';
-  const {handle, undo} = await recordJob(request, mode, {store, tmux, info, env: ctx.env});
+  const {handle, undo} = await recordJob(request, mode, {store, tmux, info, caller: ctx});
   if (!o.wait) {
     const {pid} = await startWorker(handle, {entry: ctx.workerEntry, stateDir, env: ctx.env, undo});
     return {kind: 'queued', job: request.jobId, pane: info.paneId, pid, log: handle.logPath};

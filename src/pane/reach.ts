@@ -1,27 +1,35 @@
-import {hostname} from 'node:os';
 import {type ConfigEnv, configTable} from '../base/config.js';
 import {NudgeError} from '../base/errors.js';
-import {insideTmux, type ServerSpec} from '../tmux/server.js';
+import type {ProcessLink} from '../process/tree.js';
+import type {PaneStateRow} from '../tmux/pane-options.js';
+import type {ServerSpec} from '../tmux/server.js';
 import type {Tmux} from '../tmux/tmux.js';
+import {proofOf} from './proof.js';
 
 /**
- * Who asks, for the one reach check (docs/security.md, "Reach"): the person outside tmux (their
- * own terminal, a schedule their crontab runs), or a process in a pane (an agent's tool, a
- * hook, `nudge mcp`), bounded to that pane's session unless config.toml's `[submit] panes =
- * "server"` widens it to the server, and never beyond its server. Known from the environment
- * tmux gives every process of a pane (`$TMUX`, `$TMUX_PANE`): a process that strips it is
- * not bounded here (docs/security.md says so; an agent's sandbox is the bound for that).
+ * Who asks, for the one reach check (docs/security.md, "Reach"), as src/pane/asker.ts proves
+ * it: the person outside tmux (their own terminal, a schedule their crontab runs), a process
+ * that runs in a pane (an agent's tool, a hook, `nudge mcp`) — bounded to that pane's session
+ * unless config.toml's `[submit] panes = "server"` widens it to the server, and never beyond its
+ * server — or a pane of another host asking through `--host`.
  */
-export type Asker =
-  | {kind: 'person'}
-  | {
-      kind: 'pane';
-      socketPath: string;
-      serverPid: number | undefined;
-      pane: string;
-      reach: PaneReach;
-    }
-  | RemoteAsker;
+export type Asker = {kind: 'person'} | LocalAsker | RemoteAsker;
+
+/** A caller on this host that may run in a pane: which one is proven per server, from its
+ * ancestry and terminal (src/pane/asker.ts, proofOf), and bounded by what its environment
+ * claims as well. */
+export interface LocalAsker {
+  kind: 'local';
+  /** The caller and its ancestors, nearest first. */
+  chain: readonly ProcessLink[];
+  /** Its controlling terminal, read when no tmux server is among its ancestors. */
+  terminal: string | undefined;
+  /** The pane `$TMUX` and `$TMUX_PANE` claim: a further bound, never a wider one. */
+  claim: {socketPath: string; serverPid: number | undefined; pane: string} | undefined;
+  reach: PaneReach;
+  /** Each server's panes, listed once per command (by socket path). */
+  panes: Map<string, Promise<PaneStateRow[]>>;
+}
 
 /** A pane of another host, asking through `--host` (`nudge remote` here): it reaches this
  * host's panes only when its own config.toml's `[submit] hosts` names this host. */
@@ -46,32 +54,13 @@ export function whyRemoteRefused(asker: RemoteAsker): string | undefined {
 export type WireAsker = {kind: 'person'} | RemoteAsker;
 
 /** Where `nudge remote` hands the request's asker to the command it runs (set only there,
- * and read only outside a pane: inside one, the pane's own bound holds). */
+ * and read only when nothing proves or claims a pane: it can only narrow). */
 export const REMOTE_ASKER_VAR = 'NUDGE_REMOTE_ASKER';
-
-/** The asker a `--host` request carries, from the caller's environment and config: a pane
- * caller with whether `[submit] hosts` grants it `host`. */
-export function wireAskerOf(env: Record<string, string | undefined>, host: string): WireAsker {
-  const asker = askerOf(env);
-  if (asker.kind === 'person') return asker;
-  if (asker.kind === 'remote') return {...asker, granted: false};
-  return {
-    kind: 'remote',
-    from: `${hostname()}:${asker.pane}`,
-    host,
-    granted: hostsReachOf(env).includes(host),
-  };
-}
 
 /** A notice relayed to a pane of `host` from a job a pane's nudge submitted: refused now (exit
  * 2) unless `[submit] hosts` grants the host, as that host's `nudge remote` would refuse it
- * when the job ends. */
-export function checkHostGrant(
-  env: Record<string, string | undefined>,
-  host: string,
-  what: string,
-) {
-  const asker = wireAskerOf(env, host);
+ * when the job ends. `asker` as wireAskerOf (src/pane/asker.ts) gives it for `host`. */
+export function checkHostGrant(asker: WireAsker, what: string) {
   const why = asker.kind === 'remote' ? whyRemoteRefused(asker) : undefined;
   if (why !== undefined) throw new NudgeError('out-of-reach', `${what} is out of reach: ${why}.`);
 }
@@ -89,30 +78,6 @@ export function remoteAskerOf(value: unknown): WireAsker {
     from: text(v?.from),
     host: text(v?.host),
     granted: v?.kind === 'remote' && v.granted === true,
-  };
-}
-
-/** Who asks, from the environment tmux gives a pane (or, outside one, a `--host` request's
- * asker that `nudge remote` set). */
-export function askerOf(env: Record<string, string | undefined>): Asker {
-  const inside = insideTmux(env);
-  if (!inside?.pane) {
-    const wire = env[REMOTE_ASKER_VAR];
-    if (wire === undefined) return {kind: 'person'};
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(wire);
-    } catch {
-      parsed = undefined;
-    }
-    return remoteAskerOf(parsed);
-  }
-  return {
-    kind: 'pane',
-    socketPath: inside.socketPath,
-    serverPid: inside.serverPid,
-    pane: inside.pane,
-    reach: paneReachOf(env),
   };
 }
 
@@ -135,21 +100,66 @@ export async function whyUnreachable(
 ): Promise<string | undefined> {
   if (asker.kind === 'person') return undefined;
   if (asker.kind === 'remote') return whyRemoteRefused(asker);
+  const rows = panesOf(asker, target.socketPath, tmuxFor);
+  const proof = proofOf(asker.chain, asker.terminal, await rows, target.serverPid);
+  const session = async (pane: string) =>
+    pane === target.pane && target.sessionId !== undefined
+      ? target.sessionId
+      : (await rows).find((r) => r.paneId === pane)?.sessionId;
+  const bounded = async (pane: string, sessionId: string | undefined) => {
+    if (asker.reach === 'server' || target.pane === pane) return undefined;
+    const theirs = await session(target.pane);
+    if (sessionId !== undefined && theirs === sessionId) return undefined;
+    return `it is in another session than the pane nudge runs in (${pane}), and config.toml's [submit] panes is not "server"`;
+  };
+  const proven = proof.kind === 'pane' ? await bounded(proof.pane, proof.sessionId) : undefined;
+  if (proven !== undefined) return proven;
+  // What the environment claims bounds the call as well, unless it names the proven pane.
+  const {claim} = asker;
+  if (claim === undefined || (proof.kind === 'pane' && claim.pane === proof.pane)) return undefined;
   const sameServer =
-    asker.socketPath === target.socketPath ||
-    (asker.serverPid !== undefined && asker.serverPid === target.serverPid);
+    claim.socketPath === target.socketPath ||
+    (claim.serverPid !== undefined && claim.serverPid === target.serverPid);
   if (!sameServer)
-    return `it is on another tmux server than the pane nudge runs in (${asker.pane})`;
-  if (asker.reach === 'server' || target.pane === asker.pane) return undefined;
-  const tmux = tmuxFor({kind: 'socket-path', path: target.socketPath});
-  const [mine, theirs] = await Promise.all([
-    tmux.describePane(asker.pane).catch(() => undefined),
-    target.sessionId === undefined
-      ? tmux.describePane(target.pane).catch(() => undefined)
-      : {sessionId: target.sessionId},
-  ]);
-  if (mine && theirs && mine.sessionId === theirs.sessionId) return undefined;
-  return `it is in another session than the pane nudge runs in (${asker.pane}), and config.toml's [submit] panes is not "server"`;
+    return `it is on another tmux server than the pane nudge runs in (${claim.pane})`;
+  return bounded(claim.pane, await session(claim.pane));
+}
+
+/** The pane a local asker runs in, as a job records who submitted it: the one proven on the
+ * server of `target` (its session from there), else the one its environment claims. */
+export async function askerPane(
+  asker: LocalAsker,
+  target: {socketPath: string; serverPid: number},
+  tmuxFor: (spec: ServerSpec) => Tmux,
+): Promise<{socketPath: string; pane: string; sessionId?: string} | undefined> {
+  const rows = await panesOf(asker, target.socketPath, tmuxFor);
+  const proof = proofOf(asker.chain, asker.terminal, rows, target.serverPid);
+  if (proof.kind === 'pane')
+    return {socketPath: target.socketPath, pane: proof.pane, sessionId: proof.sessionId};
+  const {claim} = asker;
+  if (claim === undefined) return undefined;
+  const sessionId =
+    claim.socketPath === target.socketPath
+      ? rows.find((r) => r.paneId === claim.pane)?.sessionId
+      : undefined;
+  return {socketPath: claim.socketPath, pane: claim.pane, ...(sessionId ? {sessionId} : {})};
+}
+
+/** The panes of the server at `socketPath`, listed once per command (none where it does not
+ * answer: then no pane of it is proven, and a claim to one is not believed). */
+function panesOf(
+  asker: LocalAsker,
+  socketPath: string,
+  tmuxFor: (spec: ServerSpec) => Tmux,
+): Promise<PaneStateRow[]> {
+  let rows = asker.panes.get(socketPath);
+  if (rows === undefined) {
+    rows = tmuxFor({kind: 'socket-path', path: socketPath})
+      .paneStates()
+      .catch(() => []);
+    asker.panes.set(socketPath, rows);
+  }
+  return rows;
 }
 
 /** whyUnreachable as a refusal: exit 2, one sentence that says what was asked for. */
@@ -171,23 +181,10 @@ export async function reachable<T>(
   tmuxFor: (spec: ServerSpec) => Tmux,
 ): Promise<T[]> {
   if (asker.kind === 'person') return [...items];
-  // Each pane is described once, however many items name it.
-  const described = new Map<string, ReturnType<Tmux['describePane']>>();
-  const memo = (spec: ServerSpec): Tmux => {
-    const tmux = tmuxFor(spec);
-    const key = (pane: string) => `${JSON.stringify(spec)}\0${pane}`;
-    return {
-      ...tmux,
-      describePane: (pane: string) => {
-        const found = described.get(key(pane)) ?? tmux.describePane(pane);
-        described.set(key(pane), found);
-        return found;
-      },
-    };
-  };
+  // Each server's panes are listed once (the asker keeps them), however many items it holds.
   const kept: T[] = [];
   for (const item of items)
-    if ((await whyUnreachable(asker, target(item), memo)) === undefined) kept.push(item);
+    if ((await whyUnreachable(asker, target(item), tmuxFor)) === undefined) kept.push(item);
   return kept;
 }
 

@@ -40,7 +40,7 @@ export async function checkSubmitTarget(
   let noticeAt = info;
   if (asks.notifyPane !== undefined) {
     const notify = await resolvePane(tmux, spec, asks.notifyPane, deps, '--notify-pane');
-    await checkReach(tmux, notify.info, deps.env, '--notify-pane');
+    await checkReach(tmux, notify.info, deps, '--notify-pane');
     if (notify.info.serverPid !== info.serverPid) {
       throw new NudgeError('bad-pane', '--notify-pane must be on the same tmux server as --pane.');
     }

@@ -11,8 +11,9 @@ import {
   type ServerSpec,
 } from '../tmux/server.js';
 import type {PaneInfo, Tmux} from '../tmux/tmux.js';
+import {askerOf} from './asker.js';
 import {type OwnPane, proveOwnPane, unprovenPaneError} from './own-pane.js';
-import {askerOf, checkReachOf} from './reach.js';
+import {checkReachOf} from './reach.js';
 
 /** A pane found for a command: what tmux says of it, and how the user named it. */
 export interface Target {
@@ -201,20 +202,16 @@ export function watchError(error: unknown, pane: string, doing: string): unknown
 }
 
 /**
- * Least authority (docs/security.md): a nudge started inside a pane (an agent's tool, a hook,
- * `nudge mcp`) types, reads and closes only in the panes of that pane's own session, unless
- * the person's config widens it to the server; never another server's. A nudge started outside
- * tmux (the person's own terminal, a schedule) is not bounded here. The one check
- * (src/pane/reach.ts); throws exit 2 naming the flag, the pane and the setting to change.
+ * Least authority (docs/security.md): a nudge that runs inside a pane (an agent's tool, a
+ * hook, `nudge mcp`) — as its process tree proves, whatever its environment says — types,
+ * reads and closes only in the panes of that pane's own session, unless the person's config
+ * widens it to the server; never another server's. A nudge started outside tmux (the person's
+ * own terminal, a schedule) is not bounded here. The one check (src/pane/reach.ts); throws
+ * exit 2 naming the flag, the pane and the setting to change.
  */
-export async function checkReach(
-  tmux: Tmux,
-  target: PaneInfo,
-  env: Record<string, string | undefined>,
-  flag = '--pane',
-): Promise<void> {
+export async function checkReach(tmux: Tmux, target: PaneInfo, who: Caller, flag = '--pane') {
   await checkReachOf(
-    askerOf(env),
+    await askerOf(who),
     {
       socketPath: target.socketPath,
       serverPid: target.serverPid,
@@ -239,6 +236,6 @@ export async function reachablePane(
   const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
   const tmux = ctx.tmux(spec);
   const {info, target} = await resolvePane(tmux, spec, o.pane, ctx, flag);
-  await checkReach(tmux, info, ctx.env, flag);
+  await checkReach(tmux, info, ctx, flag);
   return {tmux, spec, info, target};
 }

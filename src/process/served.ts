@@ -1,6 +1,6 @@
 import {readdir, readFile, readlink} from 'node:fs/promises';
 import {statFields} from './proc-stat.js';
-import {runFile} from './spawn.js';
+import {runFile, viewEnv} from './spawn.js';
 import {parsePsTable} from './tree.js';
 import {processView} from './view.js';
 
@@ -133,6 +133,7 @@ async function psServed(panePid: number): Promise<ServedInPane> {
   const ps = await runFile('ps', ['-ww', '-A', '-o', 'pid=,ppid=,command='], {
     timeoutMs: 5_000,
     maxBuffer: 16 * 1024 * 1024,
+    env: viewEnv(),
   });
   if (!ps.ok) return {why: 'ps could not list the processes'};
   const inPane = descendantsOf(parsePsTable(ps.stdout), panePid);
@@ -144,6 +145,7 @@ async function psServed(panePid: number): Promise<ServedInPane> {
     {
       timeoutMs: 5_000,
       maxBuffer: 1024 * 1024,
+      env: viewEnv(),
     },
   );
   // lsof exits 1 when nothing matches: a failure to start it or a timeout is no answer.

@@ -1,6 +1,6 @@
 import {readFile} from 'node:fs/promises';
 import {statFields} from './proc-stat.js';
-import {runFile} from './spawn.js';
+import {runFile, viewEnv} from './spawn.js';
 import {processView} from './view.js';
 
 /**
@@ -17,6 +17,9 @@ export interface ProcessTree {
   /** `pid` and its ancestors, nearest first, each with its command line (at most
    * {@link MAX_GENERATIONS}; a process that cannot be read ends the list). */
   ancestry(pid: number): Promise<ProcessLink[]>;
+  /** The controlling terminal of `pid` as a path (`/dev/pts/3`, `/dev/ttys003`, as tmux's
+   * `#{pane_tty}` names a pane's), undefined where it has none or cannot be read. */
+  terminalOf(pid: number): Promise<string | undefined>;
 }
 
 /** One process of an ancestry: its id and its command line, its arguments joined by spaces
@@ -24,6 +27,9 @@ export interface ProcessTree {
 export interface ProcessLink {
   pid: number;
   command: string;
+  /** The name the process gave itself (Linux's /proc/PID/comm: a tmux server says `tmux:
+   * server`), where read. */
+  name?: string | undefined;
 }
 
 /** How far up an ancestry is walked: deeper than any real chain of shells and agents. */
@@ -37,6 +43,7 @@ export const systemTree: ProcessTree = {
       const r = await runFile('ps', ['-o', 'ppid=', '-p', String(pid)], {
         timeoutMs: 5_000,
         maxBuffer: 64 * 1024,
+        env: viewEnv(),
       });
       return r.ok ? positive(r.stdout) : undefined;
     }
@@ -46,6 +53,18 @@ export const systemTree: ProcessTree = {
     if (processView() === 'ps') return undefined;
     return (await procStat(pid))?.[19];
   },
+  async terminalOf(pid) {
+    if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
+    if (processView() === 'ps') {
+      const r = await runFile('ps', ['-o', 'tty=', '-p', String(pid)], {
+        timeoutMs: 5_000,
+        maxBuffer: 64 * 1024,
+        env: viewEnv(),
+      });
+      return r.ok ? terminalOfPs(r.stdout) : undefined;
+    }
+    return terminalOfDevice(Number((await procStat(pid))?.[4]));
+  },
   async ancestry(pid) {
     if (processView() === 'ps') return psAncestry(pid);
     const chain: ProcessLink[] = [];
@@ -53,12 +72,36 @@ export const systemTree: ProcessTree = {
     while (at !== undefined && at > 0 && chain.length < MAX_GENERATIONS) {
       const stat = await procStat(at);
       if (!stat) break;
-      chain.push({pid: at, command: await procCommand(at)});
+      chain.push({pid: at, command: await procCommand(at), name: await procName(at)});
       at = positive(stat[1]);
     }
     return chain;
   },
 };
+
+/** The controlling terminal as `ps -o tty=` prints it (`pts/3` on Linux, `ttys003` on
+ * macOS; `?` or `??` for none), as a path. */
+export function terminalOfPs(out: string): string | undefined {
+  const tty = out.trim();
+  return /^[\w/.-]+$/.test(tty) && !/^[?-]+$/.test(tty) ? `/dev/${tty}` : undefined;
+}
+
+/** A controlling terminal's device number (field 7 of /proc/PID/stat) as a path: Unix98
+ * pseudo-terminals only (majors 136–143, `/dev/pts/N`), the only kind a tmux pane has. */
+export function terminalOfDevice(ttyNr: number): string | undefined {
+  if (!Number.isSafeInteger(ttyNr) || ttyNr <= 0) return undefined;
+  const major = (ttyNr >> 8) & 0xfff;
+  const minor = (ttyNr & 0xff) | ((ttyNr >> 12) & 0xfff00);
+  return major >= 136 && major <= 143 ? `/dev/pts/${(major - 136) * 256 + minor}` : undefined;
+}
+
+async function procName(pid: number): Promise<string | undefined> {
+  try {
+    return (await readFile(`/proc/${pid}/comm`, 'utf8')).replace(/\n$/, '');
+  } catch {
+    return undefined;
+  }
+}
 
 /** A process's command line from /proc (NUL-separated arguments, joined by spaces); '' for a
  * kernel thread or one that cannot be read. */
@@ -76,6 +119,7 @@ async function psAncestry(pid: number): Promise<ProcessLink[]> {
   const r = await runFile('ps', ['-ww', '-A', '-o', 'pid=,ppid=,command='], {
     timeoutMs: 5_000,
     maxBuffer: 16 * 1024 * 1024,
+    env: viewEnv(),
   });
   return r.ok ? ancestryOf(parsePsTable(r.stdout), pid) : [];
 }

@@ -114,6 +114,11 @@ export interface PaneStateRow {
   /** The pane's first process (`#{pane_pid}`): a process descends from it when it runs in the
    * pane (src/pane/own-pane.ts). */
   panePid: number;
+  /** `#{session_id}`: the session the pane is in. */
+  sessionId: string;
+  /** `#{pane_tty}`: the pane's terminal (`/dev/pts/3`), a process's controlling terminal
+   * when it runs in the pane. */
+  tty: string;
 }
 
 /** Every pane of the server with its nudge options (empty strings where unset), in the
@@ -130,6 +135,8 @@ export async function paneStates(runner: TmuxRunner): Promise<PaneStateRow[]> {
     '@nudge-queue',
     '@nudge-needs',
     'pane_pid',
+    'session_id',
+    'pane_tty',
   ];
   const stdout = await runner.run(['list-panes', '-a', '-F', joinFormat(fields)]);
   const rows: PaneStateRow[] = [];
@@ -147,6 +154,8 @@ export async function paneStates(runner: TmuxRunner): Promise<PaneStateRow[]> {
       job: plainLine(job),
       needs: plainLine(unformatText(f[8] ?? '')),
       panePid: Number.parseInt(f[9] ?? '', 10) || 0,
+      sessionId: f[10] ?? '',
+      tty: f[11] ?? '',
     });
   }
   return rows;

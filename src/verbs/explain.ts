@@ -12,10 +12,9 @@ import {parseProfile} from '../jobs/options.js';
 import {idleOnScreen} from '../pane/busy.js';
 import {paneMemory} from '../pane/memory.js';
 import {recognize} from '../pane/profile.js';
-import {resolvePane} from '../pane/target.js';
+import {reachablePane} from '../pane/target.js';
 import {listenersOf} from '../process/listeners.js';
 import {systemTree} from '../process/tree.js';
-import {resolveServerSpec} from '../tmux/server.js';
 import type {PaneInfo} from '../tmux/tmux.js';
 import type {CommandContext} from './context.js';
 import type {EXPLAIN_OPTIONS} from './options/explain.js';
@@ -92,9 +91,8 @@ export function paneConditions(info: PaneInfo): ExplainResult['conditions'] {
  * its profile match the screen now, and the verdict `wait` would give. */
 export async function explainPane(o: ExplainOptions, ctx: CommandContext): Promise<ExplainResult> {
   const choice = parseProfile(o.profile ?? 'auto');
-  const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
-  const tmux = ctx.tmux(spec);
-  const {info} = await resolvePane(tmux, spec, o.pane, ctx, 'PANE');
+  // Reading a pane's screen is reached as typing is.
+  const {tmux, info} = await reachablePane(o, ctx, 'PANE');
   const server = {socketPath: info.socketPath, serverPid: info.serverPid};
   const memory = paneMemory(resolveStateDir(ctx.env), server);
   const detection = await recognize(

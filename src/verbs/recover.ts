@@ -6,7 +6,9 @@ import {endJobsOfGoneServers} from '../jobs/lost.js';
 import {type JobRequest, newJobId} from '../jobs/request.js';
 import {isTerminal, JobStore} from '../jobs/store.js';
 import {paneLockFor} from '../locks/pane-lock.js';
-import {askerOf, whyRemoteRefused} from '../pane/reach.js';
+import {askerOf, insideAnyPane} from '../pane/asker.js';
+import {isTmuxServer} from '../pane/proof.js';
+import {type LocalAsker, whyRemoteRefused} from '../pane/reach.js';
 import {paneRefOf} from '../pane/target.js';
 import {launchWorker} from '../process/launch-worker.js';
 import {
@@ -46,7 +48,7 @@ const AGENT_BACK_POLL_MS = 500;
  * What cannot be brought back is listed with the reason. `--dry-run` only shows the plan.
  */
 export async function recover(o: RecoverOptions, ctx: CommandContext): Promise<RecoverResult> {
-  const asker = askerOf(ctx.env);
+  const asker = await askerOf(ctx);
   const why = asker.kind === 'remote' ? whyRemoteRefused(asker) : undefined;
   if (why !== undefined) throw new NudgeError('out-of-reach', `Nothing here is recovered: ${why}.`);
   const stateDir = resolveStateDir(ctx.env);
@@ -54,7 +56,7 @@ export async function recover(o: RecoverOptions, ctx: CommandContext): Promise<R
   const endedLost = o.dryRun ? [] : (await endJobsOfGoneServers(store, ctx)).map((r) => r.id);
   const plan = planRecovery(await recoveryFacts(store, stateDir, ctx));
   // From inside a pane (an agent's tool, nudge mcp --allow-exec): its own server's runs only.
-  if (asker.kind === 'pane') boundToServer(plan, asker);
+  if (asker.kind === 'local' && insideAnyPane(asker)) boundToServer(plan, askerServer(asker));
   if (o.dryRun) return {...plan, dryRun: true, endedLost};
   await ensureStateDir(stateDir, ctx.env);
   for (const run of plan.runs.filter((r) => r.action === 'resume')) {
@@ -246,4 +248,15 @@ async function remark(
       ...(job.noticeMarked ? {notice: info.paneId} : {}),
     },
   });
+}
+
+/** The server a pane's `recover` may bring runs back on: the one its environment names, when
+ * the tmux server its process tree passes is that one (or it passes none); else none (every
+ * run is left, with the sentence that says to recover from outside tmux). */
+function askerServer(asker: LocalAsker): {socketPath: string; pane: string} {
+  const {claim} = asker;
+  const server = asker.chain.find(isTmuxServer);
+  if (claim === undefined || (server && claim.serverPid !== server.pid))
+    return {socketPath: '', pane: `a pane of the tmux server with pid ${server?.pid ?? '?'}`};
+  return {socketPath: claim.socketPath, pane: claim.pane};
 }

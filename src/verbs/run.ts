@@ -93,7 +93,7 @@ export async function runInPane(o: RunOptions, ctx: CommandContext): Promise<Run
   let notifyPane: string | null = o.notice === false ? null : (caller?.paneId ?? null);
   if (o.notifyPane !== undefined) {
     const n = await resolvePane(tmux, spec, o.notifyPane, ctx, '--notify-pane');
-    await checkReach(tmux, n.info, ctx.env, '--notify-pane');
+    await checkReach(tmux, n.info, ctx, '--notify-pane');
     notifyPane = n.info.paneId;
   }
 

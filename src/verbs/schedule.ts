@@ -137,8 +137,8 @@ async function markPanes(
       ? undefined
       : await resolvePane(tmux, spec, panes.notice, ctx, '--notify-pane');
   // A schedule made from inside a pane marks (and later types into) only panes within its reach.
-  await checkReach(tmux, target.info, ctx.env);
-  if (notice) await checkReach(tmux, notice.info, ctx.env, '--notify-pane');
+  await checkReach(tmux, target.info, ctx);
+  if (notice) await checkReach(tmux, notice.info, ctx, '--notify-pane');
   const token = randomBytes(6).toString('hex');
   const marks = scheduleMarks(name);
   for (const [option, info] of [

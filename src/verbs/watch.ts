@@ -57,7 +57,7 @@ export async function startWatcher(
     const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
     const tmux = ctx.tmux(spec);
     const {info, target} = await resolvePane(tmux, spec, o.pane, ctx);
-    await checkReach(tmux, info, ctx.env);
+    await checkReach(tmux, info, ctx);
     paneFields = {
       pane: info.paneId,
       paneTarget: target,

@@ -19,6 +19,7 @@ export function offlineContext(over: Partial<CommandContext> = {}): CommandConte
     tree: {
       parentOf: async () => undefined,
       procStartOf: async () => undefined,
+      terminalOf: async () => undefined,
       ancestry: async () => [],
     },
     foreground: {

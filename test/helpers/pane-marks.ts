@@ -28,6 +28,8 @@ export function onePaneMarks(initial: Record<string, string> = {}) {
         queue: marks.get('@nudge-queue') ?? '',
         needs: marks.get('@nudge-needs') ?? '',
         panePid: 1,
+        sessionId: '$0',
+        tty: '',
       },
     ],
   };

@@ -6,17 +6,10 @@ import {
   claudeConfigDirs,
   sessionOfPane,
 } from '../../../src/doors/claude-session.js';
-import type {ProcessTree} from '../../../src/process/tree.js';
+import {parentsTree} from '../../helpers/fake-tree.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 
-/** A process tree of parent links and /proc start times. */
-function treeOf(parents: Record<number, number>, starts: Record<number, string> = {}): ProcessTree {
-  return {
-    parentOf: async (pid) => parents[pid],
-    procStartOf: async (pid) => starts[pid],
-    ancestry: async () => [],
-  };
-}
+const treeOf = parentsTree;
 
 function configWith(records: Array<Record<string, unknown>>): string {
   const dir = useTempDir('claude-config-');

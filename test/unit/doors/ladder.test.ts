@@ -9,6 +9,7 @@ import {useTempDir} from '../../helpers/temp-dir.js';
 const noParents = {
   parentOf: async () => undefined,
   procStartOf: async () => undefined,
+  terminalOf: async () => undefined,
   ancestry: async () => [],
 };
 

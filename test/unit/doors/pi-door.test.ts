@@ -3,6 +3,7 @@ import {createServer} from 'node:net';
 import {join} from 'node:path';
 import {describe, expect, onTestFinished, test} from 'vitest';
 import {piSocketOf, postToPi} from '../../../src/doors/pi-door.js';
+import {parentsTree} from '../../helpers/fake-tree.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 
 /** A stand-in for the extension: answers each notice line with `answer`, and keeps them. */
@@ -23,11 +24,7 @@ async function extension(stateDir: string, pid: number, answer: object | undefin
   return {path, got};
 }
 
-const tree = {
-  parentOf: async (pid: number) => (pid === 300 ? 100 : undefined),
-  procStartOf: async () => undefined,
-  ancestry: async () => [],
-};
+const tree = parentsTree({300: 100});
 
 describe("Pi's door", () => {
   test('a state folder too long for a socket: no door, and why says so (not "not installed")', async () => {

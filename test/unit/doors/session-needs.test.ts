@@ -3,6 +3,7 @@ import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import type {HookMarkSource, NeedsMark} from '../../../src/agents/hook-marks.js';
 import {sessionNeeds, withSessionNeeds} from '../../../src/doors/session-needs.js';
+import {parentsTree} from '../../helpers/fake-tree.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 
 const hookMark: NeedsMark = {
@@ -31,11 +32,7 @@ function home(record: Record<string, unknown>) {
   return {dir, file};
 }
 
-const tree = {
-  parentOf: async (pid: number) => (pid === 300 ? 100 : undefined),
-  procStartOf: async () => undefined,
-  ancestry: async () => [],
-};
+const tree = parentsTree({300: 100});
 
 describe('withSessionNeeds', () => {
   test('a session waiting: its word, counted from now; idle again: the hook’s mark as before', async () => {

@@ -8,6 +8,7 @@ import {ensureStateDir} from '../../../src/base/paths.js';
 import {checkJobReach, jobsInReach} from '../../../src/jobs/job-reach.js';
 import {JobStore} from '../../../src/jobs/store.js';
 import type {PaneInfo, Tmux} from '../../../src/tmux/tmux.js';
+import {paneRow, treeWith} from '../../helpers/fake-tree.js';
 import {jobRequest} from '../../helpers/job-request.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 
@@ -17,7 +18,10 @@ const tmux = () =>
   ({
     describePane: async (pane: string) =>
       SESSIONS[pane] ? ({paneId: pane, sessionId: SESSIONS[pane]} as PaneInfo) : undefined,
+    paneStates: async () => Object.entries(SESSIONS).map(([p, s]) => paneRow(p, s)),
   }) as unknown as Tmux;
+/** The caller: no tmux server among its ancestors, no terminal (its claims are all it has). */
+const caller = {pid: 1000, tree: treeWith([{pid: 1000, command: 'node nudge'}])};
 
 async function world() {
   const home = useTempDir('nudge-reach-');
@@ -38,8 +42,10 @@ async function world() {
 describe('the job doors', () => {
   test("inside a pane: its session's job passes, another session's is refused in one sentence", async () => {
     const {inside} = await world();
-    await checkJobReach('a0000000-0001', {env: inside, tmux});
-    await expect(checkJobReach('a0000000-0002', {env: inside, tmux})).rejects.toMatchObject({
+    await checkJobReach('a0000000-0001', {...caller, env: inside, tmux});
+    await expect(
+      checkJobReach('a0000000-0002', {...caller, env: inside, tmux}),
+    ).rejects.toMatchObject({
       code: 'out-of-reach',
       message: `Job a0000000-0002 (pane %9) is out of reach: it is in another session than the pane nudge runs in (%1), and config.toml's [submit] panes is not "server".`,
     });
@@ -48,15 +54,15 @@ describe('the job doors', () => {
   test('a list keeps only the jobs in reach; the person outside tmux sees all', async () => {
     const {home, store, inside} = await world();
     const records = await store.list();
-    expect((await jobsInReach(records, {env: inside, tmux})).map((r) => r.id)).toEqual([
+    expect((await jobsInReach(records, {...caller, env: inside, tmux})).map((r) => r.id)).toEqual([
       'a0000000-0001',
     ]);
-    expect(await jobsInReach(records, {env: {NUDGE_HOME: home}, tmux})).toHaveLength(2);
-    await checkJobReach('a0000000-0002', {env: {NUDGE_HOME: home}, tmux});
+    expect(await jobsInReach(records, {...caller, env: {NUDGE_HOME: home}, tmux})).toHaveLength(2);
+    await checkJobReach('a0000000-0002', {...caller, env: {NUDGE_HOME: home}, tmux});
   });
 
   test('a job that does not exist is left to the command', async () => {
     const {inside} = await world();
-    await checkJobReach('nope', {env: inside, tmux});
+    await checkJobReach('nope', {...caller, env: inside, tmux});
   });
 });

@@ -10,7 +10,18 @@ import {
 import type {PaneStateRow} from '../../../src/tmux/pane-options.js';
 
 function row(paneId: string, target: string, state: string, queue = ''): PaneStateRow {
-  return {paneId, target, command: 'bash', state, job: 'j', queue, needs: '', panePid: 1};
+  return {
+    paneId,
+    target,
+    command: 'bash',
+    state,
+    job: 'j',
+    queue,
+    needs: '',
+    panePid: 1,
+    sessionId: '$1',
+    tty: '',
+  };
 }
 
 describe('the summary of the panes', () => {

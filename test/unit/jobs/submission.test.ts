@@ -10,6 +10,7 @@ import {madeBefore, recordJob, submitJobOptions} from '../../../src/jobs/submiss
 import {paneLockFor} from '../../../src/locks/pane-lock.js';
 import {paneRefOf} from '../../../src/pane/target.js';
 import type {PaneInfo, Tmux} from '../../../src/tmux/tmux.js';
+import {treeWith} from '../../helpers/fake-tree.js';
 import {jobRequest} from '../../helpers/job-request.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 
@@ -58,12 +59,15 @@ describe('submitJobOptions', () => {
   });
 });
 
+/** The person outside tmux: no claim, no tmux server among its ancestors, no terminal. */
+const PERSON = {env: {}, pid: 1000, tree: treeWith()};
+
 describe('recordJob', () => {
   test('the record and the place in the queue, together', async () => {
     const store = await storeIn(useTempDir());
     const stateDir = store.stateDir;
     const request = jobRequest({jobId: '0mwr33g3x-k62r'});
-    await recordJob(request, 'detached', {store, tmux: TMUX, info: INFO, env: {}});
+    await recordJob(request, 'detached', {store, tmux: TMUX, info: INFO, caller: PERSON});
     expect(await store.ids()).toEqual(['0mwr33g3x-k62r']);
     expect(await paneLockFor(stateDir, paneRefOf(INFO)).liveEntries()).toEqual(['0mwr33g3x-k62r']);
   });
@@ -75,7 +79,7 @@ describe('recordJob', () => {
     writeFileSync(store.jobsDir, '');
     const request = jobRequest({jobId: '0mwr33g3x-k62r'});
     await expect(
-      recordJob(request, 'detached', {store, tmux: TMUX, info: INFO, env: {}}),
+      recordJob(request, 'detached', {store, tmux: TMUX, info: INFO, caller: PERSON}),
     ).rejects.toThrow(/Cannot write to the state directory/);
     const stateDir = store.stateDir;
     expect(await paneLockFor(stateDir, paneRefOf(INFO)).liveEntries()).toEqual([]);
@@ -89,7 +93,7 @@ describe('madeBefore', () => {
       store,
       tmux: TMUX,
       info: INFO,
-      env: {},
+      caller: PERSON,
     });
     expect(await madeBefore(store, '0mwr33g3x-k62r')).toMatchObject({pane: '%1'});
     expect(await madeBefore(store, '0mwr33g3x-zzzz')).toBeUndefined();

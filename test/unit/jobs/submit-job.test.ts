@@ -23,6 +23,7 @@ function context(tmux: FakeTmux, home: string): SubmitContext & {asked: number} 
     tree: {
       parentOf: async () => undefined,
       procStartOf: async () => undefined,
+      terminalOf: async () => undefined,
       ancestry: async () => [],
     },
     foreground: UNREAD_FOREGROUND,

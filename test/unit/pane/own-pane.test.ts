@@ -120,6 +120,7 @@ describe('which pane a call comes from', () => {
     const tree = {
       parentOf: async () => undefined,
       procStartOf: async () => undefined,
+      terminalOf: async () => undefined,
       ancestry: async () => {
         throw new Error('not asked');
       },

@@ -6,9 +6,9 @@ import {paneLockFor} from '../../../src/locks/pane-lock.js';
 import {checkSubmitTarget, type SubmitAsks} from '../../../src/pane/submit-target.js';
 import {paneRefOf} from '../../../src/pane/target.js';
 import type {Foreground} from '../../../src/process/foreground.js';
-import type {ProcessTree} from '../../../src/process/tree.js';
 import type {PaneInfo, Tmux} from '../../../src/tmux/tmux.js';
 import {fakePaneInfo} from '../../helpers/fake-tmux.js';
+import {treeWith} from '../../helpers/fake-tree.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 
 const SOCKET = '/tmp/tmux-0/test';
@@ -38,7 +38,7 @@ function deps() {
   return {
     env: {XDG_CONFIG_HOME: '/nonexistent'},
     pid: process.pid,
-    tree: {} as ProcessTree,
+    tree: treeWith(),
     foreground: {} as Foreground,
     stateDir: useTempDir(),
   };

@@ -3,8 +3,14 @@ import {NudgeError} from '../../../src/base/errors.js';
 import {checkReach, serverError, watchError} from '../../../src/pane/target.js';
 import {TmuxCommandError} from '../../../src/tmux/runner.js';
 import type {PaneInfo, Tmux} from '../../../src/tmux/tmux.js';
+import {paneRow, treeWith} from '../../helpers/fake-tree.js';
 
-const INSIDE = {TMUX: '/tmp/tmux-0/default,42,0', TMUX_PANE: '%1', XDG_CONFIG_HOME: '/nonexistent'};
+/** A caller that claims %1 of server 42 (no tmux server among its ancestors). */
+const INSIDE = {
+  env: {TMUX: '/tmp/tmux-0/default,42,0', TMUX_PANE: '%1', XDG_CONFIG_HOME: '/nonexistent'},
+  pid: 1000,
+  tree: treeWith([{pid: 1000, command: 'node nudge'}]),
+};
 
 /** A pane of server 42 at /tmp/tmux-0/default, in `session`. */
 const pane = (paneId: string, sessionId: string, socketPath = '/tmp/tmux-0/default') =>
@@ -15,8 +21,11 @@ const pane = (paneId: string, sessionId: string, socketPath = '/tmp/tmux-0/defau
     serverPid: socketPath === '/tmp/tmux-0/default' ? 42 : 7,
   }) as PaneInfo;
 
-/** The caller's own pane, %1, in session $0. */
-const tmux = {describePane: async () => pane('%1', '$0')} as unknown as Tmux;
+/** Server 42's panes: %1 and %2 in session $0, %9 in $3. */
+const tmux = {
+  describePane: async () => pane('%1', '$0'),
+  paneStates: async () => [paneRow('%1', '$0'), paneRow('%2', '$0'), paneRow('%9', '$3')],
+} as unknown as Tmux;
 
 describe('how far a nudge started inside a pane may type', () => {
   test('its own pane and its session: yes; another session: one sentence naming the setting', async () => {
@@ -31,7 +40,7 @@ describe('how far a nudge started inside a pane may type', () => {
     await expect(checkReach(tmux, pane('%2', '$0', '/tmp/other'), INSIDE)).rejects.toThrow(
       /on another tmux server/,
     );
-    await checkReach(tmux, pane('%9', '$3'), {});
+    await checkReach(tmux, pane('%9', '$3'), {...INSIDE, env: {}});
   });
 });
 

@@ -10,6 +10,7 @@ import {useTempDir} from '../../helpers/temp-dir.js';
 const tree = {
   parentOf: async () => undefined,
   procStartOf: async () => undefined,
+  terminalOf: async () => undefined,
   ancestry: async () => [],
 } as never;
 

@@ -44,8 +44,16 @@ describe('pane options', () => {
       '',
       'x\x1b]0;t\x07y',
       '42',
+      '$3',
+      '/dev/pts/7',
     ];
     const rows = await paneStates(recording(`${fields.join(FIELD_SEPARATOR)}\n`));
-    expect(rows[0]).toMatchObject({state: 'blocked', needs: 'xy', panePid: 42});
+    expect(rows[0]).toMatchObject({
+      state: 'blocked',
+      needs: 'xy',
+      panePid: 42,
+      sessionId: '$3',
+      tty: '/dev/pts/7',
+    });
   });
 });
