@@ -22,6 +22,12 @@ export function plainText(text: string): string {
   return text.replace(SEQUENCE, '').replace(CONTROL, '');
 }
 
+/** A line of nudge's own, as it is typed (a notice, an assessor's answer, a continue line):
+ * plainText with a tab (a shell's completion) or a line break (Enter) made a space. */
+export function ownLineText(text: string): string {
+  return plainText(text).replace(/[\t\r\n]/g, ' ');
+}
+
 /** plainText on one line: runs of white space (newlines too) become one space. */
 export function plainLine(text: string): string {
   return plainText(text).replace(/\s+/g, ' ').trim();

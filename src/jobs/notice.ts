@@ -1,7 +1,7 @@
 import type {Profile} from '../agents/profile.js';
 import {formatDuration} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
-import {plainText} from '../base/sanitize.js';
+import {ownLineText} from '../base/sanitize.js';
 import type {UntilSpec} from '../detect/until.js';
 import {describeUntil} from '../detect/until.js';
 import type {Foreground} from '../process/foreground.js';
@@ -82,7 +82,7 @@ export function renderNotice(
   // A line of nudge's own is never a key (issue 61): escape sequences, C0, C1 and DEL go (20
   // DELs would erase the `# ` of the comment it becomes at a shell prompt), a tab (a shell's
   // completion) or a line break from a placeholder's value becomes a space.
-  return plainText(rendered).replace(/[\t\n]/g, ' ');
+  return ownLineText(rendered);
 }
 
 /** The notice of a job whose wait ended so. */

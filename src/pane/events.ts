@@ -46,6 +46,8 @@ export interface PaneEvents {
   'own-line-awaits-prompt': {pane: string; why: string};
   /** A line of nudge's own was shown as a tmux message, not typed: a shell would run it. */
   'own-line-shown': {pane: string; why: string};
+  /** A line of nudge's own failed its read-back: the input line was cleared, not left to run. */
+  'own-line-taken-back': {pane: string};
   /** A cancelled job's command was interrupted (the keys), then its process group ended. */
   'command-interrupted': {pane: string; keys: string[]; group: number};
   'command-group-ended': {pane: string; group: number; how: string};

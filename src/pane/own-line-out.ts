@@ -1,7 +1,8 @@
 import type {Profile} from '../agents/profile.js';
+import {ownLineText} from '../base/sanitize.js';
 import {type DeliverOptions, deliver} from './deliver.js';
-import {type Delivery, PaneFailure} from './failures.js';
-import type {PaneIo} from './keys.js';
+import {type Delivery, NotDelivered, PaneFailure} from './failures.js';
+import {clearLine, type PaneIo} from './keys.js';
 import {ownLineWay} from './shell-line.js';
 
 /** How a line of nudge's own went out: typed (as it is, or as a shell comment), or shown as a
@@ -34,10 +35,14 @@ export async function sendOwnLine(
   options: DeliverOptions,
   signal: AbortSignal,
 ): Promise<OwnLineSent> {
+  // One rule for every line of nudge's own: no escape sequence, C0, C1 or DEL (twenty DELs
+  // would erase the `# ` of the comment it becomes at a shell prompt), a tab or a line break a
+  // space.
+  const own = ownLineText(line);
   const wayNow = async () => {
     const info = await io.tmux.describePane(pane);
     if (!info) throw new PaneFailure(`Pane ${pane} is gone; nothing was typed.`);
-    return ownLineWay(info, profile, await io.tmux.view(pane, 0), line);
+    return ownLineWay(info, profile, await io.tmux.view(pane, 0), own);
   };
   let way = await wayNow();
   if (way.how === 'message' && way.passing) {
@@ -53,11 +58,54 @@ export async function sendOwnLine(
   }
   if (way.how === 'message') {
     io.guard();
-    await io.tmux.announce(pane, line);
+    await io.tmux.announce(pane, own);
     await io.note('own-line-shown', {pane, why: way.why});
     return {delivery: 'shown', via: 'message', why: way.why};
   }
-  const typed = way.line;
-  const sent = await deliver(io, pane, typed, profile, options, signal);
-  return {delivery: sent.delivery, via: way.how};
+  let typed = 0;
+  const counted = {
+    ...options,
+    typed: (n: number) => {
+      typed += n;
+      options.typed?.(n);
+    },
+  };
+  try {
+    const sent = await deliver(io, pane, way.line, profile, counted, signal);
+    return {delivery: sent.delivery, via: way.how};
+  } catch (error) {
+    if (!(error instanceof PaneFailure) || typed <= 0) throw error;
+    throw await takenBack(io, pane, profile, error, signal);
+  }
 }
+
+/**
+ * A line of nudge's own whose read-back failed is never left on the input line, where the next
+ * Enter would run it (issue 61: a program that rewrote it left `touch …` on a shell's prompt):
+ * the line is cleared with the profile's keys (what a person typed into it at that moment goes
+ * with it) and the failure says so. Where the lock is lost meanwhile, nothing is pressed and
+ * the failure is as it was.
+ */
+async function takenBack(
+  io: PaneIo,
+  pane: string,
+  profile: Profile,
+  error: PaneFailure,
+  signal: AbortSignal,
+): Promise<PaneFailure> {
+  try {
+    await clearLine(io, pane, profile, signal, true);
+  } catch {
+    return error;
+  }
+  await io.note('own-line-taken-back', {pane});
+  const said = error.message.includes(LEFT)
+    ? error.message.replace(LEFT, TAKEN)
+    : `${error.message} ${TAKEN[0]?.toUpperCase()}${TAKEN.slice(1)}.`;
+  return error instanceof NotDelivered
+    ? new NotDelivered(said, error.delivery)
+    : new PaneFailure(said);
+}
+
+const LEFT = 'the line was left as it is';
+const TAKEN = "what nudge typed was taken back off the pane's input line";

@@ -177,8 +177,11 @@ function realPane(
       while (lines.length > 0 && lines[lines.length - 1]?.trim() === '') lines.pop();
       return lines.slice(-PANE_TAIL_LINES).join('\n');
     },
-    // The plan's lines are the person's (typed as they are, a shell runs them).
-    inject: (line, enter, signal) => inject(pane, line, enter, signal, true),
+    // An assessor's answer and a usage limit's resume line are nudge's own (issue 61): at a
+    // shell prompt a comment or a tmux message, never a command — unless the person allowed
+    // commands for this watcher (--allow-commands): then typed as they are.
+    inject: (line, enter, signal) =>
+      inject(pane, line, enter, signal, record.options.allowCommands === true),
   };
 }
 

@@ -215,4 +215,46 @@ describe('a shell pane', () => {
     expect(existsSync(file)).toBe(false);
     expect(screen.filter((l) => l.trim() !== '').at(-1)).toBe('$');
   });
+
+  test("a notice the pane's program rewrote into a command: the read-back fails, the line is taken back, and the job says so (issue 61)", async () => {
+    const {server, home} = await shellAtPrompt();
+    const file = join(server.dir, 'TAKEN');
+    // Readline turns each ~ into a backspace: `# ~~touch FILE` becomes `touch FILE`.
+    await server.tmux('send-keys', '-t', '%0', '-l', `bind '"~": backward-delete-char'`);
+    await server.tmux('send-keys', '-t', '%0', 'Enter');
+    await server.tmux('send-keys', '-t', '%0', 'C-l');
+    await server.waitForScreen('%0', /^\$ ?$/m);
+    const r = await runNudge(
+      submitArgv(server.socket, '%0', [
+        '--delay',
+        '0',
+        '--until',
+        'exit',
+        '--notice',
+        `~~touch ${file}`,
+        '--',
+        'echo JOB-DONE',
+      ]),
+      {NUDGE_HOME: home},
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    const id = r.stdout.trim();
+    const ended = await waitForJobEnd(home, id, 60_000);
+    const log = await runNudge(['logs', id], {NUDGE_HOME: home});
+    // The notice did not arrive as typed: the job failed, saying what happened to the line.
+    expect(ended.state, log.stdout).toBe('failed');
+    expect(ended.notified).not.toBe(true);
+    expect(ended.reason).toBe(
+      `Someone typed into pane %0 while the job typed (its input line reads "touch ${file}"); Enter was not pressed and what nudge typed was taken back off the pane's input line.`,
+    );
+    expect(log.stdout).toMatch(/"event":"own-line-taken-back"/);
+    // Nothing is left on the person's input line: their next Enter runs nothing.
+    const screen = await lines(server, '%0');
+    expect(screen.filter((l) => l.trim() !== '').at(-1), screen.join('\n')).toBe('$');
+    await server.tmux('send-keys', '-t', '%0', 'Enter');
+    await server.tmux('send-keys', '-t', '%0', '-l', 'echo AFTER-ENTER');
+    await server.tmux('send-keys', '-t', '%0', 'Enter');
+    await server.waitForScreen('%0', /^AFTER-ENTER$/m);
+    expect(existsSync(file)).toBe(false);
+  });
 });

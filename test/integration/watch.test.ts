@@ -182,14 +182,23 @@ describe('nudge watch', () => {
     ]);
   });
 
-  it('the line runs in a shell pane as a command (the shell saw it, not a composer)', async () => {
+  it('the line in a shell pane: a comment the shell never runs; with --allow-commands a command (the shell saw it, not a composer)', async () => {
     const server = await startTmuxServer();
     await server.waitForScreen('%0', /^\$/m);
     const w = world(server);
-    const a = w.assessor(answer('echo injected-$((6*7))'));
+    const made = join(server.dir, 'made-by-the-assessor');
+    // Issue 61: an assessor's `touch …` typed into a bash pane ran. Now it is nudge's own line.
+    const a = w.assessor(answer(`touch ${made}; echo injected-$((6*7))`));
     await w.start('sh', '%0', ['--plan', 'p', '--assess-cmd', a.argv]);
     await w.nudge(['watch', 'report', 'sh', 'go']);
     await w.settled('sh', 'standby');
+    await server.waitForScreen('%0', /^\$ # touch .*injected-\$\(\(6\*7\)\)$/m);
+    expect(existsSync(made)).toBe(false);
+    expect(await server.capture('%0')).not.toMatch(/^injected-42$/m);
+    // The person allowed commands for this watcher: typed as it is, and the shell runs it.
+    const b = w.assessor(answer('echo injected-$((6*7))'));
+    await w.start('sh', '%0', ['--assess-cmd', b.argv, '--allow-commands']);
+    await w.nudge(['watch', 'report', 'sh', 'again']);
     await server.waitForScreen('%0', /^injected-42$/m);
   });
 
