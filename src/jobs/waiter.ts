@@ -217,7 +217,7 @@ async function serve(dir: string, first: WaiterLock, deps: WaiterDeps): Promise<
       // A waiter whose lock was taken over (it stalled) takes no new job: the new holder does.
       if (!held.lost.aborted && !deps.signal.aborted) {
         for (const entry of await inboxEntries(inbox)) {
-          const job = await claim(inbox, entry, deps);
+          const job = await claim(inbox, entry, deps, (id) => running.has(id));
           if (!job) continue;
           const stop = new AbortController();
           const onStop = () => stop.abort();
@@ -298,11 +298,15 @@ async function inboxEntries(inbox: string): Promise<string[]> {
 }
 
 /** Take an entry (renamed away: only one process's rename succeeds) and record this process
- * as its job's; undefined when another took it first or it is not a job's. */
+ * as its job's; undefined when another took it first or it is not a job's. One claim per job
+ * (issue 61: an entry written again made the waiter type the job's text twice): an entry for
+ * a job that runs here, that a waiter took already, that went past `queued`, or that ended
+ * is ignored, and the job's log says so. */
 async function claim(
   inbox: string,
   name: string,
   deps: WaiterDeps,
+  runsHere: (id: string) => boolean,
 ): Promise<InboxEntry | undefined> {
   const from = join(inbox, name);
   const taken = join(inbox, `${name}.${deps.pid}.taken`);
@@ -317,11 +321,19 @@ async function claim(
     const vars = onlyPerCaller(entry.vars);
     const handle = new JobHandle(entry.job, join(deps.stateDir, 'jobs', entry.job));
     const record = await handle.readState();
-    if (!isTerminal(record.state)) {
-      await writeFileAtomic(join(handle.dir, CALLER_FILE), JSON.stringify(vars), {durable: false});
-      const self = processId(deps.pid);
-      await handle.updateState({pid: self.pid, pidStart: self.start, waiter: true});
+    const ignored = isTerminal(record.state)
+      ? `it ended (${record.state})`
+      : runsHere(entry.job) || record.waiter === true || record.state !== 'queued'
+        ? `it is running already (${record.state})`
+        : undefined;
+    if (ignored !== undefined) {
+      await handle.appendEvent('entry-ignored', {by: deps.pid, why: ignored});
+      deps.log(`inbox entry ${name} ignored: ${ignored}`);
+      return undefined;
     }
+    await writeFileAtomic(join(handle.dir, CALLER_FILE), JSON.stringify(vars), {durable: false});
+    const self = processId(deps.pid);
+    await handle.updateState({pid: self.pid, pidStart: self.start, waiter: true});
     return {job: entry.job, vars};
   } catch (error) {
     deps.log(`inbox entry ${name} could not be taken: ${describeError(error)}`);
