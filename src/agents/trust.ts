@@ -4,7 +4,7 @@ import {createRequire} from 'node:module';
 import {homedir} from 'node:os';
 import {join, resolve} from 'node:path';
 import {READ_LIMITS, readTextCappedSync} from '../base/bounded-read.js';
-import {resolveStateDir, type StateEnv} from '../base/paths.js';
+import {resolveStateDir, type StateEnv, soundStateDir} from '../base/paths.js';
 
 /**
  * Which profile files a process may read (docs/security.md). A profile's key fields reach
@@ -44,7 +44,10 @@ export function readProfileTrust(
   env: StateEnv & {XDG_CONFIG_HOME?: string | undefined},
 ): ProfileTrust {
   const store = trustStorePath(env);
-  return {own: [ownProfileDir(env)], files: readTrustStore(store), store};
+  // A state directory a writer would refuse (another user's symlink) is not read: nothing
+  // in it is trusted.
+  const sound = soundStateDir(env) !== undefined;
+  return {own: [ownProfileDir(env)], files: sound ? readTrustStore(store) : {}, store};
 }
 
 /** The trusted files of a store (none when it is missing or not what nudge writes). */

@@ -1,5 +1,5 @@
-import {constants} from 'node:fs';
-import {access, lstat, mkdir, realpath, stat} from 'node:fs/promises';
+import {constants, lstatSync, realpathSync, type Stats, statSync} from 'node:fs';
+import {access, lstat, mkdir} from 'node:fs/promises';
 import {homedir} from 'node:os';
 import {dirname, join, resolve} from 'node:path';
 import {fsReason, NudgeError} from './errors.js';
@@ -46,7 +46,8 @@ export const layout = {
 
 /**
  * Create (0700) and check the state directory: it must be a real directory (not a symlink),
- * owned by us and writable. Throws a NudgeError naming the directory and what to do.
+ * owned by us and writable, on a path no one else can change (stateDirProblem). Throws a
+ * NudgeError naming the directory and what to do.
  */
 export async function ensureStateDir(
   stateDir: string,
@@ -54,28 +55,8 @@ export async function ensureStateDir(
 ): Promise<void> {
   try {
     await mkdir(stateDir, {recursive: true, mode: DIR_MODE});
-    const st = await lstat(stateDir);
-    if (st.isSymbolicLink() || !st.isDirectory()) {
-      throw new NudgeError(
-        'state-dir',
-        `The state directory ${stateDir} is not a plain directory (a symlink or a file); remove it or set NUDGE_HOME to another path.`,
-      );
-    }
-    if (thisProcess.uid !== undefined && st.uid !== thisProcess.uid) {
-      throw new NudgeError(
-        'state-dir',
-        `The state directory ${stateDir} belongs to another user; set NUDGE_HOME to a directory of your own.`,
-      );
-    }
-    // Others who can write here could plant symlinks (jobs/ → anywhere) or fake queue
-    // entries: refuse, as ssh does for ~/.ssh.
-    if ((st.mode & 0o022) !== 0) {
-      throw new NudgeError(
-        'state-dir',
-        `The state directory ${stateDir} is writable by others (mode ${(st.mode & 0o777).toString(8)}); run "chmod 700 ${stateDir}" or set NUDGE_HOME to a private directory.`,
-      );
-    }
-    await checkParents(stateDir, env.HOME);
+    const why = stateDirProblem(stateDir, env.HOME);
+    if (why !== undefined) throw new NudgeError('state-dir', why);
     await access(stateDir, constants.W_OK);
     for (const dir of [layout.jobsDir(stateDir), layout.locksDir(stateDir)]) {
       await mkdir(dir, {recursive: true, mode: DIR_MODE});
@@ -98,6 +79,52 @@ export async function ensureStateDir(
 }
 
 /**
+ * The state directory a command that only reads is to read (`jobs`, `status`, `logs`, `top`,
+ * `wait`, `explain`, the trust store): the same walk as a writer's (stateDirProblem), so a
+ * reader never follows what a writer refuses — another user's symlinked NUDGE_HOME, a folder
+ * others can write. One not there yet is fine (there is nothing to read). Throws exit 1.
+ */
+export function readableStateDir(env: StateEnv): string {
+  const stateDir = resolveStateDir(env);
+  const why = stateDirProblem(stateDir, env.HOME);
+  if (why !== undefined) throw new NudgeError('state-dir', why);
+  return stateDir;
+}
+
+/** The state directory where it passes stateDirProblem, else undefined: for what only shows
+ * what is there (doctor's lines, the trust store), which then reads nothing (`doctor`'s
+ * state-dir line says why). */
+export function soundStateDir(env: StateEnv): string | undefined {
+  const stateDir = resolveStateDir(env);
+  return stateDirProblem(stateDir, env.HOME) === undefined ? stateDir : undefined;
+}
+
+/**
+ * Why the state directory may not be used, as one sentence, or undefined: it must be a plain
+ * directory (not a symlink), ours, writable by no one else — others who can write there could
+ * plant symlinks (jobs/ → anywhere) or fake queue entries; refused, as ssh does for ~/.ssh —
+ * and so must the folders above it (parentProblem). A directory that is not there has none.
+ * Synchronous: a few lstat calls, for readers that are (the trust store).
+ */
+export function stateDirProblem(stateDir: string, home: string | undefined): string | undefined {
+  let st: Stats;
+  try {
+    st = lstatSync(stateDir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    if (code === 'ENOENT') return linkProblem(stateDir);
+    return `Cannot use the state directory ${stateDir}: ${fsReason(code)}; set NUDGE_HOME to a directory of your own.`;
+  }
+  if (st.isSymbolicLink() || !st.isDirectory())
+    return `The state directory ${stateDir} is not a plain directory (a symlink or a file); remove it or set NUDGE_HOME to another path.`;
+  if (thisProcess.uid !== undefined && st.uid !== thisProcess.uid)
+    return `The state directory ${stateDir} belongs to another user; set NUDGE_HOME to a directory of your own.`;
+  if ((st.mode & 0o022) !== 0)
+    return `The state directory ${stateDir} is writable by others (mode ${(st.mode & 0o777).toString(8)}); run "chmod 700 ${stateDir}" or set NUDGE_HOME to a private directory.`;
+  return linkProblem(stateDir) ?? parentProblem(stateDir, home);
+}
+
+/**
  * The folders above the state directory, as OpenSSH's StrictModes checks those above
  * ~/.ssh: each must belong to us or root and be writable by no one else — else another user
  * could rename the state directory away and put their own in its place (jobs that type what
@@ -105,27 +132,32 @@ export async function ensureStateDir(
  * (`/tmp`) lets no one rename what is ours in it, and passes. The walk stops at the home
  * folder (whose own mode is the person's) and at `/`.
  */
-async function checkParents(stateDir: string, home: string | undefined): Promise<void> {
-  await checkLinks(stateDir);
-  const top = home ? await realpath(home).catch(() => home) : undefined;
-  let dir = dirname(await realpath(stateDir));
+function parentProblem(stateDir: string, home: string | undefined): string | undefined {
+  const real = (path: string) => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return path;
+    }
+  };
+  const top = home ? real(home) : undefined;
+  let dir = dirname(real(stateDir));
   for (;;) {
-    if (dir === top) return;
-    const st = await stat(dir);
+    if (dir === top) return undefined;
+    let st: Stats;
+    try {
+      st = statSync(dir);
+    } catch (error) {
+      return `Cannot use the state directory ${stateDir}: ${fsReason((error as NodeJS.ErrnoException).code ?? 'error')} (${dir}); set NUDGE_HOME to a directory under your home.`;
+    }
     const owner = st.uid === 0 || thisProcess.uid === undefined || st.uid === thisProcess.uid;
     const sticky = (st.mode & 0o1000) !== 0 && st.uid === 0;
     if (!owner)
-      throw new NudgeError(
-        'state-dir',
-        `${dir}, above the state directory ${stateDir}, belongs to another user; set NUDGE_HOME to a directory under your home.`,
-      );
+      return `${dir}, above the state directory ${stateDir}, belongs to another user; set NUDGE_HOME to a directory under your home.`;
     if ((st.mode & 0o022) !== 0 && !sticky)
-      throw new NudgeError(
-        'state-dir',
-        `${dir}, above the state directory ${stateDir}, is writable by others (mode ${(st.mode & 0o777).toString(8)}); run "chmod go-w ${dir}" or set NUDGE_HOME to a directory under your home.`,
-      );
+      return `${dir}, above the state directory ${stateDir}, is writable by others (mode ${(st.mode & 0o777).toString(8)}); run "chmod go-w ${dir}" or set NUDGE_HOME to a directory under your home.`;
     const up = dirname(dir);
-    if (up === dir) return;
+    if (up === dir) return undefined;
     dir = up;
   }
 }
@@ -135,22 +167,24 @@ async function checkParents(stateDir: string, home: string | undefined): Promise
  * be ours or root's, else its owner could point it elsewhere later (the walk above checks only
  * where it points now).
  */
-async function checkLinks(stateDir: string): Promise<void> {
+function linkProblem(stateDir: string): string | undefined {
   let dir = dirname(resolve(stateDir));
   for (;;) {
-    const st = await lstat(dir).catch(() => undefined);
+    let st: Stats | undefined;
+    try {
+      st = lstatSync(dir);
+    } catch {
+      st = undefined;
+    }
     if (
       st?.isSymbolicLink() &&
       st.uid !== 0 &&
       thisProcess.uid !== undefined &&
       st.uid !== thisProcess.uid
     )
-      throw new NudgeError(
-        'state-dir',
-        `${dir}, on the way to the state directory ${stateDir}, is a symbolic link of another user; set NUDGE_HOME to a directory under your home.`,
-      );
+      return `${dir}, on the way to the state directory ${stateDir}, is a symbolic link of another user; set NUDGE_HOME to a directory under your home.`;
     const up = dirname(dir);
-    if (up === dir) return;
+    if (up === dir) return undefined;
     dir = up;
   }
 }

@@ -34,6 +34,12 @@ export async function runHere<K extends Verb>(
   ctx: CommandContext,
   local?: CommandFn<K>,
 ): Promise<OnHost<HostResult<K>>> {
+  // Every command reads the state directory only where a writer would use it (not another
+  // user's symlinked NUDGE_HOME); doctor reports instead (its state-dir line).
+  if (name !== 'doctor') {
+    const {readableStateDir} = await import('../base/paths.js');
+    readableStateDir(ctx.env);
+  }
   if (JOB_VERBS.has(name)) {
     const {checkJobReach} = await import('../jobs/job-reach.js');
     await checkJobReach(String((options as {job?: unknown}).job ?? ''), ctx);

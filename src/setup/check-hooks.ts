@@ -1,7 +1,7 @@
 import {readdir, readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import type {RefusedMark} from '../agents/hook-marks.js';
-import {resolveStateDir} from '../base/paths.js';
+import {soundStateDir} from '../base/paths.js';
 import {type Check, warn} from './check.js';
 
 /** How far back `doctor` looks for hooks that could not prove their pane. */
@@ -16,7 +16,9 @@ export async function checkRefusedHooks(
   env: Record<string, string | undefined>,
   nowMs: number,
 ): Promise<Check[]> {
-  const dir = join(resolveStateDir(env), 'marks');
+  const stateDir = soundStateDir(env);
+  if (stateDir === undefined) return [];
+  const dir = join(stateDir, 'marks');
   const names = await readdir(dir).catch(() => [] as string[]);
   const recent: RefusedMark[] = [];
   for (const name of names.filter((n) => n.endsWith('.refused.json'))) {

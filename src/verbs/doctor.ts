@@ -11,7 +11,7 @@ import {
 import {backgroundWorkSeen} from '../agents/work.js';
 import {describeError} from '../base/errors.js';
 import type {OptionsOf, SERVER_OPTIONS} from '../base/option-table.js';
-import {findOnPath, resolveStateDir} from '../base/paths.js';
+import {findOnPath, soundStateDir} from '../base/paths.js';
 import {thisProcess} from '../base/this-process.js';
 import {endJobsOfGoneServers} from '../jobs/lost.js';
 import {JobStore} from '../jobs/store.js';
@@ -287,7 +287,13 @@ export async function runDoctor(o: DoctorOptions, ctx: CommandContext): Promise<
 /** Whether a tmux server nudge worked with is gone with things `nudge recover` can bring
  * back (its live jobs end lost now, as any command that finds the server gone does). */
 async function checkRecoverable(ctx: CommandContext): Promise<Check> {
-  const stateDir = resolveStateDir(ctx.env);
+  const stateDir = soundStateDir(ctx.env);
+  if (stateDir === undefined)
+    return warn(
+      'recover',
+      'What could be recovered is not read: the state directory is refused.',
+      'See the state-dir line: it says why and what to do.',
+    );
   const store = new JobStore(stateDir);
   await endJobsOfGoneServers(store, ctx).catch(() => []);
   let plan: ReturnType<typeof planRecovery>;

@@ -6,7 +6,7 @@ import {loadedProfiles} from '../agents/registry.js';
 import {judgeVersion, readVerifiedTable} from '../agents/verified.js';
 import {backgroundWorkSeen} from '../agents/work.js';
 import type {OptionsOf, SERVER_OPTIONS} from '../base/option-table.js';
-import {resolveStateDir} from '../base/paths.js';
+import {readableStateDir} from '../base/paths.js';
 import {type DoorPlan, planDoors} from '../doors/ladder.js';
 import {parseProfile} from '../jobs/options.js';
 import {idleOnScreen} from '../pane/busy.js';
@@ -94,7 +94,7 @@ export async function explainPane(o: ExplainOptions, ctx: CommandContext): Promi
   // Reading a pane's screen is reached as typing is.
   const {tmux, info} = await reachablePane(o, ctx, 'PANE');
   const server = {socketPath: info.socketPath, serverPid: info.serverPid};
-  const memory = paneMemory(resolveStateDir(ctx.env), server);
+  const memory = paneMemory(readableStateDir(ctx.env), server);
   const detection = await recognize(
     {tmux, foreground: ctx.foreground, paneMemory: memory},
     info.paneId,
@@ -114,7 +114,7 @@ export async function explainPane(o: ExplainOptions, ctx: CommandContext): Promi
     {
       tree: systemTree,
       env: ctx.env,
-      stateDir: resolveStateDir(ctx.env),
+      stateDir: readableStateDir(ctx.env),
       commandLine: (pid) => ctx.foreground.commandLine(pid),
       listeners: listenersOf,
       confirmMs: 2_000,

@@ -95,6 +95,49 @@ function expectRefused(
   expect(r.stderr, shown).not.toMatch(/internal error|^\s+at /im);
 }
 
+describe("another user's state directory behind a symlinked NUDGE_HOME: readers refuse it as writers do (issue 61)", () => {
+  it('jobs, status, logs, top, wait and explain: exit 1, one sentence, nothing of it shown; doctor says why and lists none of it', async () => {
+    const server = await startTmuxServer();
+    await server.waitForScreen('%0', /^\$/m);
+    const base = useTempDir('nudge-foreign-');
+    // Their folder, with a job of theirs, and our NUDGE_HOME a link to it.
+    const real = join(base, 'theirs');
+    const id = '0mxbdtpzh-zzzz';
+    mkdirSync(join(real, 'jobs', id), {recursive: true, mode: 0o700});
+    writeFileSync(
+      join(real, 'jobs', id, 'state.json'),
+      JSON.stringify({id, state: 'waiting', pane: '%0', preview: 'THEIR-SECRET'}),
+    );
+    writeFileSync(join(real, 'jobs', id, 'log'), 'THEIR-SECRET\n');
+    for (const dir of [real, join(real, 'jobs'), join(real, 'jobs', id)])
+      chownSync(dir, 12345, 12345);
+    const home = join(base, 'home');
+    symlinkSync(real, home);
+    const env = {NUDGE_HOME: home};
+    for (const args of [
+      ['jobs', '--host', 'local'],
+      ['status', id],
+      ['logs', id],
+      ['top', '--once', '-S', server.socket],
+      ['wait', '-S', server.socket, '--pane', '%0', '--timeout', '1s'],
+      ['explain', '-S', server.socket, '%0'],
+    ]) {
+      const r = await runNudge(args, env);
+      expectRefused(
+        r,
+        1,
+        /The state directory .*home is not a plain directory \(a symlink or a file\)/,
+      );
+      expect(r.stdout, args.join(' ')).not.toContain('THEIR-SECRET');
+      expect(r.stdout, args.join(' ')).not.toContain(id);
+    }
+    const doctor = await runNudge(['doctor', '-S', server.socket], env);
+    expect(doctor.stdout).toMatch(/state-dir .*not a plain directory/);
+    expect(doctor.stdout).not.toContain(id);
+    expect(doctor.stdout).not.toContain('THEIR-SECRET');
+  });
+});
+
 describe('an unsafe state directory is refused', () => {
   const cases: Array<[string, (base: string) => string, RegExp]> = [
     [

@@ -1,7 +1,13 @@
 import {mkdirSync, realpathSync, symlinkSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {expect, test} from 'vitest';
-import {digestOfText, type ProfileTrust, realPathOf, trustOf} from '../../../src/agents/trust.js';
+import {
+  digestOfText,
+  type ProfileTrust,
+  readProfileTrust,
+  realPathOf,
+  trustOf,
+} from '../../../src/agents/trust.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 
 test("a person's own folder is read; another file only as trusted, and never once it changed", () => {
@@ -33,4 +39,17 @@ test('a link into the own folder from elsewhere is judged by where it really is'
   symlinkSync(outside, join(own, 'o.toml'));
   const t: ProfileTrust = {own: [own], files: {}, store: ''};
   expect(trustOf(t, join(own, 'o.toml'), "name = 'o'").kind).toBe('untrusted');
+});
+
+test('a trust store in a state directory writers refuse (a symlinked NUDGE_HOME) is not read: nothing trusted (issue 61)', () => {
+  const root = realpathSync(useTempDir('nudge-trust-'));
+  const real = join(root, 'real');
+  mkdirSync(real, {mode: 0o700});
+  const files = {'/repo/.nudge/agents/x.toml': 'digest'};
+  writeFileSync(join(real, 'trusted-profiles.json'), JSON.stringify({files}));
+  expect(readProfileTrust({NUDGE_HOME: real, XDG_CONFIG_HOME: root}).files).toEqual(files);
+  symlinkSync(real, join(root, 'home'));
+  expect(readProfileTrust({NUDGE_HOME: join(root, 'home'), XDG_CONFIG_HOME: root}).files).toEqual(
+    {},
+  );
 });
