@@ -1,7 +1,8 @@
 import {readdir} from 'node:fs/promises';
 import {join} from 'node:path';
 import {READ_LIMITS, readTextCapped} from '../base/bounded-read.js';
-import {descendsFrom, type ProcessTree} from '../process/tree.js';
+import {agentOfCommandLine} from '../agents/registry.js';
+import type {ProcessTree} from '../process/tree.js';
 
 /**
  * Claude Code's record of a running interactive session: `<config dir>/sessions/<pid>.json`,
@@ -112,10 +113,14 @@ export async function readSessions(configDir: string): Promise<ClaudeSession[]> 
 }
 
 /**
- * The Claude Code session running in a pane: the record whose process is the pane's first
- * process or descends from it, and (where /proc tells it) started when the record says.
- * Matched by process, never by the record's `tmux` field alone (two tmux servers can both
- * have a %1). Why none, otherwise.
+ * The Claude Code session running in a pane, tied to the `claude` process itself (issue 61):
+ * a record counts when its pid is a process of the pane (the pane's first process or below it)
+ * in the foreground of the pane's terminal, whose command line names Claude Code, started when
+ * the record says (field 22 of its stat,
+ * where /proc tells it: a record without it is then refused too). Of several such records the
+ * one nearest the pane is the session — a process Claude's own tools started, named `claude`
+ * and writing a record of its own, sits below it. Matched by process, never by the record's
+ * `tmux` field alone (two tmux servers can both have a %1). Why none, otherwise.
  */
 export async function sessionOfPane(
   tree: ProcessTree,
@@ -124,20 +129,33 @@ export async function sessionOfPane(
 ): Promise<{session: ClaudeSession} | {why: string}> {
   if (configDirs.length === 0) return {why: 'no HOME or CLAUDE_CONFIG_DIR to find its sessions in'};
   let records = 0;
+  let best: {session: ClaudeSession; depth: number} | undefined;
   for (const dir of configDirs) {
     for (const session of await readSessions(dir)) {
       records++;
-      if (!(await descendsFrom(tree, session.pid, panePid))) continue;
+      const chain = await tree.ancestry(session.pid);
+      const depth = chain.findIndex((l) => l.pid === panePid);
+      if (depth < 0 || !namesClaude(chain[0]?.command ?? '')) continue;
+      // The program the pane's terminal gives its keys to: a process the pane started in the
+      // background is not it, whatever it calls itself.
+      const [own, pane] = await Promise.all([tree.groupsOf(session.pid), tree.groupsOf(panePid)]);
+      if (own && pane && own.group !== pane.foreground) continue;
       const start = await tree.procStartOf(session.pid);
-      if (start !== undefined && session.procStart !== undefined && start !== session.procStart)
-        continue;
-      return {session};
+      if (start !== undefined && start !== session.procStart) continue;
+      if (best === undefined || depth < best.depth) best = {session, depth};
     }
   }
+  if (best) return {session: best.session};
   return {
     why:
       records === 0
         ? `no Claude Code session record in ${configDirs.map((d) => join(d, 'sessions')).join(' or ')}`
-        : `none of the ${records} Claude Code session record(s) is of a process in the pane`,
+        : `none of the ${records} Claude Code session record(s) is of the Claude Code process in the pane`,
   };
+}
+
+/** Whether a command line (its words joined by spaces) runs Claude Code: its executable, or the
+ * script an interpreter runs, is Claude's (the profile's `programs`). */
+function namesClaude(command: string): boolean {
+  return agentOfCommandLine(command.split(' ')) === 'claude';
 }

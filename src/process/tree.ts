@@ -20,6 +20,9 @@ export interface ProcessTree {
   /** The controlling terminal of `pid` as a path (`/dev/pts/3`, `/dev/ttys003`, as tmux's
    * `#{pane_tty}` names a pane's), undefined where it has none or cannot be read. */
   terminalOf(pid: number): Promise<string | undefined>;
+  /** `pid`'s process group, and the foreground process group of its controlling terminal
+   * (the program a pane's terminal gives its keys to), where they can be read. */
+  groupsOf(pid: number): Promise<{group: number; foreground: number} | undefined>;
 }
 
 /** One process of an ancestry: its id and its command line, its arguments joined by spaces
@@ -64,6 +67,23 @@ export const systemTree: ProcessTree = {
       return r.ok ? terminalOfPs(r.stdout) : undefined;
     }
     return terminalOfDevice(Number((await procStat(pid))?.[4]));
+  },
+  async groupsOf(pid) {
+    if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
+    let fields: (string | undefined)[] | undefined;
+    if (processView() === 'ps') {
+      const r = await runFile('ps', ['-o', 'pgid=,tpgid=', '-p', String(pid)], {
+        timeoutMs: 5_000,
+        maxBuffer: 64 * 1024,
+        env: viewEnv(),
+      });
+      fields = r.ok ? r.stdout.trim().split(/\s+/) : undefined;
+    } else {
+      const stat = await procStat(pid);
+      fields = stat && [stat[2], stat[5]];
+    }
+    const [group, foreground] = [positive(fields?.[0]), positive(fields?.[1])];
+    return group !== undefined && foreground !== undefined ? {group, foreground} : undefined;
   },
   async ancestry(pid) {
     if (processView() === 'ps') return psAncestry(pid);

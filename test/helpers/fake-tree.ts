@@ -8,20 +8,35 @@ export function treeWith(chain: ProcessLink[] = [], terminal?: string): ProcessT
     parentOf: async (pid) => chain[chain.findIndex((l) => l.pid === pid) + 1]?.pid,
     procStartOf: async () => undefined,
     terminalOf: async () => terminal,
+    groupsOf: async () => undefined,
     ancestry: async () => chain,
   };
 }
 
-/** A process tree of parent links and /proc start times (no ancestry, no terminal). */
+/** A process tree of parent links, /proc start times, command lines and process groups (no
+ * terminal); the
+ * ancestry follows the parent links, a process without a command named `proc-PID`. */
 export function parentsTree(
   parents: Record<number, number>,
   starts: Record<number, string> = {},
+  commands: Record<number, string> = {},
+  groups: Record<number, {group: number; foreground: number}> = {},
 ): ProcessTree {
   return {
     parentOf: async (pid) => parents[pid],
     procStartOf: async (pid) => starts[pid],
     terminalOf: async () => undefined,
-    ancestry: async () => [],
+    groupsOf: async (pid) => groups[pid],
+    ancestry: async (pid) => {
+      const chain: ProcessLink[] = [];
+      for (
+        let at: number | undefined = pid;
+        at !== undefined && chain.length < 64;
+        at = parents[at]
+      )
+        chain.push({pid: at, command: commands[at] ?? `proc-${at}`});
+      return chain;
+    },
   };
 }
 

@@ -20,6 +20,7 @@ export function offlineContext(over: Partial<CommandContext> = {}): CommandConte
       parentOf: async () => undefined,
       procStartOf: async () => undefined,
       terminalOf: async () => undefined,
+      groupsOf: async () => undefined,
       ancestry: async () => [],
     },
     foreground: {

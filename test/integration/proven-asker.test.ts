@@ -8,6 +8,7 @@ import {chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync} from 'nod
 import {hostname} from 'node:os';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
+import {systemTree} from '../../src/process/tree.js';
 import {callTool, spawnedMcpIn} from '../helpers/mcp-client.js';
 import {serverWorld} from '../helpers/nudge-home.js';
 import {processViewEnv} from '../helpers/process-view.js';
@@ -216,4 +217,29 @@ describe('nothing leaves before the grant', () => {
     }
     expect(existsSync(ran), existsSync(ran) ? readFileSync(ran, 'utf8') : '').toBe(false);
   });
+});
+
+describe("a pane's terminal, as the process tree reads it", () => {
+  test.each([['proc'], ['ps']] as const)(
+    "the shell at its prompt is its terminal's foreground group, and its terminal is the pane's (%s view)",
+    async (view) => {
+      const {server} = await serverWorld();
+      await server.waitForScreen('%0', /^\$/m);
+      const [pid, tty] = (await server.tmux('display', '-p', '-t', '%0', '#{pane_pid} #{pane_tty}'))
+        .trim()
+        .split(' ');
+      const before = process.env.NUDGE_PROCESS_VIEW;
+      process.env.NUDGE_PROCESS_VIEW = view;
+      try {
+        expect(await systemTree.groupsOf(Number(pid))).toEqual({
+          group: Number(pid),
+          foreground: Number(pid),
+        });
+        expect(await systemTree.terminalOf(Number(pid))).toBe(tty);
+      } finally {
+        if (before === undefined) delete process.env.NUDGE_PROCESS_VIEW;
+        else process.env.NUDGE_PROCESS_VIEW = before;
+      }
+    },
+  );
 });

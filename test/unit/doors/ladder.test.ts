@@ -10,7 +10,9 @@ const noParents = {
   parentOf: async () => undefined,
   procStartOf: async () => undefined,
   terminalOf: async () => undefined,
-  ancestry: async () => [],
+  groupsOf: async () => undefined,
+  // Each process is its own pane's first process, and runs Claude Code.
+  ancestry: async (pid: number) => [{pid, command: 'claude'}],
 };
 
 /** The doors' deps for a home (and a command line for the pane's program). */

@@ -32,7 +32,7 @@ function home(record: Record<string, unknown>) {
   return {dir, file};
 }
 
-const tree = parentsTree({300: 100});
+const tree = parentsTree({300: 100}, {}, {300: 'claude'});
 
 describe('withSessionNeeds', () => {
   test('a session waiting: its word, counted from now; idle again: the hook’s mark as before', async () => {

@@ -24,6 +24,7 @@ function context(tmux: FakeTmux, home: string): SubmitContext & {asked: number} 
       parentOf: async () => undefined,
       procStartOf: async () => undefined,
       terminalOf: async () => undefined,
+      groupsOf: async () => undefined,
       ancestry: async () => [],
     },
     foreground: UNREAD_FOREGROUND,

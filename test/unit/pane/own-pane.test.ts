@@ -121,6 +121,7 @@ describe('which pane a call comes from', () => {
       parentOf: async () => undefined,
       procStartOf: async () => undefined,
       terminalOf: async () => undefined,
+      groupsOf: async () => undefined,
       ancestry: async () => {
         throw new Error('not asked');
       },

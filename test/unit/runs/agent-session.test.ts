@@ -11,6 +11,7 @@ const tree = {
   parentOf: async () => undefined,
   procStartOf: async () => undefined,
   terminalOf: async () => undefined,
+  groupsOf: async () => undefined,
   ancestry: async () => [],
 } as never;
 
