@@ -4,7 +4,16 @@
 // pane's process (test/fixtures/runner.mjs), or having left it with the pane's terminal kept;
 // config.toml's [submit] panes = "server" widens it, the person outside tmux reaches all. And
 // --host to a host config.toml does not grant: exit 2, with a stand-in ssh that is never run.
-import {chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {execFileSync} from 'node:child_process';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import {hostname} from 'node:os';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
@@ -12,7 +21,7 @@ import {systemTree} from '../../src/process/tree.js';
 import {callTool, spawnedMcpIn} from '../helpers/mcp-client.js';
 import {serverWorld} from '../helpers/nudge-home.js';
 import {processViewEnv} from '../helpers/process-view.js';
-import {CLI, runNudge, runNudgeIn, submitArgs} from '../helpers/run-nudge.js';
+import {CLI, fixture, runNudge, runNudgeIn, submitArgs} from '../helpers/run-nudge.js';
 import {runFromPane} from '../helpers/shell-pane.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import type {TmuxTestServer} from '../helpers/tmux-server.js';
@@ -242,4 +251,39 @@ describe("a pane's terminal, as the process tree reads it", () => {
       }
     },
   );
+});
+
+describe('the Claude Code session record is the claude process itself', () => {
+  test('a record a background process of the pane wrote, named claude, is not the session: no forged "waiting" (issue 61)', async () => {
+    const {server, home} = await serverWorld();
+    await server.waitForScreen('%0', /^\$/m);
+    const dir = useTempDir('nudge-forged-');
+    const config = join(dir, 'claude-config');
+    // The pane's program: a stand-in named claude (a copy of sleep: its name is claude).
+    const claude = join(dir, 'claude');
+    copyFileSync(execFileSync('sh', ['-c', 'command -v sleep'], {encoding: 'utf8'}).trim(), claude);
+    chmodSync(claude, 0o755);
+    // Beside it, started by the pane's shell in the background and calling itself claude: a
+    // record with its own pid and start time, saying the session waits for a person.
+    const forge = `(exec -a claude ${process.execPath} ${fixture('forge-claude-record.mjs')} ${config}) &`;
+    await server.tmux('send-keys', '-t', '%0', '-l', `${forge} ${claude} infinity`);
+    await server.tmux('send-keys', '-t', '%0', 'Enter');
+    await waitFor('the forged record', async () =>
+      existsSync(join(config, 'sessions')) && readdirSync(join(config, 'sessions')).length > 0
+        ? true
+        : undefined,
+    );
+    await waitFor('claude in the foreground', async () =>
+      (await server.tmux('display', '-p', '-t', '%0', '#{pane_current_command}')).trim() ===
+      'claude'
+        ? true
+        : undefined,
+    );
+    const r = await runNudge(['wait', '-S', server.socket, '--pane', '%0', '--timeout', '3s'], {
+      NUDGE_HOME: home,
+      CLAUDE_CONFIG_DIR: config,
+    });
+    expect(r.exitCode, `${r.stdout}\n${r.stderr}`).not.toBe(3);
+    expect(`${r.stdout}${r.stderr}`).not.toContain('FORGED-DIALOG');
+  });
 });
