@@ -31,16 +31,18 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # $TMUX_PANE unset, forged, or orphaned with the pane's terminal: no other session reached);
 # then, by name, --until exit in a shell, doctor inside a pane (what it says of this tmux), a
 # watcher line in a shell (a comment; a command with --allow-commands), and the status bar a
-# real client draws from #{@nudge-status}
-# (a server option in status-right: found, styled, never run, redrawn when it changes).
+# real client draws from #{@nudge-status} (a server option in status-right: found, styled, never
+# run, redrawn when it changes); a notice of DELs, and one the pane's program rewrote into a
+# command (taken back off the line).
 CORE=(test/integration/transports.test.ts test/integration/wait-command.test.ts
   test/integration/expect.test.ts test/integration/copy-mode.test.ts
   test/integration/pane-status.test.ts test/integration/control-activity.test.ts
   test/integration/busy-pane.test.ts test/integration/tmux-search.test.ts
   test/integration/key-names.test.ts test/integration/proven-asker.test.ts)
 CORE_NAMED=(test/integration/until.test.ts test/integration/doctor.test.ts
-  test/integration/watch.test.ts test/integration/status-line.test.ts)
-CORE_NAMES='^(submit --until exit|nudge doctor inside a pane|nudge watch the line in a shell pane|status-line and next the status bar shows)'
+  test/integration/watch.test.ts test/integration/status-line.test.ts
+  test/integration/shell-truth.test.ts)
+CORE_NAMES='^(submit --until exit|nudge doctor inside a pane|nudge watch the line in a shell pane|status-line and next the status bar shows|a shell pane a notice (of DELs|the pane.s program rewrote))'
 AGENTS_DIR=${NUDGE_AGENTS_DIR:-$HOME/.cache/tmux-nudge-agents}
 NODE_DIR=${NUDGE_NODE_DIR:-$HOME/.cache/tmux-nudge-node}
 mkdir -p .ci

@@ -134,6 +134,22 @@ describe('the asker is the pane its process tree proves', () => {
     );
     expect(person.exitCode, person.stderr).toBe(0);
     await server.waitForScreen(cat, /PERSON-TYPED\nPERSON-TYPED/);
+    // Its job is out of the stripped pane's reach too: not listed, not shown, not cancelled.
+    const job = person.stdout.trim();
+    for (const args of [
+      ['status', job],
+      ['cancel', job],
+      ['queue', 'edit', job, '--text', 'touch EDITED'],
+    ]) {
+      const r = await stripped(args);
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toBe(
+        `nudge: Job ${job} (pane ${cat}) is out of reach: it is in another session than the pane nudge runs in (%0), and config.toml's [submit] panes is not "server".`,
+      );
+    }
+    const jobs = await stripped(['jobs', '--json', '--host', 'local']);
+    expect(jobs.exitCode, jobs.stderr).toBe(0);
+    expect(jobs.stdout).not.toContain(job);
   });
 
   test.each([['proc'], ['mac']] as const)(
