@@ -113,7 +113,7 @@ export function stateDirProblem(stateDir: string, home: string | undefined): str
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
     if (code === 'ENOENT') return linkProblem(stateDir);
-    return `Cannot use the state directory ${stateDir}: ${fsReason(code)}; set NUDGE_HOME to a directory of your own.`;
+    return `Cannot use the state directory ${stateDir}: ${fsReason(code)}; make it writable or set NUDGE_HOME to a writable directory.`;
   }
   if (st.isSymbolicLink() || !st.isDirectory())
     return `The state directory ${stateDir} is not a plain directory (a symlink or a file); remove it or set NUDGE_HOME to another path.`;
