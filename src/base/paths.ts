@@ -99,6 +99,12 @@ export function soundStateDir(env: StateEnv): string | undefined {
   return stateDirProblem(stateDir, env.HOME) === undefined ? stateDir : undefined;
 }
 
+/** A folder of the state directory (`marks`, `install`) where it passes stateDirProblem. */
+export function soundStateFolder(env: StateEnv, name: string): string | undefined {
+  const stateDir = soundStateDir(env);
+  return stateDir === undefined ? undefined : join(stateDir, name);
+}
+
 /**
  * Why the state directory may not be used, as one sentence, or undefined: it must be a plain
  * directory (not a symlink), ours, writable by no one else — others who can write there could

@@ -1,8 +1,9 @@
+import {setTimeout as sleep} from 'node:timers/promises';
 import type {Clock} from '../base/clock.js';
 import type {PaneActivity} from '../tmux/activity.js';
 import type {FollowKind} from '../tmux/follow-format.js';
 import type {Tmux} from '../tmux/tmux.js';
-import {type PaneView, visibleText} from '../tmux/view.js';
+import {PaneDied, type PaneView, visibleText} from '../tmux/view.js';
 import {describeStall, type Stall, type StallHook} from './stall.js';
 import type {ForegroundWatch, Verdict, Watcher} from './watchers.js';
 
@@ -94,7 +95,8 @@ export async function stallEnds(
   return true;
 }
 
-/** Take one view (reaching back further when output scrolled past) and count it. */
+/** Take one view (reaching back further when output scrolled past) and count it; a dead pane
+ * throws PaneDied. */
 export async function takeView(
   tmux: Tmux,
   paneId: string,
@@ -103,13 +105,29 @@ export async function takeView(
   foreground: ForegroundWatch | undefined,
 ): Promise<PaneView> {
   if (watcher.readsForeground !== false) await foreground?.refresh();
-  let view: PaneView = await tmux.view(paneId, watcher.historyRows);
+  let view = await livingView(tmux, paneId, watcher.historyRows);
   // Output can scroll far between two checks: capture again, reaching back further.
   const missing = watcher.missingRows?.(view) ?? 0;
   if (missing > 0) view = await tmux.view(paneId, watcher.historyRows + missing);
   await watcher.prepare?.(view);
   state.checks++;
   state.lastScreen = visibleText(view);
+  return view;
+}
+
+/**
+ * A view of a pane whose program still runs. One kept after its program exited
+ * (`remain-on-exit`) shows that program's last screen forever: PaneDied, with the status tmux
+ * knows once it reaped the program — a moment after it marks the pane dead, so it is looked for
+ * twenty times 50 ms apart (a program ended by a signal has none).
+ */
+async function livingView(tmux: Tmux, paneId: string, rows: number): Promise<PaneView> {
+  let view = await tmux.view(paneId, rows);
+  for (let look = 0; view.dead && view.deadStatus === undefined && look < 20; look++) {
+    await sleep(50);
+    view = await tmux.view(paneId, rows);
+  }
+  if (view.dead) throw new PaneDied(paneId, view.deadStatus);
   return view;
 }
 

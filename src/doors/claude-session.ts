@@ -1,7 +1,7 @@
 import {readdir} from 'node:fs/promises';
 import {join} from 'node:path';
-import {READ_LIMITS, readTextCapped} from '../base/bounded-read.js';
 import {agentOfCommandLine} from '../agents/registry.js';
+import {READ_LIMITS, readTextCapped} from '../base/bounded-read.js';
 import type {ProcessTree} from '../process/tree.js';
 
 /**

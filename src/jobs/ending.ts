@@ -5,6 +5,7 @@ import {NotDelivered, PaneBlocked, PaneFailure, ServerGone} from '../pane/failur
 import {FenceLost} from '../tmux/fence.js';
 import {PaneInMode} from '../tmux/mode-guard.js';
 import {TmuxCommandError} from '../tmux/runner.js';
+import {PaneDied} from '../tmux/view.js';
 import type {JobOutcome} from './events.js';
 
 /** Where a job stood when it stopped on an error. */
@@ -54,6 +55,14 @@ export function endingOf(error: unknown, at: Stopped): JobOutcome {
       notified: false,
       ...(at.cleared === undefined ? {} : {cleared: at.cleared}),
     };
+  }
+  // The pane's program exited and remain-on-exit keeps the pane (issue 62): the wait ends at
+  // once with its status (`--until exit` passes it on), not at the timeout.
+  if (error instanceof PaneDied) {
+    const said = `${error.message}.`;
+    return error.status === 0
+      ? {state: 'done', exitCode: 0, reason: said, notified: false}
+      : {state: 'failed', reason: said, notified: false, ...exitOf(error.status)};
   }
   if (error instanceof PaneBlocked) {
     const blocked = blockedIn(error.pane, error.dialog);
@@ -126,4 +135,8 @@ export function exitEnding(exitCode: number | undefined): {
   if (exitCode === undefined) return {};
   if (exitCode === 0) return {exitCode};
   return {exitCode, state: 'failed', reason: `The command exited with status ${exitCode}.`};
+}
+
+function exitOf(status: number | undefined): {exitCode?: number} {
+  return status === undefined ? {} : {exitCode: status};
 }

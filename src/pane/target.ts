@@ -11,6 +11,7 @@ import {
   type ServerSpec,
 } from '../tmux/server.js';
 import type {PaneInfo, Tmux} from '../tmux/tmux.js';
+import {PaneDied} from '../tmux/view.js';
 import {askerOf} from './asker.js';
 import {type OwnPane, proveOwnPane, unprovenPaneError} from './own-pane.js';
 import {checkReachOf} from './reach.js';
@@ -196,6 +197,7 @@ export function watchError(error: unknown, pane: string, doing: string): unknown
     (error.kind === 'no-target' || error.kind === 'no-server')
   )
     return new NudgeError('pane-gone', `Pane ${pane} closed while ${doing}.`);
+  if (error instanceof PaneDied) return new NudgeError('pane-gone', `${error.message}.`);
   if (error instanceof Error && error.name === 'AbortError')
     return new NudgeError('interrupted', `Interrupted while ${doing}.`);
   return error;

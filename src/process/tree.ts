@@ -42,14 +42,7 @@ export const MAX_GENERATIONS = 64;
 export const systemTree: ProcessTree = {
   async parentOf(pid) {
     if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
-    if (processView() === 'ps') {
-      const r = await runFile('ps', ['-o', 'ppid=', '-p', String(pid)], {
-        timeoutMs: 5_000,
-        maxBuffer: 64 * 1024,
-        env: viewEnv(),
-      });
-      return r.ok ? positive(r.stdout) : undefined;
-    }
+    if (processView() === 'ps') return positive(await psColumns(pid, 'ppid='));
     return positive((await procStat(pid))?.[1]);
   },
   async procStartOf(pid) {
@@ -59,29 +52,18 @@ export const systemTree: ProcessTree = {
   async terminalOf(pid) {
     if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
     if (processView() === 'ps') {
-      const r = await runFile('ps', ['-o', 'tty=', '-p', String(pid)], {
-        timeoutMs: 5_000,
-        maxBuffer: 64 * 1024,
-        env: viewEnv(),
-      });
-      return r.ok ? terminalOfPs(r.stdout) : undefined;
+      const tty = await psColumns(pid, 'tty=');
+      return tty === undefined ? undefined : terminalOfPs(tty);
     }
     return terminalOfDevice(Number((await procStat(pid))?.[4]));
   },
   async groupsOf(pid) {
     if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
-    let fields: (string | undefined)[] | undefined;
-    if (processView() === 'ps') {
-      const r = await runFile('ps', ['-o', 'pgid=,tpgid=', '-p', String(pid)], {
-        timeoutMs: 5_000,
-        maxBuffer: 64 * 1024,
-        env: viewEnv(),
-      });
-      fields = r.ok ? r.stdout.trim().split(/\s+/) : undefined;
-    } else {
-      const stat = await procStat(pid);
-      fields = stat && [stat[2], stat[5]];
-    }
+    const stat = processView() === 'ps' ? undefined : await procStat(pid);
+    const fields =
+      processView() === 'ps'
+        ? (await psColumns(pid, 'pgid=,tpgid='))?.trim().split(/\s+/)
+        : stat && [stat[2], stat[5]];
     const [group, foreground] = [positive(fields?.[0]), positive(fields?.[1])];
     return group !== undefined && foreground !== undefined ? {group, foreground} : undefined;
   },
@@ -131,6 +113,17 @@ async function procCommand(pid: number): Promise<string> {
   } catch {
     return '';
   }
+}
+
+/** What `ps -o COLUMNS -p PID` prints for one process (its own environment: viewEnv), or
+ * undefined where ps fails (the process gone). */
+async function psColumns(pid: number, columns: string): Promise<string | undefined> {
+  const r = await runFile('ps', ['-o', columns, '-p', String(pid)], {
+    timeoutMs: 5_000,
+    maxBuffer: 64 * 1024,
+    env: viewEnv(),
+  });
+  return r.ok ? r.stdout : undefined;
 }
 
 /** The ancestry from one `ps -A` listing (one process, whatever the depth; macOS and the BSDs

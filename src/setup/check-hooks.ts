@@ -1,7 +1,7 @@
 import {readdir, readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import type {RefusedMark} from '../agents/hook-marks.js';
-import {soundStateDir} from '../base/paths.js';
+import {soundStateFolder} from '../base/paths.js';
 import {type Check, warn} from './check.js';
 
 /** How far back `doctor` looks for hooks that could not prove their pane. */
@@ -16,9 +16,8 @@ export async function checkRefusedHooks(
   env: Record<string, string | undefined>,
   nowMs: number,
 ): Promise<Check[]> {
-  const stateDir = soundStateDir(env);
-  if (stateDir === undefined) return [];
-  const dir = join(stateDir, 'marks');
+  const dir = soundStateFolder(env, 'marks');
+  if (dir === undefined) return [];
   const names = await readdir(dir).catch(() => [] as string[]);
   const recent: RefusedMark[] = [];
   for (const name of names.filter((n) => n.endsWith('.refused.json'))) {

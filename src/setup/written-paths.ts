@@ -1,7 +1,7 @@
 import {readdir, readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {READ_LIMITS, readTextCapped} from '../base/bounded-read.js';
-import {soundStateDir} from '../base/paths.js';
+import {soundStateFolder} from '../base/paths.js';
 import {runFile} from '../process/spawn.js';
 import {type Check, fail, ok} from './check.js';
 import {type Manifest, readManifest} from './install.js';
@@ -50,9 +50,8 @@ export async function checkWrittenPaths(o: {
 
 /** The files of each install record under the state dir. */
 async function installed(env: Record<string, string | undefined>): Promise<Written[]> {
-  const stateDir = soundStateDir(env);
-  if (stateDir === undefined) return [];
-  const dir = join(stateDir, 'install');
+  const dir = soundStateFolder(env, 'install');
+  if (dir === undefined) return [];
   const names = await readdir(dir).catch(() => [] as string[]);
   const out: Written[] = [];
   for (const name of names.filter((n) => n.endsWith('.json'))) {

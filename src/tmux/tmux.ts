@@ -6,7 +6,7 @@ import type {PaneStateRow} from './pane-options.js';
 import * as options from './pane-options.js';
 import {TmuxCommandError, type TmuxRunner} from './runner.js';
 import {literalArgument} from './typing.js';
-import type {PaneView} from './view.js';
+import {type PaneView, parsePaneView, VIEW_FORMAT} from './view.js';
 
 /** What the worker checks about a pane before typing into it. */
 export interface PaneInfo {
@@ -112,44 +112,6 @@ const PANE_FIELDS = [
   'pane_start_command',
 ];
 const PANE_FORMAT = joinFormat(PANE_FIELDS);
-
-const VIEW_FIELDS = [
-  'history_size',
-  'history_limit',
-  'pane_height',
-  'pane_width',
-  'cursor_x',
-  'cursor_y',
-  'pane_dead',
-  'alternate_on',
-  'pane_current_command',
-];
-const VIEW_FORMAT = joinFormat(VIEW_FIELDS);
-
-/** Parse the output of the view command: one VIEW_FORMAT line, then the captured rows. */
-export function parsePaneView(stdout: string): PaneView {
-  const body = stdout.endsWith('\n') ? stdout.slice(0, -1) : stdout;
-  const newline = body.indexOf('\n');
-  const head = newline < 0 ? body : body.slice(0, newline);
-  const rows = newline < 0 ? [] : body.slice(newline + 1).split('\n');
-  const f = splitFields(head, VIEW_FIELDS.length) ?? [];
-  const n = (i: number) => Number.parseInt(f[i] ?? '', 10) || 0;
-  const historySize = n(0);
-  const height = n(2);
-  return {
-    rows,
-    firstRow: historySize - Math.max(0, rows.length - height),
-    historySize,
-    historyLimit: n(1),
-    height,
-    width: n(3),
-    cursorX: n(4),
-    cursorY: n(5),
-    dead: f[6] === '1',
-    alternateOn: f[7] === '1',
-    currentCommand: f[8] ?? '',
-  };
-}
 
 /** Parse one line of PANE_FORMAT output. */
 export function parsePaneInfo(line: string): PaneInfo | undefined {

@@ -1,3 +1,5 @@
+import {joinFormat, splitFields} from './format.js';
+
 /** What one look at a pane returns: rows of text plus the counters to number them. */
 export interface PaneView {
   /** Captured rows: scrollback rows (oldest first), then the `height` visible rows. */
@@ -12,6 +14,9 @@ export interface PaneView {
   cursorX: number;
   cursorY: number;
   dead: boolean;
+  /** A dead pane's program's exit status (`#{pane_dead_status}`), where it exited (not a
+   * signal). */
+  deadStatus?: number | undefined;
   alternateOn: boolean;
   /** The pane's foreground command (`bash`, `node`, `sleep`, ...). */
   currentCommand: string;
@@ -170,4 +175,64 @@ export class OutputReader {
     this.#mark = {row: view.firstRow, col: 0};
     this.#seenUntil = view.firstRow;
   }
+}
+
+/**
+ * A pane whose program exited while a wait looked at it, kept by `remain-on-exit` (issue 62):
+ * every wait ends at once on it, with the status, rather than watching a dead screen until its
+ * timeout. `status` is undefined where the program ended on a signal.
+ */
+export class PaneDied extends Error {
+  override name = 'PaneDied';
+  constructor(
+    readonly pane: string,
+    readonly status: number | undefined,
+  ) {
+    super(
+      status === undefined
+        ? `Pane ${pane}'s program exited (the pane is dead, kept by remain-on-exit; tmux recorded no status: a signal, or tmux 3.3a losing it)`
+        : `Pane ${pane}'s program exited with status ${status} (the pane is dead, kept by remain-on-exit)`,
+    );
+  }
+}
+
+const VIEW_FIELDS = [
+  'history_size',
+  'history_limit',
+  'pane_height',
+  'pane_width',
+  'cursor_x',
+  'cursor_y',
+  'pane_dead',
+  'alternate_on',
+  'pane_dead_status',
+  'pane_current_command',
+];
+/** The fields a view's first line holds (tmux's view command prints it, then the rows). */
+export const VIEW_FORMAT = joinFormat(VIEW_FIELDS);
+
+/** Parse the output of the view command: one VIEW_FORMAT line, then the captured rows. */
+export function parsePaneView(stdout: string): PaneView {
+  const body = stdout.endsWith('\n') ? stdout.slice(0, -1) : stdout;
+  const newline = body.indexOf('\n');
+  const head = newline < 0 ? body : body.slice(0, newline);
+  const rows = newline < 0 ? [] : body.slice(newline + 1).split('\n');
+  const f = splitFields(head, VIEW_FIELDS.length) ?? [];
+  const n = (i: number) => Number.parseInt(f[i] ?? '', 10) || 0;
+  const historySize = n(0);
+  const height = n(2);
+  return {
+    rows,
+    firstRow: historySize - Math.max(0, rows.length - height),
+    historySize,
+    historyLimit: n(1),
+    height,
+    width: n(3),
+    cursorX: n(4),
+    cursorY: n(5),
+    dead: f[6] === '1',
+    alternateOn: f[7] === '1',
+    ...(f[6] === '1' && /^\d+$/.test(f[8] ?? '') ? {deadStatus: n(8)} : {}),
+    currentCommand: f[9] ?? '',
+  };
 }

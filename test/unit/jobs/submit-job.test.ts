@@ -4,6 +4,7 @@ import {describe, expect, test} from 'vitest';
 import {NudgeError} from '../../../src/base/errors.js';
 import {type SubmitContext, submitJob} from '../../../src/jobs/submit-job.js';
 import {FakeTmux, UNREAD_FOREGROUND} from '../../helpers/fake-tmux.js';
+import {treeWith} from '../../helpers/fake-tree.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 
 /** A context whose tmux is `tmux`, and whose process tree proves nothing. */
@@ -20,13 +21,7 @@ function context(tmux: FakeTmux, home: string): SubmitContext & {asked: number} 
       ctx.asked++;
       return tmux;
     },
-    tree: {
-      parentOf: async () => undefined,
-      procStartOf: async () => undefined,
-      terminalOf: async () => undefined,
-      groupsOf: async () => undefined,
-      ancestry: async () => [],
-    },
+    tree: treeWith(),
     foreground: UNREAD_FOREGROUND,
     workerEntry: '/nonexistent/job-worker.js',
   };
