@@ -1,5 +1,5 @@
 import {constants, lstatSync, realpathSync, type Stats, statSync} from 'node:fs';
-import {access, lstat, mkdir} from 'node:fs/promises';
+import {access, lstat, mkdir, rmdir} from 'node:fs/promises';
 import {homedir} from 'node:os';
 import {dirname, join, resolve} from 'node:path';
 import {fsReason, NudgeError} from './errors.js';
@@ -54,7 +54,9 @@ export async function ensureStateDir(
   env: {HOME?: string | undefined} = {},
 ): Promise<void> {
   try {
-    await mkdir(stateDir, {recursive: true, mode: DIR_MODE});
+    await mkdir(stateDir, {recursive: true, mode: DIR_MODE}).catch(async (error: unknown) => {
+      throw await mkdirCause(stateDir, error);
+    });
     const why = stateDirProblem(stateDir, env.HOME);
     if (why !== undefined) throw new NudgeError('state-dir', why);
     await access(stateDir, constants.W_OK);
@@ -75,6 +77,31 @@ export async function ensureStateDir(
       'state-dir',
       `Cannot use the state directory ${stateDir}: ${fsReason(code)}; ${code === 'ENOSPC' ? 'free some space, ' : ''}make it writable or set NUDGE_HOME to a writable directory.`,
     );
+  }
+}
+
+/**
+ * What really stopped a recursive mkdir: Node says ENOENT for a folder it could not make under
+ * a read-only (or not writable) parent (issue 62: a read-only NUDGE_HOME was "a folder on its
+ * path does not exist"). The first missing folder is made alone, which fails with the cause.
+ */
+async function mkdirCause(stateDir: string, error: unknown): Promise<unknown> {
+  if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return error;
+  let missing = resolve(stateDir);
+  for (let up = dirname(missing); up !== missing; up = dirname(up)) {
+    const there = await lstat(up).then(
+      () => true,
+      () => false,
+    );
+    if (there) break;
+    missing = up;
+  }
+  try {
+    await mkdir(missing, {mode: DIR_MODE});
+    await rmdir(missing);
+    return error;
+  } catch (cause) {
+    return cause;
   }
 }
 

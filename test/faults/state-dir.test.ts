@@ -229,6 +229,28 @@ describe('an unsafe state directory is refused', () => {
   });
 });
 
+describe('a state directory not made yet on a read-only file system (issue 62)', () => {
+  it('says the file system is read-only, not that a folder is missing', async () => {
+    const fs = useTmpfs('1m');
+    if (!fs) return; // mounting is not allowed here (the README says so)
+    const server = await startTmuxServer();
+    const rec = await startRecorder(server);
+    execFileSync('mount', ['-o', 'remount,ro', fs]);
+    const home = join(fs, 'not', 'made');
+    const r = await runNudge(submitArgv(server.socket, rec.pane, {delay: 0}, 'x'), {
+      NUDGE_HOME: home,
+    });
+    expectRefused(
+      r,
+      1,
+      new RegExp(
+        `^nudge: Cannot use the state directory ${home}: the file system is read-only; make it writable or set NUDGE_HOME to a writable directory\\.$`,
+      ),
+    );
+    expect((await rec.bytes()).length).toBe(0);
+  });
+});
+
 describe('a full disk', () => {
   it('at submit: exit 1 with one sentence, no worker, no half-made job left', async () => {
     const fs = useTmpfs('256k');
