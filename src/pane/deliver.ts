@@ -12,7 +12,7 @@ import {waitUntil} from '../detect/wait-until.js';
 import type {PaneView} from '../tmux/view.js';
 import {type ComposerPolicy, prepareComposer, preview} from './composer.js';
 import {type Delivery, NotDelivered, PaneFailure} from './failures.js';
-import {clearLine, type PaneIo, typeText} from './keys.js';
+import {clearLine, countingTyped, type PaneIo, typeText} from './keys.js';
 import {holdsWhole, PaneInMode, pressEnter, recoverFromMode} from './mode-interrupt.js';
 import {echoes, submitted} from './submitted.js';
 
@@ -149,14 +149,7 @@ async function typeWhole(
     await prepareComposer(io, pane, profile, o, signal);
     // A person who puts the pane in copy mode stops the typing at once (tmux refuses the
     // keys); once the mode ends the line is made nudge's own again and the text typed whole.
-    let typed = 0;
-    const counted = {
-      ...o,
-      typed: (n: number) => {
-        typed += n;
-        o.typed?.(n);
-      },
-    };
+    const counted = countingTyped(o);
     try {
       if (pasted) {
         signal.throwIfAborted();
@@ -170,6 +163,7 @@ async function typeWhole(
       }
     } catch (error) {
       if (!(error instanceof PaneInMode)) throw error;
+      const typed = counted.count();
       await recoverFromMode(io, pane, profile, text, typed, o.draftWaitMs, signal);
       o.typed?.(-typed);
       typings--;

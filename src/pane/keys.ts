@@ -42,6 +42,22 @@ export async function pressGroups(
   }
 }
 
+/** `o`, its `typed` callback also counted here: `count()` is how many characters went out
+ * through it (less those taken back). */
+export function countingTyped<O extends {typed?: ((n: number) => void) | undefined}>(
+  o: O,
+): O & {typed: (n: number) => void; count: () => number} {
+  let typed = 0;
+  return {
+    ...o,
+    typed: (n: number) => {
+      typed += n;
+      o.typed?.(n);
+    },
+    count: () => typed,
+  };
+}
+
 /** Empty the input line with the profile's keys. While the agent is busy, keys that would
  * cancel its turn (Escape) are left out. */
 export async function clearLine(

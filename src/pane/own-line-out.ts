@@ -2,7 +2,7 @@ import type {Profile} from '../agents/profile.js';
 import {ownLineText} from '../base/sanitize.js';
 import {type DeliverOptions, deliver} from './deliver.js';
 import {type Delivery, NotDelivered, PaneFailure} from './failures.js';
-import {clearLine, type PaneIo} from './keys.js';
+import {clearLine, countingTyped, type PaneIo} from './keys.js';
 import {ownLineWay} from './shell-line.js';
 
 /** How a line of nudge's own went out: typed (as it is, or as a shell comment), or shown as a
@@ -62,19 +62,12 @@ export async function sendOwnLine(
     await io.note('own-line-shown', {pane, why: way.why});
     return {delivery: 'shown', via: 'message', why: way.why};
   }
-  let typed = 0;
-  const counted = {
-    ...options,
-    typed: (n: number) => {
-      typed += n;
-      options.typed?.(n);
-    },
-  };
+  const counted = countingTyped(options);
   try {
     const sent = await deliver(io, pane, way.line, profile, counted, signal);
     return {delivery: sent.delivery, via: way.how};
   } catch (error) {
-    if (!(error instanceof PaneFailure) || typed <= 0) throw error;
+    if (!(error instanceof PaneFailure) || counted.count() <= 0) throw error;
     throw await takenBack(io, pane, profile, error, signal);
   }
 }

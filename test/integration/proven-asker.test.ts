@@ -30,23 +30,14 @@ import {waitFor} from '../helpers/wait-for.js';
 const REFUSED = (flag: string, pane: string, own: string) =>
   `nudge: ${flag} ${pane} is out of reach: it is in another session than the pane nudge runs in (${own}), and config.toml's [submit] panes is not "server".`;
 
+/** A detached session, printing its pane's id. */
+const NEW_SESSION = ['new-session', '-d', '-P', '-F', '#{pane_id}'];
+
 /** Session `main` (%0, a shell at its prompt) and session `other` (a shell and a cat). */
 async function twoSessions() {
   const {server, home} = await serverWorld();
   await server.waitForScreen('%0', /^\$/m);
-  const other = (
-    await server.tmux(
-      'new-session',
-      '-d',
-      '-s',
-      'other',
-      '-P',
-      '-F',
-      '#{pane_id}',
-      'bash',
-      '--norc',
-    )
-  ).trim();
+  const other = (await server.tmux(...NEW_SESSION, '-s', 'other', 'bash', '--norc')).trim();
   const cat = (
     await server.tmux('split-window', '-d', '-t', other, '-P', '-F', '#{pane_id}', 'cat')
   ).trim();
