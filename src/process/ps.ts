@@ -53,7 +53,9 @@ export function psGroupSync(pid: number): number | undefined {
   return r.ok ? positive(r.stdout) : undefined;
 }
 
-async function ps(args: readonly string[]): Promise<string | undefined> {
+/** What `ps ARGS` prints (run with viewEnv, bounded in time and size), or undefined where it
+ * fails (the process gone, ps missing or slow). */
+export async function ps(args: readonly string[]): Promise<string | undefined> {
   const r = await runFile(PS, args, {
     timeoutMs: PS_TIMEOUT_MS,
     maxBuffer: PS_BUFFER,
@@ -62,7 +64,8 @@ async function ps(args: readonly string[]): Promise<string | undefined> {
   return r.ok ? r.stdout : undefined;
 }
 
-function positive(text: string | undefined): number | undefined {
+/** A positive integer from ps's or /proc's text, else undefined. */
+export function positive(text: string | undefined): number | undefined {
   const n = Number((text ?? '').trim());
   return Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }

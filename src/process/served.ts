@@ -1,5 +1,6 @@
 import {readdir, readFile, readlink} from 'node:fs/promises';
 import {statFields} from './proc-stat.js';
+import {ps} from './ps.js';
 import {runFile, viewEnv} from './spawn.js';
 import {parsePsTable} from './tree.js';
 import {processView} from './view.js';
@@ -130,13 +131,9 @@ async function procServed(panePid: number): Promise<ServedInPane> {
 }
 
 async function psServed(panePid: number): Promise<ServedInPane> {
-  const ps = await runFile('ps', ['-ww', '-A', '-o', 'pid=,ppid=,command='], {
-    timeoutMs: 5_000,
-    maxBuffer: 16 * 1024 * 1024,
-    env: viewEnv(),
-  });
-  if (!ps.ok) return {why: 'ps could not list the processes'};
-  const inPane = descendantsOf(parsePsTable(ps.stdout), panePid);
+  const table = await ps(['-ww', '-A', '-o', 'pid=,ppid=,command=']);
+  if (table === undefined) return {why: 'ps could not list the processes'};
+  const inPane = descendantsOf(parsePsTable(table), panePid);
   if (inPane.length === 0) return {served: []};
   const pids = inPane.map((p) => p.pid).join(',');
   const r = await runFile(

@@ -1,6 +1,6 @@
 import {readFile} from 'node:fs/promises';
 import {statFields} from './proc-stat.js';
-import {runFile, viewEnv} from './spawn.js';
+import {positive, ps} from './ps.js';
 import {processView} from './view.js';
 
 /**
@@ -42,7 +42,7 @@ export const MAX_GENERATIONS = 64;
 export const systemTree: ProcessTree = {
   async parentOf(pid) {
     if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
-    if (processView() === 'ps') return positive(await psColumns(pid, 'ppid='));
+    if (processView() === 'ps') return positive(await ps(['-o', 'ppid=', '-p', String(pid)]));
     return positive((await procStat(pid))?.[1]);
   },
   async procStartOf(pid) {
@@ -52,7 +52,7 @@ export const systemTree: ProcessTree = {
   async terminalOf(pid) {
     if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
     if (processView() === 'ps') {
-      const tty = await psColumns(pid, 'tty=');
+      const tty = await ps(['-o', 'tty=', '-p', String(pid)]);
       return tty === undefined ? undefined : terminalOfPs(tty);
     }
     return terminalOfDevice(Number((await procStat(pid))?.[4]));
@@ -62,7 +62,7 @@ export const systemTree: ProcessTree = {
     const stat = processView() === 'ps' ? undefined : await procStat(pid);
     const fields =
       processView() === 'ps'
-        ? (await psColumns(pid, 'pgid=,tpgid='))?.trim().split(/\s+/)
+        ? (await ps(['-o', 'pgid=,tpgid=', '-p', String(pid)]))?.trim().split(/\s+/)
         : stat && [stat[2], stat[5]];
     const [group, foreground] = [positive(fields?.[0]), positive(fields?.[1])];
     return group !== undefined && foreground !== undefined ? {group, foreground} : undefined;
@@ -115,26 +115,11 @@ async function procCommand(pid: number): Promise<string> {
   }
 }
 
-/** What `ps -o COLUMNS -p PID` prints for one process (its own environment: viewEnv), or
- * undefined where ps fails (the process gone). */
-async function psColumns(pid: number, columns: string): Promise<string | undefined> {
-  const r = await runFile('ps', ['-o', columns, '-p', String(pid)], {
-    timeoutMs: 5_000,
-    maxBuffer: 64 * 1024,
-    env: viewEnv(),
-  });
-  return r.ok ? r.stdout : undefined;
-}
-
 /** The ancestry from one `ps -A` listing (one process, whatever the depth; macOS and the BSDs
  * take the same keywords): `pid`, `ppid`, then the command line last, where ps may not cut it. */
 async function psAncestry(pid: number): Promise<ProcessLink[]> {
-  const r = await runFile('ps', ['-ww', '-A', '-o', 'pid=,ppid=,command='], {
-    timeoutMs: 5_000,
-    maxBuffer: 16 * 1024 * 1024,
-    env: viewEnv(),
-  });
-  return r.ok ? ancestryOf(parsePsTable(r.stdout), pid) : [];
+  const out = await ps(['-ww', '-A', '-o', 'pid=,ppid=,command=']);
+  return out === undefined ? [] : ancestryOf(parsePsTable(out), pid);
 }
 
 /** `ps -o pid=,ppid=,command=` lines as a table: pid → parent and command line. */
@@ -169,11 +154,6 @@ async function procStat(pid: number): Promise<string[] | undefined> {
   } catch {
     return undefined;
   }
-}
-
-function positive(text: string | undefined): number | undefined {
-  const n = Number((text ?? '').trim());
-  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }
 
 /** Whether `pid` is `root` or descends from it (at most 64 generations are walked). */
