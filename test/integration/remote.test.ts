@@ -450,13 +450,17 @@ async function expectRemoteRefused(
   config: string,
 ) {
   const inPane = {...world.env, TMUX: `${local.socket},1,0`, TMUX_PANE: '%0'};
-  const refusal = `on alpha: --pane ${rec.pane} is out of reach: the pane that asked (${hostname()}:%0) is on another host, whose config.toml [submit] hosts does not name alpha.`;
+  const [alpha] = world.hosts as [SshHost];
+  // Refused here, before ssh starts: nothing of the request leaves (the far side's own check
+  // is test/integration/remote-bound.test.ts's).
+  const refusal = `--host alpha is out of reach: the pane that asked (${hostname()}:%0) is on another host, whose config.toml [submit] hosts does not name alpha.`;
   const cli = await runNudge(
     ['submit', '--host', 'alpha', '--pane', rec.pane, '--no-notice', '--', 'not typed'],
     inPane,
   );
   expect(cli.exitCode).toBe(2);
   expect(cli.stderr.trim()).toBe(`nudge: ${refusal}`);
+  expect(alpha.sessions().total).toBe(0);
   // A job here whose notice would be relayed there: refused before anything runs.
   const relayed = await runNudge(
     [
@@ -478,11 +482,13 @@ async function expectRemoteRefused(
   expect(await rec.lines(1)).toEqual(['by the person']);
   const job = person.stdout.trim().split(/\s+/)[0] ?? '';
   const listed = await runNudge(['jobs', '--host', 'alpha', '--json'], inPane);
-  expect(listed.exitCode, listed.stderr).toBe(0);
-  expect(JSON.parse(listed.stdout).jobs ?? JSON.parse(listed.stdout)).toEqual([]);
+  expect(listed.exitCode, listed.stderr).toBe(2);
+  expect(listed.stderr.trim()).toBe(`nudge: ${refusal}`);
+  // The id the person was given names its host (`alpha:…`).
+  expect(job).toMatch(/^alpha:/);
   const cancel = await runNudge(['cancel', job], inPane);
   expect(cancel.exitCode).toBe(2);
-  expect(cancel.stderr).toContain('is out of reach: the pane that asked');
+  expect(cancel.stderr.trim()).toBe(`nudge: ${refusal}`);
   expect(readFileSync(config, 'utf8')).not.toContain('[submit]');
   expect(await rec.lines(1)).toEqual(['by the person']);
 }

@@ -1,7 +1,8 @@
 // The process tree's readers (issue 61): a caller's controlling terminal, as /proc's device
 // number and as ps prints it, named as tmux's #{pane_tty} names a pane's; the real tree on
 // this very process.
-import {describe, expect, test} from 'vitest';
+import {spawn} from 'node:child_process';
+import {describe, expect, onTestFinished, test} from 'vitest';
 import {systemTree, terminalOfDevice, terminalOfPs} from '../../../src/process/tree.js';
 
 describe('a controlling terminal', () => {
@@ -26,9 +27,16 @@ describe('a controlling terminal', () => {
     expect(terminalOfPs('pts/3 extra')).toBeUndefined();
   });
 
-  test('the real tree: this process is its own ancestry first, with the name Linux gives it', async () => {
-    const chain = await systemTree.ancestry(process.pid);
-    expect(chain[0]?.pid).toBe(process.pid);
-    expect(chain[0]?.name).toMatch(/node|vitest/);
+  test('the real tree: a child of this process is its own ancestry first, with the name it runs as, then this process', async () => {
+    // A program whose name is its own (Node 24 names every node process `MainThread`).
+    const child = spawn('sleep', ['30'], {stdio: 'ignore'});
+    onTestFinished(() => {
+      child.kill();
+    });
+    const pid = child.pid ?? 0;
+    const chain = await systemTree.ancestry(pid);
+    expect(chain[0]?.pid).toBe(pid);
+    expect(chain[0]?.name).toBe('sleep');
+    expect(chain[1]?.pid).toBe(process.pid);
   });
 });
