@@ -9,7 +9,7 @@ import type {FencedLease} from '../locks/fenced-lease.js';
 import {awaitDone} from '../pane/await-done.js';
 import {type Delivered, deliver} from '../pane/deliver.js';
 import {PaneBlocked, PaneFailure} from '../pane/failures.js';
-import {leaveLine, markHalfLine} from '../pane/half-line.js';
+import {leaveLine} from '../pane/half-line.js';
 import {waitUntilPaneIdle} from '../pane/idle.js';
 import type {PaneIo} from '../pane/keys.js';
 import {sendOwnLine} from '../pane/own-line-out.js';
@@ -378,9 +378,6 @@ class Job {
     const stopped = (isAbortError(error) || cancelled) && phase === 'typing' && this.#typed > 0;
     const cleared =
       stopped && profile ? await leaveLine(this.#io, pane, jobId, profile, this.#typed) : undefined;
-    // Any other end of typing into a program nudge cannot clear: the next line waits.
-    if (!stopped && phase === 'typing' && this.#typed > 0 && profile?.clearKeys.length === 0)
-      await markHalfLine(this.deps.tmux, pane, jobId, this.#typed).catch(() => {});
     const run = cancelled && phase === 'waiting' ? this.#running : undefined;
     const interrupted =
       run && (await stopCommand(this.#io, this.deps, pane, run.panePid).catch(() => undefined));

@@ -277,7 +277,7 @@ export function textToType(request: Pick<JobRequest, 'jobId' | 'text' | 'options
 
 /** A job's options for delivering one line (its text or its notice). */
 export function deliverOptionsOf(
-  request: Pick<JobRequest, 'text' | 'options'>,
+  request: Pick<JobRequest, 'jobId' | 'text' | 'options'>,
   line: Partial<DeliverOptions> & {enter: boolean},
 ): DeliverOptions {
   const o = request.options;
@@ -289,6 +289,7 @@ export function deliverOptionsOf(
     draftWaitMs: o.draftWaitMs,
     busyWaitMs: o.idleTimeoutMs,
     ownText: request.text,
+    owner: request.jobId,
     ...line,
   };
 }

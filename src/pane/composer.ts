@@ -26,6 +26,9 @@ export interface ComposerPolicy {
   /** The text about to be typed: found in the composer, it is an interrupted turn's own
    * prompt put back, not a person's draft. */
   ownText: string;
+  /** Who types (a job's id; a watcher's or a run's name): a half line marked by another is
+   * waited out (src/pane/half-line.ts). */
+  owner: string;
 }
 
 /** How many times the keys that leave an input mode, or clear the input line, are tried. */
@@ -58,7 +61,7 @@ export async function prepareComposer(
 ): Promise<void> {
   const {tmux, clock} = io;
   // Never type onto half a line a cancelled job left and could not clear.
-  let halfLine = await waitOutHalfLine(io, pane, policy.draftWaitMs, signal);
+  let halfLine = await waitOutHalfLine(io, pane, policy.owner, policy.draftWaitMs, signal);
   const deadline = clock.now() + policy.draftWaitMs;
   const look = new ComposerLook(io, pane, profile, policy);
   let leaves = 0;

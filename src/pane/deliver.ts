@@ -12,6 +12,7 @@ import {waitUntil} from '../detect/wait-until.js';
 import type {PaneView} from '../tmux/view.js';
 import {type ComposerPolicy, prepareComposer, preview} from './composer.js';
 import {type Delivery, NotDelivered, PaneFailure} from './failures.js';
+import {lineEnded, markTyping} from './half-line.js';
 import {clearLine, countingTyped, type PaneIo, typeText} from './keys.js';
 import {holdsWhole, PaneInMode, pressEnter, recoverFromMode} from './mode-interrupt.js';
 import {echoes, submitted} from './submitted.js';
@@ -57,7 +58,33 @@ export async function deliver(
   pane: string,
   text: string,
   profile: Profile,
+  options: DeliverOptions,
+  signal: AbortSignal,
+): Promise<Delivered> {
+  // What is on the input line of this text, for the half-line mark (src/pane/half-line.ts).
+  const o = countingTyped(options);
+  const line = {gone: false};
+  try {
+    const delivered = await deliverCounted(io, pane, text, profile, o, line, signal);
+    await lineEnded(io, pane, o.owner, 0, 'failed');
+    return delivered;
+  } catch (error) {
+    const left = line.gone ? 0 : o.count();
+    await lineEnded(io, pane, o.owner, left, signal.aborted ? 'cancelled' : 'failed').catch(
+      () => {},
+    );
+    throw error;
+  }
+}
+
+async function deliverCounted(
+  io: PaneIo,
+  pane: string,
+  text: string,
+  profile: Profile,
   o: DeliverOptions,
+  /** Set once Enter took the line away (it ran in a shell mode): nothing of it is left. */
+  line: {gone: boolean},
   signal: AbortSignal,
 ): Promise<Delivered> {
   const kind = echoKindOf(profile, text);
@@ -83,6 +110,7 @@ export async function deliver(
   // it instead (never for a retry: a queued line is no longer in the composer).
   const queueKey = profile.queueKey && isBusy(profile, before) ? profile.queueKey : undefined;
   if (queueKey) await io.note('queueing', {pane, key: queueKey});
+  await markTyping(io, pane, o.owner, before);
   for (let enters = 1; ; enters++) {
     io.guard();
     await pressEnter(
@@ -98,6 +126,7 @@ export async function deliver(
       last: enters >= MAX_ENTERS,
     });
     if (took === 'wrong-mode') {
+      line.gone = true;
       await io.note('not-submitted', {pane, enters, why: 'ran-as-shell-command'});
       throw new NotDelivered(
         `The text sent to pane ${pane} ran as a shell command in the agent's shell mode instead of reaching the model as a prompt.`,
@@ -147,6 +176,7 @@ async function typeWhole(
   const {tmux, clock} = io;
   for (let typings = 1; ; typings++) {
     await prepareComposer(io, pane, profile, o, signal);
+    await markTyping(io, pane, o.owner);
     // A person who puts the pane in copy mode stops the typing at once (tmux refuses the
     // keys); once the mode ends the line is made nudge's own again and the text typed whole.
     const counted = countingTyped(o);

@@ -90,6 +90,7 @@ export async function injectLine(
         draftWaitMs: o.waits.draftWaitMs,
         busyWaitMs: INJECT_BOUND_MS,
         ownText: line,
+        owner: o.ticket,
       },
       held,
     );

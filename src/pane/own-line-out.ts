@@ -2,6 +2,7 @@ import type {Profile} from '../agents/profile.js';
 import {ownLineText} from '../base/sanitize.js';
 import {type DeliverOptions, deliver} from './deliver.js';
 import {type Delivery, NotDelivered, PaneFailure} from './failures.js';
+import {lineEnded} from './half-line.js';
 import {clearLine, countingTyped, type PaneIo} from './keys.js';
 import {ownLineWay} from './shell-line.js';
 
@@ -68,7 +69,7 @@ export async function sendOwnLine(
     return {delivery: sent.delivery, via: way.how};
   } catch (error) {
     if (!(error instanceof PaneFailure) || counted.count() <= 0) throw error;
-    throw await takenBack(io, pane, profile, error, signal);
+    throw await takenBack(io, pane, options.owner, profile, error, signal);
   }
 }
 
@@ -82,12 +83,14 @@ export async function sendOwnLine(
 async function takenBack(
   io: PaneIo,
   pane: string,
+  owner: string,
   profile: Profile,
   error: PaneFailure,
   signal: AbortSignal,
 ): Promise<PaneFailure> {
   try {
     await clearLine(io, pane, profile, signal, true);
+    await lineEnded(io, pane, owner, 0, 'failed');
   } catch {
     return error;
   }

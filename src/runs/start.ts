@@ -123,6 +123,7 @@ export async function startAgent(
       draftWaitMs: RUN_DRAFT_WAIT_MS,
       busyWaitMs: RUN_DRAFT_WAIT_MS,
       ownText: launch,
+      owner: `run ${pane}`,
     },
     signal,
   );
@@ -245,6 +246,7 @@ export function deliverRunText(
       draftWaitMs: RUN_DRAFT_WAIT_MS,
       busyWaitMs: RUN_DRAFT_WAIT_MS,
       ownText: text,
+      owner: `run ${pane}`,
     },
     signal,
   );

@@ -114,8 +114,14 @@ export class EscapeHoldingPane {
   }
 
   readonly tmux = {
-    // No marks on this pane: no half line a cancelled job left.
-    paneMark: async (): Promise<string | undefined> => undefined,
+    // The pane's marks (the half-line mark each line sets before its first key).
+    marks: new Map<string, string>(),
+    paneMark: async (_pane: string, option: string): Promise<string | undefined> =>
+      this.tmux.marks.get(option),
+    markPane: async (_pane: string, option: string, value: string | undefined) => {
+      if (value === undefined) this.tmux.marks.delete(option);
+      else this.tmux.marks.set(option, value);
+    },
     view: async (): Promise<PaneView> => {
       this.settle();
       const placeholder =
@@ -184,6 +190,7 @@ export function geminiWorld(holdMs: number) {
         draftWaitMs: 5_000,
         busyWaitMs: 5_000,
         ownText: text,
+        owner: 'J1',
         ...(typed ? {typed} : {}),
       },
       new AbortController().signal,

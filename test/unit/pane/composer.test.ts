@@ -16,6 +16,7 @@ const POLICY: ComposerPolicy = {
   clearDraft: false,
   draftWaitMs: 5_000,
   ownText: 'npm test',
+  owner: 'J1',
 };
 
 function prepare(w: ReturnType<typeof geminiWorld>, policy: Partial<ComposerPolicy> = {}) {

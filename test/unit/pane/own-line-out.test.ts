@@ -22,6 +22,7 @@ const OPTIONS = {
   draftWaitMs: 1_000,
   busyWaitMs: 1_000,
   ownText: 'x',
+  owner: 'J1',
 };
 
 function io(tmux: FakeTmux) {
