@@ -4,7 +4,9 @@
 # (test/slow/schedule-cron.test.ts) starts; and a real desktop notification daemon (dunst, on
 # a virtual X display, Xvfb, and a private D-Bus session) with notify-send, which the
 # notification test (test/integration/notify.test.ts) sends to; OpenSSH's server and client,
-# which the remote tests (test/integration/remote.test.ts) start as hosts on loopback. Installs
+# which the remote tests (test/integration/remote.test.ts) start as hosts on loopback; and
+# libfaketime (faketime), with which test/faults/clock-step.test.ts steps the wall clock of
+# nudge's own processes (never the machine's). Installs
 # what is missing with apt-get, as root (CI) or through sudo; on a machine without apt-get it
 # says what is missing and stops.
 set -euo pipefail
@@ -17,6 +19,8 @@ for program in "${!package[@]}"; do
 done
 # sshd is in /usr/sbin, not on every user's PATH.
 [[ -x /usr/sbin/sshd ]] || command -v sshd >/dev/null 2>&1 || missing+=(openssh-server)
+# libfaketime is a library, found by its folder.
+compgen -G '/usr/lib/*/faketime/libfaketime.so.1' >/dev/null || missing+=(faketime)
 ((${#missing[@]} == 0)) && exit 0
 readarray -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
 if ! command -v apt-get >/dev/null 2>&1; then

@@ -1,7 +1,16 @@
-/** Time as the loops see it; tests swap in a fake. */
+/**
+ * Time as nudge sees it; tests swap in a fake. Two clocks (issue 62): every duration nudge
+ * measures — timeouts, deadlines, stability windows, stalls, leases, `waitedMs` — runs on
+ * `now()`, which never steps; the wall clock (`wall()`), which NTP, a VM resumed or a person can
+ * step by hours, is only shown, written for other processes, and compared with what they wrote
+ * (a record's `createdAt`, a file's mtime, a usage limit's reset time).
+ */
 export interface Clock {
-  /** Milliseconds since the epoch. */
+  /** Milliseconds on the monotonic clock, counted from the wall time this process started:
+   * for durations within this process only. */
   now(): number;
+  /** Milliseconds since the epoch, as the wall clock says now. */
+  wall(): number;
   /** Resolve after `ms`, or reject with an AbortError when `signal` fires. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
@@ -10,7 +19,8 @@ export interface Clock {
  * that is an abort (no new error: a wait ends a raced sleep every time it is woken, for
  * hours), else with an AbortError caused by it. */
 export const realClock: Clock = {
-  now: () => Date.now(),
+  now: () => performance.timeOrigin + performance.now(),
+  wall: () => Date.now(),
   sleep: (ms, signal) =>
     new Promise<void>((resolve, reject) => {
       if (signal?.aborted) {
@@ -32,6 +42,12 @@ export const realClock: Clock = {
       signal?.addEventListener('abort', onAbort, {once: true});
     }),
 };
+
+/** The wall time of `monoMs`, a moment on `clock.now()`, for showing it or writing it where
+ * another process reads it. */
+export function wallOf(clock: Clock, monoMs: number): number {
+  return monoMs + clock.wall() - clock.now();
+}
 
 /** The reason a raced wait's losers are stopped with: one value, not an error made each time. */
 export const RACE_OVER = Object.freeze(new DOMException('the race is over', 'AbortError'));

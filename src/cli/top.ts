@@ -135,7 +135,7 @@ function useWidth(): number {
 function useTopView(options: TopOptions, ctx: CommandContext) {
   const [view, setView] = useState<TopView | undefined>();
   const [loadedAt, setLoadedAt] = useState(0);
-  const [now, setNow] = useState(ctx.clock.now());
+  const [now, setNow] = useState(ctx.clock.wall());
   const [message, setMessage] = useState('');
   const loading = useRef(false);
 
@@ -145,7 +145,7 @@ function useTopView(options: TopOptions, ctx: CommandContext) {
     try {
       const next = await dispatch('top', options, ctx);
       setView(next);
-      setLoadedAt(ctx.clock.now());
+      setLoadedAt(ctx.clock.wall());
     } catch (error) {
       setMessage(describeError(error));
     } finally {
@@ -156,7 +156,7 @@ function useTopView(options: TopOptions, ctx: CommandContext) {
   // Read again when the store changes (or, from another host, every few seconds).
   useEffect(() => {
     void load();
-    const tick = setInterval(() => setNow(ctx.clock.now()), 1_000);
+    const tick = setInterval(() => setNow(ctx.clock.wall()), 1_000);
     let watcher: FSWatcher | undefined;
     let settle: ReturnType<typeof setTimeout> | undefined;
     let poll: ReturnType<typeof setInterval> | undefined;

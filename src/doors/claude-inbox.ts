@@ -4,6 +4,7 @@ import {createConnection, createServer, type Server} from 'node:net';
 import {dirname, join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {READ_LIMITS, readTextCapped} from '../base/bounded-read.js';
+import {realClock} from '../base/clock.js';
 import {socketPathProblem} from '../base/paths.js';
 import {thisProcess} from '../base/this-process.js';
 import {type ClaudeSession, rereadSession} from './claude-session.js';
@@ -145,8 +146,8 @@ export async function transcriptOf(session: ClaudeSession): Promise<string | und
 
 /** Post `body` to the session's inbox and wait until its transcript shows it taken. */
 export async function postToInbox(p: InboxPost): Promise<InboxResult> {
-  const started = Date.now();
-  const ms = () => Date.now() - started;
+  const started = realClock.now();
+  const ms = () => realClock.now() - started;
   const socket = p.session.socket;
   if (!socket)
     return {kind: 'not-applicable', why: 'its inbox is off (no messagingSocketPath)', ms: ms()};

@@ -1,5 +1,6 @@
 import type {DoorKind, DoorSpec} from '../agents/doors.js';
 import {compareVersions} from '../agents/verified.js';
+import {realClock} from '../base/clock.js';
 import type {Listeners} from '../process/listeners.js';
 import {descendsFrom, type ProcessTree} from '../process/tree.js';
 import {holdsOutsideMessages, postToInbox, transcriptOf} from './claude-inbox.js';
@@ -213,8 +214,8 @@ async function tryDoor(
   notice: string,
   signal: AbortSignal,
 ): Promise<DoorAttempt> {
-  const started = Date.now();
-  const ms = () => Date.now() - started;
+  const started = realClock.now();
+  const ms = () => realClock.now() - started;
   const way = WAYS[spec.kind];
   const found = await way.find(deps, spec, target.panePid);
   if (isWhy(found)) return {door: spec.kind, result: 'not-applicable', why: found.why, ms: ms()};

@@ -6,6 +6,7 @@
  * person's draft are not touched) and counts once the session's messages hold it. Measured on
  * 1.18.33 (test/integration/doors-at-model.test.ts).
  */
+import {realClock} from '../base/clock.js';
 
 /** The `--port` of an opencode command line, if it has one. */
 export function portOf(argv: readonly string[]): number | undefined {
@@ -102,8 +103,8 @@ export async function postToOpencode(
     });
     if (posted.status >= 300)
       return {ok: false, why: `its server answered ${posted.status} to the prompt`};
-    const deadline = Date.now() + confirmMs;
-    while (Date.now() < deadline) {
+    const deadline = realClock.now() + confirmMs;
+    while (realClock.now() < deadline) {
       const now = await userTexts(s, path, confirmMs);
       if (now.filter((t) => t === text).length > before.filter((t) => t === text).length)
         return {ok: true, delivery: busy ? 'queued' : 'submitted', session: session.id};

@@ -34,7 +34,7 @@ export async function startRelay(spec: RelaySpec, ctx: CommandContext): Promise<
   await writeRelay(stateDir, {
     ...spec,
     state: 'following',
-    updatedAt: new Date(ctx.clock.now()).toISOString(),
+    updatedAt: new Date(ctx.clock.wall()).toISOString(),
   });
   await launchWorker({
     entry: ctx.relayWorkerEntry,

@@ -275,7 +275,7 @@ function realJobDeps(
       tree: systemTree,
       env: ctx.env,
       panePidOf: async (pane) => (await transport.tmux.describePane(pane))?.panePid,
-      now: () => realClock.now(),
+      now: () => realClock.wall(),
     }),
     foreground: systemForeground,
     served: servedInPane,

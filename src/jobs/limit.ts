@@ -42,7 +42,7 @@ export class LimitWaits {
   async wait(pane: string, dialog: FoundDialog, signal: AbortSignal): Promise<void> {
     const {clock, recorder} = this.deps;
     this.#count++;
-    const resumesAt = (dialog.resetsAt ?? clock.now()) + this.o.limitMarginMs;
+    const resumesAt = (dialog.resetsAt ?? clock.wall()) + this.o.limitMarginMs;
     const resetsAt = new Date(dialog.resetsAt ?? resumesAt).toISOString();
     await recorder.event('limit', {
       pane,
@@ -59,7 +59,7 @@ export class LimitWaits {
       question: dialog.question,
       resetsAt,
     });
-    for (let left = resumesAt - clock.now(); left > 0; left = resumesAt - clock.now())
+    for (let left = resumesAt - clock.wall(); left > 0; left = resumesAt - clock.wall())
       await clock.sleep(Math.min(left, LIMIT_CHECK_MS), signal);
   }
 }

@@ -29,7 +29,7 @@ export async function deliverNow(
   if (!info || info.dead)
     return {state: 'failed', notified: false, reason: `Pane ${pane} is gone; nothing was sent.`};
   const {profile} = await recognize(deps, pane, info, request.options.profile);
-  const dialog = findDialog(profile, await deps.tmux.view(pane, 0), deps.clock.now());
+  const dialog = findDialog(profile, await deps.tmux.view(pane, 0), deps.clock.wall());
   if (dialog) {
     const blocked = blockedIn(pane, dialog);
     return {state: 'blocked', notified: false, blocked, reason: blockedReason(blocked)};

@@ -1,6 +1,6 @@
 import {findDialog} from '../agents/dialogs.js';
 import {isAgent, isBusy, type Profile, readComposerState} from '../agents/profile.js';
-import type {Clock} from '../base/clock.js';
+import {type Clock, wallOf} from '../base/clock.js';
 import {idleNow} from '../detect/idle.js';
 import {
   describeStall,
@@ -72,7 +72,7 @@ export function stallHook(
   );
   let continued = 0;
   const dialogIn = (view: PaneView) =>
-    isAgent(profile) && findDialog(profile, view, deps.clock.now()) !== undefined;
+    isAgent(profile) && findDialog(profile, view, deps.clock.wall()) !== undefined;
   /** Whether the continue line may be typed now: the program at its idle, empty prompt. */
   const atIdlePrompt = async (view: PaneView): Promise<boolean> => {
     if (dialogIn(view)) return false;
@@ -97,7 +97,7 @@ export function stallHook(
       const base = {pane, kind: stall.kind, quietMs: stall.quietMs, count: stall.count};
       await deps.mark({
         kind: stall.kind,
-        since: new Date(stall.sinceMs).toISOString(),
+        since: new Date(wallOf(deps.clock, stall.sinceMs)).toISOString(),
         count: stall.count,
       });
       const on = policy.onStall;

@@ -54,7 +54,7 @@ export async function submitJob(given: SubmitOptions, ctx: SubmitContext): Promi
     const made = await madeBefore(store, o.jobId);
     if (made) return {kind: 'queued', job: o.jobId, ...made};
   }
-  const now = ctx.clock.now();
+  const now = ctx.clock.wall();
   const request: JobRequest = {
     version: REQUEST_VERSION,
     jobId: o.jobId ?? newJobId(now),

@@ -74,7 +74,7 @@ export function controlMutexFor(
     } catch {
       return false; // gone: the next mkdir will tell
     }
-    const age = clock.now() - st.mtimeMs;
+    const age = clock.wall() - st.mtimeMs;
     // No owner file yet, or one read between its creation and the write of the pid (empty):
     // the creator is between its two steps. Only time tells whether it died there. (Taking
     // an empty file for a dead owner let two workers hold the mutex at once, and brought a

@@ -94,7 +94,7 @@ export class PaneLock {
   /** Take a place in the queue (the front end does this before the worker exists, so the
    * queue order is the submission order). */
   async enqueue(jobId: string, pid?: number): Promise<void> {
-    const entry: QueueEntry = {jobId, createdAt: new Date(this.clock.now()).toISOString()};
+    const entry: QueueEntry = {jobId, createdAt: new Date(this.clock.wall()).toISOString()};
     try {
       await mkdir(this.queueDir, {recursive: true, mode: DIR_MODE});
       if (pid === undefined) {
@@ -162,7 +162,7 @@ export class PaneLock {
       try {
         const [text, st] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
         const entry = JSON.parse(text) as QueueEntry;
-        const age = this.clock.now() - st.mtimeMs;
+        const age = this.clock.wall() - st.mtimeMs;
         const alive =
           entry.pid === undefined
             ? age < QUEUE.unclaimedStaleMs
@@ -291,14 +291,14 @@ export class PaneLock {
   }
 
   private async touch(jobId: string): Promise<void> {
-    const now = new Date(this.clock.now());
+    const now = new Date(this.clock.wall());
     await utimes(this.entryPath(jobId), now, now).catch(() => {});
   }
 
   /** touch, at once: called inside the lock's refresh, where a second trip through the
    * thread pool would be a second wake-up of the process. */
   private touchNow(jobId: string): void {
-    const now = new Date(this.clock.now());
+    const now = new Date(this.clock.wall());
     try {
       utimesSync(this.entryPath(jobId), now, now);
     } catch {

@@ -1,5 +1,6 @@
 import {mkdir} from 'node:fs/promises';
 import {join} from 'node:path';
+import {realClock} from '../base/clock.js';
 import {DIR_MODE} from '../base/paths.js';
 import {thisProcess} from '../base/this-process.js';
 
@@ -37,7 +38,7 @@ export async function takeSlot(
   count: number,
   o: {deadlineMs: number; signal: AbortSignal; now?: () => number},
 ): Promise<Slot> {
-  const now = o.now ?? Date.now;
+  const now = o.now ?? realClock.now;
   await mkdir(dir, {recursive: true, mode: DIR_MODE});
   const {default: lockfile} = await import('proper-lockfile');
   // Start at a slot that depends on the process, so callers spread over the slots instead of

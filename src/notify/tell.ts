@@ -30,7 +30,7 @@ export function teller(o: {
       job: o.job.id,
       pane: change.pane ?? o.job.pane,
       preview: o.job.preview,
-      at: new Date(o.deps.clock.now()).toISOString(),
+      at: new Date(o.deps.clock.wall()).toISOString(),
     };
     const outcomes = await Promise.all(
       sinks.map((sink) => {

@@ -128,7 +128,10 @@ export async function awaitDone(
   const agent = isAgent(o.profile);
   const start = deps.clock.now();
   const now = () => deps.clock.now();
-  const hook = agent ? followHookMarks(deps, pane, o, start, signal) : undefined;
+  // Hook marks are written by other processes, and a dialog's reset time is read, on the wall
+  // clock; every duration here on the monotonic one.
+  const startWall = deps.clock.wall();
+  const hook = agent ? followHookMarks(deps, pane, o, startWall, signal) : undefined;
   try {
     const foreground = new ForegroundWatch(
       () => deps.foreground.inputState(o.panePid),
@@ -151,8 +154,8 @@ export async function awaitDone(
       endOnDialogs: agent && o.dialogs === 'end',
       settling,
       input,
-      now,
-      needs: {read: () => deps.hookMarks.readNeeds(pane), since: start},
+      now: () => deps.clock.wall(),
+      needs: {read: () => deps.hookMarks.readNeeds(pane), since: startWall},
     });
     // A job's watchers never end as unknown: they wait on, their reason saying so.
     const waited = knownEnding(

@@ -70,7 +70,7 @@ export async function prepareComposer(
     look.canClear = clears < MAX_CLEARS;
     look.canLeave = leaves < MAX_MODE_LEAVES;
     // An agent's dialog or usage limit is never typed into, cleared or waited out.
-    const waiting = isAgent(profile) ? endingOnDialogs(look, profile, () => clock.now()) : look;
+    const waiting = isAgent(profile) ? endingOnDialogs(look, profile, () => clock.wall()) : look;
     const waited = await waitUntil(tmux, pane, waiting, {
       intervalMs: RECHECK_MS,
       timeoutMs: deadline - clock.now(),

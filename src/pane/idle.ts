@@ -25,6 +25,8 @@ export async function waitUntilPaneIdle(
 ): Promise<void> {
   const {tmux, clock} = io;
   const started = clock.now();
+  // Hook marks are written by other processes, on the wall clock.
+  const startedWall = clock.wall();
   let announced = false;
   const condition = new IdleCondition(
     async () => {
@@ -44,11 +46,11 @@ export async function waitUntilPaneIdle(
         agent: isAgent(profile) ? profile : undefined,
         shellPane,
         input: shellPane ? await io.foreground.inputState(info.panePid) : undefined,
-        freshMark: mark !== undefined && mark.atMs >= started,
-        needs: needs !== undefined && needs.atMs >= started ? needs : undefined,
+        freshMark: mark !== undefined && mark.atMs >= startedWall,
+        needs: needs !== undefined && needs.atMs >= startedWall ? needs : undefined,
       };
     },
-    () => clock.now(),
+    () => clock.wall(),
   );
   const waited = await waitUntil(tmux, pane, condition, {
     intervalMs: RECHECK_MS,

@@ -81,6 +81,8 @@ export async function waitPaneIdle(
   const shellPane = isShellPane(info);
   checkUntilFits(o.until, info, shellPane ? PROFILES.shell : undefined);
   const started = deps.clock.now();
+  // Hook marks are written by other processes, on the wall clock.
+  const startedWall = deps.clock.wall();
   let unknown: string | undefined;
   const foreground = new ForegroundWatch(
     () => deps.foreground.inputState(info.panePid),
@@ -107,8 +109,8 @@ export async function waitPaneIdle(
     idleAgent: agent,
     blockedBy: {
       profile: agent,
-      now: () => deps.clock.now(),
-      needs: {read: () => deps.hookMarks.readNeeds(info.paneId), since: started},
+      now: () => deps.clock.wall(),
+      needs: {read: () => deps.hookMarks.readNeeds(info.paneId), since: startedWall},
     },
   });
   const waited = await waitUntil(deps.tmux, info.paneId, watcher, {

@@ -1,4 +1,5 @@
 import {execa} from 'execa';
+import {realClock} from '../base/clock.js';
 import {isNonPosixShellName} from '../base/shell.js';
 
 /**
@@ -57,7 +58,7 @@ export async function runCommand(
   args: readonly string[],
   o: RunCommandOptions & {merged: boolean},
 ): Promise<CommandRun> {
-  const started = Date.now();
+  const started = realClock.now();
   // Merged output is a transcript: a long build may print far more than is kept, and must not
   // be stopped for it, so only its last `maxBytes` are kept. An answer (not merged) over
   // `maxBytes` is wrong anyway: the command is stopped.
@@ -87,7 +88,7 @@ export async function runCommand(
     output: o.merged ? kept : text(r.stdout),
     stderr: o.merged ? '' : text(r.stderr),
     truncated: o.merged ? (tail?.dropped() ?? false) : r.isMaxBuffer,
-    durationMs: Date.now() - started,
+    durationMs: realClock.now() - started,
   };
 }
 

@@ -1,4 +1,5 @@
 import type {RecordFormat} from '../agents/replies.js';
+import {realClock} from '../base/clock.js';
 import {transcriptOf} from '../doors/claude-inbox.js';
 import {claudeConfigDirs, sessionOfPane} from '../doors/claude-session.js';
 import {ownServer} from '../doors/ladder.js';
@@ -57,12 +58,12 @@ export async function replyOfPane(
     format === 'claude-transcript' ? await claudeTranscript(deps, panePid, env) : undefined;
   const server = format === 'opencode-server' ? await opencodeOf(deps, panePid, env) : undefined;
   if (server && 'why' in server) return server;
-  const until = Date.now() + REPLY_WAIT_MS;
+  const until = realClock.now() + REPLY_WAIT_MS;
   for (;;) {
     const found = server
       ? await opencodeReply(server, at)
       : await findReply(format as FileFormat, at.prompt, {env, sinceMs: at.sinceMs, only});
-    if ('reply' in found || Date.now() >= until || deps.signal?.aborted) return found;
+    if ('reply' in found || realClock.now() >= until || deps.signal?.aborted) return found;
     await new Promise((r) => setTimeout(r, REPLY_POLL_MS));
   }
 }

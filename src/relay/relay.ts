@@ -238,7 +238,7 @@ export async function runRelay(spec: RelaySpec, deps: RelayDeps): Promise<RelayR
       ...spec,
       ...more,
       state,
-      updatedAt: new Date(deps.clock.now()).toISOString(),
+      updatedAt: new Date(deps.clock.wall()).toISOString(),
     };
     await writeRelay(deps.stateDir, record);
     deps.log(

@@ -3,6 +3,7 @@ import {lstat, mkdir, rm} from 'node:fs/promises';
 import {connect} from 'node:net';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
+import {realClock} from '../base/clock.js';
 import {NudgeError} from '../base/errors.js';
 import {DIR_MODE, socketPathLimit} from '../base/paths.js';
 import {shellWord} from '../base/shell.js';
@@ -191,7 +192,7 @@ export class HostLink {
     let slot: Awaited<ReturnType<typeof takeSlot>>;
     try {
       slot = await takeSlot(this.dir, this.#key, this.#o.settings.sessions, {
-        deadlineMs: Date.now() + SLOT_WAIT_MS,
+        deadlineMs: realClock.now() + SLOT_WAIT_MS,
         signal: o.signal,
       });
     } catch (error) {
@@ -262,7 +263,7 @@ export class HostLink {
   ): Promise<{exitCode: number | undefined; output: string; stderr: string}> {
     await ensurePrivateDir(this.dir);
     const slot = await takeSlot(this.dir, this.#key, this.#o.settings.sessions, {
-      deadlineMs: Date.now() + SLOT_WAIT_MS,
+      deadlineMs: realClock.now() + SLOT_WAIT_MS,
       signal: o.signal,
     });
     try {

@@ -31,7 +31,7 @@ export class RunDialogs {
   /** Look at a screen; whether a dialog is shown. */
   async onScreen(view: PaneView, signal: AbortSignal): Promise<boolean> {
     const {recorder} = this.deps;
-    const now = this.deps.clock.now();
+    const now = this.deps.clock.wall();
     const found = findDialog(this.o.profile, view, now);
     const at = new Date(now).toISOString();
     const step = this.o.stops.observe(found, at);

@@ -191,7 +191,8 @@ class Run {
     if (o.agent) {
       const onDialog = (view: PaneView) => this.#dialogs.onScreen(view, this.signal);
       const {args, session} = this.#sessionAtStart();
-      this.#agentStartedAt = this.deps.clock.now();
+      // Compared with the agent's files' mtimes: the wall clock.
+      this.#agentStartedAt = this.deps.clock.wall();
       await startAgent(
         {...this.deps, io: this.#io, onDialog},
         this.#pane,
@@ -259,7 +260,7 @@ class Run {
   async #lookForSession(): Promise<void> {
     const source = this.#profile.resume?.session;
     if (this.#session || !source || source === 'chosen' || this.#shellPid === undefined) return;
-    if (this.deps.clock.now() - this.#agentStartedAt > SESSION_LOOKUP_MS) return;
+    if (this.deps.clock.wall() - this.#agentStartedAt > SESSION_LOOKUP_MS) return;
     const found = await this.deps
       .findSession(source, {
         cwd: this.#o.cwd,

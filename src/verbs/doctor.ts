@@ -279,7 +279,7 @@ export async function runDoctor(o: DoctorOptions, ctx: CommandContext): Promise<
   }
   if (absent.length > 0) checks.push(absentAgents(absent, installTargets().length));
   checks.push(...(await checkWrittenPaths(ctx)));
-  checks.push(...(await checkRefusedHooks(ctx.env, ctx.clock.now())));
+  checks.push(...(await checkRefusedHooks(ctx.env, ctx.clock.wall())));
   checks.push(await checkRecoverable(ctx));
   return {checks, ok: checks.every((c) => c.status !== 'fail')};
 }

@@ -101,7 +101,7 @@ export async function expectPattern(o: ExpectOptions, ctx: CommandContext): Prom
     watcher = new RegexWatcher(new OutputReader(mark), pattern, failPatterns, lines);
     // An agent's dialog ends the wait too (blocked), at entry or later.
     const agent = await agentInPane(ctx, info, entry);
-    const waiting = endingOnDialogs(watcher, agent, () => ctx.clock.now());
+    const waiting = endingOnDialogs(watcher, agent, () => ctx.clock.wall());
     const atEntry = waiting.observe(entry);
     if (atEntry.status === 'blocked') {
       result = answer(atEntry, 'blocked', {blocked: blockedIn(info.paneId, atEntry.dialog)});

@@ -124,7 +124,7 @@ export async function explainPane(o: ExplainOptions, ctx: CommandContext): Promi
   );
   const said = session?.status;
   // As wait decides: a dialog on the screen is blocked before idle or busy is asked.
-  const dialog = info.dead ? undefined : findDialog(profile, view, ctx.clock.now());
+  const dialog = info.dead ? undefined : findDialog(profile, view, ctx.clock.wall());
   const verdict: ExplainResult['verdict'] = info.dead
     ? {idle: false, why: 'dead: its program exited'}
     : dialog

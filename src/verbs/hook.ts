@@ -62,7 +62,7 @@ export async function runHook(
   const claimed = hookPaneFromEnv(ctx.env);
   if (!claimed) return {recorded: false}; // not inside tmux: nothing to mark
   const stateDir = resolveStateDir(ctx.env);
-  const atMs = ctx.clock.now();
+  const atMs = ctx.clock.wall();
   // What the hook reports. Claude Code passes its JSON on stdin, Codex as the last argument.
   const needsKind = o.kind in NEEDS_PERSON_HOOKS ? (o.kind as NeedsHookKind) : undefined;
   const kind = o.kind as HookKind;

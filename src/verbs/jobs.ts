@@ -53,7 +53,7 @@ export async function listJobs(o: JobsOptions, ctx: CommandContext): Promise<Job
   const store = new JobStore(resolveStateDir(ctx.env));
   // Jobs of a tmux server that is gone end lost now (and their people are told).
   await endJobsOfGoneServers(store, ctx);
-  const nowMs = ctx.clock.now();
+  const nowMs = ctx.clock.wall();
   // Only the jobs on panes within the caller's reach (src/pane/reach.ts).
   const jobs = (await jobsInReach(await store.list(), ctx)).map((r) => believable(r, nowMs));
   for (const job of jobs)
@@ -113,7 +113,7 @@ export async function showStatus(o: {job: string}, ctx: CommandContext): Promise
   const store = new JobStore(resolveStateDir(ctx.env));
   const handle = await store.open(o.job);
   await endJobsOfGoneServers(store, ctx, [await handle.readState()]);
-  const status = await readStatus(handle, ctx.clock.now());
+  const status = await readStatus(handle, ctx.clock.wall());
   if (status.state === 'lost') await tellLost(handle, await handle.readState(), ctx);
   return status;
 }

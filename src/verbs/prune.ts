@@ -38,7 +38,7 @@ export async function pruneJobs(o: JobsPruneOptions, ctx: CommandContext): Promi
           HISTORY_MAX_MS,
         );
   const store = new JobStore(resolveStateDir(ctx.env));
-  const nowMs = ctx.clock.now();
+  const nowMs = ctx.clock.wall();
   const removed: string[] = [];
   let kept = 0;
   let live = 0;

@@ -66,7 +66,7 @@ export interface QueueChange {
 export async function listQueue(o: QueueOptions, ctx: CommandContext): Promise<QueueList> {
   const stateDir = resolveStateDir(ctx.env);
   const store = new JobStore(stateDir);
-  const nowMs = ctx.clock.now();
+  const nowMs = ctx.clock.wall();
   const only =
     o.pane === undefined ? undefined : await paneNamed(o.pane, o.socketName, o.socketPath, ctx);
   const groups = new Map<string, JobRecord[]>();
@@ -154,7 +154,7 @@ export async function dropFromQueue(
     notAtWork(own, record.id, await handle.readState());
     // Marked first (an entry made if its worker has none yet: the worker's claim keeps the
     // mark), so its worker, wherever it is, ends without typing when it next looks.
-    const entry = own ?? {jobId: record.id, createdAt: new Date(ctx.clock.now()).toISOString()};
+    const entry = own ?? {jobId: record.id, createdAt: new Date(ctx.clock.wall()).toISOString()};
     await lock.writeEntry({...entry, dropped: true});
     await handle.appendEvent('queue-dropped', {pane: record.pane, by: BY});
     return inQueueOrder(entries.filter((e) => !e.dropped && e.jobId !== record.id)).map(
@@ -211,7 +211,7 @@ async function waitingJob(job: string, ctx: CommandContext) {
   const store = new JobStore(stateDir);
   const handle = await store.open(job);
   const record = await handle.readState();
-  const shown = shownState(record, ctx.clock.now());
+  const shown = shownState(record, ctx.clock.wall());
   if (record.kind !== 'submit' || shown === 'lost' || isTerminal(shown))
     throw new NudgeError(
       'not-queued',

@@ -115,7 +115,7 @@ async function resumeRun(
   const old = await store.open(run.job);
   const request = validateRunRequest(JSON.parse(await readFile(old.requestPath, 'utf8')));
   if (!request.ok) throw new Error(request.error);
-  const jobId = newJobId(ctx.clock.now());
+  const jobId = newJobId(ctx.clock.wall());
   if (!(await claimRecovery(old.dir, jobId))) throw new Error('another nudge recover took it');
   const tmux = ctx.tmux(socketSpec(run.socketPath));
   const name = `nudge-${run.agent}-${run.job.slice(-4)}-${jobId.slice(-4)}`;
@@ -127,7 +127,7 @@ async function resumeRun(
     version: RUN_REQUEST_VERSION,
     kind: 'run',
     jobId,
-    createdAt: new Date(ctx.clock.now()).toISOString(),
+    createdAt: new Date(ctx.clock.wall()).toISOString(),
     server: {socketPath: info.socketPath, pid: info.serverPid},
     pane,
     paneTarget: `new session ${name} (recovered run ${run.job})`,
@@ -197,12 +197,12 @@ async function retargetJob(
     throw new Error(
       `its notice went to another pane (${old.options.notifyPane}), which did not come back`,
     );
-  const jobId = newJobId(ctx.clock.now());
+  const jobId = newJobId(ctx.clock.wall());
   if (!(await claimRecovery((await store.open(id)).dir, jobId))) return undefined;
   const request: JobRequest = {
     ...old,
     jobId,
-    createdAt: new Date(ctx.clock.now()).toISOString(),
+    createdAt: new Date(ctx.clock.wall()).toISOString(),
     server: {socketPath: info.socketPath, pid: info.serverPid},
     pane: info.paneId,
     paneTarget: `${info.paneId} (run ${run.job}'s pane ${old.pane}, recovered)`,

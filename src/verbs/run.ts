@@ -97,7 +97,7 @@ export async function runInPane(o: RunOptions, ctx: CommandContext): Promise<Run
     notifyPane = n.info.paneId;
   }
 
-  const now = ctx.clock.now();
+  const now = ctx.clock.wall();
   const jobId = newJobId(now);
   const store = new JobStore(stateDir);
   // The steps that make things (a worktree, a pane, the job's record, its worker): if one

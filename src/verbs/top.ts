@@ -58,7 +58,7 @@ export async function topView(o: TopOptions, ctx: CommandContext): Promise<TopVi
   // The server's identity, asked once: which jobs are of this server (and not of an old one).
   const server = await ctx.tmux(spec).describePane('');
   const store = new JobStore(resolveStateDir(ctx.env));
-  const nowMs = ctx.clock.now();
+  const nowMs = ctx.clock.wall();
   const byPane = new Map<string, JobRecord[]>();
   const records = await store.list();
   await endJobsOfGoneServers(store, ctx, records);

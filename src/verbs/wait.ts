@@ -130,7 +130,7 @@ async function waitOne(
             tree: systemTree,
             env: ctx.env,
             panePidOf: async () => info.panePid,
-            now: () => ctx.clock.now(),
+            now: () => ctx.clock.wall(),
           },
         ),
       },

@@ -80,7 +80,7 @@ export async function startWatcher(
         `Watcher ${name} is new: give it an assessor with --assess-cmd CMD or --assess-url URL --assess-model M.`,
       );
   }
-  const now = new Date(ctx.clock.now()).toISOString();
+  const now = new Date(ctx.clock.wall()).toISOString();
   return store.update<WatchStartResult>(name, (r) => {
     const base = r ?? undefined;
     const spec = assessor ?? base?.assessor;
@@ -126,7 +126,7 @@ export async function reportWatcher(
     throw new NudgeError('bad-usage', 'The status report is empty; say what was done.');
   if (o.bashWait !== undefined && o.bashWait.trim() === '')
     throw new NudgeError('bad-usage', '--bash-wait is empty; give a command or leave it out.');
-  const now = new Date(ctx.clock.now()).toISOString();
+  const now = new Date(ctx.clock.wall()).toISOString();
   return store.update<WatchReportResult>(name, async (r) => {
     if (!r) throw noSuchWatcher(name);
     const transcript = appendCapped(
@@ -187,7 +187,7 @@ export async function pauseWatcher(
   ctx: CommandContext,
 ): Promise<WatchPauseResult> {
   const {name, store} = watcherNamed(o, ctx);
-  const now = new Date(ctx.clock.now()).toISOString();
+  const now = new Date(ctx.clock.wall()).toISOString();
   const cycle = await store.update(name, (r) => {
     if (!r) throw noSuchWatcher(name);
     const reason = 'Paused by "nudge watch pause".';
@@ -231,7 +231,7 @@ export async function pauseWatcher(
     : decided.error;
   await store.update(name, (r) => {
     if (!r) return {record: 'keep', result: undefined};
-    const t = new Date(ctx.clock.now()).toISOString();
+    const t = new Date(ctx.clock.wall()).toISOString();
     const transcript = appendCapped(
       r.transcript,
       {t, role: decided.ok ? 'decision' : 'error', text: entry},

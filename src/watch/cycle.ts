@@ -313,7 +313,7 @@ export async function assessRequest(
     pane: r.pane,
     mode,
     plan: r.plan,
-    transcript: transcriptTail(r.transcript, deps.clock.now()),
+    transcript: transcriptTail(r.transcript, deps.clock.wall()),
     wait_output: waitOutput,
     pane_tail: paneTail,
     max_injection_chars: MAX_INJECTION_CHARS,
@@ -364,7 +364,7 @@ async function enterOf(deps: CycleDeps, name: string): Promise<boolean> {
 }
 
 function iso(clock: Clock): string {
-  return new Date(clock.now()).toISOString();
+  return new Date(clock.wall()).toISOString();
 }
 
 /** The last `max` characters of `text`. */

@@ -28,7 +28,7 @@ export async function waitOutLimit(
     resetsAt: limit.resetsAt,
   });
   const resumesAt = Date.parse(limit.resetsAt) + o.limitMarginMs;
-  for (let left = resumesAt - clock.now(); left > 0; left = resumesAt - clock.now())
+  for (let left = resumesAt - clock.wall(); left > 0; left = resumesAt - clock.wall())
     await clock.sleep(Math.min(left, LIMIT_CHECK_MS), signal);
   return deps.inject(o.resumeText);
 }

@@ -71,5 +71,5 @@ export function injectionBound(record: WatcherRecord, line: string): string | un
 }
 
 function iso(clock: Clock): string {
-  return new Date(clock.now()).toISOString();
+  return new Date(clock.wall()).toISOString();
 }

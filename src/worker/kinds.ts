@@ -229,5 +229,5 @@ export const RELAY_WORKER: WorkerKind = {
     const ended = await runRelay(spec, relayEnds(ctx, s.log));
     return ended.state === 'failed' ? EXIT_CODES.failure : EXIT_CODES.ok;
   },
-  recordFailure: (s, reason) => recordRelayFailure(s.stateDir, s.id, reason, realClock.now()),
+  recordFailure: (s, reason) => recordRelayFailure(s.stateDir, s.id, reason, realClock.wall()),
 };

@@ -6,6 +6,10 @@ export class FakeClock implements Clock {
   now(): number {
     return this.time;
   }
+  /** One clock in virtual time: the wall clock never steps here. */
+  wall(): number {
+    return this.time;
+  }
   async sleep(ms: number, signal?: AbortSignal): Promise<void> {
     signal?.throwIfAborted();
     this.time += Math.max(0, ms);

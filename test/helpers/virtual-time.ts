@@ -27,6 +27,9 @@ export class VirtualClock implements Clock {
   now(): number {
     return this.time;
   }
+  wall(): number {
+    return this.time;
+  }
   /** Virtual ms since the clock was made. */
   elapsed(): number {
     return this.time - this.start;
