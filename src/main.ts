@@ -1,10 +1,12 @@
 // The command-line program, loaded by src/cli.ts: with it, the only module (with the workers'
 // entries) that touches `process`. Errors become exit codes here and nowhere else.
 
+import {readFileSync} from 'node:fs';
 import {profileEnv} from './agents/builtin.js';
 import {useProfilesOf} from './agents/registry.js';
 import {EXIT_CODES, NudgeError} from './base/errors.js';
 import {plainText} from './base/sanitize.js';
+import {invalidArgument} from './base/utf8.js';
 import {parseSubmitFast} from './cli/submit-flags.js';
 import {dispatch} from './front/dispatch.js';
 import {asServerSentence} from './pane/target.js';
@@ -124,12 +126,32 @@ const out: Output = {
 
 // Like yargs' hideBin: drop the node binary and the script path.
 const argv = process.argv.slice(2);
+
+/** An argument with bytes that are not UTF-8 reaches Node as U+FFFD: nudge would type that
+ * in place of what the person has. Where the kernel keeps the bytes (Linux's /proc), such an
+ * argument is refused with one sentence; a true U+FFFD passes. */
+function refuseReplacedBytes(args: readonly string[]): void {
+  if (!args.some((a) => a.includes('\uFFFD'))) return;
+  let cmdline: Uint8Array;
+  try {
+    cmdline = readFileSync('/proc/self/cmdline');
+  } catch {
+    return; // no /proc (macOS): not told apart
+  }
+  const bad = invalidArgument(cmdline, args.length);
+  if (bad === undefined) return;
+  throw new NudgeError(
+    'bad-usage',
+    `Argument ${bad.index + 1} is not UTF-8: byte ${bad.offset} (0x${bad.byte.toString(16).padStart(2, '0')}) starts no valid character, and would be typed as U+FFFD; pass the text as UTF-8 (iconv -t UTF-8), or with --text-file, and submit again.`,
+  );
+}
 /** `--json` among the flags (not in the text after `--`): an error is JSON too. */
 const wantsJson = argv
   .slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length)
   .includes('--json');
 
 try {
+  refuseReplacedBytes(argv);
   // `submit` is what agents call on every turn: parse it without loading yargs when the
   // command line is plain; anything else (help, errors, other commands) goes to yargs.
   const fast = parseSubmitFast(argv);

@@ -19,7 +19,7 @@ export interface Clock {
  * that is an abort (no new error: a wait ends a raced sleep every time it is woken, for
  * hours), else with an AbortError caused by it. */
 export const realClock: Clock = {
-  now: () => performance.timeOrigin + performance.now(),
+  now: () => Math.floor(performance.timeOrigin + performance.now()),
   wall: () => Date.now(),
   sleep: (ms, signal) =>
     new Promise<void>((resolve, reject) => {

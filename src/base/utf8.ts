@@ -29,3 +29,29 @@ export function firstInvalidUtf8(bytes: Uint8Array): number | undefined {
   }
   return undefined;
 }
+
+/**
+ * The first of a process's last `count` arguments that is not UTF-8, read from the bytes the
+ * kernel keeps (`/proc/self/cmdline`: each argument ends with a NUL): Node hands such an
+ * argument to nudge with U+FFFD in place of the bytes, and nudge would type that. `index`
+ * counts from the first of those `count`. Undefined when every one is UTF-8.
+ */
+export function invalidArgument(
+  cmdline: Uint8Array,
+  count: number,
+): {index: number; offset: number; byte: number} | undefined {
+  const args: Uint8Array[] = [];
+  let start = 0;
+  while (start < cmdline.length) {
+    let end = cmdline.indexOf(0, start);
+    if (end < 0) end = cmdline.length;
+    args.push(cmdline.subarray(start, end));
+    start = end + 1;
+  }
+  const last = args.slice(Math.max(0, args.length - count));
+  for (const [index, arg] of last.entries()) {
+    const offset = firstInvalidUtf8(arg);
+    if (offset !== undefined) return {index, offset, byte: arg[offset] ?? 0};
+  }
+  return undefined;
+}

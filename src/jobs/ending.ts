@@ -79,7 +79,8 @@ export function endingOf(error: unknown, at: Stopped): JobOutcome {
   return failed;
 }
 
-function failureReason(error: unknown, {phase, pane, socketPath}: Stopped): string {
+function failureReason(error: unknown, at: Stopped): string {
+  const {phase, pane, socketPath} = at;
   if (error instanceof PaneFailure) return error.message;
   // Copy mode entered again while nudge cleared its own prefix: nothing more is typed.
   if (error instanceof PaneInMode)
@@ -87,7 +88,11 @@ function failureReason(error: unknown, {phase, pane, socketPath}: Stopped): stri
   if (error instanceof TmuxCommandError) {
     switch (error.kind) {
       case 'no-target':
-        return `Pane ${pane} is gone (closed while ${phase}).`;
+        // The whole text out: it ran, and what it ran may have ended the pane's program
+        // (`exit`, `kill -9 $$`) — not a pane closed under the typing.
+        return phase === 'typing' && at.length !== undefined && (at.typed ?? 0) >= at.length
+          ? `Pane ${pane} is gone: its program ended just after the whole text was typed (the text may have run: a command that ends its shell, such as exit or kill $$, closes the pane).`
+          : `Pane ${pane} is gone (closed while ${phase}).`;
       case 'no-server':
         return `The tmux server at ${socketPath} stopped while ${phase}.`;
       case 'no-tmux':

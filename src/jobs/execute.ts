@@ -13,7 +13,7 @@ import {notifyPreviewOf} from '../notify/config.js';
 import {teller} from '../notify/tell.js';
 import {paneMemory} from '../pane/memory.js';
 import {systemForeground} from '../process/foreground.js';
-import {endProcessGroup} from '../process/group.js';
+import {endProcessGroup, interruptProcess} from '../process/group.js';
 import {listenersOf} from '../process/listeners.js';
 import {servedInPane} from '../process/served.js';
 import {systemTree} from '../process/tree.js';
@@ -298,6 +298,7 @@ function realJobDeps(
     stopWork: {
       wanted: () => handle.cancelStopsCommand(),
       endGroup: (group) => endProcessGroup(group, realClock),
+      interruptShell: interruptProcess,
     },
     // A job of a server that went away is lost: told once, whoever finds it first.
     tell: tellingLostOnce(

@@ -49,7 +49,7 @@ export interface PaneEvents {
   /** A line of nudge's own failed its read-back: the input line was cleared, not left to run. */
   'own-line-taken-back': {pane: string};
   /** A cancelled job's command was interrupted (the keys), then its process group ended. */
-  'command-interrupted': {pane: string; keys: string[]; group: number};
+  'command-interrupted': {pane: string; keys: string[]; group: number; shell: number};
   'command-group-ended': {pane: string; group: number; how: string};
   /** The pane's shell runs a program in its foreground: the job waits behind it (`queue`). */
   'waiting-for-program': {pane: string; program: string};

@@ -15,6 +15,17 @@ export function groupAlive(pgid: number): boolean {
   }
 }
 
+/** SIGINT to one process (a pane's shell, src/jobs/stop-command.ts): never this process, nor
+ * pid 0 or 1; a process gone already is no error. */
+export function interruptProcess(pid: number): void {
+  if (!Number.isSafeInteger(pid) || pid <= 1 || pid === process.pid) return;
+  try {
+    process.kill(pid, 'SIGINT');
+  } catch {
+    // gone
+  }
+}
+
 /**
  * End the process group `pgid` — what runs in the foreground of a pane nudge opened for
  * `nudge run`: SIGTERM, up to `graceMs` for it to go, then SIGKILL. Never this process's own

@@ -1,3 +1,4 @@
+import {realClock} from '../base/clock.js';
 import {type PaneActivity, untilAborted} from './activity.js';
 import type {ControlRunner} from './control-types.js';
 import {PaneHearing} from './pane-hearing.js';
@@ -28,7 +29,7 @@ const PANES_MOVED =
  * the wait falls back to polling over the spawn runner.
  */
 export function createControlActivity(control: ControlRunner): PaneActivity {
-  const hearing = new PaneHearing({switches: control.switches, now: Date.now});
+  const hearing = new PaneHearing({switches: control.switches, now: realClock.now});
   control.onOutput((paneId, at) => hearing.output(paneId, at));
   control.switches.changes.add((change) => hearing.subscription(change));
   const endListeners = new Set<() => void>();

@@ -1,4 +1,5 @@
 import type {ChildProcess, ChildProcessWithoutNullStreams} from 'node:child_process';
+import {realClock} from '../base/clock.js';
 import {startProcess} from '../process/spawn.js';
 import {toControlLine} from './control-line.js';
 import {OutputListeners} from './control-output.js';
@@ -32,6 +33,9 @@ const START_FAILED_EXIT_MS = 5_000;
 const START_TIMEOUT_MS = 10_000;
 /** Same bound as the spawn runner's per-command timeout. */
 const REPLY_TIMEOUT_MS = 15_000;
+/** A reply timer that fires this much after it was due was held up by this process's own
+ * stop (SIGSTOP, a machine asleep), not by tmux. */
+const LATE_TIMER_MS = 1_000;
 /** How many times a closing client waits out a busy mutex before leaving unserialized. */
 const CLOSE_MUTEX_TRIES = 4;
 /** After stdin EOF, how long the client gets to exit before SIGTERM, then SIGKILL. */
@@ -117,7 +121,7 @@ class ControlClient implements ControlRunner {
   constructor(spec: ServerSpec, opts: ControlRunnerOptions) {
     this.sessionId = opts.sessionId;
     this.#mutex = opts.mutex ?? UNSERIALIZED;
-    this.#now = opts.now ?? Date.now;
+    this.#now = opts.now ?? realClock.now;
     this.#replyTimeoutMs = opts.replyTimeoutMs ?? REPLY_TIMEOUT_MS;
     if (opts.onOutput) this.#output.add(opts.onOutput);
     if (opts.onNotification) this.#notifications.add(opts.onNotification);
@@ -328,7 +332,14 @@ class ControlClient implements ControlRunner {
 
   #armReplyTimer(): void {
     clearTimeout(this.#replyTimer);
+    const due = performance.now() + this.#replyTimeoutMs;
     this.#replyTimer = setTimeout(() => {
+      // Due long ago: this process was stopped (SIGSTOP, a machine asleep), not tmux. Its
+      // answer may wait unread in the pipe, read only after the timers: look again then.
+      if (performance.now() - due > LATE_TIMER_MS) {
+        this.#armReplyTimer();
+        return;
+      }
       this.#finish({
         reason: 'unresponsive',
         detail: `tmux did not answer within ${this.#replyTimeoutMs} ms`,

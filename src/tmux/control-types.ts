@@ -55,7 +55,7 @@ export interface ControlRunnerOptions {
    * @3`, `%layout-change ...`), verbatim. Lines a command prints inside its own reply block
    * (refresh-client -A prints `%continue %4` there) are part of that reply, not notifications. */
   onNotification?: (line: string) => void;
-  /** Clock for output times; default Date.now. */
+  /** Clock for output times; default realClock.now (the monotonic clock every wait reads). */
   now?: () => number;
   /** Attach with `pause-after=N`: when we fall N seconds behind on a pane's output, tmux
    * pauses it and drops its output instead of disconnecting us after 5 minutes. A %pause

@@ -49,7 +49,7 @@ export interface OpenTransportOptions {
   onOutput?: OutputListener;
   /** Passed to the control client: other notification lines (`%window-close @3`, ...). */
   onNotification?: (line: string) => void;
-  /** Clock for output times; default Date.now. */
+  /** Clock for output times; default realClock.now (the monotonic clock every wait reads). */
   now?: () => number;
   /** Passed to the control client (see ControlRunnerOptions.pauseAfterSeconds). */
   pauseAfterSeconds?: number;

@@ -407,6 +407,22 @@ describe('the control runner', () => {
     expect(before.environment).toContain('DISPLAY=:42');
   });
 
+  it('a reply timer held up by this process itself (stopped past it) is not "tmux did not answer": the answer waiting in the pipe is read (issue 62)', async () => {
+    const server = await startTmuxServer();
+    const control = await createControlRunner(specOf(server), {
+      sessionId: await sessionOf(server, '%0'),
+      env: cleanEnv(),
+      replyTimeoutMs: 300,
+    });
+    onTestFinished(() => control.close());
+    const answer = control.run(['display-message', '-p', 'ANSWERED']);
+    // The thread stopped for 2 s, as SIGSTOP or a busy machine stops it: tmux answers
+    // meanwhile, and the reply timer is due long before the pipe is read again.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2_000);
+    expect((await answer).trim()).toBe('ANSWERED');
+    expect(control.isClosed).toBe(false);
+  });
+
   it('close() ends the client: the tmux process exits and the session stays', async () => {
     const server = await startTmuxServer();
     const control = await openControl(server, '%0');

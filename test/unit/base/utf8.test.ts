@@ -1,5 +1,5 @@
 import {describe, expect, test} from 'vitest';
-import {firstInvalidUtf8} from '../../../src/base/utf8.js';
+import {firstInvalidUtf8, invalidArgument} from '../../../src/base/utf8.js';
 
 const bytes = (...xs: number[]) => Uint8Array.from(xs);
 
@@ -33,5 +33,24 @@ describe('firstInvalidUtf8', () => {
         }
         expect(firstInvalidUtf8(input) === undefined, `${a} ${b}`).toBe(ok);
       }
+  });
+});
+
+describe('invalidArgument', () => {
+  const cmdline = (...args: Array<string | number[]>) =>
+    Buffer.concat(
+      args.flatMap((a) => [typeof a === 'string' ? Buffer.from(a) : Buffer.from(a), Buffer.of(0)]),
+    );
+
+  test('the first argument of the last `count` whose bytes are not UTF-8, counted from them', () => {
+    const line = cmdline('node', [0xff], 'cli.js', 'submit', '--', [0x63, 0x61, 0x66, 0xe9]);
+    // The node binary's own arguments are not the person's: only the last four are read.
+    expect(invalidArgument(line, 4)).toEqual({index: 3, offset: 3, byte: 0xe9});
+    expect(invalidArgument(line, 1)).toEqual({index: 0, offset: 3, byte: 0xe9});
+  });
+
+  test('every argument UTF-8 (a true U+FFFD among them), or an empty one last: undefined', () => {
+    expect(invalidArgument(cmdline('node', 'cli.js', '\uFFFD ok', ''), 2)).toBeUndefined();
+    expect(invalidArgument(new Uint8Array(), 3)).toBeUndefined();
   });
 });

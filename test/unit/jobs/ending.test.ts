@@ -54,6 +54,14 @@ describe('an error, by where the job stood, as its ending', () => {
     const tmux = (kind: 'no-target' | 'no-server' | 'no-tmux') =>
       endingOf(new TmuxCommandError(kind, '', 'x'), AT).reason;
     expect(tmux('no-target')).toBe('Pane %3 is gone (closed while waiting).');
+    // Gone once the whole text was out: the text itself may have ended the shell (issue 62).
+    const gone = new TmuxCommandError('no-target', '', 'x');
+    expect(endingOf(gone, {...AT, phase: 'typing', typed: 4, length: 9}).reason).toBe(
+      'Pane %3 is gone (closed while typing).',
+    );
+    expect(endingOf(gone, {...AT, phase: 'typing', typed: 9, length: 9}).reason).toBe(
+      'Pane %3 is gone: its program ended just after the whole text was typed (the text may have run: a command that ends its shell, such as exit or kill $$, closes the pane).',
+    );
     expect(tmux('no-server')).toBe('The tmux server at /tmp/s stopped while waiting.');
     expect(tmux('no-tmux')).toBe('tmux is no longer on PATH.');
     expect(endingOf(new PaneInMode('%3'), AT).reason).toMatch(/entered copy mode while waiting/);

@@ -111,6 +111,9 @@ function setup(
         endGroup: async () => {
           throw new Error('no process group was expected to be ended');
         },
+        interruptShell: () => {
+          throw new Error('no shell was expected to be interrupted');
+        },
       },
     },
     told,

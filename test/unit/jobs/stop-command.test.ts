@@ -12,6 +12,7 @@ function world(groups: number[], wanted = true) {
   const tmux = new FakeTmux();
   const notes: string[] = [];
   const ended: number[] = [];
+  const interrupted: number[] = [];
   const io = {
     tmux,
     clock: new FakeClock(),
@@ -27,9 +28,10 @@ function world(groups: number[], wanted = true) {
         ended.push(g);
         return 'terminated' as const;
       },
+      interruptShell: (pid: number) => void interrupted.push(pid),
     },
   };
-  return {tmux, io, deps, notes, ended};
+  return {tmux, io, deps, notes, ended, interrupted};
 }
 
 describe('stopCommand', () => {
@@ -39,6 +41,8 @@ describe('stopCommand', () => {
       'its command was interrupted (C-c) and its process group terminated',
     );
     expect(w.tmux.typed()).toBe('<C-c>');
+    // The shell too, so that it runs no more of a typed list.
+    expect(w.interrupted).toEqual([100]);
     expect(w.ended).toEqual([200]);
     expect(w.notes).toEqual(['command-interrupted', 'command-group-ended']);
   });
@@ -55,5 +59,6 @@ describe('stopCommand', () => {
     const kept = world([200], false);
     expect(await stopCommand(kept.io, kept.deps, '%1', 100)).toBeUndefined();
     expect(idle.tmux.typed() + kept.tmux.typed()).toBe('');
+    expect([...idle.interrupted, ...kept.interrupted]).toEqual([]);
   });
 });
