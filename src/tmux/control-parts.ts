@@ -154,3 +154,24 @@ const GUARD_SCRIPT = 'read ignored; kill -KILL "$1" 2>/dev/null';
 export function startGuard(clientPid: number): ChildProcess | undefined {
   return startPipeGuard(GUARD_SCRIPT, ['nudge-control-guard', String(clientPid)]);
 }
+
+/** A reply timer that fires this much after it was due was held up by this process's own
+ * stop (SIGSTOP, a machine asleep), not by tmux. */
+export const LATE_TIMER_MS = 1_000;
+
+/** Why the control client died, with what it said on stderr. */
+export function diedDetail(stderr: string, how: string): string {
+  const said = stderr.trim();
+  return said ? `the tmux control client ${how}: ${said}` : `the tmux control client ${how}`;
+}
+
+/** The error a call gets once the client is over. */
+export function closedError(
+  closed: ControlClosed | undefined,
+  kind: TmuxCommandError['kind'],
+  stderr: string,
+  label: string,
+): TmuxCommandError {
+  const detail = closed?.detail ?? 'the control client was closed';
+  return new TmuxCommandError(kind, stderr.trim(), `tmux ${label} failed: ${detail}`);
+}

@@ -7,8 +7,11 @@ import {type ControlBlock, ControlParser} from './control-parser.js';
 import {
   classifyOr,
   closedByExit,
+  closedError,
   controlClientArgs,
+  diedDetail,
   keepAlive,
+  LATE_TIMER_MS,
   settlesWithin,
   startGuard,
   whenClientEnds,
@@ -33,9 +36,6 @@ const START_FAILED_EXIT_MS = 5_000;
 const START_TIMEOUT_MS = 10_000;
 /** Same bound as the spawn runner's per-command timeout. */
 const REPLY_TIMEOUT_MS = 15_000;
-/** A reply timer that fires this much after it was due was held up by this process's own
- * stop (SIGSTOP, a machine asleep), not by tmux. */
-const LATE_TIMER_MS = 1_000;
 /** How many times a closing client waits out a busy mutex before leaving unserialized. */
 const CLOSE_MUTEX_TRIES = 4;
 /** After stdin EOF, how long the client gets to exit before SIGTERM, then SIGKILL. */
@@ -178,7 +178,7 @@ class ControlClient implements ControlRunner {
       failed: (detail, kind) => this.#finish({reason: 'client-died', detail}, kind),
       ended: (how) => {
         this.#guard?.kill('SIGKILL');
-        this.#finish({reason: 'client-died', detail: this.#diedDetail(how)});
+        this.#finish({reason: 'client-died', detail: diedDetail(this.#stderr, how)});
       },
     });
 
@@ -370,18 +370,8 @@ class ControlClient implements ControlRunner {
     return true;
   }
 
-  #diedDetail(how: string): string {
-    const stderr = this.#stderr.trim();
-    return stderr ? `the tmux control client ${how}: ${stderr}` : `the tmux control client ${how}`;
-  }
-
   #closedError(label: string): TmuxCommandError {
-    const detail = this.#closedInfo?.detail ?? 'the control client was closed';
-    return new TmuxCommandError(
-      this.#closedKind,
-      this.#stderr.trim(),
-      `tmux ${label} failed: ${detail}`,
-    );
+    return closedError(this.#closedInfo, this.#closedKind, this.#stderr, label);
   }
 
   /** The client is over: record why (first reason wins), fail everything pending. */
