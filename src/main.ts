@@ -4,7 +4,7 @@
 import {readFileSync} from 'node:fs';
 import {profileEnv} from './agents/builtin.js';
 import {useProfilesOf} from './agents/registry.js';
-import {EXIT_CODES, NudgeError} from './base/errors.js';
+import {EXIT_CODES, fileSystemSentence, NudgeError} from './base/errors.js';
 import {plainText} from './base/sanitize.js';
 import {invalidArgument} from './base/utf8.js';
 import {parseSubmitFast} from './cli/submit-flags.js';
@@ -178,7 +178,7 @@ try {
   process.exitCode = result.exitCode;
 } catch (thrown) {
   // What no command turned into a sentence: a server out of reach still says so in one.
-  const error = asServerSentence(thrown);
+  const error = fileSystemSentence(thrown) ?? asServerSentence(thrown);
   if (error instanceof NudgeError) {
     out.stderr(`nudge: ${error.message}`);
     // With --json a program reads stdout: the error is there as JSON too (docs/commands.md,

@@ -128,6 +128,35 @@ const FS_REASONS: Record<string, string> = {
   ENOTDIR: 'a file is in the way on its path',
 };
 
+/** Whether `error` is a file system that has no room, or takes no writes, now (a write that
+ * may work once room comes back). */
+export function isNoRoom(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'EROFS';
+}
+
+/**
+ * A file system error no command turned into a sentence (`EROFS: read-only file system, open
+ * '…/inbox/….tmp'`): one sentence naming the folder and what to do (exit 1), or undefined
+ * for anything else.
+ */
+export function fileSystemSentence(error: unknown): NudgeError | undefined {
+  const e = error as NodeJS.ErrnoException | undefined;
+  const code = e?.code;
+  if (typeof e?.path !== 'string' || code === undefined || FS_REASONS[code] === undefined)
+    return undefined;
+  const folder = e.path.replace(/\/[^/]*$/, '') || '/';
+  const todo = isNoRoom(error)
+    ? code === 'EROFS'
+      ? 'make it writable'
+      : 'free some space'
+    : 'check its owner and permissions';
+  return new NudgeError(
+    'state-dir',
+    `nudge could not write in ${folder}: ${fsReason(code)}; ${todo} (or set NUDGE_HOME to another folder), then try again.`,
+  );
+}
+
 /** The exit code of a job's or a run's ending, the same for the CLI and its worker: done 0,
  * blocked 3, timeout 124, anything else 1. */
 export function exitCodeOfState(state: string): ExitCode {

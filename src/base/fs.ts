@@ -24,9 +24,13 @@ export async function writeFileAtomic(
   try {
     await handle.writeFile(data, 'utf8');
     if (o.durable) await handle.sync();
-  } finally {
-    await handle.close();
+  } catch (error) {
+    // Not written (the disk full): no half file left behind.
+    await handle.close().catch(() => {});
+    await rm(tmp, {force: true});
+    throw error;
   }
+  await handle.close();
   try {
     await rename(tmp, path);
   } catch (error) {

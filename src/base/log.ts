@@ -1,4 +1,4 @@
-import {closeSync, openSync} from 'node:fs';
+import {openSync, writeSync} from 'node:fs';
 import {type Logger, pino} from 'pino';
 import {FILE_MODE} from './paths.js';
 import {thisProcess} from './this-process.js';
@@ -8,12 +8,25 @@ export type {Logger} from 'pino';
 /**
  * The worker's structured log: pino JSON lines appended to the job's worker.log. Written
  * synchronously, so nothing is lost when the worker exits right after logging (an async
- * destination may still be opening then).
+ * destination may still be opening then). A line that cannot be written (the disk full) is
+ * dropped, never thrown: a waiter that died of its log would lose every job it holds (issue
+ * 62). Once writing works again, the log says how many lines it lost.
  */
 export function createJobLogger(logPath: string, bindings: Record<string, unknown>): Logger {
   // Create the file 0600 first; pino's destination would use the umask.
-  closeSync(openSync(logPath, 'a', FILE_MODE));
-  const destination = pino.destination({dest: logPath, sync: true, append: true});
+  const fd = openSync(logPath, 'a', FILE_MODE);
+  let lost = 0;
+  const destination = {
+    write(line: string) {
+      try {
+        if (lost > 0) writeSync(fd, `${JSON.stringify({msg: 'log lines lost', lost})}\n`);
+        lost = 0;
+        writeSync(fd, line);
+      } catch {
+        lost++;
+      }
+    },
+  };
   return pino(
     {
       base: {pid: thisProcess.pid, ...bindings},

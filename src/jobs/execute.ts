@@ -113,7 +113,7 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
   let transportRecord: string | undefined;
   // Each state change carries the transport once known: the final state has it, come what may.
   const patched = withPatch(
-    createJobRecorder(handle, log),
+    createJobRecorder(handle, log, {clock: realClock, signal: ctx.signal}),
     () => (transportRecord === undefined ? {} : {transport: transportRecord}),
     () => handle.cancelledByPerson(),
   );

@@ -1,4 +1,6 @@
 import type {HookMark, RefusedMark} from '../agents/hook-marks.js';
+import type {Clock} from '../base/clock.js';
+import {describeError, isNoRoom} from '../base/errors.js';
 import type {Logger} from '../base/log.js';
 import type {JobEvents, JobOutcome, JobTransitions} from './events.js';
 import type {JobRecord, RecordPatch} from './record.js';
@@ -47,34 +49,92 @@ export function createRecorder<
   handle: JobHandle,
   log: Logger,
   endingOf: EndingOf<Outcome>,
+  untilRecorded?: UntilRecorded,
 ): Recorder<Transitions, Events, Outcome> {
   const info = (fields: Record<string, unknown>, message: string) => log.info(fields, message);
+  // With no room on the disk, a step not recorded leaves the job running (its ending is kept
+  // and written once there is room); without untilRecorded, every failure is thrown.
+  const step = (write: () => Promise<unknown>) =>
+    write().then(
+      () => {},
+      (error: unknown) => {
+        if (!untilRecorded || !isNoRoom(error)) throw error;
+      },
+    );
   return {
     async transition(state, data, patch = {}) {
-      await handle.updateState({...patch, state: state as JobRecord['state']});
-      await handle.appendEvent(state, {state, ...data});
+      await step(async () => {
+        await handle.updateState({...patch, state: state as JobRecord['state']});
+        await handle.appendEvent(state, {state, ...data});
+      });
       info({event: state, ...data}, `state ${state}`);
     },
     async mark(patch) {
-      await handle.updateState(patch);
+      await step(() => handle.updateState(patch));
     },
     async event(name, data) {
-      await handle.appendEvent(name, {...data} as Record<string, unknown>);
+      await step(() => handle.appendEvent(name, {...data} as Record<string, unknown>));
       info({event: name, ...data}, name);
     },
     async end(outcome, extra = {}) {
       const {ending, patch = {}} = endingOf(outcome);
       const all = {...patch, ...extra};
-      if (Object.keys(all).length > 0) await handle.updateState(all);
-      const {wrote} = await handle.end(outcome.state, ending);
+      const write = async () => {
+        if (Object.keys(all).length > 0) await handle.updateState(all);
+        return handle.end(outcome.state, ending);
+      };
+      const {wrote} = await (untilRecorded
+        ? recordedOnceRoom(write, untilRecorded, (why) =>
+            info({event: 'ending-unrecorded', state: outcome.state, why}, 'ending not yet recorded'),
+          )
+        : write());
       info({event: outcome.state, ...ending, recorded: wrote}, `state ${outcome.state}`);
     },
   };
 }
 
-/** The real recorder of a submit's job. */
-export function createJobRecorder(handle: JobHandle, log: Logger): JobRecorder {
-  return createRecorder(handle, log, ({state: _state, ...ending}: JobOutcome) => ({ending}));
+/** How an ending that cannot be written now (the disk full, issue 62) is kept: tried again
+ * every RECORD_RETRY_MS until it is written, or `signal` (the process's stop) ends the wait. */
+export interface UntilRecorded {
+  clock: Clock;
+  signal: AbortSignal;
+}
+
+const RECORD_RETRY_MS = 2_000;
+
+/** `write` until it goes through: a file system with no room now (isNoRoom) is waited for,
+ * `told` once; any other error, or the stop, is thrown. */
+async function recordedOnceRoom<T>(
+  write: () => Promise<T>,
+  o: UntilRecorded,
+  told: (why: string) => void,
+): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (!isNoRoom(error) || o.signal.aborted) throw error;
+      if (tries === 1) told(describeError(error));
+      await o.clock.sleep(RECORD_RETRY_MS, o.signal).catch(() => {
+        throw error;
+      });
+    }
+  }
+}
+
+/** The real recorder of a submit's job: an ending the disk has no room for is kept and
+ * written once it has (`untilRecorded`). */
+export function createJobRecorder(
+  handle: JobHandle,
+  log: Logger,
+  untilRecorded: UntilRecorded,
+): JobRecorder {
+  return createRecorder(
+    handle,
+    log,
+    ({state: _state, ...ending}: JobOutcome) => ({ending}),
+    untilRecorded,
+  );
 }
 
 /** What a job records of an agent's turn-end hooks while it waits on `pane`: a mark (with

@@ -177,15 +177,20 @@ export class JobHandle {
     ending: JobEnding,
     nowIso = new Date().toISOString(),
   ): Promise<{record: JobRecord; wrote: boolean}> {
+    const claim = join(this.dir, ENDED_CLAIM);
     try {
-      await writeFile(join(this.dir, ENDED_CLAIM), `${thisProcess.pid}\n`, {
-        flag: 'wx',
-        mode: FILE_MODE,
-      });
+      await writeFile(claim, `${thisProcess.pid}\n`, {flag: 'wx', mode: FILE_MODE});
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST')
-        return {record: await this.readState(), wrote: false};
-      throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+        // Made but not written (the disk full): not a claim anyone holds; gone for a retry.
+        await rm(claim, {force: true}).catch(() => {});
+        throw error;
+      }
+      // Ours already, from a try whose writes failed (the disk full): finish it now.
+      const mine = await readFile(claim, 'utf8').catch(() => '');
+      const record = await this.readState();
+      if (mine.trim() !== String(thisProcess.pid) || isTerminal(record.state))
+        return {record, wrote: false};
     }
     const {by, ...given} = ending;
     const fields = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));

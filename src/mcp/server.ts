@@ -2,7 +2,7 @@ import {join} from 'node:path';
 import type {Readable, Writable} from 'node:stream';
 import {McpServer} from '@modelcontextprotocol/sdk/server/mcp.js';
 import {StdioServerTransport} from '@modelcontextprotocol/sdk/server/stdio.js';
-import {describeError, NudgeError} from '../base/errors.js';
+import {describeError, fileSystemSentence, NudgeError} from '../base/errors.js';
 import {createJobLogger, type Logger} from '../base/log.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import {nudgeVersion} from '../base/version.js';
@@ -72,9 +72,10 @@ function toolCall(ctx: CommandContext, log: Logger): ToolCall {
       const message =
         error instanceof NudgeError
           ? error.message
-          : extra.signal.aborted
-            ? 'Cancelled by the client.'
-            : `nudge failed: ${describeError(error)}`;
+          : (fileSystemSentence(error)?.message ??
+            (extra.signal.aborted
+              ? 'Cancelled by the client.'
+              : `nudge failed: ${describeError(error)}`));
       log.info({event: 'tool', tool, ms: ctx.clock.now() - started, error: message}, tool);
       return {content: [{type: 'text', text: message}], isError: true};
     }
