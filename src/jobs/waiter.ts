@@ -89,6 +89,8 @@ const HANDOVER_POLL_MS = 100;
  * is for a refresh that does not come. Every wake-up is CPU spent on jobs that only wait
  * (issue 44). */
 const INBOX_BACKSTOP_MS = 30_000;
+/** How long an entry that could not be taken (a write failed) waits before it is tried again. */
+const CLAIM_RETRY_MS = 2_000;
 /** How often it reads its inbox when the folder cannot be watched at all. */
 const INBOX_POLL_MS = 250;
 
@@ -202,6 +204,8 @@ async function serve(dir: string, first: WaiterLock, deps: WaiterDeps): Promise<
   let held: WaiterLock | undefined = first;
   const changes = watchQueue(inbox);
   const {clock} = deps;
+  /** Entries that could not be taken yet (a write failed), and when to try each again. */
+  const later = new Map<string, number>();
   /** Ends the round's wait: a job ended, or the inbox changed. (Not a race over each job's
    * end and the watch's promise: that adds a reaction to each of them every round, ~300
    * bytes apiece kept for as long as the job waits.) */
@@ -217,8 +221,11 @@ async function serve(dir: string, first: WaiterLock, deps: WaiterDeps): Promise<
       // A waiter whose lock was taken over (it stalled) takes no new job: the new holder does.
       if (!held.lost.aborted && !deps.signal.aborted) {
         for (const entry of await inboxEntries(inbox)) {
+          if ((later.get(entry) ?? 0) > clock.now()) continue;
           const job = await claim(inbox, entry, deps, (id) => running.has(id));
-          if (!job) continue;
+          if (job === 'again') later.set(entry, clock.now() + CLAIM_RETRY_MS);
+          if (!job || job === 'again') continue;
+          later.delete(entry);
           const stop = new AbortController();
           const onStop = () => stop.abort();
           deps.signal.addEventListener('abort', onStop, {once: true});
@@ -237,7 +244,14 @@ async function serve(dir: string, first: WaiterLock, deps: WaiterDeps): Promise<
         }
       }
       if (running.size === 0) {
-        if ((await inboxEntries(inbox)).length > 0 && !held.lost.aborted) continue;
+        const entries = await inboxEntries(inbox);
+        if (entries.length > 0 && !held.lost.aborted) {
+          // Only entries to try again later: wait for the first of them, not in a busy loop.
+          const first = Math.min(...entries.map((e) => later.get(e) ?? 0));
+          if (first > clock.now())
+            await clock.sleep(first - clock.now(), deps.signal).catch(() => {});
+          continue;
+        }
         await held.release();
         held = undefined;
         // Someone may have written an entry while we were leaving: its worker takes the lock,
@@ -307,7 +321,7 @@ async function claim(
   name: string,
   deps: WaiterDeps,
   runsHere: (id: string) => boolean,
-): Promise<InboxEntry | undefined> {
+): Promise<InboxEntry | 'again' | undefined> {
   const from = join(inbox, name);
   const taken = join(inbox, `${name}.${deps.pid}.taken`);
   try {
@@ -336,7 +350,16 @@ async function claim(
     await handle.updateState({pid: self.pid, pidStart: self.start, waiter: true});
     return {job: entry.job, vars};
   } catch (error) {
-    deps.log(`inbox entry ${name} could not be taken: ${describeError(error)}`);
+    // A write that failed (the disk full, issue 62) is no reason to drop the job: its worker
+    // has gone, trusting the waiter with it. The entry goes back, tried again after a pause.
+    deps.log(`inbox entry ${name} could not be taken yet: ${describeError(error)}`);
+    if (
+      await rename(taken, from).then(
+        () => true,
+        () => false,
+      )
+    )
+      return 'again';
     return undefined;
   } finally {
     await rm(taken, {force: true});

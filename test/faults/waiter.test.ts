@@ -3,7 +3,7 @@
 // job gets a new waiter); stopped (SIGSTOP 20 s) the next job is served by a new waiter within
 // the stop, and each job of the stopped one ends once, its notice typed at most once; the
 // tmux server killed under it ends every job once and the waiter goes.
-import {mkdirSync, readdirSync, writeFileSync} from 'node:fs';
+import {mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {
@@ -173,5 +173,38 @@ describe('the waiter under faults', () => {
     expect(typed.split('\n').filter((l) => l.includes('until [ -e')).length, typed).toBe(1);
     expect((await readJobState(w.home, other)).state).toBe('waiting');
     expect((await readJobState(w.home, running)).state).toBe('waiting');
+  }, 180_000);
+
+  it('an entry the waiter cannot take yet (a write of it fails) stays in the inbox, and is taken once the write works (issue 62)', async () => {
+    const w = await waitingJobs(1);
+    const [first] = w.ids as [string];
+    const pane = await w.server.newPane(SHELL);
+    // A job queued for the waiter, as a worker leaves it: its record, and its inbox entry.
+    const id = `${first.slice(0, -4)}zzzz`;
+    const dir = join(w.home, 'jobs', id);
+    mkdirSync(dir, {mode: 0o700});
+    const read = (f: string) => JSON.parse(readFileSync(join(w.home, 'jobs', first, f), 'utf8'));
+    const request = read('request.json');
+    writeFileSync(
+      join(dir, 'request.json'),
+      JSON.stringify({...request, jobId: id, pane, text: `echo FIN''ISHED-0`}),
+      {mode: 0o600},
+    );
+    const {pid: _p, pidStart: _s, waiter: _w, transport: _t, ...state} = read('state.json');
+    writeFileSync(
+      join(dir, 'state.json'),
+      JSON.stringify({...state, id, state: 'queued', pane, paneTarget: pane}),
+      {mode: 0o600},
+    );
+    // The waiter's first write for it fails: a folder where its caller file goes.
+    mkdirSync(join(dir, 'caller.json'));
+    const inbox = join(w.home, 'waiters', readdirSync(join(w.home, 'waiters'))[0] ?? '', 'inbox');
+    writeFileSync(join(inbox, `${id}.json`), JSON.stringify({job: id, vars: {}}));
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    expect(readdirSync(inbox).filter((n) => n.startsWith(id))).not.toEqual([]);
+    expect((await readJobState(w.home, id)).state).toBe('queued');
+    rmSync(join(dir, 'caller.json'), {recursive: true});
+    const ended = await expectJobEnd(w.home, id, 'done', 60_000);
+    expect(ended.pid).toBe(w.pids[0]);
   }, 180_000);
 });
