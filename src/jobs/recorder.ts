@@ -52,8 +52,10 @@ export function createRecorder<
   untilRecorded?: UntilRecorded,
 ): Recorder<Transitions, Events, Outcome> {
   const info = (fields: Record<string, unknown>, message: string) => log.info(fields, message);
-  // With no room on the disk, a step not recorded leaves the job running (its ending is kept
-  // and written once there is room); without untilRecorded, every failure is thrown.
+  // With no room on the disk (untilRecorded): a change of state — what says keys are about to
+  // go out (typing, notifying) — waits until it is written, so nothing is ever typed without
+  // its record; the ending is kept and written once there is room; any other note is dropped.
+  // Without untilRecorded, every failure is thrown.
   const step = (write: () => Promise<unknown>) =>
     write().then(
       () => {},
@@ -61,9 +63,15 @@ export function createRecorder<
         if (!untilRecorded || !isNoRoom(error)) throw error;
       },
     );
+  const held = <T>(what: string, write: () => Promise<T>): Promise<T> =>
+    untilRecorded
+      ? recordedOnceRoom(write, untilRecorded, (why) =>
+          info({event: 'unrecorded', what, why}, `${what} waits to be recorded`),
+        )
+      : write();
   return {
     async transition(state, data, patch = {}) {
-      await step(async () => {
+      await held(`state ${state}`, async () => {
         await handle.updateState({...patch, state: state as JobRecord['state']});
         await handle.appendEvent(state, {state, ...data});
       });
@@ -83,11 +91,7 @@ export function createRecorder<
         if (Object.keys(all).length > 0) await handle.updateState(all);
         return handle.end(outcome.state, ending);
       };
-      const {wrote} = await (untilRecorded
-        ? recordedOnceRoom(write, untilRecorded, (why) =>
-            info({event: 'ending-unrecorded', state: outcome.state, why}, 'ending not yet recorded'),
-          )
-        : write());
+      const {wrote} = await held(`ending ${outcome.state}`, write);
       info({event: outcome.state, ...ending, recorded: wrote}, `state ${outcome.state}`);
     },
   };

@@ -3,58 +3,16 @@
 // jobs it holds (a log line or a step it cannot write is dropped, never thrown), keeps the
 // ending, and writes it — the truth, once — as soon as there is room again. Needs root (or
 // CAP_SYS_ADMIN) to mount the tmpfs; skipped with a sentence where the machine refuses.
-import {execFileSync} from 'node:child_process';
-import {closeSync, existsSync, mkdirSync, openSync, rmSync, writeSync} from 'node:fs';
+import {existsSync, mkdirSync, rmSync} from 'node:fs';
 import {join} from 'node:path';
-import {describe, expect, it, onTestFinished} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import {submitJob, terminalEvents, waitForEvent, workerPid} from '../helpers/faults.js';
 import {expectJobEnd, readJobState} from '../helpers/job-files.js';
 import {isAlive} from '../helpers/process-view.js';
 import {runNudge, submitArgs} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
+import {fillDisk, useTmpfs} from '../helpers/tmpfs.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
-
-/** A 4 MiB tmpfs at a new folder, unmounted when the test ends; undefined where mount fails. */
-function smallDisk(): string | undefined {
-  const at = join(useTempDir('nudge-disk-'), 'disk');
-  mkdirSync(at);
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m,mode=0700', 'tmpfs', at], {
-      stdio: 'ignore',
-    });
-  } catch {
-    return undefined;
-  }
-  onTestFinished(() => {
-    execFileSync('umount', ['-l', at], {stdio: 'ignore'});
-  });
-  return at;
-}
-
-/** Fill the folder's file system to its last byte: the file that holds it. */
-function fill(dir: string): string {
-  const file = join(dir, 'filler');
-  const fd = openSync(file, 'w');
-  const chunk = Buffer.alloc(64 * 1024);
-  for (;;) {
-    try {
-      writeSync(fd, chunk);
-    } catch {
-      break;
-    }
-  }
-  // What a small write can still find (a partly used page) is taken too.
-  for (;;) {
-    try {
-      writeSync(fd, Buffer.alloc(1));
-    } catch {
-      break;
-    }
-  }
-  // Closed: an open file keeps its room after it is removed.
-  closeSync(fd);
-  return file;
-}
 
 const canMount = process.getuid?.() === 0 && existsSync('/proc/filesystems');
 
@@ -62,7 +20,7 @@ describe.skipIf(!canMount)(
   'the state folder full while a job waits (a tmpfs NUDGE_HOME; skipped unless root may mount one)',
   () => {
     it('the waiter keeps the job, and records its true ending once there is room again', async (ctx) => {
-      const disk = smallDisk();
+      const disk = useTmpfs('4m');
       if (!disk) return ctx.skip('this machine refuses to mount a tmpfs (no CAP_SYS_ADMIN)');
       const home = join(disk, 'nudge');
       const server = await startTmuxServer();
@@ -79,11 +37,14 @@ describe.skipIf(!canMount)(
       );
       await waitForEvent(home, id, 'waiting', 60_000);
       const waiter = await workerPid(home, id);
-      const filler = fill(disk);
+      const filler = fillDisk(disk);
       mkdirSync(go);
-      // The command finished on the full disk: the notice arrives, the waiter lives on.
-      await server.waitForScreen('%0', /# NOTICE /m, 60_000);
+      // The command finishes on the full disk: the waiter lives on, and holds the notice until
+      // it can record that it types it (nothing is typed without its record).
+      await server.waitForScreen('%0', /^FINISHED$/m, 60_000);
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
       expect(isAlive(waiter)).toBe(true);
+      expect(await server.capture('%0')).not.toMatch(/# NOTICE /);
       expect((await readJobState(home, id)).state).toBe('waiting');
       // A new job meanwhile: one sentence naming the folder and what to do, no errno text.
       const refused = await runNudge(
@@ -97,6 +58,8 @@ describe.skipIf(!canMount)(
       rmSync(filler);
       const ended = await expectJobEnd(home, id, 'done', 60_000);
       expect(ended.notified).toBe(true);
+      const screen = (await server.capture('%0')).split('\n');
+      expect(screen.filter((l) => l.includes('# NOTICE ')).length, screen.join('\n')).toBe(1);
       expect(await terminalEvents(home, id)).toHaveLength(1);
     }, 180_000);
   },

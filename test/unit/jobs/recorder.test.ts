@@ -37,7 +37,8 @@ test('one call per step: the record, events.jsonl and the log agree; the ending 
 });
 
 test('an ending the disk has no room for is kept, tried again, and written once room comes back; the stop ends the wait', async () => {
-  const noRoom = () => Object.assign(new Error('ENOSPC: no space left on device'), {code: 'ENOSPC'});
+  const noRoom = () =>
+    Object.assign(new Error('ENOSPC: no space left on device'), {code: 'ENOSPC'});
   let fails = 2;
   const ended: string[] = [];
   const handle = {
