@@ -43,6 +43,7 @@ import {createJobRecorder, type JobRecorder} from './recorder.js';
 import type {JobRequest} from './request.js';
 import {isTerminal, JobHandle, previewText, type TerminalState} from './store.js';
 import {untilAnswered} from './unblocked.js';
+import {untilRoom} from './unrecorded.js';
 
 /** What the worker process used, for its exit log line. */
 export interface WorkerUsage {
@@ -113,7 +114,11 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
   let transportRecord: string | undefined;
   // Each state change carries the transport once known: the final state has it, come what may.
   const patched = withPatch(
-    createJobRecorder(handle, log, {clock: realClock, signal: ctx.signal}),
+    createJobRecorder(
+      handle,
+      log,
+      untilRoom(request, ctx, () => current()),
+    ),
     () => (transportRecord === undefined ? {} : {transport: transportRecord}),
     () => handle.cancelledByPerson(),
   );
@@ -131,17 +136,15 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
       watchForLoss(opened, (detail) => {
         lost = detail;
         transportRecord = `${describeTransport(opened)}, lost: ${detail}`;
-        // An event only: the state record is rewritten by the job itself right now, and
-        // two writers of it could lose a transition. The record gets it at the end.
+        // An event only (two writers of the state record could lose a transition).
         void recorder.event('transport-lost', {detail}).catch(() => {});
       });
       await recordTransport(opened, transportRecord, {handle, recorder, log});
     },
   );
   const lockFor = (pane: string) => paneLockFor(ctx.stateDir, {...server, pane});
-  // Each step shown on the pane too (@nudge-state …): over the job's transport once it is
-  // open, else one tmux process (a job queued behind others holds no control client). A
-  // text handed to the agent's door (--if-busy now) leaves the pane's state to its jobs.
+  // Each step shown on the pane too (@nudge-state …): over the job's transport once open, else
+  // one tmux process; a text handed to the agent's door leaves the pane's state to its jobs.
   const spawned = createTmux(createSpawnRunner(spec));
   const current = () => (transport.opened ? transport.tmux : spawned);
   const recorder = ifBusyMeans(request.options.ifBusy).door
@@ -154,8 +157,7 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
         },
         lock: lockFor(request.pane),
       });
-  // The profiles are read now, before any pane lock is taken: a user's profile files load zod
-  // and the TOML parser, CPU a lock holder must not spend between two refreshes of its lock.
+  // The profiles are read before any pane lock is taken (zod and TOML: CPU a holder can't spare).
   loadedProfiles();
 
   let outcome: JobOutcome;
@@ -167,8 +169,7 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
     );
   } finally {
     await transport.close();
-    // Out of the pane's queue when its worker ends, whatever stopped it (a cancel before the
-    // lock left the front end's entry, which held the next job until it went stale).
+    // Out of the pane's queue when its worker ends, whatever stopped it (a cancel, too).
     await paneLockFor(ctx.stateDir, {...server, pane: request.pane})
       .dequeue(request.jobId)
       .catch(() => {});

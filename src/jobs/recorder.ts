@@ -63,12 +63,17 @@ export function createRecorder<
         if (!untilRecorded || !isNoRoom(error)) throw error;
       },
     );
-  const held = <T>(what: string, write: () => Promise<T>): Promise<T> =>
-    untilRecorded
-      ? recordedOnceRoom(write, untilRecorded, (why) =>
-          info({event: 'unrecorded', what, why}, `${what} waits to be recorded`),
-        )
-      : write();
+  const held = async <T>(what: string, write: () => Promise<T>): Promise<T> => {
+    if (!untilRecorded) return write();
+    let waited = false;
+    const done = await recordedOnceRoom(write, untilRecorded, (why) => {
+      waited = true;
+      info({event: 'unrecorded', what, why}, `${what} waits to be recorded`);
+      untilRecorded.told?.(what);
+    });
+    if (waited) untilRecorded.recorded?.();
+    return done;
+  };
   return {
     async transition(state, data, patch = {}) {
       await held(`state ${state}`, async () => {
@@ -102,6 +107,10 @@ export function createRecorder<
 export interface UntilRecorded {
   clock: Clock;
   signal: AbortSignal;
+  /** Told when `what` (`ending done`, `state typing`) starts to wait for room, and when it
+   * is written after all (src/jobs/unrecorded.ts marks the pane for `nudge status`). */
+  told?: (what: string) => void;
+  recorded?: () => void;
 }
 
 const RECORD_RETRY_MS = 2_000;

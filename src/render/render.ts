@@ -201,7 +201,11 @@ export function renderStatus(
       : '';
   line(`job     ${s.id}`);
   if (s.host) line(`host    ${s.host}`);
-  line(`state   ${s.state}${lostNote}`);
+  const [kind, next] = (s.unrecorded ?? '').split(' ');
+  const unrecorded = s.unrecorded
+    ? ` (${kind === 'ending' ? `ended ${next}` : `${next} next`}, not yet recorded: the state folder is full)`
+    : '';
+  line(`state   ${s.state}${lostNote}${unrecorded}`);
   if (s.reason) line(`reason  ${s.reason}`);
   if (s.recoveredAs) line(`recovered as job ${s.recoveredAs} (nudge recover)`);
   if (s.stalled)

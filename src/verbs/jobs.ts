@@ -8,6 +8,7 @@ import {jobsInReach} from '../jobs/job-reach.js';
 import {endJobsOfGoneServers, tellLost} from '../jobs/lost.js';
 import type {RunRecord, SubmitRecord} from '../jobs/record.js';
 import {
+  isTerminal,
   JOB_STATES,
   type JobEvent,
   type JobHandle,
@@ -17,6 +18,7 @@ import {
   type ShownState,
   shownState,
 } from '../jobs/store.js';
+import {readUnrecorded} from '../jobs/unrecorded.js';
 import {resolveServerSpec, socketFile} from '../tmux/server.js';
 import type {CommandContext} from './context.js';
 import type {JOBS_OPTIONS} from './options/setup.js';
@@ -91,7 +93,14 @@ function jobFilter(o: JobsOptions, ctx: CommandContext) {
 
 /** A job's record plus its events, as `nudge status` shows it; `recoveredAs`: the job that
  * brought it back after its tmux server went away (`nudge recover`). */
-export type JobStatus = ShownJob & {events: JobEvent[]; logPath: string; recoveredAs?: string};
+export type JobStatus = ShownJob & {
+  events: JobEvent[];
+  logPath: string;
+  recoveredAs?: string;
+  /** What its process waits for room to record (`ending done`, `state typing`): the state
+   * folder is full (src/jobs/unrecorded.ts). */
+  unrecorded?: string;
+};
 
 /** Read one job's status. */
 export async function readStatus(handle: JobHandle, nowMs: number): Promise<JobStatus> {
@@ -115,5 +124,9 @@ export async function showStatus(o: {job: string}, ctx: CommandContext): Promise
   await endJobsOfGoneServers(store, ctx, [await handle.readState()]);
   const status = await readStatus(handle, ctx.clock.wall());
   if (status.state === 'lost') await tellLost(handle, await handle.readState(), ctx);
-  return status;
+  if (isTerminal(status.state)) return status;
+  // Running: it may have done more than the full disk let it write (its pane says).
+  const tmux = ctx.tmux({kind: 'socket-path', path: status.socketPath});
+  const unrecorded = await readUnrecorded(tmux, status.pane, status.id);
+  return unrecorded ? {...status, unrecorded} : status;
 }
