@@ -1,5 +1,5 @@
 import {readFileSync} from 'node:fs';
-import {describeError, EXIT_CODES, type ExitCode} from '../base/errors.js';
+import {describeError, EXIT_CODES, type ExitCode, fileSystemSentence} from '../base/errors.js';
 import {statFields} from './proc-stat.js';
 
 /**
@@ -91,7 +91,8 @@ export async function workerMain(kind: WorkerKind): Promise<void> {
     kind.prepare?.(env);
     process.exitCode = await kind.run(start);
   } catch (error) {
-    await fail(describeError(error));
+    // A file system error as one sentence naming the folder and what to do (issue 62).
+    await fail(fileSystemSentence(error)?.message.replace(/\.$/, '') ?? describeError(error));
   }
 }
 

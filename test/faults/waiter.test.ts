@@ -3,6 +3,7 @@
 // job gets a new waiter); stopped (SIGSTOP 20 s) the next job is served by a new waiter within
 // the stop, and each job of the stopped one ends once, its notice typed at most once; the
 // tmux server killed under it ends every job once and the waiter goes.
+import {execFileSync} from 'node:child_process';
 import {mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
@@ -206,5 +207,32 @@ describe('the waiter under faults', () => {
     rmSync(join(dir, 'caller.json'), {recursive: true});
     const ended = await expectJobEnd(w.home, id, 'done', 60_000);
     expect(ended.pid).toBe(w.pids[0]);
+  }, 180_000);
+
+  it('its inbox read-only: a new job fails in one sentence naming the folder; writable again, the next job is taken at once (issue 62)', async () => {
+    const w = await waitingJobs(1);
+    const inbox = join(w.home, 'waiters', readdirSync(join(w.home, 'waiters'))[0] ?? '', 'inbox');
+    try {
+      execFileSync('mount', ['--bind', inbox, inbox], {stdio: 'ignore'});
+      execFileSync('mount', ['-o', 'remount,bind,ro', inbox], {stdio: 'ignore'});
+    } catch {
+      return; // no bind mounts here (not root): what the read-only state folder tests cover
+    }
+    const [late, later] = [await w.server.newPane(SHELL), await w.server.newPane(SHELL)];
+    try {
+      const refused = await submitJob(w.home, jobArgs(w.server, late, 5, w.go), ENV);
+      const failed = await expectJobEnd(w.home, refused, 'failed', 60_000);
+      expect(String(failed.reason)).toBe(
+        `Worker failed: nudge could not write in ${inbox}: the file system is read-only; make it writable (or set NUDGE_HOME to another folder), then try again.`,
+      );
+    } finally {
+      execFileSync('umount', [inbox], {stdio: 'ignore'});
+    }
+    const submitted = Date.now();
+    const next = await submitJob(w.home, jobArgs(w.server, later, 6, w.go), ENV);
+    const locked = await waitForEvent(w.home, next, 'locked', 60_000);
+    // Within one refresh of the waiter's lock (4 s), with room for a loaded machine.
+    expect(Date.parse(locked.t) - submitted).toBeLessThan(15_000);
+    expect(await workerPid(w.home, next)).toBe(w.pids[0]);
   }, 180_000);
 });
