@@ -66,7 +66,8 @@ export async function deliver(
   const line = {gone: false};
   try {
     const delivered = await deliverCounted(io, pane, text, profile, o, line, signal);
-    await lineEnded(io, pane, o.owner, 0, 'failed');
+    // Sent: a mark left by a tmux that failed just now only makes the next line wait.
+    await lineEnded(io, pane, o.owner, 0, 'failed').catch(() => {});
     return delivered;
   } catch (error) {
     const left = line.gone ? 0 : o.count();
