@@ -146,15 +146,18 @@ export function fileSystemSentence(error: unknown): NudgeError | undefined {
   if (typeof e?.path !== 'string' || code === undefined || FS_REASONS[code] === undefined)
     return undefined;
   const folder = e.path.replace(/\/[^/]*$/, '') || '/';
-  const todo = isNoRoom(error)
-    ? code === 'EROFS'
-      ? 'make it writable'
-      : 'free some space'
-    : 'check its owner and permissions';
   return new NudgeError(
     'state-dir',
-    `nudge could not write in ${folder}: ${fsReason(code)}; ${todo} (or set NUDGE_HOME to another folder), then try again.`,
+    `nudge could not write in ${folder}: ${fsReason(code)}; ${fsRemedy(code)} (or set NUDGE_HOME to another folder), then try again.`,
   );
+}
+
+/** What a person does about a file system error's code, for a sentence: `free some space`. */
+export function fsRemedy(code: string): string {
+  if (code === 'EROFS') return 'make it writable';
+  return code === 'ENOSPC' || code === 'EDQUOT'
+    ? 'free some space'
+    : 'check its owner and permissions';
 }
 
 /** The exit code of a job's or a run's ending, the same for the CLI and its worker: done 0,

@@ -1,5 +1,5 @@
 import {appendFile, open, rename, rm} from 'node:fs/promises';
-import {fsReason, NudgeError} from './errors.js';
+import {fsReason, fsRemedy, NudgeError} from './errors.js';
 import {FILE_MODE} from './paths.js';
 import {thisProcess} from './this-process.js';
 
@@ -47,9 +47,9 @@ export async function appendLine(path: string, line: string): Promise<void> {
 /** A failed write under the state dir as a one-sentence NudgeError (exit 1). */
 export function stateWriteError(stateDir: string, error: unknown): NudgeError {
   if (error instanceof NudgeError) return error;
-  const why = fsReason((error as NodeJS.ErrnoException).code ?? 'error');
+  const code = (error as NodeJS.ErrnoException).code ?? 'error';
   return new NudgeError(
     'state-dir',
-    `Cannot write to the state directory ${stateDir} (${why}); free some space or fix it, or set NUDGE_HOME to a writable directory.`,
+    `Cannot write to the state directory ${stateDir} (${fsReason(code)}); ${fsRemedy(code)}, or set NUDGE_HOME to a writable directory.`,
   );
 }

@@ -350,17 +350,18 @@ async function claim(
     await handle.updateState({pid: self.pid, pidStart: self.start, waiter: true});
     return {job: entry.job, vars};
   } catch (error) {
+    deps.log(`inbox entry ${name} could not be taken: ${describeError(error)}`);
     // A write that failed (the disk full, issue 62) is no reason to drop the job: its worker
     // has gone, trusting the waiter with it. The entry goes back, tried again after a pause.
-    deps.log(`inbox entry ${name} could not be taken yet: ${describeError(error)}`);
-    if (
-      await rename(taken, from).then(
-        () => true,
-        () => false,
-      )
-    )
-      return 'again';
-    return undefined;
+    // An entry that is not a job's (no JSON, no record) is dropped: it would keep the waiter.
+    const code = String((error as NodeJS.ErrnoException).code);
+    if (!/^E[A-Z]+$/.test(code) || code === 'ENOENT') return undefined;
+    return (await rename(taken, from).then(
+      () => true,
+      () => false,
+    ))
+      ? 'again'
+      : undefined;
   } finally {
     await rm(taken, {force: true});
   }
