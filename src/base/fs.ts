@@ -28,7 +28,7 @@ export async function writeFileAtomic(
     // Not written (the disk full): no half file left behind.
     await handle.close().catch(() => {});
     await rm(tmp, {force: true});
-    throw error;
+    throw withPath(error, tmp);
   }
   await handle.close();
   try {
@@ -41,7 +41,20 @@ export async function writeFileAtomic(
 
 /** Append one line (O_APPEND: concurrent appenders never interleave within a line). */
 export async function appendLine(path: string, line: string): Promise<void> {
-  await appendFile(path, `${line}\n`, {encoding: 'utf8', mode: FILE_MODE, flag: 'a'});
+  await appendFile(path, `${line}\n`, {encoding: 'utf8', mode: FILE_MODE, flag: 'a'}).catch(
+    (error: unknown) => {
+      throw withPath(error, path);
+    },
+  );
+}
+
+/** A write's error names the file it failed on (a write to an open file, ENOSPC, names
+ * none), so its sentence can name the folder (base/errors.ts fileSystemSentence). */
+function withPath(error: unknown, path: string): unknown {
+  const e = error as NodeJS.ErrnoException;
+  if (e !== null && typeof e === 'object' && typeof e.code === 'string' && e.path === undefined)
+    e.path = path;
+  return error;
 }
 
 /** A failed write under the state dir as a one-sentence NudgeError (exit 1). */

@@ -18,8 +18,9 @@ import {
 } from '../helpers/faults.js';
 import {expectJobEnd, readJobEvents, readJobState, waitForJobEnd} from '../helpers/job-files.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
-import {submitArgs} from '../helpers/run-nudge.js';
+import {runNudge, submitArgs} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
+import {fillDisk} from '../helpers/tmpfs.js';
 import {startTmuxServer, type TmuxTestServer} from '../helpers/tmux-server.js';
 import {waitFor} from '../helpers/wait-for.js';
 
@@ -152,7 +153,7 @@ describe('the waiter under faults', () => {
     }
   }, 180_000);
 
-  it('an inbox entry written again for a running job is ignored: its text typed once (issue 61)', async () => {
+  it('an inbox entry written again for a running or ended job is ignored: its text typed once (issue 61)', async () => {
     const w = await waitingJobs(2);
     const [running, other] = w.ids as [string, string];
     const inbox = join(w.home, 'waiters', readdirSync(join(w.home, 'waiters'))[0] ?? '', 'inbox');
@@ -161,6 +162,21 @@ describe('the waiter under faults', () => {
     again(running);
     const ignored = await waitForEvent(w.home, running, 'entry-ignored', 60_000);
     expect(ignored).toMatchObject({why: 'it is running already (waiting)'});
+    // Ended: cancelled while the other job keeps the waiter (stop 68 saw this entry untaken for
+    // 60 s; issue 62 item 5).
+    const cancelled = await runNudge(['cancel', running], {NUDGE_HOME: w.home});
+    expect(cancelled.exitCode, cancelled.stderr).toBe(0);
+    await expectJobEnd(w.home, running, 'cancelled');
+    const written = Date.now();
+    again(running);
+    const ended = await waitForEvent(
+      w.home,
+      running,
+      'entry-ignored',
+      60_000,
+      (e) => e.why === 'it ended (cancelled)',
+    );
+    expect(Date.parse(ended.t) - written).toBeLessThan(15_000);
     // The text went into its pane once; the other job still waits, untouched.
     const typed = await w.server.tmux(
       'capture-pane',
@@ -173,7 +189,7 @@ describe('the waiter under faults', () => {
     );
     expect(typed.split('\n').filter((l) => l.includes('until [ -e')).length, typed).toBe(1);
     expect((await readJobState(w.home, other)).state).toBe('waiting');
-    expect((await readJobState(w.home, running)).state).toBe('waiting');
+    expect(await terminalEvents(w.home, running)).toHaveLength(1);
   }, 180_000);
 
   it('an entry the waiter cannot take yet (a write of it fails) stays in the inbox, and is taken once the write works (issue 62)', async () => {
@@ -209,21 +225,45 @@ describe('the waiter under faults', () => {
     expect(ended.pid).toBe(w.pids[0]);
   }, 180_000);
 
-  it('its inbox read-only: a new job fails in one sentence naming the folder; writable again, the next job is taken at once (issue 62)', async () => {
+  it('its inbox read-only, then full: each new job fails in one sentence naming the folder; both removed, the next job is taken at once (issue 62)', async () => {
     const w = await waitingJobs(1);
     const inbox = join(w.home, 'waiters', readdirSync(join(w.home, 'waiters'))[0] ?? '', 'inbox');
+    const mount = (...args: string[]) => execFileSync('mount', args, {stdio: 'ignore'});
     try {
-      execFileSync('mount', ['--bind', inbox, inbox], {stdio: 'ignore'});
-      execFileSync('mount', ['-o', 'remount,bind,ro', inbox], {stdio: 'ignore'});
+      mount('--bind', inbox, inbox);
+      mount('-o', 'remount,bind,ro', inbox);
     } catch {
       return; // no bind mounts here (not root): what the read-only state folder tests cover
     }
-    const [late, later] = [await w.server.newPane(SHELL), await w.server.newPane(SHELL)];
-    try {
-      const refused = await submitJob(w.home, jobArgs(w.server, late, 5, w.go), ENV);
+    const [late, full, later] = [
+      await w.server.newPane(SHELL),
+      await w.server.newPane(SHELL),
+      await w.server.newPane(SHELL),
+    ];
+    const failsSaying = async (pane: string, n: number, sentence: string) => {
+      const refused = await submitJob(w.home, jobArgs(w.server, pane, n, w.go), ENV);
       const failed = await expectJobEnd(w.home, refused, 'failed', 60_000);
       expect(String(failed.reason)).toBe(
-        `Worker failed: nudge could not write in ${inbox}: the file system is read-only; make it writable (or set NUDGE_HOME to another folder), then try again.`,
+        `Worker failed: nudge could not write in ${inbox}: ${sentence}`,
+      );
+    };
+    try {
+      await failsSaying(
+        late,
+        5,
+        'the file system is read-only; make it writable (or set NUDGE_HOME to another folder), then try again.',
+      );
+    } finally {
+      execFileSync('umount', [inbox], {stdio: 'ignore'});
+    }
+    // Then a small file system over it, full to the last byte.
+    mount('-t', 'tmpfs', '-o', 'size=64k,mode=0700', 'tmpfs', inbox);
+    try {
+      fillDisk(inbox);
+      await failsSaying(
+        full,
+        7,
+        'the disk is full; free some space (or set NUDGE_HOME to another folder), then try again.',
       );
     } finally {
       execFileSync('umount', [inbox], {stdio: 'ignore'});
