@@ -116,10 +116,19 @@ export function submitInto(w: World, flags: readonly string[], text: string) {
 /** Type a prompt into the agent as a person would, and wait until the model has it. */
 export async function say(w: World, text: string): Promise<void> {
   await w.server.tmux('send-keys', '-t', w.agent.pane, '-l', text);
-  // A pause before Enter, as a person leaves (the CLIs take a fast Enter as a newline).
+  // A person presses Enter once the words show (CI 2026-12-06: copilot on a loaded machine
+  // had not drawn them 400 ms later, and its first prompt never reached the model), and
+  // pauses before it (the CLIs take a fast Enter as a newline).
+  // (Its last word: a CLI wraps a long line inside its own box.)
+  const last = text.trim().split(/\s+/).at(-1) ?? text;
+  await w.server.waitForScreen(w.agent.pane, new RegExp(escapeRegex(last)), 60_000);
   await new Promise((r) => setTimeout(r, 400));
   await w.server.tmux('send-keys', '-t', w.agent.pane, 'Enter');
-  await w.model.waitForPrompt(new RegExp(`^${escapeRegex(text)}$`), {timeoutMs: 60_000});
+  try {
+    await w.model.waitForPrompt(new RegExp(`^${escapeRegex(text)}$`), {timeoutMs: 60_000});
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\nthe agent's screen:\n${await w.agent.capture()}`);
+  }
 }
 
 /** The only job in the test's state dir (the one the model's shell call queued); on timeout
