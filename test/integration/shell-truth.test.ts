@@ -10,7 +10,6 @@ import {waitForEvent} from '../helpers/faults.js';
 import {expectJobEnd, readJobState, waitForJobEnd, waitForJobState} from '../helpers/job-files.js';
 import {runNudge, submitArgv} from '../helpers/run-nudge.js';
 import {endSleepIn, shellAtPrompt} from '../helpers/shell-pane.js';
-import {useTempDir} from '../helpers/temp-dir.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 const NOTICE = '[SYSTEM COMMAND] Command complete. Resume.';
@@ -126,44 +125,6 @@ describe('a shell pane', () => {
     expect((await server.tmux('display', '-p', '-t', '%0', '#{pane_current_command}')).trim()).toBe(
       'bash',
     );
-  });
-
-  test('nudge cancel of a typed list stops the whole list: a command that shrugs off C-c, ended by SIGTERM, is not followed by the rest (issue 62)', async () => {
-    const {server, home} = await shellAtPrompt();
-    const out = join(useTempDir('nudge-list-'), 'rest');
-    // The first command ignores SIGINT (C-c does nothing), so its group is ended (SIGTERM):
-    // an interactive shell goes on with the list after that, unless it was interrupted too.
-    const list = `sh -c "trap '' INT; sleep 60"; echo REST > ${out}`;
-    const id = (
-      await runNudge(submitArgv(server.socket, '%0', ['--delay', '0', '--no-notice', '--', list]), {
-        NUDGE_HOME: home,
-      })
-    ).stdout.trim();
-    await waitForJobState(home, id, ['waiting']);
-    const cancelled = await runNudge(['cancel', id], {NUDGE_HOME: home});
-    expect(cancelled.exitCode, cancelled.stderr).toBe(0);
-    const ended = await readJobState(home, id);
-    expect(String(ended.reason)).toMatch(
-      /its command was interrupted \(C-c\) and its process group terminated/,
-    );
-    // The shell is back at its prompt, and never ran the rest.
-    const next = (
-      await runNudge(
-        submitArgv(server.socket, '%0', [
-          '--delay',
-          '0',
-          '--no-notice',
-          '--',
-          'echo BACK-$((3+3))',
-        ]),
-        {
-          NUDGE_HOME: home,
-        },
-      )
-    ).stdout.trim();
-    expect(await waitForJobEnd(home, next)).toMatchObject({state: 'done'});
-    expect(await lines(server, '%0')).toContain('BACK-6');
-    expect(existsSync(out)).toBe(false);
   });
 
   test('cancel --keep-running leaves it; the queued job waits behind it, never typed into it', async () => {

@@ -83,30 +83,4 @@ describe('submit --text-file', () => {
     expect(jobIds(home)).toEqual([]);
     expect((await rec.bytes()).length).toBe(0);
   }, 60_000);
-
-  test('an argument that is not UTF-8 (Node would read it as U+FFFD): exit 2 naming it, nothing queued; a true U+FFFD is typed', async () => {
-    const {server, home, rec} = await recorderWorld();
-    const argv = submitArgs(server.socket, rec.pane, flagWords({notice: false}));
-    // The text's bytes through a shell (a JavaScript string cannot hold them): "caf\xe9".
-    const viaShell = (text: string) =>
-      execa(
-        'bash',
-        ['-c', `exec "$0" "$@" -- "$(printf '${text}')"`, process.execPath, CLI, ...argv],
-        {
-          env: cleanEnv({NUDGE_HOME: home}),
-          extendEnv: false,
-          reject: false,
-        },
-      );
-    const r = await viaShell('caf\\xe9');
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr.trim()).toBe(
-      `nudge: Argument ${argv.length + 2} is not UTF-8: byte 3 (0xe9) starts no valid character, and would be typed as U+FFFD; pass the text as UTF-8 (iconv -t UTF-8), or with --text-file, and submit again.`,
-    );
-    expect(jobIds(home)).toEqual([]);
-    const real = await viaShell('\\xef\\xbf\\xbd ok');
-    expect(real.exitCode, real.stderr).toBe(0);
-    await waitForJobEnd(home, real.stdout.trim(), 60_000);
-    expect((await rec.bytes()).toString('hex')).toBe(Buffer.from('\uFFFD ok\r').toString('hex'));
-  }, 60_000);
 });
