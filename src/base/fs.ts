@@ -49,7 +49,7 @@ export async function appendLine(path: string, line: string): Promise<void> {
 }
 
 /** A write's error names the file it failed on (a write to an open file, ENOSPC, names
- * none), so its sentence can name the folder (base/errors.ts fileSystemSentence). */
+ * none), so its sentence can name the folder (fileSystemSentence in src/base/errors.ts). */
 function withPath(error: unknown, path: string): unknown {
   const e = error as NodeJS.ErrnoException;
   if (e !== null && typeof e === 'object' && typeof e.code === 'string' && e.path === undefined)

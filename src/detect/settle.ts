@@ -34,6 +34,8 @@ export interface SettleDeps {
   /** The pane's processes that listen on a port (read only while background work shows). */
   served: () => Promise<ServedInPane>;
   now: () => number;
+  /** The wall clock, which hook marks are written on (`atMs`). */
+  wall: () => number;
   /** Told each time what keeps the agent from being settled changes (undefined: settled). */
   onWorking: (what: string | undefined) => void;
   /** `--until turn`: the turn's end is enough, whatever the agent left running. */
@@ -74,6 +76,8 @@ export class Settling {
   #served: Served[] = [];
   /** When the footer last showed work (the screen's path), on the wait's clock. */
   #workSeenAt: number | undefined;
+  /** When a look first found the footer cleared after work, on the wall clock (hook marks'). */
+  #clearedWall: number | undefined;
   #told: string | undefined;
   #last: Settlement | undefined;
   constructor(private readonly deps: SettleDeps) {}
@@ -147,7 +151,16 @@ export class Settling {
       const services = this.#screenServices();
       if (services.length >= count) return {settled: true, by: 'screen', services};
       this.#workSeenAt = now;
+      this.#clearedWall = undefined;
       return {settled: false, why: `working: ${footer} (the agent's footer)`};
+    }
+    if (this.#workSeenAt !== undefined) {
+      this.#clearedWall ??= this.deps.wall();
+      // The hook reported a turn's end after the work ended: the turn the agent went on with
+      // (Copilot CLI's, whose agentStop lists nothing) has ended — no need to wait out the rest.
+      const mark = this.deps.latestMark();
+      if (mark !== undefined && mark.atMs > this.#clearedWall)
+        return {settled: true, by: 'hook', services: said};
     }
     if (this.#workSeenAt !== undefined && now - this.#workSeenAt < AFTER_WORK_MS) {
       return {

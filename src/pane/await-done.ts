@@ -144,6 +144,7 @@ export async function awaitDone(
           latestMark: hook.latest,
           served: () => deps.served(o.panePid),
           now,
+          wall: () => deps.clock.wall(),
           onWorking: o.onWorking,
           turnOnly: o.until.kind === 'prompt' && o.until.turn === true,
         })

@@ -11,9 +11,13 @@
  * Gemini CLI (`run_shell_command` with `is_background: true`): the command holds the job until
  * it ends; no turn follows (the screen alone: their turn-end hooks say nothing of it).
  *
- * opencode, Qwen Code, Pi and Copilot CLI: no background command was found in their tools
- * here (docs/agents.md, "Done means settled"); their ordinary turns ending done at once is what
- * the data agents' at-model files check for each.
+ * Qwen Code (`run_shell_command` with `is_background: true`) and Copilot CLI (`bash` with
+ * `mode: "async"`: its turn stays open, `Waiting for background shells`, and goes on when the
+ * shell ends) settle as Claude Code does: the footer holds the job, the turn after it ends it.
+ *
+ * opencode and Pi: no background command was found in their tools here (docs/agents.md, "Done
+ * means settled"); their ordinary turns ending done at once is what the data agents' at-model
+ * files check for each.
  */
 import {existsSync, statSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
@@ -77,15 +81,18 @@ async function notIdleMeanwhile(w: World): Promise<string> {
  * that turn. What the job says meanwhile: from the Stop hook's list where it names the shell
  * (Claude Code), else the footer (Qwen Code's list names its agent tasks, not its shells). */
 const TURN_AFTER: Array<{
-  name: 'claude' | 'qwen';
+  name: 'claude' | 'qwen' | 'copilot';
   tool: (cmd: string) => Reply;
   says: (hooks: boolean) => RegExp;
+  /** What `nudge wait` answers meanwhile. */
+  waits: RegExp;
 }> = [
   {
     name: 'claude',
     tool: background,
     says: (hooks) =>
       hooks ? /^working: 1 background shell \(sleep 20; touch / : /^working: 1 shell/,
+    waits: /working: 1 shell/,
   },
   {
     name: 'qwen',
@@ -94,6 +101,18 @@ const TURN_AFTER: Array<{
       input: {command, description: 'Run it in the background', is_background: true},
     }),
     says: () => /^working: 1 shell \(the agent's footer\)/,
+    waits: /working: 1 shell/,
+  },
+  {
+    // Its turn stays open while the shell runs (its footer: `Waiting for background shells`),
+    // and goes on when it ends; its agentStop hook lists nothing, so the footer decides.
+    name: 'copilot',
+    tool: (command) => ({
+      tool: 'bash',
+      input: {command, description: 'Run it in the background', mode: 'async'},
+    }),
+    says: () => /^working: Waiting for background shells \(the agent's footer\)/,
+    waits: /working: Waiting for background shells/,
   },
 ];
 
@@ -122,7 +141,7 @@ describe.each(
     expect(status.stdout).toMatch(/\bworking: /);
     expect(existsSync(marker), 'the background command ended already').toBe(false);
     // `nudge wait` on the pane meanwhile: not idle.
-    expect(await notIdleMeanwhile(w)).toMatch(/working: 1 shell/);
+    expect(await notIdleMeanwhile(w)).toMatch(a.waits);
     const end = await waitForJobEnd(w.home, id, 180_000);
     expect(end.state, `${JSON.stringify(end)}\n${await seen(w, id)}`).toBe('done');
     expect(end.settledBy).toBe(hooks ? 'hook' : 'screen');

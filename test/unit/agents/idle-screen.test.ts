@@ -54,6 +54,8 @@ test.each([
   ['codex', 'codex-background-terminal', '1 background terminal running'],
   ['codex', 'codex-background-terminal-0.171.0', '1 background terminal running'],
   ['gemini', 'gemini-background-process', '1 Background process'],
+  // Copilot CLI's footer: its turn waits for the shell, the composer takes input meanwhile.
+  ['copilot', 'copilot-background-shell', 'Waiting for background shells'],
 ])('%s: a command left running after the turn (%s)', (name, screen, shown) => {
   const profile = PROFILES[name]!;
   const view = capturedScreen(screen);

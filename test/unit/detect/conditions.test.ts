@@ -51,6 +51,7 @@ describe('promptTest', () => {
       latestMark: () => mark,
       served: async () => ({served: []}),
       now: () => 0,
+      wall: () => 0,
       onWorking: () => {},
       turnOnly: false,
     });

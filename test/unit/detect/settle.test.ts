@@ -33,6 +33,7 @@ function world(o: {work?: WorkItem[] | undefined; served?: Served[]; turnOnly?: 
       return {served: o.served ?? []};
     },
     now: () => now,
+    wall: () => now,
     onWorking: (what) => told.push(what),
     turnOnly: o.turnOnly ?? false,
   });
@@ -115,6 +116,21 @@ describe('from the hook', () => {
       by: 'hook',
       services: [{kind: 'shell', what: './serve.sh', service: 'listening on :5173'}],
     });
+  });
+
+  test("a mark without a list after the footer cleared (Copilot CLI's agentStop of the turn it went on with) settles at once; one from before does not", async () => {
+    const w = world({work: undefined});
+    // Its stop as the work started: the footer holds it.
+    w.mark(undefined);
+    await w.settling.prepare(SHELL);
+    expect(w.settling.judge(SHELL)).toMatchObject({settled: false});
+    // The work ended: the earlier mark is not the end of the turn that follows.
+    w.tick(1_000);
+    expect(w.settling.judge(DONE)).toMatchObject({settled: false});
+    // That turn's stop, within the time it is given: settled by the hook, no waiting out.
+    w.tick(200);
+    w.mark(undefined);
+    expect(w.settling.judge(DONE)).toEqual({settled: true, by: 'hook', services: []});
   });
 
   test('a mark without the list (an older agent) leaves it to the screen', async () => {
