@@ -253,3 +253,52 @@ describe.each(NO_TURN_AFTER.filter((a) => agentAvailable(a.name)).map((a) => [a.
     }, 300_000);
   },
 );
+
+/** opencode's sub-agent (its `task` tool: a child session that makes its own turns, with the
+ * model's replies of its own conversation). `session.idle` fires for the child too, before the
+ * parent's turn goes on; in 1.18.33 the parent's turn shows busy while the child works (its
+ * task tool has no background mode), so the screen holds the job even where the plugin would
+ * mark the child's idle — the plugin's own rule (a child's idle is not the pane's turn end) is
+ * tested with opencode's event shapes in test/unit/setup/opencode-plugin.test.ts. */
+describe.skipIf(!agentAvailable('opencode')).each([true, false])(
+  'opencode settles (hooks installed: %s)',
+  (hooks) => {
+    test("a sub-agent: the job waits for it and for the parent's turn after it; the notice comes once, after", async () => {
+      const w = await setup('opencode', 'all', {hooks});
+      const marker = join(w.agent.workdir, 'sub-done');
+      const task = 'Check the parser thoroughly and report back.';
+      // The child's own conversation: a slow command, then its answer.
+      w.model.scriptFor(
+        new RegExp(`^${escapeRegex(task)}$`),
+        {shell: `sleep 12; touch ${marker}`},
+        {text: 'The parser is fine.'},
+      );
+      const followUp: Reply = {text: 'The sub-agent says the parser is fine.'};
+      w.model.script(
+        {
+          tool: 'task',
+          input: {description: 'Check the parser', prompt: task, subagent_type: 'general'},
+        },
+        followUp,
+      );
+      const id = await submit(w, 'have a sub-agent check the parser');
+      const end = await waitForJobEnd(w.home, id, 180_000);
+      expect(end.state, `${JSON.stringify(end)}\n${await seen(w, id)}`).toBe('done');
+      const events = await readJobEvents(w.home, id);
+      const met = Date.parse(String(events.find((e) => e.event === 'condition-met')?.t));
+      // Done only after the child's work ended and the parent's turn after it ended.
+      expect(statSync(marker).mtimeMs).toBeLessThan(met);
+      const after = w.model.journal().find((e) => e.reply === followUp);
+      expect(after?.turnEndedAt, await seen(w, id)).toBeDefined();
+      expect(met).toBeGreaterThanOrEqual(after?.turnEndedAt ?? Number.POSITIVE_INFINITY);
+      const notice = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
+        timeoutMs: 60_000,
+      });
+      expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
+      expect(notice.at).toBeGreaterThan(after?.turnEndedAt ?? Number.POSITIVE_INFINITY);
+      console.log(
+        `opencode settled (hooks ${hooks}): parent turn end → condition-met ${met - (after?.turnEndedAt ?? 0)} ms`,
+      );
+    }, 300_000);
+  },
+);
