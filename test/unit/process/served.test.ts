@@ -59,7 +59,8 @@ test("lsof's -F pn lines: each process's ports", () => {
 describe.each(['proc', 'ps'])('a real listener under a real process (view %s)', (view) => {
   const started: Array<ReturnType<typeof spawn>> = [];
   afterEach(() => {
-    for (const p of started) p.kill('SIGKILL');
+    // The whole group: the listener outlives a bash killed alone.
+    for (const p of started) if (p.pid) process.kill(-p.pid, 'SIGKILL');
     delete process.env.NUDGE_PROCESS_VIEW;
   });
   test('found with its port; a process outside the tree is not', async () => {
@@ -68,6 +69,7 @@ describe.each(['proc', 'ps'])('a real listener under a real process (view %s)', 
       "const s=require('net').createServer().listen(0,'127.0.0.1',()=>console.log(s.address().port))";
     const shell = spawn('bash', ['-c', `node -e "${script}"; sleep 60`], {
       stdio: ['ignore', 'pipe', 'ignore'],
+      detached: true,
     });
     started.push(shell);
     const [line] = (await once(shell.stdout!, 'data')) as [Buffer];
