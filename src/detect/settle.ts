@@ -9,7 +9,7 @@ import {
   servicesByPattern,
   type WorkItem,
 } from '../agents/work.js';
-import type {Served, ServedInPane} from '../process/served.js';
+import type {Link, Served, ServedInPane} from '../process/served.js';
 import type {PaneView} from '../tmux/view.js';
 
 /** Which source said the agent's turn ended with nothing it started still running. */
@@ -42,9 +42,11 @@ export interface SettleDeps {
   turnOnly: boolean;
 }
 
-/** A background shell's process: the process just below the agent's own in its ancestry. */
-function rootBelowAgent(profile: Profile, s: Served): {pid: number; command: string} {
-  const chain = [...s.ancestors, {pid: s.pid, command: s.command}];
+/** A background command's root: the process just below the agent's own in its ancestry (a
+ * shell Claude Code ran it in; the command itself, which Copilot CLI runs in a terminal of
+ * its own). */
+function rootBelowAgent(profile: Profile, s: Served): Link {
+  const chain: Link[] = [...s.ancestors, s];
   const agentAt = chain.findIndex((p) =>
     profile.programs?.some((re) =>
       p.command
@@ -53,7 +55,9 @@ function rootBelowAgent(profile: Profile, s: Served): {pid: number; command: str
         .some((w) => re.test(w)),
     ),
   );
-  return chain[agentAt + 1] ?? chain[0] ?? s;
+  // The agent not found in it: its first process, and only a shell there counts.
+  if (agentAt < 0) return {...(chain[0] ?? s), leader: false};
+  return chain[agentAt + 1] ?? s;
 }
 
 const SHELL_ROOT = /^(?:\S*\/)?(?:ba|z|da|k|fi)?sh$/;
@@ -176,7 +180,10 @@ export class Settling {
     const byRoot = new Map<number, {command: string; ports: number[]}>();
     for (const s of this.#served) {
       const root = rootBelowAgent(this.deps.profile, s);
-      if (!SHELL_ROOT.test(root.command.split(' ')[0] ?? '')) continue;
+      // A shell, or a command the agent ran in a terminal of its own (it leads its process
+      // group): not one of the agent's own helpers (an MCP or language server), which share
+      // the agent's group.
+      if (!SHELL_ROOT.test(root.command.split(' ')[0] ?? '') && !root.leader) continue;
       const seen = byRoot.get(root.pid);
       byRoot.set(root.pid, {command: s.command, ports: [...(seen?.ports ?? []), ...s.ports]});
     }

@@ -2,7 +2,6 @@ import {readdir, readFile, readlink} from 'node:fs/promises';
 import {statFields} from './proc-stat.js';
 import {ps} from './ps.js';
 import {runFile, viewEnv} from './spawn.js';
-import {parsePsTable} from './tree.js';
 import {processView} from './view.js';
 
 /**
@@ -21,7 +20,17 @@ export interface Served {
   ports: number[];
   /** Its ancestors below the pane's first process, nearest last: the background shell that
    * started it is among them. */
-  ancestors: Array<{pid: number; command: string}>;
+  ancestors: Link[];
+  /** It leads its own process group (an agent ran it in a terminal of its own). */
+  leader: boolean;
+}
+
+/** A process of a pane's tree, as a listener's ancestry holds it. */
+export interface Link {
+  pid: number;
+  command: string;
+  /** It leads its own process group. */
+  leader: boolean;
 }
 
 /** A pane's listeners, or why they cannot be read. */
@@ -30,15 +39,12 @@ export type ServedInPane = {served: Served[]} | {why: string};
 /** How many processes of a pane are looked at, at most (a pane's tree is a few dozen). */
 const MAX_PROCESSES = 4_096;
 
-/** A table of processes: pid → parent and command line. */
-type Table = ReadonlyMap<number, {ppid: number; command: string}>;
+/** A table of processes: pid → parent, command line, and whether it leads its group. */
+type Table = ReadonlyMap<number, {ppid: number; command: string; leader?: boolean}>;
 
 /** The descendants of `root` in `table` (root excluded), each with its chain of ancestors
  * below `root`, breadth first. */
-export function descendantsOf(
-  table: Table,
-  root: number,
-): Array<{pid: number; command: string; ancestors: Array<{pid: number; command: string}>}> {
+export function descendantsOf(table: Table, root: number): Array<Link & {ancestors: Link[]}> {
   const children = new Map<number, number[]>();
   for (const [pid, row] of table) {
     const list = children.get(row.ppid);
@@ -46,18 +52,17 @@ export function descendantsOf(
     else children.set(row.ppid, [pid]);
   }
   const out: ReturnType<typeof descendantsOf> = [];
-  const queue: Array<{pid: number; ancestors: Array<{pid: number; command: string}>}> = [
-    {pid: root, ancestors: []},
-  ];
+  const queue: Array<{pid: number; ancestors: Link[]}> = [{pid: root, ancestors: []}];
   const seen = new Set<number>([root]);
   while (queue.length > 0 && out.length < MAX_PROCESSES) {
     const at = queue.shift()!;
     for (const child of children.get(at.pid) ?? []) {
       if (seen.has(child)) continue;
       seen.add(child);
-      const command = table.get(child)?.command ?? '';
-      out.push({pid: child, command, ancestors: at.ancestors});
-      queue.push({pid: child, ancestors: [...at.ancestors, {pid: child, command}]});
+      const row = table.get(child);
+      const link = {pid: child, command: row?.command ?? '', leader: row?.leader === true};
+      out.push({...link, ancestors: at.ancestors});
+      queue.push({pid: child, ancestors: [...at.ancestors, link]});
     }
   }
   return out;
@@ -95,17 +100,34 @@ export function portsOfLsof(out: string): Map<number, number[]> {
 }
 
 async function procTable(): Promise<Table> {
-  const table = new Map<number, {ppid: number; command: string}>();
+  const table = new Map<number, {ppid: number; command: string; leader: boolean}>();
   for (const entry of await readdir('/proc')) {
     const pid = Number(entry);
     if (!Number.isSafeInteger(pid) || pid <= 0) continue;
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
     if (stat === undefined) continue;
-    const ppid = Number(statFields(stat)[1]);
+    const fields = statFields(stat);
+    const ppid = Number(fields[1]);
+    const leader = Number(fields[2]) === pid;
     const command = await readFile(`/proc/${pid}/cmdline`, 'utf8')
       .then((c) => c.replace(/\0+$/, '').replace(/\0/g, ' '))
       .catch(() => '');
-    table.set(pid, {ppid, command});
+    table.set(pid, {ppid, command, leader});
+  }
+  return table;
+}
+
+/** `ps -o pid=,ppid=,pgid=,command=` output as a table. */
+export function parsePsGroups(out: string): Table {
+  const table = new Map<number, {ppid: number; command: string; leader: boolean}>();
+  for (const line of out.split('\n')) {
+    const m = /^\s*(\d+)\s+(\d+)\s+(\d+)\s?(.*)$/.exec(line);
+    if (m)
+      table.set(Number(m[1]), {
+        ppid: Number(m[2]),
+        command: (m[4] ?? '').trim(),
+        leader: m[3] === m[1],
+      });
   }
   return table;
 }
@@ -131,9 +153,9 @@ async function procServed(panePid: number): Promise<ServedInPane> {
 }
 
 async function psServed(panePid: number): Promise<ServedInPane> {
-  const table = await ps(['-ww', '-A', '-o', 'pid=,ppid=,command=']);
+  const table = await ps(['-ww', '-A', '-o', 'pid=,ppid=,pgid=,command=']);
   if (table === undefined) return {why: 'ps could not list the processes'};
-  const inPane = descendantsOf(parsePsTable(table), panePid);
+  const inPane = descendantsOf(parsePsGroups(table), panePid);
   if (inPane.length === 0) return {served: []};
   const pids = inPane.map((p) => p.pid).join(',');
   const r = await runFile(

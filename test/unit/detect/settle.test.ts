@@ -56,9 +56,14 @@ function devServer(command = 'npm run dev'): Served {
     pid: 300,
     command: 'node /app/node_modules/.bin/vite',
     ports: [5173],
+    leader: false,
     ancestors: [
-      {pid: 100, command: 'claude'},
-      {pid: 200, command: `/bin/bash -c -l source /tmp/snap.sh && eval '${command}'`},
+      {pid: 100, command: 'claude', leader: true},
+      {
+        pid: 200,
+        command: `/bin/bash -c -l source /tmp/snap.sh && eval '${command}'`,
+        leader: false,
+      },
     ],
   };
 }
@@ -168,9 +173,39 @@ describe('from the screen', () => {
       pid: 150,
       command: 'node mcp-server.js',
       ports: [8080],
-      ancestors: [{pid: 100, command: 'claude'}],
+      leader: false,
+      ancestors: [{pid: 100, command: 'claude', leader: true}],
     };
     const w = world({served: [mcp]});
+    await w.settling.prepare(SHELL);
+    expect(w.settling.judge(SHELL)).toMatchObject({settled: false});
+  });
+
+  test('a listener the agent ran in a terminal of its own (it leads its group, as Copilot CLI runs a command) is a service', async () => {
+    const direct: Served = {
+      pid: 150,
+      command: 'node serve.js',
+      ports: [8080],
+      leader: true,
+      ancestors: [{pid: 100, command: 'claude', leader: true}],
+    };
+    const w = world({served: [direct]});
+    await w.settling.prepare(SHELL);
+    expect(w.settling.judge(SHELL)).toMatchObject({
+      settled: true,
+      services: [{kind: 'shell', what: 'node serve.js', service: 'listening on :8080'}],
+    });
+  });
+
+  test('where the agent is not found in the ancestry, only a shell counts, whatever leads a group', async () => {
+    const unknown: Served = {
+      pid: 150,
+      command: 'node serve.js',
+      ports: [8080],
+      leader: true,
+      ancestors: [],
+    };
+    const w = world({served: [unknown]});
     await w.settling.prepare(SHELL);
     expect(w.settling.judge(SHELL)).toMatchObject({settled: false});
   });

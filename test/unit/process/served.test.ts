@@ -10,32 +10,42 @@ import {afterEach, describe, expect, test} from 'vitest';
 import {
   descendantsOf,
   listeningPorts,
+  parsePsGroups,
   portsOfLsof,
   servedInPane,
 } from '../../../src/process/served.js';
 
-test('descendants of a pane, each with its ancestors below the pane', () => {
+test('descendants of a pane, each with its ancestors below the pane and whether it leads its group', () => {
   const table = new Map([
-    [10, {ppid: 1, command: '-bash'}],
-    [11, {ppid: 10, command: 'claude'}],
+    [10, {ppid: 1, command: '-bash', leader: true}],
+    [11, {ppid: 10, command: 'claude', leader: true}],
     [12, {ppid: 11, command: 'bash -c npm run dev'}],
     [13, {ppid: 12, command: 'node vite'}],
     [20, {ppid: 1, command: 'other'}],
   ]);
+  const claude = {pid: 11, command: 'claude', leader: true};
+  const shell = {pid: 12, command: 'bash -c npm run dev', leader: false};
   expect(descendantsOf(table, 10)).toEqual([
-    {pid: 11, command: 'claude', ancestors: []},
-    {pid: 12, command: 'bash -c npm run dev', ancestors: [{pid: 11, command: 'claude'}]},
-    {
-      pid: 13,
-      command: 'node vite',
-      ancestors: [
-        {pid: 11, command: 'claude'},
-        {pid: 12, command: 'bash -c npm run dev'},
-      ],
-    },
+    {...claude, ancestors: []},
+    {...shell, ancestors: [claude]},
+    {pid: 13, command: 'node vite', leader: false, ancestors: [claude, shell]},
   ]);
   // A cycle in a table read while processes come and go ends.
   expect(descendantsOf(new Map([[5, {ppid: 5, command: 'x'}]]), 5)).toEqual([]);
+});
+
+test("ps's pid, ppid, pgid and command columns: a process whose group is its own pid leads it", () => {
+  expect(
+    parsePsGroups(
+      '  100     1   100 copilot --allow-all\n  150   100   150 node serve.js\n  160   100   100 node mcp.js\n',
+    ),
+  ).toEqual(
+    new Map([
+      [100, {ppid: 1, command: 'copilot --allow-all', leader: true}],
+      [150, {ppid: 100, command: 'node serve.js', leader: true}],
+      [160, {ppid: 100, command: 'node mcp.js', leader: false}],
+    ]),
+  );
 });
 
 test('LISTEN sockets of /proc/net/tcp, by inode', () => {
@@ -77,6 +87,8 @@ describe.each(['proc', 'ps'])('a real listener under a real process (view %s)', 
     const r = await servedInPane(shell.pid!);
     if ('why' in r) throw new Error(r.why);
     expect(r.served).toEqual([expect.objectContaining({ports: [port], ancestors: []})]);
+    // Started detached: bash leads its own group; the listener it ran shares it.
+    expect(r.served[0]?.leader).toBe(false);
     const elsewhere = await servedInPane(process.pid + 1_000_000);
     expect(elsewhere).toEqual({served: []});
   });
