@@ -4,7 +4,7 @@ import {join} from 'node:path';
 import {writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE} from '../base/paths.js';
 import {paneKey} from '../locks/key.js';
-import {insideTmux, type PaneRef, type ServerRef} from '../tmux/server.js';
+import type {PaneRef, ServerRef} from '../tmux/server.js';
 import type {DialogKind} from './profile.js';
 import type {HookKind} from './registry.js';
 import type {WorkItem} from './work.js';
@@ -23,14 +23,6 @@ export interface HookMark {
   /** What the agent said still runs after the turn (src/agents/work.ts); absent where its
    * payload does not say. */
   work?: WorkItem[];
-}
-
-/** The pane a hook runs in, from the environment tmux gives every pane: `$TMUX` is
- * "<socket>,<server pid>,<session>", `$TMUX_PANE` the pane id. */
-export function hookPaneFromEnv(env: Record<string, string | undefined>): PaneRef | undefined {
-  const here = insideTmux(env);
-  if (!here || here.serverPid === undefined || here.pane === undefined) return undefined;
-  return {socketPath: here.socketPath, serverPid: here.serverPid, pane: here.pane};
 }
 
 /** One kind of a pane's mark: a file `<pane key><suffix>` in the state dir's marks/, the

@@ -1,40 +1,52 @@
-import {readdir, readFile} from 'node:fs/promises';
-import {join} from 'node:path';
-import type {RefusedMark} from '../agents/hook-marks.js';
+import {HOOK_CALLS_FOLDER, type HookCall, readHookCalls} from '../agents/hook-calls.js';
 import {soundStateFolder} from '../base/paths.js';
-import {type Check, warn} from './check.js';
+import {type Check, ok, warn} from './check.js';
 
-/** How far back `doctor` looks for hooks that could not prove their pane. */
+/** How far back `doctor` counts hook calls. */
 const RECENT_MS = 24 * 60 * 60 * 1000;
 
 /**
- * A `doctor` line when an agent's hook ran in the last day with a `$TMUX_PANE` it could not
- * prove (src/verbs/hook.ts): no turn-end mark was recorded for that pane, so a job waiting
- * there for the agent's prompt reads the screen alone. Nothing when there was none.
+ * `doctor`'s lines on the agents' hooks (src/verbs/hook.ts): one per hook called in the last
+ * day — when it last ran and for which pane, how many of its calls proved their pane and how
+ * many were refused (each call counted), and, where some were refused, the one thing that fixes
+ * it. Nothing when no hook ran.
  */
-export async function checkRefusedHooks(
+export async function checkHookHealth(
   env: Record<string, string | undefined>,
   nowMs: number,
 ): Promise<Check[]> {
-  const dir = soundStateFolder(env, 'marks');
+  const dir = soundStateFolder(env, HOOK_CALLS_FOLDER);
   if (dir === undefined) return [];
-  const names = await readdir(dir).catch(() => [] as string[]);
-  const recent: RefusedMark[] = [];
-  for (const name of names.filter((n) => n.endsWith('.refused.json'))) {
-    try {
-      const mark = JSON.parse(await readFile(join(dir, name), 'utf8')) as RefusedMark;
-      if (nowMs - mark.atMs < RECENT_MS) recent.push(mark);
-    } catch {
-      // a file being replaced, or not ours: skip it
-    }
+  const bySource = new Map<string, HookCall[]>();
+  for (const call of await readHookCalls(dir, nowMs - RECENT_MS)) {
+    bySource.set(call.source, [...(bySource.get(call.source) ?? []), call]);
   }
-  const last = recent.sort((a, b) => b.atMs - a.atMs)[0];
-  if (!last) return [];
-  return [
-    warn(
-      'hooks',
-      `${recent.length} turn-end or needs-a-person hook call(s) in the last day could not prove their pane and recorded nothing; the newest (${last.source}, ${new Date(last.atMs).toISOString()}) said it ran in ${last.claimed}, but ${last.why}.`,
-      'Jobs there wait on the screen alone; to have the marks again, run the agent so its hooks run in its own pane (codex --no-daemon or [features] daemon_auto_start = false; a plain opencode rather than attach: docs/agents.md, "Which pane a call comes from").',
-    ),
-  ];
+  return [...bySource]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([source, calls]) => {
+      const last = calls.at(-1) as HookCall;
+      const refused = calls.filter((c) => !c.proven);
+      const when = new Date(last.atMs).toISOString();
+      const where = last.pane ? ` in ${last.pane}` : '';
+      const counts = `in the last day ${calls.length} ${calls.length === 1 ? 'call' : 'calls'}: ${calls.length - refused.length} proved their pane, ${refused.length} refused`;
+      if (refused.length === 0)
+        return ok('hooks', `${source}: last call ${when}${where}; ${counts}.`);
+      const newest = refused.at(-1) as HookCall;
+      return warn(
+        'hooks',
+        `${source}: last call ${when}${where}; ${counts} and recorded no mark (the newest: ${newest.why ?? 'its pane could not be proven'}).`,
+        fixFor(newest.why ?? ''),
+      );
+    });
+}
+
+/** The one command or setting that mends a refused call, by its cause. */
+function fixFor(why: string): string {
+  if (/\$TMUX is unset/.test(why))
+    return 'Start the agent from a tmux pane with $TMUX kept in its environment (the launcher that starts it strips it).';
+  if (/runs under the codex server/.test(why))
+    return 'Run codex --no-daemon (or set [features] daemon_auto_start = false) so its hooks run in its own pane: docs/agents.md, "Which pane a call comes from".';
+  if (/runs under the opencode server/.test(why))
+    return 'Run a plain opencode rather than attach to a shared server: docs/agents.md, "Which pane a call comes from".';
+  return 'Jobs there wait on the screen alone; docs/agents.md, "Which pane a call comes from", says how each agent is tied to its pane.';
 }

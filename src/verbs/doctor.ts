@@ -22,7 +22,7 @@ import {planRecovery, recoveryFacts} from '../runs/recovery.js';
 import {type InstallAgent, installTargets} from '../setup/agents.js';
 import {type Check, fail, ok, warn} from '../setup/check.js';
 import {absentAgents, checkAgent} from '../setup/check-agents.js';
-import {checkRefusedHooks} from '../setup/check-hooks.js';
+import {checkHookHealth} from '../setup/check-hooks.js';
 import {checkState} from '../setup/check-state.js';
 import {checkPlatform} from '../setup/platform.js';
 import {checkWrittenPaths} from '../setup/written-paths.js';
@@ -279,7 +279,7 @@ export async function runDoctor(o: DoctorOptions, ctx: CommandContext): Promise<
   }
   if (absent.length > 0) checks.push(absentAgents(absent, installTargets().length));
   checks.push(...(await checkWrittenPaths(ctx)));
-  checks.push(...(await checkRefusedHooks(ctx.env, ctx.clock.wall())));
+  checks.push(...(await checkHookHealth(ctx.env, ctx.clock.wall())));
   checks.push(await checkRecoverable(ctx));
   return {checks, ok: checks.every((c) => c.status !== 'fail')};
 }

@@ -1,8 +1,7 @@
+import {type HookCall, logHookCall} from '../agents/hook-calls.js';
 import {
   type HookMark,
-  hookPaneFromEnv,
   type NeedsMark,
-  type RefusedMark,
   recordHookMark,
   recordNeedsMark,
   recordRefusedMark,
@@ -19,8 +18,9 @@ import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import {plainLine} from '../base/sanitize.js';
 import {paneTypedWith} from '../jobs/typed-turn.js';
 import type {OwnPane} from '../pane/own-pane.js';
+import {isTmuxServer} from '../pane/proof.js';
 import {ownPane} from '../pane/target.js';
-import type {PaneRef, ServerSpec} from '../tmux/server.js';
+import {insideTmux, type PaneRef, type ServerSpec} from '../tmux/server.js';
 import type {CommandContext} from './context.js';
 
 function parseJson(text: string): Record<string, unknown> | undefined {
@@ -59,8 +59,7 @@ export async function runHook(
       `Unknown hook ${JSON.stringify(o.kind)}; use ${HOOK_KINDS.join(' or ')}.`,
     );
   }
-  const claimed = hookPaneFromEnv(ctx.env);
-  if (!claimed) return {recorded: false}; // not inside tmux: nothing to mark
+  const inside = insideTmux(ctx.env);
   const stateDir = resolveStateDir(ctx.env);
   const atMs = ctx.clock.wall();
   // What the hook reports. Claude Code passes its JSON on stdin, Codex as the last argument.
@@ -70,13 +69,31 @@ export async function runHook(
   const needs = needsKind ? NEEDS_PERSON_HOOKS[needsKind](input) : undefined;
   const turn = needsKind ? undefined : TURN_END_HOOKS[kind](input);
   if (!needs && !turn) return {recorded: false};
+  const log = (call: Omit<HookCall, 'atMs' | 'source'>) =>
+    logHookCall(stateDir, {atMs, source: o.kind, ...call});
+  if (inside?.serverPid === undefined) {
+    // No $TMUX: nothing to mark outside tmux; below a tmux server (a launcher stripped it),
+    // the call is refused where doctor sees it, not dropped unseen.
+    const chain = await ctx.tree.ancestry(ctx.pid).catch(() => []);
+    if (!chain.some(isTmuxServer)) return {recorded: false};
+    const why = 'it runs in a pane, but $TMUX is unset, so nudge cannot tell which tmux server';
+    await ensureStateDir(stateDir, ctx.env).catch(() => {});
+    await log({proven: false, why});
+    return {recorded: false, warning: `no mark recorded: ${why}`};
+  }
   const {inputs, ...told} = turn ?? {};
-  // The pane the hook runs in, proven by the process tree: $TMUX_PANE alone may be another
-  // pane's (Codex's shared app-server runs every session's notify with the first pane's).
-  // Where it cannot be, a turn nudge typed proves its pane by that (paneTypedWith).
+  // The pane the hook runs in, proven by the process tree, with or without $TMUX_PANE: that
+  // alone may be another pane's (Codex's shared app-server runs every session's notify with
+  // the first pane's), or missing (Claude Code started with it stripped). Where it cannot be,
+  // a turn nudge typed proves its pane by that (paneTypedWith).
+  const claimed: PaneRef = {
+    socketPath: inside.socketPath,
+    serverPid: inside.serverPid,
+    pane: inside.pane ?? '',
+  };
   const spec: ServerSpec = {kind: 'socket-path', path: claimed.socketPath};
-  const own = await ownPane(ctx.tmux(spec), spec, ctx).catch(
-    (error: Error): OwnPane => ({kind: 'unproven', claimed: claimed.pane, why: error.message}),
+  const own = await ownPane(ctx.tmux(spec), spec, ctx, true).catch(
+    (error: Error): OwnPane => ({kind: 'unproven', claimed: inside.pane, why: error.message}),
   );
   const typed =
     own.kind !== 'proven' && inputs
@@ -84,14 +101,21 @@ export async function runHook(
       : undefined;
   if (own.kind !== 'proven' && !typed) {
     const why = own.kind === 'unproven' ? own.why : 'it runs in no pane';
-    const refused: RefusedMark = {source: o.kind, claimed: claimed.pane, why, atMs};
-    const r = await record(ctx, () => recordRefusedMark(stateDir, claimed, refused));
+    // A pane claimed: its refusal is kept there too, where a job waiting on it reads it.
+    const r = inside.pane
+      ? await record(ctx, () =>
+          recordRefusedMark(stateDir, claimed, {source: o.kind, claimed: claimed.pane, why, atMs}),
+        )
+      : {recorded: false};
+    await log({proven: false, pane: inside.pane, why});
+    const about = inside.pane ? ` for ${inside.pane}` : '';
     return {
       recorded: false,
-      warning: `no mark recorded for ${claimed.pane}: ${why}${r.warning ? `; ${r.warning}` : ''}`,
+      warning: `no mark recorded${about}: ${why}${r.warning ? `; ${r.warning}` : ''}`,
     };
   }
   const where: PaneRef = typed?.where ?? {...claimed, pane: own.kind === 'proven' ? own.pane : ''};
+  let written: HookResult;
   if (needs) {
     // The payload's words are another program's: kept as plain text (src/base/sanitize.ts).
     const mark: NeedsMark = {
@@ -101,16 +125,19 @@ export async function runHook(
       atMs,
       pane: where.pane,
     };
-    return record(ctx, () => recordNeedsMark(stateDir, where, mark));
+    written = await record(ctx, () => recordNeedsMark(stateDir, where, mark));
+  } else {
+    const mark: HookMark = {
+      source: kind,
+      atMs,
+      pane: where.pane,
+      ...told,
+      ...(typed ? {provenBy: `job ${typed.job} typed this turn's input there`} : {}),
+    };
+    written = await record(ctx, () => recordHookMark(stateDir, where, mark));
   }
-  const mark: HookMark = {
-    source: kind,
-    atMs,
-    pane: where.pane,
-    ...told,
-    ...(typed ? {provenBy: `job ${typed.job} typed this turn's input there`} : {}),
-  };
-  return record(ctx, () => recordHookMark(stateDir, where, mark));
+  await log({proven: true, pane: where.pane});
+  return written;
 }
 
 /** Write a mark into the state dir; a failure is a warning (a hook never fails). */

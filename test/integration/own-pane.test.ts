@@ -14,7 +14,14 @@ import {jobEvent, readJobEvents} from '../helpers/job-files.js';
 import {callTool, spawnedMcpIn} from '../helpers/mcp-client.js';
 import {serverWorld} from '../helpers/nudge-home.js';
 import {processViewEnv} from '../helpers/process-view.js';
-import {flagWords, PROCESS_VIEWS, runNudge, shown, usageErrorLine} from '../helpers/run-nudge.js';
+import {
+  flagWords,
+  PROCESS_VIEWS,
+  runNudge,
+  runNudgeIn,
+  shown,
+  usageErrorLine,
+} from '../helpers/run-nudge.js';
 import {runFromPane} from '../helpers/shell-pane.js';
 import {waitFor} from '../helpers/wait-for.js';
 
@@ -108,7 +115,7 @@ describe.each(PROCESS_VIEWS)('which pane a call comes from (%s reader)', (view) 
     ).checks.find((c) => c.name === 'hooks');
     expect(hooks?.status).toBe('warn');
     expect(hooks?.detail).toMatch(
-      /^1 turn-end or needs-a-person hook call\(s\) in the last day could not prove their pane and recorded nothing; the newest \(codex-notify, .*\) said it ran in %0, but it runs under the codex server/,
+      /^codex-notify: last call \S+ in %0; in the last day 1 call: 0 proved their pane, 1 refused and recorded no mark \(the newest: it runs under the codex server/,
     );
     // A turn whose input a job typed (delivered, read back) into a pane proves that pane:
     // the hook under the shared server marks it there, saying how.
@@ -155,5 +162,43 @@ describe.each(PROCESS_VIEWS)('which pane a call comes from (%s reader)', (view) 
     // Nothing else anywhere: no other job, nothing typed into the shell pane but the job's.
     expect(readdirSync(join(w.home, 'jobs'))).toEqual([job]);
     expect(await w.server.capture(w.shell)).not.toContain('never-typed');
+  });
+
+  test('a hook with $TMUX_PANE stripped proves its pane from the tree and marks it; with $TMUX gone too, each call is refused where doctor counts it (issue 63)', async () => {
+    const w = await world(view);
+    await w.server.waitForScreen(w.b, /^\$/m);
+    const inB = await runFromPane(w.server, w.b);
+    const turn = JSON.stringify({type: 'agent-turn-complete', 'thread-id': 't-1'});
+    const hook = (env: Record<string, string>) =>
+      runNudgeIn(inB.socket, ['hook', 'codex-notify', turn], {...w.env, ...env});
+    // $TMUX kept, $TMUX_PANE stripped (a launcher's doing): B's own mark.
+    const stripped = await hook({TMUX: inB.env.TMUX});
+    expect(stripped.stderr, shown(stripped)).toBe('');
+    const marks = readdirSync(join(w.home, 'marks')).filter((f) => f.endsWith('.json'));
+    expect(marks).toHaveLength(1);
+    const mark = JSON.parse(readFileSync(join(w.home, 'marks', marks[0] ?? ''), 'utf8'));
+    expect(mark).toMatchObject({source: 'codex-notify', pane: w.b});
+    // Both gone: the server cannot be named; not dropped unseen — each call counted.
+    for (let i = 0; i < 3; i++) {
+      const gone = await hook({});
+      expect(gone.exitCode, shown(gone)).toBe(0);
+      expect(gone.stderr.trim()).toBe(
+        'nudge hook: no mark recorded: it runs in a pane, but $TMUX is unset, so nudge cannot tell which tmux server',
+      );
+    }
+    const doctor = await runNudge(['doctor', '--json'], w.env);
+    const hooks = (
+      JSON.parse(doctor.stdout) as {
+        checks: Array<{name: string; status: string; detail: string; fix?: string}>;
+      }
+    ).checks.filter((c) => c.name === 'hooks');
+    expect(hooks).toHaveLength(1);
+    expect(hooks[0]).toMatchObject({
+      status: 'warn',
+      detail: expect.stringMatching(
+        /^codex-notify: last call \S+; in the last day 4 calls: 1 proved their pane, 3 refused and recorded no mark \(the newest: it runs in a pane, but \$TMUX is unset/,
+      ),
+      fix: expect.stringMatching(/^Start the agent from a tmux pane with \$TMUX kept/),
+    });
   });
 });
