@@ -11,14 +11,9 @@ import {expectJobEnd, readJobState, waitForJobEnd, waitForJobState} from '../hel
 import {jobIds, useNudgeHome} from '../helpers/nudge-home.js';
 import {startRecorder} from '../helpers/recorder-pane.js';
 import {CLI, flagWords, runNudge, submitArgs, submitArgv} from '../helpers/run-nudge.js';
-import {shellAtPrompt} from '../helpers/shell-pane.js';
+import {screenLines as lines, shellAtPrompt} from '../helpers/shell-pane.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {cleanEnv, startTmuxServer} from '../helpers/tmux-server.js';
-
-/** The screen's lines, trailing blanks gone. */
-async function lines(server: {capture(pane: string): Promise<string>}, pane: string) {
-  return (await server.capture(pane)).split('\n').map((l) => l.trimEnd());
-}
 
 describe('the edges of a job (issue 62)', () => {
   test('nudge cancel of a typed list stops the whole list: a command that shrugs off C-c, ended by SIGTERM, is not followed by the rest (issue 62)', async () => {

@@ -22,6 +22,14 @@ export async function shellAtPrompt(): Promise<{server: TmuxTestServer; home: st
   return {server, home};
 }
 
+/** The screen's lines of `pane`, trailing blanks gone. */
+export async function screenLines(
+  server: {capture(pane: string): Promise<string>},
+  pane: string,
+): Promise<string[]> {
+  return (await server.capture(pane)).split('\n').map((l) => l.trimEnd());
+}
+
 /** shellAtPrompt, and a job submitted (detached) to its %0 with submitArgs's steady timings,
  * `flags` and `-- text`; `env` beside NUDGE_HOME. */
 export async function jobAtPrompt(

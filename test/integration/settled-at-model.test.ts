@@ -77,6 +77,21 @@ async function notIdleMeanwhile(w: World): Promise<string> {
   return waited.stdout;
 }
 
+/** When the job's condition was met (ms since the epoch). */
+async function metAt(w: World, id: string): Promise<number> {
+  const events = await readJobEvents(w.home, id);
+  return Date.parse(String(events.find((e) => e.event === 'condition-met')?.t));
+}
+
+/** The notice reached the model once, after `after` (ms since the epoch). */
+async function noticeOnceAfter(w: World, after: number): Promise<void> {
+  const notice = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
+    timeoutMs: 60_000,
+  });
+  expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
+  expect(notice.at).toBeGreaterThan(after);
+}
+
 /** Agents that start a turn of their own when their background work ends: the job ends with
  * that turn. What the job says meanwhile: from the Stop hook's list where it names the shell
  * (Claude Code), else the footer (Qwen Code's list names its agent tasks, not its shells). */
@@ -156,11 +171,7 @@ describe.each(
     expect(met - (after?.turnEndedAt ?? 0)).toBeLessThan(10_000);
     expect(events.some((e) => e.event === 'working')).toBe(true);
     // The notice reached the model once, after the follow-up turn.
-    const notice = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
-      timeoutMs: 60_000,
-    });
-    expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
-    expect(notice.at).toBeGreaterThan(after?.turnEndedAt ?? Number.POSITIVE_INFINITY);
+    await noticeOnceAfter(w, after?.turnEndedAt ?? Number.POSITIVE_INFINITY);
     console.log(
       `${a.name} settled (hooks ${hooks}): follow-up turn end → condition-met ${met - (after?.turnEndedAt ?? 0)} ms`,
     );
@@ -261,15 +272,10 @@ describe.each(NO_TURN_AFTER.filter((a) => agentAvailable(a.name)).map((a) => [a.
       const end = await waitForJobEnd(w.home, id, 180_000);
       expect(end.state, `${JSON.stringify(end)}\n${await seen(w, id)}`).toBe('done');
       expect(end.settledBy).toBe('screen');
-      const events = await readJobEvents(w.home, id);
-      const met = Date.parse(String(events.find((e) => e.event === 'condition-met')?.t));
+      const met = await metAt(w, id);
       const ended = statSync(marker).mtimeMs;
       expect(ended).toBeLessThan(met);
-      const notice = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
-        timeoutMs: 60_000,
-      });
-      expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
-      expect(notice.at).toBeGreaterThan(ended);
+      await noticeOnceAfter(w, ended);
       console.log(`${a.name} settled: command end → condition-met ${Math.round(met - ended)} ms`);
     }, 300_000);
   },
@@ -305,18 +311,13 @@ describe.skipIf(!agentAvailable('opencode')).each([true, false])(
       const id = await submit(w, 'have a sub-agent check the parser');
       const end = await waitForJobEnd(w.home, id, 180_000);
       expect(end.state, `${JSON.stringify(end)}\n${await seen(w, id)}`).toBe('done');
-      const events = await readJobEvents(w.home, id);
-      const met = Date.parse(String(events.find((e) => e.event === 'condition-met')?.t));
+      const met = await metAt(w, id);
       // Done only after the child's work ended and the parent's turn after it ended.
       expect(statSync(marker).mtimeMs).toBeLessThan(met);
       const after = w.model.journal().find((e) => e.reply === followUp);
       expect(after?.turnEndedAt, await seen(w, id)).toBeDefined();
       expect(met).toBeGreaterThanOrEqual(after?.turnEndedAt ?? Number.POSITIVE_INFINITY);
-      const notice = await w.model.waitForPrompt(new RegExp(`^${escapeRegex(NOTICE)}$`), {
-        timeoutMs: 60_000,
-      });
-      expect(received(w.model, NOTICE), describePrompts(w.model.prompts())).toBe(1);
-      expect(notice.at).toBeGreaterThan(after?.turnEndedAt ?? Number.POSITIVE_INFINITY);
+      await noticeOnceAfter(w, after?.turnEndedAt ?? Number.POSITIVE_INFINITY);
       console.log(
         `opencode settled (hooks ${hooks}): parent turn end → condition-met ${met - (after?.turnEndedAt ?? 0)} ms`,
       );

@@ -9,15 +9,10 @@ import {describe, expect, test} from 'vitest';
 import {waitForEvent} from '../helpers/faults.js';
 import {expectJobEnd, readJobState, waitForJobEnd, waitForJobState} from '../helpers/job-files.js';
 import {runNudge, submitArgv} from '../helpers/run-nudge.js';
-import {endSleepIn, shellAtPrompt} from '../helpers/shell-pane.js';
+import {endSleepIn, screenLines as lines, shellAtPrompt} from '../helpers/shell-pane.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 const NOTICE = '[SYSTEM COMMAND] Command complete. Resume.';
-
-/** The screen's lines, trailing blanks gone. */
-async function lines(server: {capture(pane: string): Promise<string>}, pane: string) {
-  return (await server.capture(pane)).split('\n').map((l) => l.trimEnd());
-}
 
 describe('a shell pane', () => {
   test('a command a person started holds the pane: the job waits behind it, types after it, is done after its own line ran; the notice is a comment the shell ignores', async () => {

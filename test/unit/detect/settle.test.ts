@@ -168,46 +168,27 @@ describe('from the screen', () => {
     });
   });
 
-  test("a listener that is not a shell's (an MCP server the agent runs) explains nothing", async () => {
-    const mcp: Served = {
-      pid: 150,
-      command: 'node mcp-server.js',
-      ports: [8080],
-      leader: false,
-      ancestors: [{pid: 100, command: 'claude', leader: true}],
-    };
-    const w = world({served: [mcp]});
+  /** The verdict with one listener on port 8080: `command`, below `ancestors`. */
+  async function judgedWith(command: string, leader: boolean, ancestors: Served['ancestors']) {
+    const w = world({served: [{pid: 150, command, ports: [8080], leader, ancestors}]});
     await w.settling.prepare(SHELL);
-    expect(w.settling.judge(SHELL)).toMatchObject({settled: false});
+    return w.settling.judge(SHELL);
+  }
+  const claude = [{pid: 100, command: 'claude', leader: true}];
+
+  test("a listener that is not a shell's (an MCP server the agent runs) explains nothing", async () => {
+    expect(await judgedWith('node mcp-server.js', false, claude)).toMatchObject({settled: false});
   });
 
   test('a listener the agent ran in a terminal of its own (it leads its group, as Copilot CLI runs a command) is a service', async () => {
-    const direct: Served = {
-      pid: 150,
-      command: 'node serve.js',
-      ports: [8080],
-      leader: true,
-      ancestors: [{pid: 100, command: 'claude', leader: true}],
-    };
-    const w = world({served: [direct]});
-    await w.settling.prepare(SHELL);
-    expect(w.settling.judge(SHELL)).toMatchObject({
+    expect(await judgedWith('node serve.js', true, claude)).toMatchObject({
       settled: true,
       services: [{kind: 'shell', what: 'node serve.js', service: 'listening on :8080'}],
     });
   });
 
   test('where the agent is not found in the ancestry, only a shell counts, whatever leads a group', async () => {
-    const unknown: Served = {
-      pid: 150,
-      command: 'node serve.js',
-      ports: [8080],
-      leader: true,
-      ancestors: [],
-    };
-    const w = world({served: [unknown]});
-    await w.settling.prepare(SHELL);
-    expect(w.settling.judge(SHELL)).toMatchObject({settled: false});
+    expect(await judgedWith('node serve.js', true, [])).toMatchObject({settled: false});
   });
 
   test('an ordinary turn is settled at once, and nothing is read', async () => {
