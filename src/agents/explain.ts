@@ -1,5 +1,5 @@
-import {readFileSync} from 'node:fs';
-import {dirname, join} from 'node:path';
+import {readFileSync, realpathSync} from 'node:fs';
+import {basename, dirname, join} from 'node:path';
 import type {Pattern} from '../base/pattern.js';
 import type {PaneView} from '../tmux/view.js';
 import {visibleText} from '../tmux/view.js';
@@ -90,7 +90,11 @@ function lastEcho(
 export function programVersion(profile: Profile, argv: readonly string[]): string | undefined {
   for (const word of argv.slice(0, 2)) {
     if (!word.startsWith('/') || !profile.programs?.some((p) => p.test(word))) continue;
-    for (let dir = dirname(word); dir !== dirname(dir); dir = dirname(dir)) {
+    // A project's node_modules/.bin/claude is a link into the package: its own package.json,
+    // never the project's above node_modules (which said "1.0.0").
+    const real = realPath(word);
+    for (let dir = dirname(real); dir !== dirname(dir); dir = dirname(dir)) {
+      if (basename(dir) === 'node_modules') break;
       try {
         const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
           version?: unknown;
@@ -101,8 +105,17 @@ export function programVersion(profile: Profile, argv: readonly string[]): strin
       }
     }
     // A native build named by its version (Claude Code's …/claude/versions/2.1.331).
-    const named = /\/(\d+\.\d+\.\d+)$/.exec(word)?.[1];
+    const named = /\/(\d+\.\d+\.\d+)$/.exec(real)?.[1];
     if (named) return named;
   }
   return undefined;
+}
+
+/** `path` with its links followed (itself when it cannot be). */
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
