@@ -13,6 +13,7 @@ import {idleOnScreen} from '../pane/busy.js';
 import {paneMemory} from '../pane/memory.js';
 import {recognize} from '../pane/profile.js';
 import {reachablePane} from '../pane/target.js';
+import {recordEnvironment} from '../process/environ.js';
 import {listenersOf} from '../process/listeners.js';
 import {systemTree} from '../process/tree.js';
 import type {PaneInfo} from '../tmux/tmux.js';
@@ -110,10 +111,14 @@ export async function explainPane(o: ExplainOptions, ctx: CommandContext): Promi
     : undefined;
   const loaded = loadedProfiles();
   const source = loaded.sources[profile.name];
+  // The agent's own HOME and config folders (its inbox and session records are there), not the
+  // caller's: a person's shell may have another HOME than the agent it asks about.
+  const leader = await ctx.foreground.group(info.panePid);
+  const own = leader === undefined ? undefined : await recordEnvironment(leader, ctx.env);
   const {plans, session} = await planDoors(
     {
       tree: systemTree,
-      env: ctx.env,
+      env: {...ctx.env, ...own},
       stateDir: readableStateDir(ctx.env),
       commandLine: (pid) => ctx.foreground.commandLine(pid),
       listeners: listenersOf,

@@ -275,11 +275,12 @@ describe.skipIf(!inbox)('claude door (claude-inbox): the session record', () => 
 });
 
 describe.skipIf(!inbox)('claude door (claude-inbox): explain', () => {
-  test('nudge explain names the door a notice would take, and the session record', async () => {
+  test("nudge explain names the door a notice would take, and the session record, from the agent's own HOME, not the caller's (issue 63)", async () => {
     const server = await startTmuxServer();
     const agent = await startAgent(server, 'claude', {});
+    // The caller's HOME is not the agent's (a person's shell beside an agent run with another).
     const r = await runNudge(['explain', '-S', server.socket, agent.pane, '--json'], {
-      HOME: agent.home,
+      HOME: useTempDir('nudge-caller-home-'),
       NUDGE_HOME: useTempDir('nudge-home-'),
     });
     expect(r.exitCode, r.stderr).toBe(0);
@@ -298,7 +299,6 @@ describe.skipIf(!inbox)('claude door (claude-inbox): explain', () => {
     ]);
     expect(got.session).toMatchObject({status: 'idle'});
     const text = await runNudge(['explain', '-S', server.socket, agent.pane], {
-      HOME: agent.home,
       NUDGE_HOME: useTempDir('nudge-home-'),
     });
     expect(text.stdout).toMatch(/^notice {3}claude-inbox {2}yes {2}Claude Code/m);
