@@ -97,7 +97,13 @@ function geminiPieces(p: InstallPlace, self: SelfCommand): Piece[] {
       kind: 'file',
       content: geminiStyleCommand(nudge),
     },
-    ...allowItems(p, settings, ['tools', 'allowed'], (cmd) => `run_shell_command(${nudge} ${cmd})`),
+    ...allowItems(
+      p,
+      settings,
+      ['tools', 'allowed'],
+      nudge,
+      (line, cmd) => `run_shell_command(${line} ${cmd})`,
+    ),
     settingsHook('hook', settings, 'AfterAgent', {nudge, name: 'gemini-after-agent'}),
     settingsHook('needs-hook', settings, 'Notification', {
       nudge,

@@ -34,7 +34,13 @@ export function qwenPieces(p: InstallPlace, self: SelfCommand): Piece[] {
       [],
       ['', `Queued: !{${nudge} submit --json {{args}}}`],
     ),
-    ...allowItems(p, settings, ['permissions', 'allow'], (cmd) => `Bash(${nudge} ${cmd} *)`),
+    ...allowItems(
+      p,
+      settings,
+      ['permissions', 'allow'],
+      nudge,
+      (line, cmd) => `Bash(${line} ${cmd} *)`,
+    ),
     settingsHook('hook', settings, 'Stop', {nudge, name: 'qwen-stop'}),
     mcpServer(settings, {command: self.node, args: [self.cli, 'mcp']}),
   ];
@@ -72,17 +78,23 @@ export function opencodePieces(p: InstallPlace, self: SelfCommand): Piece[] {
       path: ['mcp', 'nudge'],
       value: {type: 'local', command: [self.node, self.cli, 'mcp'], enabled: true},
     },
+    // The absolute command install writes, and `nudge CMD` as a model types it.
     ...(p.allow
-      ? ALLOWED_CALLS.map(
-          (cmd): Piece => ({
-            id: `allow-${cmd}`,
-            what: `${nudge} ${cmd} * allowed (permission.bash)`,
-            file: json,
-            kind: 'key',
-            format: 'json',
-            path: ['permission', 'bash', `${nudge} ${cmd} *`],
-            value: 'allow',
-          }),
+      ? ALLOWED_CALLS.flatMap((cmd) =>
+          [
+            {id: `allow-${cmd}`, rule: `${nudge} ${cmd} *`},
+            {id: `allow-${cmd}-plain`, rule: `nudge ${cmd} *`},
+          ].map(
+            ({id, rule}): Piece => ({
+              id,
+              what: `${rule} allowed (permission.bash)`,
+              file: json,
+              kind: 'key',
+              format: 'json',
+              path: ['permission', 'bash', rule],
+              value: 'allow',
+            }),
+          ),
         )
       : []),
   ];

@@ -167,22 +167,33 @@ export function skillText(nudge: string, absolute?: string): string {
   ].join('\n');
 }
 
-/** With `--allow`, one rule item per allowed call in a list of the agent's settings. */
+/** With `--allow`, rule items per allowed call in a list of the agent's settings: for the
+ * absolute command install writes (`nudge`), and for `nudge CMD` as a model types it with
+ * nudge on the PATH (issue 63: Gemini CLI asked for `nudge submit` though the absolute form
+ * was allowed). */
 export function allowItems(
   p: InstallPlace,
   file: string,
   path: string[],
-  rule: (cmd: (typeof ALLOWED_CALLS)[number]) => string,
+  nudge: string,
+  rule: (nudge: string, cmd: (typeof ALLOWED_CALLS)[number]) => string,
 ): Piece[] {
   if (!p.allow) return [];
-  return ALLOWED_CALLS.map((cmd) => ({
-    id: `allow-${cmd}`,
-    what: `${rule(cmd)} allowed (${path.join('.')})`,
-    file,
-    kind: 'item',
-    path,
-    value: rule(cmd),
-  }));
+  return ALLOWED_CALLS.flatMap((cmd) =>
+    [
+      {id: `allow-${cmd}`, value: rule(nudge, cmd)},
+      {id: `allow-${cmd}-plain`, value: rule('nudge', cmd)},
+    ].map(
+      ({id, value}): Piece => ({
+        id,
+        what: `${value} allowed (${path.join('.')})`,
+        file,
+        kind: 'item',
+        path,
+        value,
+      }),
+    ),
+  );
 }
 
 /** Whether a piece is an allow rule (what `--allow` adds) rather than nudge's own wiring. */

@@ -303,9 +303,13 @@ describe('nudge install gemini', () => {
     expect(r.pieces.map((p) => [p.id, p.action])).toEqual([
       ['command', 'add'],
       ['allow-submit', 'present'],
+      ['allow-submit-plain', 'add'],
       ['allow-status', 'add'],
+      ['allow-status-plain', 'add'],
       ['allow-jobs', 'add'],
+      ['allow-jobs-plain', 'add'],
       ['allow-wait', 'add'],
+      ['allow-wait-plain', 'add'],
       ['hook', 'add'],
       ['needs-hook', 'add'],
       ['mcp', 'add'],
@@ -433,9 +437,14 @@ describe('install grants the least (docs/security.md)', () => {
     expect(rules.claude).toEqual(
       CALLS.flatMap((c) => [`Bash(nudge ${c}:*)`, `Bash(${NUDGE} ${c}:*)`]),
     );
-    expect(rules.gemini).toEqual(CALLS.map((c) => `run_shell_command(${NUDGE} ${c})`));
-    expect(rules.qwen).toEqual(CALLS.map((c) => `Bash(${NUDGE} ${c} *)`));
-    expect(rules.opencode).toEqual(CALLS.map((c) => `${NUDGE} ${c} *`));
+    // Each as install writes nudge, and as a model types it with nudge on the PATH (issue 63).
+    expect(rules.gemini).toEqual(
+      CALLS.flatMap((c) => [`run_shell_command(${NUDGE} ${c})`, `run_shell_command(nudge ${c})`]),
+    );
+    expect(rules.qwen).toEqual(
+      CALLS.flatMap((c) => [`Bash(${NUDGE} ${c} *)`, `Bash(nudge ${c} *)`]),
+    );
+    expect(rules.opencode).toEqual(CALLS.flatMap((c) => [`${NUDGE} ${c} *`, `nudge ${c} *`]));
     // Codex: never the whole CLI outside its sandbox; the subcommand is part of the prefix.
     expect(rules.codex).toBe(
       `prefix_rule(pattern = ["${SELF.node}","${SELF.cli}",["submit","status","jobs","wait"]], decision = "allow")\n`,
