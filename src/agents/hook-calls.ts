@@ -19,6 +19,8 @@ export interface HookCall {
   pane?: string | undefined;
   /** Why it could not (a clause). */
   why?: string | undefined;
+  /** The turn was a side thread's, which no pane is (Codex's under its shared server). */
+  side?: boolean | undefined;
 }
 
 /** The folder under the state dir. */

@@ -14,6 +14,8 @@ export interface AgentIdentity {
   /** The variable a tool call carries that names the program's own session or thread
    * (Codex: CODEX_THREAD_ID), said in the refusal. */
   thread?: string;
+  /** How many characters of the thread id the program's pane title shows (Codex: 29). */
+  titleThread?: number;
 }
 
 /** A server an agent shares between its sessions (`[identity] servers`), as the pane proof
@@ -23,6 +25,10 @@ export interface SharedServer {
   pattern: Pattern;
   /** The variable that names the agent's thread in a tool call, if it has one. */
   thread?: string | undefined;
+  /** How many characters of the thread id the agent's pane title shows, if it shows it. */
+  titleThread?: number | undefined;
+  /** The agent's programs (its profile's), that a pane showing its thread must run. */
+  programs: readonly Pattern[];
 }
 
 /** An agent's "I finished a turn" hook call, as read from its payload. */

@@ -219,6 +219,8 @@ export function sharedServers(): SharedServer[] {
       agent: p.name,
       pattern,
       thread: p.identity?.thread,
+      titleThread: p.identity?.titleThread,
+      programs: p.programs ?? [],
     })),
   );
 }

@@ -126,6 +126,9 @@ function parts(
       .string()
       .regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name such as CODEX_THREAD_ID')
       .optional(),
+    /** How many characters of the thread id its pane's title shows (Codex's `session-id`
+     * title item: 29 and `...`), where the agent puts it there. */
+    titleThread: z.number().int().min(8).max(64).optional(),
   });
 
   const programWait = z

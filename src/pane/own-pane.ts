@@ -3,6 +3,7 @@ import {NudgeError} from '../base/errors.js';
 import type {ProcessLink, ProcessTree} from '../process/tree.js';
 import {insideTmux} from '../tmux/server.js';
 import type {Tmux} from '../tmux/tmux.js';
+import {paneShowingThread} from './thread-pane.js';
 
 /**
  * Which pane a nudge process runs in, proven rather than taken from `$TMUX_PANE`: an inherited
@@ -13,10 +14,26 @@ import type {Tmux} from '../tmux/tmux.js';
 export type OwnPane =
   /** Nothing claims a pane: no `$TMUX_PANE`, and no pane of the server is an ancestor. */
   | {kind: 'outside'}
-  /** The pane the process tree proves; `claimed` when `$TMUX_PANE` said another. */
-  | {kind: 'proven'; pane: string; panePid: number; claimed?: string | undefined}
-  /** A pane was claimed (or asked for with `self`) and cannot be proven; `why` is a clause. */
-  | {kind: 'unproven'; claimed: string | undefined; why: string};
+  /** The pane the process tree proves; `claimed` when `$TMUX_PANE` said another; `thread`
+   * when the call runs under a server its agent shares and its thread shows in the pane's
+   * title (src/pane/thread-pane.ts). */
+  | {
+      kind: 'proven';
+      pane: string;
+      panePid: number;
+      claimed?: string | undefined;
+      thread?: string | undefined;
+    }
+  /** A pane was claimed (or asked for with `self`) and cannot be proven; `why` is a clause;
+   * `shared` when the call runs under a server an agent shares, with the thread it names. */
+  | {
+      kind: 'unproven';
+      claimed: string | undefined;
+      why: string;
+      shared?: {server: SharedServer; thread: string} | undefined;
+      /** The thread is a side thread of the shared server that no pane is. */
+      side?: true | undefined;
+    };
 
 /** What proving a pane reads. Every member is required: a front end that forgets one does not
  * compile. */
@@ -45,10 +62,26 @@ export async function proveOwnPane(deps: OwnPaneDeps, always = false): Promise<O
   const panes = new Map(
     (rows ?? []).filter((r) => r.panePid > 0).map((r) => [r.panePid, r.paneId]),
   );
-  const own =
+  const own: OwnPane =
     rows === undefined
-      ? ({kind: 'unproven', claimed, why: 'the tmux server did not list its panes'} as const)
+      ? {kind: 'unproven', claimed, why: 'the tmux server did not list its panes'}
       : judgeAncestry(chain, panes, deps.servers(), claimed, deps.env);
+  // Under a shared server, the thread the call names proves the pane that shows it.
+  if (own.kind === 'unproven' && own.shared && rows) {
+    const {server, thread} = own.shared;
+    const found = await paneShowingThread(deps, rows, server, thread);
+    if ('row' in found) {
+      const pane = found.row.paneId;
+      return {
+        kind: 'proven',
+        pane,
+        panePid: found.row.panePid,
+        thread: `${server.agent} thread ${thread}`,
+        ...(claimed !== undefined && claimed !== pane ? {claimed} : {}),
+      };
+    }
+    return {...own, why: `${own.why}; ${found.why}`, ...(found.side ? {side: true} : {})};
+  }
   // Nothing claimed and no pane found: nudge is simply not in a pane.
   return own.kind === 'unproven' && claimed === undefined ? {kind: 'outside'} : own;
 }
@@ -78,6 +111,7 @@ export function judgeAncestry(
       return {
         kind: 'unproven',
         claimed,
+        ...(thread ? {shared: {server, thread}} : {}),
         why: `it runs under the ${server.agent} server that all ${server.agent} sessions share (pid ${link.pid}: ${short(link.command)}), which hands every session's calls the environment of the pane that started it${thread ? ` (this call is from ${server.agent} thread ${thread})` : ''}`,
       };
     }
@@ -134,7 +168,7 @@ export function describeOwnPane(own: OwnPane): string {
     case 'outside':
       return 'not inside a tmux pane';
     case 'proven':
-      return `${own.pane}, proven: nudge descends from the pane's first process (pid ${own.panePid})${own.claimed ? `; $TMUX_PANE said ${own.claimed}, which is not believed` : ''}`;
+      return `${own.pane}, proven: ${own.thread ? `the call is from ${own.thread}, which that pane's title shows` : `nudge descends from the pane's first process (pid ${own.panePid})`}${own.claimed ? `; $TMUX_PANE said ${own.claimed}, which is not believed` : ''}`;
     case 'unproven':
       return `${own.claimed ? `$TMUX_PANE says ${own.claimed}, ` : ''}not proven: ${own.why}`;
   }

@@ -152,6 +152,18 @@ function codexPieces(p: InstallPlace, self: SelfCommand): Piece[] {
       value: [self.node, self.cli, 'hook', 'codex-notify'],
     },
     {
+      // Its sessions share one app-server, which runs their calls outside their panes: the
+      // thread id in each TUI's title (`#{pane_title}`) says which pane a call is from
+      // (src/pane/thread-pane.ts). Codex's own items first, as it shows them by default.
+      id: 'title',
+      what: "the session's thread id in Codex's terminal title ([tui] terminal_title), which tells nudge the pane of a call from Codex's shared app-server",
+      file: config,
+      kind: 'key',
+      format: 'toml',
+      path: ['tui', 'terminal_title'],
+      value: ['spinner', 'project', 'session-id'],
+    },
+    {
       id: 'mcp',
       what: 'nudge mcp registered ([mcp_servers.nudge])',
       file: config,

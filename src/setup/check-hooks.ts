@@ -25,10 +25,14 @@ export async function checkHookHealth(
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([source, calls]) => {
       const last = calls.at(-1) as HookCall;
-      const refused = calls.filter((c) => !c.proven);
+      const side = calls.filter((c) => c.side);
+      const refused = calls.filter((c) => !c.proven && !c.side);
+      const proved = calls.length - refused.length - side.length;
+      const sides =
+        side.length > 0 ? `, ${side.length} from side threads no pane shows (not marked)` : '';
       const when = new Date(last.atMs).toISOString();
       const where = last.pane ? ` in ${last.pane}` : '';
-      const counts = `in the last day ${calls.length} ${calls.length === 1 ? 'call' : 'calls'}: ${calls.length - refused.length} proved their pane, ${refused.length} refused`;
+      const counts = `in the last day ${calls.length} ${calls.length === 1 ? 'call' : 'calls'}: ${proved} proved their pane${sides}, ${refused.length} refused`;
       if (refused.length === 0)
         return ok('hooks', `${source}: last call ${when}${where}; ${counts}.`);
       const newest = refused.at(-1) as HookCall;
@@ -45,7 +49,7 @@ function fixFor(why: string): string {
   if (/\$TMUX is unset/.test(why))
     return 'Start the agent from a tmux pane with $TMUX kept in its environment (the launcher that starts it strips it).';
   if (/runs under the codex server/.test(why))
-    return 'Run codex --no-daemon (or set [features] daemon_auto_start = false) so its hooks run in its own pane: docs/agents.md, "Which pane a call comes from".';
+    return 'Run nudge install codex and restart Codex: it has each session show its thread id in its title ([tui] terminal_title), which names its pane (or run codex --no-daemon): docs/agents.md, "Which pane a call comes from".';
   if (/runs under the opencode server/.test(why))
     return 'Run a plain opencode rather than attach to a shared server: docs/agents.md, "Which pane a call comes from".';
   return 'Jobs there wait on the screen alone; docs/agents.md, "Which pane a call comes from", says how each agent is tied to its pane.';

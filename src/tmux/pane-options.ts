@@ -119,6 +119,9 @@ export interface PaneStateRow {
   /** `#{pane_tty}`: the pane's terminal (`/dev/pts/3`), a process's controlling terminal
    * when it runs in the pane. */
   tty: string;
+  /** `#{pane_title}`, as its program set it (Codex shows its thread id there once `nudge
+   * install codex` asked it to: src/pane/own-pane.ts). */
+  title: string;
 }
 
 /** Every pane of the server with its nudge options (empty strings where unset), in the
@@ -137,6 +140,8 @@ export async function paneStates(runner: TmuxRunner): Promise<PaneStateRow[]> {
     'pane_pid',
     'session_id',
     'pane_tty',
+    // Last: it is the rest of the line, whatever separator a program put in its title.
+    'pane_title',
   ];
   const stdout = await runner.run(['list-panes', '-a', '-F', joinFormat(fields)]);
   const rows: PaneStateRow[] = [];
@@ -156,6 +161,7 @@ export async function paneStates(runner: TmuxRunner): Promise<PaneStateRow[]> {
       panePid: Number.parseInt(f[9] ?? '', 10) || 0,
       sessionId: f[10] ?? '',
       tty: f[11] ?? '',
+      title: f[12] ?? '',
     });
   }
   return rows;

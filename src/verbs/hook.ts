@@ -11,6 +11,7 @@ import {
   type HookKind,
   NEEDS_PERSON_HOOKS,
   type NeedsHookKind,
+  sharedServers,
   TURN_END_HOOKS,
 } from '../agents/registry.js';
 import {NudgeError} from '../base/errors.js';
@@ -71,16 +72,7 @@ export async function runHook(
   if (!needs && !turn) return {recorded: false};
   const log = (call: Omit<HookCall, 'atMs' | 'source'>) =>
     logHookCall(stateDir, {atMs, source: o.kind, ...call});
-  if (inside?.serverPid === undefined) {
-    // No $TMUX: nothing to mark outside tmux; below a tmux server (a launcher stripped it),
-    // the call is refused where doctor sees it, not dropped unseen.
-    const chain = await ctx.tree.ancestry(ctx.pid).catch(() => []);
-    if (!chain.some(isTmuxServer)) return {recorded: false};
-    const why = 'it runs in a pane, but $TMUX is unset, so nudge cannot tell which tmux server';
-    await ensureStateDir(stateDir, ctx.env).catch(() => {});
-    await log({proven: false, why});
-    return {recorded: false, warning: `no mark recorded: ${why}`};
-  }
+  if (inside?.serverPid === undefined) return withoutTmux(ctx, stateDir, log);
   const {inputs, ...told} = turn ?? {};
   // The pane the hook runs in, proven by the process tree, with or without $TMUX_PANE: that
   // alone may be another pane's (Codex's shared app-server runs every session's notify with
@@ -92,13 +84,24 @@ export async function runHook(
     pane: inside.pane ?? '',
   };
   const spec: ServerSpec = {kind: 'socket-path', path: claimed.socketPath};
-  const own = await ownPane(ctx.tmux(spec), spec, ctx, true).catch(
+  // The payload's thread (Codex's notify: `thread-id`) is the call's own, as a tool call's
+  // CODEX_THREAD_ID is: under the shared server, the pane whose title shows it.
+  const thread = sharedServers().find((s) => s.thread && o.kind.startsWith(`${s.agent}-`))?.thread;
+  const caller = thread && told.session ? {...ctx, env: {...ctx.env, [thread]: told.session}} : ctx;
+  const own = await ownPane(ctx.tmux(spec), spec, caller, true).catch(
     (error: Error): OwnPane => ({kind: 'unproven', claimed: inside.pane, why: error.message}),
   );
   const typed =
     own.kind !== 'proven' && inputs
       ? await paneTypedWith(stateDir, inputs, atMs).catch(() => undefined)
       : undefined;
+  if (own.kind === 'unproven' && own.side && !typed) {
+    // A side thread's turn (Codex's, under its shared server): no pane's, so nobody's mark;
+    // counted apart, as it is not a call that failed to prove its pane.
+    await ensureStateDir(stateDir, ctx.env).catch(() => {});
+    await log({proven: false, side: true, why: own.why});
+    return {recorded: false, warning: `no mark recorded: ${own.why}`};
+  }
   if (own.kind !== 'proven' && !typed) {
     const why = own.kind === 'unproven' ? own.why : 'it runs in no pane';
     // A pane claimed: its refusal is kept there too, where a job waiting on it reads it.
@@ -138,6 +141,21 @@ export async function runHook(
   }
   await log({proven: true, pane: where.pane});
   return written;
+}
+
+/** A hook with no $TMUX: nothing to mark outside tmux; below a tmux server (a launcher
+ * stripped it), the call is refused where doctor sees it, not dropped unseen. */
+async function withoutTmux(
+  ctx: CommandContext,
+  stateDir: string,
+  log: (call: Omit<HookCall, 'atMs' | 'source'>) => Promise<void>,
+): Promise<HookResult> {
+  const chain = await ctx.tree.ancestry(ctx.pid).catch(() => []);
+  if (!chain.some(isTmuxServer)) return {recorded: false};
+  const why = 'it runs in a pane, but $TMUX is unset, so nudge cannot tell which tmux server';
+  await ensureStateDir(stateDir, ctx.env).catch(() => {});
+  await log({proven: false, why});
+  return {recorded: false, warning: `no mark recorded: ${why}`};
 }
 
 /** Write a mark into the state dir; a failure is a warning (a hook never fails). */

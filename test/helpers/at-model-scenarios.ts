@@ -115,19 +115,31 @@ export function submitInto(w: World, flags: readonly string[], text: string) {
 
 /** Type a prompt into the agent as a person would, and wait until the model has it. */
 export async function say(w: World, text: string): Promise<void> {
-  await w.server.tmux('send-keys', '-t', w.agent.pane, '-l', text);
+  await sayInto(w.server, w.model, w.agent.pane, text);
+}
+
+/** Type `text` into an agent's `pane` as a person does, and wait until the model has it. */
+export async function sayInto(
+  server: TmuxTestServer,
+  model: ModelServer,
+  pane: string,
+  text: string,
+): Promise<void> {
+  await server.tmux('send-keys', '-t', pane, '-l', text);
   // A person presses Enter once the words show (CI 2026-12-06: copilot on a loaded machine
   // had not drawn them 400 ms later, and its first prompt never reached the model), and
-  // pauses before it (the CLIs take a fast Enter as a newline).
-  // (Its last word: a CLI wraps a long line inside its own box.)
+  // pauses before it (the CLIs take a fast Enter as a newline). (Its last word: a CLI wraps a
+  // long line inside its own box.)
   const last = text.trim().split(/\s+/).at(-1) ?? text;
-  await w.server.waitForScreen(w.agent.pane, new RegExp(escapeRegex(last)), 60_000);
+  await server.waitForScreen(pane, new RegExp(escapeRegex(last)), 60_000);
   await new Promise((r) => setTimeout(r, 400));
-  await w.server.tmux('send-keys', '-t', w.agent.pane, 'Enter');
+  await server.tmux('send-keys', '-t', pane, 'Enter');
   try {
-    await w.model.waitForPrompt(new RegExp(`^${escapeRegex(text)}$`), {timeoutMs: 60_000});
+    await model.waitForPrompt(new RegExp(`^${escapeRegex(text)}$`), {timeoutMs: 90_000});
   } catch (error) {
-    throw new Error(`${(error as Error).message}\nthe agent's screen:\n${await w.agent.capture()}`);
+    throw new Error(
+      `${(error as Error).message}\nthe agent's screen:\n${await server.capture(pane)}`,
+    );
   }
 }
 

@@ -57,6 +57,7 @@ export function paneRow(
     panePid: 0,
     sessionId,
     tty: '',
+    title: '',
     ...more,
   };
 }

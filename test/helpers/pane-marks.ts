@@ -30,6 +30,7 @@ export function onePaneMarks(initial: Record<string, string> = {}) {
         panePid: 1,
         sessionId: '$0',
         tty: '',
+        title: '',
       },
     ],
   };

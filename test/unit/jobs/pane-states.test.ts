@@ -21,6 +21,7 @@ function row(paneId: string, target: string, state: string, queue = ''): PaneSta
     panePid: 1,
     sessionId: '$1',
     tty: '',
+    title: '',
   };
 }
 

@@ -9,6 +9,7 @@ import {
 } from '../../../src/pane/own-pane.js';
 import {ancestryOf, parsePsTable} from '../../../src/process/tree.js';
 import type {Tmux} from '../../../src/tmux/tmux.js';
+import {paneRow, parentsTree} from '../../helpers/fake-tree.js';
 
 /** The shared servers the built-in profiles name (Codex's app-server, opencode's serve). */
 const servers: SharedServer[] = (['codex', 'opencode'] as const).flatMap((agent) =>
@@ -16,6 +17,8 @@ const servers: SharedServer[] = (['codex', 'opencode'] as const).flatMap((agent)
     agent,
     pattern,
     thread: PROFILES[agent]?.identity?.thread,
+    titleThread: PROFILES[agent]?.identity?.titleThread,
+    programs: PROFILES[agent]?.programs ?? [],
   })),
 );
 
@@ -109,6 +112,55 @@ describe('which pane a call comes from', () => {
     expect(judgeAncestry([], panes, servers, '%2')).toMatchObject({
       why: 'its process ancestry could not be read',
     });
+  });
+
+  test("a call under the shared app-server is proven by its thread where that pane's title shows it, and its codex is in front (issue 63)", async () => {
+    const thread = '01a24b21-d1b5-7572-85b0-d522fb2891d3';
+    const tmux = {
+      paneStates: async () => [
+        paneRow('%1', '$1', {panePid: 3440, title: 'work | 01a24b21-aaaa-7572-85b0-d522f...'}),
+        paneRow('%2', '$1', {panePid: 3478, title: `work | ${thread.slice(0, 29)}...`}),
+      ],
+    } as unknown as Tmux;
+    const tree = {
+      ...parentsTree(
+        Object.fromEntries([...table].map(([pid, r]) => [pid, r.ppid])),
+        {},
+        Object.fromEntries([...table].map(([pid, r]) => [pid, r.command])),
+        {3440: {group: 3440, foreground: 3440}, 3478: {group: 3478, foreground: 3478}},
+      ),
+    };
+    const deps = {tmux, tree, pid: 3730, servers: () => servers};
+    const env = {TMUX_PANE: '%1', CODEX_THREAD_ID: thread};
+    const own = await proveOwnPane({...deps, env});
+    expect(own).toMatchObject({kind: 'proven', pane: '%2', claimed: '%1'});
+    expect(describeOwnPane(own)).toBe(
+      `%2, proven: the call is from codex thread ${thread}, which that pane's title shows; $TMUX_PANE said %1, which is not believed`,
+    );
+    // A thread no pane shows, where the panes show theirs: a side thread of a session.
+    const other = {...env, CODEX_THREAD_ID: '01a24b21-ffff-7572-85b0-d522fb2891d3'};
+    expect(await proveOwnPane({...deps, env: other})).toMatchObject({
+      kind: 'unproven',
+      side: true,
+      why: expect.stringMatching(
+        /; thread 01a24b21-ffff-\S+ is no pane's: a side thread of a codex session$/,
+      ),
+    });
+    // No pane shows a thread at all (a title of the person's own): refused, saying how to mend.
+    const untitled = {
+      ...deps,
+      tmux: {
+        paneStates: async () => [paneRow('%2', '$1', {panePid: 3478, title: 'work'})],
+      } as unknown as Tmux,
+    };
+    const refused = await proveOwnPane({...untitled, env});
+    expect(refused).toMatchObject({
+      kind: 'unproven',
+      why: expect.stringMatching(
+        /; no pane running codex shows thread 01a24b21-d1b5-\S+ in its title \(nudge install codex has it shown there\)$/,
+      ),
+    });
+    expect(refused).not.toHaveProperty('side');
   });
 
   test('nothing claimed and self not asked: no walk, no tmux call', async () => {

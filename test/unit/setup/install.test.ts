@@ -342,12 +342,15 @@ describe('nudge install codex', () => {
       ['skill', 'add'],
       ['rule', 'add'],
       ['hook', 'add'],
+      ['title', 'add'],
       ['mcp', 'add'],
     ]);
     const text = read(home, '.codex/config.toml');
     for (const line of CONFIG.split('\n')) expect(text).toContain(line);
     const config = parseToml(text) as Doc;
     expect(config.notify).toEqual([SELF.node, SELF.cli, 'hook', 'codex-notify']);
+    // The thread id in its title: which pane a call from its shared app-server is from.
+    expect(config.tui).toEqual({terminal_title: ['spinner', 'project', 'session-id']});
     expect(config.mcp_servers).toEqual({
       docs: {command: 'docs-mcp'},
       nudge: {command: SELF.node, args: [SELF.cli, 'mcp']},

@@ -46,6 +46,8 @@ describe('pane options', () => {
       '42',
       '$3',
       '/dev/pts/7',
+      // The title last: a separator a program put in it stays in it.
+      `work | 01a2${FIELD_SEPARATOR}4b21...`,
     ];
     const rows = await paneStates(recording(`${fields.join(FIELD_SEPARATOR)}\n`));
     expect(rows[0]).toMatchObject({
@@ -54,6 +56,7 @@ describe('pane options', () => {
       panePid: 42,
       sessionId: '$3',
       tty: '/dev/pts/7',
+      title: `work | 01a2${FIELD_SEPARATOR}4b21...`,
     });
   });
 });
