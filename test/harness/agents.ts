@@ -155,6 +155,9 @@ export interface AgentOptions {
   args?: string[];
   /** Extra environment for the CLI. */
   env?: Record<string, string>;
+  /** Variables taken out of the CLI's environment (`env -u`), as a launcher that strips them
+   * does (`TMUX_PANE`). */
+  unset?: string[];
   /** How long to wait for the idle composer (default 60 s). */
   readyTimeoutMs?: number;
   /** Preseed trust for the working directory (default true). With false the CLI opens on its
@@ -663,7 +666,7 @@ export function agentArgv(
 ): string[] {
   return [
     'env',
-    ...[...UNSET, ...ciVariables()].flatMap((v) => ['-u', v]),
+    ...[...UNSET, ...ciVariables(), ...(opts.unset ?? [])].flatMap((v) => ['-u', v]),
     ...Object.entries(env).map(([k, v]) => `${k}=${v}`),
     agentBin(name),
     ...((name === 'gemini' || name === 'qwen') && opts.approvals === 'all' ? ['--yolo'] : []),

@@ -65,6 +65,7 @@ export async function setup(
     wait?: boolean;
     args?: string[];
     env?: Record<string, string>;
+    unset?: string[];
     path?: string[];
   } = {},
 ): Promise<World> {
@@ -86,6 +87,7 @@ export async function setup(
       path: [...(o.path ?? []), bin],
       env: {NUDGE_HOME: home, ...o.env},
       ...(o.args ? {args: o.args} : {}),
+      ...(o.unset ? {unset: o.unset} : {}),
       ...(o.hooks && !installed ? {hookCommand: [join(bin, 'nudge')]} : {}),
       ...(o.wait === false ? {wait: false} : {}),
     },

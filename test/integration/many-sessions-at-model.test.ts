@@ -10,7 +10,7 @@ import {existsSync, readdirSync, readFileSync, rmSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, onTestFinished, test} from 'vitest';
 import {type HookMark, type RefusedMark, readHookMark} from '../../src/agents/hook-marks.js';
-import {escapeRegex, sayInto} from '../helpers/at-model-scenarios.js';
+import {escapeRegex, sayInto, setup} from '../helpers/at-model-scenarios.js';
 import {expectJobEnd, jobEvent, readJobState} from '../helpers/job-files.js';
 import {type ModelServer, startModelServer} from '../helpers/model-server.js';
 import {serverWorld} from '../helpers/nudge-home.js';
@@ -228,4 +228,21 @@ describe.skipIf(!agentAvailable('codex'))('codex: many sessions', () => {
     expect(forA).toMatchObject({source: 'codex-notify', pane: a});
     expect(refusalsIn(w.home)).toEqual([]);
   }, 420_000);
+});
+
+describe.skipIf(!agentAvailable('claude'))('claude started without $TMUX_PANE', () => {
+  test('its Stop hook proves its own pane from the process tree and records the mark there (issue 63)', async () => {
+    const w = await setup('claude', 'all', {hooks: true, unset: ['TMUX_PANE']});
+    const panePid = Number(await w.server.tmux('display', '-p', '-t', w.agent.pane, '#{pane_pid}'));
+    // As a launcher that strips it leaves it: no $TMUX_PANE in Claude Code's environment.
+    expect(readFileSync(`/proc/${panePid}/environ`, 'latin1')).not.toMatch(/(^|\0)TMUX_PANE=/);
+    w.model.script({text: 'Hello.'});
+    await sayInto(w.server, w.model, w.agent.pane, 'say hello');
+    const serverPid = Number((await w.server.tmux('display-message', '-p', '#{pid}')).trim());
+    const where = {socketPath: w.server.socket, serverPid, pane: w.agent.pane};
+    const mark = await waitFor('the mark for its pane', async () => readHookMark(w.home, where), {
+      timeoutMs: 60_000,
+    });
+    expect(mark).toMatchObject({source: 'claude-stop', pane: w.agent.pane});
+  }, 300_000);
 });
