@@ -4,7 +4,7 @@
 // the stop, and each job of the stopped one ends once, its notice typed at most once; the
 // tmux server killed under it ends every job once and the waiter goes.
 import {execFileSync} from 'node:child_process';
-import {mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {
@@ -58,6 +58,14 @@ function jobArgs(server: TmuxTestServer, pane: string, n: number, go: string): s
     {until: `regex:FINISHED-${n}`, notice: `NOTICE-${n} {job}`, timeout: '5m'},
     command(go, n),
   );
+}
+
+/** Put job `id`'s entry in the waiter's `inbox` as a worker does: whole, by a rename (a file
+ * written in place can be read half-written, and a malformed entry is dropped; CI saw it). */
+function putEntry(inbox: string, id: string): void {
+  const tmp = join(inbox, `${id}.json.test.tmp`);
+  writeFileSync(tmp, JSON.stringify({job: id, vars: {}}));
+  renameSync(tmp, join(inbox, `${id}.json`));
 }
 
 /** How many times pane `pane` shows job `n`'s notice (its history and screen). */
@@ -157,8 +165,7 @@ describe('the waiter under faults', () => {
     const w = await waitingJobs(2);
     const [running, other] = w.ids as [string, string];
     const inbox = join(w.home, 'waiters', readdirSync(join(w.home, 'waiters'))[0] ?? '', 'inbox');
-    const again = (id: string) =>
-      writeFileSync(join(inbox, `${id}.json`), JSON.stringify({job: id, vars: {}}));
+    const again = (id: string) => putEntry(inbox, id);
     again(running);
     const ignored = await waitForEvent(w.home, running, 'entry-ignored', 60_000);
     expect(ignored).toMatchObject({why: 'it is running already (waiting)'});
@@ -216,7 +223,7 @@ describe('the waiter under faults', () => {
     // The waiter's first write for it fails: a folder where its caller file goes.
     mkdirSync(join(dir, 'caller.json'));
     const inbox = join(w.home, 'waiters', readdirSync(join(w.home, 'waiters'))[0] ?? '', 'inbox');
-    writeFileSync(join(inbox, `${id}.json`), JSON.stringify({job: id, vars: {}}));
+    putEntry(inbox, id);
     await new Promise((resolve) => setTimeout(resolve, 5_000));
     expect(readdirSync(inbox).filter((n) => n.startsWith(id))).not.toEqual([]);
     expect((await readJobState(w.home, id)).state).toBe('queued');
