@@ -156,8 +156,8 @@ describe.each(
     expect(status.stdout).toMatch(/\bworking: /);
     expect(existsSync(marker), 'the background command ended already').toBe(false);
     // `nudge wait` on the pane meanwhile: not idle (exit 124) — the footer's work, or, where
-    // the screen never stood still for its window (Claude Code 2.1.332's footer counts the
-    // shell's seconds; CI 2026-12-06), still changing.
+    // the screen did not stand still for a whole window in its 5 s (Claude Code 2.1.332 by the
+    // screen alone, CI 2026-12-06), still changing.
     expect(await notIdleMeanwhile(w)).toMatch(
       new RegExp(`${a.waits.source}|"reason":"the screen is still changing"`),
     );
