@@ -221,12 +221,12 @@ describe('nudge doctor', () => {
     expect((await runNudge(['install', 'codex'], env)).exitCode).toBe(0);
     expect((await doctor([], env)).by.codex).toMatchObject({
       status: 'ok',
-      detail: `codex is ${join(bin, 'codex')}; nudge is installed for it (user scope: skill, hook, mcp; no allow rule: the agent asks you before each nudge command its model runs).`,
+      detail: `codex is ${join(bin, 'codex')}; nudge is installed for it (user scope: skill, hook, title, mcp; no allow rule: the agent asks you before each nudge command its model runs).`,
     });
     // The rules in force: --allow's, by what they allow.
     expect((await runNudge(['install', 'codex', '--allow'], env)).exitCode).toBe(0);
     expect((await doctor([], env)).by.codex?.detail).toBe(
-      `codex is ${join(bin, 'codex')}; nudge is installed for it (user scope: skill, hook, mcp; allowed without asking: nudge submit, status, jobs, wait allowed outside the sandbox (a prefix rule: nudge must reach the tmux socket)).`,
+      `codex is ${join(bin, 'codex')}; nudge is installed for it (user scope: skill, hook, title, mcp; allowed without asking: nudge submit, status, jobs, wait allowed outside the sandbox (a prefix rule: nudge must reach the tmux socket)).`,
     );
     // A broad rule an older nudge wrote (the whole CLI outside the sandbox) is named.
     writeFileSync(
