@@ -1,4 +1,4 @@
-import {readFileSync, realpathSync} from 'node:fs';
+import {readFileSync} from 'node:fs';
 import {basename, dirname, join} from 'node:path';
 import type {Pattern} from '../base/pattern.js';
 import type {PaneView} from '../tmux/view.js';
@@ -6,6 +6,7 @@ import {visibleText} from '../tmux/view.js';
 import {findDialog} from './dialogs.js';
 import {workingOnScreen} from './idle-screen.js';
 import {type Profile, readComposerState, turnOpen} from './profile.js';
+import {realPathOf} from './trust.js';
 
 /** One rule of a profile, as it stands on one screen. */
 export interface RuleMatch {
@@ -92,7 +93,7 @@ export function programVersion(profile: Profile, argv: readonly string[]): strin
     if (!word.startsWith('/') || !profile.programs?.some((p) => p.test(word))) continue;
     // A project's node_modules/.bin/claude is a link into the package: its own package.json,
     // never the project's above node_modules (which said "1.0.0").
-    const real = realPath(word);
+    const real = realPathOf(word);
     for (let dir = dirname(real); dir !== dirname(dir); dir = dirname(dir)) {
       if (basename(dir) === 'node_modules') break;
       try {
@@ -109,13 +110,4 @@ export function programVersion(profile: Profile, argv: readonly string[]): strin
     if (named) return named;
   }
   return undefined;
-}
-
-/** `path` with its links followed (itself when it cannot be). */
-function realPath(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }

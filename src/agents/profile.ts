@@ -382,3 +382,10 @@ function firstOfBox(profile: Profile, rows: readonly string[], i: number): strin
     if (profile.promptEcho?.test(rows[k] ?? '')) first = k;
   return rows[first] ?? '';
 }
+
+/** Whether a command line (its arguments joined by spaces) runs one of `programs`: the
+ * executable, or the script an interpreter runs (`node …/bin/codex`). */
+export function runsProgram(programs: readonly Pattern[] | undefined, command: string): boolean {
+  const words = command.split(' ').slice(0, 2);
+  return programs?.some((re) => words.some((w) => re.test(w))) ?? false;
+}

@@ -1,6 +1,6 @@
 import type {HookMark} from '../agents/hook-marks.js';
 import {turnIdle, workingOnScreen} from '../agents/idle-screen.js';
-import type {Profile} from '../agents/profile.js';
+import {type Profile, runsProgram} from '../agents/profile.js';
 import {
   describeServices,
   describeWork,
@@ -47,14 +47,7 @@ export interface SettleDeps {
  * its own). */
 function rootBelowAgent(profile: Profile, s: Served): Link {
   const chain: Link[] = [...s.ancestors, s];
-  const agentAt = chain.findIndex((p) =>
-    profile.programs?.some((re) =>
-      p.command
-        .split(' ')
-        .slice(0, 2)
-        .some((w) => re.test(w)),
-    ),
-  );
+  const agentAt = chain.findIndex((p) => runsProgram(profile.programs, p.command));
   // The agent not found in it: its first process, and only a shell there counts.
   if (agentAt < 0) return {...(chain[0] ?? s), leader: false};
   return chain[agentAt + 1] ?? s;

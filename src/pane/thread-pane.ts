@@ -1,4 +1,5 @@
 import type {SharedServer} from '../agents/identity.js';
+import {runsProgram} from '../agents/profile.js';
 import type {ProcessTree} from '../process/tree.js';
 import type {PaneStateRow} from '../tmux/pane-options.js';
 
@@ -67,6 +68,5 @@ async function runsAgent(
 ): Promise<boolean> {
   const groups = await deps.tree.groupsOf(row.panePid).catch(() => undefined);
   const [front] = groups ? await deps.tree.ancestry(groups.foreground).catch(() => []) : [];
-  const words = front?.command.split(' ').slice(0, 2) ?? [];
-  return server.programs.some((re) => words.some((w) => re.test(w)));
+  return front !== undefined && runsProgram(server.programs, front.command);
 }
