@@ -43,19 +43,32 @@ import {waitFor} from '../helpers/wait-for.js';
 
 const inbox = agentAvailable('claude') && claudeHasInbox(agentVersion('claude'));
 
+type ClaudeRecord = {messagingSocketPath?: string; status?: string; waitingFor?: string};
+
+/** The session records in the agent's home. Claude Code writes a record in place, so one read
+ * mid-write is not JSON yet: it is skipped, and the next look reads it whole. */
+async function claudeRecords(home: string): Promise<ClaudeRecord[]> {
+  const dir = join(home, '.claude', 'sessions');
+  const found: ClaudeRecord[] = [];
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if (!/^\d+\.json$/.test(name)) continue;
+    try {
+      found.push(JSON.parse(await readFile(join(dir, name), 'utf8')) as ClaudeRecord);
+    } catch {
+      // being written, or just removed
+    }
+  }
+  return found;
+}
+
 /** The session record of the pane's Claude (its inbox socket), from the agent's home. */
 async function sessionRecord(home: string): Promise<{messagingSocketPath: string}> {
-  const dir = join(home, '.claude', 'sessions');
   return waitFor(
     "Claude Code's session record",
-    async () => {
-      const name = (await readdir(dir).catch(() => [])).find((n) => /^\d+\.json$/.test(n));
-      if (!name) return undefined;
-      const r = JSON.parse(await readFile(join(dir, name), 'utf8')) as {
-        messagingSocketPath?: string;
-      };
-      return r.messagingSocketPath ? (r as {messagingSocketPath: string}) : undefined;
-    },
+    async () =>
+      (await claudeRecords(home)).find((r): r is {messagingSocketPath: string} =>
+        Boolean(r.messagingSocketPath),
+      ),
     {timeoutMs: 30_000},
   );
 }
@@ -243,18 +256,7 @@ describe.skipIf(!inbox)('claude door (claude-inbox): the session record', () => 
     });
     await waitFor(
       'the session record to say waiting (dialog open)',
-      async () => {
-        const dir = join(agent.home, '.claude', 'sessions');
-        for (const name of await readdir(dir).catch(() => [] as string[])) {
-          if (!/^\d+\.json$/.test(name)) continue;
-          const r = JSON.parse(await readFile(join(dir, name), 'utf8').catch(() => '{}')) as {
-            status?: string;
-            waitingFor?: string;
-          };
-          if (r.status === 'waiting') return r;
-        }
-        return undefined;
-      },
+      async () => (await claudeRecords(agent.home)).find((r) => r.status === 'waiting'),
       {timeoutMs: 60_000, describe: () => agent.capture()},
     );
     const r = await runNudge(
