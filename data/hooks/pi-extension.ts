@@ -1,6 +1,9 @@
 // Written by `nudge install pi` (`nudge install pi --uninstall` takes it out). Two things:
-// - when the agent ends its work on a prompt, tell nudge that this tmux pane's agent finished
-//   its turn (`nudge hook pi-agent-end`);
+// - when the agent's work on a prompt has settled, tell nudge that this tmux pane's agent
+//   finished its turn (`nudge hook pi-agent-end`). `agent_end` is not that yet: Pi is idle
+//   only once every agent_end listener has finished (pi-agent-core's Agent.processEvents), and
+//   a message queued meanwhile starts another run. So the mark waits, past agent_end, until
+//   the session is idle with nothing pending, and is dropped when a new run starts first;
 // - nudge's door into this session: a Unix socket (0600, in nudge's private state folder,
 //   named by this process's id) on which nudge hands over a job's notice, given to the agent
 //   with pi.sendUserMessage — as a prompt when it is idle, as a follow-up when it works — so
@@ -14,6 +17,8 @@ import {join} from 'node:path';
 
 interface Context {
   isIdle(): boolean;
+  /** Pi 0.73 and later. */
+  hasPendingMessages?(): boolean;
 }
 interface Pi {
   on(event: string, handler: (event: unknown, ctx: Context) => void): void;
@@ -29,12 +34,35 @@ function stateDir(): string {
 }
 
 export default function (pi: Pi) {
-  pi.on('agent_end', () => {
-    const child = spawn(NUDGE_NODE, [NUDGE_CLI, 'hook', 'pi-agent-end'], {
-      stdio: ['pipe', 'ignore', 'ignore'],
-    });
-    child.on('error', () => {});
-    child.stdin.end('{}');
+  // Each run's end is marked once settled, unless another run started first.
+  let run = 0;
+  pi.on('agent_start', () => {
+    run += 1;
+  });
+  pi.on('agent_end', (_event, c) => {
+    const mine = ++run;
+    const started = Date.now();
+    const look = () => {
+      if (run !== mine) return;
+      let settled: boolean;
+      try {
+        settled = c.isIdle() && !c.hasPendingMessages?.();
+      } catch {
+        return; // the session was replaced (a reload): its runs are marked by its own handlers
+      }
+      // Idle comes within moments of agent_end; a session neither idle nor running again
+      // after ten minutes is left to nudge's screen reading.
+      if (!settled) {
+        if (Date.now() - started < 600_000) setTimeout(look, 50).unref();
+        return;
+      }
+      const child = spawn(NUDGE_NODE, [NUDGE_CLI, 'hook', 'pi-agent-end'], {
+        stdio: ['pipe', 'ignore', 'ignore'],
+      });
+      child.on('error', () => {});
+      child.stdin.end('{}');
+    };
+    setTimeout(look, 0).unref();
   });
 
   let ctx: Context | undefined;
