@@ -44,10 +44,11 @@ export interface SettleDeps {
 
 /** A background command's root: the process just below the agent's own in its ancestry (a
  * shell Claude Code ran it in; the command itself, which Copilot CLI runs in a terminal of
- * its own). */
+ * its own). The agent's deepest process: Qwen Code and Gemini CLI start themselves again
+ * (`node …/bin/qwen` above `node --expose-gc …/cli.js`), and the work hangs below the last. */
 function rootBelowAgent(profile: Profile, s: Served): Link {
   const chain: Link[] = [...s.ancestors, s];
-  const agentAt = chain.findIndex((p) => runsProgram(profile.programs, p.command));
+  const agentAt = chain.findLastIndex((p) => runsProgram(profile.programs, p.command));
   // The agent not found in it: its first process, and only a shell there counts.
   if (agentAt < 0) return {...(chain[0] ?? s), leader: false};
   return chain[agentAt + 1] ?? s;

@@ -4,8 +4,9 @@
  * turn the agent then started on its own ended; the notice reaches the model once, after. Each
  * with the agent's turn-end hook installed (Claude Code's Stop: `background_tasks`) and with
  * the screen alone (its footer, `1 shell · ↓ to manage`). A background server listening on a
- * port does not hold the job; a background command that outlives `--timeout` ends it `timeout`,
- * named. Run on the pinned release by `npm test` and on the newest by the matrix.
+ * port does not hold the job, for each agent that can leave one running; a background
+ * command that outlives `--timeout` ends it `timeout`, named. Run on the pinned release by
+ * `npm test` and on the newest by the matrix.
  *
  * Codex (a command its `exec_command` left running past its yield, a "background terminal") and
  * Gemini CLI (`run_shell_command` with `is_background: true`): the command holds the job until
@@ -34,6 +35,28 @@ function background(command: string): Reply {
   return {
     tool: 'Bash',
     input: {command, description: 'Run it in the background', run_in_background: true},
+  };
+}
+
+/** How each agent's model leaves a command running (its tool call). */
+const LEAVE_RUNNING = {
+  claude: background,
+  // Qwen Code and Gemini CLI: `run_shell_command` with `is_background: true`.
+  qwen: shellInBackground,
+  gemini: shellInBackground,
+  // Copilot CLI: `bash` in its async mode.
+  copilot: (command: string): Reply => ({
+    tool: 'bash',
+    input: {command, description: 'Run it in the background', mode: 'async'},
+  }),
+  // Codex: a command its `exec_command` left running past its yield, a "background terminal".
+  codex: (cmd: string): Reply => ({tool: 'exec_command', input: {cmd, yield_time_ms: 1000}}),
+} as const;
+
+function shellInBackground(command: string): Reply {
+  return {
+    tool: 'run_shell_command',
+    input: {command, description: 'Run it in the background', is_background: true},
   };
 }
 
@@ -97,24 +120,18 @@ async function noticeOnceAfter(w: World, after: number): Promise<void> {
  * (Claude Code), else the footer (Qwen Code's list names its agent tasks, not its shells). */
 const TURN_AFTER: Array<{
   name: 'claude' | 'qwen' | 'copilot';
-  tool: (cmd: string) => Reply;
   says: (hooks: boolean) => RegExp;
   /** What `nudge wait` answers meanwhile. */
   waits: RegExp;
 }> = [
   {
     name: 'claude',
-    tool: background,
     says: (hooks) =>
       hooks ? /^working: 1 background shell \(sleep 20; touch / : /^working: 1 shell/,
     waits: /working: 1 shell/,
   },
   {
     name: 'qwen',
-    tool: (command) => ({
-      tool: 'run_shell_command',
-      input: {command, description: 'Run it in the background', is_background: true},
-    }),
     says: () => /^working: 1 shell \(the agent's footer\)/,
     waits: /working: 1 shell/,
   },
@@ -122,10 +139,6 @@ const TURN_AFTER: Array<{
     // Its turn stays open while the shell runs (its footer: `Waiting for background shells`),
     // and goes on when it ends; its agentStop hook lists nothing, so the footer decides.
     name: 'copilot',
-    tool: (command) => ({
-      tool: 'bash',
-      input: {command, description: 'Run it in the background', mode: 'async'},
-    }),
     says: () => /^working: Waiting for background shells \(the agent's footer\)/,
     waits: /working: Waiting for background shells/,
   },
@@ -142,7 +155,7 @@ describe.each(
     const marker = join(w.agent.workdir, 'bg-done');
     const followUp: Reply = {text: 'The background command finished.'};
     w.model.script(
-      a.tool(`sleep 20; touch ${marker}`),
+      LEAVE_RUNNING[a.name](`sleep 20; touch ${marker}`),
       {text: 'Started it in the background.'},
       followUp,
     );
@@ -182,11 +195,10 @@ describe.each(
   }, 300_000);
 });
 
-/** A background server the agent started (`tool`) of no known service command: only its
+/** A background server the agent started of no known service command: only its
  * listening socket says it serves; the job ends done at the turn's end, naming it. */
 async function aServerLeftRunning(
-  name: 'claude' | 'copilot',
-  tool: (command: string) => Reply,
+  name: ServerAgent['name'],
   by: 'hook' | 'screen',
   hooks: boolean,
 ): Promise<void> {
@@ -197,7 +209,7 @@ async function aServerLeftRunning(
     `#!/bin/sh\nexec node -e 'require("net").createServer().listen(0, "127.0.0.1"); setInterval(() => {}, 1000)'\n`,
     {mode: 0o755},
   );
-  w.model.script(tool('./serve.sh'), {text: 'The server is up.'});
+  w.model.script(LEAVE_RUNNING[name]('./serve.sh'), {text: 'The server is up.'});
   const id = await submit(w, 'start the server');
   const end = await waitForJobEnd(w.home, id, 180_000);
   expect(end.state, `${JSON.stringify(end)}\n${await seen(w, id)}`).toBe('done');
@@ -207,58 +219,67 @@ async function aServerLeftRunning(
   expect(received(w.model, NOTICE)).toBe(1);
 }
 
-describe.skipIf(!agentAvailable('claude')).each([true, false])(
-  'claude settles (hooks installed: %s)',
-  (hooks) => {
-    test('a background server listening on a port: done at the turn, naming it', async () => {
-      await aServerLeftRunning('claude', background, hooks ? 'hook' : 'screen', hooks);
-    }, 300_000);
-
-    test.skipIf(!hooks)(
-      'a background command that outlives --timeout ends the job timeout, named',
-      async () => {
-        const w = await setup('claude', 'all', {hooks});
-        w.model.script(background('sleep 120'), {text: 'Started it.'});
-        const id = await submit(w, 'start the long thing', ['--timeout', '15s', '--no-notice']);
-        const end = await waitForJobEnd(w.home, id, 180_000);
-        expect(end.state, `${JSON.stringify(end)}\n${await seen(w, id)}`).toBe('timeout');
-        expect(String(end.verdict)).toBe('working: 1 background shell (sleep 120)');
-      },
-      300_000,
-    );
+/** Each agent's way to leave a command running, and who settles its turn when that command is
+ * a server: the turn-end hook where it is installed and says so, else the screen. */
+type ServerAgent = {
+  name: keyof typeof LEAVE_RUNNING;
+  by: (hooks: boolean) => 'hook' | 'screen';
+  hooks: boolean[];
+};
+const SERVER_AGENTS: ServerAgent[] = [
+  {
+    name: 'claude',
+    by: (hooks) => (hooks ? 'hook' : 'screen'),
+    hooks: [true, false],
   },
-);
+  {
+    // Copilot CLI's turn stays open while its async shell runs, a server too: the footer's
+    // shell listens on a port, so it is a service (its agentStop came when the model stopped,
+    // and lists nothing).
+    name: 'copilot',
+    by: () => 'screen',
+    hooks: [true],
+  },
+  // Qwen Code's Stop hook lists its agent tasks, not its shells: the footer's shell, found
+  // listening, decides, with the hook or without.
+  {name: 'qwen', by: () => 'screen', hooks: [true, false]},
+  // Codex and Gemini CLI: their turn-end hooks say nothing of background work.
+  {name: 'codex', by: () => 'screen', hooks: [true]},
+  {name: 'gemini', by: () => 'screen', hooks: [true]},
+];
 
-// Copilot CLI's turn stays open while its async shell runs, a server too: the footer's shell
-// listens on a port, so it is a service, and the job ends done naming it (its agentStop came
-// when the model stopped). By the screen: the hook lists nothing.
-describe.skipIf(!agentAvailable('copilot'))('copilot settles', () => {
+describe.each(
+  SERVER_AGENTS.filter((a) => agentAvailable(a.name)).flatMap((a) =>
+    a.hooks.map((hooks) => [a.name, hooks, a] as const),
+  ),
+)('%s settles (hooks installed: %s)', (_name, hooks, a) => {
   test('a background server listening on a port: done at the turn, naming it', async () => {
-    const async = (command: string): Reply => ({
-      tool: 'bash',
-      input: {command, description: 'Start the server', mode: 'async'},
-    });
-    await aServerLeftRunning('copilot', async, 'screen', true);
+    await aServerLeftRunning(a.name, a.by(hooks), hooks);
+  }, 300_000);
+});
+
+describe.skipIf(!agentAvailable('claude'))('claude settles', () => {
+  test('a background command that outlives --timeout ends the job timeout, named', async () => {
+    const w = await setup('claude', 'all', {hooks: true});
+    w.model.script(background('sleep 120'), {text: 'Started it.'});
+    const id = await submit(w, 'start the long thing', ['--timeout', '15s', '--no-notice']);
+    const end = await waitForJobEnd(w.home, id, 180_000);
+    expect(end.state, `${JSON.stringify(end)}\n${await seen(w, id)}`).toBe('timeout');
+    expect(String(end.verdict)).toBe('working: 1 background shell (sleep 120)');
   }, 300_000);
 });
 
 /** Agents whose background command is followed by no turn: the job ends once it ended. */
 const NO_TURN_AFTER: Array<{
   name: 'codex' | 'gemini';
-  tool: (cmd: string) => Reply;
   shows: RegExp;
 }> = [
   {
     name: 'codex',
-    tool: (cmd) => ({tool: 'exec_command', input: {cmd, yield_time_ms: 1000}}),
     shows: /^working: 1 background terminal running/,
   },
   {
     name: 'gemini',
-    tool: (command) => ({
-      tool: 'run_shell_command',
-      input: {command, description: 'Run it in the background', is_background: true},
-    }),
     shows: /^working: 1 Background process/,
   },
 ];
@@ -269,7 +290,9 @@ describe.each(NO_TURN_AFTER.filter((a) => agentAvailable(a.name)).map((a) => [a.
     test('a background command: the job waits until it ended; the notice comes once, after', async () => {
       const w = await setup(a.name, 'all');
       const marker = join(w.agent.workdir, 'bg-done');
-      w.model.script(a.tool(`sleep 20; touch ${marker}`), {text: 'It runs in the background.'});
+      w.model.script(LEAVE_RUNNING[a.name](`sleep 20; touch ${marker}`), {
+        text: 'It runs in the background.',
+      });
       const id = await submit(w, 'start the slow thing');
       await saysWorking(w, id, a.shows);
       await notIdleMeanwhile(w);

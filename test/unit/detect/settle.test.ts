@@ -187,6 +187,17 @@ describe('from the screen', () => {
     });
   });
 
+  test('an agent that starts itself again (Qwen Code, Gemini CLI): the root is below its last process', async () => {
+    const again = [
+      ...claude,
+      {pid: 101, command: '/usr/bin/node --max-old-space-size=4096 /x/bin/claude', leader: false},
+    ];
+    expect(await judgedWith('node serve.js', true, again)).toMatchObject({
+      settled: true,
+      services: [{kind: 'shell', what: 'node serve.js', service: 'listening on :8080'}],
+    });
+  });
+
   test('where the agent is not found in the ancestry, only a shell counts, whatever leads a group', async () => {
     expect(await judgedWith('node serve.js', true, [])).toMatchObject({settled: false});
   });

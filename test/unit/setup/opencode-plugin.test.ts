@@ -4,42 +4,16 @@
  * sub-agent's (a child session's) is not, and the parent's idle waits for its busy children.
  * Its hook command is a real program that records what it was given (record-call.mjs).
  */
-import {existsSync, readFileSync, writeFileSync} from 'node:fs';
-import {join} from 'node:path';
-import {pathToFileURL} from 'node:url';
-import {expect, onTestFinished, test} from 'vitest';
-import {fixture} from '../../helpers/run-nudge.js';
-import {useTempDir} from '../../helpers/temp-dir.js';
+import {expect, test} from 'vitest';
+import {withRecordedHook} from '../../helpers/recorded-hook.js';
 import {waitFor} from '../../helpers/wait-for.js';
 
 type Plugin = () => Promise<{event: (e: {event: unknown}) => Promise<void>}>;
 
 async function plugin() {
-  const dir = useTempDir('nudge-opencode-plugin-');
-  const log = join(dir, 'calls.jsonl');
-  // The hook command the plugin runs records each call (the plugin's spawn inherits the env).
-  process.env.NUDGE_CALLS_LOG = log;
-  onTestFinished(() => {
-    delete process.env.NUDGE_CALLS_LOG;
-  });
-  const source = readFileSync(
-    new URL('../../../data/hooks/opencode-plugin.js', import.meta.url),
-    'utf8',
-  )
-    .replaceAll('NUDGE_NODE', JSON.stringify(process.execPath))
-    .replaceAll('NUDGE_CLI', JSON.stringify(fixture('record-call.mjs')));
-  const file = join(dir, 'plugin.mjs');
-  writeFileSync(file, source);
-  const mod = (await import(pathToFileURL(file).href)) as {NudgeTurnEnd: Plugin};
+  const {mod, calls} = await withRecordedHook<{NudgeTurnEnd: Plugin}>('opencode-plugin.js');
   const {event} = await mod.NudgeTurnEnd();
   const send = (type: string, properties: unknown) => event({event: {type, properties}});
-  const calls = () =>
-    existsSync(log)
-      ? readFileSync(log, 'utf8')
-          .trim()
-          .split('\n')
-          .map((l) => JSON.parse(l) as {args: string[]; stdin: string})
-      : [];
   return {send, calls};
 }
 

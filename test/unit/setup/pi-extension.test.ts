@@ -6,12 +6,8 @@
  * pending, never for a run another one followed. Its hook command is a real program that
  * records what it was given (record-call.mjs).
  */
-import {existsSync, readFileSync, writeFileSync} from 'node:fs';
-import {join} from 'node:path';
-import {pathToFileURL} from 'node:url';
 import {expect, onTestFinished, test} from 'vitest';
-import {fixture} from '../../helpers/run-nudge.js';
-import {useTempDir} from '../../helpers/temp-dir.js';
+import {withRecordedHook} from '../../helpers/recorded-hook.js';
 import {waitFor} from '../../helpers/wait-for.js';
 
 type Handler = (event: unknown, ctx: unknown) => void;
@@ -31,35 +27,23 @@ function session() {
 }
 
 async function extension() {
-  const dir = useTempDir('nudge-pi-extension-');
-  const log = join(dir, 'calls.jsonl');
-  process.env.NUDGE_CALLS_LOG = log;
   const pane = process.env.TMUX_PANE;
   delete process.env.TMUX_PANE; // no door: only the turn's end is under test
   onTestFinished(() => {
-    delete process.env.NUDGE_CALLS_LOG;
     if (pane !== undefined) process.env.TMUX_PANE = pane;
   });
-  const source = readFileSync(
-    new URL('../../../data/hooks/pi-extension.ts', import.meta.url),
-    'utf8',
-  )
-    .replaceAll('NUDGE_NODE', JSON.stringify(process.execPath))
-    .replaceAll('NUDGE_CLI', JSON.stringify(fixture('record-call.mjs')));
-  const file = join(dir, 'extension.ts');
-  writeFileSync(file, source);
-  const mod = (await import(pathToFileURL(file).href)) as {default: (pi: unknown) => void};
+  const {mod, calls} = await withRecordedHook<{default: (pi: unknown) => void}>('pi-extension.ts');
   const handlers = new Map<string, Handler[]>();
   mod.default({
     on: (event: string, h: Handler) => handlers.set(event, [...(handlers.get(event) ?? []), h]),
     sendUserMessage: () => {},
   });
-  const emit = (event: string, ctx: unknown) => {
-    for (const h of handlers.get(event) ?? []) h({type: event}, ctx);
+  /** One run: its start and its end, as Pi emits them. */
+  const run = (ctx: unknown) => {
+    for (const event of ['agent_start', 'agent_end'])
+      for (const h of handlers.get(event) ?? []) h({type: event}, ctx);
   };
-  const calls = () =>
-    existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean) : [];
-  return {emit, calls};
+  return {run, calls};
 }
 
 /** Until the extension asked the session `n` more times. */
@@ -73,8 +57,7 @@ async function looked(s: {looks: number}, n: number): Promise<void> {
 test('agent_end while the session still streams: marked once it is idle, not before', async () => {
   const x = await extension();
   const {s, ctx} = session();
-  x.emit('agent_start', ctx);
-  x.emit('agent_end', ctx);
+  x.run(ctx);
   await looked(s, 3);
   expect(x.calls()).toEqual([]);
   // Idle, but a message is pending: another run is coming.
@@ -84,26 +67,21 @@ test('agent_end while the session still streams: marked once it is idle, not bef
   expect(x.calls()).toEqual([]);
   s.pending = false;
   await waitFor('the mark', async () => (x.calls().length > 0 ? true : undefined));
-  expect(x.calls().map((l) => JSON.parse(l))).toEqual([
-    {args: ['hook', 'pi-agent-end'], stdin: '{}'},
-  ]);
+  expect(x.calls()).toEqual([{args: ['hook', 'pi-agent-end'], stdin: '{}'}]);
 });
 
 test('a run followed by another before it settled is not marked; the last one is, once', async () => {
   const x = await extension();
   const {s, ctx} = session();
-  x.emit('agent_start', ctx);
-  x.emit('agent_end', ctx);
+  x.run(ctx);
   await looked(s, 2);
-  // A queued follow-up starts the next run before the first was idle.
-  x.emit('agent_start', ctx);
+  // A queued follow-up starts the next run before the first was idle, and ends it idle.
   s.idle = true;
-  x.emit('agent_end', ctx);
+  x.run(ctx);
   await waitFor('the mark', async () => (x.calls().length > 0 ? true : undefined));
   // One more run, marked last: by the time it is recorded, an earlier stray mark would be too.
   s.idle = false;
-  x.emit('agent_start', ctx);
-  x.emit('agent_end', ctx);
+  x.run(ctx);
   s.idle = true;
   await waitFor('two marks', async () => (x.calls().length >= 2 ? true : undefined));
   expect(x.calls()).toHaveLength(2);
