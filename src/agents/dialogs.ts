@@ -51,7 +51,7 @@ const FRAME_ONLY = /^[\s─━╌┄═│┃╭╮╰╯┌┐└┘]*$/;
 
 /**
  * The screen where the program waits for a person, if the visible screen shows one: a
- * permission, question, trust or plan dialog (its question row with its first option within a
+ * permission, question, trust, plan or offer dialog (its question row with its first option within a
  * few rows below it — a transcript quoting the question has no options under it), or a usage
  * limit the program printed after the last prompt it was sent. The lowest match wins. `now`
  * dates a usage limit's reset time.

@@ -165,8 +165,11 @@ export interface ProgramWait {
 }
 
 /** What a person is waited for: to allow a tool call, to trust a folder, to answer the
- * model's question, to approve its plan, or a usage limit to reset. */
-export type DialogKind = 'permission' | 'question' | 'trust' | 'plan' | 'limit';
+ * model's question, to approve its plan, a usage limit to reset, or to answer an offer or a
+ * first-run screen the program shows before its prompt takes input (Claude Code's "Make auto
+ * mode your default permission mode?"). */
+export const DIALOG_KINDS = ['permission', 'question', 'trust', 'plan', 'limit', 'offer'] as const;
+export type DialogKind = (typeof DIALOG_KINDS)[number];
 
 /** A screen where the program waits for a person, as it shows. */
 export interface Dialog {

@@ -3,7 +3,7 @@ import type * as Zod from 'zod';
 import {linearPattern, type Pattern} from '../base/pattern.js';
 import {err, ok, type Result} from '../base/result.js';
 import {DOOR_KINDS} from './doors.js';
-import type {Profile} from './profile.js';
+import {DIALOG_KINDS, type Profile} from './profile.js';
 import {RECORD_FORMATS} from './replies.js';
 import {SESSION_SOURCES} from './resume.js';
 
@@ -97,7 +97,7 @@ function parts(
   const inputMode = z.strictObject({name: z.string().min(1), leaveKeys: keyGroups});
 
   const dialog = z.strictObject({
-    kind: z.enum(['permission', 'question', 'trust', 'plan', 'limit']),
+    kind: z.enum(DIALOG_KINDS),
     question: regex,
     firstOption: regex.optional(),
     title: regex.optional(),

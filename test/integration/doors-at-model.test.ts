@@ -5,7 +5,7 @@
 // scenarios (self-execution, mid-turn, mid-stream, a draft) assert the door too
 // (test/helpers/at-model-scenarios.ts); this file holds what only a door has.
 import {spawn} from 'node:child_process';
-import {existsSync, unlinkSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdirSync, unlinkSync, writeFileSync} from 'node:fs';
 import {readdir, readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {describe, expect, onTestFinished, test} from 'vitest';
@@ -243,25 +243,40 @@ describe.skipIf(!inbox)('claude door (claude-inbox): --if-busy now', () => {
   }, 300_000);
 });
 
+/** Claude Code in manual mode with its one-time "Make auto mode your default permission
+ * mode?" offer on screen, not yet answered (2.1.283 and newer). */
+async function atTheAutoOffer() {
+  const model = await startModelServer();
+  const server = await startTmuxServer();
+  const agent = await startAgent(server, 'claude', {
+    modelUrl: model.url,
+    permissionMode: 'default',
+    autoDefaultDialog: true,
+    wait: false,
+  });
+  await server.waitForScreen(agent.pane, /No, keep manual mode/, 60_000);
+  return {model, server, agent};
+}
+
 describe.skipIf(!inbox)('claude door (claude-inbox): the session record', () => {
   test('a dialog the screen profile does not read: the record says waiting, and nudge wait exits 3 naming it', async () => {
-    const model = await startModelServer();
-    const server = await startTmuxServer();
-    // Manual mode, the one-time "Make auto mode your default?" dialog not yet answered.
-    const agent = await startAgent(server, 'claude', {
-      modelUrl: model.url,
-      permissionMode: 'default',
-      autoDefaultDialog: true,
-      wait: false,
-    });
+    const {server, agent} = await atTheAutoOffer();
     await waitFor(
       'the session record to say waiting (dialog open)',
       async () => (await claudeRecords(agent.home)).find((r) => r.status === 'waiting'),
       {timeoutMs: 60_000, describe: () => agent.capture()},
     );
+    // The person's own mend of Claude's dialogs, made before the offer existed: the screen
+    // reads no dialog now, and only the session record tells.
+    const config = useTempDir('nudge-config-');
+    mkdirSync(join(config, 'nudge', 'agents'), {recursive: true});
+    writeFileSync(
+      join(config, 'nudge', 'agents', 'claude.toml'),
+      `name = "claude"\n\n[[dialogs]]\nkind = "permission"\nquestion = '^\\s*(Do you want to .+\\?)\\s*$'\nfirstOption = '^\\s*❯?\\s*1\\. Yes\\b'\n`,
+    );
     const r = await runNudge(
       ['wait', '-S', server.socket, agent.pane, '--timeout', '60s', '--json'],
-      {HOME: agent.home, NUDGE_HOME: useTempDir('nudge-home-')},
+      {HOME: agent.home, NUDGE_HOME: useTempDir('nudge-home-'), XDG_CONFIG_HOME: config},
       90_000,
     );
     expect(r.exitCode, `${r.stdout}${r.stderr}\n${await agent.capture()}`).toBe(3);
@@ -273,6 +288,26 @@ describe.skipIf(!inbox)('claude door (claude-inbox): the session record', () => 
           'Claude Code waits for a person (its session record says: waiting for dialog open)',
       },
     });
+  }, 300_000);
+
+  test('the auto-mode offer is a dialog: nudge ask exits 3 within 5 s naming it, and types nothing (issue 63)', async () => {
+    const {model, server, agent} = await atTheAutoOffer();
+    const started = Date.now();
+    const r = await runNudge(
+      ['ask', '-S', server.socket, '--pane', agent.pane, '--json', '--', 'hello there'],
+      {HOME: agent.home, NUDGE_HOME: useTempDir('nudge-home-')},
+      90_000,
+    );
+    const took = Date.now() - started;
+    expect(r.exitCode, `${r.stdout}${r.stderr}\n${await agent.capture()}`).toBe(3);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      state: 'blocked',
+      blocked: {kind: 'offer', question: 'Make auto mode your default permission mode?'},
+    });
+    expect(took).toBeLessThan(5_000);
+    // Still the offer, unanswered; nothing reached the model.
+    expect(await agent.capture()).toMatch(/No, keep manual mode/);
+    expect(model.prompts()).toEqual([]);
   }, 300_000);
 });
 

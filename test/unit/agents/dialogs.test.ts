@@ -23,6 +23,7 @@ describe('what each agent waits for a person with', () => {
     ['claude', 'claude-trust-dialog', 'trust', 'Is this a project you created or one you trust?'],
     ['claude', 'claude-question', 'question', 'Which database should we use?'],
     ['claude', 'claude-plan', 'plan', 'Exit plan mode?'],
+    ['claude', 'claude-auto-offer', 'offer', 'Make auto mode your default permission mode?'],
     ['gemini', 'gemini-permission-write', 'permission', 'Apply this change?'],
     ['gemini', 'gemini-trust-dialog', 'trust', 'Do you trust the files in this folder?'],
     ['gemini', 'gemini-limit', 'limit', 'Usage limit reached for gemini-3.8-flash.'],
