@@ -1,6 +1,7 @@
 import type {HookMark} from '../agents/hook-marks.js';
 import {turnIdle, workingOnScreen} from '../agents/idle-screen.js';
-import {type Profile, runsProgram} from '../agents/profile.js';
+import type {Profile} from '../agents/profile.js';
+import {runsProgram} from '../agents/programs.js';
 import {
   describeServices,
   describeWork,

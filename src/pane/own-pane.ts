@@ -3,7 +3,7 @@ import {NudgeError} from '../base/errors.js';
 import type {ProcessLink, ProcessTree} from '../process/tree.js';
 import {insideTmux} from '../tmux/server.js';
 import type {Tmux} from '../tmux/tmux.js';
-import {paneShowingThread} from './thread-pane.js';
+import {otherThreadShown, paneShowingThread} from './thread-pane.js';
 
 /**
  * Which pane a nudge process runs in, proven rather than taken from `$TMUX_PANE`: an inherited
@@ -81,6 +81,21 @@ export async function proveOwnPane(deps: OwnPaneDeps, always = false): Promise<O
       };
     }
     return {...own, why: `${own.why}; ${found.why}`, ...(found.side ? {side: true} : {})};
+  }
+  // In its pane, a call from another thread than the one the pane's title shows: a side
+  // thread of the session there, which is not the pane's conversation.
+  if (own.kind === 'proven') {
+    const title = rows?.find((r) => r.paneId === own.pane)?.title ?? '';
+    for (const server of deps.servers()) {
+      const thread = server.thread ? deps.env[server.thread] : undefined;
+      if (thread && otherThreadShown(title, server, thread))
+        return {
+          kind: 'unproven',
+          claimed,
+          side: true,
+          why: `thread ${thread} is not the one pane ${own.pane}'s title shows: a side thread of its ${server.agent} session`,
+        };
+    }
   }
   // Nothing claimed and no pane found: nudge is simply not in a pane.
   return own.kind === 'unproven' && claimed === undefined ? {kind: 'outside'} : own;

@@ -1,5 +1,5 @@
 import type {SharedServer} from '../agents/identity.js';
-import {runsProgram} from '../agents/profile.js';
+import {runsProgram} from '../agents/programs.js';
 import type {ProcessTree} from '../process/tree.js';
 import type {PaneStateRow} from '../tmux/pane-options.js';
 
@@ -45,6 +45,21 @@ export async function paneShowingThread(
         ? `no pane running ${server.agent} shows thread ${thread} in its title (nudge install ${server.agent} has it shown there)`
         : `${running.length} panes running ${server.agent} show thread ${thread} in their titles`,
   };
+}
+
+/** The start of a UUID, as Codex names its threads (the title shows `titleThread` characters
+ * of it): what a title must show to say which thread a pane is. */
+const UUID_START = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]+/i;
+
+/**
+ * Whether `thread` is a side thread of the session in a pane nudge proved by the process tree
+ * (`codex --no-daemon`: its side threads end turns of their own, with the session's
+ * environment): the pane's title shows a thread (a UUID's start) and not this one. A title
+ * that shows no thread says nothing.
+ */
+export function otherThreadShown(title: string, server: SharedServer, thread: string): boolean {
+  if (server.titleThread === undefined || !UUID_START.test(thread)) return false;
+  return UUID_START.test(title) && !title.includes(thread.slice(0, server.titleThread));
 }
 
 /** Whether some pane running the server's agent shows a thread id in its title. */

@@ -7,7 +7,7 @@
  * started from pane A, that runs nudge for another session (test/integration/
  * many-sessions-at-model.test.ts drives the real one).
  */
-import {readdirSync, readFileSync} from 'node:fs';
+import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {jobEvent, readJobEvents} from '../helpers/job-files.js';
@@ -162,6 +162,44 @@ describe.each(PROCESS_VIEWS)('which pane a call comes from (%s reader)', (view) 
     // Nothing else anywhere: no other job, nothing typed into the shell pane but the job's.
     expect(readdirSync(join(w.home, 'jobs'))).toEqual([job]);
     expect(await w.server.capture(w.shell)).not.toContain('never-typed');
+  });
+
+  test("in its pane (codex --no-daemon), a turn end of another thread than the pane's title shows is a side thread's: no mark, counted apart (issue 63)", async () => {
+    const w = await world(view);
+    await w.server.waitForScreen(w.b, /^\$/m);
+    const main = '01a24b21-d1b5-7572-85b0-d522fb2891d3';
+    // As Codex's TUI titles its pane once `nudge install codex` asked it to.
+    await w.server.tmux('select-pane', '-t', w.b, '-T', `work | ${main.slice(0, 29)}...`);
+    const inB = await runFromPane(w.server, w.b);
+    const turnOf = (thread: string) =>
+      runNudgeIn(
+        inB.socket,
+        [
+          'hook',
+          'codex-notify',
+          JSON.stringify({type: 'agent-turn-complete', 'thread-id': thread}),
+        ],
+        {...w.env, ...inB.env},
+      );
+    const side = await turnOf('01a24b21-ffff-7572-85b0-d522fb2891d3');
+    expect(side.exitCode, shown(side)).toBe(0);
+    expect(side.stderr.trim()).toBe(
+      `nudge hook: no mark recorded: thread 01a24b21-ffff-7572-85b0-d522fb2891d3 is not the one pane ${w.b}'s title shows: a side thread of its codex session`,
+    );
+    const marks = () =>
+      existsSync(join(w.home, 'marks'))
+        ? readdirSync(join(w.home, 'marks')).filter((f) => f.endsWith('.json'))
+        : [];
+    expect(marks()).toEqual([]);
+    // The pane's own thread: its mark.
+    const own = await turnOf(main);
+    expect(own.stderr, shown(own)).toBe('');
+    expect(marks()).toHaveLength(1);
+    const doctor = await runNudge(['doctor', '--json'], w.env);
+    const hooks = (
+      JSON.parse(doctor.stdout) as {checks: Array<{name: string; detail: string}>}
+    ).checks.find((c) => c.name === 'hooks');
+    expect(hooks?.detail).toMatch(/1 proved their pane.*1 .*side thread/);
   });
 
   test('a hook with $TMUX_PANE stripped proves its pane from the tree and marks it; with $TMUX gone too, each call is refused where doctor counts it (issue 63)', async () => {

@@ -163,6 +163,37 @@ describe('which pane a call comes from', () => {
     expect(refused).not.toHaveProperty('side');
   });
 
+  test("in its pane (codex --no-daemon), a call from another thread than the pane's title shows is a side thread's: no pane's (issue 63)", async () => {
+    const main = '01a24b21-d1b5-7572-85b0-d522fb2891d3';
+    const titled = (title: string) =>
+      ({paneStates: async () => [paneRow('%2', '$1', {panePid: 3478, title})]}) as unknown as Tmux;
+    const tree = parentsTree(
+      Object.fromEntries([...table].map(([pid, r]) => [pid, r.ppid])),
+      {},
+      Object.fromEntries([...table].map(([pid, r]) => [pid, r.command])),
+    );
+    const prove = (title: string, thread: string) =>
+      proveOwnPane({
+        tmux: titled(title),
+        tree,
+        pid: 3601,
+        servers: () => servers,
+        env: {TMUX_PANE: '%2', CODEX_THREAD_ID: thread},
+      });
+    const shown = `⠋ work | ${main.slice(0, 29)}`;
+    expect(await prove(shown, main)).toMatchObject({kind: 'proven', pane: '%2'});
+    const side = await prove(shown, '01a24b21-ffff-7572-85b0-d522fb2891d3');
+    expect(side).toMatchObject({kind: 'unproven', claimed: '%2', side: true});
+    expect(describeOwnPane(side)).toBe(
+      "$TMUX_PANE says %2, not proven: thread 01a24b21-ffff-7572-85b0-d522fb2891d3 is not the one pane %2's title shows: a side thread of its codex session",
+    );
+    // A title that shows no thread (the person's own) says nothing: the tree decides.
+    expect(await prove('work', '01a24b21-ffff-7572-85b0-d522fb2891d3')).toMatchObject({
+      kind: 'proven',
+      pane: '%2',
+    });
+  });
+
   test('nothing claimed and self not asked: no walk, no tmux call', async () => {
     const tmux = {
       paneStates: async () => {

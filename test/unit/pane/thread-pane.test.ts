@@ -3,7 +3,7 @@
 // whose foreground program is codex; none, or two, is a clause saying so.
 import {describe, expect, test} from 'vitest';
 import {sharedServers} from '../../../src/agents/registry.js';
-import {paneShowingThread} from '../../../src/pane/thread-pane.js';
+import {otherThreadShown, paneShowingThread} from '../../../src/pane/thread-pane.js';
 import {paneRow, parentsTree} from '../../helpers/fake-tree.js';
 
 const codex = sharedServers().find((s) => s.agent === 'codex');
@@ -60,5 +60,19 @@ describe("a Codex thread's pane, by its title", () => {
       expect(await paneShowingThread({tree}, rows, codex, thread)).toMatchObject({
         why: expect.stringMatching(/is not one$/),
       });
+  });
+});
+
+describe('another thread than the pane shows (otherThreadShown)', () => {
+  test("a UUID's start in the title that is not the thread's: another thread", () => {
+    expect(otherThreadShown(TITLE, codex, THREAD)).toBe(false);
+    expect(otherThreadShown(TITLE, codex, '01a24b21-ffff-7572-85b0-d522fb2891d3')).toBe(true);
+  });
+
+  test('a title that shows no thread, or a thread id that is no UUID, says nothing', () => {
+    expect(otherThreadShown('work', codex, THREAD)).toBe(false);
+    // A long host name is no thread.
+    expect(otherThreadShown('build-server-frankfurt-01-long', codex, THREAD)).toBe(false);
+    expect(otherThreadShown(TITLE, codex, 't-2')).toBe(false);
   });
 });
