@@ -215,10 +215,10 @@ export const SUBMIT_OPTIONS = {
     default: SUBMIT_DEFAULTS.lockTimeout,
   }),
   wait: {
-    mcp: {describe: 'run in the foreground and return the outcome'},
+    mcp: {describe: "wait for the job's end and return the outcome"},
     type: 'boolean',
     default: false,
-    describe: 'run in the foreground; exit 0 done, 3 blocked, 124 timeout, 1 failed',
+    describe: "wait for the job's end (Ctrl-C stops the waiting, not the job); exit 0 done, 3 blocked, 124 timeout, 1 failed",
   },
   json: {
     type: 'boolean',

@@ -1,5 +1,7 @@
-import type {Clock} from '../base/clock.js';
+import {type Clock, sleepOrWake} from '../base/clock.js';
+import {NudgeError} from '../base/errors.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
+import {watchQueue} from '../locks/queue-watch.js';
 import {checkSubmitTarget} from '../pane/submit-target.js';
 import {type Caller, reachablePane} from '../pane/target.js';
 import type {Foreground} from '../process/foreground.js';
@@ -8,7 +10,8 @@ import type {Tmux} from '../tmux/tmux.js';
 import type {JobOutcome} from './events.js';
 import type {SubmitOptions} from './options.js';
 import {type JobRequest, newJobId, REQUEST_VERSION} from './request.js';
-import {JobStore} from './store.js';
+import {isTerminal, type TerminalState} from './states.js';
+import {type JobEnding, type JobHandle, type JobRecord, JobStore, shownState} from './store.js';
 import {madeBefore, recordJob, startWorker, submitJobOptions} from './submission.js';
 import {textOfFile} from './text-file.js';
 
@@ -24,7 +27,8 @@ export interface SubmitContext extends Caller {
   workerEntry: string;
 }
 
-/** What `nudge submit` did: handed the job to a detached worker, or (--wait) ran it. */
+/** What `nudge submit` did: handed the job to a detached worker, or (--wait) followed it to
+ * its end. */
 export type SubmitResult =
   | {kind: 'queued'; job: string; pane: string; pid: number; log: string}
   | {kind: 'ran'; job: string; pane: string; outcome: JobOutcome};
@@ -32,7 +36,7 @@ export type SubmitResult =
 /**
  * `nudge submit` (and `nudge ask`'s prompt): the job's options decided (submission.ts), its pane resolved and
  * checked (src/pane/submit-target.ts), then the job recorded and handed to a detached worker
- * (or run here with --wait) — each layer's work in one go, in that order.
+ * (and with --wait followed to its end) — each layer's work in one go, in that order.
  */
 export async function submitJob(given: SubmitOptions, ctx: SubmitContext): Promise<SubmitResult> {
   const o = given.textFile === undefined ? given : {...given, text: await textOfFile(given, ctx)};
@@ -65,22 +69,97 @@ export async function submitJob(given: SubmitOptions, ctx: SubmitContext): Promi
     text: o.text,
     options,
   };
-  const mode = o.wait === true ? 'foreground' : 'detached';
-  const {handle, undo} = await recordJob(request, mode, {store, tmux, info, caller: ctx});
-  if (!o.wait) {
-    const {pid} = await startWorker(handle, {entry: ctx.workerEntry, stateDir, env: ctx.env, undo});
+  // Always its own worker, in a session of its own: with --wait too, so a Ctrl-C in the
+  // caller's terminal stops the waiting here and never the job (issue 65).
+  const {handle, undo} = await recordJob(request, 'detached', {store, tmux, info, caller: ctx});
+  const {pid} = await startWorker(handle, {entry: ctx.workerEntry, stateDir, env: ctx.env, undo});
+  if (!o.wait)
     return {kind: 'queued', job: request.jobId, pane: info.paneId, pid, log: handle.logPath};
-  }
-
-  // Loaded only for --wait: the detached path must stay light (pino, proper-lockfile).
-  const {executeJob} = await import('../jobs/execute.js');
-  const transport = ctx.env.NUDGE_TRANSPORT;
-  const outcome = await executeJob(request, {
-    stateDir,
-    pid: ctx.pid,
-    signal: ctx.signal,
-    transport: transport === 'spawn' || transport === 'control' ? transport : 'auto',
-    env: ctx.env,
-  });
+  const outcome = await followToEnd(handle, ctx);
   return {kind: 'ran', job: request.jobId, pane: info.paneId, outcome};
+}
+
+/** How long between looks at a followed job's record when no write of it wakes the look. */
+const FOLLOW_BACKSTOP_MS = 1_000;
+
+/**
+ * `--wait`: follow the job its worker runs until it has ended, woken by each write of its
+ * record (a rename in its folder), looked at every second besides; a worker that died ends it
+ * `failed`, as far as the caller is concerned. Interrupted (Ctrl-C, SIGTERM), only the
+ * waiting stops, in one sentence.
+ */
+async function followToEnd(
+  handle: JobHandle,
+  ctx: Pick<SubmitContext, 'signal' | 'clock'>,
+): Promise<JobOutcome> {
+  const watch = watchQueue(handle.dir);
+  try {
+    for (;;) {
+      const record = await handle.readState();
+      const state = shownState(record, ctx.clock.wall());
+      if (isTerminal(state)) return outcomeOfRecord(record, state);
+      await sleepOrWake(ctx.clock, FOLLOW_BACKSTOP_MS, ctx.signal, async (signal) => {
+        if (!watch || watch.broken) return new Promise<void>(() => {});
+        return Promise.race([watch.next, aborted(signal)]);
+      }).catch(() => {});
+      watch?.reset();
+      if (ctx.signal.aborted)
+        throw new NudgeError(
+          'interrupted',
+          `Stopped waiting; job ${handle.id} goes on (nudge status ${handle.id}).`,
+        );
+    }
+  } finally {
+    watch?.close();
+  }
+}
+
+/** Resolves when `signal` aborts. */
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), {once: true}));
+}
+
+/** A job's outcome, as --wait returns it, from its ended record. */
+function outcomeOfRecord(record: JobRecord, state: TerminalState): JobOutcome {
+  if (state === 'lost')
+    return {
+      state: 'failed',
+      notified: false,
+      reason: `its worker (pid ${record.pid ?? '?'}) is gone; it never finished`,
+    };
+  const {
+    reason,
+    notified,
+    waitedMs,
+    exitCode,
+    match,
+    delivery,
+    noticeDelivery,
+    noticeVia,
+    noticeDoors,
+    verdict,
+    settledBy,
+    noticeHeld,
+    blocked,
+    noticeDue,
+    cleared,
+  } = record as JobRecord & JobEnding;
+  const fields = {
+    reason,
+    waitedMs,
+    exitCode,
+    match,
+    delivery,
+    noticeDelivery,
+    noticeVia,
+    noticeDoors,
+    verdict,
+    settledBy,
+    noticeHeld,
+    blocked,
+    noticeDue,
+    cleared,
+  };
+  const kept = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+  return {...kept, state, notified: notified ?? false};
 }

@@ -5,7 +5,7 @@
 // scenarios (self-execution, mid-turn, mid-stream, a draft) assert the door too
 // (test/helpers/at-model-scenarios.ts); this file holds what only a door has.
 import {spawn} from 'node:child_process';
-import {existsSync, mkdirSync, unlinkSync, writeFileSync} from 'node:fs';
+import {existsSync, unlinkSync, writeFileSync} from 'node:fs';
 import {readdir, readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {describe, expect, onTestFinished, test} from 'vitest';
@@ -24,7 +24,7 @@ import {
 } from '../helpers/at-model-scenarios.js';
 import {jobEvent, readJobEvents, waitForJobEnd, waitForJobState} from '../helpers/job-files.js';
 import {describePrompts, type Reply, startModelServer} from '../helpers/model-server.js';
-import {stopWorkers} from '../helpers/nudge-home.js';
+import {stopWorkers, userProfiles} from '../helpers/nudge-home.js';
 import {processViewEnv} from '../helpers/process-view.js';
 import {
   type AgentName,
@@ -268,12 +268,9 @@ describe.skipIf(!inbox)('claude door (claude-inbox): the session record', () => 
     );
     // The person's own mend of Claude's dialogs, made before the offer existed: the screen
     // reads no dialog now, and only the session record tells.
-    const config = useTempDir('nudge-config-');
-    mkdirSync(join(config, 'nudge', 'agents'), {recursive: true});
-    writeFileSync(
-      join(config, 'nudge', 'agents', 'claude.toml'),
-      `name = "claude"\n\n[[dialogs]]\nkind = "permission"\nquestion = '^\\s*(Do you want to .+\\?)\\s*$'\nfirstOption = '^\\s*❯?\\s*1\\. Yes\\b'\n`,
-    );
+    const config = userProfiles({
+      claude: `name = "claude"\n\n[[dialogs]]\nkind = "permission"\nquestion = '^\\s*(Do you want to .+\\?)\\s*$'\nfirstOption = '^\\s*❯?\\s*1\\. Yes\\b'\n`,
+    });
     const r = await runNudge(
       ['wait', '-S', server.socket, agent.pane, '--timeout', '60s', '--json'],
       {HOME: agent.home, NUDGE_HOME: useTempDir('nudge-home-'), XDG_CONFIG_HOME: config},

@@ -1,10 +1,12 @@
-// `submit --wait` runs the job in the foreground: exit 0 done, 124 timeout, 1 failed.
+// `submit --wait` waits for its job's end: exit 0 done, 124 timeout, 1 failed; a Ctrl-C stops
+// the waiting, never the job.
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {jobEventNames, readJobState, waitForJobState} from '../helpers/job-files.js';
+import {jobEventNames, readJobState, waitForJobEnd, waitForJobState} from '../helpers/job-files.js';
 import {useNudgeHome, waitForOnlyJob} from '../helpers/nudge-home.js';
 import {recorderWorld} from '../helpers/recorder-pane.js';
-import {FIXTURES, runNudge, submitArgv} from '../helpers/run-nudge.js';
+import {FIXTURES, nudgeBinDir, runNudge, submitArgv} from '../helpers/run-nudge.js';
+import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 function waitArgs(socket: string, pane: string, extra: string[]): string[] {
@@ -84,4 +86,41 @@ describe('submit --wait exit codes', () => {
     expect(record.reason).toContain(pane);
     expect(r.stderr).not.toMatch(/^\s+at /m);
   });
+});
+
+describe('submit --wait interrupted', () => {
+  it("a Ctrl-C at the person's terminal stops the waiting in one sentence; the job goes on to its end (issue 65)", async () => {
+    const server = await startTmuxServer();
+    const home = useNudgeHome();
+    const bin = nudgeBinDir(useTempDir('nudge-bin-'));
+    const shell = ['bash', '--norc', '--noprofile'];
+    const person = await server.newPane([
+      'env',
+      `NUDGE_HOME=${home}`,
+      `PATH=${bin}:${process.env.PATH}`,
+      'PS1=$ ',
+      ...shell,
+    ]);
+    const target = await server.newPane(['env', 'PS1=$ ', ...shell]);
+    await server.waitForScreen(person, /^\$/m);
+    await server.waitForScreen(target, /^\$/m);
+    await server.tmux(
+      'send-keys',
+      '-t',
+      person,
+      '-l',
+      `nudge submit -S ${server.socket} --wait --pane ${target} --until exit --delay 0 --no-notice -- 'sleep 4; echo finished-ok'`,
+    );
+    await server.tmux('send-keys', '-t', person, 'Enter');
+    const job = await waitForOnlyJob(home);
+    await waitForJobState(home, job, ['waiting']);
+    await server.tmux('send-keys', '-t', person, 'C-c');
+    await server.waitForScreen(
+      person,
+      new RegExp(`nudge: Stopped waiting; job ${job} goes on \\(nudge status ${job}\\)\\.$`, 'm'),
+    );
+    const end = await waitForJobEnd(home, job, 60_000);
+    expect(end.state, JSON.stringify(end)).toBe('done');
+    await server.waitForScreen(target, /^finished-ok$/m);
+  }, 120_000);
 });
