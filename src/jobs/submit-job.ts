@@ -119,6 +119,24 @@ function aborted(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), {once: true}));
 }
 
+/** What of an ended record --wait returns (`by` is the record's own). */
+const OUTCOME_FIELDS = [
+  'reason',
+  'waitedMs',
+  'exitCode',
+  'match',
+  'delivery',
+  'noticeDelivery',
+  'noticeVia',
+  'noticeDoors',
+  'verdict',
+  'settledBy',
+  'noticeHeld',
+  'blocked',
+  'noticeDue',
+  'cleared',
+] as const satisfies ReadonlyArray<keyof JobEnding>;
+
 /** A job's outcome, as --wait returns it, from its ended record. */
 function outcomeOfRecord(record: JobRecord, state: TerminalState): JobOutcome {
   if (state === 'lost')
@@ -127,39 +145,9 @@ function outcomeOfRecord(record: JobRecord, state: TerminalState): JobOutcome {
       notified: false,
       reason: `its worker (pid ${record.pid ?? '?'}) is gone; it never finished`,
     };
-  const {
-    reason,
-    notified,
-    waitedMs,
-    exitCode,
-    match,
-    delivery,
-    noticeDelivery,
-    noticeVia,
-    noticeDoors,
-    verdict,
-    settledBy,
-    noticeHeld,
-    blocked,
-    noticeDue,
-    cleared,
-  } = record as JobRecord & JobEnding;
-  const fields = {
-    reason,
-    waitedMs,
-    exitCode,
-    match,
-    delivery,
-    noticeDelivery,
-    noticeVia,
-    noticeDoors,
-    verdict,
-    settledBy,
-    noticeHeld,
-    blocked,
-    noticeDue,
-    cleared,
-  };
-  const kept = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-  return {...kept, state, notified: notified ?? false};
+  const ended = record as JobRecord & JobEnding;
+  const kept = Object.fromEntries(
+    OUTCOME_FIELDS.flatMap((k) => (ended[k] === undefined ? [] : [[k, ended[k]]])),
+  );
+  return {...kept, state, notified: ended.notified ?? false};
 }
