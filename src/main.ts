@@ -125,7 +125,16 @@ const out: Output = {
 };
 
 // Like yargs' hideBin: drop the node binary and the script path.
-const argv = process.argv.slice(2);
+const argv = completionFor(process.argv.slice(2));
+
+/** `nudge completion bash|zsh|fish`: yargs picks a completion script by $SHELL alone, so the
+ * shell named is the one it reads (the script is printed, nothing else runs). */
+function completionFor(args: string[]): string[] {
+  const shell = args[0] === 'completion' ? args[1] : undefined;
+  if (shell !== 'bash' && shell !== 'zsh' && shell !== 'fish') return args;
+  process.env.SHELL = `/bin/${shell}`;
+  return ['completion', ...args.slice(2)];
+}
 
 /** An argument with bytes that are not UTF-8 reaches Node as U+FFFD: nudge would type that
  * in place of what the person has. Where the kernel keeps the bytes (Linux's /proc), such an

@@ -7,6 +7,7 @@ import type {CommandContext} from '../verbs/context.js';
 import type {submit} from '../verbs/submit.js';
 import type {CliEnv, McpStdio} from './command.js';
 import {ALL_DECLARED, declaredCommand} from './declared.js';
+import {checkFlagValues, checkWords, commandOf, helpWords, usageSentence} from './words.js';
 
 export type {McpStdio} from './command.js';
 
@@ -19,10 +20,13 @@ const COMMANDS: readonly string[] = [...new Set(ALL_DECLARED.map((d) => d.group 
 const COMPLETION_HELP = [
   'nudge completion',
   '',
-  'Print a bash or zsh completion script for nudge (zsh when $SHELL is zsh).',
+  'Print a completion script for nudge: nudge completion bash|zsh|fish',
+  '(without a shell: the one $SHELL names).',
   '',
   'Load it in your shell, one line in ~/.bashrc or ~/.zshrc:',
-  '  eval "$(nudge completion)"',
+  '  eval "$(nudge completion bash)"   (zsh: nudge completion zsh)',
+  'or for fish, in ~/.config/fish/config.fish:',
+  '  nudge completion fish | source',
 ].join('\n');
 
 /** Flags renamed, by command: the old spelling keeps its meaning, with a word on stderr. */
@@ -58,92 +62,13 @@ export function normalizeArgv(argv: readonly string[], out: Output): string[] {
   return result;
 }
 
-/** The command `argv` names (a command, or a group's member), if any: its declaration and
- * its words (`queue edit`). */
-function commandOf(argv: readonly string[]) {
-  const d =
-    ALL_DECLARED.find((c) => c.group !== undefined && c.group === argv[0] && c.name === argv[1]) ??
-    ALL_DECLARED.find((c) => c.group === undefined && c.name === argv[0]) ??
-    // A group's default member (`nudge queue` is `nudge queue show`).
-    ALL_DECLARED.find((c) => c.group === argv[0] && c.groupDefault);
-  return d && {d, words: d.group === undefined ? d.name : `${d.group} ${d.name}`};
-}
-
-/**
- * A flag that takes a value, given none (`--timeout -- hi`, `--pane --until exit`, a last
- * `--pane`: followed by `--`, by another of the command's flags, or by nothing): one
- * sentence, exit 2, instead of yargs' empty string that a command would read as "not given"
- * and fill with its default. Nothing after `--` is looked at.
- */
-export function checkFlagValues(argv: readonly string[]): void {
-  const command = commandOf(argv);
-  if (!command) return;
-  const {d} = command;
-  const takesValue = new Set<string>();
-  // The command's own flags: a value that is one of them is the next flag, not a value
-  // (`--ignore -x` keeps its pattern).
-  const flags = new Set<string>(['--help', '-h']);
-  for (const [name, spec] of Object.entries(d.options)) {
-    flags.add(`--${name}`).add(`--no-${name}`);
-    if (spec.short) flags.add(`-${spec.short}`);
-    if (spec.type === 'boolean' || spec.valueOptional) continue;
-    takesValue.add(`--${name}`);
-    if (spec.short) takesValue.add(`-${spec.short}`);
-  }
-  for (let i = 0; i < argv.length && argv[i] !== '--'; i++) {
-    const word = argv[i] ?? '';
-    const next = argv[i + 1];
-    if (!takesValue.has(word)) continue;
-    if (next === undefined || next === '--' || flags.has(next.split('=')[0] ?? ''))
-      throw new NudgeError(
-        'bad-usage',
-        `${word} needs a value (${word} VALUE); see nudge ${command.words} --help.`,
-      );
-  }
-}
-
-/** yargs' wording of a usage error as one sentence with the fix (git's and gh's way). */
-export function usageSentence(message: string, argv: readonly string[]): string {
-  const command = commandOf(argv)?.words;
-  const help = command ? `nudge ${command} --help` : 'nudge --help';
-  const line = message.replace(/\s*\n\s*/g, ' ').trim();
-  const flag = (name: string) => (name.length === 1 ? `-${name}` : `--${name}`);
-  // `nudge --bogus`: yargs asks for a command before it looks at the flag.
-  if (line === 'Give a command' && argv[0]?.startsWith('-'))
-    return `Unknown option ${argv[0]}; give a command first (see nudge --help for the list).`;
-  let m = /^Unknown arguments?: (.+)$/.exec(line);
-  if (m) {
-    const words = (m[1] ?? '').split(', ');
-    // The first word is not a command: `nudge frobnicate`.
-    if (!command && words[0] === argv[0])
-      return `nudge ${argv[0]} is not a command; see nudge --help for the list.`;
-    const what = words.map(flag).join(', ');
-    return command
-      ? `nudge ${command} has no option ${what}; see ${help}.`
-      : `Unknown option ${what}; see nudge --help.`;
-  }
-  m = /^Did you mean (.+)\?$/.exec(line);
-  if (m) return `nudge ${argv[0]} is not a command; did you mean nudge ${m[1]}? See nudge --help.`;
-  m = /^Missing required arguments?: (.+)$/.exec(line);
-  if (m) return `nudge ${command ?? argv[0] ?? ''} needs ${m[1]}; see ${help}.`;
-  m = /^Not enough non-option arguments: got (\d+), need at least (\d+)$/.exec(line);
-  if (m)
-    return `nudge ${command ?? argv[0] ?? ''} needs more (got ${m[1]} of at least ${m[2]} arguments); see ${help}.`;
-  m = /^Too many non-option arguments: got (\d+), maximum of (\d+)$/.exec(line);
-  if (m)
-    return `nudge ${command ?? argv[0] ?? ''} takes at most ${m[2]} arguments (got ${m[1]}); see ${help}.`;
-  m = /^Invalid values: Argument: ([\w-]+), Given: (.+), Choices: (.+)$/.exec(line);
-  if (m) return `--${m[1]} takes one of ${m[3]} (got ${m[2]}); see ${help}.`;
-  return /[.?!]$/.test(line) ? `${line} See ${help}.` : `${line}; see ${help}.`;
-}
-
 /**
  * The yargs definition of the CLI. Each handler calls one command function with a typed
  * options object and stores its exit code in `result`; errors propagate to the caller, which
  * maps them to exit codes in one place.
  */
 export function buildCli(
-  argv: string[],
+  given: string[],
   ctx: CommandContext,
   out: Output,
   result: {exitCode: number},
@@ -158,7 +83,9 @@ export function buildCli(
       result.exitCode = await render(await command, out);
     },
   };
+  const argv = helpWords(given);
   checkFlagValues(argv);
+  checkWords(argv);
   // `completion --help` is help, not the script (yargs prints the script for it).
   if (argv[0] === 'completion' && argv.some((w) => w === '--help' || w === '-h')) {
     out.stdout(COMPLETION_HELP);
@@ -173,7 +100,7 @@ export function buildCli(
     );
   for (const name of COMMANDS) cli = cli.command(declaredCommand(name)(env));
   const parser = cli
-    .completion('completion', 'print a bash or zsh completion script (zsh when $SHELL is zsh)')
+    .completion('completion', 'print a completion script: completion bash|zsh|fish')
     .parserConfiguration({'populate--': true})
     .demandCommand(1, 'Give a command')
     .strict()

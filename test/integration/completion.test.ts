@@ -49,4 +49,45 @@ describe('nudge completion', () => {
     const zsh = await execa('zsh', ['-n', '-c', r.stdout], {reject: false});
     expect(zsh.exitCode, zsh.stderr).toBe(0);
   });
+
+  test('completion SHELL names the shell, whatever $SHELL says; fish too; another word in one sentence (issue 65)', async () => {
+    const bash = await runNudge(['completion', 'bash'], {SHELL: '/usr/bin/zsh'});
+    expect(bash.stdout).toContain(
+      'complete -o bashdefault -o default -F _nudge_yargs_completions nudge',
+    );
+    const zsh = await runNudge(['completion', 'zsh'], {SHELL: '/bin/bash'});
+    expect(zsh.stdout).toMatch(/^#compdef nudge/);
+    const fish = await runNudge(['completion', 'fish'], {SHELL: '/bin/bash'});
+    expect(fish.stdout).toContain("complete -f -c nudge -a '(nudge --get-yargs-completions");
+    const other = await runNudge(['completion', 'tcsh'], {});
+    expect(other.exitCode).toBe(2);
+    expect(other.stderr).toBe(
+      'nudge: nudge completion takes bash, zsh or fish (got "tcsh"); see nudge completion --help.',
+    );
+  });
+});
+
+describe('words as gh and git read them (issue 65)', () => {
+  test('help CMD is its --help; a stray word, a missing argument and a wrong choice each named in one sentence', async () => {
+    const help = await runNudge(['help', 'submit'], {});
+    expect(help.exitCode).toBe(0);
+    expect(help.stdout).toBe((await runNudge(['submit', '--help'], {})).stdout);
+    for (const [args, said] of [
+      [['doctor', 'extra'], 'nudge doctor takes no word like "extra"; see nudge doctor --help.'],
+      [
+        ['queue', 'frob', 'x'],
+        'nudge queue has no command frob; its commands are show, move, drop, edit (see nudge queue --help).',
+      ],
+      [['cancel'], 'nudge cancel needs <job> (a job id, or HOST:ID); see nudge cancel --help.'],
+    ] as const) {
+      const r = await runNudge([...args], {});
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toBe(`nudge: ${said}`);
+    }
+    const vim = await runNudge(['install', 'vim'], {});
+    expect(vim.exitCode).toBe(2);
+    expect(vim.stderr).toMatch(
+      /^nudge: <agent> takes one of "claude", .* \(got "vim"\); see nudge install --help\.$/,
+    );
+  });
 });

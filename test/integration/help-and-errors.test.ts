@@ -20,7 +20,10 @@ describe('help', () => {
     [[], /^nudge <command> \[options\]/],
     [['submit', '-h'], /^nudge submit \[text\.\.\]/],
     [['queue', 'edit', '-h'], /^nudge queue edit/],
-    [['completion', '--help'], /^nudge completion\n\nPrint a bash or zsh completion script/],
+    [
+      ['completion', '--help'],
+      /^nudge completion\n\nPrint a completion script for nudge: nudge completion bash\|zsh\|fish/,
+    ],
   ])('nudge %j prints help on stdout, exit 0', async (args, start) => {
     const r = await nudge(args);
     expect(r.exitCode, r.stderr).toBe(0);

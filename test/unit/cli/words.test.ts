@@ -1,5 +1,5 @@
 import {describe, expect, test} from 'vitest';
-import {checkFlagValues, usageSentence} from '../../../src/cli/build-cli.js';
+import {checkFlagValues, checkWords, helpWords, usageSentence} from '../../../src/cli/words.js';
 
 describe("usageSentence: yargs' wording as one sentence with the fix", () => {
   test.each([
@@ -36,7 +36,24 @@ describe("usageSentence: yargs' wording as one sentence with the fix", () => {
     [
       'Not enough non-option arguments: got 0, need at least 1',
       ['cancel'],
-      'nudge cancel needs more (got 0 of at least 1 arguments); see nudge cancel --help.',
+      'nudge cancel needs <job> (a job id, or HOST:ID); see nudge cancel --help.',
+    ],
+    [
+      // A word where the command takes none is not an option (issue 65).
+      'Unknown argument: extra',
+      ['doctor', 'extra'],
+      'nudge doctor takes no word like "extra"; see nudge doctor --help.',
+    ],
+    [
+      'Did you mean jobs?',
+      ['completion', 'frob'],
+      'nudge completion takes bash, zsh or fish (got "frob"); see nudge completion --help.',
+    ],
+    [
+      // A positional's choices are no flag's.
+      'Invalid values:\n  Argument: agent, Given: "vim", Choices: "claude", "gemini"',
+      ['install', 'vim'],
+      '<agent> takes one of "claude", "gemini" (got "vim"); see nudge install --help.',
     ],
     [
       'Invalid values:\n  Argument: via, Given: "x", Choices: "auto", "keys"',
@@ -83,4 +100,21 @@ test('a value that starts with "-" but is no flag of the command stays a value',
   expect(() => checkFlagValues(['wait', '%0', '--ignore', '--json'])).toThrow(
     '--ignore needs a value',
   );
+});
+
+test("nudge help CMD is the command's --help, as gh and git read it; nudge help alone the list", () => {
+  expect(helpWords(['help', 'submit'])).toEqual(['submit', '--help']);
+  expect(helpWords(['help', 'queue', 'edit'])).toEqual(['queue', 'edit', '--help']);
+  expect(helpWords(['help'])).toEqual(['--help']);
+  expect(helpWords(['submit', '--', 'help'])).toEqual(['submit', '--', 'help']);
+});
+
+test('a word of a group that names none of its commands, past what its default takes, is named (issue 65)', () => {
+  expect(() => checkWords(['queue', 'frob', 'x'])).toThrow(
+    /^nudge queue has no command frob; its commands are show, .*edit.* \(see nudge queue --help\)\.$/,
+  );
+  // The default's own words pass: `nudge queue %3`, `nudge queue show %3`.
+  expect(() => checkWords(['queue', '%3'])).not.toThrow();
+  expect(() => checkWords(['queue', 'show', '%3'])).not.toThrow();
+  expect(() => checkWords(['queue', '--pane', '%3', '--json'])).not.toThrow();
 });
