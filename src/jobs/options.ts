@@ -218,7 +218,8 @@ export const SUBMIT_OPTIONS = {
     mcp: {describe: "wait for the job's end and return the outcome"},
     type: 'boolean',
     default: false,
-    describe: "wait for the job's end (Ctrl-C stops the waiting, not the job); exit 0 done, 3 blocked, 124 timeout, 1 failed",
+    describe:
+      "wait for the job's end (Ctrl-C stops the waiting, not the job); exit 0 done, 3 blocked, 124 timeout, 1 failed",
   },
   json: {
     type: 'boolean',
