@@ -13,6 +13,7 @@ import {describeError} from '../base/errors.js';
 import type {OptionsOf, SERVER_OPTIONS} from '../base/option-table.js';
 import {findOnPath, soundStateDir} from '../base/paths.js';
 import {thisProcess} from '../base/this-process.js';
+import {nudgeVersion} from '../base/version.js';
 import {endJobsOfGoneServers} from '../jobs/lost.js';
 import {JobStore} from '../jobs/store.js';
 import {describeOwnPane} from '../pane/own-pane.js';
@@ -242,7 +243,8 @@ function checkProfileFiles(ctx: CommandContext): Check[] {
 
 /** `nudge doctor`: what nudge needs, each ok, warn or fail with one sentence of fix. */
 export async function runDoctor(o: DoctorOptions, ctx: CommandContext): Promise<DoctorResult> {
-  const checks: Check[] = [];
+  // Which nudge answers, first: the one a bug report names.
+  const checks: Check[] = [ok('nudge', `nudge ${nudgeVersion()} (${ctx.self.cli}).`)];
   const table = readVerifiedTable(ctx.dataDir);
   const tmux = await checkTmux(table);
   checks.push(tmux);

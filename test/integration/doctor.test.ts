@@ -53,7 +53,8 @@ describe('nudge doctor', () => {
     );
     expect(r.exitCode).toBe(0);
     const names = r.checks.map((c) => c.name);
-    expect(names.slice(0, 8)).toEqual([
+    expect(names.slice(0, 9)).toEqual([
+      'nudge',
       'tmux',
       'server',
       'pane',
@@ -66,12 +67,14 @@ describe('nudge doctor', () => {
     // Then each agent on the PATH (or with nudge's files), in the installers' order, and the
     // others on one line; last: whether a server nudge worked with is gone, with things to
     // recover.
-    const agents = names.slice(8, -1);
+    const agents = names.slice(9, -1);
     const shown = installTargets().filter((a) => agents.includes(a));
     expect(agents.filter((n) => !n.endsWith(' version') && n !== 'agents')).toEqual(shown);
     if (shown.length < installTargets().length) expect(agents.at(-1)).toBe('agents');
     expect(names.at(-1)).toBe('recover');
     expect(r.by.recover).toMatchObject({status: 'ok'});
+    // Which nudge answers, as a bug report names it (issue 65).
+    expect(r.by.nudge?.detail).toMatch(/^nudge \d+\.\d+\.\d+\S* \(\/.+\/cli\.js\)\.$/);
     expect(r.by.platform?.detail).toMatch(
       process.platform === 'linux'
         ? /^Linux \(linux \w+\); processes are read from \/proc/
