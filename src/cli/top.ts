@@ -3,6 +3,7 @@ import {Box, render, Text, useApp, useInput, useStdout} from 'ink';
 import {createElement as h, useCallback, useEffect, useRef, useState} from 'react';
 import {describeError} from '../base/errors.js';
 import {dispatch} from '../front/dispatch.js';
+import {stateWords} from '../jobs/stalled.js';
 import {stateColour} from '../jobs/state-colours.js';
 import type {CommandContext} from '../verbs/context.js';
 import type {QueueList} from '../verbs/queue.js';
@@ -234,7 +235,7 @@ function screen(s: Screen) {
               Text,
               {key: j.id},
               line(
-                `  ${j.atWork ? '▶' : String(j.place)} ${j.id} ${j.state.padEnd(9)} ${j.policy.padEnd(5)} ${j.preview}`,
+                `  ${j.atWork ? '▶' : String(j.place)} ${j.id} ${stateWords(j).padEnd(9)} ${j.policy.padEnd(5)} ${j.preview}`,
               ),
             ),
           ),

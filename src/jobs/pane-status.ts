@@ -70,9 +70,15 @@ export function showingPaneState(
   deps: PaneStatusDeps,
 ): JobRecorder {
   const behind = async () => count(waitingBehind(await deps.lock.entries(), jobId));
+  // Behind a program its shell runs: said in the record until the job types.
+  let behindProgram = false;
   return {
     async transition(state, data, patch) {
       await recorder.transition(state, data, patch);
+      if (behindProgram) {
+        behindProgram = false;
+        await recorder.mark({behindProgram: undefined});
+      }
       await mark(deps, pane, {
         state: paneStateOf(state),
         job: jobId,
@@ -106,6 +112,10 @@ export function showingPaneState(
           needs: waitsFor === undefined ? undefined : shortNeeds(waitsFor),
         });
       }
+      if (name === 'waiting-for-program') {
+        behindProgram = true;
+        await recorder.mark({behindProgram: (data as {program: string}).program});
+      }
       // Queued behind another job: the pane's count of waiting jobs includes this one.
       if (name === 'waiting-for-lock') {
         const entries = await deps.lock.entries().catch(() => []);
@@ -116,7 +126,12 @@ export function showingPaneState(
     },
     async end(outcome, patch) {
       // An ended job waits for nobody, and on nothing.
-      await recorder.end(outcome, {...patch, waitingForYou: undefined, working: undefined});
+      await recorder.end(outcome, {
+        ...patch,
+        waitingForYou: undefined,
+        working: undefined,
+        behindProgram: undefined,
+      });
       await deps.lock
         .withQueue(async (entries) => {
           const waiting = waitingBehind(entries, jobId);

@@ -57,6 +57,9 @@ interface RecordBase<S extends JobState> {
   working?: string;
   /** The job waits for the person before it types (their draft, a half line): what for. */
   waitingForYou?: string;
+  /** The job holds the pane and waits behind a program its shell runs (`--if-busy queue`):
+   * that program (`sleep`), while it lasts. */
+  behindProgram?: string;
   /** Who submitted it: the pane the caller ran in and its session (absent: the person, outside
    * tmux; a pane of another host: `HOST:%N`, no socket). */
   submittedFrom?: {socketPath: string; pane: string; sessionId?: string};

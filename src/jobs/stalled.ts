@@ -21,6 +21,14 @@ export function describeStalled(mark: StalledMark, nowMs: number): string {
   return `stalled ${lasted} (${stallShown(mark.kind)})`;
 }
 
+/** A job's state in the words every listing uses: `waiting-for-program sleep` while it holds
+ * the pane behind a program its shell runs, its state otherwise. */
+export function stateWords(j: {state: string; behindProgram?: string | undefined}): string {
+  return j.state === 'locked' && j.behindProgram
+    ? `waiting-for-program ${j.behindProgram}`
+    : j.state;
+}
+
 /** A job's `working` mark (`working: 1 background shell (sleep 20)`) in a few words, for a
  * column or the status bar: `1 background shell`. */
 export function workingShown(working: string): string {

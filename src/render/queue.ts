@@ -1,6 +1,7 @@
 import {formatDuration} from '../base/durations.js';
 import {EXIT_CODES, type ExitCode} from '../base/errors.js';
 import type {OnHost} from '../front/dispatch.js';
+import {stateWords} from '../jobs/stalled.js';
 import type {QueueChange, QueueList} from '../verbs/queue.js';
 import type {Output} from './render.js';
 import {printTable} from './text.js';
@@ -23,7 +24,7 @@ export function renderQueue(r: OnHost<QueueList>, json: boolean, out: Output): E
       pane.jobs.map((j) => [
         j.atWork ? '▶' : String(j.place),
         j.id,
-        j.state,
+        stateWords(j),
         j.policy,
         formatDuration(j.ageMs),
         j.preview,

@@ -4,7 +4,7 @@ import {EXIT_CODES, type ExitCode, exitCodeOfState} from '../base/errors.js';
 import type {OnHost} from '../front/dispatch.js';
 import type {CancelResult} from '../jobs/cancel.js';
 import type {JobOutcome} from '../jobs/events.js';
-import {describeStalled, workingShown} from '../jobs/stalled.js';
+import {describeStalled, stateWords, workingShown} from '../jobs/stalled.js';
 import type {RelayRecord} from '../relay/relay.js';
 import {LOCAL_HOST} from '../remote/dest.js';
 import type {ExpectResult} from '../verbs/expect.js';
@@ -154,7 +154,7 @@ export function renderJobs(
         ? `${j.state}, waiting for you`
         : j.working
           ? `${j.state}, ${workingShown(j.working)}`
-          : j.state,
+          : stateWords(j),
     j.pane,
     formatDuration(r.nowMs - Date.parse(j.createdAt)),
     j.preview,
@@ -205,7 +205,7 @@ export function renderStatus(
   const unrecorded = s.unrecorded
     ? ` (${kind === 'ending' ? `ended ${next}` : `${next} next`}, not yet recorded: the state folder is full)`
     : '';
-  line(`state   ${s.state}${lostNote}${unrecorded}`);
+  line(`state   ${stateWords(s)}${lostNote}${unrecorded}`);
   if (s.reason) line(`reason  ${s.reason}`);
   if (s.recoveredAs) line(`recovered as job ${s.recoveredAs} (nudge recover)`);
   if (s.stalled)

@@ -33,6 +33,8 @@ export interface QueuedJob {
   /** The job holds the pane (typing, waiting for its work, telling): no longer movable. */
   atWork: boolean;
   state: JobRecord['state'];
+  /** The program it waits behind, holding the pane (`waiting-for-program sleep`). */
+  behindProgram?: string;
   /** How it waits: in the queue (`queue`), or for the pane to be idle first (`wait`). */
   policy: IfBusy;
   /** Its text as it will be typed (as edited), on one line. */
@@ -94,6 +96,7 @@ export async function listQueue(o: QueueOptions, ctx: CommandContext): Promise<Q
         place: i + 1,
         atWork: record.state !== 'queued' || entries.some((e) => e.jobId === record.id && e.taken),
         state: record.state,
+        ...(record.behindProgram ? {behindProgram: record.behindProgram} : {}),
         policy: ifBusy,
         preview: previewText(text),
         ageMs: Math.max(0, nowMs - Date.parse(record.createdAt)),

@@ -31,8 +31,20 @@ describe('a shell pane', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     const id = r.stdout.trim();
     await waitForEvent(home, id, 'waiting-for-program');
+    // Every listing says what it waits for, in one set of words (issue 65): not `locked`.
+    await waitFor('the record to name the program', async () =>
+      (await readJobState(home, id)).behindProgram === 'sleep' ? true : undefined,
+    );
+    for (const args of [['jobs'], ['queue', '-S', server.socket]]) {
+      const shown = await runNudge(args, {NUDGE_HOME: home});
+      expect(shown.stdout, args.join(' ')).toMatch(/\bwaiting-for-program sleep\b/);
+      expect(shown.stdout, args.join(' ')).not.toMatch(/\blocked\b/);
+    }
+    const status = await runNudge(['status', id], {NUDGE_HOME: home});
+    expect(status.stdout).toMatch(/^state {3}waiting-for-program sleep$/m);
     await endSleepIn(server, '%0');
     await expectJobEnd(home, id, 'done', 60_000);
+    expect(await readJobState(home, id)).not.toHaveProperty('behindProgram');
     // Typed only after sleep ended: the person's line printed first, then the job's ran.
     const screen = await lines(server, '%0');
     const person = screen.indexOf('PERSON-DONE');

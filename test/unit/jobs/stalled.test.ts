@@ -1,6 +1,6 @@
 // A stall as listings show it (nudge jobs, status, top, the pane's @nudge-needs).
 import {expect, it} from 'vitest';
-import {describeStalled, stallShown} from '../../../src/jobs/stalled.js';
+import {describeStalled, stallShown, stateWords} from '../../../src/jobs/stalled.js';
 
 it('says how long and what shows', () => {
   const since = '2026-11-26T10:00:00.000Z';
@@ -10,4 +10,12 @@ it('says how long and what shows', () => {
     'stalled 2m05s (only a spinner moves)',
   );
   expect(stallShown('quiet')).toBe('no output');
+});
+
+it('names the program a job waits behind, holding the pane, in place of `locked`', () => {
+  expect(stateWords({state: 'locked', behindProgram: 'sleep'})).toBe('waiting-for-program sleep');
+  expect(stateWords({state: 'locked'})).toBe('locked');
+  // Typing or ended, the program is history.
+  expect(stateWords({state: 'typing', behindProgram: 'sleep'})).toBe('typing');
+  expect(stateWords({state: 'done'})).toBe('done');
 });
