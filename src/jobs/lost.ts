@@ -19,7 +19,15 @@ import type {Tell} from '../notify/tell.js';
 import {teller} from '../notify/tell.js';
 import {identify, signalProcess} from '../process/identity.js';
 import {TmuxCommandError} from '../tmux/runner.js';
-import {isTerminal, type JobHandle, type JobRecord, type JobStore, workerOf} from './store.js';
+import {
+  isTerminal,
+  type JobHandle,
+  type JobRecord,
+  type JobStore,
+  type ShownState,
+  shownState,
+  workerOf,
+} from './store.js';
 
 /** The marker that a lost job's person was told (at most once, whoever noticed first). */
 const LOST_TOLD = 'lost-told';
@@ -136,4 +144,22 @@ async function sinksOf(handle: JobHandle): Promise<string[]> {
   };
   const sinks = request.options?.notifySinks;
   return Array.isArray(sinks) ? sinks.filter((s): s is string => typeof s === 'string') : [];
+}
+
+/**
+ * A job's record and the state to show for it, `record` as read before (else read now). Its
+ * process is found gone only after its record was read, so a record that looks lost is read
+ * again: a worker that wrote its ending and exited between the two is no lost job (a CI run
+ * of `submit --wait` saw one so; `status` would have told a person of it).
+ */
+export async function believedRecord(
+  handle: JobHandle,
+  nowMs: number,
+  record?: JobRecord,
+): Promise<{record: JobRecord; shown: ShownState}> {
+  const first = record ?? (await handle.readState());
+  const shown = shownState(first, nowMs);
+  if (shown !== 'lost' || isTerminal(first.state)) return {record: first, shown};
+  const again = await handle.readState();
+  return {record: again, shown: shownState(again, nowMs)};
 }

@@ -8,10 +8,11 @@ import type {Foreground} from '../process/foreground.js';
 import type {ServerSpec} from '../tmux/server.js';
 import type {Tmux} from '../tmux/tmux.js';
 import type {JobOutcome} from './events.js';
+import {believedRecord} from './lost.js';
 import type {SubmitOptions} from './options.js';
 import {type JobRequest, newJobId, REQUEST_VERSION} from './request.js';
 import {isTerminal, type TerminalState} from './states.js';
-import {type JobEnding, type JobHandle, type JobRecord, JobStore, shownState} from './store.js';
+import {type JobEnding, type JobHandle, type JobRecord, JobStore} from './store.js';
 import {madeBefore, recordJob, startWorker, submitJobOptions} from './submission.js';
 import {textOfFile} from './text-file.js';
 
@@ -95,9 +96,8 @@ async function followToEnd(
   const watch = watchQueue(handle.dir);
   try {
     for (;;) {
-      const record = await handle.readState();
-      const state = shownState(record, ctx.clock.wall());
-      if (isTerminal(state)) return outcomeOfRecord(record, state);
+      const {record, shown} = await believedRecord(handle, ctx.clock.wall());
+      if (isTerminal(shown)) return outcomeOfRecord(record, shown);
       await sleepOrWake(ctx.clock, FOLLOW_BACKSTOP_MS, ctx.signal, async (signal) => {
         if (!watch || watch.broken) return new Promise<void>(() => {});
         return Promise.race([watch.next, aborted(signal)]);

@@ -5,7 +5,7 @@ import {NudgeError} from '../base/errors.js';
 import type {OptionsOf} from '../base/option-table.js';
 import {resolveStateDir} from '../base/paths.js';
 import {jobsInReach} from '../jobs/job-reach.js';
-import {endJobsOfGoneServers, tellLost} from '../jobs/lost.js';
+import {believedRecord, endJobsOfGoneServers, tellLost} from '../jobs/lost.js';
 import type {RunRecord, SubmitRecord} from '../jobs/record.js';
 import {
   isTerminal,
@@ -57,7 +57,14 @@ export async function listJobs(o: JobsOptions, ctx: CommandContext): Promise<Job
   await endJobsOfGoneServers(store, ctx);
   const nowMs = ctx.clock.wall();
   // Only the jobs on panes within the caller's reach (src/pane/reach.ts).
-  const jobs = (await jobsInReach(await store.list(), ctx)).map((r) => believable(r, nowMs));
+  const jobs: ShownJob[] = [];
+  for (const listed of await jobsInReach(await store.list(), ctx)) {
+    // A job that looks lost is read again (src/jobs/lost.ts, believedRecord).
+    const {record} = await believedRecord(await store.open(listed.id), nowMs, listed).catch(() => ({
+      record: listed,
+    }));
+    jobs.push(believable(record, nowMs));
+  }
   for (const job of jobs)
     if (job.state === 'lost')
       await tellLost(await store.open(job.id), job as unknown as JobRecord, ctx);
@@ -104,7 +111,7 @@ export type JobStatus = ShownJob & {
 
 /** Read one job's status. */
 export async function readStatus(handle: JobHandle, nowMs: number): Promise<JobStatus> {
-  const record = await handle.readState();
+  const {record} = await believedRecord(handle, nowMs);
   const recoveredAs = await readFile(join(handle.dir, RECOVERED), 'utf8').then(
     (t) => t.trim(),
     () => undefined,

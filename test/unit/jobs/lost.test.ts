@@ -3,7 +3,12 @@ import {join} from 'node:path';
 import {expect, test} from 'vitest';
 import {realClock} from '../../../src/base/clock.js';
 import {ensureStateDir} from '../../../src/base/paths.js';
-import {endJobsOfGoneServers, tellingLostOnce, tellLost} from '../../../src/jobs/lost.js';
+import {
+  believedRecord,
+  endJobsOfGoneServers,
+  tellingLostOnce,
+  tellLost,
+} from '../../../src/jobs/lost.js';
 import {JobStore} from '../../../src/jobs/store.js';
 import type {Tmux} from '../../../src/tmux/tmux.js';
 import {jobRequest} from '../../helpers/job-request.js';
@@ -88,4 +93,23 @@ test('the worker that finds its server gone tells once, and a command after it d
   await tell({event: 'lost', state: 'lost'});
   await tell({event: 'stalled', state: 'waiting'});
   expect(sent).toEqual(['lost', 'stalled']);
+});
+
+test('a record read before its worker wrote its ending and exited is read again, not called lost', async () => {
+  const home = useTempDir('nudge-lost-');
+  await ensureStateDir(home, {});
+  const handle = await new JobStore(home).create(jobRequest(), 'detached');
+  // Its worker: a process that ran and is gone (pid 1's start time is never this one's).
+  await handle.updateState({state: 'waiting', pid: 1, pidStart: '1'});
+  const stale = await handle.readState();
+  await handle.end('done', {reason: 'matched'});
+  const now = Date.now();
+  expect(await believedRecord(handle, now, stale)).toMatchObject({
+    shown: 'done',
+    record: {state: 'done'},
+  });
+  // Still not ended when read again: lost.
+  const other = await new JobStore(home).create(jobRequest({jobId: '0mwt00000-dead'}), 'detached');
+  await other.updateState({state: 'waiting', pid: 1, pidStart: '1'});
+  expect(await believedRecord(other, now)).toMatchObject({shown: 'lost'});
 });
