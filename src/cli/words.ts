@@ -98,7 +98,8 @@ export function checkWords(argv: readonly string[]): void {
 
 /** yargs' wording of a usage error as one sentence with the fix (git's and gh's way). */
 export function usageSentence(message: string, argv: readonly string[]): string {
-  const command = commandOf(argv)?.words;
+  const named = commandOf(argv);
+  const command = named?.words;
   const help = command ? `nudge ${command} --help` : 'nudge --help';
   const line = message.replace(/\s*\n\s*/g, ' ').trim();
   const flag = (name: string) => (name.length === 1 ? `-${name}` : `--${name}`);
@@ -112,8 +113,8 @@ export function usageSentence(message: string, argv: readonly string[]): string 
     if (!command && words[0] === argv[0])
       return `nudge ${argv[0]} is not a command; see nudge --help for the list.`;
     // A word where the command takes none (`nudge doctor extra`), not an option.
-    const before = argv.slice(0, ((i) => (i < 0 ? argv.length : i))(argv.indexOf('--')));
-    const stray = words.filter((w) => before.includes(w));
+    const end = argv.indexOf('--');
+    const stray = words.filter((w) => argv.slice(0, end < 0 ? argv.length : end).includes(w));
     if (command && stray.length > 0)
       return `nudge ${command} takes no ${stray.length === 1 ? 'word' : 'words'} like ${stray.map((w) => JSON.stringify(w)).join(', ')}; see ${help}.`;
     const what = words.map(flag).join(', ');
@@ -130,9 +131,7 @@ export function usageSentence(message: string, argv: readonly string[]): string 
   if (m) return `nudge ${command ?? argv[0] ?? ''} needs ${m[1]}; see ${help}.`;
   m = /^Not enough non-option arguments: got (\d+), need at least (\d+)$/.exec(line);
   if (m) {
-    const missing = (commandOf(argv)?.d.positionals ?? [])
-      .filter((p) => p.required)
-      .slice(Number(m[1]));
+    const missing = (named?.d.positionals ?? []).filter((p) => p.required).slice(Number(m[1]));
     const what = missing.map((p) => `<${p.name}> (${p.describe})`).join(' and ');
     return what
       ? `nudge ${command} needs ${what}; see ${help}.`
@@ -144,7 +143,7 @@ export function usageSentence(message: string, argv: readonly string[]): string 
   m = /^Invalid values: Argument: ([\w-]+), Given: (.+), Choices: (.+)$/.exec(line);
   if (m) {
     // A positional's choices (`nudge install vim`) are no flag's.
-    const word = commandOf(argv)?.d.positionals?.some((p) => p.name === m?.[1]);
+    const word = named?.d.positionals?.some((p) => p.name === m?.[1]);
     return `${word ? `<${m[1]}>` : `--${m[1]}`} takes one of ${m[3]} (got ${m[2]}); see ${help}.`;
   }
   return /[.?!]$/.test(line) ? `${line} See ${help}.` : `${line}; see ${help}.`;

@@ -1,8 +1,9 @@
 import {describeError, NudgeError} from '../base/errors.js';
 import {resolveStateDir} from '../base/paths.js';
 import {nudgeVersion} from '../base/version.js';
-import type {JobOutcome} from '../jobs/events.js';
 import type {SubmitOptions} from '../jobs/options.js';
+import type {TerminalState} from '../jobs/states.js';
+import {outcomeOfRecord} from '../jobs/submit-job.js';
 import {textOfFile} from '../jobs/text-file.js';
 import {askerOf, wireAskerOf} from '../pane/asker.js';
 import {checkHostGrant} from '../pane/reach.js';
@@ -84,29 +85,13 @@ export async function submitAnywhere(
     [500, 2_000],
   );
   if (ended instanceof NudgeError) throw ended;
-  return {kind: 'ran', job: result.job, pane: result.pane, host, outcome: outcomeOf(ended)};
-}
-
-/** A job's outcome, as --wait returns it, from its ended record. */
-function outcomeOf(s: JobStatus): JobOutcome {
-  const {reason, waitedMs, exitCode, notified, blocked} = s;
-  const submit = s.kind === 'submit' ? s : undefined;
-  const fields = {
-    reason,
-    waitedMs,
-    exitCode,
-    blocked,
-    match: submit?.match,
-    delivery: submit?.delivery,
-    noticeDelivery: submit?.noticeDelivery,
-    verdict: submit?.verdict,
-    noticeHeld: submit?.noticeHeld,
-    noticeDue: submit?.noticeDue,
+  return {
+    kind: 'ran',
+    job: result.job,
+    pane: result.pane,
+    host,
+    outcome: outcomeOfRecord(ended, ended.state as TerminalState),
   };
-  const kept = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-  // A job that was lost (its worker died there) failed, as far as the caller is concerned.
-  const state = s.state === 'lost' ? 'failed' : s.state;
-  return {...kept, state, notified: notified ?? false} as JobOutcome;
 }
 
 /** `nudge status JOB` anywhere, with what this machine relays of its notice. */

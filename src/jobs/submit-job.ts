@@ -12,7 +12,7 @@ import {believedRecord} from './lost.js';
 import type {SubmitOptions} from './options.js';
 import {type JobRequest, newJobId, REQUEST_VERSION} from './request.js';
 import {isTerminal, type TerminalState} from './states.js';
-import {type JobEnding, type JobHandle, type JobRecord, JobStore} from './store.js';
+import {type JobEnding, type JobHandle, JobStore} from './store.js';
 import {madeBefore, recordJob, startWorker, submitJobOptions} from './submission.js';
 import {textOfFile} from './text-file.js';
 
@@ -98,10 +98,9 @@ async function followToEnd(
     for (;;) {
       const {record, shown} = await believedRecord(handle, ctx.clock.wall());
       if (isTerminal(shown)) return outcomeOfRecord(record, shown);
-      await sleepOrWake(ctx.clock, FOLLOW_BACKSTOP_MS, ctx.signal, async (signal) => {
-        if (!watch || watch.broken) return new Promise<void>(() => {});
-        return Promise.race([watch.next, aborted(signal)]);
-      }).catch(() => {});
+      // Aborted, the sleep rejects and ends the race.
+      const wake = watch && !watch.broken ? () => watch.next : undefined;
+      await sleepOrWake(ctx.clock, FOLLOW_BACKSTOP_MS, ctx.signal, wake).catch(() => {});
       watch?.reset();
       if (ctx.signal.aborted)
         throw new NudgeError(
@@ -114,12 +113,8 @@ async function followToEnd(
   }
 }
 
-/** Resolves when `signal` aborts. */
-function aborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), {once: true}));
-}
-
-/** What of an ended record --wait returns (`by` is the record's own). */
+/** What of an ended record --wait returns, here or from another host (`by` is the record's
+ * own). */
 const OUTCOME_FIELDS = [
   'reason',
   'waitedMs',
@@ -137,15 +132,18 @@ const OUTCOME_FIELDS = [
   'cleared',
 ] as const satisfies ReadonlyArray<keyof JobEnding>;
 
-/** A job's outcome, as --wait returns it, from its ended record. */
-function outcomeOfRecord(record: JobRecord, state: TerminalState): JobOutcome {
+/** A job's outcome, as --wait returns it, from its ended record (or its status, read on
+ * another host): a job that was lost failed, as far as the caller is concerned. */
+export function outcomeOfRecord(
+  ended: JobEnding & {pid?: number | undefined},
+  state: TerminalState,
+): JobOutcome {
   if (state === 'lost')
     return {
       state: 'failed',
       notified: false,
-      reason: `its worker (pid ${record.pid ?? '?'}) is gone; it never finished`,
+      reason: `its worker (pid ${ended.pid ?? '?'}) is gone; it never finished`,
     };
-  const ended = record as JobRecord & JobEnding;
   const kept = Object.fromEntries(
     OUTCOME_FIELDS.flatMap((k) => (ended[k] === undefined ? [] : [[k, ended[k]]])),
   );
