@@ -69,6 +69,8 @@ export async function sleepOrWake(
   wake: ((signal: AbortSignal) => Promise<void>) | undefined,
 ): Promise<void> {
   if (!wake) return clock.sleep(ms, signal);
+  // Aborted already, no abort event would come to end the race.
+  signal.throwIfAborted();
   const stop = new AbortController();
   const cancel = () => stop.abort(signal.reason);
   signal.addEventListener('abort', cancel, {once: true});

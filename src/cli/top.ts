@@ -4,7 +4,7 @@ import {createElement as h, useCallback, useEffect, useRef, useState} from 'reac
 import {describeError} from '../base/errors.js';
 import {dispatch} from '../front/dispatch.js';
 import {stateWords} from '../jobs/stalled.js';
-import {stateColour} from '../jobs/state-colours.js';
+import {stateColour} from '../status-bar/state-colours.js';
 import type {CommandContext} from '../verbs/context.js';
 import type {QueueList} from '../verbs/queue.js';
 import type {TopOptions, TopPane, TopView} from '../verbs/top.js';

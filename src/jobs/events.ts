@@ -4,7 +4,7 @@ import type {PaneEvents} from '../pane/events.js';
 import type {Delivery} from '../pane/failures.js';
 import type {FollowKind} from '../tmux/follow-format.js';
 import type {NoticeVia} from './record.js';
-import type {StallEvents} from './stall.js';
+import type {StallEvents} from './stalled.js';
 import type {SameMembers, SubmitState} from './states.js';
 import type {JobEnding, TerminalState} from './store.js';
 

@@ -28,7 +28,7 @@ interface RecordBase<S extends JobState> {
    * its start time where the system tells it: together they say whether it still runs. */
   pid?: number;
   pidStart?: string;
-  /** The process is its tmux server's waiter (src/jobs/waiter.ts), running other jobs beside
+  /** The process is its tmux server's waiter (src/waiter/waiter.ts), running other jobs beside
    * this one: it is stopped by its cancel mark and SIGUSR2, never by a signal to the process. */
   waiter?: boolean;
   /** `detached` or `foreground` (--wait). */

@@ -1,5 +1,6 @@
 import {formatDuration} from '../base/durations.js';
 import type {StallKind} from '../detect/stall.js';
+import type {Delivery} from '../pane/failures.js';
 
 /** What a job or run keeps in its record while a stall goes on (cleared once it is over). */
 export interface StalledMark {
@@ -33,4 +34,22 @@ export function stateWords(j: {state: string; behindProgram?: string | undefined
  * column or the status bar: `1 background shell`. */
 export function workingShown(working: string): string {
   return working.replace(/^working: /, '').replace(/ \(.*$|: .*$/, '');
+}
+
+/** What the watchdog's events carry (a job's and a run's events.jsonl). */
+export interface StallEvents {
+  /** A stall began: what it is, and what was done about it (`continue`: the line typed;
+   * `notify`: told; `cancel`: the wait ends). */
+  stalled: {
+    pane: string;
+    kind: StallKind;
+    quietMs: number;
+    count: number;
+    action: 'continue' | 'notify' | 'cancel';
+    why?: string;
+  };
+  /** `--on-stall continue` typed its line (the `n`th of at most `max`). */
+  continued: {pane: string; text: string; n: number; max: number; delivery: Delivery};
+  /** The pane moved again. */
+  'stall-over': {pane: string; lastedMs: number};
 }

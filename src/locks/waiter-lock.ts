@@ -3,7 +3,7 @@ import {LockOwnership} from './ownership.js';
 import {LEASE_SAFE_AGE_MS, LOCK_STALE_MS, LOCK_UPDATE_MS} from './pane-lock.js';
 
 /**
- * The lock of a tmux server's waiter (src/jobs/waiter.ts): the one process that runs the
+ * The lock of a tmux server's waiter (src/waiter/waiter.ts): the one process that runs the
  * server's jobs holds it. proper-lockfile with the pane lock's timings: a waiter killed with -9
  * frees it within ~8 s, and one whose event loop stalled longer (SIGSTOP) finds it taken over.
  */

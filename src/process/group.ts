@@ -15,7 +15,7 @@ export function groupAlive(pgid: number): boolean {
   }
 }
 
-/** SIGINT to one process (a pane's shell, src/jobs/stop-command.ts): never this process, nor
+/** SIGINT to one process (a pane's shell, src/job-worker/stop-command.ts): never this process, nor
  * pid 0 or 1; a process gone already is no error. */
 export function interruptProcess(pid: number): void {
   if (!Number.isSafeInteger(pid) || pid <= 1 || pid === process.pid) return;

@@ -9,7 +9,7 @@ const GUARD_SCRIPT = 'read ignored; exec "$0" "$@"';
 /**
  * Start a tiny `sh` that runs `node entry --id ID` when this process dies without stopping
  * it first: a waiter killed with -9 leaves its jobs to the takeover worker it starts
- * (src/jobs/waiter-takeover.ts). A waiter that ends in order stops the guard first. If
+ * (src/waiter/waiter-takeover.ts). A waiter that ends in order stops the guard first. If
  * /bin/sh cannot start, the waiter runs without one (its jobs then show `lost`, as a killed
  * worker's do).
  */

@@ -28,7 +28,7 @@ export interface ReplyDeps {
 }
 
 /** The final reply of the turn of `prompt` in `pane`'s agent, from its own record, or why
- * there is none: what a job asks for a notice's `{reply}` (wired in src/jobs/execute.ts). */
+ * there is none: what a job asks for a notice's `{reply}` (wired in src/job-worker/execute.ts). */
 export type Replies = (at: {
   pane: string;
   format: RecordFormat;

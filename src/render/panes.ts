@@ -1,5 +1,5 @@
 import {EXIT_CODES, type ExitCode} from '../base/errors.js';
-import {statusSegment} from '../jobs/pane-states.js';
+import {statusSegment} from '../status-bar/pane-states.js';
 import type {NextResult, StatusLine} from '../verbs/panes.js';
 import type {Output} from './render.js';
 

@@ -4,7 +4,7 @@ import type {Clock} from '../base/clock.js';
 import type {PaneActivity} from '../detect/wait-until.js';
 import type {Recorder} from '../jobs/recorder.js';
 import type {RunReport} from '../jobs/run-report.js';
-import type {StallEvents} from '../jobs/stall.js';
+import type {StallEvents} from '../jobs/stalled.js';
 import type {RunState as RunRecordState, SameMembers} from '../jobs/states.js';
 import type {TerminalState} from '../jobs/store.js';
 import type {Tell} from '../notify/tell.js';

@@ -8,8 +8,8 @@ import {writeFileAtomic} from '../base/fs.js';
 import type {Logger} from '../base/log.js';
 import {layout} from '../base/paths.js';
 import {thisProcess} from '../base/this-process.js';
-import {claimJob} from '../jobs/claim.js';
-import {stoppedFromOutside} from '../jobs/ending.js';
+import {claimJob} from '../job-worker/claim.js';
+import {stoppedFromOutside} from '../job-worker/ending.js';
 import {tellingLostOnce} from '../jobs/lost.js';
 import {createRecorder} from '../jobs/recorder.js';
 import {newJobId} from '../jobs/request.js';
@@ -85,7 +85,7 @@ export async function executeRun(request: RunRequest, ctx: RunExecuteContext): P
     ticket: () => newJobId(Date.now()),
     waits: OWN_LINE_WAITS.run,
   });
-  // Read before any pane lock is taken (see src/jobs/execute.ts).
+  // Read before any pane lock is taken (see src/job-worker/execute.ts).
   loadedProfiles();
   const outcome = await runRun(
     {

@@ -3,7 +3,7 @@ import {agentNamed, PROFILES} from '../agents/registry.js';
 import {withSession} from '../agents/resume.js';
 import {describeError} from '../base/errors.js';
 import {exitSentinel} from '../detect/output-watchers.js';
-import {endingOf} from '../jobs/ending.js';
+import {endingOf} from '../job-worker/ending.js';
 import {PaneFailure} from '../pane/failures.js';
 import type {PaneIo} from '../pane/keys.js';
 import type {PaneInfo} from '../tmux/tmux.js';

@@ -4,7 +4,7 @@ import {formatDuration} from '../base/durations.js';
 import {describeStall} from '../detect/stall.js';
 import {waitUntil} from '../detect/wait-until.js';
 import type {Verdict, Watcher} from '../detect/watchers.js';
-import {stallHook} from '../jobs/stall.js';
+import {stallHook} from '../job-worker/stall.js';
 import {type Awaited, awaitDone} from '../pane/await-done.js';
 import type {Delivery} from '../pane/failures.js';
 import type {PaneInfo} from '../tmux/tmux.js';

@@ -1,6 +1,6 @@
 /**
  * One control client per tmux session for every job of a process (the server's waiter,
- * src/jobs/waiter.ts): fifty jobs waiting in one session hold one `tmux -C` client, not fifty.
+ * src/waiter/waiter.ts): fifty jobs waiting in one session hold one `tmux -C` client, not fifty.
  * Each job gets the shared transport with a close of its own; the client ends when the last
  * job using it closes. A client that has ended (the session killed, the client killed) is not
  * handed out again: the next job attaches a new one.

@@ -1,12 +1,12 @@
 import {NudgeError} from '../base/errors.js';
 import type {OptionsOf} from '../base/option-table.js';
 import type {JobOutcome} from '../jobs/events.js';
-import {submitJob} from '../jobs/submit-job.js';
 import {agentInPane} from '../pane/profile.js';
 import {reachablePane} from '../pane/target.js';
 import {listenersOf} from '../process/listeners.js';
 import type {FoundReply} from '../records/locate.js';
 import {replyOfPane, unreadable} from '../records/reply.js';
+import {submitJob} from '../submit/submit-job.js';
 import {insideTmux} from '../tmux/server.js';
 import type {CommandContext} from './context.js';
 import type {ASK_OPTIONS} from './options/ask.js';

@@ -9,7 +9,7 @@ import {
   shownPanes,
   summarize,
   WAITS_ON_PERSON,
-} from '../jobs/pane-states.js';
+} from '../status-bar/pane-states.js';
 import {resolveServerSpec} from '../tmux/server.js';
 import type {CommandContext} from './context.js';
 import type {NEXT_OPTIONS, STATUS_LINE_OPTIONS} from './options/panes.js';

@@ -9,7 +9,6 @@ import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import {shellWord} from '../base/shell.js';
 import {type Undo, withUndo} from '../base/undo.js';
 import {resolveStall} from '../detect/stall-options.js';
-import {validateText} from '../jobs/options.js';
 import {newJobId} from '../jobs/request.js';
 import {JobStore} from '../jobs/store.js';
 import {resolveSinks} from '../notify/config.js';
@@ -26,6 +25,7 @@ import {
   workTreeRoot,
 } from '../runs/git.js';
 import {RUN_REQUEST_VERSION, type RunRequest, type RunWorktree} from '../runs/request.js';
+import {validateText} from '../submit/options.js';
 import {resolveServerSpec} from '../tmux/server.js';
 import type {PaneInfo, PanePlace, Tmux} from '../tmux/tmux.js';
 import type {CommandContext} from './context.js';

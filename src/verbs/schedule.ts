@@ -5,8 +5,6 @@ import {parseDuration} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
 import type {OptionsOf, SERVER_OPTIONS} from '../base/option-table.js';
 import {DIR_MODE, findOnPath, resolveStateDir} from '../base/paths.js';
-import {resolveJobOptions, type SubmitOptions, validateText} from '../jobs/options.js';
-import {textOfFile} from '../jobs/text-file.js';
 import {resolveSinks} from '../notify/config.js';
 import {checkReach, ownPaneOrRefuse, resolvePane} from '../pane/target.js';
 import type {CommandRun} from '../process/run-command.js';
@@ -32,6 +30,8 @@ import {
   writeScheduledJob,
 } from '../setup/schedule-store.js';
 import {installInto, uninstallFrom} from '../setup/schedulers.js';
+import {resolveJobOptions, type SubmitOptions, validateText} from '../submit/options.js';
+import {textOfFile} from '../submit/text-file.js';
 import {resolveServerSpec, socketFile} from '../tmux/server.js';
 import type {CommandContext} from './context.js';
 import type {SCHEDULE_OPTIONS} from './options/setup.js';

@@ -1,15 +1,15 @@
-import type {SubmitOptions} from '../jobs/options.js';
-import {type SubmitResult, submitJob} from '../jobs/submit-job.js';
 import {ownPaneOrRefuse} from '../pane/target.js';
+import type {SubmitOptions} from '../submit/options.js';
+import {type SubmitResult, submitJob} from '../submit/submit-job.js';
 import {resolveServerSpec} from '../tmux/server.js';
 import type {CommandContext} from './context.js';
 
-export type {SubmitOptions} from '../jobs/options.js';
-export type {SubmitResult} from '../jobs/submit-job.js';
+export type {SubmitOptions} from '../submit/options.js';
+export type {SubmitResult} from '../submit/submit-job.js';
 
 /**
  * `nudge submit`: the job decided, its pane resolved and checked, the job recorded and handed
- * to a detached worker, or run here with --wait (src/jobs/submit-job.ts, which `nudge ask`
+ * to a detached worker, or run here with --wait (src/submit/submit-job.ts, which `nudge ask`
  * shares).
  */
 export function submit(given: SubmitOptions, ctx: CommandContext): Promise<SubmitResult> {

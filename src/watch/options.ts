@@ -9,9 +9,9 @@ import {
   type OptionTable,
 } from '../base/option-table.js';
 import {resolveStall, STALL_OPTIONS} from '../detect/stall-options.js';
-import {SUBMIT_DEFAULTS} from '../jobs/options.js';
 import {ON_LIMIT, parseOnLimit, parseResumeText} from '../jobs/policies.js';
 import {SINK_LIST} from '../notify/sinks.js';
+import {SUBMIT_DEFAULTS} from '../submit/options.js';
 import {type AssessorSpec, WATCH_DEFAULTS, type WatcherOptions} from './record.js';
 
 /** Why `watch_me` takes no assessor: what judges an agent is the person's (nudge mcp's flags),

@@ -6,11 +6,9 @@ import {describeError, EXIT_CODES, type ExitCode, exitCodeOfState} from '../base
 import {JOB_ID_PATTERN, layout} from '../base/paths.js';
 import {packageDir} from '../base/version.js';
 import {relayEnds} from '../front/relay.js';
-import {executeJob, recordWorkerFailure} from '../jobs/execute.js';
+import {executeJob, recordWorkerFailure} from '../job-worker/execute.js';
 import type {JobRequest} from '../jobs/request.js';
 import {JobHandle} from '../jobs/store.js';
-import {handOrServe, type WaiterJob} from '../jobs/waiter.js';
-import {takeOver} from '../jobs/waiter-takeover.js';
 import {launchWorker} from '../process/launch-worker.js';
 import {startWaiterGuard} from '../process/waiter-guard.js';
 import type {WorkerKind, WorkerStart} from '../process/worker-main.js';
@@ -21,6 +19,8 @@ import {createSpawnRunner} from '../tmux/runner.js';
 import {createTmux} from '../tmux/tmux.js';
 import {parseTransportChoice} from '../tmux/transport.js';
 import {nodeContext} from '../verbs/node-context.js';
+import {handOrServe, type WaiterJob} from '../waiter/waiter.js';
+import {takeOver} from '../waiter/waiter-takeover.js';
 import {executeCycles, recordCycleFailure} from '../watch/execute.js';
 import {WATCHER_NAME} from '../watch/record.js';
 
@@ -45,7 +45,7 @@ const executeContext = (s: WorkerStart) => ({
 /** A job's failure goes into its record (through the store's one writer of endings). */
 const failJob = (s: WorkerStart, reason: string) => recordWorkerFailure(s.stateDir, s.id, reason);
 
-/** `nudge submit`'s job: handed to its tmux server's waiter (src/jobs/waiter.ts), or run here
+/** `nudge submit`'s job: handed to its tmux server's waiter (src/waiter/waiter.ts), or run here
  * by this process as the waiter, with every job handed to it meanwhile. Each job's request is
  * read from the store by its id and checked. `NUDGE_WAITER=0` runs the job here alone (one
  * process per job, as before the waiter). */
@@ -124,7 +124,7 @@ const WORKER_ENTRY = {
 
 /** The takeover of a killed waiter, started by its guard: `--id` is the waiter's pid. Its
  * queued jobs get a job worker again; the others are ended lost and told once
- * (src/jobs/waiter-takeover.ts). Its failures go to its log alone (it has no record). */
+ * (src/waiter/waiter-takeover.ts). Its failures go to its log alone (it has no record). */
 export const TAKEOVER_WORKER: WorkerKind = {
   name: 'takeover',
   idPattern: /^[1-9][0-9]{0,9}$/,

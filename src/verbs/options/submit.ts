@@ -1,2 +1,2 @@
-// `nudge submit`'s options table lives beside the options it makes (src/jobs/options.ts).
-export {SUBMIT_OPTIONS} from '../../jobs/options.js';
+// `nudge submit`'s options table lives beside the options it makes (src/submit/options.ts).
+export {SUBMIT_OPTIONS} from '../../submit/options.js';

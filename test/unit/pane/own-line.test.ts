@@ -1,7 +1,7 @@
 import {describe, expect, test} from 'vitest';
 import {PROFILES} from '../../../src/agents/registry.js';
-import {SUBMIT_DEFAULTS} from '../../../src/jobs/options.js';
 import {OWN_LINE_WAITS, ownLinePace, SHELL_PACE} from '../../../src/pane/own-line.js';
+import {SUBMIT_DEFAULTS} from '../../../src/submit/options.js';
 
 describe("the pace of nudge's own lines", () => {
   const jobPace = {typeDelayMs: 7, enterDelayMs: 900, enter: false, clear: true};

@@ -22,27 +22,42 @@ export const MAY_IMPORT: Record<string, readonly string[]> = {
   doors: folders('base agents process'),
   /** An agent's own record of its turns (`nudge ask`, a notice's `{reply}`). */
   records: folders('base agents process doors'),
+  /** The contract both ends of a job read: its request, record, store, states, events. */
   jobs: folders('base tmux agents detect pane locks process notify doors records'),
-  watch: folders('base tmux agents detect pane jobs locks process notify'),
+  /** The status bar: what tmux shows of each pane's jobs. */
+  'status-bar': folders('base tmux locks jobs'),
+  /** The front half of a submission (submit, ask, the MCP tool): flags to a queued job. */
+  submit: folders('base tmux agents detect pane locks process notify jobs'),
+  /** The job worker's half: the lock, the typing, the wait, the notice. */
+  'job-worker': folders(
+    'base tmux agents detect pane locks process notify doors records jobs status-bar',
+  ),
+  /** One waiter per server, waiting for many jobs. */
+  waiter: folders('base tmux locks process jobs'),
+  watch: folders('base tmux agents detect pane jobs job-worker submit locks process notify'),
   /** doors: Claude Code's session records name a run's session; setup: the schedules a
    * recovery marks again. */
-  runs: folders('base tmux agents detect pane jobs locks process notify doors setup records'),
+  runs: folders(
+    'base tmux agents detect pane jobs job-worker locks process notify doors setup records',
+  ),
   setup: folders('base agents process'),
   verbs: folders(
-    'base doors tmux agents detect pane jobs locks process watch runs setup notify remote records',
+    'base doors tmux agents detect pane jobs submit status-bar locks process watch runs setup notify remote records',
   ),
   relay: folders('base jobs remote'),
   /** Where a command runs (dispatch), between the front ends and the verbs. */
-  front: folders('base verbs jobs pane process relay remote setup watch'),
+  front: folders('base verbs jobs submit pane process relay remote setup watch'),
   /** The kinds of detached worker, each its work and where its failures go. */
-  worker: folders('base agents verbs front jobs notify process relay runs tmux watch'),
+  worker: folders(
+    'base agents verbs front jobs job-worker waiter notify process relay runs tmux watch',
+  ),
   /** What a person reads: each command's typed result as lines (or its JSON). */
-  render: folders('base verbs front jobs relay remote watch'),
+  render: folders('base verbs front jobs status-bar relay remote watch'),
   /** Each command declared once: its words, options, verb, renderer and MCP tool. */
   declare: folders('base verbs front process render'),
   mcp: folders('base verbs front declare'),
   cli: folders(
-    'declare render base tmux agents verbs front jobs relay watch mcp remote setup process',
+    'declare render base tmux agents verbs front jobs submit status-bar relay watch mcp remote setup process',
   ),
 };
 

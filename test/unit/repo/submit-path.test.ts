@@ -44,8 +44,9 @@ const SUBMIT_PATH: PathSpec = {
     'src/front/dispatch.ts',
     'src/front/run-on.ts',
     'src/verbs/submit.ts',
-    'src/jobs/submit-job.ts',
-    'src/jobs/submission.ts',
+    'src/submit/submit-job.ts',
+    'src/submit/submission.ts',
+    'src/jobs/enqueue.ts',
   ],
   verb: {file: 'src/verbs/submit.ts', name: 'submit'},
   runVerb: {call: 'run', file: 'src/front/run-on.ts'},
@@ -185,7 +186,7 @@ describe('the submit path', () => {
     // NUDGE_SHOW_TRACE=1 prints it (CONTRIBUTING.md says so beside the import table).
     if (process.env.NUDGE_SHOW_TRACE) console.log(shown(steps));
     // It reaches what it must: the pane's checks, the job's place in the pane's queue (as
-    // recordJob makes it), the worker's launch, the answer.
+    // enqueueJob makes it), the worker's launch, the answer.
     const calls = steps.map((s) => s.call);
     for (const call of ['checkSubmitTarget', 'lock.enqueue', 'launchWorker', 'renderSubmit'])
       expect(calls, shown(steps)).toContain(call);

@@ -1,0 +1,396 @@
+import {blockedIn, type FoundDialog} from '../agents/dialogs.js';
+import {isAgent, type Profile} from '../agents/profile.js';
+import type {Detection} from '../agents/registry.js';
+import {isPosixShell, isShellPane} from '../agents/shell.js';
+import {isAbortError} from '../base/errors.js';
+import {describeStall, type StallHook} from '../detect/stall.js';
+import {describeUntil} from '../detect/until.js';
+import type {JobEvents, JobOutcome} from '../jobs/events.js';
+import {dueElsewhere, heldBack, noticeFor, replyForNotice} from '../jobs/notice.js';
+import {ifBusyMeans} from '../jobs/policies.js';
+import {hookEvents} from '../jobs/recorder.js';
+import {deliverOptionsOf, type JobRequest, sentinelOf, textToType} from '../jobs/request.js';
+import type {FencedLease} from '../locks/fenced-lease.js';
+import {awaitDone} from '../pane/await-done.js';
+import {type Delivered, deliver} from '../pane/deliver.js';
+import {PaneBlocked, PaneFailure} from '../pane/failures.js';
+import {leaveLine} from '../pane/half-line.js';
+import {waitUntilPaneIdle} from '../pane/idle.js';
+import type {PaneIo} from '../pane/keys.js';
+import {sendOwnLine} from '../pane/own-line-out.js';
+import {preflight} from '../pane/preflight.js';
+import {recognize} from '../pane/profile.js';
+import {behindProgram} from './behind-program.js';
+import {blockedReason, changeOfEnding, endingOf, exitEnding} from './ending.js';
+import type {JobDeps} from './job-deps.js';
+import {LimitWaits, resumeAfterLimit} from './limit.js';
+import {holdingPlace, takePaneLock} from './lock-pane.js';
+import {sendNotice} from './notice-doors.js';
+import {deliverNow} from './now.js';
+import {recordedStallHook} from './stall.js';
+import {stopCommand} from './stop-command.js';
+
+export type {JobDeps} from './job-deps.js';
+
+/** What the wait found, carried to the notice and the ending. */
+type Waited = Omit<JobOutcome, 'notified'> & {waitedMs: number};
+
+/** The pane as the job began to type: its foreground command, first process, and whether it
+ * is a shell's pane running no agent. */
+type AtPane = {paneCommand: string; panePid: number; shellPane: boolean};
+
+/** The job's states, each with what it needs; the machine moves by returning the next. */
+type Step =
+  | {at: 'queued'}
+  | {at: 'locked'}
+  | ({at: 'typing'; detected: Detection} & AtPane)
+  | ({at: 'waiting'; profile: Profile; delivered: Delivered} & AtPane)
+  | {at: 'notifying'; waited: Waited}
+  | {at: 'ended'; outcome: JobOutcome};
+
+/** Where the job is, for messages ("Cancelled while waiting"). */
+type Phase = Exclude<Step['at'], 'ended'>;
+
+/**
+ * Run one job: the worker's state machine.
+ *
+ *   queued → locked → typing → waiting → notifying → done | timeout | failed | cancelled
+ *
+ * Each state change is recorded (state.json, events.jsonl, pino log) through the recorder,
+ * and the ending through the one writer of endings. The pane typed into is locked from typing
+ * to the end of the wait; the notice pane while the notice is typed (one lock for the whole
+ * job when they are the same pane); a notice goes through the agent's door where it has one
+ * (src/doors/); a text for the door now (`--if-busy now`) goes only there. `signal` cancels
+ * (SIGTERM from `nudge cancel`). Never throws: every ending is an outcome. */
+export async function runJob(deps: JobDeps, request: JobRequest, signal: AbortSignal) {
+  const outcome = ifBusyMeans(request.options.ifBusy).door
+    ? await deliverNow(deps, request, signal)
+    : await new Job(deps, request, signal).run();
+  await deps.recorder.end(outcome);
+  const change = changeOfEnding(outcome);
+  if (change) await deps.tell(change);
+  return outcome;
+}
+
+class Job {
+  #phase: Phase = 'queued';
+  #typed = 0;
+  #profile: Profile | undefined;
+  /** The pane's foreground when the job began to type: its command and process group. */
+  #began: {command: string; group: number | undefined} | undefined;
+  /** The command typed into a shell's pane, once Enter was pressed (a cancel stops it). */
+  #running: {panePid: number} | undefined;
+  /** The pane lock held now: checked right before every key sent (PaneIo.guard). */
+  #lease: FencedLease | undefined;
+  readonly #o: JobRequest['options'];
+  readonly #notifyPane: string;
+  readonly #io: PaneIo;
+  readonly #limits: LimitWaits;
+
+  constructor(
+    private readonly deps: JobDeps,
+    /** Its text as edited while queued once the lock is taken (#lock). */
+    private request: JobRequest,
+    private readonly signal: AbortSignal,
+  ) {
+    this.#o = request.options;
+    this.#notifyPane = request.options.notifyPane ?? request.pane;
+    this.#limits = new LimitWaits(deps, request.options);
+    this.#io = {
+      tmux: deps.tmux.fenced(() => this.#lease?.fence),
+      clock: deps.clock,
+      note: (event, data) => deps.recorder.event(event, data as JobEvents[typeof event]),
+      // Every key goes under the pane's lock: none without a lease, none after its release;
+      // and tmux takes it only while the pane is still marked this job's (src/tmux/fence.ts).
+      guard: () => {
+        if (!this.#lease) throw new Error('no key may be sent without the pane lock');
+        this.#lease.assertHeld();
+      },
+    };
+  }
+
+  async run(): Promise<JobOutcome> {
+    let step: Step = {at: 'queued'};
+    try {
+      for (;;) {
+        if (step.at !== 'ended') this.#phase = step.at;
+        switch (step.at) {
+          case 'queued':
+            step = await this.#queued();
+            break;
+          case 'locked':
+            step = await this.#locked();
+            break;
+          case 'typing':
+            step = await this.#typing(step);
+            break;
+          case 'waiting':
+            step = await this.#waiting(step);
+            break;
+          case 'notifying':
+            step = await this.#notifying(step.waited);
+            break;
+          case 'ended':
+            return step.outcome;
+          default:
+            return step satisfies never;
+        }
+      }
+    } catch (error) {
+      return await this.#outcomeOf(error);
+    } finally {
+      await this.#lease?.release();
+    }
+  }
+
+  /** Wait for an idle pane if asked (--when-idle), then for the pane's lock. */
+  async #queued(): Promise<Step> {
+    const {pane} = this.request;
+    await this.deps.recorder.event('worker-started', {pid: this.deps.pid});
+    if (ifBusyMeans(this.#o.ifBusy).waitsForIdle) {
+      await holdingPlace(this.deps.lockFor(pane), this.request, this.deps.pid, () =>
+        waitUntilPaneIdle(
+          {...this.deps, ...this.#io},
+          pane,
+          {profile: this.#o.profile, timeoutMs: this.#o.idleTimeoutMs},
+          this.signal,
+        ),
+      );
+    }
+    return (await this.#lock(pane)) ?? {at: 'locked'};
+  }
+
+  /** Locked: pause (--delay), check the pane, recognise its program. */
+  async #locked(): Promise<Step> {
+    const {pane} = this.request;
+    const notifyPane = this.#notifyPane;
+    await this.deps.recorder.transition('locked', notifyPane === pane ? {} : {notifyPane});
+    await this.deps.clock.sleep(this.#o.delayMs, this.#jobSignal());
+    const first = await preflight(this.#io, pane, this.request.server.pid);
+    let detected = await recognize(this.deps, pane, first, this.#o.profile);
+    const {intervalMs, timeoutMs, ifBusy, profile} = this.#o;
+    const typesInto = ifBusyMeans(ifBusy).typesAhead || profile !== 'auto';
+    const o = {serverPid: this.request.server.pid, intervalMs, timeoutMs, typesInto};
+    const behind = await behindProgram(
+      this.#io,
+      pane,
+      {info: first, profile: detected.profile},
+      o,
+      this.#jobSignal(),
+    );
+    if ('timedOut' in behind) return this.#ended(behind.timedOut);
+    const info = behind.ready;
+    if (info !== first) detected = await recognize(this.deps, pane, info, this.#o.profile);
+    if (this.#o.until.kind === 'exit' && !isPosixShell(info.currentCommand)) {
+      throw new PaneFailure(
+        `--until exit needs a POSIX shell in pane ${pane}, but it runs ${info.currentCommand}; nothing was typed.`,
+      );
+    }
+    this.#profile = detected.profile;
+    this.#began = {
+      command: info.currentCommand,
+      group: await this.deps.foreground.group(info.panePid),
+    };
+    // A shell's pane is done when its shell holds the terminal again (AtPane.shellPane).
+    const shellPane = !isAgent(detected.profile) && isShellPane(info);
+    const {currentCommand: paneCommand, panePid} = info;
+    return {at: 'typing', detected, paneCommand, panePid, shellPane};
+  }
+
+  /** Type the text (under `--until exit`, wrapped to print its exit status) and submit it. */
+  async #typing(step: Extract<Step, {at: 'typing'}>): Promise<Step> {
+    const {detected, paneCommand} = step;
+    const text = textToType(this.request);
+    const {profile, reason} = detected;
+    const chosen = {profile: profile.name, profileReason: reason, program: paneCommand};
+    const until = describeUntil(this.#o.until);
+    await this.deps.recorder.transition(
+      'typing',
+      {...chosen, chars: [...text].length, until},
+      chosen,
+    );
+    const count = (n: number) => {
+      this.#typed += n;
+    };
+    const options = deliverOptionsOf(this.request, {enter: this.#o.enter, typed: count});
+    let delivered: Delivered;
+    try {
+      const {pane} = this.request;
+      delivered = await deliver(this.#io, pane, text, profile, options, this.#jobSignal());
+    } catch (error) {
+      // A usage limit before anything was typed: wait it out (--on-limit wait), then type.
+      if (!(error instanceof PaneBlocked) || !this.#limits.waitsOut(error.dialog)) throw error;
+      return (await this.#waitOutLimit(error.dialog)) ?? step;
+    }
+    const typed = {chars: [...text].length, enter: this.#o.enter, delivery: delivered.delivery};
+    await this.deps.recorder.event('typed', typed);
+    const {panePid, shellPane} = step;
+    if (shellPane && this.#o.enter) this.#running = {panePid};
+    return {at: 'waiting', profile, paneCommand, panePid, shellPane, delivered};
+  }
+
+  /** Wait until the --until condition holds, the fail pattern shows, or --timeout. */
+  async #waiting(step: Extract<Step, {at: 'waiting'}>): Promise<Step> {
+    const {recorder} = this.deps;
+    const {pane} = this.request;
+    const o = this.#o;
+    const {before, delivery} = step.delivered;
+    await recorder.transition('waiting', {until: describeUntil(o.until), intervalMs: o.intervalMs});
+    const onInputUnknown = (why: string) => void recorder.event('input-state-unknown', {pane, why});
+    const stall = this.#stallHook(step);
+    const done = await awaitDone(
+      this.deps,
+      pane,
+      {
+        ...o,
+        ...step,
+        before,
+        exitPattern: sentinelOf(this.request).pattern,
+        dialogs: 'end',
+        ...hookEvents(recorder, pane),
+        onInputUnknown,
+        stall,
+      },
+      this.#jobSignal(),
+    );
+    // A stall still going on when the wait ended: the record and the pane show the ending.
+    if (stall?.watch.current) await recorder.mark({stalled: undefined});
+    const {status, waitedMs, checks, exitCode, match, failed, why: verdict, dialog} = done;
+    if (dialog) {
+      const blocked = blockedIn(pane, dialog);
+      await recorder.event('needs-person', {waitedMs, checks, verdict, ...blocked});
+      if (this.#limits.waitsOut(dialog)) {
+        const ended = await this.#waitOutLimit(dialog);
+        if (ended) return ended;
+        const resumed = await resumeAfterLimit(
+          this.#io,
+          this.request,
+          step.profile,
+          this.#jobSignal(),
+        );
+        await recorder.event('resumed', {pane, text: o.resumeText, delivery: resumed.delivery});
+        return {...step, delivered: resumed};
+      }
+      const reason = blockedReason(blocked);
+      return this.#ended({state: 'blocked', waitedMs, delivery, blocked, reason});
+    }
+    const kind = {done: 'condition-met', timeout: 'wait-timeout', failed: 'fail-pattern'} as const;
+    const {followedBy, settledBy} = done;
+    const found = {waitedMs, checks, exitCode, match, verdict, followedBy, settledBy};
+    await recorder.event(kind[status === 'blocked' ? 'done' : status], found);
+    if (failed) {
+      const reason = `The fail pattern /${failed.pattern}/ matched: ${failed.line.trim()}`;
+      return this.#ended({state: 'failed', waitedMs, delivery, match, reason});
+    }
+    const result: Waited = {
+      state: status === 'done' ? 'done' : 'timeout',
+      waitedMs,
+      delivery,
+      verdict,
+      settledBy,
+      ...(done.stalled
+        ? {reason: `Stalled (${describeStall(done.stalled)}): --on-stall cancel ended the wait.`}
+        : {}),
+    };
+    Object.assign(result, match === undefined ? {} : {match}, exitEnding(exitCode));
+    if (!o.notify) return this.#ended(result);
+    if (o.noticeElsewhere) return this.#ended(await dueElsewhere(this.request, result, recorder));
+    // Same pane: keep the lock; another: free this one first (no job holds two: no deadlock).
+    if (this.#notifyPane === pane) return {at: 'notifying', waited: result};
+    await this.#lease?.release();
+    this.#lease = undefined;
+    const timedOut = await this.#lock(this.#notifyPane);
+    return timedOut ?? {at: 'notifying', waited: result};
+  }
+
+  /** Send the notice to the notify pane (sendNotice), unless another program holds it. */
+  async #notifying(waited: Waited): Promise<Step> {
+    const pane = this.#notifyPane;
+    const o = this.#o;
+    await this.deps.recorder.transition('notifying', {pane});
+    const reply = await replyForNotice(this.deps, this.request, this.#profile);
+    const notice = noticeFor(this.request, {...waited, reply});
+    const info = await preflight(this.#io, pane, this.request.server.pid);
+    const began = pane === this.request.pane ? this.#began : undefined;
+    const held = await heldBack(this.deps.foreground, began, info);
+    if (held) {
+      await this.deps.recorder.event('notice-held', {pane, why: held});
+      return this.#ended({...waited, noticeHeld: held});
+    }
+    const profile =
+      pane === this.request.pane && this.#profile
+        ? this.#profile
+        : (await recognize(this.deps, pane, info, o.profile)).profile;
+    const at = {pane, panePid: info.panePid, profile};
+    return this.#ended(
+      await sendNotice(this.deps, this.#io, this.request, at, notice, waited, this.#jobSignal()),
+    );
+  }
+
+  /** Wait a usage limit out (the pane's lock freed meanwhile), then take the lock again; the
+   * failed ending when it does not come back. */
+  async #waitOutLimit(dialog: FoundDialog): Promise<Step | undefined> {
+    const {pane} = this.request;
+    await this.#lease?.release();
+    this.#lease = undefined;
+    const planned = this.deps.clock.now();
+    await this.#limits.wait(pane, dialog, this.signal);
+    const timedOut = await this.#lock(pane);
+    if (timedOut) return timedOut;
+    await this.deps.recorder.event('limit-over', {pane, waitedMs: this.deps.clock.now() - planned});
+    return undefined;
+  }
+
+  /** The stall watchdog over the wait (`--stall`), typing its continue line under the lock
+   * the job holds while it waits. */
+  #stallHook({profile, panePid}: Extract<Step, {at: 'waiting'}>): StallHook | undefined {
+    const [policy, {pane}] = [this.#o.stall, this.request];
+    const type = async (line: string) => {
+      const options = deliverOptionsOf(this.request, {enter: true, ownText: line});
+      return (await sendOwnLine(this.#io, pane, line, profile, options, this.#jobSignal()))
+        .delivery;
+    };
+    const o = {pane, panePid, profile, ignore: this.#o.ignore, state: 'waiting', type};
+    return policy ? recordedStallHook(this.deps, {...o, policy}) : undefined;
+  }
+
+  #ended(outcome: Omit<JobOutcome, 'notified'> & {notified?: boolean}): Step {
+    return {at: 'ended', outcome: {...outcome, notified: outcome.notified ?? false}};
+  }
+
+  /** Cancellation, or the loss of the lock held. */
+  #jobSignal(): AbortSignal {
+    return this.#lease ? AbortSignal.any([this.signal, this.#lease.signal]) : this.signal;
+  }
+
+  /** Queue for `pane`'s lock and take it; on the lock timeout, the failed ending. */
+  async #lock(pane: string): Promise<Step | undefined> {
+    const taken = await takePaneLock(this.deps, this.request, pane, this.signal);
+    if (!taken.ok) return this.#ended(taken.error);
+    this.#lease = taken.value.lease;
+    this.request = {...this.request, text: taken.value.text};
+    return undefined;
+  }
+
+  async #outcomeOf(error: unknown): Promise<JobOutcome> {
+    const [phase, cancelled, profile] = [this.#phase, this.signal.aborted, this.#profile];
+    const {pane, jobId} = this.request;
+    const stopped = (isAbortError(error) || cancelled) && phase === 'typing' && this.#typed > 0;
+    const cleared =
+      stopped && profile ? await leaveLine(this.#io, pane, jobId, profile, this.#typed) : undefined;
+    const run = cancelled && phase === 'waiting' ? this.#running : undefined;
+    const interrupted =
+      run && (await stopCommand(this.#io, this.deps, pane, run.panePid).catch(() => undefined));
+    return endingOf(error, {
+      phase,
+      leaseLost: this.#lease?.signal.aborted ?? false,
+      cancelled,
+      typed: this.#typed,
+      length: [...textToType(this.request)].length,
+      cleared,
+      interrupted,
+      pane: phase === 'notifying' ? this.#notifyPane : this.request.pane,
+      socketPath: this.request.server.socketPath,
+    });
+  }
+}

@@ -1,0 +1,82 @@
+import {type Clock, sleepOrWake} from '../base/clock.js';
+import {NudgeError} from '../base/errors.js';
+import {watchQueue} from '../locks/queue-watch.js';
+import type {JobOutcome} from './events.js';
+import {believedRecord} from './lost.js';
+import {isTerminal, type TerminalState} from './states.js';
+import type {JobEnding, JobHandle} from './store.js';
+
+/**
+ * A job followed to its end from outside its worker (`submit --wait`, `ask`), and its outcome
+ * read from its ended record — here, or from another host's status.
+ */
+
+/** How long between looks at a followed job's record when no write of it wakes the look. */
+const FOLLOW_BACKSTOP_MS = 1_000;
+
+/**
+ * Follow the job its worker runs until it has ended, woken by each write of its record (a
+ * rename in its folder), looked at every second besides; a worker that died ends it `failed`,
+ * as far as the caller is concerned. Interrupted (Ctrl-C, SIGTERM), only the waiting stops, in
+ * one sentence.
+ */
+export async function followToEnd(
+  handle: JobHandle,
+  ctx: {signal: AbortSignal; clock: Clock},
+): Promise<JobOutcome> {
+  const watch = watchQueue(handle.dir);
+  try {
+    for (;;) {
+      const {record, shown} = await believedRecord(handle, ctx.clock.wall());
+      if (isTerminal(shown)) return outcomeOfRecord(record, shown);
+      // Aborted, the sleep rejects and ends the race.
+      const wake = watch && !watch.broken ? () => watch.next : undefined;
+      await sleepOrWake(ctx.clock, FOLLOW_BACKSTOP_MS, ctx.signal, wake).catch(() => {});
+      watch?.reset();
+      if (ctx.signal.aborted)
+        throw new NudgeError(
+          'interrupted',
+          `Stopped waiting; job ${handle.id} goes on (nudge status ${handle.id}).`,
+        );
+    }
+  } finally {
+    watch?.close();
+  }
+}
+
+/** What of an ended record --wait returns, here or from another host (`by` is the record's
+ * own). */
+const OUTCOME_FIELDS = [
+  'reason',
+  'waitedMs',
+  'exitCode',
+  'match',
+  'delivery',
+  'noticeDelivery',
+  'noticeVia',
+  'noticeDoors',
+  'verdict',
+  'settledBy',
+  'noticeHeld',
+  'blocked',
+  'noticeDue',
+  'cleared',
+] as const satisfies ReadonlyArray<keyof JobEnding>;
+
+/** A job's outcome, as --wait returns it, from its ended record (or its status, read on
+ * another host): a job that was lost failed, as far as the caller is concerned. */
+export function outcomeOfRecord(
+  ended: JobEnding & {pid?: number | undefined},
+  state: TerminalState,
+): JobOutcome {
+  if (state === 'lost')
+    return {
+      state: 'failed',
+      notified: false,
+      reason: `its worker (pid ${ended.pid ?? '?'}) is gone; it never finished`,
+    };
+  const kept = Object.fromEntries(
+    OUTCOME_FIELDS.flatMap((k) => (ended[k] === undefined ? [] : [[k, ended[k]]])),
+  );
+  return {...kept, state, notified: ended.notified ?? false};
+}
