@@ -1,4 +1,4 @@
-// The server's waiter (src/jobs/waiter.ts) under faults: three jobs waiting on three panes of
+// The server's waiter (src/waiter/waiter.ts) under faults: three jobs waiting on three panes of
 // one server run in one process; killed (SIGKILL) it loses no job (each shows lost, the next
 // job gets a new waiter); stopped (SIGSTOP 20 s) the next job is served by a new waiter within
 // the stop, and each job of the stopped one ends once, its notice typed at most once; the

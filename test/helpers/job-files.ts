@@ -84,7 +84,7 @@ export async function waitForJobState(
       const pid = seen?.pid;
       if (typeof pid !== 'number' || isAlive(pid)) return undefined;
       // A server's waiter that died leaves its jobs to the takeover its guard starts at once
-      // (src/jobs/waiter-takeover.ts): give that a moment to move the job on.
+      // (src/waiter/waiter-takeover.ts): give that a moment to move the job on.
       if (seen?.waiter === true) {
         deadSince ??= Date.now();
         if (Date.now() - deadSince < TAKEOVER_GRACE_MS) return undefined;

@@ -1,5 +1,5 @@
-import {resolveJobOptions, type SubmitOptions} from '../../src/jobs/options.js';
 import type {JobRequest} from '../../src/jobs/request.js';
+import {resolveJobOptions, type SubmitOptions} from '../../src/submit/options.js';
 
 /**
  * A job's request as `nudge submit` records it: its options made by the product's own
