@@ -37,6 +37,13 @@ const KEYS = '↑↓ select · enter go · c cancel · o queue · r read again �
 /** Colours, unless the person said NO_COLOR (no-color.org: set and not empty). */
 const colours = (env: NodeJS.ProcessEnv) => !env.NO_COLOR;
 
+/** The server (and host) top looks at, as each command it runs takes them. */
+const serverOf = (o: Props['options']) => ({
+  socketName: o.socketName,
+  socketPath: o.socketPath,
+  host: o.host,
+});
+
 function TopApp({options, ctx}: Props) {
   const {exit} = useApp();
   const [selected, setSelected] = useState(0);
@@ -78,16 +85,7 @@ function TopApp({options, ctx}: Props) {
     else if (key.return || input === 'g')
       void act(
         `Went to ${current.pane}.`,
-        dispatch(
-          'jump',
-          {
-            pane: current.pane,
-            socketName: options.socketName,
-            socketPath: options.socketPath,
-            host: options.host,
-          },
-          ctx,
-        ),
+        dispatch('jump', {...serverOf(options), pane: current.pane}, ctx),
       );
     else if (input === 'c') {
       setMode({kind: 'confirm-cancel', job: current.job});
@@ -102,16 +100,10 @@ function TopApp({options, ctx}: Props) {
   const queuePane = mode.kind === 'queue' ? mode.pane : undefined;
   useEffect(() => {
     if (queuePane === undefined || loadedAt === 0) return;
-    dispatch(
-      'queue',
-      {
-        pane: queuePane,
-        socketName: options.socketName,
-        socketPath: options.socketPath,
-        host: options.host,
-      },
-      ctx,
-    ).then(setQueue, (error: unknown) => setMessage(describeError(error)));
+    dispatch('queue', {...serverOf(options), pane: queuePane}, ctx).then(
+      setQueue,
+      (error: unknown) => setMessage(describeError(error)),
+    );
   }, [queuePane, loadedAt, options, ctx, setMessage]);
 
   const age = (p: TopPane) => p.ageMs + Math.max(0, now - loadedAt);

@@ -1,7 +1,13 @@
 import {createJobLogger, type Logger} from '../base/log.js';
 import {layout} from '../base/paths.js';
+import type {TellingEvents} from '../jobs/events.js';
+import {tellingLostOnce} from '../jobs/lost.js';
 import type {JobRecord} from '../jobs/record.js';
-import {isTerminal, JobHandle} from '../jobs/store.js';
+import type {Recorder} from '../jobs/recorder.js';
+import {isTerminal, JobHandle, previewText} from '../jobs/store.js';
+import {notifyPreviewOf} from '../notify/config.js';
+import type {NotifyDeps} from '../notify/send.js';
+import {type Tell, teller} from '../notify/tell.js';
 import {processId} from '../process/identity.js';
 
 /** A job as its worker holds it: its files, its log, and how it stood when claimed. */
@@ -33,4 +39,29 @@ export async function claimJob(
   const self = processId(pid);
   await handle.updateState({pid: self.pid, pidStart: self.start});
   return {handle, log, ended: false};
+}
+
+/**
+ * How a worker's job tells a person of its changes (its `--notify` sinks), each telling
+ * recorded among its events; a lost server told once, whoever finds it first. The config file
+ * is read only for a job that tells anyone.
+ */
+export function jobTeller(
+  handle: JobHandle,
+  job: {jobId: string; pane: string; text: string; sinks: readonly string[]},
+  w: {deps: NotifyDeps; recorder: Pick<Recorder<never, TellingEvents, never>, 'event'>},
+): Tell {
+  return tellingLostOnce(
+    handle.dir,
+    teller({
+      sinks: job.sinks,
+      job: {id: job.jobId, pane: job.pane, preview: previewText(job.text)},
+      previewOut: job.sinks.length > 0 && notifyPreviewOf(w.deps.env),
+      deps: w.deps,
+      record: (about, told) =>
+        told.ok
+          ? w.recorder.event('notify-sent', {about, sink: told.sink, tries: told.tries})
+          : w.recorder.event('notify-failed', {about, sink: told.sink, error: told.error}),
+    }),
+  );
 }

@@ -1,5 +1,5 @@
 import {hookMarkSource} from '../agents/hook-marks.js';
-import {loadedProfiles, profileNamed} from '../agents/registry.js';
+import {loadedProfiles} from '../agents/registry.js';
 import {realClock} from '../base/clock.js';
 import {describeError} from '../base/errors.js';
 import type {Logger} from '../base/log.js';
@@ -8,17 +8,14 @@ import {thisProcess} from '../base/this-process.js';
 import {realDoors} from '../doors/ladder.js';
 import {withSessionNeeds} from '../doors/session-needs.js';
 import type {JobOutcome} from '../jobs/events.js';
-import {tellingLostOnce} from '../jobs/lost.js';
 import {ifBusyMeans} from '../jobs/policies.js';
-import type {RecordPatch} from '../jobs/record.js';
+import type {JobRecord, RecordPatch} from '../jobs/record.js';
 import {createJobRecorder, type JobRecorder} from '../jobs/recorder.js';
 import type {JobRequest} from '../jobs/request.js';
-import {isTerminal, JobHandle, previewText, type TerminalState} from '../jobs/store.js';
+import {isTerminal, JobHandle, type TerminalState} from '../jobs/store.js';
 import {untilRoom} from '../jobs/unrecorded.js';
 import {controlMutexFor} from '../locks/control-mutex.js';
 import {type PaneLock, paneLockFor} from '../locks/pane-lock.js';
-import {notifyPreviewOf} from '../notify/config.js';
-import {teller} from '../notify/tell.js';
 import {paneMemory} from '../pane/memory.js';
 import {systemForeground} from '../process/foreground.js';
 import {endProcessGroup, interruptProcess} from '../process/group.js';
@@ -38,12 +35,12 @@ import {
   type Transport,
   type TransportChoice,
 } from '../tmux/transport.js';
-import {claimJob} from './claim.js';
+import {claimJob, jobTeller} from './claim.js';
 import {stoppedFromOutside} from './ending.js';
 import {runJob} from './job.js';
 import type {JobDeps} from './job-deps.js';
 import {requestAfterEdit} from './lock-pane.js';
-import {untilAnswered} from './unblocked.js';
+import {watchForAnswer} from './unblocked.js';
 
 /** What the worker process used, for its exit log line. */
 export interface WorkerUsage {
@@ -77,14 +74,41 @@ export interface ExecuteContext {
  * machine went past 8 s) would get it twice; the window is wide for that. */
 const DOOR_CONFIRM_MS = 20_000;
 
-/** How long a detached worker whose job ended `blocked` watches for the person's answer, to
- * clear the pane's `blocked` (later, the pane's next job or `nudge next` does). */
-const UNBLOCK_WATCH_MS = 30 * 60_000;
-
 /** When tmux has fallen this many seconds behind in sending us a pane's output, it pauses
  * that pane for us (and we resume it at once, counting it as output) rather than holding the
  * program in the pane back to our reading speed. */
 const CONTROL_PAUSE_AFTER_SECONDS = 2;
+
+/** A job ended before its worker started (a cancel): taken out of the pane's queue. */
+async function endedBeforeStart(
+  record: JobRecord,
+  request: JobRequest,
+  ctx: ExecuteContext,
+  server: ServerRef,
+): Promise<JobOutcome> {
+  await paneLockFor(ctx.stateDir, {...server, pane: request.pane}).dequeue(request.jobId);
+  const reason = record.reason ?? 'Ended before the worker started.';
+  return {state: record.state as TerminalState, notified: false, reason};
+}
+
+/** The recorder that shows each step on the pane too (@nudge-state …), over `current()` (the
+ * job's transport once open, else one tmux process); a text handed to the agent's door leaves
+ * the pane's state to its jobs. */
+function shownOnPane(
+  patched: JobRecorder,
+  request: JobRequest,
+  w: {current: () => Tmux; lock: PaneLock},
+): JobRecorder {
+  if (ifBusyMeans(request.options.ifBusy).door) return patched;
+  return showingPaneState(patched, request.pane, request.jobId, {
+    tmux: {
+      markPane: (pane, option, value) => w.current().markPane(pane, option, value),
+      paneStates: () => w.current().paneStates(),
+      markServer: (option, value) => w.current().markServer(option, value),
+    },
+    lock: w.lock,
+  });
+}
 
 /**
  * Run a job with the real world wired in: tmux on the job's server socket, the pane lock
@@ -104,11 +128,7 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
   const claimed = await claimJob(ctx.stateDir, request, ctx.pid);
   const {handle, log} = claimed;
   // Ended before its worker started (a cancel): out of the pane's queue, nothing typed.
-  if (claimed.ended) {
-    await paneLockFor(ctx.stateDir, {...server, pane: request.pane}).dequeue(request.jobId);
-    const reason = claimed.record.reason ?? 'Ended before the worker started.';
-    return {state: claimed.record.state as TerminalState, notified: false, reason};
-  }
+  if (claimed.ended) return endedBeforeStart(claimed.record, request, ctx, server);
   const spec: ServerSpec = {kind: 'socket-path', path: request.server.socketPath};
   let lost: string | undefined;
   let transportRecord: string | undefined;
@@ -147,16 +167,7 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
   // one tmux process; a text handed to the agent's door leaves the pane's state to its jobs.
   const spawned = createTmux(createSpawnRunner(spec));
   const current = () => (transport.opened ? transport.tmux : spawned);
-  const recorder = ifBusyMeans(request.options.ifBusy).door
-    ? patched
-    : showingPaneState(patched, request.pane, request.jobId, {
-        tmux: {
-          markPane: (pane, option, value) => current().markPane(pane, option, value),
-          paneStates: () => current().paneStates(),
-          markServer: (option, value) => current().markServer(option, value),
-        },
-        lock: lockFor(request.pane),
-      });
+  const recorder = shownOnPane(patched, request, {current, lock: lockFor(request.pane)});
   // The profiles are read before any pane lock is taken (zod and TOML: CPU a holder can't spare).
   loadedProfiles();
 
@@ -301,51 +312,20 @@ function realJobDeps(
       endGroup: (group) => endProcessGroup(group, realClock),
       interruptShell: interruptProcess,
     },
-    // A job of a server that went away is lost: told once, whoever finds it first.
-    tell: tellingLostOnce(
-      handle.dir,
-      teller({
-        sinks: request.options.notifySinks,
-        job: {id: request.jobId, pane: request.pane, preview: previewText(request.text)},
-        // The config file is read only for a job that tells anyone.
-        previewOut: request.options.notifySinks.length > 0 && notifyPreviewOf(ctx.env),
+    tell: jobTeller(
+      handle,
+      {...request, sinks: request.options.notifySinks},
+      {
         deps: {
           clock: realClock,
           tmux: transport.tmux,
           platform: thisProcess.platform,
           env: ctx.env,
         },
-        record: (event, told) =>
-          told.ok
-            ? recorder.event('notify-sent', {about: event, sink: told.sink, tries: told.tries})
-            : recorder.event('notify-failed', {about: event, sink: told.sink, error: told.error}),
-      }),
+        recorder,
+      },
     ),
   };
-}
-
-/** A detached job that ended `blocked`: watch its pane until the person answers (untilAnswered). */
-async function watchForAnswer(
-  handle: JobHandle,
-  request: JobRequest,
-  w: {tmux: Tmux; lockFor: (pane: string) => PaneLock; recorder: JobRecorder; log: Logger},
-  signal: AbortSignal,
-): Promise<void> {
-  const record = await handle.readState();
-  if (record.kind !== 'submit' || record.mode !== 'detached') return;
-  const profile = profileNamed(record.profile ?? '');
-  if (!profile) return;
-  const deps = {
-    tmux: w.tmux,
-    clock: realClock,
-    lock: w.lockFor(request.pane),
-    record: (data: {pane: string; waitedMs: number}) => w.recorder.event('unblocked', data),
-  };
-  const at = {pane: request.pane, jobId: request.jobId, profile};
-  const o = {intervalMs: request.options.intervalMs, forMs: UNBLOCK_WATCH_MS};
-  await untilAnswered(deps, at, o, signal).catch((error: unknown) => {
-    if (!signal.aborted) w.log.warn({error: describeError(error)}, 'unblock watch failed');
-  });
 }
 
 /** `recorder`, with `patch()` merged into every state change; a cancel no person asked for

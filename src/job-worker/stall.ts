@@ -7,7 +7,6 @@ import {
   type Stall,
   type StallAnswer,
   type StallHook,
-  type StallKind,
   type StallPolicy,
   StallWatch,
 } from '../detect/stall.js';
@@ -29,6 +28,25 @@ export interface StallDeps {
   input: () => Promise<InputState | undefined>;
   /** Type the continue line and press Enter (under the pane's lock): how it arrived. */
   type: (line: string) => Promise<Delivery>;
+}
+
+/** Whether the continue line may be typed now: the program at its idle, empty prompt. */
+async function idlePromptIn(profile: Profile, view: PaneView, deps: StallDeps): Promise<boolean> {
+  const agent = isAgent(profile) ? profile : undefined;
+  const input = agent ? undefined : await deps.input();
+  const now = idleNow({view, agent, shellPane: !agent, input, freshMark: false});
+  if (!('idle' in now)) return false;
+  return !agent || readComposerState(agent, view)?.text === '';
+}
+
+/** A person told of a stall (`state`: what the job is in), and why nothing more was done. */
+function tellStall(deps: StallDeps, state: string, stall: Stall, why: string | undefined) {
+  return deps.tell({
+    event: 'stalled',
+    state,
+    kind: stall.kind,
+    reason: `Stalled: ${describeStall(stall)}${why ? ` (${why})` : ''}.`,
+  });
 }
 
 /** The watchdog of one wait on `pane`, and what it does about a stall (`policy`). */
@@ -55,22 +73,8 @@ export function stallHook(
   let continued = 0;
   const dialogIn = (view: PaneView) =>
     isAgent(profile) && findDialog(profile, view, deps.clock.wall()) !== undefined;
-  /** Whether the continue line may be typed now: the program at its idle, empty prompt. */
-  const atIdlePrompt = async (view: PaneView): Promise<boolean> => {
-    if (dialogIn(view)) return false;
-    const agent = isAgent(profile) ? profile : undefined;
-    const input = agent ? undefined : await deps.input();
-    const now = idleNow({view, agent, shellPane: !agent, input, freshMark: false});
-    if (!('idle' in now)) return false;
-    return !agent || readComposerState(agent, view)?.text === '';
-  };
-  const tell = (stall: Stall, why: string | undefined) =>
-    deps.tell({
-      event: 'stalled',
-      state: o.state,
-      kind: stall.kind,
-      reason: `Stalled: ${describeStall(stall)}${why ? ` (${why})` : ''}.`,
-    });
+  const atIdlePrompt = (view: PaneView) => !dialogIn(view) && idlePromptIn(profile, view, deps);
+  const tell = (stall: Stall, why: string | undefined) => tellStall(deps, o.state, stall, why);
   return {
     watch,
     dialogIn,

@@ -1,8 +1,14 @@
 import {findDialog} from '../agents/dialogs.js';
 import {isIdle} from '../agents/idle-screen.js';
 import {isAgent, isBusy, type Profile} from '../agents/profile.js';
-import type {Clock} from '../base/clock.js';
+import {profileNamed} from '../agents/registry.js';
+import {type Clock, realClock} from '../base/clock.js';
+import {describeError} from '../base/errors.js';
+import type {Logger} from '../base/log.js';
 import {shellPromptVisible} from '../detect/idle.js';
+import type {JobRecorder} from '../jobs/recorder.js';
+import type {JobRequest} from '../jobs/request.js';
+import type {JobHandle} from '../jobs/store.js';
 import type {PaneLock} from '../locks/pane-lock.js';
 import {PANE_OPTIONS, refreshStatusOption} from '../status-bar/pane-states.js';
 import type {Tmux} from '../tmux/tmux.js';
@@ -64,4 +70,32 @@ export async function untilAnswered(
     return cleared;
   }
   return false;
+}
+
+/** How long a detached worker whose job ended `blocked` watches for the person's answer, to
+ * clear the pane's `blocked` (later, the pane's next job or `nudge next` does). */
+const UNBLOCK_WATCH_MS = 30 * 60_000;
+
+/** A detached job that ended `blocked`: watch its pane until the person answers (untilAnswered). */
+export async function watchForAnswer(
+  handle: JobHandle,
+  request: JobRequest,
+  w: {tmux: Tmux; lockFor: (pane: string) => PaneLock; recorder: JobRecorder; log: Logger},
+  signal: AbortSignal,
+): Promise<void> {
+  const record = await handle.readState();
+  if (record.kind !== 'submit' || record.mode !== 'detached') return;
+  const profile = profileNamed(record.profile ?? '');
+  if (!profile) return;
+  const deps = {
+    tmux: w.tmux,
+    clock: realClock,
+    lock: w.lockFor(request.pane),
+    record: (data: {pane: string; waitedMs: number}) => w.recorder.event('unblocked', data),
+  };
+  const at = {pane: request.pane, jobId: request.jobId, profile};
+  const o = {intervalMs: request.options.intervalMs, forMs: UNBLOCK_WATCH_MS};
+  await untilAnswered(deps, at, o, signal).catch((error: unknown) => {
+    if (!signal.aborted) w.log.warn({error: describeError(error)}, 'unblock watch failed');
+  });
 }

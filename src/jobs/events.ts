@@ -22,11 +22,18 @@ export interface WaitFound {
   settledBy?: 'hook' | 'door' | 'screen';
 }
 
+/** A sink told of a change of a job or run (`--notify`), or not: named without its URL's
+ * path. */
+export interface TellingEvents {
+  'notify-sent': {about: string; sink: string; tries: number};
+  'notify-failed': {about: string; sink: string; error: string};
+}
+
 /**
  * Every event a job records in its events.jsonl (and log) besides its state changes, by
  * name: the pane services' events and the job's own. One typed event per step.
  */
-export interface JobEvents extends PaneEvents, StallEvents {
+export interface JobEvents extends PaneEvents, StallEvents, TellingEvents {
   'worker-started': {pid: number};
   /** A user profile file that was refused (the built-in profile is used instead). */
   'profile-file-refused': {why: string};
@@ -52,9 +59,6 @@ export interface JobEvents extends PaneEvents, StallEvents {
   limit: {pane: string; question: string; resets: string; resetsAt: string; resumesAt: string};
   /** The limit is over (the lock taken again): how long the job waited. */
   'limit-over': {pane: string; waitedMs: number};
-  /** A sink told of a change of the job (`--notify`), or not: named without its URL's path. */
-  'notify-sent': {about: string; sink: string; tries: number};
-  'notify-failed': {about: string; sink: string; error: string};
   /** The resume line typed once a limit was over. */
   resumed: {pane: string; text: string; delivery: Delivery};
   notified: {pane: string; chars: number; delivery: Delivery; via: NoticeVia};

@@ -2,6 +2,7 @@ import type {HookMarkSource} from '../agents/hook-marks.js';
 import type {SessionSource} from '../agents/resume.js';
 import type {Clock} from '../base/clock.js';
 import type {PaneActivity} from '../detect/wait-until.js';
+import type {TellingEvents} from '../jobs/events.js';
 import type {Recorder} from '../jobs/recorder.js';
 import type {RunReport} from '../jobs/run-report.js';
 import type {StallEvents} from '../jobs/stalled.js';
@@ -20,13 +21,10 @@ import type {RunGit} from './git.js';
 export type RunState = keyof RunTransitions;
 
 /** Every event a run records (events.jsonl, log) besides its state changes. */
-export interface RunEvents extends PaneEvents, StallEvents {
+export interface RunEvents extends PaneEvents, StallEvents, TellingEvents {
   'worker-started': {pid: number};
   /** A user profile file that was refused (the built-in profile is used instead). */
   'profile-file-refused': {why: string};
-  /** A sink told of a change of the run (`--notify`), or not: named without its URL's path. */
-  'notify-sent': {about: string; sink: string; tries: number};
-  'notify-failed': {about: string; sink: string; error: string};
   'shell-ready': {pane: string; shell: string};
   'agent-ready': {pane: string; agent: string};
   started: {pane: string; command?: string; agent?: string; delivery: Delivery};

@@ -8,15 +8,12 @@ import {writeFileAtomic} from '../base/fs.js';
 import type {Logger} from '../base/log.js';
 import {layout} from '../base/paths.js';
 import {thisProcess} from '../base/this-process.js';
-import {claimJob} from '../job-worker/claim.js';
+import {claimJob, jobTeller} from '../job-worker/claim.js';
 import {stoppedFromOutside} from '../job-worker/ending.js';
-import {tellingLostOnce} from '../jobs/lost.js';
 import {createRecorder} from '../jobs/recorder.js';
 import {newJobId} from '../jobs/request.js';
 import type {RunReport} from '../jobs/run-report.js';
-import {JobHandle, previewText, type TerminalState} from '../jobs/store.js';
-import {notifyPreviewOf} from '../notify/config.js';
-import {teller} from '../notify/tell.js';
+import {JobHandle, type TerminalState} from '../jobs/store.js';
 import {realInjector} from '../pane/inject.js';
 import {paneMemory} from '../pane/memory.js';
 import {OWN_LINE_WAITS} from '../pane/own-line.js';
@@ -101,28 +98,12 @@ export async function executeRun(request: RunRequest, ctx: RunExecuteContext): P
       endGroup: (group) => endProcessGroup(group, realClock),
       // Not the run's signal: a question or notice, once its pane's turn comes, goes whole.
       tell: (pane, line) => tell(pane, line, true, new AbortController().signal),
-      notify: tellingLostOnce(
-        handle.dir,
-        teller({
-          sinks: request.options.notifySinks,
-          job: {id: request.jobId, pane: request.pane, preview: previewText(request.text)},
-          previewOut: notifyPreviewOf(ctx.env),
-          deps: {clock: realClock, tmux, platform: thisProcess.platform, env: ctx.env},
-          record: (about, told) =>
-            told.ok
-              ? recorder.event('notify-sent', {about, sink: told.sink, tries: told.tries})
-              : recorder.event('notify-failed', {about, sink: told.sink, error: told.error}),
-        }),
+      notify: jobTeller(
+        handle,
+        {...request, sinks: request.options.notifySinks},
+        {deps: {clock: realClock, tmux, platform: thisProcess.platform, env: ctx.env}, recorder},
       ),
-      gh: (args, cwd) =>
-        runCommand(ctx.env.NUDGE_GH || 'gh', args, {
-          cwd,
-          timeoutMs: 120_000,
-          maxBytes: 1024 * 1024,
-          signal: new AbortController().signal,
-          merged: false,
-          addEnv: {GH_PROMPT_DISABLED: '1', NO_COLOR: '1'},
-        }),
+      gh: (args, cwd) => runGh(args, cwd, ctx.env),
       files: {report: handle.reportPath, log: handle.logPath, events: handle.eventsPath},
       writeReport: (markdown) => writeFileAtomic(handle.reportPath, markdown),
       pid: ctx.pid,
@@ -137,6 +118,18 @@ export async function executeRun(request: RunRequest, ctx: RunExecuteContext): P
     await recorder.event('profile-file-refused', {why}).catch(() => {});
   log.info({event: 'worker-exit', state: outcome.state}, 'run worker exiting');
   return outcome;
+}
+
+/** gh, as a run calls it (a pull request): never a prompt, never colours, two minutes at most. */
+function runGh(args: readonly string[], cwd: string, env: RunExecuteContext['env']) {
+  return runCommand(env.NUDGE_GH || 'gh', args, {
+    cwd,
+    timeoutMs: 120_000,
+    maxBytes: 1024 * 1024,
+    signal: new AbortController().signal,
+    merged: false,
+    addEnv: {GH_PROMPT_DISABLED: '1', NO_COLOR: '1'},
+  });
 }
 
 /** A run's recorder over its job files and logger: the report goes into the record, then

@@ -34,7 +34,7 @@ import {
   type ServerSpec,
   serverChoiceReason,
 } from '../tmux/server.js';
-import {createTmux} from '../tmux/tmux.js';
+import {createTmux, type Tmux} from '../tmux/tmux.js';
 import {openTransport} from '../tmux/transport.js';
 import type {CommandContext} from './context.js';
 
@@ -106,6 +106,46 @@ async function checkAgentVersion(
   return versionCheck(`${agent} version`, table, agent, version);
 }
 
+/** The server that does not answer: none when tmux is not installed (its own check says
+ * so). A server named (-L, -S, NUDGE_TMUX_SOCKET) that does not answer is a failure; tmux's
+ * default one not running yet is only worth a word. */
+function unreachable(
+  error: TmuxCommandError,
+  spec: ServerSpec,
+  named: boolean,
+  why: string,
+): Check[] {
+  if (error.kind === 'no-tmux') return [];
+  const status = error.kind === 'no-server' && !named ? warn : fail;
+  const fix =
+    error.kind === 'no-access'
+      ? 'Run nudge outside the sandbox (Codex: nudge install codex adds the rule), or as the user who owns the server.'
+      : 'Start tmux, or point nudge at your server with -S/-L or NUDGE_TMUX_SOCKET (the part of $TMUX before the first comma).';
+  return [
+    status('server', `${describeServer(spec)} (${why}) cannot be reached: ${error.message}`, fix),
+  ];
+}
+
+/** Calls from here that no process tree proves: a stale $TMUX_PANE, or a pane nudge cannot
+ * tie this process to. */
+async function unprovenCheck(
+  own: Extract<Awaited<ReturnType<typeof ownPane>>, {kind: 'unproven'}>,
+  tmux: Tmux,
+): Promise<Check> {
+  const gone = own.claimed && !(await tmux.describePane(own.claimed).catch(() => undefined));
+  return gone
+    ? fail(
+        'pane',
+        `$TMUX_PANE is ${own.claimed}, but that pane is not on this server.`,
+        'Open a new shell in tmux (the variable is stale), or pass --pane.',
+      )
+    : fail(
+        'pane',
+        `Calls from here are not identified: ${describeOwnPane(own)}; self and the default pane are refused here, and hook marks from here are not recorded.`,
+        'Pass --pane/--notify-pane %N; or run the agent so its tools run in its own pane (codex --no-daemon, a plain opencode rather than attach: docs/agents.md, "Which pane a call comes from").',
+      );
+}
+
 async function checkServer(
   spec: ServerSpec,
   o: DoctorOptions,
@@ -119,24 +159,7 @@ async function checkServer(
     session = await tmux.recentSession();
   } catch (error) {
     if (!(error instanceof TmuxCommandError)) throw error;
-    if (error.kind === 'no-tmux') return {checks: []};
-    // A server named (-L, -S, NUDGE_TMUX_SOCKET) that does not answer is a failure; tmux's
-    // default one not running yet is only worth a word.
-    const named = flagged || !!ctx.env.NUDGE_TMUX_SOCKET;
-    const status = error.kind === 'no-server' && !named ? warn : fail;
-    const fix =
-      error.kind === 'no-access'
-        ? 'Run nudge outside the sandbox (Codex: nudge install codex adds the rule), or as the user who owns the server.'
-        : 'Start tmux, or point nudge at your server with -S/-L or NUDGE_TMUX_SOCKET (the part of $TMUX before the first comma).';
-    return {
-      checks: [
-        status(
-          'server',
-          `${describeServer(spec)} (${why}) cannot be reached: ${error.message}`,
-          fix,
-        ),
-      ],
-    };
+    return {checks: unreachable(error, spec, flagged || !!ctx.env.NUDGE_TMUX_SOCKET, why)};
   }
   const info = session ? await tmux.describePane(session).catch(() => undefined) : undefined;
   if (!info) {
@@ -165,20 +188,7 @@ async function checkServer(
     return {checks, pane: info.paneId};
   }
   if (own.kind === 'unproven') {
-    const gone = own.claimed && !(await tmux.describePane(own.claimed).catch(() => undefined));
-    checks.push(
-      gone
-        ? fail(
-            'pane',
-            `$TMUX_PANE is ${own.claimed}, but that pane is not on this server.`,
-            'Open a new shell in tmux (the variable is stale), or pass --pane.',
-          )
-        : fail(
-            'pane',
-            `Calls from here are not identified: ${describeOwnPane(own)}; self and the default pane are refused here, and hook marks from here are not recorded.`,
-            'Pass --pane/--notify-pane %N; or run the agent so its tools run in its own pane (codex --no-daemon, a plain opencode rather than attach: docs/agents.md, "Which pane a call comes from").',
-          ),
-    );
+    checks.push(await unprovenCheck(own, tmux));
     return {checks, pane: info.paneId};
   }
   const mine = await tmux.describePane(own.pane).catch(() => undefined);

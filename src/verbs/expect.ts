@@ -49,12 +49,8 @@ export interface ExpectResult {
   warning?: string;
 }
 
-/**
- * `nudge expect PANE REGEX`: block until REGEX matches output written after the call started
- * (or, with --include-existing, also what is on screen / in the last --lines lines), a fail
- * pattern shows, the pane closes, or the timeout passes.
- */
-export async function expectPattern(o: ExpectOptions, ctx: CommandContext): Promise<ExpectResult> {
+/** What `expect` was asked, each flag read and checked; throws NudgeError (exit 2). */
+function expectSettings(o: ExpectOptions) {
   const pattern = compileRegex(o.pattern, 'The pattern');
   const failPatterns = (o.failPattern ?? []).map((p) => compileRegex(p, '--fail-pattern'));
   const timeoutMs = parseDuration(o.timeoutMs ?? 60_000, '--timeout-ms');
@@ -72,23 +68,38 @@ export async function expectPattern(o: ExpectOptions, ctx: CommandContext): Prom
       `--action must be one of ${EXPECT_ACTIONS.join(', ')}, got ${JSON.stringify(o.action)}.`,
     );
   }
-  const {tmux, info} = await reachablePane(o, ctx);
-  const started = ctx.clock.now();
-  let warning: string | undefined;
+  return {pattern, failPatterns, timeoutMs, intervalMs, lines, action};
+}
 
-  const answer = (
+/** The answer `expect` gives for a verdict, with how long it waited (`waited`). */
+function answerFor(pattern: string, waited: () => number) {
+  return (
     verdict: Verdict,
     status: ExpectAnswer['status'],
     extra: Partial<ExpectAnswer> = {},
   ): ExpectAnswer => ({
     status,
-    pattern: o.pattern,
+    pattern,
     match:
       verdict.status === 'done' || verdict.status === 'failed' ? (verdict.match ?? null) : null,
     line: verdict.status === 'done' || verdict.status === 'failed' ? (verdict.line ?? null) : null,
-    duration_ms: ctx.clock.now() - started,
+    duration_ms: waited(),
     ...extra,
   });
+}
+
+/**
+ * `nudge expect PANE REGEX`: block until REGEX matches output written after the call started
+ * (or, with --include-existing, also what is on screen / in the last --lines lines), a fail
+ * pattern shows, the pane closes, or the timeout passes.
+ */
+export async function expectPattern(o: ExpectOptions, ctx: CommandContext): Promise<ExpectResult> {
+  const {pattern, failPatterns, timeoutMs, intervalMs, lines, action} = expectSettings(o);
+  const {tmux, info} = await reachablePane(o, ctx);
+  const started = ctx.clock.now();
+  let warning: string | undefined;
+
+  const answer = answerFor(o.pattern, () => ctx.clock.now() - started);
 
   let watcher: RegexWatcher | undefined;
   let result: ExpectAnswer;

@@ -118,29 +118,43 @@ export async function runHook(
     };
   }
   const where: PaneRef = typed?.where ?? {...claimed, pane: own.kind === 'proven' ? own.pane : ''};
-  let written: HookResult;
-  if (needs) {
-    // The payload's words are another program's: kept as plain text (src/base/sanitize.ts).
-    const mark: NeedsMark = {
-      source: o.kind,
-      ...needs,
-      message: plainLine(needs.message),
-      atMs,
-      pane: where.pane,
-    };
-    written = await record(ctx, () => recordNeedsMark(stateDir, where, mark));
-  } else {
-    const mark: HookMark = {
-      source: kind,
-      atMs,
-      pane: where.pane,
-      ...told,
-      ...(typed ? {provenBy: `job ${typed.job} typed this turn's input there`} : {}),
-    };
-    written = await record(ctx, () => recordHookMark(stateDir, where, mark));
-  }
+  const written = await writeMark(ctx, stateDir, where, {kind, atMs, needs, told, typed});
   await log({proven: true, pane: where.pane});
   return written;
+}
+
+/** The mark a proven hook call writes for its pane: the person is needed, or a turn ended. */
+async function writeMark(
+  ctx: CommandContext,
+  stateDir: string,
+  where: PaneRef,
+  m: {
+    kind: HookKind;
+    atMs: number;
+    needs: ReturnType<(typeof NEEDS_PERSON_HOOKS)[NeedsHookKind]> | undefined;
+    told: Omit<NonNullable<ReturnType<(typeof TURN_END_HOOKS)[HookKind]>>, 'inputs'>;
+    typed: {job: string} | undefined;
+  },
+): Promise<HookResult> {
+  if (m.needs) {
+    // The payload's words are another program's: kept as plain text (src/base/sanitize.ts).
+    const mark: NeedsMark = {
+      source: m.kind,
+      ...m.needs,
+      message: plainLine(m.needs.message),
+      atMs: m.atMs,
+      pane: where.pane,
+    };
+    return record(ctx, () => recordNeedsMark(stateDir, where, mark));
+  }
+  const mark: HookMark = {
+    source: m.kind,
+    atMs: m.atMs,
+    pane: where.pane,
+    ...m.told,
+    ...(m.typed ? {provenBy: `job ${m.typed.job} typed this turn's input there`} : {}),
+  };
+  return record(ctx, () => recordHookMark(stateDir, where, mark));
 }
 
 /** A hook with no $TMUX: nothing to mark outside tmux; below a tmux server (a launcher

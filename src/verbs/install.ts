@@ -63,13 +63,9 @@ function grantsNote(agent: InstallAgent, allow: boolean): string {
   return ALLOW_GRANTS;
 }
 
-/**
- * `nudge install AGENT [--scope user|project] [--dry-run] [--uninstall] [--allow]`: wire nudge into an
- * agent CLI — its command or skill, its turn-end hook, `nudge mcp` registered, nudge allowed —
- * merged into the agent's own files without clobbering them, with absolute paths to the node
- * and the nudge that ran install.
- */
-export async function installAgent(o: InstallOptions, ctx: CommandContext): Promise<InstallResult> {
+/** The agent, the scope and the pieces an install would write, checked before anything is
+ * read or written; throws NudgeError (exit 2). */
+function installWords(o: InstallOptions, ctx: CommandContext) {
   const agent = o.agent;
   if (!isInstallAgent(agent)) {
     throw new NudgeError(
@@ -97,6 +93,17 @@ export async function installAgent(o: InstallOptions, ctx: CommandContext): Prom
       'bad-usage',
       `--allow with --scope project would write a permission rule into ${committed.file}, which the repository commits and others clone; install with --allow at user scope, or leave --allow out.`,
     );
+  return {agent, scope, home, root, place, pieces};
+}
+
+/**
+ * `nudge install AGENT [--scope user|project] [--dry-run] [--uninstall] [--allow]`: wire nudge into an
+ * agent CLI — its command or skill, its turn-end hook, `nudge mcp` registered, nudge allowed —
+ * merged into the agent's own files without clobbering them, with absolute paths to the node
+ * and the nudge that ran install.
+ */
+export async function installAgent(o: InstallOptions, ctx: CommandContext): Promise<InstallResult> {
+  const {agent, scope, home, root, place, pieces} = installWords(o, ctx);
   const stateDir = resolveStateDir(ctx.env);
   // Keyed by the folder it wrote into: a project's root, or the HOME of a user install (two
   // HOMEs sharing one state folder never take each other's record).

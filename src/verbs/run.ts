@@ -26,7 +26,7 @@ import {
 } from '../runs/git.js';
 import {RUN_REQUEST_VERSION, type RunRequest, type RunWorktree} from '../runs/request.js';
 import {validateText} from '../submit/options.js';
-import {resolveServerSpec} from '../tmux/server.js';
+import {resolveServerSpec, type ServerSpec} from '../tmux/server.js';
 import type {PaneInfo, PanePlace, Tmux} from '../tmux/tmux.js';
 import type {CommandContext} from './context.js';
 import {RUN_OPTIONS} from './options/run.js';
@@ -60,21 +60,39 @@ export type RunCommandResult = {
   report: string;
 } & ({kind: 'started'; pid: number} | {kind: 'ran'; result: RunResult});
 
+/** The run's text and its options, whatever its pane and folder turn out to be. */
+function runOptionsOf(o: RunOptions, env: CommandContext['env']) {
+  const {text, ...checked} = checkRun(o);
+  const given = {
+    ...checked,
+    close: o.close ?? false,
+    pr: o.pr ?? false,
+    notifySinks: resolveSinks(o.notify, env),
+    stall: resolveStall(o, env, 'run', {intervalMs: checked.intervalMs, continues: true}),
+  };
+  return {text, given};
+}
+
+/** The pane a run's notice goes to: --notify-pane (reached), else the caller's; none with
+ * --no-notice. */
+async function noticePaneOf(
+  o: RunOptions,
+  caller: {paneId: string} | undefined,
+  w: {tmux: Tmux; spec: ServerSpec; ctx: CommandContext},
+): Promise<string | null> {
+  if (o.notifyPane === undefined) return o.notice === false ? null : (caller?.paneId ?? null);
+  const n = await resolvePane(w.tmux, w.spec, o.notifyPane, w.ctx, '--notify-pane');
+  await checkReach(w.tmux, n.info, w.ctx, '--notify-pane');
+  return n.info.paneId;
+}
+
 /**
  * `nudge run`: open a pane (a new window, or a split of the caller's) — in a new git worktree
  * with --worktree — record the job and hand it to a detached run worker (or run it here with
  * --wait). Everything that can be wrong with the request is found before anything is made.
  */
 export async function runInPane(o: RunOptions, ctx: CommandContext): Promise<RunCommandResult> {
-  const {text, ...checked} = checkRun(o);
-  // What the run's options are, whatever its pane and folder turn out to be.
-  const given = {
-    ...checked,
-    close: o.close ?? false,
-    pr: o.pr ?? false,
-    notifySinks: resolveSinks(o.notify, ctx.env),
-    stall: resolveStall(o, ctx.env, 'run', {intervalMs: checked.intervalMs, continues: true}),
-  };
+  const {text, given} = runOptionsOf(o, ctx.env);
   const cwd = await directory(resolve(ctx.cwd, o.cwd ?? '.'));
 
   const spec = resolveServerSpec({socketName: o.socketName, socketPath: o.socketPath}, ctx.env);
@@ -83,19 +101,12 @@ export async function runInPane(o: RunOptions, ctx: CommandContext): Promise<Run
   // The caller's pane: where a split goes, and who is told (when nudge runs inside tmux, on
   // this server).
   const caller = await callerPane(ctx, spec, o.notice !== false && o.notifyPane === undefined);
-  const [place, placeText] = await placeOf(o, caller, async () => {
-    try {
-      return await tmux.recentSession();
-    } catch (error) {
+  const [place, placeText] = await placeOf(o, caller, () =>
+    tmux.recentSession().catch((error: unknown) => {
       throw serverError(error, spec);
-    }
-  });
-  let notifyPane: string | null = o.notice === false ? null : (caller?.paneId ?? null);
-  if (o.notifyPane !== undefined) {
-    const n = await resolvePane(tmux, spec, o.notifyPane, ctx, '--notify-pane');
-    await checkReach(tmux, n.info, ctx, '--notify-pane');
-    notifyPane = n.info.paneId;
-  }
+    }),
+  );
+  const notifyPane = await noticePaneOf(o, caller, {tmux, spec, ctx});
 
   const now = ctx.clock.wall();
   const jobId = newJobId(now);

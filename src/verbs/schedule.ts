@@ -185,21 +185,13 @@ async function run(
   });
 }
 
-/**
- * `nudge schedule cron|launchd|systemd`: a ready schedule for `nudge submit --wait …` with
- * absolute node and nudge paths, the tmux socket, the state dir and a log; printed, or put in
- * place (`--install`) or taken out (`--uninstall`).
- */
-export async function scheduleSubmit(
-  o: ScheduleOptions,
-  ctx: CommandContext,
-): Promise<ScheduleResult> {
+/** The scheduler and the schedule's name, checked; throws NudgeError (exit 2). */
+function scheduleWords(o: ScheduleOptions): {scheduler: Scheduler; name: string} {
   if (!(SCHEDULERS as readonly string[]).includes(o.scheduler))
     throw new NudgeError(
       'bad-usage',
       `Unknown scheduler ${JSON.stringify(o.scheduler)}; use cron, launchd or systemd.`,
     );
-  const scheduler = o.scheduler as Scheduler;
   const name = o.name ?? 'default';
   if (!NAME_PATTERN.test(name))
     throw new NudgeError(
@@ -211,6 +203,34 @@ export async function scheduleSubmit(
       'bad-usage',
       `Give --${o.install ? 'install' : 'write'} or --uninstall, not both.`,
     );
+  return {scheduler: o.scheduler as Scheduler, name};
+}
+
+/** The files `scheduler` runs `spec` from (cron's: a block of the crontab). */
+function scheduledFiles(
+  scheduler: Scheduler,
+  spec: ScheduleSpec,
+  files: ReturnType<typeof schedulerFiles>,
+): ScheduledFile[] {
+  if (scheduler === 'cron') return [{path: 'crontab', content: cronBlock(spec)}];
+  if (scheduler === 'launchd') return [{path: files.launchd, content: launchdPlist(spec)}];
+  const units = systemdUnits(spec);
+  return [
+    {path: files.service, content: units.service},
+    {path: files.timer, content: units.timer},
+  ];
+}
+
+/**
+ * `nudge schedule cron|launchd|systemd`: a ready schedule for `nudge submit --wait …` with
+ * absolute node and nudge paths, the tmux socket, the state dir and a log; printed, or put in
+ * place (`--install`) or taken out (`--uninstall`).
+ */
+export async function scheduleSubmit(
+  o: ScheduleOptions,
+  ctx: CommandContext,
+): Promise<ScheduleResult> {
+  const {scheduler, name} = scheduleWords(o);
   const home = defaultHome(ctx.env);
   const stateDir = resolveStateDir(ctx.env);
   const log = join(stateDir, 'schedule', `${name}.log`);
@@ -254,15 +274,7 @@ export async function scheduleSubmit(
   ] as const)
     checkConfigWord(word, what);
   const spec: ScheduleSpec = {name, when, argv, env, log};
-  const out: ScheduledFile[] =
-    scheduler === 'cron'
-      ? [{path: 'crontab', content: cronBlock(spec)}]
-      : scheduler === 'launchd'
-        ? [{path: files.launchd, content: launchdPlist(spec)}]
-        : [
-            {path: files.service, content: systemdUnits(spec).service},
-            {path: files.timer, content: systemdUnits(spec).timer},
-          ];
+  const out = scheduledFiles(scheduler, spec, files);
   const result = {scheduler, name, log, argv: spec.argv, files: out, ran};
   // Printed alone, it is a preview: nothing is written and no pane is marked (a schedule's
   // mark lets a later run type there; the person approves that with --write or --install).
