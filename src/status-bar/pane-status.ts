@@ -1,4 +1,5 @@
 import type {JobOutcome, JobTransitions} from '../jobs/events.js';
+import type {RecordPatch} from '../jobs/record.js';
 import type {JobRecorder} from '../jobs/recorder.js';
 import {stallShown, workingShown} from '../jobs/stalled.js';
 import type {PaneLock} from '../locks/pane-lock.js';
@@ -58,6 +59,47 @@ async function mark(deps: PaneStatusDeps, pane: string, marks: PaneMarks): Promi
 
 const count = (n: number) => (n > 0 ? String(n) : undefined);
 
+/** What a mark of the record shows on the pane while it lasts: work the agent left running,
+ * a stall begun or over (--stall). */
+async function showMark(deps: PaneStatusDeps, pane: string, patch: RecordPatch): Promise<void> {
+  if ('working' in patch)
+    await mark(deps, pane, {needs: patch.working ? workingShown(patch.working) : undefined});
+  if ('stalled' in patch) {
+    const s = patch.stalled;
+    await mark(deps, pane, {
+      state: s ? 'stalled' : 'waiting',
+      needs: s ? stallShown(s.kind) : undefined,
+    });
+  }
+}
+
+/** A job's ending shown on its pane (under the queue's lock, `entries` its queue): unless
+ * another job has the pane now, whose own state stands. */
+async function showEnding(
+  deps: PaneStatusDeps,
+  pane: string,
+  jobId: string,
+  outcome: JobOutcome,
+  entries: readonly QueueEntry[],
+): Promise<void> {
+  const waiting = waitingBehind(entries, jobId);
+  if (entries.some((e) => e.taken && e.jobId !== jobId)) {
+    await mark(deps, pane, {queue: count(waiting)});
+    return;
+  }
+  const state = paneEndingOf(outcome.state);
+  const left = waiting > 0;
+  await mark(deps, pane, {
+    state,
+    job: left || state !== undefined ? jobId : undefined,
+    queue: count(waiting),
+    needs:
+      outcome.state === 'blocked' && outcome.blocked
+        ? shortNeeds(outcome.blocked.question)
+        : undefined,
+  });
+}
+
 /**
  * The job's recorder, showing each step on the pane as well: a queued job counts itself in
  * @nudge-queue, the job at work sets @nudge-state and @nudge-job, its ending is shown (under
@@ -88,17 +130,7 @@ export function showingPaneState(
     },
     async mark(patch) {
       await recorder.mark(patch);
-      // Work the agent left running: the pane says what, while it lasts.
-      if ('working' in patch)
-        await mark(deps, pane, {needs: patch.working ? workingShown(patch.working) : undefined});
-      // A stall begun or over (--stall): the pane shows it while it lasts.
-      if ('stalled' in patch) {
-        const s = patch.stalled;
-        await mark(deps, pane, {
-          state: s ? 'stalled' : 'waiting',
-          needs: s ? stallShown(s.kind) : undefined,
-        });
-      }
+      await showMark(deps, pane, patch);
     },
     async event(name, data) {
       await recorder.event(name, data);
@@ -133,25 +165,7 @@ export function showingPaneState(
         behindProgram: undefined,
       });
       await deps.lock
-        .withQueue(async (entries) => {
-          const waiting = waitingBehind(entries, jobId);
-          // Another job has the pane now: its own state stands.
-          if (entries.some((e) => e.taken && e.jobId !== jobId)) {
-            await mark(deps, pane, {queue: count(waiting)});
-            return;
-          }
-          const state = paneEndingOf(outcome.state);
-          const left = waiting > 0;
-          await mark(deps, pane, {
-            state,
-            job: left || state !== undefined ? jobId : undefined,
-            queue: count(waiting),
-            needs:
-              outcome.state === 'blocked' && outcome.blocked
-                ? shortNeeds(outcome.blocked.question)
-                : undefined,
-          });
-        })
+        .withQueue((entries) => showEnding(deps, pane, jobId, outcome, entries))
         .catch(() => {});
     },
   };

@@ -2,7 +2,7 @@ import {describeError} from '../base/errors.js';
 import {type LostDeps, tellLost} from '../jobs/lost.js';
 import {ifBusyMeans} from '../jobs/policies.js';
 import {isJobProcessAlive, isTerminal, type JobHandle, JobStore} from '../jobs/store.js';
-import {callerOf} from './waiter.js';
+import {callerOf} from './caller.js';
 
 /**
  * What becomes of a killed waiter's jobs (src/waiter/waiter.ts): its guard

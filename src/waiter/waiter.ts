@@ -11,6 +11,7 @@ import {watchQueue} from '../locks/queue-watch.js';
 import {takeWaiterLock, type WaiterLock, waiterLockHeld} from '../locks/waiter-lock.js';
 import {isPidAlive, processId} from '../process/identity.js';
 import type {ServerRef} from '../tmux/server.js';
+import {keepCaller, onlyPerCaller, PER_CALLER, perCaller} from './caller.js';
 
 /**
  * One waiter per tmux server (issue 44): the detached worker `nudge submit` starts hands its
@@ -39,11 +40,6 @@ import type {ServerRef} from '../tmux/server.js';
  * record and stop: `nudge cancel` marks the job and sends the waiter SIGUSR2 (never SIGTERM,
  * which stops every job of the waiter, as a shutdown does).
  */
-
-/** What differs between callers who otherwise run alike: where in tmux and in the file system
- * each stood. Every other variable of the worker's environment must be equal for two jobs to
- * share a waiter (each job's own values of these are put back into its environment). */
-export const PER_CALLER = ['TMUX_PANE', 'PWD', 'OLDPWD', 'SHLVL', '_'] as const;
 
 /** What an inbox entry holds: the job, and its caller's PER_CALLER values. */
 interface InboxEntry {
@@ -114,40 +110,6 @@ export function waiterKey(server: ServerRef, env: Record<string, string | undefi
   return `${socket}-${server.serverPid}-${fnv1a64(lines.join('\0')).slice(0, 12)}`;
 }
 
-/** Where the waiter keeps a job's caller's PER_CALLER values, for a takeover
- * (src/waiter/waiter-takeover.ts). */
-const CALLER_FILE = 'caller.json';
-
-/** The PER_CALLER values the waiter kept for a job it took (none: its own environment's). */
-export async function callerOf(handle: JobHandle): Promise<Record<string, string>> {
-  try {
-    return onlyPerCaller(JSON.parse(await readFile(join(handle.dir, CALLER_FILE), 'utf8')));
-  } catch {
-    return {};
-  }
-}
-
-/** The PER_CALLER strings of `value` (an entry's or a kept file's), nothing else. */
-function onlyPerCaller(value: unknown): Record<string, string> {
-  const vars: Record<string, string> = {};
-  if (typeof value !== 'object' || value === null) return vars;
-  for (const k of PER_CALLER) {
-    const v = (value as Record<string, unknown>)[k];
-    if (typeof v === 'string') vars[k] = v;
-  }
-  return vars;
-}
-
-/** The caller's PER_CALLER values, for its entry. */
-function perCaller(env: Record<string, string | undefined>): Record<string, string> {
-  const vars: Record<string, string> = {};
-  for (const k of PER_CALLER) {
-    const v = env[k];
-    if (v !== undefined) vars[k] = v;
-  }
-  return vars;
-}
-
 /**
  * The job worker's side: hand job `jobId` to its server's waiter, or become the waiter and
  * serve it (and every job handed over meanwhile) until none is left.
@@ -182,6 +144,31 @@ export async function handOrServe(jobId: string, deps: WaiterDeps): Promise<Hand
       await clock.sleep(HANDOVER_POLL_MS);
     }
   }
+}
+
+/** Run a claimed job beside the others, in `running` until it ends (then `ended`): stopped
+ * on the waiter's stop, or once a person cancels it. */
+async function startJob(
+  job: InboxEntry,
+  deps: WaiterDeps,
+  running: Map<string, {stop: AbortController}>,
+  ended: () => void,
+): Promise<void> {
+  const stop = new AbortController();
+  const onStop = () => stop.abort();
+  deps.signal.addEventListener('abort', onStop, {once: true});
+  if (await cancelRequested(deps.stateDir, job.job)) stop.abort();
+  void deps
+    .runJob({id: job.job, env: {...deps.env, ...job.vars}, signal: stop.signal})
+    .catch((error: unknown) =>
+      deps.log(`job ${job.job} failed in the waiter: ${describeError(error)}`),
+    )
+    .finally(() => {
+      deps.signal.removeEventListener('abort', onStop);
+      running.delete(job.job);
+      ended();
+    });
+  running.set(job.job, {stop});
 }
 
 /**
@@ -226,21 +213,7 @@ async function serve(dir: string, first: WaiterLock, deps: WaiterDeps): Promise<
           if (job === 'again') later.set(entry, clock.now() + CLAIM_RETRY_MS);
           if (!job || job === 'again') continue;
           later.delete(entry);
-          const stop = new AbortController();
-          const onStop = () => stop.abort();
-          deps.signal.addEventListener('abort', onStop, {once: true});
-          if (await cancelRequested(deps.stateDir, job.job)) stop.abort();
-          void deps
-            .runJob({id: job.job, env: {...deps.env, ...job.vars}, signal: stop.signal})
-            .catch((error: unknown) =>
-              deps.log(`job ${job.job} failed in the waiter: ${describeError(error)}`),
-            )
-            .finally(() => {
-              deps.signal.removeEventListener('abort', onStop);
-              running.delete(job.job);
-              wakeRound();
-            });
-          running.set(job.job, {stop});
+          await startJob(job, deps, running, () => wakeRound());
         }
       }
       if (running.size === 0) {
@@ -345,7 +318,7 @@ async function claim(
       deps.log(`inbox entry ${name} ignored: ${ignored}`);
       return undefined;
     }
-    await writeFileAtomic(join(handle.dir, CALLER_FILE), JSON.stringify(vars), {durable: false});
+    await keepCaller(handle, vars);
     const self = processId(deps.pid);
     await handle.updateState({pid: self.pid, pidStart: self.start, waiter: true});
     return {job: entry.job, vars};

@@ -70,42 +70,51 @@ export function describeAssessor(spec: AssessorSpec): string {
 
 /** The assessor a spec names. */
 export function createAssessor(spec: AssessorSpec, deps: AssessorDeps): Assessor {
+  return spec.kind === 'cmd' ? commandAssessor(spec, deps) : urlAssessor(spec, deps);
+}
+
+/** An assessor command: the request as JSON on its stdin, its decision on its stdout. */
+function commandAssessor(spec: Extract<AssessorSpec, {kind: 'cmd'}>, deps: AssessorDeps): Assessor {
   const describe = describeAssessor(spec);
-  if (spec.kind === 'cmd') {
-    return {
-      describe,
-      async assess(request, signal) {
-        const [file] = spec.argv;
-        if (file === undefined) return err('The assessor command is empty.');
-        // Under the user's login shell, for their PATH; the shell runs the argv as it is.
-        const [shell, shellArgs] = underLoginShell(deps.env, spec.argv);
-        const run = await deps.runCommand(shell, shellArgs, {
-          input: JSON.stringify(request),
-          timeoutMs: deps.timeoutMs,
-          maxBytes: MAX_ANSWER_BYTES,
-          signal,
-          merged: false,
-        });
-        const name = JSON.stringify(file);
-        if (run.startError)
-          return err(`The assessor command ${name} could not be started: ${run.startError}.`);
-        if (run.cancelled) return err('The assessor was stopped (the cycle was cancelled).');
-        if (run.timedOut)
-          return err(
-            `The assessor command ${name} did not answer within ${formatDuration(deps.timeoutMs)}.`,
-          );
-        if (run.exitCode !== 0) {
-          const why = firstLine(run.stderr) || firstLine(run.output);
-          return err(
-            `The assessor command ${name} ${
-              run.signal ? `was killed by ${run.signal}` : `exited with status ${run.exitCode}`
-            }${why ? `: ${stop(why)}` : '.'}`,
-          );
-        }
-        return parseDecision(run.output, `The assessor command ${name}`, request.mode);
-      },
-    };
-  }
+  return {
+    describe,
+    async assess(request, signal) {
+      const [file] = spec.argv;
+      if (file === undefined) return err('The assessor command is empty.');
+      // Under the user's login shell, for their PATH; the shell runs the argv as it is.
+      const [shell, shellArgs] = underLoginShell(deps.env, spec.argv);
+      const run = await deps.runCommand(shell, shellArgs, {
+        input: JSON.stringify(request),
+        timeoutMs: deps.timeoutMs,
+        maxBytes: MAX_ANSWER_BYTES,
+        signal,
+        merged: false,
+      });
+      const name = JSON.stringify(file);
+      if (run.startError)
+        return err(`The assessor command ${name} could not be started: ${run.startError}.`);
+      if (run.cancelled) return err('The assessor was stopped (the cycle was cancelled).');
+      if (run.timedOut)
+        return err(
+          `The assessor command ${name} did not answer within ${formatDuration(deps.timeoutMs)}.`,
+        );
+      if (run.exitCode !== 0) {
+        const why = firstLine(run.stderr) || firstLine(run.output);
+        return err(
+          `The assessor command ${name} ${
+            run.signal ? `was killed by ${run.signal}` : `exited with status ${run.exitCode}`
+          }${why ? `: ${stop(why)}` : '.'}`,
+        );
+      }
+      return parseDecision(run.output, `The assessor command ${name}`, request.mode);
+    },
+  };
+}
+
+/** An assessor at an OpenAI-style chat endpoint: the request as its prompt, the decision its
+ * message. */
+function urlAssessor(spec: Extract<AssessorSpec, {kind: 'url'}>, deps: AssessorDeps): Assessor {
+  const describe = describeAssessor(spec);
   return {
     describe,
     async assess(request, signal) {

@@ -4,11 +4,12 @@ import {PROFILES} from '../agents/registry.js';
 import {realClock} from '../base/clock.js';
 import {createJobLogger} from '../base/log.js';
 import {thisProcess} from '../base/this-process.js';
+import type {StallPolicy} from '../detect/stall.js';
 import {stallHook} from '../job-worker/stall.js';
 import {newJobId} from '../jobs/request.js';
 import {notifyPreviewOf} from '../notify/config.js';
 import {type Tell, teller} from '../notify/tell.js';
-import {PaneFailure} from '../pane/failures.js';
+import {type Delivery, PaneFailure} from '../pane/failures.js';
 import {realInjector} from '../pane/inject.js';
 import {OWN_LINE_WAITS} from '../pane/own-line.js';
 import {type WaitIdleOptions, waitPaneIdle} from '../pane/wait-idle.js';
@@ -99,6 +100,36 @@ export function watcherIdleOptions(thresholdMs: number, timeoutMs: number): Wait
   return {until: {kind: 'stable'}, intervalMs, timeoutMs, stableChecks, ignore: [], lines: 100};
 }
 
+/** The stall watchdog of a watcher's wait for its pane's idle: a stall kept in the
+ * watcher's record, told, and the continue line typed into its pane. */
+function watcherStall(
+  record: WatcherRecord,
+  policy: StallPolicy,
+  w: {
+    note: (event: string, data: Record<string, unknown>) => Promise<void>;
+    watchdog: {store: WatcherStore; tell: Tell};
+    panePid: number;
+    type: (line: string) => Promise<Delivery>;
+  },
+) {
+  return (agent: Profile | undefined) =>
+    stallHook(
+      {
+        clock: realClock,
+        note: (event, data) => w.note(event, {...data}),
+        mark: async (stalled) => {
+          await w.watchdog.store.update(record.name, (r) =>
+            r ? {record: {...r, stalled}, result: undefined} : {record: 'keep', result: undefined},
+          );
+        },
+        tell: w.watchdog.tell,
+        input: () => systemForeground.inputState(w.panePid),
+        type: w.type,
+      },
+      {policy, pane: record.pane, profile: agent ?? PROFILES.shell, ignore: [], state: 'idle_spin'},
+    );
+}
+
 /** The pane services of a cycle, on a real tmux server. */
 function realPane(
   tmux: Tmux,
@@ -135,26 +166,13 @@ function realPane(
     async waitIdle(thresholdMs, timeoutMs, policy, signal) {
       const info = await describe();
       if (!info) throw gone();
-      const stall = policy
-        ? (agent: Profile | undefined) =>
-            stallHook(
-              {
-                clock: realClock,
-                note: (event, data) => note(event, {...data}),
-                mark: async (stalled) => {
-                  await watchdog.store.update(record.name, (r) =>
-                    r
-                      ? {record: {...r, stalled}, result: undefined}
-                      : {record: 'keep', result: undefined},
-                  );
-                },
-                tell: watchdog.tell,
-                input: () => systemForeground.inputState(info.panePid),
-                type: (line) => inject(pane, line, true, signal),
-              },
-              {policy, pane, profile: agent ?? PROFILES.shell, ignore: [], state: 'idle_spin'},
-            )
-        : undefined;
+      const deps = {
+        note,
+        watchdog,
+        panePid: info.panePid,
+        type: (line: string) => inject(pane, line, true, signal),
+      };
+      const stall = policy ? watcherStall(record, policy, deps) : undefined;
       try {
         return await waitPaneIdle(
           {

@@ -14,9 +14,9 @@ import {describe, expect, test} from 'vitest';
 import {realClock} from '../../../src/base/clock.js';
 import {ensureStateDir} from '../../../src/base/paths.js';
 import {JobStore} from '../../../src/jobs/store.js';
+import {PER_CALLER} from '../../../src/waiter/caller.js';
 import {
   handOrServe,
-  PER_CALLER,
   type WaiterDeps,
   type WaiterJob,
   waiterDir,
