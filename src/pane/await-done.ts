@@ -114,6 +114,45 @@ function followHookMarks(
   return watchHookMark(deps.hookMarks, pane, start, signal, onMark, o.onHookRefused);
 }
 
+/** What a wait for the work's end came to, from the ending `waited` reached: blocked on a
+ * dialog, or done, failed, timed out — an agent's done with what settled it (`last`). */
+function awaitedOf(
+  waited: ReturnType<typeof knownEnding>,
+  waitedMs: number,
+  last: Settling['last'],
+): Awaited {
+  const v = waited.verdict;
+  const base = {
+    waitedMs,
+    checks: waited.checks,
+    ...(waited.followedBy ? {followedBy: waited.followedBy} : {}),
+  };
+  if (v.status === 'blocked') {
+    return {
+      ...base,
+      status: 'blocked',
+      why: `waiting for a person: ${v.dialog.kind}`,
+      dialog: v.dialog,
+    };
+  }
+  const settled = waited.status === 'done' && last?.settled ? last : undefined;
+  return {
+    ...base,
+    ...(waited.stalled ? {stalled: waited.stalled} : {}),
+    ...(settled ? {settledBy: settled.by} : {}),
+    status: waited.status,
+    exitCode: v.status === 'done' ? v.exitCode : undefined,
+    match: v.status === 'done' || v.status === 'failed' ? v.match : undefined,
+    why:
+      v.status === 'pending'
+        ? v.why
+        : v.status === 'done'
+          ? (v.why ?? 'done') + servicesLeft(settled)
+          : 'failed',
+    ...(v.status === 'failed' ? {failed: {pattern: v.pattern, line: v.line}} : {}),
+  };
+}
+
 /**
  * Wait until the condition holds for what was just typed and submitted, a fail pattern shows,
  * or the timeout passes. An agent is also woken by its turn-end hook, and is done only once it
@@ -172,37 +211,7 @@ export async function awaitDone(
         stall: o.stall,
       }),
     );
-    const v = waited.verdict;
-    const base = {
-      waitedMs: deps.clock.now() - start,
-      checks: waited.checks,
-      ...(waited.followedBy ? {followedBy: waited.followedBy} : {}),
-    };
-    if (v.status === 'blocked') {
-      return {
-        ...base,
-        status: 'blocked',
-        why: `waiting for a person: ${v.dialog.kind}`,
-        dialog: v.dialog,
-      };
-    }
-    const last = settling?.last;
-    const settled = waited.status === 'done' && last?.settled ? last : undefined;
-    return {
-      ...base,
-      ...(waited.stalled ? {stalled: waited.stalled} : {}),
-      ...(settled ? {settledBy: settled.by} : {}),
-      status: waited.status,
-      exitCode: v.status === 'done' ? v.exitCode : undefined,
-      match: v.status === 'done' || v.status === 'failed' ? v.match : undefined,
-      why:
-        v.status === 'pending'
-          ? v.why
-          : v.status === 'done'
-            ? (v.why ?? 'done') + servicesLeft(settled)
-            : 'failed',
-      ...(v.status === 'failed' ? {failed: {pattern: v.pattern, line: v.line}} : {}),
-    };
+    return awaitedOf(waited, deps.clock.now() - start, settling?.last);
   } finally {
     hook?.stop();
   }

@@ -71,10 +71,7 @@ export async function submitted(
    * meanwhile): the program took the line, though no echo may show. */
   let leftLine = false;
   const took = (view: PaneView): typeof answer => {
-    if (profile.kind === 'shell')
-      return cursorRow(view) !== cursorRow(before) || cursorLine(view) !== cursorLine(before)
-        ? 'yes'
-        : undefined;
+    if (profile.kind === 'shell') return cursorMoved(view, before) ? 'yes' : undefined;
     const now = echoesIn(profile, view, text);
     const was = echoesBefore ?? {prompt: undefined, shell: undefined};
     const grew = (k: EchoKind) =>
@@ -86,14 +83,7 @@ export async function submitted(
     if (grew(kind)) return 'yes';
     if (kind === 'prompt' && grew(wrongKind)) return 'wrong-mode';
     if (queuedNow) return 'queued';
-    const composer = readComposer(profile, view);
-    line =
-      composer === undefined
-        ? 'unread'
-        : !composer.includes('[Pasted text') &&
-            (tail === '' || !composer.replace(/\s+/g, ' ').includes(tail.replace(/\s+/g, ' ')))
-          ? 'cleared'
-          : 'holds';
+    line = inputLine(profile, view, tail);
     const cleared = line === 'cleared';
     leftLine ||= cleared;
     // A shell-mode command may print nothing the profile knows before it ends; a pasted text
@@ -131,6 +121,21 @@ export async function submitted(
   // meanwhile) before calling it unconfirmed (scrolled away, drawn differently).
   await look(LATE_SIGN_MS);
   return answer ?? (leftLine ? 'unconfirmed' : 'not-yet');
+}
+
+/** A shell's line judged by its cursor alone: it left the line the Enter was pressed on. */
+function cursorMoved(view: PaneView, before: PaneView): boolean {
+  return cursorRow(view) !== cursorRow(before) || cursorLine(view) !== cursorLine(before);
+}
+
+/** The agent's input line: still holding the text (its last `tail`), emptied of it, or not
+ * read at all (a screen being redrawn). A pasted text is drawn as "[Pasted text]". */
+function inputLine(profile: Profile, view: PaneView, tail: string): 'holds' | 'cleared' | 'unread' {
+  const composer = readComposer(profile, view);
+  if (composer === undefined) return 'unread';
+  const spaced = (t: string) => t.replace(/\s+/g, ' ');
+  const gone = tail === '' || !spaced(composer).includes(spaced(tail));
+  return !composer.includes('[Pasted text') && gone ? 'cleared' : 'holds';
 }
 
 /** The last line of a text (what stays visible in a one-line input). */

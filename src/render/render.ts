@@ -182,6 +182,41 @@ export function renderPruned(r: JobsPruned, json: boolean, out: Output): ExitCod
   return EXIT_CODES.ok;
 }
 
+/** How a job's notice went (sent, by which door, held, relayed), as `status` shows it. */
+function statusNotice(s: JobStatus & {relay?: RelayRecord}, line: (text: string) => void): void {
+  const submit = s.kind === 'submit' ? s : undefined;
+  if (s.notified !== undefined) {
+    const how = [submit?.noticeDelivery, submit?.noticeVia && `via ${submit.noticeVia}`]
+      .filter(Boolean)
+      .join(', ');
+    line(`notice  ${s.notified ? `sent${how ? ` (${how})` : ''}` : 'not sent'}`);
+  }
+  for (const door of submit?.noticeDoors ?? []) line(`door    ${door}`);
+  if (submit?.noticeHeld !== undefined) line(`held    ${submit.noticeHeld}`);
+  if (submit?.noticeDue) line(`relay   the notice is for ${submit.noticeDue.to}`);
+  if (s.relay) {
+    const r = s.relay;
+    const how = r.delivery ? ` (typed by job ${r.delivery})` : r.error ? `: ${r.error}` : '';
+    line(`relayed ${r.state}${how}`);
+  }
+}
+
+/** A job's events, each at its time since the job was made, wrapped within the width. */
+function statusEvents(s: JobStatus, out: Output): void {
+  out.stdout('events');
+  const start = Date.parse(s.createdAt);
+  for (const e of s.events) {
+    const {t, event, ...rest} = e;
+    delete rest.state;
+    // Spaced ({ "a": 1, "b": 2 }) so a long one wraps between its fields.
+    const extra = Object.keys(rest).length
+      ? ` ${JSON.stringify(rest, null, 1).replace(/\n\s*/g, ' ')}`
+      : '';
+    const at = `  +${formatDuration(Date.parse(t) - start).padEnd(7)} `;
+    for (const l of wrapped(`${event}${extra}`, out.width, at.length, at)) out.stdout(l);
+  }
+}
+
 export function renderStatus(
   s: OnHost<JobStatus> & {relay?: RelayRecord},
   json: boolean,
@@ -237,33 +272,9 @@ export function renderStatus(
   if (s.exitCode !== undefined) line(`exit    ${s.exitCode}`);
   if (submit?.match !== undefined) line(`match   ${submit.match}`);
   if (submit?.verdict !== undefined) line(`verdict ${submit.verdict}`);
-  if (s.notified !== undefined) {
-    const how = [submit?.noticeDelivery, submit?.noticeVia && `via ${submit.noticeVia}`]
-      .filter(Boolean)
-      .join(', ');
-    line(`notice  ${s.notified ? `sent${how ? ` (${how})` : ''}` : 'not sent'}`);
-  }
-  for (const door of submit?.noticeDoors ?? []) line(`door    ${door}`);
-  if (submit?.noticeHeld !== undefined) line(`held    ${submit.noticeHeld}`);
-  if (submit?.noticeDue) line(`relay   the notice is for ${submit.noticeDue.to}`);
-  if (s.relay) {
-    const r = s.relay;
-    const how = r.delivery ? ` (typed by job ${r.delivery})` : r.error ? `: ${r.error}` : '';
-    line(`relayed ${r.state}${how}`);
-  }
+  statusNotice(s, line);
   line(`log     ${s.logPath}`);
-  line('events');
-  const start = Date.parse(s.createdAt);
-  for (const e of s.events) {
-    const {t, event, ...rest} = e;
-    delete rest.state;
-    // Spaced ({ "a": 1, "b": 2 }) so a long one wraps between its fields.
-    const extra = Object.keys(rest).length
-      ? ` ${JSON.stringify(rest, null, 1).replace(/\n\s*/g, ' ')}`
-      : '';
-    const at = `  +${formatDuration(Date.parse(t) - start).padEnd(7)} `;
-    for (const l of wrapped(`${event}${extra}`, out.width, at.length, at)) out.stdout(l);
-  }
+  statusEvents(s, out);
   return EXIT_CODES.ok;
 }
 

@@ -3,7 +3,46 @@ import {type InstallAgent, piecesFor} from './agents.js';
 import {type Check, fail, ok, warn} from './check.js';
 import {planInstall} from './install.js';
 import {broadRules} from './legacy.js';
-import {defaultHome, isAllowRule, projectRoot, type Scope, type SelfCommand} from './place.js';
+import {
+  defaultHome,
+  type InstallPlace,
+  isAllowRule,
+  projectRoot,
+  type Scope,
+  type SelfCommand,
+} from './place.js';
+
+/** What of nudge's an agent has at one scope: its wiring present, missing or another's, its
+ * allow rules, and broad rules an older install left. */
+interface ScopeState {
+  scope: Scope;
+  present: string[];
+  missing: string[];
+  other: string[];
+  allowed: string[];
+  broad: string[];
+}
+
+/** An agent's state at `place`'s scope, read from its files (a file nudge cannot read
+ * throws NudgeError). */
+async function scopeState(
+  agent: InstallAgent,
+  place: InstallPlace,
+  self: SelfCommand,
+): Promise<ScopeState> {
+  const plan = await planInstall(piecesFor(agent, place, self), undefined);
+  const wiring = plan.pieces.filter((p) => !isAllowRule(p));
+  const broad = await planInstall(broadRules(agent, place, self), undefined);
+  const ids = (action: string) => wiring.filter((p) => p.action === action).map((p) => p.id);
+  return {
+    scope: place.scope,
+    present: ids('present'),
+    missing: ids('add'),
+    other: ids('conflict'),
+    allowed: plan.pieces.filter((p) => isAllowRule(p) && p.action === 'present').map((p) => p.what),
+    broad: broad.pieces.filter((p) => p.action === 'present').map((p) => `${p.what} in ${p.file}`),
+  };
+}
 
 /** `nudge doctor`'s check of an agent nudge installs for: whether nudge is installed for it
  * (user or project scope), its allow rules, a broad rule an older install left; `absent` for
@@ -14,35 +53,12 @@ export async function checkAgent(
   ctx: {env: Record<string, string | undefined>; cwd: string; self: SelfCommand},
 ): Promise<Check[] | 'absent'> {
   const home = defaultHome(ctx.env);
-  const scopes: Scope[] = ['user', 'project'];
-  const states: Array<{
-    scope: Scope;
-    present: string[];
-    missing: string[];
-    other: string[];
-    allowed: string[];
-    broad: string[];
-  }> = [];
-  for (const scope of scopes) {
+  const states: ScopeState[] = [];
+  for (const scope of ['user', 'project'] as const) {
     const root = scope === 'project' ? projectRoot(ctx.cwd) : home;
     const place = {scope, home, root, env: ctx.env, allow: true};
-    const pieces = piecesFor(agent, place, ctx.self);
     try {
-      const plan = await planInstall(pieces, undefined);
-      const wiring = plan.pieces.filter((p) => !isAllowRule(p));
-      const broad = await planInstall(broadRules(agent, place, ctx.self), undefined);
-      states.push({
-        scope,
-        present: wiring.filter((p) => p.action === 'present').map((p) => p.id),
-        missing: wiring.filter((p) => p.action === 'add').map((p) => p.id),
-        other: wiring.filter((p) => p.action === 'conflict').map((p) => p.id),
-        allowed: plan.pieces
-          .filter((p) => isAllowRule(p) && p.action === 'present')
-          .map((p) => p.what),
-        broad: broad.pieces
-          .filter((p) => p.action === 'present')
-          .map((p) => `${p.what} in ${p.file}`),
-      });
+      states.push(await scopeState(agent, place, ctx.self));
     } catch (error) {
       if (!(error instanceof NudgeError)) throw error;
       return [fail(agent, error.message, `Fix the file, then run nudge install ${agent}.`)];

@@ -81,7 +81,17 @@ export function addPiece(
       note: `${piece.path.join('.')} in ${piece.file} is already set (${JSON.stringify(current)}); left as it is — remove it and run install again to use nudge's`,
     };
   }
-  const list = valueAt(doc, piece.path);
+  return addItem(piece, text, ours, {list: valueAt(doc, piece.path), created});
+}
+
+/** What putting an item into the list at `piece.path` does (`list`: what is there now;
+ * `created`: the tables its path makes); an older item of nudge's is replaced. */
+function addItem(
+  piece: Extract<Piece, {kind: 'item'}>,
+  text: string | undefined,
+  ours: RecordedPiece | undefined,
+  {list, created}: {list: unknown; created: KeyPath[]},
+): ReturnType<typeof addPiece> {
   const items = Array.isArray(list) ? list : [];
   if (items.some((x) => sameValue(x, piece.value))) return {text, action: 'present', created: []};
   const like =
