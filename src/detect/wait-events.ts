@@ -1,4 +1,4 @@
-import {RACE_OVER} from '../base/clock.js';
+import {type Clock, RACE_OVER} from '../base/clock.js';
 import type {PaneActivity} from '../tmux/activity.js';
 import {TmuxCommandError} from '../tmux/runner.js';
 import type {Tmux} from '../tmux/tmux.js';
@@ -133,6 +133,35 @@ function eventKit(...args: Parameters<typeof waitOnEvents>) {
   };
 }
 
+/** Sleep until `at`; wake early when `wake` resolves, or when `nudge` does ('nudged': look
+ * now). */
+async function sleepOrWoken(
+  {
+    clock,
+    signal,
+    nudge,
+  }: {clock: Clock; signal: AbortSignal; nudge?: ((s: AbortSignal) => Promise<void>) | undefined},
+  at: number,
+  wake: (s: AbortSignal) => Promise<void>,
+): Promise<'slept' | 'woken' | 'nudged'> {
+  signal.throwIfAborted();
+  // One controller ends the loser of the race, and both when the wait is cancelled. (Not
+  // AbortSignal.any: a wait makes one of these per window or read, for hours.)
+  const stop = new AbortController();
+  const cancel = () => stop.abort(signal.reason);
+  signal.addEventListener('abort', cancel, {once: true});
+  try {
+    return await Promise.race([
+      clock.sleep(at - clock.now(), stop.signal).then(() => 'slept' as const),
+      wake(stop.signal).then(() => 'woken' as const),
+      ...(nudge ? [nudge(stop.signal).then(() => 'nudged' as const)] : []),
+    ]);
+  } finally {
+    signal.removeEventListener('abort', cancel);
+    stop.abort(RACE_OVER);
+  }
+}
+
 /** How an event loop sleeps: until a time, or output, or the events' end, or panes coming or
  * going (then making sure its pane is still there). */
 function eventSleeps(
@@ -140,29 +169,8 @@ function eventSleeps(
 ) {
   const {clock, signal, intervalMs} = opts;
 
-  /** Sleep until `at` (capped at the deadline); wake early when `wake` resolves, or when
-   * `opts.wake` does ('nudged': look now). */
-  const sleepUntil = async (
-    at: number,
-    wake: (s: AbortSignal) => Promise<void>,
-  ): Promise<'slept' | 'woken' | 'nudged'> => {
-    signal.throwIfAborted();
-    // One controller ends the loser of the race, and both when the wait is cancelled. (Not
-    // AbortSignal.any: a wait makes one of these per window or read, for hours.)
-    const stop = new AbortController();
-    const cancel = () => stop.abort(signal.reason);
-    signal.addEventListener('abort', cancel, {once: true});
-    try {
-      return await Promise.race([
-        clock.sleep(Math.min(at, deadline) - clock.now(), stop.signal).then(() => 'slept' as const),
-        wake(stop.signal).then(() => 'woken' as const),
-        ...(opts.wake ? [opts.wake(stop.signal).then(() => 'nudged' as const)] : []),
-      ]);
-    } finally {
-      signal.removeEventListener('abort', cancel);
-      stop.abort(RACE_OVER);
-    }
-  };
+  const sleepUntil = (at: number, wake: (s: AbortSignal) => Promise<void>) =>
+    sleepOrWoken({clock, signal, nudge: opts.wake}, Math.min(at, deadline), wake);
   let layoutChanged = false;
   /** The end of events, or a sign that panes came or went (wasLayout says which). */
   const untilEndedOrLayout = async (s: AbortSignal): Promise<void> => {

@@ -117,6 +117,57 @@ export interface RecoveryFacts {
 const on = (g: ServerGeneration, r: {socketPath: string; serverPid: number}) =>
   r.socketPath === g.socketPath && r.serverPid === g.serverPid;
 
+/** Why a run of a server that went away is not resumed (undefined: it is). */
+function whyNotResumed(
+  {record, request, stoppedFromOutside}: RunFacts,
+  f: RecoveryFacts,
+): string | undefined {
+  const o = request?.options;
+  return !o
+    ? 'its request cannot be read'
+    : record.state === 'cancelled' && !stoppedFromOutside
+      ? 'a person cancelled it'
+      : o.close
+        ? 'its pane was closed when it ended (--close)'
+        : o.agent === null
+          ? 'a command run: nudge does not run a command again on its own (nudge run it again)'
+          : f.resumable(o.agent) === undefined
+            ? `no profile is named ${o.agent} now`
+            : !f.resumable(o.agent)
+              ? `the ${o.agent} profile has no resume option`
+              : record.session === undefined
+                ? `no session id of ${o.agent} was recorded for it, so its conversation cannot be named`
+                : !f.folderExists(o.cwd)
+                  ? `its folder ${o.cwd} is gone`
+                  : undefined;
+}
+
+/** What becomes of a schedule of a server that went away: marked again on its pane's run that
+ * comes back, or left with why. */
+function plannedSchedule(
+  s: ScheduledJob,
+  g: ServerGeneration,
+  resumed: ReadonlyMap<string, PlannedRun>,
+): PlannedSchedule {
+  const m = s.marked;
+  if (!m || m.serverPid !== g.serverPid)
+    return {
+      name: s.name,
+      action: 'leave',
+      why: 'its pane is not known (scheduled before nudge kept it): run nudge schedule again from the pane it is for',
+    };
+  const run = resumed.get(m.pane);
+  const noticeElsewhere = m.notice !== undefined && m.notice !== m.pane;
+  const why = !run
+    ? `its pane ${m.pane} was not a run's that comes back: run nudge schedule again from the pane it is for`
+    : noticeElsewhere
+      ? `its notice went to another pane (${m.notice}), which does not come back: run nudge schedule again`
+      : undefined;
+  return why
+    ? {name: s.name, pane: m.pane, action: 'leave', why}
+    : {name: s.name, pane: m.pane, action: 'remark', run: run?.job};
+}
+
 /** The plan: pure. */
 export function planRecovery(f: RecoveryFacts): RecoveryPlan {
   const runs: PlannedRun[] = [];
@@ -124,9 +175,8 @@ export function planRecovery(f: RecoveryFacts): RecoveryPlan {
   const schedules: PlannedSchedule[] = [];
   const resumed = new Map<string, PlannedRun>();
   for (const g of f.gone) {
-    for (const {record, request, recoveredAs, stoppedFromOutside} of f.runs.filter((r) =>
-      on(g, r.record),
-    )) {
+    for (const r of f.runs.filter((r) => on(g, r.record))) {
+      const {record, request, recoveredAs} = r;
       if (recoveredAs !== undefined) continue;
       const o = request?.options;
       const base = {
@@ -138,23 +188,7 @@ export function planRecovery(f: RecoveryFacts): RecoveryPlan {
         pane: record.pane,
         socketPath: record.socketPath,
       };
-      const why = !o
-        ? 'its request cannot be read'
-        : record.state === 'cancelled' && !stoppedFromOutside
-          ? 'a person cancelled it'
-          : o.close
-            ? 'its pane was closed when it ended (--close)'
-            : o.agent === null
-              ? 'a command run: nudge does not run a command again on its own (nudge run it again)'
-              : f.resumable(o.agent) === undefined
-                ? `no profile is named ${o.agent} now`
-                : !f.resumable(o.agent)
-                  ? `the ${o.agent} profile has no resume option`
-                  : record.session === undefined
-                    ? `no session id of ${o.agent} was recorded for it, so its conversation cannot be named`
-                    : !f.folderExists(o.cwd)
-                      ? `its folder ${o.cwd} is gone`
-                      : undefined;
+      const why = whyNotResumed(r, f);
       const planned: PlannedRun = {
         ...base,
         action: why ? 'leave' : 'resume',
@@ -184,29 +218,8 @@ export function planRecovery(f: RecoveryFacts): RecoveryPlan {
         why ? {...base, action: 'leave', why} : {...base, action: 'retarget', run: run?.job},
       );
     }
-    for (const s of f.schedules.filter((s) => s.socket === g.socketPath)) {
-      const m = s.marked;
-      if (!m || m.serverPid !== g.serverPid) {
-        schedules.push({
-          name: s.name,
-          action: 'leave',
-          why: 'its pane is not known (scheduled before nudge kept it): run nudge schedule again from the pane it is for',
-        });
-        continue;
-      }
-      const run = resumed.get(m.pane);
-      const noticeElsewhere = m.notice !== undefined && m.notice !== m.pane;
-      const why = !run
-        ? `its pane ${m.pane} was not a run's that comes back: run nudge schedule again from the pane it is for`
-        : noticeElsewhere
-          ? `its notice went to another pane (${m.notice}), which does not come back: run nudge schedule again`
-          : undefined;
-      schedules.push(
-        why
-          ? {name: s.name, pane: m.pane, action: 'leave', why}
-          : {name: s.name, pane: m.pane, action: 'remark', run: run?.job},
-      );
-    }
+    for (const s of f.schedules.filter((s) => s.socket === g.socketPath))
+      schedules.push(plannedSchedule(s, g, resumed));
   }
   return {servers: f.gone, runs, jobs, schedules};
 }

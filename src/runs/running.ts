@@ -1,8 +1,8 @@
 import type {Profile} from '../agents/profile.js';
 import {isShellCommand} from '../agents/shell.js';
 import {formatDuration} from '../base/durations.js';
-import {describeStall} from '../detect/stall.js';
-import {waitUntil} from '../detect/wait-until.js';
+import {describeStall, type StallPolicy} from '../detect/stall.js';
+import {type WaitResult, waitUntil} from '../detect/wait-until.js';
 import type {Verdict, Watcher} from '../detect/watchers.js';
 import {stallHook} from '../job-worker/stall.js';
 import {type Awaited, awaitDone} from '../pane/await-done.js';
@@ -39,6 +39,37 @@ export interface RunningRun {
   lookForSession: () => Promise<void>;
   /** Type a line into the run's pane and press Enter (`--on-stall continue`). */
   type: (line: string) => Promise<Delivery>;
+}
+
+/** The stall watchdog of a run's wait: its stalls recorded and told, its continue line typed. */
+function runStall(deps: RunDeps, run: RunningRun, policy: StallPolicy, panePid: number) {
+  return stallHook(
+    {
+      clock: deps.clock,
+      note: (name, data) => deps.recorder.event(name, data as RunEvents[typeof name]),
+      mark: (stalled) => deps.recorder.mark({stalled}),
+      tell: deps.notify,
+      input: () => deps.foreground.inputState(panePid),
+      type: run.type,
+    },
+    {policy, pane: run.pane, profile: run.profile, ignore: [], state: 'running'},
+  );
+}
+
+/** A run's monitor that ended with no ending of its own: a stall it cancelled, or the total
+ * timeout. */
+function monitorTimedOut(w: WaitResult): Ending {
+  if (w.stalled)
+    return {
+      state: 'timeout',
+      timeout: 'idle',
+      reason: `Stalled (${describeStall(w.stalled)}): --on-stall cancel stopped the run.`,
+    };
+  return {
+    state: 'timeout',
+    timeout: 'total',
+    reason: `total timeout: ${w.verdict.status === 'pending' ? w.verdict.why : 'no end seen'}.`,
+  };
 }
 
 /**
@@ -86,19 +117,7 @@ export async function watchRunning(
     (e: unknown) => ({e}),
   );
   const monitor = new RunMonitor(deps, run, shell.panePid, signal);
-  const stall = o.stall
-    ? stallHook(
-        {
-          clock,
-          note: (name, data) => recorder.event(name, data as RunEvents[typeof name]),
-          mark: (stalled) => recorder.mark({stalled}),
-          tell: deps.notify,
-          input: () => deps.foreground.inputState(shell.panePid),
-          type: run.type,
-        },
-        {policy: o.stall, pane: run.pane, profile: run.profile, ignore: [], state: 'running'},
-      )
-    : undefined;
+  const stall = o.stall ? runStall(deps, run, o.stall, shell.panePid) : undefined;
   const watched: Promise<{m: Ending} | {me: unknown}> = waitUntil(deps.tmux, run.pane, monitor, {
     intervalMs: o.intervalMs,
     timeoutMs: o.timeoutMs + AWAIT_SLACK_MS,
@@ -106,22 +125,7 @@ export async function watchRunning(
     signal: both,
     stall,
   }).then(
-    (w) =>
-      ({
-        m:
-          monitor.ending ??
-          (w.stalled
-            ? {
-                state: 'timeout',
-                timeout: 'idle',
-                reason: `Stalled (${describeStall(w.stalled)}): --on-stall cancel stopped the run.`,
-              }
-            : {
-                state: 'timeout',
-                timeout: 'total',
-                reason: `total timeout: ${w.verdict.status === 'pending' ? w.verdict.why : 'no end seen'}.`,
-              }),
-      }) as const,
+    (w) => ({m: monitor.ending ?? monitorTimedOut(w)}) as const,
     (me: unknown) => ({me}),
   );
   const first = await Promise.race([done, watched]);
