@@ -1,10 +1,13 @@
 import {Buffer} from 'node:buffer';
 import {open, readdir, stat} from 'node:fs/promises';
 import {join} from 'node:path';
-import {SESSION_ID, type SessionSource} from '../agents/resume.js';
+import type {Profile} from '../agents/profile.js';
+import {SESSION_ID, type SessionSource, withSession} from '../agents/resume.js';
 import {claudeConfigDirs, sessionOfPane} from '../doors/claude-session.js';
+import {PaneFailure} from '../pane/failures.js';
 import type {ProcessTree} from '../process/tree.js';
 import {codexDays} from '../records/locate.js';
+import type {RunOptions} from './request.js';
 
 /** A run's agent session: its id, and where nudge read it. */
 export interface AgentSession {
@@ -131,4 +134,26 @@ async function firstLine(path: string): Promise<Record<string, unknown> | undefi
   } finally {
     await file.close();
   }
+}
+
+/** The words a run's agent starts with, and its session when nudge knows it from the start:
+ * the one resumed (nudge recover), or one nudge chose and gives it (`startArgs`). */
+export function sessionAtStart(
+  o: RunOptions,
+  profile: Profile,
+  newSessionId: () => string,
+): {args: string[]; session?: AgentSession} {
+  const resume = profile.resume;
+  if (o.resume) {
+    if (!resume)
+      throw new PaneFailure(`${o.agent} has no resume option in its profile; nothing was started.`);
+    const id = o.resume.session;
+    return {
+      args: withSession(resume.args, id),
+      session: {id, from: `resumed (run ${o.resume.of})`},
+    };
+  }
+  if (resume?.session !== 'chosen' || !resume.startArgs) return {args: []};
+  const id = newSessionId();
+  return {args: withSession(resume.startArgs, id), session: {id, from: 'chosen by nudge'}};
 }

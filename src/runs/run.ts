@@ -1,14 +1,12 @@
 import type {Profile} from '../agents/profile.js';
 import {agentNamed, PROFILES} from '../agents/registry.js';
-import {withSession} from '../agents/resume.js';
 import {describeError} from '../base/errors.js';
 import {exitSentinel} from '../detect/output-watchers.js';
 import {endingOf} from '../job-worker/ending.js';
-import {PaneFailure} from '../pane/failures.js';
 import type {PaneIo} from '../pane/keys.js';
 import type {PaneInfo} from '../tmux/tmux.js';
 import {cursorRow, type PaneView} from '../tmux/view.js';
-import type {AgentSession} from './agent-session.js';
+import {type AgentSession, sessionAtStart} from './agent-session.js';
 import {RunDialogs} from './dialogs.js';
 import type {Ending, RunDeps, RunEvents, RunOutcome} from './events.js';
 import {reportOf} from './finish.js';
@@ -190,7 +188,7 @@ class Run {
     this.#startRow = cursorRow(await this.deps.tmux.view(this.#pane, 0)) + 1;
     if (o.agent) {
       const onDialog = (view: PaneView) => this.#dialogs.onScreen(view, this.signal);
-      const {args, session} = this.#sessionAtStart();
+      const {args, session} = sessionAtStart(this.#o, this.#profile, this.deps.newSessionId);
       // Compared with the agent's files' mtimes: the wall clock.
       this.#agentStartedAt = this.deps.clock.wall();
       await startAgent(
@@ -226,27 +224,6 @@ class Run {
     // idle prompt is read from its screen, not from the shell's foreground.
     const paneCommand = o.agent ? delivered.before.currentCommand : shell.currentCommand;
     return {at: 'running', shell, before: delivered.before, paneCommand};
-  }
-
-  /** The words the agent starts with, and its session when nudge knows it from the start: the
-   * one resumed (nudge recover), or one nudge chose and gives it (`startArgs`). */
-  #sessionAtStart(): {args: string[]; session?: AgentSession} {
-    const o = this.#o;
-    const resume = this.#profile.resume;
-    if (o.resume) {
-      if (!resume)
-        throw new PaneFailure(
-          `${o.agent} has no resume option in its profile; nothing was started.`,
-        );
-      const id = o.resume.session;
-      return {
-        args: withSession(resume.args, id),
-        session: {id, from: `resumed (run ${o.resume.of})`},
-      };
-    }
-    if (resume?.session !== 'chosen' || !resume.startArgs) return {args: []};
-    const id = this.deps.newSessionId();
-    return {args: withSession(resume.startArgs, id), session: {id, from: 'chosen by nudge'}};
   }
 
   async #noteSession(session: AgentSession): Promise<void> {

@@ -1,13 +1,13 @@
 import {createHash} from 'node:crypto';
-import {chmod, mkdir, realpath, rm, rmdir, stat} from 'node:fs/promises';
+import {chmod, mkdir, realpath, rm, stat} from 'node:fs/promises';
 import {basename, dirname, join} from 'node:path';
 import {READ_LIMITS, readFailure, readTextCapped} from '../base/bounded-read.js';
 import {NudgeError} from '../base/errors.js';
 import {writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE} from '../base/paths.js';
 import type {InstallAgent} from './agents.js';
-import {type KeyPath, pruneCreated} from './edit.js';
-import {addPiece, formatOf, isEmptyDocument, type RecordedPiece, removePiece} from './pieces.js';
+import type {KeyPath} from './edit.js';
+import {addPiece, type RecordedPiece, removePiece} from './pieces.js';
 import type {Piece, Scope} from './place.js';
 
 /**
@@ -69,11 +69,11 @@ export interface Manifest {
   pieces: RecordedPiece[];
 }
 
-function sha(text: string): string {
+export function sha(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-async function readText(file: string): Promise<string | undefined> {
+export async function readText(file: string): Promise<string | undefined> {
   try {
     return await readTextCapped(file, READ_LIMITS.record);
   } catch (error) {
@@ -174,7 +174,7 @@ async function makeDirs(file: string): Promise<string[]> {
 }
 
 /** Write keeping a symlinked config file a symlink, and its mode. */
-async function writeConfig(file: string, text: string): Promise<void> {
+export async function writeConfig(file: string, text: string): Promise<void> {
   let target = file;
   let mode: number | undefined;
   try {
@@ -187,7 +187,7 @@ async function writeConfig(file: string, text: string): Promise<void> {
   if (mode !== undefined) await chmod(target, mode);
 }
 
-function failedWrite(file: string, error: unknown): NudgeError {
+export function failedWrite(file: string, error: unknown): NudgeError {
   if (error instanceof NudgeError) return error;
   return new NudgeError(
     'config-write',
@@ -259,70 +259,9 @@ export async function applyInstall(
   return {backups};
 }
 
-/** What uninstall would do, from the manifest. */
-export async function planUninstall(manifest: Manifest): Promise<InstallPlan> {
-  const texts = new Map<string, string | undefined>();
-  const plans: PiecePlan[] = [];
-  const files: FilePlan[] = [];
-  for (const [file, record] of Object.entries(manifest.files)) {
-    const current = await readText(file);
-    const mine = manifest.pieces.filter((r) => r.piece.file === file);
-    if (current === undefined) {
-      for (const r of mine)
-        plans.push({id: r.piece.id, what: r.piece.what, file, action: 'absent'});
-      files.push({file, action: 'none'});
-      continue;
-    }
-    if (sha(current) === record.written && record.restorable !== false) {
-      // untouched since install: the file as it was, byte for byte
-      const original = record.backup === undefined ? undefined : await readText(record.backup);
-      if (record.existed && original === undefined) {
-        throw new NudgeError(
-          'config-write',
-          `The backup of ${file} (${record.backup}) is missing; nothing was changed.`,
-        );
-      }
-      texts.set(file, record.existed ? original : undefined);
-      for (const r of mine)
-        plans.push({id: r.piece.id, what: r.piece.what, file, action: 'remove'});
-      files.push({file, action: record.existed ? 'restore' : 'delete'});
-      continue;
-    }
-    let text: string | undefined = current;
-    for (const r of mine) {
-      if (text === undefined) break;
-      text = takeOut(r, text, plans);
-    }
-    const first = mine[0];
-    // A key one piece created may hold another's (two hooks under `hooks`): pruned once all
-    // are out, whichever piece made it.
-    if (text !== undefined && first && first.piece.kind !== 'file')
-      text = pruneCreated(
-        formatOf(first.piece),
-        text,
-        mine.flatMap((r) => r.created),
-      );
-    if (
-      text !== undefined &&
-      !record.existed &&
-      first &&
-      first.piece.kind !== 'file' &&
-      isEmptyDocument(first.piece, text)
-    )
-      text = undefined;
-    if (text === current) {
-      files.push({file, action: 'none'});
-      continue;
-    }
-    texts.set(file, text);
-    files.push({file, action: text === undefined ? 'delete' : 'edit'});
-  }
-  return {pieces: plans, files, texts, manifest, created: []};
-}
-
 /** Take a recorded piece out of `text` (its file's), noting it in `plans`: removed, or left
  * alone with why. The text after. */
-function takeOut(r: RecordedPiece, text: string, plans: PiecePlan[]): string | undefined {
+export function takeOut(r: RecordedPiece, text: string, plans: PiecePlan[]): string | undefined {
   const out = removePiece(r, text);
   plans.push({
     id: r.piece.id,
@@ -332,33 +271,4 @@ function takeOut(r: RecordedPiece, text: string, plans: PiecePlan[]): string | u
     ...(out.note ? {note: out.note} : {}),
   });
   return out.text;
-}
-
-/** Carry out an uninstall plan, then forget the install. */
-export async function applyUninstall(plan: InstallPlan, manifestPath: string): Promise<void> {
-  const manifest = plan.manifest!;
-  for (const [file, text] of plan.texts) {
-    try {
-      if (text === undefined) await rm(file, {force: true});
-      else await writeConfig(file, text);
-    } catch (error) {
-      throw failedWrite(file, error);
-    }
-  }
-  for (const record of Object.values(manifest.files)) {
-    for (const dir of [...record.dirs].reverse()) {
-      await rmdir(dir).catch(() => undefined); // only when empty
-    }
-  }
-  const exact = plan.files.every((f) => f.action === 'restore' || f.action === 'delete');
-  if (exact) {
-    for (const record of Object.values(manifest.files)) {
-      if (record.backup) await rm(record.backup, {force: true});
-    }
-    const dirs = new Set(
-      Object.values(manifest.files).flatMap((f) => (f.backup ? [dirname(f.backup)] : [])),
-    );
-    for (const dir of dirs) await rmdir(dir).catch(() => undefined);
-  }
-  await rm(manifestPath, {force: true});
 }

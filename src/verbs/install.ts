@@ -14,11 +14,9 @@ import {
 } from '../setup/agents.js';
 import {
   applyInstall,
-  applyUninstall,
   type FilePlan,
   type PiecePlan,
   planInstall,
-  planUninstall,
   readManifest,
 } from '../setup/install.js';
 import {
@@ -29,6 +27,7 @@ import {
   projectRoot,
   type Scope,
 } from '../setup/place.js';
+import {applyUninstall, planUninstall} from '../setup/uninstall.js';
 import type {CommandContext} from './context.js';
 import type {INSTALL_OPTIONS} from './options/setup.js';
 

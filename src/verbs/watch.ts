@@ -4,12 +4,11 @@ import {resolveStall} from '../detect/stall-options.js';
 import {resolveSinks} from '../notify/config.js';
 import {provenPane} from '../pane/own-pane.js';
 import {checkReach, ownPane, resolvePane} from '../pane/target.js';
-import {isRunning, type ProcessId, signalProcess} from '../process/identity.js';
+import {isRunning} from '../process/identity.js';
 import {launchWorker} from '../process/launch-worker.js';
-import {stopGracefully} from '../process/stop.js';
 import {insideTmux, resolveServerSpec} from '../tmux/server.js';
 import {visibleText} from '../tmux/view.js';
-import {createAssessor, describeAssessor} from '../watch/assessor.js';
+import {createAssessor} from '../watch/assessor.js';
 import {assessRequest} from '../watch/cycle.js';
 import {resolveWatcherOptions, WATCHER_OPTION_DEFAULTS} from '../watch/options.js';
 import {
@@ -29,6 +28,7 @@ import type {
   WatchStartOptions,
   WatchStartResult,
 } from '../watch/types.js';
+import {processOf, stopCycle, viewOf} from '../watch/view.js';
 import type {CommandContext} from './context.js';
 
 /**
@@ -196,7 +196,7 @@ export async function pauseWatcher(
       result: r.cycle,
     };
   });
-  if (cycle) await stopCycle(processOf(cycle), ctx);
+  if (cycle) await stopCycle(processOf(cycle), ctx.clock);
   const record = await store.read(name);
   if (!record) throw noSuchWatcher(name);
   const spec = resolveServerSpec({socketPath: record.socketPath}, ctx.env);
@@ -257,7 +257,7 @@ export async function clearWatcher(
     if (!r) throw noSuchWatcher(name);
     return {record: 'remove', result: r.cycle};
   });
-  const stoppedCycle = cycle ? await stopCycle(processOf(cycle), ctx) : false;
+  const stoppedCycle = cycle ? await stopCycle(processOf(cycle), ctx.clock) : false;
   return {result: 'cleared', name, stoppedCycle};
 }
 
@@ -283,55 +283,6 @@ export async function listWatchers(_o: object, ctx: CommandContext): Promise<Wat
 /** The watcher a command names (checked) and the store of the state folder. */
 function watcherNamed(o: {name: string}, ctx: CommandContext) {
   return {name: validateWatcherName(o.name), store: new WatcherStore(resolveStateDir(ctx.env))};
-}
-
-/** The record as shown: a cycle only while its process runs. */
-function viewOf(r: WatcherRecord): WatcherView {
-  const running = r.cycle !== undefined && isRunning(processOf(r.cycle));
-  return {
-    name: r.name,
-    state: r.state,
-    pane: r.pane,
-    paneTarget: r.paneTarget,
-    socketPath: r.socketPath,
-    plan: r.plan,
-    assessor: describeAssessor(r.assessor),
-    options: r.options,
-    ...(r.pausedReason ? {pausedReason: r.pausedReason} : {}),
-    ...(r.stalled ? {stalled: r.stalled} : {}),
-    injections: r.injections ?? 0,
-    pending: r.pending.length,
-    ...(running ? {cycle: r.cycle?.pid} : {}),
-    ...(r.cycle && !running
-      ? {
-          lostCycle: `its cycle worker (pid ${r.cycle.pid}) is gone without finishing; the next report starts a new one`,
-        }
-      : {}),
-    createdAt: r.createdAt,
-    updatedAt: r.updatedAt,
-    transcript: r.transcript,
-  };
-}
-
-function processOf(cycle: NonNullable<WatcherRecord['cycle']>): ProcessId {
-  return {pid: cycle.pid, start: cycle.pidStart};
-}
-
-/** How long a cycle gets to stop after SIGTERM (an injection under way finishes first). */
-const STOP_GRACE_MS = 15_000;
-const STOP_POLL_MS = 50;
-
-/** Stop a cycle worker and what it started (its process group): SIGTERM, then SIGKILL after
- * the grace period. Whether one was running. */
-async function stopCycle(worker: ProcessId, ctx: CommandContext): Promise<boolean> {
-  const how = await stopGracefully({
-    send: (signal) => signalProcess(worker, signal, true),
-    alive: () => isRunning(worker),
-    clock: ctx.clock,
-    graceMs: STOP_GRACE_MS,
-    pollMs: STOP_POLL_MS,
-  });
-  return how !== 'not-running';
 }
 
 /** The watcher a report is for: NAME, else the one watching this pane, else the only one. */

@@ -1,6 +1,6 @@
 import {expect, test} from 'vitest';
 import {FIELD_SEPARATOR, joinFormat, splitFields} from '../../../src/tmux/format.js';
-import {parsePaneInfo} from '../../../src/tmux/tmux.js';
+import {parsePaneInfo} from '../../../src/tmux/pane-info.js';
 
 // What three tmux versions printed for nudge's pane format, recorded with
 // `tmux [-u] -L … display-message -p -t %0 <format>` for a pane started as

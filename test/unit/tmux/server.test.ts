@@ -1,8 +1,8 @@
 import {expect, test} from 'vitest';
 import {FIELD_SEPARATOR} from '../../../src/tmux/format.js';
+import {parsePaneInfo} from '../../../src/tmux/pane-info.js';
 import {classifyTmuxFailure} from '../../../src/tmux/runner.js';
 import {resolveServerSpec, serverArgs, socketFile} from '../../../src/tmux/server.js';
-import {parsePaneInfo} from '../../../src/tmux/tmux.js';
 
 test('server precedence: -S, -L, NUDGE_TMUX_SOCKET, $TMUX, default', () => {
   const env = {TMUX: '/tmp/tmux-0/work,123,4', NUDGE_TMUX_SOCKET: '/run/sock'};
