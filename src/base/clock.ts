@@ -69,16 +69,40 @@ export async function sleepOrWake(
   wake: ((signal: AbortSignal) => Promise<void>) | undefined,
 ): Promise<void> {
   if (!wake) return clock.sleep(ms, signal);
+  await sleepOrWoken({clock, signal}, clock.now() + ms, wake);
+  signal.throwIfAborted();
+}
+
+/** Sleep until `at` on the clock's monotonic time; wake early when `wake` resolves
+ * ('woken'), or when `nudge` does ('nudged'). Aborted, it rejects. */
+export async function sleepOrWoken(
+  {
+    clock,
+    signal,
+    nudge,
+  }: {
+    clock: Clock;
+    signal: AbortSignal;
+    nudge?: ((s: AbortSignal) => Promise<void>) | undefined;
+  },
+  at: number,
+  wake: (s: AbortSignal) => Promise<void>,
+): Promise<'slept' | 'woken' | 'nudged'> {
   // Aborted already, no abort event would come to end the race.
   signal.throwIfAborted();
+  // One controller ends the loser of the race, and both when the wait is cancelled. (Not
+  // AbortSignal.any: a wait makes one of these per window or read, for hours.)
   const stop = new AbortController();
   const cancel = () => stop.abort(signal.reason);
   signal.addEventListener('abort', cancel, {once: true});
   try {
-    await Promise.race([clock.sleep(ms, stop.signal), wake(stop.signal)]);
+    return await Promise.race([
+      clock.sleep(at - clock.now(), stop.signal).then(() => 'slept' as const),
+      wake(stop.signal).then(() => 'woken' as const),
+      ...(nudge ? [nudge(stop.signal).then(() => 'nudged' as const)] : []),
+    ]);
   } finally {
     signal.removeEventListener('abort', cancel);
     stop.abort(RACE_OVER);
   }
-  signal.throwIfAborted();
 }

@@ -1,4 +1,4 @@
-import {type Clock, RACE_OVER} from '../base/clock.js';
+import {sleepOrWoken} from '../base/clock.js';
 import type {PaneActivity} from '../tmux/activity.js';
 import {TmuxCommandError} from '../tmux/runner.js';
 import type {Tmux} from '../tmux/tmux.js';
@@ -131,35 +131,6 @@ function eventKit(...args: Parameters<typeof waitOnEvents>) {
     /** The next quiet look's gap after `quietLooks` quiet looks in a row (quietLookGap). */
     quietGap: (quietLooks: number) => quietLookGap(intervalMs, quietLooks, !!opts.stall),
   };
-}
-
-/** Sleep until `at`; wake early when `wake` resolves, or when `nudge` does ('nudged': look
- * now). */
-async function sleepOrWoken(
-  {
-    clock,
-    signal,
-    nudge,
-  }: {clock: Clock; signal: AbortSignal; nudge?: ((s: AbortSignal) => Promise<void>) | undefined},
-  at: number,
-  wake: (s: AbortSignal) => Promise<void>,
-): Promise<'slept' | 'woken' | 'nudged'> {
-  signal.throwIfAborted();
-  // One controller ends the loser of the race, and both when the wait is cancelled. (Not
-  // AbortSignal.any: a wait makes one of these per window or read, for hours.)
-  const stop = new AbortController();
-  const cancel = () => stop.abort(signal.reason);
-  signal.addEventListener('abort', cancel, {once: true});
-  try {
-    return await Promise.race([
-      clock.sleep(at - clock.now(), stop.signal).then(() => 'slept' as const),
-      wake(stop.signal).then(() => 'woken' as const),
-      ...(nudge ? [nudge(stop.signal).then(() => 'nudged' as const)] : []),
-    ]);
-  } finally {
-    signal.removeEventListener('abort', cancel);
-    stop.abort(RACE_OVER);
-  }
 }
 
 /** How an event loop sleeps: until a time, or output, or the events' end, or panes coming or

@@ -11,6 +11,7 @@ import {formatDuration} from '../base/durations.js';
 import {waitUntil} from '../detect/wait-until.js';
 import type {PaneView} from '../tmux/view.js';
 import {type ComposerPolicy, prepareComposer, preview} from './composer.js';
+import {drawnView, holdsOnly, shownIn, squashed} from './drawn.js';
 import {type Delivery, NotDelivered, PaneFailure} from './failures.js';
 import {lineEnded, markTyping} from './half-line.js';
 import {clearLine, countingTyped, type PaneIo, typeText} from './keys.js';
@@ -313,66 +314,5 @@ function lostItsStart(
   return squashed(line.text) !== squashed(shownIn(profile, line, text));
 }
 
-/**
- * What an input line shows of `text`: text that starts with the shell prefix turned the line
- * into shell mode, which shows the rest of it (the prompt character says the mode).
- */
-function shownIn(profile: Profile, line: ComposerState, text: string): string {
-  const prefix = profile.shellPrefix;
-  return line.mode && prefix && text.startsWith(prefix) ? text.slice(prefix.length) : text;
-}
-
-/**
- * The screen once the program has drawn what was typed: a program slow to redraw (opencode
- * on a busy machine) still shows the start of the text, or nothing, a moment after the last
- * key — which is neither a line someone else typed into nor one that lost its start. Waits
- * while the input line shows a strict beginning of the text, at most DRAWN_WAIT_MS (a line
- * that truly lost its start shows the text's end, and is judged at once).
- */
-async function drawnView(
-  io: PaneIo,
-  pane: string,
-  profile: Profile,
-  text: string,
-  signal: AbortSignal,
-): Promise<PaneView> {
-  let last: PaneView | undefined;
-  await waitUntil(
-    io.tmux,
-    pane,
-    {
-      historyRows: 0,
-      observe: (view) => {
-        last = view;
-        const line = readComposerState(profile, view);
-        const whole = line && squashed(shownIn(profile, line, text));
-        const drawn = line && squashed(line.text);
-        const drawing =
-          whole !== undefined && drawn !== undefined && whole.startsWith(drawn) && drawn !== whole;
-        return drawing ? {status: 'pending', why: 'still drawing the text'} : {status: 'done'};
-      },
-    },
-    {intervalMs: DRAWN_POLL_MS, timeoutMs: DRAWN_WAIT_MS, clock: io.clock, signal},
-  );
-  return last ?? (await io.tmux.view(pane, 0));
-}
-
-function squashed(text: string): string {
-  return text.replace(/\s+/g, '');
-}
-
-/** How long a program may take to draw what was typed, and how often it is looked at. */
-// 8 s, not 2: opencode on a CI machine running two test suites at once drew only the first
-// of 29 characters in 2 s. Waiting longer only delays a failure (a line that stays a strict
-// beginning of the text is never submitted), never a success.
-const DRAWN_WAIT_MS = 8_000;
-const DRAWN_POLL_MS = 50;
-
 /** Columns an agent's composer row takes before the text (Gemini's ` *   `, with room). */
 const COMPOSER_PROMPT_COLUMNS = 8;
-
-/** Whether an input line read back after typing holds only (the visible end of) `text`:
- * whitespace is ignored, as the line may wrap or the program may reflow it. */
-function holdsOnly(line: string, text: string): boolean {
-  return squashed(text).endsWith(squashed(line));
-}

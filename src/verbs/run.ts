@@ -24,6 +24,7 @@ import {
   validBranchName,
   workTreeRoot,
 } from '../runs/git.js';
+import {placeOf} from '../runs/place.js';
 import {RUN_REQUEST_VERSION, type RunRequest, type RunWorktree} from '../runs/request.js';
 import {validateText} from '../submit/options.js';
 import {resolveServerSpec, type ServerSpec} from '../tmux/server.js';
@@ -326,40 +327,6 @@ async function callerPane(
     ? await ownPaneOrRefuse(tmux, spec, ctx, lead, 'pass --notify-pane %N, or --no-notice')
     : provenPane(await ownPane(tmux, spec, ctx).catch(() => ({kind: 'outside'}) as const));
   return own === undefined ? undefined : (await resolvePane(tmux, spec, own, ctx)).info;
-}
-
-/** Where the pane goes, and how to say it. */
-async function placeOf(
-  o: RunOptions,
-  caller: PaneInfo | undefined,
-  recentSession: () => Promise<string | undefined>,
-): Promise<[PanePlace, string]> {
-  if (o.split !== undefined) {
-    if (!caller) {
-      throw new NudgeError(
-        'no-pane',
-        '--split splits the window nudge runs in, but nudge is not running inside tmux on that server; use --window (the default).',
-      );
-    }
-    return [
-      {kind: 'split', of: caller.paneId, direction: o.split as 'h' | 'v'},
-      `split of ${caller.paneId}`,
-    ];
-  }
-  const session = o.session ?? caller?.sessionId ?? (await recentSession());
-  if (session === undefined) {
-    throw new NudgeError(
-      'no-server',
-      'The tmux server has no session to open a window in; start one (tmux new-session -d) or pass --session.',
-    );
-  }
-  if (/[\0\n]/.test(session) || session.trim() === '') {
-    throw new NudgeError(
-      'bad-usage',
-      `--session ${JSON.stringify(session)} is not a session name.`,
-    );
-  }
-  return [{kind: 'window', session}, `new window in session ${session}`];
 }
 
 async function serverOf(tmux: ReturnType<CommandContext['tmux']>, pane: string): Promise<PaneInfo> {

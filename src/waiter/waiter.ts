@@ -1,17 +1,17 @@
-import {readdirSync} from 'node:fs';
-import {mkdir, readdir, readFile, rename, rm} from 'node:fs/promises';
+import {mkdir, readFile, rename, rm} from 'node:fs/promises';
 import {join} from 'node:path';
 import {type Clock, RACE_OVER} from '../base/clock.js';
 import {describeError} from '../base/errors.js';
 import {writeFileAtomic} from '../base/fs.js';
-import {DIR_MODE, JOB_ID_PATTERN} from '../base/paths.js';
+import {DIR_MODE} from '../base/paths.js';
 import {isTerminal, JobHandle} from '../jobs/store.js';
 import {fnv1a64} from '../locks/key.js';
 import {watchQueue} from '../locks/queue-watch.js';
 import {takeWaiterLock, type WaiterLock, waiterLockHeld} from '../locks/waiter-lock.js';
-import {isPidAlive, processId} from '../process/identity.js';
+import {processId} from '../process/identity.js';
 import type {ServerRef} from '../tmux/server.js';
 import {keepCaller, onlyPerCaller, PER_CALLER, perCaller} from './caller.js';
+import {inboxEntries, stillOurs, takeBack} from './inbox.js';
 
 /**
  * One waiter per tmux server (issue 44): the detached worker `nudge submit` starts hands its
@@ -257,33 +257,6 @@ async function serve(dir: string, first: WaiterLock, deps: WaiterDeps): Promise<
   }
 }
 
-/** The names in `dir` ([] if it cannot be read), read synchronously: a small folder of the
- * state directory, read at each round of the waiter (its backstop every 5 s); through the
- * thread pool each read was one more wake-up of the waiter (issue 44). */
-function listFolder(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
-}
-
-/** The inbox's entries, oldest job first (job ids sort by time). An entry a waiter was taking
- * when it died (`<job>.json.<pid>.taken`, its pid gone) is put back first. */
-async function inboxEntries(inbox: string): Promise<string[]> {
-  let names = listFolder(inbox);
-  for (const name of names) {
-    const taken = /^(.+\.json)\.(\d+)\.taken$/.exec(name);
-    if (taken?.[1] && !isPidAlive(Number(taken[2]))) {
-      await rename(join(inbox, name), join(inbox, taken[1])).catch(() => {});
-      names = listFolder(inbox);
-    }
-  }
-  return names
-    .filter((n) => n.endsWith('.json') && JOB_ID_PATTERN.test(n.slice(0, -'.json'.length)))
-    .sort();
-}
-
 /** Take an entry (renamed away: only one process's rename succeeds) and record this process
  * as its job's; undefined when another took it first or it is not a job's. One claim per job
  * (issue 61: an entry written again made the waiter type the job's text twice): an entry for
@@ -343,21 +316,4 @@ async function claim(
 /** Whether a person asked to cancel the job (`nudge cancel` marks it before it signals). */
 async function cancelRequested(stateDir: string, id: string): Promise<boolean> {
   return new JobHandle(id, join(stateDir, 'jobs', id)).cancelRequested();
-}
-
-async function takeBack(entry: string): Promise<boolean> {
-  try {
-    await rm(entry);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Whether the job's entry is still in the inbox, or being taken (renamed to
- * `<job>.json.<pid>.taken` until the waiter has recorded itself as the job's process): the
- * worker stays the job's process until then, so the job is never without a live one. */
-async function stillOurs(inbox: string, jobId: string): Promise<boolean> {
-  const names = await readdir(inbox).catch(() => [] as string[]);
-  return names.some((n) => n === `${jobId}.json` || n.startsWith(`${jobId}.json.`));
 }

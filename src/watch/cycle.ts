@@ -1,15 +1,20 @@
-import type {Clock} from '../base/clock.js';
 import {describeError, isAbortError} from '../base/errors.js';
-import {describeStall, type StallPolicy} from '../detect/stall.js';
-import type {Change, Tell} from '../notify/tell.js';
+import {describeStall} from '../detect/stall.js';
+import type {Change} from '../notify/tell.js';
 import {PaneFailure} from '../pane/failures.js';
-import type {PaneIdleResult} from '../pane/wait-idle.js';
-import type {CommandRun} from '../process/run-command.js';
-import {type Assessor, type AssessRequest, commandPrefixOf} from './assessor.js';
-import {waitOutLimit} from './limit.js';
-import {WATCHER_OPTION_DEFAULTS} from './options.js';
+import {type AssessRequest, commandPrefixOf} from './assessor.js';
 import {
-  appendCapped,
+  type CycleDeps,
+  enterOf,
+  iso,
+  optionsOf,
+  paneGone,
+  read,
+  record,
+  tailChars,
+} from './cycle-deps.js';
+import {waitOutLimit} from './limit.js';
+import {
   MAX_INJECTION_CHARS,
   type PendingReport,
   type TranscriptRole,
@@ -17,47 +22,7 @@ import {
   type WatcherRecord,
   type WatcherState,
 } from './record.js';
-import {countInjection, injectionBound, pause, type WatcherRecords} from './record-changes.js';
-
-/** What a cycle does to the pane. Every member is required (tests pass a fake pane). */
-export interface CyclePane {
-  /** Whether the pane is still there (the same server). */
-  exists(): Promise<boolean>;
-  /** Block until the pane has been idle for `thresholdMs` (the verdicts of `nudge wait`),
-   * with the stall watchdog over the wait when the watcher has one (`stall`: it records and
-   * tells of a stall; `--on-stall cancel` ends the wait, `stalled` set). */
-  waitIdle(
-    thresholdMs: number,
-    timeoutMs: number,
-    stall: StallPolicy | null,
-    signal: AbortSignal,
-  ): Promise<PaneIdleResult>;
-  /** The last lines of the pane's screen. */
-  tail(): Promise<string>;
-  /** Type the line and confirm it (holding the pane's lock only meanwhile): the delivery. */
-  inject(line: string, enter: boolean, signal: AbortSignal): Promise<string>;
-}
-
-/** What a cycle needs: every member required. */
-export interface CycleDeps {
-  records: WatcherRecords;
-  clock: Clock;
-  pane: CyclePane;
-  /** The assessor the record names (read again for each assessment: `watch start` may
-   * change it between cycles). */
-  assessorFor: (record: WatcherRecord) => Assessor;
-  /** Run `--bash-wait` (under the user's `$SHELL -lc` in `cwd`, output merged, bounded). */
-  runWait: (
-    command: string,
-    cwd: string | undefined,
-    timeoutMs: number,
-    signal: AbortSignal,
-  ) => Promise<CommandRun>;
-  /** This process: a cycle takes reports only while the record names it. */
-  pid: number;
-  /** Tell the person of a change (the watcher's `--notify` sinks; none: a no-op). */
-  tell: Tell;
-}
+import {countInjection, injectionBound, pause} from './record-changes.js';
 
 /** Characters of the wait's output kept in the transcript and given to the assessor. */
 export const WAIT_OUTPUT_CHARS = 4_000;
@@ -319,55 +284,4 @@ export async function assessRequest(
     max_injection_chars: MAX_INJECTION_CHARS,
   };
   return {request, record: r};
-}
-
-async function paneGone(deps: CycleDeps, name: string): Promise<string> {
-  const r = await read(deps, name);
-  return `Pane ${r?.pane ?? '?'} is gone; the watcher paused.`;
-}
-
-/** Append transcript entries (and move to `state`); false when the watcher was removed. */
-function record(
-  deps: CycleDeps,
-  name: string,
-  state: WatcherState | undefined,
-  entries: Array<[TranscriptRole, string]>,
-): Promise<boolean> {
-  return deps.records.update(name, (r) => {
-    if (!r) return {record: 'keep', result: false};
-    const t = iso(deps.clock);
-    let transcript = r.transcript;
-    for (const [role, text] of entries)
-      transcript = appendCapped(transcript, {t, role, text}, r.options.transcriptCap);
-    return {
-      record: {...r, ...(state ? {state} : {}), transcript, updatedAt: t},
-      result: true,
-    };
-  });
-}
-
-function read(deps: Pick<CycleDeps, 'records'>, name: string): Promise<WatcherRecord | undefined> {
-  return deps.records.update(name, (r) => ({record: 'keep', result: r}));
-}
-
-async function optionsOf(
-  deps: CycleDeps,
-  name: string,
-): Promise<WatcherRecord['options'] | undefined> {
-  const options = (await read(deps, name))?.options;
-  // A watcher started by an older nudge has no limit or sink options: the defaults.
-  return options && {...WATCHER_OPTION_DEFAULTS, ...options};
-}
-
-async function enterOf(deps: CycleDeps, name: string): Promise<boolean> {
-  return (await read(deps, name))?.options.enter ?? true;
-}
-
-function iso(clock: Clock): string {
-  return new Date(clock.wall()).toISOString();
-}
-
-/** The last `max` characters of `text`. */
-function tailChars(text: string, max: number): string {
-  return text.length <= max ? text : text.slice(text.length - max);
 }

@@ -15,7 +15,8 @@ import {
   createAssessor,
   type Decision,
 } from '../../../src/watch/assessor.js';
-import {type CycleDeps, type CyclePane, runCycles} from '../../../src/watch/cycle.js';
+import {runCycles} from '../../../src/watch/cycle.js';
+import type {CycleDeps, CyclePane} from '../../../src/watch/cycle-deps.js';
 import type {PendingReport, WatcherRecord} from '../../../src/watch/record.js';
 import {FakeClock} from '../../helpers/fake-clock.js';
 import {MemoryRecords} from '../../helpers/memory-records.js';
