@@ -1,7 +1,6 @@
 import {hookMarkSource} from '../agents/hook-marks.js';
 import {loadedProfiles} from '../agents/registry.js';
 import {realClock} from '../base/clock.js';
-import {describeError} from '../base/errors.js';
 import type {Logger} from '../base/log.js';
 import {layout} from '../base/paths.js';
 import {thisProcess} from '../base/this-process.js';
@@ -32,7 +31,6 @@ import {
   type LazyTransport,
   openTransport,
   openTransportLazily,
-  type Transport,
   type TransportChoice,
 } from '../tmux/transport.js';
 import {claimJob, jobTeller} from './claim.js';
@@ -40,6 +38,7 @@ import {stoppedFromOutside} from './ending.js';
 import {runJob} from './job.js';
 import type {JobDeps} from './job-deps.js';
 import {requestAfterEdit} from './lock-pane.js';
+import {describeTransport, recordTransport, watchForLoss} from './transport-record.js';
 import {watchForAnswer} from './unblocked.js';
 
 /** What the worker process used, for its exit log line. */
@@ -204,25 +203,6 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
   return outcome;
 }
 
-/** The transport a job got, in its record and as an event (a failure only logged: the job
- * goes on). */
-async function recordTransport(
-  opened: Transport,
-  described: string,
-  {handle, recorder, log}: {handle: JobHandle; recorder: JobRecorder; log: Logger},
-): Promise<void> {
-  try {
-    await handle.updateState({transport: described});
-    await recorder.event('transport', {
-      kind: opened.kind,
-      ...(opened.control ? {session: opened.control.sessionId} : {}),
-      ...(opened.fallbackReason ? {reason: opened.fallbackReason} : {}),
-    });
-  } catch (error) {
-    log.warn({error: describeError(error)}, 'could not record the transport');
-  }
-}
-
 /** After the job: the profile files refused, a transport lost after the last transition
  * written into the record, and the worker's last line. */
 async function recordTheEnd(
@@ -344,19 +324,6 @@ function withPatch(
       await recorder.end(told ? stoppedFromOutside(outcome) : outcome, {...patch(), ...extra});
     },
   };
-}
-
-/** The record's one-line `transport`: `control ($3)` or `spawn (why)`. */
-function describeTransport(t: Transport): string {
-  if (t.kind === 'control') return `control (${t.control?.sessionId ?? '?'})`;
-  return `spawn (${t.fallbackReason ?? 'no reason given'})`;
-}
-
-/** Call `onLost` if the control client ends before we close it. */
-function watchForLoss(t: Transport, onLost: (detail: string) => void): void {
-  void t.control?.closed.then((closed) => {
-    if (closed.reason !== 'closed') onLost(closed.detail);
-  });
 }
 
 /**

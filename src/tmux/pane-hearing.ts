@@ -1,4 +1,4 @@
-import type {PaneSwitches, SubscriptionChange} from './control-switches.js';
+import type {SubscriptionChange} from './control-switches.js';
 import {
   type FollowKind,
   type FollowNeed,
@@ -7,7 +7,21 @@ import {
   lullState,
   matchShownIn,
 } from './follow-format.js';
-import {type Mode, newState, type PaneState} from './hearing-state.js';
+import {
+  ARRIVAL_MARGIN_MS,
+  BUSY_GAP_MS,
+  COARSE_AFTER_MS,
+  COARSE_MIN_RATE,
+  type HearingPort,
+  type Mode,
+  newState,
+  type PaneState,
+  SILENCE_LOOK_MAX_MS,
+  settledKey,
+  subscriptionName,
+  TICK_MS,
+  TICK_SLACK_MS,
+} from './hearing-state.js';
 import {KeyedListeners} from './listeners.js';
 
 /**
@@ -16,26 +30,8 @@ import {KeyedListeners} from './listeners.js';
  *
  * A control client is told of every `%output` of every pane in its session, and each one wakes
  * the tmux client and this process (~0.3 ms of CPU each on the 2-core VMs here): a spinner is
- * ten a second, an agent's stream of tokens more. So each pane is in one of four modes:
- *
- * - **heard**: output on, each `%output` noted to the millisecond (what the stability window
- *   and the notice's latency rest on). A pane a job holds starts here.
- * - **followed**: a held pane that has printed without a pause of BUSY_GAP_MS for
- *   COARSE_AFTER_MS, at least COARSE_MIN_RATE times a second: its output paused for us and a
- *   format subscription instead, which tmux checks once a second and reports only when it
- *   changed. A change reported by a check counts as made at the check (the latest it can have
- *   been), so a wait may call the pane quiet later than it was, never sooner. What the format
- *   reads follows what the pane's waits need (src/tmux/follow-format.ts): its changes, or —
- *   when they only look for patterns — tmux's own search for them ("sparse": a report only
- *   when a match may show).
- * - **trailing**: a check came without a change (tmux reports none), so the pane may have gone
- *   quiet: output on again, and the subscription kept for one more check, which reports a
- *   change made between the silent check and output coming back. Then heard. Only a wait
- *   that must know the quiet exactly (a stability window) looks for that silence
- *   (`onSettled`); for the rest a followed pane that went quiet stays followed, and costs
- *   nothing more until it prints again.
- * - **muted**: a pane no job holds, paused for us at its first output (agents working beside a
- *   job's pane cost it one event each, not their whole stream).
+ * ten a second, an agent's stream of tokens more. So each pane is in one of four modes
+ * (heard, followed, trailing, muted: `Mode`, in hearing-state.ts).
  *
  * What a quiet pane's last change can be known to, from a followed pane's checks: a change is
  * reported by the first check after it, through `#{window_activity}`, which has whole seconds.
@@ -350,36 +346,3 @@ export class PaneHearing {
     this.#listeners.emit(key, undefined);
   }
 }
-
-/** What the hearing needs of its control client. */
-export interface HearingPort {
-  switches: Pick<PaneSwitches, 'setOutput' | 'subscribe' | 'unsubscribe' | 'windowActivity'>;
-  /** Wall-clock ms (the checks' seconds are compared with it). */
-  now(): number;
-}
-
-/** The listeners' key for "`paneId` settled" (beside its own key, for its changes). */
-function settledKey(paneId: string): string {
-  return `settled ${paneId}`;
-}
-
-/** The subscription that follows `paneId` (`%23` → `nudge-23`). */
-export function subscriptionName(paneId: string): string {
-  return `nudge-${paneId.slice(1)}`;
-}
-
-/** A pane printing with gaps shorter than this is one busy run. */
-export const BUSY_GAP_MS = 1_000;
-/** A busy run this long is followed by subscription instead of heard… */
-export const COARSE_AFTER_MS = 5_000;
-/** …if it printed at least this often (outputs a second); a pane printing once a second costs
- * what a subscription does. */
-export const COARSE_MIN_RATE = 1.5;
-/** tmux checks a client's subscriptions once a second (control_check_subs_timer). */
-const TICK_MS = 1_000;
-/** How late a check may be before its silence counts as "no change". */
-const TICK_SLACK_MS = 250;
-/** How far apart, at most, a long-followed pane is looked at for its silence. */
-const SILENCE_LOOK_MAX_MS = 3_000;
-/** How long a check's report may take to reach us (for the same-second rule). */
-const ARRIVAL_MARGIN_MS = 250;

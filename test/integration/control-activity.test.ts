@@ -6,7 +6,7 @@ import {describe, expect, it, onTestFinished} from 'vitest';
 import {realClock} from '../../src/base/clock.js';
 import {waitUntil} from '../../src/detect/wait-until.js';
 import {StableWatcher} from '../../src/detect/watchers.js';
-import {COARSE_AFTER_MS} from '../../src/tmux/pane-hearing.js';
+import {COARSE_AFTER_MS} from '../../src/tmux/hearing-state.js';
 import {openTransport} from '../../src/tmux/transport.js';
 import {FIXTURES} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';

@@ -3,7 +3,8 @@
 // each says of when the pane last changed, never sooner than it did.
 import {afterEach, beforeEach, describe, expect, test, vi} from 'vitest';
 import {CHANGE_FORMAT, LULL_FORMAT} from '../../../src/tmux/follow-format.js';
-import {COARSE_AFTER_MS, PaneHearing, subscriptionName} from '../../../src/tmux/pane-hearing.js';
+import {COARSE_AFTER_MS, subscriptionName} from '../../../src/tmux/hearing-state.js';
+import {PaneHearing} from '../../../src/tmux/pane-hearing.js';
 
 /** A second boundary of the wall clock, so that checks' seconds are easy to reason about. */
 const T0 = 1_800_000_000_000;
