@@ -1,7 +1,8 @@
 import type {Pattern} from '../base/pattern.js';
 import type {PaneView} from '../tmux/view.js';
-import {type DialogKind, type Profile, readComposerState, rowsOf} from './profile.js';
+import type {DialogKind, Profile} from './profile.js';
 import {parseResetTime} from './reset-time.js';
+import {readComposerState, rowsOf} from './screens.js';
 
 /** A screen where the program waits for a person, as found: what kind, the question asked,
  * and what else the dialog says. */

@@ -4,7 +4,8 @@
  * (src/pane/submitted.ts).
  */
 import type {PaneView} from '../tmux/view.js';
-import {type Profile, readComposerState, rowsOf} from './profile.js';
+import type {Profile} from './profile.js';
+import {readComposerState, rowsOf} from './screens.js';
 
 /** What a submitted text is meant to be: a prompt to the model, or (text starting with the
  * profile's shell prefix) a command for its shell mode. */

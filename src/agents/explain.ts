@@ -5,7 +5,8 @@ import type {PaneView} from '../tmux/view.js';
 import {visibleText} from '../tmux/view.js';
 import {findDialog} from './dialogs.js';
 import {workingOnScreen} from './idle-screen.js';
-import {type Profile, readComposerState, turnOpen} from './profile.js';
+import type {Profile} from './profile.js';
+import {readComposerState, turnOpen} from './screens.js';
 import {realPathOf} from './trust.js';
 
 /** One rule of a profile, as it stands on one screen. */

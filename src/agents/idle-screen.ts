@@ -1,5 +1,6 @@
 import type {PaneView} from '../tmux/view.js';
-import {isBusy, type Profile, readComposer, readComposerState, rowsOf} from './profile.js';
+import type {Profile} from './profile.js';
+import {isBusy, readComposer, readComposerState, rowsOf} from './screens.js';
 
 // Whether an agent's screen says it is idle: its composer shows, nothing says busy, and its
 // footer shows no work it started still running (`working`, src/agents/work.ts).

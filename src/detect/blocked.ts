@@ -1,6 +1,7 @@
 import {type FoundDialog, findDialog} from '../agents/dialogs.js';
 import type {NeedsMark} from '../agents/hook-marks.js';
-import {isBusy, type Profile, readComposerState} from '../agents/profile.js';
+import type {Profile} from '../agents/profile.js';
+import {isBusy, readComposerState} from '../agents/screens.js';
 import type {PaneView} from '../tmux/view.js';
 import type {EventFacts, Verdict, Watcher} from './watchers.js';
 

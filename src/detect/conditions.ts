@@ -1,7 +1,8 @@
 import {findDialog} from '../agents/dialogs.js';
 import {isIdle, turnIdle} from '../agents/idle-screen.js';
-import {isAgent, isBusy, type Profile} from '../agents/profile.js';
+import {isAgent, type Profile} from '../agents/profile.js';
 import {PROFILES} from '../agents/registry.js';
+import {isBusy} from '../agents/screens.js';
 import {isPosixShell, isShellCommand} from '../agents/shell.js';
 import {NudgeError} from '../base/errors.js';
 import type {Pattern} from '../base/pattern.js';

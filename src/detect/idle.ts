@@ -1,7 +1,8 @@
 import type {NeedsMark} from '../agents/hook-marks.js';
 import {isIdle, workingOnScreen} from '../agents/idle-screen.js';
-import {isBusy, type Profile, type ProgramWait} from '../agents/profile.js';
+import type {Profile, ProgramWait} from '../agents/profile.js';
 import {PROFILES} from '../agents/registry.js';
+import {isBusy} from '../agents/screens.js';
 import {isShellCommand} from '../agents/shell.js';
 import type {InputState} from '../process/foreground.js';
 import {cursorLine, type PaneView, visibleText} from '../tmux/view.js';

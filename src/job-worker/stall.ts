@@ -1,5 +1,6 @@
 import {findDialog} from '../agents/dialogs.js';
-import {isAgent, isBusy, type Profile, readComposerState} from '../agents/profile.js';
+import {isAgent, type Profile} from '../agents/profile.js';
+import {isBusy, readComposerState} from '../agents/screens.js';
 import {type Clock, wallOf} from '../base/clock.js';
 import {idleNow} from '../detect/idle.js';
 import {

@@ -1,7 +1,8 @@
 import {findDialog} from '../agents/dialogs.js';
 import {isIdle} from '../agents/idle-screen.js';
-import {isAgent, isBusy, type Profile} from '../agents/profile.js';
+import {isAgent, type Profile} from '../agents/profile.js';
 import {profileNamed} from '../agents/registry.js';
+import {isBusy} from '../agents/screens.js';
 import {type Clock, realClock} from '../base/clock.js';
 import {describeError} from '../base/errors.js';
 import type {Logger} from '../base/log.js';

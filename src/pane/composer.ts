@@ -1,11 +1,5 @@
-import {
-  type InputMode,
-  isAgent,
-  isBusy,
-  isStarting,
-  type Profile,
-  readComposerState,
-} from '../agents/profile.js';
+import {type InputMode, isAgent, type Profile} from '../agents/profile.js';
+import {isBusy, isStarting, readComposerState} from '../agents/screens.js';
 import {formatDuration} from '../base/durations.js';
 import {endingOnDialogs} from '../detect/blocked.js';
 import {waitUntil} from '../detect/wait-until.js';

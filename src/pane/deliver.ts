@@ -1,12 +1,6 @@
 import {echoKindOf} from '../agents/echoes.js';
-import {
-  type ComposerState,
-  isAgent,
-  isBusy,
-  type Profile,
-  readComposer,
-  readComposerState,
-} from '../agents/profile.js';
+import {isAgent, type Profile} from '../agents/profile.js';
+import {type ComposerState, isBusy, readComposer, readComposerState} from '../agents/screens.js';
 import {formatDuration} from '../base/durations.js';
 import {waitUntil} from '../detect/wait-until.js';
 import type {PaneView} from '../tmux/view.js';

@@ -1,4 +1,5 @@
-import {type ComposerState, type Profile, readComposerState} from '../agents/profile.js';
+import type {Profile} from '../agents/profile.js';
+import {type ComposerState, readComposerState} from '../agents/screens.js';
 import {waitUntil} from '../detect/wait-until.js';
 import type {PaneView} from '../tmux/view.js';
 import type {PaneIo} from './keys.js';

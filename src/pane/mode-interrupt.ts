@@ -1,4 +1,5 @@
-import {type Profile, readComposerState, shellCommandOf} from '../agents/profile.js';
+import type {Profile} from '../agents/profile.js';
+import {readComposerState, shellCommandOf} from '../agents/screens.js';
 import {formatDuration} from '../base/durations.js';
 import {PaneInMode} from '../tmux/mode-guard.js';
 import {preview} from './composer.js';

@@ -3,7 +3,8 @@
  * decides on another).
  */
 import {countEchoes, type EchoKind} from '../agents/echoes.js';
-import {isBusy, type Profile, readComposer} from '../agents/profile.js';
+import type {Profile} from '../agents/profile.js';
+import {isBusy, readComposer} from '../agents/screens.js';
 import {waitUntil} from '../detect/wait-until.js';
 import {cursorLine, cursorRow, type PaneView, visibleText} from '../tmux/view.js';
 import type {PaneIo} from './keys.js';

@@ -1,5 +1,6 @@
 import {isIdle} from '../agents/idle-screen.js';
-import {isBusy, type Profile} from '../agents/profile.js';
+import type {Profile} from '../agents/profile.js';
+import {isBusy} from '../agents/screens.js';
 import {describeError} from '../base/errors.js';
 import {cursorRow, type PaneView} from '../tmux/view.js';
 import type {RunDeps} from './events.js';

@@ -1,4 +1,5 @@
-import {type Profile, readComposerState} from '../agents/profile.js';
+import type {Profile} from '../agents/profile.js';
+import {readComposerState} from '../agents/screens.js';
 import type {PaneView} from '../tmux/view.js';
 
 /** How many lines of output a report keeps. */

@@ -1,7 +1,7 @@
 import {isIdle} from '../agents/idle-screen.js';
 import type {Profile} from '../agents/profile.js';
-import {readComposerState} from '../agents/profile.js';
 import {PROFILES} from '../agents/registry.js';
+import {readComposerState} from '../agents/screens.js';
 import {isPosixShell, isShellCommand} from '../agents/shell.js';
 import type {Clock} from '../base/clock.js';
 import {formatDuration} from '../base/durations.js';

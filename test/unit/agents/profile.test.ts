@@ -1,13 +1,9 @@
 import {describe, expect, test} from 'vitest';
 import {countEchoes, echoKindOf} from '../../../src/agents/echoes.js';
 import {isIdle} from '../../../src/agents/idle-screen.js';
-import {
-  isBusy,
-  type Profile,
-  readComposer,
-  readComposerState,
-} from '../../../src/agents/profile.js';
+import type {Profile} from '../../../src/agents/profile.js';
 import {agentOfCommandLine, detectProfile, PROFILES} from '../../../src/agents/registry.js';
+import {isBusy, readComposer, readComposerState} from '../../../src/agents/screens.js';
 import type {PaneView} from '../../../src/tmux/view.js';
 import {capturedAgents, capturedScreen, paneViewOf} from '../../helpers/pane-views.js';
 

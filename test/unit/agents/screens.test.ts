@@ -6,8 +6,8 @@
 import {describe, expect, test} from 'vitest';
 import {countEchoes} from '../../../src/agents/echoes.js';
 import {isIdle} from '../../../src/agents/idle-screen.js';
-import {isBusy, readComposer, readComposerState} from '../../../src/agents/profile.js';
 import {PROFILES} from '../../../src/agents/registry.js';
+import {isBusy, readComposer, readComposerState} from '../../../src/agents/screens.js';
 import {capturedScreen} from '../../helpers/pane-views.js';
 
 interface Row {

@@ -2,8 +2,9 @@
 // (whitespace aside: it may wrap or reflow), and a shell-mode command is shown without its
 // prefix once the prompt character says the mode.
 import {describe, expect, test} from 'vitest';
-import type {ComposerState, Profile} from '../../../src/agents/profile.js';
+import type {Profile} from '../../../src/agents/profile.js';
 import {PROFILES} from '../../../src/agents/registry.js';
+import type {ComposerState} from '../../../src/agents/screens.js';
 import {holdsOnly, shownIn} from '../../../src/pane/drawn.js';
 
 describe('what was drawn', () => {
