@@ -3,14 +3,10 @@ import {resolveStateDir} from '../base/paths.js';
 import {paneLockFor} from '../locks/pane-lock.js';
 import {identify, isRunning, signalProcess} from '../process/identity.js';
 import {stopGracefully} from '../process/stop.js';
-import {
-  isJobProcessAlive,
-  isTerminal,
-  type JobHandle,
-  type JobRecord,
-  JobStore,
-  workerOf,
-} from './store.js';
+import {isJobProcessAlive, workerOf} from './liveness.js';
+import type {JobRecord} from './record.js';
+import {isTerminal} from './states.js';
+import {type JobHandle, JobStore} from './store.js';
 
 /** What a cancel reads of its caller's world (a command's context has both). */
 export interface CancelContext {

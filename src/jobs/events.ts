@@ -3,10 +3,9 @@ import type {DoorAttempt} from '../doors/ladder.js';
 import type {PaneEvents} from '../pane/events.js';
 import type {Delivery} from '../pane/failures.js';
 import type {FollowKind} from '../tmux/follow-format.js';
-import type {NoticeVia} from './record.js';
+import type {JobEnding, NoticeVia} from './record.js';
 import type {StallEvents} from './stalled.js';
-import type {SameMembers, SubmitState} from './states.js';
-import type {JobEnding, TerminalState} from './store.js';
+import type {SameMembers, SubmitState, TerminalState} from './states.js';
 
 /** What the end of a wait found. */
 export interface WaitFound {
@@ -100,3 +99,10 @@ export const SUBMIT_STATES_ARE_TRANSITIONS: SameMembers<
 
 /** How a job ended: its terminal state and what its record keeps. */
 export type JobOutcome = JobEnding & {state: TerminalState; notified: boolean};
+
+/** One line of events.jsonl. */
+export interface JobEvent {
+  t: string;
+  event: string;
+  [key: string]: unknown;
+}

@@ -3,8 +3,9 @@ import {NudgeError} from '../base/errors.js';
 import {watchQueue} from '../locks/queue-watch.js';
 import type {JobOutcome} from './events.js';
 import {believedRecord} from './lost.js';
+import type {JobEnding} from './record.js';
 import {isTerminal, type TerminalState} from './states.js';
-import type {JobEnding, JobHandle} from './store.js';
+import type {JobHandle} from './store.js';
 
 /**
  * A job followed to its end from outside its worker (`submit --wait`, `ask`), and its outcome

@@ -3,7 +3,8 @@ import {type AskerCaller, askerOf} from '../pane/asker.js';
 import {checkReachOf, type Reached, reachable} from '../pane/reach.js';
 import type {ServerSpec} from '../tmux/server.js';
 import type {Tmux} from '../tmux/tmux.js';
-import {type JobRecord, JobStore} from './store.js';
+import type {JobRecord} from './record.js';
+import {JobStore} from './store.js';
 
 /** What the job doors read: who asks (proven from the process tree, src/pane/asker.ts) and
  * the servers of the jobs' panes. */

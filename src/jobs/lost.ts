@@ -19,15 +19,10 @@ import type {Tell} from '../notify/tell.js';
 import {teller} from '../notify/tell.js';
 import {identify, signalProcess} from '../process/identity.js';
 import {TmuxCommandError} from '../tmux/runner.js';
-import {
-  isTerminal,
-  type JobHandle,
-  type JobRecord,
-  type JobStore,
-  type ShownState,
-  shownState,
-  workerOf,
-} from './store.js';
+import {type ShownState, shownState, workerOf} from './liveness.js';
+import type {JobRecord} from './record.js';
+import {isTerminal} from './states.js';
+import type {JobHandle, JobStore} from './store.js';
 
 /** The marker that a lost job's person was told (at most once, whoever noticed first). */
 const LOST_TOLD = 'lost-told';

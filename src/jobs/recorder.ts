@@ -3,8 +3,9 @@ import type {Clock} from '../base/clock.js';
 import {describeError, isNoRoom} from '../base/errors.js';
 import type {Logger} from '../base/log.js';
 import type {JobEvents, JobOutcome, JobTransitions} from './events.js';
-import type {JobRecord, RecordPatch} from './record.js';
-import type {JobEnding, JobHandle, TerminalState} from './store.js';
+import type {JobEnding, JobRecord, RecordPatch} from './record.js';
+import type {TerminalState} from './states.js';
+import type {JobHandle} from './store.js';
 
 /**
  * Where a machine (a submit's job, a run) records what it does: its state record, its

@@ -293,3 +293,9 @@ export function deliverOptionsOf(
     ...line,
   };
 }
+
+/** The first line of `text`, at most 80 characters, for listings. */
+export function previewText(text: string): string {
+  const oneLine = text.replace(/\r\n|\r|\n/g, '⏎').replace(/[\x00-\x1f\x7f]/g, '·');
+  return oneLine.length > 80 ? `${oneLine.slice(0, 79)}…` : oneLine;
+}

@@ -1,68 +1,30 @@
 import {mkdir, readdir, readFile, rm, stat, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
-import {NudgeError} from '../base/errors.js';
-import type {IfBusy} from './policies.js';
-import {checkJobRecord, type JobEnding, type JobRecord, type RecordPatch} from './record.js';
-import {isTerminal, type JobState, type TerminalState} from './states.js';
-
-export {checkJobRecord, type JobEnding, type JobKind, type JobRecord} from './record.js';
-
 import {readTextCapped} from '../base/bounded-read.js';
+import {NudgeError} from '../base/errors.js';
 import {appendLine, stateWriteError, writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE, FILE_MODE, layout} from '../base/paths.js';
 import type {Result} from '../base/result.js';
 import {thisProcess} from '../base/this-process.js';
-import {isRunning, type ProcessId} from '../process/identity.js';
+import type {ProcessId} from '../process/identity.js';
+import type {JobEvent} from './events.js';
+import type {IfBusy} from './policies.js';
+import {checkJobRecord, type JobEnding, type JobRecord, type RecordPatch} from './record.js';
 import {
   JOB_ID_PATTERN,
   type JobRequest,
   MAX_REQUEST_BYTES,
+  previewText,
   readStoredRequest,
   storedIfBusy,
 } from './request.js';
-
-export {isTerminal, JOB_STATES, type JobState, type TerminalState} from './states.js';
+import {isTerminal, type TerminalState} from './states.js';
 
 /** What a job's request.json holds that the store reads: a `submit` request, or a `run`'s. */
 export type StoredRequest = Pick<
   JobRequest,
   'jobId' | 'createdAt' | 'server' | 'pane' | 'paneTarget' | 'text'
 > & {kind?: 'run'};
-
-/** One line of events.jsonl. */
-export interface JobEvent {
-  t: string;
-  event: string;
-  [key: string]: unknown;
-}
-
-/** What `jobs`/`status` show: `lost` when a job never ended but its process is gone. */
-export type ShownState = JobState | 'lost';
-
-/** How long a queued job may wait for its worker to record its pid before it counts as lost. */
-const WORKER_START_GRACE_MS = 60_000;
-
-/** Whether the process the record names (the one the worker or `submit --wait` recorded:
- * pid and start time) still runs. */
-export function isJobProcessAlive(record: Pick<JobRecord, 'pid' | 'pidStart'>): boolean {
-  return record.pid !== undefined && isRunning(workerOf(record as JobRecord & {pid: number}));
-}
-
-/** The job's process as a ProcessId. */
-export function workerOf(record: Pick<JobRecord, 'pid' | 'pidStart'> & {pid: number}): ProcessId {
-  return {pid: record.pid, start: record.pidStart};
-}
-
-/** The state to show for a record: a non-terminal job whose process has died is `lost`. */
-export function shownState(
-  record: JobRecord,
-  nowMs: number,
-  alive: (record: JobRecord) => boolean = isJobProcessAlive,
-): ShownState {
-  if (isTerminal(record.state)) return record.state;
-  if (record.pid !== undefined) return alive(record) ? record.state : 'lost';
-  return nowMs - Date.parse(record.createdAt) > WORKER_START_GRACE_MS ? 'lost' : record.state;
-}
 
 /** The marker that the ending was claimed (see JobHandle.end). */
 const ENDED_CLAIM = 'ended';
@@ -380,10 +342,4 @@ export class JobStore {
     }
     return records;
   }
-}
-
-/** The first line of `text`, at most 80 characters, for listings. */
-export function previewText(text: string): string {
-  const oneLine = text.replace(/\r\n|\r|\n/g, '⏎').replace(/[\x00-\x1f\x7f]/g, '·');
-  return oneLine.length > 80 ? `${oneLine.slice(0, 79)}…` : oneLine;
 }

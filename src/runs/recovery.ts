@@ -6,7 +6,8 @@ import {FILE_MODE} from '../base/paths.js';
 import {type LostDeps, serverGone} from '../jobs/lost.js';
 import type {JobRecord, RunRecord, SubmitRecord} from '../jobs/record.js';
 import {validateRequest} from '../jobs/request.js';
-import {isTerminal, type JobStore, RECOVERED} from '../jobs/store.js';
+import {isTerminal} from '../jobs/states.js';
+import {type JobStore, RECOVERED} from '../jobs/store.js';
 import {readScheduledJob, type ScheduledJob} from '../setup/schedule-store.js';
 import {type RunRequest, validateRunRequest} from './request.js';
 

@@ -1,6 +1,6 @@
 import {formatDuration} from '../base/durations.js';
 import type {FileChange, RunReport, RunStatus} from '../jobs/run-report.js';
-import type {TerminalState} from '../jobs/store.js';
+import type {TerminalState} from '../jobs/states.js';
 
 /** The notice's word for an ending. */
 export function runStatusOf(state: TerminalState, timeout?: 'idle' | 'total'): RunStatus {

@@ -4,20 +4,13 @@ import {HISTORY_MAX_MS, parseDuration} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
 import type {OptionsOf} from '../base/option-table.js';
 import {resolveStateDir} from '../base/paths.js';
+import type {JobEvent} from '../jobs/events.js';
 import {jobsInReach} from '../jobs/job-reach.js';
+import {type ShownState, shownState} from '../jobs/liveness.js';
 import {believedRecord, endJobsOfGoneServers, tellLost} from '../jobs/lost.js';
-import type {RunRecord, SubmitRecord} from '../jobs/record.js';
-import {
-  isTerminal,
-  JOB_STATES,
-  type JobEvent,
-  type JobHandle,
-  type JobRecord,
-  JobStore,
-  RECOVERED,
-  type ShownState,
-  shownState,
-} from '../jobs/store.js';
+import type {JobRecord, RunRecord, SubmitRecord} from '../jobs/record.js';
+import {isTerminal, JOB_STATES} from '../jobs/states.js';
+import {type JobHandle, JobStore, RECOVERED} from '../jobs/store.js';
 import {readUnrecorded} from '../jobs/unrecorded.js';
 import {resolveServerSpec, socketFile} from '../tmux/server.js';
 import type {CommandContext} from './context.js';

@@ -1,6 +1,7 @@
 import {open} from 'node:fs/promises';
 import {resolveStateDir} from '../base/paths.js';
-import {isTerminal, JobStore} from '../jobs/store.js';
+import {isTerminal} from '../jobs/states.js';
+import {JobStore} from '../jobs/store.js';
 import type {CommandContext} from './context.js';
 
 const FOLLOW_POLL_MS = 200;

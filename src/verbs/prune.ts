@@ -3,7 +3,9 @@ import {HISTORY_MAX_MS, parseDuration} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
 import type {OptionsOf} from '../base/option-table.js';
 import {resolveStateDir} from '../base/paths.js';
-import {isTerminal, JobStore, shownState} from '../jobs/store.js';
+import {shownState} from '../jobs/liveness.js';
+import {isTerminal} from '../jobs/states.js';
+import {JobStore} from '../jobs/store.js';
 import type {CommandContext} from './context.js';
 import type {JOBS_PRUNE_OPTIONS} from './options/setup.js';
 

@@ -1,9 +1,12 @@
 import type {OptionsOf} from '../base/option-table.js';
 import {resolveStateDir} from '../base/paths.js';
 import {plainLine} from '../base/sanitize.js';
+import {type ShownState, shownState} from '../jobs/liveness.js';
 import {endJobsOfGoneServers} from '../jobs/lost.js';
+import type {JobRecord} from '../jobs/record.js';
 import {describeStalled, workingShown} from '../jobs/stalled.js';
-import {isTerminal, type JobRecord, JobStore, type ShownState, shownState} from '../jobs/store.js';
+import {isTerminal} from '../jobs/states.js';
+import {JobStore} from '../jobs/store.js';
 import {resolveServerSpec} from '../tmux/server.js';
 import type {CommandContext} from './context.js';
 import type {JUMP_OPTIONS, TOP_OPTIONS} from './options/panes.js';

@@ -1,7 +1,9 @@
 import {describeError} from '../base/errors.js';
+import {isJobProcessAlive} from '../jobs/liveness.js';
 import {type LostDeps, tellLost} from '../jobs/lost.js';
 import {ifBusyMeans} from '../jobs/policies.js';
-import {isJobProcessAlive, isTerminal, type JobHandle, JobStore} from '../jobs/store.js';
+import {isTerminal} from '../jobs/states.js';
+import {type JobHandle, JobStore} from '../jobs/store.js';
 import {callerOf} from './caller.js';
 
 /**

@@ -4,6 +4,7 @@ import {
   type JobRequest,
   newJobId,
   parseStoredRequest,
+  previewText,
 } from '../../../src/jobs/request.js';
 import {jobRequest} from '../../helpers/job-request.js';
 
@@ -77,4 +78,9 @@ describe('the busy policy, stored as given', () => {
       error: 'the request option ifBusy is not queue, wait, refuse, now or type-ahead',
     });
   });
+});
+
+test('previewText is one line of at most 80 characters', () => {
+  expect(previewText('a\nb\tc')).toBe('a⏎b·c');
+  expect(previewText('x'.repeat(100))).toHaveLength(80);
 });

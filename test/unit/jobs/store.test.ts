@@ -3,8 +3,10 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {ensureStateDir, resolveStateDir} from '../../../src/base/paths.js';
-import {type JobRequest, MAX_REQUEST_BYTES} from '../../../src/jobs/request.js';
-import {checkJobRecord, JobStore, previewText, shownState} from '../../../src/jobs/store.js';
+import {shownState} from '../../../src/jobs/liveness.js';
+import {checkJobRecord} from '../../../src/jobs/record.js';
+import {type JobRequest, MAX_REQUEST_BYTES, previewText} from '../../../src/jobs/request.js';
+import {JobStore} from '../../../src/jobs/store.js';
 import {jobRequest} from '../../helpers/job-request.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 
@@ -105,21 +107,6 @@ describe('JobStore', () => {
     await expect(store.open('zzzz')).rejects.toThrow(/No job "zzzz"/);
     expect((await store.list()).map((r) => r.id)).toEqual(['0mwr33g3x-aaaa', '0mwr33g3y-bbbb']);
   });
-
-  test('a running job whose process is gone shows as lost', async () => {
-    const dir = useTempDir();
-    await ensureStateDir(dir);
-    const handle = await new JobStore(dir).create(request('0mwr33g3x-aaaa'), 'detached');
-    const record = await handle.updateState({state: 'waiting', pid: 12345});
-    expect(shownState(record, Date.now(), () => false)).toBe('lost');
-    expect(shownState(record, Date.now(), () => true)).toBe('waiting');
-    expect(shownState({...record, state: 'done'}, Date.now(), () => false)).toBe('done');
-  });
-});
-
-test('previewText is one line of at most 80 characters', () => {
-  expect(previewText('a\nb\tc')).toBe('a⏎b·c');
-  expect(previewText('x'.repeat(100))).toHaveLength(80);
 });
 
 describe('checkJobRecord', () => {

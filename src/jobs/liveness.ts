@@ -1,0 +1,36 @@
+import {isRunning, type ProcessId} from '../process/identity.js';
+import type {JobRecord} from './record.js';
+import {isTerminal, type JobState} from './states.js';
+
+/**
+ * Whether a job's process still runs, and the state shown for it: a job that never ended
+ * whose process is gone is lost.
+ */
+
+/** What `jobs`/`status` show: `lost` when a job never ended but its process is gone. */
+export type ShownState = JobState | 'lost';
+
+/** How long a queued job may wait for its worker to record its pid before it counts as lost. */
+export const WORKER_START_GRACE_MS = 60_000;
+
+/** Whether the process the record names (the one the worker or `submit --wait` recorded:
+ * pid and start time) still runs. */
+export function isJobProcessAlive(record: Pick<JobRecord, 'pid' | 'pidStart'>): boolean {
+  return record.pid !== undefined && isRunning(workerOf(record as JobRecord & {pid: number}));
+}
+
+/** The job's process as a ProcessId. */
+export function workerOf(record: Pick<JobRecord, 'pid' | 'pidStart'> & {pid: number}): ProcessId {
+  return {pid: record.pid, start: record.pidStart};
+}
+
+/** The state to show for a record: a non-terminal job whose process has died is `lost`. */
+export function shownState(
+  record: JobRecord,
+  nowMs: number,
+  alive: (record: JobRecord) => boolean = isJobProcessAlive,
+): ShownState {
+  if (isTerminal(record.state)) return record.state;
+  if (record.pid !== undefined) return alive(record) ? record.state : 'lost';
+  return nowMs - Date.parse(record.createdAt) > WORKER_START_GRACE_MS ? 'lost' : record.state;
+}
