@@ -6,7 +6,8 @@
 import {type ChildProcess, spawn} from 'node:child_process';
 import {readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
-import {isTerminal, JobStore} from '../../src/jobs/store.js';
+import {isTerminal} from '../../src/jobs/states.js';
+import {JobStore} from '../../src/jobs/store.js';
 import {
   FIXTURES,
   type PrivateTmux,
