@@ -44,7 +44,7 @@ export const status = defineCommand({
   describe: "show one job's state and events",
   positionals: [JOB],
   options: {...HOST_OPTION, ...JSON_OPTION},
-  render: async () => (await import('../render/render.js')).renderStatus,
+  render: async () => (await import('../render/status.js')).renderStatus,
   mcp: {
     title: "A job's state",
     annotations: LOOKS,

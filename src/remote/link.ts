@@ -1,17 +1,16 @@
 import {createHash} from 'node:crypto';
-import {lstat, mkdir, rm} from 'node:fs/promises';
-import {connect} from 'node:net';
+import {rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {realClock} from '../base/clock.js';
 import {NudgeError} from '../base/errors.js';
-import {DIR_MODE, socketPathLimit} from '../base/paths.js';
 import {shellWord} from '../base/shell.js';
 import {thisProcess} from '../base/this-process.js';
 import {nudgeVersion} from '../base/version.js';
 import {SlotsBusy, takeSlot, withLock} from '../locks/session-slots.js';
 import {type Piped, type PipedEnd, startPiped} from '../process/piped.js';
 import {runCommand} from '../process/run-command.js';
+import {controlDir, ensurePrivateDir, socketAlive} from './control-dir.js';
 import {type Hello, parseMessage, REMOTE_PROTOCOL, type RemoteMessage} from './protocol.js';
 import type {RemoteSettings} from './settings.js';
 
@@ -19,35 +18,6 @@ import type {RemoteSettings} from './settings.js';
 const SLOT_WAIT_MS = 120_000;
 /** How long setting up the shared connection may take (ssh's ConnectTimeout is less). */
 const MASTER_TIMEOUT_MS = 60_000;
-/** What ssh adds to ControlPath while it binds: `.` and 16 random characters (mux.c). */
-const SSH_TEMP_SUFFIX = 17;
-
-export {socketPathLimit} from '../base/paths.js';
-
-/**
- * The folder of a host's control socket (`<folder>/<key>.sock`): the state dir's `ssh`, else
- * (a path too long for the platform once ssh adds its suffix) a private folder under the temp
- * folder, else under /tmp; a NudgeError when even that does not fit.
- */
-export function controlDir(o: {
-  stateDir: string;
-  key: string;
-  platform: NodeJS.Platform;
-  tmp: string;
-  uid: number | undefined;
-}): string {
-  const mine = `nudge-ssh-${o.uid ?? 'user'}`;
-  const candidates = [join(o.stateDir, 'ssh'), join(o.tmp, mine), join('/tmp', mine)];
-  const fits = (dir: string) =>
-    Buffer.byteLength(join(dir, `${o.key}.sock`)) + SSH_TEMP_SUFFIX <= socketPathLimit(o.platform);
-  const dir = candidates.find(fits);
-  if (dir === undefined)
-    throw new NudgeError(
-      'state-dir',
-      `ssh's control socket does not fit in ${socketPathLimit(o.platform)} bytes under ${candidates.join(', ')}; set NUDGE_HOME to a shorter path.`,
-    );
-  return dir;
-}
 
 /** What a session to a host needs from its caller. */
 export interface LinkEnv {
@@ -364,32 +334,4 @@ function lostSession(dest: string, end: PipedEnd): NudgeError {
     'host-failed',
     `The session to ${dest} ended before nudge there answered (${lastLine(end.stderr) || (end.signal ? `ssh ended by ${end.signal}` : `exit ${end.exitCode}`)}).`,
   );
-}
-
-/** Whether a master answers on the control socket (a leftover socket file refuses). */
-function socketAlive(path: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(path);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
-/** A folder only we can use (0700, ours, not a symlink): it holds the control socket. */
-async function ensurePrivateDir(dir: string): Promise<void> {
-  await mkdir(dir, {recursive: true, mode: DIR_MODE});
-  const st = await lstat(dir);
-  if (
-    !st.isDirectory() ||
-    (thisProcess.uid !== undefined && st.uid !== thisProcess.uid) ||
-    (st.mode & 0o077) !== 0
-  ) {
-    throw new NudgeError(
-      'state-dir',
-      `${dir} must be a folder of your own that only you can open (mode 0700): it holds the ssh connections to your hosts.`,
-    );
-  }
 }

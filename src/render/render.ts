@@ -5,11 +5,10 @@ import type {OnHost} from '../front/dispatch.js';
 import type {CancelResult} from '../jobs/cancel.js';
 import type {JobOutcome} from '../jobs/events.js';
 import {describeStalled, stateWords, workingShown} from '../jobs/stalled.js';
-import type {RelayRecord} from '../relay/relay.js';
 import {LOCAL_HOST} from '../remote/dest.js';
 import type {ExpectResult} from '../verbs/expect.js';
 import type {HookResult} from '../verbs/hook.js';
-import type {JobList, JobStatus} from '../verbs/jobs.js';
+import type {JobList} from '../verbs/jobs.js';
 import type {LogLines} from '../verbs/logs.js';
 import type {JobsPruned} from '../verbs/prune.js';
 import type {RunCommandResult} from '../verbs/run.js';
@@ -22,7 +21,7 @@ import type {
   WatchReportResult,
   WatchStartResult,
 } from '../watch/types.js';
-import {printTable, wrapped} from './text.js';
+import {printTable} from './text.js';
 
 /**
  * The one place a command's typed result becomes what the CLI prints and the code it exits
@@ -179,102 +178,6 @@ export function renderPruned(r: JobsPruned, json: boolean, out: Output): ExitCod
     );
     for (const id of r.removed) out.stdout(`  ${id}`);
   }
-  return EXIT_CODES.ok;
-}
-
-/** How a job's notice went (sent, by which door, held, relayed), as `status` shows it. */
-function statusNotice(s: JobStatus & {relay?: RelayRecord}, line: (text: string) => void): void {
-  const submit = s.kind === 'submit' ? s : undefined;
-  if (s.notified !== undefined) {
-    const how = [submit?.noticeDelivery, submit?.noticeVia && `via ${submit.noticeVia}`]
-      .filter(Boolean)
-      .join(', ');
-    line(`notice  ${s.notified ? `sent${how ? ` (${how})` : ''}` : 'not sent'}`);
-  }
-  for (const door of submit?.noticeDoors ?? []) line(`door    ${door}`);
-  if (submit?.noticeHeld !== undefined) line(`held    ${submit.noticeHeld}`);
-  if (submit?.noticeDue) line(`relay   the notice is for ${submit.noticeDue.to}`);
-  if (s.relay) {
-    const r = s.relay;
-    const how = r.delivery ? ` (typed by job ${r.delivery})` : r.error ? `: ${r.error}` : '';
-    line(`relayed ${r.state}${how}`);
-  }
-}
-
-/** A job's events, each at its time since the job was made, wrapped within the width. */
-function statusEvents(s: JobStatus, out: Output): void {
-  out.stdout('events');
-  const start = Date.parse(s.createdAt);
-  for (const e of s.events) {
-    const {t, event, ...rest} = e;
-    delete rest.state;
-    // Spaced ({ "a": 1, "b": 2 }) so a long one wraps between its fields.
-    const extra = Object.keys(rest).length
-      ? ` ${JSON.stringify(rest, null, 1).replace(/\n\s*/g, ' ')}`
-      : '';
-    const at = `  +${formatDuration(Date.parse(t) - start).padEnd(7)} `;
-    for (const l of wrapped(`${event}${extra}`, out.width, at.length, at)) out.stdout(l);
-  }
-}
-
-export function renderStatus(
-  s: OnHost<JobStatus> & {relay?: RelayRecord},
-  json: boolean,
-  out: Output,
-): ExitCode {
-  if (json) {
-    out.stdout(JSON.stringify(s));
-    return EXIT_CODES.ok;
-  }
-  // Each line within the width, what follows its label wrapped under the label's column.
-  const line = (text: string) => {
-    for (const l of wrapped(text, out.width, 8)) out.stdout(l);
-  };
-  const lostNote =
-    s.state === 'lost' && s.recordedState !== 'lost'
-      ? ` (its process ${s.pid ?? '?'} is gone; it never finished)`
-      : '';
-  line(`job     ${s.id}`);
-  if (s.host) line(`host    ${s.host}`);
-  const [kind, next] = (s.unrecorded ?? '').split(' ');
-  const unrecorded = s.unrecorded
-    ? ` (${kind === 'ending' ? `ended ${next}` : `${next} next`}, not yet recorded: the state folder is full)`
-    : '';
-  line(`state   ${stateWords(s)}${lostNote}${unrecorded}`);
-  if (s.reason) line(`reason  ${s.reason}`);
-  if (s.recoveredAs) line(`recovered as job ${s.recoveredAs} (nudge recover)`);
-  if (s.stalled)
-    line(`stall   ${describeStalled(s.stalled, Date.now())}, since ${s.stalled.since}`);
-  if ('waitingForYou' in s && s.waitingForYou) line(`waits   for you: ${s.waitingForYou}`);
-  if (s.working) line(`waits   ${s.working}`);
-  if (s.kind === 'submit' && s.settledBy) line(`settled by the agent's ${s.settledBy}`);
-  if (s.blocked) {
-    const b = s.blocked;
-    line(`waits   for a person in ${b.pane}: ${b.kind} — ${b.question}`);
-    if (b.resets) line(`resets  ${b.resets}${b.resetsAt ? ` (${b.resetsAt})` : ''}`);
-  }
-  line(
-    `pane    ${s.pane}${s.paneTarget !== s.pane ? ` (${s.paneTarget})` : ''} on ${s.socketPath}`,
-  );
-  line(`${s.kind === 'run' ? 'run ' : 'text'}    ${s.preview}`);
-  const submit = s.kind === 'submit' ? s : undefined;
-  if (s.kind === 'run' && s.report) line(`report  ${s.report.path}`);
-  if (submit?.profile)
-    line(`profile ${submit.profile}${submit.profileReason ? ` (${submit.profileReason})` : ''}`);
-  if (s.transport) line(`via     ${s.transport}`);
-  if (submit?.delivery) line(`delivery ${submit.delivery}`);
-  const unconfirmed = [submit?.delivery, submit?.noticeDelivery].some(
-    (d) => d === 'unconfirmed' || d === 'not-submitted',
-  );
-  // What nudge saw in the pane, rule by rule: what to paste into a bug report.
-  if (unconfirmed) line(`explain nudge explain -S ${s.socketPath} ${s.pane}`);
-  if (s.waitedMs !== undefined) line(`waited  ${formatDuration(s.waitedMs)}`);
-  if (s.exitCode !== undefined) line(`exit    ${s.exitCode}`);
-  if (submit?.match !== undefined) line(`match   ${submit.match}`);
-  if (submit?.verdict !== undefined) line(`verdict ${submit.verdict}`);
-  statusNotice(s, line);
-  line(`log     ${s.logPath}`);
-  statusEvents(s, out);
   return EXIT_CODES.ok;
 }
 

@@ -7,7 +7,9 @@
  */
 import {describe, expect, test} from 'vitest';
 import {NudgeError} from '../../../src/base/errors.js';
-import {controlDir, HostLink, socketPathLimit} from '../../../src/remote/link.js';
+import {socketPathLimit} from '../../../src/base/paths.js';
+import {controlDir} from '../../../src/remote/control-dir.js';
+import {HostLink} from '../../../src/remote/link.js';
 
 const KEY = '0123456789abcdef';
 const MAC_TMP = '/var/folders/zz/zyxvpxvq6csfxvn_n0000000000000/T';
