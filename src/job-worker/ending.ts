@@ -1,12 +1,25 @@
 import {type Blocked, blockedIn} from '../agents/dialogs.js';
+import type {Profile} from '../agents/profile.js';
 import {describeError, isAbortError} from '../base/errors.js';
+import {describeStall} from '../detect/stall.js';
 import type {JobOutcome} from '../jobs/events.js';
+import {type JobRequest, textToType} from '../jobs/request.js';
 import type {Change} from '../notify/tell.js';
-import {NotDelivered, PaneBlocked, PaneFailure, ServerGone} from '../pane/failures.js';
+import type {Awaited as AwaitedEnd} from '../pane/await-done.js';
+import {
+  type Delivery,
+  NotDelivered,
+  PaneBlocked,
+  PaneFailure,
+  ServerGone,
+} from '../pane/failures.js';
+import {leaveLine} from '../pane/half-line.js';
+import type {PaneIo} from '../pane/keys.js';
 import {FenceLost} from '../tmux/fence.js';
 import {PaneInMode} from '../tmux/mode-guard.js';
 import {TmuxCommandError} from '../tmux/runner.js';
 import {PaneDied} from '../tmux/view.js';
+import {stopCommand} from './stop-command.js';
 
 /** Where a job stood when it stopped on an error. */
 export interface Stopped {
@@ -144,4 +157,81 @@ export function exitEnding(exitCode: number | undefined): {
 
 function exitOf(status: number | undefined): {exitCode?: number} {
   return status === undefined ? {} : {exitCode: status};
+}
+
+/** What the wait found, carried to the notice and the ending. */
+export type Waited = Omit<JobOutcome, 'notified'> & {waitedMs: number};
+
+/** The event a wait's end is recorded as, by its status. */
+const WAIT_EVENTS = {
+  done: 'condition-met',
+  timeout: 'wait-timeout',
+  failed: 'fail-pattern',
+} as const;
+
+/** A wait that ended with no dialog: its event and what it found, and the job's ending so far —
+ * failed on a fail pattern (`failed`: final), else done or a timeout (a stall it cancelled
+ * says so). */
+export function waitedOf(done: AwaitedEnd, delivery: Delivery | undefined) {
+  const {status, waitedMs, checks, exitCode, match, failed, why: verdict} = done;
+  const {followedBy, settledBy} = done;
+  const event = WAIT_EVENTS[status === 'blocked' ? 'done' : status];
+  const found = {waitedMs, checks, exitCode, match, verdict, followedBy, settledBy};
+  if (failed) {
+    const reason = `The fail pattern /${failed.pattern}/ matched: ${failed.line.trim()}`;
+    const waited: Waited = {state: 'failed', waitedMs, delivery, match, reason};
+    return {event, found, failed: true, waited};
+  }
+  const waited: Waited = {
+    state: status === 'done' ? 'done' : 'timeout',
+    waitedMs,
+    delivery,
+    verdict,
+    settledBy,
+    ...(done.stalled
+      ? {reason: `Stalled (${describeStall(done.stalled)}): --on-stall cancel ended the wait.`}
+      : {}),
+  };
+  Object.assign(waited, match === undefined ? {} : {match}, exitEnding(exitCode));
+  return {event, found, failed: false, waited};
+}
+
+/**
+ * A job's ending from the error that stopped it, in `at.phase`: a cancel while typing clears
+ * the half-typed line (`cleared`), one while a shell's command runs interrupts it
+ * (`interrupted`).
+ */
+export async function stoppedEnding(
+  error: unknown,
+  io: PaneIo,
+  deps: Parameters<typeof stopCommand>[1],
+  at: {
+    phase: Stopped['phase'];
+    cancelled: boolean;
+    profile: Profile | undefined;
+    request: JobRequest;
+    typed: number;
+    running: {panePid: number} | undefined;
+    leaseLost: boolean;
+    notifyPane: string;
+  },
+): Promise<JobOutcome> {
+  const {phase, cancelled, profile, request, typed} = at;
+  const {pane, jobId} = request;
+  const stopped = (isAbortError(error) || cancelled) && phase === 'typing' && typed > 0;
+  const cleared = stopped && profile ? await leaveLine(io, pane, jobId, profile, typed) : undefined;
+  const run = cancelled && phase === 'waiting' ? at.running : undefined;
+  const interrupted =
+    run && (await stopCommand(io, deps, pane, run.panePid).catch(() => undefined));
+  return endingOf(error, {
+    phase,
+    leaseLost: at.leaseLost,
+    cancelled,
+    typed,
+    length: [...textToType(request)].length,
+    cleared,
+    interrupted,
+    pane: phase === 'notifying' ? at.notifyPane : pane,
+    socketPath: request.server.socketPath,
+  });
 }

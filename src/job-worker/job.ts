@@ -2,11 +2,10 @@ import {blockedIn, type FoundDialog} from '../agents/dialogs.js';
 import {isAgent, type Profile} from '../agents/profile.js';
 import type {Detection} from '../agents/registry.js';
 import {isPosixShell, isShellPane} from '../agents/shell.js';
-import {isAbortError} from '../base/errors.js';
-import {describeStall, type StallHook} from '../detect/stall.js';
+import type {StallHook} from '../detect/stall.js';
 import {describeUntil} from '../detect/until.js';
 import type {JobEvents, JobOutcome} from '../jobs/events.js';
-import {dueElsewhere, heldBack, noticeFor, replyForNotice} from '../jobs/notice.js';
+import {dueElsewhere} from '../jobs/notice.js';
 import {ifBusyMeans} from '../jobs/policies.js';
 import {hookEvents} from '../jobs/recorder.js';
 import {deliverOptionsOf, type JobRequest, sentinelOf, textToType} from '../jobs/request.js';
@@ -14,26 +13,19 @@ import type {FencedLease} from '../locks/fenced-lease.js';
 import {awaitDone} from '../pane/await-done.js';
 import {type Delivered, deliver} from '../pane/deliver.js';
 import {PaneBlocked, PaneFailure} from '../pane/failures.js';
-import {leaveLine} from '../pane/half-line.js';
 import {waitUntilPaneIdle} from '../pane/idle.js';
 import type {PaneIo} from '../pane/keys.js';
 import {sendOwnLine} from '../pane/own-line-out.js';
 import {preflight} from '../pane/preflight.js';
 import {recognize} from '../pane/profile.js';
 import {behindProgram} from './behind-program.js';
-import {blockedReason, changeOfEnding, endingOf, exitEnding} from './ending.js';
+import {blockedReason, changeOfEnding, stoppedEnding, type Waited, waitedOf} from './ending.js';
 import type {JobDeps} from './job-deps.js';
 import {LimitWaits, resumeAfterLimit} from './limit.js';
 import {holdingPlace, takePaneLock} from './lock-pane.js';
-import {sendNotice} from './notice-doors.js';
+import {noticeOfJob} from './notice-doors.js';
 import {deliverNow} from './now.js';
 import {recordedStallHook} from './stall.js';
-import {stopCommand} from './stop-command.js';
-
-export type {JobDeps} from './job-deps.js';
-
-/** What the wait found, carried to the notice and the ending. */
-type Waited = Omit<JobOutcome, 'notified'> & {waitedMs: number};
 
 /** The pane as the job began to type: its foreground command, first process, and whether it
  * is a shell's pane running no agent. */
@@ -113,33 +105,30 @@ class Job {
     let step: Step = {at: 'queued'};
     try {
       for (;;) {
-        if (step.at !== 'ended') this.#phase = step.at;
-        switch (step.at) {
-          case 'queued':
-            step = await this.#queued();
-            break;
-          case 'locked':
-            step = await this.#locked();
-            break;
-          case 'typing':
-            step = await this.#typing(step);
-            break;
-          case 'waiting':
-            step = await this.#waiting(step);
-            break;
-          case 'notifying':
-            step = await this.#notifying(step.waited);
-            break;
-          case 'ended':
-            return step.outcome;
-          default:
-            return step satisfies never;
-        }
+        if (step.at === 'ended') return step.outcome;
+        this.#phase = step.at;
+        step = await this.#next(step);
       }
     } catch (error) {
       return await this.#outcomeOf(error);
     } finally {
       await this.#lease?.release();
+    }
+  }
+
+  /** The step after `step`. */
+  #next(step: Exclude<Step, {at: 'ended'}>): Promise<Step> {
+    switch (step.at) {
+      case 'queued':
+        return this.#queued();
+      case 'locked':
+        return this.#locked();
+      case 'typing':
+        return this.#typing(step);
+      case 'waiting':
+        return this.#waiting(step);
+      case 'notifying':
+        return this.#notifying(step.waited);
     }
   }
 
@@ -255,7 +244,7 @@ class Job {
     );
     // A stall still going on when the wait ended: the record and the pane show the ending.
     if (stall?.watch.current) await recorder.mark({stalled: undefined});
-    const {status, waitedMs, checks, exitCode, match, failed, why: verdict, dialog} = done;
+    const {waitedMs, checks, why: verdict, dialog} = done;
     if (dialog) {
       const blocked = blockedIn(pane, dialog);
       await recorder.event('needs-person', {waitedMs, checks, verdict, ...blocked});
@@ -274,25 +263,9 @@ class Job {
       const reason = blockedReason(blocked);
       return this.#ended({state: 'blocked', waitedMs, delivery, blocked, reason});
     }
-    const kind = {done: 'condition-met', timeout: 'wait-timeout', failed: 'fail-pattern'} as const;
-    const {followedBy, settledBy} = done;
-    const found = {waitedMs, checks, exitCode, match, verdict, followedBy, settledBy};
-    await recorder.event(kind[status === 'blocked' ? 'done' : status], found);
-    if (failed) {
-      const reason = `The fail pattern /${failed.pattern}/ matched: ${failed.line.trim()}`;
-      return this.#ended({state: 'failed', waitedMs, delivery, match, reason});
-    }
-    const result: Waited = {
-      state: status === 'done' ? 'done' : 'timeout',
-      waitedMs,
-      delivery,
-      verdict,
-      settledBy,
-      ...(done.stalled
-        ? {reason: `Stalled (${describeStall(done.stalled)}): --on-stall cancel ended the wait.`}
-        : {}),
-    };
-    Object.assign(result, match === undefined ? {} : {match}, exitEnding(exitCode));
+    const {event, found, failed, waited: result} = waitedOf(done, delivery);
+    await recorder.event(event, found);
+    if (failed) return this.#ended(result);
     if (!o.notify) return this.#ended(result);
     if (o.noticeElsewhere) return this.#ended(await dueElsewhere(this.request, result, recorder));
     // Same pane: keep the lock; another: free this one first (no job holds two: no deadlock).
@@ -303,28 +276,15 @@ class Job {
     return timedOut ?? {at: 'notifying', waited: result};
   }
 
-  /** Send the notice to the notify pane (sendNotice), unless another program holds it. */
+  /** Send the notice to the notify pane (noticeOfJob), unless another program holds it. */
   async #notifying(waited: Waited): Promise<Step> {
     const pane = this.#notifyPane;
-    const o = this.#o;
     await this.deps.recorder.transition('notifying', {pane});
-    const reply = await replyForNotice(this.deps, this.request, this.#profile);
-    const notice = noticeFor(this.request, {...waited, reply});
-    const info = await preflight(this.#io, pane, this.request.server.pid);
-    const began = pane === this.request.pane ? this.#began : undefined;
-    const held = await heldBack(this.deps.foreground, began, info);
-    if (held) {
-      await this.deps.recorder.event('notice-held', {pane, why: held});
-      return this.#ended({...waited, noticeHeld: held});
-    }
-    const profile =
-      pane === this.request.pane && this.#profile
-        ? this.#profile
-        : (await recognize(this.deps, pane, info, o.profile)).profile;
-    const at = {pane, panePid: info.panePid, profile};
-    return this.#ended(
-      await sendNotice(this.deps, this.#io, this.request, at, notice, waited, this.#jobSignal()),
-    );
+    // The job's own pane: what the job saw of it (its foreground then, its program).
+    const [began, profile] = pane === this.request.pane ? [this.#began, this.#profile] : [];
+    const at = {pane, began, profile};
+    const {deps, request} = this;
+    return this.#ended(await noticeOfJob(deps, this.#io, request, at, waited, this.#jobSignal()));
   }
 
   /** Wait a usage limit out (the pane's lock freed meanwhile), then take the lock again; the
@@ -372,25 +332,17 @@ class Job {
     return undefined;
   }
 
-  async #outcomeOf(error: unknown): Promise<JobOutcome> {
-    const [phase, cancelled, profile] = [this.#phase, this.signal.aborted, this.#profile];
-    const {pane, jobId} = this.request;
-    const stopped = (isAbortError(error) || cancelled) && phase === 'typing' && this.#typed > 0;
-    const cleared =
-      stopped && profile ? await leaveLine(this.#io, pane, jobId, profile, this.#typed) : undefined;
-    const run = cancelled && phase === 'waiting' ? this.#running : undefined;
-    const interrupted =
-      run && (await stopCommand(this.#io, this.deps, pane, run.panePid).catch(() => undefined));
-    return endingOf(error, {
-      phase,
-      leaseLost: this.#lease?.signal.aborted ?? false,
-      cancelled,
+  /** How the job ended, from what stopped it (a typed line cleared, a command interrupted). */
+  #outcomeOf(error: unknown): Promise<JobOutcome> {
+    return stoppedEnding(error, this.#io, this.deps, {
+      phase: this.#phase,
+      cancelled: this.signal.aborted,
+      profile: this.#profile,
+      request: this.request,
       typed: this.#typed,
-      length: [...textToType(this.request)].length,
-      cleared,
-      interrupted,
-      pane: phase === 'notifying' ? this.#notifyPane : this.request.pane,
-      socketPath: this.request.server.socketPath,
+      running: this.#running,
+      leaseLost: this.#lease?.signal.aborted ?? false,
+      notifyPane: this.#notifyPane,
     });
   }
 }

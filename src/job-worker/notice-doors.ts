@@ -2,6 +2,7 @@ import type {Via} from '../agents/doors.js';
 import type {Profile} from '../agents/profile.js';
 import type {DoorAttempt, Doors, DoorTarget} from '../doors/ladder.js';
 import type {JobOutcome} from '../jobs/events.js';
+import {heldBack, noticeFor, replyForNotice} from '../jobs/notice.js';
 import type {NoticeVia} from '../jobs/record.js';
 import type {JobRecorder} from '../jobs/recorder.js';
 import {deliverOptionsOf, type JobRequest} from '../jobs/request.js';
@@ -10,6 +11,9 @@ import {NotDelivered} from '../pane/failures.js';
 import type {PaneIo} from '../pane/keys.js';
 import {ownLinePace} from '../pane/own-line.js';
 import {sendOwnLine} from '../pane/own-line-out.js';
+import {preflight} from '../pane/preflight.js';
+import {recognize} from '../pane/profile.js';
+import type {Waited} from './ending.js';
 import type {JobDeps} from './job-deps.js';
 
 /** What the doors did with a notice: the door that delivered it, if one did, and why each
@@ -99,4 +103,36 @@ export async function sendNotice<W extends {state: JobOutcome['state']}>(
       ...tried,
     };
   }
+}
+
+/**
+ * The notice of a job that waited (`waited`), to `at.pane`: held back while another program
+ * holds that pane (heldBack), else sent to the program it runs (sendNotice) — read with the
+ * job's own profile (`at.profile`) where it is the job's pane.
+ */
+export async function noticeOfJob(
+  deps: JobDeps,
+  io: PaneIo,
+  request: JobRequest,
+  at: {
+    pane: string;
+    began: {command: string; group: number | undefined} | undefined;
+    profile: Profile | undefined;
+  },
+  waited: Waited,
+  signal: AbortSignal,
+): Promise<Waited & Partial<JobOutcome>> {
+  const {pane} = at;
+  const reply = await replyForNotice(deps, request, at.profile);
+  const notice = noticeFor(request, {...waited, reply});
+  const info = await preflight(io, pane, request.server.pid);
+  const held = await heldBack(deps.foreground, at.began, info);
+  if (held) {
+    await deps.recorder.event('notice-held', {pane, why: held});
+    return {...waited, noticeHeld: held};
+  }
+  const profile =
+    at.profile ?? (await recognize(deps, pane, info, request.options.profile)).profile;
+  const to = {pane, panePid: info.panePid, profile};
+  return sendNotice(deps, io, request, to, notice, waited, signal);
 }

@@ -1,16 +1,16 @@
 import type {Profile} from '../agents/profile.js';
 import {isShellCommand} from '../agents/shell.js';
 import {formatDuration} from '../base/durations.js';
-import {describeStall, type StallPolicy} from '../detect/stall.js';
+import {describeStall} from '../detect/stall.js';
 import {type WaitResult, waitUntil} from '../detect/wait-until.js';
 import type {Verdict, Watcher} from '../detect/watchers.js';
-import {stallHook} from '../job-worker/stall.js';
+import {recordedStallHook} from '../job-worker/stall.js';
 import {type Awaited, awaitDone} from '../pane/await-done.js';
 import type {Delivery} from '../pane/failures.js';
 import type {PaneInfo} from '../tmux/tmux.js';
 import {type PaneView, visibleText} from '../tmux/view.js';
 import type {RunDialogs} from './dialogs.js';
-import type {Ending, RunDeps, RunEvents} from './events.js';
+import type {Ending, RunDeps} from './events.js';
 import type {RunLooks} from './looks.js';
 import {type Verdict as LookVerdict, progressDue, RunClock} from './monitor.js';
 import type {PermissionStops} from './permissions.js';
@@ -39,21 +39,6 @@ export interface RunningRun {
   lookForSession: () => Promise<void>;
   /** Type a line into the run's pane and press Enter (`--on-stall continue`). */
   type: (line: string) => Promise<Delivery>;
-}
-
-/** The stall watchdog of a run's wait: its stalls recorded and told, its continue line typed. */
-function runStall(deps: RunDeps, run: RunningRun, policy: StallPolicy, panePid: number) {
-  return stallHook(
-    {
-      clock: deps.clock,
-      note: (name, data) => deps.recorder.event(name, data as RunEvents[typeof name]),
-      mark: (stalled) => deps.recorder.mark({stalled}),
-      tell: deps.notify,
-      input: () => deps.foreground.inputState(panePid),
-      type: run.type,
-    },
-    {policy, pane: run.pane, profile: run.profile, ignore: [], state: 'running'},
-  );
 }
 
 /** A run's monitor that ended with no ending of its own: a stall it cancelled, or the total
@@ -117,7 +102,20 @@ export async function watchRunning(
     (e: unknown) => ({e}),
   );
   const monitor = new RunMonitor(deps, run, shell.panePid, signal);
-  const stall = o.stall ? runStall(deps, run, o.stall, shell.panePid) : undefined;
+  const stall = o.stall
+    ? recordedStallHook(
+        {recorder, clock, tell: deps.notify, foreground: deps.foreground},
+        {
+          policy: o.stall,
+          pane: run.pane,
+          panePid: shell.panePid,
+          profile: run.profile,
+          ignore: [],
+          state: 'running',
+          type: run.type,
+        },
+      )
+    : undefined;
   const watched: Promise<{m: Ending} | {me: unknown}> = waitUntil(deps.tmux, run.pane, monitor, {
     intervalMs: o.intervalMs,
     timeoutMs: o.timeoutMs + AWAIT_SLACK_MS,

@@ -1,5 +1,5 @@
 import {describe, expect, test} from 'vitest';
-import {endingOf, type Stopped} from '../../../src/job-worker/ending.js';
+import {endingOf, type Stopped, waitedOf} from '../../../src/job-worker/ending.js';
 import {NotDelivered, PaneBlocked, PaneFailure} from '../../../src/pane/failures.js';
 import {PaneInMode} from '../../../src/tmux/mode-guard.js';
 import {TmuxCommandError} from '../../../src/tmux/runner.js';
@@ -66,5 +66,32 @@ describe('an error, by where the job stood, as its ending', () => {
     expect(tmux('no-tmux')).toBe('tmux is no longer on PATH.');
     expect(endingOf(new PaneInMode('%3'), AT).reason).toMatch(/entered copy mode while waiting/);
     expect(endingOf(new Error('boom'), AT).reason).toBe('Internal error while waiting: boom');
+  });
+});
+
+describe('waitedOf: a wait that ended with no dialog', () => {
+  const base = {waitedMs: 1200, checks: 3, why: 'exit 0'};
+  test('a fail pattern fails the job, naming the line; the event says fail-pattern', () => {
+    const failed = {pattern: 'ERROR', line: '  ERROR: boom '};
+    const r = waitedOf({...base, status: 'failed', match: 'ERROR', failed}, 'submitted');
+    expect(r.event).toBe('fail-pattern');
+    expect(r.failed).toBe(true);
+    expect(r.waited).toMatchObject({
+      state: 'failed',
+      reason: 'The fail pattern /ERROR/ matched: ERROR: boom',
+    });
+  });
+
+  test('done with its exit status; a timeout stopped by a stall says so', () => {
+    const done = waitedOf({...base, status: 'done', exitCode: 0}, 'submitted');
+    expect(done).toMatchObject({
+      event: 'condition-met',
+      failed: false,
+      waited: {state: 'done', exitCode: 0},
+    });
+    const stalled = {kind: 'quiet', quietMs: 60_000, count: 1, sinceMs: 0} as never;
+    const timeout = waitedOf({...base, status: 'timeout', stalled}, 'submitted');
+    expect(timeout.event).toBe('wait-timeout');
+    expect(timeout.waited.reason).toMatch(/^Stalled \(.*\): --on-stall cancel ended the wait\.$/);
   });
 });
