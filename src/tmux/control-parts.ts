@@ -175,3 +175,14 @@ export function closedError(
   const detail = closed?.detail ?? 'the control client was closed';
   return new TmuxCommandError(kind, stderr.trim(), `tmux ${label} failed: ${detail}`);
 }
+
+/** The control client's bounds. */
+export const START_TIMEOUT_MS = 10_000;
+/** Same bound as the spawn runner's per-command timeout. */
+export const REPLY_TIMEOUT_MS = 15_000;
+/** How many times a closing client waits out a busy mutex before leaving unserialized. */
+export const CLOSE_MUTEX_TRIES = 4;
+/** After stdin EOF, how long the client gets to exit before SIGTERM, then SIGKILL. */
+export const CLOSE_GRACE_MS = 2_000;
+/** Keep the client's last stderr for error messages. */
+export const STDERR_KEEP_CHARS = 4_096;

@@ -5,6 +5,8 @@ import {toControlLine} from './control-line.js';
 import {OutputListeners} from './control-output.js';
 import {type ControlBlock, ControlParser} from './control-parser.js';
 import {
+  CLOSE_GRACE_MS,
+  CLOSE_MUTEX_TRIES,
   classifyOr,
   closedByExit,
   closedError,
@@ -12,6 +14,9 @@ import {
   diedDetail,
   keepAlive,
   LATE_TIMER_MS,
+  REPLY_TIMEOUT_MS,
+  START_TIMEOUT_MS,
+  STDERR_KEEP_CHARS,
   settlesWithin,
   startGuard,
   whenClientEnds,
@@ -29,64 +34,11 @@ import {Listeners} from './listeners.js';
 import {classifyTmuxFailure, TmuxCommandError} from './runner.js';
 import type {ServerSpec} from './server.js';
 
-const UNSERIALIZED: SectionMutex = {run: (section) => section()};
-/** After a failed start, how long the section waits for the client to be gone. */
-const START_FAILED_EXIT_MS = 5_000;
+/** A start that no mutex serializes. */
+export const UNSERIALIZED: SectionMutex = {run: (section) => section()};
 
-const START_TIMEOUT_MS = 10_000;
-/** Same bound as the spawn runner's per-command timeout. */
-const REPLY_TIMEOUT_MS = 15_000;
-/** How many times a closing client waits out a busy mutex before leaving unserialized. */
-const CLOSE_MUTEX_TRIES = 4;
-/** After stdin EOF, how long the client gets to exit before SIGTERM, then SIGKILL. */
-const CLOSE_GRACE_MS = 2_000;
-/** Keep the client's last stderr for error messages. */
-const STDERR_KEEP_CHARS = 4_096;
-
-/**
- * Start one `tmux <server flags> -N -C attach-session -E -t <$id> -f ignore-size` client and
- * resolve to a runner over it once tmux has answered the attach; reject with a
- * TmuxCommandError if it cannot attach (no tmux, no server, no such session).
- *
- * Flags, each for a reason: `-N` never starts a server (attach-session would otherwise start
- * one, reading the user's config); `-E` does not apply update-environment, which would
- * otherwise copy our DISPLAY, SSH_AUTH_SOCK, ... into the user's session or clear them there
- * when we lack them (tested); `-t $id` leaves the active window and pane alone;
- * `ignore-size` keeps the client out of window sizing. We never send `refresh-client -C`.
- *
- * The client never outlives this process: when it ends, even by SIGKILL, the client's stdin
- * closes (which ends an idle client) and, once the client has attached, a guard process
- * kills it (which ends one that tmux still has output queued for; see startGuard). Nothing
- * signals the client before it has attached: that can crash tmux 3.3a (#signalClient).
- * It does not keep Node's event loop alive while idle (a pending run() does), so a worker
- * that forgets close() still exits.
- */
-export async function createControlRunner(
-  spec: ServerSpec,
-  opts: ControlRunnerOptions,
-): Promise<ControlRunner> {
-  if (!/^\$\d+$/.test(opts.sessionId)) {
-    throw new TmuxCommandError(
-      'other',
-      '',
-      `a control client attaches by session id ($N), got ${JSON.stringify(opts.sessionId)}`,
-    );
-  }
-  return (opts.mutex ?? UNSERIALIZED).run(async () => {
-    const client = new ControlClient(spec, opts);
-    try {
-      await client.attached;
-    } catch (error) {
-      // Leave the section only once the client is gone: a client that timed out may still
-      // be starting, and must not meet another one's arrival (see `mutex`).
-      await client.exitedWithin(START_FAILED_EXIT_MS);
-      throw error;
-    }
-    return client;
-  });
-}
-
-class ControlClient implements ControlRunner {
+/** One control-mode client attached to a session (started by control-start.ts). */
+export class ControlClient implements ControlRunner {
   readonly sessionId: string;
   readonly closed: Promise<ControlClosed>;
   /** Resolves when tmux has answered the attach; rejects if it never does. */

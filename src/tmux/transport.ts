@@ -3,7 +3,7 @@ import type {PaneActivity} from './activity.js';
 import {createControlActivity} from './control-activity.js';
 import {canRunOverControl, commandNames} from './control-line.js';
 import type {ControlPool} from './control-pool.js';
-import {createControlRunner} from './control-runner.js';
+import {createControlRunner} from './control-start.js';
 import type {ControlRunner, OutputListener, SectionMutex} from './control-types.js';
 import {createSpawnRunner, TmuxCommandError, type TmuxRunner} from './runner.js';
 import type {ServerSpec} from './server.js';

@@ -3,7 +3,7 @@
 // never do that, whatever happens to the attach. (The crash needs the client to go in a
 // window of microseconds, so this catches a regression often, not always: 300 tries.)
 import {describe, expect, it} from 'vitest';
-import {createControlRunner} from '../../src/tmux/control-runner.js';
+import {createControlRunner} from '../../src/tmux/control-start.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 describe('the control runner and the tmux server', () => {

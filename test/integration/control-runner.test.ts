@@ -5,7 +5,7 @@
 import {join} from 'node:path';
 import {execa} from 'execa';
 import {describe, expect, it, onTestFinished} from 'vitest';
-import {createControlRunner} from '../../src/tmux/control-runner.js';
+import {createControlRunner} from '../../src/tmux/control-start.js';
 import {createSpawnRunner, TmuxCommandError, type TmuxRunner} from '../../src/tmux/runner.js';
 import type {ServerSpec} from '../../src/tmux/server.js';
 import {createTmux} from '../../src/tmux/tmux.js';

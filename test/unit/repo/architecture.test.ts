@@ -273,10 +273,10 @@ const RULES: Record<string, (tree: SourceFile[]) => string[]> = {
       .map((f) => [f.path, f.text.split('\n').length] as const)
       .filter(([, lines]) => lines >= MAX_WORKER_LINES)
       .map(([path, lines]) => `${path}: ${lines} lines`),
-  'no file of src/ is over 400 lines': (tree) =>
+  'no file of src/ is over 350 lines': (tree) =>
     tree
       .filter((f) => f.path.startsWith('src/'))
-      .map((f) => [f.path, f.text.split('\n').length] as const)
+      .map((f) => [f.path, linesOf(f.text)] as const)
       .filter(([, lines]) => lines > MAX_LINES)
       .map(([path, lines]) => `${path}: ${lines} lines`),
   'no function of src/ or workers/ is over 80 lines': longFunctionViolations,
@@ -365,7 +365,10 @@ function mirrorViolations(tree: SourceFile[]): string[] {
 }
 
 /** The longest a source file may grow before it is split. */
-const MAX_LINES = 400;
+const MAX_LINES = 350;
+
+/** A file's lines, as `wc -l` counts them (a last line without its newline counts too). */
+const linesOf = (text: string) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 
 /** A tree that breaks each rule once: [path, text] of each file. */
 const BROKEN_FILES: Record<string, Array<[path: string, text: string]>> = {
@@ -394,7 +397,7 @@ const BROKEN_FILES: Record<string, Array<[path: string, text: string]>> = {
   'comments cite files that exist': [
     ['src/jobs/a.ts', '/** See src/jobs/gone.ts and tmux-facts.md §3. */'],
   ],
-  'no file of src/ is over 400 lines': [['src/jobs/a.ts', 'x\n'.repeat(400)]],
+  'no file of src/ is over 350 lines': [['src/jobs/a.ts', 'x\n'.repeat(351)]],
   'each module of a rule folder has its unit test at its mirror path': [
     ['src/detect/new-rule.ts', 'export function rule() {\n  return 1;\n}'],
   ],
