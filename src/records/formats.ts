@@ -39,6 +39,43 @@ const timeOf = (v: unknown) => {
   return Number.isFinite(t) ? t : undefined;
 };
 
+/** What each agent's record calls its token counts. */
+const TOKEN_NAMES = {
+  claude: {
+    input: 'input_tokens',
+    output: 'output_tokens',
+    cacheRead: 'cache_read_input_tokens',
+    cacheWrite: 'cache_creation_input_tokens',
+  },
+  qwen: {
+    input: 'promptTokenCount',
+    output: 'candidatesTokenCount',
+    cacheRead: 'cachedContentTokenCount',
+    total: 'totalTokenCount',
+  },
+  gemini: {input: 'input', output: 'output', cacheRead: 'cached', total: 'total'},
+  codex: {
+    input: 'input_tokens',
+    output: 'output_tokens',
+    cacheRead: 'cached_input_tokens',
+    total: 'total_tokens',
+  },
+  pi: {
+    input: 'input',
+    output: 'output',
+    cacheRead: 'cacheRead',
+    cacheWrite: 'cacheWrite',
+    total: 'totalTokens',
+  },
+  copilot: {
+    input: 'inputTokens',
+    output: 'outputTokens',
+    cacheRead: 'cacheReadTokens',
+    cacheWrite: 'cacheWriteTokens',
+    cost: 'cost',
+  },
+} satisfies Record<string, Partial<Record<keyof Tokens, string>>>;
+
 /** A record's token counts, its field names for each of ours (`{input: 'input_tokens'}`). */
 function tokensOf(
   usage: unknown,
@@ -136,12 +173,7 @@ function claudeEntry(line: Json): Entry[] {
     return [{kind: 'prompt', text: textOfBlocks(c, 'text'), atMs}];
   }
   if (line.type !== 'assistant' || line.isSidechain === true) return [];
-  const tokens = tokensOf(message.usage, {
-    input: 'input_tokens',
-    output: 'output_tokens',
-    cacheRead: 'cache_read_input_tokens',
-    cacheWrite: 'cache_creation_input_tokens',
-  });
+  const tokens = tokensOf(message.usage, TOKEN_NAMES.claude);
   return [
     {kind: 'reply', text: textOfBlocks(message.content, 'text'), id: str(message.id), atMs, tokens},
   ];
@@ -164,12 +196,7 @@ function qwenEntry(line: Json): Entry[] {
   if (line.type === 'user' && line.provenance === 'real_user')
     return [{kind: 'prompt', text: textOfParts(message.parts), atMs}];
   if (line.type !== 'assistant') return [];
-  const tokens = tokensOf(line.usageMetadata, {
-    input: 'promptTokenCount',
-    output: 'candidatesTokenCount',
-    cacheRead: 'cachedContentTokenCount',
-    total: 'totalTokenCount',
-  });
+  const tokens = tokensOf(line.usageMetadata, TOKEN_NAMES.qwen);
   return [{kind: 'reply', text: textOfParts(message.parts), id: str(line.uuid), atMs, tokens}];
 }
 
@@ -205,12 +232,7 @@ function geminiEntries(text: string): Entry[] {
       return prompt === '' ? [] : [{kind: 'prompt', text: prompt, atMs}];
     }
     if (m.type !== 'gemini') return [];
-    const tokens = tokensOf(m.tokens, {
-      input: 'input',
-      output: 'output',
-      cacheRead: 'cached',
-      total: 'total',
-    });
+    const tokens = tokensOf(m.tokens, TOKEN_NAMES.gemini);
     return [{kind: 'reply', text: textOfParts(m.content), atMs, tokens}];
   });
 }
@@ -235,12 +257,7 @@ function codexEntry(line: Json): Entry[] {
   if (p.type === 'token_count') {
     const info = isObject(p.info) ? p.info : undefined;
     const last = info && isObject(info.last_token_usage) ? info.last_token_usage : undefined;
-    const tokens = tokensOf(last, {
-      input: 'input_tokens',
-      output: 'output_tokens',
-      cacheRead: 'cached_input_tokens',
-      total: 'total_tokens',
-    });
+    const tokens = tokensOf(last, TOKEN_NAMES.codex);
     return tokens ? [{kind: 'tokens', tokens}] : [];
   }
   if (p.type === 'task_complete')
@@ -255,13 +272,7 @@ function piEntry(line: Json): Entry[] {
   if (m.role === 'user') return [{kind: 'prompt', text: textOfBlocks(m.content, 'text'), atMs}];
   if (m.role !== 'assistant') return [];
   const u = m.usage;
-  const tokens = tokensOf(u, {
-    input: 'input',
-    output: 'output',
-    cacheRead: 'cacheRead',
-    cacheWrite: 'cacheWrite',
-    total: 'totalTokens',
-  });
+  const tokens = tokensOf(u, TOKEN_NAMES.pi);
   const cost = isObject(u) && isObject(u.cost) ? num(u.cost.total) : undefined;
   if (tokens && cost !== undefined) tokens.cost = cost;
   return [{kind: 'reply', text: textOfBlocks(m.content, 'text'), id: str(line.id), atMs, tokens}];
@@ -277,13 +288,7 @@ function copilotEntry(line: Json): Entry[] {
     case 'assistant.message':
       return [{kind: 'reply', text: str(d.content) ?? '', id: str(d.messageId), atMs}];
     case 'session.usage_record': {
-      const tokens = tokensOf(d.usage, {
-        input: 'inputTokens',
-        output: 'outputTokens',
-        cacheRead: 'cacheReadTokens',
-        cacheWrite: 'cacheWriteTokens',
-        cost: 'cost',
-      });
+      const tokens = tokensOf(d.usage, TOKEN_NAMES.copilot);
       return tokens ? [{kind: 'tokens', tokens}] : [];
     }
     default:
