@@ -141,6 +141,8 @@ describe('a tmux server that goes away', () => {
     const env = {NUDGE_HOME: home, ...allowSinks([`webhook:${http.url}/hook`])};
     const first = await submitTo(server.socket, pane, 'sleep 60', flags, env);
     const second = await submitTo(server.socket, pane, 'echo 2', flags, env);
+    // Each queued: a submit refused would leave no job to watch (and say why here).
+    for (const r of [first, second]) expect(r.exitCode, shown(r)).toBe(0);
     await waitForJobEnd(home, first.id, 1).catch(() => undefined);
     const waiting = async () =>
       (await readJobEvents(home, first.id)).some((e) => e.event === 'waiting');
