@@ -282,7 +282,7 @@ class Job {
     await this.deps.recorder.transition('notifying', {pane});
     // The job's own pane: what the job saw of it (its foreground then, its program).
     const [began, profile] = pane === this.request.pane ? [this.#began, this.#profile] : [];
-    const at = {pane, began, profile};
+    const at = {pane, began, profile, replied: this.#profile};
     const {deps, request} = this;
     return this.#ended(await noticeOfJob(deps, this.#io, request, at, waited, this.#jobSignal()));
   }

@@ -108,7 +108,8 @@ export async function sendNotice<W extends {state: JobOutcome['state']}>(
 /**
  * The notice of a job that waited (`waited`), to `at.pane`: held back while another program
  * holds that pane (heldBack), else sent to the program it runs (sendNotice) — read with the
- * job's own profile (`at.profile`) where it is the job's pane.
+ * job's own profile (`at.profile`) where it is the job's pane. Its `{reply}` is the job's
+ * agent's (`at.replied`), wherever the notice goes.
  */
 export async function noticeOfJob(
   deps: JobDeps,
@@ -118,12 +119,14 @@ export async function noticeOfJob(
     pane: string;
     began: {command: string; group: number | undefined} | undefined;
     profile: Profile | undefined;
+    /** The profile of the job's own pane, whose agent's reply a `{reply}` carries. */
+    replied: Profile | undefined;
   },
   waited: Waited,
   signal: AbortSignal,
 ): Promise<Waited & Partial<JobOutcome>> {
   const {pane} = at;
-  const reply = await replyForNotice(deps, request, at.profile);
+  const reply = await replyForNotice(deps, request, at.replied);
   const notice = noticeFor(request, {...waited, reply});
   const info = await preflight(io, pane, request.server.pid);
   const held = await heldBack(deps.foreground, at.began, info);

@@ -1,8 +1,11 @@
 import {describe, expect, test} from 'vitest';
 import type {Profile} from '../../../src/agents/profile.js';
 import type {DoorAttempt, Doors} from '../../../src/doors/ladder.js';
-import {nativeFailure, throughDoors} from '../../../src/job-worker/notice-doors.js';
+import type {JobDeps} from '../../../src/job-worker/job-deps.js';
+import {nativeFailure, noticeOfJob, throughDoors} from '../../../src/job-worker/notice-doors.js';
 import type {JobRecorder} from '../../../src/jobs/recorder.js';
+import type {PaneIo} from '../../../src/pane/keys.js';
+import {jobRequest} from '../../helpers/job-request.js';
 
 const profile = {name: 'claude', doors: [{kind: 'claude-inbox'}]} as unknown as Profile;
 const target = {pane: '%1', panePid: 10, jobId: 'j'};
@@ -55,5 +58,32 @@ describe('throughDoors', () => {
       reason:
         'The work ended (done), but no door took the notice (claude-inbox: held, Claude Code answered "held"); nothing was typed (--via native).',
     });
+  });
+});
+
+describe('noticeOfJob', () => {
+  test("a {reply} is the job's own agent's, also when the notice goes to another pane", async () => {
+    const asked: unknown[] = [];
+    const stop = new Error('stop after the reply is read');
+    const deps = {
+      replies: async (q: unknown) => {
+        asked.push(q);
+        throw stop;
+      },
+    } as unknown as JobDeps;
+    const request = jobRequest({
+      text: 'what is six times seven?',
+      given: {notice: 'Done: {reply}'},
+    });
+    const jobAgent = {name: 'claude', replies: 'claude-transcript'} as unknown as Profile;
+    // The notice goes to %9, not the job's pane: no profile of %9 is known yet.
+    const at = {pane: '%9', began: undefined, profile: undefined, replied: jobAgent};
+    const io = {} as PaneIo;
+    await expect(
+      noticeOfJob(deps, io, request, at, {state: 'done', waitedMs: 1}, signal),
+    ).rejects.toBe(stop);
+    expect(asked).toEqual([
+      expect.objectContaining({pane: request.pane, format: 'claude-transcript'}),
+    ]);
   });
 });
