@@ -29,6 +29,9 @@ export interface OptionSpec {
   /** Why the MCP tool does not take it, where the command has a tool (every other option is
    * an argument of the tool). */
   cliOnly?: string;
+  /** What a job stores of it (src/job-options/stored.ts): the fields of request.json it gives,
+   * their stored types, and how the value given, or the default, becomes them. */
+  job?: {stored: object; read: (value: never, at: never) => object};
 }
 
 export type OptionTable = Readonly<Record<string, OptionSpec>>;

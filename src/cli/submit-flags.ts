@@ -2,7 +2,7 @@ import {parseArgs} from 'node:util';
 import {mapOptions, type OptionTable} from '../base/option-table.js';
 import {submitOptionsOf} from '../declare/panes.js';
 import type {HostChoice} from '../front/dispatch.js';
-import type {SubmitOptions} from '../submit/options.js';
+import type {SubmitOptions} from '../job-options/table.js';
 import {SUBMIT_OPTIONS} from '../verbs/options/submit.js';
 
 /** The flags of `nudge submit`: both parsers (yargs for help and errors, node's parseArgs for

@@ -1,13 +1,13 @@
 import {describeError, NudgeError} from '../base/errors.js';
 import {resolveStateDir} from '../base/paths.js';
 import {nudgeVersion} from '../base/version.js';
+import type {SubmitOptions} from '../job-options/table.js';
 import {outcomeOfRecord} from '../jobs/follow.js';
 import type {TerminalState} from '../jobs/states.js';
 import {askerOf, wireAskerOf} from '../pane/asker.js';
 import {checkHostGrant} from '../pane/reach.js';
 import {followJob, planNotice, type RelayRecord, relayOf} from '../relay/relay.js';
 import {remoteSettings} from '../remote/settings.js';
-import type {SubmitOptions} from '../submit/options.js';
 import {textOfFile} from '../submit/text-file.js';
 import type {CommandContext} from '../verbs/context.js';
 import type {Check, DoctorOptions, DoctorResult} from '../verbs/doctor.js';

@@ -1,10 +1,10 @@
 import {NudgeError} from '../base/errors.js';
 import {Undo} from '../base/undo.js';
+import {ifBusyMeans} from '../job-options/policies.js';
 import {paneLockFor} from '../locks/pane-lock.js';
 import {paneRefOf} from '../pane/target.js';
 import {launchWorker} from '../process/launch-worker.js';
 import type {PaneInfo} from '../tmux/tmux.js';
-import {ifBusyMeans} from './policies.js';
 import type {JobRecord} from './record.js';
 import {JOB_ID_PATTERN, type JobRequest} from './request.js';
 import type {JobHandle, JobStore} from './store.js';

@@ -1,9 +1,9 @@
 import type {Profile} from '../agents/profile.js';
 import {formatDuration} from '../base/durations.js';
-import {NudgeError} from '../base/errors.js';
 import {ownLineText} from '../base/sanitize.js';
 import type {UntilSpec} from '../detect/until.js';
 import {describeUntil} from '../detect/until.js';
+import {type NoticeValues, PLACEHOLDER} from '../job-options/template.js';
 import type {Foreground} from '../process/foreground.js';
 import type {Replies} from '../records/reply.js';
 import type {PaneInfo} from '../tmux/tmux.js';
@@ -17,50 +17,6 @@ export const DEFAULT_TIMEOUT_NOTICE =
 
 /** The notice when `--until exit`'s command exited with a status other than 0. */
 export const FAILED_NOTICE = '[SYSTEM COMMAND] Command complete (exit status {exit}). Resume.';
-
-/** Placeholders a `--notice` template may use. */
-export const NOTICE_PLACEHOLDERS = [
-  'status',
-  'elapsed',
-  'job',
-  'until',
-  'exit',
-  'match',
-  'delivery',
-  'reason',
-  'reply',
-] as const;
-export type NoticeValues = Record<(typeof NOTICE_PLACEHOLDERS)[number], string>;
-
-/** The longest notice template accepted (characters). */
-export const MAX_NOTICE_LENGTH = 2000;
-
-// Any {word}, in any case: {STATUS} is refused as unknown rather than typed literally.
-const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-
-/** Reject templates with unknown placeholders, newlines, NULs or absurd length (exit 2). */
-export function validateNoticeTemplate(template: string): void {
-  if (template.trim() === '') {
-    throw new NudgeError('bad-notice', '--notice is empty; give a template or use --no-notice.');
-  }
-  if (template.length > MAX_NOTICE_LENGTH) {
-    throw new NudgeError(
-      'bad-notice',
-      `--notice is longer than ${MAX_NOTICE_LENGTH} characters; shorten it.`,
-    );
-  }
-  if (/[\0\r\n]/.test(template)) {
-    throw new NudgeError('bad-notice', '--notice must be one line (no newline or NUL characters).');
-  }
-  for (const m of template.matchAll(PLACEHOLDER)) {
-    if (!(NOTICE_PLACEHOLDERS as readonly string[]).includes(m[1] ?? '')) {
-      throw new NudgeError(
-        'bad-notice',
-        `--notice uses unknown placeholder {${m[1]}}; known ones are ${NOTICE_PLACEHOLDERS.map((p) => `{${p}}`).join(' ')}.`,
-      );
-    }
-  }
-}
 
 /**
  * Fill in the notice for an outcome. With the default template a timeout gets its own

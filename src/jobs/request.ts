@@ -1,24 +1,16 @@
 import {Buffer} from 'node:buffer';
-import {z} from 'zod';
-import {VIAS} from '../agents/doors.js';
 import {readFailure, readTextCapped} from '../base/bounded-read.js';
 import {JOB_ID_PATTERN} from '../base/paths.js';
-import {linearPattern} from '../base/pattern.js';
 import {err, ok, type Result} from '../base/result.js';
 import {isObject} from '../base/shape.js';
 import {exitSentinel} from '../detect/output-watchers.js';
-import type {StallPolicy} from '../detect/stall.js';
-import {isStallPolicy} from '../detect/stall-options.js';
-import type {UntilSpec} from '../detect/until.js';
+import {IF_BUSY, type IfBusy} from '../job-options/policies.js';
+import {JOB_OPTIONS, type JobOptions, MAX_TEXT_BYTES} from '../job-options/resolve.js';
+import {untilWrong} from '../job-options/stored.js';
 import type {DeliverOptions} from '../pane/deliver.js';
-import {MAX_NOTICE_LENGTH} from './notice.js';
-import {IF_BUSY, type IfBusy, ON_LIMIT} from './policies.js';
 
 /** Version of the request format the front end stores for the worker (request.json). */
 export const REQUEST_VERSION = 1;
-
-/** The largest text (UTF-8 bytes) one job may type. */
-export const MAX_TEXT_BYTES = 64 * 1024;
 
 /** Everything a worker needs to run one job; resolved and validated by the front end. */
 export interface JobRequest {
@@ -36,86 +28,7 @@ export interface JobRequest {
   options: JobOptions;
 }
 
-/** A duration in milliseconds, as stored. */
-const duration = z.int().min(0).describe('a duration');
-const count = z.int().min(1).describe('a positive whole number');
-const flag = z.boolean().describe('a boolean');
 const PANE_ID = /^%\d+$/;
-
-/**
- * Per-job behaviour as request.json stores it, all durations in milliseconds: the type of a
- * job's options and their check in one statement (the worker trusts nothing unchecked). The
- * policies are stored as given (`ifBusy`, `via`, `onLimit`, `stall`); one function each decides
- * what they mean (src/jobs/policies.ts, src/detect/stall-options.ts).
- */
-export const JOB_OPTIONS = z.object({
-  delayMs: duration,
-  typeDelayMs: duration,
-  enterDelayMs: duration,
-  clear: flag,
-  enter: flag,
-  intervalMs: duration,
-  stableChecks: count,
-  timeoutMs: duration,
-  /** Whether a notice is typed at the end (`--no-notice` turns it off). */
-  notify: flag,
-  /** The `--notice` template, or null for the default wording. */
-  noticeTemplate: z
-    .string()
-    .max(MAX_NOTICE_LENGTH)
-    .regex(/^[^\0\r\n]*$/)
-    .nullable()
-    .describe('a one-line template or null'),
-  /** The pane (`%N`) the notice is typed into; null: the pane typed into. */
-  notifyPane: z.string().regex(PANE_ID).nullable().describe('a pane id or null'),
-  /** How the notice goes: the agent's doors, then typing (`auto`), typing only (`keys`), a
-   * door only (`native`). Requests made before it existed are `auto`. */
-  via: z.enum(VIAS).optional().describe('auto, keys or native'),
-  /** The notice's pane is on another host (`HOST:%N`): the worker does not type it but
-   * records it in the ending, and the relay on the submitting machine types it there.
-   * Absent or null: typed here. */
-  noticeElsewhere: z
-    .string()
-    .regex(/^.{1,255}:%\d+$/)
-    .nullish()
-    .describe('HOST:%N or null'),
-  /** The "done" condition. */
-  until: z.custom<UntilSpec>((v) => untilWrong(v) === undefined).describe('a condition'),
-  /** `--ignore` regexes (sources) masked before screens are compared. */
-  ignore: z.array(z.string().refine(compiles)).describe('a list of valid regexes'),
-  /** Lines of output searched by regex conditions. */
-  lines: count,
-  /** The program profile, or auto-detection. */
-  profile: z.string().min(1).describe('a profile name'),
-  /** What the job does when its pane is busy, as given (`--if-busy`, `--when-idle` is
-   * `wait`, else config.toml's `[submit] if-busy`): `ifBusyMeans` decides. */
-  ifBusy: z.enum(IF_BUSY).describe('queue, wait, refuse, now or type-ahead'),
-  /** How long `wait` waits for the pane to be idle. */
-  idleTimeoutMs: duration,
-  /** Clear a draft someone left in the input line instead of waiting for it. */
-  clearDraft: flag,
-  /** How long to wait for a draft to be sent or cleared before failing. */
-  draftWaitMs: duration,
-  lockTimeoutMs: duration,
-  /** A usage limit on the agent's screen: end `blocked` (`stop`), or wait until it resets and
-   * type `resumeText` (`wait`). */
-  onLimit: z.enum(ON_LIMIT).describe('stop or wait'),
-  /** How long after a limit's reset the job resumes. */
-  limitMarginMs: duration,
-  /** What is typed once a usage limit has reset. */
-  resumeText: z
-    .string()
-    .refine((t) => t.trim() !== '')
-    .describe('a line of text'),
-  /** Where a person is told of the job's changes (sinks: `desktop`, `ntfy:URL`, …), checked
-   * by the front end (`--notify`, else the config file's defaults). */
-  notifySinks: z.array(z.string()).describe('a list of sinks'),
-  /** The stall watchdog over the wait (`--stall`, `--on-stall`, `--continue-text`); absent or
-   * null: off. */
-  stall: z.custom<StallPolicy>(isStallPolicy).nullish().describe('a stall policy'),
-});
-
-export type JobOptions = z.infer<typeof JOB_OPTIONS>;
 
 /** The largest request.json a worker reads: the text at its limit, JSON-escaped, and room for
  * the options around it. */
@@ -154,16 +67,6 @@ export async function readStoredRequest(
 
 /** Half of a UTF-16 surrogate pair without the other half: not a character, not UTF-8. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** Whether `pattern` is a regex the watchers can compile (RE2, no flags, as compileRegex). */
-function compiles(pattern: string): boolean {
-  try {
-    linearPattern(pattern);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Check every field of a parsed request; the worker trusts nothing it did not check. */
 export function validateRequest(value: unknown): Result<JobRequest, string> {
@@ -235,20 +138,6 @@ function textWrong(text: unknown): string | undefined {
   // The front end refuses these; a request that has them was not made by it.
   if (text.includes('\0')) return 'the request text has a NUL character';
   if (LONE_SURROGATE.test(text)) return 'the request text is not valid Unicode';
-  return undefined;
-}
-
-function untilWrong(until: unknown): string | undefined {
-  if (!isObject(until) || !['stable', 'exit', 'regex', 'prompt'].includes(String(until.kind)))
-    return ' until is not a condition';
-  for (const key of ['pattern', 'profile'] as const) {
-    const v = until[key];
-    if (v !== undefined && typeof v !== 'string') return ` until.${key} is not a string`;
-    if (key === 'pattern' && typeof v === 'string' && !compiles(v))
-      return ' until.pattern is not a valid regex';
-  }
-  if (until.kind === 'regex' && typeof until.pattern !== 'string')
-    return ' until is regex without a pattern';
   return undefined;
 }
 

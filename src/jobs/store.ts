@@ -6,9 +6,9 @@ import {appendLine, stateWriteError, writeFileAtomic} from '../base/fs.js';
 import {DIR_MODE, FILE_MODE, layout} from '../base/paths.js';
 import type {Result} from '../base/result.js';
 import {thisProcess} from '../base/this-process.js';
+import type {IfBusy} from '../job-options/policies.js';
 import type {ProcessId} from '../process/identity.js';
 import type {JobEvent} from './events.js';
-import type {IfBusy} from './policies.js';
 import {checkJobRecord, type JobEnding, type JobRecord, type RecordPatch} from './record.js';
 import {
   JOB_ID_PATTERN,

@@ -1,17 +1,20 @@
 import type {Clock} from '../base/clock.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
+import {resolveJobOptions, validateText} from '../job-options/resolve.js';
+import type {SubmitOptions} from '../job-options/table.js';
 import {enqueueJob, madeBefore} from '../jobs/enqueue.js';
 import type {JobOutcome} from '../jobs/events.js';
 import {followToEnd} from '../jobs/follow.js';
+import type {JobRecord} from '../jobs/record.js';
 import {type JobRequest, newJobId, REQUEST_VERSION} from '../jobs/request.js';
 import {JobStore} from '../jobs/store.js';
+import {type AskerCaller, askerOf} from '../pane/asker.js';
+import {askerPane} from '../pane/reach.js';
 import {checkSubmitTarget} from '../pane/submit-target.js';
 import {type Caller, reachablePane} from '../pane/target.js';
 import type {Foreground} from '../process/foreground.js';
 import type {ServerSpec} from '../tmux/server.js';
-import type {Tmux} from '../tmux/tmux.js';
-import type {SubmitOptions} from './options.js';
-import {submitJobOptions, submittedFrom} from './submission.js';
+import type {PaneInfo, Tmux} from '../tmux/tmux.js';
 import {textOfFile} from './text-file.js';
 
 /** What submitting a job reads from its front end (a command's context has each). */
@@ -33,13 +36,15 @@ export type SubmitResult =
   | {kind: 'ran'; job: string; pane: string; outcome: JobOutcome};
 
 /**
- * `nudge submit` (and `nudge ask`'s prompt): the job's options decided (submission.ts), its pane resolved and
+ * `nudge submit` (and `nudge ask`'s prompt): the job's options decided (src/job-options/resolve.ts), its pane resolved and
  * checked (src/pane/submit-target.ts), then the job recorded and handed to a detached worker
  * (and with --wait followed to its end) — each layer's work in one go, in that order.
  */
 export async function submitJob(given: SubmitOptions, ctx: SubmitContext): Promise<SubmitResult> {
   const o = given.textFile === undefined ? given : {...given, text: await textOfFile(given, ctx)};
-  const {options, ifBusy} = submitJobOptions(o, ctx.env);
+  validateText(o.text);
+  const options = resolveJobOptions(o, ctx.env);
+  const {ifBusy} = options;
   const stateDir = resolveStateDir(ctx.env);
   // tmux answers while the state directory is checked.
   const [{tmux, spec, info, target}] = await Promise.all([
@@ -49,7 +54,6 @@ export async function submitJob(given: SubmitOptions, ctx: SubmitContext): Promi
   const busyNow = ifBusy === 'refuse' || ifBusy === 'now' ? ifBusy : undefined;
   const asks = {...options, notifyPane: o.notifyPane, busyNow};
   const notifyPane = await checkSubmitTarget(tmux, spec, info, asks, {...ctx, stateDir});
-  if (notifyPane !== undefined) options.notifyPane = notifyPane;
   const from = await submittedFrom(ctx, tmux, info);
 
   const store = new JobStore(stateDir);
@@ -67,7 +71,7 @@ export async function submitJob(given: SubmitOptions, ctx: SubmitContext): Promi
     pane: info.paneId,
     paneTarget: target,
     text: o.text,
-    options,
+    options: {...options, notifyPane: notifyPane ?? null},
   };
   // Always its own worker, in a session of its own: with --wait too, so a Ctrl-C in the
   // caller's terminal stops the waiting here and never the job (issue 65).
@@ -77,4 +81,18 @@ export async function submitJob(given: SubmitOptions, ctx: SubmitContext): Promi
     return {kind: 'queued', job: request.jobId, pane: info.paneId, pid, log: handle.logPath};
   const outcome = await followToEnd(handle, ctx);
   return {kind: 'ran', job: request.jobId, pane: info.paneId, outcome};
+}
+
+/** The pane the caller runs in and its session, as the job records who submitted it (absent:
+ * the person; a pane of another host says so): the pane its process tree proves on the
+ * target's server, else the one its environment claims. */
+export async function submittedFrom(
+  caller: AskerCaller,
+  tmux: Tmux,
+  target: PaneInfo,
+): Promise<JobRecord['submittedFrom']> {
+  const asker = await askerOf(caller);
+  if (asker.kind === 'remote') return {socketPath: '', pane: asker.from};
+  if (asker.kind !== 'local') return undefined;
+  return askerPane(asker, target, () => tmux);
 }

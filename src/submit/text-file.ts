@@ -2,8 +2,8 @@ import {resolve} from 'node:path';
 import {ReadRefused, readCapped, readFailure} from '../base/bounded-read.js';
 import {NudgeError} from '../base/errors.js';
 import {firstInvalidUtf8} from '../base/utf8.js';
-import {MAX_TEXT_BYTES} from '../jobs/request.js';
-import type {SubmitOptions} from './options.js';
+import {MAX_TEXT_BYTES} from '../job-options/resolve.js';
+import type {SubmitOptions} from '../job-options/table.js';
 
 /**
  * `--text-file FILE` (`-`: standard input): the text as its bytes say, never decoded with

@@ -9,6 +9,7 @@ import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import {shellWord} from '../base/shell.js';
 import {type Undo, withUndo} from '../base/undo.js';
 import {resolveStall} from '../detect/stall-options.js';
+import {validateText} from '../job-options/resolve.js';
 import {newJobId} from '../jobs/request.js';
 import {JobStore} from '../jobs/store.js';
 import {resolveSinks} from '../notify/config.js';
@@ -26,7 +27,6 @@ import {
 } from '../runs/git.js';
 import {placeOf} from '../runs/place.js';
 import {RUN_REQUEST_VERSION, type RunRequest, type RunWorktree} from '../runs/request.js';
-import {validateText} from '../submit/options.js';
 import {resolveServerSpec, type ServerSpec} from '../tmux/server.js';
 import type {PaneInfo, PanePlace, Tmux} from '../tmux/tmux.js';
 import type {CommandContext} from './context.js';

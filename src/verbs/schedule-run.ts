@@ -1,8 +1,8 @@
 import {NudgeError} from '../base/errors.js';
 import {resolveStateDir} from '../base/paths.js';
+import type {SubmitOptions} from '../job-options/table.js';
 import {NAME_PATTERN} from '../setup/schedule.js';
 import {readScheduledJob, scheduleMarks} from '../setup/schedule-store.js';
-import type {SubmitOptions} from '../submit/options.js';
 import type {CommandContext} from './context.js';
 
 /**

@@ -5,7 +5,8 @@ import {parseDuration} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
 import type {OptionsOf, SERVER_OPTIONS} from '../base/option-table.js';
 import {DIR_MODE, findOnPath, resolveStateDir} from '../base/paths.js';
-import {resolveSinks} from '../notify/config.js';
+import {resolveJobOptions, validateText} from '../job-options/resolve.js';
+import type {SubmitOptions} from '../job-options/table.js';
 import {checkReach, ownPaneOrRefuse, resolvePane} from '../pane/target.js';
 import type {CommandRun} from '../process/run-command.js';
 import {defaultHome} from '../setup/place.js';
@@ -30,7 +31,6 @@ import {
   writeScheduledJob,
 } from '../setup/schedule-store.js';
 import {installInto, uninstallFrom} from '../setup/schedulers.js';
-import {resolveJobOptions, type SubmitOptions, validateText} from '../submit/options.js';
 import {textOfFile} from '../submit/text-file.js';
 import {resolveServerSpec, socketFile} from '../tmux/server.js';
 import type {CommandContext} from './context.js';
@@ -91,8 +91,7 @@ async function checkedSubmit(
       ? given
       : {...given, text: await textOfFile(given, ctx), textFile: undefined};
   validateText(s.text);
-  resolveJobOptions(s);
-  resolveSinks(s.notify, env);
+  resolveJobOptions(s, env);
   if (s.wait) throw new NudgeError('bad-usage', 'Leave --wait out: nudge schedule adds it.');
   if (s.socketName !== undefined || s.socketPath !== undefined)
     throw new NudgeError(

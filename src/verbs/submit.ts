@@ -1,10 +1,10 @@
+import type {SubmitOptions} from '../job-options/table.js';
 import {ownPaneOrRefuse} from '../pane/target.js';
-import type {SubmitOptions} from '../submit/options.js';
 import {type SubmitResult, submitJob} from '../submit/submit-job.js';
 import {resolveServerSpec} from '../tmux/server.js';
 import type {CommandContext} from './context.js';
 
-export type {SubmitOptions} from '../submit/options.js';
+export type {SubmitOptions} from '../job-options/table.js';
 export type {SubmitResult} from '../submit/submit-job.js';
 
 /**

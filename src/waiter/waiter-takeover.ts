@@ -1,7 +1,7 @@
 import {describeError} from '../base/errors.js';
+import {ifBusyMeans} from '../job-options/policies.js';
 import {isJobProcessAlive} from '../jobs/liveness.js';
 import {type LostDeps, tellLost} from '../jobs/lost.js';
-import {ifBusyMeans} from '../jobs/policies.js';
 import {isTerminal} from '../jobs/states.js';
 import {type JobHandle, JobStore} from '../jobs/store.js';
 import {callerOf} from './caller.js';

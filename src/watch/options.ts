@@ -9,9 +9,9 @@ import {
   type OptionTable,
 } from '../base/option-table.js';
 import {resolveStall, STALL_OPTIONS} from '../detect/stall-options.js';
-import {ON_LIMIT, parseOnLimit, parseResumeText} from '../jobs/policies.js';
+import {ON_LIMIT, parseOnLimit, parseResumeText} from '../job-options/policies.js';
+import {SUBMIT_OPTIONS} from '../job-options/table.js';
 import {SINK_LIST} from '../notify/sinks.js';
-import {SUBMIT_DEFAULTS} from '../submit/options.js';
 import {type AssessorSpec, WATCH_DEFAULTS, type WatcherOptions} from './record.js';
 
 /** Why `watch_me` takes no assessor: what judges an agent is the person's (nudge mcp's flags),
@@ -125,8 +125,8 @@ export const WATCHER_OPTION_DEFAULTS: WatcherOptions = {
   transcriptCap: WATCH_DEFAULTS.transcriptCap,
   notifySinks: [],
   onLimit: 'stop',
-  limitMarginMs: parseDuration(SUBMIT_DEFAULTS.limitMargin, '--limit-margin'),
-  resumeText: SUBMIT_DEFAULTS.resumeText,
+  limitMarginMs: parseDuration(SUBMIT_OPTIONS['limit-margin'].default, '--limit-margin'),
+  resumeText: SUBMIT_OPTIONS['resume-text'].default,
 };
 
 /**

@@ -1,7 +1,7 @@
 import {NudgeError} from '../base/errors.js';
 import {versionOneRecord} from '../base/shape.js';
 import type {StallPolicy} from '../detect/stall.js';
-import type {OnLimit} from '../jobs/policies.js';
+import type {OnLimit} from '../job-options/policies.js';
 import type {StalledMark} from '../jobs/stalled.js';
 
 /**

@@ -5,8 +5,9 @@
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
 import {agentProfiles} from '../../src/agents/registry.js';
-import {IF_BUSY} from '../../src/jobs/policies.js';
-import {type JobRequest, MAX_TEXT_BYTES, parseStoredRequest} from '../../src/jobs/request.js';
+import {IF_BUSY} from '../../src/job-options/policies.js';
+import {MAX_TEXT_BYTES} from '../../src/job-options/resolve.js';
+import {type JobRequest, parseStoredRequest} from '../../src/jobs/request.js';
 import {recordFigure, roundTrip, TRANSPORTS, waitForLocksFree} from '../helpers/faults.js';
 import {recorderWorld} from '../helpers/recorder-pane.js';
 

@@ -1,5 +1,6 @@
+import {resolveJobOptions} from '../../src/job-options/resolve.js';
+import type {SubmitOptions} from '../../src/job-options/table.js';
 import type {JobRequest} from '../../src/jobs/request.js';
-import {resolveJobOptions, type SubmitOptions} from '../../src/submit/options.js';
 
 /**
  * A job's request as `nudge submit` records it: its options made by the product's own
@@ -27,6 +28,10 @@ export function jobRequest(
     pane: o.pane ?? '%1',
     paneTarget: o.paneTarget ?? o.pane ?? '%1',
     text,
-    options: {...resolveJobOptions({text, ...o.given}), notifySinks: [], ...o.exact},
+    options: {
+      ...resolveJobOptions({text, ...o.given}, {HOME: '/nonexistent'}),
+      notifyPane: null,
+      ...o.exact,
+    },
   };
 }

@@ -1,2 +1,2 @@
-// `nudge submit`'s options table lives beside the options it makes (src/submit/options.ts).
-export {SUBMIT_OPTIONS} from '../../submit/options.js';
+// `nudge submit`'s options table lives beside the options it makes (src/job-options/table.ts).
+export {SUBMIT_OPTIONS} from '../../job-options/table.js';

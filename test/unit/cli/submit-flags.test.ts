@@ -1,7 +1,9 @@
 import {beforeAll, describe, expect, test} from 'vitest';
 import {EXIT_CODES} from '../../../src/base/errors.js';
+import {camelOf} from '../../../src/base/option-table.js';
 import {buildCli} from '../../../src/cli/build-cli.js';
 import {parseSubmitFast} from '../../../src/cli/submit-flags.js';
+import {SUBMIT_OPTIONS} from '../../../src/job-options/table.js';
 import type {SubmitOptions} from '../../../src/verbs/submit.js';
 import {offlineContext} from '../../helpers/offline-context.js';
 
@@ -34,30 +36,11 @@ async function viaYargs(argv: string[]): Promise<SubmitOptions & {json: boolean}
   return {...got, json: printed.startsWith('{')};
 }
 
-/** SubmitOptions fields whose flag has a default (yargs fills it in). */
-const DEFAULTED = [
-  'delay',
-  'typeDelay',
-  'enterDelay',
-  'interval',
-  'stableChecks',
-  'timeout',
-  'lockTimeout',
-  'until',
-  'lines',
-  'clear',
-  'enter',
-  'wait',
-  'json',
-  'profile',
-  'whenIdle',
-  'idleTimeout',
-  'clearDraft',
-  'draftWait',
-  'onLimit',
-  'limitMargin',
-  'resumeText',
-];
+/** SubmitOptions fields whose flag has a default (yargs fills it in): the table's rows that
+ * give one. */
+const DEFAULTED = Object.entries(SUBMIT_OPTIONS)
+  .filter(([, spec]) => 'default' in spec)
+  .map(([name]) => camelOf(name));
 
 /** Drop undefined values, so "not given" compares equal to "absent". */
 const defined = (o: SubmitOptions) =>

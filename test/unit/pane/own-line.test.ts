@@ -1,7 +1,7 @@
 import {describe, expect, test} from 'vitest';
 import {PROFILES} from '../../../src/agents/registry.js';
+import {SUBMIT_OPTIONS} from '../../../src/job-options/table.js';
 import {OWN_LINE_WAITS, ownLinePace, SHELL_PACE} from '../../../src/pane/own-line.js';
-import {SUBMIT_DEFAULTS} from '../../../src/submit/options.js';
 
 describe("the pace of nudge's own lines", () => {
   const jobPace = {typeDelayMs: 7, enterDelayMs: 900, enter: false, clear: true};
@@ -25,9 +25,9 @@ describe("the pace of nudge's own lines", () => {
   });
 
   test("submit's defaults are the table's notice row and the shell pace", () => {
-    expect(SUBMIT_DEFAULTS.lockTimeout).toBe('10m');
-    expect(SUBMIT_DEFAULTS.draftWait).toBe('30s');
+    const o = SUBMIT_OPTIONS;
+    expect([o['lock-timeout'].default, o['draft-wait'].default]).toEqual(['10m', '30s']);
     expect(OWN_LINE_WAITS.notice).toEqual({lockTimeoutMs: 600_000, draftWaitMs: 30_000});
-    expect([SUBMIT_DEFAULTS.typeDelay, SUBMIT_DEFAULTS.enterDelay]).toEqual(['20ms', '500ms']);
+    expect([o['type-delay'].default, o['enter-delay'].default]).toEqual(['20ms', '500ms']);
   });
 });

@@ -340,6 +340,7 @@ function exitCodeViolations(tree: SourceFile[]): string[] {
 const RULE_FOLDERS = [
   'detect',
   'pane',
+  'job-options',
   'jobs',
   'submit',
   'job-worker',

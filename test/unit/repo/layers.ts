@@ -22,19 +22,24 @@ export const MAY_IMPORT: Record<string, readonly string[]> = {
   doors: folders('base agents process'),
   /** An agent's own record of its turns (`nudge ask`, a notice's `{reply}`). */
   records: folders('base agents process doors'),
+  /** What a job may be asked: one row per flag (its words, help, default, stored type and
+   * reader), the stored options derived from the rows, and the policies' values. */
+  'job-options': folders('base tmux agents detect pane notify'),
   /** The contract both ends of a job read: its request, record, store, states, events. */
-  jobs: folders('base tmux agents detect pane locks process notify doors records'),
+  jobs: folders('base tmux agents detect pane locks process notify doors records job-options'),
   /** The status bar: what tmux shows of each pane's jobs. */
   'status-bar': folders('base tmux locks jobs'),
   /** The front half of a submission (submit, ask, the MCP tool): flags to a queued job. */
-  submit: folders('base tmux agents detect pane locks process notify jobs'),
+  submit: folders('base tmux agents detect pane locks process notify jobs job-options'),
   /** The job worker's half: the lock, the typing, the wait, the notice. */
   'job-worker': folders(
-    'base tmux agents detect pane locks process notify doors records jobs status-bar',
+    'base tmux agents detect pane locks process notify doors records jobs status-bar job-options',
   ),
   /** One waiter per server, waiting for many jobs. */
-  waiter: folders('base tmux locks process jobs'),
-  watch: folders('base tmux agents detect pane jobs job-worker submit locks process notify'),
+  waiter: folders('base tmux locks process jobs job-options'),
+  watch: folders(
+    'base tmux agents detect pane jobs job-worker submit locks process notify job-options',
+  ),
   /** doors: Claude Code's session records name a run's session; setup: the schedules a
    * recovery marks again. */
   runs: folders(
@@ -42,11 +47,11 @@ export const MAY_IMPORT: Record<string, readonly string[]> = {
   ),
   setup: folders('base agents process'),
   verbs: folders(
-    'base doors tmux agents detect pane jobs submit status-bar locks process watch runs setup notify remote records',
+    'base doors tmux agents detect pane jobs submit status-bar locks process watch runs setup notify remote records job-options',
   ),
   relay: folders('base jobs remote'),
   /** Where a command runs (dispatch), between the front ends and the verbs. */
-  front: folders('base verbs jobs submit pane process relay remote setup watch'),
+  front: folders('base verbs jobs submit pane process relay remote setup watch job-options'),
   /** The kinds of detached worker, each its work and where its failures go. */
   worker: folders(
     'base agents verbs front jobs job-worker waiter notify process relay runs tmux watch',
@@ -57,7 +62,7 @@ export const MAY_IMPORT: Record<string, readonly string[]> = {
   declare: folders('base verbs front process render'),
   mcp: folders('base verbs front declare'),
   cli: folders(
-    'declare render base tmux agents verbs front jobs submit status-bar relay watch mcp remote setup process',
+    'declare render base tmux agents verbs front jobs submit status-bar relay watch mcp remote setup process job-options',
   ),
 };
 

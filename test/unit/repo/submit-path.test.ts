@@ -45,7 +45,7 @@ const SUBMIT_PATH: PathSpec = {
     'src/front/run-on.ts',
     'src/verbs/submit.ts',
     'src/submit/submit-job.ts',
-    'src/submit/submission.ts',
+    'src/job-options/resolve.ts',
     'src/jobs/enqueue.ts',
   ],
   verb: {file: 'src/verbs/submit.ts', name: 'submit'},

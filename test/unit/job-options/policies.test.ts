@@ -13,7 +13,7 @@ import {
   parseResumeText,
   parseVia,
   resolveIfBusy,
-} from '../../../src/jobs/policies.js';
+} from '../../../src/job-options/policies.js';
 
 const made: string[] = [];
 afterEach(() => {
