@@ -1,6 +1,6 @@
 import {HOST_OPTION, JSON_OPTION, SERVER_OPTIONS} from '../base/option-table.js';
+import {RUN_OPTIONS} from '../job-options/run-table.js';
 import {RECOVER_OPTIONS} from '../verbs/options/recover.js';
-import {RUN_OPTIONS} from '../verbs/options/run.js';
 import {ACTS, type AnyDeclaration, defineCommand, LOOKS} from './define.js';
 
 /** `nudge run`, `recover` and `doctor`: a pane of its own, what a lost server had, the set-up. */

@@ -1,11 +1,10 @@
 import {Buffer} from 'node:buffer';
 import {z} from 'zod';
 import {NudgeError} from '../base/errors.js';
-import {camelOf} from '../base/option-table.js';
 import type {StallPolicy} from '../detect/stall.js';
 import {isStallPolicy, resolveStall} from '../detect/stall-options.js';
 import {findUntypable} from '../tmux/typing.js';
-import type {Reading, Stores} from './stored.js';
+import {type Reading, readRows, storedShape} from './stored.js';
 import {SUBMIT_OPTIONS, type SubmitOptions} from './table.js';
 
 /**
@@ -36,27 +35,13 @@ const PLACED = {
   stall: z.custom<StallPolicy>(isStallPolicy).nullish().describe('a stall policy'),
 };
 
-type Rows = typeof SUBMIT_OPTIONS;
-type Intersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void
-  ? I
-  : never;
-/** The fields the rows store, each row's shape joined. */
-type RowFields = Intersection<
-  {[K in keyof Rows]: Rows[K] extends {job: Stores<infer S>} ? S : never}[keyof Rows]
->;
-
-/** The rows that store something, with their flags. */
-const STORING = Object.entries(SUBMIT_OPTIONS).flatMap(([name, spec]) =>
-  'job' in spec ? [{name, spec: spec as {default?: unknown; job: Stores}}] : [],
-);
-
 /**
  * Per-job behaviour as request.json stores it, durations in milliseconds: the type of a job's
  * options and their check in one (the worker trusts nothing unchecked), made of the rows'
  * stored fields and the placed ones.
  */
 export const JOB_OPTIONS = z.object({
-  ...(Object.assign({}, ...STORING.map((r) => r.spec.job.stored)) as RowFields),
+  ...storedShape(SUBMIT_OPTIONS),
   ...PLACED,
 });
 
@@ -72,13 +57,7 @@ export function resolveJobOptions(
   o: SubmitOptions,
   env: Reading['env'],
 ): Omit<JobOptions, 'notifyPane'> {
-  const given = o as Record<string, unknown>;
-  const read: Record<string, unknown> = {};
-  for (const {name, spec} of STORING) {
-    const at: Reading = {flag: `--${name}`, env, given: o};
-    Object.assign(read, spec.job.read((given[camelOf(name)] ?? spec.default) as never, at));
-  }
-  const options = read as Omit<JobOptions, keyof typeof PLACED>;
+  const options = readRows(SUBMIT_OPTIONS, o, env);
   if (options.until.kind === 'exit' && !options.enter)
     throw new NudgeError(
       'bad-usage',

@@ -1,8 +1,10 @@
 import {z} from 'zod';
 import {VIAS, type Via} from '../agents/doors.js';
 import type {ProfileName} from '../agents/profile.js';
+import {agentNamed} from '../agents/registry.js';
 import {parseDuration, parseInteger} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
+import {camelOf, type OptionTable} from '../base/option-table.js';
 import {linearPattern} from '../base/pattern.js';
 import {isObject} from '../base/shape.js';
 import {compileRegex, type UntilSpec} from '../detect/until.js';
@@ -34,7 +36,7 @@ export interface Reading {
   flag: string;
   env: Readonly<Record<string, string | undefined>>;
   given: {
-    readonly notice?: string | false | undefined;
+    readonly notice?: string | boolean | undefined;
     readonly ifBusy?: string | undefined;
     readonly whenIdle?: boolean | undefined;
     readonly via?: Via | undefined;
@@ -173,6 +175,22 @@ export const SINKS = stores(
   (v: readonly string[] | undefined, at) => ({notifySinks: resolveSinks(v, at.env)}),
 );
 
+/** `nudge run --agent`: the agent started in the pane, by its profile's name (null: the text
+ * is a command). Which agent it is, the worker asks the registry. */
+export const AGENT = stores(
+  {agent: z.string().min(1).nullable().describe('a profile name or null')},
+  (v: string | undefined) => ({agent: v === undefined ? null : agentNamed(v, '--agent').name}),
+);
+
+/** `nudge run --permissions`: an agent's permission dialog asks a person, or is denied. */
+export const PERMISSIONS = stores(
+  {permissions: z.enum(['ask', 'deny']).describe('ask or deny')},
+  (v: string) => {
+    if (v === 'ask' || v === 'deny') return {permissions: v as 'ask' | 'deny'};
+    throw new NudgeError('bad-usage', `--permissions is ask or deny, not ${JSON.stringify(v)}.`);
+  },
+);
+
 /** `--resume-text`: what is typed once a usage limit has reset. */
 export const RESUME_TEXT = stores(
   {
@@ -197,3 +215,42 @@ export function parseProfile(value: string): ProfileName | 'auto' {
 
 /** The form of a profile's name (src/agents/schema.ts checks the same). */
 const PROFILE_NAME = /^[a-z][a-z0-9-]*$/;
+
+type Intersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void
+  ? I
+  : never;
+
+/** The fields a table's rows store, each storing row's shape joined. */
+export type RowFields<T extends OptionTable> = Intersection<
+  {[K in keyof T]: T[K] extends {job: Stores<infer S>} ? S : never}[keyof T]
+>;
+
+/** The values a stored shape holds. */
+type ValuesOf<S> = {[K in keyof S]: S[K] extends z.ZodType ? z.output<S[K]> : never};
+
+/** The rows of `table` that store something, with their flags. */
+function storingRows(table: OptionTable) {
+  return Object.entries(table).flatMap(([name, spec]) =>
+    spec.job ? [{name, fallback: spec.default, job: spec.job as Stores}] : [],
+  );
+}
+
+/** The stored shape of what `table`'s rows store: each row's fields and their checks. */
+export function storedShape<T extends OptionTable>(table: T): RowFields<T> {
+  return Object.assign({}, ...storingRows(table).map((r) => r.job.stored));
+}
+
+/** What `table`'s rows store, read from the options `given` (each under its camelCase name),
+ * a row's default where it is not given. Throws NudgeError (exit 2) naming the flag. */
+export function readRows<T extends OptionTable>(
+  table: T,
+  given: Reading['given'],
+  env: Reading['env'],
+): ValuesOf<RowFields<T>> {
+  const out: Record<string, unknown> = {};
+  for (const {name, fallback, job} of storingRows(table)) {
+    const value = (given as Record<string, unknown>)[camelOf(name)] ?? fallback;
+    Object.assign(out, job.read(value as never, {flag: `--${name}`, env, given}));
+  }
+  return out as never;
+}

@@ -1,4 +1,5 @@
 import {Buffer} from 'node:buffer';
+import type {z} from 'zod';
 import {readFailure, readTextCapped} from '../base/bounded-read.js';
 import {JOB_ID_PATTERN} from '../base/paths.js';
 import {err, ok, type Result} from '../base/result.js';
@@ -79,15 +80,26 @@ export function validateRequest(value: unknown): Result<JobRequest, string> {
   const wrong = headerWrong(value) ?? textWrong(value.text);
   if (wrong) return err(wrong);
   if (!isObject(value.options)) return err('the request has no options');
-  const options = JOB_OPTIONS.safeParse(withIfBusy(value.options));
-  if (!options.success) {
-    const key = String(options.error.issues[0]?.path[0] ?? '');
-    // The condition says which part of it is wrong (its pattern, its profile).
-    if (key === 'until') return err(`the request option${untilWrong(value.options.until)}`);
-    const what = JOB_OPTIONS.shape[key as keyof JobOptions]?.description ?? 'valid';
-    return err(`the request option ${key} is not ${what}`);
-  }
-  return ok({...(value as unknown as JobRequest), options: options.data});
+  // The condition says which part of it is wrong (its pattern, its profile).
+  const until = untilWrong(value.options.until);
+  if (until) return err(`the request option${until}`);
+  const options = storedOptions(JOB_OPTIONS, withIfBusy(value.options));
+  if (!options.ok) return options;
+  return ok({...(value as unknown as JobRequest), options: options.value});
+}
+
+/** A request's options checked by their stored schema: the first field wrong, named with what
+ * it should be. */
+export function storedOptions<S extends z.ZodObject>(
+  schema: S,
+  options: unknown,
+): Result<z.output<S>, string> {
+  const checked = schema.safeParse(options);
+  if (checked.success) return ok(checked.data);
+  const issue = checked.error.issues[0];
+  const key = String(issue?.path[0] ?? '');
+  const what = schema.shape[key]?.description ?? issue?.message ?? 'valid';
+  return err(`the request option ${key} is not ${what}`);
 }
 
 /** A request stored before `ifBusy` was (its policy in three booleans), as it is now. */
@@ -110,7 +122,7 @@ export function storedIfBusy(o: Record<string, unknown> | undefined): IfBusy {
 }
 
 /** What is wrong with the request's job, time, server and pane, if anything. */
-function headerWrong(value: Record<string, unknown>): string | undefined {
+export function headerWrong(value: Record<string, unknown>): string | undefined {
   const {jobId, createdAt, server, pane, paneTarget} = value;
   if (typeof jobId !== 'string' || !JOB_ID_PATTERN.test(jobId))
     return 'the request has a bad job id';
@@ -132,7 +144,7 @@ function headerWrong(value: Record<string, unknown>): string | undefined {
 }
 
 /** What is wrong with the request's text, if anything. */
-function textWrong(text: unknown): string | undefined {
+export function textWrong(text: unknown): string | undefined {
   if (typeof text !== 'string' || text.length === 0) return 'the request has no text';
   if (Buffer.byteLength(text, 'utf8') > MAX_TEXT_BYTES) return 'the request text is too long';
   // The front end refuses these; a request that has them was not made by it.

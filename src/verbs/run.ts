@@ -1,8 +1,5 @@
 import {stat} from 'node:fs/promises';
 import {basename, dirname, join, relative, resolve} from 'node:path';
-import type {ProfileName} from '../agents/profile.js';
-import {agentNamed} from '../agents/registry.js';
-import {parseDuration} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
 import type {OptionsOf, SERVER_OPTIONS} from '../base/option-table.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
@@ -10,9 +7,10 @@ import {shellWord} from '../base/shell.js';
 import {type Undo, withUndo} from '../base/undo.js';
 import {resolveStall} from '../detect/stall-options.js';
 import {validateText} from '../job-options/resolve.js';
+import {RUN_OPTIONS} from '../job-options/run-table.js';
+import {readRows} from '../job-options/stored.js';
 import {newJobId} from '../jobs/request.js';
 import {JobStore} from '../jobs/store.js';
-import {resolveSinks} from '../notify/config.js';
 import {provenPane} from '../pane/own-pane.js';
 import {checkReach, ownPane, ownPaneOrRefuse, resolvePane, serverError} from '../pane/target.js';
 import {launchWorker} from '../process/launch-worker.js';
@@ -30,7 +28,6 @@ import {RUN_REQUEST_VERSION, type RunRequest, type RunWorktree} from '../runs/re
 import {resolveServerSpec, type ServerSpec} from '../tmux/server.js';
 import type {PaneInfo, PanePlace, Tmux} from '../tmux/tmux.js';
 import type {CommandContext} from './context.js';
-import {RUN_OPTIONS} from './options/run.js';
 
 /** What `nudge run` takes: its table (and the server's flags), and the words. */
 export type RunOptions = Omit<OptionsOf<typeof RUN_OPTIONS & typeof SERVER_OPTIONS>, 'worktree'> & {
@@ -40,14 +37,6 @@ export type RunOptions = Omit<OptionsOf<typeof RUN_OPTIONS & typeof SERVER_OPTIO
   /** `true`: a new branch `nudge/<job>`; a string: that branch. */
   worktree?: boolean | string | undefined;
 };
-
-/** The defaults `nudge run --help` shows. */
-export const RUN_DEFAULTS = {
-  idleTimeout: RUN_OPTIONS['idle-timeout'].default,
-  timeout: RUN_OPTIONS.timeout.default,
-  interval: RUN_OPTIONS.interval.default,
-  permissions: RUN_OPTIONS.permissions.default,
-} as const;
 
 /** What `nudge run` did. */
 export type RunCommandResult = {
@@ -61,17 +50,13 @@ export type RunCommandResult = {
   report: string;
 } & ({kind: 'started'; pid: number} | {kind: 'ran'; result: RunResult});
 
-/** The run's text and its options, whatever its pane and folder turn out to be. */
+/** The run's text and its options, whatever its pane and folder turn out to be: what its
+ * table's rows store (src/job-options/run-table.ts) and its stall watchdog. */
 function runOptionsOf(o: RunOptions, env: CommandContext['env']) {
-  const {text, ...checked} = checkRun(o);
-  const given = {
-    ...checked,
-    close: o.close ?? false,
-    pr: o.pr ?? false,
-    notifySinks: resolveSinks(o.notify, env),
-    stall: resolveStall(o, env, 'run', {intervalMs: checked.intervalMs, continues: true}),
-  };
-  return {text, given};
+  const read = readRows(RUN_OPTIONS, o, env);
+  const text = runText(o, read.agent);
+  const stall = resolveStall(o, env, 'run', {intervalMs: read.intervalMs, continues: true});
+  return {text, given: {...read, stall}};
 }
 
 /** The pane a run's notice goes to: --notify-pane (reached), else the caller's; none with
@@ -173,10 +158,9 @@ export async function runInPane(o: RunOptions, ctx: CommandContext): Promise<Run
   return {...shown, kind: 'ran', result};
 }
 
-/** What can be wrong with a run's words and options alone, found before anything is made:
- * the text it types, its permissions and its timings. */
-function checkRun(o: RunOptions) {
-  const agent = agentOf(o.agent);
+/** The text a run types (the prompt with an agent, else a command line), checked with what
+ * else its words and flags alone can get wrong, before anything is made. */
+function runText(o: RunOptions, agent: string | null): string {
   const words = [...o.words];
   if (words.length === 0 || words.every((w) => w.trim() === '')) {
     throw new NudgeError(
@@ -188,13 +172,6 @@ function checkRun(o: RunOptions) {
   }
   const text = agent || words.length === 1 ? words.join(' ') : words.map(shellWord).join(' ');
   validateText(text);
-  const permissions = o.permissions ?? RUN_DEFAULTS.permissions;
-  if (permissions !== 'ask' && permissions !== 'deny') {
-    throw new NudgeError(
-      'bad-usage',
-      `--permissions is ask or deny, not ${JSON.stringify(permissions)}.`,
-    );
-  }
   if (o.split !== undefined && o.split !== 'h' && o.split !== 'v') {
     throw new NudgeError(
       'bad-usage',
@@ -216,13 +193,7 @@ function checkRun(o: RunOptions) {
       "--pr opens a pull request for the run's branch: it needs --worktree.",
     );
   }
-  const idleTimeoutMs = parseDuration(o.idleTimeout ?? RUN_DEFAULTS.idleTimeout, '--idle-timeout');
-  const timeoutMs = parseDuration(o.timeout ?? RUN_DEFAULTS.timeout, '--timeout');
-  const intervalMs = Math.max(
-    100,
-    parseDuration(o.interval ?? RUN_DEFAULTS.interval, '--interval'),
-  );
-  return {agent, text, permissions, idleTimeoutMs, timeoutMs, intervalMs};
+  return text;
 }
 
 /** The worktree step (--worktree): a new branch from HEAD in a folder beside the repository
@@ -301,10 +272,6 @@ async function paneStep(
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 /** `--agent NAME`: any agent profile the registry holds (its launch command starts it). */
-function agentOf(name: string | undefined): ProfileName | null {
-  return name === undefined ? null : agentNamed(name, '--agent').name;
-}
-
 async function directory(path: string): Promise<string> {
   const s = await stat(path).catch(() => undefined);
   if (!s?.isDirectory()) {

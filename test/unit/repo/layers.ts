@@ -43,7 +43,7 @@ export const MAY_IMPORT: Record<string, readonly string[]> = {
   /** doors: Claude Code's session records name a run's session; setup: the schedules a
    * recovery marks again. */
   runs: folders(
-    'base tmux agents detect pane jobs job-worker locks process notify doors setup records',
+    'base tmux agents detect pane jobs job-worker locks process notify doors setup records job-options',
   ),
   setup: folders('base agents process'),
   verbs: folders(
@@ -59,7 +59,7 @@ export const MAY_IMPORT: Record<string, readonly string[]> = {
   /** What a person reads: each command's typed result as lines (or its JSON). */
   render: folders('base verbs front jobs status-bar relay remote watch'),
   /** Each command declared once: its words, options, verb, renderer and MCP tool. */
-  declare: folders('base verbs front process render'),
+  declare: folders('base verbs front process render job-options'),
   mcp: folders('base verbs front declare'),
   cli: folders(
     'declare render base tmux agents verbs front jobs submit status-bar relay watch mcp remote setup process job-options',

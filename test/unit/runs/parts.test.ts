@@ -264,13 +264,23 @@ describe('the run request and the command line', () => {
       ok: false,
       error: 'the request is not a run request',
     });
-    expect(broken({pane: 'x'})).toEqual({ok: false, error: 'bad pane id'});
-    expect(broken({}, {agent: 42})).toEqual({ok: false, error: 'bad agent'});
-    expect(broken({}, {permissions: 'yes'})).toEqual({ok: false, error: 'bad permissions'});
+    expect(broken({pane: 'x'})).toEqual({ok: false, error: 'the request has a bad pane id'});
+    expect(broken({}, {agent: 42})).toEqual({
+      ok: false,
+      error: 'the request option agent is not a profile name or null',
+    });
+    expect(broken({}, {permissions: 'yes'})).toEqual({
+      ok: false,
+      error: 'the request option permissions is not ask or deny',
+    });
     expect(broken({}, {timeoutMs: -1})).toEqual({
       ok: false,
-      error: 'option timeoutMs is not a duration',
+      error: 'the request option timeoutMs is not a duration',
     });
+    expect(broken({}, {resume: {session: 'x'.repeat(3), of: 'j'}})).toMatchObject({ok: false});
+    expect(
+      broken({}, {resume: {session: '3f1c2b4a-0000-4000-8000-000000000000', of: 'job'}}),
+    ).toMatchObject({ok: false, error: /option resume/});
   });
 
   test('several words: each reaches the shell as one word, exactly', () => {

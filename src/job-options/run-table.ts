@@ -1,6 +1,7 @@
-import {durationOption, HOST_OPTION, type OptionTable} from '../../base/option-table.js';
-import {STALL_OPTIONS} from '../../detect/stall-options.js';
-import {SINK_LIST} from '../../notify/sinks.js';
+import {durationOption, HOST_OPTION, type OptionTable} from '../base/option-table.js';
+import {STALL_OPTIONS} from '../detect/stall-options.js';
+import {SINK_LIST} from '../notify/sinks.js';
+import {AGENT, flagField, msField, PERMISSIONS, SINKS} from './stored.js';
 
 /** `nudge run [-- WORDS]` (and the MCP tool `run`). */
 export const RUN_OPTIONS = {
@@ -8,6 +9,8 @@ export const RUN_OPTIONS = {
     type: 'string',
     describe:
       "start this agent in the pane and give it the prompt: an agent profile's name (nudge agents list)",
+
+    job: AGENT,
   },
   worktree: {
     type: 'string',
@@ -19,6 +22,8 @@ export const RUN_OPTIONS = {
     type: 'string',
     multiple: true,
     describe: `tell a person of the end and of each permission stop: ${SINK_LIST} (repeatable; none: not the config file's)`,
+
+    job: SINKS,
   },
   window: {type: 'boolean', describe: 'a new window (the default)'},
   split: {
@@ -30,12 +35,22 @@ export const RUN_OPTIONS = {
     type: 'string',
     describe: "the session for the window (default: the caller's, else the most recent)",
   },
-  'idle-timeout': durationOption('stop after this long without output or file changes', {
-    default: '5m',
-  }),
-  timeout: durationOption('stop after this long in all', {default: '1h'}),
+  'idle-timeout': {
+    ...durationOption('stop after this long without output or file changes', {default: '5m'}),
+    job: msField('idleTimeoutMs'),
+  },
+  timeout: {
+    ...durationOption('stop after this long in all', {default: '1h'}),
+    job: msField('timeoutMs'),
+  },
   ...STALL_OPTIONS,
-  interval: {type: 'string', default: '1s', hidden: true, cliOnly: 'a tuning flag of the tests'},
+  interval: {
+    type: 'string',
+    default: '1s',
+    hidden: true,
+    cliOnly: 'a tuning flag of the tests',
+    job: msField('intervalMs', 100),
+  },
   'notify-pane': {
     type: 'string',
     describe: 'pane told of the end and of permission stops (default: the caller)',
@@ -52,16 +67,22 @@ export const RUN_OPTIONS = {
     choices: ['ask', 'deny'],
     default: 'ask',
     describe: "an agent's permission dialog: ask a person (tell the caller), or deny",
+
+    job: PERMISSIONS,
   },
   close: {
     type: 'boolean',
     default: false,
     describe: 'close the pane at the end',
+
+    job: flagField('close'),
   },
   pr: {
     type: 'boolean',
     default: false,
     describe: 'with --worktree: push the branch and open a pull request (gh)',
+
+    job: flagField('pr'),
   },
   wait: {
     type: 'boolean',
