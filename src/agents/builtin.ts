@@ -6,7 +6,7 @@ import type * as TomlPatch from '@decimalturn/toml-patch';
 import {READ_LIMITS, readFailure, readTextCappedSync} from '../base/bounded-read.js';
 import {packageDir} from '../base/version.js';
 import {type Profile, type ProfileName, type Profiles, RAW, SHELL} from './profile.js';
-import {checkProfileFile, type ProfileFile, profileOf} from './schema.js';
+import {checkProfileFile, type ProfileFile} from './schema.js';
 import {ownProfileDir, type ProfileTrust, TRUST_ALL, trustOf} from './trust.js';
 
 const load = createRequire(import.meta.url);
@@ -112,7 +112,7 @@ export function loadProfiles(
   const profiles: Record<ProfileName, Profile> = {};
   const sources: Record<ProfileName, ProfileSource> = {};
   for (const [name, file] of Object.entries(checked)) {
-    profiles[name] = profileOf(file);
+    profiles[name] = file;
     sources[name] = {builtin: true, files: []};
   }
   const problems: string[] = [];
@@ -161,7 +161,7 @@ export function loadProfiles(
     }
     const known = result.value.name;
     raw[known] = merged;
-    profiles[known] = profileOf(result.value);
+    profiles[known] = result.value;
     sources[known] = {
       builtin: sources[known]?.builtin ?? false,
       files: [...(sources[known]?.files ?? []), path],

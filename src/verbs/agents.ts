@@ -9,8 +9,8 @@ import {
   tomlFiles,
   userProfileDirs,
 } from '../agents/builtin.js';
+import {keysOfTable} from '../agents/keys.js';
 import type {Profile, ProfileKind, ProfileName} from '../agents/profile.js';
-import {keysOfTable} from '../agents/schema.js';
 import {
   digestOfText,
   readProfileTrust,

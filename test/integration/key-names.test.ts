@@ -7,7 +7,7 @@
  * each tmux (scripts/test-matrix.sh).
  */
 import {expect, test} from 'vitest';
-import {TMUX_KEY_NAME} from '../../src/agents/schema.js';
+import {TMUX_KEY_NAME} from '../../src/agents/keys.js';
 import {recorderWorld} from '../helpers/recorder-pane.js';
 
 const NAMED = [
