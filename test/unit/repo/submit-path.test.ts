@@ -29,9 +29,11 @@ interface Step {
  * through a table of loaders the compiler cannot follow): traced where `runVerb` calls it.
  */
 interface PathSpec {
-  start: {file: string; block: string};
+  /** Where it begins: an `if` block of a file, or (no block) the file's top level. */
+  start: {file: string; block?: string};
   files: readonly string[];
-  verb: {file: string; name: string};
+  /** A function, or (`member`) a method of an object a const holds. */
+  verb: {file: string; name: string; member?: string};
   /** The call that runs the verb: its text and its file. */
   runVerb: {call: string; file: string};
 }
@@ -52,13 +54,30 @@ const SUBMIT_PATH: PathSpec = {
   runVerb: {call: 'run', file: 'src/front/run-on.ts'},
 };
 
+/** The worker's half: a job worker from its entry (workers/job-worker.ts) through its kind's
+ * `run` (reached through the worker kind the entry hands over) to the job's end. */
+const WORKER_PATH: PathSpec = {
+  start: {file: 'workers/job-worker.ts'},
+  files: ['workers/job-worker.ts', 'src/process/worker-main.ts', 'src/worker/kinds.ts'],
+  verb: {file: 'src/worker/kinds.ts', name: 'JOB_WORKER', member: 'run'},
+  runVerb: {call: 'kind.run', file: 'src/process/worker-main.ts'},
+};
+
+/**
+ * Followed all the way down (every function of src/ the path calls, each once, base/ a layer
+ * like the others), how often each half turns back up today: issue 64 asks for 6 and 12; the
+ * tree is not there yet (the closing note of issue 64 gives the figures), so these hold the
+ * line where it is while the work goes on. Lower them as it comes down; never raise them.
+ */
+const MOST_DEEP_TURNS = {submit: 65, worker: 198};
+
 function folderOf(path: string): string {
   const parts = path.split('/');
   return parts[0] === 'src' && parts.length > 2 ? (parts[1] ?? '') : '';
 }
 
 /** The calls of `path` in the program `program`, in order. */
-function traceOf(program: ts.Program, root: string, path: PathSpec): Step[] {
+function traceOf(program: ts.Program, root: string, path: PathSpec, deep = false): Step[] {
   const checker = program.getTypeChecker();
   const followed = new Set(path.files.map((f) => join(root, f)));
   const steps: Step[] = [];
@@ -68,10 +87,15 @@ function traceOf(program: ts.Program, root: string, path: PathSpec): Step[] {
     if (!source) throw new Error(`${file} is not in the program`);
     return source;
   };
-  const functionNamed = (file: string, name: string) => {
-    let found: ts.FunctionDeclaration | undefined;
-    sourceOf(file).forEachChild((n) => {
-      if (ts.isFunctionDeclaration(n) && n.name?.text === name) found = n;
+  const functionNamed = (file: string, name: string, member?: string) => {
+    let found: ts.Node | undefined;
+    sourceOf(file).forEachChild(function find(n) {
+      if (!member && ts.isFunctionDeclaration(n) && n.name?.text === name) found = n;
+      else if (member && ts.isVariableDeclaration(n) && n.name.getText() === name)
+        n.initializer?.forEachChild((m) => {
+          if (ts.isMethodDeclaration(m) && m.name.getText() === member) found = m;
+        });
+      else n.forEachChild(find);
     });
     if (!found) throw new Error(`${file} has no function ${name}`);
     return found;
@@ -91,30 +115,39 @@ function traceOf(program: ts.Program, root: string, path: PathSpec): Step[] {
     if (!ts.isCallExpression(node) && !ts.isNewExpression(node)) return;
     const here = relative(root, node.getSourceFile().fileName);
     if (here === path.runVerb.file && node.expression.getText() === path.runVerb.call)
-      return follow(functionNamed(path.verb.file, path.verb.name));
+      return follow(functionNamed(path.verb.file, path.verb.name, path.verb.member));
     const declared = declarationOf(node);
     if (!declared) return;
     const file = relative(root, declared.getSourceFile().fileName);
     if (!file.startsWith('src/')) return;
     if (followed.has(join(root, file)) && ts.isFunctionLike(declared)) return follow(declared);
     const to = folderOf(file);
-    if (to === 'base' || to === '' || to === folder) return;
+    if ((to === 'base' && !deep) || to === '' || to === folder) {
+      if (deep && to === folder && hasBody(declared)) follow(declared);
+      return;
+    }
     const line = node.getSourceFile().getLineAndCharacterOfPosition(node.getStart()).line + 1;
     const at = `${here}:${line}`;
     steps.push({folder: to, call: node.expression.getText().split('\n')[0] ?? '', at});
+    if (deep && hasBody(declared)) follow(declared);
   };
+  const seen = new Set<ts.Node>();
+  const hasBody = (d: ts.Node) => ts.isFunctionLike(d) && 'body' in d && d.body !== undefined;
   const follow = (fn: ts.Node) => {
-    if (open.has(fn)) return;
+    if (open.has(fn) || (deep && seen.has(fn))) return;
     open.add(fn);
+    seen.add(fn);
     walk(fn, folderOf(relative(root, fn.getSourceFile().fileName)));
     open.delete(fn);
   };
   const start = sourceOf(path.start.file);
-  let block: ts.Node | undefined;
-  start.forEachChild(function find(n) {
-    if (ts.isIfStatement(n) && n.getText().startsWith(path.start.block)) block = n.thenStatement;
-    else n.forEachChild(find);
-  });
+  const opening = path.start.block;
+  let block: ts.Node | undefined = opening === undefined ? start : undefined;
+  if (opening !== undefined)
+    start.forEachChild(function find(n) {
+      if (ts.isIfStatement(n) && n.getText().startsWith(opening)) block = n.thenStatement;
+      else n.forEachChild(find);
+    });
   if (!block) throw new Error(`${path.start.file} has no ${path.start.block}`);
   follow(block);
   return steps;
@@ -148,9 +181,9 @@ const OPTIONS = {
 };
 
 /** A program of the repository's files the path names (and what they import). */
-function repoProgram(): ts.Program {
+function repoProgram(path: PathSpec = SUBMIT_PATH): ts.Program {
   return ts.createProgram(
-    SUBMIT_PATH.files.map((f) => join(ROOT, f)),
+    path.files.map((f) => join(ROOT, f)),
     OPTIONS,
   );
 }
@@ -192,6 +225,22 @@ describe('the submit path', () => {
       expect(calls, shown(steps)).toContain(call);
     expect(turnsUp(steps).length, shown(steps)).toBeLessThanOrEqual(MOST_TURNS);
   }, 60_000);
+
+  test.each([
+    ['submit', SUBMIT_PATH],
+    ['worker', WORKER_PATH],
+  ] as const)(
+    'followed all the way down, the %s half turns up no more than it does today',
+    (half, path) => {
+      const deep = traceOf(repoProgram(path), ROOT, path, true);
+      if (process.env.NUDGE_SHOW_TRACE) console.log(shown(deep));
+      const turns = turnsUp(deep).length;
+      if (process.env.NUDGE_SHOW_TRACE) console.log(half, deep.length, 'steps', turns, 'turns up');
+      expect(deep.length, 'the trace reaches the code it follows').toBeGreaterThan(100);
+      expect(turns, shown(deep)).toBeLessThanOrEqual(MOST_DEEP_TURNS[half]);
+    },
+    120_000,
+  );
 
   test('a path that bounces between layers is found, each turn with its place', () => {
     const root = '/virtual/';
