@@ -1,23 +1,6 @@
 import type {Pattern} from '../base/pattern.js';
 import type {WorkItem} from './work.js';
 
-/**
- * How a program's calls (a shell tool running `nudge`, a hook, an MCP server it starts) prove
- * their pane. By default they descend from the pane's first process, and that proves it. A
- * program that runs its tools in a server shared by all its sessions (Codex's app-server
- * daemon) names that server: a call made under it proves no pane, whichever pane's process
- * started the server.
- */
-export interface AgentIdentity {
-  /** Command lines of a server the program shares between its sessions. */
-  servers?: readonly Pattern[];
-  /** The variable a tool call carries that names the program's own session or thread
-   * (Codex: CODEX_THREAD_ID), said in the refusal. */
-  thread?: string;
-  /** How many characters of the thread id the program's pane title shows (Codex: 29). */
-  titleThread?: number;
-}
-
 /** A server an agent shares between its sessions (`[identity] servers`), as the pane proof
  * reads it (src/pane/own-pane.ts). */
 export interface SharedServer {

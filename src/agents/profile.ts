@@ -38,9 +38,6 @@ export type ProgramWait = NonNullable<Profile['waits']>[number];
 /** What a person is waited for (src/agents/schema.ts, DIALOG_KINDS). */
 export type DialogKind = (typeof DIALOG_KINDS)[number];
 
-/** A screen where the program waits for a person, as it shows (src/agents/schema.ts). */
-export type Dialog = NonNullable<Profile['dialogs']>[number];
-
 /** An input mode of an agent's composer (shell mode, bash mode). */
 export type InputMode = NonNullable<Profile['inputModes']>[string];
 

@@ -45,11 +45,6 @@ export function useProfilesOf(env: Record<string, string | undefined>): void {
   useProfileDirs(profileDirsOf(env), readProfileTrust(env));
 }
 
-/** The folders of profile files this process reads. */
-export function profileDirsInUse(): readonly string[] {
-  return userDirs;
-}
-
 /** The profiles in force, where each came from, and the user files that were refused. */
 export function loadedProfiles(): LoadedProfiles {
   loaded ??= loadProfiles(userDirs, userTrust);

@@ -10,15 +10,6 @@
 export const SESSION_SOURCES = ['claude-sessions', 'codex-rollouts', 'chosen'] as const;
 export type SessionSource = (typeof SESSION_SOURCES)[number];
 
-/** An agent's resume option, as data: `launch` followed by `args` (`{session}` in a word stands
- * for the session id), e.g. `claude --resume {session}`, `codex resume {session}`. */
-export interface AgentResume {
-  args: readonly string[];
-  session: SessionSource;
-  /** Words added when a run starts the program (`--session-id {session}`), for `chosen`. */
-  startArgs?: readonly string[];
-}
-
 /** The form of a session id nudge accepts (uuid-like: no character a shell reads). */
 export const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 

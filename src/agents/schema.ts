@@ -224,14 +224,29 @@ function parts(
       .optional(),
   });
 
+  return {inputMode, dialog, door, ...agentParts(z, regex)};
+}
+
+/** How an agent is resumed, how its calls prove their pane, and the programs a shell runs
+ * that wait for their user. */
+function agentParts(z: typeof Zod.z, regex: Zod.ZodType<Pattern, string>) {
   const word = z.string().regex(/^[A-Za-z0-9{}._=:/@+,-]+$/, 'a word without spaces or quotes');
+  /** An agent's resume option, as data: `launch` followed by `args` (`{session}` in a word
+   * stands for the session id), e.g. `claude --resume {session}`, `codex resume {session}`. */
   const resume = z.strictObject({
     args: z.array(word).min(1),
     session: z.enum(SESSION_SOURCES),
+    /** Words added when a run starts the program (`--session-id {session}`), for `chosen`. */
     startArgs: z.array(word).optional(),
   });
 
+  /** How a program's calls (a shell tool running `nudge`, a hook, an MCP server it starts)
+   * prove their pane. By default they descend from the pane's first process, and that proves
+   * it. A program that runs its tools in a server shared by all its sessions (Codex's
+   * app-server daemon) names that server: a call made under it proves no pane, whichever
+   * pane's process started the server. */
   const identity = z.strictObject({
+    /** Command lines of a server the program shares between its sessions. */
     servers: z.array(regex).min(1).optional(),
     thread: z
       .string()
@@ -260,7 +275,7 @@ function parts(
       'something on the screen to see: cursorLine, lastLine or alternateScreen',
     );
 
-  return {inputMode, dialog, door, resume, identity, programWait};
+  return {resume, identity, programWait};
 }
 
 /** What a person is waited for: to allow a tool call, to trust a folder, to answer the

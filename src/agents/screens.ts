@@ -8,9 +8,6 @@ import type {InputMode, Profile} from './profile.js';
  * and whether the program is starting or at work.
  */
 
-/** The rule line agents draw above their composer. */
-export const RULE_LINE = /^\s*─{20,}\s*$/;
-
 /** What the composer shows: its text, the input mode its prompt character says, and where. */
 export interface ComposerState {
   /** What is in it: '' when empty (placeholders count as empty), else the draft

@@ -9,12 +9,6 @@ import {NudgeError} from './errors.js';
 export const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A duration in milliseconds: a whole number, not negative. */
-export const isMs = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
-
-/** Text without a NUL (which no path, pane or command holds). */
-export const isText = (v: unknown): v is string => typeof v === 'string' && !v.includes('\0');
-
 /**
  * A record of version 1 read back from `path`, as an object, with the error that names the
  * file for what is wrong with it (`what`: "a job record", "a watcher record").

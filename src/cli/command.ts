@@ -39,8 +39,3 @@ export function wordsOf(a: Args, positional: string): string[] {
     ...((a['--'] as unknown[] | undefined) ?? []),
   ].map(String);
 }
-
-/** `--json` as given (false when absent). */
-export function jsonOf(a: Args): boolean {
-  return a.json === true;
-}

@@ -23,18 +23,6 @@ export function anyVisibleLine(pattern: Pattern): (view: PaneView) => boolean {
       .some((line) => pattern.test(line));
 }
 
-/** Find the first line matching `pattern`; the match and the whole line. */
-export function findMatch(
-  lines: readonly OutputLine[],
-  pattern: Pattern,
-): {match: string; line: string} | undefined {
-  for (const l of lines) {
-    const m = pattern.exec(l.text);
-    if (m) return {match: m[0], line: l.full ?? l.text};
-  }
-  return undefined;
-}
-
 /**
  * Done when `pattern` shows in output written after the mark (text already on screen does
  * not count); failed when a fail pattern shows first. Searches at most the last `lines`

@@ -13,7 +13,6 @@ import {maskScreen} from './watchers.js';
  * only its masked rows moved (a spinner that turns over a stream that never comes).
  */
 export type StallKind = 'quiet' | 'spinning';
-export const STALL_KINDS: readonly StallKind[] = ['quiet', 'spinning'];
 
 /** One stall, as it began. */
 export interface Stall {

@@ -110,9 +110,6 @@ export interface RunRecord extends RecordBase<RunState> {
 /** A job's state record, by its kind. */
 export type JobRecord = SubmitRecord | RunRecord;
 
-/** What kind of job a record is. */
-export type JobKind = JobRecord['kind'];
-
 /** A change to a record: any field of either kind (the kind itself never changes). */
 export type RecordPatch = Partial<
   Omit<SubmitRecord, 'kind' | 'state'> & Omit<RunRecord, 'kind' | 'state'>
