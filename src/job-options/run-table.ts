@@ -1,7 +1,32 @@
+import {z} from 'zod';
+import {NudgeError} from '../base/errors.js';
 import {durationOption, HOST_OPTION, type OptionTable} from '../base/option-table.js';
 import {STALL_OPTIONS} from '../detect/stall-options.js';
 import {SINK_LIST} from '../notify/sinks.js';
-import {AGENT, flagField, msField, PERMISSIONS, SINKS} from './stored.js';
+import {flagField, msField, SINKS, stores} from './stored.js';
+
+/** `nudge run --agent`: the agent started in the pane, by its profile's name (null: the text
+ * is a command). Whether an agent has that name, `nudge run` asks the registry (which the
+ * tables do not load); the worker asks it again. */
+export const AGENT = stores(
+  {
+    agent: z
+      .string()
+      .regex(/^[a-z][a-z0-9-]*$/)
+      .nullable()
+      .describe('a profile name or null'),
+  },
+  (v: string | undefined) => ({agent: v ?? null}),
+);
+
+/** `nudge run --permissions`: an agent's permission dialog asks a person, or is denied. */
+export const PERMISSIONS = stores(
+  {permissions: z.enum(['ask', 'deny']).describe('ask or deny')},
+  (v: string) => {
+    if (v === 'ask' || v === 'deny') return {permissions: v as 'ask' | 'deny'};
+    throw new NudgeError('bad-usage', `--permissions is ask or deny, not ${JSON.stringify(v)}.`);
+  },
+);
 
 /** `nudge run [-- WORDS]` (and the MCP tool `run`). */
 export const RUN_OPTIONS = {

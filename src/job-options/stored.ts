@@ -1,7 +1,6 @@
 import {z} from 'zod';
 import {VIAS, type Via} from '../agents/doors.js';
 import type {ProfileName} from '../agents/profile.js';
-import {agentNamed} from '../agents/registry.js';
 import {parseDuration, parseInteger} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
 import {camelOf, type OptionTable} from '../base/option-table.js';
@@ -173,22 +172,6 @@ export const IF_BUSY_FIELD = stores(
 export const SINKS = stores(
   {notifySinks: z.array(z.string()).describe('a list of sinks')},
   (v: readonly string[] | undefined, at) => ({notifySinks: resolveSinks(v, at.env)}),
-);
-
-/** `nudge run --agent`: the agent started in the pane, by its profile's name (null: the text
- * is a command). Which agent it is, the worker asks the registry. */
-export const AGENT = stores(
-  {agent: z.string().min(1).nullable().describe('a profile name or null')},
-  (v: string | undefined) => ({agent: v === undefined ? null : agentNamed(v, '--agent').name}),
-);
-
-/** `nudge run --permissions`: an agent's permission dialog asks a person, or is denied. */
-export const PERMISSIONS = stores(
-  {permissions: z.enum(['ask', 'deny']).describe('ask or deny')},
-  (v: string) => {
-    if (v === 'ask' || v === 'deny') return {permissions: v as 'ask' | 'deny'};
-    throw new NudgeError('bad-usage', `--permissions is ask or deny, not ${JSON.stringify(v)}.`);
-  },
 );
 
 /** `--resume-text`: what is typed once a usage limit has reset. */

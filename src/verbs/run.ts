@@ -1,5 +1,6 @@
 import {stat} from 'node:fs/promises';
 import {basename, dirname, join, relative, resolve} from 'node:path';
+import {agentNamed} from '../agents/registry.js';
 import {NudgeError} from '../base/errors.js';
 import type {OptionsOf, SERVER_OPTIONS} from '../base/option-table.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
@@ -54,6 +55,8 @@ export type RunCommandResult = {
  * table's rows store (src/job-options/run-table.ts) and its stall watchdog. */
 function runOptionsOf(o: RunOptions, env: CommandContext['env']) {
   const read = readRows(RUN_OPTIONS, o, env);
+  // The tables do not load the registry; the agent named is checked here (and by the worker).
+  if (read.agent !== null) agentNamed(read.agent, '--agent');
   const text = runText(o, read.agent);
   const stall = resolveStall(o, env, 'run', {intervalMs: read.intervalMs, continues: true});
   return {text, given: {...read, stall}};
