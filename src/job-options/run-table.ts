@@ -34,7 +34,6 @@ export const RUN_OPTIONS = {
     type: 'string',
     describe:
       "start this agent in the pane and give it the prompt: an agent profile's name (nudge agents list)",
-
     job: AGENT,
   },
   worktree: {
@@ -47,7 +46,6 @@ export const RUN_OPTIONS = {
     type: 'string',
     multiple: true,
     describe: `tell a person of the end and of each permission stop: ${SINK_LIST} (repeatable; none: not the config file's)`,
-
     job: SINKS,
   },
   window: {type: 'boolean', describe: 'a new window (the default)'},
@@ -92,21 +90,18 @@ export const RUN_OPTIONS = {
     choices: ['ask', 'deny'],
     default: 'ask',
     describe: "an agent's permission dialog: ask a person (tell the caller), or deny",
-
     job: PERMISSIONS,
   },
   close: {
     type: 'boolean',
     default: false,
     describe: 'close the pane at the end',
-
     job: flagField('close'),
   },
   pr: {
     type: 'boolean',
     default: false,
     describe: 'with --worktree: push the branch and open a pull request (gh)',
-
     job: flagField('pr'),
   },
   wait: {

@@ -78,7 +78,6 @@ export const SUBMIT_OPTIONS = {
     default: true,
     negatable: true,
     describe: 'clear the input line first (--no-clear to skip)',
-
     job: flagField('clear'),
   },
   enter: {
@@ -87,7 +86,6 @@ export const SUBMIT_OPTIONS = {
     default: true,
     negatable: true,
     describe: 'press Enter after the text (--no-enter to skip)',
-
     job: flagField('enter'),
   },
   interval: {
@@ -102,7 +100,6 @@ export const SUBMIT_OPTIONS = {
     default: '3',
     describe:
       'captures in a row equal to the one before that mean done: N checks = N × --interval of stillness (3 at 1s = 3s)',
-
     job: countField('stableChecks', 1000),
   },
   timeout: {
@@ -116,7 +113,6 @@ export const SUBMIT_OPTIONS = {
     default: 'stable',
     describe:
       'done when: stable | exit | regex:PATTERN | prompt[:NAME|:REGEX] | turn (an agent: once settled)',
-
     job: stores({until: UNTIL}, (v: string) => ({until: parseUntil(v)})),
   },
   ignore: {
@@ -124,7 +120,6 @@ export const SUBMIT_OPTIONS = {
     type: 'string',
     multiple: true,
     describe: 'regex masked before comparing screens (repeatable)',
-
     job: IGNORE,
   },
   lines: {
@@ -132,7 +127,6 @@ export const SUBMIT_OPTIONS = {
     type: 'string',
     default: '100',
     describe: 'lines of output searched by regex:',
-
     job: countField('lines', 100_000),
   },
   'notify-pane': {
@@ -145,7 +139,6 @@ export const SUBMIT_OPTIONS = {
     type: 'string',
     default: 'auto',
     describe: "auto, shell, raw or an agent profile's name (nudge agents list)",
-
     job: stores({profile: z.string().min(1).describe('a profile name')}, (v: string) => ({
       profile: parseProfile(v),
     })),
@@ -164,7 +157,6 @@ export const SUBMIT_OPTIONS = {
     choices: IF_BUSY,
     describe:
       "the pane is busy (its program works, or jobs wait for it): queue behind them (default), wait until it is idle, refuse (exit 1, nothing queued), now (handed to the agent's own door at once, mid-turn; refused where it has none), or type-ahead (typed at once into a program running in a shell pane's foreground); default: config.toml's [submit] if-busy, else queue",
-
     job: IF_BUSY_FIELD,
   },
   'idle-timeout': {
@@ -177,7 +169,6 @@ export const SUBMIT_OPTIONS = {
     type: 'boolean',
     default: false,
     describe: 'clear a draft left in the input line instead of waiting for it',
-
     job: flagField('clearDraft'),
   },
   'draft-wait': {
@@ -199,7 +190,6 @@ export const SUBMIT_OPTIONS = {
     type: 'string',
     multiple: true,
     describe: `tell a person of the end (done, failed, timeout, blocked, limit): ${SINK_LIST} (repeatable; none: not the config file's)`,
-
     job: SINKS,
   },
   'on-limit': {
@@ -208,7 +198,6 @@ export const SUBMIT_OPTIONS = {
     default: 'stop',
     describe:
       "a usage limit on the agent's screen: stop (the job ends blocked, exit 3) or wait for its reset, then type --resume-text",
-
     job: stores({onLimit: z.enum(ON_LIMIT).describe('stop or wait')}, (v: string) => ({
       onLimit: parseOnLimit(v),
     })),
@@ -223,7 +212,6 @@ export const SUBMIT_OPTIONS = {
     type: 'string',
     default: 'continue',
     describe: 'what is typed once a usage limit has reset',
-
     job: RESUME_TEXT,
   },
   notice: {
@@ -233,7 +221,6 @@ export const SUBMIT_OPTIONS = {
     type: 'string',
     describe:
       'notice template: {status} {elapsed} {job} {until} {exit} {match} {delivery} (--no-notice for none)',
-
     job: NOTICE,
   },
   via: {
@@ -244,7 +231,6 @@ export const SUBMIT_OPTIONS = {
     choices: VIAS,
     describe:
       "how the notice goes: auto (the agent's own door where it has one, else typed), keys (typed), native (a door only); default: config.toml's [submit] via, else auto",
-
     job: VIA,
   },
   ...STALL_OPTIONS,
