@@ -24,6 +24,45 @@ export function configPath(env: ConfigEnv): string {
   );
 }
 
+/** Where `readOnce` keeps the file it read. */
+const READ = Symbol('config read');
+type Read = {parsed?: Record<string, unknown> | null};
+
+/** `env`, with its config file read at most once for all that is asked of it: one command's
+ * options see one file, never two versions of it. */
+export function readOnce<E extends ConfigEnv>(env: E): E {
+  return {...env, [READ]: {}};
+}
+
+/** The config file parsed (null: there is none), read again unless `env` came from readOnce. */
+function parsedConfig(env: ConfigEnv, file: string): Record<string, unknown> | null {
+  const memo = (env as {[READ]?: Read})[READ];
+  if (memo?.parsed !== undefined) return memo.parsed;
+  const parsed = existsSync(file) ? parseFile(file) : null;
+  if (memo) memo.parsed = parsed;
+  return parsed;
+}
+
+function parseFile(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readTextCappedSync(file, READ_LIMITS.config);
+  } catch (error) {
+    throw new NudgeError('bad-config', `${file} ${readFailure(error)}.`);
+  }
+  try {
+    return (load('@decimalturn/toml-patch') as typeof TomlPatch).parse(text) as Record<
+      string,
+      unknown
+    >;
+  } catch (error) {
+    throw new NudgeError(
+      'bad-config',
+      `${file} is not valid TOML: ${(error as Error).message.split('\n')[0]}`,
+    );
+  }
+}
+
 /**
  * One table of the config file (`[notify]`, `[remote]`), or undefined when the file or the
  * table is absent. A file that is not TOML, or a table that is not a table, is one sentence
@@ -35,23 +74,9 @@ export function configTable(
   name: string,
 ): {file: string; table: Record<string, unknown>} | undefined {
   const file = configPath(env);
-  if (!existsSync(file)) return undefined;
-  let text: string;
-  try {
-    text = readTextCappedSync(file, READ_LIMITS.config);
-  } catch (error) {
-    throw new NudgeError('bad-config', `${file} ${readFailure(error)}.`);
-  }
-  let parsed: unknown;
-  try {
-    parsed = (load('@decimalturn/toml-patch') as typeof TomlPatch).parse(text);
-  } catch (error) {
-    throw new NudgeError(
-      'bad-config',
-      `${file} is not valid TOML: ${(error as Error).message.split('\n')[0]}`,
-    );
-  }
-  const table = (parsed as Record<string, unknown>)[name];
+  const parsed = parsedConfig(env, file);
+  if (parsed === null) return undefined;
+  const table = parsed[name];
   if (table === undefined) return undefined;
   if (typeof table !== 'object' || table === null || Array.isArray(table))
     throw new NudgeError('bad-config', `${file}: [${name}] must be a table.`);

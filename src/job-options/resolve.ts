@@ -1,5 +1,6 @@
 import {Buffer} from 'node:buffer';
 import {z} from 'zod';
+import {readOnce} from '../base/config.js';
 import {NudgeError} from '../base/errors.js';
 import type {StallPolicy} from '../detect/stall.js';
 import {isStallPolicy, resolveStall} from '../detect/stall-options.js';
@@ -55,8 +56,9 @@ export type JobOptions = z.infer<typeof JOB_OPTIONS>;
  */
 export function resolveJobOptions(
   o: SubmitOptions,
-  env: Reading['env'],
+  given: Reading['env'],
 ): Omit<JobOptions, 'notifyPane'> {
+  const env = readOnce(given);
   const options = readRows(SUBMIT_OPTIONS, o, env);
   if (options.until.kind === 'exit' && !options.enter)
     throw new NudgeError(

@@ -1,6 +1,7 @@
 import {stat} from 'node:fs/promises';
 import {basename, dirname, join, relative, resolve} from 'node:path';
 import {agentNamed} from '../agents/registry.js';
+import {readOnce} from '../base/config.js';
 import {NudgeError} from '../base/errors.js';
 import type {OptionsOf, SERVER_OPTIONS} from '../base/option-table.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
@@ -53,7 +54,8 @@ export type RunCommandResult = {
 
 /** The run's text and its options, whatever its pane and folder turn out to be: what its
  * table's rows store (src/job-options/run-table.ts) and its stall watchdog. */
-function runOptionsOf(o: RunOptions, env: CommandContext['env']) {
+function runOptionsOf(o: RunOptions, given: CommandContext['env']) {
+  const env = readOnce(given);
   const read = readRows(RUN_OPTIONS, o, env);
   // The tables do not load the registry; the agent named is checked here (and by the worker).
   if (read.agent !== null) agentNamed(read.agent, '--agent');
