@@ -49,11 +49,11 @@ export async function recognize(
   pane: string,
   info: PaneInfo,
   choice: ProfileName | 'auto',
-): Promise<Detection> {
+): Promise<Detection & {view: PaneView}> {
   const view = await deps.tmux.view(pane, 0);
   const argv = await deps.foreground.commandLine(info.panePid);
   const program = argv ? agentOfCommandLine(argv) : undefined;
-  const found = chooseProfile(choice, info.currentCommand, visibleText(view), program);
+  const found = {...chooseProfile(choice, info.currentCommand, visibleText(view), program), view};
   if (choice !== 'auto') return found;
   if (isAgent(found.profile)) {
     await deps.paneMemory.remember(pane, info.panePid, found.profile.name);
@@ -69,6 +69,7 @@ export async function recognize(
     return {
       profile: known,
       reason: `recognised as ${earlier} earlier; its screen shows no marker of it now`,
+      view,
     };
   }
   return found;

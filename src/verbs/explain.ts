@@ -9,9 +9,8 @@ import type {OptionsOf, SERVER_OPTIONS} from '../base/option-table.js';
 import {readableStateDir} from '../base/paths.js';
 import {type DoorPlan, planDoors} from '../doors/ladder.js';
 import {parseProfile} from '../job-options/stored.js';
-import {idleOnScreen} from '../pane/busy.js';
+import {idleNowOf, readPaneFacts} from '../pane/busy.js';
 import {paneMemory} from '../pane/memory.js';
-import {recognize} from '../pane/profile.js';
 import {reachablePane} from '../pane/target.js';
 import {recordEnvironment} from '../process/environ.js';
 import {listenersOf} from '../process/listeners.js';
@@ -96,14 +95,13 @@ export async function explainPane(o: ExplainOptions, ctx: CommandContext): Promi
   const {tmux, info} = await reachablePane(o, ctx, 'PANE');
   const server = {socketPath: info.socketPath, serverPid: info.serverPid};
   const memory = paneMemory(readableStateDir(ctx.env), server);
-  const detection = await recognize(
+  const detection = await readPaneFacts(
     {tmux, foreground: ctx.foreground, paneMemory: memory},
-    info.paneId,
     info,
     choice,
   );
-  const {profile} = detection;
-  const {view, now} = await idleOnScreen({tmux, foreground: ctx.foreground}, info, profile);
+  const {profile, view} = detection;
+  const now = idleNowOf(detection);
   const argv = await ctx.foreground.commandLine(info.panePid);
   const installed = argv ? programVersion(profile, argv) : undefined;
   const judged = installed

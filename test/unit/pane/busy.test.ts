@@ -1,5 +1,5 @@
 import {describe, expect, test} from 'vitest';
-import {busyWith} from '../../../src/pane/busy.js';
+import {busyWith, noDoor, readPaneFacts} from '../../../src/pane/busy.js';
 import type {PaneMemory} from '../../../src/pane/memory.js';
 import {fakePane} from '../../helpers/fake-tmux.js';
 import {capturedScreen} from '../../helpers/pane-views.js';
@@ -7,14 +7,6 @@ import {capturedScreen} from '../../helpers/pane-views.js';
 const noMemory = {recall: async () => undefined, remember: async () => {}} as PaneMemory;
 
 describe('busyWith (--if-busy refuse)', () => {
-  test('jobs of nudge on the pane: busy, naming them', async () => {
-    const p = fakePane({input: () => ({kind: 'waiting-for-input', program: 'bash'})});
-    const deps = {...p, paneMemory: noMemory};
-    expect(await busyWith(deps, p.tmux.info, 'auto', ['j1', 'j2'])).toBe(
-      'nudge has 2 jobs on it or waiting for it (j1, j2)',
-    );
-  });
-
   test('a shell running a command is busy; at its prompt it is not', async () => {
     let input: 'running' | 'idle' = 'running';
     const p = fakePane({
@@ -24,9 +16,9 @@ describe('busyWith (--if-busy refuse)', () => {
           : {kind: 'waiting-for-input', program: 'bash'},
     });
     const deps = {...p, paneMemory: noMemory};
-    expect(await busyWith(deps, p.tmux.info, 'auto', [])).toBe('still running: sleep');
+    expect(busyWith(await readPaneFacts(deps, p.tmux.info, 'auto'))).toBe('still running: sleep');
     input = 'idle';
-    expect(await busyWith(deps, p.tmux.info, 'auto', [])).toBeUndefined();
+    expect(busyWith(await readPaneFacts(deps, p.tmux.info, 'auto'))).toBeUndefined();
   });
 
   test('an agent at work is busy, named; at its prompt it is not', async () => {
@@ -37,8 +29,35 @@ describe('busyWith (--if-busy refuse)', () => {
       screen: () => capturedScreen(screen),
     });
     const deps = {...p, paneMemory: noMemory};
-    expect(await busyWith(deps, p.tmux.info, 'auto', [])).toBe('claude: the agent is busy');
+    expect(busyWith(await readPaneFacts(deps, p.tmux.info, 'auto'))).toBe(
+      'claude: the agent is busy',
+    );
     screen = 'claude-idle-empty';
-    expect(await busyWith(deps, p.tmux.info, 'auto', [])).toBeUndefined();
+    expect(busyWith(await readPaneFacts(deps, p.tmux.info, 'auto'))).toBeUndefined();
+  });
+});
+
+describe('the facts are read once; the checks are functions of them', () => {
+  test('one look at the screen makes every answer of one submit', async () => {
+    let looks = 0;
+    const p = fakePane({
+      input: () => ({kind: 'unknown', why: 'a fake pane'}),
+      info: {currentCommand: 'claude'},
+      screen: () => {
+        looks++;
+        return capturedScreen('claude-busy');
+      },
+    });
+    const facts = await readPaneFacts({...p, paneMemory: noMemory}, p.tmux.info, 'auto');
+    expect(facts.profile.name).toBe('claude');
+    expect(busyWith(facts)).toBe('claude: the agent is busy');
+    expect(noDoor(facts.profile, '%1')).toBeUndefined();
+    expect(busyWith(facts)).toBe('claude: the agent is busy');
+    expect(looks).toBe(1);
+  });
+
+  test('a program without a door is named, with those that have one', () => {
+    const shell = {name: 'shell', kind: 'shell', clearKeys: [], minEnterDelayMs: 0, busy: []};
+    expect(noDoor(shell as never, '%4')).toMatch(/^Pane %4 runs shell, which has no door .*claude/);
   });
 });
