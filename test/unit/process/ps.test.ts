@@ -15,6 +15,7 @@ import {
   psMemberState,
 } from '../../../src/process/ps.js';
 import {badProcessView, processView, waitKindOf} from '../../../src/process/view.js';
+import {eachMapsTo} from '../../helpers/maps-each.js';
 
 describe('processView', () => {
   test('forced by NUDGE_PROCESS_VIEW; else /proc where it exists', () => {
@@ -28,25 +29,27 @@ describe('processView', () => {
 });
 
 describe('waitKindOf', () => {
-  test.each([
-    ['wait_woken', 'tty-read'],
-    ['n_tty_read', 'tty-read'],
-    ['ttyin', 'tty-read'],
-    ['poll_schedule_timeout.constprop.0', 'poll'],
-    ['do_sys_poll', 'poll'],
-    ['select', 'poll'],
-    ['do_epoll_wait', 'event-loop'],
-    ['kqread', 'event-loop'],
-    ['do_wait', 'child'],
-    ['wait', 'child'],
-    ['hrtimer_nanosleep', 'other'],
-    ['nanslp', 'other'],
-    ['-', 'none'],
-    ['0', 'none'],
-    ['', 'none'],
-  ])('%s → %s', (wchan, kind) => {
-    expect(waitKindOf(wchan)).toBe(kind);
-  });
+  eachMapsTo(
+    waitKindOf,
+    [
+      ['wait_woken', 'tty-read'],
+      ['n_tty_read', 'tty-read'],
+      ['ttyin', 'tty-read'],
+      ['poll_schedule_timeout.constprop.0', 'poll'],
+      ['do_sys_poll', 'poll'],
+      ['select', 'poll'],
+      ['do_epoll_wait', 'event-loop'],
+      ['kqread', 'event-loop'],
+      ['do_wait', 'child'],
+      ['wait', 'child'],
+      ['hrtimer_nanosleep', 'other'],
+      ['nanslp', 'other'],
+      ['-', 'none'],
+      ['0', 'none'],
+      ['', 'none'],
+    ],
+    '%s → %s',
+  );
 });
 
 describe('parsing ps', () => {

@@ -4,39 +4,42 @@
 import {describe, expect, test} from 'vitest';
 import {LinearPattern} from '../../../src/base/pattern.js';
 import {searchFormat, tmuxSearch} from '../../../src/tmux/search.js';
+import {eachMapsTo} from '../../helpers/maps-each.js';
 
 const ere = (source: string, flags = '') => tmuxSearch(new LinearPattern(source, flags))?.ere;
 
 describe('tmuxSearch', () => {
-  test.each([
-    ['BUILD OK', 'BUILD OK'],
-    ['NEVER-MATCHES-[0-9]{40}', 'NEVER-MATCHES-[0123456789]+'],
-    ['__NUDGE_ab12_EXIT_(\\d+)__', '__NUDGE_ab12_EXIT_[0123456789]+__'],
-    ['^Done\\.$', 'Done\\.'],
-    ['a.b', 'a.+b'],
-    ['x.*y', 'x.*y'],
-    ['(?:foo|bar)s?', '(foo|bar)s*'],
-    ['(?P<n>ab)+c', '(ab)+c'],
-    ['err(or)?', 'err(or)*'],
-    ['a{0,3}b', 'a*b'],
-    ['tests? (passed|failed)', 'tests* (passed|failed)'],
-    ['[^x]y', '.+y'],
-    ['[a-c]1', '[abc]1'],
-    ['[]a^-]', '[]a^-]'],
-    ['\\s+ok', '.+ok'],
-    ['\\bword\\b', 'word'],
-    ['1{', '1\\{'],
-    ['a}b', 'a[}]b'],
-    ['(a|)b', '(a)?b'],
-    ["it's", 'it.+s'],
-    ['café', 'caf.+'],
-    ['\\p{Greek}x', '.+x'],
-    ['#(x),y', '#x,y'],
-    ['\\(x\\)', '\\(x\\)'],
-    ['done\\?', 'done\\?'],
-  ])('%s → %s', (source, expected) => {
-    expect(ere(source)).toBe(expected);
-  });
+  eachMapsTo(
+    (source: string) => ere(source),
+    [
+      ['BUILD OK', 'BUILD OK'],
+      ['NEVER-MATCHES-[0-9]{40}', 'NEVER-MATCHES-[0123456789]+'],
+      ['__NUDGE_ab12_EXIT_(\\d+)__', '__NUDGE_ab12_EXIT_[0123456789]+__'],
+      ['^Done\\.$', 'Done\\.'],
+      ['a.b', 'a.+b'],
+      ['x.*y', 'x.*y'],
+      ['(?:foo|bar)s?', '(foo|bar)s*'],
+      ['(?P<n>ab)+c', '(ab)+c'],
+      ['err(or)?', 'err(or)*'],
+      ['a{0,3}b', 'a*b'],
+      ['tests? (passed|failed)', 'tests* (passed|failed)'],
+      ['[^x]y', '.+y'],
+      ['[a-c]1', '[abc]1'],
+      ['[]a^-]', '[]a^-]'],
+      ['\\s+ok', '.+ok'],
+      ['\\bword\\b', 'word'],
+      ['1{', '1\\{'],
+      ['a}b', 'a[}]b'],
+      ['(a|)b', '(a)?b'],
+      ["it's", 'it.+s'],
+      ['café', 'caf.+'],
+      ['\\p{Greek}x', '.+x'],
+      ['#(x),y', '#x,y'],
+      ['\\(x\\)', '\\(x\\)'],
+      ['done\\?', 'done\\?'],
+    ],
+    '%s → %s',
+  );
 
   test('case-insensitive patterns search ignoring case', () => {
     expect(tmuxSearch(new LinearPattern('done', 'i'))).toEqual({ere: 'done', ignoreCase: true});

@@ -1,6 +1,7 @@
 import {describe, expect, test} from 'vitest';
 import {chunkForArgv} from '../../../src/tmux/tmux.js';
 import {findUntypable, literalArgument, planTyping} from '../../../src/tmux/typing.js';
+import {eachMapsTo} from '../../helpers/maps-each.js';
 
 describe('planTyping', () => {
   test('one line is one run of characters', () => {
@@ -28,16 +29,18 @@ describe('planTyping', () => {
 });
 
 describe('literalArgument', () => {
-  test.each([
-    [';', '\\;'],
-    ['a;', 'a\\;'],
-    ['a\\;', 'a\\\\;'],
-    ['a;b', 'a;b'],
-    ['-', '-'],
-    ['Enter', 'Enter'],
-  ])('%j becomes %j', (input, output) => {
-    expect(literalArgument(input)).toBe(output);
-  });
+  eachMapsTo(
+    literalArgument,
+    [
+      [';', '\\;'],
+      ['a;', 'a\\;'],
+      ['a\\;', 'a\\\\;'],
+      ['a;b', 'a;b'],
+      ['-', '-'],
+      ['Enter', 'Enter'],
+    ],
+    '%j becomes %j',
+  );
 });
 
 test('NUL cannot be typed', () => {
