@@ -62,10 +62,12 @@ export async function recordJob(
   request: JobRequest,
   w: Pick<Enqueue, 'store' | 'info' | 'from'>,
 ): Promise<{handle: JobHandle; undo: Undo}> {
+  // A text handed to the agent's door takes no place in the pane's queue.
+  const {door} = ifBusyMeans(request.options.ifBusy);
   const lock = paneLockFor(w.store.stateDir, paneRefOf(w.info));
   const [created, queued] = await Promise.allSettled([
     w.store.create(request, 'detached', w.from),
-    ifBusyMeans(request.options.ifBusy).door ? Promise.resolve() : lock.enqueue(request.jobId),
+    door ? Promise.resolve() : lock.enqueue(request.jobId),
   ]);
   // Taken back in reverse if a later step fails: the queue entry, then the record.
   const undo = new Undo();

@@ -42,8 +42,8 @@ export type SubmitResult =
  */
 export async function submitJob(given: SubmitOptions, ctx: SubmitContext): Promise<SubmitResult> {
   const o = given.textFile === undefined ? given : {...given, text: await textOfFile(given, ctx)};
-  validateText(o.text);
   const options = resolveJobOptions(o, ctx.env);
+  validateText(o.text);
   const {ifBusy} = options;
   const stateDir = resolveStateDir(ctx.env);
   // tmux answers while the state directory is checked.
