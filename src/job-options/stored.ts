@@ -56,9 +56,21 @@ export function stores<const S extends z.ZodRawShape, V>(
   return {stored, read: read as Stores<S>['read']};
 }
 
+/** A row storing one field: its stored type, and how the value given becomes it. */
+export function oneField<const F extends string, T extends z.ZodType, V>(
+  field: F,
+  type: T,
+  read: (value: V, at: Reading) => z.output<T>,
+) {
+  return stores(
+    {[field]: type} as Record<F, T>,
+    (v: V, at) => ({[field]: read(v, at)}) as z.infer<z.ZodObject<Record<F, T>>>,
+  );
+}
+
 /** A duration stored in milliseconds, at least `min` (`--interval` 10ms; `--timeout` 1ms). */
 export function msField<const F extends string>(field: F, min = 0) {
-  return stores({[field]: duration} as Record<F, typeof duration>, (v: string | number, at) => {
+  return oneField(field, duration, (v: string | number, at) => {
     const ms = parseDuration(v, at.flag);
     if (ms < min)
       throw new NudgeError(
@@ -67,24 +79,18 @@ export function msField<const F extends string>(field: F, min = 0) {
           ? `${at.flag} must be more than 0, got ${JSON.stringify(v)}.`
           : `${at.flag} must be at least ${min}ms, got ${JSON.stringify(v)}.`,
       );
-    return {[field]: ms} as z.infer<z.ZodObject<Record<F, typeof duration>>>;
+    return ms;
   });
 }
 
-/** A whole number from `min` to `max`, given as digits. */
+/** A whole number from 1 to `max`, given as digits. */
 export function countField<const F extends string>(field: F, max: number) {
-  return stores({[field]: count} as Record<F, typeof count>, (v: string | number, at) => {
-    return {[field]: parseInteger(v, at.flag, 1, max)} as z.infer<
-      z.ZodObject<Record<F, typeof count>>
-    >;
-  });
+  return oneField(field, count, (v: string | number, at) => parseInteger(v, at.flag, 1, max));
 }
 
 /** A boolean, as given. */
 export function flagField<const F extends string>(field: F) {
-  return stores({[field]: flag} as Record<F, typeof flag>, (v: boolean) => {
-    return {[field]: v} as z.infer<z.ZodObject<Record<F, typeof flag>>>;
-  });
+  return oneField(field, flag, (v: boolean) => v);
 }
 
 /** Whether `pattern` is a regex the watchers can compile (RE2, no flags, as compileRegex). */
