@@ -45,6 +45,13 @@ export function blockedIn(pane: string, d: FoundDialog): Blocked {
   };
 }
 
+/** The one sentence of a `blocked` report: where, what is asked, and `then` (what nudge did:
+ * nothing was typed into it; or the job goes on once it is answered). */
+export function blockedReason(b: Blocked, then = 'nothing was typed into it'): string {
+  const resets = b.resets === undefined ? '' : ` (it resets ${b.resets})`;
+  return `Pane ${b.pane} waits for a person (${b.kind}): ${b.question}${resets}; ${then}.`;
+}
+
 /** How far below its question a dialog's first option may be. */
 const OPTION_ROWS = 10;
 /** Rows that are only frame or rule characters end a dialog's detail. */

@@ -1,4 +1,4 @@
-import {type Blocked, blockedIn} from '../agents/dialogs.js';
+import {blockedIn, blockedReason} from '../agents/dialogs.js';
 import type {Profile} from '../agents/profile.js';
 import {describeError, isAbortError} from '../base/errors.js';
 import {describeStall} from '../detect/stall.js';
@@ -115,12 +115,6 @@ function failureReason(error: unknown, at: Stopped): string {
     }
   }
   return `Internal error while ${phase}: ${describeError(error)}`;
-}
-
-/** The one sentence of a `blocked` ending. */
-export function blockedReason(b: Blocked): string {
-  const resets = b.resets === undefined ? '' : ` (it resets ${b.resets})`;
-  return `Pane ${b.pane} waits for a person (${b.kind}): ${b.question}${resets}; nothing was typed into it.`;
 }
 
 /** What a person is told of an ending (`--notify`); nothing for a cancel (a person did it). */

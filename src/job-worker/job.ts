@@ -2,7 +2,6 @@ import {blockedIn, type FoundDialog} from '../agents/dialogs.js';
 import {isAgent, type Profile} from '../agents/profile.js';
 import type {Detection} from '../agents/registry.js';
 import {isPosixShell, isShellPane} from '../agents/shell.js';
-import type {StallHook} from '../detect/stall.js';
 import {describeUntil} from '../detect/until.js';
 import {ifBusyMeans} from '../job-options/policies.js';
 import type {JobEvents, JobOutcome} from '../jobs/events.js';
@@ -15,17 +14,17 @@ import {type Delivered, deliver} from '../pane/deliver.js';
 import {PaneBlocked, PaneFailure} from '../pane/failures.js';
 import {waitUntilPaneIdle} from '../pane/idle.js';
 import type {PaneIo} from '../pane/keys.js';
-import {sendOwnLine} from '../pane/own-line-out.js';
 import {preflight} from '../pane/preflight.js';
 import {recognize} from '../pane/profile.js';
 import {behindProgram} from './behind-program.js';
-import {blockedReason, changeOfEnding, stoppedEnding, type Waited, waitedOf} from './ending.js';
+import {changeOfEnding, stoppedEnding, type Waited, waitedOf} from './ending.js';
 import type {JobDeps} from './job-deps.js';
 import {LimitWaits, resumeAfterLimit} from './limit.js';
 import {holdingPlace, takePaneLock} from './lock-pane.js';
 import {noticeOfJob} from './notice-doors.js';
 import {deliverNow} from './now.js';
-import {recordedStallHook} from './stall.js';
+import {jobStallHook} from './stall.js';
+import {blockedUntilAnswered} from './unblocked.js';
 
 /** The pane as the job began to type: its foreground command, first process, and whether it
  * is a shell's pane running no agent. */
@@ -36,7 +35,9 @@ type Step =
   | {at: 'queued'}
   | {at: 'locked'}
   | ({at: 'typing'; detected: Detection} & AtPane)
-  | ({at: 'waiting'; profile: Profile; delivered: Delivered} & AtPane)
+  /** `timeoutMs`: what is left of --timeout once a dialog was answered (the person's time is
+   * not the work's). */
+  | ({at: 'waiting'; profile: Profile; delivered: Delivered; timeoutMs?: number} & AtPane)
   | {at: 'notifying'; waited: Waited}
   | {at: 'ended'; outcome: JobOutcome};
 
@@ -67,6 +68,8 @@ export async function runJob(deps: JobDeps, request: JobRequest, signal: AbortSi
 class Job {
   #phase: Phase = 'queued';
   #typed = 0;
+  /** The wait's time before a dialog was answered (the ending's waitedMs counts it too). */
+  #waitedBefore = 0;
   #profile: Profile | undefined;
   /** The pane's foreground when the job began to type: its command and process group. */
   #began: {command: string; group: number | undefined} | undefined;
@@ -226,7 +229,7 @@ class Job {
     const {before, delivery} = step.delivered;
     await recorder.transition('waiting', {until: describeUntil(o.until), intervalMs: o.intervalMs});
     const onInputUnknown = (why: string) => void recorder.event('input-state-unknown', {pane, why});
-    const stall = this.#stallHook(step);
+    const stall = jobStallHook(this.deps, this.#io, this.request, step, () => this.#jobSignal());
     const done = await awaitDone(
       this.deps,
       pane,
@@ -260,10 +263,17 @@ class Job {
         await recorder.event('resumed', {pane, text: o.resumeText, delivery: resumed.delivery});
         return {...step, delivered: resumed};
       }
-      const reason = blockedReason(blocked);
-      return this.#ended({state: 'blocked', waitedMs, delivery, blocked, reason});
+      const at = {profile: step.profile, blocked};
+      const answer = await blockedUntilAnswered(this.deps, at, o.intervalMs, this.#jobSignal());
+      this.#waitedBefore += waitedMs + answer.afterMs;
+      if (!answer.answered) {
+        const waited = {waitedMs: this.#waitedBefore, delivery, reason: answer.reason};
+        return this.#ended({state: 'blocked', blocked, ...waited});
+      }
+      return {...step, timeoutMs: Math.max(1, (step.timeoutMs ?? o.timeoutMs) - waitedMs)};
     }
-    const {event, found, failed, waited: result} = waitedOf(done, delivery);
+    const whole = {...done, waitedMs: done.waitedMs + this.#waitedBefore};
+    const {event, found, failed, waited: result} = waitedOf(whole, delivery);
     await recorder.event(event, found);
     if (failed) return this.#ended(result);
     if (!o.notify) return this.#ended(result);
@@ -299,19 +309,6 @@ class Job {
     if (timedOut) return timedOut;
     await this.deps.recorder.event('limit-over', {pane, waitedMs: this.deps.clock.now() - planned});
     return undefined;
-  }
-
-  /** The stall watchdog over the wait (`--stall`), typing its continue line under the lock
-   * the job holds while it waits. */
-  #stallHook({profile, panePid}: Extract<Step, {at: 'waiting'}>): StallHook | undefined {
-    const [policy, {pane}] = [this.#o.stall, this.request];
-    const type = async (line: string) => {
-      const options = deliverOptionsOf(this.request, {enter: true, ownText: line});
-      return (await sendOwnLine(this.#io, pane, line, profile, options, this.#jobSignal()))
-        .delivery;
-    };
-    const o = {pane, panePid, profile, ignore: this.#o.ignore, state: 'waiting', type};
-    return policy ? recordedStallHook(this.deps, {...o, policy}) : undefined;
   }
 
   #ended(outcome: Omit<JobOutcome, 'notified'> & {notified?: boolean}): Step {

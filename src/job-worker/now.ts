@@ -1,8 +1,7 @@
-import {blockedIn, findDialog} from '../agents/dialogs.js';
+import {blockedIn, blockedReason, findDialog} from '../agents/dialogs.js';
 import type {JobOutcome} from '../jobs/events.js';
 import type {JobRequest} from '../jobs/request.js';
 import {recognize} from '../pane/profile.js';
-import {blockedReason} from './ending.js';
 import type {JobDeps} from './job-deps.js';
 import {throughDoors} from './notice-doors.js';
 

@@ -12,11 +12,15 @@ import {
   StallWatch,
 } from '../detect/stall.js';
 import {compileRegex} from '../detect/until.js';
+import {deliverOptionsOf, type JobRequest} from '../jobs/request.js';
 import type {StallEvents, StalledMark} from '../jobs/stalled.js';
 import type {Tell} from '../notify/tell.js';
 import type {Delivery} from '../pane/failures.js';
+import type {PaneIo} from '../pane/keys.js';
+import {sendOwnLine} from '../pane/own-line-out.js';
 import type {Foreground, InputState} from '../process/foreground.js';
 import type {PaneView} from '../tmux/view.js';
+import type {JobDeps} from './job-deps.js';
 
 /** What the watchdog of one wait needs: every member required. */
 export interface StallDeps {
@@ -175,4 +179,24 @@ function transcriptRows(profile: Profile, view: PaneView): readonly string[] {
   const rows = view.rows.slice(top);
   const composer = readComposerState(profile, view);
   return composer ? rows.slice(0, Math.max(0, composer.index - top)) : rows;
+}
+
+/** A job's watchdog over its wait (`--stall`), if asked for: its continue line typed into the
+ * job's pane through `io`, under the lock the job holds, stopped by `signal()`. */
+export function jobStallHook(
+  deps: JobDeps,
+  io: PaneIo,
+  request: JobRequest,
+  at: {profile: Profile; panePid: number},
+  signal: () => AbortSignal,
+): StallHook | undefined {
+  const {stall: policy, ignore} = request.options;
+  if (!policy) return undefined;
+  const {pane} = request;
+  const {profile, panePid} = at;
+  const type = async (line: string) => {
+    const options = deliverOptionsOf(request, {enter: true, ownText: line});
+    return (await sendOwnLine(io, pane, line, profile, options, signal())).delivery;
+  };
+  return recordedStallHook(deps, {pane, panePid, profile, ignore, state: 'waiting', type, policy});
 }

@@ -1,3 +1,4 @@
+import {type Blocked, blockedReason} from '../agents/dialogs.js';
 import {type Clock, sleepOrWake} from '../base/clock.js';
 import {NudgeError} from '../base/errors.js';
 import {watchQueue} from '../locks/queue-watch.js';
@@ -16,7 +17,7 @@ import type {JobHandle} from './store.js';
 const FOLLOW_BACKSTOP_MS = 1_000;
 
 /**
- * Follow the job its worker runs until it has ended, woken by each write of its record (a
+ * Follow the job its worker runs until it has ended (or is blocked on a dialog), woken by each write of its record (a
  * rename in its folder), looked at every second besides; a worker that died ends it `failed`,
  * as far as the caller is concerned. Interrupted (Ctrl-C, SIGTERM), only the waiting stops, in
  * one sentence.
@@ -30,6 +31,9 @@ export async function followToEnd(
     for (;;) {
       const {record, shown} = await believedRecord(handle, ctx.clock.wall());
       if (isTerminal(shown)) return outcomeOfRecord(record, shown);
+      // A dialog up after its text went in: the caller hears `blocked` now (exit 3), and the
+      // job goes on once the person answers it.
+      if (record.blocked) return blockedGoingOn(record.blocked, handle.id);
       // Aborted, the sleep rejects and ends the race.
       const wake = watch && !watch.broken ? () => watch.next : undefined;
       await sleepOrWake(ctx.clock, FOLLOW_BACKSTOP_MS, ctx.signal, wake).catch(() => {});
@@ -43,6 +47,12 @@ export async function followToEnd(
   } finally {
     watch?.close();
   }
+}
+
+/** The outcome --wait returns of a job blocked on a dialog that goes on once it is answered. */
+function blockedGoingOn(blocked: Blocked, id: string): JobOutcome {
+  const then = `job ${id} goes on once it is answered (nudge status ${id})`;
+  return {state: 'blocked', blocked, reason: blockedReason(blocked, then), notified: false};
 }
 
 /** What of an ended record --wait returns, here or from another host (`by` is the record's

@@ -1,6 +1,7 @@
 import {formatDuration} from '../base/durations.js';
 import type {StallKind} from '../detect/stall.js';
 import type {Delivery} from '../pane/failures.js';
+import {isTerminal} from './states.js';
 
 /** What a job or run keeps in its record while a stall goes on (cleared once it is over). */
 export interface StalledMark {
@@ -23,11 +24,15 @@ export function describeStalled(mark: StalledMark, nowMs: number): string {
 }
 
 /** A job's state in the words every listing uses: `waiting-for-program sleep` while it holds
- * the pane behind a program its shell runs, its state otherwise. */
-export function stateWords(j: {state: string; behindProgram?: string | undefined}): string {
-  return j.state === 'locked' && j.behindProgram
-    ? `waiting-for-program ${j.behindProgram}`
-    : j.state;
+ * the pane behind a program its shell runs, `blocked` while a dialog it met is up (the job
+ * goes on once it is answered), its state otherwise. */
+export function stateWords(j: {
+  state: string;
+  behindProgram?: string | undefined;
+  blocked?: unknown;
+}): string {
+  if (j.state === 'locked' && j.behindProgram) return `waiting-for-program ${j.behindProgram}`;
+  return j.blocked && !isTerminal(j.state) ? 'blocked' : j.state;
 }
 
 /** A job's `working` mark (`working: 1 background shell (sleep 20)`) in a few words, for a

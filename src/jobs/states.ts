@@ -2,8 +2,10 @@
  * The two machines a job record holds, each a union of its own: a submit's job (queued,
  * locked, typing, waiting, notifying) and a `nudge run` (queued, starting, running, stopping,
  * integrating, notifying). Both end in one of the same six states, listed once here
- * (`blocked`: the agent waits for a person — a dialog or a usage limit — and nothing was
- * typed into it; `lost`: its tmux server is gone, killed or rebooted, so the work was lost
+ * (`blocked`: the agent waits for a person — a dialog or a usage limit — and the job could
+ * not go on: the dialog was up before its text went in, so nothing was typed, or nobody
+ * answered it within 30 minutes (a job that meets a dialog after typing is `blocked` only in
+ * its record's mark while it is up, and goes on once it is answered); `lost`: its tmux server is gone, killed or rebooted, so the work was lost
  * with it — `nudge recover` brings back what can be). Everything that asks "has it ended?" asks this list.
  */
 export const TERMINAL_STATES = [

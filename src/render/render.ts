@@ -147,13 +147,15 @@ export function renderJobs(
     ...(hosts ? [j.host ?? LOCAL_HOST] : []),
     ...(servers ? [serverName(j.socketPath)] : []),
     j.id,
-    j.stalled
-      ? `${j.state}, ${describeStalled(j.stalled, r.nowMs)}`
-      : 'waitingForYou' in j && j.waitingForYou
-        ? `${j.state}, waiting for you`
-        : j.working
-          ? `${j.state}, ${workingShown(j.working)}`
-          : stateWords(j),
+    stateWords(j) === 'blocked'
+      ? 'blocked'
+      : j.stalled
+        ? `${j.state}, ${describeStalled(j.stalled, r.nowMs)}`
+        : 'waitingForYou' in j && j.waitingForYou
+          ? `${j.state}, waiting for you`
+          : j.working
+            ? `${j.state}, ${workingShown(j.working)}`
+            : stateWords(j),
     j.pane,
     formatDuration(r.nowMs - Date.parse(j.createdAt)),
     j.preview,

@@ -60,10 +60,18 @@ async function mark(deps: PaneStatusDeps, pane: string, marks: PaneMarks): Promi
 const count = (n: number) => (n > 0 ? String(n) : undefined);
 
 /** What a mark of the record shows on the pane while it lasts: work the agent left running,
- * a stall begun or over (--stall). */
+ * a dialog up or answered, a stall begun or over (--stall). */
 async function showMark(deps: PaneStatusDeps, pane: string, patch: RecordPatch): Promise<void> {
   if ('working' in patch)
     await mark(deps, pane, {needs: patch.working ? workingShown(patch.working) : undefined});
+  // A dialog up after the job's text went in: blocked until the person answers it.
+  if ('blocked' in patch) {
+    const b = patch.blocked;
+    await mark(deps, pane, {
+      state: b ? 'blocked' : 'waiting',
+      needs: b ? shortNeeds(b.question) : undefined,
+    });
+  }
   if ('stalled' in patch) {
     const s = patch.stalled;
     await mark(deps, pane, {
@@ -163,6 +171,8 @@ export function showingPaneState(
         waitingForYou: undefined,
         working: undefined,
         behindProgram: undefined,
+        // A dialog's mark goes; a `blocked` ending writes its own.
+        blocked: undefined,
       });
       await deps.lock
         .withQueue((entries) => showEnding(deps, pane, jobId, outcome, entries))

@@ -1,3 +1,4 @@
+import type {Blocked} from '../agents/dialogs.js';
 import {NudgeError} from '../base/errors.js';
 import type {OptionsOf} from '../base/option-table.js';
 import {resolveStateDir} from '../base/paths.js';
@@ -39,6 +40,8 @@ export interface QueuedJob {
   state: JobRecord['state'];
   /** The program it waits behind, holding the pane (`waiting-for-program sleep`). */
   behindProgram?: string;
+  /** A dialog it met is up: it goes on once the person answers it (shown `blocked`). */
+  blocked?: Blocked;
   /** How it waits: in the queue (`queue`), or for the pane to be idle first (`wait`). */
   policy: IfBusy;
   /** Its text as it will be typed (as edited), on one line. */
@@ -101,6 +104,7 @@ export async function listQueue(o: QueueOptions, ctx: CommandContext): Promise<Q
         atWork: record.state !== 'queued' || entries.some((e) => e.jobId === record.id && e.taken),
         state: record.state,
         ...(record.behindProgram ? {behindProgram: record.behindProgram} : {}),
+        ...(record.blocked ? {blocked: record.blocked} : {}),
         policy: ifBusy,
         preview: previewText(text),
         ageMs: Math.max(0, nowMs - Date.parse(record.createdAt)),

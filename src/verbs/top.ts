@@ -22,7 +22,8 @@ export interface TopPane {
    * that typed there). */
   program: string;
   profile: string;
-  /** The state of the job at work there, or of the last one. */
+  /** The state of the job at work there, or of the last one (`blocked` while a dialog it met
+   * is up). */
   state: ShownState;
   /** That job, its text and how long ago it began. */
   job: string;
@@ -83,7 +84,8 @@ export async function topView(o: TopOptions, ctx: CommandContext): Promise<TopVi
       pane,
       program: typed ? programOf(typed) : programOf(head.r),
       profile: typed?.kind === 'submit' ? (typed.profile ?? '') : '',
-      state: head.state,
+      // A job blocked on a dialog it met after typing goes on once it is answered: blocked.
+      state: head.r.blocked && !isTerminal(head.state) ? 'blocked' : head.state,
       job: head.r.id,
       // The text and the question are others' words; top draws them in the person's terminal.
       preview: plainLine(head.r.preview),

@@ -107,6 +107,26 @@ export async function waitForJobState(
   );
 }
 
+/** Wait until a job is blocked on a dialog: its record keeps the dialog (`blocked`) while the
+ * job waits on for the person's answer, or (nothing typed) it ended `blocked`. Its record. */
+export function waitForJobBlocked(
+  home: string,
+  jobId: string,
+  timeoutMs = 60_000,
+): Promise<JobRecord> {
+  return waitFor(
+    `job ${jobId} to be blocked`,
+    async () => {
+      const r = await readJobState(home, jobId).catch(() => undefined);
+      if (r?.blocked) return r;
+      if (r && TERMINAL.includes(r.state))
+        throw new Error(`job ${jobId} ended ${r.state}, never blocked: ${JSON.stringify(r)}`);
+      return undefined;
+    },
+    {timeoutMs, intervalMs: 100, describe: () => jobEventLines(home, jobId)},
+  );
+}
+
 /** Wait until a job has ended (one of TERMINAL, its ending event written). */
 export function waitForJobEnd(home: string, jobId: string, timeoutMs = 60_000): Promise<JobRecord> {
   return waitForJobState(home, jobId, TERMINAL, timeoutMs);

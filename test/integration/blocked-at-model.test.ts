@@ -1,16 +1,16 @@
 /**
  * `blocked` on the real agents, at the scripted model server: the model makes a tool call that
  * needs a person's permission (nothing allowed), or asks the person a question with its own
- * question tool; a job typed into the agent from outside ends `blocked` within 2 s of the
+ * question tool; a job typed into the agent from outside is `blocked` within 2 s of the
  * dialog, the webhook gets one POST with the question, `nudge wait` on the pane exits 3, and
  * nothing was typed into the dialog: the model received the job's prompt alone, the dialog is
- * still there, the command never ran.
+ * still there, the command never ran. Answered, the job goes on to its verdict.
  */
 import {existsSync, mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, onTestFinished, test} from 'vitest';
 import {allowSinks, startHttpSink} from '../helpers/http-sink.js';
-import {jobEvent, readJobEvents, waitForJobEnd} from '../helpers/job-files.js';
+import {expectJobEnd, jobEvent, readJobEvents, waitForJobBlocked} from '../helpers/job-files.js';
 import {describePrompts, type Reply, startModelServer} from '../helpers/model-server.js';
 import {
   type AgentName,
@@ -119,7 +119,7 @@ const withQuestion = (Object.keys(QUESTION) as AgentName[]).filter((n) => agentA
 describe.skipIf(withPermission.length === 0).each(withPermission)(
   '%s stops at a permission dialog',
   (name) => {
-    test('the job ends blocked within 2 s of the dialog; one POST with the question; wait exits 3; nothing typed into it', async () => {
+    test('the job is blocked within 2 s of the dialog; one POST with the question; wait exits 3; nothing typed into it; answered, it goes on to done', async () => {
       const w = await setup(name);
       const {reply, question} = PERMISSION[name] ?? {reply: {text: ''}, question: ''};
       const http = await startHttpSink();
@@ -142,10 +142,13 @@ describe.skipIf(withPermission.length === 0).each(withPermission)(
         ],
         {NUDGE_HOME: w.home, ...allowSinks([`webhook:${http.url}/hook`])},
       );
-      const end = await waitForJobEnd(w.home, id, 120_000);
+      // Blocked while the dialog is up: the record says so, and the job has not ended.
+      const atDialog = await waitForJobBlocked(w.home, id, 120_000);
       const events = await readJobEvents(w.home, id);
-      expect(end.state, `${JSON.stringify(events)}\n${await w.agent.capture()}`).toBe('blocked');
-      expect(end.blocked).toMatchObject({kind: 'permission', question, pane: w.agent.pane});
+      expect(atDialog.state, `${JSON.stringify(events)}\n${await w.agent.capture()}`).toBe(
+        'waiting',
+      );
+      expect(atDialog.blocked).toMatchObject({kind: 'permission', question, pane: w.agent.pane});
       const found = Date.parse(String(events.find((e) => e.event === 'needs-person')?.t));
       const latency = found - (await shown);
       process.stdout.write(
@@ -176,8 +179,8 @@ describe.skipIf(withPermission.length === 0).each(withPermission)(
       ).toEqual(['make the file']);
       expect(http.received).toHaveLength(1);
 
-      // The person answers (no): the pane stops saying blocked within the job's interval (1 s),
-      // and the job records that the dialog was answered.
+      // The person answers (no): the job records that the dialog was answered, and goes on
+      // to its verdict: the agent back at its composer, done; the pane stops saying blocked.
       expect(await paneOption(w, '@nudge-state')).toBe('blocked');
       await w.server.tmux('send-keys', '-t', w.agent.pane, 'Escape');
       const answered = await waitFor(
@@ -186,7 +189,9 @@ describe.skipIf(withPermission.length === 0).each(withPermission)(
         {timeoutMs: 60_000, describe: () => w.agent.capture()},
       );
       expect(answered).toMatchObject({pane: w.agent.pane});
-      expect(await paneOption(w, '@nudge-state')).toBe('');
+      const end = await expectJobEnd(w.home, id, 'done', 120_000);
+      expect(end.blocked).toBeUndefined();
+      expect(await paneOption(w, '@nudge-state')).toBe('done');
       expect(await paneOption(w, '@nudge-needs')).toBe('');
     }, 240_000);
   },
@@ -252,9 +257,10 @@ describe.skipIf(!agentAvailable('claude'))("Claude Code's own signal", () => {
       ],
       env,
     );
-    const end = await waitForJobEnd(home, id, 120_000);
+    // Blocked while the dialog is up (its text went in: the job waits on for the answer).
+    const end = await waitForJobBlocked(home, id, 120_000);
     const events = await readJobEvents(home, id);
-    expect(end.state, `${JSON.stringify(events)}\n${await agent.capture()}`).toBe('blocked');
+    expect(end.state, `${JSON.stringify(events)}\n${await agent.capture()}`).toBe('waiting');
     expect(end.blocked).toMatchObject({
       kind: 'permission',
       detail: ['reported by claude-notification'],

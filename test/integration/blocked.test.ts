@@ -14,7 +14,12 @@ import {newJobId} from '../../src/jobs/request.js';
 import {JobStore} from '../../src/jobs/store.js';
 import {ASKER_PROFILE} from '../helpers/asking-agent.js';
 import {allowSinks, startHttpSink} from '../helpers/http-sink.js';
-import {readJobEvents, waitForJobEnd} from '../helpers/job-files.js';
+import {
+  expectJobEnd,
+  readJobEvents,
+  waitForJobBlocked,
+  waitForJobEnd,
+} from '../helpers/job-files.js';
 import {jobRequest} from '../helpers/job-request.js';
 import {callTool, spawnedMcp} from '../helpers/mcp-client.js';
 import {serverWorld} from '../helpers/nudge-home.js';
@@ -82,7 +87,7 @@ function expectAskedUntouched(answer: unknown, w: World): void {
 }
 
 describe('an agent waiting for a person is blocked, never typed into', () => {
-  test('submit --wait: the job ends blocked within 2 s of the dialog (exit 3), with its kind and question; the webhook gets one POST with the question; no key reached the dialog', async () => {
+  test('submit --wait: blocked within 2 s of the dialog (exit 3), with its kind and question; the webhook gets one POST with the question; no key reached the dialog', async () => {
     const w = await setup();
     const http = await startHttpSink();
     const r = await runNudge(
@@ -226,6 +231,65 @@ describe('an agent waiting for a person is blocked, never typed into', () => {
     expect(dialogKeys(w)).toEqual([]);
     expect(w.log().filter((l) => l.startsWith('prompt:'))).toEqual(['prompt: please ask first']);
   }, 90_000);
+});
+
+/** The job's record as `nudge status --json` shows it. */
+async function statusOf(w: World, job: string): Promise<{state: string; blocked?: unknown}> {
+  const r = await runNudge(['status', job, '--json'], w.env);
+  expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as {state: string; blocked?: unknown};
+}
+
+/** A job whose text opens the dialog once typed (the job holds it then), and the job's id once
+ * its record says it is blocked. */
+async function blockedAfterTyping(w: World, flags: Record<string, string | boolean> = {}) {
+  const args = submitArgs(w.server.socket, w.pane, {until: 'stable', ...flags}, 'please ask now');
+  const job = await submitJob(args, w.env);
+  await waitForJobBlocked(w.home, job);
+  return job;
+}
+
+describe('a dialog after the text went in: blocked while it is up, then the job goes on', () => {
+  test('the person answers: the record and the pane leave blocked, the job ends done and its notice reaches the agent as a prompt', async () => {
+    const w = await setup();
+    const job = await blockedAfterTyping(w);
+    // While it is up: blocked in the record's words, on the pane, and in jobs.
+    expect(await statusOf(w, job)).toMatchObject({state: 'waiting', blocked: {kind: 'permission'}});
+    const status = await runNudge(['status', job], w.env);
+    expect(status.stdout).toMatch(/state +blocked/);
+    const jobs = await runNudge(['jobs'], w.env);
+    expect(jobs.stdout).toMatch(new RegExp(`${job} +blocked`));
+    const pane = () =>
+      w.server.tmux('display', '-p', '-t', w.pane, '#{@nudge-state}|#{@nudge-needs}');
+    expect((await pane()).trim()).toBe('blocked|Do you want to proceed?');
+    // The person answers yes.
+    await w.server.tmux('send-keys', '-t', w.pane, '1');
+    const end = await expectJobEnd(w.home, job, 'done', 60_000);
+    expect(end.blocked).toBeUndefined();
+    const events = (await readJobEvents(w.home, job)).map((e) => e.event);
+    expect(events).toEqual(expect.arrayContaining(['needs-person', 'unblocked', 'done']));
+    expect(events.indexOf('unblocked')).toBeLessThan(events.indexOf('done'));
+    // The only key that reached the dialog is the person's; the notice came after, as a prompt.
+    expect(dialogKeys(w)).toEqual(['dialog-key: "1"']);
+    await waitFor('the notice as a prompt', async () =>
+      w.log().some((l) => l.startsWith('prompt: [SYSTEM COMMAND]')) ? true : undefined,
+    );
+    expect(w.log().filter((l) => l.startsWith('prompt:'))).toEqual([
+      'prompt: please ask now',
+      expect.stringMatching(/^prompt: \[SYSTEM COMMAND\] /),
+    ]);
+    expect((await pane()).trim()).toBe('done|');
+  }, 120_000);
+
+  test('nudge cancel on a blocked job cancels it (it has not ended); nothing reaches the dialog', async () => {
+    const w = await setup();
+    const job = await blockedAfterTyping(w, {notice: false});
+    const r = await runNudge(['cancel', job], w.env);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    const end = await expectJobEnd(w.home, job, 'cancelled', 60_000);
+    expect(String(end.reason)).toMatch(/^Cancelled while waiting/);
+    expect(dialogKeys(w)).toEqual([]);
+  }, 120_000);
 });
 
 describe('a usage limit', () => {

@@ -1,7 +1,7 @@
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {ASKER_PROFILE} from '../helpers/asking-agent.js';
-import {waitForJobEnd, waitForJobState} from '../helpers/job-files.js';
+import {waitForJobBlocked, waitForJobEnd, waitForJobState} from '../helpers/job-files.js';
 import {serverWorld, userProfiles} from '../helpers/nudge-home.js';
 import {CLI, FIXTURES, runNudge, submitTo, submitUntilExit} from '../helpers/run-nudge.js';
 import {shellAtPrompt} from '../helpers/shell-pane.js';
@@ -29,7 +29,8 @@ describe('nudge top', () => {
     ]);
     await server.waitForScreen(asker, /Asking Agent v1/);
     const blocked = await submit(asker, 'please ask about it', []);
-    expect((await waitForJobState(home, blocked, ['blocked'], 60_000)).state).toBe('blocked');
+    // Its text went in, then the dialog: blocked while it is up, the job not ended.
+    expect((await waitForJobBlocked(home, blocked)).state).toBe('waiting');
 
     const client = await attachClient(server);
     // top in a window of its own (CI=false: Ink draws each frame only outside CI).
