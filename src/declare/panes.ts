@@ -126,7 +126,7 @@ export const wait = defineCommand({
 
 export const expect = defineCommand({
   verb: 'expect',
-  describe: 'block until REGEX shows in the output (JSON answer)',
+  describe: 'block until REGEX shows in the output',
   positionals: [
     {
       name: 'pane',
@@ -148,7 +148,7 @@ export const expect = defineCommand({
   ],
   render: async () => {
     const {renderExpect} = await import('../render/render.js');
-    return (r, _json, out) => renderExpect(r, out);
+    return renderExpect;
   },
   mcp: {
     title: 'Wait for a pattern in a pane',

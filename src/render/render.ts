@@ -6,7 +6,7 @@ import type {CancelResult} from '../jobs/cancel.js';
 import type {JobOutcome} from '../jobs/events.js';
 import {describeStalled, stateWords, workingShown} from '../jobs/stalled.js';
 import {LOCAL_HOST} from '../remote/dest.js';
-import type {ExpectResult} from '../verbs/expect.js';
+import type {ExpectAnswer, ExpectResult} from '../verbs/expect.js';
 import type {HookResult} from '../verbs/hook.js';
 import type {JobList} from '../verbs/jobs.js';
 import type {LogLines} from '../verbs/logs.js';
@@ -111,11 +111,32 @@ export function seconds(ms: number): string {
   return ms < 10_000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.round(ms / 1000)}s`;
 }
 
-export function renderExpect(r: ExpectResult, out: Output): ExitCode {
+export function renderExpect(r: ExpectResult, json: boolean, out: Output): ExitCode {
+  for (const note of r.notes ?? []) out.stderr(`nudge: ${note}`);
   if (r.warning) out.stderr(`nudge: ${r.warning}`);
-  out.stdout(JSON.stringify(r.answer));
+  if (json) out.stdout(JSON.stringify(r.answer));
+  else {
+    out.stdout(expectLine(r.answer));
+    // --action return_output: what the pane printed, as it printed it.
+    if (r.answer.output) out.stdout(r.answer.output);
+  }
   // Matched as a job's done: 0; blocked 3, timeout 124, anything else 1.
   return exitCodeOfState(r.answer.status === 'matched' ? 'done' : r.answer.status);
+}
+
+/** A pane where the agent waits for a person, as a line (`wait`, `expect`). */
+export function blockedLine(b: NonNullable<ExpectAnswer['blocked']>): string {
+  return `Blocked: ${b.pane} waits for a person (${b.kind}): ${b.question}${b.resets ? ` (resets ${b.resets})` : ''}`;
+}
+
+/** `nudge expect`'s answer as a line, as `wait` says its verdict. */
+function expectLine(a: ExpectAnswer): string {
+  const after = `after ${seconds(a.duration_ms)}`;
+  if (a.blocked) return blockedLine(a.blocked);
+  if (a.status === 'matched') return `Matched ${after}: ${a.line ?? a.match ?? ''}`;
+  if (a.status === 'timeout') return `Timeout: /${a.pattern}/ did not show ${after}`;
+  if (a.reason) return `Failed ${after}: ${a.reason}`;
+  return `Failed ${after}: /${a.fail_pattern ?? ''}/ showed first: ${a.line ?? ''}`;
 }
 
 /** A server as `-L` names it where its socket is in tmux's own folder (tmux-UID), else its

@@ -1,6 +1,6 @@
 import {EXIT_CODES, type ExitCode} from '../base/errors.js';
 import type {ManyIdleResult, PaneIdleResult, WaitResult} from '../verbs/wait.js';
-import {type Output, seconds} from './render.js';
+import {blockedLine, type Output, seconds} from './render.js';
 
 // `nudge wait`: one pane's verdict as a line (or JSON), several panes' answer and each pane's
 // verdict under it; the exit code of each.
@@ -19,8 +19,7 @@ function waitLine(r: PaneIdleResult): string {
   const why = r.reason.replace(/^idle(: )?/, '');
   const b = r.blocked;
   if (r.status === 'idle') return `idle after ${seconds(r.durationMs)}${why ? ` (${why})` : ''}`;
-  if (b)
-    return `Blocked: ${r.pane} waits for a person (${b.kind}): ${b.question}${b.resets ? ` (resets ${b.resets})` : ''}`;
+  if (b) return blockedLine(b);
   if (r.status === 'unknown')
     return `Unknown: ${r.pane} has been still for ${seconds(r.durationMs)}, but nudge ${r.reason}.`;
   return `Timeout: ${r.pane} still active after ${seconds(r.durationMs)} (${r.reason})`;

@@ -47,18 +47,28 @@ export interface ExpectAnswer {
 export interface ExpectResult {
   answer: ExpectAnswer;
   warning?: string;
+  /** Words for the person on how the command was asked (an old flag's new name). */
+  notes?: string[];
 }
 
 /** What `expect` was asked, each flag read and checked; throws NudgeError (exit 2). */
 function expectSettings(o: ExpectOptions) {
   const pattern = compileRegex(o.pattern, 'The pattern');
   const failPatterns = (o.failPattern ?? []).map((p) => compileRegex(p, '--fail-pattern'));
-  const timeoutMs = parseDuration(o.timeoutMs ?? 60_000, '--timeout-ms');
-  const intervalMs = parseDuration(o.pollIntervalMs ?? 200, '--poll-interval-ms');
+  // The old flags in ms (--timeout-ms, --poll-interval-ms) win where given, with a word.
+  const timeoutMs =
+    o.timeoutMs !== undefined
+      ? parseDuration(o.timeoutMs, '--timeout-ms')
+      : parseDuration(o.timeout ?? '1m', '--timeout');
+  const [intervalFlag, interval] =
+    o.pollIntervalMs !== undefined
+      ? ['--poll-interval-ms', o.pollIntervalMs]
+      : ['--interval', o.interval ?? '200ms'];
+  const intervalMs = parseDuration(interval, intervalFlag);
   if (intervalMs < 10)
     throw new NudgeError(
       'bad-duration',
-      `--poll-interval-ms must be at least 10, got ${JSON.stringify(o.pollIntervalMs)}.`,
+      `${intervalFlag} must be at least 10ms, got ${JSON.stringify(interval)}.`,
     );
   const lines = parseInteger(o.lines ?? 100, '--lines', 1, 100_000);
   const action = (o.action ?? 'notify') as ExpectAction;
@@ -68,7 +78,20 @@ function expectSettings(o: ExpectOptions) {
       `--action must be one of ${EXPECT_ACTIONS.join(', ')}, got ${JSON.stringify(o.action)}.`,
     );
   }
-  return {pattern, failPatterns, timeoutMs, intervalMs, lines, action};
+  const notes = [
+    ...(o.timeoutMs === undefined ? [] : [oldFlag('--timeout-ms', '--timeout', timeoutMs)]),
+    ...(o.pollIntervalMs === undefined
+      ? []
+      : [oldFlag('--poll-interval-ms', '--interval', intervalMs)]),
+  ];
+  return {pattern, failPatterns, timeoutMs, intervalMs, lines, action, notes};
+}
+
+/** The word on an old flag: what to say instead (`--timeout 90s`). */
+function oldFlag(old: string, now: string, ms: number): string {
+  const [unit, size] =
+    ms % 60_000 === 0 ? ['m', 60_000] : ms % 1000 === 0 ? ['s', 1000] : ['ms', 1];
+  return `${old} is the old name of ${now}, which takes a duration: ${now} ${ms / size}${unit}.`;
 }
 
 /** The answer `expect` gives for a verdict, with how long it waited (`waited`). */
@@ -94,7 +117,7 @@ function answerFor(pattern: string, waited: () => number) {
  * pattern shows, the pane closes, or the timeout passes.
  */
 export async function expectPattern(o: ExpectOptions, ctx: CommandContext): Promise<ExpectResult> {
-  const {pattern, failPatterns, timeoutMs, intervalMs, lines, action} = expectSettings(o);
+  const {pattern, failPatterns, timeoutMs, intervalMs, lines, action, notes} = expectSettings(o);
   const {tmux, info} = await reachablePane(o, ctx);
   const started = ctx.clock.now();
   let warning: string | undefined;
@@ -161,5 +184,9 @@ export async function expectPattern(o: ExpectOptions, ctx: CommandContext): Prom
   if (action === 'return_output') result.output = (last ?? []).map((l) => l.text).join('\n');
   if (action === 'close_pane' && result.status === 'matched')
     await tmux.killPane(info.paneId).catch(() => {});
-  return warning === undefined ? {answer: result} : {answer: result, warning};
+  return {
+    answer: result,
+    ...(warning === undefined ? {} : {warning}),
+    ...(notes.length > 0 ? {notes} : {}),
+  };
 }

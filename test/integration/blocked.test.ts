@@ -160,7 +160,7 @@ describe('an agent waiting for a person is blocked, never typed into', () => {
     expect(plain.exitCode).toBe(3);
     expect(plain.stdout).toContain(`Blocked: ${w.pane} waits for a person (permission)`);
     const expected = await runNudge(
-      ['expect', '-S', w.server.socket, w.pane, 'never-printed', '--timeout-ms', '30000'],
+      ['expect', '-S', w.server.socket, w.pane, 'never-printed', '--timeout', '30s', '--json'],
       w.env,
     );
     expect(expected.exitCode, expected.stdout + expected.stderr).toBe(3);

@@ -172,7 +172,7 @@ describe('every wait honours SIGTERM', () => {
     const S = ['-S', server.socket];
     const waits: string[][] = [
       ['wait', ...S, '--pane', busy, '--timeout', '1h'],
-      ['expect', ...S, '--timeout-ms', '3600000', busy, 'never shown'],
+      ['expect', ...S, '--timeout', '60m', busy, 'never shown'],
       ['logs', '--follow', job],
       // Queued behind the hour-long job: it waits for the pane's lock.
       submitArgs(server.socket, shell, {wait: true, notice: false}, 'echo queued'),

@@ -42,7 +42,7 @@ async function typeLine(server: TmuxTestServer, pane: string, line: string): Pro
  */
 async function startExpect(server: TmuxTestServer, args: string[]) {
   const log = await useTmuxCallLog(server.dir);
-  const result = runNudge(['expect', '-S', server.socket, ...args], {
+  const result = runNudge(['expect', '-S', server.socket, '--json', ...args], {
     ...log.env,
     NUDGE_HOME: useNudgeHome(),
   });
@@ -78,7 +78,7 @@ describe('nudge expect', () => {
     const {server} = await shellAtPrompt();
     const r = await expectWhileTyping(
       server,
-      ['%0', 'listening on port (\\d+)', '--timeout-ms', '30000'],
+      ['%0', 'listening on port (\\d+)', '--timeout', '30s'],
       '%0',
       `${node} ${fixture('server.mjs')} 1000`,
     );
@@ -114,8 +114,8 @@ describe('nudge expect', () => {
         'FATAL',
         '--fail-pattern',
         'error TS\\d+',
-        '--timeout-ms',
-        '30000',
+        '--timeout',
+        '30s',
       ],
       '%0',
       `${node} ${fixture('build.mjs')} 1000`,
@@ -138,10 +138,10 @@ describe('nudge expect', () => {
     const call = await startExpect(server, [
       '%0',
       'BURST MARKER (\\d+)',
-      '--poll-interval-ms',
-      '1000',
-      '--timeout-ms',
-      '20000',
+      '--interval',
+      '1s',
+      '--timeout',
+      '20s',
     ]);
     // Right after a poll: the next one is a second away, and 800 lines arrive in one write.
     await call.polling();
@@ -166,7 +166,16 @@ describe('nudge expect', () => {
     const home = useNudgeHome();
 
     const old = await runNudge(
-      ['expect', '-S', server.socket, pane, 'listening on port \\d+', '--timeout-ms', '1500'],
+      [
+        'expect',
+        '-S',
+        server.socket,
+        pane,
+        'listening on port \\d+',
+        '--timeout',
+        '1500ms',
+        '--json',
+      ],
       {NUDGE_HOME: home},
     );
     expect(old.exitCode, `${old.stdout}\n${old.stderr}`).toBe(124);
@@ -184,9 +193,10 @@ describe('nudge expect', () => {
         server.socket,
         pane,
         'listening on port \\d+',
-        '--timeout-ms',
-        '1500',
+        '--timeout',
+        '1500ms',
         '--include-existing',
+        '--json',
       ],
       {NUDGE_HOME: home},
     );
@@ -199,11 +209,41 @@ describe('nudge expect', () => {
     });
   });
 
+  it('without --json, one line as wait says it; the old --timeout-ms and --poll-interval-ms still work, each with a word on stderr', async () => {
+    const server = await startTmuxServer();
+    const pane = await server.newPane([node, fixture('server.mjs'), '0']);
+    await server.waitForScreen(pane, /Server listening on port 8080/);
+    const home = useNudgeHome();
+    const at = ['expect', '-S', server.socket, pane];
+    const matched = await runNudge(
+      [
+        ...at,
+        'listening on port \\d+',
+        '--include-existing',
+        '--timeout-ms',
+        '5000',
+        '--poll-interval-ms',
+        '100',
+      ],
+      {NUDGE_HOME: home},
+    );
+    expect(matched.exitCode, `${matched.stdout}\n${matched.stderr}`).toBe(0);
+    expect(matched.stdout).toMatch(/^Matched after \d+\.\ds: Server listening on port 8080\n?$/);
+    expect(matched.stderr.trim().split('\n')).toEqual([
+      'nudge: --timeout-ms is the old name of --timeout, which takes a duration: --timeout 5s.',
+      'nudge: --poll-interval-ms is the old name of --interval, which takes a duration: --interval 100ms.',
+    ]);
+    const timedOut = await runNudge([...at, 'never shown', '--timeout', '1s'], {NUDGE_HOME: home});
+    expect(timedOut.exitCode, timedOut.stderr).toBe(124);
+    expect(timedOut.stdout).toMatch(/^Timeout: \/never shown\/ did not show after \d+\.\ds\n?$/);
+    expect(timedOut.stderr).toBe('');
+  });
+
   it('the pane killed mid-wait: status failed with a reason, one sentence on stderr, exit 1', async () => {
     const server = await startTmuxServer();
     const pane = await server.newPane(BASH);
     await server.waitForScreen(pane, /^\$/m);
-    const call = await startExpect(server, [pane, 'never printed', '--timeout-ms', '30000']);
+    const call = await startExpect(server, [pane, 'never printed', '--timeout', '30s']);
     await call.polling();
     await server.tmux('kill-pane', '-t', pane);
 
@@ -224,7 +264,7 @@ describe('nudge expect', () => {
       [['%0', 'listening on (port'], 'listening on (port'],
       [['%0', 'listening', '--fail-pattern', 'error [TS'], 'error [TS'],
     ] as const) {
-      const r = await runNudge(['expect', '-S', server.socket, ...args, '--timeout-ms', '2000'], {
+      const r = await runNudge(['expect', '-S', server.socket, ...args, '--timeout', '2s'], {
         NUDGE_HOME: home,
       });
       expect(usageErrorLine(r, args.join(' '))).toContain(engineMessage(bad));
@@ -234,7 +274,7 @@ describe('nudge expect', () => {
   it('no such pane is exit 2 with one sentence naming it', async () => {
     const server = await startTmuxServer();
     const r = await runNudge(
-      ['expect', '-S', server.socket, '%99', 'listening', '--timeout-ms', '2000'],
+      ['expect', '-S', server.socket, '%99', 'listening', '--timeout', '2s'],
       {NUDGE_HOME: useNudgeHome()},
     );
     expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(2);
@@ -250,7 +290,7 @@ describe('nudge expect', () => {
     await server.waitForScreen('%0', /^OLD-42-LINE$/m);
     const r = await expectWhileTyping(
       server,
-      ['%0', 'listening on port \\d+', '--action', 'return_output', '--timeout-ms', '30000'],
+      ['%0', 'listening on port \\d+', '--action', 'return_output', '--timeout', '30s'],
       '%0',
       `${node} ${fixture('server.mjs')} 300`,
     );
@@ -269,7 +309,7 @@ describe('nudge expect', () => {
     await server.waitForScreen(pane, /^\$/m);
     const r = await expectWhileTyping(
       server,
-      [pane, 'listening on port \\d+', '--action', 'close_pane', '--timeout-ms', '30000'],
+      [pane, 'listening on port \\d+', '--action', 'close_pane', '--timeout', '30s'],
       pane,
       `${node} ${fixture('server.mjs')} 300`,
     );

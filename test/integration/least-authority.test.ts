@@ -164,7 +164,7 @@ describe('a pattern from outside runs in linear time', () => {
     const server = await startTmuxServer();
     const pane = await backtrackingPane(server);
     const r = await runNudge(
-      ['expect', '-S', server.socket, pane, CATASTROPHIC, '--timeout-ms', '3000'],
+      ['expect', '-S', server.socket, pane, CATASTROPHIC, '--timeout', '3s'],
       {NUDGE_HOME: useNudgeHome()},
       60_000,
     );
@@ -200,7 +200,7 @@ describe('a pattern from outside runs in linear time', () => {
     const pane = await backtrackingPane(server);
     const child = execa(
       process.execPath,
-      [CLI, 'expect', '-S', server.socket, pane, CATASTROPHIC, '--timeout-ms', '120000'],
+      [CLI, 'expect', '-S', server.socket, pane, CATASTROPHIC, '--timeout', '2m'],
       {env: cleanEnv({NUDGE_HOME: useNudgeHome()}), extendEnv: false, reject: false},
     );
     // Let it read the pane's lines a few times.

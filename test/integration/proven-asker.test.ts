@@ -79,7 +79,7 @@ describe('the asker is the pane its process tree proves', () => {
     // The other doors: wait and expect read, watch types, schedule marks.
     for (const args of [
       ['wait', '-S', server.socket, '--pane', other, '--timeout', '2s'],
-      ['expect', '-S', server.socket, other, 'x', '--timeout-ms', '2000'],
+      ['expect', '-S', server.socket, other, 'x', '--timeout', '2s'],
       ['explain', '-S', server.socket, other],
       [
         'watch',

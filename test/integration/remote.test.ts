@@ -351,6 +351,7 @@ Host stranger
       pane,
       'READY-THERE',
       '--include-existing',
+      '--json',
     ]);
     expect(expected.exitCode, expected.stderr).toBe(0);
     expect(JSON.parse(expected.stdout)).toMatchObject({status: 'matched', match: 'READY-THERE'});

@@ -22,13 +22,11 @@ describe('shapeOf', () => {
         'timeout_ms',
       ].sort(),
     );
-    // Digits as text on the CLI, a number in MCP; the default is the same.
-    expect(shape.parse({})).toEqual({
-      timeout_ms: 60_000,
-      poll_interval_ms: 200,
-      lines: 100,
-      action: 'notify',
-    });
+    // Digits as text on the CLI, a number in MCP; the default is the same. What the command
+    // uses when an argument is absent (implied) is said in its help, and filled by the command.
+    expect(shape.parse({})).toEqual({lines: 100, action: 'notify'});
+    expect(shape.parse({timeout_ms: 1500}).timeout_ms).toBe(1500);
+    expect(shape.shape.timeout_ms?.description).toBe('give up after this many ms (default 60000)');
     expect(() => shape.parse({action: 'explode'})).toThrow();
     expect(shape.shape.lines?.description).toBe(
       'lines from the end of the output searched (default 100)',
