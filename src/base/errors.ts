@@ -5,6 +5,9 @@ export const EXIT_CODES = {
   usage: 2,
   /** The agent waits for a person: a dialog or a usage limit (`blocked`). */
   blocked: 3,
+  /** The pane is busy and the caller asked not to wait (`--if-busy refuse`): nothing was
+   * done; try again later. sysexits.h's EX_TEMPFAIL, apart from the world's failures (1). */
+  busy: 75,
   timeout: 124,
 } as const;
 
@@ -50,8 +53,8 @@ const EXIT_OF = {
   'no-server': EXIT_CODES.failure,
   'no-access': EXIT_CODES.failure,
   'pane-gone': EXIT_CODES.failure,
-  /** `--if-busy refuse` on a busy pane. */
-  'pane-busy': EXIT_CODES.failure,
+  /** `--if-busy refuse` on a busy pane: not a failure of the world, a try for later (75). */
+  'pane-busy': EXIT_CODES.busy,
   /** `--if-busy now` for a program without a door of its own. */
   'no-door': EXIT_CODES.failure,
   /** `nudge ask` of a program that keeps no record nudge can read its reply from. */

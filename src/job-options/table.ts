@@ -156,7 +156,7 @@ export const SUBMIT_OPTIONS = {
     type: 'string',
     choices: IF_BUSY,
     describe:
-      "the pane is busy (its program works, or jobs wait for it): queue behind them (default), wait until it is idle, refuse (exit 1, nothing queued), now (handed to the agent's own door at once, mid-turn; refused where it has none), or type-ahead (typed at once into a program running in a shell pane's foreground); default: config.toml's [submit] if-busy, else queue",
+      "the pane is busy (its program works, or jobs wait for it): queue behind them (default), wait until it is idle, refuse (exit 75, nothing queued), now (handed to the agent's own door at once, mid-turn; refused where it has none), or type-ahead (typed at once into a program running in a shell pane's foreground); default: config.toml's [submit] if-busy, else queue",
     job: IF_BUSY_FIELD,
   },
   'idle-timeout': {

@@ -92,7 +92,7 @@ function busyWithJobs(queued: readonly string[]): string {
   return `nudge has ${n} on it or waiting for it (${queued.join(', ')})`;
 }
 
-/** `--if-busy refuse` on a busy pane: nothing queued (exit 1). */
+/** `--if-busy refuse` on a busy pane: nothing queued (exit 75, busy: try later). */
 function busyError(info: PaneInfo, busy: string): NudgeError {
   return new NudgeError(
     'pane-busy',

@@ -120,7 +120,7 @@ describe('no server: one sentence for every command, naming the server as given'
 });
 
 describe('errors with --json: a JSON line on stdout beside the sentence on stderr', () => {
-  it('--if-busy refuse on a busy pane (exit 1), and a bad duration (exit 2)', async () => {
+  it('--if-busy refuse on a busy pane (exit 75, apart from the failures of exit 1), and a bad duration (exit 2)', async () => {
     const {server, home} = await shellAtPrompt();
     await server.tmux('send-keys', '-t', '%0', 'sleep 60', 'Enter');
     await waitFor('sleep in the foreground of %0', async () =>
@@ -132,12 +132,12 @@ describe('errors with --json: a JSON line on stdout beside the sentence on stder
       ['submit', '-S', server.socket, '--pane', '%0', '--if-busy', 'refuse', '--json', '--', 'hi'],
       home,
     );
-    expect(busy.exitCode, busy.stderr).toBe(1);
+    expect(busy.exitCode, busy.stderr).toBe(75);
     expect(JSON.parse(busy.stdout)).toEqual({
       error: {
         code: 'pane-busy',
         message: expect.stringMatching(/^Pane %0 is busy — .*nothing was queued/),
-        exitCode: 1,
+        exitCode: 75,
       },
     });
     expect(busy.stderr.trim()).toMatch(/^nudge: Pane %0 is busy/);

@@ -1,13 +1,14 @@
 // --if-busy: what a submit does when its pane is busy, through the real CLI on a real shell
-// pane. refuse: one sentence naming what keeps it busy, exit 1, no job made; wait: the job
+// pane. refuse: one sentence naming what keeps it busy, exit 75, no job made; wait: the job
 // types only once the pane is idle.
-import {readdirSync} from 'node:fs';
+import {readdirSync, symlinkSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {expectJobEnd, jobEventNames} from '../helpers/job-files.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {flagWords, runNudge, submitArgs, submitTo} from '../helpers/run-nudge.js';
 import {shellAtPrompt} from '../helpers/shell-pane.js';
+import {useTempDir} from '../helpers/temp-dir.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
 
 const jobsIn = (home: string) => {
@@ -19,7 +20,7 @@ const jobsIn = (home: string) => {
 };
 
 describe('--if-busy', () => {
-  it('refuse on a shell running a command: exit 1, the sentence names it, no job is made', async () => {
+  it('refuse on a shell running a command: exit 75 (busy, try later: not a failure of exit 1), the sentence names it, no job is made', async () => {
     const server = await startTmuxServer();
     await server.waitForScreen('%0', /^\$$/m);
     await server.tmux('send-keys', '-t', '%0', 'sleep 30', 'Enter');
@@ -28,11 +29,23 @@ describe('--if-busy', () => {
     const r = await submitTo(server.socket, '%0', 'echo hi', ['--if-busy', 'refuse'], {
       NUDGE_HOME: home,
     });
-    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.exitCode, r.stderr).toBe(75);
     expect(r.stderr.trim()).toBe(
       'nudge: Pane %0 is busy — still running: sleep; nothing was queued (--if-busy refuse).',
     );
     expect(jobsIn(home)).toEqual([]);
+    // A world that fails is 1 (here: no tmux on PATH, which holds node alone), so a script
+    // tells the two apart.
+    const bin = useTempDir('nudge-path-');
+    symlinkSync(process.execPath, join(bin, 'node'));
+    const noTmux = await submitTo(server.socket, '%0', 'echo hi', ['--if-busy', 'refuse'], {
+      NUDGE_HOME: home,
+      PATH: bin,
+    });
+    expect(noTmux.exitCode, noTmux.stderr).toBe(1);
+    expect(noTmux.stderr.trim()).toBe(
+      'nudge: tmux is not installed or not on PATH; install it (e.g. apt-get install tmux) and try again.',
+    );
   });
 
   it('refuse on an idle shell: the job is made and typed as usual', async () => {
