@@ -8,7 +8,7 @@ import {checkUntilFits, createWatcher} from '../detect/conditions.js';
 import type {Stall, StallHook} from '../detect/stall.js';
 import {describeUntil, type UntilSpec} from '../detect/until.js';
 import {waitUntil} from '../detect/wait-until.js';
-import {ForegroundWatch} from '../detect/watchers.js';
+import {ForegroundWatch, NOT_STILL_YET} from '../detect/watchers.js';
 import type {Foreground} from '../process/foreground.js';
 import type {PaneInfo, Tmux} from '../tmux/tmux.js';
 import {cursorRow} from '../tmux/view.js';
@@ -62,6 +62,9 @@ export interface PaneIdleResult {
   blocked?: Blocked;
   /** The wait ended on a stall (`--on-stall cancel`; status `timeout`). */
   stalled?: Stall | undefined;
+  /** A timeout on a pane that never changed: it was only not yet still for a whole stability
+   * window (longer than the wait), not active. */
+  stillSoFar?: true;
 }
 
 /**
@@ -144,6 +147,7 @@ export async function waitPaneIdle(
           ? (v.why ?? 'idle')
           : 'failed',
     ...(unknown === undefined ? {} : {inputState: `unknown: ${unknown}`}),
+    ...(v.status === 'pending' && v.why === NOT_STILL_YET ? {stillSoFar: true} : {}),
     ...(waited.stalled ? {stalled: waited.stalled} : {}),
     ...(v.status === 'done' && v.match !== undefined ? {match: v.match, line: v.line} : {}),
   };

@@ -22,6 +22,8 @@ function waitLine(r: PaneIdleResult): string {
   if (b) return blockedLine(b);
   if (r.status === 'unknown')
     return `Unknown: ${r.pane} has been still for ${seconds(r.durationMs)}, but nudge ${r.reason}.`;
+  if (r.stillSoFar)
+    return `Timeout: ${r.pane} did not change, but has not been still for a whole stability window (longer than the ${seconds(r.durationMs)} waited)`;
   return `Timeout: ${r.pane} still active after ${seconds(r.durationMs)} (${r.reason})`;
 }
 

@@ -60,7 +60,7 @@ describe('nudge wait', () => {
     );
     expect(r.exitCode, shown(r)).toBe(124);
     expect(r.stdout.trim(), shown(r)).toMatch(
-      /^Timeout: %0 still active after \d+(\.\d)?s \(the screen has not been still for one whole stability window yet\)$/,
+      /^Timeout: %0 did not change, but has not been still for a whole stability window \(longer than the \d+(\.\d)?s waited\)$/,
     );
   });
 
