@@ -16,13 +16,13 @@ import {stateStyle} from './state-colours.js';
  * options current on the pane a job types into:
  *
  *   @nudge-state  typing | waiting | stalled | notifying | blocked | waiting-for-you |
- *                 done | failed
+ *                 done | failed | timeout | lost (an ending in the job's own word)
  *   @nudge-job    the job at work on the pane (or the one that ended last)
  *   @nudge-queue  how many jobs wait behind it (unset: none)
  *   @nudge-needs  the question of the dialog a blocked pane waits on (short), or what a
  *                 stalled one shows (`no output`, `only a spinner moves`)
  *
- * An ending (done, failed, blocked) stays until the pane's next job starts or the person
+ * An ending (done, failed, timeout, lost, blocked) stays until the pane's next job starts or the person
  * visits the pane (`nudge next`); a cancelled job's clears them; with no job left on the
  * pane, @nudge-job and @nudge-queue are cleared.
  */
@@ -43,6 +43,9 @@ export const PANE_STATES = [
   'waiting-for-you',
   'done',
   'failed',
+  'timeout',
+  /** Its tmux server went away under it (shown where the same server runs again). */
+  'lost',
 ] as const;
 export type PaneState = (typeof PANE_STATES)[number];
 
@@ -52,6 +55,8 @@ export const NEEDS_PERSON: readonly PaneState[] = [
   'waiting-for-you',
   'stalled',
   'failed',
+  'timeout',
+  'lost',
   'done',
 ];
 
@@ -103,7 +108,8 @@ export function shownPanes(rows: readonly PaneStateRow[]): ShownPane[] {
   return panes;
 }
 
-/** The panes that need the person: blocked, then failed, then done (each in server order). */
+/** The panes that need the person: blocked, then failed (timed out, lost), then done (each in
+ * server order). */
 export function needingYou(panes: readonly ShownPane[]): ShownPane[] {
   return NEEDS_PERSON.flatMap((state) => panes.filter((p) => p.state === state));
 }

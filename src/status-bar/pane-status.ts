@@ -22,10 +22,10 @@ export function paneStateOf(state: keyof JobTransitions): PaneState {
   return state === 'locked' ? 'typing' : state;
 }
 
-/** An ending as the pane shows it; undefined (cleared) for a cancelled job. */
+/** An ending as the pane shows it, in the job's own word (as `jobs` and `top` say it);
+ * undefined (cleared) for a cancelled job. */
 export function paneEndingOf(state: JobOutcome['state']): PaneState | undefined {
-  if (state === 'cancelled') return undefined;
-  return state === 'timeout' || state === 'lost' ? 'failed' : state;
+  return state === 'cancelled' ? undefined : state;
 }
 
 /** The question on one short line. */

@@ -48,4 +48,29 @@ describe('pane options', () => {
     expect(cancel.exitCode, cancel.stderr).toBe(0);
     await until('|||');
   });
+
+  it('an ending in one word everywhere: a timed-out job is timeout on the pane, in the status line, in top and in jobs', async () => {
+    const {server, home} = await shellAtPrompt();
+    const r = await submitTo(
+      server.socket,
+      '%0',
+      'sleep 30',
+      ['--until', 'exit', '--timeout', '1s', '--no-notice'],
+      {NUDGE_HOME: home},
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect((await waitForJobEnd(home, r.id, 60_000)).state).toBe('timeout');
+    const env = {NUDGE_HOME: home};
+    await waitFor('the pane to show the ending', async () =>
+      (await server.tmux('display', '-p', '-t', '%0', '#{@nudge-state}')).trim() === 'timeout'
+        ? true
+        : undefined,
+    );
+    const line = await runNudge(['status-line', '-S', server.socket, '--plain'], env);
+    expect(line.stdout.trim()).toMatch(/^timeout \S+:\d+\.\d+/);
+    const top = await runNudge(['top', '-S', server.socket, '--once'], env);
+    expect(top.stdout).toMatch(new RegExp(`%0 +bash +shell +timeout +${r.id} `));
+    const jobs = await runNudge(['jobs'], env);
+    expect(jobs.stdout).toMatch(new RegExp(`${r.id} +timeout `));
+  });
 });

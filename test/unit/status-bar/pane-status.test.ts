@@ -40,7 +40,9 @@ describe('pane status', () => {
   test('the states and endings as the pane shows them', () => {
     expect(paneStateOf('locked')).toBe('typing');
     expect(paneStateOf('waiting')).toBe('waiting');
-    expect(paneEndingOf('timeout')).toBe('failed');
+    // The job's own word, as jobs and top say it.
+    expect(paneEndingOf('timeout')).toBe('timeout');
+    expect(paneEndingOf('lost')).toBe('lost');
     expect(paneEndingOf('blocked')).toBe('blocked');
     expect(paneEndingOf('cancelled')).toBeUndefined();
     expect(shortNeeds('Do you\nwant   to proceed?')).toBe('Do you want to proceed?');
