@@ -6,6 +6,7 @@ import {wrapped} from '../render/text.js';
 import type {CommandContext} from '../verbs/context.js';
 import type {submit} from '../verbs/submit.js';
 import type {CliEnv, McpStdio} from './command.js';
+import {ownCompletion} from './complete.js';
 import {ALL_DECLARED, declaredCommand} from './declared.js';
 import {checkFlagValues, checkWords, commandOf, helpWords, usageSentence} from './words.js';
 
@@ -83,6 +84,9 @@ export function buildCli(
       result.exitCode = await render(await command, out);
     },
   };
+  // A job or a pane being completed: nudge's own values (yargs completes every other word).
+  const completing = ownCompletion(given, ctx, out);
+  if (completing) return {parseAsync: completing};
   const argv = helpWords(given);
   checkFlagValues(argv);
   checkWords(argv);

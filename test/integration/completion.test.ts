@@ -5,11 +5,18 @@
 import {execa} from 'execa';
 import {describe, expect, test} from 'vitest';
 import {installTargets} from '../../src/setup/agents.js';
-import {nudgeBinDir, runNudge} from '../helpers/run-nudge.js';
+import {waitForJobEnd, waitForJobState} from '../helpers/job-files.js';
+import {nudgeBinDir, runNudge, submitTo} from '../helpers/run-nudge.js';
+import {shellAtPrompt} from '../helpers/shell-pane.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 
 /** What bash offers for the words typed so far (the last one is being completed). */
-async function complete(script: string, bin: string, words: string[]): Promise<string[]> {
+async function complete(
+  script: string,
+  bin: string,
+  words: string[],
+  env: Record<string, string> = {},
+): Promise<string[]> {
   const program = [
     script,
     `COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')})`,
@@ -19,7 +26,7 @@ async function complete(script: string, bin: string, words: string[]): Promise<s
     'printf "%s\\n" "${COMPREPLY[@]}"',
   ].join('\n');
   const r = await execa('bash', ['--norc', '--noprofile', '-c', program], {
-    env: {PATH: `${bin}:${process.env.PATH}`, HOME: bin},
+    env: {PATH: `${bin}:${process.env.PATH}`, HOME: bin, ...env},
     extendEnv: false,
   });
   return r.stdout.split('\n').filter(Boolean);
@@ -42,6 +49,43 @@ describe('nudge completion', () => {
       '--uninstall',
     ]);
   });
+
+  test('bash: a job where a command takes one (cancel: the live ones), a pane where it takes one; never a bare -- (issue 65)', async () => {
+    const bin = nudgeBinDir(useTempDir('nudge-completion-'));
+    const {server, home} = await shellAtPrompt();
+    const script = (await runNudge(['completion', 'bash'], {})).stdout;
+    const env = {NUDGE_HOME: home};
+    // Nothing to offer: nothing is inserted (it once offered the flags, and bash put in --).
+    expect(await complete(script, bin, ['nudge', 'cancel', ''], env)).toEqual([]);
+    const ended = await submitTo(server.socket, '%0', 'echo hi', ['--until', 'exit'], env);
+    await waitForJobEnd(home, ended.id, 60_000);
+    const live = await submitTo(server.socket, '%0', 'sleep 30', ['--until', 'exit'], env);
+    await waitForJobState(home, live.id, ['waiting'], 60_000);
+    const other = await server.newPane(['sleep', '600']);
+    expect(await complete(script, bin, ['nudge', 'cancel', ''], env)).toEqual([live.id]);
+    expect(await complete(script, bin, ['nudge', 'status', ''], env)).toEqual([live.id, ended.id]);
+    expect(await complete(script, bin, ['nudge', 'status', live.id.slice(0, 12)], env)).toEqual([
+      live.id,
+    ]);
+    const at = ['-S', server.socket];
+    expect(await complete(script, bin, ['nudge', 'wait', ...at, ''], env)).toEqual(['%0', other]);
+    expect(await complete(script, bin, ['nudge', 'submit', ...at, '--pane', ''], env)).toEqual([
+      '%0',
+      other,
+    ]);
+    // A flag being typed, and a flag's choices, stay yargs'.
+    expect(await complete(script, bin, ['nudge', 'cancel', '--keep'], env)).toEqual([
+      '--keep-running',
+    ]);
+    // zsh and fish show what each is.
+    const zsh = await runNudge(['--get-yargs-completions', 'nudge', 'wait', ...at, ''], {
+      ...env,
+      SHELL: '/usr/bin/zsh',
+    });
+    const [first, second] = zsh.stdout.split('\n');
+    expect(first).toMatch(/^%0:\S+ \(main:0\.0\)$/);
+    expect(second).toBe(`${other}:sleep (main:1.0)`);
+  }, 120_000);
 
   test('zsh: a script zsh reads without a syntax error', async () => {
     const r = await runNudge(['completion'], {SHELL: '/usr/bin/zsh'});

@@ -64,6 +64,13 @@ describe("from inside a pane of one session, another session's panes and jobs ar
     expect(jobs.stdout).not.toContain(queued);
     const queue = await runNudge(['queue', '--json'], agent);
     expect(queue.stdout).not.toContain(queued);
+    // The shell's completion offers neither the other session's jobs nor its panes.
+    const completed = async (words: string[], who: Record<string, string>) =>
+      (await runNudge(['--get-yargs-completions', 'nudge', ...words, ''], who)).stdout;
+    expect(await completed(['status'], agent)).toBe('');
+    expect(await completed(['wait', '-S', server.socket], agent)).toBe('%0');
+    expect(await completed(['status'], person)).toBe(`${queued}\n${holding}`);
+    expect(await completed(['wait', '-S', server.socket], person)).toBe(`%0\n${other}`);
     for (const args of [
       [
         'expect',
