@@ -44,13 +44,21 @@ export function wordToComplete(words: readonly string[]): CompleteOptions | unde
     else if (name === 'socket-name') server.socketName = value;
     else if (name === 'socket-path') server.socketPath = value;
   }
-  const kind = wants !== undefined ? flagKind(wants) : positionalKind(found, positional, prefix);
+  const kind =
+    wants !== undefined ? flagKind(wants, flags) : positionalKind(found, positional, prefix);
   return kind && {kind, prefix, ...server};
 }
 
-/** What a flag's value names. */
-const flagKind = (name: string): CompletedKind | undefined =>
-  name === 'pane' || name === 'notify-pane' ? 'pane' : undefined;
+/** What a flag's value names: a pane, a profile, an agent; yargs' where the flag has choices;
+ * else text of the person's own, for which nothing is offered (not the flags). */
+function flagKind(
+  name: string,
+  flags: ReadonlyMap<string, [string, OptionSpec]>,
+): CompletedKind | undefined {
+  if (name === 'pane' || name === 'notify-pane') return 'pane';
+  if (name === 'profile' || name === 'agent') return name;
+  return flags.get(`--${name}`)?.[1].choices ? undefined : 'nothing';
+}
 
 /** What the positional after `count` others names (a flag being typed is yargs'). */
 function positionalKind(

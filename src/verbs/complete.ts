@@ -1,3 +1,4 @@
+import {agentProfiles, loadedProfiles} from '../agents/registry.js';
 import {resolveStateDir} from '../base/paths.js';
 import {jobsInReach} from '../jobs/job-reach.js';
 import {isTerminal} from '../jobs/states.js';
@@ -15,7 +16,7 @@ import type {CommandContext} from './context.js';
  */
 
 /** What a word of a command line names. */
-export type CompletedKind = 'job' | 'live-job' | 'pane';
+export type CompletedKind = 'job' | 'live-job' | 'pane' | 'profile' | 'agent' | 'nothing';
 
 export interface CompleteOptions {
   kind: CompletedKind;
@@ -36,8 +37,33 @@ const MOST_JOBS = 30;
 
 /** The values the word may take, in the order to offer them. */
 export async function completions(o: CompleteOptions, ctx: CommandContext): Promise<Completion[]> {
-  const found = o.kind === 'pane' ? await panesOffered(o, ctx) : await jobsOffered(o, ctx);
+  const found =
+    o.kind === 'pane'
+      ? await panesOffered(o, ctx)
+      : o.kind === 'profile' || o.kind === 'agent'
+        ? profilesOffered(o.kind)
+        : o.kind === 'nothing'
+          ? []
+          : await jobsOffered(o, ctx);
   return found.filter((c) => c.value.startsWith(o.prefix));
+}
+
+/** The profiles a `--profile` may name (the words of its own first), or the agents. */
+function profilesOffered(kind: 'profile' | 'agent'): Completion[] {
+  const agents = agentProfiles().map((p) => ({value: p.name, about: 'agent'}));
+  if (kind === 'agent') return agents;
+  const words = [
+    {value: 'auto', about: 'recognise the program'},
+    {value: 'shell', about: 'a shell'},
+    {value: 'raw', about: 'no profile: the screen alone'},
+  ];
+  const others = Object.values(loadedProfiles().profiles).filter(
+    (p) =>
+      p !== undefined &&
+      !words.some((w) => w.value === p.name) &&
+      !agents.some((a) => a.value === p.name),
+  );
+  return [...words, ...agents, ...others.map((p) => ({value: p?.name ?? '', about: 'profile'}))];
 }
 
 async function jobsOffered(o: CompleteOptions, ctx: CommandContext): Promise<Completion[]> {

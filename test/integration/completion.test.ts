@@ -73,7 +73,17 @@ describe('nudge completion', () => {
       '%0',
       other,
     ]);
+    // A profile, an agent; a value of the person's own gets nothing (not the flags).
+    const agents = installTargets();
+    const profiles = await complete(script, bin, ['nudge', 'submit', '--profile', ''], env);
+    expect(profiles.slice(0, 3)).toEqual(['auto', 'shell', 'raw']);
+    expect(profiles).toEqual(expect.arrayContaining([...agents]));
+    expect(await complete(script, bin, ['nudge', 'run', '--agent', 'cl'], env)).toEqual(['claude']);
+    expect(await complete(script, bin, ['nudge', 'wait', '--until', ''], env)).toEqual([]);
     // A flag being typed, and a flag's choices, stay yargs'.
+    expect(await complete(script, bin, ['nudge', 'submit', '--if-busy', 'r'], env)).toEqual([
+      'refuse',
+    ]);
     expect(await complete(script, bin, ['nudge', 'cancel', '--keep'], env)).toEqual([
       '--keep-running',
     ]);
