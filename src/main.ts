@@ -111,11 +111,12 @@ const ctx: CommandContext = nodeContext(
 // question or a preview may hold another program's words, and no escape sequence in them
 // reaches the person's terminal (JSON output escapes its own; its text is unchanged).
 /** The columns output is laid out to: the terminal's; into a pipe `$COLUMNS` where it is set
- * (a person piping to less), else unlimited: an agent or a script reads whole lines. */
+ * (a person piping to less), else 80, as the terminal a pipe ends in most likely is (`--json`
+ * has every field whole). */
 function outputWidth(stdout: {isTTY?: boolean; columns?: number}, columns: string | undefined) {
   if (stdout.isTTY) return stdout.columns || 80;
   const n = Number.parseInt(columns ?? '', 10);
-  return n >= 20 ? n : Number.POSITIVE_INFINITY;
+  return n >= 20 ? n : 80;
 }
 
 const out: Output = {

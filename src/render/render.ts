@@ -30,7 +30,7 @@ import {printTable} from './text.js';
 export interface Output {
   stdout: (line: string) => void;
   stderr: (line: string) => void;
-  /** The columns a line may take: the terminal's; into a pipe `$COLUMNS`, else unlimited. */
+  /** The columns a line may take: the terminal's; into a pipe `$COLUMNS`, else 80. */
   width: number;
 }
 

@@ -9,7 +9,7 @@ import {describe, expect, it} from 'vitest';
 import {submitJob, terminalEvents, waitForEvent, workerPid} from '../helpers/faults.js';
 import {expectJobEnd, readJobState} from '../helpers/job-files.js';
 import {isAlive} from '../helpers/process-view.js';
-import {runNudge, submitArgs} from '../helpers/run-nudge.js';
+import {runNudge, submitArgs, unwrapped} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {fillDisk, useTmpfs} from '../helpers/tmpfs.js';
 import {startTmuxServer} from '../helpers/tmux-server.js';
@@ -58,7 +58,7 @@ describe.skipIf(!canMount)(
         expect((await readJobState(home, id)).state).toBe('waiting');
         // status says what the record cannot: its next step waits for room.
         const said = await runNudge(['status', id], {NUDGE_HOME: home});
-        expect(said.stdout).toMatch(
+        expect(unwrapped(said.stdout)).toMatch(
           new RegExp(
             `^state +waiting \\(${waits}, not yet recorded: the state folder is full\\)$`,
             'm',

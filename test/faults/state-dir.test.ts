@@ -33,7 +33,7 @@ import {expectJobEnd, readJobState} from '../helpers/job-files.js';
 import {jobIds, serverWorld, useNudgeHome} from '../helpers/nudge-home.js';
 import {isAlive} from '../helpers/process-view.js';
 import {recorderWorld, startRecorder} from '../helpers/recorder-pane.js';
-import {CLI, runNudge, submitArgv} from '../helpers/run-nudge.js';
+import {CLI, runNudge, submitArgv, unwrapped} from '../helpers/run-nudge.js';
 import {useTempDir} from '../helpers/temp-dir.js';
 import {fillDisk, useTmpfs} from '../helpers/tmpfs.js';
 import {cleanEnv, startTmuxServer} from '../helpers/tmux-server.js';
@@ -88,7 +88,7 @@ describe("another user's state directory behind a symlinked NUDGE_HOME: readers 
       expect(r.stdout, args.join(' ')).not.toContain(id);
     }
     const doctor = await runNudge(['doctor', '-S', server.socket], env);
-    expect(doctor.stdout).toMatch(/state-dir .*not a plain directory/);
+    expect(unwrapped(doctor.stdout)).toMatch(/state-dir .*not a plain directory/);
     expect(doctor.stdout).not.toContain(id);
     expect(doctor.stdout).not.toContain('THEIR-SECRET');
   });

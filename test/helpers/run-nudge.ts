@@ -35,6 +35,10 @@ export function usageErrorLine(r: NudgeRun, what: string): string {
 export const shown = (r: NudgeRun): string =>
   `exit ${r.exitCode}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`;
 
+/** A person's output (80 columns into a pipe) with each wrapped line joined to the one it
+ * goes on from: what a regex of one whole line reads. */
+export const unwrapped = (text: string): string => text.replace(/\n {2,}(?=\S)/g, ' ');
+
 /** The process views (src/process/view.ts) a test that reads processes runs through: /proc and
  * ps where /proc exists (NUDGE_PROCESS_VIEW forces each), else ps alone. */
 export const PROCESS_VIEWS =

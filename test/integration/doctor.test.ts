@@ -299,7 +299,7 @@ describe('nudge doctor', () => {
     expect(r.exitCode).toBe(1);
   });
 
-  test('as a person reads it: every line within the width (wrapped at words), agents not installed on one line; whole lines into a pipe', async () => {
+  test('as a person reads it: every line within the width (wrapped at words), agents not installed on one line; 80 columns into a pipe', async () => {
     // One agent on the PATH, the others not: they fold into one line.
     const {env} = withAgents({gemini: 'echo 0.1.0'});
     // Laid out to $COLUMNS, as a person piping to less gets it (a terminal's own width alike).
@@ -321,11 +321,13 @@ describe('nudge doctor', () => {
     );
     expect(folded?.split(', ')).toEqual(others);
     expect(lines.some((l) => /^warn {2}gemini /.test(l))).toBe(true);
-    // Into a pipe with no $COLUMNS (an agent's tool, a script): each check one whole line.
-    const piped = (await runNudge(['doctor'], env)).stdout.split('\n');
-    expect(piped.find((l) => /^ok {4}agents /.test(l))).toMatch(
-      /^ok {4}agents {2,}Not on the PATH, and nudge not installed for: [a-z, ]+\.$/,
+    // Into a pipe with no $COLUMNS (an agent's tool, a script): 80 columns, the same lines
+    // (issue 65: a pipe once had them whole, 181 columns); --json has every field whole.
+    const piped = (await runNudge(['doctor'], env)).stdout;
+    expect(piped).toBe(r.stdout);
+    const json = await runNudge(['doctor', '--json'], env);
+    expect(JSON.stringify(JSON.parse(json.stdout))).toMatch(
+      /Not on the PATH, and nudge not installed for: [a-z, ]+\./,
     );
-    expect(piped.every((l) => /^(ok|warn|fail) /.test(l) || /^ {8,}fix: /.test(l))).toBe(true);
   });
 });

@@ -69,7 +69,7 @@ describe('pane options', () => {
     const line = await runNudge(['status-line', '-S', server.socket, '--plain'], env);
     expect(line.stdout.trim()).toMatch(/^timeout \S+:\d+\.\d+/);
     const top = await runNudge(['top', '-S', server.socket, '--once'], env);
-    expect(top.stdout).toMatch(new RegExp(`%0 +bash +shell +timeout +${r.id} `));
+    expect(top.stdout).toMatch(new RegExp(`%0 +bash +(shell +)?timeout +${r.id} `));
     const jobs = await runNudge(['jobs'], env);
     expect(jobs.stdout).toMatch(new RegExp(`${r.id} +timeout `));
   });

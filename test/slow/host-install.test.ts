@@ -9,7 +9,7 @@ import {existsSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {startRecorder} from '../helpers/recorder-pane.js';
-import {flagWords, runNudge} from '../helpers/run-nudge.js';
+import {flagWords, runNudge, unwrapped} from '../helpers/run-nudge.js';
 import {type SshHost, startSshHosts} from '../helpers/ssh-hosts.js';
 
 describe('nudge host install', () => {
@@ -27,7 +27,9 @@ describe('nudge host install', () => {
 
     const before = await runNudge(['doctor', '--host', 'alpha'], env);
     expect(before.exitCode).toBe(1);
-    expect(before.stdout).toMatch(/^fail\s+nudge\s+alpha has no nudge .*nudge host install alpha/m);
+    expect(unwrapped(before.stdout)).toMatch(
+      /^fail\s+nudge\s+alpha has no nudge .*nudge host install alpha/m,
+    );
 
     const installed = await runNudge(['host', 'install', 'alpha'], env, 600_000);
     expect(installed.exitCode, installed.stderr).toBe(0);
