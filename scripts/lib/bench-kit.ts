@@ -208,6 +208,9 @@ export function eventTime(ctx: BenchContext, id: string, event: string): number 
 
 /** What the worker logged on exit: its CPU and peak RSS (see workers/job-worker.ts). */
 export interface WorkerExit {
+  /** The process that ran the job: its own worker, or the server's waiter that ran several. */
+  pid: number;
+  /** That process's CPU so far (a waiter's: over every job it ran until then). */
   cpuMs: number;
   childrenCpuMs?: number;
   maxRssKb: number;
@@ -223,7 +226,11 @@ export async function workerExit(ctx: BenchContext, id: string): Promise<WorkerE
     for (const l of log.split('\n').reverse()) {
       if (!l.includes('"worker-exit"')) continue;
       const entry = JSON.parse(l) as Partial<WorkerExit>;
-      if (typeof entry.cpuMs !== 'number' || typeof entry.maxRssKb !== 'number') {
+      if (
+        typeof entry.pid !== 'number' ||
+        typeof entry.cpuMs !== 'number' ||
+        typeof entry.maxRssKb !== 'number'
+      ) {
         throw new Error(`job ${id}: the worker's exit line has no usage: ${l}`);
       }
       return entry as WorkerExit;
