@@ -165,19 +165,22 @@ describe('nudge expect', () => {
     await server.waitForScreen(pane, /Server listening on port 8080/);
     const home = useNudgeHome();
 
-    const old = await runNudge(
-      [
-        'expect',
-        '-S',
-        server.socket,
-        pane,
-        'listening on port \\d+',
-        '--timeout',
-        '1500ms',
-        '--json',
-      ],
-      {NUDGE_HOME: home},
-    );
+    const asked = (...extra: string[]) =>
+      runNudge(
+        [
+          'expect',
+          '-S',
+          server.socket,
+          pane,
+          'listening on port \\d+',
+          '--timeout',
+          '1500ms',
+          '--json',
+          ...extra,
+        ],
+        {NUDGE_HOME: home},
+      );
+    const old = await asked();
     expect(old.exitCode, `${old.stdout}\n${old.stderr}`).toBe(124);
     expect(answerOf(old)).toMatchObject({
       status: 'timeout',
@@ -186,20 +189,7 @@ describe('nudge expect', () => {
       line: null,
     });
 
-    const existing = await runNudge(
-      [
-        'expect',
-        '-S',
-        server.socket,
-        pane,
-        'listening on port \\d+',
-        '--timeout',
-        '1500ms',
-        '--include-existing',
-        '--json',
-      ],
-      {NUDGE_HOME: home},
-    );
+    const existing = await asked('--include-existing');
     expect(existing.exitCode, `${existing.stdout}\n${existing.stderr}`).toBe(0);
     expect(answerOf(existing)).toMatchObject({
       status: 'matched',
