@@ -24,6 +24,7 @@ import {holdingPlace, takePaneLock} from './lock-pane.js';
 import {noticeOfJob} from './notice-doors.js';
 import {deliverNow} from './now.js';
 import {jobStallHook} from './stall.js';
+import {typingProgress} from './typing-progress.js';
 import {blockedUntilAnswered} from './unblocked.js';
 
 /** The pane as the job began to type: its foreground command, first process, and whether it
@@ -196,14 +197,11 @@ class Job {
     const {profile, reason} = detected;
     const chosen = {profile: profile.name, profileReason: reason, program: paneCommand};
     const until = describeUntil(this.#o.until);
-    await this.deps.recorder.transition(
-      'typing',
-      {...chosen, chars: [...text].length, until},
-      chosen,
-    );
-    const count = (n: number) => {
+    const chars = [...text].length;
+    await this.deps.recorder.transition('typing', {...chosen, chars, until}, {...chosen, chars});
+    const count = typingProgress(this.deps, chars, (n) => {
       this.#typed += n;
-    };
+    });
     const options = deliverOptionsOf(this.request, {enter: this.#o.enter, typed: count});
     let delivered: Delivered;
     try {

@@ -78,6 +78,11 @@ export interface SubmitRecord extends RecordBase<SubmitState> {
   profileReason?: string;
   /** The pane's foreground program when the job typed (`pane_current_command`). */
   program?: string;
+  /** How many characters the job types (its text, wrapped under `--until exit`), and while it
+   * types a long one, how many went out so far and about how long the rest takes. */
+  chars?: number;
+  typed?: number;
+  typingLeftMs?: number;
   /** Whether the text, and the notice, were submitted (read back from the screen). */
   delivery?: Delivery;
   noticeDelivery?: Delivery;

@@ -24,14 +24,20 @@ export function describeStalled(mark: StalledMark, nowMs: number): string {
 }
 
 /** A job's state in the words every listing uses: `waiting-for-program sleep` while it holds
- * the pane behind a program its shell runs, `blocked` while a dialog it met is up (the job
- * goes on once it is answered), its state otherwise. */
+ * the pane behind a program its shell runs, `typing 548 of 65536` while a long text goes out,
+ * `blocked` while a dialog it met is up (the job goes on once it is answered), its state
+ * otherwise. */
 export function stateWords(j: {
   state: string;
   behindProgram?: string | undefined;
   blocked?: unknown;
+  typed?: number | undefined;
+  chars?: number | undefined;
 }): string {
   if (j.state === 'locked' && j.behindProgram) return `waiting-for-program ${j.behindProgram}`;
+  // A long text on its way: how far it got (`typing 548 of 65536`).
+  if (j.state === 'typing' && j.typed !== undefined && j.chars !== undefined)
+    return `typing ${j.typed} of ${j.chars}`;
   return j.blocked && !isTerminal(j.state) ? 'blocked' : j.state;
 }
 

@@ -54,6 +54,7 @@ export function exitCodeOfJob(o: {state: JobOutcome['state']; exitCode?: number 
 
 export function renderSubmit(r: OnHost<SubmitResult>, json: boolean, out: Output): number {
   const at = r.host ? {host: r.host} : {};
+  if (r.note) out.stderr(`nudge: ${r.note}`);
   if (r.kind === 'queued') {
     const {job, pane, pid, log} = r;
     out.stdout(

@@ -70,7 +70,11 @@ export function renderStatus(
   const unrecorded = s.unrecorded
     ? ` (${kind === 'ending' ? `ended ${next}` : `${next} next`}, not yet recorded: the state folder is full)`
     : '';
-  line(`state   ${stateWords(s)}${lostNote}${unrecorded}`);
+  const left =
+    s.kind === 'submit' && s.state === 'typing' && s.typingLeftMs !== undefined
+      ? `, about ${formatDuration(s.typingLeftMs)} left`
+      : '';
+  line(`state   ${stateWords(s)}${left}${lostNote}${unrecorded}`);
   if (s.reason) line(`reason  ${s.reason}`);
   if (s.recoveredAs) line(`recovered as job ${s.recoveredAs} (nudge recover)`);
   if (s.stalled)

@@ -1,4 +1,5 @@
 import type {Clock} from '../base/clock.js';
+import {formatDuration} from '../base/durations.js';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import {resolveJobOptions, validateText} from '../job-options/resolve.js';
 import type {SubmitOptions} from '../job-options/table.js';
@@ -31,9 +32,13 @@ export interface SubmitContext extends Caller {
 
 /** What `nudge submit` did: handed the job to a detached worker, or (--wait) followed it to
  * its end. */
-export type SubmitResult =
+export type SubmitResult = (
   | {kind: 'queued'; job: string; pane: string; pid: number; log: string}
-  | {kind: 'ran'; job: string; pane: string; outcome: JobOutcome};
+  | {kind: 'ran'; job: string; pane: string; outcome: JobOutcome}
+) & {
+  /** A word for the person: the text takes more than a minute to type (slowTypingNote). */
+  note?: string;
+};
 
 /**
  * `nudge submit` (and `nudge ask`'s prompt): the job's options decided (src/job-options/resolve.ts), its pane resolved and
@@ -77,10 +82,34 @@ export async function submitJob(given: SubmitOptions, ctx: SubmitContext): Promi
   // caller's terminal stops the waiting here and never the job (issue 65).
   const w = {store, info, from, entry: ctx.workerEntry, env: ctx.env};
   const {handle, pid} = await enqueueJob(request, w);
+  const said = slowTypingNote(request);
+  const note = said === undefined ? {} : {note: said};
   if (!o.wait)
-    return {kind: 'queued', job: request.jobId, pane: info.paneId, pid, log: handle.logPath};
+    return {
+      kind: 'queued',
+      job: request.jobId,
+      pane: info.paneId,
+      pid,
+      log: handle.logPath,
+      ...note,
+    };
   const outcome = await followToEnd(handle, ctx);
-  return {kind: 'ran', job: request.jobId, pane: info.paneId, outcome};
+  return {kind: 'ran', job: request.jobId, pane: info.paneId, outcome, ...note};
+}
+
+/** Typing this long is said when the job is handed over (a 64 KB text at the default pace
+ * takes 22 minutes). */
+const SLOW_TYPING_MS = 60_000;
+
+/** The word on a text that takes more than a minute to type, key by key at its pace. */
+export function slowTypingNote(
+  r: Pick<JobRequest, 'jobId' | 'text' | 'options'>,
+): string | undefined {
+  const chars = [...r.text].length;
+  const {typeDelayMs} = r.options;
+  const ms = chars * typeDelayMs;
+  if (ms <= SLOW_TYPING_MS) return undefined;
+  return `job ${r.jobId} has ${chars} characters to type at --type-delay ${typeDelayMs}ms: about ${formatDuration(ms)} (--type-delay 0ms types each line at once; an agent takes a text of several lines as one paste); nudge status ${r.jobId} shows how far it got.`;
 }
 
 /** The pane the caller runs in and its session, as the job records who submitted it (absent:

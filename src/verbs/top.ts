@@ -4,7 +4,7 @@ import {plainLine} from '../base/sanitize.js';
 import {type ShownState, shownState} from '../jobs/liveness.js';
 import {endJobsOfGoneServers} from '../jobs/lost.js';
 import type {JobRecord} from '../jobs/record.js';
-import {describeStalled, workingShown} from '../jobs/stalled.js';
+import {describeStalled, stateWords, workingShown} from '../jobs/stalled.js';
 import {isTerminal} from '../jobs/states.js';
 import {JobStore} from '../jobs/store.js';
 import {resolveServerSpec} from '../tmux/server.js';
@@ -93,6 +93,9 @@ export async function topView(o: TopOptions, ctx: CommandContext): Promise<TopVi
       queued: live.filter((s) => s.state === 'queued' && s.r.id !== head.r.id).length,
       needs: plainLineOf(
         head.r.blocked?.question ??
+          (head.state === 'typing' && head.r.kind === 'submit' && head.r.typed !== undefined
+            ? stateWords(head.r)
+            : undefined) ??
           (head.r.stalled ? describeStalled(head.r.stalled, nowMs) : undefined) ??
           (head.r.working ? workingShown(head.r.working) : undefined),
       ),

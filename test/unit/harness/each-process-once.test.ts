@@ -2,7 +2,7 @@
 // job's exit line carries the waiter's CPU so far; summed per job, fifty jobs counted one
 // process up to fifty times (issue 65: 611 → 1950 ms "per job" as the shared total grew).
 import {describe, expect, test} from 'vitest';
-import {eachProcessOnce} from '../../../scripts/lib/figure-concurrency.js';
+import {eachProcessOnce} from '../../harness/each-process-once.js';
 
 const exit = (pid: number, cpuMs: number, maxRssKb = 40_960) => ({
   pid,
