@@ -96,8 +96,26 @@ export async function lineEnded(
   await io.tmux.markPane(
     pane,
     OPTION,
-    `${owner} ${left} ${await cursorOf(io.tmux, pane)} ${cause}`,
+    `${owner} ${left} ${await settledCursor(io, pane)} ${cause}`,
   );
+}
+
+/** How far apart, and how often at most, the cursor is looked at for where it rests. */
+const SETTLE_MS = 100;
+const SETTLE_LOOKS = 10;
+
+/** Where the cursor rests once what was typed has been echoed: two looks SETTLE_MS apart that
+ * agree (on a loaded machine a tty's echo trails the last key, and a mark at a cursor still
+ * moving reads as the person clearing the line: CI of 0824cc3, cancel.test). */
+async function settledCursor(io: PaneIo, pane: string): Promise<string> {
+  let at = await cursorOf(io.tmux, pane);
+  for (let look = 0; look < SETTLE_LOOKS; look++) {
+    await io.clock.sleep(SETTLE_MS);
+    const now = await cursorOf(io.tmux, pane);
+    if (now === at) return at;
+    at = now;
+  }
+  return at;
 }
 
 /**

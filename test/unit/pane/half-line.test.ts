@@ -56,6 +56,25 @@ describe('a half line', () => {
     expect(tmux.typed()).toBe('half typ');
   });
 
+  test('the mark is where the cursor comes to rest: an echo that trails the last key is not the person clearing the line', async () => {
+    const tmux = new FakeTmux();
+    await diedTyping(tmux, 'half ty');
+    // The last key's echo arrives after the first look (a loaded machine's tty).
+    const view = tmux.view.bind(tmux);
+    let looks = 0;
+    tmux.view = async () => {
+      const seen = await view();
+      if (++looks === 1) await tmux.typeLiteral('%1', 'p');
+      return seen;
+    };
+    await lineEnded(io(tmux).io, '%1', 'J1', 8, 'cancelled');
+    const w = io(tmux);
+    await expect(waitOutHalfLine(w.io, '%1', 'J2', 1_000, never)).rejects.toThrow(
+      /^A cancelled job \(J1\) left 8 characters/,
+    );
+    expect(w.notes).toEqual(['waiting-for-half-line']);
+  });
+
   test('a job that failed while typing says so', async () => {
     const tmux = new FakeTmux();
     await diedTyping(tmux, 'abc');

@@ -70,9 +70,10 @@ const WORKER_PATH: PathSpec = {
  * line where it is while the work goes on. Lower them as it comes down; raise them only for a
  * feature's own new steps, named here: issue 65's job that goes on once its dialog is
  * answered added the worker's wait for the answer (+3) and --wait's look at a blocked job (+1);
- * its typing progress in the record, the worker's look at the clock before the mark (+1).
+ * its typing progress in the record, the worker's look at the clock before the mark (+1); a
+ * cancelled line's mark waiting for the cursor to rest (+1).
  */
-const MOST_DEEP_TURNS = {submit: 65, worker: 202};
+const MOST_DEEP_TURNS = {submit: 65, worker: 203};
 
 function folderOf(path: string): string {
   const parts = path.split('/');
