@@ -73,6 +73,10 @@ function typingFields(
     /** Text that must travel as one bracketed paste instead of typed keys: a picker would
      * open mid-word and change the text or eat the Enter. Multi-line text always does. */
     pasteWhen: regex.optional(),
+    /** A text of more characters than this travels as one bracketed paste: the program takes
+     * a paste whole, and typing it key by key would take minutes (a 64 KB text, 22 at the
+     * default pace). Only where a paste of that size was seen to reach the model whole. */
+    pasteOver: z.number().int().min(1).max(1_000_000).optional(),
     /** The composer's input line: group 1 is its prompt character (which says the input
      * mode), group 2 what is in it. */
     composerLine: regex.optional(),

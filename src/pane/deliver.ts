@@ -84,8 +84,7 @@ async function deliverCounted(
   signal: AbortSignal,
 ): Promise<Delivered> {
   const kind = echoKindOf(profile, text);
-  const pasted =
-    isAgent(profile) && (/[\r\n]/.test(text) || profile.pasteWhen?.test(text) === true);
+  const pasted = isAgent(profile) && goesAsPaste(profile, text);
   const typed = await typeWhole(io, pane, text, profile, pasted, o, signal);
   const {composer} = typed;
   // A prompt must not be sent from an input mode (it would run as a shell command).
@@ -151,6 +150,14 @@ async function deliverCounted(
     }
     await io.note('enter-retry', {pane, enters});
   }
+}
+
+/** Whether an agent's text travels as one bracketed paste rather than typed keys: several
+ * lines (Enter between them would submit each), a text that would open a picker mid-word
+ * (the profile's `pasteWhen`), or a long one the program takes as a paste (`pasteOver`). */
+export function goesAsPaste(profile: Profile, text: string): boolean {
+  if (/[\r\n]/.test(text) || profile.pasteWhen?.test(text) === true) return true;
+  return profile.pasteOver !== undefined && [...text].length > profile.pasteOver;
 }
 
 /**

@@ -83,7 +83,10 @@ export async function submitJob(given: SubmitOptions, ctx: SubmitContext): Promi
   const w = {store, info, from, entry: ctx.workerEntry, env: ctx.env};
   const {handle, pid} = await enqueueJob(request, w);
   const said = slowTypingNote(request);
-  const note = said === undefined ? {} : {note: said};
+  const note =
+    said === undefined || (await takesAsPaste(tmux, info, request, {...ctx, stateDir}))
+      ? {}
+      : {note: said};
   if (!o.wait)
     return {
       kind: 'queued',
@@ -109,7 +112,28 @@ export function slowTypingNote(
   const {typeDelayMs} = r.options;
   const ms = chars * typeDelayMs;
   if (ms <= SLOW_TYPING_MS) return undefined;
-  return `job ${r.jobId} has ${chars} characters to type at --type-delay ${typeDelayMs}ms: about ${formatDuration(ms)} (--type-delay 0ms types each line at once; an agent takes a text of several lines as one paste); nudge status ${r.jobId} shows how far it got.`;
+  return `job ${r.jobId} has ${chars} characters to type at --type-delay ${typeDelayMs}ms: about ${formatDuration(ms)} (--type-delay 0ms types each line at once; an agent takes a long text as one paste); nudge status ${r.jobId} shows how far it got.`;
+}
+
+/** Whether the pane's program, as the worker will recognise it, takes this text as one paste
+ * (an agent whose profile has pasteOver): asked only of a text that would take over a minute
+ * to type, so other submits do not look at the screen for it. */
+async function takesAsPaste(
+  tmux: Tmux,
+  info: PaneInfo,
+  request: JobRequest,
+  deps: {foreground: Foreground; stateDir: string},
+): Promise<boolean> {
+  const [{readPaneFacts}, {paneMemory}, {isAgent}, {goesAsPaste}] = await Promise.all([
+    import('../pane/busy.js'),
+    import('../pane/memory.js'),
+    import('../agents/profile.js'),
+    import('../pane/deliver.js'),
+  ]);
+  const server = {socketPath: info.socketPath, serverPid: info.serverPid};
+  const look = {tmux, foreground: deps.foreground, paneMemory: paneMemory(deps.stateDir, server)};
+  const {profile} = await readPaneFacts(look, info, request.options.profile);
+  return isAgent(profile) && goesAsPaste(profile, request.text);
 }
 
 /** The pane the caller runs in and its session, as the job records who submitted it (absent:

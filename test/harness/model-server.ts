@@ -727,6 +727,16 @@ export function fillSchema(schema: unknown): unknown {
 }
 
 /** Text a CLI adds to the conversation on its own (context, reminders, instructions). */
+/** The text of a prompt Claude Code sent as pasted content: `<pasted_content id="c41e">`, a
+ * newline, the text, a newline, `</pasted_content id="c41e">` (2.1.332; 2.1.197 sends it
+ * plain). Anything else as it is. */
+function unwrapPaste(text: string): string {
+  const m = /^\s*<pasted_content id="([^"]+)">\n([\s\S]*)\n<\/pasted_content id="\1">\s*$/.exec(
+    text,
+  );
+  return m ? (m[2] ?? '') : text;
+}
+
 function isInjected(text: string): boolean {
   const t = text.trimStart();
   return (
@@ -743,8 +753,9 @@ function promptsOf(format: WireFormat, b: Record<string, unknown>): string[] {
   const texts: string[] = [];
   const add = (t: unknown) => {
     if (typeof t !== 'string') return;
-    // Copilot CLI puts the time before each prompt's text.
-    const text = t.replace(/^<current_datetime>[^<]*<\/current_datetime>\s*/, '');
+    // Copilot CLI puts the time before each prompt's text; Claude Code 2.1.332 sends a long
+    // pasted prompt inside `<pasted_content id="…">` lines (the text between them whole).
+    const text = unwrapPaste(t.replace(/^<current_datetime>[^<]*<\/current_datetime>\s*/, ''));
     if (text.trim() && !isInjected(text)) texts.push(text.trim());
   };
   switch (format) {

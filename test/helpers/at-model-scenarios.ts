@@ -263,6 +263,10 @@ function caller(mode: Mode): string {
   return mode === 'all' ? '"$TMUX_PANE"' : 'self';
 }
 
+/** A prompt of one line, over 4,000 characters with non-ASCII among them: longer than each
+ * agent profile's pasteOver, so it goes as one paste. */
+const LONG_LINE = `write a haiku about tmux, after reading these notes: ${Array.from({length: 260}, (_, i) => `note${i} ünïcode ✓`).join(' ')} — the end`;
+
 /** A long answer for the model to stream. */
 const LONG_ANSWER = `Here is the plan, step by step. ${Array.from({length: 80}, (_, i) => `step${i}`).join(' ')}`;
 
@@ -295,6 +299,8 @@ async function submitUntilPrompt(
     180_000,
   );
   expect(r.exitCode, r.stderr).toBe(0);
+  // A long text goes to an agent as one paste: no word that it takes minutes to type.
+  expect(r.stderr).not.toMatch(/characters to type/);
   return r.stdout.trim().split(/\s+/)[0] ?? '';
 }
 
@@ -331,11 +337,9 @@ async function untilPromptTurn(
     .map(
       (e) => `${e.side ? 'side' : 'turn'} ${e.path} at ${e.at} ended ${e.turnEndedAt ?? e.endedAt}`,
     );
-  expect(
-    latency,
-    `condition-met at ${met}; requests from this turn on:\n${after.join('\n')}`,
-  ).toBeGreaterThanOrEqual(0);
-  expect(latency).toBeLessThan(10_000);
+  const why = `condition-met at ${met}; requests from this turn on:\n${after.join('\n')}`;
+  expect(latency, why).toBeGreaterThanOrEqual(0);
+  expect(latency, why).toBeLessThan(10_000);
   return {id, end, events, latency};
 }
 
@@ -560,15 +564,15 @@ export function atModelScenarios(names: readonly AgentName[]): void {
     );
 
     test.skipIf(mode !== 'default')(
-      '--until prompt on a real turn: condition-met soon after the turn ends (screen)',
+      '--until prompt on a real turn, its text a 4 KB line: pasted, at the model byte for byte; condition-met soon after the turn ends (screen)',
       async () => {
         const w = await setup(name, mode);
-        const {end, latency} = await untilPromptTurn(w, 'write a haiku about tmux', [
-          '--interval',
-          '500ms',
-        ]);
+        const {end, events, latency} = await untilPromptTurn(w, LONG_LINE, ['--interval', '500ms']);
+        // Longer than the profile's pasteOver: one paste, not 3000 keys (a minute's typing).
+        expect(events.filter((e) => e.event === 'pasted').length, JSON.stringify(events)).toBe(1);
+        expect(events.some((e) => e.event === 'typed-char' || e.event === 'retyping')).toBe(false);
         results.push(
-          `until prompt   | ${name} ${mode} | pass | turn end → condition-met ${latency} ms (screen) | ${end.state}, ${end.delivery}`,
+          `until prompt   | ${name} ${mode} | pass | 4 KB line pasted; turn end → condition-met ${latency} ms (screen) | ${end.state}, ${end.delivery}`,
         );
       },
       300_000,

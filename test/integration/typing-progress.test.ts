@@ -25,7 +25,7 @@ describe('a text that takes more than a minute to type', () => {
     );
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr.trim()).toBe(
-      `nudge: job ${r.id} has 3106 characters to type at --type-delay 20ms: about 1m02s (--type-delay 0ms types each line at once; an agent takes a text of several lines as one paste); nudge status ${r.id} shows how far it got.`,
+      `nudge: job ${r.id} has 3106 characters to type at --type-delay 20ms: about 1m02s (--type-delay 0ms types each line at once; an agent takes a long text as one paste); nudge status ${r.id} shows how far it got.`,
     );
     const status = await waitFor(
       'status to show how far the typing got',

@@ -200,3 +200,35 @@ describe('Codex while its answer streams (0.169.0, scripted model streaming word
     expect(isBusy(PROFILES.codex!, fresh)).toBe(false);
   });
 });
+
+describe('Claude Code just after a paste (2.1.197, a 4 KB prompt)', () => {
+  const rule = '─'.repeat(120);
+  /** The screen with `rows` between the pasted prompt's echo and the composer: the footer
+   * says `paste again to expand`, not `esc to interrupt`, for a while after the paste. */
+  const screen = (...rows: string[]) =>
+    paneViewOf(
+      [
+        '❯ write a haiku about tmux, after reading these notes: note0 ünïcode ✓ note1 ünïcode ✓',
+        '  note2 ünïcode ✓ — the end',
+        '',
+        ...rows,
+        rule,
+        '❯ ',
+        rule,
+        `  paste again to expand${' '.repeat(79)}● high · /effort`,
+      ],
+      {width: 120, cursorY: rows.length + 4, cursorX: 2},
+    );
+
+  test('the spinner row says the turn runs: busy, not idle', () => {
+    const running = screen('· Propagating…', '');
+    expect(isBusy(PROFILES.claude!, running)).toBe(true);
+    expect(isIdle(PROFILES.claude!, running)).toBe(false);
+  });
+
+  test('the turn over (its answer and `✻ Churned for 5s`): idle', () => {
+    const done = screen('● Here it is.', '', '✻ Churned for 5s', '');
+    expect(isBusy(PROFILES.claude!, done)).toBe(false);
+    expect(isIdle(PROFILES.claude!, done)).toBe(true);
+  });
+});

@@ -205,3 +205,18 @@ test('a hold and a stream with `until` end soon after it resolves, not after the
   expect((await post(`${model.url}/v1/messages`, turn)).text).toContain('x');
   expect(Date.now() - started3).toBeGreaterThanOrEqual(290);
 }, 60_000);
+
+test('a long pasted prompt Claude Code 2.1.332 wraps in <pasted_content> is its text, whole; a prompt that only mentions the tag is left as it is', async () => {
+  const model = await startModelServer();
+  const text = `write it: ${'ünïcode ✓ '.repeat(40)}— the end`;
+  const said = 'explain <pasted_content id="x"> please';
+  for (const part of [
+    `\n\n<pasted_content id="c41e">\n${text}\n</pasted_content id="c41e">\n`,
+    said,
+  ])
+    await post(`${model.url}/v1/messages?beta=true`, {
+      stream: true,
+      messages: [{role: 'user', content: [{type: 'text', text: part}]}],
+    });
+  expect(model.prompts().map((p) => p.text)).toEqual([text, said]);
+});

@@ -9,6 +9,8 @@
  * test/integration/agents-at-model.test.ts.
  */
 import {describe, expect, test} from 'vitest';
+import {PROFILES} from '../../../src/agents/registry.js';
+import {goesAsPaste} from '../../../src/pane/deliver.js';
 import {NotDelivered, PaneFailure} from '../../../src/pane/failures.js';
 import {NOTICE, geminiWorld as world} from '../../helpers/gemini-pane.js';
 
@@ -129,5 +131,24 @@ describe('delivery into a program that holds a lone Escape', () => {
     expect(w.pane.received).toEqual([NOTICE]);
     expect(delivery).toBe('submitted');
     expect(w.names()).not.toContain('waiting-for-turn');
+  });
+});
+
+describe('what goes as one paste', () => {
+  const long = 'x'.repeat(201);
+  test("an agent's text longer than its pasteOver, of several lines, or that would open a picker", () => {
+    const claude = PROFILES.claude!;
+    expect(claude.pasteOver).toBe(200);
+    expect(goesAsPaste(claude, long)).toBe(true);
+    expect(goesAsPaste(claude, 'x'.repeat(200))).toBe(false);
+    // Characters, not UTF-16 units: 200 of them outside the BMP are 400 units.
+    expect(goesAsPaste(claude, '😀'.repeat(200))).toBe(false);
+    expect(goesAsPaste(claude, 'one\ntwo')).toBe(true);
+    expect(goesAsPaste(claude, 'read @notes.txt')).toBe(true);
+    expect(goesAsPaste(claude, 'fix the parser')).toBe(false);
+  });
+  test('a profile without pasteOver types a long line key by key', () => {
+    expect(PROFILES.shell!.pasteOver).toBeUndefined();
+    expect(goesAsPaste(PROFILES.shell!, long)).toBe(false);
   });
 });
