@@ -99,13 +99,15 @@ export class RegexWatcher implements Watcher {
 
 /** The sentinel that `--until exit` appends: unique per job, and the echo of the typed
  * command (which holds `%s`, not digits) can never match it. It closes the group the text
- * was opened in: `}` (a `{ }` group, in the shell itself) or `)` (a subshell). */
+ * was opened in: `}` (a `{ }` group, in the shell itself) or `)` (a subshell). The line it
+ * prints is concealed (SGR 8): a terminal attached to the pane draws it blank, while tmux
+ * keeps its characters for nudge to read. */
 export function exitSentinel(
   token: string,
   close: '}' | ')' = '}',
 ): {command: string; pattern: RegExp} {
   return {
-    command: `${close} ; printf '\\n__NUDGE_%s_EXIT_%s__\\n' ${token} "$?"`,
+    command: `${close} ; printf '\\n\\033[8m__NUDGE_%s_EXIT_%s__\\033[0m\\n' ${token} "$?"`,
     pattern: new RegExp(`__NUDGE_${token}_EXIT_(\\d+)__`),
   };
 }

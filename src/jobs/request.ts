@@ -170,10 +170,14 @@ export function sentinelOf(request: Pick<JobRequest, 'jobId'>): {command: string
 }
 
 /** What a job types: its text, or under `--until exit` the text in a { } group followed by
- * the sentinel that prints its status. */
+ * the sentinel that prints its status. The group starts with a space, so a shell that leaves
+ * such lines out of its history (bash with HISTCONTROL ignorespace or ignoreboth, zsh with
+ * HIST_IGNORE_SPACE, fish) keeps the wrapper and its command out of it. */
 export function textToType(request: Pick<JobRequest, 'jobId' | 'text' | 'options'>): string {
   const {text} = request;
-  return request.options.until.kind === 'exit' ? `{ ${text}\n${sentinelOf(request).command}` : text;
+  return request.options.until.kind === 'exit'
+    ? ` { ${text}\n${sentinelOf(request).command}`
+    : text;
 }
 
 /** A job's options for delivering one line (its text or its notice). */

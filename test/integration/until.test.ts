@@ -81,6 +81,38 @@ describe('submit --until exit', () => {
     await expectNoticeAfter(server, '%0', /^zero-23-ok$/m, '# zero notice: exit=0');
   });
 
+  it("keeps the wrapper out of bash's history (HISTCONTROL=ignoreboth) and draws its status line concealed", async () => {
+    const {server, home} = await serverWorld();
+    const pane = await server.newPane([
+      'env',
+      'HISTCONTROL=ignoreboth',
+      'PS1=$ ',
+      'bash',
+      '--norc',
+      '--noprofile',
+      '-i',
+    ]);
+    await server.waitForScreen(pane, /^\$/m);
+    // What the person ran before: in the history, as the wrapped job must not be.
+    await server.tmux('send-keys', '-t', pane, '-l', 'echo by-hand');
+    await server.tmux('send-keys', '-t', pane, 'Enter');
+    const id = await submit(
+      home,
+      submitArgs(server.socket, pane, {until: 'exit', noNotice: true}, 'echo by-nudge-$((40+2))'),
+    );
+    const end = await expectJobEnd(home, id);
+    expect(end, await jobEventLines(home, id)).toMatchObject({state: 'done', exitCode: 0});
+    await server.tmux('send-keys', '-t', pane, '-l', 'history');
+    await server.tmux('send-keys', '-t', pane, 'Enter');
+    const screen = await server.waitForScreen(pane, /^\s+\d+\s+history$/m);
+    const listed = screen.split('\n').filter((l) => /^\s+\d+\s+\S/.test(l));
+    expect(listed.map((l) => l.trim().replace(/^\d+\s+/, ''))).toEqual(['echo by-hand', 'history']);
+    // The status line: its characters are kept for nudge to read, drawn concealed (SGR 8).
+    expect(screen).toMatch(/^__NUDGE_\w+_EXIT_0__$/m);
+    const drawn = await server.tmux('capture-pane', '-p', '-e', '-t', pane);
+    expect(drawn).toMatch(/\x1b\[8m__NUDGE_\w+_EXIT_0__/);
+  });
+
   it('is refused (exit 2, nothing typed) on a pane that runs no shell; so is prompt with no profile', async () => {
     const {server, home} = await serverWorld();
     const rec = await startRecorder(server);

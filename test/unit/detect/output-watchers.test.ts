@@ -85,7 +85,7 @@ describe('RegexWatcher', () => {
 
 test('the exit sentinel reports the status and never matches its own echo', () => {
   const s = exitSentinel('job123');
-  expect(s.command).toBe(`} ; printf '\\n__NUDGE_%s_EXIT_%s__\\n' job123 "$?"`);
+  expect(s.command).toBe(`} ; printf '\\n\\033[8m__NUDGE_%s_EXIT_%s__\\033[0m\\n' job123 "$?"`);
   const w = new ExitWatcher(new OutputReader({row: 0, col: 0}), s.pattern, [], 100);
   expect(w.observe(screen(`$ { false\n> ${s.command}`)).status).toBe('pending');
   expect(w.observe(screen(`$ { false\n> ${s.command}\n\n__NUDGE_job123_EXIT_1__\n$ `))).toEqual({
