@@ -5,6 +5,7 @@
  * sentence for every command, naming -L as given.
  */
 import {randomBytes} from 'node:crypto';
+import {readFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
 import {jobIds, serverWorld, useNudgeHome} from '../helpers/nudge-home.js';
 import {runNudge, usageErrorLine} from '../helpers/run-nudge.js';
@@ -32,6 +33,19 @@ describe('help', () => {
     // The command list is there for a bare nudge; the script is not printed as help.
     if (args.length === 0) expect(r.stdout).toMatch(/^ {2}nudge submit /m);
     expect(r.stdout).not.toContain('###-begin-nudge-completions-###');
+  });
+
+  it("nudge --version prints package.json's version, as doctor names it; with another word, yargs decides", async () => {
+    const {version} = JSON.parse(
+      readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+    ) as {version: string};
+    const r = await nudge(['--version']);
+    expect([r.exitCode, r.stdout, r.stderr]).toEqual([0, version, '']);
+    const doctor = await nudge(['doctor', '--json']);
+    expect(doctor.stdout).toContain(`nudge ${version} (`);
+    // Not the entry's one plain form: the whole parser reads it (an unknown word is named).
+    const more = await nudge(['--version', 'extra']);
+    expect(more.exitCode).toBe(2);
   });
 
   it("every command's help into a pipe: within 80 columns, each example a whole line", async () => {
