@@ -240,6 +240,15 @@ export const SUBMIT_OPTIONS = {
     }),
     job: msField('lockTimeoutMs'),
   },
+  id: {
+    mcp: {
+      describe:
+        'your id for this message: sent again with the same id (a retry), the first send is the answer and nothing is typed again',
+    },
+    type: 'string',
+    describe:
+      "your id for this message (1-128 of A-Z a-z 0-9 . _ : -): sent again with the same id, text and pane (a retry), it prints the first send's job and types nothing; the same id with another text is refused",
+  },
   wait: {
     mcp: {describe: "wait for the job's end and return the outcome"},
     type: 'boolean',

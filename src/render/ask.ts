@@ -11,6 +11,7 @@ export function askJson(r: AskResult): Record<string, unknown> {
     job: r.job,
     pane: r.pane,
     agent: r.agent,
+    ...(r.sentBefore === undefined ? {} : {sentBefore: r.sentBefore}),
     ...outcome,
     ...(reply
       ? {
@@ -37,6 +38,10 @@ export function askJson(r: AskResult): Record<string, unknown> {
 export function renderAsk(r: AskResult, json: boolean, out: Output): number {
   const code =
     r.reply || r.outcome.state !== 'done' ? exitCodeOfJob(r.outcome) : EXIT_CODES.failure;
+  if (r.sentBefore !== undefined)
+    out.stderr(
+      `nudge ask: ${r.sentBefore} was asked before as job ${r.job}; its answer, nothing typed again.`,
+    );
   if (json) {
     out.stdout(JSON.stringify(askJson(r)));
     return code;

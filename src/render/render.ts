@@ -55,16 +55,22 @@ export function exitCodeOfJob(o: {state: JobOutcome['state']; exitCode?: number 
 export function renderSubmit(r: OnHost<SubmitResult>, json: boolean, out: Output): number {
   const at = r.host ? {host: r.host} : {};
   if (r.note) out.stderr(`nudge: ${r.note}`);
+  if (r.sentBefore !== undefined)
+    out.stderr(
+      `nudge: message ${r.sentBefore} was sent before as job ${r.job}; nothing was typed again (nudge status ${r.job}).`,
+    );
+  const again = r.sentBefore === undefined ? {} : {sentBefore: r.sentBefore};
   if (r.kind === 'queued') {
     const {job, pane, pid, log} = r;
+    const state = r.state ?? 'queued';
     out.stdout(
-      json ? JSON.stringify({job, state: 'queued', pane, pid, log, ...at}) : jobName(job, r.host),
+      json ? JSON.stringify({job, state, pane, pid, log, ...again, ...at}) : jobName(job, r.host),
     );
     return EXIT_CODES.ok;
   }
   const o = r.outcome;
   if (json) {
-    out.stdout(JSON.stringify({job: r.job, pane: r.pane, ...at, ...o}));
+    out.stdout(JSON.stringify({job: r.job, pane: r.pane, ...again, ...at, ...o}));
   } else {
     const waited = o.waitedMs !== undefined ? ` after ${formatDuration(o.waitedMs)}` : '';
     const why = o.reason ? `: ${o.reason}` : '';

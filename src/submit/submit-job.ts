@@ -16,6 +16,7 @@ import {type Caller, reachablePane} from '../pane/target.js';
 import type {Foreground} from '../process/foreground.js';
 import type {ServerSpec} from '../tmux/server.js';
 import type {PaneInfo, Tmux} from '../tmux/tmux.js';
+import {checkMessageId, claimMessageId, textDigest} from './message-id.js';
 import {textOfFile} from './text-file.js';
 
 /** What submitting a job reads from its front end (a command's context has each). */
@@ -33,11 +34,28 @@ export interface SubmitContext extends Caller {
 /** What `nudge submit` did: handed the job to a detached worker, or (--wait) followed it to
  * its end. */
 export type SubmitResult = (
-  | {kind: 'queued'; job: string; pane: string; pid: number; log: string}
-  | {kind: 'ran'; job: string; pane: string; outcome: JobOutcome}
+  | {
+      kind: 'queued';
+      job: string;
+      pane: string;
+      pid: number;
+      log: string;
+      /** The job's state now, where an earlier send made it (absent: queued). */
+      state?: string;
+    }
+  | {
+      kind: 'ran';
+      job: string;
+      pane: string;
+      outcome: JobOutcome;
+      /** When the job was made (ms since the epoch), where it was made by an earlier send. */
+      since?: number;
+    }
 ) & {
   /** A word for the person: the text takes more than a minute to type (slowTypingNote). */
   note?: string;
+  /** The message id this send repeated (`--id`): the job is the first send's, nothing typed. */
+  sentBefore?: string;
 };
 
 /**
@@ -46,6 +64,7 @@ export type SubmitResult = (
  * (and with --wait followed to its end) — each layer's work in one go, in that order.
  */
 export async function submitJob(given: SubmitOptions, ctx: SubmitContext): Promise<SubmitResult> {
+  if (given.id !== undefined) checkMessageId(given.id);
   const o = given.textFile === undefined ? given : {...given, text: await textOfFile(given, ctx)};
   const options = resolveJobOptions(o, ctx.env);
   validateText(o.text);
@@ -68,9 +87,25 @@ export async function submitJob(given: SubmitOptions, ctx: SubmitContext): Promi
     if (made) return {kind: 'queued', job: o.jobId, ...made};
   }
   const now = ctx.clock.wall();
+  const jobId = o.jobId ?? newJobId(now);
+  const claim =
+    o.id === undefined
+      ? undefined
+      : await claimMessageId(
+          stateDir,
+          {
+            id: checkMessageId(o.id),
+            job: jobId,
+            server: info.socketPath,
+            pane: info.paneId,
+            text: textDigest(o.text),
+          },
+          {jobExists: async (job) => (await store.ids()).includes(job), ...ctx},
+        );
+  if (claim?.kind === 'sent') return sentBefore(store, claim.job, o, ctx);
   const request: JobRequest = {
     version: REQUEST_VERSION,
-    jobId: o.jobId ?? newJobId(now),
+    jobId,
     createdAt: new Date(now).toISOString(),
     server: {socketPath: info.socketPath, pid: info.serverPid},
     pane: info.paneId,
@@ -81,7 +116,11 @@ export async function submitJob(given: SubmitOptions, ctx: SubmitContext): Promi
   // Always its own worker, in a session of its own: with --wait too, so a Ctrl-C in the
   // caller's terminal stops the waiting here and never the job (issue 65).
   const w = {store, info, from, entry: ctx.workerEntry, env: ctx.env};
-  const {handle, pid} = await enqueueJob(request, w);
+  const {handle, pid} = await enqueueJob(request, w).catch(async (error: unknown) => {
+    // No job was made: the id is free for the next send.
+    if (claim?.kind === 'claimed') await claim.release();
+    throw error;
+  });
   const said = slowTypingNote(request);
   const note =
     said === undefined || (await takesAsPaste(tmux, info, request, {...ctx, stateDir}))
@@ -98,6 +137,31 @@ export async function submitJob(given: SubmitOptions, ctx: SubmitContext): Promi
     };
   const outcome = await followToEnd(handle, ctx);
   return {kind: 'ran', job: request.jobId, pane: info.paneId, outcome, ...note};
+}
+
+/** A message sent before under the same id (`--id`): its job is the answer — where it is
+ * now, or with --wait its end — and nothing is typed again. */
+async function sentBefore(
+  store: JobStore,
+  job: string,
+  o: SubmitOptions,
+  ctx: SubmitContext,
+): Promise<SubmitResult> {
+  const made = await madeBefore(store, job);
+  if (!made) throw new Error(`message ${o.id}'s job ${job} is gone`);
+  const again = {sentBefore: o.id ?? ''};
+  const handle = await store.open(job);
+  const record = await handle.readState();
+  if (!o.wait) return {kind: 'queued', job, ...made, state: record.state, ...again};
+  const outcome = await followToEnd(handle, ctx);
+  return {
+    kind: 'ran',
+    job,
+    pane: made.pane,
+    outcome,
+    since: Date.parse(record.createdAt),
+    ...again,
+  };
 }
 
 /** Typing this long is said when the job is handed over (a 64 KB text at the default pace

@@ -24,6 +24,8 @@ export interface AskResult {
   reply?: FoundReply;
   /** Why no reply is given though the turn ended (its record holds none yet, two sessions). */
   why?: string;
+  /** The message id this ask repeated (`--id`): the job and reply are the first ask's. */
+  sentBefore?: string;
 }
 
 /**
@@ -71,15 +73,24 @@ export async function ask(o: AskOptions, ctx: CommandContext): Promise<AskResult
       profile: profile.name,
       notice: false,
       wait: true,
+      id: o.id,
     },
     ctx,
   );
   if (ran.kind !== 'ran') throw new Error('submit --wait returned before its job ran');
-  const base = {job: ran.job, pane: info.paneId, agent: profile.name, outcome: ran.outcome};
+  const again = ran.sentBefore === undefined ? {} : {sentBefore: ran.sentBefore};
+  const base = {
+    job: ran.job,
+    pane: info.paneId,
+    agent: profile.name,
+    outcome: ran.outcome,
+    ...again,
+  };
   if (ran.outcome.state !== 'done') return base;
   const found = await replyOfPane(
     {...ctx, listeners: listenersOf},
-    {panePid: info.panePid, format: profile.replies, prompt: o.text, sinceMs},
+    // Asked before under the same id: the reply of that ask's turn.
+    {panePid: info.panePid, format: profile.replies, prompt: o.text, sinceMs: ran.since ?? sinceMs},
   );
   return {...base, ...found};
 }

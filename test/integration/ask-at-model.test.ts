@@ -46,7 +46,7 @@ describe.each(agents)('%s', (name) => {
       askIn(w, ['--timeout', '3m', ...(json ? ['--json'] : [])], text);
     const seen = async () => `${await w.agent.capture()}\n${describePrompts(w.model.prompts())}`;
 
-    const first = await ask('first question', true);
+    const first = await askIn(w, ['--timeout', '3m', '--json', '--id', 'q-1'], 'first question');
     expect(first.exitCode, `${first.stderr}\n${first.stdout}\n${await seen()}`).toBe(0);
     const answer = JSON.parse(first.stdout);
     expect(answer.reply).toBe(FIRST);
@@ -61,6 +61,16 @@ describe.each(agents)('%s', (name) => {
     // The reply and the line's end (the test's runner takes the last newline off).
     expect(second.stdout).toBe(SECOND);
     expect(received(w.model, 'second question'), await seen()).toBe(1);
+    // The first question asked again under its id (a retried tool call): its own reply, and the
+    // model did not get it a second time.
+    const retried = await askIn(w, ['--json', '--id', 'q-1'], 'first question');
+    expect(retried.exitCode, `${retried.stderr}\n${await seen()}`).toBe(0);
+    expect(JSON.parse(retried.stdout)).toMatchObject({
+      job: answer.job,
+      reply: FIRST,
+      sentBefore: 'q-1',
+    });
+    expect(received(w.model, 'first question'), await seen()).toBe(1);
     // The MCP tool and a notice's {reply}, on the first agent (its session goes on).
     if (name === agents[0]) {
       await askThroughMcp(w, name);

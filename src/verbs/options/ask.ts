@@ -17,5 +17,10 @@ export const ASK_OPTIONS = {
   timeout: durationOption('give up waiting for the turn after this long (exit 124)', {
     default: '10m',
   }),
+  id: {
+    ...SUBMIT_OPTIONS.id,
+    describe:
+      "your id for this question: asked again with the same id (a retry), the first ask's reply is the answer and nothing is typed again",
+  },
   ...JSON_OPTION,
 } as const satisfies OptionTable;

@@ -42,13 +42,13 @@ describe('the declared commands', () => {
     }
     expect(taken).toEqual({
       submit:
-        'clear clear_draft continue_text delay draft_wait enter enter_delay host idle_timeout if_busy ignore interval limit_margin lines lock_timeout no_notice notice notify notify_pane on_limit on_stall pane profile resume_text stable_checks stall text timeout type_delay until via wait when_idle',
+        'clear clear_draft continue_text delay draft_wait enter enter_delay host id idle_timeout if_busy ignore interval limit_margin lines lock_timeout no_notice notice notify notify_pane on_limit on_stall pane profile resume_text stable_checks stall text timeout type_delay until via wait when_idle',
       wait: 'all any count host ignore interval lines pane stable_checks timeout until',
       expect:
         'action fail_pattern host include_existing lines pane_id pattern poll_interval_ms timeout_ms',
       jobs: 'host pane since state',
       status: 'host job',
-      ask: 'pane text timeout',
+      ask: 'id pane text timeout',
       cancel: 'host job keep_running',
       queue: 'host pane',
       queue_move: 'after before first host job',

@@ -72,9 +72,10 @@ const WORKER_PATH: PathSpec = {
  * answered added the worker's wait for the answer (+3) and --wait's look at a blocked job (+1);
  * its typing progress in the record, the worker's look at the clock before the mark (+1); a
  * cancelled line's mark waiting for the cursor to rest (+1); submit's look at whether the
- * pane's agent takes a text of over a minute's typing as a paste (+2).
+ * pane's agent takes a text of over a minute's typing as a paste (+2); issue 66's message id
+ * claimed before the job is made (+1).
  */
-const MOST_DEEP_TURNS = {submit: 67, worker: 203};
+const MOST_DEEP_TURNS = {submit: 68, worker: 203};
 
 function folderOf(path: string): string {
   const parts = path.split('/');
