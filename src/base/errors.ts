@@ -57,6 +57,8 @@ const EXIT_OF = {
   'pane-busy': EXIT_CODES.busy,
   /** `--if-busy now` for a program without a door of its own. */
   'no-door': EXIT_CODES.failure,
+  /** Two panes that sent each other more messages than the loop cap allows (issue 66). */
+  loop: EXIT_CODES.failure,
   /** `nudge ask` of a program that keeps no record nudge can read its reply from. */
   'no-record': EXIT_CODES.failure,
   /** `nudge next` with no tmux client to move. */

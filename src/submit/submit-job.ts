@@ -16,6 +16,7 @@ import {type Caller, reachablePane} from '../pane/target.js';
 import type {Foreground} from '../process/foreground.js';
 import type {ServerSpec} from '../tmux/server.js';
 import type {PaneInfo, Tmux} from '../tmux/tmux.js';
+import {loopCapOf, recentIds, refuseLoop} from './loop-cap.js';
 import {checkMessageId, claimMessageId, textDigest} from './message-id.js';
 import {textOfFile} from './text-file.js';
 
@@ -88,21 +89,9 @@ export async function submitJob(given: SubmitOptions, ctx: SubmitContext): Promi
   }
   const now = ctx.clock.wall();
   const jobId = o.jobId ?? newJobId(now);
-  const claim =
-    o.id === undefined
-      ? undefined
-      : await claimMessageId(
-          stateDir,
-          {
-            id: checkMessageId(o.id),
-            job: jobId,
-            server: info.socketPath,
-            pane: info.paneId,
-            text: textDigest(o.text),
-          },
-          {jobExists: async (job) => (await store.ids()).includes(job), ...ctx},
-        );
-  if (claim?.kind === 'sent') return sentBefore(store, claim.job, o, ctx);
+  const message = await newMessage(store, jobId, o, {info, from, stateDir}, ctx);
+  if ('kind' in message) return message;
+  const {release} = message;
   const request: JobRequest = {
     version: REQUEST_VERSION,
     jobId,
@@ -118,7 +107,7 @@ export async function submitJob(given: SubmitOptions, ctx: SubmitContext): Promi
   const w = {store, info, from, entry: ctx.workerEntry, env: ctx.env};
   const {handle, pid} = await enqueueJob(request, w).catch(async (error: unknown) => {
     // No job was made: the id is free for the next send.
-    if (claim?.kind === 'claimed') await claim.release();
+    await release();
     throw error;
   });
   const said = slowTypingNote(request);
@@ -137,6 +126,73 @@ export async function submitJob(given: SubmitOptions, ctx: SubmitContext): Promi
     };
   const outcome = await followToEnd(handle, ctx);
   return {kind: 'ran', job: request.jobId, pane: info.paneId, outcome, ...note};
+}
+
+/**
+ * Whether this send is a new message: under `--id`, its id claimed, or the first send's
+ * answer where the same message was sent before (issue 66); a new one is refused where it
+ * would carry on a loop between the caller's pane and the target's. `release` gives the id
+ * back if the job is then never made.
+ */
+async function newMessage(
+  store: JobStore,
+  jobId: string,
+  o: SubmitOptions,
+  at: {info: PaneInfo; from: JobRecord['submittedFrom']; stateDir: string},
+  ctx: SubmitContext,
+): Promise<SubmitResult | {release: () => Promise<void>}> {
+  const {info, from} = at;
+  const claim =
+    o.id === undefined
+      ? undefined
+      : await claimMessageId(
+          at.stateDir,
+          {
+            id: checkMessageId(o.id),
+            job: jobId,
+            server: info.socketPath,
+            pane: info.paneId,
+            text: textDigest(o.text),
+          },
+          {jobExists: async (job) => (await store.ids()).includes(job), ...ctx},
+        );
+  if (claim?.kind === 'sent') return sentBefore(store, claim.job, o, ctx);
+  const release = claim?.kind === 'claimed' ? claim.release : async () => {};
+  // A retry under its id is not a new message: only a new one can carry on a loop.
+  if (from?.socketPath)
+    await checkLoop(store, from, info, ctx).catch(async (error: unknown) => {
+      await release();
+      throw error;
+    });
+  return {release};
+}
+
+/** Refuse a message that would carry on a loop between the caller's pane and the target's
+ * (src/submit/loop-cap.ts): only the jobs made within the window are read. */
+async function checkLoop(
+  store: JobStore,
+  from: {socketPath: string; pane: string},
+  info: PaneInfo,
+  ctx: SubmitContext,
+): Promise<void> {
+  const cap = loopCapOf(ctx.env);
+  const ids = recentIds(await store.ids(), ctx.clock.wall(), cap.windowMs);
+  if (ids.length === 0) return;
+  const records = await Promise.all(
+    ids.map((id) =>
+      store
+        .open(id)
+        .then((h) => h.readState())
+        .catch(() => undefined),
+    ),
+  );
+  const to = {socketPath: info.socketPath, pane: info.paneId};
+  refuseLoop(
+    records.filter((r) => r !== undefined),
+    from,
+    to,
+    cap,
+  );
 }
 
 /** A message sent before under the same id (`--id`): its job is the answer — where it is
