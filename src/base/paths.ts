@@ -27,6 +27,12 @@ export const FILE_MODE = 0o600;
 /** Job ids: a base-36 millisecond timestamp (sorts by time) and four random characters. */
 export const JOB_ID_PATTERN = /^[0-9a-z]{8,12}-[0-9a-z]{4}$/;
 
+/** The wall time (ms since the epoch) a job id was made at: its base-36 prefix; NaN for a
+ * word that has none. */
+export function jobIdTime(jobId: string): number {
+  return Number.parseInt(jobId.split('-')[0] ?? '', 36);
+}
+
 /** The layout under the state directory. */
 export const layout = {
   jobsDir: (stateDir: string) => join(stateDir, 'jobs'),

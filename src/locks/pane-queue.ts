@@ -7,6 +7,7 @@
  * The job that holds the pane (`taken`) comes first whatever its rank; a dropped job is no
  * longer in the queue for anyone but its own worker, which ends without typing.
  */
+import {jobIdTime} from '../base/paths.js';
 export interface QueueEntry {
   jobId: string;
   /** The worker's pid, once it runs (the front end writes the entry before it exists). */
@@ -24,7 +25,7 @@ export interface QueueEntry {
 /** Where a job's entry sorts by default: the creation time its id begins with. */
 export function rankOf(entry: Pick<QueueEntry, 'jobId' | 'rank'>): number {
   if (entry.rank !== undefined) return entry.rank;
-  const time = Number.parseInt(entry.jobId.split('-')[0] ?? '', 36);
+  const time = jobIdTime(entry.jobId);
   return Number.isFinite(time) ? time : 0;
 }
 

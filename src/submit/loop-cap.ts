@@ -8,6 +8,7 @@
 import {type ConfigEnv, configTable} from '../base/config.js';
 import {formatDuration, parseDuration} from '../base/durations.js';
 import {NudgeError} from '../base/errors.js';
+import {jobIdTime} from '../base/paths.js';
 import type {JobRecord} from '../jobs/record.js';
 
 /** At most this many messages between two panes, both ways, within the window. */
@@ -40,14 +41,9 @@ export interface PaneAt {
   pane: string;
 }
 
-/** The milliseconds since the epoch a job id was made at (its base-36 prefix). */
-function madeAt(jobId: string): number {
-  return Number.parseInt(jobId.split('-')[0] ?? '', 36);
-}
-
 /** The ids of the jobs made within `windowMs` before `nowMs`: only their records are read. */
 export function recentIds(ids: readonly string[], nowMs: number, windowMs: number): string[] {
-  return ids.filter((id) => madeAt(id) >= nowMs - windowMs);
+  return ids.filter((id) => jobIdTime(id) >= nowMs - windowMs);
 }
 
 /**

@@ -148,7 +148,7 @@ async function newMessage(
       : await claimMessageId(
           at.stateDir,
           {
-            id: checkMessageId(o.id),
+            id: o.id,
             job: jobId,
             server: info.socketPath,
             pane: info.paneId,
@@ -203,17 +203,17 @@ async function sentBefore(
   o: SubmitOptions,
   ctx: SubmitContext,
 ): Promise<SubmitResult> {
-  const made = await madeBefore(store, job);
-  if (!made) throw new Error(`message ${o.id}'s job ${job} is gone`);
   const again = {sentBefore: o.id ?? ''};
   const handle = await store.open(job);
   const record = await handle.readState();
-  if (!o.wait) return {kind: 'queued', job, ...made, state: record.state, ...again};
+  const {pane, state} = record;
+  if (!o.wait)
+    return {kind: 'queued', job, pane, pid: record.pid ?? 0, log: handle.logPath, state, ...again};
   const outcome = await followToEnd(handle, ctx);
   return {
     kind: 'ran',
     job,
-    pane: made.pane,
+    pane,
     outcome,
     since: Date.parse(record.createdAt),
     ...again,

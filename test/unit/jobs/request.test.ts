@@ -1,4 +1,5 @@
 import {describe, expect, test} from 'vitest';
+import {jobIdTime} from '../../../src/base/paths.js';
 import {
   JOB_ID_PATTERN,
   type JobRequest,
@@ -54,6 +55,9 @@ describe('the stored request (request.json)', () => {
     const ids = [1_000, 2_000, 1_700_000_000_000, 1_800_000_000_000].map((t) => newJobId(t));
     for (const id of ids) expect(id).toMatch(JOB_ID_PATTERN);
     expect([...ids].sort()).toEqual(ids);
+    // And each gives its time back.
+    expect(ids.map(jobIdTime)).toEqual([1_000, 2_000, 1_700_000_000_000, 1_800_000_000_000]);
+    expect(jobIdTime('-x')).toBeNaN();
   });
 });
 
