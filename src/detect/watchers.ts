@@ -304,3 +304,45 @@ export class ForegroundWatch {
     }
   }
 }
+
+/**
+ * `watcher`, telling `onFirst` once — the first look where `test` holds (an agent shown at
+ * work after Enter: its turn started). Everything else is the watcher's own.
+ */
+export function noticing(
+  watcher: Watcher,
+  test: (view: PaneView) => boolean,
+  onFirst: () => void,
+): Watcher {
+  let told = false;
+  const look = (view: PaneView) => {
+    if (told || !test(view)) return;
+    told = true;
+    onFirst();
+  };
+  const w: Watcher = {
+    get historyRows() {
+      return watcher.historyRows;
+    },
+    get readsForeground() {
+      return watcher.readsForeground;
+    },
+    get searches() {
+      return watcher.searches;
+    },
+    observe(view) {
+      look(view);
+      return watcher.observe(view);
+    },
+  };
+  if (watcher.missingRows) w.missingRows = (view) => watcher.missingRows?.(view) ?? 0;
+  if (watcher.prepare) w.prepare = (view) => watcher.prepare?.(view) ?? Promise.resolve();
+  const events = watcher.observeEvents?.bind(watcher);
+  if (events)
+    w.observeEvents = (view, facts) => {
+      look(view);
+      return events(view, facts);
+    };
+  if (watcher.quietWindowMs) w.quietWindowMs = (ms) => watcher.quietWindowMs?.(ms);
+  return w;
+}

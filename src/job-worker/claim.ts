@@ -14,7 +14,7 @@ import {processId} from '../process/identity.js';
 
 /** A job as its worker holds it: its files, its log, and how it stood when claimed. */
 export type Claimed =
-  | {handle: JobHandle; log: Logger; ended: false}
+  | {handle: JobHandle; log: Logger; ended: false; record: JobRecord}
   /** `nudge cancel` ended the job before its worker started: there is nothing to do. */
   | {handle: JobHandle; log: Logger; ended: true; record: JobRecord};
 
@@ -39,8 +39,8 @@ export async function claimJob(
     return {handle, log, ended: true, record};
   }
   const self = processId(pid);
-  await handle.updateState({pid: self.pid, pidStart: self.start});
-  return {handle, log, ended: false};
+  const claimed = await handle.updateState({pid: self.pid, pidStart: self.start});
+  return {handle, log, ended: false, record: claimed};
 }
 
 /**

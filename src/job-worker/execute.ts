@@ -9,7 +9,7 @@ import {withSessionNeeds} from '../doors/session-needs.js';
 import {ifBusyMeans} from '../job-options/policies.js';
 import type {JobOutcome} from '../jobs/events.js';
 import type {JobRecord, RecordPatch} from '../jobs/record.js';
-import {createJobRecorder, type JobRecorder} from '../jobs/recorder.js';
+import {climbingReceipts, createJobRecorder, type JobRecorder} from '../jobs/recorder.js';
 import type {JobRequest} from '../jobs/request.js';
 import {isTerminal, type TerminalState} from '../jobs/states.js';
 import {JobHandle} from '../jobs/store.js';
@@ -133,12 +133,9 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
   let lost: string | undefined;
   let transportRecord: string | undefined;
   // Each state change carries the transport once known: the final state has it, come what may.
+  const untilRecorded = untilRoom(request, ctx, () => current());
   const patched = withPatch(
-    createJobRecorder(
-      handle,
-      log,
-      untilRoom(request, ctx, () => current()),
-    ),
+    createJobRecorder(handle, log, untilRecorded),
     () => (transportRecord === undefined ? {} : {transport: transportRecord}),
     () => handle.cancelledByPerson(),
   );
@@ -167,7 +164,8 @@ export async function executeJob(request: JobRequest, ctx: ExecuteContext): Prom
   // one tmux process; a text handed to the agent's door leaves the pane's state to its jobs.
   const spawned = createTmux(createSpawnRunner(spec));
   const current = () => (transport.opened ? transport.tmux : spawned);
-  const recorder = shownOnPane(patched, request, {current, lock: lockFor(request.pane)});
+  const shown = shownOnPane(patched, request, {current, lock: lockFor(request.pane)});
+  const recorder = climbingReceipts(shown, claimed.record, () => new Date().toISOString());
   // The profiles are read before any pane lock is taken (zod and TOML: CPU a holder can't spare).
   loadedProfiles();
 

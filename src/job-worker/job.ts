@@ -27,6 +27,8 @@ import {jobStallHook} from './stall.js';
 import {typingProgress} from './typing-progress.js';
 import {blockedUntilAnswered} from './unblocked.js';
 
+const SHELL_TOOK = 'the shell took the line';
+
 /** The pane as the job began to type: its foreground command, first process, and whether it
  * is a shell's pane running no agent. */
 type AtPane = {paneCommand: string; panePid: number; shellPane: boolean};
@@ -216,6 +218,8 @@ class Job {
     await this.deps.recorder.event('typed', typed);
     const {panePid, shellPane} = step;
     if (shellPane && this.#o.enter) this.#running = {panePid};
+    if (shellPane && delivered.delivery.startsWith('submitted'))
+      await this.deps.recorder.event('turn-started', {pane: this.request.pane, by: SHELL_TOOK});
     return {at: 'waiting', profile, paneCommand, panePid, shellPane, delivered};
   }
 
@@ -237,7 +241,7 @@ class Job {
         before,
         exitPattern: sentinelOf(this.request).pattern,
         dialogs: 'end',
-        ...hookEvents(recorder, pane),
+        ...hookEvents(recorder, pane, delivery),
         onInputUnknown,
         stall,
       },

@@ -3,6 +3,7 @@ import type {DoorAttempt} from '../doors/ladder.js';
 import type {PaneEvents} from '../pane/events.js';
 import type {Delivery} from '../pane/failures.js';
 import type {FollowKind} from '../tmux/follow-format.js';
+import type {Receipt} from './receipts.js';
 import type {JobEnding, NoticeVia} from './record.js';
 import type {StallEvents} from './stalled.js';
 import type {SameMembers, SubmitState, TerminalState} from './states.js';
@@ -79,6 +80,11 @@ export interface JobEvents extends PaneEvents, StallEvents, TellingEvents {
   'transport-lost': {detail: string};
   /** After a `blocked` ending: the person answered the dialog; the pane's state was cleared. */
   unblocked: {pane: string; waitedMs: number};
+  /** What was sent is at work: the agent showed itself busy after it, or a shell took the
+   * line (`by` says which). */
+  'turn-started': {pane: string; by: string};
+  /** The message climbed a rung of its receipts (src/jobs/receipts.ts). */
+  receipt: Omit<Receipt, 'at'>;
 }
 
 /** What each state change records with it (`queued` is written when the job is created). */

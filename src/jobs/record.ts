@@ -3,6 +3,7 @@ import type {DoorKind} from '../agents/doors.js';
 import type {ProfileName} from '../agents/profile.js';
 import {versionOneRecord} from '../base/shape.js';
 import type {Delivery} from '../pane/failures.js';
+import type {Receipt} from './receipts.js';
 import type {RunReport} from './run-report.js';
 import type {StalledMark} from './stalled.js';
 import {
@@ -101,6 +102,11 @@ export interface SubmitRecord extends RecordBase<SubmitState> {
   noticeDue?: {to: string; text: string};
   /** Cancelled while typing: whether what was typed was cleared (false: left in the line). */
   cleared?: boolean;
+  /** Where the message stands on its ladder of receipts (src/jobs/receipts.ts). */
+  receipt?: Receipt;
+  /** `nudge resend`: the job this one sends again, and the job that sent this one again. */
+  resentFrom?: string;
+  resentAs?: string;
 }
 
 /** A `nudge run` job: a task in a pane of its own. */
@@ -165,4 +171,6 @@ export interface JobEnding {
   noticeDue?: {to: string; text: string} | undefined;
   /** Cancelled while typing: whether what was typed was cleared from the input line. */
   cleared?: boolean | undefined;
+  /** The program, or every door, said no to the text (its receipt ends `refused`). */
+  refused?: boolean | undefined;
 }

@@ -2,7 +2,10 @@ import type {HookMark, RefusedMark} from '../agents/hook-marks.js';
 import type {Clock} from '../base/clock.js';
 import {describeError, isNoRoom} from '../base/errors.js';
 import type {Logger} from '../base/log.js';
+import type {Delivery} from '../pane/failures.js';
 import type {JobEvents, JobOutcome, JobTransitions} from './events.js';
+import {type ReceiptEvent, rungOfEvent} from './receipt-events.js';
+import {climb, type Receipt, receiptEvent} from './receipts.js';
 import type {JobEnding, JobRecord, RecordPatch} from './record.js';
 import type {TerminalState} from './states.js';
 import type {JobHandle} from './store.js';
@@ -153,17 +156,27 @@ export function createJobRecorder(
 
 /** What a job records of an agent's turn-end hooks while it waits on `pane`: a mark (with
  * what it said still runs), a hook that claimed the pane and could not prove it (no mark, the
- * wait goes on), and what keeps the agent from having settled (`working`, in the record while
- * it lasts). */
+ * wait goes on), what keeps the agent from having settled (`working`, in the record while
+ * it lasts), and the start of the turn its text began (`delivery`: how the text went in). */
 export function hookEvents(
   recorder: JobRecorder,
   pane: string,
+  delivery: Delivery,
 ): {
   onHookMark: (mark: HookMark) => void;
   onHookRefused: (refused: RefusedMark) => void;
   onWorking: (what: string | undefined) => void;
+  onTurnStarted: (by: string) => void;
 } {
+  let started = false;
   return {
+    // Told once. A line the agent queued behind its running turn: its busy marker is that
+    // turn's, so its own start shows only at its turn's end.
+    onTurnStarted: (by) => {
+      if (started || delivery === 'queued') return;
+      started = true;
+      void recorder.event('turn-started', {pane, by});
+    },
     onHookMark: (mark) =>
       void recorder.event('hook-mark', {
         pane,
@@ -176,6 +189,47 @@ export function hookEvents(
     onWorking: (what) => {
       void recorder.mark({working: what});
       if (what !== undefined) void recorder.event('working', {pane, what});
+    },
+  };
+}
+
+/**
+ * A job's recorder that climbs its message's receipts (src/jobs/receipts.ts) as it goes: each
+ * event that proves a higher rung is followed by a `receipt` event and the record's `receipt`.
+ * The ending's rung is written by the one writer of endings (JobHandle.end). `record`: the
+ * job's record when its worker began.
+ */
+export function climbingReceipts(
+  recorder: JobRecorder,
+  record: JobRecord,
+  wallIso: () => string,
+): JobRecorder {
+  let receipt: Receipt | undefined = record.kind === 'submit' ? record.receipt : undefined;
+  let notifying = false;
+  let refused = false;
+  const climbTo = async (step: Parameters<typeof climb>[1]) => {
+    const next = climb(receipt, step, wallIso());
+    if (!next) return;
+    receipt = next;
+    await recorder.mark({receipt: next});
+    await recorder.event('receipt', receiptEvent(next));
+  };
+  return {
+    async transition(state, data, patch) {
+      if (state === 'notifying') notifying = true;
+      await recorder.transition(state, data, patch);
+    },
+    mark: (patch) => recorder.mark(patch),
+    async event(name, data) {
+      await recorder.event(name, data);
+      const e = {name, data} as ReceiptEvent;
+      if (e.name === 'door' && !notifying && e.data.result === 'refused') refused = true;
+      await climbTo(rungOfEvent(e, notifying));
+    },
+    async end(outcome, patch) {
+      // A text every door refused (`--if-busy now`): its receipt ends `refused`.
+      const sure = refused && outcome.state === 'failed' ? {...outcome, refused: true} : outcome;
+      await recorder.end(sure, patch);
     },
   };
 }

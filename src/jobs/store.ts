@@ -9,6 +9,7 @@ import {thisProcess} from '../base/this-process.js';
 import type {IfBusy} from '../job-options/policies.js';
 import type {ProcessId} from '../process/identity.js';
 import type {JobEvent} from './events.js';
+import {acceptedAt, finalReceipt, receiptEvent} from './receipts.js';
 import {checkJobRecord, type JobEnding, type JobRecord, type RecordPatch} from './record.js';
 import {
   JOB_ID_PATTERN,
@@ -119,13 +120,8 @@ export class JobHandle {
    * its stale copy after the worker had finished and bring a done job back to "queued".
    */
   async recordWorkerPid(worker: ProcessId): Promise<void> {
-    await writeFileAtomic(
-      this.pidPath,
-      `${worker.pid}${worker.start ? ` ${worker.start}` : ''}\n`,
-      {
-        durable: false,
-      },
-    );
+    const text = `${worker.pid}${worker.start ? ` ${worker.start}` : ''}\n`;
+    await writeFileAtomic(this.pidPath, text, {durable: false});
   }
 
   /**
@@ -156,8 +152,13 @@ export class JobHandle {
     }
     const {by, ...given} = ending;
     const fields = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
-    const record = await this.updateState({...fields, state, finishedAt: nowIso}, nowIso);
+    // A message ends on a rung of its receipts, whoever ends it (a worker, a cancel, a sweep).
+    const was = await this.readState();
+    const receipt = was.kind === 'submit' && finalReceipt(was.receipt, state, ending, nowIso);
+    const patch = {...fields, state, finishedAt: nowIso, ...(receipt ? {receipt} : {})};
+    const record = await this.updateState(patch, nowIso);
     await this.appendEvent(state, {state, ...fields, ...(by ? {by} : {})}, nowIso);
+    if (receipt) await this.appendEvent('receipt', receiptEvent(receipt), nowIso);
     return {record, wrote: true};
   }
 
@@ -270,10 +271,12 @@ export class JobStore {
     from: JobRecord['submittedFrom'],
   ): Promise<JobHandle> {
     await mkdir(handle.dir, {mode: DIR_MODE});
+    const kind = request.kind ?? 'submit';
+    const accepted = kind === 'submit' ? acceptedAt(request.createdAt) : undefined;
     const record: JobRecord = {
       version: 1,
       id: request.jobId,
-      kind: request.kind ?? 'submit',
+      kind,
       state: 'queued',
       pane: request.pane,
       paneTarget: request.paneTarget,
@@ -284,6 +287,7 @@ export class JobStore {
       updatedAt: request.createdAt,
       preview: previewText(request.text),
       ...(from ? {submittedFrom: from} : {}),
+      ...(accepted ? {receipt: accepted} : {}),
     };
     // Three files at once: their fsyncs share the file system's commits.
     await Promise.all([
@@ -291,6 +295,7 @@ export class JobStore {
       writeFileAtomic(handle.statePath, `${JSON.stringify(record, null, 2)}\n`),
       handle.appendEvent('queued', {state: 'queued', pane: request.pane}, request.createdAt),
     ]);
+    if (accepted) await handle.appendEvent('receipt', receiptEvent(accepted), request.createdAt);
     return handle;
   }
 

@@ -2,6 +2,7 @@ import type {FoundDialog} from '../agents/dialogs.js';
 import type {HookMark, HookMarkSource, RefusedMark} from '../agents/hook-marks.js';
 import type {Profile} from '../agents/profile.js';
 import {isAgent} from '../agents/profile.js';
+import {isBusy} from '../agents/screens.js';
 import type {Clock} from '../base/clock.js';
 import type {Pattern} from '../base/pattern.js';
 import {watcherAfterEnter} from '../detect/conditions.js';
@@ -11,7 +12,7 @@ import type {Stall, StallHook} from '../detect/stall.js';
 import type {UntilSpec} from '../detect/until.js';
 import {knownEnding} from '../detect/wait-look.js';
 import {type PaneActivity, waitUntil} from '../detect/wait-until.js';
-import {ForegroundWatch} from '../detect/watchers.js';
+import {ForegroundWatch, noticing, type Watcher} from '../detect/watchers.js';
 import type {Foreground} from '../process/foreground.js';
 import type {ServedInPane} from '../process/served.js';
 import type {FollowKind} from '../tmux/follow-format.js';
@@ -66,6 +67,9 @@ export interface AwaitOptions {
   onHookRefused: (refused: RefusedMark) => void;
   /** The stall watchdog (`--stall`), if on. */
   stall?: StallHook | undefined;
+  /** Told once when an agent shows itself at work after Enter (a busy marker on its screen),
+   * or its turn-end hook reports: what was typed started a turn. */
+  onTurnStarted: (by: string) => void;
 }
 
 /** How the wait ended. */
@@ -105,6 +109,7 @@ function followHookMarks(
   const u = o.until;
   if (!(u.kind === 'stable' || (u.kind === 'prompt' && u.pattern === undefined))) return undefined;
   const onMark = (mark: HookMark) => {
+    o.onTurnStarted(`its turn-end hook reported (${mark.source})`);
     o.onHookMark(mark);
     // A turn-end mark is news of the work: no stall goes on through it.
     const change = o.stall?.watch.touch(deps.clock.now());
@@ -153,6 +158,13 @@ function awaitedOf(
   };
 }
 
+/** An agent's watcher that tells when its turn shows started (a busy marker on screen). */
+function startNoticed(watcher: Watcher, o: AwaitOptions, agent: boolean): Watcher {
+  if (!agent || o.profile.busy.length === 0) return watcher;
+  const busy = (view: PaneView) => isBusy(o.profile, view);
+  return noticing(watcher, busy, () => o.onTurnStarted('the agent showed itself at work'));
+}
+
 /**
  * Wait until the condition holds for what was just typed and submitted, a fail pattern shows,
  * or the timeout passes. An agent is also woken by its turn-end hook, and is done only once it
@@ -199,7 +211,7 @@ export async function awaitDone(
     });
     // A job's watchers never end as unknown: they wait on, their reason saying so.
     const waited = knownEnding(
-      await waitUntil(deps.tmux, pane, watcher, {
+      await waitUntil(deps.tmux, pane, startNoticed(watcher, o, agent), {
         intervalMs: o.intervalMs,
         timeoutMs: o.timeoutMs,
         clock: deps.clock,

@@ -95,6 +95,7 @@ export async function watchRunning(
       onHookMark: () => {},
       onHookRefused: () => {},
       onWorking: () => {},
+      onTurnStarted: () => {},
     },
     both,
   ).then(

@@ -147,6 +147,8 @@ describe('runJob', () => {
       'locked',
       'typing',
       'typed',
+      // A shell's pane: the shell took the line, so its command began.
+      'turn-started',
       'waiting',
       // The fake pane has no /proc: the job says liveness decides as before.
       'input-state-unknown',

@@ -30,7 +30,7 @@ test('one call per step: the record, events.jsonl and the log agree; the ending 
   const record = await handle.readState();
   expect(record).toMatchObject({state: 'done', notified: true, waitedMs: 5});
   const events = (await handle.readEvents()).map((e) => e.event);
-  expect(events).toEqual(['queued', 'locked', 'typing', 'enter-retry', 'done']);
+  expect(events).toEqual(['queued', 'receipt', 'locked', 'typing', 'enter-retry', 'done']);
   const log = readFileSync(handle.logPath, 'utf8');
   expect(log).toContain('"msg":"state typing"');
   expect(log).toContain('"recorded":false');

@@ -50,7 +50,7 @@ describe('JobStore', () => {
     }
     expect(statSync(handle.dir).mode & 0o777).toBe(0o700);
     expect((await handle.readState()).state).toBe('queued');
-    expect((await handle.readEvents()).map((e) => e.event)).toEqual(['queued']);
+    expect((await handle.readEvents()).map((e) => e.event)).toEqual(['queued', 'receipt']);
     await handle.updateState({state: 'locked', pid: 99});
     expect(await handle.readState()).toMatchObject({
       state: 'locked',

@@ -50,6 +50,7 @@ function world(screens: Array<() => PaneView>) {
         exitPattern: SENTINEL.pattern,
         onHookMark: () => {},
         onWorking: () => {},
+        onTurnStarted: () => {},
         ...over,
       },
       new AbortController().signal,
@@ -89,6 +90,28 @@ describe('awaitDone', () => {
     expect(got.status).toBe('timeout');
     expect(got.waitedMs).toBeGreaterThanOrEqual(20_000);
     expect(got.why).toMatch(/chang/);
+  });
+
+  test("an agent's turn told started once, at the first look that shows it busy", async () => {
+    const started: string[] = [];
+    const idle = () => capturedScreen('claude-idle-empty');
+    const busy = () => capturedScreen('claude-busy');
+    const w = world([idle, busy, busy, idle, idle, idle, idle]);
+    const got = await w.wait('turn', {
+      profile: PROFILES.claude!,
+      paneCommand: 'node',
+      before: capturedScreen('claude-idle-empty'),
+      onTurnStarted: (by) => started.push(by),
+    });
+    expect(got.status).toBe('done');
+    expect(started).toEqual(['the agent showed itself at work']);
+  });
+
+  test('a shell pane is never told a turn started from its screen', async () => {
+    const started: string[] = [];
+    const w = world([shell('compiling'), shell('compiling', '', '__NUDGE_job1_EXIT_0__', '$ ')]);
+    await w.wait('exit', {onTurnStarted: (by) => started.push(by)});
+    expect(started).toEqual([]);
   });
 
   test.each([

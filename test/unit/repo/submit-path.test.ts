@@ -73,9 +73,10 @@ const WORKER_PATH: PathSpec = {
  * its typing progress in the record, the worker's look at the clock before the mark (+1); a
  * cancelled line's mark waiting for the cursor to rest (+1); submit's look at whether the
  * pane's agent takes a text of over a minute's typing as a paste (+2); issue 66's message id
- * claimed before the job is made (+1) and the loop cap's read of the recent jobs (+2).
+ * claimed before the job is made (+1) and the loop cap's read of the recent jobs (+2); its
+ * receipts, the worker's recorder climbing them (+1).
  */
-const MOST_DEEP_TURNS = {submit: 70, worker: 203};
+const MOST_DEEP_TURNS = {submit: 70, worker: 204};
 
 function folderOf(path: string): string {
   const parts = path.split('/');

@@ -1,0 +1,81 @@
+import type {Delivery} from '../pane/failures.js';
+import type {JobEvents} from './events.js';
+import type {Step} from './receipts.js';
+
+// Which event of a job's worker proves which rung of its receipts (src/jobs/receipts.ts).
+
+const DELIVERED_WHY: Record<Delivery, string | undefined> = {
+  submitted: 'read back at the prompt: the program took it',
+  'submitted-after-retry': 'read back at the prompt after Enter again: the program took it',
+  queued: 'the agent queued it behind its running turn',
+  unconfirmed: 'typed and Enter pressed; its echo could not be read back',
+  'no-enter': 'typed, Enter not pressed (--no-enter)',
+  'not-submitted': undefined,
+  shown: undefined,
+};
+
+type EventOf<K extends keyof JobEvents> = {name: K; data: JobEvents[K]};
+/** One event of a job, as its recorder is given it. */
+export type ReceiptEvent = {[K in keyof JobEvents]: EventOf<K>}[keyof JobEvents];
+
+/** Why a job waits before its text goes in, by the event that says so. */
+function heldBy(e: ReceiptEvent): string | undefined {
+  switch (e.name) {
+    case 'waiting-for-lock':
+      return e.data.ahead > 0
+        ? `behind ${e.data.ahead} job${e.data.ahead === 1 ? '' : 's'} at ${e.data.pane}`
+        : `waiting for ${e.data.pane}'s lock`;
+    case 'waiting-for-draft':
+      return "a person's draft in the composer";
+    case 'waiting-for-half-line':
+      return "a cancelled job's half line in the input";
+    case 'waiting-for-composer':
+      return "the agent's composer not on screen yet";
+    case 'waiting-for-start':
+      return 'the agent still starting';
+    case 'waiting-for-idle':
+      return 'the pane busy (--when-idle)';
+    case 'waiting-for-program':
+      return `behind ${e.data.program} in the pane's foreground`;
+    case 'waiting-for-edit':
+      return 'open in an editor (nudge queue edit)';
+    case 'waiting-to-leave-mode':
+      return `the pane in ${e.data.mode}`;
+    case 'waiting-for-turn':
+      return "the agent's turn (shell mode takes a command only between turns)";
+    case 'limit':
+      return `a usage limit, resets ${e.data.resets}`;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The rung one event of a job's worker proves, if any. `notifying`: the job sends its notice
+ * now — its doors are the notice's, not the message's.
+ */
+export function rungOfEvent(e: ReceiptEvent, notifying: boolean): Step {
+  const held = heldBy(e);
+  if (held) return {rung: 'held', why: held};
+  switch (e.name) {
+    case 'typed': {
+      const why = DELIVERED_WHY[e.data.delivery];
+      return why ? {rung: 'delivered', why} : undefined;
+    }
+    case 'door': {
+      if (notifying) return undefined;
+      if (e.data.result === 'held') return {rung: 'held', why: `${e.data.door}: ${e.data.why}`};
+      if (e.data.result !== 'delivered') return undefined;
+      const how = e.data.delivery === 'queued' ? ', queued behind its turn' : '';
+      return {rung: 'delivered', why: `taken by ${e.data.door}'s door${how}`};
+    }
+    case 'turn-started':
+      return {rung: 'turn-started', why: e.data.by};
+    case 'condition-met':
+      return {rung: 'turn-ended', why: e.data.verdict ?? 'the wait ended: done'};
+    case 'fail-pattern':
+      return {rung: 'turn-ended', why: `a fail pattern showed: ${e.data.match ?? ''}`.trim()};
+    default:
+      return undefined;
+  }
+}
