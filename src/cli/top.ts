@@ -199,7 +199,7 @@ function screen(s: Screen) {
   return h(
     Box,
     {flexDirection: 'column'},
-    h(Text, {bold: true}, line(titleOf(view?.server || '…', panes.length))),
+    h(Text, {bold: true}, line(titleOf(view?.server || '…', panes.length, view?.undelivered))),
     h(Text, {dimColor: true}, line(KEYS)),
     h(Text, {dimColor: true}, line(`${' '.repeat(MARKER)}${headerCells(layout).join(' ')}`)),
     ...panes.map((p, i) => {
@@ -240,7 +240,8 @@ function screen(s: Screen) {
   );
 }
 
-const titleOf = (server: string, panes: number) => `nudge top — ${server} · ${panes} pane(s)`;
+const titleOf = (server: string, panes: number, undelivered = 0) =>
+  `nudge top — ${server} · ${panes} pane(s)${undelivered ? ` · ${undelivered} undelivered (nudge jobs --undelivered)` : ''}`;
 
 /** Run `top` until `q`; resolves once the terminal is restored. */
 export async function runTop(options: TopOptions, ctx: CommandContext): Promise<void> {
@@ -253,7 +254,7 @@ export async function runTop(options: TopOptions, ctx: CommandContext): Promise<
 export function topText(view: TopView, width = Number.POSITIVE_INFINITY): string[] {
   const layout: TopLayout = fitColumns(width);
   const fitted = (text: string) => cut(text, width).trimEnd();
-  const lines = [fitted(titleOf(view.server, view.panes.length))];
+  const lines = [fitted(titleOf(view.server, view.panes.length, view.undelivered))];
   if (view.panes.length === 0) return [...lines, '  No jobs on this server yet.'];
   lines.push(fitted(`${' '.repeat(MARKER)}${headerCells(layout).join(' ')}`));
   for (const p of view.panes) {

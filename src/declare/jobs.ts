@@ -1,6 +1,6 @@
 import {HOST_OPTION, JSON_OPTION} from '../base/option-table.js';
 import {JOBS_OPTIONS, JOBS_PRUNE_OPTIONS, LOGS_OPTIONS} from '../verbs/options/setup.js';
-import {type AnyDeclaration, defineCommand, JOB, KEEPS, LOOKS} from './define.js';
+import {ACTS, type AnyDeclaration, defineCommand, JOB, KEEPS, LOOKS} from './define.js';
 
 /** `nudge jobs`, `status`, `cancel` and `logs`: the jobs in the store — here, or with
  * `--host` (or a job named `HOST:ID`) on another host. */
@@ -76,6 +76,33 @@ export const cancel = defineCommand({
   },
 });
 
+export const resend = defineCommand({
+  verb: 'resend',
+  describe:
+    'send a dead letter again (a message that never got through: nudge jobs --undelivered) as a new job, its id carried on',
+  positionals: [JOB],
+  options: {
+    ...HOST_OPTION,
+    ...JSON_OPTION,
+    pane: {
+      type: 'string',
+      describe:
+        "send it to this pane of the job's tmux server instead (%N): its agent came back elsewhere",
+    },
+  },
+  examples: [
+    ['$0 jobs --undelivered', 'the messages that never got through, and why'],
+    ['$0 resend 0mwt8k2p1-3f9a --pane %7', 'send one again, to the agent now in pane %7'],
+  ],
+  render: async () => (await import('../render/resend.js')).renderResend,
+  mcp: {
+    title: 'Send a dead letter again',
+    annotations: ACTS,
+    description:
+      'Send again a message that never got through (refused, undeliverable, or expired before delivery; jobs with undelivered lists them) as a new job with the same text and options, to its pane or to pane; its message id goes on with it. A job that got through, is still going on, or was resent already is refused.',
+  },
+});
+
 export const logs = defineCommand({
   verb: 'logs',
   describe: "print a job's worker log",
@@ -89,4 +116,4 @@ export const logs = defineCommand({
 });
 
 /** This file's commands, in the order `--help` lists them. */
-export const COMMANDS: readonly AnyDeclaration[] = [jobs, jobsPrune, status, cancel, logs];
+export const COMMANDS: readonly AnyDeclaration[] = [jobs, jobsPrune, status, cancel, resend, logs];

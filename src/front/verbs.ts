@@ -13,6 +13,7 @@ export const VERBS = {
   'jobs-prune': async () => (await import('../verbs/prune.js')).pruneJobs,
   status: async () => (await import('../verbs/jobs.js')).showStatus,
   cancel: async () => (await import('../jobs/cancel.js')).cancelJob,
+  resend: async () => (await import('../verbs/resend.js')).resend,
   logs: async () => (await import('../verbs/logs.js')).showLogs,
   run: async () => (await import('../verbs/run.js')).runInPane,
   'watch-start': async () => (await import('../verbs/watch.js')).startWatcher,
@@ -41,6 +42,7 @@ export type Verb = keyof typeof VERBS;
 export const JOB_VERBS: ReadonlySet<Verb> = new Set([
   'status',
   'cancel',
+  'resend',
   'logs',
   'queue-move',
   'queue-drop',

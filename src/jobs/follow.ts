@@ -3,7 +3,9 @@ import {type Clock, sleepOrWake} from '../base/clock.js';
 import {NudgeError} from '../base/errors.js';
 import {watchQueue} from '../locks/queue-watch.js';
 import type {JobOutcome} from './events.js';
+import {type ShownState, shownReceipt} from './liveness.js';
 import {believedRecord} from './lost.js';
+import {height, type LadderRung, type Receipt, reachedOf} from './receipts.js';
 import type {JobEnding} from './record.js';
 import {isTerminal, type TerminalState} from './states.js';
 import type {JobHandle} from './store.js';
@@ -90,4 +92,52 @@ export function outcomeOfRecord(
     OUTCOME_FIELDS.flatMap((k) => (ended[k] === undefined ? [] : [[k, ended[k]]])),
   );
   return {...kept, state, notified: ended.notified ?? false};
+}
+
+/** How a wait for a rung of a job's receipts ended. */
+export interface RungFollowed {
+  /** `reached`: the message got there (or past it); `ended`: the job ended short of it;
+   * `timeout`: neither before the deadline. */
+  status: 'reached' | 'ended' | 'timeout';
+  receipt: Receipt | undefined;
+  state: ShownState;
+}
+
+/**
+ * Follow a job until its message reaches `rung` of its receipts, it ends short of it, or
+ * `timeoutMs` passes — woken by each write of its record, looked at every second besides.
+ * Interrupted (Ctrl-C, SIGTERM), only the waiting stops, in one sentence.
+ */
+export async function followToRung(
+  handle: JobHandle,
+  rung: LadderRung,
+  timeoutMs: number,
+  ctx: {signal: AbortSignal; clock: Clock},
+): Promise<RungFollowed> {
+  const deadline = ctx.clock.now() + timeoutMs;
+  const watch = watchQueue(handle.dir);
+  try {
+    for (;;) {
+      const nowMs = ctx.clock.wall();
+      const {record, shown} = await believedRecord(handle, nowMs);
+      const receipt = shownReceipt(record, shown, nowMs);
+      const at = {receipt, state: shown};
+      if (height(reachedOf(receipt)) >= height(rung)) return {status: 'reached', ...at};
+      if (isTerminal(shown)) return {status: 'ended', ...at};
+      const left = deadline - ctx.clock.now();
+      if (left <= 0) return {status: 'timeout', ...at};
+      const wake = watch && !watch.broken ? () => watch.next : undefined;
+      await sleepOrWake(ctx.clock, Math.min(FOLLOW_BACKSTOP_MS, left), ctx.signal, wake).catch(
+        () => {},
+      );
+      watch?.reset();
+      if (ctx.signal.aborted)
+        throw new NudgeError(
+          'interrupted',
+          `Stopped waiting; job ${handle.id} goes on (nudge status ${handle.id}).`,
+        );
+    }
+  } finally {
+    watch?.close();
+  }
 }

@@ -1,4 +1,5 @@
 import {isRunning, type ProcessId} from '../process/identity.js';
+import {finalReceipt, type Receipt} from './receipts.js';
 import type {JobRecord} from './record.js';
 import {isTerminal, type JobState} from './states.js';
 
@@ -33,4 +34,17 @@ export function shownState(
   if (isTerminal(record.state)) return record.state;
   if (record.pid !== undefined) return alive(record) ? record.state : 'lost';
   return nowMs - Date.parse(record.createdAt) > WORKER_START_GRACE_MS ? 'lost' : record.state;
+}
+
+/** A message's receipt as a reader should believe it: a job whose worker died without
+ * writing its ending (shown `lost`) ends on the rung its ending would have written. */
+export function shownReceipt(
+  record: JobRecord,
+  shown: ShownState,
+  nowMs: number,
+): Receipt | undefined {
+  if (record.kind !== 'submit') return undefined;
+  if (!isTerminal(shown) || isTerminal(record.state)) return record.receipt;
+  const ended = finalReceipt(record.receipt, shown, record, new Date(nowMs).toISOString());
+  return ended ?? record.receipt;
 }

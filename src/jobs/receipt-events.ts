@@ -72,10 +72,18 @@ export function rungOfEvent(e: ReceiptEvent, notifying: boolean): Step {
     case 'turn-started':
       return {rung: 'turn-started', why: e.data.by};
     case 'condition-met':
-      return {rung: 'turn-ended', why: e.data.verdict ?? 'the wait ended: done'};
+      return {rung: 'turn-ended', why: metBecause(e.data)};
     case 'fail-pattern':
       return {rung: 'turn-ended', why: `a fail pattern showed: ${e.data.match ?? ''}`.trim()};
     default:
       return undefined;
   }
+}
+
+/** Why the wait's condition held, in words: the command's status, what matched, or the
+ * verdict (an agent's settling). */
+function metBecause(found: JobEvents['condition-met']): string {
+  if (found.exitCode !== undefined) return `the command exited with status ${found.exitCode}`;
+  if (found.match !== undefined) return `matched: ${found.match}`;
+  return found.verdict && found.verdict !== 'done' ? found.verdict : 'the wait ended: done';
 }

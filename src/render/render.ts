@@ -4,6 +4,7 @@ import {EXIT_CODES, type ExitCode, exitCodeOfState} from '../base/errors.js';
 import type {OnHost} from '../front/dispatch.js';
 import type {CancelResult} from '../jobs/cancel.js';
 import type {JobOutcome} from '../jobs/events.js';
+import {isUndelivered} from '../jobs/receipts.js';
 import {describeStalled, stateWords, workingShown} from '../jobs/stalled.js';
 import {LOCAL_HOST} from '../remote/dest.js';
 import type {ExpectAnswer, ExpectResult} from '../verbs/expect.js';
@@ -183,7 +184,9 @@ export function renderJobs(
           ? `${j.state}, waiting for you`
           : j.working
             ? `${j.state}, ${workingShown(j.working)}`
-            : stateWords(j),
+            : j.kind === 'submit' && isUndelivered(j.receipt, j.resentAs) && j.receipt
+              ? `${stateWords(j)}, ${j.receipt.rung}`
+              : stateWords(j),
     j.pane,
     formatDuration(r.nowMs - Date.parse(j.createdAt)),
     j.preview,

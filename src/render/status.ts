@@ -1,6 +1,7 @@
 import {formatDuration} from '../base/durations.js';
 import {EXIT_CODES, type ExitCode} from '../base/errors.js';
 import type {OnHost} from '../front/dispatch.js';
+import {describeReceipt} from '../jobs/receipts.js';
 import {describeStalled, stateWords} from '../jobs/stalled.js';
 import type {RelayRecord} from '../relay/relay.js';
 import type {JobStatus} from '../verbs/jobs.js';
@@ -75,6 +76,9 @@ export function renderStatus(
       ? `, about ${formatDuration(s.typingLeftMs)} left`
       : '';
   line(`state   ${stateWords(s)}${left}${lostNote}${unrecorded}`);
+  if (s.kind === 'submit' && s.receipt) line(`receipt ${describeReceipt(s.receipt)}`);
+  if (s.kind === 'submit' && s.resentAs) line(`resent  as job ${s.resentAs} (nudge resend)`);
+  if (s.kind === 'submit' && s.resentFrom) line(`resends job ${s.resentFrom}`);
   if (s.reason) line(`reason  ${s.reason}`);
   if (s.recoveredAs) line(`recovered as job ${s.recoveredAs} (nudge recover)`);
   if (s.stalled)

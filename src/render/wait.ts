@@ -1,5 +1,6 @@
 import {EXIT_CODES, type ExitCode} from '../base/errors.js';
-import type {ManyIdleResult, PaneIdleResult, WaitResult} from '../verbs/wait.js';
+import {describeReceipt} from '../jobs/receipts.js';
+import type {ManyIdleResult, PaneIdleResult, RungWaitResult, WaitResult} from '../verbs/wait.js';
 import {blockedLine, type Output, seconds} from './render.js';
 
 // `nudge wait`: one pane's verdict as a line (or JSON), several panes' answer and each pane's
@@ -7,6 +8,7 @@ import {blockedLine, type Output, seconds} from './render.js';
 
 export function renderWait(r: WaitResult, json: boolean, out: Output): ExitCode {
   if ('mode' in r) return renderWaitMany(r, json, out);
+  if ('job' in r) return renderRung(r, json, out);
   if (json) {
     const {durationMs, ...rest} = r;
     out.stdout(JSON.stringify({...rest, duration_ms: durationMs}));
@@ -57,4 +59,21 @@ function renderWaitMany(r: ManyIdleResult, json: boolean, out: Output): ExitCode
   for (const p of r.panes)
     out.stdout(`  ${p.pane}  ${p.status === 'stopped' ? 'not waited for further' : waitLine(p)}`);
   return waitExit(r.status);
+}
+
+/** `wait --job J --until RUNG`: 0 reached, 1 ended short of it, 124 timed out. */
+function renderRung(r: RungWaitResult, json: boolean, out: Output): ExitCode {
+  if (json) {
+    const {durationMs, ...rest} = r;
+    out.stdout(JSON.stringify({...rest, duration_ms: durationMs}));
+  } else {
+    const at = r.receipt ? describeReceipt(r.receipt) : 'no receipts (a job of an older nudge)';
+    const after = seconds(r.durationMs);
+    if (r.status === 'reached') out.stdout(`Job ${r.job} is ${at} (after ${after})`);
+    else if (r.status === 'ended')
+      out.stdout(`Job ${r.job} ended ${r.state} short of ${r.until}: ${at}`);
+    else out.stdout(`Timeout: job ${r.job} did not reach ${r.until} in ${after}; it is ${at}`);
+  }
+  if (r.status === 'reached') return EXIT_CODES.ok;
+  return r.status === 'ended' ? EXIT_CODES.failure : EXIT_CODES.timeout;
 }

@@ -6,7 +6,7 @@
  * sends at once cannot both type; the claim names the job, its pane and a digest of its text.
  */
 import {createHash} from 'node:crypto';
-import {mkdir, readFile, rm, stat, writeFile} from 'node:fs/promises';
+import {mkdir, readdir, readFile, rm, stat, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import type {Clock} from '../base/clock.js';
 import {NudgeError} from '../base/errors.js';
@@ -26,6 +26,9 @@ export interface MessageClaim {
   pane: string;
   /** SHA-256 of the text, hex. */
   text: string;
+  /** Where the message went before it was resent here (`nudge resend`): a retry to one of
+   * these is the same message too. */
+  before?: Array<{server: string; pane: string}>;
 }
 
 /** How long a claim whose job is not (yet) recorded is taken for a send still recording it;
@@ -102,7 +105,8 @@ export async function claimMessageId(
 
 /** The same id for another message: one sentence, nothing sent. */
 function refuseOther(held: MessageClaim, want: MessageClaim): void {
-  const elsewhere = held.server !== want.server || held.pane !== want.pane;
+  const places = [{server: held.server, pane: held.pane}, ...(held.before ?? [])];
+  const elsewhere = !places.some((p) => p.server === want.server && p.pane === want.pane);
   if (!elsewhere && held.text === want.text) return;
   const server = held.server === want.server ? '' : ` on ${held.server}`;
   const what = elsewhere ? `to pane ${held.pane}${server}` : 'with another text';
@@ -128,4 +132,27 @@ async function readClaim(path: string): Promise<MessageClaim | undefined> {
     if (error instanceof SyntaxError) return undefined;
     throw error;
   }
+}
+
+/** The claim whose message is job `job` (`nudge resend` carries it on), if it had an id. */
+export async function claimOfJob(stateDir: string, job: string): Promise<MessageClaim | undefined> {
+  const dir = join(stateDir, 'ids');
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names.filter((n) => n.endsWith('.json'))) {
+    const claim = await readClaim(join(dir, name));
+    if (claim?.job === job) return claim;
+  }
+  return undefined;
+}
+
+/** Carry a message's id on to the job that resends it (to `to.pane`): a retry under the id,
+ * to either pane, answers with the new job. */
+export async function passClaim(
+  stateDir: string,
+  claim: MessageClaim,
+  to: {job: string; server: string; pane: string},
+): Promise<void> {
+  const before = [...(claim.before ?? []), {server: claim.server, pane: claim.pane}];
+  const next: MessageClaim = {...claim, ...to, before};
+  await writeFileAtomic(claimPath(stateDir, claim.id), `${JSON.stringify(next)}\n`);
 }

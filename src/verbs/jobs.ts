@@ -6,8 +6,9 @@ import type {OptionsOf} from '../base/option-table.js';
 import {resolveStateDir} from '../base/paths.js';
 import type {JobEvent} from '../jobs/events.js';
 import {jobsInReach} from '../jobs/job-reach.js';
-import {type ShownState, shownState} from '../jobs/liveness.js';
+import {type ShownState, shownReceipt, shownState} from '../jobs/liveness.js';
 import {believedRecord, endJobsOfGoneServers, tellLost} from '../jobs/lost.js';
+import {isUndelivered} from '../jobs/receipts.js';
 import type {JobRecord, RunRecord, SubmitRecord} from '../jobs/record.js';
 import {isTerminal, JOB_STATES} from '../jobs/states.js';
 import {type JobHandle, JobStore, RECOVERED} from '../jobs/store.js';
@@ -31,7 +32,9 @@ type Believed<R extends JobRecord> = Omit<R, 'state'> & {
 
 function believable(record: JobRecord, nowMs: number): ShownJob {
   const shown = shownState(record, nowMs);
-  return {...record, state: shown, recordedState: record.state, shown} as ShownJob;
+  const believed = shownReceipt(record, shown, nowMs);
+  const receipt = believed ? {receipt: believed} : {};
+  return {...record, ...receipt, state: shown, recordedState: record.state, shown} as ShownJob;
 }
 
 /** What `nudge jobs` lists: every job, oldest first. */
@@ -88,7 +91,8 @@ function jobFilter(o: JobsOptions, ctx: CommandContext) {
     (states.length === 0 || states.includes(j.state)) &&
     (o.pane === undefined || j.pane === o.pane) &&
     (server === undefined || j.socketPath === server) &&
-    (sinceMs === undefined || Date.parse(j.createdAt) >= nowMs - sinceMs);
+    (sinceMs === undefined || Date.parse(j.createdAt) >= nowMs - sinceMs) &&
+    (!o.undelivered || (j.kind === 'submit' && isUndelivered(j.receipt, j.resentAs)));
 }
 
 /** A job's record plus its events, as `nudge status` shows it; `recoveredAs`: the job that

@@ -3,6 +3,7 @@ import {resolveStateDir} from '../base/paths.js';
 import {plainLine} from '../base/sanitize.js';
 import {type ShownState, shownState} from '../jobs/liveness.js';
 import {endJobsOfGoneServers} from '../jobs/lost.js';
+import {describeReceipt, isUndelivered, type Rung} from '../jobs/receipts.js';
 import type {JobRecord} from '../jobs/record.js';
 import {describeStalled, stateWords, workingShown} from '../jobs/stalled.js';
 import {isTerminal} from '../jobs/states.js';
@@ -36,6 +37,8 @@ export interface TopPane {
   /** The job at work there has stalled (`--stall`). */
   stalled?: boolean | undefined;
   kind: JobRecord['kind'];
+  /** That job's rung on its receipts (a message: src/jobs/receipts.ts). */
+  receipt?: Rung | undefined;
 }
 
 export interface TopView {
@@ -45,6 +48,8 @@ export interface TopView {
   /** Where the view reads its jobs (what `top` watches for changes). */
   jobsDir: string;
   panes: TopPane[];
+  /** Dead letters among the server's jobs: messages that never got through, not resent. */
+  undelivered: number;
 }
 
 /** The program the job found in the pane when it typed. */
@@ -72,6 +77,7 @@ export async function topView(o: TopOptions, ctx: CommandContext): Promise<TopVi
     byPane.set(r.pane, [...(byPane.get(r.pane) ?? []), r]);
   }
   const panes: TopPane[] = [];
+  let undelivered = 0;
   for (const [pane, records] of byPane) {
     const shown = records.map((r) => ({r, state: shownState(r, nowMs)}));
     const live = shown.filter((s) => s.state !== 'lost' && !isTerminal(s.state));
@@ -80,6 +86,11 @@ export async function topView(o: TopOptions, ctx: CommandContext): Promise<TopVi
     const head = atWork ?? live[0] ?? shown.findLast((s) => !neverHadPane(s.r)) ?? shown.at(-1);
     if (!head) continue;
     const typed = [...records].reverse().find((r) => r.kind === 'submit' && r.profile);
+    const message = head.r.kind === 'submit' ? head.r : undefined;
+    const receipt = message?.receipt;
+    undelivered += records.filter(
+      (r) => r.kind === 'submit' && isUndelivered(r.receipt, r.resentAs),
+    ).length;
     panes.push({
       pane,
       program: typed ? programOf(typed) : programOf(head.r),
@@ -97,14 +108,18 @@ export async function topView(o: TopOptions, ctx: CommandContext): Promise<TopVi
             ? stateWords(head.r)
             : undefined) ??
           (head.r.stalled ? describeStalled(head.r.stalled, nowMs) : undefined) ??
-          (head.r.working ? workingShown(head.r.working) : undefined),
+          (head.r.working ? workingShown(head.r.working) : undefined) ??
+          (receipt && isUndelivered(receipt, message?.resentAs)
+            ? describeReceipt(receipt)
+            : undefined),
       ),
       ...(head.r.stalled ? {stalled: true} : {}),
       kind: head.r.kind,
+      ...(receipt ? {receipt: receipt.rung} : {}),
     });
   }
   panes.sort((a, b) => paneNumber(a.pane) - paneNumber(b.pane));
-  return {nowMs, server: server?.socketPath ?? '', jobsDir: store.jobsDir, panes};
+  return {nowMs, server: server?.socketPath ?? '', jobsDir: store.jobsDir, panes, undelivered};
 }
 
 /** A job that ended before it had the pane (dropped from the queue, cancelled or timed out

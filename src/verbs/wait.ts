@@ -5,6 +5,10 @@ import type {OptionsOf, SERVER_OPTIONS} from '../base/option-table.js';
 import {resolveStateDir} from '../base/paths.js';
 import {compileRegex, parseUntil} from '../detect/until.js';
 import {withSessionNeeds} from '../doors/session-needs.js';
+import {followToRung, type RungFollowed} from '../jobs/follow.js';
+import {checkJobReach} from '../jobs/job-reach.js';
+import {WAITABLE_RUNGS, type WaitableRung} from '../jobs/receipts.js';
+import {JobStore} from '../jobs/store.js';
 import {reachablePane, watchError} from '../pane/target.js';
 import {type PaneIdleResult, type WaitIdleOptions, waitPaneIdle} from '../pane/wait-idle.js';
 import {type ManyIdleResult, type ManyMode, waitMany} from '../pane/wait-many.js';
@@ -27,8 +31,42 @@ export const WAIT_DEFAULTS = {
   lines: WAIT_OPTIONS.lines.default,
 } as const;
 
-/** What `nudge wait` found: one pane's verdict, or (several panes) how many were idle. */
-export type WaitResult = PaneIdleResult | ManyIdleResult;
+/** What `nudge wait` found: one pane's verdict, (several panes) how many were idle, or (a
+ * job) whether its message reached the rung waited for. */
+export type WaitResult = PaneIdleResult | ManyIdleResult | RungWaitResult;
+
+/** `nudge wait --job J --until RUNG`: where the job's message got to. */
+export interface RungWaitResult extends RungFollowed {
+  job: string;
+  until: WaitableRung;
+  durationMs: number;
+}
+
+/** `--until` with `--job`: a rung of the receipts (`answered`: the turn ended). */
+function rungOf(until: string | undefined): WaitableRung {
+  const given = until === undefined || until === WAIT_DEFAULTS.until ? 'turn-ended' : until;
+  const rung = given === 'answered' ? 'turn-ended' : given;
+  if ((WAITABLE_RUNGS as readonly string[]).includes(rung)) return rung as WaitableRung;
+  throw new NudgeError(
+    'bad-until',
+    `--until ${JSON.stringify(until)} is not a rung a job's message can be waited to: with --job, --until takes ${WAITABLE_RUNGS.join(', ')} or answered.`,
+  );
+}
+
+/** Wait for a job's message to reach a rung of its receipts (src/jobs/receipts.ts). */
+async function waitForRung(o: WaitOptions, ctx: CommandContext): Promise<RungWaitResult> {
+  const until = rungOf(o.until);
+  if ((o.panes ?? []).length > 0)
+    throw new NudgeError('bad-usage', 'Give a pane or --job, not both.');
+  const timeoutMs = parseDuration(o.timeout ?? WAIT_DEFAULTS.timeout, '--timeout');
+  const job = o.job ?? '';
+  await checkJobReach(job, ctx);
+  const handle = await new JobStore(resolveStateDir(ctx.env)).open(job);
+  const start = ctx.clock.now();
+  const followed = await followToRung(handle, until, timeoutMs, ctx);
+  return {job: handle.id, until, ...followed, durationMs: ctx.clock.now() - start};
+}
+
 export type {ManyIdleResult, PaneIdleResult};
 
 /**
@@ -38,6 +76,7 @@ export type {ManyIdleResult, PaneIdleResult};
  * once, until the first is idle (`--any`), all are (`--all`, the default), or `--count N`.
  */
 export async function waitForIdle(o: WaitOptions, ctx: CommandContext): Promise<WaitResult> {
+  if (o.job !== undefined) return waitForRung(o, ctx);
   const judged = judgingOptions(o);
   const panes = o.panes ?? [];
   const mode = manyMode(o, Math.max(1, panes.length));

@@ -58,6 +58,12 @@ export const JOBS_OPTIONS = {
   },
   pane: {type: 'string', describe: 'only jobs of this pane (%N)'},
   since: durationOption('only jobs submitted within this long (10m, 2h, 7d)'),
+  undelivered: {
+    type: 'boolean',
+    default: false,
+    describe:
+      'only dead letters: messages that never got through (refused, undeliverable, expired before delivery) and were not resent',
+  },
   ...HOST_OPTION,
 } as const satisfies OptionTable;
 

@@ -5,7 +5,13 @@ export const WAIT_OPTIONS = {
   until: {
     type: 'string',
     default: 'stable',
-    describe: 'stable | regex:PATTERN | prompt[:NAME|:REGEX]',
+    describe:
+      'stable | regex:PATTERN | prompt[:NAME|:REGEX]; with --job: delivered | turn-started | turn-ended (the default there; answered is the same)',
+  },
+  job: {
+    type: 'string',
+    describe:
+      "a job instead of a pane: wait until its message's receipt reaches --until (exit 0), the job ends short of it (exit 1), or the timeout (124)",
   },
   timeout: durationOption('give up after this', {default: '10m'}),
   interval: durationOption('time between looks at the pane', {default: '1s'}),

@@ -43,10 +43,10 @@ describe('the declared commands', () => {
     expect(taken).toEqual({
       submit:
         'clear clear_draft continue_text delay draft_wait enter enter_delay host id idle_timeout if_busy ignore interval limit_margin lines lock_timeout no_notice notice notify notify_pane on_limit on_stall pane profile resume_text stable_checks stall text timeout type_delay until via wait when_idle',
-      wait: 'all any count host ignore interval lines pane stable_checks timeout until',
+      wait: 'all any count host ignore interval job lines pane stable_checks timeout until',
       expect:
         'action fail_pattern host include_existing lines pane_id pattern poll_interval_ms timeout_ms',
-      jobs: 'host pane since state',
+      jobs: 'host pane since state undelivered',
       status: 'host job',
       ask: 'id pane text timeout',
       cancel: 'host job keep_running',
@@ -56,6 +56,7 @@ describe('the declared commands', () => {
       queue_edit: 'host job text',
       run: 'agent close command continue_text cwd host idle_timeout no_notice notify notify_pane on_stall permissions pr session split stall timeout wait window worktree',
       recover: 'dry_run',
+      resend: 'host job pane',
       doctor: 'host',
       watch_me:
         'assess_timeout continue_text default_wait enter host idle_threshold idle_timeout limit_margin max_injections name notify on_limit on_stall pane plan resume_text stall transcript_cap wait_timeout',
