@@ -17,6 +17,7 @@ const WAITING_FILES = [
   'test/integration/many-sessions-at-model.test.ts',
   'test/integration/shell-mode-at-model.test.ts',
   'test/integration/ask-at-model.test.ts',
+  'test/integration/messaging-at-model.test.ts',
   'test/integration/remote.test.ts',
   // Real agent CLIs offline, and `nudge run --agent` with them: here so that the two lanes of
   // `npm test` end together (CI run of 2026-11-29: the integration lane 35 min, this one 29).

@@ -24,6 +24,10 @@ export interface DoorTarget {
   /** What goes through: the job's notice (its work has ended), or the job's own text
    * (`--if-busy now`). Absent: a notice. */
   purpose?: 'notice' | 'text' | undefined;
+  /** The pane the message comes from, where a door can say so (Claude Code's inbox: its
+   * sender's address and the body's first line): a notice's is the pane whose work ended.
+   * Undefined: nudge alone is named. */
+  from: string | undefined;
 }
 
 /** What one door did with a notice. */
@@ -69,10 +73,16 @@ export interface Doors {
  * The first line of a notice that goes through a door: Claude Code shows it to the model
  * under "Another Claude session sent a message:", so it says who it is from and why.
  */
-export function doorBody(notice: string, jobId: string, purpose: DoorTarget['purpose']): string {
+export function doorBody(
+  notice: string,
+  jobId: string,
+  purpose: DoorTarget['purpose'],
+  from?: string,
+): string {
+  const who = `From nudge (${from ? `from ${from}; ` : ''}not another Claude session)`;
   if (purpose === 'text')
-    return `From nudge (not another Claude session): a message the person sent to this session with nudge submit --if-busy now (job ${jobId}).\n${notice}`;
-  return `From nudge (not another Claude session): job ${jobId}, which this session started, has ended.\n${notice}`;
+    return `${who}: a message the person sent to this session with nudge submit --if-busy now (job ${jobId}).\n${notice}`;
+  return `${who}: job ${jobId}, which this session started, has ended.\n${notice}`;
 }
 
 /** The real doors. */
@@ -128,9 +138,10 @@ const claudeInbox: DoorWay<{session: ClaudeSession}> = {
     const own = deps.env.CLAUDE_CODE_MESSAGING_SOCKET === session.socket;
     const posted = await postToInbox({
       session,
-      body: doorBody(notice, target.jobId, target.purpose),
+      body: doorBody(notice, target.jobId, target.purpose, target.from),
       token: own ? deps.env.CLAUDE_CODE_MESSAGING_TOKEN : undefined,
-      name: target.jobId,
+      // The sender's address Claude Code shows ("Message from @nudge-from-%3-…").
+      name: target.from ? `from-${target.from}-${target.jobId}` : target.jobId,
       confirmMs: deps.confirmMs,
       queuedAfterMs: 600,
       signal,

@@ -79,7 +79,8 @@ export async function sendNotice<W extends {state: JobOutcome['state']}>(
 ): Promise<W & Partial<JobOutcome>> {
   const {pane, profile} = at;
   const o = request.options;
-  const target = {pane, panePid: at.panePid, jobId: request.jobId};
+  // Said where a door can say it: the notice comes from the pane whose work ended.
+  const target = {pane, panePid: at.panePid, jobId: request.jobId, from: request.pane};
   const doors = await throughDoors(deps, profile, target, notice, o.via, signal);
   const tried = doors.tried.length ? {noticeDoors: doors.tried} : {};
   const sent = async (delivery: Delivery, via: NoticeVia) => {

@@ -33,7 +33,7 @@ export async function deliverNow(
     const blocked = blockedIn(pane, dialog);
     return {state: 'blocked', notified: false, blocked, reason: blockedReason(blocked)};
   }
-  const target = {pane, panePid: info.panePid, jobId, purpose: 'text' as const};
+  const target = {pane, panePid: info.panePid, jobId, purpose: 'text' as const, from: undefined};
   const through = await throughDoors(deps, profile, target, request.text, 'native', signal);
   if (through.delivered)
     return {state: 'done', notified: false, delivery: through.delivered.delivery};

@@ -219,7 +219,7 @@ function expectThrough(
   expect(got.via).toBe(via === 'keys' ? 'typed' : 'inbox');
   if (via === 'claude-inbox')
     expect(got.preface).toBe(
-      `From nudge (not another Claude session): job ${id}, which this session started, has ended.`,
+      `From nudge (from ${String(end.pane)}; not another Claude session): job ${id}, which this session started, has ended.`,
     );
   // Where the agent has a door that was not used, the job says why.
   if (via === 'keys' && name === 'claude')

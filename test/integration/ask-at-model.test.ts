@@ -55,6 +55,18 @@ describe.each(agents)('%s', (name) => {
     // The model server counts 5 output tokens a request: two requests (the tool call, the reply).
     expect(answer.tokens?.output, JSON.stringify(answer)).toBeGreaterThanOrEqual(5);
     expect(received(w.model, 'first question'), await seen()).toBe(1);
+    // Its receipts as the job recorded them, up the ladder to the turn's end (held, if the
+    // agent made it wait, between the first two).
+    const status = JSON.parse((await w.nudge(['status', answer.job, '--json'])).stdout);
+    const rungs = (status.events as Array<{event: string; rung?: string}>)
+      .filter((e) => e.event === 'receipt' && e.rung !== 'held')
+      .map((e) => e.rung);
+    expect(rungs, JSON.stringify(status.events)).toEqual([
+      'accepted',
+      'delivered',
+      'turn-started',
+      'turn-ended',
+    ]);
 
     const second = await ask('second question', false);
     expect(second.exitCode, `${second.stderr}\n${await seen()}`).toBe(0);

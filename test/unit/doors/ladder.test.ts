@@ -29,7 +29,7 @@ const depsOf = (home: string, argv?: string[]) => ({
 async function inboxAttempt(home: string) {
   const [attempt] = await realDoors(depsOf(home)).deliver(
     [{kind: 'claude-inbox', minVersion: '2.1.224'}],
-    {pane: '%1', panePid: 100, jobId: 'j1'},
+    {pane: '%1', panePid: 100, jobId: 'j1', from: '%2'},
     'done',
     new AbortController().signal,
   );
@@ -64,6 +64,12 @@ describe('realDoors', () => {
   test('the notice is the last line of the body, whole; the first says who sends it', () => {
     expect(doorBody('[SYSTEM COMMAND] Command complete. Resume.', 'abc', undefined)).toBe(
       'From nudge (not another Claude session): job abc, which this session started, has ended.\n[SYSTEM COMMAND] Command complete. Resume.',
+    );
+  });
+
+  test('a notice from a pane says which, where the door can', () => {
+    expect(doorBody('[SYSTEM COMMAND] Command complete. Resume.', 'abc', undefined, '%3')).toBe(
+      'From nudge (from %3; not another Claude session): job abc, which this session started, has ended.\n[SYSTEM COMMAND] Command complete. Resume.',
     );
   });
 

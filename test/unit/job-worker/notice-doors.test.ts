@@ -8,7 +8,7 @@ import type {PaneIo} from '../../../src/pane/keys.js';
 import {jobRequest} from '../../helpers/job-request.js';
 
 const profile = {name: 'claude', doors: [{kind: 'claude-inbox'}]} as unknown as Profile;
-const target = {pane: '%1', panePid: 10, jobId: 'j'};
+const target = {pane: '%1', panePid: 10, jobId: 'j', from: undefined};
 const signal = new AbortController().signal;
 
 function world(attempts: DoorAttempt[]) {
