@@ -8,7 +8,6 @@ export const DOOR_KINDS = [
   'pi-extension',
   'opencode-server',
   'codex-app-server',
-  'qwen-inbox',
 ] as const;
 export type DoorKind = (typeof DOOR_KINDS)[number];
 

@@ -1,4 +1,3 @@
-import {join} from 'node:path';
 import type {DoorKind, DoorSpec} from '../agents/doors.js';
 import {compareVersions} from '../agents/verified.js';
 import {realClock} from '../base/clock.js';
@@ -15,13 +14,6 @@ import {
   serverOf,
 } from './opencode-door.js';
 import {piSocketOf, postToPi} from './pi-door.js';
-import {
-  ownToken,
-  postToQwen,
-  type QwenSession,
-  qwenHomes,
-  qwenSessionOfPane,
-} from './qwen-inbox.js';
 
 /** The pane a notice is for. */
 export interface DoorTarget {
@@ -218,40 +210,12 @@ const codexAppServer: DoorWay<{socket: string}> = {
     fromPost(await postToCodex(socket, notice, deps.confirmMs)),
 };
 
-const qwenInbox: DoorWay<{session: QwenSession; token: string}> = {
-  async find(deps, _spec, panePid) {
-    const found = await qwenSessionOfPane(deps.tree, panePid, qwenHomes(deps.env));
-    if ('why' in found) return found;
-    const token = ownToken(found.session, deps.env);
-    return typeof token === 'string' ? {session: found.session, token} : token;
-  },
-  ready: async ({session}) => ({
-    use: true,
-    why: `Qwen Code ${session.version ?? ''} session ${session.sessionId} listens on ${session.ipcPath}`,
-  }),
-  async post(deps, {session, token}, notice, target, signal) {
-    const r = await postToQwen({
-      session,
-      token,
-      body: notice,
-      // The protocol's origin field: who the message is from, as the session shows it.
-      fromName: target.from ? `nudge (from ${target.from})` : 'nudge',
-      inboxDir: join(deps.stateDir, 'doors'),
-      name: target.jobId,
-      confirmMs: deps.confirmMs,
-      signal,
-    });
-    return r.ok ? r : {ok: false, result: r.result, why: r.why};
-  },
-};
-
 /** Each kind of door, by its name in the profiles. */
 const WAYS: {[K in DoorKind]: DoorWay<never>} = {
   'claude-inbox': claudeInbox as DoorWay<never>,
   'pi-extension': piExtension as DoorWay<never>,
   'opencode-server': opencodeServer as DoorWay<never>,
   'codex-app-server': codexAppServer as DoorWay<never>,
-  'qwen-inbox': qwenInbox as DoorWay<never>,
 };
 
 async function tryDoor(
