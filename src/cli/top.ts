@@ -111,14 +111,26 @@ function TopApp({options, ctx}: Props) {
   return screen({view, panes, selected, mode, queue, message, age, width, colour});
 }
 
-/** The terminal's width, followed as it is resized. */
+/** The terminal's width, followed as it is resized. Narrower, the screen is wiped first —
+ * before Ink, which then draws its whole frame again: a terminal that rewraps its rows as it
+ * shrinks (tmux does) leaves rows of the wider drawing that Ink's own erase, counting the
+ * lines it drew, does not reach. */
 function useWidth(): number {
   const {stdout} = useStdout();
   const [width, setWidth] = useState(stdout.columns || 80);
   useEffect(() => {
+    let last = stdout.columns || 80;
+    const wipe = () => {
+      if ((stdout.columns || 80) < last) stdout.write('\x1b[2J\x1b[H');
+      last = stdout.columns || 80;
+    };
     const resized = () => setWidth(stdout.columns || 80);
+    stdout.prependListener('resize', wipe);
     stdout.on('resize', resized);
-    return () => void stdout.off('resize', resized);
+    return () => {
+      stdout.off('resize', wipe);
+      stdout.off('resize', resized);
+    };
   }, [stdout]);
   return width;
 }
