@@ -207,19 +207,31 @@ export function climbingReceipts(
   let receipt: Receipt | undefined = record.kind === 'submit' ? record.receipt : undefined;
   let notifying = false;
   let refused = false;
+  // A rung a state change follows at once (delivered: `waiting`; turn-ended: `notifying` or
+  // the ending) rides on that write of the record; one that marks a wait is written now.
+  let pending: Receipt | undefined;
+  const riding = (): RecordPatch => (pending ? {receipt: pending} : {});
   const climbTo = async (step: Parameters<typeof climb>[1]) => {
     const next = climb(receipt, step, wallIso());
     if (!next) return;
     receipt = next;
-    await recorder.mark({receipt: next});
     await recorder.event('receipt', receiptEvent(next));
+    // A rung written now is above any that waited to ride.
+    pending = next;
+    if (next.rung === 'delivered' || next.rung === 'turn-ended') return;
+    pending = undefined;
+    await recorder.mark({receipt: next});
   };
   return {
     async transition(state, data, patch) {
       if (state === 'notifying') notifying = true;
-      await recorder.transition(state, data, patch);
+      await recorder.transition(state, data, {...riding(), ...patch});
+      pending = undefined;
     },
-    mark: (patch) => recorder.mark(patch),
+    async mark(patch) {
+      await recorder.mark({...riding(), ...patch});
+      pending = undefined;
+    },
     async event(name, data) {
       await recorder.event(name, data);
       const e = {name, data} as ReceiptEvent;
@@ -229,7 +241,7 @@ export function climbingReceipts(
     async end(outcome, patch) {
       // A text every door refused (`--if-busy now`): its receipt ends `refused`.
       const sure = refused && outcome.state === 'failed' ? {...outcome, refused: true} : outcome;
-      await recorder.end(sure, patch);
+      await recorder.end(sure, {...riding(), ...patch});
     },
   };
 }

@@ -90,6 +90,29 @@ describe('a job’s recorder climbs its receipts, recorded in its record and eve
     });
   });
 
+  test('delivered rides on the state change that follows it: no write of its own', async () => {
+    const {handle, recorder} = await job();
+    const rung = async () => {
+      const r = await handle.readState();
+      return r.kind === 'submit' ? r.receipt?.rung : undefined;
+    };
+    await recorder.event('typed', {chars: 3, enter: true, delivery: 'submitted'});
+    expect(await rung()).toBe('accepted');
+    await recorder.transition('waiting', {until: 'stable', intervalMs: 100});
+    expect(await rung()).toBe('delivered');
+    await recorder.event('turn-started', {pane: '%1', by: 'the agent showed itself at work'});
+    expect(await rung()).toBe('turn-started');
+  });
+
+  test('a shell takes the line at once: turn-started, written then, is not undone by the delivered that waited to ride', async () => {
+    const {handle, recorder} = await job();
+    await recorder.event('typed', {chars: 3, enter: true, delivery: 'submitted'});
+    await recorder.event('turn-started', {pane: '%1', by: 'the shell took the line'});
+    await recorder.transition('waiting', {until: 'exit', intervalMs: 100});
+    const after = await handle.readState();
+    expect(after.kind === 'submit' && after.receipt?.rung).toBe('turn-started');
+  });
+
   test('every door refused the text (--if-busy now): refused, not undeliverable', async () => {
     const {handle, recorder, rungs} = await job();
     const refused = {door: 'claude-inbox', result: 'refused', why: 'no', ms: 1, pane: '%1'};
