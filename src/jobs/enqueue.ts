@@ -84,7 +84,7 @@ export async function recordJob(
  * (lost) and `cancel` can reach it even before the worker writes anything. The worker is
  * running by then and records itself when it starts, so a failure to record it here does not
  * fail the submit; a worker that cannot start takes the job back (`undo`). */
-async function startWorker(
+export async function startWorker(
   handle: JobHandle,
   w: Pick<Enqueue, 'store' | 'entry' | 'env'> & {undo: Undo},
 ): Promise<{pid: number}> {

@@ -6,7 +6,7 @@ import type {JobOutcome} from './events.js';
 import {type ShownState, shownReceipt} from './liveness.js';
 import {believedRecord} from './lost.js';
 import {height, type LadderRung, type Receipt, reachedOf} from './receipts.js';
-import type {JobEnding} from './record.js';
+import type {JobEnding, JobRecord} from './record.js';
 import {isTerminal, type TerminalState} from './states.js';
 import type {JobHandle} from './store.js';
 
@@ -24,21 +24,42 @@ const FOLLOW_BACKSTOP_MS = 1_000;
  * as far as the caller is concerned. Interrupted (Ctrl-C, SIGTERM), only the waiting stops, in
  * one sentence.
  */
-export async function followToEnd(
+export function followToEnd(
   handle: JobHandle,
   ctx: {signal: AbortSignal; clock: Clock},
 ): Promise<JobOutcome> {
+  return follow(handle, ctx, Number.POSITIVE_INFINITY, ({record, shown}) => {
+    if (isTerminal(shown)) return outcomeOfRecord(record, shown);
+    // A dialog up after its text went in: the caller hears `blocked` now (exit 3), and the
+    // job goes on once the person answers it.
+    return record.blocked ? blockedGoingOn(record.blocked, handle.id) : undefined;
+  });
+}
+
+/**
+ * Look at a job's record until `look` answers or `timeoutMs` passes (then it is asked once
+ * more, `late`), woken by each write of the record (a rename in its folder), every second
+ * besides. Interrupted (Ctrl-C, SIGTERM), only the waiting stops, in one sentence.
+ */
+async function follow<T>(
+  handle: JobHandle,
+  ctx: {signal: AbortSignal; clock: Clock},
+  timeoutMs: number,
+  look: (at: {record: JobRecord; shown: ShownState; nowMs: number}, late: boolean) => T | undefined,
+): Promise<T> {
+  const deadline = ctx.clock.now() + timeoutMs;
   const watch = watchQueue(handle.dir);
   try {
     for (;;) {
-      const {record, shown} = await believedRecord(handle, ctx.clock.wall());
-      if (isTerminal(shown)) return outcomeOfRecord(record, shown);
-      // A dialog up after its text went in: the caller hears `blocked` now (exit 3), and the
-      // job goes on once the person answers it.
-      if (record.blocked) return blockedGoingOn(record.blocked, handle.id);
+      const nowMs = ctx.clock.wall();
+      const {record, shown} = await believedRecord(handle, nowMs);
+      const left = deadline - ctx.clock.now();
+      const answer = look({record, shown, nowMs}, left <= 0);
+      if (answer !== undefined) return answer;
       // Aborted, the sleep rejects and ends the race.
       const wake = watch && !watch.broken ? () => watch.next : undefined;
-      await sleepOrWake(ctx.clock, FOLLOW_BACKSTOP_MS, ctx.signal, wake).catch(() => {});
+      const backstop = Math.min(FOLLOW_BACKSTOP_MS, Math.max(0, left));
+      await sleepOrWake(ctx.clock, backstop, ctx.signal, wake).catch(() => {});
       watch?.reset();
       if (ctx.signal.aborted)
         throw new NudgeError(
@@ -108,36 +129,17 @@ export interface RungFollowed {
  * `timeoutMs` passes — woken by each write of its record, looked at every second besides.
  * Interrupted (Ctrl-C, SIGTERM), only the waiting stops, in one sentence.
  */
-export async function followToRung(
+export function followToRung(
   handle: JobHandle,
   rung: LadderRung,
   timeoutMs: number,
   ctx: {signal: AbortSignal; clock: Clock},
 ): Promise<RungFollowed> {
-  const deadline = ctx.clock.now() + timeoutMs;
-  const watch = watchQueue(handle.dir);
-  try {
-    for (;;) {
-      const nowMs = ctx.clock.wall();
-      const {record, shown} = await believedRecord(handle, nowMs);
-      const receipt = shownReceipt(record, shown, nowMs);
-      const at = {receipt, state: shown};
-      if (height(reachedOf(receipt)) >= height(rung)) return {status: 'reached', ...at};
-      if (isTerminal(shown)) return {status: 'ended', ...at};
-      const left = deadline - ctx.clock.now();
-      if (left <= 0) return {status: 'timeout', ...at};
-      const wake = watch && !watch.broken ? () => watch.next : undefined;
-      await sleepOrWake(ctx.clock, Math.min(FOLLOW_BACKSTOP_MS, left), ctx.signal, wake).catch(
-        () => {},
-      );
-      watch?.reset();
-      if (ctx.signal.aborted)
-        throw new NudgeError(
-          'interrupted',
-          `Stopped waiting; job ${handle.id} goes on (nudge status ${handle.id}).`,
-        );
-    }
-  } finally {
-    watch?.close();
-  }
+  return follow(handle, ctx, timeoutMs, ({record, shown, nowMs}, late) => {
+    const receipt = shownReceipt(record, shown, nowMs);
+    const at = {receipt, state: shown};
+    if (height(reachedOf(receipt)) >= height(rung)) return {status: 'reached' as const, ...at};
+    if (isTerminal(shown)) return {status: 'ended' as const, ...at};
+    return late ? {status: 'timeout' as const, ...at} : undefined;
+  });
 }

@@ -1,16 +1,15 @@
-import {writeFile} from 'node:fs/promises';
+import {rm, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {NudgeError} from '../base/errors.js';
 import {ensureStateDir, FILE_MODE, resolveStateDir} from '../base/paths.js';
+import {recordJob, startWorker} from '../jobs/enqueue.js';
 import {shownReceipt} from '../jobs/liveness.js';
 import {believedRecord} from '../jobs/lost.js';
 import {describeReceipt, isUndelivered} from '../jobs/receipts.js';
 import {type JobRequest, newJobId} from '../jobs/request.js';
 import {isTerminal} from '../jobs/states.js';
 import {type JobHandle, JobStore} from '../jobs/store.js';
-import {paneLockFor} from '../locks/pane-lock.js';
 import {reachablePane} from '../pane/target.js';
-import {launchWorker} from '../process/launch-worker.js';
 import {claimOfJob, passClaim} from '../submit/message-id.js';
 import type {CommandContext} from './context.js';
 
@@ -57,8 +56,9 @@ export async function resend(o: ResendOptions, ctx: CommandContext): Promise<Res
   );
   await ensureStateDir(stateDir, ctx.env);
   const jobId = newJobId(ctx.clock.wall());
+  const mark = join(old.dir, RESENT);
   try {
-    await writeFile(join(old.dir, RESENT), `${jobId}\n`, {flag: 'wx', mode: FILE_MODE});
+    await writeFile(mark, `${jobId}\n`, {flag: 'wx', mode: FILE_MODE});
   } catch {
     throw new NudgeError('bad-job', `Job ${old.id} was resent already (nudge status ${old.id}).`);
   }
@@ -71,27 +71,21 @@ export async function resend(o: ResendOptions, ctx: CommandContext): Promise<Res
     paneTarget: info.paneId === at.pane ? at.paneTarget : info.paneId,
   };
   const from = (await old.readState()).submittedFrom;
-  const handle = await store.create(fresh, 'detached', from);
+  const w = {store, info, from, entry: ctx.workerEntry, env: ctx.env};
+  // Not resent after all (the new job could not be made): the old one may be resent again.
+  const made = await recordJob(fresh, w).catch(async (error: unknown) => {
+    await rm(mark, {force: true});
+    throw error;
+  });
+  const {handle} = made;
   await handle.updateState({resentFrom: old.id});
   await handle.appendEvent('resent-from', {job: old.id, pane: at.pane});
   const claim = await claimOfJob(stateDir, old.id);
-  if (claim)
-    await passClaim(stateDir, claim, {job: jobId, server: info.socketPath, pane: info.paneId});
+  const to = {job: jobId, server: info.socketPath, pane: info.paneId};
+  if (claim) await passClaim(stateDir, claim, to);
   await old.updateState({resentAs: jobId});
   await old.appendEvent('resent', {as: jobId, pane: info.paneId});
-  await paneLockFor(stateDir, {
-    socketPath: info.socketPath,
-    serverPid: info.serverPid,
-    pane: info.paneId,
-  }).enqueue(jobId);
-  const worker = await launchWorker({
-    entry: ctx.workerEntry,
-    id: jobId,
-    stateDir,
-    logPath: handle.logPath,
-    env: ctx.env,
-  });
-  await handle.recordWorkerPid(worker).catch(() => {});
+  await startWorker(handle, {...w, undo: made.undo});
   return {job: old.id, resentAs: jobId, pane: info.paneId, ...(claim ? {id: claim.id} : {}), was};
 }
 
