@@ -38,13 +38,8 @@ export function shownState(
 
 /** A message's receipt as a reader should believe it: a job whose worker died without
  * writing its ending (shown `lost`) ends on the rung its ending would have written. */
-export function shownReceipt(
-  record: JobRecord,
-  shown: ShownState,
-  nowMs: number,
-): Receipt | undefined {
-  if (record.kind !== 'submit') return undefined;
-  if (!isTerminal(shown) || isTerminal(record.state)) return record.receipt;
-  const ended = finalReceipt(record.receipt, shown, record, new Date(nowMs).toISOString());
-  return ended ?? record.receipt;
+export function shownReceipt(r: JobRecord, shown: ShownState, nowMs: number): Receipt | undefined {
+  if (r.kind !== 'submit') return undefined;
+  if (!isTerminal(shown) || isTerminal(r.state)) return r.receipt;
+  return finalReceipt(r.receipt, shown, r, new Date(nowMs).toISOString()) ?? r.receipt;
 }

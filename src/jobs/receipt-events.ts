@@ -19,35 +19,26 @@ type EventOf<K extends keyof JobEvents> = {name: K; data: JobEvents[K]};
 export type ReceiptEvent = {[K in keyof JobEvents]: EventOf<K>}[keyof JobEvents];
 
 /** Why a job waits before its text goes in, by the event that says so. */
+const HELD_BY: {[K in keyof JobEvents]?: (data: JobEvents[K]) => string} = {
+  'waiting-for-lock': ({ahead, pane}) =>
+    ahead > 0
+      ? `behind ${ahead} job${ahead === 1 ? '' : 's'} at ${pane}`
+      : `waiting for ${pane}'s lock`,
+  'waiting-for-draft': () => "a person's draft in the composer",
+  'waiting-for-half-line': () => "a cancelled job's half line in the input",
+  'waiting-for-composer': () => "the agent's composer not on screen yet",
+  'waiting-for-start': () => 'the agent still starting',
+  'waiting-for-idle': () => 'the pane busy (--when-idle)',
+  'waiting-for-program': ({program}) => `behind ${program} in the pane's foreground`,
+  'waiting-for-edit': () => 'open in an editor (nudge queue edit)',
+  'waiting-to-leave-mode': ({mode}) => `the pane in ${mode}`,
+  'waiting-for-turn': () => "the agent's turn (shell mode takes a command only between turns)",
+  limit: ({resets}) => `a usage limit, resets ${resets}`,
+};
+
 function heldBy(e: ReceiptEvent): string | undefined {
-  switch (e.name) {
-    case 'waiting-for-lock':
-      return e.data.ahead > 0
-        ? `behind ${e.data.ahead} job${e.data.ahead === 1 ? '' : 's'} at ${e.data.pane}`
-        : `waiting for ${e.data.pane}'s lock`;
-    case 'waiting-for-draft':
-      return "a person's draft in the composer";
-    case 'waiting-for-half-line':
-      return "a cancelled job's half line in the input";
-    case 'waiting-for-composer':
-      return "the agent's composer not on screen yet";
-    case 'waiting-for-start':
-      return 'the agent still starting';
-    case 'waiting-for-idle':
-      return 'the pane busy (--when-idle)';
-    case 'waiting-for-program':
-      return `behind ${e.data.program} in the pane's foreground`;
-    case 'waiting-for-edit':
-      return 'open in an editor (nudge queue edit)';
-    case 'waiting-to-leave-mode':
-      return `the pane in ${e.data.mode}`;
-    case 'waiting-for-turn':
-      return "the agent's turn (shell mode takes a command only between turns)";
-    case 'limit':
-      return `a usage limit, resets ${e.data.resets}`;
-    default:
-      return undefined;
-  }
+  const why = HELD_BY[e.name] as ((data: ReceiptEvent['data']) => string) | undefined;
+  return why?.(e.data);
 }
 
 /**

@@ -110,6 +110,12 @@ export async function setup(
   };
 }
 
+/** The options of agents that run nudge themselves at `model`, in approve-everything mode:
+ * `nudge` on their PATH (`bin`), and the test's state dir. */
+export function allowedAgent(model: ModelServer, bin: string, home: string) {
+  return {modelUrl: model.url, approvals: 'all' as const, path: [bin], env: {NUDGE_HOME: home}};
+}
+
 /** `nudge submit` into the agent's pane from outside it (a person, a script), with `flags`. */
 export function submitInto(w: World, flags: readonly string[], text: string) {
   return w.nudge(['submit', '-S', w.server.socket, '--pane', w.agent.pane, ...flags, '--', text]);

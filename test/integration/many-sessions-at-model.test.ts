@@ -10,7 +10,7 @@ import {existsSync, readdirSync, readFileSync, rmSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, onTestFinished, test} from 'vitest';
 import {type HookMark, type RefusedMark, readHookMark} from '../../src/agents/hook-marks.js';
-import {escapeRegex, sayInto, setup} from '../helpers/at-model-scenarios.js';
+import {allowedAgent, escapeRegex, sayInto, setup} from '../helpers/at-model-scenarios.js';
 import {expectJobEnd, jobEvent, readJobState} from '../helpers/job-files.js';
 import {type ModelServer, startModelServer} from '../helpers/model-server.js';
 import {serverWorld} from '../helpers/nudge-home.js';
@@ -32,13 +32,7 @@ async function sessions(name: AgentName, count: number) {
   const model = await startModelServer();
   const {server, home} = await serverWorld();
   const bin = nudgeBinDir(server.dir);
-  const opts = {
-    modelUrl: model.url,
-    approvals: 'all' as const,
-    path: [bin],
-    env: {NUDGE_HOME: home},
-    codexDaemon: name === 'codex',
-  };
+  const opts = {...allowedAgent(model, bin, home), codexDaemon: name === 'codex'};
   const where = createAgentHome(name, opts);
   onTestFinished(async () => {
     await killProcessesOfHome(where.home);

@@ -8,7 +8,7 @@
  */
 import {join} from 'node:path';
 import {describe, expect, onTestFinished, test} from 'vitest';
-import {escapeRegex, received, sq} from '../helpers/at-model-scenarios.js';
+import {allowedAgent, escapeRegex, received, sq} from '../helpers/at-model-scenarios.js';
 import {describePrompts, type ModelServer, startModelServer} from '../helpers/model-server.js';
 import {stopWorkers, useNudgeHome} from '../helpers/nudge-home.js';
 import {agentAvailable, startAgent} from '../helpers/real-agents.js';
@@ -38,12 +38,7 @@ describe.skipIf(!agentAvailable('claude') || !agentAvailable('codex'))(
       const home = useNudgeHome();
       onTestFinished(() => stopWorkers(home));
       const bin = nudgeBinDir(server.dir);
-      const opts = {
-        modelUrl: model.url,
-        approvals: 'all' as const,
-        path: [bin],
-        env: {NUDGE_HOME: home},
-      };
+      const opts = allowedAgent(model, bin, home);
       const codex = await startAgent(server, 'codex', opts);
       const claude = await startAgent(server, 'claude', opts);
       const env = {NUDGE_HOME: home};
