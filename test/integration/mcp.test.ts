@@ -118,6 +118,7 @@ describe('nudge mcp, in-process', () => {
         'queue_edit',
         'queue_move',
         'recover',
+        'resend',
         'run',
         'status',
         'submit',
