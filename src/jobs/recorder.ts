@@ -199,6 +199,8 @@ export function hookEvents(
  * The ending's rung is written by the one writer of endings (JobHandle.end). `record`: the
  * job's record when its worker began.
  */
+const SEEN_AS_IT_ENDED = 'seen only as its turn ended (too quick to be seen at work, or queued)';
+
 export function climbingReceipts(
   recorder: JobRecorder,
   record: JobRecord,
@@ -211,7 +213,11 @@ export function climbingReceipts(
   // the ending) rides on that write of the record; one that marks a wait is written now.
   let pending: Receipt | undefined;
   const riding = (): RecordPatch => (pending ? {receipt: pending} : {});
-  const climbTo = async (step: Parameters<typeof climb>[1]) => {
+  const climbTo = async (step: Parameters<typeof climb>[1]): Promise<void> => {
+    // A turn that ended was started: one too quick to be seen at work (or that ran behind
+    // another, queued) is recorded started as it ends, and says so.
+    if (step?.rung === 'turn-ended' && receipt?.rung === 'delivered')
+      await climbTo({rung: 'turn-started', why: SEEN_AS_IT_ENDED});
     const next = climb(receipt, step, wallIso());
     if (!next) return;
     receipt = next;

@@ -56,7 +56,8 @@ describe.each(agents)('%s', (name) => {
     expect(answer.tokens?.output, JSON.stringify(answer)).toBeGreaterThanOrEqual(5);
     expect(received(w.model, 'first question'), await seen()).toBe(1);
     // Its receipts as the job recorded them, up the ladder to the turn's end (held, if the
-    // agent made it wait, between the first two).
+    // agent made it wait, between the first two; turn-started as the turn ends where it was
+    // too quick to be seen at work, or queued).
     const status = JSON.parse((await w.nudge(['status', answer.job, '--json'])).stdout);
     const rungs = (status.events as Array<{event: string; rung?: string}>)
       .filter((e) => e.event === 'receipt' && e.rung !== 'held')

@@ -113,6 +113,15 @@ describe('a job’s recorder climbs its receipts, recorded in its record and eve
     expect(after.kind === 'submit' && after.receipt?.rung).toBe('turn-started');
   });
 
+  test('a turn too quick to be seen at work: turn-started is recorded as it ends, and says so', async () => {
+    const {recorder, rungs, handle} = await job();
+    await recorder.event('typed', {chars: 3, enter: true, delivery: 'submitted'});
+    await recorder.event('condition-met', {waitedMs: 10, checks: 3, verdict: 'idle'});
+    expect(await rungs()).toEqual(['accepted', 'delivered', 'turn-started', 'turn-ended']);
+    const started = (await handle.readEvents()).find((e) => e.rung === 'turn-started');
+    expect(started?.why).toMatch(/^seen only as its turn ended/);
+  });
+
   test('every door refused the text (--if-busy now): refused, not undeliverable', async () => {
     const {handle, recorder, rungs} = await job();
     const refused = {door: 'claude-inbox', result: 'refused', why: 'no', ms: 1, pane: '%1'};
