@@ -1,5 +1,5 @@
 import {isRunning, type ProcessId} from '../process/identity.js';
-import {finalReceipt, type Receipt} from './receipts.js';
+import {finalReceipt, isUndelivered, type Receipt} from './receipts.js';
 import type {JobRecord} from './record.js';
 import {isTerminal, type JobState} from './states.js';
 
@@ -42,4 +42,10 @@ export function shownReceipt(r: JobRecord, shown: ShownState, nowMs: number): Re
   if (r.kind !== 'submit') return undefined;
   if (!isTerminal(shown) || isTerminal(r.state)) return r.receipt;
   return finalReceipt(r.receipt, shown, r, new Date(nowMs).toISOString()) ?? r.receipt;
+}
+
+/** Whether a job is a dead letter as a reader should believe it: a message that never got
+ * through and was not resent (its receipt as shownReceipt gives it). */
+export function isDeadLetter(r: JobRecord, shown: ShownState, nowMs: number): boolean {
+  return r.kind === 'submit' && isUndelivered(shownReceipt(r, shown, nowMs), r.resentAs);
 }

@@ -1,9 +1,9 @@
 import type {OptionsOf} from '../base/option-table.js';
 import {resolveStateDir} from '../base/paths.js';
 import {plainLine} from '../base/sanitize.js';
-import {type ShownState, shownState} from '../jobs/liveness.js';
+import {isDeadLetter, type ShownState, shownReceipt, shownState} from '../jobs/liveness.js';
 import {endJobsOfGoneServers} from '../jobs/lost.js';
-import {describeReceipt, isUndelivered, type Rung} from '../jobs/receipts.js';
+import {describeReceipt, type Rung} from '../jobs/receipts.js';
 import type {JobRecord} from '../jobs/record.js';
 import {describeStalled, stateWords, workingShown} from '../jobs/stalled.js';
 import {isTerminal} from '../jobs/states.js';
@@ -86,11 +86,9 @@ export async function topView(o: TopOptions, ctx: CommandContext): Promise<TopVi
     const head = atWork ?? live[0] ?? shown.findLast((s) => !neverHadPane(s.r)) ?? shown.at(-1);
     if (!head) continue;
     const typed = [...records].reverse().find((r) => r.kind === 'submit' && r.profile);
-    const message = head.r.kind === 'submit' ? head.r : undefined;
-    const receipt = message?.receipt;
-    undelivered += records.filter(
-      (r) => r.kind === 'submit' && isUndelivered(r.receipt, r.resentAs),
-    ).length;
+    // As `jobs` believes them: a message whose worker died ends on its ending's rung.
+    const receipt = shownReceipt(head.r, head.state, nowMs);
+    undelivered += shown.filter((s) => isDeadLetter(s.r, s.state, nowMs)).length;
     panes.push({
       pane,
       program: typed ? programOf(typed) : programOf(head.r),
@@ -109,7 +107,7 @@ export async function topView(o: TopOptions, ctx: CommandContext): Promise<TopVi
             : undefined) ??
           (head.r.stalled ? describeStalled(head.r.stalled, nowMs) : undefined) ??
           (head.r.working ? workingShown(head.r.working) : undefined) ??
-          (receipt && isUndelivered(receipt, message?.resentAs)
+          (receipt && isDeadLetter(head.r, head.state, nowMs)
             ? describeReceipt(receipt)
             : undefined),
       ),

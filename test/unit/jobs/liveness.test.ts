@@ -2,7 +2,12 @@
 // whose process is gone is lost; one whose worker never recorded itself is lost once its
 // start's grace has passed; an ended job stays as it ended.
 import {describe, expect, test} from 'vitest';
-import {isJobProcessAlive, shownState, WORKER_START_GRACE_MS} from '../../../src/jobs/liveness.js';
+import {
+  isDeadLetter,
+  isJobProcessAlive,
+  shownState,
+  WORKER_START_GRACE_MS,
+} from '../../../src/jobs/liveness.js';
 import type {JobRecord} from '../../../src/jobs/record.js';
 import {processId} from '../../../src/process/identity.js';
 
@@ -27,5 +32,26 @@ describe('a job shown as lost', () => {
     const self = processId(process.pid);
     expect(isJobProcessAlive({pid: self.pid, pidStart: self.start})).toBe(true);
     expect(isJobProcessAlive({pid: undefined, pidStart: undefined})).toBe(false);
+  });
+});
+
+describe('a dead letter as a reader believes it', () => {
+  test('a message whose worker died mid-turn is one (its receipt still says turn-started); a delivered, ended one is not', () => {
+    const at = new Date(CREATED).toISOString();
+    const midTurn = record({
+      kind: 'submit',
+      receipt: {rung: 'turn-started', why: 'the agent showed itself at work', at},
+    } as Partial<JobRecord>);
+    expect(isDeadLetter(midTurn, 'lost', CREATED)).toBe(true);
+    expect(isDeadLetter(midTurn, 'waiting', CREATED)).toBe(false);
+    const answered = record({
+      kind: 'submit',
+      state: 'done',
+      receipt: {rung: 'turn-ended', why: 'idle', at},
+    } as Partial<JobRecord>);
+    expect(isDeadLetter(answered, 'done', CREATED)).toBe(false);
+    expect(
+      isDeadLetter({...midTurn, resentAs: '0mwt00001-abcd'} as JobRecord, 'lost', CREATED),
+    ).toBe(false);
   });
 });
