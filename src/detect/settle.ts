@@ -105,14 +105,19 @@ export class Settling {
     return servicesByListening(servicesByPattern(patterns, work), this.#served);
   }
 
-  /** Read the pane's listeners when a look shows background work that may be a service. */
+  /** Note when the footer shows work and when it first cleared, on every look (the turn the
+   * agent goes on with may hide its composer's idleness meanwhile); read the pane's listeners
+   * when a look shows background work that may be a service. */
   async prepare(view: PaneView): Promise<void> {
     this.#last = undefined;
     if (this.deps.turnOnly) return;
+    const footer = workingOnScreen(this.deps.profile, view) !== undefined;
+    if (footer) {
+      this.#workSeenAt = this.deps.now();
+      this.#clearedWall = undefined;
+    } else if (this.#workSeenAt !== undefined) this.#clearedWall ??= this.deps.wall();
     const work = this.#hookWork();
-    const shells =
-      work?.some((i) => i.service === undefined && i.kind === 'shell') ||
-      workingOnScreen(this.deps.profile, view) !== undefined;
+    const shells = work?.some((i) => i.service === undefined && i.kind === 'shell') || footer;
     if (!shells) return;
     const r = await this.deps.served().catch(() => ({why: 'unreadable'}));
     this.#served = 'served' in r ? r.served : [];
@@ -149,12 +154,9 @@ export class Settling {
       if (said.length >= count) return {settled: true, by, services: said};
       const services = this.#screenServices();
       if (services.length >= count) return {settled: true, by: 'screen', services};
-      this.#workSeenAt = now;
-      this.#clearedWall = undefined;
       return {settled: false, why: `working: ${footer} (the agent's footer)`};
     }
-    if (this.#workSeenAt !== undefined) {
-      this.#clearedWall ??= this.deps.wall();
+    if (this.#clearedWall !== undefined) {
       // The hook reported a turn's end after the work ended: the turn the agent went on with
       // (Copilot CLI's, whose agentStop lists nothing) has ended — no need to wait out the rest.
       const mark = this.deps.latestMark();

@@ -30,6 +30,18 @@ import {agentAvailable} from '../helpers/real-agents.js';
 import {runNudge} from '../helpers/run-nudge.js';
 import {waitFor} from '../helpers/wait-for.js';
 
+/** A command that runs until the test opens its gate, then leaves a marker: how long it runs is
+ * the test's signal, not a sleep the job must notice in time on a loaded machine. */
+function gated(w: World): {command: string; marker: string; open: () => void} {
+  const gate = join(w.agent.workdir, 'bg-gate');
+  const marker = join(w.agent.workdir, 'bg-done');
+  return {
+    command: `while [ ! -e ${gate} ]; do sleep 0.2; done; touch ${marker}`,
+    marker,
+    open: () => writeFileSync(gate, ''),
+  };
+}
+
 /** A background Bash call, as Claude Code's model asks for one. */
 function background(command: string): Reply {
   return {
@@ -127,7 +139,7 @@ const TURN_AFTER: Array<{
   {
     name: 'claude',
     says: (hooks) =>
-      hooks ? /^working: 1 background shell \(sleep 20; touch / : /^working: 1 shell/,
+      hooks ? /^working: 1 background shell \(while \[ ! -e / : /^working: 1 shell/,
     waits: /working: 1 shell/,
   },
   {
@@ -152,10 +164,10 @@ describe.each(
 )('%s settles (hooks installed: %s)', (_name, hooks, a) => {
   test('a background shell: the job waits for it and for the turn after it; the notice comes once, after', async () => {
     const w = await setup(a.name, 'all', {hooks});
-    const marker = join(w.agent.workdir, 'bg-done');
+    const {command, marker, open} = gated(w);
     const followUp: Reply = {text: 'The background command finished.'};
     w.model.script(
-      LEAVE_RUNNING[a.name](`sleep 20; touch ${marker}`),
+      LEAVE_RUNNING[a.name](command),
       {text: 'Started it in the background.'},
       followUp,
     );
@@ -174,18 +186,20 @@ describe.each(
     expect(await notIdleMeanwhile(w)).toMatch(
       new RegExp(`${a.waits.source}|"reason":"the screen is still changing"`),
     );
+    open();
     const end = await waitForJobEnd(w.home, id, 180_000);
-    expect(end.state, `${JSON.stringify(end)}\n${await seen(w, id)}`).toBe('done');
-    expect(end.settledBy).toBe(hooks ? 'hook' : 'screen');
+    const why = `${JSON.stringify(end)}\n${await seen(w, id)}`;
+    expect(end.state, why).toBe('done');
     expect(end.working).toBeUndefined();
     // Done only after the command ended and the turn Claude started on its own ended.
     const events = await readJobEvents(w.home, id);
     const met = Date.parse(String(events.find((e) => e.event === 'condition-met')?.t));
     expect(statSync(marker).mtimeMs).toBeLessThan(met);
     const after = w.model.journal().find((e) => e.reply === followUp);
-    expect(after?.turnEndedAt, await seen(w, id)).toBeDefined();
-    expect(met).toBeGreaterThanOrEqual(after?.turnEndedAt ?? Number.POSITIVE_INFINITY);
+    expect(after?.turnEndedAt, why).toBeDefined();
+    expect(met, why).toBeGreaterThanOrEqual(after?.turnEndedAt ?? Number.POSITIVE_INFINITY);
     expect(met - (after?.turnEndedAt ?? 0)).toBeLessThan(10_000);
+    expect(end.settledBy, why).toBe(hooks ? 'hook' : 'screen');
     expect(events.some((e) => e.event === 'working')).toBe(true);
     // The notice reached the model once, after the follow-up turn.
     await noticeOnceAfter(w, after?.turnEndedAt ?? Number.POSITIVE_INFINITY);
@@ -289,13 +303,14 @@ describe.each(NO_TURN_AFTER.filter((a) => agentAvailable(a.name)).map((a) => [a.
   (_name, a) => {
     test('a background command: the job waits until it ended; the notice comes once, after', async () => {
       const w = await setup(a.name, 'all');
-      const marker = join(w.agent.workdir, 'bg-done');
-      w.model.script(LEAVE_RUNNING[a.name](`sleep 20; touch ${marker}`), {
+      const {command, marker, open} = gated(w);
+      w.model.script(LEAVE_RUNNING[a.name](command), {
         text: 'It runs in the background.',
       });
       const id = await submit(w, 'start the slow thing');
       await saysWorking(w, id, a.shows);
       await notIdleMeanwhile(w);
+      open();
       const end = await waitForJobEnd(w.home, id, 180_000);
       expect(end.state, `${JSON.stringify(end)}\n${await seen(w, id)}`).toBe('done');
       expect(end.settledBy).toBe('screen');

@@ -18,6 +18,7 @@ import {capturedScreen} from '../../helpers/pane-views.js';
 
 const SHELL = capturedScreen('claude-background-shell');
 const DONE = capturedScreen('claude-background-done');
+const BUSY = capturedScreen('claude-busy');
 
 function world(o: {work?: WorkItem[] | undefined; served?: Served[]; turnOnly?: boolean} = {}) {
   let now = 1_000;
@@ -75,6 +76,16 @@ async function servicesNamed(w: ReturnType<typeof world>) {
   return s.settled ? {by: s.by, left: servicesLeft(s)} : s;
 }
 
+/** A mark without a list (Copilot CLI's agentStop; an older agent's), then the footer showing
+ * work: not settled. */
+async function footerAfterMark() {
+  const w = world({work: undefined});
+  w.mark(undefined);
+  await w.settling.prepare(SHELL);
+  expect(w.settling.judge(SHELL)).toMatchObject({settled: false});
+  return w;
+}
+
 describe('from the hook', () => {
   test('a running shell holds it, whatever the screen shows; the next mark settles it', async () => {
     const w = world({work: [{kind: 'shell', what: 'sleep 20'}]});
@@ -124,13 +135,11 @@ describe('from the hook', () => {
   });
 
   test("a mark without a list after the footer cleared (Copilot CLI's agentStop of the turn it went on with) settles at once; one from before does not", async () => {
-    const w = world({work: undefined});
     // Its stop as the work started: the footer holds it.
-    w.mark(undefined);
-    await w.settling.prepare(SHELL);
-    expect(w.settling.judge(SHELL)).toMatchObject({settled: false});
+    const w = await footerAfterMark();
     // The work ended: the earlier mark is not the end of the turn that follows.
     w.tick(1_000);
+    await w.settling.prepare(DONE);
     expect(w.settling.judge(DONE)).toMatchObject({settled: false});
     // That turn's stop, within the time it is given: settled by the hook, no waiting out.
     w.tick(200);
@@ -138,11 +147,20 @@ describe('from the hook', () => {
     expect(w.settling.judge(DONE)).toEqual({settled: true, by: 'hook', services: []});
   });
 
-  test('a mark without the list (an older agent) leaves it to the screen', async () => {
-    const w = world({work: undefined});
+  test("the footer cleared while the turn it went on with ran (no idle look between): that turn's stop, written before the composer shows idle, settles it", async () => {
+    const w = await footerAfterMark();
+    // The work ended; the turn that follows is at work (never judged: its composer is busy).
+    w.tick(1_000);
+    await w.settling.prepare(BUSY);
+    w.tick(500);
     w.mark(undefined);
-    await w.settling.prepare(SHELL);
-    expect(w.settling.judge(SHELL)).toMatchObject({settled: false});
+    w.tick(200);
+    await w.settling.prepare(DONE);
+    expect(w.settling.judge(DONE)).toEqual({settled: true, by: 'hook', services: []});
+  });
+
+  test('a mark without the list (an older agent) leaves it to the screen', async () => {
+    await footerAfterMark();
   });
 });
 

@@ -1,10 +1,10 @@
-import {mkdtempSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {agentProfiles, useProfileDirs} from '../../../src/agents/registry.js';
 import {TRUST_ALL} from '../../../src/agents/trust.js';
 import {describeUntil, parseUntil} from '../../../src/detect/until.js';
+import {useTempDir} from '../../helpers/temp-dir.js';
 
 describe('parseUntil', () => {
   test.each([
@@ -42,7 +42,7 @@ describe('parseUntil', () => {
 
 describe("--until prompt:NAME with a user's own profile", () => {
   test('a profile file of the person adds a name prompt: takes; a name no profile has is a regex', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'nudge-until-'));
+    const dir = useTempDir('nudge-until-');
     writeFileSync(
       join(dir, 'mine.toml'),
       [
