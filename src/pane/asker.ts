@@ -1,5 +1,5 @@
 import {hostname} from 'node:os';
-import type {ProcessTree} from '../process/tree.js';
+import type {ProcessLink, ProcessTree} from '../process/tree.js';
 import {insideTmux} from '../tmux/server.js';
 import {isTmuxServer} from './proof.js';
 import {
@@ -31,26 +31,58 @@ export interface AskerCaller {
  */
 export async function askerOf(caller: AskerCaller): Promise<Asker> {
   const {env} = caller;
-  const chain = await caller.tree.ancestry(caller.pid).catch(() => []);
   const inside = insideTmux(env);
   const claim = inside?.pane
     ? {socketPath: inside.socketPath, serverPid: inside.serverPid, pane: inside.pane}
     : undefined;
+  const {chain, terminal} = await proofOf(caller);
   const underTmux = chain.some(isTmuxServer);
   if (!underTmux && claim === undefined) {
     const wire = wireAskerFromEnv(env);
     if (wire?.kind === 'remote') return wire;
   }
-  const terminal = underTmux ? undefined : await caller.tree.terminalOf(caller.pid).catch(() => {});
   if (!underTmux && claim === undefined && terminal === undefined) return {kind: 'person'};
   return {
     kind: 'local',
     chain,
-    terminal: terminal ?? undefined,
+    terminal,
     claim,
     reach: paneReachOf(env),
     panes: new Map(),
   };
+}
+
+/** What the process tree proves of a caller: its ancestry, and its controlling terminal where
+ * no tmux server is among its ancestors. */
+interface Proof {
+  chain: ProcessLink[];
+  terminal: string | undefined;
+}
+
+/** Each caller's proof, read once: a command asks at each door it passes with one context (a
+ * submit: its pane's reach, then the pane it records as the sender), and on macOS each read is
+ * a `ps -A`. Contexts are made per command (per tool call in `nudge mcp`). */
+const proofs = new WeakMap<AskerCaller, Promise<Proof>>();
+
+function proofOf(caller: AskerCaller): Promise<Proof> {
+  let proof = proofs.get(caller);
+  if (proof === undefined) {
+    proof = readProof(caller);
+    proofs.set(caller, proof);
+  }
+  return proof;
+}
+
+async function readProof(caller: AskerCaller): Promise<Proof> {
+  const chain = await caller.tree.ancestry(caller.pid).catch(() => []);
+  if (chain.some(isTmuxServer)) return {chain, terminal: undefined};
+  // The caller's own terminal, where the tree read it with the ancestry (both real readers do).
+  const [own] = chain;
+  const terminal =
+    own?.pid === caller.pid && 'terminal' in own
+      ? own.terminal
+      : await caller.tree.terminalOf(caller.pid).catch(() => undefined);
+  return {chain, terminal};
 }
 
 function wireAskerFromEnv(env: Record<string, string | undefined>): WireAsker | undefined {

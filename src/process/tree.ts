@@ -1,4 +1,4 @@
-import {readFile} from 'node:fs/promises';
+import {readFileSync} from 'node:fs';
 import {statFields} from './proc-stat.js';
 import {positive, ps} from './ps.js';
 import {processView} from './view.js';
@@ -33,6 +33,9 @@ export interface ProcessLink {
   /** The name the process gave itself (Linux's /proc/PID/comm: a tmux server says `tmux:
    * server`), where read. */
   name?: string | undefined;
+  /** Its controlling terminal as a path (terminalOf's), where read: the ancestry reads it with
+   * the rest, so who asks needs no second question (on macOS, a second `ps`). */
+  terminal?: string | undefined;
 }
 
 /** How far up an ancestry is walked: deeper than any real chain of shells and agents. */
@@ -74,7 +77,12 @@ export const systemTree: ProcessTree = {
     while (at !== undefined && at > 0 && chain.length < MAX_GENERATIONS) {
       const stat = await procStat(at);
       if (!stat) break;
-      chain.push({pid: at, command: await procCommand(at), name: await procName(at)});
+      chain.push({
+        pid: at,
+        command: await procCommand(at),
+        name: await procName(at),
+        terminal: terminalOfDevice(Number(stat[4])),
+      });
       at = positive(stat[1]);
     }
     return chain;
@@ -97,9 +105,12 @@ export function terminalOfDevice(ttyNr: number): string | undefined {
   return major >= 136 && major <= 143 ? `/dev/pts/${(major - 136) * 256 + minor}` : undefined;
 }
 
+// /proc's files are read at once (a synchronous read of one is a few microseconds; an
+// asynchronous one four trips to Node's thread pool, and an ancestry reads three a process).
+
 async function procName(pid: number): Promise<string | undefined> {
   try {
-    return (await readFile(`/proc/${pid}/comm`, 'utf8')).replace(/\n$/, '');
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').replace(/\n$/, '');
   } catch {
     return undefined;
   }
@@ -109,40 +120,51 @@ async function procName(pid: number): Promise<string | undefined> {
  * kernel thread or one that cannot be read. */
 async function procCommand(pid: number): Promise<string> {
   try {
-    return (await readFile(`/proc/${pid}/cmdline`, 'utf8')).replace(/\0+$/, '').replace(/\0/g, ' ');
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0+$/, '').replace(/\0/g, ' ');
   } catch {
     return '';
   }
 }
 
 /** The ancestry from one `ps -A` listing (one process, whatever the depth; macOS and the BSDs
- * take the same keywords): `pid`, `ppid`, then the command line last, where ps may not cut it. */
+ * take the same keywords): `pid`, `ppid`, the terminal, then the command line last, where ps
+ * may not cut it. */
 async function psAncestry(pid: number): Promise<ProcessLink[]> {
-  const out = await ps(['-ww', '-A', '-o', 'pid=,ppid=,command=']);
-  return out === undefined ? [] : ancestryOf(parsePsTable(out), pid);
+  const out = await ps(['-ww', '-A', '-o', 'pid=,ppid=,tty=,command=']);
+  return out === undefined ? [] : ancestryOf(parsePsTable(out, {tty: true}), pid);
 }
 
-/** `ps -o pid=,ppid=,command=` lines as a table: pid → parent and command line. */
-export function parsePsTable(out: string): Map<number, {ppid: number; command: string}> {
-  const table = new Map<number, {ppid: number; command: string}>();
-  for (const line of out.split('\n')) {
-    const m = /^\s*(\d+)\s+(\d+)\s?(.*)$/.exec(line);
-    if (m) table.set(Number(m[1]), {ppid: Number(m[2]), command: (m[3] ?? '').trim()});
+/** A process of a `ps` listing: its parent, command line and, where listed, terminal. */
+export interface PsRow {
+  ppid: number;
+  command: string;
+  /** As ps prints it (`pts/3`, `ttys003`, `?` or `??` for none). */
+  tty?: string;
+}
+
+/** `ps -o pid=,ppid=,command=` lines (with `tty`: `pid=,ppid=,tty=,command=`) as a table: pid
+ * → its row. */
+export function parsePsTable(out: string, o: {tty?: boolean} = {}): Map<number, PsRow> {
+  const table = new Map<number, PsRow>();
+  const line = o.tty ? /^\s*(\d+)\s+(\d+)\s+(\S+)\s?(.*)$/ : /^\s*(\d+)\s+(\d+)()\s?(.*)$/;
+  for (const text of out.split('\n')) {
+    const m = line.exec(text);
+    if (!m) continue;
+    const row: PsRow = {ppid: Number(m[2]), command: (m[4] ?? '').trim()};
+    table.set(Number(m[1]), o.tty ? {...row, tty: m[3] ?? ''} : row);
   }
   return table;
 }
 
 /** `pid` and its ancestors from a table of processes, nearest first. */
-export function ancestryOf(
-  table: ReadonlyMap<number, {ppid: number; command: string}>,
-  pid: number,
-): ProcessLink[] {
+export function ancestryOf(table: ReadonlyMap<number, PsRow>, pid: number): ProcessLink[] {
   const chain: ProcessLink[] = [];
   let at: number | undefined = pid;
   while (at !== undefined && at > 0 && chain.length < MAX_GENERATIONS) {
     const row = table.get(at);
     if (!row) break;
-    chain.push({pid: at, command: row.command});
+    const link: ProcessLink = {pid: at, command: row.command};
+    chain.push(row.tty === undefined ? link : {...link, terminal: terminalOfPs(row.tty)});
     at = row.ppid;
   }
   return chain;
@@ -150,7 +172,7 @@ export function ancestryOf(
 
 async function procStat(pid: number): Promise<string[] | undefined> {
   try {
-    return statFields(await readFile(`/proc/${pid}/stat`, 'utf8'));
+    return statFields(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return undefined;
   }

@@ -26,7 +26,17 @@ export function nodeContext(
 ): CommandContext {
   const at = (path: string) => fileURLToPath(new URL(path, srcDir));
   const {node, ...rest} = own;
-  let self: SelfCommand | undefined;
+  let stable: string | undefined;
+  // Read on first use (install, schedule, doctor): the submit path never walks PATH. A getter
+  // of `self`'s own, not of the context, which commands copy with a spread (that reads each
+  // of its members).
+  const self: SelfCommand = {
+    get node() {
+      stable ??= stableNode(node, own.env.PATH);
+      return stable;
+    },
+    cli: at('./cli.js'),
+  };
   return {
     ...rest,
     clock: realClock,
@@ -37,11 +47,7 @@ export function nodeContext(
     watchWorkerEntry: at('../workers/watch-worker.js'),
     runWorkerEntry: at('../workers/run-worker.js'),
     relayWorkerEntry: at('../workers/relay-worker.js'),
-    // Read on first use (install, schedule, doctor): the submit path never walks PATH.
-    get self() {
-      self ??= {node: stableNode(node, own.env.PATH), cli: at('./cli.js')};
-      return self;
-    },
+    self,
     dataDir: at('../../data/'),
   };
 }

@@ -55,7 +55,7 @@ describe.each(PROCESS_VIEWS)('which pane a call comes from (%s reader)', (view) 
       async () => await jobEvent(w.home, job, 'locked'),
     );
     expect(locked.notifyPane).toBe(w.b);
-    if (view === 'ps') expect(w.reader.calls()).toContain('ps -ww -A -o pid=,ppid=,command=');
+    if (view === 'ps') expect(w.reader.calls()).toContain('ps -ww -A -o pid=,ppid=,tty=,command=');
   });
 
   test("under a server its sessions share (Codex's app-server): self, the default pane, nudge mcp and the turn-end hook are refused; nothing typed, no job, no mark", async () => {

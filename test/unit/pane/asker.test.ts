@@ -57,3 +57,24 @@ describe('--host: the bound a request carries', () => {
     });
   });
 });
+
+test('one caller is proven once: a command that asks at two doors walks the tree once; each new caller afresh', async () => {
+  let walks = 0;
+  const counted = {
+    ...under,
+    ancestry: (pid: number) => {
+      walks++;
+      return under.ancestry(pid);
+    },
+  };
+  const caller = {env: {}, pid: 1000, tree: counted};
+  const first = await askerOf(caller);
+  const second = await askerOf(caller);
+  expect(walks).toBe(1);
+  expect(second).toEqual(first);
+  // Each ask gets its own listing of panes (a pane may move to another session meanwhile).
+  if (first.kind !== 'local' || second.kind !== 'local') throw new Error('a pane');
+  expect(second.panes).not.toBe(first.panes);
+  await askerOf({...caller});
+  expect(walks).toBe(2);
+});
