@@ -13,6 +13,10 @@
  *   optional native parts (ws) or load their own files by a `require` esbuild cannot follow
  *   (jsonc-parser's UMD build): those stay external, imported from node_modules.
  *   A bundled CommonJS package calls `require`: each file gets one (the banner).
+ * - `nudge submit`, `nudge jobs` and `nudge status` (src/quick-submit.ts, src/quick.ts) are each
+ *   one file of their own (QUICK): split into chunks they loaded 70–90 files (esbuild puts a
+ *   module shared by a different set of lazy parts in a chunk of its own), and each file costs
+ *   Node about half a millisecond.
  * - The CLI's chunks go next to cli.js in dist/src, named `cli-*.js`. The workers' code is one
  *   file, dist/workers/w-kinds.js, its lazy parts inlined (a worker uses most of them; split,
  *   it loaded 59 chunks), and each worker entry a few lines importing it (one copy, not five:
@@ -20,8 +24,8 @@
  *   the worker entries and data are found from the package (src/base/version.ts).
  */
 import {readdirSync, rmSync} from 'node:fs';
-import {join} from 'node:path';
-import {type BuildOptions, build} from 'esbuild';
+import {join, relative, resolve} from 'node:path';
+import {type BuildOptions, build, type Plugin} from 'esbuild';
 import {findRepoRoot} from '../test/harness/private-tmux.js';
 
 const EXTERNAL = ['pino', 'pino-pretty', 'ws', 'ink', 'react', 'jsonc-parser'];
@@ -60,7 +64,67 @@ const cli = await build({
   allowOverwrite: true,
   splitting: true,
   chunkNames: 'cli-[name]-[hash]',
+  plugins: [
+    {
+      name: 'quick-apart',
+      setup(b) {
+        b.onResolve({filter: /^\.\/quick(-submit)?\.js$/}, (args) => ({
+          path: args.path,
+          external: true,
+        }));
+      },
+    },
+  ],
 });
+
+/**
+ * The quick bundles: each entry and all it imports, lazily too, in one file — but for what
+ * another command, another host or a rare turn needs (COLD), left to the unbundled module tsc
+ * wrote beside it (dist/src/…), loaded only if it runs. A module of the entry's own path
+ * (`own`) is bundled even where the rest of its folder is left out. Any other module of
+ * nudge's imported lazily is bundled all the same: a copy of it beside the bundle's would not
+ * share its state (the profiles the person's files add, read once).
+ */
+const QUICK: ReadonlyArray<{entry: string; own: readonly string[]}> = [
+  {
+    entry: 'quick.js',
+    own: ['declare/jobs.js', 'verbs/jobs.js', 'render/render.js', 'render/status.js'],
+  },
+  {entry: 'quick-submit.js', own: ['verbs/submit.js', 'render/render.js']},
+];
+
+/** What the quick bundles leave out: the other commands (their verbs, declarations and
+ * renderers), the ways to other hosts, a lost job's notifications (execa), a stored request's
+ * checks (zod), yargs' command line. */
+const COLD =
+  /^(verbs|declare|render|cli)\/|^front\/(anywhere|hosts|relay|serve-remote)\.js$|^notify\/tell\.js$|^jobs\/(request-check|cancel)\.js$/;
+
+function coldApart(own: readonly string[]): Plugin {
+  return {
+    name: 'cold-apart',
+    setup(b) {
+      b.onResolve({filter: /^\./}, (args) => {
+        if (args.kind !== 'dynamic-import') return undefined;
+        const file = relative(src, resolve(args.resolveDir, args.path));
+        if (!COLD.test(file) || own.includes(file)) return undefined;
+        return {path: `./${file}`, external: true};
+      });
+      // A package imported lazily (proper-lockfile for a queue's lock) is loaded from
+      // node_modules if it runs: packages keep no state of nudge's, so two copies do no harm.
+      b.onResolve({filter: /^[^./]/}, (args) =>
+        args.kind === 'dynamic-import' ? {path: args.path, external: true} : undefined,
+      );
+    },
+  };
+}
+for (const {entry, own} of QUICK)
+  await build({
+    ...COMMON,
+    entryPoints: [join(src, entry)],
+    outfile: join(src, entry),
+    allowOverwrite: true,
+    plugins: [coldApart(own)],
+  });
 
 // The workers: the code of every kind in one file (WORKER_SHARED), and each entry a few lines
 // that import it, so the five share one copy.

@@ -3,13 +3,16 @@
 // script asks it to tell which nudge it has: it starts as fast as Node does). Otherwise it
 // turns on Node's compile cache (Node 22.1 and newer) before the program is loaded: `nudge
 // submit` runs on every agent turn, and modules compiled once are then read back instead of
-// compiled again. The program itself is src/main.ts.
+// compiled again. `nudge submit`, `nudge jobs` and `nudge status` go to src/quick-submit.ts
+// and src/quick.ts, each a bundle of its own path alone; what they do not take, and every
+// other command, to the program, src/main.ts.
 import module from 'node:module';
 import {homedir} from 'node:os';
 import {join} from 'node:path';
-import {nudgeVersion} from './base/version.js';
 
 if (process.argv.length === 3 && process.argv[2] === '--version') {
+  // Loaded here only: the other commands start with no file of the bundle but their own.
+  const {nudgeVersion} = await import('./base/version.js');
   process.stdout.write(`${nudgeVersion()}\n`);
 } else {
   try {
@@ -21,5 +24,12 @@ if (process.argv.length === 3 && process.argv[2] === '--version') {
   } catch {
     // No cache: nudge runs as before.
   }
-  await import('./main.js');
+  const words = process.argv.slice(2);
+  const ran =
+    words[0] === 'submit'
+      ? await (await import('./quick-submit.js')).quickSubmit(words, process.env)
+      : words[0] === 'jobs' || words[0] === 'status'
+        ? await (await import('./quick.js')).quick(words, process.env)
+        : false;
+  if (!ran) await import('./main.js');
 }

@@ -1,4 +1,5 @@
 import {NudgeError} from '../base/errors.js';
+import {compareText} from '../base/order.js';
 import {type LoadedProfiles, loadProfiles, profileDirsOf} from './builtin.js';
 import {claudeNeedsPerson, claudeStopTurn} from './claude.js';
 import {codexNotifyTurn} from './codex.js';
@@ -65,7 +66,7 @@ export function agentProfiles(): Profile[] {
     .sort(
       (a, b) =>
         (a.detectOrder ?? DEFAULT_DETECT_ORDER) - (b.detectOrder ?? DEFAULT_DETECT_ORDER) ||
-        a.name.localeCompare(b.name),
+        compareText(a.name, b.name),
     );
 }
 

@@ -1,3 +1,4 @@
+import {readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs';
 import {appendFile, open, rename, rm} from 'node:fs/promises';
 import {fsReason, fsRemedy, NudgeError} from './errors.js';
 import {FILE_MODE} from './paths.js';
@@ -39,9 +40,24 @@ export async function writeFileAtomic(
   }
 }
 
-/** Append one line (O_APPEND: concurrent appenders never interleave within a line). */
-export async function appendLine(path: string, line: string): Promise<void> {
-  await appendFile(path, `${line}\n`, {encoding: 'utf8', mode: FILE_MODE, flag: 'a'}).catch(
+/** Write a small record that means nothing after a crash (the pid of a process the crash
+ * ended) atomically, at once: no fsync, and no trips through Node's thread pool (four, for
+ * the front end's last write before it exits). */
+export function writeNow(path: string, data: string): void {
+  const tmp = `${path}.${uniqueSuffix()}.tmp`;
+  try {
+    writeFileSync(tmp, data, {encoding: 'utf8', mode: FILE_MODE});
+    renameSync(tmp, path);
+  } catch (error) {
+    rmSync(tmp, {force: true});
+    throw withPath(error, tmp);
+  }
+}
+
+/** Append lines in one write (O_APPEND: concurrent appenders never interleave within it). */
+export async function appendLine(path: string, ...lines: string[]): Promise<void> {
+  const text = lines.map((line) => `${line}\n`).join('');
+  await appendFile(path, text, {encoding: 'utf8', mode: FILE_MODE, flag: 'a'}).catch(
     (error: unknown) => {
       throw withPath(error, path);
     },
@@ -65,4 +81,13 @@ export function stateWriteError(stateDir: string, error: unknown): NudgeError {
     'state-dir',
     `Cannot write to the state directory ${stateDir} (${fsReason(code)}); ${fsRemedy(code)}, or set NUDGE_HOME to a writable directory.`,
   );
+}
+
+/** A small file's text, read at once, or `fallback` where it cannot be read. */
+export function readTextOr(path: string, fallback: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return fallback;
+  }
 }

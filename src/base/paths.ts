@@ -1,4 +1,12 @@
-import {constants, lstatSync, realpathSync, type Stats, statSync} from 'node:fs';
+import {
+  accessSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  realpathSync,
+  type Stats,
+  statSync,
+} from 'node:fs';
 import {access, lstat, mkdir, rmdir} from 'node:fs/promises';
 import {homedir} from 'node:os';
 import {dirname, join, resolve} from 'node:path';
@@ -59,16 +67,20 @@ export async function ensureStateDir(
   stateDir: string,
   env: {HOME?: string | undefined} = {},
 ): Promise<void> {
+  // At once, as stateDirProblem looks: a few calls of microseconds each, where every
+  // asynchronous one is a trip to Node's thread pool on the path of every submit.
   try {
-    await mkdir(stateDir, {recursive: true, mode: DIR_MODE}).catch(async (error: unknown) => {
+    try {
+      mkdirSync(stateDir, {recursive: true, mode: DIR_MODE});
+    } catch (error) {
       throw await mkdirCause(stateDir, error);
-    });
+    }
     const why = stateDirProblem(stateDir, env.HOME);
     if (why !== undefined) throw new NudgeError('state-dir', why);
-    await access(stateDir, constants.W_OK);
+    accessSync(stateDir, constants.W_OK);
     for (const dir of [layout.jobsDir(stateDir), layout.locksDir(stateDir)]) {
-      await mkdir(dir, {recursive: true, mode: DIR_MODE});
-      const sub = await lstat(dir);
+      mkdirSync(dir, {recursive: true, mode: DIR_MODE});
+      const sub = lstatSync(dir);
       if (sub.isSymbolicLink() || !sub.isDirectory()) {
         throw new NudgeError(
           'state-dir',

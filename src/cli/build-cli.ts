@@ -2,10 +2,10 @@ import yargs from 'yargs';
 import {NudgeError} from '../base/errors.js';
 import {nudgeVersion} from '../base/version.js';
 import type {Output} from '../render/render.js';
-import {wrapped} from '../render/text.js';
+import {wrapped} from '../render/wrap.js';
 import type {CommandContext} from '../verbs/context.js';
 import type {submit} from '../verbs/submit.js';
-import type {CliEnv, McpStdio} from './command.js';
+import {cliEnv, type McpStdio} from './command.js';
 import {ownCompletion} from './complete.js';
 import {ALL_DECLARED, declaredCommand} from './declared.js';
 import {checkFlagValues, checkWords, commandOf, helpWords, usageSentence} from './words.js';
@@ -76,14 +76,7 @@ export function buildCli(
   local: {submit?: typeof submit} = {},
   stdio: McpStdio = {stdin: undefined, stdout: undefined},
 ) {
-  const env: CliEnv = {
-    ctx,
-    stdio,
-    local,
-    run: async (command, render) => {
-      result.exitCode = await render(await command, out);
-    },
-  };
+  const env = cliEnv(ctx, out, result, stdio, local);
   // A job or a pane being completed: nudge's own values (yargs completes every other word).
   const completing = ownCompletion(given, ctx, out);
   if (completing) return {parseAsync: completing};

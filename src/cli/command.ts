@@ -25,6 +25,25 @@ export interface CliEnv {
   local: {[K in Verb]?: CommandFn<K>};
 }
 
+/** The environment of a command line's commands: each result printed to `out`, its exit code
+ * kept in `result`. */
+export function cliEnv(
+  ctx: CommandContext,
+  out: Output,
+  result: {exitCode: number},
+  stdio: McpStdio,
+  local: CliEnv['local'] = {},
+): CliEnv {
+  return {
+    ctx,
+    stdio,
+    local,
+    run: async (command, render) => {
+      result.exitCode = await render(await command, out);
+    },
+  };
+}
+
 /** Parsed arguments as a handler sees them. */
 export type Args = ArgumentsCamelCase<Record<string, unknown>>;
 

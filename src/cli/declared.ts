@@ -1,11 +1,12 @@
 import type {Argv} from 'yargs';
-import {type AnyDeclaration, optionsOfGiven, usageOf} from '../declare/define.js';
+import {type AnyDeclaration, usageOf} from '../declare/define.js';
 import {DECLARED, GROUPS} from '../declare/registry.js';
 import type {Args, CliCommand, CliEnv} from './command.js';
 import {wordsOf} from './command.js';
 import {LOCAL} from './local.js';
 import {LOCAL_GROUPED, LOCAL_GROUPS} from './local-groups.js';
 import {optionsFrom, withOptions} from './options.js';
+import {runDeclared} from './run-declared.js';
 
 /**
  * The yargs modules of the declared commands (src/declare/, and the CLI's own in local.ts and
@@ -83,16 +84,6 @@ export function givenOf(d: AnyDeclaration, a: Args): Record<string, unknown> {
   return given;
 }
 
-async function handle(d: AnyDeclaration, a: Args, env: CliEnv): Promise<void> {
-  const {json: _json, ...options} = optionsOfGiven(d, givenOf(d, a)) as Record<string, unknown>;
-  const {dispatch} = await import('../front/dispatch.js');
-  const render = await d.render();
-  const json = a.json === true;
-  const {stdin, stdout} = env.stdio;
-  const result = d.cli
-    ? d.cli(options, {dispatch, ctx: env.ctx, stdin, stdout, json})
-    : d.verb
-      ? dispatch(d.verb, options as never, env.ctx, env.local[d.verb] as never)
-      : Promise.reject(new Error(`${d.name} has neither a verb nor a step of its own`));
-  await env.run(result, (r, out) => render(r, json, out, options));
+function handle(d: AnyDeclaration, a: Args, env: CliEnv): Promise<void> {
+  return runDeclared(d, givenOf(d, a), a.json === true, env);
 }

@@ -1,23 +1,20 @@
-import {describeError, NudgeError} from '../base/errors.js';
-import {resolveStateDir} from '../base/paths.js';
+import {NudgeError} from '../base/errors.js';
 import {nudgeVersion} from '../base/version.js';
 import type {SubmitOptions} from '../job-options/table.js';
 import {outcomeOfRecord} from '../jobs/follow.js';
 import type {TerminalState} from '../jobs/states.js';
 import {askerOf, wireAskerOf} from '../pane/asker.js';
 import {checkHostGrant} from '../pane/reach.js';
-import {followJob, planNotice, type RelayRecord, relayOf} from '../relay/relay.js';
-import {remoteSettings} from '../remote/settings.js';
+import {followJob, planNotice} from '../relay/relay.js';
 import {textOfFile} from '../submit/text-file.js';
 import type {CommandContext} from '../verbs/context.js';
 import type {Check, DoctorOptions, DoctorResult} from '../verbs/doctor.js';
-import type {JobList, JobStatus} from '../verbs/jobs.js';
 import {ownPaneHere, type SubmitResult, type submit} from '../verbs/submit.js';
 import type {WatchStartOptions} from '../watch/types.js';
-import {callHost, linkTo} from './hosts.js';
+import {linkTo} from './hosts.js';
 import {relayEnds, startRelay} from './relay.js';
 import {runOn} from './run-on.js';
-import type {HostOptions, HostResult, OnHost, Where} from './verbs.js';
+import type {HostResult, OnHost} from './verbs.js';
 
 /** The commands whose pane or job may be on another host, as the front ends call them. */
 
@@ -92,56 +89,6 @@ export async function submitAnywhere(
     host,
     outcome: outcomeOfRecord(ended, ended.state as TerminalState),
   };
-}
-
-/** `nudge status JOB` anywhere, with what this machine relays of its notice. */
-export async function statusAnywhere(
-  o: {job: string},
-  host: string | undefined,
-  ctx: CommandContext,
-): Promise<OnHost<JobStatus> & {relay?: RelayRecord}> {
-  const status = await runOn(host, 'status', o, ctx);
-  const relay = await relayOf(resolveStateDir(ctx.env), status.id);
-  return relay ? {...status, relay} : status;
-}
-
-/** The jobs of every host: this machine's and those of `[remote] hosts`, each job with its
- * host; a host that cannot be reached is named with why, and the others still listed. */
-export interface JobsEverywhere extends JobList {
-  unreachable: {host: string; error: string}[];
-}
-
-/** `nudge jobs`: here and on the configured hosts, or (`--host`, `$NUDGE_HOST`) on one. */
-export async function jobsAnywhere(
-  o: HostOptions<'jobs'>,
-  where: Where,
-  ctx: CommandContext,
-): Promise<JobsEverywhere> {
-  if (where.named) return {...(await runOn(where.host, 'jobs', o, ctx)), unreachable: []};
-  const here = await runOn(undefined, 'jobs', o, ctx);
-  // From a pane, only the hosts config.toml's [submit] hosts grants are asked: nothing goes to
-  // another (its jobs are out of reach anyway).
-  const asker = await askerOf(ctx);
-  const hosts = remoteSettings(ctx.env).hosts.filter((h) => {
-    const wire = wireAskerOf(asker, ctx.env, h);
-    return wire.kind === 'person' || wire.granted;
-  });
-  // The filters go along (only those given: an older nudge there knows none); -L/-S name a
-  // server of this host.
-  const filters = Object.fromEntries(
-    Object.entries({state: o.state, pane: o.pane, since: o.since}).filter(
-      ([, v]) => v !== undefined,
-    ),
-  );
-  const lists = await Promise.allSettled(hosts.map((h) => callHost(h, 'jobs', filters, ctx)));
-  const unreachable: JobsEverywhere['unreachable'] = [];
-  const jobs = [...here.jobs];
-  lists.forEach((r, i) => {
-    if (r.status === 'fulfilled') jobs.push(...r.value.jobs);
-    else unreachable.push({host: hosts[i] ?? '', error: describeError(r.reason)});
-  });
-  jobs.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-  return {...here, jobs, unreachable};
 }
 
 /** `nudge doctor --host H`: first the way there (ssh, the shared connection, the nudge that

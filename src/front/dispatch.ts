@@ -58,19 +58,40 @@ export function whereTo<K extends Verb>(
   return {where: {host, named}, options: there};
 }
 
+/** Whether `options` of `name` run on this machine alone: no other host named or implied, and
+ * for `submit` its notice here too (`--notify-pane HOST:%N` is relayed). The quick bundles
+ * (src/quick.ts) run only these. True for a host named wrongly (`--host -oProxyCommand=…`):
+ * dispatch refuses it there before anything runs, with its sentence. */
+export function runsHere<K extends Verb>(
+  name: K,
+  options: HostOptions<K> & HostChoice,
+  env: {NUDGE_HOST?: string | undefined},
+): boolean {
+  try {
+    const {where, options: there} = whereTo(name, options, env);
+    if (where.host !== undefined) return false;
+    return name !== 'submit' || !relayed(there as HostOptions<'submit'>);
+  } catch {
+    return true;
+  }
+}
+
+/** A submit whose notice goes to a pane of another host (`HOST:%N`): relayed from here. */
+const relayed = (o: HostOptions<'submit'>) => o.notifyPane?.includes(':') === true;
+
 type Special = typeof import('./anywhere.js');
 /** The commands that need both ends, and what each returns. */
 const SPECIAL = {
   submit: async (o: HostOptions<'submit'>, where: Where, ctx: CommandContext, local?) => {
     // Here, with its notice here: the command itself (the fast path loads nothing more).
-    if (where.host === undefined && !o.notifyPane?.includes(':'))
+    if (where.host === undefined && !relayed(o))
       return runOn(undefined, 'submit', o, ctx, local as CommandFn<'submit'> | undefined);
     return (await anywhere()).submitAnywhere(o, where.host, ctx, local);
   },
   status: async (o: HostOptions<'status'>, where: Where, ctx: CommandContext) =>
-    (await anywhere()).statusAnywhere(o, where.host, ctx),
+    (await import('./looks.js')).statusAnywhere(o, where.host, ctx),
   jobs: async (o: HostOptions<'jobs'>, where: Where, ctx: CommandContext) =>
-    (await anywhere()).jobsAnywhere(o, where, ctx),
+    (await import('./looks.js')).jobsAnywhere(o, where, ctx),
   doctor: async (o: HostOptions<'doctor'>, where: Where, ctx: CommandContext) =>
     (await anywhere()).doctorAnywhere(o, where.host, ctx),
   'watch-start': async (o: HostOptions<'watch-start'>, where: Where, ctx: CommandContext) =>

@@ -1,7 +1,8 @@
 import {join} from 'node:path';
 import {ensureStateDir, resolveStateDir} from '../base/paths.js';
 import {launchWorker} from '../process/launch-worker.js';
-import {type RelayDeps, type RelaySpec, relaysDir, writeRelay} from '../relay/relay.js';
+import {type RelaySpec, relaysDir, writeRelay} from '../relay/record.js';
+import type {RelayDeps} from '../relay/relay.js';
 import type {CommandContext} from '../verbs/context.js';
 import type {JobStatus} from '../verbs/jobs.js';
 import {runOn} from './run-on.js';

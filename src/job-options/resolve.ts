@@ -1,52 +1,19 @@
 import {Buffer} from 'node:buffer';
-import {z} from 'zod';
 import {readOnce} from '../base/config.js';
 import {NudgeError} from '../base/errors.js';
-import type {StallPolicy} from '../detect/stall.js';
-import {isStallPolicy, resolveStall} from '../detect/stall-options.js';
+import {resolveStall} from '../detect/stall-options.js';
 import {findUntypable} from '../tmux/typing.js';
-import {type Reading, readRows, storedShape} from './stored.js';
+import {MAX_TEXT_BYTES} from './limits.js';
+import type {JobOptions} from './schema.js';
+import {type Reading, readRows} from './stored.js';
 import {SUBMIT_OPTIONS, type SubmitOptions} from './table.js';
 
 /**
- * A job's options: the type request.json stores them as, derived from the rows of the table
- * (table.ts), and the one function that makes them from what was given.
+ * The one function that makes a job's options from what was given (their stored type and its
+ * check: schema.ts).
  */
 
-/** The largest text (UTF-8 bytes) one job may type. */
-export const MAX_TEXT_BYTES = 64 * 1024;
-
-/** The fields no one flag's value gives: the notice's pane (the command reaches it), the
- * notice's other host (a relay sets it), the stall watchdog (three flags and the config). */
-const PLACED = {
-  /** The pane (`%N`) the notice is typed into; null: the pane typed into. */
-  notifyPane: z
-    .string()
-    .regex(/^%\d+$/)
-    .nullable()
-    .describe('a pane id or null'),
-  /** The notice's pane is on another host (`HOST:%N`): the worker records it in the ending,
-   * and the relay on the submitting machine types it there. Absent or null: typed here. */
-  noticeElsewhere: z
-    .string()
-    .regex(/^.{1,255}:%\d+$/)
-    .nullish()
-    .describe('HOST:%N or null'),
-  /** The stall watchdog over the wait; absent or null: off. */
-  stall: z.custom<StallPolicy>(isStallPolicy).nullish().describe('a stall policy'),
-};
-
-/**
- * Per-job behaviour as request.json stores it, durations in milliseconds: the type of a job's
- * options and their check in one (the worker trusts nothing unchecked), made of the rows'
- * stored fields and the placed ones.
- */
-export const JOB_OPTIONS = z.object({
-  ...storedShape(SUBMIT_OPTIONS),
-  ...PLACED,
-});
-
-export type JobOptions = z.infer<typeof JOB_OPTIONS>;
+export {MAX_TEXT_BYTES} from './limits.js';
 
 /**
  * A job's options from what was given and the person's config.toml (its via, busy policy,

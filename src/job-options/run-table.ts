@@ -1,4 +1,3 @@
-import {z} from 'zod';
 import {NudgeError} from '../base/errors.js';
 import {durationOption, HOST_OPTION, type OptionTable} from '../base/option-table.js';
 import {STALL_OPTIONS} from '../detect/stall-options.js';
@@ -9,19 +8,19 @@ import {flagField, msField, SINKS, stores} from './stored.js';
  * is a command). Whether an agent has that name, `nudge run` asks the registry (which the
  * tables do not load); the worker asks it again. */
 export const AGENT = stores(
-  {
+  (z) => ({
     agent: z
       .string()
       .regex(/^[a-z][a-z0-9-]*$/)
       .nullable()
       .describe('a profile name or null'),
-  },
+  }),
   (v: string | undefined) => ({agent: v ?? null}),
 );
 
 /** `nudge run --permissions`: an agent's permission dialog asks a person, or is denied. */
 export const PERMISSIONS = stores(
-  {permissions: z.enum(['ask', 'deny']).describe('ask or deny')},
+  (z) => ({permissions: z.enum(['ask', 'deny']).describe('ask or deny')}),
   (v: string) => {
     if (v === 'ask' || v === 'deny') return {permissions: v as 'ask' | 'deny'};
     throw new NudgeError('bad-usage', `--permissions is ask or deny, not ${JSON.stringify(v)}.`);

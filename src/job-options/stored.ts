@@ -1,4 +1,4 @@
-import {z} from 'zod';
+import type * as Zod from 'zod';
 import {VIAS, type Via} from '../agents/doors.js';
 import type {ProfileName} from '../agents/profile.js';
 import {parseDuration, parseInteger} from '../base/durations.js';
@@ -21,13 +21,18 @@ import {MAX_NOTICE_LENGTH, validateNoticeTemplate} from './template.js';
 /**
  * The parts the rows of a job's option table (table.ts) are made of: the type request.json
  * stores a field as (zod: its type and its check in one, for the worker trusts nothing it did
- * not check) and how the value given to the flag, or its default, becomes it.
+ * not check) and how the value given to the flag, or its default, becomes it. A stored type
+ * is written as a function of zod, made when a request is checked (src/job-options/schema.ts):
+ * `nudge submit`, which only reads the values given, never loads zod (~20 ms of its start).
  */
 
+/** zod's builder, as the schemas are made with it. */
+export type Z = typeof Zod.z;
+
 /** A duration in milliseconds, as stored. */
-export const duration = z.int().min(0).describe('a duration');
-const count = z.int().min(1).describe('a positive whole number');
-export const flag = z.boolean().describe('a boolean');
+const duration = (z: Z) => z.int().min(0).describe('a duration');
+const count = (z: Z) => z.int().min(1).describe('a positive whole number');
+const flag = (z: Z) => z.boolean().describe('a boolean');
 
 /** What a row's reader sees besides its own value: the flag's name for messages, the
  * environment config.toml is read from, and the few flags that decide another's meaning. */
@@ -43,28 +48,28 @@ export interface Reading {
 }
 
 /** A row's part in a job: the fields it stores and how its value becomes them. */
-export interface Stores<S extends z.ZodRawShape = z.ZodRawShape> {
-  stored: S;
-  read: (value: never, at: Reading) => z.infer<z.ZodObject<S>>;
+export interface Stores<S extends Zod.ZodRawShape = Zod.ZodRawShape> {
+  stored: (z: Z) => S;
+  read: (value: never, at: Reading) => Zod.infer<Zod.ZodObject<S>>;
 }
 
 /** A row storing `stored`, read by `read` (the given value, else the row's default). */
-export function stores<const S extends z.ZodRawShape, V>(
-  stored: S,
-  read: (value: V, at: Reading) => z.infer<z.ZodObject<S>>,
+export function stores<const S extends Zod.ZodRawShape, V>(
+  stored: (z: Z) => S,
+  read: (value: V, at: Reading) => Zod.infer<Zod.ZodObject<S>>,
 ): Stores<S> {
   return {stored, read: read as Stores<S>['read']};
 }
 
 /** A row storing one field: its stored type, and how the value given becomes it. */
-export function oneField<const F extends string, T extends z.ZodType, V>(
+export function oneField<const F extends string, T extends Zod.ZodType, V>(
   field: F,
-  type: T,
-  read: (value: V, at: Reading) => z.output<T>,
+  type: (z: Z) => T,
+  read: (value: V, at: Reading) => Zod.output<T>,
 ) {
   return stores(
-    {[field]: type} as Record<F, T>,
-    (v: V, at) => ({[field]: read(v, at)}) as z.infer<z.ZodObject<Record<F, T>>>,
+    (z) => ({[field]: type(z)}) as Record<F, T>,
+    (v: V, at) => ({[field]: read(v, at)}) as Zod.infer<Zod.ZodObject<Record<F, T>>>,
   );
 }
 
@@ -119,13 +124,12 @@ export function untilWrong(until: unknown): string | undefined {
 }
 
 /** A stored "done" condition. */
-export const UNTIL = z
-  .custom<UntilSpec>((v) => untilWrong(v) === undefined)
-  .describe('a condition');
+export const UNTIL = (z: Z) =>
+  z.custom<UntilSpec>((v) => untilWrong(v) === undefined).describe('a condition');
 
 /** `--ignore`: regexes (their sources) masked before screens are compared. */
 export const IGNORE = stores(
-  {ignore: z.array(z.string().refine(compiles)).describe('a list of valid regexes')},
+  (z) => ({ignore: z.array(z.string().refine(compiles)).describe('a list of valid regexes')}),
   (v: readonly string[] | undefined) => {
     const ignore = [...(v ?? [])];
     for (const i of ignore) compileRegex(i, '--ignore');
@@ -136,15 +140,15 @@ export const IGNORE = stores(
 /** `--notice`: whether a notice is typed at the end (`--no-notice`: none) and its template
  * (null: the default wording). */
 export const NOTICE = stores(
-  {
-    notify: flag,
+  (z) => ({
+    notify: flag(z),
     noticeTemplate: z
       .string()
       .max(MAX_NOTICE_LENGTH)
       .regex(/^[^\0\r\n]*$/)
       .nullable()
       .describe('a one-line template or null'),
-  },
+  }),
   (v: string | false | undefined) => {
     if (typeof v === 'string') validateNoticeTemplate(v);
     return {notify: v !== false, noticeTemplate: typeof v === 'string' ? v : null};
@@ -155,7 +159,7 @@ export const NOTICE = stores(
  * (`keys`), a door only (`native`); else config.toml's `[submit] via`. Requests made before
  * it existed are `auto`. */
 export const VIA = stores(
-  {via: z.enum(VIAS).optional().describe('auto, keys or native')},
+  (z) => ({via: z.enum(VIAS).optional().describe('auto, keys or native')}),
   (v: string | undefined, at) => ({
     via:
       v !== undefined
@@ -169,25 +173,25 @@ export const VIA = stores(
 /** `--if-busy` (`--when-idle` is `wait`), else config.toml's `[submit] if-busy`, else
  * `queue`: stored as given; `ifBusyMeans` decides what it means. */
 export const IF_BUSY_FIELD = stores(
-  {ifBusy: z.enum(IF_BUSY).describe('queue, wait, refuse, now or type-ahead')},
+  (z) => ({ifBusy: z.enum(IF_BUSY).describe('queue, wait, refuse, now or type-ahead')}),
   (_v: string | undefined, at) => ({ifBusy: resolveIfBusy(givenIfBusy(at.given), at.env)}),
 );
 
 /** `--notify`: where a person is told of the job's changes (`desktop`, `ntfy:URL`, …), else
  * the config file's sinks. */
 export const SINKS = stores(
-  {notifySinks: z.array(z.string()).describe('a list of sinks')},
+  (z) => ({notifySinks: z.array(z.string()).describe('a list of sinks')}),
   (v: readonly string[] | undefined, at) => ({notifySinks: resolveSinks(v, at.env)}),
 );
 
 /** `--resume-text`: what is typed once a usage limit has reset. */
 export const RESUME_TEXT = stores(
-  {
+  (z) => ({
     resumeText: z
       .string()
       .refine((t) => t.trim() !== '')
       .describe('a line of text'),
-  },
+  }),
   (v: string) => ({resumeText: parseResumeText(v)}),
 );
 
@@ -215,7 +219,7 @@ export type RowFields<T extends OptionTable> = Intersection<
 >;
 
 /** The values a stored shape holds. */
-type ValuesOf<S> = {[K in keyof S]: S[K] extends z.ZodType ? z.output<S[K]> : never};
+type ValuesOf<S> = {[K in keyof S]: S[K] extends Zod.ZodType ? Zod.output<S[K]> : never};
 
 /** The rows of `table` that store something, with their flags. */
 function storingRows(table: OptionTable) {
@@ -224,9 +228,10 @@ function storingRows(table: OptionTable) {
   );
 }
 
-/** The stored shape of what `table`'s rows store: each row's fields and their checks. */
-export function storedShape<T extends OptionTable>(table: T): RowFields<T> {
-  return Object.assign({}, ...storingRows(table).map((r) => r.job.stored));
+/** The stored shape of what `table`'s rows store: each row's fields and their checks, made
+ * with `z`. */
+export function storedShape<T extends OptionTable>(table: T, z: Z): RowFields<T> {
+  return Object.assign({}, ...storingRows(table).map((r) => r.job.stored(z)));
 }
 
 /** What `table`'s rows store, read from the options `given` (each under its camelCase name),

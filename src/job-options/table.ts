@@ -1,4 +1,3 @@
-import {z} from 'zod';
 import {VIAS} from '../agents/doors.js';
 import {
   durationOption,
@@ -113,7 +112,10 @@ export const SUBMIT_OPTIONS = {
     default: 'stable',
     describe:
       'done when: stable | exit | regex:PATTERN | prompt[:NAME|:REGEX] | turn (an agent: once settled)',
-    job: stores({until: UNTIL}, (v: string) => ({until: parseUntil(v)})),
+    job: stores(
+      (z) => ({until: UNTIL(z)}),
+      (v: string) => ({until: parseUntil(v)}),
+    ),
   },
   ignore: {
     mcp: {describe: 'regexes masked before comparing screens'},
@@ -139,9 +141,12 @@ export const SUBMIT_OPTIONS = {
     type: 'string',
     default: 'auto',
     describe: "auto, shell, raw or an agent profile's name (nudge agents list)",
-    job: stores({profile: z.string().min(1).describe('a profile name')}, (v: string) => ({
-      profile: parseProfile(v),
-    })),
+    job: stores(
+      (z) => ({profile: z.string().min(1).describe('a profile name')}),
+      (v: string) => ({
+        profile: parseProfile(v),
+      }),
+    ),
   },
   'when-idle': {
     type: 'boolean',
@@ -198,9 +203,12 @@ export const SUBMIT_OPTIONS = {
     default: 'stop',
     describe:
       "a usage limit on the agent's screen: stop (the job ends blocked, exit 3) or wait for its reset, then type --resume-text",
-    job: stores({onLimit: z.enum(ON_LIMIT).describe('stop or wait')}, (v: string) => ({
-      onLimit: parseOnLimit(v),
-    })),
+    job: stores(
+      (z) => ({onLimit: z.enum(ON_LIMIT).describe('stop or wait')}),
+      (v: string) => ({
+        onLimit: parseOnLimit(v),
+      }),
+    ),
   },
   'limit-margin': {
     ...durationOption('how long after a usage limit resets to resume', {

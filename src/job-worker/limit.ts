@@ -1,7 +1,7 @@
 import type {FoundDialog} from '../agents/dialogs.js';
 import type {Profile} from '../agents/profile.js';
 import type {Clock} from '../base/clock.js';
-import type {JobOptions} from '../job-options/resolve.js';
+import type {JobOptions} from '../job-options/schema.js';
 import type {JobRecorder} from '../jobs/recorder.js';
 import {deliverOptionsOf, type JobRequest} from '../jobs/request.js';
 import type {Tell} from '../notify/tell.js';

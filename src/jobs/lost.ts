@@ -16,7 +16,6 @@ export interface LostDeps {
 
 import {notifyPreviewOf} from '../notify/config.js';
 import type {Tell} from '../notify/tell.js';
-import {teller} from '../notify/tell.js';
 import {identify, signalProcess} from '../process/identity.js';
 import {TmuxCommandError} from '../tmux/runner.js';
 import {type ShownState, shownState, workerOf} from './liveness.js';
@@ -60,6 +59,8 @@ export async function tellLost(
   try {
     const sinks = await sinksOf(handle);
     if (sinks.length === 0 || !(await claimTelling(handle.dir))) return;
+    // The sinks' senders (a command's runner among them) load only when one is told.
+    const {teller} = await import('../notify/tell.js');
     const tell = teller({
       sinks,
       job: {id: record.id, pane: record.pane, preview: record.preview},

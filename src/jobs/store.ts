@@ -1,9 +1,10 @@
+import {readFileSync} from 'node:fs';
 import {mkdir, readdir, readFile, rm, stat, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {readTextCapped} from '../base/bounded-read.js';
 import {NudgeError} from '../base/errors.js';
-import {appendLine, stateWriteError, writeFileAtomic} from '../base/fs.js';
-import {DIR_MODE, FILE_MODE, layout} from '../base/paths.js';
+import {appendLine, readTextOr, stateWriteError, writeFileAtomic, writeNow} from '../base/fs.js';
+import {DIR_MODE, FILE_MODE, JOB_ID_PATTERN, layout} from '../base/paths.js';
 import type {Result} from '../base/result.js';
 import {thisProcess} from '../base/this-process.js';
 import type {IfBusy} from '../job-options/policies.js';
@@ -11,15 +12,9 @@ import type {ProcessId} from '../process/identity.js';
 import type {JobEvent} from './events.js';
 import {acceptedAt, finalReceipt, receiptEvent} from './receipts.js';
 import {checkJobRecord, type JobEnding, type JobRecord, type RecordPatch} from './record.js';
-import {
-  JOB_ID_PATTERN,
-  type JobRequest,
-  MAX_REQUEST_BYTES,
-  previewText,
-  readStoredRequest,
-  storedIfBusy,
-} from './request.js';
+import type {JobRequest} from './request.js';
 import {isTerminal, type TerminalState} from './states.js';
+import {MAX_REQUEST_BYTES, previewText, storedIfBusy} from './stored-request.js';
 
 /** What a job's request.json holds that the store reads: a `submit` request, or a `run`'s. */
 export type StoredRequest = Pick<
@@ -35,6 +30,11 @@ const CANCEL_REQUESTED = 'cancel-requested';
 const KEEP_RUNNING = 'keep-running';
 /** The marker that `nudge recover` brought the job back (its content: the new job's id). */
 export const RECOVERED = 'recovered';
+
+/** One line of events.jsonl. */
+function eventLine(t: string, event: string, data: Record<string, unknown>): string {
+  return JSON.stringify({t, event, ...data});
+}
 
 /** One job's files. */
 export class JobHandle {
@@ -61,8 +61,10 @@ export class JobHandle {
 
   /** Its request as request.json holds it now, read bounded and checked (the one carrier of
    * a request: the worker reads it by the job's id, and again under the pane's lock, where
-   * `nudge queue edit` may have rewritten its text); the one sentence of what is wrong. */
-  readRequest(): Promise<Result<JobRequest, string>> {
+   * `nudge queue edit` may have rewritten its text); the one sentence of what is wrong. Its
+   * checks load the options' schemas: only here, not for what lists jobs. */
+  async readRequest(): Promise<Result<JobRequest, string>> {
+    const {readStoredRequest} = await import('./request-check.js');
     return readStoredRequest(this.requestPath, this.id);
   }
 
@@ -92,16 +94,11 @@ export class JobHandle {
   }
 
   /** Read the state record; until the worker has recorded its own pid, the launcher's
-   * worker.pid ("PID START") stands in for it. */
+   * worker.pid ("PID START") stands in for it. Read at once (a few hundred bytes). */
   async readState(): Promise<JobRecord> {
-    const record = checkJobRecord(
-      JSON.parse(await readFile(this.statePath, 'utf8')),
-      this.statePath,
-    );
+    const record = checkJobRecord(JSON.parse(readFileSync(this.statePath, 'utf8')), this.statePath);
     if (record.pid === undefined) {
-      const [pidText, start] = (await readFile(this.pidPath, 'utf8').catch(() => ''))
-        .trim()
-        .split(' ');
+      const [pidText, start] = readTextOr(this.pidPath, '').trim().split(' ');
       const pid = Number.parseInt(pidText ?? '', 10);
       if (Number.isSafeInteger(pid) && pid > 0) {
         record.pid = pid;
@@ -111,17 +108,13 @@ export class JobHandle {
     return record;
   }
 
-  /**
-   * Record the pid of the worker just launched for this job, so `status` can tell a worker
-   * that died before writing anything (lost) and `cancel` can reach it.
-   *
-   * A file of its own, written once by the launcher: state.json has one writer at a time
-   * (the worker, or cancel), and a launcher rewriting it too could, on a busy machine, land
-   * its stale copy after the worker had finished and bring a done job back to "queued".
-   */
+  /** Record the pid of the worker just launched, so `status` can tell a worker that died
+   * before writing anything (lost) and `cancel` can reach it. A file of its own, written once
+   * by the launcher: state.json has one writer at a time (the worker, or cancel); a launcher's
+   * stale copy landing after the worker finished would bring a done job back to "queued". */
   async recordWorkerPid(worker: ProcessId): Promise<void> {
     const text = `${worker.pid}${worker.start ? ` ${worker.start}` : ''}\n`;
-    await writeFileAtomic(this.pidPath, text, {durable: false});
+    writeNow(this.pidPath, text);
   }
 
   /**
@@ -210,7 +203,7 @@ export class JobHandle {
     data: Record<string, unknown> = {},
     nowIso = new Date().toISOString(),
   ): Promise<void> {
-    await appendLine(this.eventsPath, JSON.stringify({t: nowIso, event, ...data}));
+    await appendLine(this.eventsPath, eventLine(nowIso, event, data));
   }
 
   /** All events so far (a torn last line, if any, is skipped). */
@@ -289,13 +282,15 @@ export class JobStore {
       ...(from ? {submittedFrom: from} : {}),
       ...(accepted ? {receipt: accepted} : {}),
     };
-    // Three files at once: their fsyncs share the file system's commits.
+    // Three files at once (their fsyncs share the file system's commits); events in one write.
+    const t = request.createdAt;
+    const queued = eventLine(t, 'queued', {state: 'queued', pane: request.pane});
+    const receipt = accepted ? [eventLine(t, 'receipt', receiptEvent(accepted))] : [];
     await Promise.all([
       writeFileAtomic(handle.requestPath, `${JSON.stringify(request, null, 2)}\n`),
       writeFileAtomic(handle.statePath, `${JSON.stringify(record, null, 2)}\n`),
-      handle.appendEvent('queued', {state: 'queued', pane: request.pane}, request.createdAt),
+      appendLine(handle.eventsPath, queued, ...receipt),
     ]);
-    if (accepted) await handle.appendEvent('receipt', receiptEvent(accepted), request.createdAt);
     return handle;
   }
 
@@ -320,6 +315,11 @@ export class JobStore {
           : `No job "${idOrPrefix}" in ${this.jobsDir}; run "nudge jobs" to list them.`,
       );
     }
+    return this.handleOf(id);
+  }
+
+  /** The handle of a job whose id was listed here (no lookup of a prefix). */
+  handleOf(id: string): JobHandle {
     return new JobHandle(id, layout.jobDir(this.stateDir, id));
   }
 
@@ -337,14 +337,14 @@ export class JobStore {
 
   /** Every job's state record, oldest first; unreadable ones are skipped. */
   async list(): Promise<JobRecord[]> {
-    const records: JobRecord[] = [];
-    for (const id of await this.ids()) {
-      try {
-        records.push(await new JobHandle(id, layout.jobDir(this.stateDir, id)).readState());
-      } catch {
-        // a job directory being created right now
-      }
-    }
-    return records;
+    // Side by side (many cost about one read); an unreadable one: a job being made now.
+    const read = await Promise.all(
+      (await this.ids()).map((id) =>
+        this.handleOf(id)
+          .readState()
+          .catch(() => {}),
+      ),
+    );
+    return read.filter((r): r is JobRecord => r !== undefined);
   }
 }

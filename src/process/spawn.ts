@@ -1,10 +1,6 @@
-import {
-  type ChildProcess,
-  execFile,
-  execFileSync,
-  type SpawnOptions,
-  spawn,
-} from 'node:child_process';
+import type * as ChildProcesses from 'node:child_process';
+import type {ChildProcess, SpawnOptions} from 'node:child_process';
+import {createRequire} from 'node:module';
 
 /**
  * The one place nudge starts processes. Every start takes an argv array: no shell ever sees
@@ -14,7 +10,12 @@ import {
  * Plain node:child_process rather than execa for these: they run in the front end and in
  * every worker, where importing execa costs ~120 ms on the 2-core CI machine (more than the
  * whole front-end budget), and they need nothing execa adds (see docs/benchmarks.md).
+ * node:child_process itself is loaded at the first start (it brings Node's sockets and
+ * streams, ~4 ms): `nudge jobs` and `nudge status` start none on Linux.
  */
+
+const load = createRequire(import.meta.url);
+const childProcesses = () => load('node:child_process') as typeof ChildProcesses;
 
 /** How a program run to its end went. */
 export type FileResult =
@@ -38,7 +39,7 @@ export function runFile(
   o: {timeoutMs: number; maxBuffer: number; env?: NodeJS.ProcessEnv},
 ): Promise<FileResult> {
   return new Promise((resolve) => {
-    execFile(
+    childProcesses().execFile(
       file,
       args,
       {
@@ -77,7 +78,7 @@ export function runFileSync(
   o: {timeoutMs: number; env?: NodeJS.ProcessEnv},
 ): SyncResult {
   try {
-    const stdout = execFileSync(file, args, {
+    const stdout = childProcesses().execFileSync(file, args, {
       timeout: o.timeoutMs,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
@@ -107,5 +108,5 @@ export function startProcess(
   args: readonly string[],
   options: SpawnOptions,
 ): ChildProcess {
-  return spawn(file, args, options);
+  return childProcesses().spawn(file, args, options);
 }

@@ -1,13 +1,18 @@
-import {mkdir, readFile} from 'node:fs/promises';
-import {join} from 'node:path';
 import type {Clock} from '../base/clock.js';
 import {formatDuration} from '../base/durations.js';
 import {describeError, EXIT_CODES, NudgeError} from '../base/errors.js';
-import {writeFileAtomic} from '../base/fs.js';
-import {DIR_MODE, JOB_ID_PATTERN} from '../base/paths.js';
 import {renderNotice} from '../jobs/notice.js';
 import {TERMINAL_STATES} from '../jobs/states.js';
 import {LOCAL_HOST, splitHostPane} from '../remote/dest.js';
+import {
+  RELAY_NEXT,
+  type RelayRecord,
+  type RelaySpec,
+  type RelayState,
+  relayEnded,
+  relayOf,
+  writeRelay,
+} from './record.js';
 
 /**
  * A notice for a pane on another host than the job's (`--notify-pane HOST:%N`, or `self`
@@ -21,45 +26,6 @@ import {LOCAL_HOST, splitHostPane} from '../remote/dest.js';
  * A relay is a worker kind (src/worker/kinds.ts) with a record of its own
  * (`<state>/relays/<job>.json`) and the state machine below.
  */
-export interface RelaySpec {
-  /** The job followed (its id on its host). */
-  job: string;
-  /** The job's host (absent: this machine). */
-  from?: string | undefined;
-  /** The notice's pane, and its host (absent: this machine). */
-  to: {host?: string | undefined; pane: string};
-  /** The notice as submitted here: its template (absent: the default) and the job's --until.
-   * The relay renders the notice from these and the job's state, number and duration; no
-   * text the other host sends is typed (docs/security.md). */
-  notice: {template?: string | undefined; until?: string | undefined};
-}
-
-/** A relay's states: following the job, typing its notice, and the three ends. */
-export type RelayState = 'following' | 'delivering' | 'delivered' | 'no-notice' | 'failed';
-
-/** Which state may follow which: every state is a key (an exhaustive machine). */
-const RELAY_NEXT: Readonly<Record<RelayState, readonly RelayState[]>> = {
-  following: ['delivering', 'no-notice', 'failed'],
-  delivering: ['delivered', 'failed'],
-  delivered: [],
-  'no-notice': [],
-  failed: [],
-};
-
-/** Whether a relay in `state` has ended. */
-export function relayEnded(state: RelayState): boolean {
-  return RELAY_NEXT[state].length === 0;
-}
-
-/** What a relay did, in `<state>/relays/<job>.json`. */
-export interface RelayRecord extends RelaySpec {
-  state: RelayState;
-  /** The job that typed the notice (on the notice's host). */
-  delivery?: string | undefined;
-  error?: string | undefined;
-  updatedAt: string;
-}
-
 /** Where the notice of a job goes: typed by the job itself (`notifyPane`, on its own host),
  * or relayed (`relay`, with the label the job records). */
 export interface NoticePlan {
@@ -92,33 +58,6 @@ export function planNotice(
   const to = host === LOCAL_HOST ? undefined : host;
   if (to === jobHost) return {notifyPane: pane};
   return {relay: {to: {host: to, pane}, label: `${to ?? LOCAL_HOST}:${pane}`}};
-}
-
-/** The folder of the relays' records and logs. */
-export function relaysDir(stateDir: string): string {
-  return join(stateDir, 'relays');
-}
-
-/** Write a relay's record (its folder made private first). The job's id came from another
- * host: it names a file here only when it is a job id (no `/`, no `..`), else it is refused. */
-export async function writeRelay(stateDir: string, record: RelayRecord): Promise<void> {
-  if (!JOB_ID_PATTERN.test(record.job))
-    throw new NudgeError(
-      'host-failed',
-      `The other host answered a job id nudge does not take (${JSON.stringify(record.job.slice(0, 40))}); nothing was written.`,
-    );
-  await mkdir(relaysDir(stateDir), {recursive: true, mode: DIR_MODE});
-  await writeFileAtomic(join(relaysDir(stateDir), `${record.job}.json`), JSON.stringify(record));
-}
-
-/** The relay of a job, if this machine started one. */
-export async function relayOf(stateDir: string, job: string): Promise<RelayRecord | undefined> {
-  if (!JOB_ID_PATTERN.test(job)) return undefined;
-  try {
-    return JSON.parse(await readFile(join(relaysDir(stateDir), `${job}.json`), 'utf8'));
-  } catch {
-    return undefined;
-  }
 }
 
 /** A relay whose worker failed outside its loop (bad input, a crash): its record says so,

@@ -4,7 +4,7 @@ import type {DoctorResult} from '../verbs/doctor.js';
 import type {InstallResult} from '../verbs/install.js';
 import type {ScheduleResult} from '../verbs/schedule.js';
 import type {Output} from './render.js';
-import {wrapped} from './text.js';
+import {wrapped} from './wrap.js';
 
 const MARK = {
   add: '+',

@@ -3,10 +3,10 @@ import {EXIT_CODES, type ExitCode} from '../base/errors.js';
 import type {OnHost} from '../front/dispatch.js';
 import {describeReceipt} from '../jobs/receipts.js';
 import {describeStalled, stateWords} from '../jobs/stalled.js';
-import type {RelayRecord} from '../relay/relay.js';
+import type {RelayRecord} from '../relay/record.js';
 import type {JobStatus} from '../verbs/jobs.js';
 import type {Output} from './render.js';
-import {wrapped} from './text.js';
+import {wrapped} from './wrap.js';
 
 /** `nudge status`: one job, each fact on a line of its own within the width, then its events. */
 

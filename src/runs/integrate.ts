@@ -1,6 +1,6 @@
 import {describeError} from '../base/errors.js';
-import {previewText} from '../jobs/request.js';
 import type {FileChange, RunReport} from '../jobs/run-report.js';
+import {previewText} from '../jobs/stored-request.js';
 import type {CommandRun} from '../process/run-command.js';
 import type {RunGit} from './git.js';
 import type {RunRequest} from './request.js';

@@ -5,7 +5,7 @@ import {profileNamed} from '../agents/registry.js';
 import {FILE_MODE} from '../base/paths.js';
 import {type LostDeps, serverGone} from '../jobs/lost.js';
 import type {JobRecord, RunRecord, SubmitRecord} from '../jobs/record.js';
-import {validateRequest} from '../jobs/request.js';
+import {validateRequest} from '../jobs/request-check.js';
 import {isTerminal} from '../jobs/states.js';
 import {type JobStore, RECOVERED} from '../jobs/store.js';
 import {readScheduledJob, type ScheduledJob} from '../setup/schedule-store.js';

@@ -6,7 +6,7 @@ import type {StallPolicy} from '../detect/stall.js';
 import {isStallPolicy} from '../detect/stall-options.js';
 import {RUN_OPTIONS} from '../job-options/run-table.js';
 import {storedShape} from '../job-options/stored.js';
-import {headerWrong, storedOptions, textWrong} from '../jobs/request.js';
+import {headerWrong, storedOptions, textWrong} from '../jobs/request-check.js';
 import type {StoredRequest} from '../jobs/store.js';
 
 /** Version of a run's request.json. */
@@ -30,7 +30,7 @@ export type RunWorktree = z.infer<typeof WORKTREE>;
  */
 export const RUN_STORED = z
   .object({
-    ...storedShape(RUN_OPTIONS),
+    ...storedShape(RUN_OPTIONS, z),
     cwd: text.describe('a folder'),
     worktree: WORKTREE.nullable().describe('a worktree or null'),
     /** The git work tree the run is in and its HEAD when the run began: changes and commits

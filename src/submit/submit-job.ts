@@ -71,11 +71,10 @@ export async function submitJob(given: SubmitOptions, ctx: SubmitContext): Promi
   validateText(o.text);
   const {ifBusy} = options;
   const stateDir = resolveStateDir(ctx.env);
-  // tmux answers while the state directory is checked.
-  const [{tmux, spec, info, target}] = await Promise.all([
-    reachablePane(o, ctx, '--pane'),
-    ensureStateDir(stateDir, ctx.env),
-  ]);
+  // The pane first: a pane that is not there leaves nothing behind (the state directory's
+  // check that follows takes microseconds).
+  const {tmux, spec, info, target} = await reachablePane(o, ctx, '--pane');
+  await ensureStateDir(stateDir, ctx.env);
   const busyNow = ifBusy === 'refuse' || ifBusy === 'now' ? ifBusy : undefined;
   const asks = {...options, notifyPane: o.notifyPane, busyNow};
   const notifyPane = await checkSubmitTarget(tmux, spec, info, asks, {...ctx, stateDir});

@@ -2,7 +2,7 @@ import {resolve} from 'node:path';
 import {ReadRefused, readCapped, readFailure} from '../base/bounded-read.js';
 import {NudgeError} from '../base/errors.js';
 import {firstInvalidUtf8} from '../base/utf8.js';
-import {MAX_TEXT_BYTES} from '../job-options/resolve.js';
+import {MAX_TEXT_BYTES} from '../job-options/limits.js';
 import type {SubmitOptions} from '../job-options/table.js';
 
 /**

@@ -1,4 +1,5 @@
 import {agentProfiles, loadedProfiles} from '../agents/registry.js';
+import {compareText} from '../base/order.js';
 import {resolveStateDir} from '../base/paths.js';
 import {jobsInReach} from '../jobs/job-reach.js';
 import {isTerminal} from '../jobs/states.js';
@@ -71,7 +72,7 @@ async function jobsOffered(o: CompleteOptions, ctx: CommandContext): Promise<Com
   const records = (await store.list().catch(() => [])).filter(
     (r) => o.kind === 'job' || !isTerminal(r.state),
   );
-  const newest = [...records].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  const newest = [...records].sort((a, b) => compareText(b.createdAt, a.createdAt));
   const shown = (await jobsInReach(newest, ctx)).slice(0, MOST_JOBS);
   return shown.map((r) => ({value: r.id, about: `${r.state} ${r.pane}: ${r.preview}`}));
 }

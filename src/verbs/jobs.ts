@@ -49,21 +49,24 @@ export interface JobList {
 export async function listJobs(o: JobsOptions, ctx: CommandContext): Promise<JobList> {
   const keep = jobFilter(o, ctx);
   const store = new JobStore(resolveStateDir(ctx.env));
-  // Jobs of a tmux server that is gone end lost now (and their people are told).
-  await endJobsOfGoneServers(store, ctx);
+  // Jobs of a tmux server that is gone end lost now (and their people are told); the list is
+  // read again only then.
+  const records = await store.list();
+  const ended = await endJobsOfGoneServers(store, ctx, records);
   const nowMs = ctx.clock.wall();
   // Only the jobs on panes within the caller's reach (src/pane/reach.ts).
   const jobs: ShownJob[] = [];
-  for (const listed of await jobsInReach(await store.list(), ctx)) {
+  const all = ended.length > 0 ? await store.list() : records;
+  for (const listed of await jobsInReach(all, ctx)) {
     // A job that looks lost is read again (src/jobs/lost.ts, believedRecord).
-    const {record} = await believedRecord(await store.open(listed.id), nowMs, listed).catch(() => ({
+    const {record} = await believedRecord(store.handleOf(listed.id), nowMs, listed).catch(() => ({
       record: listed,
     }));
     jobs.push(believable(record, nowMs));
   }
   for (const job of jobs)
     if (job.state === 'lost')
-      await tellLost(await store.open(job.id), job as unknown as JobRecord, ctx);
+      await tellLost(store.handleOf(job.id), job as unknown as JobRecord, ctx);
   return {jobsDir: store.jobsDir, nowMs, jobs: jobs.filter((j) => keep(j, nowMs))};
 }
 

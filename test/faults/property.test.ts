@@ -7,7 +7,8 @@ import {describe, expect, it} from 'vitest';
 import {agentProfiles} from '../../src/agents/registry.js';
 import {IF_BUSY} from '../../src/job-options/policies.js';
 import {MAX_TEXT_BYTES} from '../../src/job-options/resolve.js';
-import {type JobRequest, parseStoredRequest} from '../../src/jobs/request.js';
+import type {JobRequest} from '../../src/jobs/request.js';
+import {parseStoredRequest} from '../../src/jobs/request-check.js';
 import {recordFigure, roundTrip, TRANSPORTS, waitForLocksFree} from '../helpers/faults.js';
 import {recorderWorld} from '../helpers/recorder-pane.js';
 

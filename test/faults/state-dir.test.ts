@@ -20,7 +20,7 @@ import {join} from 'node:path';
 import {execa} from 'execa';
 import {describe, expect, it} from 'vitest';
 import {paneKey} from '../../src/locks/key.js';
-import {relayOf, writeRelay} from '../../src/relay/relay.js';
+import {relayOf, writeRelay} from '../../src/relay/record.js';
 import {
   childrenOf,
   recordFigure,

@@ -85,6 +85,59 @@ export function onCleanup(label: string, run: () => void): void {
   process.once('exit', runCleanup);
 }
 
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
+/** The pid of the tmux server on `socket` (undefined if it cannot be asked). */
+export function serverPidOf(socket: string, env: Record<string, string>): number | undefined {
+  try {
+    const out = execFileSync('tmux', ['-S', socket, 'display-message', '-p', '#{pid}'], {
+      env,
+      timeout: 15_000,
+      encoding: 'utf8',
+    });
+    const pid = Number.parseInt(out.trim(), 10);
+    return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * End a test's tmux server: `kill-server` by its socket, then, if the process that served that
+ * socket still runs (its command line names the socket: never another process that took the
+ * pid), by its pid — a server must not outlive its test, whatever kept `kill-server` from
+ * reaching it (the full CI found one alive with its folder gone). Says so on stderr when the
+ * pid was needed.
+ */
+export function endServer(socket: string, pid: number | undefined, env: Record<string, string>) {
+  try {
+    execFileSync('tmux', ['-S', socket, 'kill-server'], {stdio: 'ignore', env, timeout: 15_000});
+  } catch {
+    // not running any more, or not answering: the pid below
+  }
+  if (pid === undefined) return;
+  // A server told to exit takes a moment to: given up to 5 s before it is ended by its pid.
+  const serving = () => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return (
+        !/^\S+ \(.*\) Z/.test(stat) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(socket)
+      );
+    } catch {
+      return false;
+    }
+  };
+  const deadline = Date.now() + 5_000;
+  while (serving() && Date.now() < deadline) Atomics.wait(PAUSE, 0, 0, 20);
+  if (!serving()) return;
+  try {
+    process.kill(pid, 'SIGKILL');
+    process.stderr.write(`tmux server ${pid} (${socket}) outlived kill-server: ended by its pid\n`);
+  } catch {
+    // gone meanwhile
+  }
+}
+
 /** A temp directory removed at cleanup. */
 export function makeTempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -122,14 +175,11 @@ export async function startPrivateTmux(
   // while the cleanup removes it (ENOTEMPTY).
   const env = cleanEnv({HOME: dir, PS1: '$ ', HISTFILE: '', LESSHISTFILE: '-'});
   let killed = false;
+  let pid: number | undefined;
   const kill = () => {
     if (killed) return;
     killed = true;
-    try {
-      execFileSync('tmux', ['-S', socket, 'kill-server'], {stdio: 'ignore', env, timeout: 5_000});
-    } catch {
-      // not running any more
-    }
+    endServer(socket, pid, env);
   };
   const tmux = async (...args: string[]) => {
     const r = await execa('tmux', ['-S', socket, '-f', '/dev/null', ...args], {
@@ -155,6 +205,7 @@ export async function startPrivateTmux(
     String(size.height),
     ...argv,
   );
+  pid = serverPidOf(socket, env);
   const capture = async (pane: string) =>
     (await tmux('capture-pane', '-p', '-t', pane)).replace(/(\n[ \t]*)+$/, '');
   const server: PrivateTmux = {

@@ -1,7 +1,13 @@
 import {join} from 'node:path';
-import {execa} from 'execa';
 import {onTestFinished} from 'vitest';
-import {cleanEnv, MAIN_SESSION, type TmuxClient, tmuxClient} from '../harness/private-tmux.js';
+import {
+  cleanEnv,
+  endServer,
+  MAIN_SESSION,
+  serverPidOf,
+  type TmuxClient,
+  tmuxClient,
+} from '../harness/private-tmux.js';
 import {useTempDir} from './temp-dir.js';
 import {waitFor} from './wait-for.js';
 
@@ -26,9 +32,8 @@ export async function startTmuxServer(
   const env = cleanEnv({PS1: '$ ', HOME: dir, HISTFILE: '', LESSHISTFILE: '-'});
   const client = tmuxClient(socket, env);
   await client.tmux(...MAIN_SESSION, ...argv);
-  onTestFinished(async () => {
-    await execa('tmux', ['-S', socket, 'kill-server'], {reject: false, env, extendEnv: false});
-  });
+  const pid = serverPidOf(socket, env);
+  onTestFinished(() => endServer(socket, pid, env));
   return {dir, socket, ...client};
 }
 

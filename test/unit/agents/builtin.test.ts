@@ -1,5 +1,4 @@
-import {mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {
@@ -17,6 +16,7 @@ import {
   realPathOf,
   TRUST_ALL,
 } from '../../../src/agents/trust.js';
+import {useTempDir} from '../../helpers/temp-dir.js';
 
 /** The built-in profiles: one data file each. */
 const PROFILE_NAMES = readdirSync(builtinDir())
@@ -44,7 +44,7 @@ describe('the built-in profiles, read from data/agents/ through the schema', () 
   );
 
   test('the build keeps them as the schema made them: read back, the same profiles', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'nudge-builtin-'));
+    const dir = useTempDir('nudge-builtin-');
     for (const name of PROFILE_NAMES)
       writeFileSync(join(dir, `${name}.toml`), readFileSync(join(builtinDir(), `${name}.toml`)));
     const compiled = parseCompiled(compileBuiltinProfiles(dir));
@@ -58,7 +58,7 @@ describe('the built-in profiles, read from data/agents/ through the schema', () 
   });
 
   test('a built-in file that does not check is an internal error naming the file and the field', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'nudge-builtin-'));
+    const dir = useTempDir('nudge-builtin-');
     for (const name of PROFILE_NAMES)
       writeFileSync(join(dir, `${name}.toml`), readFileSync(join(builtinDir(), `${name}.toml`)));
     const codex = join(dir, 'codex.toml');
@@ -71,7 +71,7 @@ describe('the built-in profiles, read from data/agents/ through the schema', () 
 
 describe("a user's profile files", () => {
   const dirs = () => {
-    const root = mkdtempSync(join(tmpdir(), 'nudge-user-agents-'));
+    const root = useTempDir('nudge-user-agents-');
     const config = join(root, 'config');
     const project = join(root, 'project');
     mkdirSync(config);
@@ -157,7 +157,7 @@ describe("a user's profile files", () => {
 
 describe("a project's profile files are read only once the person trusts them", () => {
   const world = () => {
-    const root = mkdtempSync(join(tmpdir(), 'nudge-trust-'));
+    const root = useTempDir('nudge-trust-');
     const config = join(root, 'config');
     const project = join(root, 'repo', '.nudge', 'agents');
     mkdirSync(join(config, 'nudge', 'agents'), {recursive: true});

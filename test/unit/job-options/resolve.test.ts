@@ -3,12 +3,8 @@
 import {mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
-import {
-  JOB_OPTIONS,
-  MAX_TEXT_BYTES,
-  resolveJobOptions,
-  validateText,
-} from '../../../src/job-options/resolve.js';
+import {MAX_TEXT_BYTES, resolveJobOptions, validateText} from '../../../src/job-options/resolve.js';
+import {JOB_OPTIONS} from '../../../src/job-options/schema.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 
 /** An environment whose config.toml says `toml`. */

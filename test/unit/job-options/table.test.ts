@@ -1,7 +1,8 @@
 // The table of `nudge submit`: each row that a job stores reads its own default.
 import {expect, test} from 'vitest';
 import {camelOf} from '../../../src/base/option-table.js';
-import {JOB_OPTIONS, resolveJobOptions} from '../../../src/job-options/resolve.js';
+import {resolveJobOptions} from '../../../src/job-options/resolve.js';
+import {JOB_OPTIONS} from '../../../src/job-options/schema.js';
 import {SUBMIT_OPTIONS} from '../../../src/job-options/table.js';
 
 const NONE = {XDG_CONFIG_HOME: '/nonexistent', HOME: '/nonexistent'};

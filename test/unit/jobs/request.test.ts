@@ -1,90 +1,20 @@
-import {describe, expect, test} from 'vitest';
+import {expect, test} from 'vitest';
 import {jobIdTime} from '../../../src/base/paths.js';
-import {
-  JOB_ID_PATTERN,
-  type JobRequest,
-  newJobId,
-  parseStoredRequest,
-  previewText,
-} from '../../../src/jobs/request.js';
+import {JOB_ID_PATTERN, newJobId, textToType} from '../../../src/jobs/request.js';
 import {jobRequest} from '../../helpers/job-request.js';
 
-const request: JobRequest = jobRequest({
-  jobId: newJobId(Date.UTC(2026, 10, 22)),
-  server: {socketPath: '/tmp/tmux-0/default', pid: 1234},
-  pane: '%3',
-  paneTarget: 'main:0.1',
-  text: 'echo "a;b" $HOME `x` é€😀 漢字\ttab;',
+test('job ids sort by creation time and match the pattern', () => {
+  const ids = [1_000, 2_000, 1_700_000_000_000, 1_800_000_000_000].map((t) => newJobId(t));
+  for (const id of ids) expect(id).toMatch(JOB_ID_PATTERN);
+  expect([...ids].sort()).toEqual(ids);
+  // And each gives its time back.
+  expect(ids.map(jobIdTime)).toEqual([1_000, 2_000, 1_700_000_000_000, 1_800_000_000_000]);
+  expect(jobIdTime('-x')).toBeNaN();
 });
 
-/** A request.json's text. */
-const stored = (value: unknown) => JSON.stringify(value, null, 2);
-
-describe('the stored request (request.json)', () => {
-  test('round-trips every character', () => {
-    const decoded = parseStoredRequest(stored(request));
-    expect(decoded).toEqual({ok: true, value: request});
-  });
-
-  test.each([
-    ['empty', '', /not valid JSON/],
-    ['not JSON', '{oops', /not valid JSON/],
-    ['wrong version', stored({...request, version: 2}), /version 2, expected 1/],
-    ['bad pane', stored({...request, pane: '../../../x'}), /bad pane id/],
-    ['bad job id', stored({...request, jobId: '../etc'}), /bad job id/],
-    ['empty text', stored({...request, text: ''}), /no text/],
-    [
-      'negative duration',
-      stored({...request, options: {...request.options, delayMs: -1}}),
-      /delayMs is not a duration/,
-    ],
-    [
-      'zero stable checks',
-      stored({...request, options: {...request.options, stableChecks: 0}}),
-      /stableChecks/,
-    ],
-    ['truncated', stored(request).slice(0, 40), /not valid JSON/],
-    ['array', stored([1, 2]), /not an object/],
-  ])('rejects %s', (_name, encoded, message) => {
-    const decoded = parseStoredRequest(encoded);
-    expect(decoded.ok).toBe(false);
-    if (!decoded.ok) expect(decoded.error).toMatch(message);
-  });
-
-  test('job ids sort by creation time and match the pattern', () => {
-    const ids = [1_000, 2_000, 1_700_000_000_000, 1_800_000_000_000].map((t) => newJobId(t));
-    for (const id of ids) expect(id).toMatch(JOB_ID_PATTERN);
-    expect([...ids].sort()).toEqual(ids);
-    // And each gives its time back.
-    expect(ids.map(jobIdTime)).toEqual([1_000, 2_000, 1_700_000_000_000, 1_800_000_000_000]);
-    expect(jobIdTime('-x')).toBeNaN();
-  });
-});
-
-describe('the busy policy, stored as given', () => {
-  const options = request.options as unknown as Record<string, unknown>;
-  test.each([
-    [{now: true}, 'now'],
-    [{whenIdle: true}, 'wait'],
-    [{typeAhead: true}, 'type-ahead'],
-    [{}, 'queue'],
-  ])('a request stored before ifBusy was (%o) reads as %s', (legacy, ifBusy) => {
-    const {ifBusy: _, ...old} = options;
-    const decoded = parseStoredRequest(stored({...request, options: {...old, ...legacy}}));
-    expect(decoded.ok && decoded.value.options.ifBusy).toBe(ifBusy);
-    expect(decoded.ok && 'whenIdle' in decoded.value.options).toBe(false);
-  });
-
-  test('a policy it does not know is refused in one sentence', () => {
-    const decoded = parseStoredRequest(stored({...request, options: {...options, ifBusy: 'x'}}));
-    expect(decoded).toEqual({
-      ok: false,
-      error: 'the request option ifBusy is not queue, wait, refuse, now or type-ahead',
-    });
-  });
-});
-
-test('previewText is one line of at most 80 characters', () => {
-  expect(previewText('a\nb\tc')).toBe('a⏎b·c');
-  expect(previewText('x'.repeat(100))).toHaveLength(80);
+test('under --until exit the text goes in a group that starts with a space, its sentinel after it', () => {
+  const request = jobRequest({text: 'make test', given: {until: 'exit'}});
+  const typed = textToType(request);
+  expect(typed.startsWith(' { make test\n')).toBe(true);
+  expect(textToType(jobRequest({text: 'make test'}))).toBe('make test');
 });

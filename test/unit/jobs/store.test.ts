@@ -1,11 +1,11 @@
-import {chmodSync, chownSync, mkdirSync, mkdtempSync, statSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {chmodSync, chownSync, mkdirSync, statSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {ensureStateDir, resolveStateDir} from '../../../src/base/paths.js';
 import {checkJobRecord} from '../../../src/jobs/record.js';
-import {type JobRequest, MAX_REQUEST_BYTES} from '../../../src/jobs/request.js';
+import type {JobRequest} from '../../../src/jobs/request.js';
 import {JobStore} from '../../../src/jobs/store.js';
+import {MAX_REQUEST_BYTES} from '../../../src/jobs/stored-request.js';
 import {jobRequest} from '../../helpers/job-request.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 
@@ -140,7 +140,7 @@ describe('checkJobRecord', () => {
 
 describe('the folders above the state directory (as OpenSSH StrictModes)', () => {
   test('a parent writable by others is refused with the fix; a root-owned sticky one (/tmp) passes', async () => {
-    const base = mkdtempSync(join(tmpdir(), 'nudge-parents-'));
+    const base = useTempDir('nudge-parents-');
     const open = join(base, 'shared');
     mkdirSync(open);
     chmodSync(open, 0o777);
@@ -156,7 +156,7 @@ describe('the folders above the state directory (as OpenSSH StrictModes)', () =>
   test.skipIf(process.getuid?.() !== 0)(
     'a parent of another user is refused (needs root to make one)',
     async () => {
-      const base = mkdtempSync(join(tmpdir(), 'nudge-parents-'));
+      const base = useTempDir('nudge-parents-');
       const theirs = join(base, 'theirs');
       mkdirSync(theirs, {mode: 0o755});
       chownSync(theirs, 65534, 65534);

@@ -29,7 +29,7 @@ interface Step {
  * through a table of loaders the compiler cannot follow): traced where `runVerb` calls it.
  */
 interface PathSpec {
-  /** Where it begins: an `if` block of a file, or (no block) the file's top level. */
+  /** Where it begins: an `if` or `try` block of a file, or (no block) the file's top level. */
   start: {file: string; block?: string};
   files: readonly string[];
   /** A function, or (`member`) a method of an object a const holds. */
@@ -39,10 +39,11 @@ interface PathSpec {
 }
 
 const SUBMIT_PATH: PathSpec = {
-  // The fast path of src/main.ts: `nudge submit …` as agents call it on every turn.
-  start: {file: 'src/main.ts', block: 'if (fast)'},
+  // The quick bundle of `nudge submit …` as agents call it on every turn (src/cli.ts hands
+  // the line to it): from the line read to the job's worker.
+  start: {file: 'src/quick-submit.ts', block: 'try {'},
   files: [
-    'src/main.ts',
+    'src/quick-submit.ts',
     'src/front/dispatch.ts',
     'src/front/run-on.ts',
     'src/verbs/submit.ts',
@@ -153,6 +154,7 @@ function traceOf(program: ts.Program, root: string, path: PathSpec, deep = false
   if (opening !== undefined)
     start.forEachChild(function find(n) {
       if (ts.isIfStatement(n) && n.getText().startsWith(opening)) block = n.thenStatement;
+      else if (ts.isTryStatement(n) && n.getText().startsWith(opening)) block = n.tryBlock;
       else n.forEachChild(find);
     });
   if (!block) throw new Error(`${path.start.file} has no ${path.start.block}`);
@@ -275,6 +277,7 @@ describe('the submit path', () => {
     };
     const path = {
       ...SUBMIT_PATH,
+      start: {file: 'src/main.ts', block: 'if (fast)'},
       files: ['src/main.ts', 'src/verbs/go.ts'],
       verb: {file: 'src/verbs/go.ts', name: 'run'},
     };

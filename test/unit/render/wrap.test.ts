@@ -1,5 +1,5 @@
 import {describe, expect, test} from 'vitest';
-import {wrapped} from '../../../src/render/text.js';
+import {wrapped} from '../../../src/render/wrap.js';
 
 describe('wrapped', () => {
   test('breaks between words within the width, the lines after the first indented', () => {
