@@ -35,7 +35,8 @@ export interface PaneLease {
    * comes after the release would land in the next job's text. */
   assertHeld(): void;
   /** Release the lock and leave the queue. Safe to call twice. After a compromise or a
-   * stall the lock directory is left alone: it may be another worker's now. */
+   * stall the lock directory is removed only if it is still ours: it may be another
+   * worker's now. */
   release(): Promise<void>;
 }
 
@@ -122,11 +123,12 @@ export async function takeLease(o: LeaseOptions): Promise<PaneLease | undefined>
       ours.onConfirmed = undefined;
       watchdog.stop();
       // proper-lockfile's unlock removes the lock directory whoever holds it now. After a
-      // compromise or a stall it may be another job's: leave it (if it is a leftover of
-      // ours, it goes stale by itself).
+      // compromise or a stall it may be another job's: not through it.
       ours.removeOnRelease = !compromised.signal.aborted && (await ours.stillOurs());
       // Called either way, so that proper-lockfile stops refreshing the lock.
       await releaseLock().catch(() => {});
+      // Kept by the look above, yet maybe still ours: a stall, not a takeover.
+      if (!ours.removeOnRelease) await ours.removeIfOurs();
       await o.onRelease();
     },
   };

@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import {stat} from 'node:fs/promises';
+import {rename, rmdir, stat} from 'node:fs/promises';
 import {DIR_MODE} from '../base/paths.js';
 
 /**
@@ -97,13 +97,38 @@ export class LockOwnership {
   /** Whether the lock directory still carries our latest mtime, fresh enough that nobody can
    * be taking it over as stale right now. */
   async stillOurs(): Promise<boolean> {
+    return (
+      (await this.#carriesOurs(this.lockPath)) && Date.now() - (this.#mtimeMs ?? 0) < this.safeAgeMs
+    );
+  }
+
+  /**
+   * Remove the lock directory if it still carries our latest mtime, however old — a holder that
+   * stalled (a loaded machine, SIGSTOP) and was not taken over. A look alone cannot tell: a
+   * worker may be taking the stale lock over between it and the removal. So it is moved aside
+   * first (one rename: a taker then finds it gone and makes its own) and removed once the
+   * moved directory is seen to be ours; if it is not (a takeover came between the look and the
+   * move), it is put back. Left behind, such a lock kept the pane's next job waiting until it
+   * went stale, and stayed on disk while nobody came (issue 65's load test under CI).
+   */
+  async removeIfOurs(): Promise<void> {
+    if (!(await this.#carriesOurs(this.lockPath))) return;
+    const aside = `${this.lockPath}.${process.pid}.released`;
+    try {
+      await rename(this.lockPath, aside);
+    } catch {
+      return;
+    }
+    if (await this.#carriesOurs(aside)) await rmdir(aside).catch(() => {});
+    else await rename(aside, this.lockPath).catch(() => rmdir(aside).catch(() => {}));
+  }
+
+  /** Whether the directory at `path` carries the mtime we last set. Within a second:
+   * filesystems with second precision round it; a taker's is its own now, seconds later. */
+  async #carriesOurs(path: string): Promise<boolean> {
     if (this.#mtimeMs === undefined) return false;
     try {
-      const st = await stat(this.lockPath);
-      // Within a second: filesystems with second precision round the mtime we set.
-      return (
-        Math.abs(st.mtimeMs - this.#mtimeMs) < 1_000 && Date.now() - this.#mtimeMs < this.safeAgeMs
-      );
+      return Math.abs((await stat(path)).mtimeMs - this.#mtimeMs) < 1_000;
     } catch {
       return false;
     }

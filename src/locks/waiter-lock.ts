@@ -50,6 +50,8 @@ export async function takeWaiterLock(dir: string): Promise<WaiterLock | undefine
         // Taken over while this process stalled: the directory is the new waiter's now.
         ours.removeOnRelease = !lost.signal.aborted && (await ours.stillOurs());
         await release().catch(() => {});
+        // Kept by that look, yet maybe still ours: a stall, not a takeover.
+        if (!ours.removeOnRelease) await ours.removeIfOurs();
       },
       lost: lost.signal,
       refreshed: (signal) =>

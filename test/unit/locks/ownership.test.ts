@@ -4,7 +4,9 @@
  * the write), another writer's mtime makes it not ours, and a lock kept on release is not
  * removed. Real files in a temporary directory.
  */
-import {existsSync, statSync, utimesSync} from 'node:fs';
+import {existsSync, mkdirSync, readdirSync, rmdirSync, statSync, utimesSync} from 'node:fs';
+import type * as FsPromises from 'node:fs/promises';
+import {createRequire, syncBuiltinESMExports} from 'node:module';
 import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {LockOwnership} from '../../../src/locks/ownership.js';
@@ -74,5 +76,54 @@ describe('LockOwnership', () => {
     o.removeOnRelease = true;
     await call((cb) => o.fs.rmdir(lock, cb));
     expect(existsSync(lock)).toBe(false);
+  });
+
+  test('removeIfOurs removes an old lock still ours, moved aside first; another mtime it leaves', async () => {
+    const dir = useTempDir();
+    const lock = join(dir, 'pane.lock');
+    const o = new LockOwnership(lock, 1_000);
+    await call((cb) => o.fs.mkdir(lock, cb as never));
+    const old = new Date(Date.now() - 5_000);
+    await call((cb) => o.fs.utimes(lock, old, old, cb));
+    expect(await o.stillOurs()).toBe(false);
+    await o.removeIfOurs();
+    expect(readdirSync(dir)).toEqual([]);
+    // A taker's lock (its own, newer mtime) in its place is never touched.
+    mkdirSync(lock);
+    await o.removeIfOurs();
+    expect(readdirSync(dir)).toEqual(['pane.lock']);
+  });
+
+  test('removeIfOurs puts back what it moved aside when that turns out another worker’s', async () => {
+    const dir = useTempDir();
+    const lock = join(dir, 'pane.lock');
+    const o = new LockOwnership(lock, 1_000);
+    await call((cb) => o.fs.mkdir(lock, cb as never));
+    const old = new Date(Date.now() - 5_000);
+    await call((cb) => o.fs.utimes(lock, old, old, cb));
+    // A takeover lands between the look and the move: the first stat of the lock (the look)
+    // sees ours; by the move the directory is a taker's, with its own mtime.
+    const promises = createRequire(import.meta.url)('node:fs/promises') as typeof FsPromises;
+    const stat = promises.stat;
+    let taken = false;
+    promises.stat = (async (...args: Parameters<typeof stat>) => {
+      const st = await stat(...args);
+      if (!taken && String(args[0]) === lock) {
+        taken = true;
+        rmdirSync(lock);
+        mkdirSync(lock);
+      }
+      return st;
+    }) as typeof stat;
+    syncBuiltinESMExports();
+    try {
+      await o.removeIfOurs();
+    } finally {
+      promises.stat = stat;
+      syncBuiltinESMExports();
+    }
+    expect(taken).toBe(true);
+    expect(readdirSync(dir)).toEqual(['pane.lock']);
+    expect(statSync(lock).mtimeMs).toBeGreaterThan(old.getTime() + 1_000);
   });
 });

@@ -2,9 +2,10 @@
  * The waiter's lock on a real folder: one holder at a time, seen as held by others, and free
  * again once released.
  */
-import {mkdir} from 'node:fs/promises';
+import {mkdir, readdir} from 'node:fs/promises';
 import {join} from 'node:path';
-import {expect, test} from 'vitest';
+import {expect, test, vi} from 'vitest';
+import {LEASE_SAFE_AGE_MS} from '../../../src/locks/lease.js';
 import {takeWaiterLock, waiterLockHeld} from '../../../src/locks/waiter-lock.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 
@@ -22,4 +23,20 @@ test('one holder at a time; free again once released', async () => {
   const second = await takeWaiterLock(dir);
   expect(second).toBeDefined();
   await second?.release();
+});
+
+test('released after a stall nobody took over, the lock is gone: the next waiter need not wait for it to go stale', async () => {
+  const dir = join(useTempDir('nudge-waiter-lock-'), 'w');
+  await mkdir(dir);
+  const held = await takeWaiterLock(dir);
+  vi.useFakeTimers({toFake: ['Date'], now: Date.now() + LEASE_SAFE_AGE_MS + 2_000});
+  try {
+    await held?.release();
+  } finally {
+    vi.useRealTimers();
+  }
+  expect(await readdir(dir)).toEqual([]);
+  const next = await takeWaiterLock(dir);
+  expect(next).toBeDefined();
+  await next?.release();
 });
