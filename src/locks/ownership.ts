@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import {rename, rmdir, stat} from 'node:fs/promises';
 import {DIR_MODE} from '../base/paths.js';
+import {thisProcess} from '../base/this-process.js';
 
 /**
  * Watches proper-lockfile's file operations on one lock (through its `fs` option): the lock
@@ -113,7 +114,7 @@ export class LockOwnership {
    */
   async removeIfOurs(): Promise<void> {
     if (!(await this.#carriesOurs(this.lockPath))) return;
-    const aside = `${this.lockPath}.${process.pid}.released`;
+    const aside = `${this.lockPath}.${thisProcess.pid}.released`;
     try {
       await rename(this.lockPath, aside);
     } catch {

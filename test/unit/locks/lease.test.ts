@@ -6,6 +6,7 @@ import {afterEach, describe, expect, test, vi} from 'vitest';
 import {realClock} from '../../../src/base/clock.js';
 import {LEASE_SAFE_AGE_MS, LOCK_UPDATE_MS, leaseWatchdog} from '../../../src/locks/lease.js';
 import {LeaseReleased, PaneLock} from '../../../src/locks/pane-lock.js';
+import {afterStall} from '../../helpers/stalled.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 
 /** A signal nothing aborts. */
@@ -51,16 +52,10 @@ describe('PaneLease', () => {
   test('a release after a stall nobody took over removes the lock: the next job need not wait for it to go stale', async () => {
     const lock = new PaneLock(useTempDir(), 'k', realClock);
     const lease = await take(lock, 'a0000000-0001');
-    // The holder's clock moves on past the safe age without a refresh (a loaded machine):
-    // a look can no longer say nobody is taking it over, yet it is still ours. (Two seconds
-    // past the safe age: proper-lockfile first sets the mtime up to a second ahead.)
-    vi.useFakeTimers({toFake: ['Date'], now: Date.now() + LEASE_SAFE_AGE_MS + 2_000});
-    try {
+    await afterStall(async () => {
       expect(() => lease.assertHeld()).toThrow(/stalled/);
       await lease.release();
-    } finally {
-      vi.useRealTimers();
-    }
+    });
     expect(readdirSync(lock.locksDir).filter((n) => !n.endsWith('.queue'))).toEqual([]);
   });
 

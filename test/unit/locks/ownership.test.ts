@@ -47,11 +47,7 @@ describe('LockOwnership', () => {
   });
 
   test('a confirmation older than the safe age no longer counts', async () => {
-    const lock = join(useTempDir(), 'pane.lock');
-    const o = new LockOwnership(lock, 1_000);
-    await call((cb) => o.fs.mkdir(lock, cb as never));
-    const old = new Date(Date.now() - 5_000);
-    await call((cb) => o.fs.utimes(lock, old, old, cb));
+    const {o} = await agedLock();
     expect(await o.stillOurs()).toBe(false);
   });
 
@@ -79,13 +75,7 @@ describe('LockOwnership', () => {
   });
 
   test('removeIfOurs removes an old lock still ours, moved aside first; another mtime it leaves', async () => {
-    const dir = useTempDir();
-    const lock = join(dir, 'pane.lock');
-    const o = new LockOwnership(lock, 1_000);
-    await call((cb) => o.fs.mkdir(lock, cb as never));
-    const old = new Date(Date.now() - 5_000);
-    await call((cb) => o.fs.utimes(lock, old, old, cb));
-    expect(await o.stillOurs()).toBe(false);
+    const {dir, lock, o} = await agedLock();
     await o.removeIfOurs();
     expect(readdirSync(dir)).toEqual([]);
     // A taker's lock (its own, newer mtime) in its place is never touched.
@@ -95,12 +85,7 @@ describe('LockOwnership', () => {
   });
 
   test('removeIfOurs puts back what it moved aside when that turns out another worker’s', async () => {
-    const dir = useTempDir();
-    const lock = join(dir, 'pane.lock');
-    const o = new LockOwnership(lock, 1_000);
-    await call((cb) => o.fs.mkdir(lock, cb as never));
-    const old = new Date(Date.now() - 5_000);
-    await call((cb) => o.fs.utimes(lock, old, old, cb));
+    const {dir, lock, o, old} = await agedLock();
     // A takeover lands between the look and the move: the first stat of the lock (the look)
     // sees ours; by the move the directory is a taker's, with its own mtime.
     const promises = createRequire(import.meta.url)('node:fs/promises') as typeof FsPromises;
@@ -127,3 +112,15 @@ describe('LockOwnership', () => {
     expect(statSync(lock).mtimeMs).toBeGreaterThan(old.getTime() + 1_000);
   });
 });
+
+/** A lock of ours (one refresh seen) whose mtime is 5 s old, its safe age 1 s: ours, yet too
+ * old for a look to say so. */
+async function agedLock() {
+  const dir = useTempDir();
+  const lock = join(dir, 'pane.lock');
+  const o = new LockOwnership(lock, 1_000);
+  await call((cb) => o.fs.mkdir(lock, cb as never));
+  const old = new Date(Date.now() - 5_000);
+  await call((cb) => o.fs.utimes(lock, old, old, cb));
+  return {dir, lock, o, old};
+}

@@ -4,9 +4,9 @@
  */
 import {mkdir, readdir} from 'node:fs/promises';
 import {join} from 'node:path';
-import {expect, test, vi} from 'vitest';
-import {LEASE_SAFE_AGE_MS} from '../../../src/locks/lease.js';
+import {expect, test} from 'vitest';
 import {takeWaiterLock, waiterLockHeld} from '../../../src/locks/waiter-lock.js';
+import {afterStall} from '../../helpers/stalled.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 
 test('one holder at a time; free again once released', async () => {
@@ -29,12 +29,7 @@ test('released after a stall nobody took over, the lock is gone: the next waiter
   const dir = join(useTempDir('nudge-waiter-lock-'), 'w');
   await mkdir(dir);
   const held = await takeWaiterLock(dir);
-  vi.useFakeTimers({toFake: ['Date'], now: Date.now() + LEASE_SAFE_AGE_MS + 2_000});
-  try {
-    await held?.release();
-  } finally {
-    vi.useRealTimers();
-  }
+  await afterStall(async () => held?.release());
   expect(await readdir(dir)).toEqual([]);
   const next = await takeWaiterLock(dir);
   expect(next).toBeDefined();
