@@ -2,21 +2,11 @@ import {readdir, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {expect, test} from 'vitest';
 import {NudgeError} from '../../../src/base/errors.js';
-import {
-  type RelaySpec,
-  relayEnded,
-  relayOf,
-  relaysDir,
-  writeRelay,
-} from '../../../src/relay/record.js';
+import {relayEnded, relayOf, relaysDir, writeRelay} from '../../../src/relay/record.js';
+import {RELAY_SPEC} from '../../helpers/relay-spec.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 
-const SPEC: RelaySpec = {
-  job: '0mwt00000-abcd',
-  from: 'gpu',
-  to: {pane: '%4'},
-  notice: {until: 'exit'},
-};
+const SPEC = RELAY_SPEC;
 
 test('a relay written is read back by its job; a job without one has none', async () => {
   const stateDir = useTempDir('nudge-relay-record-');

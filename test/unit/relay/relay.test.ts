@@ -1,6 +1,6 @@
 import {describe, expect, test} from 'vitest';
 import {NudgeError} from '../../../src/base/errors.js';
-import {type RelaySpec, relayOf, writeRelay} from '../../../src/relay/record.js';
+import {relayOf, writeRelay} from '../../../src/relay/record.js';
 import {
   deliveryId,
   type FollowedJob,
@@ -11,14 +11,10 @@ import {
   runRelay,
 } from '../../../src/relay/relay.js';
 import {FakeClock} from '../../helpers/fake-clock.js';
+import {RELAY_SPEC} from '../../helpers/relay-spec.js';
 import {useTempDir} from '../../helpers/temp-dir.js';
 
-const SPEC: RelaySpec = {
-  job: '0mwt00000-abcd',
-  from: 'gpu',
-  to: {pane: '%4'},
-  notice: {until: 'exit'},
-};
+const SPEC = RELAY_SPEC;
 
 /** A relay's two ends, played: the job's states as `status` answers them in turn, and what
  * `submit` does. */
