@@ -10,7 +10,7 @@ import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {dirname, join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {commitAll} from '../helpers/git-repo.js';
-import {readJobEvents, waitForJobEnd} from '../helpers/job-files.js';
+import {jobEventLines, readJobEvents, waitForJobEnd} from '../helpers/job-files.js';
 import {startModelServer} from '../helpers/model-server.js';
 import {useNudgeHome} from '../helpers/nudge-home.js';
 import {
@@ -119,6 +119,11 @@ async function recoverScenario(agent: AgentName) {
     'the second job queued behind the first',
     async () =>
       (await readJobEvents(home, job2)).some((e) => e.event === 'waiting-for-lock') || undefined,
+    {
+      timeoutMs: 60_000,
+      describe: async () =>
+        `job 1 (${job1}):\n${await jobEventLines(home, job1)}\njob 2 (${job2}):\n${await jobEventLines(home, job2)}`,
+    },
   );
 
   // 3. A reboot: the tmux server and every process of the person's home go.
