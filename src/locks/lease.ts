@@ -120,15 +120,8 @@ export async function takeLease(o: LeaseOptions): Promise<PaneLease | undefined>
     release: async () => {
       if (released) return;
       released = true;
-      ours.onConfirmed = undefined;
       watchdog.stop();
-      // proper-lockfile's unlock removes the lock directory whoever holds it now. After a
-      // compromise or a stall it may be another job's: not through it.
-      ours.removeOnRelease = !compromised.signal.aborted && (await ours.stillOurs());
-      // Called either way, so that proper-lockfile stops refreshing the lock.
-      await releaseLock().catch(() => {});
-      // Kept by the look above, yet maybe still ours: a stall, not a takeover.
-      if (!ours.removeOnRelease) await ours.removeIfOurs();
+      await ours.release(releaseLock, compromised.signal.aborted);
       await o.onRelease();
     },
   };

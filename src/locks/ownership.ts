@@ -104,6 +104,19 @@ export class LockOwnership {
   }
 
   /**
+   * Release the lock: proper-lockfile's `unlock` (called either way, so that it stops refreshing
+   * the lock) removes the directory whoever holds it now, so only when it is surely ours — not
+   * `takenOver` (its refresh saw another's mtime, or the holder stalled) and fresh; kept by that
+   * look, it may still be ours after a stall, not a takeover (removeIfOurs).
+   */
+  async release(unlock: () => Promise<void>, takenOver: boolean): Promise<void> {
+    this.onConfirmed = undefined;
+    this.removeOnRelease = !takenOver && (await this.stillOurs());
+    await unlock().catch(() => {});
+    if (!this.removeOnRelease) await this.removeIfOurs();
+  }
+
+  /**
    * Remove the lock directory if it still carries our latest mtime, however old — a holder that
    * stalled (a loaded machine, SIGSTOP) and was not taken over. A look alone cannot tell: a
    * worker may be taking the stale lock over between it and the removal. So it is moved aside

@@ -48,10 +48,7 @@ export async function takeWaiterLock(dir: string): Promise<WaiterLock | undefine
     return {
       release: async () => {
         // Taken over while this process stalled: the directory is the new waiter's now.
-        ours.removeOnRelease = !lost.signal.aborted && (await ours.stillOurs());
-        await release().catch(() => {});
-        // Kept by that look, yet maybe still ours: a stall, not a takeover.
-        if (!ours.removeOnRelease) await ours.removeIfOurs();
+        await ours.release(release, lost.signal.aborted);
       },
       lost: lost.signal,
       refreshed: (signal) =>
